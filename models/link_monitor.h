@@ -1,0 +1,45 @@
+// Watches every link's valid / ready / flit signals (never the routers' intentions) and turns the
+// flits that moved into transmissions: counted, and written to the trace when one is open.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <systemc>
+#include <vector>
+
+#include "models/link.h"
+#include "models/packet.h"
+#include "models/trace_writer.h"
+
+namespace cubecast {
+
+class LinkMonitor : public sc_core::sc_module {
+public:
+    sc_core::sc_in<bool> clk;
+
+    LinkMonitor(sc_core::sc_module_name name, const std::vector<std::unique_ptr<LinkSignals>>& links,
+                unsigned packet_flits, TraceWriter* trace);
+
+    uint64_t data_transmissions() const { return data_; }
+    uint64_t ctrl_transmissions() const { return ctrl_; }
+    uint64_t data_flits() const { return data_flits_; }
+    uint64_t flits_moved() const { return flits_; }
+    uint64_t corrupt_headers() const { return corrupt_; }
+    uint64_t partial_packets() const;  // packets whose last flit has not crossed yet
+
+private:
+    struct InFlight {
+        unsigned flits = 0, length = 0;
+        uint64_t start = 0;
+        Header header;
+    };
+    void on_clock();
+
+    const std::vector<std::unique_ptr<LinkSignals>>& links_;
+    unsigned packet_flits_;
+    TraceWriter* trace_;
+    std::vector<InFlight> state_;
+    uint64_t edge_ = 0;
+    uint64_t data_ = 0, ctrl_ = 0, data_flits_ = 0, flits_ = 0, corrupt_ = 0;
+};
+
+}  // namespace cubecast

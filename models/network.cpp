@@ -1,0 +1,213 @@
+#include "models/network.h"
+
+#include <algorithm>
+#include <chrono>
+#include <sstream>
+#include <stdexcept>
+
+#include "models/wave_dump.h"
+
+namespace cubecast {
+
+using namespace sc_core;
+
+namespace {
+// Cycles without any flit moving, packet placed or delivery before a run counts as stalled (when no
+// queue head is merely waiting for its not-before cycle).
+uint64_t stall_limit(unsigned packet_flits) { return 64 + 4ull * packet_flits; }
+
+// The first `max` lines, and how many more there were.
+std::string limit_lines(const std::string& text, size_t max) {
+    size_t pos = 0, lines = 0;
+    while (lines < max && (pos = text.find('\n', pos)) != std::string::npos) ++pos, ++lines;
+    if (pos == std::string::npos || pos >= text.size()) return text;
+    const auto rest = static_cast<size_t>(std::count(text.begin() + static_cast<long>(pos), text.end(), '\n'));
+    return text.substr(0, pos) + "  ... and " + std::to_string(rest) + " more stuck queues or inputs\n";
+}
+}  // namespace
+
+Network::Network(sc_module_name name, const RunConfig& config)
+    : sc_module(name),
+      config_(config),
+      cube_(config.dim),
+      task_info_(find_task(config.task)),
+      algo_(algorithms().find(task_info_->kind, config.algorithm)),
+      task_(task_info_->kind, cube_, config.root),
+      clk_("clk", 1, SC_NS) {
+    const uint32_t n = cube_.nodes();
+    const unsigned d = cube_.dim();
+    for (uint32_t i = 0; i < n; ++i) {
+        nodes_.push_back(std::make_unique<Node>(i, n, task_.broadcasts_per_origin(), config.packet_flits,
+                                                task_.expected_deliveries(i), task_.own_messages(i)));
+        expected_total_ += nodes_.back()->expected();
+    }
+    links_.reserve(size_t{n} * d);
+    for (uint32_t i = 0; i < n; ++i)
+        for (unsigned p = 0; p < d; ++p)
+            links_.push_back(std::make_unique<LinkSignals>(i, cube_.neighbor(i, p), p,
+                                                           "n" + std::to_string(i) + "_p" + std::to_string(p)));
+
+    const LogicFactory make_logic = algo_->build(AlgorithmSetup{cube_, config.root, config.packet_flits});
+    const RouterConfig rc{config.packet_flits, config.queue_depth};
+    for (uint32_t i = 0; i < n; ++i) {
+        auto r = std::make_unique<Router>(("router_" + std::to_string(i)).c_str(), i, cube_, rc, make_logic(i),
+                                          *nodes_[i], counters_);
+        r->clk(clk_);
+        for (unsigned p = 0; p < d; ++p) {
+            LinkSignals& out = *links_[size_t{i} * d + p];
+            // The link arriving at i on port p comes from neighbour j on its port p.
+            LinkSignals& in = *links_[size_t{cube_.neighbor(i, p)} * d + p];
+            r->out_valid[p](out.valid);
+            r->out_flit[p](out.flit);
+            r->out_ready[p](out.ready);
+            r->in_valid[p](in.valid);
+            r->in_flit[p](in.flit);
+            r->in_ready[p](in.ready);
+        }
+        routers_.push_back(std::move(r));
+    }
+
+    if (!config.trace_path.empty()) {
+        std::vector<std::string> comments = {
+            "cubecast link-transmission trace",
+            "task=" + config.task + " algorithm=" + config.algorithm + " topology=hypercube dim=" +
+                std::to_string(d) + " root=" + std::to_string(config.root) + " packet_flits=" +
+                std::to_string(config.packet_flits) + " queue_depth=" + std::to_string(config.queue_depth) +
+                " seed=" + std::to_string(config.seed)};
+        if (!config.command_line.empty()) comments.push_back("command: " + config.command_line);
+        trace_ = std::make_unique<TraceWriter>(config.trace_path, comments);
+    }
+    monitor_ = std::make_unique<LinkMonitor>("link_monitor", links_, config.packet_flits, trace_.get());
+    monitor_->clk(clk_);
+    if (!config.vcd_path.empty()) waves_ = std::make_unique<WaveDump>(config.vcd_path, cube_, links_, routers_);
+
+    // sc_stop() is how a run ends: keep its "simulation stopped by user" note off stdout.
+    sc_report_handler::set_actions(SC_INFO, SC_DO_NOTHING);
+    SC_HAS_PROCESS(Network);
+    SC_METHOD(supervise);
+    sensitive << clk_.negedge_event();
+    dont_initialize();
+}
+
+Network::~Network() = default;
+
+uint64_t Network::cycle_limit() const {
+    if (config_.max_cycles) return config_.max_cycles;
+    // Generous: every packet crossing every link one after the other would take less.
+    const uint64_t packets = expected_total_ + 1;
+    return std::max<uint64_t>(100000, packets * config_.packet_flits * (cube_.dim() + 1) * 4);
+}
+
+void Network::finish(RunStatus status) {
+    status_ = status;
+    finished_ = true;
+    sc_stop();
+}
+
+// Runs on the falling edge, after every router has handled the rising edge of cycle `cycle_`.
+void Network::supervise() {
+    const uint64_t cycle = cycle_++;
+    if (counters_.deliveries >= expected_total_ && counters_.in_routers == 0) return finish(RunStatus::ok);
+    if (counters_.progress != last_progress_) {
+        last_progress_ = counters_.progress;
+        last_progress_cycle_ = cycle;
+    } else if (cycle - last_progress_cycle_ > stall_limit(config_.packet_flits)) {
+        const bool timed = std::any_of(routers_.begin(), routers_.end(),
+                                       [&](const auto& r) { return r->waiting_on_time(cycle + 1); });
+        if (timed) {
+            last_progress_cycle_ = cycle;
+        } else {
+            std::ostringstream os;
+            for (const auto& r : routers_) r->describe_stuck(os);
+            stuck_state_ = limit_lines(os.str(), 40);
+            if (stuck_state_.empty() && counters_.in_routers == 0)
+                stuck_state_ = "  the network is empty but " +
+                               std::to_string(expected_total_ - counters_.deliveries) +
+                               " deliveries never happened\n";
+            return finish(RunStatus::deadlock);
+        }
+    }
+    if (cycle + 1 >= cycle_limit()) finish(RunStatus::timeout);
+}
+
+RunResult Network::run() {
+    const auto t0 = std::chrono::steady_clock::now();
+    sc_start();
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (trace_) trace_->close();
+    if (waves_) waves_->close();
+
+    RunResult r;
+    const unsigned d = cube_.dim();
+    r.task = config_.task;
+    r.algorithm = config_.algorithm;
+    r.paper = algo_->paper;
+    r.claim = algo_->claim;
+    r.dim = d;
+    r.nodes = cube_.nodes();
+    r.root = config_.root;
+    r.packet_flits = config_.packet_flits;
+    r.queue_depth = config_.queue_depth;
+    r.seed = config_.seed;
+    r.lower_bound_slots = algo_->lower_bound_slots(d);
+    r.paper_slots = algo_->paper_slots(d);
+    r.optimal_transmissions = algo_->optimal_transmissions(d);
+    r.data_transmissions = monitor_->data_transmissions();
+    r.ctrl_transmissions = monitor_->ctrl_transmissions();
+    r.flits_moved = monitor_->flits_moved();
+    r.simulated_cycles = cycle_;
+    for (const auto& node : nodes_) {
+        r.completion_cycles = std::max(r.completion_cycles, node->last_delivery_cycle());
+        r.node_last_delivery_cycle.push_back(node->last_delivery_cycle());
+        r.deliveries += node->delivered();
+        r.expected_deliveries += node->expected();
+        for (const auto& s : node->error_samples()) r.problems.push_back(s);
+    }
+    for (const auto& router : routers_) r.max_queue_occupancy = std::max(r.max_queue_occupancy, router->max_queue_occupancy());
+    r.completion_slots = (r.completion_cycles + config_.packet_flits - 1) / config_.packet_flits;
+    if (r.completion_cycles)
+        r.link_utilisation = static_cast<double>(monitor_->data_flits()) /
+                             (static_cast<double>(cube_.directed_links()) * static_cast<double>(r.completion_cycles));
+
+    uint64_t node_errors = 0;
+    bool all_done = true;
+    for (const auto& node : nodes_) {
+        node_errors += node->errors();
+        all_done = all_done && node->done();
+    }
+    r.delivered_exactly_once = node_errors == 0 && all_done && r.deliveries == r.expected_deliveries;
+    if (!all_done && status_ == RunStatus::ok)
+        r.problems.push_back(std::to_string(r.expected_deliveries - r.deliveries) + " messages never delivered");
+    const uint64_t monitored = r.data_transmissions + r.ctrl_transmissions;
+    r.conserved = counters_.copies_enqueued == counters_.transmissions_started &&
+                  counters_.transmissions_started == counters_.transmissions_sent &&
+                  counters_.transmissions_sent == counters_.packets_received &&
+                  counters_.packets_received == monitored && counters_.in_routers == 0 &&
+                  counters_.corrupt_headers == 0 && monitor_->corrupt_headers() == 0;
+    if (!r.conserved && status_ == RunStatus::ok) {
+        std::ostringstream os;
+        os << "packets not conserved: enqueued " << counters_.copies_enqueued << ", started "
+           << counters_.transmissions_started << ", sent " << counters_.transmissions_sent << ", received "
+           << counters_.packets_received << ", seen on links " << monitored << ", left inside routers "
+           << counters_.in_routers << ", corrupt headers " << counters_.corrupt_headers + monitor_->corrupt_headers();
+        r.problems.push_back(os.str());
+    }
+    if (status_ == RunStatus::ok && !(r.delivered_exactly_once && r.conserved)) status_ = RunStatus::check_failed;
+    if (status_ == RunStatus::deadlock) {
+        r.problems.push_back("stalled at cycle " + std::to_string(cycle_) + " with " +
+                             std::to_string(counters_.in_routers) + " packets inside routers and " +
+                             std::to_string(r.expected_deliveries - r.deliveries) + " deliveries missing");
+        r.stuck_state = stuck_state_;
+    }
+    if (status_ == RunStatus::timeout)
+        r.problems.push_back("did not finish within " + std::to_string(cycle_limit()) + " cycles");
+    r.status = status_;
+    r.wall_seconds = wall;
+    if (wall > 0) {
+        r.router_cycles_per_second = static_cast<double>(cube_.nodes()) * static_cast<double>(cycle_) / wall;
+        r.packet_hops_per_second = static_cast<double>(monitored) / wall;
+    }
+    return r;
+}
+
+}  // namespace cubecast

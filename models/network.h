@@ -1,0 +1,63 @@
+// Network elaboration and one simulation run: topology, nodes, routers with their control logic,
+// links, the link monitor, the optional trace and waves, and the supervisor that stops the run when
+// everything is delivered and the network is empty, or reports a stall with the stuck state.
+// One Network per process (SystemC allows one elaboration): see isolated_run.h for several.
+#pragma once
+#include <memory>
+#include <systemc>
+#include <vector>
+
+#include "models/counters.h"
+#include "models/hypercube.h"
+#include "models/link.h"
+#include "models/link_monitor.h"
+#include "models/node.h"
+#include "models/run.h"
+#include "models/task.h"
+#include "models/trace_writer.h"
+#include "routers/algorithms/registry.h"
+#include "routers/router.h"
+
+namespace cubecast {
+
+class WaveDump;
+
+class Network : public sc_core::sc_module {
+public:
+    // The config must already be validated (see validate_config in cli_config.h).
+    Network(sc_core::sc_module_name name, const RunConfig& config);
+    ~Network() override;
+
+    // Elaborates nothing more: runs the simulation to its end and returns the result.
+    RunResult run();
+
+private:
+    void supervise();
+    uint64_t cycle_limit() const;
+    void finish(RunStatus status);
+
+    RunConfig config_;
+    Hypercube cube_;
+    const TaskInfo* task_info_;
+    const AlgorithmEntry* algo_;
+    Task task_;
+    NetworkCounters counters_;
+    uint64_t expected_total_ = 0;
+
+    sc_core::sc_clock clk_;
+    std::vector<std::unique_ptr<Node>> nodes_;
+    std::vector<std::unique_ptr<LinkSignals>> links_;  // index src * d + port
+    std::vector<std::unique_ptr<Router>> routers_;
+    std::unique_ptr<TraceWriter> trace_;
+    std::unique_ptr<LinkMonitor> monitor_;
+    std::unique_ptr<WaveDump> waves_;
+
+    uint64_t cycle_ = 0;
+    uint64_t last_progress_ = 0;
+    uint64_t last_progress_cycle_ = 0;
+    RunStatus status_ = RunStatus::ok;
+    bool finished_ = false;
+    std::string stuck_state_;
+};
+
+}  // namespace cubecast

@@ -1,0 +1,60 @@
+// Packet and flit format. A link carries one 64-bit flit per cycle per direction. The first flit of
+// a packet is its header; a data packet has packet_flits flits in all (the rest carry payload words),
+// a control token has one. The header layout is fixed by kMaxDim, so the same pin-level interface
+// serves every dimension (and the Verilog router of a later issue).
+//
+//   bits  0..15  origin           bits 33..44  msg (message index at its origin)
+//   bits 16..31  dest             bits 45..48  part (mini-packet index, 0 if unsplit)
+//   bit  32      broadcast flag   bit  49      kind (0 data, 1 ctrl)
+//   bits 50..57  tag (algorithm-defined: tree id, phase, class...)
+//   bits 58..63  check (6-bit fold of bits 0..57, so a corrupted header is caught)
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cubecast {
+
+enum class Kind : uint8_t { data = 0, ctrl = 1 };
+
+struct Header {
+    uint32_t origin = 0;
+    uint32_t dest = 0;          // ignored when broadcast
+    bool broadcast = false;
+    uint32_t msg = 0;
+    uint8_t part = 0;
+    Kind kind = Kind::data;
+    uint8_t tag = 0;
+
+    // The trace's `dest` column: -1 for a broadcast.
+    int64_t trace_dest() const { return broadcast ? -1 : static_cast<int64_t>(dest); }
+    bool operator==(const Header& o) const;
+};
+
+constexpr uint32_t kMaxMsg = (1u << 12) - 1;
+constexpr unsigned kMaxPart = 15;
+constexpr unsigned kMaxPacketFlits = 64;
+
+uint64_t encode_header(const Header& h);
+// Returns false if the check bits do not match (a corrupted header).
+bool decode_header(uint64_t flit, Header& out);
+// Payload word `index` (1..packet_flits-1) of a data packet: a function of the header only, so the
+// receiving node can verify what arrived.
+uint64_t payload_word(const Header& h, unsigned index);
+const char* kind_name(Kind k);
+
+// A packet as a router stores it: its header, the raw header flit and the payload words it received.
+struct Packet {
+    Header header;
+    uint64_t header_flit = 0;
+    std::vector<uint64_t> payload;  // packet_flits-1 words for data, empty for ctrl
+    unsigned length() const { return 1u + static_cast<unsigned>(payload.size()); }
+    uint64_t flit(unsigned i) const { return i == 0 ? header_flit : payload[i - 1]; }
+};
+
+// A packet as its origin makes it.
+Packet make_packet(const Header& h, unsigned packet_flits);
+// True if every payload word matches what the origin put there.
+bool payload_intact(const Packet& p, unsigned packet_flits);
+
+}  // namespace cubecast

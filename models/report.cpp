@@ -1,0 +1,65 @@
+#include "models/report.h"
+
+#include <iomanip>
+#include <sstream>
+
+#include "models/result_json.h"
+
+namespace cubecast {
+
+namespace {
+std::string opt(const std::optional<uint64_t>& v) { return v ? std::to_string(*v) : std::string("-"); }
+std::string ratio(uint64_t a, const std::optional<uint64_t>& b) {
+    if (!b || *b == 0) return "-";
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(3) << static_cast<double>(a) / static_cast<double>(*b);
+    return os.str();
+}
+void row(std::ostream& os, const std::string& k, const std::string& v) {
+    os << "  " << std::left << std::setw(28) << k << v << "\n";
+}
+std::string human(double x) {
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(2);
+    if (x >= 1e9) os << x / 1e9 << " G";
+    else if (x >= 1e6) os << x / 1e6 << " M";
+    else if (x >= 1e3) os << x / 1e3 << " k";
+    else os << x << " ";
+    return os.str();
+}
+}  // namespace
+
+void print_table(std::ostream& os, const RunResult& r) {
+    os << "cubecast: " << r.task << " / " << r.algorithm << " on the " << r.dim << "-cube (" << r.nodes
+       << " nodes), packet " << r.packet_flits << " flit" << (r.packet_flits > 1 ? "s" : "") << ", queues "
+       << (r.queue_depth ? std::to_string(r.queue_depth) + " deep" : std::string("unbounded")) << "\n";
+    row(os, "paper", r.paper);
+    row(os, "completion", std::to_string(r.completion_slots) + " slots (" + std::to_string(r.completion_cycles) + " cycles)");
+    row(os, "lower bound", opt(r.lower_bound_slots) + " slots");
+    row(os, "paper's claim", (r.paper_slots ? opt(r.paper_slots) + " slots = " : std::string()) + r.claim);
+    row(os, "measured / lower bound", ratio(r.completion_slots, r.lower_bound_slots));
+    row(os, "measured / paper", ratio(r.completion_slots, r.paper_slots));
+    row(os, "data transmissions", std::to_string(r.data_transmissions) + " (optimal " + std::to_string(r.optimal_transmissions) +
+                                      (r.data_transmissions == r.optimal_transmissions ? ", equal)" : ")"));
+    if (r.ctrl_transmissions) row(os, "control transmissions", std::to_string(r.ctrl_transmissions));
+    {
+        std::ostringstream u;
+        u << std::fixed << std::setprecision(1) << 100.0 * r.link_utilisation << " %";
+        row(os, "link utilisation", u.str());
+    }
+    row(os, "max queue occupancy", std::to_string(r.max_queue_occupancy) + " packets");
+    row(os, "delivered exactly once", std::string(r.delivered_exactly_once ? "yes" : "NO") + " (" +
+                                          std::to_string(r.deliveries) + " of " + std::to_string(r.expected_deliveries) + ")");
+    row(os, "packets conserved", r.conserved ? "yes" : "NO");
+    {
+        std::ostringstream s;
+        s << std::fixed << std::setprecision(3) << r.wall_seconds << " s, " << human(r.router_cycles_per_second)
+          << "router-cycles/s, " << human(r.packet_hops_per_second) << "packet-hops/s";
+        row(os, "simulation", s.str());
+    }
+    row(os, "status", status_name(r.status));
+    for (const auto& p : r.problems) os << "  problem: " << p << "\n";
+    if (!r.stuck_state.empty()) os << "stuck state:\n" << r.stuck_state;
+}
+
+}  // namespace cubecast

@@ -1,0 +1,109 @@
+#include "models/result_json.h"
+
+namespace cubecast {
+
+using nlohmann::json;
+
+const char* status_name(RunStatus s) {
+    switch (s) {
+        case RunStatus::ok: return "ok";
+        case RunStatus::check_failed: return "check_failed";
+        case RunStatus::deadlock: return "deadlock";
+        case RunStatus::timeout: return "timeout";
+    }
+    return "unknown";
+}
+
+namespace {
+json optional_json(const std::optional<uint64_t>& v) { return v ? json(*v) : json(nullptr); }
+std::optional<uint64_t> optional_from(const json& j) {
+    return j.is_null() ? std::nullopt : std::optional<uint64_t>(j.get<uint64_t>());
+}
+RunStatus status_from(const std::string& s) {
+    for (RunStatus st : {RunStatus::ok, RunStatus::check_failed, RunStatus::deadlock, RunStatus::timeout})
+        if (s == status_name(st)) return st;
+    return RunStatus::check_failed;
+}
+}  // namespace
+
+json to_json(const RunResult& r, bool with_per_node) {
+    json j = {
+        {"status", status_name(r.status)},
+        {"ok", r.status == RunStatus::ok},
+        {"topology", "hypercube"},
+        {"task", r.task},
+        {"algorithm", r.algorithm},
+        {"paper", r.paper},
+        {"paper_claim", r.claim},
+        {"dim", r.dim},
+        {"nodes", r.nodes},
+        {"root", r.root},
+        {"packet_flits", r.packet_flits},
+        {"queue_depth", r.queue_depth},
+        {"seed", r.seed},
+        {"completion_slots", r.completion_slots},
+        {"completion_cycles", r.completion_cycles},
+        {"lower_bound_slots", optional_json(r.lower_bound_slots)},
+        {"paper_slots", optional_json(r.paper_slots)},
+        {"data_transmissions", r.data_transmissions},
+        {"ctrl_transmissions", r.ctrl_transmissions},
+        {"optimal_transmissions", r.optimal_transmissions},
+        {"flits_moved", r.flits_moved},
+        {"link_utilisation", r.link_utilisation},
+        {"max_queue_occupancy", r.max_queue_occupancy},
+        {"deliveries", r.deliveries},
+        {"expected_deliveries", r.expected_deliveries},
+        {"delivered_exactly_once", r.delivered_exactly_once},
+        {"conserved", r.conserved},
+        {"simulated_cycles", r.simulated_cycles},
+        {"wall_seconds", r.wall_seconds},
+        {"router_cycles_per_second", r.router_cycles_per_second},
+        {"packet_hops_per_second", r.packet_hops_per_second},
+        {"problems", r.problems},
+        {"stuck_state", r.stuck_state},
+    };
+    if (r.lower_bound_slots && *r.lower_bound_slots)
+        j["ratio_to_lower_bound"] = static_cast<double>(r.completion_slots) / static_cast<double>(*r.lower_bound_slots);
+    if (with_per_node) j["node_last_delivery_cycle"] = r.node_last_delivery_cycle;
+    return j;
+}
+
+RunResult result_from_json(const json& j) {
+    RunResult r;
+    r.status = status_from(j.at("status").get<std::string>());
+    r.task = j.at("task");
+    r.algorithm = j.at("algorithm");
+    r.paper = j.at("paper");
+    r.claim = j.at("paper_claim");
+    r.dim = j.at("dim");
+    r.nodes = j.at("nodes");
+    r.root = j.at("root");
+    r.packet_flits = j.at("packet_flits");
+    r.queue_depth = j.at("queue_depth");
+    r.seed = j.at("seed");
+    r.completion_slots = j.at("completion_slots");
+    r.completion_cycles = j.at("completion_cycles");
+    r.lower_bound_slots = optional_from(j.at("lower_bound_slots"));
+    r.paper_slots = optional_from(j.at("paper_slots"));
+    r.data_transmissions = j.at("data_transmissions");
+    r.ctrl_transmissions = j.at("ctrl_transmissions");
+    r.optimal_transmissions = j.at("optimal_transmissions");
+    r.flits_moved = j.at("flits_moved");
+    r.link_utilisation = j.at("link_utilisation");
+    r.max_queue_occupancy = j.at("max_queue_occupancy");
+    r.deliveries = j.at("deliveries");
+    r.expected_deliveries = j.at("expected_deliveries");
+    r.delivered_exactly_once = j.at("delivered_exactly_once");
+    r.conserved = j.at("conserved");
+    r.simulated_cycles = j.at("simulated_cycles");
+    r.wall_seconds = j.at("wall_seconds");
+    r.router_cycles_per_second = j.at("router_cycles_per_second");
+    r.packet_hops_per_second = j.at("packet_hops_per_second");
+    r.problems = j.at("problems").get<std::vector<std::string>>();
+    r.stuck_state = j.at("stuck_state");
+    if (j.contains("node_last_delivery_cycle"))
+        r.node_last_delivery_cycle = j.at("node_last_delivery_cycle").get<std::vector<uint64_t>>();
+    return r;
+}
+
+}  // namespace cubecast

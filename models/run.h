@@ -1,0 +1,58 @@
+// What one simulation run takes and gives back.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cubecast {
+
+struct RunConfig {
+    unsigned dim = 6;
+    std::string task = "mnb";
+    std::string algorithm = "bostt";
+    uint32_t root = 0;
+    unsigned packet_flits = 1;
+    unsigned queue_depth = 0;     // 0 = unbounded
+    uint64_t seed = 1;
+    uint64_t max_cycles = 0;      // 0 = automatic bound
+    std::string trace_path;       // CSV, empty = none
+    std::string vcd_path;         // VCD (+ .gtkw beside it), empty = none
+    std::string command_line;     // recorded in the trace header
+};
+
+enum class RunStatus { ok = 0, check_failed = 1, deadlock = 3, timeout = 4 };
+
+struct RunResult {
+    RunStatus status = RunStatus::ok;
+    std::string task, algorithm, paper, claim;
+    unsigned dim = 0;
+    uint32_t nodes = 0;
+    uint32_t root = 0;
+    unsigned packet_flits = 1;
+    unsigned queue_depth = 0;
+    uint64_t seed = 0;
+    uint64_t completion_cycles = 0;
+    uint64_t completion_slots = 0;
+    std::optional<uint64_t> lower_bound_slots;
+    std::optional<uint64_t> paper_slots;
+    uint64_t data_transmissions = 0;
+    uint64_t ctrl_transmissions = 0;
+    uint64_t optimal_transmissions = 0;
+    uint64_t flits_moved = 0;
+    double link_utilisation = 0;  // data flits / (directed links x completion cycles)
+    unsigned max_queue_occupancy = 0;
+    uint64_t deliveries = 0;
+    uint64_t expected_deliveries = 0;
+    bool delivered_exactly_once = false;
+    bool conserved = false;
+    uint64_t simulated_cycles = 0;
+    double wall_seconds = 0;
+    double router_cycles_per_second = 0;
+    double packet_hops_per_second = 0;
+    std::vector<uint64_t> node_last_delivery_cycle;  // per node, cycle of its last delivery
+    std::vector<std::string> problems;                // what failed, one line each
+    std::string stuck_state;                          // for a deadlock: the stuck queues
+};
+
+}  // namespace cubecast

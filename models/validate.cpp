@@ -1,0 +1,70 @@
+#include "models/validate.h"
+
+#include <unistd.h>
+
+#include "models/hypercube.h"
+#include "models/packet.h"
+#include "models/task.h"
+#include "routers/algorithms/registry.h"
+
+namespace cubecast {
+
+namespace {
+
+std::string join_algorithms(TaskKind kind) {
+    std::string s;
+    for (const AlgorithmEntry* e : algorithms().for_task(kind)) s += (s.empty() ? "" : ", ") + e->name;
+    return s;
+}
+
+std::string task_names() {
+    std::string s;
+    for (const auto& t : tasks()) s += (s.empty() ? "" : ", ") + std::string(t.name);
+    return s;
+}
+
+std::optional<std::string> check_writable(const std::string& option, const std::string& path) {
+    if (path.empty()) return std::nullopt;
+    const auto slash = path.find_last_of('/');
+    const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+    if (access(dir.c_str(), W_OK) != 0)
+        return option + " '" + path + "' cannot be written: directory '" + dir +
+               "' does not exist or is not writable (accepted: a path in a writable directory)";
+    if (access(path.c_str(), F_OK) == 0 && access(path.c_str(), W_OK) != 0)
+        return option + " '" + path + "' cannot be written: the file is read-only";
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::string accepted_tasks_and_algorithms() {
+    std::string s;
+    for (const auto& t : tasks()) s += (s.empty() ? "" : "; ") + std::string(t.name) + ": " + join_algorithms(t.kind);
+    return s;
+}
+
+std::optional<std::string> validate(const RunConfig& c) {
+    if (c.dim < 1 || c.dim > kMaxDim)
+        return "--dim " + std::to_string(c.dim) + " is out of range: the hypercube accepts 1.." + std::to_string(kMaxDim);
+    const TaskInfo* task = find_task(c.task);
+    if (!task) return "unknown task '" + c.task + "': accepted tasks are " + task_names();
+    if (!algorithms().find(task->kind, c.algorithm)) {
+        bool known_elsewhere = false;
+        for (const auto& e : algorithms().all()) known_elsewhere = known_elsewhere || e.name == c.algorithm;
+        return std::string(known_elsewhere ? "algorithm '" + c.algorithm + "' does not apply to task '"
+                                           : "unknown algorithm '" + c.algorithm + "' for task '") +
+               c.task + "': accepted for " + c.task + " are " + join_algorithms(task->kind);
+    }
+    const uint32_t nodes = uint32_t{1} << c.dim;
+    if (c.root >= nodes)
+        return "--root " + std::to_string(c.root) + " is not a node of the " + std::to_string(c.dim) +
+               "-cube: accepted 0.." + std::to_string(nodes - 1);
+    if (c.packet_flits < 1 || c.packet_flits > kMaxPacketFlits)
+        return "--packet-flits " + std::to_string(c.packet_flits) + " is out of range: accepted 1.." +
+               std::to_string(kMaxPacketFlits);
+    if (auto e = check_writable("--trace", c.trace_path)) return e;
+    if (auto e = check_writable("--vcd", c.vcd_path)) return e;
+    return std::nullopt;
+}
+
+}  // namespace cubecast

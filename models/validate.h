@@ -1,0 +1,15 @@
+// Checks a run configuration before anything is elaborated. Each problem is one line that names the
+// bad value and what is accepted (the command prints it and exits 2).
+#pragma once
+#include <optional>
+#include <string>
+
+#include "models/run.h"
+
+namespace cubecast {
+
+std::optional<std::string> validate(const RunConfig& c);
+// One line: the tasks and, for each, its algorithms ("mnb: bostt, sbt; ...").
+std::string accepted_tasks_and_algorithms();
+
+}  // namespace cubecast

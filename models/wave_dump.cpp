@@ -1,0 +1,86 @@
+#include "models/wave_dump.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace cubecast {
+
+using namespace sc_core;
+
+namespace {
+std::string strip_vcd(const std::string& path) {
+    const std::string ext = ".vcd";
+    if (path.size() > ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0)
+        return path.substr(0, path.size() - ext.size());
+    return path;
+}
+}  // namespace
+
+std::string WaveDump::port_prefix(uint32_t node, unsigned port) {
+    return "node" + std::to_string(node) + ".port" + std::to_string(port);
+}
+
+std::string WaveDump::gtkw_path_for(const std::string& vcd_path) { return strip_vcd(vcd_path) + ".gtkw"; }
+
+WaveDump::WaveDump(const std::string& vcd_path, const Hypercube& cube,
+                   const std::vector<std::unique_ptr<LinkSignals>>& links,
+                   const std::vector<std::unique_ptr<Router>>& routers) {
+    {
+        std::ofstream probe(vcd_path);
+        if (!probe) throw std::runtime_error("cannot write VCD file '" + vcd_path + "': " + std::strerror(errno));
+    }
+    file_ = sc_create_vcd_trace_file(strip_vcd(vcd_path).c_str());
+    file_->set_time_unit(1, SC_NS);
+    const unsigned d = cube.dim();
+    for (uint32_t i = 0; i < cube.nodes(); ++i) {
+        const Router& r = *routers[i];
+        const std::string node = "node" + std::to_string(i);
+        sc_trace(file_, r.wave_delivered(), node + ".delivered");
+        sc_trace(file_, r.wave_held(), node + ".held");
+        for (unsigned p = 0; p < d; ++p) {
+            const LinkSignals& l = *links[size_t{i} * d + p];
+            const std::string pre = port_prefix(i, p);
+            sc_trace(file_, l.valid, pre + ".out_valid");
+            sc_trace(file_, l.ready, pre + ".out_ready");
+            sc_trace(file_, l.flit, pre + ".out_flit");
+            sc_trace(file_, r.wave_tx_origin()[p], pre + ".tx_origin");
+            sc_trace(file_, r.wave_tx_msg()[p], pre + ".tx_msg");
+            sc_trace(file_, r.wave_tx_dest()[p], pre + ".tx_dest");
+            sc_trace(file_, r.wave_queue_occupancy()[p], pre + ".queue");
+        }
+    }
+    std::ofstream gtkw(gtkw_path_for(vcd_path));
+    if (!gtkw) throw std::runtime_error("cannot write '" + gtkw_path_for(vcd_path) + "'");
+    gtkw << make_gtkw(vcd_path, cube, 16);
+}
+
+WaveDump::~WaveDump() { close(); }
+
+void WaveDump::close() {
+    if (file_) sc_close_vcd_trace_file(file_);
+    file_ = nullptr;
+}
+
+std::string make_gtkw(const std::string& vcd_path, const Hypercube& cube, uint32_t max_nodes) {
+    std::ostringstream os;
+    os << "[dumpfile] \"" << vcd_path << "\"\n[timestart] 0\n[size] 1280 700\n[pos] -1 -1\n*-3.0 0 -1\n"
+       << "[sst_width] 220\n[signals_width] 260\n[sst_expanded] 1\n";
+    const uint32_t shown = std::min(cube.nodes(), max_nodes);
+    for (uint32_t i = 0; i < shown; ++i) {
+        const std::string node = "SystemC.node" + std::to_string(i);
+        os << "@200\n-node " << i << "\n@24\n" << node << ".delivered\n" << node << ".held\n";
+        for (unsigned p = 0; p < cube.dim(); ++p) {
+            const std::string pre = "SystemC." + WaveDump::port_prefix(i, p);
+            os << "@200\n-  port " << p << " -> node " << cube.neighbor(i, p) << "\n";
+            os << "@28\n" << pre << ".out_valid\n" << pre << ".out_ready\n";
+            os << "@24\n" << pre << ".tx_origin\n" << pre << ".tx_dest\n" << pre << ".queue\n";
+            os << "@22\n" << pre << ".out_flit\n";
+        }
+    }
+    return os.str();
+}
+
+}  // namespace cubecast

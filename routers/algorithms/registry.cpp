@@ -1,0 +1,37 @@
+#include "routers/algorithms/registry.h"
+
+namespace cubecast {
+
+const AlgorithmEntry* Registry::find(TaskKind task, const std::string& name) const {
+    for (const auto& e : entries_)
+        if (e.task == task && e.name == name) return &e;
+    return nullptr;
+}
+
+std::vector<const AlgorithmEntry*> Registry::for_task(TaskKind task) const {
+    std::vector<const AlgorithmEntry*> out;
+    for (const auto& e : entries_)
+        if (e.task == task) out.push_back(&e);
+    return out;
+}
+
+uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+uint64_t mnb_optimal_slots(unsigned d) { return ceil_div((uint64_t{1} << d) - 1, d); }
+uint64_t broadcast_transmissions(unsigned d) {
+    const uint64_t n = uint64_t{1} << d;
+    return n * (n - 1);
+}
+
+const Registry& algorithms() {
+    static const Registry registry = [] {
+        Registry r;
+        register_sbt(r);
+        register_bostt_mnb(r);
+        register_bostt_scatter(r);
+        register_bostt_te(r);
+        return r;
+    }();
+    return registry;
+}
+
+}  // namespace cubecast

@@ -1,0 +1,62 @@
+// The algorithm registry: (task, name) -> paper reference, its bounds, and a builder that makes the
+// elaboration-time ROM tables and a per-node control logic. A new algorithm is a new file in this
+// folder plus one line in registry.cpp.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/hypercube.h"
+#include "models/task.h"
+#include "routers/control_logic.h"
+
+namespace cubecast {
+
+struct AlgorithmSetup {
+    const Hypercube& cube;
+    uint32_t root;
+    unsigned packet_flits;
+};
+
+using LogicFactory = std::function<std::unique_ptr<ControlLogic>(uint32_t node)>;
+using SlotsFormula = std::function<std::optional<uint64_t>(unsigned d)>;
+
+struct AlgorithmEntry {
+    TaskKind task;
+    std::string name;
+    std::string paper;              // paper and section
+    std::string claim;              // the paper's claimed time, as a formula
+    SlotsFormula lower_bound_slots;  // any algorithm for the task needs at least this
+    SlotsFormula paper_slots;        // what the paper claims for this algorithm (none for baselines)
+    std::function<uint64_t(unsigned d)> optimal_transmissions;
+    std::function<LogicFactory(const AlgorithmSetup&)> build;
+};
+
+class Registry {
+public:
+    void add(AlgorithmEntry e) { entries_.push_back(std::move(e)); }
+    const AlgorithmEntry* find(TaskKind task, const std::string& name) const;
+    std::vector<const AlgorithmEntry*> for_task(TaskKind task) const;
+    const std::vector<AlgorithmEntry>& all() const { return entries_; }
+
+private:
+    std::vector<AlgorithmEntry> entries_;
+};
+
+const Registry& algorithms();
+
+// Formulas shared by several entries (paper 003, Table 1).
+uint64_t ceil_div(uint64_t a, uint64_t b);
+uint64_t mnb_optimal_slots(unsigned d);        // ceil((2^d - 1)/d)
+uint64_t broadcast_transmissions(unsigned d);  // N(N-1) for MNB
+
+// One registration function per algorithm file.
+void register_sbt(Registry& r);
+void register_bostt_mnb(Registry& r);
+void register_bostt_scatter(Registry& r);
+void register_bostt_te(Registry& r);
+
+}  // namespace cubecast

@@ -1,0 +1,37 @@
+// Spanning binomial tree broadcast (the classic SBT; paper 003 §1 "single node broadcast", and the
+// baseline for §2). The tree rooted at o: node x = y xor o forwards to x with bit j set, for every j
+// above the highest set bit of x. Used for `snb` (d slots, N-1 transmissions) and, with every node
+// broadcasting on its own tree and FIFO queues, as the naive `mnb` baseline.
+#include "routers/algorithms/registry.h"
+
+namespace cubecast {
+
+namespace {
+
+class SbtLogic : public ControlLogic {
+public:
+    void route(const LocalView& v, const Header& h, int in_port, Decision& out) override {
+        if (in_port != kLocalPort) out.deliver();
+        const uint32_t x = v.id ^ h.origin;
+        const unsigned first = x == 0 ? 0 : highest_bit(x) + 1;
+        for (unsigned j = first; j < v.cube->dim(); ++j) out.forward(j);
+    }
+};
+
+LogicFactory build(const AlgorithmSetup&) {
+    return [](uint32_t) { return std::make_unique<SbtLogic>(); };
+}
+
+}  // namespace
+
+void register_sbt(Registry& r) {
+    r.add({TaskKind::snb, "sbt", "003 §1 (spanning binomial tree)", "d",
+           [](unsigned d) { return std::optional<uint64_t>(d); },
+           [](unsigned d) { return std::optional<uint64_t>(d); },
+           [](unsigned d) { return (uint64_t{1} << d) - 1; }, build});
+    r.add({TaskKind::mnb, "sbt", "baseline: every node on its own SBT, FIFO queues", "none (baseline)",
+           [](unsigned d) { return std::optional<uint64_t>(mnb_optimal_slots(d)); },
+           [](unsigned) { return std::optional<uint64_t>(); }, broadcast_transmissions, build});
+}
+
+}  // namespace cubecast

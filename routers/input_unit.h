@@ -1,0 +1,43 @@
+// Input unit: receives the flits of one input link, assembles the packet (store and forward), and
+// holds it with the routing decision until the crossbar can place every copy. While it holds a
+// packet that is not yet placed, it lowers ready, so the link back-pressures and nothing is lost.
+#pragma once
+#include <cstdint>
+
+#include "models/packet.h"
+#include "routers/control_logic.h"
+
+namespace cubecast {
+
+class InputUnit {
+public:
+    explicit InputUnit(unsigned packet_flits) : packet_flits_(packet_flits) {}
+
+    bool ready() const { return !complete_; }
+    bool receiving() const { return received_ > 0 && !complete_; }
+    bool holding() const { return complete_; }
+    // Takes one flit; returns true when the packet is complete (its last flit arrived).
+    // Returns true with header_ok() false on a corrupted header.
+    bool accept(uint64_t flit);
+    bool header_ok() const { return header_ok_; }
+    Packet& packet() { return packet_; }
+    const Packet& packet() const { return packet_; }
+    Decision& decision() { return decision_; }
+    const Decision& decision() const { return decision_; }
+    // The crossbar placed the packet: free the unit for the next one.
+    void release() {
+        complete_ = false;
+        received_ = 0;
+    }
+
+private:
+    unsigned packet_flits_;
+    unsigned received_ = 0;
+    unsigned expected_ = 1;
+    bool complete_ = false;
+    bool header_ok_ = true;
+    Packet packet_;
+    Decision decision_;
+};
+
+}  // namespace cubecast

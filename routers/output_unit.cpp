@@ -1,0 +1,61 @@
+#include "routers/output_unit.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace cubecast {
+
+namespace {
+// Heap comparator: true if a should leave after b.
+bool later(const QueueEntry& a, const QueueEntry& b) {
+    if (a.not_before != b.not_before) return a.not_before > b.not_before;
+    if (a.priority != b.priority) return a.priority > b.priority;
+    if (a.arrival != b.arrival) return a.arrival > b.arrival;
+    return a.in_port > b.in_port;
+}
+}  // namespace
+
+void OutputUnit::enqueue(const QueueKey& key, int in_port, const Packet& p) {
+    uint16_t slot = kNoPayload;
+    if (!p.payload.empty()) {
+        if (free_slots_.empty()) {
+            if (pool_.size() >= kNoPayload) throw std::length_error("output queue holds over 65534 multi-flit packets");
+            slot = static_cast<uint16_t>(pool_.size());
+            pool_.push_back(p.payload);
+        } else {
+            slot = free_slots_.back();
+            free_slots_.pop_back();
+            pool_[slot] = p.payload;
+        }
+    }
+    heap_.push_back(QueueEntry{key.not_before, key.priority, p.header_flit, arrivals_++, slot,
+                               static_cast<int16_t>(in_port)});
+    std::push_heap(heap_.begin(), heap_.end(), later);
+    max_occupancy_ = std::max(max_occupancy_, occupancy());
+}
+
+bool OutputUnit::try_start(uint64_t cycle) {
+    if (sending_ || heap_.empty() || heap_.front().not_before > cycle) return false;
+    std::pop_heap(heap_.begin(), heap_.end(), later);
+    const QueueEntry& e = heap_.back();
+    current_.header_flit = e.header_flit;
+    decode_header(e.header_flit, current_.header);
+    if (e.payload_slot == kNoPayload) {
+        current_.payload.clear();
+    } else {
+        std::swap(current_.payload, pool_[e.payload_slot]);
+        free_slots_.push_back(e.payload_slot);
+    }
+    heap_.pop_back();
+    sending_ = true;
+    next_flit_ = 0;
+    return true;
+}
+
+bool OutputUnit::flit_accepted() {
+    if (++next_flit_ < current_.length()) return false;
+    sending_ = false;
+    return true;
+}
+
+}  // namespace cubecast

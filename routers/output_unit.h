@@ -1,0 +1,62 @@
+// Output unit: the per-port queue, ordered by the control logic's key (not-before cycle, priority,
+// arrival order, input port), and the transmit register that drives the link one flit per cycle.
+// A packet leaves the queue when its first flit goes out; the queue may be bounded (depth > 0).
+// A queue entry carries the header flit itself; payload words (packets of more than one flit) sit in
+// a slot pool. Keeping entries small matters: in the optimal MNB, packets wait for their slot, and
+// thousands of queues hold dozens of packets each.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "models/packet.h"
+#include "routers/control_logic.h"
+
+namespace cubecast {
+
+struct QueueEntry {  // 32 bytes: two per cache line
+    uint64_t not_before = 0;
+    int64_t priority = 0;
+    uint64_t header_flit = 0;
+    uint32_t arrival = 0;       // per-queue arrival counter (wraps after 2^32 arrivals)
+    uint16_t payload_slot = 0;  // index into the payload pool, kNoPayload if none
+    int16_t in_port = 0;
+};
+constexpr uint16_t kNoPayload = 0xffff;
+
+class OutputUnit {
+public:
+    explicit OutputUnit(unsigned depth) : depth_(depth) {}
+
+    bool has_space(unsigned extra = 1) const { return depth_ == 0 || heap_.size() + extra <= depth_; }
+    void enqueue(const QueueKey& key, int in_port, const Packet& p);
+    unsigned occupancy() const { return static_cast<unsigned>(heap_.size()); }
+    unsigned max_occupancy() const { return max_occupancy_; }
+    // The head of the queue, if any (smallest key), and its packet.
+    const QueueEntry* head() const { return heap_.empty() ? nullptr : &heap_.front(); }
+    static Header header_of(const QueueEntry& e) {
+        Header h;
+        decode_header(e.header_flit, h);
+        return h;
+    }
+
+    bool busy() const { return sending_; }
+    // If idle and the head may start at `cycle`, move it to the transmit register.
+    bool try_start(uint64_t cycle);
+    uint64_t current_flit() const { return current_.flit(next_flit_); }
+    const Header& current_header() const { return current_.header; }
+    // The flit on the link was accepted; returns true when that was the packet's last flit.
+    bool flit_accepted();
+
+private:
+    unsigned depth_;
+    unsigned max_occupancy_ = 0;
+    uint32_t arrivals_ = 0;
+    std::vector<QueueEntry> heap_;  // a binary heap (std::push_heap with `later`)
+    std::vector<std::vector<uint64_t>> pool_;
+    std::vector<uint16_t> free_slots_;
+    bool sending_ = false;
+    unsigned next_flit_ = 0;
+    Packet current_;
+};
+
+}  // namespace cubecast

@@ -1,0 +1,206 @@
+#include "routers/router.h"
+
+#include <algorithm>
+
+namespace cubecast {
+
+using namespace sc_core;
+
+Router::Router(sc_module_name name, uint32_t id, const Hypercube& cube, RouterConfig config,
+               std::unique_ptr<ControlLogic> logic, Node& node, NetworkCounters& counters)
+    : sc_module(name),
+      in_valid("in_valid", cube.ports()),
+      in_flit("in_flit", cube.ports()),
+      in_ready("in_ready", cube.ports()),
+      out_valid("out_valid", cube.ports()),
+      out_flit("out_flit", cube.ports()),
+      out_ready("out_ready", cube.ports()),
+      id_(id),
+      cube_(cube),
+      config_(config),
+      logic_(std::move(logic)),
+      node_(node),
+      counters_(counters),
+      out_valid_reg_(cube.ports(), 0),
+      in_ready_reg_(cube.ports(), 0),
+      wave_occupancy_(cube.ports(), 0),
+      wave_tx_origin_(cube.ports(), 0),
+      wave_tx_msg_(cube.ports(), 0),
+      wave_tx_dest_(cube.ports(), 0) {
+    inputs_.assign(cube.ports(), InputUnit(config.packet_flits));
+    outputs_.assign(cube.ports(), OutputUnit(config.queue_depth));
+    SC_HAS_PROCESS(Router);
+    SC_METHOD(on_clock);
+    sensitive << clk.pos();
+    dont_initialize();
+}
+
+void Router::end_of_elaboration() {
+    for (unsigned p = 0; p < cube_.ports(); ++p) {
+        in_valid_value_.push_back(&in_valid[p].read());
+        out_ready_value_.push_back(&out_ready[p].read());
+        in_flit_value_.push_back(&in_flit[p].read());
+    }
+}
+
+void Router::on_clock() {
+    if (cycle_ == 0) inject_own_packets();
+    complete_output_handshakes();
+    receive_flits();
+    place_held_packets();
+    start_transmissions();
+    drive_ready();
+    ++cycle_;
+}
+
+void Router::inject_own_packets() {
+    for (const Header& h : node_.own_messages()) {
+        PendingInjection pending{make_packet(h, config_.packet_flits), Decision{}};
+        logic_->route(view(), h, kLocalPort, pending.decision);
+        injection_.push_back(std::move(pending));
+        ++counters_.injected;
+        ++counters_.in_routers;
+    }
+}
+
+void Router::complete_output_handshakes() {
+    for (unsigned p = 0; p < outputs_.size(); ++p) {
+        if (!out_valid_reg_[p] || !*out_ready_value_[p]) continue;
+        ++counters_.progress;
+        if (outputs_[p].flit_accepted()) {
+            ++counters_.transmissions_sent;
+            --counters_.in_routers;
+        }
+    }
+}
+
+void Router::receive_flits() {
+    for (unsigned p = 0; p < inputs_.size(); ++p) {
+        if (!in_ready_reg_[p] || !*in_valid_value_[p]) continue;
+        InputUnit& in = inputs_[p];
+        if (!in.accept(*in_flit_value_[p])) continue;
+        ++counters_.packets_received;
+        ++counters_.in_routers;
+        if (!in.header_ok()) {
+            // A corrupted header cannot be routed: count it (conservation then fails) and free the unit.
+            ++counters_.corrupt_headers;
+            --counters_.in_routers;
+            in.release();
+            continue;
+        }
+        Decision& d = in.decision();
+        d.clear();
+        logic_->route(view(), in.packet().header, static_cast<int>(p), d);
+        if (d.delivers()) {
+            node_.deliver(in.packet(), cycle_);
+            ++counters_.deliveries;
+            ++wave_delivered_;
+        }
+    }
+}
+
+void Router::place_held_packets() {
+    for (unsigned p = 0; p < inputs_.size(); ++p) {
+        InputUnit& in = inputs_[p];
+        if (in.holding() && place(in.packet(), in.decision(), static_cast<int>(p))) in.release();
+    }
+    // The node's own packets, in order: the first that does not fit blocks the rest.
+    while (!injection_.empty() && place(injection_.front().packet, injection_.front().decision, kLocalPort))
+        injection_.pop_front();
+    wave_held_ = static_cast<unsigned>(injection_.size()) +
+                 static_cast<unsigned>(std::count_if(inputs_.begin(), inputs_.end(),
+                                                     [](const InputUnit& u) { return u.holding(); }));
+}
+
+// The crossbar: copy the packet into every chosen output queue, or into none if one lacks space.
+bool Router::place(Packet& packet, const Decision& decision, int in_port) {
+    const auto& fwd = decision.forwards();
+    for (const Forward& f : fwd) {
+        const unsigned same_port = static_cast<unsigned>(
+            std::count_if(fwd.begin(), fwd.end(), [&](const Forward& g) { return g.port == f.port; }));
+        if (!outputs_[f.port].has_space(same_port)) return false;
+    }
+    for (size_t i = 0; i < fwd.size(); ++i) {
+        outputs_[fwd[i].port].enqueue(fwd[i].key, in_port, packet);
+        wave_occupancy_[fwd[i].port] = outputs_[fwd[i].port].occupancy();
+    }
+    counters_.copies_enqueued += fwd.size();
+    counters_.in_routers += static_cast<int64_t>(fwd.size()) - 1;
+    if (fwd.empty() && !decision.delivers()) ++counters_.absorbed;
+    ++counters_.progress;
+    return true;
+}
+
+void Router::start_transmissions() {
+    for (unsigned p = 0; p < outputs_.size(); ++p) {
+        OutputUnit& out = outputs_[p];
+        if (out.try_start(cycle_)) {
+            ++counters_.transmissions_started;
+            const Header& h = out.current_header();
+            wave_tx_origin_[p] = h.origin;
+            wave_tx_msg_[p] = h.msg;
+            wave_tx_dest_[p] = static_cast<int>(h.trace_dest());
+            wave_occupancy_[p] = out.occupancy();
+        }
+        const bool valid = out.busy();
+        if (valid) out_flit[p].write(out.current_flit());
+        if (valid != static_cast<bool>(out_valid_reg_[p])) {
+            out_valid[p].write(valid);
+            out_valid_reg_[p] = valid;
+        }
+    }
+}
+
+void Router::drive_ready() {
+    for (unsigned p = 0; p < inputs_.size(); ++p) {
+        const bool ready = inputs_[p].ready();
+        if (ready != static_cast<bool>(in_ready_reg_[p])) {
+            in_ready[p].write(ready);
+            in_ready_reg_[p] = ready;
+        }
+    }
+}
+
+unsigned Router::max_queue_occupancy() const {
+    unsigned m = 0;
+    for (const auto& o : outputs_) m = std::max(m, o.max_occupancy());
+    return m;
+}
+
+bool Router::waiting_on_time(uint64_t cycle) const {
+    for (const auto& o : outputs_)
+        if (!o.busy() && o.head() && o.head()->not_before > cycle) return true;
+    return false;
+}
+
+namespace {
+void describe_header(std::ostream& os, const Header& h) {
+    os << "origin " << h.origin << " msg " << h.msg << " dest " << h.trace_dest() << " " << kind_name(h.kind);
+}
+}  // namespace
+
+void Router::describe_stuck(std::ostream& os) const {
+    for (unsigned p = 0; p < outputs_.size(); ++p) {
+        const OutputUnit& o = outputs_[p];
+        if (o.occupancy() == 0 && !o.busy()) continue;
+        os << "  node " << id_ << " out port " << p << " (to node " << cube_.neighbor(id_, p) << "): "
+           << o.occupancy() << " queued" << (o.busy() ? ", sending, ready low" : "");
+        if (o.head()) {
+            os << "; head: ";
+            describe_header(os, OutputUnit::header_of(*o.head()));
+        }
+        os << "\n";
+    }
+    for (unsigned p = 0; p < inputs_.size(); ++p) {
+        if (!inputs_[p].holding()) continue;
+        os << "  node " << id_ << " in port " << p << " holds ";
+        describe_header(os, inputs_[p].packet().header);
+        os << ", waiting for space in out ports";
+        for (const Forward& f : inputs_[p].decision().forwards()) os << " " << f.port;
+        os << "\n";
+    }
+    if (!injection_.empty())
+        os << "  node " << id_ << " has " << injection_.size() << " own packets not yet injected\n";
+}
+
+}  // namespace cubecast

@@ -1,0 +1,20 @@
+// The `cubecast` command's subcommands. Each returns the process exit code:
+// 0 ok, 1 a run's own checks failed, 2 bad input, 3 a run that could not finish (stall / limit).
+#pragma once
+#include <string>
+
+#include "models/run.h"
+
+namespace cubecast {
+
+constexpr int kExitOk = 0, kExitCheckFailed = 1, kExitBadInput = 2, kExitStuck = 3;
+
+int exit_code_for(RunStatus s);
+int cmd_run(const RunConfig& config, bool json);
+int cmd_list(bool json);
+int cmd_sweep(RunConfig base, const std::string& dims, const std::string& format);
+int cmd_bench(const std::string& format);
+// "1..12" or "3,5,8" -> the list, or an error line.
+bool parse_dims(const std::string& text, std::vector<unsigned>& out, std::string& error);
+
+}  // namespace cubecast

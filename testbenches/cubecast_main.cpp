@@ -1,0 +1,131 @@
+// sc_main of the `cubecast` command: parses the command line (CLI11) and dispatches.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <iostream>
+#include <set>
+#include <sstream>
+#include <systemc>
+
+#include "models/hypercube.h"
+#include "models/packet.h"
+#include "models/validate.h"
+#include "testbenches/cli.h"
+
+using namespace cubecast;
+
+namespace {
+
+std::string join_args(int argc, char* argv[]) {
+    std::string s = "cubecast";
+    for (int i = 1; i < argc; ++i) s += std::string(" ") + argv[i];
+    return s;
+}
+
+// Options shared by run and sweep. Integers are read wide so that "-3" or "99999999999" reach our
+// own range checks (one line naming the value and the accepted range) instead of wrapping.
+struct CommonOptions {
+    std::string topology = "hypercube";
+    long long dim = 6, root = 0, packet_flits = 1, queue_depth = 0;
+    unsigned long long seed = 1, max_cycles = 0;
+    void add(CLI::App* app, bool with_dim) {
+        app->add_option("--topology", topology, "network topology (hypercube)");
+        if (with_dim) app->add_option("--dim,-d", dim, "hypercube dimension, 1..16");
+        app->add_option("--root", root, "root node of snb and scatter");
+        app->add_option("--packet-flits", packet_flits, "flits per data packet = cycles per slot, 1..64");
+        app->add_option("--queue-depth", queue_depth, "packets per output queue, 0 = unbounded");
+        app->add_option("--seed", seed, "random seed (runs repeat exactly per seed)");
+        app->add_option("--max-cycles", max_cycles, "give up after this many cycles (0 = automatic)");
+    }
+    // Returns an error line, or empty.
+    std::string into(RunConfig& c) const {
+        if (topology != "hypercube") return "unknown topology '" + topology + "': accepted hypercube (torus and array are planned)";
+        if (dim < 1 || dim > static_cast<long long>(kMaxDim))
+            return "--dim " + std::to_string(dim) + " is out of range: the hypercube accepts 1.." + std::to_string(kMaxDim);
+        if (root < 0 || root >= (1ll << dim))
+            return "--root " + std::to_string(root) + " is not a node of the " + std::to_string(dim) +
+                   "-cube: accepted 0.." + std::to_string((1ll << dim) - 1);
+        if (packet_flits < 1 || packet_flits > static_cast<long long>(kMaxPacketFlits))
+            return "--packet-flits " + std::to_string(packet_flits) + " is out of range: accepted 1.." +
+                   std::to_string(kMaxPacketFlits);
+        if (queue_depth < 0 || queue_depth > 1000000)
+            return "--queue-depth " + std::to_string(queue_depth) + " is out of range: accepted 0 (unbounded)..1000000";
+        c.dim = static_cast<unsigned>(dim);
+        c.root = static_cast<uint32_t>(root);
+        c.packet_flits = static_cast<unsigned>(packet_flits);
+        c.queue_depth = static_cast<unsigned>(queue_depth);
+        c.seed = seed;
+        c.max_cycles = max_cycles;
+        return "";
+    }
+};
+
+int bad_input(const std::string& line) {
+    std::cerr << "cubecast: " << line << "\n";
+    return kExitBadInput;
+}
+
+}  // namespace
+
+int sc_main(int argc, char* argv[]) {
+    CLI::App app{"cubecast: cycle-accurate hypercube interconnect model running the papers' optimal "
+                 "broadcast and exchange algorithms as router control logic"};
+    app.require_subcommand(1);
+
+    RunConfig run_config;
+    CommonOptions run_opts;
+    bool json = false;
+    auto* run = app.add_subcommand("run", "simulate one task with one algorithm and print the result");
+    run_opts.add(run, true);
+    run->add_option("--task,-t", run_config.task, "task: " + accepted_tasks_and_algorithms());
+    run->add_option("--algorithm,-a", run_config.algorithm, "algorithm for the task");
+    run->add_option("--trace", run_config.trace_path, "write the link-transmission trace CSV here");
+    run->add_option("--vcd", run_config.vcd_path, "write a VCD of links and routers here (+ .gtkw beside it)");
+    run->add_flag("--json", json, "print the result as one JSON object");
+
+    bool list_json = false;
+    auto* list = app.add_subcommand("list", "list the tasks and algorithms with their papers and claimed times");
+    list->add_flag("--json", list_json, "as JSON");
+
+    RunConfig sweep_config;
+    CommonOptions sweep_opts;
+    std::string dims = "1..10", sweep_format = "table";
+    auto* sweep = app.add_subcommand("sweep", "run one task/algorithm over a range of dimensions");
+    sweep_opts.add(sweep, false);
+    sweep->add_option("--task,-t", sweep_config.task, "task");
+    sweep->add_option("--algorithm,-a", sweep_config.algorithm, "algorithm");
+    sweep->add_option("--dims", dims, "dimensions: A..B or a comma list (default 1..10)");
+    sweep->add_option("--format", sweep_format, "table, csv or json");
+
+    std::string bench_format = "table";
+    auto* bench = app.add_subcommand("bench", "measure simulation speed and peak memory on standard runs");
+    bench->add_option("--format", bench_format, "table or json");
+
+    const std::set<std::string> commands = {"run", "list", "sweep", "bench"};
+    if (argc > 1 && argv[1][0] != '-' && !commands.count(argv[1]))
+        return bad_input(std::string("unknown command '") + argv[1] + "': accepted run, list, sweep, bench (see cubecast --help)");
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        if (e.get_exit_code() == 0) return app.exit(e);
+        std::string what = e.what();
+        for (char& ch : what)
+            if (ch == '\n') ch = ' ';
+        return bad_input(what + " (see cubecast --help)");
+    }
+
+    if (run->parsed()) {
+        if (auto err = run_opts.into(run_config); !err.empty()) return bad_input(err);
+        run_config.command_line = join_args(argc, argv);
+        return cmd_run(run_config, json);
+    }
+    if (list->parsed()) return cmd_list(list_json);
+    if (sweep->parsed()) {
+        std::vector<unsigned> dim_list;
+        std::string dims_error;
+        if (!parse_dims(dims, dim_list, dims_error)) return bad_input(dims_error);
+        sweep_opts.dim = *std::max_element(dim_list.begin(), dim_list.end());
+        if (auto err = sweep_opts.into(sweep_config); !err.empty()) return bad_input(err);
+        return cmd_sweep(sweep_config, dims, sweep_format);
+    }
+    return cmd_bench(bench_format);
+}

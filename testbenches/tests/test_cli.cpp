@@ -1,0 +1,118 @@
+// The `cubecast` command as a user meets it: bad input gives exit 2 and one line naming the bad
+// value and what is accepted; --json is machine-readable; the trace and waves are written.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "sim_helpers.h"
+
+namespace {
+
+struct CliResult {
+    int code;
+    std::string out, err;
+};
+
+std::string slurp(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+CliResult cubecast_cli(const std::string& args) {
+    const char* bin = CUBECAST_BIN;  // the built command, set by CMake
+    const std::string out = temp_path("out.txt"), err = temp_path("err.txt");
+    const int status = std::system((std::string(bin) + " " + args + " >" + out + " 2>" + err).c_str());
+    CliResult r{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+    std::remove(out.c_str());
+    std::remove(err.c_str());
+    return r;
+}
+
+void expect_bad_input(const std::string& args, const std::string& names_value, const std::string& names_accepted) {
+    SCOPED_TRACE(args);
+    const CliResult r = cubecast_cli(args);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find(names_value), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(names_accepted), std::string::npos) << r.err;
+}
+
+}  // namespace
+
+TEST(CommandLine, BadInputExitsTwoWithOneLine) {
+    expect_bad_input("run --dim 17", "17", "1..16");
+    expect_bad_input("run --dim 0", "--dim 0", "1..16");
+    expect_bad_input("run --dim -3", "-3", "1..16");
+    expect_bad_input("run --dim abc", "abc", "--dim");
+    expect_bad_input("run --task gossip", "gossip", "snb, mnb, scatter, te");
+    expect_bad_input("run --task mnb --algorithm quick", "quick", "bostt");
+    expect_bad_input("run --task snb --algorithm bostt", "bostt", "sbt");
+    expect_bad_input("run --task scatter --dim 4 --root 16", "16", "0..15");
+    expect_bad_input("run --packet-flits 0", "0", "1..64");
+    expect_bad_input("run --queue-depth -1", "-1", "unbounded");
+    expect_bad_input("run --topology torus", "torus", "hypercube");
+    expect_bad_input("run --trace /nonexistent/dir/t.csv", "/nonexistent/dir/t.csv", "writable");
+    expect_bad_input("run --vcd /nonexistent/w.vcd", "/nonexistent/w.vcd", "writable");
+    expect_bad_input("sweep --dims 3..99", "3..99", "1..16");
+    expect_bad_input("frobnicate", "frobnicate", "--help");
+}
+
+TEST(CommandLine, JsonHasTheDocumentedFields) {
+    const CliResult r = cubecast_cli("run --task te --algorithm bostt --dim 4 --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    for (const char* key : {"completion_slots", "completion_cycles", "lower_bound_slots", "paper_slots",
+                            "data_transmissions", "optimal_transmissions", "nodes", "ok"})
+        EXPECT_TRUE(j.contains(key)) << key;
+    EXPECT_EQ(j["completion_slots"], 8);
+    EXPECT_EQ(j["nodes"], 16);
+    EXPECT_EQ(j["ok"], true);
+}
+
+TEST(CommandLine, DefaultRunPrintsTheTable) {
+    const CliResult r = cubecast_cli("run");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("mnb / bostt on the 6-cube"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("11 slots"), std::string::npos) << r.out;  // ceil(63/6)
+    EXPECT_TRUE(r.err.empty()) << r.err;
+}
+
+TEST(CommandLine, StalledRunExitsThreeWithTheStuckQueues) {
+    // Search a few bounded-queue runs for one that stalls; each must be ok (0) or stalled (3).
+    bool saw_stall = false;
+    for (const char* args : {"run --task mnb --algorithm sbt --dim 6 --queue-depth 1",
+                             "run --task mnb --algorithm bostt --dim 6 --queue-depth 1",
+                             "run --task te --algorithm bostt --dim 5 --queue-depth 1",
+                             "run --task mnb --algorithm sbt --dim 7 --queue-depth 1 --packet-flits 3"}) {
+        SCOPED_TRACE(args);
+        const CliResult r = cubecast_cli(args);
+        ASSERT_TRUE(r.code == 0 || r.code == 3) << r.code << r.err;
+        if (r.code == 3) {
+            saw_stall = true;
+            EXPECT_NE(r.out.find("stuck state:"), std::string::npos);
+            EXPECT_NE(r.out.find("queued"), std::string::npos);
+            EXPECT_NE(r.err.find("deadlock"), std::string::npos);
+        }
+    }
+    EXPECT_TRUE(saw_stall) << "no bounded-queue run stalled: pick a tighter case";
+}
+
+TEST(CommandLine, VcdAndGtkwAreWritten) {
+    const std::string vcd = temp_path("waves.vcd");
+    const CliResult r = cubecast_cli("run --task mnb --dim 3 --vcd " + vcd);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::string text = slurp(vcd);
+    EXPECT_NE(text.find("$enddefinitions"), std::string::npos);
+    EXPECT_NE(text.find("out_valid"), std::string::npos);
+    const std::string gtkw = slurp(vcd.substr(0, vcd.size() - 4) + ".gtkw");
+    EXPECT_NE(gtkw.find("-node 7"), std::string::npos);
+    EXPECT_NE(gtkw.find("node0.port2.out_valid"), std::string::npos);
+    std::remove(vcd.c_str());
+    std::remove((vcd.substr(0, vcd.size() - 4) + ".gtkw").c_str());
+}

@@ -1,0 +1,32 @@
+// Test-side reading and checking of a link-transmission trace CSV, written independently of the
+// model: it knows only the trace format and the hypercube.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+struct TraceRow {
+    uint64_t start, end;
+    uint32_t src, dst, origin, msg, part;
+    int64_t dest;
+    std::string kind;
+};
+
+// Reads the CSV (skipping '#' lines); fails the current test on a malformed line.
+std::vector<TraceRow> read_trace(const std::string& path);
+
+struct TraceFacts {
+    uint64_t data_rows = 0;
+    uint64_t last_end = 0;
+    std::vector<std::string> violations;  // empty when every check passed
+};
+
+// Checks: every row crosses a hypercube link; a data packet takes packet_flits cycles and a control
+// token one; no directed link carries two packets at once (capacity); a node sends a packet only if
+// it is the packet's origin or has already received it (causality).
+TraceFacts check_trace(const std::vector<TraceRow>& rows, unsigned dim, unsigned packet_flits);
+
+// For a broadcast task: every (origin, msg) broadcast reaches every other node, exactly once.
+// For personalised tasks: the packet for dest reaches dest exactly once. No node receives a packet
+// twice. Returns the number of distinct messages in the trace.
+size_t expect_each_message_reaches_once(const std::vector<TraceRow>& rows, unsigned dim);
