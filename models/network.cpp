@@ -135,7 +135,7 @@ RunResult Network::run() {
     sc_start();
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (trace_) trace_->close();
-    if (waves_) waves_->close();
+    if (waves_) waves_->close(cycle_);
 
     RunResult r;
     const unsigned d = cube_.dim();

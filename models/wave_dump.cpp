@@ -1,6 +1,9 @@
 #include "models/wave_dump.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <cmath>
+#include <iomanip>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -27,7 +30,8 @@ std::string WaveDump::gtkw_path_for(const std::string& vcd_path) { return strip_
 
 WaveDump::WaveDump(const std::string& vcd_path, const Hypercube& cube,
                    const std::vector<std::unique_ptr<LinkSignals>>& links,
-                   const std::vector<std::unique_ptr<Router>>& routers) {
+                   const std::vector<std::unique_ptr<Router>>& routers)
+    : vcd_path_(vcd_path), cube_(cube) {
     {
         std::ofstream probe(vcd_path);
         if (!probe) throw std::runtime_error("cannot write VCD file '" + vcd_path + "': " + std::strerror(errno));
@@ -54,30 +58,35 @@ WaveDump::WaveDump(const std::string& vcd_path, const Hypercube& cube,
     }
     std::ofstream gtkw(gtkw_path_for(vcd_path));
     if (!gtkw) throw std::runtime_error("cannot write '" + gtkw_path_for(vcd_path) + "'");
-    gtkw << make_gtkw(vcd_path, cube, 16);
 }
 
-WaveDump::~WaveDump() { close(); }
+WaveDump::~WaveDump() { close(0); }
 
-void WaveDump::close() {
-    if (file_) sc_close_vcd_trace_file(file_);
+void WaveDump::close(uint64_t cycles) {
+    if (!file_) return;
+    sc_close_vcd_trace_file(file_);
     file_ = nullptr;
+    std::ofstream gtkw(gtkw_path_for(vcd_path_));
+    gtkw << make_gtkw(vcd_path_, cube_, 16, cycles);
 }
 
-std::string make_gtkw(const std::string& vcd_path, const Hypercube& cube, uint32_t max_nodes) {
+std::string make_gtkw(const std::string& vcd_path, const Hypercube& cube, uint32_t max_nodes, uint64_t cycles) {
+    // GTKWave shows about 200 * 2^zoom pixels per time unit (1 ns = 1 cycle); fit the run in ~600.
+    const double zoom = std::min(0.0, std::log2(600.0 / (200.0 * static_cast<double>(std::max<uint64_t>(cycles, 1)))));
     std::ostringstream os;
-    os << "[dumpfile] \"" << vcd_path << "\"\n[timestart] 0\n[size] 1280 700\n[pos] -1 -1\n*-3.0 0 -1\n"
-       << "[sst_width] 220\n[signals_width] 260\n[sst_expanded] 1\n";
+    os << "[dumpfile] \"" << vcd_path << "\"\n[timestart] 0\n[size] 1280 700\n[pos] -1 -1\n*" << std::fixed
+       << std::setprecision(6) << zoom << " 0 -1\n[sst_width] 220\n[signals_width] 260\n[sst_expanded] 1\n";
     const uint32_t shown = std::min(cube.nodes(), max_nodes);
     for (uint32_t i = 0; i < shown; ++i) {
         const std::string node = "SystemC.node" + std::to_string(i);
-        os << "@200\n-node " << i << "\n@24\n" << node << ".delivered\n" << node << ".held\n";
+        os << "@200\n-node " << i << "\n@24\n" << node << ".delivered[31:0]\n" << node << ".held[31:0]\n";
         for (unsigned p = 0; p < cube.dim(); ++p) {
             const std::string pre = "SystemC." + WaveDump::port_prefix(i, p);
             os << "@200\n-  port " << p << " -> node " << cube.neighbor(i, p) << "\n";
             os << "@28\n" << pre << ".out_valid\n" << pre << ".out_ready\n";
-            os << "@24\n" << pre << ".tx_origin\n" << pre << ".tx_dest\n" << pre << ".queue\n";
-            os << "@22\n" << pre << ".out_flit\n";
+            // @424: signed decimal, so a broadcast's dest shows as -1
+            os << "@24\n" << pre << ".tx_origin[31:0]\n@424\n" << pre << ".tx_dest[31:0]\n@24\n" << pre << ".queue[31:0]\n";
+            os << "@22\n" << pre << ".out_flit[63:0]\n";
         }
     }
     return os.str();

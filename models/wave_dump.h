@@ -20,7 +20,8 @@ public:
              const std::vector<std::unique_ptr<LinkSignals>>& links,
              const std::vector<std::unique_ptr<Router>>& routers);
     ~WaveDump();
-    void close();
+    // Closes the VCD and writes the .gtkw, zoomed to show `cycles` cycles.
+    void close(uint64_t cycles);
 
     // The signal names the VCD holds for a node's port (also what the .gtkw lists).
     static std::string port_prefix(uint32_t node, unsigned port);
@@ -28,9 +29,12 @@ public:
 
 private:
     sc_core::sc_trace_file* file_ = nullptr;
+    std::string vcd_path_;
+    const Hypercube& cube_;
 };
 
-// The .gtkw text for a dump of `cube` (nodes limited to `max_nodes` to keep the view readable).
-std::string make_gtkw(const std::string& vcd_path, const Hypercube& cube, uint32_t max_nodes);
+// The .gtkw text for a dump of `cube` lasting `cycles` (nodes limited to `max_nodes` to keep the
+// view readable).
+std::string make_gtkw(const std::string& vcd_path, const Hypercube& cube, uint32_t max_nodes, uint64_t cycles);
 
 }  // namespace cubecast
