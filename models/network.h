@@ -33,6 +33,7 @@ public:
 
 private:
     void supervise();
+    void drive_reset();
     uint64_t cycle_limit() const;
     void finish(RunStatus status);
 
@@ -45,6 +46,9 @@ private:
     uint64_t expected_total_ = 0;
 
     sc_core::sc_clock clk_;
+    sc_core::sc_signal<bool> rst_{"rst", true};
+    uint64_t reset_cycles_ = 1;  // rising edges with reset high: enough for every node to preload
+    uint64_t reset_edges_ = 0;
     std::vector<std::unique_ptr<Node>> nodes_;
     std::vector<std::unique_ptr<LinkSignals>> links_;  // index src * d + port
     std::vector<std::unique_ptr<Router>> routers_;

@@ -44,7 +44,11 @@ void Router::end_of_elaboration() {
 }
 
 void Router::on_clock() {
-    if (cycle_ == 0) inject_own_packets();
+    if (!own_routed_) route_own_packets();
+    if (rst.read()) {
+        inject_one();
+        return;
+    }
     complete_output_handshakes();
     receive_flits();
     place_held_packets();
@@ -53,7 +57,8 @@ void Router::on_clock() {
     ++cycle_;
 }
 
-void Router::inject_own_packets() {
+void Router::route_own_packets() {
+    own_routed_ = true;
     for (const Header& h : node_.own_messages()) {
         PendingInjection pending{make_packet(h, config_.packet_flits), Decision{}};
         logic_->route(view(), h, kLocalPort, pending.decision);
@@ -104,12 +109,17 @@ void Router::place_held_packets() {
         InputUnit& in = inputs_[p];
         if (in.holding() && place(in.packet(), in.decision(), static_cast<int>(p))) in.release();
     }
-    // The node's own packets, in order: the first that does not fit blocks the rest.
-    while (!injection_.empty() && place(injection_.front().packet, injection_.front().decision, kLocalPort))
-        injection_.pop_front();
+    inject_one();
     wave_held_ = static_cast<unsigned>(injection_.size()) +
                  static_cast<unsigned>(std::count_if(inputs_.begin(), inputs_.end(),
                                                      [](const InputUnit& u) { return u.holding(); }));
+}
+
+// The local input port: the node's next own packet, in order, if it fits (the first that does not fit
+// blocks the rest).
+void Router::inject_one() {
+    if (!injection_.empty() && place(injection_.front().packet, injection_.front().decision, kLocalPort))
+        injection_.pop_front();
 }
 
 // The crossbar: copy the packet into every chosen output queue, or into none if one lacks space.

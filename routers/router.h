@@ -2,9 +2,11 @@
 // flit, pin level) plus the local port to its node. Its blocks, as in the block diagram:
 //   InputUnit (one per input link)  -> routing (the ControlLogic) -> crossbar (copies a packet into
 //   every chosen output queue in one cycle, all or nothing) -> OutputUnit (queue + transmit register).
-// The local input is the injection queue of the node's own packets, placed in order as queue space
-// allows (all at reset when queues are unbounded); the local output delivers to the node.
-// All state changes on the rising clock edge; every output signal is a register.
+// The local input is the injection queue of the node's own packets: it places at most one packet per
+// clock edge, in order, when there is queue space (the network is held in reset long enough for every
+// node to preload its packets); the local output delivers to the node.
+// All state changes on the rising clock edge; every output signal is a register. Cycle 0 is the
+// first rising edge after reset is released.
 #pragma once
 #include <deque>
 #include <memory>
@@ -29,6 +31,7 @@ struct RouterConfig {
 class Router : public sc_core::sc_module {
 public:
     sc_core::sc_in<bool> clk;
+    sc_core::sc_in<bool> rst;  // synchronous, active high: only the node's packets are loaded
     // Input links (one per port): the neighbour drives valid and flit, this router drives ready.
     sc_core::sc_vector<sc_core::sc_in<bool>> in_valid;
     sc_core::sc_vector<sc_core::sc_in<uint64_t>> in_flit;
@@ -63,7 +66,8 @@ private:
 
     void end_of_elaboration() override;
     void on_clock();
-    void inject_own_packets();
+    void route_own_packets();
+    void inject_one();
     void complete_output_handshakes();
     void receive_flits();
     void place_held_packets();
@@ -79,6 +83,7 @@ private:
     Node& node_;
     NetworkCounters& counters_;
     uint64_t cycle_ = 0;
+    bool own_routed_ = false;
 
     std::vector<InputUnit> inputs_;
     std::vector<OutputUnit> outputs_;
