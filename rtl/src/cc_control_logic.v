@@ -1,0 +1,120 @@
+// Control logic of the cubecast router (combinational): mirrors routers/algorithms/sbt.cpp,
+// bostt_mnb.cpp and bostt_te.cpp. For a packet header it decides: deliver to the node, and for each
+// output port whether to forward a copy and with which queue key (not-before cycle, priority).
+//   SBT  (paper 003 §1): tree rooted at the origin, dimensions rotated by sbt_rot (R^c(SBT)).
+//   MNB  (003 §2): children of x = id ^ origin in the A_i schedule, read from the ROM the C++ model
+//        generates (one row per (dim, x): a 16-bit slot per port, 0 = no child there).
+//   TE   (003 §4): link k0 = highest bit of id ^ dest; own packets in the Fig. 6 order (ROM of
+//        positions), forwarded ones not before slot 2^(k0-1)+1, by origin ^ id.
+`include "cc_defs.vh"
+module cc_control_logic #(
+    parameter integer D_MAX = 8
+) (
+    input  wire [15:0]          node_id,
+    input  wire [4:0]           dim,
+    input  wire [6:0]           packet_flits,
+    input  wire [1:0]           algo,
+    input  wire [3:0]           sbt_rot,
+    input  wire                 own,       // the node's own packet (local input port)
+    /* verilator lint_off UNUSEDSIGNAL */
+    input  wire [63:0]          hdr,       // uses origin, dest
+    /* verilator lint_on UNUSEDSIGNAL */
+    output reg                  deliver,
+    output reg  [D_MAX-1:0]     fwd,
+    output reg  [D_MAX*32-1:0]  not_before,
+    output reg  [D_MAX*32-1:0]  prio
+);
+    localparam integer ROM_ROWS = (1 << (D_MAX + 1)) - 2;  // dims 1..D_MAX, row 2^dim - 2 + x
+    localparam integer PW = $clog2(D_MAX);                  // bits of a port number
+    reg [D_MAX*16-1:0] mnb_rom [0:ROM_ROWS-1];
+    reg [15:0]         te_pos  [0:(1 << D_MAX)-1];
+    reg [8*256-1:0]    rom_file;
+    initial begin
+        if ($value$plusargs("cubecast_mnb_rom=%s", rom_file)) $readmemh(rom_file, mnb_rom);
+        if ($value$plusargs("cubecast_te_rom=%s", rom_file)) $readmemh(rom_file, te_pos);
+    end
+
+    wire [15:0] dim_mask = (16'd1 << dim) - 16'd1;
+    wire [15:0] x_origin = (node_id ^ `CC_ORIGIN(hdr)) & dim_mask;
+    wire [15:0] x_dest   = (node_id ^ `CC_DEST(hdr)) & dim_mask;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [31:0] rom_row  = ((32'd1 << dim) - 32'd2 + {16'd0, x_origin}) % ROM_ROWS;  // low bits index the ROM
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [D_MAX*16-1:0] row = mnb_rom[rom_row[$clog2(ROM_ROWS)-1:0]];
+    wire [15:0] own_position = te_pos[x_dest[D_MAX-1:0]];
+
+    // Highest set bit of v (v != 0).
+    function [4:0] msb16(input [15:0] v);
+        integer b;
+        begin
+            msb16 = 5'd0;
+            for (b = 0; b < 16; b = b + 1) if (v[b]) msb16 = b[4:0];
+        end
+    endfunction
+
+    // (j + rot) mod dim, for j, rot < dim.
+    function [4:0] rot_port(input [4:0] j, input [3:0] rot, input [4:0] d);
+        reg [5:0] s;
+        begin
+            s = {1'b0, j} + {2'b0, rot};
+            rot_port = (s >= {1'b0, d}) ? s[4:0] - d : s[4:0];
+        end
+    endfunction
+
+    integer j;
+    reg [15:0] xr;          // x in rotated coordinates
+    reg [4:0]  first;
+    reg [4:0]  port;
+    reg [15:0] slot;
+    always @* begin
+        deliver = 1'b0;
+        fwd = {D_MAX{1'b0}};
+        not_before = {D_MAX*32{1'b0}};
+        prio = {D_MAX*32{1'b0}};
+        xr = 16'd0;
+        first = 5'd0;
+        port = 5'd0;
+        slot = 16'd0;
+        case (algo)
+            `CC_ALGO_SBT: begin
+                deliver = !own;
+                for (j = 0; j < 16; j = j + 1)
+                    if (j < dim) begin
+                        port = rot_port(j[4:0], sbt_rot, dim);
+                        xr[j] = x_origin[port[3:0]];
+                    end
+                first = (xr == 16'd0) ? 5'd0 : msb16(xr) + 5'd1;
+                for (j = 0; j < D_MAX; j = j + 1)
+                    if (j < dim && j >= first) begin
+                        port = rot_port(j[4:0], sbt_rot, dim);
+                        fwd[port[PW-1:0]] = 1'b1;
+                    end
+            end
+            `CC_ALGO_MNB: begin
+                deliver = !own;
+                for (j = 0; j < D_MAX; j = j + 1) begin
+                    slot = row[j*16 +: 16];
+                    if (j < dim && slot != 16'd0) begin
+                        fwd[j] = 1'b1;
+                        not_before[j*32 +: 32] = ({16'd0, slot} - 32'd1) * {25'd0, packet_flits};
+                    end
+                end
+            end
+            `CC_ALGO_TE: begin
+                if (x_dest == 16'd0) begin
+                    deliver = 1'b1;
+                end else begin
+                    port = msb16(x_dest);
+                    fwd[port[PW-1:0]] = 1'b1;
+                    if (own) begin
+                        prio[port*32 +: 32] = {16'd0, own_position};
+                    end else begin
+                        not_before[port*32 +: 32] = (32'd1 << port) * {25'd0, packet_flits};
+                        prio[port*32 +: 32] = {16'd0, (`CC_ORIGIN(hdr) ^ node_id) & dim_mask};
+                    end
+                end
+            end
+            default: ;
+        endcase
+    end
+endmodule
