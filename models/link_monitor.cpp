@@ -14,7 +14,7 @@ LinkMonitor::LinkMonitor(sc_core::sc_module_name name, const std::vector<std::un
 // Counting rising edges from reset release: at edge e the signals still show cycle e-1: a flit seen with valid && ready moved during
 // cycle e-1 and has arrived at e.
 void LinkMonitor::on_clock() {
-    if (rst.read()) return;
+    if (rst.read() || load.read()) return;
     const uint64_t e = edge_++;
     for (size_t i = 0; i < links_.size(); ++i) {
         const LinkSignals& l = *links_[i];

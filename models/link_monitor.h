@@ -16,6 +16,7 @@ class LinkMonitor : public sc_core::sc_module {
 public:
     sc_core::sc_in<bool> clk;
     sc_core::sc_in<bool> rst;
+    sc_core::sc_in<bool> load;
 
     LinkMonitor(sc_core::sc_module_name name, const std::vector<std::unique_ptr<LinkSignals>>& links,
                 unsigned packet_flits, TraceWriter* trace);

@@ -40,7 +40,7 @@ Network::Network(sc_module_name name, const RunConfig& config)
         nodes_.push_back(std::make_unique<Node>(i, n, task_.broadcasts_per_origin(), config.packet_flits,
                                                 task_.expected_deliveries(i), task_.own_messages(i)));
         expected_total_ += nodes_.back()->expected();
-        reset_cycles_ = std::max<uint64_t>(reset_cycles_, nodes_.back()->own_messages().size());
+        load_cycles_ = std::max<uint64_t>(load_cycles_, nodes_.back()->own_messages().size());
     }
     links_.reserve(size_t{n} * d);
     for (uint32_t i = 0; i < n; ++i)
@@ -55,6 +55,7 @@ Network::Network(sc_module_name name, const RunConfig& config)
                                           *nodes_[i], counters_);
         r->clk(clk_);
         r->rst(rst_);
+        r->load(load_);
         for (unsigned p = 0; p < d; ++p) {
             LinkSignals& out = *links_[size_t{i} * d + p];
             // The link arriving at i on port p comes from neighbour j on its port p.
@@ -82,6 +83,7 @@ Network::Network(sc_module_name name, const RunConfig& config)
     monitor_ = std::make_unique<LinkMonitor>("link_monitor", links_, config.packet_flits, trace_.get());
     monitor_->clk(clk_);
     monitor_->rst(rst_);
+    monitor_->load(load_);
     if (!config.vcd_path.empty()) waves_ = std::make_unique<WaveDump>(config.vcd_path, cube_, links_, routers_);
 
     // sc_stop() is how a run ends: keep its "simulation stopped by user" note off stdout.
@@ -90,13 +92,17 @@ Network::Network(sc_module_name name, const RunConfig& config)
     SC_METHOD(supervise);
     sensitive << clk_.negedge_event();
     dont_initialize();
-    SC_METHOD(drive_reset);
+    SC_METHOD(drive_phase);
     sensitive << clk_.negedge_event();
     dont_initialize();
 }
 
-// Reset is high for the first reset_cycles_ rising edges; it changes between edges.
-void Network::drive_reset() { rst_.write(++reset_edges_ < reset_cycles_); }
+// The phase signals change between rising edges.
+void Network::drive_phase() {
+    const uint64_t done = ++phase_edges_;  // rising edges so far
+    rst_.write(false);
+    load_.write(done < 1 + load_cycles_);
+}
 
 Network::~Network() = default;
 
@@ -115,7 +121,7 @@ void Network::finish(RunStatus status) {
 
 // Runs on the falling edge, after every router has handled the rising edge of cycle `cycle_`.
 void Network::supervise() {
-    if (rst_.read()) return;
+    if (!running()) return;
     const uint64_t cycle = cycle_++;
     if (counters_.deliveries >= expected_total_ && counters_.in_routers == 0) return finish(RunStatus::ok);
     if (counters_.progress != last_progress_) {

@@ -33,7 +33,8 @@ public:
 
 private:
     void supervise();
-    void drive_reset();
+    void drive_phase();
+    bool running() const { return !rst_.read() && !load_.read(); }
     uint64_t cycle_limit() const;
     void finish(RunStatus status);
 
@@ -46,12 +47,15 @@ private:
     uint64_t expected_total_ = 0;
 
     sc_core::sc_clock clk_;
+    // Phases: rst for the first rising edge, load for the next load_cycles_ (enough for every node to
+    // preload its packets, one per edge), then run.
     sc_core::sc_signal<bool> rst_{"rst", true};
-    uint64_t reset_cycles_ = 1;  // rising edges with reset high: enough for every node to preload
-    uint64_t reset_edges_ = 0;
+    sc_core::sc_signal<bool> load_{"load", false};
+    uint64_t load_cycles_ = 1;
+    uint64_t phase_edges_ = 0;
     std::vector<std::unique_ptr<Node>> nodes_;
     std::vector<std::unique_ptr<LinkSignals>> links_;  // index src * d + port
-    std::vector<std::unique_ptr<Router>> routers_;
+    std::vector<std::unique_ptr<RouterBase>> routers_;
     std::unique_ptr<TraceWriter> trace_;
     std::unique_ptr<LinkMonitor> monitor_;
     std::unique_ptr<WaveDump> waves_;

@@ -30,7 +30,7 @@ std::string WaveDump::gtkw_path_for(const std::string& vcd_path) { return strip_
 
 WaveDump::WaveDump(const std::string& vcd_path, const Hypercube& cube,
                    const std::vector<std::unique_ptr<LinkSignals>>& links,
-                   const std::vector<std::unique_ptr<Router>>& routers)
+                   const std::vector<std::unique_ptr<RouterBase>>& routers)
     : vcd_path_(vcd_path), cube_(cube) {
     {
         std::ofstream probe(vcd_path);
@@ -40,7 +40,7 @@ WaveDump::WaveDump(const std::string& vcd_path, const Hypercube& cube,
     file_->set_time_unit(1, SC_NS);
     const unsigned d = cube.dim();
     for (uint32_t i = 0; i < cube.nodes(); ++i) {
-        const Router& r = *routers[i];
+        const RouterBase& r = *routers[i];
         const std::string node = "node" + std::to_string(i);
         sc_trace(file_, r.wave_delivered(), node + ".delivered");
         sc_trace(file_, r.wave_held(), node + ".held");

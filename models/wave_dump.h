@@ -9,7 +9,7 @@
 
 #include "models/hypercube.h"
 #include "models/link.h"
-#include "routers/router.h"
+#include "routers/router_base.h"
 
 namespace cubecast {
 
@@ -18,7 +18,7 @@ public:
     // Throws std::runtime_error if the files cannot be written.
     WaveDump(const std::string& vcd_path, const Hypercube& cube,
              const std::vector<std::unique_ptr<LinkSignals>>& links,
-             const std::vector<std::unique_ptr<Router>>& routers);
+             const std::vector<std::unique_ptr<RouterBase>>& routers);
     ~WaveDump();
     // Closes the VCD and writes the .gtkw, zoomed to show `cycles` cycles.
     void close(uint64_t cycles);

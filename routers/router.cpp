@@ -8,25 +8,13 @@ using namespace sc_core;
 
 Router::Router(sc_module_name name, uint32_t id, const Hypercube& cube, RouterConfig config,
                std::unique_ptr<ControlLogic> logic, Node& node, NetworkCounters& counters)
-    : sc_module(name),
-      in_valid("in_valid", cube.ports()),
-      in_flit("in_flit", cube.ports()),
-      in_ready("in_ready", cube.ports()),
-      out_valid("out_valid", cube.ports()),
-      out_flit("out_flit", cube.ports()),
-      out_ready("out_ready", cube.ports()),
-      id_(id),
-      cube_(cube),
+    : RouterBase(name, id, cube),
       config_(config),
       logic_(std::move(logic)),
       node_(node),
       counters_(counters),
       out_valid_reg_(cube.ports(), 0),
-      in_ready_reg_(cube.ports(), 0),
-      wave_occupancy_(cube.ports(), 0),
-      wave_tx_origin_(cube.ports(), 0),
-      wave_tx_msg_(cube.ports(), 0),
-      wave_tx_dest_(cube.ports(), 0) {
+      in_ready_reg_(cube.ports(), 0) {
     inputs_.assign(cube.ports(), InputUnit(config.packet_flits));
     outputs_.assign(cube.ports(), OutputUnit(config.queue_depth));
     SC_HAS_PROCESS(Router);
@@ -44,8 +32,9 @@ void Router::end_of_elaboration() {
 }
 
 void Router::on_clock() {
+    if (rst.read()) return;  // nothing to clear: the state is fresh
     if (!own_routed_) route_own_packets();
-    if (rst.read()) {
+    if (load.read()) {
         inject_one();
         return;
     }
