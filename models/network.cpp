@@ -48,11 +48,25 @@ Network::Network(sc_module_name name, const RunConfig& config)
             links_.push_back(std::make_unique<LinkSignals>(i, cube_.neighbor(i, p), p,
                                                            "n" + std::to_string(i) + "_p" + std::to_string(p)));
 
-    const LogicFactory make_logic = algo_->build(AlgorithmSetup{cube_, config.root, config.packet_flits});
+    const LogicFactory make_logic =
+        algo_->build(AlgorithmSetup{cube_, config.root, config.packet_flits, config.sbt_rotation});
     const RouterConfig rc{config.packet_flits, config.queue_depth};
+    RtlRouterConfig rtl;
+    if (config.uses_rtl()) {
+        rtl.packet_flits = config.packet_flits;
+        rtl.queue_depth = config.queue_depth;
+        rtl.algorithm = *rtl_algorithm_code(config.task, config.algorithm);
+        rtl.sbt_rotation = config.sbt_rotation;
+        rtl.invert_priority = config.rtl_invert_priority;
+        rtl.rom_dir = config.rtl_rom_dir.empty() ? CUBECAST_ROM_DIR : config.rtl_rom_dir;
+    }
     for (uint32_t i = 0; i < n; ++i) {
-        auto r = std::make_unique<Router>(("router_" + std::to_string(i)).c_str(), i, cube_, rc, make_logic(i),
-                                          *nodes_[i], counters_);
+        const std::string name = "router_" + std::to_string(i);
+        std::unique_ptr<RouterBase> r;
+        if (config.is_rtl_node(i))
+            r = std::make_unique<RtlRouter>(name.c_str(), i, cube_, rtl, *nodes_[i], counters_);
+        else
+            r = std::make_unique<Router>(name.c_str(), i, cube_, rc, make_logic(i), *nodes_[i], counters_);
         r->clk(clk_);
         r->rst(rst_);
         r->load(load_);
@@ -179,7 +193,14 @@ RunResult Network::run() {
         r.expected_deliveries += node->expected();
         for (const auto& s : node->error_samples()) r.problems.push_back(s);
     }
-    for (const auto& router : routers_) r.max_queue_occupancy = std::max(r.max_queue_occupancy, router->max_queue_occupancy());
+    size_t router_problems = 0;
+    for (const auto& router : routers_) {
+        r.max_queue_occupancy = std::max(r.max_queue_occupancy, router->max_queue_occupancy());
+        for (const auto& p : router->problems())
+            if (++router_problems <= 4) r.problems.push_back(p);
+    }
+    if (router_problems > 4)
+        r.problems.push_back("... and " + std::to_string(router_problems - 4) + " more such problems at other nodes");
     r.completion_slots = (r.completion_cycles + config_.packet_flits - 1) / config_.packet_flits;
     if (r.completion_cycles)
         r.link_utilisation = static_cast<double>(monitor_->data_flits()) /
@@ -208,7 +229,8 @@ RunResult Network::run() {
            << counters_.in_routers << ", corrupt headers " << counters_.corrupt_headers + monitor_->corrupt_headers();
         r.problems.push_back(os.str());
     }
-    if (status_ == RunStatus::ok && !(r.delivered_exactly_once && r.conserved)) status_ = RunStatus::check_failed;
+    if (status_ == RunStatus::ok && !(r.delivered_exactly_once && r.conserved && router_problems == 0))
+        status_ = RunStatus::check_failed;
     if (status_ == RunStatus::deadlock) {
         r.problems.push_back("stalled at cycle " + std::to_string(cycle_) + " with " +
                              std::to_string(counters_.in_routers) + " packets inside routers and " +

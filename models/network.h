@@ -17,6 +17,7 @@
 #include "models/trace_writer.h"
 #include "routers/algorithms/registry.h"
 #include "routers/router.h"
+#include "routers/rtl_router.h"
 
 namespace cubecast {
 

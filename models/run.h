@@ -19,6 +19,14 @@ struct RunConfig {
     std::string trace_path;       // CSV, empty = none
     std::string vcd_path;         // VCD (+ .gtkw beside it), empty = none
     std::string command_line;     // recorded in the trace header
+    std::string router = "systemc";  // systemc | rtl: the router at every node
+    std::vector<uint32_t> rtl_nodes;  // with router systemc: these nodes get the Verilated RTL router
+    std::string rtl_rom_dir;          // where the RTL's memory files are (empty: the build's)
+    unsigned sbt_rotation = 0;        // SBT dimension rotation (the trees R^c(SBT))
+    bool rtl_invert_priority = false; // test hook: plants a bug in the RTL queue order
+
+    bool uses_rtl() const { return router == "rtl" || !rtl_nodes.empty(); }
+    bool is_rtl_node(uint32_t node) const;
 };
 
 enum class RunStatus { ok = 0, check_failed = 1, deadlock = 3, timeout = 4 };

@@ -2,10 +2,13 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+
 #include "models/hypercube.h"
 #include "models/packet.h"
 #include "models/task.h"
 #include "routers/algorithms/registry.h"
+#include "routers/rtl_router.h"
 
 namespace cubecast {
 
@@ -35,7 +38,37 @@ std::optional<std::string> check_writable(const std::string& option, const std::
     return std::nullopt;
 }
 
+std::optional<std::string> validate_rtl(const RunConfig& c) {
+    if (c.router != "systemc" && c.router != "rtl")
+        return "--router '" + c.router + "' is unknown: accepted systemc, rtl";
+    const uint32_t nodes = uint32_t{1} << c.dim;
+    for (uint32_t n : c.rtl_nodes)
+        if (n >= nodes)
+            return "--rtl-nodes names node " + std::to_string(n) + ", which is not a node of the " + std::to_string(c.dim) +
+                   "-cube: accepted 0.." + std::to_string(nodes - 1);
+    if (!c.uses_rtl()) return std::nullopt;
+    if (c.dim > kRtlMaxDim)
+        return "--dim " + std::to_string(c.dim) + " is beyond the RTL build: the Verilog router has " +
+               std::to_string(kRtlMaxDim) + " ports, accepted 1.." + std::to_string(kRtlMaxDim);
+    if (!rtl_algorithm_code(c.task, c.algorithm))
+        return "the RTL router has no control logic for " + c.task + "/" + c.algorithm +
+               ": accepted snb/sbt, mnb/sbt, mnb/bostt, te/bostt";
+    if (c.packet_flits > kRtlMaxPacketFlits)
+        return "--packet-flits " + std::to_string(c.packet_flits) + " is beyond the RTL build: accepted 1.." +
+               std::to_string(kRtlMaxPacketFlits);
+    if (c.queue_depth > kRtlQueueDepth)
+        return "--queue-depth " + std::to_string(c.queue_depth) + " is beyond the RTL build: accepted 0 (its depth " +
+               std::to_string(kRtlQueueDepth) + ")..  " + std::to_string(kRtlQueueDepth);
+    const std::string problem = rtl_rom_problem(c.rtl_rom_dir.empty() ? CUBECAST_ROM_DIR : c.rtl_rom_dir);
+    if (!problem.empty()) return problem;
+    return std::nullopt;
+}
+
 }  // namespace
+
+bool RunConfig::is_rtl_node(uint32_t node) const {
+    return router == "rtl" || std::find(rtl_nodes.begin(), rtl_nodes.end(), node) != rtl_nodes.end();
+}
 
 std::string accepted_tasks_and_algorithms() {
     std::string s;
@@ -62,6 +95,9 @@ std::optional<std::string> validate(const RunConfig& c) {
     if (c.packet_flits < 1 || c.packet_flits > kMaxPacketFlits)
         return "--packet-flits " + std::to_string(c.packet_flits) + " is out of range: accepted 1.." +
                std::to_string(kMaxPacketFlits);
+    if (c.sbt_rotation >= c.dim)
+        return "--sbt-rotation " + std::to_string(c.sbt_rotation) + " is out of range: accepted 0.." + std::to_string(c.dim - 1);
+    if (auto e = validate_rtl(c)) return e;
     if (auto e = check_writable("--trace", c.trace_path)) return e;
     if (auto e = check_writable("--vcd", c.vcd_path)) return e;
     return std::nullopt;

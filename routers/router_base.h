@@ -6,6 +6,7 @@
 //   (out_valid, out_flit to the neighbour; out_ready from it).
 #pragma once
 #include <ostream>
+#include <string>
 #include <systemc>
 #include <vector>
 
@@ -45,6 +46,8 @@ public:
     // True if some queue head is only waiting for its not-before cycle (the run is not stuck).
     virtual bool waiting_on_time(uint64_t cycle) const = 0;
     virtual void describe_stuck(std::ostream& os) const = 0;
+    // Anything this router found that makes the run's result untrustworthy, one line each.
+    virtual std::vector<std::string> problems() const { return {}; }
 
     // Values for the waveform dump (plain variables, sampled by sc_trace).
     const std::vector<unsigned>& wave_queue_occupancy() const { return wave_occupancy_; }

@@ -27,6 +27,8 @@ struct CommonOptions {
     std::string topology = "hypercube";
     long long dim = 6, root = 0, packet_flits = 1, queue_depth = 0;
     unsigned long long seed = 1, max_cycles = 0;
+    long long sbt_rotation = 0;
+    std::string router = "systemc", rtl_nodes, rtl_rom_dir;
     void add(CLI::App* app, bool with_dim) {
         app->add_option("--topology", topology, "network topology (hypercube)");
         if (with_dim) app->add_option("--dim,-d", dim, "hypercube dimension, 1..16");
@@ -35,6 +37,10 @@ struct CommonOptions {
         app->add_option("--queue-depth", queue_depth, "packets per output queue, 0 = unbounded");
         app->add_option("--seed", seed, "random seed (runs repeat exactly per seed)");
         app->add_option("--max-cycles", max_cycles, "give up after this many cycles (0 = automatic)");
+        app->add_option("--router", router, "router at every node: systemc or rtl (the Verilated Verilog router)");
+        app->add_option("--rtl-nodes", rtl_nodes, "comma list of nodes that get the RTL router (the rest SystemC)");
+        app->add_option("--rtl-rom-dir", rtl_rom_dir, "directory of the RTL's memory files (default: the build's)");
+        app->add_option("--sbt-rotation", sbt_rotation, "rotate the SBT's dimensions by this much (trees R^c(SBT))");
     }
     // Returns an error line, or empty.
     std::string into(RunConfig& c) const {
@@ -55,6 +61,19 @@ struct CommonOptions {
         c.queue_depth = static_cast<unsigned>(queue_depth);
         c.seed = seed;
         c.max_cycles = max_cycles;
+        if (sbt_rotation < 0 || sbt_rotation >= dim)
+            return "--sbt-rotation " + std::to_string(sbt_rotation) + " is out of range: accepted 0.." + std::to_string(dim - 1);
+        c.sbt_rotation = static_cast<unsigned>(sbt_rotation);
+        c.router = router;
+        c.rtl_rom_dir = rtl_rom_dir;
+        c.rtl_nodes.clear();
+        std::stringstream list(rtl_nodes);
+        std::string item;
+        while (std::getline(list, item, ',')) {
+            if (item.empty() || item.size() > 6 || item.find_first_not_of("0123456789") != std::string::npos)
+                return "--rtl-nodes '" + rtl_nodes + "' has a bad entry '" + item + "': accepted a comma list of node numbers";
+            c.rtl_nodes.push_back(static_cast<uint32_t>(std::stoul(item)));
+        }
         return "";
     }
 };

@@ -19,6 +19,7 @@ struct AlgorithmSetup {
     const Hypercube& cube;
     uint32_t root;
     unsigned packet_flits;
+    unsigned sbt_rotation = 0;
 };
 
 using LogicFactory = std::function<std::unique_ptr<ControlLogic>(uint32_t node)>;

@@ -1,7 +1,8 @@
 // Spanning binomial tree broadcast (the classic SBT; paper 003 §1 "single node broadcast", and the
 // baseline for §2). The tree rooted at o: node x = y xor o forwards to x with bit j set, for every j
 // above the highest set bit of x. Used for `snb` (d slots, N-1 transmissions) and, with every node
-// broadcasting on its own tree and FIFO queues, as the naive `mnb` baseline.
+// broadcasting on its own tree and FIFO queues, as the naive `mnb` baseline. With a rotation c the
+// dimensions are renamed j -> (j + c) mod d: the rotated trees R^c(SBT) of papers 000 and 002.
 #include "routers/algorithms/registry.h"
 
 namespace cubecast {
@@ -10,16 +11,25 @@ namespace {
 
 class SbtLogic : public ControlLogic {
 public:
+    explicit SbtLogic(unsigned rotation) : rotation_(rotation) {}
     void route(const LocalView& v, const Header& h, int in_port, Decision& out) override {
         if (in_port != kLocalPort) out.deliver();
+        const unsigned d = v.cube->dim();
         const uint32_t x = v.id ^ h.origin;
-        const unsigned first = x == 0 ? 0 : highest_bit(x) + 1;
-        for (unsigned j = first; j < v.cube->dim(); ++j) out.forward(j);
+        uint32_t rotated = 0;  // x in the tree's own dimension names
+        for (unsigned j = 0; j < d; ++j) rotated |= ((x >> port(j, d)) & 1u) << j;
+        const unsigned first = rotated == 0 ? 0 : highest_bit(rotated) + 1;
+        for (unsigned j = first; j < d; ++j) out.forward(port(j, d));
     }
+
+private:
+    unsigned port(unsigned j, unsigned d) const { return (j + rotation_) % d; }
+    unsigned rotation_;
 };
 
-LogicFactory build(const AlgorithmSetup&) {
-    return [](uint32_t) { return std::make_unique<SbtLogic>(); };
+LogicFactory build(const AlgorithmSetup& s) {
+    const unsigned rotation = s.sbt_rotation;
+    return [rotation](uint32_t) { return std::make_unique<SbtLogic>(rotation); };
 }
 
 }  // namespace

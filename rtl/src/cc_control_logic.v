@@ -2,10 +2,10 @@
 // bostt_mnb.cpp and bostt_te.cpp. For a packet header it decides: deliver to the node, and for each
 // output port whether to forward a copy and with which queue key (not-before cycle, priority).
 //   SBT  (paper 003 §1): tree rooted at the origin, dimensions rotated by sbt_rot (R^c(SBT)).
-//   MNB  (003 §2): children of x = id ^ origin in the A_i schedule, read from the ROM the C++ model
-//        generates (one row per (dim, x): a 16-bit slot per port, 0 = no child there).
+//   MNB  (003 §2): children of x = id ^ origin in the A_i schedule: it asks the ROM (cc_rom.v) for
+//        row 2^dim - 2 + x (a 16-bit slot per port, 0 = no child there).
 //   TE   (003 §4): link k0 = highest bit of id ^ dest; own packets in the Fig. 6 order (ROM of
-//        positions), forwarded ones not before slot 2^(k0-1)+1, by origin ^ id.
+//        positions, address id ^ dest), forwarded ones not before slot 2^(k0-1)+1, by origin ^ id.
 `include "cc_defs.vh"
 module cc_control_logic #(
     parameter integer D_MAX = 8
@@ -22,26 +22,19 @@ module cc_control_logic #(
     output reg                  deliver,
     output reg  [D_MAX-1:0]     fwd,
     output reg  [D_MAX*32-1:0]  not_before,
-    output reg  [D_MAX*32-1:0]  prio
+    output reg  [D_MAX*32-1:0]  prio,
+    // ROM port
+    output wire [31:0]          mnb_addr,
+    input  wire [D_MAX*16-1:0]  row,
+    output wire [D_MAX-1:0]     te_addr,
+    input  wire [15:0]          own_position
 );
-    localparam integer ROM_ROWS = (1 << (D_MAX + 1)) - 2;  // dims 1..D_MAX, row 2^dim - 2 + x
-    localparam integer PW = $clog2(D_MAX);                  // bits of a port number
-    reg [D_MAX*16-1:0] mnb_rom [0:ROM_ROWS-1];
-    reg [15:0]         te_pos  [0:(1 << D_MAX)-1];
-    reg [8*256-1:0]    rom_file;
-    initial begin
-        if ($value$plusargs("cubecast_mnb_rom=%s", rom_file)) $readmemh(rom_file, mnb_rom);
-        if ($value$plusargs("cubecast_te_rom=%s", rom_file)) $readmemh(rom_file, te_pos);
-    end
-
+    localparam integer PW = $clog2(D_MAX);  // bits of a port number
     wire [15:0] dim_mask = (16'd1 << dim) - 16'd1;
     wire [15:0] x_origin = (node_id ^ `CC_ORIGIN(hdr)) & dim_mask;
     wire [15:0] x_dest   = (node_id ^ `CC_DEST(hdr)) & dim_mask;
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire [31:0] rom_row  = ((32'd1 << dim) - 32'd2 + {16'd0, x_origin}) % ROM_ROWS;  // low bits index the ROM
-    /* verilator lint_on UNUSEDSIGNAL */
-    wire [D_MAX*16-1:0] row = mnb_rom[rom_row[$clog2(ROM_ROWS)-1:0]];
-    wire [15:0] own_position = te_pos[x_dest[D_MAX-1:0]];
+    assign mnb_addr = (32'd1 << dim) - 32'd2 + {16'd0, x_origin};
+    assign te_addr = x_dest[D_MAX-1:0];
 
     // Highest set bit of v (v != 0).
     function [4:0] msb16(input [15:0] v);

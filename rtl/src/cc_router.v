@@ -69,13 +69,21 @@ module cc_router #(
     /* verilator lint_on UNUSEDSIGNAL */
     wire [NSRC*D_MAX-1:0]   fwd;
     wire [NSRC*D_MAX*32-1:0] nb, pri;
+    wire [NSRC*32-1:0]       mnb_addr;
+    wire [NSRC*D_MAX*16-1:0] mnb_row;
+    wire [NSRC*D_MAX-1:0]    te_addr;
+    wire [NSRC*16-1:0]       te_position;
+    cc_rom #(.D_MAX(D_MAX), .NSRC(NSRC)) u_rom (
+        .mnb_addr(mnb_addr), .mnb_row(mnb_row), .te_addr(te_addr), .te_position(te_position));
     generate
         for (p = 0; p < NSRC; p = p + 1) begin : g_ctl
             cc_control_logic #(.D_MAX(D_MAX)) u_ctl (
                 .node_id(node_id), .dim(dim), .packet_flits(packet_flits), .algo(algo), .sbt_rot(sbt_rot),
                 .own(p == D_MAX), .hdr(src_flits[p*PF_MAX*64 +: 64]), .deliver(deliver[p]),
                 .fwd(fwd[p*D_MAX +: D_MAX]), .not_before(nb[p*D_MAX*32 +: D_MAX*32]),
-                .prio(pri[p*D_MAX*32 +: D_MAX*32]));
+                .prio(pri[p*D_MAX*32 +: D_MAX*32]),
+                .mnb_addr(mnb_addr[p*32 +: 32]), .row(mnb_row[p*D_MAX*16 +: D_MAX*16]),
+                .te_addr(te_addr[p*D_MAX +: D_MAX]), .own_position(te_position[p*16 +: 16]));
         end
     endgenerate
 

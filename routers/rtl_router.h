@@ -1,0 +1,86 @@
+// The Verilog router (rtl/src/cc_router.v), Verilated in SystemC mode, behind the same RouterBase
+// pins as the SystemC router, so the network can bind either at any node. The adapter only
+// repacks the per-port link signals into the Verilated model's flattened buses, feeds the node's
+// own packets to its local port, hands deliveries to the node, and reads the model's observation
+// outputs for the simulator's counters, stall check and waves. Every decision is the RTL's.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "models/counters.h"
+#include "models/node.h"
+#include "routers/input_unit.h"
+#include "routers/router_base.h"
+
+class Vcc_router;
+
+namespace cubecast {
+
+// The Verilog build's limits (CMake passes the parameters it was Verilated with).
+constexpr unsigned kRtlMaxDim = CUBECAST_RTL_D_MAX;
+constexpr unsigned kRtlQueueDepth = CUBECAST_RTL_QDEPTH;
+constexpr unsigned kRtlMaxPacketFlits = CUBECAST_RTL_PF_MAX;
+
+// The RTL's control-logic selector for a (task, algorithm), if the RTL implements it.
+std::optional<unsigned> rtl_algorithm_code(const std::string& task, const std::string& algorithm);
+// The ROM files the RTL loads, in a directory; empty if both exist, else a line naming what is missing.
+std::string rtl_rom_problem(const std::string& rom_dir);
+
+struct RtlRouterConfig {
+    unsigned packet_flits = 1;
+    unsigned queue_depth = 0;  // 0: the RTL's hardware depth
+    unsigned algorithm = 0;    // rtl_algorithm_code
+    unsigned sbt_rotation = 0;
+    bool invert_priority = false;  // test hook: a planted bug in the queue order
+    std::string rom_dir;
+};
+
+class RtlRouter : public RouterBase {
+public:
+    RtlRouter(sc_core::sc_module_name name, uint32_t id, const Hypercube& cube, RtlRouterConfig config, Node& node,
+              NetworkCounters& counters);
+    ~RtlRouter() override;
+
+    unsigned max_queue_occupancy() const override { return max_occupancy_; }
+    bool waiting_on_time(uint64_t cycle) const override;
+    void describe_stuck(std::ostream& os) const override;
+    std::vector<std::string> problems() const override { return problems_; }
+    // Adds the Verilated model's internals to a Verilator VCD (call after elaboration).
+    Vcc_router& model() { return *rtl_; }
+
+private:
+    void pack_inputs();
+    void unpack_outputs();
+    void on_posedge();
+    void on_negedge();
+    unsigned occupancy(unsigned port) const;
+
+    RtlRouterConfig config_;
+    Node& node_;
+    NetworkCounters& counters_;
+    std::unique_ptr<Vcc_router> rtl_;
+
+    sc_core::sc_signal<bool> v_rst_, v_load_, v_invert_, v_inj_valid_, v_inj_placed_, v_waiting_;
+    sc_core::sc_signal<uint32_t> v_node_id_, v_dim_, v_packet_flits_, v_algo_, v_sbt_rot_, v_queue_depth_;
+    sc_core::sc_signal<uint32_t> v_in_valid_, v_in_ready_, v_out_valid_, v_out_ready_, v_dlv_valid_;
+    sc_core::sc_signal<uint32_t> v_started_, v_holding_, v_enq_copies_, v_cycle_;
+    sc_core::sc_signal<sc_dt::sc_bv<CUBECAST_RTL_D_MAX * 64>> v_in_flit_, v_out_flit_;
+    sc_core::sc_signal<sc_dt::sc_bv<CUBECAST_RTL_PF_MAX * 64>> v_inj_flits_;
+    sc_core::sc_signal<sc_dt::sc_bv<CUBECAST_RTL_D_MAX * 16>> v_occupancy_;
+
+    std::deque<Packet> injection_;
+    std::vector<InputUnit> arriving_;  // what crossed each input link, to hand deliveries to the node
+    std::vector<Packet> arrived_;      // the last complete packet per input port
+    std::vector<unsigned> sending_flits_, sending_length_;
+    int64_t level_ = 0;
+    bool offered_ = false;  // a packet was on the local port at the last edge  // packets inside this router, as last counted
+    unsigned max_occupancy_ = 0;
+    std::vector<std::string> problems_;
+};
+
+}  // namespace cubecast

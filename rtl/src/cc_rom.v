@@ -1,0 +1,33 @@
+// The router's ROMs, loaded once from the memory files the C++ model writes at build time
+// (plusargs +cubecast_mnb_rom=FILE +cubecast_te_rom=FILE), with one read port per source:
+//   mnb_rom  paper 003 §2 schedule: row 2^dim - 2 + x holds, per port, the slot of x's child there
+//   te_pos   paper 003 §4 Fig. 6: the position of x in its link's sending order
+module cc_rom #(
+    parameter integer D_MAX = 8,
+    parameter integer NSRC = 9
+) (
+    input  wire [NSRC*32-1:0]       mnb_addr,
+    output wire [NSRC*D_MAX*16-1:0] mnb_row,
+    input  wire [NSRC*D_MAX-1:0]    te_addr,
+    output wire [NSRC*16-1:0]       te_position
+);
+    localparam integer ROM_ROWS = (1 << (D_MAX + 1)) - 2;
+    localparam integer AW = $clog2(ROM_ROWS);
+    reg [D_MAX*16-1:0] mnb_rom [0:ROM_ROWS-1];
+    reg [15:0]         te_pos  [0:(1 << D_MAX)-1];
+    reg [8*256-1:0]    rom_file;
+    initial begin
+        if ($value$plusargs("cubecast_mnb_rom=%s", rom_file)) $readmemh(rom_file, mnb_rom);
+        if ($value$plusargs("cubecast_te_rom=%s", rom_file)) $readmemh(rom_file, te_pos);
+    end
+    genvar s;
+    generate
+        for (s = 0; s < NSRC; s = s + 1) begin : g_port
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire [31:0] addr = mnb_addr[s*32 +: 32] % ROM_ROWS;  // the low bits address the ROM
+            /* verilator lint_on UNUSEDSIGNAL */
+            assign mnb_row[s*D_MAX*16 +: D_MAX*16] = mnb_rom[addr[AW-1:0]];
+            assign te_position[s*16 +: 16] = te_pos[te_addr[s*D_MAX +: D_MAX]];
+        end
+    endgenerate
+endmodule
