@@ -37,7 +37,7 @@ WaveDump::WaveDump(const std::string& vcd_path, const Hypercube& cube,
         if (!probe) throw std::runtime_error("cannot write VCD file '" + vcd_path + "': " + std::strerror(errno));
     }
     file_ = sc_create_vcd_trace_file(strip_vcd(vcd_path).c_str());
-    file_->set_time_unit(1, SC_NS);
+    file_->set_time_unit(100, SC_PS);  // RTL routers' observation values change on the falling edge
     const unsigned d = cube.dim();
     for (uint32_t i = 0; i < cube.nodes(); ++i) {
         const RouterBase& r = *routers[i];
@@ -71,8 +71,9 @@ void WaveDump::close(uint64_t cycles) {
 }
 
 std::string make_gtkw(const std::string& vcd_path, const Hypercube& cube, uint32_t max_nodes, uint64_t cycles) {
-    // GTKWave shows about 200 * 2^zoom pixels per time unit (1 ns = 1 cycle); fit the run in ~600.
-    const double zoom = std::min(0.0, std::log2(600.0 / (200.0 * static_cast<double>(std::max<uint64_t>(cycles, 1)))));
+    // GTKWave shows about 200 * 2^zoom pixels per time unit (100 ps; a cycle is 1 ns); fit the run in ~600.
+    const double zoom =
+        std::min(0.0, std::log2(600.0 / (200.0 * 10.0 * static_cast<double>(std::max<uint64_t>(cycles, 1)))));
     std::ostringstream os;
     os << "[dumpfile] \"" << vcd_path << "\"\n[timestart] 0\n[size] 1280 700\n[pos] -1 -1\n*" << std::fixed
        << std::setprecision(6) << zoom << " 0 -1\n[sst_width] 220\n[signals_width] 260\n[sst_expanded] 1\n";

@@ -3,7 +3,8 @@
 # build/. Sourced by scripts/run.sh and scripts/test.sh; safe to run again (incremental).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-packages=(cmake g++ make pkg-config libsystemc-dev libgtest-dev googletest libcli11-dev nlohmann-json3-dev)
+packages=(cmake g++ make pkg-config libsystemc-dev libgtest-dev googletest libcli11-dev nlohmann-json3-dev
+          verilator zlib1g-dev iverilog)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -102,7 +102,7 @@ module cc_control_logic #(
                     if (own) begin
                         prio[port*32 +: 32] = {16'd0, own_position};
                     end else begin
-                        not_before[port*32 +: 32] = (32'd1 << port) * {25'd0, packet_flits};
+                        not_before[port*32 +: 32] = {25'd0, packet_flits} << port;
                         prio[port*32 +: 32] = {16'd0, (`CC_ORIGIN(hdr) ^ node_id) & dim_mask};
                     end
                 end

@@ -15,16 +15,25 @@ module cc_rom #(
     localparam integer AW = $clog2(ROM_ROWS);
     reg [D_MAX*16-1:0] mnb_rom [0:ROM_ROWS-1];
     reg [15:0]         te_pos  [0:(1 << D_MAX)-1];
+`ifdef SYNTHESIS
+    // Synthesis reads the images from the working directory (rtl/synth.sh generates them there).
+    initial begin
+        $readmemh("mnb_rom.hex", mnb_rom);
+        $readmemh("te_rom.hex", te_pos);
+    end
+`else
     reg [8*256-1:0]    rom_file;
     initial begin
         if ($value$plusargs("cubecast_mnb_rom=%s", rom_file)) $readmemh(rom_file, mnb_rom);
         if ($value$plusargs("cubecast_te_rom=%s", rom_file)) $readmemh(rom_file, te_pos);
     end
+`endif
     genvar s;
     generate
         for (s = 0; s < NSRC; s = s + 1) begin : g_port
+            // For dim <= D_MAX the address 2^dim - 2 + x is below ROM_ROWS: its low AW bits suffice.
             /* verilator lint_off UNUSEDSIGNAL */
-            wire [31:0] addr = mnb_addr[s*32 +: 32] % ROM_ROWS;  // the low bits address the ROM
+            wire [31:0] addr = mnb_addr[s*32 +: 32];
             /* verilator lint_on UNUSEDSIGNAL */
             assign mnb_row[s*D_MAX*16 +: D_MAX*16] = mnb_rom[addr[AW-1:0]];
             assign te_position[s*16 +: 16] = te_pos[te_addr[s*D_MAX +: D_MAX]];
