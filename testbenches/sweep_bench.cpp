@@ -1,6 +1,7 @@
 // `cubecast sweep` (one algorithm over dimensions) and `cubecast bench` (speed and memory).
 // Each simulation runs in its own forked child (one SystemC elaboration per process).
 #include <chrono>
+#include <map>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -117,9 +118,14 @@ int cmd_bench(const std::string& format) {
         const char* task;
         const char* algorithm;
         unsigned dim;
+        const char* router;
     };
-    const Case cases[] = {{"mnb", "bostt", 10}, {"mnb", "bostt", 12}, {"mnb", "sbt", 10},
-                          {"scatter", "bostt", 12}, {"te", "bostt", 8}};
+    // The model's speed, then the Verilated RTL router at every node against the SystemC one.
+    const Case cases[] = {{"mnb", "bostt", 10, "systemc"}, {"mnb", "bostt", 12, "systemc"},
+                          {"mnb", "sbt", 10, "systemc"},   {"scatter", "bostt", 12, "systemc"},
+                          {"te", "bostt", 8, "systemc"},   {"mnb", "bostt", 8, "systemc"},
+                          {"mnb", "bostt", 8, "rtl"},      {"mnb", "bostt", 10, "rtl"}};
+    std::map<std::string, double> sim_seconds;
     nlohmann::json all = nlohmann::json::array();
     if (format == "table")
         std::cout << std::left << std::setw(16) << "run" << std::right << std::setw(4) << "d" << std::setw(10) << "cycles"
@@ -131,22 +137,31 @@ int cmd_bench(const std::string& format) {
         c.task = k.task;
         c.algorithm = k.algorithm;
         c.dim = k.dim;
+        c.router = k.router;
         const auto t0 = std::chrono::steady_clock::now();
         const IsolatedResult ir = simulate_isolated(c);
         const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         const RunResult& r = ir.result;
         if (exit_code_for(r.status) > worst) worst = exit_code_for(r.status);
+        const std::string key = std::string(k.task) + "/" + k.algorithm + "/" + std::to_string(k.dim);
+        std::ostringstream ratio_line;
+        if (std::string(k.router) == "systemc") sim_seconds[key] = r.wall_seconds;
+        else if (sim_seconds.count(key) && sim_seconds[key] > 0)
+            ratio_line << "  RTL routers: " << std::fixed << std::setprecision(1) << r.wall_seconds / sim_seconds[key]
+                       << "x the SystemC routers' simulation time on " << key << "\n";
         const uint64_t hops = r.data_transmissions + r.ctrl_transmissions;
         if (format == "table") {
-            std::cout << std::left << std::setw(16) << (std::string(k.task) + "/" + k.algorithm) << std::right
+            std::cout << std::left << std::setw(16) << (std::string(k.task) + "/" + k.algorithm +
+                                                        (std::string(k.router) == "rtl" ? " rtl" : "")) << std::right
                       << std::setw(4) << k.dim << std::setw(10) << r.simulated_cycles << std::setw(12) << hops
                       << std::fixed << std::setprecision(3) << std::setw(10) << r.wall_seconds << std::setw(10) << total
                       << std::setprecision(0) << std::setw(14) << r.router_cycles_per_second << std::setw(14)
                       << r.packet_hops_per_second << std::setprecision(1) << std::setw(10) << ir.peak_rss_kib / 1024.0
-                      << "\n";
+                      << "\n"
+                      << ratio_line.str();
             std::cout.flush();
         } else {
-            all.push_back({{"task", k.task}, {"algorithm", k.algorithm}, {"dim", k.dim},
+            all.push_back({{"task", k.task}, {"algorithm", k.algorithm}, {"dim", k.dim}, {"router", k.router},
                            {"simulated_cycles", r.simulated_cycles}, {"packet_hops", hops},
                            {"simulation_seconds", r.wall_seconds}, {"total_seconds", total},
                            {"router_cycles_per_second", r.router_cycles_per_second},

@@ -61,6 +61,17 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("run --vcd /nonexistent/w.vcd", "/nonexistent/w.vcd", "writable");
     expect_bad_input("sweep --dims 3..99", "3..99", "1..16");
     expect_bad_input("frobnicate", "frobnicate", "--help");
+    expect_bad_input("run --sbt-rotation 9 --task snb --algorithm sbt --dim 4", "9", "0..3");
+}
+
+TEST(CommandLine, BadRtlInputExitsTwoWithOneLine) {
+    expect_bad_input("run --router verilog", "verilog", "systemc, rtl");
+    expect_bad_input("run --router rtl --dim 11", "--dim 11", "1..10");
+    expect_bad_input("run --dim 4 --rtl-nodes 3,99", "99", "0..15");
+    expect_bad_input("run --dim 4 --rtl-nodes 3,x", "x", "comma list");
+    expect_bad_input("run --router rtl --task scatter --algorithm bostt", "scatter/bostt", "mnb/bostt");
+    expect_bad_input("run --router rtl --packet-flits 5", "5", "1..4");
+    expect_bad_input("run --router rtl --rtl-rom-dir /nonexistent", "/nonexistent/mnb_rom.hex", "missing");
 }
 
 TEST(CommandLine, JsonHasTheDocumentedFields) {
