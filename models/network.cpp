@@ -98,7 +98,8 @@ Network::Network(sc_module_name name, const RunConfig& config)
     monitor_->clk(clk_);
     monitor_->rst(rst_);
     monitor_->load(load_);
-    if (!config.vcd_path.empty()) waves_ = std::make_unique<WaveDump>(config.vcd_path, cube_, links_, routers_);
+    const std::string waves = config.fst_path.empty() ? config.vcd_path : config.fst_path;
+    if (!waves.empty()) waves_ = std::make_unique<WaveDump>(waves, cube_, links_, routers_);
 
     // sc_stop() is how a run ends: keep its "simulation stopped by user" note off stdout.
     sc_report_handler::set_actions(SC_INFO, SC_DO_NOTHING);
@@ -162,10 +163,12 @@ void Network::supervise() {
 
 RunResult Network::run() {
     const auto t0 = std::chrono::steady_clock::now();
+    sc_start(SC_ZERO_TIME);  // Verilator traces can be attached only after elaboration
+    if (waves_) waves_->trace_rtl(routers_);
     sc_start();
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (trace_) trace_->close();
-    if (waves_) waves_->close(cycle_);
+    if (waves_) waves_->close(static_cast<uint64_t>(sc_time_stamp().to_seconds() * 1e9) + 1);
 
     RunResult r;
     const unsigned d = cube_.dim();

@@ -18,6 +18,7 @@ struct RunConfig {
     uint64_t max_cycles = 0;      // 0 = automatic bound
     std::string trace_path;       // CSV, empty = none
     std::string vcd_path;         // VCD (+ .gtkw beside it), empty = none
+    std::string fst_path;         // the same waves as FST (converted with GTKWave's vcd2fst), empty = none
     std::string command_line;     // recorded in the trace header
     std::string router = "systemc";  // systemc | rtl: the router at every node
     std::vector<uint32_t> rtl_nodes;  // with router systemc: these nodes get the Verilated RTL router

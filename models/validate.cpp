@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "models/hypercube.h"
 #include "models/packet.h"
@@ -100,6 +101,15 @@ std::optional<std::string> validate(const RunConfig& c) {
     if (auto e = validate_rtl(c)) return e;
     if (auto e = check_writable("--trace", c.trace_path)) return e;
     if (auto e = check_writable("--vcd", c.vcd_path)) return e;
+    if (auto e = check_writable("--fst", c.fst_path)) return e;
+    if (!c.vcd_path.empty() && (c.vcd_path.size() < 5 || c.vcd_path.substr(c.vcd_path.size() - 4) != ".vcd"))
+        return "--vcd '" + c.vcd_path + "' must name a .vcd file";
+    if (!c.fst_path.empty()) {
+        if (c.fst_path.size() < 5 || c.fst_path.substr(c.fst_path.size() - 4) != ".fst")
+            return "--fst '" + c.fst_path + "' must name a .fst file";
+        if (std::system("command -v vcd2fst >/dev/null 2>&1") != 0)
+            return "--fst needs GTKWave's vcd2fst, which is not installed (accepted: apt-get install gtkwave, or use --vcd)";
+    }
     return std::nullopt;
 }
 

@@ -1,4 +1,10 @@
+// The Verilated headers must come before <systemc> (see TOOLCHAIN.md).
+#include "Vcc_router.h"
+#include "verilated_vcd_sc.h"
+
 #include "models/wave_dump.h"
+
+#include "routers/rtl_router.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -14,11 +20,18 @@ namespace cubecast {
 using namespace sc_core;
 
 namespace {
+bool ends_with(const std::string& s, const std::string& tail) {
+    return s.size() > tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
 std::string strip_vcd(const std::string& path) {
-    const std::string ext = ".vcd";
-    if (path.size() > ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0)
-        return path.substr(0, path.size() - ext.size());
-    return path;
+    return ends_with(path, ".vcd") || ends_with(path, ".fst") ? path.substr(0, path.size() - 4) : path;
+}
+// vcd2fst (GTKWave's): converts and removes the VCD; returns false if it failed.
+bool to_fst(const std::string& stem) {
+    const std::string cmd = "vcd2fst -v '" + stem + ".vcd' -f '" + stem + ".fst' >/dev/null 2>&1";
+    const bool ok = std::system(cmd.c_str()) == 0;
+    if (ok) std::remove((stem + ".vcd").c_str());
+    return ok;
 }
 }  // namespace
 
@@ -28,15 +41,15 @@ std::string WaveDump::port_prefix(uint32_t node, unsigned port) {
 
 std::string WaveDump::gtkw_path_for(const std::string& vcd_path) { return strip_vcd(vcd_path) + ".gtkw"; }
 
-WaveDump::WaveDump(const std::string& vcd_path, const Hypercube& cube,
+WaveDump::WaveDump(const std::string& path, const Hypercube& cube,
                    const std::vector<std::unique_ptr<LinkSignals>>& links,
                    const std::vector<std::unique_ptr<RouterBase>>& routers)
-    : vcd_path_(vcd_path), cube_(cube) {
+    : path_(path), stem_(strip_vcd(path)), fst_(ends_with(path, ".fst")), cube_(cube) {
     {
-        std::ofstream probe(vcd_path);
-        if (!probe) throw std::runtime_error("cannot write VCD file '" + vcd_path + "': " + std::strerror(errno));
+        std::ofstream probe(stem_ + ".vcd");
+        if (!probe) throw std::runtime_error("cannot write wave file '" + path + "': " + std::strerror(errno));
     }
-    file_ = sc_create_vcd_trace_file(strip_vcd(vcd_path).c_str());
+    file_ = sc_create_vcd_trace_file(stem_.c_str());
     file_->set_time_unit(100, SC_PS);  // RTL routers' observation values change on the falling edge
     const unsigned d = cube.dim();
     for (uint32_t i = 0; i < cube.nodes(); ++i) {
@@ -56,24 +69,44 @@ WaveDump::WaveDump(const std::string& vcd_path, const Hypercube& cube,
             sc_trace(file_, r.wave_queue_occupancy()[p], pre + ".queue");
         }
     }
-    std::ofstream gtkw(gtkw_path_for(vcd_path));
-    if (!gtkw) throw std::runtime_error("cannot write '" + gtkw_path_for(vcd_path) + "'");
+    std::ofstream gtkw(gtkw_path_for(path));
+    if (!gtkw) throw std::runtime_error("cannot write '" + gtkw_path_for(path) + "'");
+    for (const auto& r : routers)
+        if (dynamic_cast<RtlRouter*>(r.get())) {
+            rtl_ = std::make_unique<VerilatedVcdSc>();
+            break;
+        }
 }
 
 WaveDump::~WaveDump() { close(0); }
 
-void WaveDump::close(uint64_t cycles) {
+void WaveDump::trace_rtl(const std::vector<std::unique_ptr<RouterBase>>& routers) {
+    if (!rtl_) return;
+    for (const auto& r : routers)
+        if (auto* rtl = dynamic_cast<RtlRouter*>(r.get())) rtl->model().trace(rtl_.get(), 99);
+    rtl_->open((stem_ + "_rtl.vcd").c_str());
+}
+
+void WaveDump::close(uint64_t nanoseconds) {
     if (!file_) return;
     sc_close_vcd_trace_file(file_);
     file_ = nullptr;
-    std::ofstream gtkw(gtkw_path_for(vcd_path_));
-    gtkw << make_gtkw(vcd_path_, cube_, 16, cycles);
+    if (rtl_) rtl_->close();
+    if (fst_) {
+        to_fst(stem_);
+        if (rtl_) to_fst(stem_ + "_rtl");
+    }
+    std::ofstream gtkw(gtkw_path_for(path_));
+    gtkw << make_gtkw(path_, cube_, 16, nanoseconds);
 }
 
-std::string make_gtkw(const std::string& vcd_path, const Hypercube& cube, uint32_t max_nodes, uint64_t cycles) {
-    // GTKWave shows about 200 * 2^zoom pixels per time unit (100 ps; a cycle is 1 ns); fit the run in ~600.
-    const double zoom =
-        std::min(0.0, std::log2(600.0 / (200.0 * 10.0 * static_cast<double>(std::max<uint64_t>(cycles, 1)))));
+double gtkw_zoom_to_fit(double nanoseconds) {
+    // GTKWave shows about 200 * 2^zoom pixels per picosecond for a dump in units of 100 ps.
+    return std::min(0.0, std::log2(600.0 / (200.0 * 1000.0 * std::max(nanoseconds, 1.0))));
+}
+
+std::string make_gtkw(const std::string& vcd_path, const Hypercube& cube, uint32_t max_nodes, uint64_t nanoseconds) {
+    const double zoom = gtkw_zoom_to_fit(static_cast<double>(nanoseconds));
     std::ostringstream os;
     os << "[dumpfile] \"" << vcd_path << "\"\n[timestart] 0\n[size] 1280 700\n[pos] -1 -1\n*" << std::fixed
        << std::setprecision(6) << zoom << " 0 -1\n[sst_width] 220\n[signals_width] 260\n[sst_expanded] 1\n";

@@ -1,6 +1,8 @@
 // Waveforms: a SystemC VCD of every link (valid, ready, flit) and of every router's per-port queue
 // occupancy, the header fields of the packet each output is sending, and its node's delivery count;
-// plus a GTKWave save file (.gtkw) beside it that opens grouped by node and port.
+// plus a GTKWave save file (.gtkw) beside it that opens grouped by node and port. With RTL routers,
+// a second dump <name>_rtl.vcd holds their internals (Verilator's trace of every signal). Either may
+// be converted to FST at the end.
 #pragma once
 #include <memory>
 #include <string>
@@ -11,17 +13,21 @@
 #include "models/link.h"
 #include "routers/router_base.h"
 
+class VerilatedVcdSc;
+
 namespace cubecast {
 
 class WaveDump {
 public:
     // Throws std::runtime_error if the files cannot be written.
-    WaveDump(const std::string& vcd_path, const Hypercube& cube,
-             const std::vector<std::unique_ptr<LinkSignals>>& links,
+    // `path` ends in .vcd or .fst (then a VCD is written beside it and converted when closed).
+    WaveDump(const std::string& path, const Hypercube& cube, const std::vector<std::unique_ptr<LinkSignals>>& links,
              const std::vector<std::unique_ptr<RouterBase>>& routers);
     ~WaveDump();
-    // Closes the VCD and writes the .gtkw, zoomed to show `cycles` cycles.
-    void close(uint64_t cycles);
+    // After elaboration: adds the internals of the Verilated routers to <name>_rtl.vcd.
+    void trace_rtl(const std::vector<std::unique_ptr<RouterBase>>& routers);
+    // Closes the dumps (converting to FST if asked) and writes the .gtkw, zoomed to `nanoseconds`.
+    void close(uint64_t nanoseconds);
 
     // The signal names the VCD holds for a node's port (also what the .gtkw lists).
     static std::string port_prefix(uint32_t node, unsigned port);
@@ -29,12 +35,17 @@ public:
 
 private:
     sc_core::sc_trace_file* file_ = nullptr;
-    std::string vcd_path_;
+    std::string path_, stem_;  // the asked path, and it without .vcd / .fst
+    bool fst_ = false;
     const Hypercube& cube_;
+    std::unique_ptr<VerilatedVcdSc> rtl_;
 };
+
+// GTKWave's zoom level that fits `nanoseconds` of a dump (time unit 100 ps) in about 600 pixels.
+double gtkw_zoom_to_fit(double nanoseconds);
 
 // The .gtkw text for a dump of `cube` lasting `cycles` (nodes limited to `max_nodes` to keep the
 // view readable).
-std::string make_gtkw(const std::string& vcd_path, const Hypercube& cube, uint32_t max_nodes, uint64_t cycles);
+std::string make_gtkw(const std::string& vcd_path, const Hypercube& cube, uint32_t max_nodes, uint64_t nanoseconds);
 
 }  // namespace cubecast

@@ -6,6 +6,7 @@
 #include "testbenches/lockstep.h"
 
 #include <chrono>
+#include <fstream>
 #include <memory>
 #include <random>
 #include <sstream>
@@ -122,7 +123,11 @@ public:
         sc_start();
         result_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         result_.deliveries = sc_node_->delivered() + sc_node_->errors();
-        if (vcd_) sc_close_vcd_trace_file(vcd_);
+        if (vcd_) {
+            sc_close_vcd_trace_file(vcd_);
+            std::ofstream(WaveDump::gtkw_path_for(c_.vcd))
+                << lockstep_gtkw(c_.vcd, c_.dim, sc_time_stamp().to_seconds() * 1e9 + 1);
+        }
         if (rtl_vcd_) rtl_vcd_->close();
         return result_;
     }
@@ -266,6 +271,23 @@ private:
 };
 
 }  // namespace
+
+std::string lockstep_gtkw(const std::string& vcd_path, unsigned dim, double nanoseconds) {
+    std::ostringstream os;
+    os << "[dumpfile] \"" << vcd_path << "\"\n[timestart] 0\n[size] 1280 700\n[pos] -1 -1\n*"
+       << gtkw_zoom_to_fit(nanoseconds) << " 0 -1\n[sst_width] 220\n[signals_width] 300\n[sst_expanded] 1\n";
+    for (unsigned p = 0; p < dim; ++p) {
+        const std::string port = ".port" + std::to_string(p);
+        os << "@200\n-port " << p << ": stimulus\n@28\nSystemC.stim" << port << ".in_valid\nSystemC.stim" << port
+           << ".out_ready\n@22\nSystemC.stim" << port << ".in_flit[63:0]\n";
+        for (const char* side : {"sysc", "rtl"}) {
+            os << "@200\n-port " << p << ": " << (std::string(side) == "rtl" ? "RTL router" : "SystemC router")
+               << "\n@28\nSystemC." << side << port << ".in_ready\nSystemC." << side << port << ".out_valid\n@22\nSystemC."
+               << side << port << ".out_flit[63:0]\n@24\nSystemC." << side << port << ".queue[31:0]\n";
+        }
+    }
+    return os.str();
+}
 
 LockstepResult run_lockstep(const LockstepConfig& c) {
     sc_report_handler::set_actions(SC_INFO, SC_DO_NOTHING);

@@ -33,5 +33,8 @@ struct LockstepResult {
 
 // Runs in this process (one elaboration per process).
 LockstepResult run_lockstep(const LockstepConfig& c);
+// The GTKWave view of a lockstep dump: per port, the stimulus, then the SystemC router's and the
+// RTL router's pins and queue occupancy one under the other.
+std::string lockstep_gtkw(const std::string& vcd_path, unsigned dim, double nanoseconds);
 
 }  // namespace cubecast

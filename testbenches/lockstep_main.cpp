@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <systemc>
 
 #include "models/fork_run.h"
@@ -51,7 +52,7 @@ int sc_main(int argc, char* argv[]) {
     unsigned long long cycles = 1000000, seed = 1;
     unsigned configs = 1;
     bool plant_bug = false;
-    std::string waves_dir;
+    std::string waves_dir, vcd;
     long long dim = 0, depth = -1;
     app.add_option("--mode", modes, "control logics to test: sbt, mnb, te (default all)");
     app.add_option("--cycles", cycles, "cycles per configuration (default 10^6)");
@@ -61,6 +62,7 @@ int sc_main(int argc, char* argv[]) {
     app.add_option("--queue-depth", depth, "fix the queue depth (default: random 1..8 or the RTL's depth)");
     app.add_flag("--plant-bug", plant_bug, "invert the RTL queue's priority order: the bench must catch it");
     app.add_option("--waves", waves_dir, "on a mismatch, dump waves of the failing configuration here");
+    app.add_option("--vcd", vcd, "dump waves of every configuration to this VCD (+ .gtkw, + _rtl.vcd internals)");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -71,6 +73,16 @@ int sc_main(int argc, char* argv[]) {
         if (m != "sbt" && m != "mnb" && m != "te") return bad_input("--mode '" + m + "' is unknown: accepted sbt, mnb, te");
     if (dim < 0 || dim > static_cast<long long>(kRtlMaxDim))
         return bad_input("--dim " + std::to_string(dim) + " is out of range: accepted 1.." + std::to_string(kRtlMaxDim));
+    if (!vcd.empty() && (vcd.size() < 5 || vcd.substr(vcd.size() - 4) != ".vcd"))
+        return bad_input("--vcd '" + vcd + "' must name a .vcd file");
+    auto parent = [](const std::string& path) {
+        const auto slash = path.find_last_of('/');
+        return slash == std::string::npos ? std::string(".") : (slash == 0 ? std::string("/") : path.substr(0, slash));
+    };
+    for (const std::string& dir : {vcd.empty() ? std::string(".") : parent(vcd),
+                                   waves_dir.empty() ? std::string(".") : parent(waves_dir)})
+        if (access(dir.c_str(), W_OK) != 0)
+            return bad_input("cannot write into '" + dir + "': accepted a path in a writable directory");
     if (depth == 0 || depth > static_cast<long long>(kRtlQueueDepth))
         return bad_input("--queue-depth " + std::to_string(depth) + " is out of range: accepted 1.." +
                          std::to_string(kRtlQueueDepth));
@@ -93,6 +105,7 @@ int sc_main(int argc, char* argv[]) {
             c.cycles = cycles;
             c.seed = rng();
             c.plant_bug = plant_bug;
+            c.vcd = vcd;
             const LockstepResult r = run_isolated(c);
             std::cout << (r.equal ? "PASS " : "FAIL ") << c.describe() << ": " << r.cycles_run << " cycles"
                       << (r.equal ? " equal" : "") << ", " << r.flits_in << " flits in, " << r.flits_out
