@@ -3,7 +3,7 @@
 # build/. Sourced by scripts/run.sh and scripts/test.sh; safe to run again (incremental).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-packages=(cmake g++ make pkg-config libsystemc-dev libgtest-dev googletest libcli11-dev nlohmann-json3-dev
+packages=(cmake g++ make pkg-config libsystemc-dev libgtest-dev googletest libcli11-dev nlohmann-json3-dev gtkwave
           verilator zlib1g-dev iverilog)
 missing=()
 for p in "${packages[@]}"; do

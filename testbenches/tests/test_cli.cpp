@@ -127,3 +127,23 @@ TEST(CommandLine, VcdAndGtkwAreWritten) {
     std::remove(vcd.c_str());
     std::remove((vcd.substr(0, vcd.size() - 4) + ".gtkw").c_str());
 }
+
+TEST(CommandLine, RtlRunsDumpTheRtlInternalsAndFstWorks) {
+    const std::string vcd = temp_path("rtlwaves.vcd");
+    const std::string stem = vcd.substr(0, vcd.size() - 4);
+    const CliResult r = cubecast_cli("run --task mnb --dim 3 --rtl-nodes 1,6 --vcd " + vcd);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::string internals = slurp(stem + "_rtl.vcd");
+    EXPECT_NE(internals.find("network.router_1.rtl"), std::string::npos);
+    EXPECT_NE(internals.find("network.router_6.rtl"), std::string::npos);
+    EXPECT_NE(internals.find("occupancy"), std::string::npos);
+    const std::string fst = temp_path("rtlwaves.fst");
+    const CliResult f = cubecast_cli("run --task mnb --dim 3 --router rtl --fst " + fst);
+    ASSERT_EQ(f.code, 0) << f.err;
+    EXPECT_GT(slurp(fst).size(), 100u);
+    EXPECT_GT(slurp(fst.substr(0, fst.size() - 4) + "_rtl.fst").size(), 100u);
+    EXPECT_NE(slurp(fst.substr(0, fst.size() - 4) + ".gtkw").find(".fst"), std::string::npos);
+    for (const std::string& f2 : {vcd, stem + "_rtl.vcd", stem + ".gtkw", fst, fst.substr(0, fst.size() - 4) + "_rtl.fst",
+                                  fst.substr(0, fst.size() - 4) + ".gtkw"})
+        std::remove(f2.c_str());
+}
