@@ -16,5 +16,11 @@ if ((${#missing[@]})); then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$root/build" -j "$(nproc)" >/dev/null
+# Build output goes to build/build.log (Verilator's runtime headers are noisy); shown if it fails.
+mkdir -p "$root/build"
+log="$root/build/build.log"
+if ! { cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=Release && cmake --build "$root/build" -j "$(nproc)"; } >"$log" 2>&1; then
+  tail -n 40 "$log" >&2
+  echo "cubecast setup: the build failed (full log: $log)" >&2
+  exit 1
+fi

@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "models/result_json.h"
@@ -21,6 +23,13 @@ inline std::string temp_path(const std::string& stem) {
     const char* dir = std::getenv("TMPDIR");
     return std::string(dir ? dir : "/tmp") + "/cubecast_" + std::to_string(getpid()) + "_" +
            std::to_string(counter++) + "_" + stem;
+}
+
+inline std::string slurp(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
 }
 
 inline Outcome run_traced(cubecast::RunConfig c) {

@@ -23,13 +23,6 @@ uint32_t random_node(unsigned d, unsigned salt) {
     return std::uniform_int_distribution<uint32_t>(0, static_cast<uint32_t>(pow2(d) - 1))(rng);
 }
 
-std::string slurp(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
 }  // namespace
 
 TEST(SingleNodeBroadcast, SbtTakesDSlotsAndNMinusOneTransmissions) {

@@ -16,13 +16,6 @@ struct CliResult {
     std::string out, err;
 };
 
-std::string slurp(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
 CliResult cubecast_cli(const std::string& args) {
     const char* bin = CUBECAST_BIN;  // the built command, set by CMake
     const std::string out = temp_path("out.txt"), err = temp_path("err.txt");

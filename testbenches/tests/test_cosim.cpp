@@ -14,13 +14,6 @@ using cubecast::RunStatus;
 
 namespace {
 
-std::string slurp(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
 // Runs the config with the given routers and returns (result, trace text).
 std::pair<cubecast::RunResult, std::string> traced(RunConfig c) {
     c.trace_path = temp_path("cosim.csv");
