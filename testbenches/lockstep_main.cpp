@@ -52,7 +52,7 @@ int sc_main(int argc, char* argv[]) {
     unsigned long long cycles = 1000000, seed = 1;
     unsigned configs = 1;
     bool plant_bug = false;
-    std::string waves_dir, vcd;
+    std::string waves_dir = "lockstep-waves", vcd;
     long long dim = 0, depth = -1;
     app.add_option("--mode", modes, "control logics to test: sbt, mnb, te (default all)");
     app.add_option("--cycles", cycles, "cycles per configuration (default 10^6)");
@@ -61,7 +61,8 @@ int sc_main(int argc, char* argv[]) {
     app.add_option("--dim", dim, "fix the dimension (default: random 1..RTL maximum)");
     app.add_option("--queue-depth", depth, "fix the queue depth (default: random 1..8 or the RTL's depth)");
     app.add_flag("--plant-bug", plant_bug, "invert the RTL queue's priority order: the bench must catch it");
-    app.add_option("--waves", waves_dir, "on a mismatch, dump waves of the failing configuration here");
+    app.add_option("--waves", waves_dir, "on a mismatch, dump waves of the failing configuration here "
+                                         "(default ./lockstep-waves; empty: none)");
     app.add_option("--vcd", vcd, "dump waves of every configuration to this VCD (+ .gtkw, + _rtl.vcd internals)");
     try {
         app.parse(argc, argv);

@@ -32,3 +32,39 @@ TEST(Packet, PayloadIsCheckedWordByWord) {
     EXPECT_FALSE(payload_intact(p, 4));
     EXPECT_FALSE(payload_intact(make_packet(h, 3), 4));  // a flit missing
 }
+
+#include "models/node.h"
+
+// The node's delivery checks: what makes a run exit 1 instead of printing a quiet wrong table.
+TEST(Node, FlagsCorruptionMisdeliveryDuplicatesAndOwnPackets) {
+    Header mine;
+    mine.origin = 2;
+    mine.broadcast = true;
+    Node node(/*id=*/5, /*nodes=*/8, /*broadcasts_per_origin=*/1, /*packet_flits=*/3, /*expected=*/2, {});
+    node.deliver(make_packet(mine, 3), 4);
+    EXPECT_EQ(node.delivered(), 1u);
+    EXPECT_EQ(node.errors(), 0u);
+    EXPECT_EQ(node.last_delivery_cycle(), 4u);
+
+    node.deliver(make_packet(mine, 3), 6);  // the same broadcast again
+    EXPECT_EQ(node.errors(), 1u);
+    Packet corrupted = make_packet(mine, 3);
+    corrupted.header.origin = 3;
+    corrupted.payload[0] ^= 4;
+    node.deliver(corrupted, 7);
+    EXPECT_EQ(node.errors(), 2u);
+    Header other = mine;
+    other.broadcast = false;
+    other.dest = 6;  // addressed to another node
+    node.deliver(make_packet(other, 3), 7);
+    EXPECT_EQ(node.errors(), 3u);
+    Header own = mine;
+    own.origin = 5;
+    node.deliver(make_packet(own, 3), 7);
+    EXPECT_EQ(node.errors(), 4u);
+    EXPECT_EQ(node.delivered(), 1u);
+    EXPECT_FALSE(node.done());
+    ASSERT_EQ(node.error_samples().size(), 4u);
+    EXPECT_NE(node.error_samples()[0].find("twice"), std::string::npos);
+    EXPECT_NE(node.error_samples()[1].find("corrupted"), std::string::npos);
+}
