@@ -53,6 +53,7 @@ WaveDump::WaveDump(const std::string& path, const Hypercube& cube,
     file_->set_time_unit(100, SC_PS);  // RTL routers' observation values change on the falling edge
     const unsigned d = cube.dim();
     for (uint32_t i = 0; i < cube.nodes(); ++i) {
+        routers[i]->enable_wave_values();
         const RouterBase& r = *routers[i];
         const std::string node = "node" + std::to_string(i);
         sc_trace(file_, r.wave_delivered(), node + ".delivered");

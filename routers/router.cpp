@@ -31,6 +31,8 @@ void Router::end_of_elaboration() {
     }
 }
 
+// One rising edge. The transmit registers' handshake is done in the same pass as the start of new
+// packets: receiving and placing never look at them, so the order is the hardware's.
 void Router::on_clock() {
     if (rst.read()) return;  // nothing to clear: the state is fresh
     if (!own_routed_) route_own_packets();
@@ -38,10 +40,9 @@ void Router::on_clock() {
         inject_one();
         return;
     }
-    complete_output_handshakes();
     receive_flits();
     place_held_packets();
-    start_transmissions();
+    drive_outputs();
     drive_ready();
     ++cycle_;
 }
@@ -54,17 +55,6 @@ void Router::route_own_packets() {
         injection_.push_back(std::move(pending));
         ++counters_.injected;
         ++counters_.in_routers;
-    }
-}
-
-void Router::complete_output_handshakes() {
-    for (unsigned p = 0; p < outputs_.size(); ++p) {
-        if (!out_valid_reg_[p] || !*out_ready_value_[p]) continue;
-        ++counters_.progress;
-        if (outputs_[p].flit_accepted()) {
-            ++counters_.transmissions_sent;
-            --counters_.in_routers;
-        }
     }
 }
 
@@ -88,7 +78,7 @@ void Router::receive_flits() {
         if (d.delivers()) {
             node_.deliver(in.packet(), cycle_);
             ++counters_.deliveries;
-            ++wave_delivered_;
+            wave_delivered_ += waves_;
         }
     }
 }
@@ -99,9 +89,10 @@ void Router::place_held_packets() {
         if (in.holding() && place(in.packet(), in.decision(), static_cast<int>(p))) in.release();
     }
     inject_one();
-    wave_held_ = static_cast<unsigned>(injection_.size()) +
-                 static_cast<unsigned>(std::count_if(inputs_.begin(), inputs_.end(),
-                                                     [](const InputUnit& u) { return u.holding(); }));
+    if (waves_)
+        wave_held_ = static_cast<unsigned>(injection_.size()) +
+                     static_cast<unsigned>(std::count_if(inputs_.begin(), inputs_.end(),
+                                                         [](const InputUnit& u) { return u.holding(); }));
 }
 
 // The local input port: the node's next own packet, in order, if it fits (the first that does not fit
@@ -121,7 +112,7 @@ bool Router::place(Packet& packet, const Decision& decision, int in_port) {
     }
     for (size_t i = 0; i < fwd.size(); ++i) {
         outputs_[fwd[i].port].enqueue(fwd[i].key, in_port, packet);
-        wave_occupancy_[fwd[i].port] = outputs_[fwd[i].port].occupancy();
+        if (waves_) wave_occupancy_[fwd[i].port] = outputs_[fwd[i].port].occupancy();
     }
     counters_.copies_enqueued += fwd.size();
     counters_.in_routers += static_cast<int64_t>(fwd.size()) - 1;
@@ -130,16 +121,25 @@ bool Router::place(Packet& packet, const Decision& decision, int in_port) {
     return true;
 }
 
-void Router::start_transmissions() {
+void Router::drive_outputs() {
     for (unsigned p = 0; p < outputs_.size(); ++p) {
         OutputUnit& out = outputs_[p];
+        if (out_valid_reg_[p] && *out_ready_value_[p]) {  // the flit on the link was taken
+            ++counters_.progress;
+            if (out.flit_accepted()) {
+                ++counters_.transmissions_sent;
+                --counters_.in_routers;
+            }
+        }
         if (out.try_start(cycle_)) {
             ++counters_.transmissions_started;
-            const Header& h = out.current_header();
-            wave_tx_origin_[p] = h.origin;
-            wave_tx_msg_[p] = h.msg;
-            wave_tx_dest_[p] = static_cast<int>(h.trace_dest());
-            wave_occupancy_[p] = out.occupancy();
+            if (waves_) {
+                const Header& h = out.current_header();
+                wave_tx_origin_[p] = h.origin;
+                wave_tx_msg_[p] = h.msg;
+                wave_tx_dest_[p] = static_cast<int>(h.trace_dest());
+                wave_occupancy_[p] = out.occupancy();
+            }
         }
         const bool valid = out.busy();
         if (valid) out_flit[p].write(out.current_flit());

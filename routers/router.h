@@ -48,11 +48,10 @@ private:
     void on_clock();
     void route_own_packets();
     void inject_one();
-    void complete_output_handshakes();
     void receive_flits();
     void place_held_packets();
     bool place(Packet& packet, const Decision& decision, int in_port);
-    void start_transmissions();
+    void drive_outputs();  // per output: finish the handshake, start the next packet, drive the link
     void drive_ready();
     LocalView view() const { return LocalView{id_, &cube_, config_.packet_flits, cycle_}; }
 

@@ -49,6 +49,10 @@ public:
     // Anything this router found that makes the run's result untrustworthy, one line each.
     virtual std::vector<std::string> problems() const { return {}; }
 
+    // The waveform values below are kept up to date only once a dump asks for them (they cost
+    // memory traffic on every hop).
+    void enable_wave_values() { waves_ = true; }
+
     // Values for the waveform dump (plain variables, sampled by sc_trace).
     const std::vector<unsigned>& wave_queue_occupancy() const { return wave_occupancy_; }
     const std::vector<unsigned>& wave_tx_origin() const { return wave_tx_origin_; }
@@ -64,6 +68,7 @@ protected:
     std::vector<int> wave_tx_dest_;
     unsigned wave_delivered_ = 0;
     unsigned wave_held_ = 0;
+    bool waves_ = false;
 };
 
 }  // namespace cubecast

@@ -233,6 +233,8 @@ private:
             sc_trace(vcd_, *in_valid_[p], "stim." + in + ".in_valid");
             sc_trace(vcd_, *in_flit_[p], "stim." + in + ".in_flit");
             sc_trace(vcd_, *out_ready_[p], "stim." + in + ".out_ready");
+            sysc_->enable_wave_values();
+            rtl_->enable_wave_values();
             for (auto [side, router, tag] : {std::make_tuple(&sc_side_, static_cast<RouterBase*>(sysc_.get()), "sysc"),
                                              std::make_tuple(&rtl_side_, static_cast<RouterBase*>(rtl_.get()), "rtl")}) {
                 const std::string pre = std::string(tag) + "." + in;
