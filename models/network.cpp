@@ -32,7 +32,7 @@ Network::Network(sc_module_name name, const RunConfig& config)
       cube_(config.dim),
       task_info_(find_task(config.task)),
       algo_(algorithms().find(task_info_->kind, config.algorithm)),
-      task_(task_info_->kind, cube_, config.root),
+      task_(task_info_->kind, cube_, config.root, config.sources),
       clk_("clk", 1, SC_NS) {
     const uint32_t n = cube_.nodes();
     const unsigned d = cube_.dim();
@@ -90,7 +90,8 @@ Network::Network(sc_module_name name, const RunConfig& config)
             "task=" + config.task + " algorithm=" + config.algorithm + " topology=hypercube dim=" +
                 std::to_string(d) + " root=" + std::to_string(config.root) + " packet_flits=" +
                 std::to_string(config.packet_flits) + " queue_depth=" + std::to_string(config.queue_depth) +
-                " seed=" + std::to_string(config.seed)};
+                " seed=" + std::to_string(config.seed) +
+                (config.sources.empty() ? "" : " k=" + std::to_string(config.sources.size()))};
         if (!config.command_line.empty()) comments.push_back("command: " + config.command_line);
         trace_ = std::make_unique<TraceWriter>(config.trace_path, comments);
     }
@@ -182,9 +183,10 @@ RunResult Network::run() {
     r.packet_flits = config_.packet_flits;
     r.queue_depth = config_.queue_depth;
     r.seed = config_.seed;
-    r.lower_bound_slots = algo_->lower_bound_slots(d);
-    r.paper_slots = algo_->paper_slots(d);
-    r.optimal_transmissions = algo_->optimal_transmissions(d);
+    r.broadcasts = task_.broadcasts();
+    r.lower_bound_slots = algo_->lower_bound_slots(d, r.broadcasts);
+    r.paper_slots = algo_->paper_slots(d, r.broadcasts);
+    r.optimal_transmissions = algo_->optimal_transmissions(d, r.broadcasts);
     r.data_transmissions = monitor_->data_transmissions();
     r.ctrl_transmissions = monitor_->ctrl_transmissions();
     r.flits_moved = monitor_->flits_moved();

@@ -32,7 +32,8 @@ std::string human(double x) {
 void print_table(std::ostream& os, const RunResult& r) {
     os << "cubecast: " << r.task << " / " << r.algorithm << " on the " << r.dim << "-cube (" << r.nodes
        << " nodes), packet " << r.packet_flits << " flit" << (r.packet_flits > 1 ? "s" : "") << ", queues "
-       << (r.queue_depth ? std::to_string(r.queue_depth) + " deep" : std::string("unbounded")) << "\n";
+       << (r.queue_depth ? std::to_string(r.queue_depth) + " deep" : std::string("unbounded"))
+       << (r.broadcasts ? ", K = " + std::to_string(r.broadcasts) + " broadcasts" : std::string()) << "\n";
     row(os, "paper", r.paper);
     row(os, "completion", std::to_string(r.completion_slots) + " slots (" + std::to_string(r.completion_cycles) + " cycles)");
     row(os, "lower bound", opt(r.lower_bound_slots) + " slots");

@@ -41,6 +41,7 @@ json to_json(const RunResult& r, bool with_per_node) {
         {"packet_flits", r.packet_flits},
         {"queue_depth", r.queue_depth},
         {"seed", r.seed},
+        {"broadcasts", r.broadcasts},
         {"completion_slots", r.completion_slots},
         {"completion_cycles", r.completion_cycles},
         {"lower_bound_slots", optional_json(r.lower_bound_slots)},
@@ -81,6 +82,7 @@ RunResult result_from_json(const json& j) {
     r.packet_flits = j.at("packet_flits");
     r.queue_depth = j.at("queue_depth");
     r.seed = j.at("seed");
+    r.broadcasts = j.at("broadcasts");
     r.completion_slots = j.at("completion_slots");
     r.completion_cycles = j.at("completion_cycles");
     r.lower_bound_slots = optional_from(j.at("lower_bound_slots"));

@@ -20,6 +20,7 @@ struct RunConfig {
     std::string vcd_path;         // VCD (+ .gtkw beside it), empty = none
     std::string fst_path;         // the same waves as FST (converted with GTKWave's vcd2fst), empty = none
     std::string command_line;     // recorded in the trace header
+    std::vector<uint32_t> sources;    // kb: the broadcasting node of each packet (may repeat)
     std::string router = "systemc";  // systemc | rtl: the router at every node
     std::vector<uint32_t> rtl_nodes;  // with router systemc: these nodes get the Verilated RTL router
     std::string rtl_rom_dir;          // where the RTL's memory files are (empty: the build's)
@@ -41,6 +42,7 @@ struct RunResult {
     unsigned packet_flits = 1;
     unsigned queue_depth = 0;
     uint64_t seed = 0;
+    uint64_t broadcasts = 0;  // K for kb, else 0
     uint64_t completion_cycles = 0;
     uint64_t completion_slots = 0;
     std::optional<uint64_t> lower_bound_slots;

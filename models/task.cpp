@@ -1,5 +1,8 @@
 #include "models/task.h"
 
+#include <algorithm>
+#include <random>
+
 namespace cubecast {
 
 const std::vector<TaskInfo>& tasks() {
@@ -8,6 +11,7 @@ const std::vector<TaskInfo>& tasks() {
         {TaskKind::mnb, "mnb", "multinode broadcast: every node broadcasts one packet", false},
         {TaskKind::scatter, "scatter", "single-node scatter: --root sends a distinct packet to every node", true},
         {TaskKind::te, "te", "total exchange: every node sends a distinct packet to every other node", false},
+        {TaskKind::kb, "kb", "K simultaneous broadcasts from --sources, or --k K --placement P", false},
     };
     return list;
 }
@@ -16,6 +20,39 @@ const TaskInfo* find_task(const std::string& name) {
     for (const auto& t : tasks())
         if (name == t.name) return &t;
     return nullptr;
+}
+
+Task::Task(TaskKind kind, const Hypercube& cube, uint32_t root, std::vector<uint32_t> sources)
+    : kind_(kind), cube_(cube), root_(root), sources_(std::move(sources)) {
+    if (kind_ == TaskKind::kb) {
+        packets_at_.assign(cube_.nodes(), 0);
+        for (uint32_t s : sources_) ++packets_at_[s];
+    }
+}
+
+uint32_t Task::broadcasts_per_origin() const {
+    if (kind_ == TaskKind::kb) return std::max<uint32_t>(1, *std::max_element(packets_at_.begin(), packets_at_.end()));
+    return kind_ == TaskKind::snb || kind_ == TaskKind::mnb ? 1 : 0;
+}
+
+std::vector<uint32_t> place_sources(const Hypercube& cube, uint64_t k, const std::string& placement, uint64_t seed,
+                                    std::string& error) {
+    std::vector<uint32_t> nodes(cube.nodes());
+    for (uint32_t i = 0; i < cube.nodes(); ++i) nodes[i] = i;
+    if (placement == "first") {
+    } else if (placement == "random") {
+        std::mt19937_64 rng(seed);
+        std::shuffle(nodes.begin(), nodes.end(), rng);
+    } else if (placement == "adversarial") {
+        // Top-bit nodes first (they all enter node 0 through dimension d), then the rest.
+        std::stable_partition(nodes.begin(), nodes.end(),
+                              [&](uint32_t z) { return (z >> (cube.dim() - 1)) & 1u; });
+    } else {
+        error = "--placement '" + placement + "' is unknown: accepted random, adversarial, first";
+        return {};
+    }
+    nodes.resize(static_cast<size_t>(k));
+    return nodes;
 }
 
 std::vector<Header> Task::own_messages(uint32_t node) const {
@@ -45,6 +82,12 @@ std::vector<Header> Task::own_messages(uint32_t node) const {
             if (node == root_) personal(node);
             break;
         case TaskKind::te: personal(node); break;
+        case TaskKind::kb:
+            for (uint32_t m = 0; m < packets_at_[node]; ++m) {
+                broadcast(node);
+                out.back().msg = m;
+            }
+            break;
     }
     return out;
 }
@@ -56,6 +99,7 @@ uint64_t Task::expected_deliveries(uint32_t node) const {
         case TaskKind::mnb: return others;
         case TaskKind::scatter: return node == root_ ? 0 : 1;
         case TaskKind::te: return others;
+        case TaskKind::kb: return sources_.size() - packets_at_[node];
     }
     return 0;
 }

@@ -9,7 +9,7 @@
 
 namespace cubecast {
 
-enum class TaskKind { snb, mnb, scatter, te };
+enum class TaskKind { snb, mnb, scatter, te, kb };
 
 struct TaskInfo {
     TaskKind kind;
@@ -23,7 +23,9 @@ const TaskInfo* find_task(const std::string& name);
 
 class Task {
 public:
-    Task(TaskKind kind, const Hypercube& cube, uint32_t root) : kind_(kind), cube_(cube), root_(root) {}
+    // `sources`: for kb, the broadcasting node of each of the K packets (a node may appear several
+    // times: it then has that many packets, msg 0, 1, ...).
+    Task(TaskKind kind, const Hypercube& cube, uint32_t root, std::vector<uint32_t> sources = {});
     TaskKind kind() const { return kind_; }
     uint32_t root() const { return root_; }
     // The node's own messages, in the order it hands them to its router.
@@ -31,12 +33,24 @@ public:
     // How many messages the node must receive (each exactly once).
     uint64_t expected_deliveries(uint32_t node) const;
     // How many broadcast messages one origin may send (the nodes size their duplicate check by it).
-    uint32_t broadcasts_per_origin() const { return kind_ == TaskKind::snb || kind_ == TaskKind::mnb ? 1 : 0; }
+    uint32_t broadcasts_per_origin() const;
+    // K for kb (the number of broadcast packets), 0 for the other tasks.
+    uint64_t broadcasts() const { return kind_ == TaskKind::kb ? sources_.size() : 0; }
 
 private:
     TaskKind kind_;
     const Hypercube& cube_;
     uint32_t root_;
+    std::vector<uint32_t> sources_;
+    std::vector<uint32_t> packets_at_;  // kb: a_x, packets per node
 };
+
+// Paper 000 §3.1: K broadcasting nodes for kb. `first`: nodes 0..K-1; `random`: K distinct nodes
+// drawn with the seed; `adversarial`: against prespecified same-order trees (increasing index
+// order), node 0 is entered from the tree rooted at z through the arc of dimension msb(z), so the
+// K <= 2^(d-1) roots with their top bit set all funnel into the one arc (e_d, 0): at least K slots.
+// Larger K fills up with the other nodes. Returns an error line for an unknown placement.
+std::vector<uint32_t> place_sources(const Hypercube& cube, uint64_t k, const std::string& placement, uint64_t seed,
+                                    std::string& error);
 
 }  // namespace cubecast

@@ -39,6 +39,29 @@ std::optional<std::string> check_writable(const std::string& option, const std::
     return std::nullopt;
 }
 
+std::optional<std::string> validate_sources(const RunConfig& c, const TaskInfo& task) {
+    const uint32_t nodes = uint32_t{1} << c.dim;
+    if (task.kind != TaskKind::kb) {
+        if (!c.sources.empty()) return "--sources and --k apply to task kb only, not to '" + c.task + "'";
+        return std::nullopt;
+    }
+    if (c.sources.empty())
+        return "task kb needs its broadcasting nodes: --sources LIST or --k K with K in 1.." + std::to_string(nodes);
+    std::vector<uint32_t> count(nodes, 0);
+    for (uint32_t s : c.sources) {
+        if (s >= nodes)
+            return "--sources names node " + std::to_string(s) + ", which is not a node of the " + std::to_string(c.dim) +
+                   "-cube: accepted 0.." + std::to_string(nodes - 1);
+        if (++count[s] > kMaxMsg + 1)
+            return "--sources repeats node " + std::to_string(s) + " more than " + std::to_string(kMaxMsg + 1) +
+                   " times (the message index has 12 bits)";
+    }
+    if (c.algorithm == "pair" && (c.sources.size() != 2 || c.sources[0] == c.sources[1]))
+        return "algorithm pair broadcasts from exactly 2 distinct nodes, not K = " + std::to_string(c.sources.size()) +
+               (c.sources.size() == 2 ? " with a repeated node" : "") + " (accepted: --k 2 or --sources X,Y)";
+    return std::nullopt;
+}
+
 std::optional<std::string> validate_rtl(const RunConfig& c) {
     if (c.router != "systemc" && c.router != "rtl")
         return "--router '" + c.router + "' is unknown: accepted systemc, rtl";
@@ -96,6 +119,7 @@ std::optional<std::string> validate(const RunConfig& c) {
     if (c.packet_flits < 1 || c.packet_flits > kMaxPacketFlits)
         return "--packet-flits " + std::to_string(c.packet_flits) + " is out of range: accepted 1.." +
                std::to_string(kMaxPacketFlits);
+    if (auto e = validate_sources(c, *task)) return e;
     if (c.sbt_rotation >= c.dim)
         return "--sbt-rotation " + std::to_string(c.sbt_rotation) + " is out of range: accepted 0.." + std::to_string(c.dim - 1);
     if (auto e = validate_rtl(c)) return e;

@@ -8,6 +8,7 @@
 
 #include "models/hypercube.h"
 #include "models/packet.h"
+#include "models/task.h"
 #include "models/validate.h"
 #include "testbenches/cli.h"
 
@@ -21,6 +22,21 @@ std::string join_args(int argc, char* argv[]) {
     return s;
 }
 
+bool parse_node_list(const std::string& option, const std::string& text, std::vector<uint32_t>& out,
+                     std::string& error) {
+    out.clear();
+    std::stringstream list(text);
+    std::string item;
+    while (std::getline(list, item, ',')) {
+        if (item.empty() || item.size() > 6 || item.find_first_not_of("0123456789") != std::string::npos) {
+            error = option + " '" + text + "' has a bad entry '" + item + "': accepted a comma list of node numbers";
+            return false;
+        }
+        out.push_back(static_cast<uint32_t>(std::stoul(item)));
+    }
+    return true;
+}
+
 // Options shared by run and sweep. Integers are read wide so that "-3" or "99999999999" reach our
 // own range checks (one line naming the value and the accepted range) instead of wrapping.
 struct CommonOptions {
@@ -28,7 +44,8 @@ struct CommonOptions {
     long long dim = 6, root = 0, packet_flits = 1, queue_depth = 0;
     unsigned long long seed = 1, max_cycles = 0;
     long long sbt_rotation = 0;
-    std::string router = "systemc", rtl_nodes, rtl_rom_dir;
+    std::string router = "systemc", rtl_nodes, rtl_rom_dir, sources, placement = "random";
+    long long k = -1;  // -1: not given
     void add(CLI::App* app, bool with_dim) {
         app->add_option("--topology", topology, "network topology (hypercube)");
         if (with_dim) app->add_option("--dim,-d", dim, "hypercube dimension, 1..16");
@@ -41,6 +58,9 @@ struct CommonOptions {
         app->add_option("--rtl-nodes", rtl_nodes, "comma list of nodes that get the RTL router (the rest SystemC)");
         app->add_option("--rtl-rom-dir", rtl_rom_dir, "directory of the RTL's memory files (default: the build's)");
         app->add_option("--sbt-rotation", sbt_rotation, "rotate the SBT's dimensions by this much (trees R^c(SBT))");
+        app->add_option("--sources", sources, "kb: comma list of broadcasting nodes (a node may repeat)");
+        app->add_option("--k", k, "kb: number of broadcasting nodes, placed by --placement");
+        app->add_option("--placement", placement, "kb with --k: random (by --seed), adversarial or first");
     }
     // Returns an error line, or empty.
     std::string into(RunConfig& c) const {
@@ -66,13 +86,16 @@ struct CommonOptions {
         c.sbt_rotation = static_cast<unsigned>(sbt_rotation);
         c.router = router;
         c.rtl_rom_dir = rtl_rom_dir;
-        c.rtl_nodes.clear();
-        std::stringstream list(rtl_nodes);
-        std::string item;
-        while (std::getline(list, item, ',')) {
-            if (item.empty() || item.size() > 6 || item.find_first_not_of("0123456789") != std::string::npos)
-                return "--rtl-nodes '" + rtl_nodes + "' has a bad entry '" + item + "': accepted a comma list of node numbers";
-            c.rtl_nodes.push_back(static_cast<uint32_t>(std::stoul(item)));
+        std::string error;
+        if (!parse_node_list("--rtl-nodes", rtl_nodes, c.rtl_nodes, error)) return error;
+        if (!parse_node_list("--sources", sources, c.sources, error)) return error;
+        if (k != -1) {
+            if (!c.sources.empty()) return "give --sources or --k, not both";
+            if (k < 1 || k > (1ll << dim))
+                return "--k " + std::to_string(k) + " is out of range: accepted 1.." + std::to_string(1ll << dim) +
+                       " distinct nodes (repeat nodes with --sources)";
+            c.sources = place_sources(Hypercube(c.dim), static_cast<uint64_t>(k), placement, seed, error);
+            if (!error.empty()) return error;
         }
         return "";
     }

@@ -31,9 +31,9 @@ LogicFactory build(const AlgorithmSetup& s) {
 }  // namespace
 
 void register_bostt_mnb(Registry& r) {
-    auto optimum = [](unsigned d) { return std::optional<uint64_t>(mnb_optimal_slots(d)); };
+    auto optimum = [](unsigned d, uint64_t) { return std::optional<uint64_t>(mnb_optimal_slots(d)); };
     r.add({TaskKind::mnb, "bostt", "003 §2 (classes R_kn, sets A_i, xor-translated trees)",
-           "ceil((2^d-1)/d)", optimum, optimum, broadcast_transmissions, build});
+           "ceil((2^d-1)/d)", optimum, optimum, [](unsigned d, uint64_t) { return broadcast_transmissions(d); }, build});
 }
 
 }  // namespace cubecast

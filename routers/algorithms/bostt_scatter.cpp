@@ -40,10 +40,10 @@ LogicFactory build(const AlgorithmSetup& s) {
 }  // namespace
 
 void register_bostt_scatter(Registry& r) {
-    auto optimum = [](unsigned d) { return std::optional<uint64_t>(mnb_optimal_slots(d)); };
+    auto optimum = [](unsigned d, uint64_t) { return std::optional<uint64_t>(mnb_optimal_slots(d)); };
     r.add({TaskKind::scatter, "bostt", "003 §3 (perfectly balanced spanning tree, farthest first)",
            "ceil((2^d-1)/d)", optimum, optimum,
-           [](unsigned d) { return uint64_t{d} << (d - 1); }, build});
+           [](unsigned d, uint64_t) { return uint64_t{d} << (d - 1); }, build});
 }
 
 }  // namespace cubecast

@@ -42,9 +42,9 @@ LogicFactory build(const AlgorithmSetup& s) {
 }  // namespace
 
 void register_bostt_te(Registry& r) {
-    auto optimum = [](unsigned d) { return std::optional<uint64_t>(uint64_t{1} << (d - 1)); };
+    auto optimum = [](unsigned d, uint64_t) { return std::optional<uint64_t>(uint64_t{1} << (d - 1)); };
     r.add({TaskKind::te, "bostt", "003 §4 (recursive three-phase construction, Fig. 6 link orders)", "2^(d-1)",
-           optimum, optimum, [](unsigned d) { return uint64_t{d} << (2 * d - 1); }, build});
+           optimum, optimum, [](unsigned d, uint64_t) { return uint64_t{d} << (2 * d - 1); }, build});
 }
 
 }  // namespace cubecast

@@ -1,5 +1,7 @@
 #include "routers/algorithms/registry.h"
 
+#include <algorithm>
+
 namespace cubecast {
 
 const AlgorithmEntry* Registry::find(TaskKind task, const std::string& name) const {
@@ -22,6 +24,11 @@ uint64_t broadcast_transmissions(unsigned d) {
     return n * (n - 1);
 }
 
+uint64_t kb_lower_bound(unsigned d, uint64_t k) {
+    const uint64_t n = uint64_t{1} << d;
+    return std::max<uint64_t>(d, ceil_div((n - 1) * k, uint64_t{d} * n));
+}
+
 const Registry& algorithms() {
     static const Registry registry = [] {
         Registry r;
@@ -29,6 +36,7 @@ const Registry& algorithms() {
         register_bostt_mnb(r);
         register_bostt_scatter(r);
         register_bostt_te(r);
+        register_kb_pair(r);
         return r;
     }();
     return registry;

@@ -23,7 +23,8 @@ struct AlgorithmSetup {
 };
 
 using LogicFactory = std::function<std::unique_ptr<ControlLogic>(uint32_t node)>;
-using SlotsFormula = std::function<std::optional<uint64_t>(unsigned d)>;
+// Formulas of the dimension d and, for K-broadcast tasks, the number K of broadcasts (else 0).
+using SlotsFormula = std::function<std::optional<uint64_t>(unsigned d, uint64_t k)>;
 
 struct AlgorithmEntry {
     TaskKind task;
@@ -32,7 +33,7 @@ struct AlgorithmEntry {
     std::string claim;              // the paper's claimed time, as a formula
     SlotsFormula lower_bound_slots;  // any algorithm for the task needs at least this
     SlotsFormula paper_slots;        // what the paper claims for this algorithm (none for baselines)
-    std::function<uint64_t(unsigned d)> optimal_transmissions;
+    std::function<uint64_t(unsigned d, uint64_t k)> optimal_transmissions;
     std::function<LogicFactory(const AlgorithmSetup&)> build;
 };
 
@@ -53,11 +54,14 @@ const Registry& algorithms();
 uint64_t ceil_div(uint64_t a, uint64_t b);
 uint64_t mnb_optimal_slots(unsigned d);        // ceil((2^d - 1)/d)
 uint64_t broadcast_transmissions(unsigned d);  // N(N-1) for MNB
+// Paper 000 §3.1: K broadcasts need max(d, (2^d - 1)K / (d 2^d)) slots (rounded up).
+uint64_t kb_lower_bound(unsigned d, uint64_t k);
 
 // One registration function per algorithm file.
 void register_sbt(Registry& r);
 void register_bostt_mnb(Registry& r);
 void register_bostt_scatter(Registry& r);
 void register_bostt_te(Registry& r);
+void register_kb_pair(Registry& r);
 
 }  // namespace cubecast

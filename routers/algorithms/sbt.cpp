@@ -1,5 +1,7 @@
 // Spanning binomial tree broadcast (the classic SBT; paper 003 §1 "single node broadcast", and the
-// baseline for §2). The tree rooted at o: node x = y xor o forwards to x with bit j set, for every j
+// baseline for §2), which paper 000 §2.1.2 calls the completely unbalanced spanning tree: dimensions
+// crossed in increasing index order. With every source on such a tree, same order, FIFO, it is the
+// K-broadcast algorithm of 000 §3.3.1 (and the "prespecified tree" algorithm of §3.1). The tree rooted at o: node x = y xor o forwards to x with bit j set, for every j
 // above the highest set bit of x. Used for `snb` (d slots, N-1 transmissions) and, with every node
 // broadcasting on its own tree and FIFO queues, as the naive `mnb` baseline. With a rotation c the
 // dimensions are renamed j -> (j + c) mod d: the rotated trees R^c(SBT) of papers 000 and 002.
@@ -36,12 +38,18 @@ LogicFactory build(const AlgorithmSetup& s) {
 
 void register_sbt(Registry& r) {
     r.add({TaskKind::snb, "sbt", "003 §1 (spanning binomial tree)", "d",
-           [](unsigned d) { return std::optional<uint64_t>(d); },
-           [](unsigned d) { return std::optional<uint64_t>(d); },
-           [](unsigned d) { return (uint64_t{1} << d) - 1; }, build});
+           [](unsigned d, uint64_t) { return std::optional<uint64_t>(d); },
+           [](unsigned d, uint64_t) { return std::optional<uint64_t>(d); },
+           [](unsigned d, uint64_t) { return (uint64_t{1} << d) - 1; }, build});
     r.add({TaskKind::mnb, "sbt", "baseline: every node on its own SBT, FIFO queues", "none (baseline)",
-           [](unsigned d) { return std::optional<uint64_t>(mnb_optimal_slots(d)); },
-           [](unsigned) { return std::optional<uint64_t>(); }, broadcast_transmissions, build});
+           [](unsigned d, uint64_t) { return std::optional<uint64_t>(mnb_optimal_slots(d)); },
+           [](unsigned, uint64_t) { return std::optional<uint64_t>(); },
+           [](unsigned d, uint64_t) { return broadcast_transmissions(d); }, build});
+    // 000 §3.3.1: a copy is delayed at most once by each other packet, so at most d + K - 1 slots.
+    r.add({TaskKind::kb, "same-order", "000 §3.3.1 (same-order completely unbalanced trees, FIFO)", "d+K-1",
+           [](unsigned d, uint64_t k) { return std::optional<uint64_t>(kb_lower_bound(d, k)); },
+           [](unsigned d, uint64_t k) { return std::optional<uint64_t>(d + k - 1); },
+           [](unsigned d, uint64_t k) { return k * ((uint64_t{1} << d) - 1); }, build});
 }
 
 }  // namespace cubecast

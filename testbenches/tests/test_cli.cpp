@@ -55,6 +55,14 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("sweep --dims 3..99", "3..99", "1..16");
     expect_bad_input("frobnicate", "frobnicate", "--help");
     expect_bad_input("run --sbt-rotation 9 --task snb --algorithm sbt --dim 4", "9", "0..3");
+    expect_bad_input("run --task kb --algorithm same-order --dim 6", "task kb", "--k K");
+    expect_bad_input("run --task kb --algorithm same-order --dim 6 --k 0", "--k 0", "1..64");
+    expect_bad_input("run --task kb --algorithm same-order --dim 6 --k 65", "--k 65", "1..64");
+    expect_bad_input("run --task kb --algorithm same-order --dim 4 --sources 3,99", "99", "0..15");
+    expect_bad_input("run --task kb --algorithm pair --dim 4 --k 3", "K = 3", "--k 2");
+    expect_bad_input("run --task kb --algorithm pair --dim 4 --sources 5,5", "repeated", "--k 2");
+    expect_bad_input("run --task mnb --dim 4 --sources 1,2", "kb only", "mnb");
+    expect_bad_input("run --task kb --algorithm same-order --dim 4 --k 3 --placement clever", "clever", "adversarial");
 }
 
 TEST(CommandLine, BadRtlInputExitsTwoWithOneLine) {

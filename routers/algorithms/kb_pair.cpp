@@ -1,0 +1,39 @@
+// Two simultaneous broadcasts in exactly d slots, paper 000 §3.3.2. Both sources use the same-order
+// (increasing index) trees; when two copies want the same arc, the one whose subtree holds its own
+// origin's antipode goes first. In the tree rooted at o, the copy leaving x = y xor o on dimension j
+// reaches the antipode (all ones relative to o) iff x has ones in every dimension below j, i.e.
+// x = 2^j - 1. The paths of x to its antipode and of y to its antipode are disjoint, so each of
+// those two packets is never delayed and both finish in d slots.
+#include "routers/algorithms/registry.h"
+
+namespace cubecast {
+
+namespace {
+
+class PairLogic : public ControlLogic {
+public:
+    void route(const LocalView& v, const Header& h, int in_port, Decision& out) override {
+        if (in_port != kLocalPort) out.deliver();
+        const uint32_t x = v.id ^ h.origin;
+        const unsigned first = x == 0 ? 0 : highest_bit(x) + 1;
+        for (unsigned j = first; j < v.cube->dim(); ++j) {
+            const bool toward_antipode = x == (1u << j) - 1;
+            out.forward(j, QueueKey{0, toward_antipode ? 0 : 1});
+        }
+    }
+};
+
+LogicFactory build(const AlgorithmSetup&) {
+    return [](uint32_t) { return std::make_unique<PairLogic>(); };
+}
+
+}  // namespace
+
+void register_kb_pair(Registry& r) {
+    r.add({TaskKind::kb, "pair", "000 §3.3.2 (K = 2, priority toward the antipode)", "d",
+           [](unsigned d, uint64_t k) { return std::optional<uint64_t>(kb_lower_bound(d, k)); },
+           [](unsigned d, uint64_t) { return std::optional<uint64_t>(d); },
+           [](unsigned d, uint64_t k) { return k * ((uint64_t{1} << d) - 1); }, build});
+}
+
+}  // namespace cubecast

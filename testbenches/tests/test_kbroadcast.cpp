@@ -1,0 +1,101 @@
+// K simultaneous broadcasts, paper 000 §3: bounds from the paper, computed here.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+#include "models/task.h"
+#include "sim_helpers.h"
+
+using cubecast::RunConfig;
+using cubecast::RunStatus;
+
+namespace {
+
+uint64_t pow2(unsigned k) { return uint64_t{1} << k; }
+// §3.1: max(d, (2^d - 1) K / (d 2^d)), rounded up.
+uint64_t lower_bound(unsigned d, uint64_t k) {
+    return std::max<uint64_t>(d, ((pow2(d) - 1) * k + d * pow2(d) - 1) / (d * pow2(d)));
+}
+
+RunConfig kb(const std::string& algorithm, unsigned d, std::vector<uint32_t> sources) {
+    RunConfig c = config("kb", algorithm, d);
+    c.sources = std::move(sources);
+    return c;
+}
+
+std::vector<uint32_t> random_distinct(unsigned d, uint64_t k, unsigned seed) {
+    std::vector<uint32_t> nodes(pow2(d));
+    for (uint32_t i = 0; i < nodes.size(); ++i) nodes[i] = i;
+    std::mt19937 rng(seed);
+    std::shuffle(nodes.begin(), nodes.end(), rng);
+    nodes.resize(k);
+    return nodes;
+}
+
+void expect_kb_run(const RunConfig& c, uint64_t at_most, const std::string& label) {
+    SCOPED_TRACE(label);
+    const Outcome o = run_traced(c);
+    expect_clean_run(o, c);
+    const uint64_t k = c.sources.size();
+    EXPECT_EQ(o.result.data_transmissions, k * (pow2(c.dim) - 1));
+    EXPECT_GE(o.result.completion_slots, lower_bound(c.dim, k));
+    EXPECT_LE(o.result.completion_slots, at_most);
+    EXPECT_EQ(o.result.lower_bound_slots.value_or(0), lower_bound(c.dim, k));
+}
+
+}  // namespace
+
+TEST(KBroadcast, SameOrderTakesAtMostDPlusKMinus1) {
+    for (unsigned d = 2; d <= 8; ++d)
+        for (uint64_t k : {uint64_t{1}, uint64_t{2}, uint64_t{d}, uint64_t{2 * d}, pow2(d - 1), pow2(d)}) {
+            if (k > pow2(d)) continue;
+            for (unsigned seed = 1; seed <= 2; ++seed)
+                expect_kb_run(kb("same-order", d, random_distinct(d, k, seed * 100 + d)), d + k - 1,
+                              "d=" + std::to_string(d) + " K=" + std::to_string(k) + " seed " + std::to_string(seed));
+        }
+}
+
+// §3.1: sources whose same-order trees all enter node 0 through the arc of dimension d funnel K
+// packets through one arc, so the run takes at least K slots, far above max(d, K/d).
+TEST(KBroadcast, AdversarialPlacementForcesKSlotsOnSameOrderTrees) {
+    for (unsigned d = 3; d <= 8; ++d)
+        for (uint64_t k : {uint64_t{d}, pow2(d - 1)}) {
+            std::vector<uint32_t> sources;
+            for (uint32_t z = static_cast<uint32_t>(pow2(d - 1)); sources.size() < k; ++z) sources.push_back(z);
+            const std::string label = "d=" + std::to_string(d) + " K=" + std::to_string(k);
+            expect_kb_run(kb("same-order", d, sources), d + k - 1, label);
+            const auto r = cubecast::simulate_isolated(kb("same-order", d, sources)).result;
+            EXPECT_GE(r.completion_slots, k) << label;
+        }
+}
+
+TEST(KBroadcast, PlacementOptionBuildsTheAdversarialSet) {
+    std::string error;
+    const auto s = cubecast::place_sources(cubecast::Hypercube(5), 16, "adversarial", 1, error);
+    ASSERT_TRUE(error.empty());
+    ASSERT_EQ(s.size(), 16u);
+    for (uint32_t z : s) EXPECT_GE(z, 16u) << "every source has its top bit set";
+    cubecast::place_sources(cubecast::Hypercube(5), 4, "clever", 1, error);
+    EXPECT_NE(error.find("clever"), std::string::npos);
+}
+
+TEST(KBroadcast, PairFinishesInExactlyDSlots) {
+    for (unsigned d = 2; d <= 8; ++d)
+        for (unsigned seed = 0; seed < 6; ++seed) {
+            const RunConfig c = kb("pair", d, random_distinct(d, 2, 7 * seed + d));
+            SCOPED_TRACE("d=" + std::to_string(d) + " sources " + std::to_string(c.sources[0]) + "," +
+                         std::to_string(c.sources[1]));
+            const Outcome o = run_traced(c);
+            expect_clean_run(o, c);
+            EXPECT_EQ(o.result.completion_slots, d);
+        }
+}
+
+TEST(KBroadcast, RepeatedSourcesDeliverEveryPacketOnce) {
+    const RunConfig c = kb("same-order", 5, {1, 1, 1, 7, 7, 30});
+    const Outcome o = run_traced(c);
+    expect_clean_run(o, c);
+    EXPECT_EQ(expect_each_message_reaches_once(o.rows, 5), 6u);
+    EXPECT_LE(o.result.completion_slots, 5u + 6u - 1u);
+}
