@@ -76,7 +76,7 @@ std::optional<std::string> validate_rtl(const RunConfig& c) {
                std::to_string(kRtlMaxDim) + " ports, accepted 1.." + std::to_string(kRtlMaxDim);
     if (!rtl_algorithm_code(c.task, c.algorithm))
         return "the RTL router has no control logic for " + c.task + "/" + c.algorithm +
-               ": accepted snb/sbt, mnb/sbt, mnb/bostt, te/bostt";
+               ": accepted snb/sbt, mnb/sbt, mnb/bostt, te/bostt, kb/same-order";
     if (c.packet_flits > kRtlMaxPacketFlits)
         return "--packet-flits " + std::to_string(c.packet_flits) + " is beyond the RTL build: accepted 1.." +
                std::to_string(kRtlMaxPacketFlits);

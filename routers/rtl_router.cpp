@@ -15,6 +15,7 @@ using namespace sc_core;
 std::optional<unsigned> rtl_algorithm_code(const std::string& task, const std::string& algorithm) {
     // Matches `CC_ALGO_* in rtl/src/cc_defs.vh.
     if (algorithm == "sbt" && (task == "snb" || task == "mnb")) return 0u;
+    if (algorithm == "same-order" && task == "kb") return 0u;  // the same trees, FIFO
     if (algorithm == "bostt" && task == "mnb") return 1u;
     if (algorithm == "bostt" && task == "te") return 2u;
     return std::nullopt;

@@ -59,6 +59,9 @@ TEST(Cosim, RtlNetworksMatchWithMultiFlitPacketsBoundedQueuesAndRotatedTrees) {
     expect_same_trace(config("mnb", "bostt", 5, 0, 3), "mnb F=3");
     expect_same_trace(config("te", "bostt", 5, 0, 4, 3), "te F=4 depth 3");
     expect_same_trace(config("mnb", "sbt", 6, 0, 2, 1), "mnb sbt F=2 depth 1");
+    RunConfig repeated = config("kb", "same-order", 6);
+    repeated.sources = {3, 3, 17, 40, 40, 40, 63};
+    expect_same_trace(repeated, "kb same-order with repeated sources");
     RunConfig rotated = config("snb", "sbt", 6, 9);
     rotated.sbt_rotation = 4;
     expect_same_trace(rotated, "snb rotated by 4");
