@@ -49,7 +49,7 @@ Network::Network(sc_module_name name, const RunConfig& config)
                                                            "n" + std::to_string(i) + "_p" + std::to_string(p)));
 
     const LogicFactory make_logic =
-        algo_->build(AlgorithmSetup{cube_, config.root, config.packet_flits, config.sbt_rotation});
+        algo_->build(AlgorithmSetup{cube_, config.root, config.packet_flits, config.sbt_rotation, config.sources});
     const RouterConfig rc{config.packet_flits, config.queue_depth};
     RtlRouterConfig rtl;
     if (config.uses_rtl()) {

@@ -59,6 +59,16 @@ std::optional<std::string> validate_sources(const RunConfig& c, const TaskInfo& 
     if (c.algorithm == "pair" && (c.sources.size() != 2 || c.sources[0] == c.sources[1]))
         return "algorithm pair broadcasts from exactly 2 distinct nodes, not K = " + std::to_string(c.sources.size()) +
                (c.sources.size() == 2 ? " with a repeated node" : "") + " (accepted: --k 2 or --sources X,Y)";
+    if (c.algorithm == "rank") {
+        std::vector<uint32_t> distinct = c.sources;
+        std::sort(distinct.begin(), distinct.end());
+        distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+        if (c.sources.size() != c.dim || distinct.size() != c.dim)
+            return "algorithm rank broadcasts from exactly d = " + std::to_string(c.dim) +
+                   " distinct nodes, not K = " + std::to_string(c.sources.size()) +
+                   (distinct.size() != c.sources.size() ? " with repeats" : "") + " (accepted: --k " +
+                   std::to_string(c.dim) + ")";
+    }
     return std::nullopt;
 }
 

@@ -89,7 +89,7 @@ public:
             out_ready_.push_back(std::make_unique<sc_signal<bool>>((s + "_out_ready").c_str()));
         }
         const AlgorithmEntry* algo = algorithms().find(task->kind, algorithm);
-        const LogicFactory logic = algo->build(AlgorithmSetup{cube_, 0, c.packet_flits, c.sbt_rotation});
+        const LogicFactory logic = algo->build(AlgorithmSetup{cube_, 0, c.packet_flits, c.sbt_rotation, {}});
         sysc_ = std::make_unique<Router>("sysc", c.node, cube_, RouterConfig{c.packet_flits, c.queue_depth},
                                          logic(c.node), *sc_node_, sc_counters_);
         RtlRouterConfig rc;

@@ -37,6 +37,7 @@ const Registry& algorithms() {
         register_bostt_scatter(r);
         register_bostt_te(r);
         register_kb_pair(r);
+        register_kb_rank(r);
         return r;
     }();
     return registry;

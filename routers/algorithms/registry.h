@@ -20,6 +20,7 @@ struct AlgorithmSetup {
     uint32_t root;
     unsigned packet_flits;
     unsigned sbt_rotation = 0;
+    std::vector<uint32_t> sources;  // kb: the broadcasting nodes, as given
 };
 
 using LogicFactory = std::function<std::unique_ptr<ControlLogic>(uint32_t node)>;
@@ -63,5 +64,6 @@ void register_bostt_mnb(Registry& r);
 void register_bostt_scatter(Registry& r);
 void register_bostt_te(Registry& r);
 void register_kb_pair(Registry& r);
+void register_kb_rank(Registry& r);
 
 }  // namespace cubecast

@@ -62,6 +62,7 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("run --task kb --algorithm pair --dim 4 --k 3", "K = 3", "--k 2");
     expect_bad_input("run --task kb --algorithm pair --dim 4 --sources 5,5", "repeated", "--k 2");
     expect_bad_input("run --task mnb --dim 4 --sources 1,2", "kb only", "mnb");
+    expect_bad_input("run --task kb --algorithm rank --dim 5 --k 4", "K = 4", "--k 5");
     expect_bad_input("run --task kb --algorithm same-order --dim 4 --k 3 --placement clever", "clever", "adversarial");
 }
 

@@ -99,3 +99,16 @@ TEST(KBroadcast, RepeatedSourcesDeliverEveryPacketOnce) {
     EXPECT_EQ(expect_each_message_reaches_once(o.rows, 5), 6u);
     EXPECT_LE(o.result.completion_slots, 5u + 6u - 1u);
 }
+
+// §3.3.3: with known ranks, d sources finish in exactly d slots: in every slot the d packets use d
+// different dimensions, so no copy ever waits for another.
+TEST(KBroadcast, RankFinishesInExactlyDSlots) {
+    for (unsigned d = 1; d <= 9; ++d)
+        for (unsigned seed = 0; seed < 4; ++seed) {
+            const RunConfig c = kb("rank", d, random_distinct(d, d, 31 * seed + d));
+            SCOPED_TRACE("d=" + std::to_string(d) + " seed " + std::to_string(seed));
+            const Outcome o = run_traced(c);
+            expect_clean_run(o, c);
+            EXPECT_EQ(o.result.completion_slots, d);
+        }
+}
