@@ -50,7 +50,7 @@ Network::Network(sc_module_name name, const RunConfig& config)
 
     const LogicFactory make_logic =
         algo_->build(AlgorithmSetup{cube_, config.root, config.packet_flits, config.sbt_rotation, config.sources});
-    const RouterConfig rc{config.packet_flits, config.queue_depth};
+    const RouterConfig rc{config.packet_flits, config.queue_depth, *parse_port_model(config.port_model)};
     RtlRouterConfig rtl;
     if (config.uses_rtl()) {
         rtl.packet_flits = config.packet_flits;
@@ -90,7 +90,7 @@ Network::Network(sc_module_name name, const RunConfig& config)
             "task=" + config.task + " algorithm=" + config.algorithm + " topology=hypercube dim=" +
                 std::to_string(d) + " root=" + std::to_string(config.root) + " packet_flits=" +
                 std::to_string(config.packet_flits) + " queue_depth=" + std::to_string(config.queue_depth) +
-                " seed=" + std::to_string(config.seed) +
+                " seed=" + std::to_string(config.seed) + " port_model=" + config.port_model +
                 (config.sources.empty() ? "" : " k=" + std::to_string(config.sources.size()))};
         if (!config.command_line.empty()) comments.push_back("command: " + config.command_line);
         trace_ = std::make_unique<TraceWriter>(config.trace_path, comments);

@@ -21,6 +21,7 @@ struct RunConfig {
     std::string fst_path;         // the same waves as FST (converted with GTKWave's vcd2fst), empty = none
     std::string command_line;     // recorded in the trace header
     std::vector<uint32_t> sources;    // kb: the broadcasting node of each packet (may repeat)
+    std::string port_model = "mla";   // mla | sla | shout
     std::string router = "systemc";  // systemc | rtl: the router at every node
     std::vector<uint32_t> rtl_nodes;  // with router systemc: these nodes get the Verilated RTL router
     std::string rtl_rom_dir;          // where the RTL's memory files are (empty: the build's)

@@ -12,6 +12,7 @@ const std::vector<TaskInfo>& tasks() {
         {TaskKind::scatter, "scatter", "single-node scatter: --root sends a distinct packet to every node", true},
         {TaskKind::te, "te", "total exchange: every node sends a distinct packet to every other node", false},
         {TaskKind::kb, "kb", "K simultaneous broadcasts from --sources, or --k K --placement P", false},
+        {TaskKind::succ, "succ", "successive broadcasts mu_1..mu_p, mu_j from the j-th Gray code word, received in order", false},
     };
     return list;
 }
@@ -32,7 +33,15 @@ Task::Task(TaskKind kind, const Hypercube& cube, uint32_t root, std::vector<uint
 
 uint32_t Task::broadcasts_per_origin() const {
     if (kind_ == TaskKind::kb) return std::max<uint32_t>(1, *std::max_element(packets_at_.begin(), packets_at_.end()));
-    return kind_ == TaskKind::snb || kind_ == TaskKind::mnb ? 1 : 0;
+    return kind_ == TaskKind::snb || kind_ == TaskKind::mnb || kind_ == TaskKind::succ ? 1 : 0;
+}
+
+uint32_t gray_code(uint32_t i) { return i ^ (i >> 1); }
+
+uint32_t gray_position(uint32_t x) {
+    uint32_t i = 0;
+    for (; x; x >>= 1) i ^= x;
+    return i;
 }
 
 std::vector<uint32_t> place_sources(const Hypercube& cube, uint64_t k, const std::string& placement, uint64_t seed,
@@ -77,7 +86,8 @@ std::vector<Header> Task::own_messages(uint32_t node) const {
         case TaskKind::snb:
             if (node == root_) broadcast(node);
             break;
-        case TaskKind::mnb: broadcast(node); break;
+        case TaskKind::mnb:
+        case TaskKind::succ: broadcast(node); break;
         case TaskKind::scatter:
             if (node == root_) personal(node);
             break;
@@ -98,7 +108,8 @@ uint64_t Task::expected_deliveries(uint32_t node) const {
         case TaskKind::snb: return node == root_ ? 0 : 1;
         case TaskKind::mnb: return others;
         case TaskKind::scatter: return node == root_ ? 0 : 1;
-        case TaskKind::te: return others;
+        case TaskKind::te:
+        case TaskKind::succ: return others;
         case TaskKind::kb: return sources_.size() - packets_at_[node];
     }
     return 0;

@@ -9,7 +9,7 @@
 
 namespace cubecast {
 
-enum class TaskKind { snb, mnb, scatter, te, kb };
+enum class TaskKind { snb, mnb, scatter, te, kb, succ };
 
 struct TaskInfo {
     TaskKind kind;
@@ -44,6 +44,11 @@ private:
     std::vector<uint32_t> sources_;
     std::vector<uint32_t> packets_at_;  // kb: a_x, packets per node
 };
+
+// Paper 002 §3: the successive broadcasts mu_1..mu_p, mu_j held by alloc(j) = the j-th word of the
+// binary reflected Gray code. The 0-based position j - 1 of node x is the inverse Gray code of x.
+uint32_t gray_code(uint32_t i);
+uint32_t gray_position(uint32_t x);
 
 // Paper 000 §3.1: K broadcasting nodes for kb. `first`: nodes 0..K-1; `random`: K distinct nodes
 // drawn with the seed; `adversarial`: against prespecified same-order trees (increasing index

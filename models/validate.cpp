@@ -9,6 +9,7 @@
 #include "models/packet.h"
 #include "models/task.h"
 #include "routers/algorithms/registry.h"
+#include "routers/port_model.h"
 #include "routers/rtl_router.h"
 
 namespace cubecast {
@@ -81,6 +82,8 @@ std::optional<std::string> validate_rtl(const RunConfig& c) {
             return "--rtl-nodes names node " + std::to_string(n) + ", which is not a node of the " + std::to_string(c.dim) +
                    "-cube: accepted 0.." + std::to_string(nodes - 1);
     if (!c.uses_rtl()) return std::nullopt;
+    if (c.port_model != "mla")
+        return "--port-model " + c.port_model + " is not built into the RTL router: accepted mla with --router rtl";
     if (c.dim > kRtlMaxDim)
         return "--dim " + std::to_string(c.dim) + " is beyond the RTL build: the Verilog router has " +
                std::to_string(kRtlMaxDim) + " ports, accepted 1.." + std::to_string(kRtlMaxDim);
@@ -130,6 +133,11 @@ std::optional<std::string> validate(const RunConfig& c) {
         return "--packet-flits " + std::to_string(c.packet_flits) + " is out of range: accepted 1.." +
                std::to_string(kMaxPacketFlits);
     if (auto e = validate_sources(c, *task)) return e;
+    if (!parse_port_model(c.port_model))
+        return "--port-model '" + c.port_model + "' is unknown: accepted mla, sla, shout";
+    if (task->kind == TaskKind::succ && c.port_model == "sla")
+        return "succ/" + c.algorithm + " sends one message on several links at once, which port model sla forbids: "
+               "accepted mla, shout";
     if (c.sbt_rotation >= c.dim)
         return "--sbt-rotation " + std::to_string(c.sbt_rotation) + " is out of range: accepted 0.." + std::to_string(c.dim - 1);
     if (auto e = validate_rtl(c)) return e;

@@ -13,6 +13,7 @@ Router::Router(sc_module_name name, uint32_t id, const Hypercube& cube, RouterCo
       logic_(std::move(logic)),
       node_(node),
       counters_(counters),
+      port_check_(config.port_model),
       out_valid_reg_(cube.ports(), 0),
       in_ready_reg_(cube.ports(), 0) {
     inputs_.assign(cube.ports(), InputUnit(config.packet_flits));
@@ -40,11 +41,21 @@ void Router::on_clock() {
         inject_one();
         return;
     }
+    receiving_ = 0;
     receive_flits();
+    check_port_model();  // the cycle that just ended
     place_held_packets();
     drive_outputs();
     drive_ready();
     ++cycle_;
+}
+
+void Router::check_port_model() {
+    if (cycle_ == 0 || !problems_.empty()) return;
+    const std::string v = port_check_.check(sending_, one_message_, receiving_);
+    if (!v.empty())
+        problems_.push_back("port model violated at node " + std::to_string(id_) + " in cycle " +
+                            std::to_string(cycle_ - 1) + ": it " + v);
 }
 
 void Router::route_own_packets() {
@@ -62,6 +73,7 @@ void Router::receive_flits() {
     for (unsigned p = 0; p < inputs_.size(); ++p) {
         if (!in_ready_reg_[p] || !*in_valid_value_[p]) continue;
         InputUnit& in = inputs_[p];
+        ++receiving_;
         if (!in.accept(*in_flit_value_[p])) continue;
         ++counters_.packets_received;
         ++counters_.in_routers;
@@ -122,6 +134,9 @@ bool Router::place(Packet& packet, const Decision& decision, int in_port) {
 }
 
 void Router::drive_outputs() {
+    sending_ = 0;
+    one_message_ = true;
+    uint64_t first_flit = 0;
     for (unsigned p = 0; p < outputs_.size(); ++p) {
         OutputUnit& out = outputs_[p];
         if (out_valid_reg_[p] && *out_ready_value_[p]) {  // the flit on the link was taken
@@ -142,7 +157,11 @@ void Router::drive_outputs() {
             }
         }
         const bool valid = out.busy();
-        if (valid) out_flit[p].write(out.current_flit());
+        if (valid) {
+            out_flit[p].write(out.current_flit());
+            if (sending_++ == 0) first_flit = out.current_flit();
+            else if (out.current_flit() != first_flit) one_message_ = false;
+        }
         if (valid != static_cast<bool>(out_valid_reg_[p])) {
             out_valid[p].write(valid);
             out_valid_reg_[p] = valid;

@@ -20,6 +20,7 @@
 #include "routers/control_logic.h"
 #include "routers/input_unit.h"
 #include "routers/output_unit.h"
+#include "routers/port_model.h"
 #include "routers/router_base.h"
 
 namespace cubecast {
@@ -27,6 +28,7 @@ namespace cubecast {
 struct RouterConfig {
     unsigned packet_flits = 1;
     unsigned queue_depth = 0;  // 0 = unbounded
+    PortModel port_model = PortModel::mla;
 };
 
 class Router : public RouterBase {
@@ -37,6 +39,7 @@ public:
     unsigned max_queue_occupancy() const override;
     bool waiting_on_time(uint64_t cycle) const override;
     void describe_stuck(std::ostream& os) const override;
+    std::vector<std::string> problems() const override { return problems_; }
 
 private:
     struct PendingInjection {
@@ -51,6 +54,7 @@ private:
     void receive_flits();
     void place_held_packets();
     bool place(Packet& packet, const Decision& decision, int in_port);
+    void check_port_model();
     void drive_outputs();  // per output: finish the handshake, start the next packet, drive the link
     void drive_ready();
     LocalView view() const { return LocalView{id_, &cube_, config_.packet_flits, cycle_}; }
@@ -65,6 +69,11 @@ private:
     std::vector<InputUnit> inputs_;
     std::vector<OutputUnit> outputs_;
     std::deque<PendingInjection> injection_;
+    PortModelCheck port_check_;
+    unsigned sending_ = 0;        // links sending during the current cycle
+    bool one_message_ = true;     // ... all with the same packet
+    unsigned receiving_ = 0;      // flits that arrived at this edge
+    std::vector<std::string> problems_;
     std::vector<char> out_valid_reg_;
     std::vector<char> in_ready_reg_;
     // The bound channels' current values of in_valid and out_ready: sc_in::read() returns a

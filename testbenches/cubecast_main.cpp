@@ -44,7 +44,7 @@ struct CommonOptions {
     long long dim = 6, root = 0, packet_flits = 1, queue_depth = 0;
     unsigned long long seed = 1, max_cycles = 0;
     long long sbt_rotation = 0;
-    std::string router = "systemc", rtl_nodes, rtl_rom_dir, sources, placement = "random";
+    std::string router = "systemc", rtl_nodes, rtl_rom_dir, sources, placement = "random", port_model = "mla";
     long long k = -1;  // -1: not given
     void add(CLI::App* app, bool with_dim) {
         app->add_option("--topology", topology, "network topology (hypercube)");
@@ -58,6 +58,8 @@ struct CommonOptions {
         app->add_option("--rtl-nodes", rtl_nodes, "comma list of nodes that get the RTL router (the rest SystemC)");
         app->add_option("--rtl-rom-dir", rtl_rom_dir, "directory of the RTL's memory files (default: the build's)");
         app->add_option("--sbt-rotation", sbt_rotation, "rotate the SBT's dimensions by this much (trees R^c(SBT))");
+        app->add_option("--port-model", port_model, "mla (all ports, default), sla (one send, one receive), "
+                                                    "shout (one message to any set of links, one receive, half duplex)");
         app->add_option("--sources", sources, "kb: comma list of broadcasting nodes (a node may repeat)");
         app->add_option("--k", k, "kb: number of broadcasting nodes, placed by --placement");
         app->add_option("--placement", placement, "kb with --k: random (by --seed), adversarial or first");
@@ -85,6 +87,7 @@ struct CommonOptions {
             return "--sbt-rotation " + std::to_string(sbt_rotation) + " is out of range: accepted 0.." + std::to_string(dim - 1);
         c.sbt_rotation = static_cast<unsigned>(sbt_rotation);
         c.router = router;
+        c.port_model = port_model;
         c.rtl_rom_dir = rtl_rom_dir;
         std::string error;
         if (!parse_node_list("--rtl-nodes", rtl_nodes, c.rtl_nodes, error)) return error;

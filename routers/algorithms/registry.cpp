@@ -29,6 +29,8 @@ uint64_t kb_lower_bound(unsigned d, uint64_t k) {
     return std::max<uint64_t>(d, ceil_div((n - 1) * k, uint64_t{d} * n));
 }
 
+uint64_t succ_lower_bound(unsigned d) { return d == 1 ? 1 : (uint64_t{1} << d) + 1; }
+
 const Registry& algorithms() {
     static const Registry registry = [] {
         Registry r;
@@ -38,6 +40,8 @@ const Registry& algorithms() {
         register_bostt_te(r);
         register_kb_pair(r);
         register_kb_rank(r);
+        register_succ_sequential(r);
+        register_succ_gray(r);
         return r;
     }();
     return registry;

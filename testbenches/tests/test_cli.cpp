@@ -63,6 +63,9 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("run --task kb --algorithm pair --dim 4 --sources 5,5", "repeated", "--k 2");
     expect_bad_input("run --task mnb --dim 4 --sources 1,2", "kb only", "mnb");
     expect_bad_input("run --task kb --algorithm rank --dim 5 --k 4", "K = 4", "--k 5");
+    expect_bad_input("run --task succ --algorithm gray --dim 4 --port-model sla", "sla", "mla, shout");
+    expect_bad_input("run --port-model telepathy", "telepathy", "mla, sla, shout");
+    expect_bad_input("run --router rtl --port-model shout", "shout", "mla");
     expect_bad_input("run --task kb --algorithm same-order --dim 4 --k 3 --placement clever", "clever", "adversarial");
 }
 

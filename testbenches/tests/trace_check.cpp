@@ -99,3 +99,32 @@ size_t expect_each_message_reaches_once(const std::vector<TraceRow>& rows, unsig
     }
     return receivers.size();
 }
+
+std::string port_model_violation(const std::vector<TraceRow>& rows, const std::string& model) {
+    struct Use {
+        unsigned sends = 0, receives = 0;
+        std::set<std::pair<uint32_t, uint32_t>> messages;
+    };
+    std::map<std::pair<uint32_t, uint64_t>, Use> use;  // (node, cycle)
+    for (const TraceRow& r : rows)
+        for (uint64_t c = r.start; c < r.end; ++c) {
+            Use& s = use[{r.src, c}];
+            ++s.sends;
+            s.messages.insert({r.origin, r.msg});
+            ++use[{r.dst, c}].receives;
+        }
+    for (const auto& [key, u] : use) {
+        const std::string where = "node " + std::to_string(key.first) + " cycle " + std::to_string(key.second);
+        if (u.receives > 1) return where + " receives on " + std::to_string(u.receives) + " links";
+        if (model == "sla" && u.sends > 1) return where + " sends on " + std::to_string(u.sends) + " links";
+        if (model == "shout" && u.messages.size() > 1) return where + " sends different messages";
+        if (model == "shout" && u.sends && u.receives) return where + " sends and receives";
+    }
+    return "";
+}
+
+std::map<uint32_t, std::map<uint32_t, uint64_t>> arrivals_by_node(const std::vector<TraceRow>& rows) {
+    std::map<uint32_t, std::map<uint32_t, uint64_t>> at;
+    for (const TraceRow& r : rows) at[r.dst][r.origin] = r.end;
+    return at;
+}

@@ -2,6 +2,7 @@
 // model: it knows only the trace format and the hypercube.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -30,3 +31,11 @@ TraceFacts check_trace(const std::vector<TraceRow>& rows, unsigned dim, unsigned
 // For personalised tasks: the packet for dest reaches dest exactly once. No node receives a packet
 // twice. Returns the number of distinct messages in the trace.
 size_t expect_each_message_reaches_once(const std::vector<TraceRow>& rows, unsigned dim);
+
+// Test-side port-model check on the trace: "sla": per node and cycle at most one link sending and one
+// receiving; "shout": at most one receiving, all sending links carry one message, never both.
+// Returns the first violation found, or empty.
+std::string port_model_violation(const std::vector<TraceRow>& rows, const std::string& model);
+
+// For successive broadcasts: the cycle each node received each origin's packet.
+std::map<uint32_t, std::map<uint32_t, uint64_t>> arrivals_by_node(const std::vector<TraceRow>& rows);

@@ -1,0 +1,52 @@
+// Successive broadcasts in 2p + log2 p - 2 slots, paper 002 §3 (Proposition 1). mu_j is held by
+// x = alloc(j), the j-th word of the binary reflected Gray code, and goes down the rotated spanning
+// binomial tree x xor R^nu(SBT(0)), nu the dimension in which alloc(j) and alloc(j+1) differ
+// (cyclically), level by level; a new broadcast starts every 2 slots. In 002's SBT(0) the father of
+// w clears its lowest set bit and its children set one bit below it (any bit, for w = 0); R^nu
+// rotates vertex labels left by nu, so in node coordinates u = y xor x the tree is read on
+// w = rotr(u, nu) and a child bit b is port (b + nu) mod d. alloc(j+1) is then a leaf, which is why
+// the broadcasts can overlap without conflict under the shouting/whispering model (Lemma 3).
+#include "models/task.h"
+#include "routers/algorithms/registry.h"
+
+namespace cubecast {
+
+namespace {
+
+uint32_t rotate_right(uint32_t x, unsigned d, unsigned by) {
+    const uint32_t mask = (uint32_t{1} << d) - 1;
+    by %= d;
+    return by == 0 ? x : ((x >> by) | (x << (d - by))) & mask;
+}
+
+class GrayLogic : public ControlLogic {
+public:
+    void route(const LocalView& v, const Header& h, int in_port, Decision& out) override {
+        if (in_port != kLocalPort) out.deliver();
+        const unsigned d = v.cube->dim();
+        const uint32_t p = uint32_t{1} << d;
+        const uint32_t j = gray_position(h.origin);            // mu_{j+1}, 0-based j
+        const uint32_t next = gray_code((j + 1) % p);          // alloc(j+2), cyclically
+        const unsigned nu = highest_bit(h.origin ^ next);      // they differ in one bit
+        const uint32_t u = v.id ^ h.origin;
+        const uint32_t w = rotate_right(u, d, nu);
+        const unsigned below = w == 0 ? d : static_cast<unsigned>(__builtin_ctz(w));
+        const uint64_t slot = 2ull * j + popcount(u) + 1;      // level l sends in slot 2j + l + 1
+        for (unsigned b = 0; b < below; ++b) out.forward((b + nu) % d, QueueKey{v.slot_start(slot), 0});
+    }
+};
+
+LogicFactory build(const AlgorithmSetup&) {
+    return [](uint32_t) { return std::make_unique<GrayLogic>(); };
+}
+
+}  // namespace
+
+void register_succ_gray(Registry& r) {
+    r.add({TaskKind::succ, "gray", "002 §3 (Gray-code allocation, rotated SBTs, a broadcast every 2 slots)",
+           "2p+log2(p)-2", [](unsigned d, uint64_t) { return std::optional<uint64_t>(succ_lower_bound(d)); },
+           [](unsigned d, uint64_t) { return std::optional<uint64_t>((uint64_t{2} << d) + d - 2); },
+           [](unsigned d, uint64_t) { return broadcast_transmissions(d); }, build});
+}
+
+}  // namespace cubecast

@@ -1,0 +1,37 @@
+// Successive broadcasts one after the other, paper 002's baseline: mu_j (held by the j-th Gray code
+// word) starts in slot (j-1)d + 1 and goes down the spanning binomial tree level by level; each takes
+// d slots, p log2 p in all. Valid under the shouting/whispering model: one broadcast at a time, a
+// node sends one message to all its children at once and receives once.
+#include "routers/algorithms/registry.h"
+
+namespace cubecast {
+
+namespace {
+
+class SequentialLogic : public ControlLogic {
+public:
+    void route(const LocalView& v, const Header& h, int in_port, Decision& out) override {
+        if (in_port != kLocalPort) out.deliver();
+        const unsigned d = v.cube->dim();
+        const uint32_t x = v.id ^ h.origin;
+        const uint64_t start = uint64_t{gray_position(h.origin)} * d;  // slots before mu_j begins
+        const uint64_t slot = start + popcount(x) + 1;                  // this node sends in this slot
+        const unsigned first = x == 0 ? 0 : highest_bit(x) + 1;
+        for (unsigned j = first; j < d; ++j) out.forward(j, QueueKey{v.slot_start(slot), 0});
+    }
+};
+
+LogicFactory build(const AlgorithmSetup&) {
+    return [](uint32_t) { return std::make_unique<SequentialLogic>(); };
+}
+
+}  // namespace
+
+void register_succ_sequential(Registry& r) {
+    r.add({TaskKind::succ, "sequential", "002 §1 (one broadcast after the other)", "p log2 p",
+           [](unsigned d, uint64_t) { return std::optional<uint64_t>(succ_lower_bound(d)); },
+           [](unsigned d, uint64_t) { return std::optional<uint64_t>(uint64_t{d} << d); },
+           [](unsigned d, uint64_t) { return broadcast_transmissions(d); }, build});
+}
+
+}  // namespace cubecast
