@@ -39,6 +39,7 @@ Network::Network(sc_module_name name, const RunConfig& config)
     for (uint32_t i = 0; i < n; ++i) {
         nodes_.push_back(std::make_unique<Node>(i, n, task_.broadcasts_per_origin(), config.packet_flits,
                                                 task_.expected_deliveries(i), task_.own_messages(i)));
+        if (task_.kind() == TaskKind::succ) nodes_.back()->require_order(gray_position);
         expected_total_ += nodes_.back()->expected();
         load_cycles_ = std::max<uint64_t>(load_cycles_, nodes_.back()->own_messages().size());
     }

@@ -32,6 +32,11 @@ void Node::deliver(const Packet& p, uint64_t cycle) {
     auto slot = seen_[static_cast<size_t>(h.origin) * broadcasts_per_origin_ + (h.broadcast ? h.msg : 0)];
     if (slot) return fail(label() + " delivered twice");
     slot = true;
+    if (order_) {
+        const int64_t position = order_(h.origin);
+        if (position < last_position_) fail(label() + " arrived after a later message of the sequence");
+        last_position_ = position;
+    }
     ++delivered_;
     last_cycle_ = std::max(last_cycle_, cycle);
 }

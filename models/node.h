@@ -17,6 +17,8 @@ public:
     uint32_t id() const { return id_; }
     const std::vector<Header>& own_messages() const { return own_; }
     void deliver(const Packet& p, uint64_t cycle);
+    // Successive broadcasts: messages must arrive in this order (position of each origin).
+    void require_order(uint32_t (*position_of_origin)(uint32_t)) { order_ = position_of_origin; }
 
     uint64_t delivered() const { return delivered_; }
     uint64_t expected() const { return expected_; }
@@ -38,6 +40,8 @@ private:
     uint64_t delivered_ = 0;
     uint64_t last_cycle_ = 0;
     uint64_t errors_ = 0;
+    uint32_t (*order_)(uint32_t) = nullptr;
+    int64_t last_position_ = -1;
     std::vector<std::string> samples_;
 };
 

@@ -68,3 +68,19 @@ TEST(Node, FlagsCorruptionMisdeliveryDuplicatesAndOwnPackets) {
     EXPECT_NE(node.error_samples()[0].find("twice"), std::string::npos);
     EXPECT_NE(node.error_samples()[1].find("corrupted"), std::string::npos);
 }
+
+TEST(Node, SuccessiveBroadcastOrderIsChecked) {
+    Node node(0, 8, 1, 1, 7, {});
+    node.require_order([](uint32_t origin) { return 7 - origin; });  // origin 7 first, then 6, ...
+    Header h;
+    h.broadcast = true;
+    h.origin = 6;
+    node.deliver(make_packet(h, 1), 1);
+    h.origin = 5;
+    node.deliver(make_packet(h, 1), 2);
+    EXPECT_EQ(node.errors(), 0u);
+    h.origin = 7;  // belongs before 6
+    node.deliver(make_packet(h, 1), 3);
+    EXPECT_EQ(node.errors(), 1u);
+    EXPECT_NE(node.error_samples()[0].find("after a later message"), std::string::npos);
+}
