@@ -31,9 +31,9 @@ LogicFactory build(const AlgorithmSetup&) {
 
 void register_kb_pair(Registry& r) {
     r.add({TaskKind::kb, "pair", "000 §3.3.2 (K = 2, priority toward the antipode)", "d",
-           [](unsigned d, uint64_t k) { return std::optional<uint64_t>(kb_lower_bound(d, k)); },
+           kb_lower_bound_slots,
            [](unsigned d, uint64_t) { return std::optional<uint64_t>(d); },
-           [](unsigned d, uint64_t k) { return k * ((uint64_t{1} << d) - 1); }, build});
+           kb_transmissions, build});
 }
 
 }  // namespace cubecast

@@ -45,9 +45,9 @@ LogicFactory build(const AlgorithmSetup& s) {
 
 void register_kb_rank(Registry& r) {
     r.add({TaskKind::kb, "rank", "000 §3.3.3 (K = d, known ranks, rotated index orders)", "d",
-           [](unsigned d, uint64_t k) { return std::optional<uint64_t>(kb_lower_bound(d, k)); },
+           kb_lower_bound_slots,
            [](unsigned d, uint64_t) { return std::optional<uint64_t>(d); },
-           [](unsigned d, uint64_t k) { return k * ((uint64_t{1} << d) - 1); }, build});
+           kb_transmissions, build});
 }
 
 }  // namespace cubecast

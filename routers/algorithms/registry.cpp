@@ -29,6 +29,9 @@ uint64_t kb_lower_bound(unsigned d, uint64_t k) {
     return std::max<uint64_t>(d, ceil_div((n - 1) * k, uint64_t{d} * n));
 }
 
+std::optional<uint64_t> kb_lower_bound_slots(unsigned d, uint64_t k) { return kb_lower_bound(d, k); }
+uint64_t kb_transmissions(unsigned d, uint64_t k) { return k * ((uint64_t{1} << d) - 1); }
+
 uint64_t succ_lower_bound(unsigned d) { return d == 1 ? 1 : (uint64_t{1} << d) + 1; }
 
 const Registry& algorithms() {

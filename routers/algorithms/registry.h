@@ -57,6 +57,9 @@ uint64_t mnb_optimal_slots(unsigned d);        // ceil((2^d - 1)/d)
 uint64_t broadcast_transmissions(unsigned d);  // N(N-1) for MNB
 // Paper 000 §3.1: K broadcasts need max(d, (2^d - 1)K / (d 2^d)) slots (rounded up).
 uint64_t kb_lower_bound(unsigned d, uint64_t k);
+// The two formulas every K-broadcast entry shares: that lower bound, and K(N-1) transmissions.
+std::optional<uint64_t> kb_lower_bound_slots(unsigned d, uint64_t k);
+uint64_t kb_transmissions(unsigned d, uint64_t k);
 // Paper 002 Proposition 2: successive broadcasts need 2p - alpha(d) - 1 slots, alpha(d) the largest
 // number of leaves of a spanning tree of the d-cube; alpha(d) <= p - 2 for d >= 2 (two inner nodes at
 // least), so this weaker, exact-to-compute bound p + 1 is reported (d for d = 1).

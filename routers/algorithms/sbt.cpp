@@ -47,9 +47,9 @@ void register_sbt(Registry& r) {
            [](unsigned d, uint64_t) { return broadcast_transmissions(d); }, build});
     // 000 §3.3.1: a copy is delayed at most once by each other packet, so at most d + K - 1 slots.
     r.add({TaskKind::kb, "same-order", "000 §3.3.1 (same-order completely unbalanced trees, FIFO)", "d+K-1",
-           [](unsigned d, uint64_t k) { return std::optional<uint64_t>(kb_lower_bound(d, k)); },
+           kb_lower_bound_slots,
            [](unsigned d, uint64_t k) { return std::optional<uint64_t>(d + k - 1); },
-           [](unsigned d, uint64_t k) { return k * ((uint64_t{1} << d) - 1); }, build});
+           kb_transmissions, build});
 }
 
 }  // namespace cubecast
