@@ -14,7 +14,7 @@ RunResult simulate(const RunConfig& config) {
     if (auto problem = validate(config)) throw ConfigError(*problem);
     std::unique_ptr<Network> net;
     try {
-        net = std::make_unique<Network>("network", config);
+        net = std::make_unique<Network>("network", with_placed_sources(config));
     } catch (const std::runtime_error& e) {
         throw ConfigError(e.what());
     }

@@ -103,6 +103,15 @@ std::optional<std::string> validate_rtl(const RunConfig& c) {
 
 }  // namespace
 
+RunConfig with_placed_sources(const RunConfig& c) {
+    RunConfig r = c;
+    if (c.k && c.sources.empty()) {
+        std::string error;
+        r.sources = place_sources(Hypercube(c.dim), c.k, c.placement, c.seed, error);
+    }
+    return r;
+}
+
 bool RunConfig::is_rtl_node(uint32_t node) const {
     return router == "rtl" || std::find(rtl_nodes.begin(), rtl_nodes.end(), node) != rtl_nodes.end();
 }
@@ -132,7 +141,16 @@ std::optional<std::string> validate(const RunConfig& c) {
     if (c.packet_flits < 1 || c.packet_flits > kMaxPacketFlits)
         return "--packet-flits " + std::to_string(c.packet_flits) + " is out of range: accepted 1.." +
                std::to_string(kMaxPacketFlits);
-    if (auto e = validate_sources(c, *task)) return e;
+    if (c.k) {
+        if (!c.sources.empty()) return std::string("give --sources or --k, not both");
+        if (c.k > nodes)
+            return "--k " + std::to_string(c.k) + " is out of range: accepted 1.." + std::to_string(nodes) +
+                   " distinct nodes (repeat nodes with --sources)";
+        std::string error;
+        place_sources(Hypercube(c.dim), c.k, c.placement, c.seed, error);
+        if (!error.empty()) return error;
+    }
+    if (auto e = validate_sources(with_placed_sources(c), *task)) return e;
     if (!parse_port_model(c.port_model))
         return "--port-model '" + c.port_model + "' is unknown: accepted mla, sla, shout";
     if (task->kind == TaskKind::succ && c.port_model == "sla")

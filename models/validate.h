@@ -9,6 +9,9 @@
 namespace cubecast {
 
 std::optional<std::string> validate(const RunConfig& c);
+// The config with kb's sources placed when given as --k K --placement P (for its own dimension).
+// The config must be valid.
+RunConfig with_placed_sources(const RunConfig& c);
 // One line: the tasks and, for each, its algorithms ("mnb: bostt, sbt; ...").
 std::string accepted_tasks_and_algorithms();
 

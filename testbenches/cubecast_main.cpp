@@ -92,14 +92,11 @@ struct CommonOptions {
         std::string error;
         if (!parse_node_list("--rtl-nodes", rtl_nodes, c.rtl_nodes, error)) return error;
         if (!parse_node_list("--sources", sources, c.sources, error)) return error;
-        if (k != -1) {
-            if (!c.sources.empty()) return "give --sources or --k, not both";
-            if (k < 1 || k > (1ll << dim))
-                return "--k " + std::to_string(k) + " is out of range: accepted 1.." + std::to_string(1ll << dim) +
-                       " distinct nodes (repeat nodes with --sources)";
-            c.sources = place_sources(Hypercube(c.dim), static_cast<uint64_t>(k), placement, seed, error);
-            if (!error.empty()) return error;
-        }
+        if (k != -1 && k < 1)
+            return "--k " + std::to_string(k) + " is out of range: accepted 1.." + std::to_string(1ll << dim) +
+                   " distinct nodes (repeat nodes with --sources)";
+        c.k = k == -1 ? 0 : static_cast<uint64_t>(k);
+        c.placement = placement;
         return "";
     }
 };
