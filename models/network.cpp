@@ -43,6 +43,8 @@ Network::Network(sc_module_name name, const RunConfig& config)
         expected_total_ += nodes_.back()->expected();
         load_cycles_ = std::max<uint64_t>(load_cycles_, nodes_.back()->own_messages().size());
     }
+    phases_ = std::make_unique<PhaseSequencer>("phases", load_cycles_);
+    phases_->clk(clk_);
     links_.reserve(size_t{n} * d);
     for (uint32_t i = 0; i < n; ++i)
         for (unsigned p = 0; p < d; ++p)
@@ -69,8 +71,8 @@ Network::Network(sc_module_name name, const RunConfig& config)
         else
             r = std::make_unique<Router>(name.c_str(), i, cube_, rc, make_logic(i), *nodes_[i], counters_);
         r->clk(clk_);
-        r->rst(rst_);
-        r->load(load_);
+        r->rst(phases_->rst);
+        r->load(phases_->load);
         for (unsigned p = 0; p < d; ++p) {
             LinkSignals& out = *links_[size_t{i} * d + p];
             // The link arriving at i on port p comes from neighbour j on its port p.
@@ -98,8 +100,8 @@ Network::Network(sc_module_name name, const RunConfig& config)
     }
     monitor_ = std::make_unique<LinkMonitor>("link_monitor", links_, config.packet_flits, trace_.get());
     monitor_->clk(clk_);
-    monitor_->rst(rst_);
-    monitor_->load(load_);
+    monitor_->rst(phases_->rst);
+    monitor_->load(phases_->load);
     const std::string waves = config.fst_path.empty() ? config.vcd_path : config.fst_path;
     if (!waves.empty()) waves_ = std::make_unique<WaveDump>(waves, cube_, links_, routers_);
 
@@ -109,16 +111,6 @@ Network::Network(sc_module_name name, const RunConfig& config)
     SC_METHOD(supervise);
     sensitive << clk_.negedge_event();
     dont_initialize();
-    SC_METHOD(drive_phase);
-    sensitive << clk_.negedge_event();
-    dont_initialize();
-}
-
-// The phase signals change between rising edges.
-void Network::drive_phase() {
-    const uint64_t done = ++phase_edges_;  // rising edges so far
-    rst_.write(false);
-    load_.write(done < 1 + load_cycles_);
 }
 
 Network::~Network() = default;

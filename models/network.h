@@ -12,6 +12,7 @@
 #include "models/link.h"
 #include "models/link_monitor.h"
 #include "models/node.h"
+#include "models/phases.h"
 #include "models/run.h"
 #include "models/task.h"
 #include "models/trace_writer.h"
@@ -34,8 +35,7 @@ public:
 
 private:
     void supervise();
-    void drive_phase();
-    bool running() const { return !rst_.read() && !load_.read(); }
+    bool running() const { return phases_->running(); }
     uint64_t cycle_limit() const;
     void finish(RunStatus status);
 
@@ -48,12 +48,8 @@ private:
     uint64_t expected_total_ = 0;
 
     sc_core::sc_clock clk_;
-    // Phases: rst for the first rising edge, load for the next load_cycles_ (enough for every node to
-    // preload its packets, one per edge), then run.
-    sc_core::sc_signal<bool> rst_{"rst", true};
-    sc_core::sc_signal<bool> load_{"load", false};
-    uint64_t load_cycles_ = 1;
-    uint64_t phase_edges_ = 0;
+    uint64_t load_cycles_ = 1;  // enough for every node to preload its packets
+    std::unique_ptr<PhaseSequencer> phases_;
     std::vector<std::unique_ptr<Node>> nodes_;
     std::vector<std::unique_ptr<LinkSignals>> links_;  // index src * d + port
     std::vector<std::unique_ptr<RouterBase>> routers_;

@@ -14,6 +14,7 @@
 
 #include "models/counters.h"
 #include "models/node.h"
+#include "models/phases.h"
 #include "models/wave_dump.h"
 #include "routers/algorithms/registry.h"
 #include "routers/router.h"
@@ -67,8 +68,6 @@ public:
           c_(c),
           cube_(c.dim),
           clk_("clk", 1, SC_NS),
-          rst_("rst", true),
-          load_("load", false),
           sc_side_(c.dim, "sysc"),
           rtl_side_(c.dim, "rtl"),
           rng_(c.seed),
@@ -77,7 +76,8 @@ public:
         const TaskInfo* task = find_task(task_name);
         Task t(task->kind, cube_, 0);
         std::vector<Header> own = t.own_messages(c.node);
-        load_cycles_ = std::max<size_t>(1, own.size());
+        phases_ = std::make_unique<PhaseSequencer>("phases", std::max<size_t>(1, own.size()));
+        phases_->clk(clk_);
         // Random stimulus may repeat a message: the nodes' checks are not the point here, their
         // delivery counts are compared.
         sc_node_ = std::make_unique<Node>(c.node, cube_.nodes(), 1 << 12, c.packet_flits, 0, own);
@@ -135,8 +135,8 @@ public:
 private:
     void bind(RouterBase& r, Side& side) {
         r.clk(clk_);
-        r.rst(rst_);
-        r.load(load_);
+        r.rst(phases_->rst);
+        r.load(phases_->load);
         for (unsigned p = 0; p < c_.dim; ++p) {
             r.in_valid[p](*in_valid_[p]);
             r.in_flit[p](*in_flit_[p]);
@@ -147,7 +147,7 @@ private:
         }
     }
 
-    bool running() const { return !rst_.read() && !load_.read(); }
+    bool running() const { return phases_->running(); }
 
     // Rising edge: the neighbours' side. A flit offered during the last cycle moved if the SystemC
     // router's ready was high (the RTL's ready is compared to it every cycle).
@@ -186,10 +186,7 @@ private:
 
     // Falling edge: both routers have settled after the rising edge; their outputs must be equal.
     void compare() {
-        if (!running()) {
-            drive_phase();
-            return;
-        }
+        if (!running()) return;
         const uint64_t cycle = result_.cycles_run++;
         for (unsigned p = 0; p < c_.dim; ++p) {
             check(cycle, p, "in_ready", sc_side_.in_ready[p]->read(), rtl_side_.in_ready[p]->read());
@@ -202,13 +199,6 @@ private:
         const uint64_t rtl_d = rtl_node_->delivered() + rtl_node_->errors();
         if (sc_d != rtl_d) fail(cycle, 0, "deliveries so far", std::to_string(sc_d), std::to_string(rtl_d));
         if (result_.equal && result_.cycles_run >= c_.cycles) sc_stop();
-        drive_phase();
-    }
-
-    void drive_phase() {
-        const uint64_t done = ++phase_edges_;
-        rst_.write(false);
-        load_.write(done < 1 + load_cycles_);
     }
 
     void check(uint64_t cycle, unsigned port, const char* what, bool expected, bool actual) {
@@ -256,7 +246,7 @@ private:
     LockstepConfig c_;
     Hypercube cube_;
     sc_clock clk_;
-    sc_signal<bool> rst_, load_;
+    std::unique_ptr<PhaseSequencer> phases_;
     std::vector<std::unique_ptr<sc_signal<bool>>> in_valid_, out_ready_;
     std::vector<std::unique_ptr<sc_signal<uint64_t>>> in_flit_;
     Side sc_side_, rtl_side_;
@@ -266,7 +256,6 @@ private:
     std::unique_ptr<RtlRouter> rtl_;
     std::mt19937_64 rng_;
     std::vector<Source> sources_;
-    uint64_t load_cycles_ = 1, phase_edges_ = 0;
     LockstepResult result_;
     sc_trace_file* vcd_ = nullptr;
     std::unique_ptr<VerilatedVcdSc> rtl_vcd_;
