@@ -7,6 +7,7 @@
 
 #include "models/hypercube.h"
 #include "models/packet.h"
+#include "models/wave_dump.h"
 #include "models/task.h"
 #include "routers/algorithms/registry.h"
 #include "routers/port_model.h"
@@ -51,8 +52,7 @@ std::optional<std::string> validate_sources(const RunConfig& c, const TaskInfo& 
     std::vector<uint32_t> count(nodes, 0);
     for (uint32_t s : c.sources) {
         if (s >= nodes)
-            return "--sources names node " + std::to_string(s) + ", which is not a node of the " + std::to_string(c.dim) +
-                   "-cube: accepted 0.." + std::to_string(nodes - 1);
+            return not_a_node("--sources node " + std::to_string(s), c.dim);
         if (++count[s] > kMaxMsg + 1)
             return "--sources repeats node " + std::to_string(s) + " more than " + std::to_string(kMaxMsg + 1) +
                    " times (the message index has 12 bits)";
@@ -79,8 +79,7 @@ std::optional<std::string> validate_rtl(const RunConfig& c) {
     const uint32_t nodes = uint32_t{1} << c.dim;
     for (uint32_t n : c.rtl_nodes)
         if (n >= nodes)
-            return "--rtl-nodes names node " + std::to_string(n) + ", which is not a node of the " + std::to_string(c.dim) +
-                   "-cube: accepted 0.." + std::to_string(nodes - 1);
+            return not_a_node("--rtl-nodes node " + std::to_string(n), c.dim);
     if (!c.uses_rtl()) return std::nullopt;
     if (c.port_model != "mla")
         return "--port-model " + c.port_model + " is not built into the RTL router: accepted mla with --router rtl";
@@ -94,8 +93,8 @@ std::optional<std::string> validate_rtl(const RunConfig& c) {
         return "--packet-flits " + std::to_string(c.packet_flits) + " is beyond the RTL build: accepted 1.." +
                std::to_string(kRtlMaxPacketFlits);
     if (c.queue_depth > kRtlQueueDepth)
-        return "--queue-depth " + std::to_string(c.queue_depth) + " is beyond the RTL build: accepted 0 (its depth " +
-               std::to_string(kRtlQueueDepth) + ")..  " + std::to_string(kRtlQueueDepth);
+        return "--queue-depth " + std::to_string(c.queue_depth) + " is beyond the RTL build: accepted 0.." +
+               std::to_string(kRtlQueueDepth) + " (0: the RTL's own depth, " + std::to_string(kRtlQueueDepth) + ")";
     const std::string problem = rtl_rom_problem(c.rtl_rom_dir.empty() ? CUBECAST_ROM_DIR : c.rtl_rom_dir);
     if (!problem.empty()) return problem;
     return std::nullopt;
@@ -114,6 +113,11 @@ RunConfig with_placed_sources(const RunConfig& c) {
 
 bool RunConfig::is_rtl_node(uint32_t node) const {
     return router == "rtl" || std::find(rtl_nodes.begin(), rtl_nodes.end(), node) != rtl_nodes.end();
+}
+
+std::string not_a_node(const std::string& what, uint64_t dim) {
+    return what + " is not a node of the " + std::to_string(dim) + "-cube: accepted 0.." +
+           std::to_string((uint64_t{1} << dim) - 1);
 }
 
 std::string accepted_tasks_and_algorithms() {
@@ -136,8 +140,7 @@ std::optional<std::string> validate(const RunConfig& c) {
     }
     const uint32_t nodes = uint32_t{1} << c.dim;
     if (c.root >= nodes)
-        return "--root " + std::to_string(c.root) + " is not a node of the " + std::to_string(c.dim) +
-               "-cube: accepted 0.." + std::to_string(nodes - 1);
+        return not_a_node("--root " + std::to_string(c.root), c.dim);
     if (c.packet_flits < 1 || c.packet_flits > kMaxPacketFlits)
         return "--packet-flits " + std::to_string(c.packet_flits) + " is out of range: accepted 1.." +
                std::to_string(kMaxPacketFlits);
@@ -162,11 +165,10 @@ std::optional<std::string> validate(const RunConfig& c) {
     if (auto e = check_writable("--trace", c.trace_path)) return e;
     if (auto e = check_writable("--vcd", c.vcd_path)) return e;
     if (auto e = check_writable("--fst", c.fst_path)) return e;
-    if (!c.vcd_path.empty() && (c.vcd_path.size() < 5 || c.vcd_path.substr(c.vcd_path.size() - 4) != ".vcd"))
+    if (!c.vcd_path.empty() && !has_extension(c.vcd_path, ".vcd"))
         return "--vcd '" + c.vcd_path + "' must name a .vcd file";
     if (!c.fst_path.empty()) {
-        if (c.fst_path.size() < 5 || c.fst_path.substr(c.fst_path.size() - 4) != ".fst")
-            return "--fst '" + c.fst_path + "' must name a .fst file";
+        if (!has_extension(c.fst_path, ".fst")) return "--fst '" + c.fst_path + "' must name a .fst file";
         if (std::system("command -v vcd2fst >/dev/null 2>&1") != 0)
             return "--fst needs GTKWave's vcd2fst, which is not installed (accepted: apt-get install gtkwave, or use --vcd)";
     }

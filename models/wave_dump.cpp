@@ -20,12 +20,6 @@ namespace cubecast {
 using namespace sc_core;
 
 namespace {
-bool ends_with(const std::string& s, const std::string& tail) {
-    return s.size() > tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-std::string strip_vcd(const std::string& path) {
-    return ends_with(path, ".vcd") || ends_with(path, ".fst") ? path.substr(0, path.size() - 4) : path;
-}
 // vcd2fst (GTKWave's): converts and removes the VCD; returns false if it failed.
 bool to_fst(const std::string& stem) {
     const std::string cmd = "vcd2fst -v '" + stem + ".vcd' -f '" + stem + ".fst' >/dev/null 2>&1";
@@ -35,16 +29,24 @@ bool to_fst(const std::string& stem) {
 }
 }  // namespace
 
+bool has_extension(const std::string& path, const std::string& ext) {
+    return path.size() > ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0;
+}
+
+std::string wave_stem(const std::string& path) {
+    return has_extension(path, ".vcd") || has_extension(path, ".fst") ? path.substr(0, path.size() - 4) : path;
+}
+
 std::string WaveDump::port_prefix(uint32_t node, unsigned port) {
     return "node" + std::to_string(node) + ".port" + std::to_string(port);
 }
 
-std::string WaveDump::gtkw_path_for(const std::string& vcd_path) { return strip_vcd(vcd_path) + ".gtkw"; }
+std::string WaveDump::gtkw_path_for(const std::string& vcd_path) { return wave_stem(vcd_path) + ".gtkw"; }
 
 WaveDump::WaveDump(const std::string& path, const Hypercube& cube,
                    const std::vector<std::unique_ptr<LinkSignals>>& links,
                    const std::vector<std::unique_ptr<RouterBase>>& routers)
-    : path_(path), stem_(strip_vcd(path)), fst_(ends_with(path, ".fst")), cube_(cube) {
+    : path_(path), stem_(wave_stem(path)), fst_(has_extension(path, ".fst")), cube_(cube) {
     {
         std::ofstream probe(stem_ + ".vcd");
         if (!probe) throw std::runtime_error("cannot write wave file '" + path + "': " + std::strerror(errno));

@@ -41,6 +41,11 @@ private:
     std::unique_ptr<VerilatedVcdSc> rtl_;
 };
 
+// True if `path` is a file name ending in `ext` (e.g. ".vcd") with something before it.
+bool has_extension(const std::string& path, const std::string& ext);
+// The path without its .vcd or .fst ending: the stem other dumps and the .gtkw are named after.
+std::string wave_stem(const std::string& path);
+
 // GTKWave's zoom level that fits `nanoseconds` of a dump (time unit 100 ps) in about 600 pixels.
 double gtkw_zoom_to_fit(double nanoseconds);
 

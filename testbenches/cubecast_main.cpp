@@ -70,8 +70,7 @@ struct CommonOptions {
         if (dim < 1 || dim > static_cast<long long>(kMaxDim))
             return "--dim " + std::to_string(dim) + " is out of range: the hypercube accepts 1.." + std::to_string(kMaxDim);
         if (root < 0 || root >= (1ll << dim))
-            return "--root " + std::to_string(root) + " is not a node of the " + std::to_string(dim) +
-                   "-cube: accepted 0.." + std::to_string((1ll << dim) - 1);
+            return not_a_node("--root " + std::to_string(root), static_cast<uint64_t>(dim));
         if (packet_flits < 1 || packet_flits > static_cast<long long>(kMaxPacketFlits))
             return "--packet-flits " + std::to_string(packet_flits) + " is out of range: accepted 1.." +
                    std::to_string(kMaxPacketFlits);

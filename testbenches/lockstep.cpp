@@ -118,7 +118,7 @@ public:
         sc_start(SC_ZERO_TIME);
         if (rtl_vcd_) {
             rtl_->model().trace(rtl_vcd_.get(), 99);
-            rtl_vcd_->open((c_.vcd.substr(0, c_.vcd.size() - 4) + "_rtl.vcd").c_str());
+            rtl_vcd_->open((wave_stem(c_.vcd) + "_rtl.vcd").c_str());
         }
         sc_start();
         result_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -216,7 +216,7 @@ private:
     }
 
     void open_waves() {
-        vcd_ = sc_create_vcd_trace_file(c_.vcd.substr(0, c_.vcd.size() - 4).c_str());
+        vcd_ = sc_create_vcd_trace_file(wave_stem(c_.vcd).c_str());
         vcd_->set_time_unit(100, SC_PS);  // the bench's phase signals change between edges
         for (unsigned p = 0; p < c_.dim; ++p) {
             const std::string in = "port" + std::to_string(p);

@@ -12,6 +12,7 @@
 #include <systemc>
 
 #include "models/fork_run.h"
+#include "models/wave_dump.h"
 #include "routers/rtl_router.h"
 #include "testbenches/lockstep.h"
 
@@ -74,7 +75,7 @@ int sc_main(int argc, char* argv[]) {
         if (m != "sbt" && m != "mnb" && m != "te") return bad_input("--mode '" + m + "' is unknown: accepted sbt, mnb, te");
     if (dim < 0 || dim > static_cast<long long>(kRtlMaxDim))
         return bad_input("--dim " + std::to_string(dim) + " is out of range: accepted 1.." + std::to_string(kRtlMaxDim));
-    if (!vcd.empty() && (vcd.size() < 5 || vcd.substr(vcd.size() - 4) != ".vcd"))
+    if (!vcd.empty() && !has_extension(vcd, ".vcd"))
         return bad_input("--vcd '" + vcd + "' must name a .vcd file");
     auto parent = [](const std::string& path) {
         const auto slash = path.find_last_of('/');
@@ -121,8 +122,8 @@ int sc_main(int argc, char* argv[]) {
                     w.cycles = r.mismatch_cycle + 4;
                     w.vcd = waves_dir + "/lockstep_" + mode + ".vcd";
                     run_isolated(w);
-                    std::cout << "  waves: " << w.vcd << " (both routers) and "
-                              << w.vcd.substr(0, w.vcd.size() - 4) << "_rtl.vcd (RTL internals)\n";
+                    std::cout << "  waves: " << w.vcd << " (both routers) and " << wave_stem(w.vcd)
+                              << "_rtl.vcd (RTL internals)\n";
                 }
             }
             std::cout.flush();
