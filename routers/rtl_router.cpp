@@ -217,7 +217,7 @@ void RtlRouter::on_negedge() {
         level += occ;
         wave_occupancy_[p] = occ;
         max_occupancy_ = std::max(max_occupancy_, occ);
-        if ((started >> p) & 1u) {
+        if (waves_ && ((started >> p) & 1u)) {
             Header h;
             decode_header(out_flit[p].read(), h);
             wave_tx_origin_[p] = h.origin;
