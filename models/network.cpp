@@ -52,7 +52,8 @@ Network::Network(sc_module_name name, const RunConfig& config)
                                                            "n" + std::to_string(i) + "_p" + std::to_string(p)));
 
     const LogicFactory make_logic =
-        algo_->build(AlgorithmSetup{cube_, config.root, config.packet_flits, config.sbt_rotation, config.sources});
+        algo_->build(AlgorithmSetup{cube_, config.root, config.packet_flits, config.sbt_rotation, config.sources,
+                                    config.seed, config.c_star, config.with_prefix});
     const RouterConfig rc{config.packet_flits, config.queue_depth, *parse_port_model(config.port_model)};
     RtlRouterConfig rtl;
     if (config.uses_rtl()) {
@@ -132,7 +133,8 @@ void Network::finish(RunStatus status) {
 void Network::supervise() {
     if (!running()) return;
     const uint64_t cycle = cycle_++;
-    if (counters_.deliveries >= expected_total_ && counters_.in_routers == 0) return finish(RunStatus::ok);
+    if (counters_.deliveries >= expected_total_ && counters_.in_routers == 0 && counters_.unfinished_logics == 0)
+        return finish(RunStatus::ok);
     if (counters_.progress != last_progress_) {
         last_progress_ = counters_.progress;
         last_progress_cycle_ = cycle;
@@ -178,7 +180,8 @@ RunResult Network::run() {
     r.seed = config_.seed;
     r.broadcasts = task_.broadcasts();
     r.lower_bound_slots = algo_->lower_bound_slots(d, r.broadcasts);
-    r.paper_slots = algo_->paper_slots(d, r.broadcasts);
+    r.paper_slots = algo_->paper_slots_with_c ? algo_->paper_slots_with_c(d, r.broadcasts, config_.c_star)
+                                              : algo_->paper_slots(d, r.broadcasts);
     r.optimal_transmissions = algo_->optimal_transmissions(d, r.broadcasts);
     r.data_transmissions = monitor_->data_transmissions();
     r.ctrl_transmissions = monitor_->ctrl_transmissions();
@@ -191,8 +194,17 @@ RunResult Network::run() {
         r.expected_deliveries += node->expected();
         for (const auto& s : node->error_samples()) r.problems.push_back(s);
     }
+    r.last_delivery_cycles = r.completion_cycles;
     size_t router_problems = 0;
     for (const auto& router : routers_) {
+        LogicReport lr;
+        router->logic_report(lr);
+        r.completion_cycles = std::max(r.completion_cycles, lr.finished_cycle);
+        for (const LogicMark& m : lr.marks) {
+            auto it = std::find_if(r.marks.begin(), r.marks.end(), [&](const RunMark& x) { return x.name == m.name; });
+            if (it == r.marks.end()) r.marks.push_back(RunMark{m.name, m.cycle, m.phase_end});
+            else it->cycle = std::max(it->cycle, m.cycle);
+        }
         r.max_queue_occupancy = std::max(r.max_queue_occupancy, router->max_queue_occupancy());
         for (const auto& p : router->problems())
             if (++router_problems <= 4) r.problems.push_back(p);

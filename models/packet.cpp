@@ -56,6 +56,24 @@ uint64_t payload_word(const Header& h, unsigned index) {
     return z ^ (z >> 31);
 }
 
+Header make_token(uint32_t origin, uint8_t tag, uint64_t value) {
+    Header h;
+    h.origin = origin;
+    h.kind = Kind::ctrl;
+    h.tag = tag;
+    h.dest = static_cast<uint32_t>(value & 0xffff);
+    h.msg = static_cast<uint32_t>((value >> 16) & kMaxMsg);
+    return h;
+}
+
+Header make_broadcast_token(uint32_t origin, uint8_t tag) {
+    Header h = make_token(origin, tag, 0);
+    h.broadcast = true;
+    return h;
+}
+
+uint64_t token_value(const Header& h) { return uint64_t{h.dest} | (uint64_t{h.msg} << 16); }
+
 const char* kind_name(Kind k) { return k == Kind::data ? "data" : "ctrl"; }
 
 Packet make_packet(const Header& h, unsigned packet_flits) {

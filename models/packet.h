@@ -43,6 +43,14 @@ bool decode_header(uint64_t flit, Header& out);
 uint64_t payload_word(const Header& h, unsigned index);
 const char* kind_name(Kind k);
 
+// Control tokens (kind ctrl, one flit) carry a value of up to 28 bits in the header's dest (low 16
+// bits) and msg (high 12 bits) fields; the tag says what the token is (algorithm-defined). A token sent
+// down a tree (e.g. termination) has the broadcast flag and no value.
+constexpr uint64_t kMaxTokenValue = (uint64_t{1} << 28) - 1;
+Header make_token(uint32_t origin, uint8_t tag, uint64_t value);
+Header make_broadcast_token(uint32_t origin, uint8_t tag);
+uint64_t token_value(const Header& h);
+
 // A packet as a router stores it: its header, the raw header flit and the payload words it received.
 struct Packet {
     Header header;

@@ -18,6 +18,14 @@ std::string ratio(uint64_t a, const std::optional<uint64_t>& b) {
 void row(std::ostream& os, const std::string& k, const std::string& v) {
     os << "  " << std::left << std::setw(28) << k << v << "\n";
 }
+// Cycles as slots (fractional when control tokens end a phase mid-slot) and cycles.
+std::string slots_and_cycles(uint64_t cycles, unsigned packet_flits) {
+    std::ostringstream os;
+    if (cycles % packet_flits == 0) os << cycles / packet_flits;
+    else os << std::fixed << std::setprecision(2) << static_cast<double>(cycles) / packet_flits;
+    os << " slots (" << cycles << " cycles)";
+    return os.str();
+}
 std::string human(double x) {
     std::ostringstream os;
     os << std::fixed << std::setprecision(2);
@@ -36,6 +44,20 @@ void print_table(std::ostream& os, const RunResult& r) {
        << (r.broadcasts ? ", K = " + std::to_string(r.broadcasts) + " broadcasts" : std::string()) << "\n";
     row(os, "paper", r.paper);
     row(os, "completion", std::to_string(r.completion_slots) + " slots (" + std::to_string(r.completion_cycles) + " cycles)");
+    if (r.last_delivery_cycles != r.completion_cycles)
+        row(os, "last data delivery", slots_and_cycles(r.last_delivery_cycles, r.packet_flits));
+    {
+        uint64_t start = 0;
+        for (const RunMark& m : r.marks) {
+            if (m.phase_end) {
+                row(os, "phase", m.name + ": " + slots_and_cycles(m.cycle - start, r.packet_flits) +
+                                                            ", ends at cycle " + std::to_string(m.cycle));
+                start = m.cycle;
+            } else {
+                row(os, "", m.name + ": cycle " + std::to_string(m.cycle));
+            }
+        }
+    }
     row(os, "lower bound", opt(r.lower_bound_slots) + " slots");
     row(os, "paper's claim", (r.paper_slots ? opt(r.paper_slots) + " slots = " : std::string()) + r.claim);
     row(os, "measured / lower bound", ratio(r.completion_slots, r.lower_bound_slots));

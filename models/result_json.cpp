@@ -60,9 +60,23 @@ json to_json(const RunResult& r, bool with_per_node) {
         {"wall_seconds", r.wall_seconds},
         {"router_cycles_per_second", r.router_cycles_per_second},
         {"packet_hops_per_second", r.packet_hops_per_second},
+        {"last_delivery_cycles", r.last_delivery_cycles},
         {"problems", r.problems},
         {"stuck_state", r.stuck_state},
     };
+    json marks = json::array();
+    for (const RunMark& m : r.marks)
+        marks.push_back({{"name", m.name}, {"cycle", m.cycle}, {"phase_end", m.phase_end}});
+    j["marks"] = marks;
+    // The phases' durations, from the phase-end marks (the first phase starts at cycle 0).
+    json phases = json::array();
+    uint64_t start = 0;
+    for (const RunMark& m : r.marks) {
+        if (!m.phase_end) continue;
+        phases.push_back({{"name", m.name}, {"start_cycle", start}, {"end_cycle", m.cycle}, {"cycles", m.cycle - start}});
+        start = m.cycle;
+    }
+    j["phases"] = phases;
     if (r.lower_bound_slots && *r.lower_bound_slots)
         j["ratio_to_lower_bound"] = static_cast<double>(r.completion_slots) / static_cast<double>(*r.lower_bound_slots);
     if (with_per_node) j["node_last_delivery_cycle"] = r.node_last_delivery_cycle;
@@ -103,6 +117,9 @@ RunResult result_from_json(const json& j) {
     r.packet_hops_per_second = j.at("packet_hops_per_second");
     r.problems = j.at("problems").get<std::vector<std::string>>();
     r.stuck_state = j.at("stuck_state");
+    r.last_delivery_cycles = j.at("last_delivery_cycles");
+    for (const auto& m : j.at("marks"))
+        r.marks.push_back(RunMark{m.at("name").get<std::string>(), m.at("cycle").get<uint64_t>(), m.at("phase_end").get<bool>()});
     if (j.contains("node_last_delivery_cycle"))
         r.node_last_delivery_cycle = j.at("node_last_delivery_cycle").get<std::vector<uint64_t>>();
     return r;

@@ -24,6 +24,8 @@ struct RunConfig {
     uint64_t k = 0;                   // kb: or K distinct nodes placed by `placement` (for this dim)
     std::string placement = "random"; // random (by seed) | adversarial | first
     std::string port_model = "mla";   // mla | sla | shout
+    double c_star = 3.0;              // kb/st-random: C* of the fixed phase lengths (> 0)
+    bool with_prefix = false;         // kb/rank: compute the ranks with a parallel prefix first
     std::string router = "systemc";  // systemc | rtl: the router at every node
     std::vector<uint32_t> rtl_nodes;  // with router systemc: these nodes get the Verilated RTL router
     std::string rtl_rom_dir;          // where the RTL's memory files are (empty: the build's)
@@ -36,6 +38,13 @@ struct RunConfig {
 
 enum class RunStatus { ok = 0, check_failed = 1, deadlock = 3, timeout = 4 };
 
+// A named instant reported by the control logics (the latest over all nodes), in cycles.
+struct RunMark {
+    std::string name;
+    uint64_t cycle = 0;
+    bool phase_end = false;  // the end of a phase: the report gives the phases' durations
+};
+
 struct RunResult {
     RunStatus status = RunStatus::ok;
     std::string task, algorithm, paper, claim;
@@ -46,8 +55,9 @@ struct RunResult {
     unsigned queue_depth = 0;
     uint64_t seed = 0;
     uint64_t broadcasts = 0;  // K for kb, else 0
-    uint64_t completion_cycles = 0;
+    uint64_t completion_cycles = 0;  // the last delivery, or the last node detecting termination if later
     uint64_t completion_slots = 0;
+    uint64_t last_delivery_cycles = 0;
     std::optional<uint64_t> lower_bound_slots;
     std::optional<uint64_t> paper_slots;
     uint64_t data_transmissions = 0;
@@ -65,6 +75,7 @@ struct RunResult {
     double router_cycles_per_second = 0;
     double packet_hops_per_second = 0;
     std::vector<uint64_t> node_last_delivery_cycle;  // per node, cycle of its last delivery
+    std::vector<RunMark> marks;                       // phase ends and other instants, by the logics
     std::vector<std::string> problems;                // what failed, one line each
     std::string stuck_state;                          // for a deadlock: the stuck queues
 };

@@ -60,6 +60,11 @@ std::optional<std::string> validate_sources(const RunConfig& c, const TaskInfo& 
     if (c.algorithm == "pair" && (c.sources.size() != 2 || c.sources[0] == c.sources[1]))
         return "algorithm pair broadcasts from exactly 2 distinct nodes, not K = " + std::to_string(c.sources.size()) +
                (c.sources.size() == 2 ? " with a repeated node" : "") + " (accepted: --k 2 or --sources X,Y)";
+    if (c.algorithm.rfind("st", 0) == 0) {
+        if (c.sources.size() > kMaxTokenValue)
+            return "task kb/" + c.algorithm + " counts its packets in 28-bit tokens: K = " +
+                   std::to_string(c.sources.size()) + " is too many (accepted up to " + std::to_string(kMaxTokenValue) + ")";
+    }
     if (c.algorithm == "rank") {
         std::vector<uint32_t> distinct = c.sources;
         std::sort(distinct.begin(), distinct.end());
@@ -159,6 +164,12 @@ std::optional<std::string> validate(const RunConfig& c) {
     if (task->kind == TaskKind::succ && c.port_model == "sla")
         return "succ/" + c.algorithm + " sends one message on several links at once, which port model sla forbids: "
                "accepted mla, shout";
+    if (!(c.c_star > 0.0 && c.c_star <= 1000.0))
+        return "--c-star " + std::to_string(c.c_star) + " is out of range: accepted a number in (0, 1000] (the paper takes C* > e)";
+    if (c.c_star != 3.0 && !(task->kind == TaskKind::kb && c.algorithm == "st-random"))
+        return "--c-star applies to kb/st-random only, not to " + c.task + "/" + c.algorithm;
+    if (c.with_prefix && !(task->kind == TaskKind::kb && c.algorithm == "rank"))
+        return "--with-prefix applies to kb/rank only, not to " + c.task + "/" + c.algorithm;
     if (c.sbt_rotation >= c.dim)
         return "--sbt-rotation " + std::to_string(c.sbt_rotation) + " is out of range: accepted 0.." + std::to_string(c.dim - 1);
     if (auto e = validate_rtl(c)) return e;

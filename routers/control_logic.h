@@ -1,12 +1,21 @@
 // The control-logic interface: what an algorithm may see and decide, whatever the modelling level.
 // A router calls route() for each of its node's own packets at reset (in_port == kLocalPort) and for
 // each packet whose last flit has just arrived. The logic answers with a Decision: deliver to the
-// local node, and/or copy into a set of output queues, each copy with a queue key. It sees only its
-// own node id, the topology, the packet header and the cycle count (LocalView) plus whatever per-node
-// state and elaboration-time ROM tables it holds itself.
+// local node, and/or copy into a set of output queues, each copy with a queue key, or hold the
+// packet in the router until the logic releases it. It sees only its own node id, the topology, the
+// packet header and the cycle count (LocalView) plus whatever per-node state and elaboration-time
+// ROM tables it holds itself.
+//
+// Algorithms that work in phases (paper 000: parallel prefix, termination packets) are clocked:
+// after the arrivals of each run cycle are routed, the router calls on_cycle(), where the logic may
+// emit packets of its own: 1-flit control tokens it makes, and packets it holds (released with a tag
+// it chooses, e.g. the tree a packet was assigned to). A control token that reaches its logic and is
+// neither forwarded nor delivered is absorbed (consumed). A packet that arrives with no forward, no
+// delivery and no hold is absorbed too, and counted as such.
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "models/hypercube.h"
@@ -33,16 +42,41 @@ class Decision {
 public:
     void deliver() { deliver_ = true; }
     void forward(unsigned port, QueueKey key = {}) { forwards_.push_back({port, key}); }
+    // Keep the packet in the router's hold buffer until on_cycle() emits it (no forwards then).
+    void hold() { hold_ = true; }
     bool delivers() const { return deliver_; }
+    bool holds() const { return hold_; }
     const std::vector<Forward>& forwards() const { return forwards_; }
     void clear() {
         deliver_ = false;
+        hold_ = false;
         forwards_.clear();
     }
 
 private:
     bool deliver_ = false;
+    bool hold_ = false;
     std::vector<Forward> forwards_;
+};
+
+// A packet the logic sends itself: a control token (kind ctrl: made here, 1 flit), or a data packet
+// it holds (found by origin, msg and part; it leaves with this header's tag).
+struct Emission {
+    Header header;
+    Decision decision;
+};
+
+// What a logic observed, for the run's report. Marks are named instants (the network reports the
+// latest over all nodes); phase_end marks divide the run into phases whose durations are reported.
+struct LogicMark {
+    std::string name;
+    uint64_t cycle;
+    bool phase_end;
+};
+struct LogicReport {
+    std::vector<LogicMark> marks;
+    uint64_t finished_cycle = 0;        // clocked logics: when this node's logic finished
+    std::vector<std::string> problems;  // the algorithm failed here (e.g. a packet missed its phase)
 };
 
 struct LocalView {
@@ -58,6 +92,16 @@ class ControlLogic {
 public:
     virtual ~ControlLogic() = default;
     virtual void route(const LocalView& view, const Header& h, int in_port, Decision& out) = 0;
+
+    // Clocked logics: on_cycle() runs at every run cycle's edge, after that edge's arrivals were
+    // routed; emissions with not_before <= view.cycle can leave in this very cycle.
+    virtual bool clocked() const { return false; }
+    virtual void on_cycle(const LocalView& /*view*/, std::vector<Emission>& /*out*/) {}
+    // A clocked logic is finished when it will neither emit nor expect anything more (e.g. it detected
+    // termination); the run ends only when every logic is finished. finished_cycle(): when that was.
+    virtual bool finished() const { return true; }
+    virtual uint64_t finished_cycle() const { return 0; }
+    virtual void report(LogicReport& /*out*/) const {}
 };
 
 }  // namespace cubecast

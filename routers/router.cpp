@@ -18,6 +18,8 @@ Router::Router(sc_module_name name, uint32_t id, const Hypercube& cube, RouterCo
       in_ready_reg_(cube.ports(), 0) {
     inputs_.assign(cube.ports(), InputUnit(config.packet_flits));
     outputs_.assign(cube.ports(), OutputUnit(config.queue_depth));
+    clocked_ = logic_->clocked();
+    if (clocked_) ++counters_.unfinished_logics;
     SC_HAS_PROCESS(Router);
     SC_METHOD(on_clock);
     sensitive << clk.pos();
@@ -43,6 +45,7 @@ void Router::on_clock() {
     }
     receiving_ = 0;
     receive_flits();
+    if (clocked_) run_control_unit();
     check_port_model();  // the cycle that just ended
     place_held_packets();
     drive_outputs();
@@ -63,10 +66,69 @@ void Router::route_own_packets() {
     for (const Header& h : node_.own_messages()) {
         PendingInjection pending{make_packet(h, config_.packet_flits), Decision{}};
         logic_->route(view(), h, kLocalPort, pending.decision);
-        injection_.push_back(std::move(pending));
+        if (pending.decision.holds()) held_.push_back(std::move(pending.packet));
+        else injection_.push_back(std::move(pending));
         ++counters_.injected;
         ++counters_.in_routers;
     }
+}
+
+// The control unit: what the clocked logic emits this cycle joins the crossbar's inputs.
+void Router::run_control_unit() {
+    emissions_.clear();
+    logic_->on_cycle(view(), emissions_);
+    for (Emission& e : emissions_) {
+        Packet p;
+        if (e.header.kind == Kind::ctrl) {
+            p = make_packet(e.header, 1);
+            ++counters_.tokens_made;
+            ++counters_.injected;
+            ++counters_.in_routers;
+        } else if (!take_held(e.header, p)) {
+            problems_.push_back("control logic of node " + std::to_string(id_) + " released message origin " +
+                                std::to_string(e.header.origin) + " msg " + std::to_string(e.header.msg) +
+                                " that it does not hold");
+            continue;
+        }
+        if (e.decision.holds() || e.decision.delivers()) {
+            problems_.push_back("control logic of node " + std::to_string(id_) +
+                                " emitted a packet to hold or deliver here; emissions only go out");
+            e.decision.clear();
+        }
+        emitted_.push_back(PendingInjection{std::move(p), std::move(e.decision)});
+    }
+    if (!finish_noted_ && logic_->finished()) {
+        finish_noted_ = true;
+        --counters_.unfinished_logics;
+        ++counters_.progress;
+    }
+}
+
+// A held data packet with the header's origin, msg and part; it takes the header's tag.
+bool Router::take_held(const Header& h, Packet& out) {
+    for (size_t i = 0; i < held_.size(); ++i) {
+        const Header& k = held_[i].header;
+        if (k.origin != h.origin || k.msg != h.msg || k.part != h.part) continue;
+        out = std::move(held_[i]);
+        held_.erase(held_.begin() + static_cast<long>(i));
+        out.header.tag = h.tag;
+        out.header_flit = encode_header(out.header);
+        return true;
+    }
+    return false;
+}
+
+std::vector<std::string> Router::problems() const {
+    std::vector<std::string> all = problems_;
+    LogicReport r;
+    logic_->report(r);
+    for (auto& p : r.problems) all.push_back("node " + std::to_string(id_) + ": " + p);
+    return all;
+}
+
+void Router::logic_report(LogicReport& out) const {
+    logic_->report(out);
+    if (clocked_) out.finished_cycle = logic_->finished_cycle();
 }
 
 void Router::receive_flits() {
@@ -100,9 +162,11 @@ void Router::place_held_packets() {
         InputUnit& in = inputs_[p];
         if (in.holding() && place(in.packet(), in.decision(), static_cast<int>(p))) in.release();
     }
+    while (!emitted_.empty() && place(emitted_.front().packet, emitted_.front().decision, kLocalPort))
+        emitted_.pop_front();
     inject_one();
     if (waves_)
-        wave_held_ = static_cast<unsigned>(injection_.size()) +
+        wave_held_ = static_cast<unsigned>(injection_.size() + held_.size() + emitted_.size()) +
                      static_cast<unsigned>(std::count_if(inputs_.begin(), inputs_.end(),
                                                          [](const InputUnit& u) { return u.holding(); }));
 }
@@ -116,6 +180,11 @@ void Router::inject_one() {
 
 // The crossbar: copy the packet into every chosen output queue, or into none if one lacks space.
 bool Router::place(Packet& packet, const Decision& decision, int in_port) {
+    if (decision.holds()) {  // into the control unit's hold buffer (still inside this router)
+        held_.push_back(std::move(packet));
+        ++counters_.progress;
+        return true;
+    }
     const auto& fwd = decision.forwards();
     for (const Forward& f : fwd) {
         const unsigned same_port = static_cast<unsigned>(
@@ -186,6 +255,7 @@ unsigned Router::max_queue_occupancy() const {
 }
 
 bool Router::waiting_on_time(uint64_t cycle) const {
+    if (clocked_ && !logic_->finished()) return true;  // a phase ends by the clock, or a token is due
     for (const auto& o : outputs_)
         if (!o.busy() && o.head() && o.head()->not_before > cycle) return true;
     return false;
@@ -219,6 +289,10 @@ void Router::describe_stuck(std::ostream& os) const {
     }
     if (!injection_.empty())
         os << "  node " << id_ << " has " << injection_.size() << " own packets not yet injected\n";
+    if (!held_.empty() || !emitted_.empty())
+        os << "  node " << id_ << ": its control logic holds " << held_.size() << " packets, " << emitted_.size()
+           << " emitted but not placed\n";
+    if (clocked_ && !logic_->finished()) os << "  node " << id_ << ": its control logic has not finished\n";
 }
 
 }  // namespace cubecast

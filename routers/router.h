@@ -5,6 +5,9 @@
 // The local input is the injection queue of the node's own packets: it places at most one packet per
 // clock edge, in order, when there is queue space (the network is held in reset long enough for every
 // node to preload its packets); the local output delivers to the node.
+// A clocked control logic (phases, control tokens) is the router's control unit: after the arrivals of
+// a cycle are routed it may emit tokens and release held packets, which the crossbar places like any
+// input's (any number per edge, in order, each all-or-nothing).
 // All state changes on the rising clock edge; every output signal is a register. Phases: rst (one
 // edge), load (the own packets enter), run; cycle 0 is the first edge of run.
 #pragma once
@@ -39,7 +42,8 @@ public:
     unsigned max_queue_occupancy() const override;
     bool waiting_on_time(uint64_t cycle) const override;
     void describe_stuck(std::ostream& os) const override;
-    std::vector<std::string> problems() const override { return problems_; }
+    std::vector<std::string> problems() const override;
+    void logic_report(LogicReport& out) const override;
 
 private:
     struct PendingInjection {
@@ -50,6 +54,8 @@ private:
     void end_of_elaboration() override;
     void on_clock();
     void route_own_packets();
+    void run_control_unit();
+    bool take_held(const Header& h, Packet& out);
     void inject_one();
     void receive_flits();
     void place_held_packets();
@@ -69,6 +75,13 @@ private:
     std::vector<InputUnit> inputs_;
     std::vector<OutputUnit> outputs_;
     std::deque<PendingInjection> injection_;
+    // The control unit of clocked logics: packets the logic holds, and what it emitted that the
+    // crossbar has not placed yet (in order).
+    bool clocked_ = false;
+    bool finish_noted_ = false;
+    std::vector<Packet> held_;
+    std::deque<PendingInjection> emitted_;
+    std::vector<Emission> emissions_;
     PortModelCheck port_check_;
     unsigned sending_ = 0;        // links sending during the current cycle
     bool one_message_ = true;     // ... all with the same packet

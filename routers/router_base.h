@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "models/hypercube.h"
+#include "routers/control_logic.h"
 
 namespace cubecast {
 
@@ -48,6 +49,8 @@ public:
     virtual void describe_stuck(std::ostream& os) const = 0;
     // Anything this router found that makes the run's result untrustworthy, one line each.
     virtual std::vector<std::string> problems() const { return {}; }
+    // What the control logic observed (phase marks, its own failures), if it reports anything.
+    virtual void logic_report(LogicReport& /*out*/) const {}
 
     // The waveform values below are kept up to date only once a dump asks for them (they cost
     // memory traffic on every hop).

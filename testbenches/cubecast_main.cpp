@@ -46,6 +46,8 @@ struct CommonOptions {
     long long sbt_rotation = 0;
     std::string router = "systemc", rtl_nodes, rtl_rom_dir, sources, placement = "random", port_model = "mla";
     long long k = -1;  // -1: not given
+    double c_star = 3.0;
+    bool with_prefix = false;
     void add(CLI::App* app, bool with_dim) {
         app->add_option("--topology", topology, "network topology (hypercube)");
         if (with_dim) app->add_option("--dim,-d", dim, "hypercube dimension, 1..16");
@@ -63,6 +65,8 @@ struct CommonOptions {
         app->add_option("--sources", sources, "kb: comma list of broadcasting nodes (a node may repeat)");
         app->add_option("--k", k, "kb: number of broadcasting nodes, placed by --placement");
         app->add_option("--placement", placement, "kb with --k: random (by --seed), adversarial or first");
+        app->add_option("--c-star", c_star, "kb/st-random: the constant C* of the fixed phase lengths (paper: C* > e; default 3)");
+        app->add_flag("--with-prefix", with_prefix, "kb/rank: compute the ranks with a parallel-prefix phase first (3d slots)");
     }
     // Returns an error line, or empty.
     std::string into(RunConfig& c) const {
@@ -96,6 +100,8 @@ struct CommonOptions {
                    " distinct nodes (repeat nodes with --sources)";
         c.k = k == -1 ? 0 : static_cast<uint64_t>(k);
         c.placement = placement;
+        c.c_star = c_star;
+        c.with_prefix = with_prefix;
         return "";
     }
 };

@@ -1,6 +1,7 @@
 #include "routers/algorithms/registry.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace cubecast {
 
@@ -34,6 +35,11 @@ uint64_t kb_transmissions(unsigned d, uint64_t k) { return k * ((uint64_t{1} << 
 
 uint64_t succ_lower_bound(unsigned d) { return d == 1 ? 1 : (uint64_t{1} << d) + 1; }
 
+uint64_t st_random_budget(unsigned d, uint64_t k, double c_star) {
+    // ceil in exact arithmetic for the usual C* (the 1e-9 keeps 3.0 * 4 / 2 at 6).
+    return static_cast<uint64_t>(std::ceil(c_star * static_cast<double>(k) / d - 1e-9));
+}
+
 const Registry& algorithms() {
     static const Registry registry = [] {
         Registry r;
@@ -43,6 +49,7 @@ const Registry& algorithms() {
         register_bostt_te(r);
         register_kb_pair(r);
         register_kb_rank(r);
+        register_kb_st(r);
         register_succ_sequential(r);
         register_succ_gray(r);
         return r;

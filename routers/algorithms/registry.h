@@ -21,6 +21,9 @@ struct AlgorithmSetup {
     unsigned packet_flits;
     unsigned sbt_rotation = 0;
     std::vector<uint32_t> sources;  // kb: the broadcasting nodes, as given
+    uint64_t seed = 1;
+    double c_star = 3.0;            // kb/st-random: the constant C* of the fixed phase lengths
+    bool with_prefix = false;       // kb/rank: compute the ranks with a parallel-prefix phase
 };
 
 using LogicFactory = std::function<std::unique_ptr<ControlLogic>(uint32_t node)>;
@@ -36,6 +39,8 @@ struct AlgorithmEntry {
     SlotsFormula paper_slots;        // what the paper claims for this algorithm (none for baselines)
     std::function<uint64_t(unsigned d, uint64_t k)> optimal_transmissions;
     std::function<LogicFactory(const AlgorithmSetup&)> build;
+    // Set where the paper's time depends on the constant C* (then it replaces paper_slots).
+    std::function<std::optional<uint64_t>(unsigned d, uint64_t k, double c_star)> paper_slots_with_c = nullptr;
 };
 
 class Registry {
@@ -64,6 +69,8 @@ uint64_t kb_transmissions(unsigned d, uint64_t k);
 // number of leaves of a spanning tree of the d-cube; alpha(d) <= p - 2 for d >= 2 (two inner nodes at
 // least), so this weaker, exact-to-compute bound p + 1 is reported (d for d = 1).
 uint64_t succ_lower_bound(unsigned d);
+// Paper 000 §3.2, randomized fixed-length variant: B = ceil(C* K / d) packets per root.
+uint64_t st_random_budget(unsigned d, uint64_t k, double c_star);
 
 // One registration function per algorithm file.
 void register_sbt(Registry& r);
@@ -72,6 +79,7 @@ void register_bostt_scatter(Registry& r);
 void register_bostt_te(Registry& r);
 void register_kb_pair(Registry& r);
 void register_kb_rank(Registry& r);
+void register_kb_st(Registry& r);
 void register_succ_sequential(Registry& r);
 void register_succ_gray(Registry& r);
 

@@ -1,0 +1,51 @@
+// Registration of paper 000 §3.2's algorithm on the d edge-disjoint spanning binomial trees: kb/st,
+// kb/st-random (fixed length), kb/st-random-guaranteed and mnb/st. The logic is in st_logic.h.
+#include "routers/algorithms/registry.h"
+#include "routers/algorithms/st_logic.h"
+
+namespace cubecast {
+
+namespace {
+
+LogicFactory build_with(StVariant variant, const AlgorithmSetup& s) {
+    StSetup st{variant, s.cube.dim(), s.packet_flits};
+    st.k = variant == StVariant::mnb ? s.cube.nodes() : s.sources.size();
+    st.budget = st_random_budget(s.cube.dim(), st.k, s.c_star);
+    st.seed = s.seed;
+    return [st](uint32_t node) { return std::make_unique<StLogic>(st, node); };
+}
+
+// Total time 2 ceil(K/d) + 4d: phase 1 2d + 1, phase 2 ceil(K/d) + d - 1, phase 3 ceil(K/d) + d.
+std::optional<uint64_t> st_slots(unsigned d, uint64_t k) { return 2 * ceil_div(k, d) + 4 * uint64_t{d}; }
+
+}  // namespace
+
+void register_kb_st(Registry& r) {
+    r.add({TaskKind::kb, "st", "000 §3.2 (prefix ranks, d edge-disjoint SBTs of §2.1.3, termination packets)",
+           "2ceil(K/d)+4d", kb_lower_bound_slots, st_slots, kb_transmissions,
+           [](const AlgorithmSetup& s) { return build_with(StVariant::prefix, s); }});
+    AlgorithmEntry fixed{TaskKind::kb, "st-random",
+                         "000 §3.2 randomized, fixed length (random trees, no prefix; --c-star C*)",
+                         "2ceil(C*K/d)+2d-1, correct w.h.p.", kb_lower_bound_slots,
+                         [](unsigned, uint64_t) { return std::optional<uint64_t>(); }, kb_transmissions,
+                         [](const AlgorithmSetup& s) { return build_with(StVariant::random_fixed, s); }};
+    fixed.paper_slots_with_c = [](unsigned d, uint64_t k, double c) {
+        return std::optional<uint64_t>(2 * st_random_budget(d, k, c) + 2 * uint64_t{d} - 1);
+    };
+    r.add(fixed);
+    r.add({TaskKind::kb, "st-random-guaranteed",
+           "000 §3.2 randomized, guaranteed (random trees; phase 2 until the roots hold all K)",
+           "Theta(max(d, K/d)) w.h.p., always correct", kb_lower_bound_slots,
+           [](unsigned, uint64_t) { return std::optional<uint64_t>(); }, kb_transmissions,
+           [](const AlgorithmSetup& s) { return build_with(StVariant::random_guaranteed, s); }});
+    // K = 2^d: r_x = 2^d - x is known, no phase 1: 2 ceil(2^d/d) + 2d - 1.
+    r.add({TaskKind::mnb, "st", "000 §3.2 with K = 2^d (no prefix phase: r_x = 2^d - x)", "2ceil(2^d/d)+2d-1",
+           [](unsigned d, uint64_t) { return std::optional<uint64_t>(mnb_optimal_slots(d)); },
+           [](unsigned d, uint64_t) {
+               return std::optional<uint64_t>(2 * ceil_div(uint64_t{1} << d, d) + 2 * uint64_t{d} - 1);
+           },
+           [](unsigned d, uint64_t) { return broadcast_transmissions(d); },
+           [](const AlgorithmSetup& s) { return build_with(StVariant::mnb, s); }});
+}
+
+}  // namespace cubecast

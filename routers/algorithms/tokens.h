@@ -1,0 +1,16 @@
+// The control tokens of the phased algorithms of paper 000 (their header tag).
+#pragma once
+#include <cstdint>
+
+namespace cubecast {
+
+enum TokenTag : uint8_t {
+    kTokenPrefixUp = 1,    // §2.2 up the embedded binary tree: a block sum
+    kTokenPrefixDown = 2,  // §2.2 down the tree: the sum of everything right of a block
+    kTokenTotal = 3,       // §3.2 end of phase 1: node 0 tells e_1..e_d the value of K
+    kTokenTermination = 4, // §3.2 phase 3: a root's tree carries no more packets
+    kTokenCount = 5,       // §3.2 guaranteed randomized variant: a root's packet count, to node 0
+    kTokenGo = 6,          // ... node 0 to the roots: all K packets arrived, start phase 3
+};
+
+}  // namespace cubecast
