@@ -180,8 +180,9 @@ RunResult Network::run() {
     r.seed = config_.seed;
     r.broadcasts = task_.broadcasts();
     r.lower_bound_slots = algo_->lower_bound_slots(d, r.broadcasts);
-    r.paper_slots = algo_->paper_slots_with_c ? algo_->paper_slots_with_c(d, r.broadcasts, config_.c_star)
-                                              : algo_->paper_slots(d, r.broadcasts);
+    r.paper_slots = algo_->paper_slots_with_options
+                        ? algo_->paper_slots_with_options(d, r.broadcasts, {config_.c_star, config_.with_prefix})
+                        : algo_->paper_slots(d, r.broadcasts);
     r.optimal_transmissions = algo_->optimal_transmissions(d, r.broadcasts);
     r.data_transmissions = monitor_->data_transmissions();
     r.ctrl_transmissions = monitor_->ctrl_transmissions();

@@ -154,6 +154,11 @@ void Router::receive_flits() {
             ++counters_.deliveries;
             wave_delivered_ += waves_;
         }
+        if (d.holds()) {  // into the control unit's hold buffer at once: the logic may release it this cycle
+            held_.push_back(std::move(in.packet()));
+            ++counters_.progress;
+            in.release();
+        }
     }
 }
 
@@ -180,11 +185,6 @@ void Router::inject_one() {
 
 // The crossbar: copy the packet into every chosen output queue, or into none if one lacks space.
 bool Router::place(Packet& packet, const Decision& decision, int in_port) {
-    if (decision.holds()) {  // into the control unit's hold buffer (still inside this router)
-        held_.push_back(std::move(packet));
-        ++counters_.progress;
-        return true;
-    }
     const auto& fwd = decision.forwards();
     for (const Forward& f : fwd) {
         const unsigned same_port = static_cast<unsigned>(

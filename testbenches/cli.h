@@ -1,7 +1,9 @@
 // The `cubecast` command's subcommands. Each returns the process exit code:
 // 0 ok, 1 a run's own checks failed, 2 bad input, 3 a run that could not finish (stall / limit).
 #pragma once
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "models/run.h"
 
@@ -12,9 +14,17 @@ constexpr int kExitOk = 0, kExitCheckFailed = 1, kExitBadInput = 2, kExitStuck =
 int exit_code_for(RunStatus s);
 int cmd_run(const RunConfig& config, bool json);
 int cmd_list(bool json);
-int cmd_sweep(RunConfig base, const std::string& dims, const std::string& format);
+struct SweepAxes {
+    std::vector<unsigned> dims;
+    std::vector<uint64_t> ks;     // kb: numbers of broadcasts (placed by --placement); empty: the base's
+    std::vector<uint64_t> seeds;  // empty: the base's seed
+};
+int cmd_sweep(RunConfig base, const SweepAxes& axes, const std::string& format);
 int cmd_bench(const std::string& format);
 // "1..12" or "3,5,8" -> the list, or an error line.
 bool parse_dims(const std::string& text, std::vector<unsigned>& out, std::string& error);
+// The same for any option with values in min..max.
+bool parse_range(const std::string& option, const std::string& text, uint64_t min, uint64_t max,
+                 std::vector<uint64_t>& out, std::string& error);
 
 }  // namespace cubecast

@@ -136,12 +136,14 @@ int sc_main(int argc, char* argv[]) {
 
     RunConfig sweep_config;
     CommonOptions sweep_opts;
-    std::string dims = "1..10", sweep_format = "table";
-    auto* sweep = app.add_subcommand("sweep", "run one task/algorithm over a range of dimensions");
+    std::string dims = "1..10", sweep_ks, sweep_seeds, sweep_format = "table";
+    auto* sweep = app.add_subcommand("sweep", "run one task/algorithm over dimensions (kb: also over K and seeds)");
     sweep_opts.add(sweep, false);
     sweep->add_option("--task,-t", sweep_config.task, "task");
     sweep->add_option("--algorithm,-a", sweep_config.algorithm, "algorithm");
     sweep->add_option("--dims", dims, "dimensions: A..B or a comma list (default 1..10)");
+    sweep->add_option("--ks", sweep_ks, "kb: numbers of broadcasts K, A..B or a comma list (placed by --placement)");
+    sweep->add_option("--seeds", sweep_seeds, "seeds, A..B or a comma list: one run each (a summary counts the outcomes)");
     sweep->add_option("--format", sweep_format, "table, csv or json");
 
     std::string bench_format = "table";
@@ -168,12 +170,16 @@ int sc_main(int argc, char* argv[]) {
     }
     if (list->parsed()) return cmd_list(list_json);
     if (sweep->parsed()) {
-        std::vector<unsigned> dim_list;
-        std::string dims_error;
-        if (!parse_dims(dims, dim_list, dims_error)) return bad_input(dims_error);
-        sweep_opts.dim = *std::max_element(dim_list.begin(), dim_list.end());
+        SweepAxes axes;
+        std::string error;
+        if (!parse_dims(dims, axes.dims, error)) return bad_input(error);
+        if (!sweep_ks.empty() && !parse_range("--ks", sweep_ks, 1, uint64_t{1} << kMaxDim, axes.ks, error))
+            return bad_input(error);
+        if (!sweep_seeds.empty() && !parse_range("--seeds", sweep_seeds, 0, UINT64_MAX - 1, axes.seeds, error))
+            return bad_input(error);
+        sweep_opts.dim = *std::max_element(axes.dims.begin(), axes.dims.end());
         if (auto err = sweep_opts.into(sweep_config); !err.empty()) return bad_input(err);
-        return cmd_sweep(sweep_config, dims, sweep_format);
+        return cmd_sweep(sweep_config, axes, sweep_format);
     }
     return cmd_bench(bench_format);
 }

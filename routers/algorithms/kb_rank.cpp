@@ -6,34 +6,91 @@
 // Derived from the argument: the text copy gives the index order as "r mod d + 1, (r+1) mod d + 1,
 // ...", which contradicts its own slot rule at m = 1 (dimension r); the order that fits the slot rule
 // and the proof starts at dimension r: (r + i - 2) mod d + 1 for the i-th dimension.
+// With --with-prefix the ranks are not a table: a parallel prefix (§2.2, 2d token steps) gives every
+// source r_x = sum_{y >= x} a_y, its rank in decreasing order (1..d, distinct), which the packet then
+// carries in its header tag; the broadcast starts after the prefix: 3d slots in all (§3.3.3).
 #include <algorithm>
 
+#include "routers/algorithms/parallel_prefix.h"
 #include "routers/algorithms/registry.h"
 
 namespace cubecast {
 
 namespace {
 
+// The broadcast of a packet of rank r from its origin: slot m (after `start` cycles) crosses dimension
+// (r + m - 2) mod d + 1.
+void forward_by_rank(const LocalView& v, const Header& h, unsigned r, uint64_t start, Decision& out) {
+    const unsigned d = v.cube->dim();
+    auto port_of_step = [&](unsigned i) { return (r + i - 2) % d; };  // i-th dimension (1-based), as a port
+    const uint32_t x = v.id ^ h.origin;
+    unsigned reached = 0;  // the step at which this node got the packet (0 at the origin)
+    for (unsigned i = 1; i <= d; ++i)
+        if ((x >> port_of_step(i)) & 1u) reached = i;
+    for (unsigned i = reached + 1; i <= d; ++i) out.forward(port_of_step(i), QueueKey{start + v.slot_start(i), 0});
+}
+
 class RankLogic : public ControlLogic {
 public:
     explicit RankLogic(std::shared_ptr<const std::vector<unsigned>> rank) : rank_(std::move(rank)) {}
     void route(const LocalView& v, const Header& h, int in_port, Decision& out) override {
         if (in_port != kLocalPort) out.deliver();
-        const unsigned d = v.cube->dim();
-        const unsigned r = (*rank_)[h.origin];
-        auto port_of_step = [&](unsigned i) { return (r + i - 2) % d; };  // i-th dimension (1-based), as a port
-        const uint32_t x = v.id ^ h.origin;
-        unsigned reached = 0;  // the step at which this node got the packet (0 at the origin)
-        for (unsigned i = 1; i <= d; ++i)
-            if ((x >> port_of_step(i)) & 1u) reached = i;
-        for (unsigned i = reached + 1; i <= d; ++i) out.forward(port_of_step(i), QueueKey{v.slot_start(i), 0});
+        forward_by_rank(v, h, (*rank_)[h.origin], 0, out);
     }
 
 private:
     std::shared_ptr<const std::vector<unsigned>> rank_;
 };
 
+// The ranks from a parallel prefix; the broadcast starts at cycle 2d, when every node has its r_x.
+class RankPrefixLogic : public ControlLogic {
+public:
+    RankPrefixLogic(unsigned d, uint32_t id) : d_(d), id_(id) {}
+    void route(const LocalView& v, const Header& h, int in_port, Decision& out) override {
+        if (in_port == kLocalPort) {
+            own_.push_back(h);
+            return out.hold();
+        }
+        if (prefix_ && prefix_->absorb(h, in_port, v.cycle)) return;
+        out.deliver();
+        last_delivery_ = v.cycle;
+        forward_by_rank(v, h, h.tag, start(), out);
+    }
+    bool clocked() const override { return true; }
+    void on_cycle(const LocalView& v, std::vector<Emission>& out) override {
+        if (!prefix_) prefix_ = std::make_unique<ParallelPrefix>(d_, id_, own_.size());
+        prefix_->on_cycle(v, out);
+        if (!prefix_->suffix() || released_) return;
+        released_ = true;
+        for (Header h : own_) {
+            h.tag = static_cast<uint8_t>(*prefix_->suffix());
+            Emission e{h, {}};
+            forward_by_rank(v, h, h.tag, start(), e.decision);
+            out.push_back(std::move(e));
+        }
+    }
+    bool finished() const override { return prefix_ && prefix_->done() && released_; }
+    uint64_t finished_cycle() const override { return prefix_ ? prefix_->suffix_cycle() : 0; }
+    void report(LogicReport& out) const override {
+        out.marks.push_back({"1: prefix ranks", prefix_ ? prefix_->suffix_cycle() : 0, true});
+        out.marks.push_back({"2: broadcast by rank", last_delivery_, true});
+    }
+
+private:
+    uint64_t start() const { return 2 * uint64_t{d_}; }
+    unsigned d_;
+    uint32_t id_;
+    std::unique_ptr<ParallelPrefix> prefix_;
+    std::vector<Header> own_;
+    bool released_ = false;
+    uint64_t last_delivery_ = 0;
+};
+
 LogicFactory build(const AlgorithmSetup& s) {
+    if (s.with_prefix) {
+        const unsigned d = s.cube.dim();
+        return [d](uint32_t node) { return std::make_unique<RankPrefixLogic>(d, node); };
+    }
     std::vector<uint32_t> sorted = s.sources;
     std::sort(sorted.begin(), sorted.end());
     auto rank = std::make_shared<std::vector<unsigned>>(s.cube.nodes(), 1);
@@ -44,10 +101,13 @@ LogicFactory build(const AlgorithmSetup& s) {
 }  // namespace
 
 void register_kb_rank(Registry& r) {
-    r.add({TaskKind::kb, "rank", "000 §3.3.3 (K = d, known ranks, rotated index orders)", "d",
-           kb_lower_bound_slots,
-           [](unsigned d, uint64_t) { return std::optional<uint64_t>(d); },
-           kb_transmissions, build});
+    AlgorithmEntry e{TaskKind::kb, "rank", "000 §3.3.3 (K = d, known ranks, rotated index orders)",
+                     "d (3d --with-prefix)", kb_lower_bound_slots,
+                     [](unsigned d, uint64_t) { return std::optional<uint64_t>(d); }, kb_transmissions, build};
+    e.paper_slots_with_options = [](unsigned d, uint64_t, const FormulaOptions& o) {
+        return std::optional<uint64_t>(o.with_prefix ? 3 * uint64_t{d} : d);
+    };
+    r.add(e);
 }
 
 }  // namespace cubecast

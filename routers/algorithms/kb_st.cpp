@@ -29,8 +29,8 @@ void register_kb_st(Registry& r) {
                          "2ceil(C*K/d)+2d-1, correct w.h.p.", kb_lower_bound_slots,
                          [](unsigned, uint64_t) { return std::optional<uint64_t>(); }, kb_transmissions,
                          [](const AlgorithmSetup& s) { return build_with(StVariant::random_fixed, s); }};
-    fixed.paper_slots_with_c = [](unsigned d, uint64_t k, double c) {
-        return std::optional<uint64_t>(2 * st_random_budget(d, k, c) + 2 * uint64_t{d} - 1);
+    fixed.paper_slots_with_options = [](unsigned d, uint64_t k, const FormulaOptions& o) {
+        return std::optional<uint64_t>(2 * st_random_budget(d, k, o.c_star) + 2 * uint64_t{d} - 1);
     };
     r.add(fixed);
     r.add({TaskKind::kb, "st-random-guaranteed",

@@ -30,6 +30,11 @@ using LogicFactory = std::function<std::unique_ptr<ControlLogic>(uint32_t node)>
 // Formulas of the dimension d and, for K-broadcast tasks, the number K of broadcasts (else 0).
 using SlotsFormula = std::function<std::optional<uint64_t>(unsigned d, uint64_t k)>;
 
+struct FormulaOptions {
+    double c_star = 3.0;
+    bool with_prefix = false;
+};
+
 struct AlgorithmEntry {
     TaskKind task;
     std::string name;
@@ -39,8 +44,8 @@ struct AlgorithmEntry {
     SlotsFormula paper_slots;        // what the paper claims for this algorithm (none for baselines)
     std::function<uint64_t(unsigned d, uint64_t k)> optimal_transmissions;
     std::function<LogicFactory(const AlgorithmSetup&)> build;
-    // Set where the paper's time depends on the constant C* (then it replaces paper_slots).
-    std::function<std::optional<uint64_t>(unsigned d, uint64_t k, double c_star)> paper_slots_with_c = nullptr;
+    // Set where the paper's time depends on the run's options (then it replaces paper_slots).
+    std::function<std::optional<uint64_t>(unsigned d, uint64_t k, const FormulaOptions&)> paper_slots_with_options = nullptr;
 };
 
 class Registry {

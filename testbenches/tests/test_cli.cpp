@@ -67,6 +67,14 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("run --port-model telepathy", "telepathy", "mla, sla, shout");
     expect_bad_input("run --router rtl --port-model shout", "shout", "mla");
     expect_bad_input("run --task kb --algorithm same-order --dim 4 --k 3 --placement clever", "clever", "adversarial");
+    expect_bad_input("run --task kb --algorithm st-random --dim 4 --k 3 --c-star 0", "--c-star 0", "(0, 1000]");
+    expect_bad_input("run --task kb --algorithm st --dim 4 --k 3 --c-star 4", "--c-star", "kb/st-random only");
+    expect_bad_input("run --task kb --algorithm st --dim 4 --k 3 --with-prefix", "--with-prefix", "kb/rank only");
+    expect_bad_input("run --task kb --algorithm st --dim 4 --k 17", "--k 17", "1..16");
+    expect_bad_input("run --router rtl --task kb --algorithm st --k 3", "kb/st", "kb/same-order");
+    expect_bad_input("sweep --task kb --algorithm st --dims 3 --ks 0..4", "--ks '0..4'", "1..65536");
+    expect_bad_input("sweep --task kb --algorithm st --dims 3..4 --ks 9..12", "--k 9", "1..8");
+    expect_bad_input("sweep --task kb --algorithm st --dims 3 --k 2 --seeds 5..x", "--seeds '5..x'", "A..B");
 }
 
 TEST(CommandLine, BadRtlInputExitsTwoWithOneLine) {
@@ -89,6 +97,28 @@ TEST(CommandLine, JsonHasTheDocumentedFields) {
     EXPECT_EQ(j["completion_slots"], 8);
     EXPECT_EQ(j["nodes"], 16);
     EXPECT_EQ(j["ok"], true);
+}
+
+// The phases of kb/st in the table and the JSON; a sweep over seeds ends with the count of outcomes.
+TEST(CommandLine, StReportsItsPhasesAndSweepsCountOutcomes) {
+    const CliResult t = cubecast_cli("run --task kb --algorithm st --dim 5 --k 12");
+    ASSERT_EQ(t.code, 0) << t.err;
+    EXPECT_NE(t.out.find("1: prefix ranks, K at the roots: 11 slots"), std::string::npos) << t.out;  // 2d + 1
+    EXPECT_NE(t.out.find("2: packets to the roots: 7 slots"), std::string::npos) << t.out;           // ceil(K/d) + d - 1
+    EXPECT_NE(t.out.find("3: broadcast on the d trees, termination: 8 slots"), std::string::npos) << t.out;
+    const CliResult j = cubecast_cli("run --task kb --algorithm st --dim 5 --k 12 --json");
+    ASSERT_EQ(j.code, 0) << j.err;
+    const auto js = nlohmann::json::parse(j.out);
+    ASSERT_EQ(js["phases"].size(), 3u);
+    EXPECT_EQ(js["phases"][1]["cycles"], 7);
+    EXPECT_EQ(js["completion_slots"], 2 * 3 + 4 * 5);
+    // C* = 0.5 on K = 32, d = 4: B = 4 but some root gets >= 8 packets, so every seed fails (exit 1).
+    const CliResult s = cubecast_cli("sweep --task kb --algorithm st-random --dims 4 --k 16 --c-star 0.5 --seeds 1..3");
+    EXPECT_EQ(s.code, 1) << s.out << s.err;
+    EXPECT_NE(s.out.find("3 runs: 3 check_failed (100.0 %)"), std::string::npos) << s.out;
+    const CliResult g = cubecast_cli("sweep --task kb --algorithm st-random-guaranteed --dims 4 --ks 4,16 --seeds 1..2");
+    EXPECT_EQ(g.code, 0) << g.out << g.err;
+    EXPECT_NE(g.out.find("4 runs: 4 ok (100.0 %)"), std::string::npos) << g.out;
 }
 
 TEST(CommandLine, DefaultRunPrintsTheTable) {

@@ -112,3 +112,22 @@ TEST(KBroadcast, RankFinishesInExactlyDSlots) {
             EXPECT_EQ(o.result.completion_slots, d);
         }
 }
+
+// §3.3.3 with the ranks computed by a parallel prefix (2d token steps) first: exactly 3d slots; with
+// F-flit packets 2d + dF cycles (the tokens are one flit). Each source broadcasts with its rank
+// r_x = sum_{y >= x} a_y, carried in the header.
+TEST(KBroadcast, RankWithPrefixFinishesInExactly3dSlots) {
+    for (unsigned d = 1; d <= 8; ++d)
+        for (unsigned f : {1u, 3u}) {
+            RunConfig c = kb("rank", d, random_distinct(d, d, 13 * f + d));
+            c.with_prefix = true;
+            c.packet_flits = f;
+            SCOPED_TRACE("d=" + std::to_string(d) + " F=" + std::to_string(f));
+            const Outcome o = run_traced(c);
+            expect_clean_run(o, c);
+            EXPECT_EQ(o.result.completion_cycles, 2 * d + d * f);
+            if (f == 1) EXPECT_EQ(o.result.completion_slots, 3 * d);
+            EXPECT_EQ(o.result.paper_slots.value_or(0), 3 * d);
+            EXPECT_EQ(o.result.ctrl_transmissions, 2 * (pow2(d) - 1));  // one token up, one down, per node but 0
+        }
+}

@@ -1,0 +1,81 @@
+// `cubecast bench`: simulation speed and peak memory on standard runs.
+// Each simulation runs in its own forked child (one SystemC elaboration per process).
+#include <chrono>
+#include <map>
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "models/hypercube.h"
+#include "models/result_json.h"
+#include "models/simulate.h"
+#include "testbenches/cli.h"
+
+namespace cubecast {
+
+int cmd_bench(const std::string& format) {
+    if (format != "table" && format != "json") {
+        std::cerr << "cubecast: --format '" << format << "' is unknown: accepted table, json\n";
+        return kExitBadInput;
+    }
+    struct Case {
+        const char* task;
+        const char* algorithm;
+        unsigned dim;
+        const char* router;
+    };
+    // The model's speed, then the Verilated RTL router at every node against the SystemC one.
+    const Case cases[] = {{"mnb", "bostt", 10, "systemc"}, {"mnb", "bostt", 12, "systemc"},
+                          {"mnb", "sbt", 10, "systemc"},   {"scatter", "bostt", 12, "systemc"},
+                          {"te", "bostt", 8, "systemc"},   {"mnb", "bostt", 8, "systemc"},
+                          {"mnb", "bostt", 8, "rtl"},      {"mnb", "bostt", 10, "rtl"}};
+    std::map<std::string, double> sim_seconds;
+    nlohmann::json all = nlohmann::json::array();
+    if (format == "table")
+        std::cout << std::left << std::setw(16) << "run" << std::right << std::setw(4) << "d" << std::setw(10) << "cycles"
+                  << std::setw(12) << "hops" << std::setw(10) << "sim s" << std::setw(10) << "total s" << std::setw(14)
+                  << "rcycles/s" << std::setw(14) << "hops/s" << std::setw(10) << "peak MiB" << "\n";
+    int worst = kExitOk;
+    for (const Case& k : cases) {
+        RunConfig c;
+        c.task = k.task;
+        c.algorithm = k.algorithm;
+        c.dim = k.dim;
+        c.router = k.router;
+        const auto t0 = std::chrono::steady_clock::now();
+        const IsolatedResult ir = simulate_isolated(c);
+        const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const RunResult& r = ir.result;
+        if (exit_code_for(r.status) > worst) worst = exit_code_for(r.status);
+        const std::string key = std::string(k.task) + "/" + k.algorithm + "/" + std::to_string(k.dim);
+        std::ostringstream ratio_line;
+        if (std::string(k.router) == "systemc") sim_seconds[key] = r.wall_seconds;
+        else if (sim_seconds.count(key) && sim_seconds[key] > 0)
+            ratio_line << "  RTL routers: " << std::fixed << std::setprecision(1) << r.wall_seconds / sim_seconds[key]
+                       << "x the SystemC routers' simulation time on " << key << "\n";
+        const uint64_t hops = r.data_transmissions + r.ctrl_transmissions;
+        if (format == "table") {
+            std::cout << std::left << std::setw(16) << (std::string(k.task) + "/" + k.algorithm +
+                                                        (std::string(k.router) == "rtl" ? " rtl" : "")) << std::right
+                      << std::setw(4) << k.dim << std::setw(10) << r.simulated_cycles << std::setw(12) << hops
+                      << std::fixed << std::setprecision(3) << std::setw(10) << r.wall_seconds << std::setw(10) << total
+                      << std::setprecision(0) << std::setw(14) << r.router_cycles_per_second << std::setw(14)
+                      << r.packet_hops_per_second << std::setprecision(1) << std::setw(10) << ir.peak_rss_kib / 1024.0
+                      << "\n"
+                      << ratio_line.str();
+            std::cout.flush();
+        } else {
+            all.push_back({{"task", k.task}, {"algorithm", k.algorithm}, {"dim", k.dim}, {"router", k.router},
+                           {"simulated_cycles", r.simulated_cycles}, {"packet_hops", hops},
+                           {"simulation_seconds", r.wall_seconds}, {"total_seconds", total},
+                           {"router_cycles_per_second", r.router_cycles_per_second},
+                           {"packet_hops_per_second", r.packet_hops_per_second},
+                           {"peak_rss_mib", ir.peak_rss_kib / 1024.0}, {"status", status_name(r.status)}});
+        }
+    }
+    if (format == "json") std::cout << all.dump(2) << "\n";
+    return worst;
+}
+
+}  // namespace cubecast

@@ -1,0 +1,154 @@
+// `cubecast sweep`: one task/algorithm over dimensions, and for kb over numbers K of broadcasts and
+// seeds (the failure rate of a randomized algorithm). Each simulation runs in its own forked child
+// (one SystemC elaboration per process). Every combination is validated before the first run.
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "models/hypercube.h"
+#include "models/result_json.h"
+#include "models/simulate.h"
+#include "models/validate.h"
+#include "testbenches/cli.h"
+
+namespace cubecast {
+
+bool parse_range(const std::string& option, const std::string& text, uint64_t min, uint64_t max,
+                 std::vector<uint64_t>& out, std::string& error) {
+    out.clear();
+    const std::string accepted =
+        "accepted: A..B or a comma list of numbers within " + std::to_string(min) + ".." + std::to_string(max);
+    auto number = [&](const std::string& s, uint64_t& v) {
+        if (s.empty() || s.size() > 19 || s.find_first_not_of("0123456789") != std::string::npos) return false;
+        v = std::stoull(s);
+        return v >= min && v <= max;
+    };
+    const auto dots = text.find("..");
+    if (dots != std::string::npos) {
+        uint64_t a = 0, b = 0;
+        if (!number(text.substr(0, dots), a) || !number(text.substr(dots + 2), b) || a > b || b - a > 100000) {
+            error = option + " '" + text + "' is not a valid range (" + accepted + ", at most 100001 values)";
+            return false;
+        }
+        for (uint64_t x = a; x <= b; ++x) out.push_back(x);
+        return true;
+    }
+    std::stringstream ss(text);
+    std::string item;
+    while (std::getline(ss, item, ',')) {
+        uint64_t v = 0;
+        if (!number(item, v)) {
+            error = option + " '" + text + "' has a bad entry '" + item + "' (" + accepted + ")";
+            return false;
+        }
+        out.push_back(v);
+    }
+    if (out.empty()) error = option + " is empty (" + accepted + ")";
+    return !out.empty();
+}
+
+bool parse_dims(const std::string& text, std::vector<unsigned>& out, std::string& error) {
+    std::vector<uint64_t> v;
+    if (!parse_range("--dims", text, 1, kMaxDim, v, error)) return false;
+    out.assign(v.begin(), v.end());
+    return true;
+}
+
+namespace {
+
+std::string opt(const std::optional<uint64_t>& v) { return v ? std::to_string(*v) : "-"; }
+
+void print_header(const std::string& format, bool with_k, bool with_seed) {
+    if (format == "table") {
+        std::cout << std::setw(3) << "d" << std::setw(7) << "N";
+        if (with_k) std::cout << std::setw(7) << "K";
+        if (with_seed) std::cout << std::setw(7) << "seed";
+        std::cout << std::setw(9) << "slots" << std::setw(9) << "cycles" << std::setw(9) << "bound" << std::setw(9)
+                  << "paper" << std::setw(8) << "ratio" << std::setw(14) << "transmissions" << std::setw(14) << "optimal"
+                  << std::setw(8) << "util%" << std::setw(14) << "status" << "\n";
+    }
+    if (format == "csv")
+        std::cout << "task,algorithm,dim,nodes,packet_flits,queue_depth,completion_slots,completion_cycles,"
+                     "lower_bound_slots,paper_slots,data_transmissions,optimal_transmissions,link_utilisation,status,"
+                     "broadcasts,seed\n";
+}
+
+void print_row(const std::string& format, const RunResult& r, bool with_k, bool with_seed) {
+    const double ratio = r.lower_bound_slots && *r.lower_bound_slots
+                             ? static_cast<double>(r.completion_slots) / static_cast<double>(*r.lower_bound_slots)
+                             : 0.0;
+    if (format == "table") {
+        std::cout << std::setw(3) << r.dim << std::setw(7) << r.nodes;
+        if (with_k) std::cout << std::setw(7) << r.broadcasts;
+        if (with_seed) std::cout << std::setw(7) << r.seed;
+        std::cout << std::setw(9) << r.completion_slots << std::setw(9) << r.completion_cycles << std::setw(9)
+                  << opt(r.lower_bound_slots) << std::setw(9) << opt(r.paper_slots) << std::setw(8) << std::fixed
+                  << std::setprecision(3) << ratio << std::setw(14) << r.data_transmissions << std::setw(14)
+                  << r.optimal_transmissions << std::setw(8) << std::setprecision(1) << 100.0 * r.link_utilisation
+                  << std::setw(14) << status_name(r.status) << "\n";
+    } else if (format == "csv") {
+        std::cout << r.task << "," << r.algorithm << "," << r.dim << "," << r.nodes << "," << r.packet_flits << ","
+                  << r.queue_depth << "," << r.completion_slots << "," << r.completion_cycles << ","
+                  << (r.lower_bound_slots ? std::to_string(*r.lower_bound_slots) : "") << ","
+                  << (r.paper_slots ? std::to_string(*r.paper_slots) : "") << "," << r.data_transmissions << ","
+                  << r.optimal_transmissions << "," << r.link_utilisation << "," << status_name(r.status) << ","
+                  << r.broadcasts << "," << r.seed << "\n";
+    }
+    std::cout.flush();
+}
+
+}  // namespace
+
+int cmd_sweep(RunConfig base, const SweepAxes& axes, const std::string& format) {
+    if (format != "table" && format != "csv" && format != "json") {
+        std::cerr << "cubecast: --format '" << format << "' is unknown: accepted table, csv, json\n";
+        return kExitBadInput;
+    }
+    std::vector<RunConfig> runs;
+    for (unsigned d : axes.dims)
+        for (uint64_t k : axes.ks.empty() ? std::vector<uint64_t>{base.k} : axes.ks)
+            for (uint64_t seed : axes.seeds.empty() ? std::vector<uint64_t>{base.seed} : axes.seeds) {
+                RunConfig c = base;
+                c.dim = d;
+                c.k = k;
+                c.seed = seed;
+                if (auto e = validate(c)) {
+                    std::cerr << "cubecast: " << *e << " (in the sweep at d = " << d
+                              << (axes.ks.empty() ? "" : ", K = " + std::to_string(k)) << ")\n";
+                    return kExitBadInput;
+                }
+                runs.push_back(c);
+            }
+    const bool with_k = !axes.ks.empty() || base.task == "kb";
+    const bool with_seed = axes.seeds.size() > 1;
+    print_header(format, with_k, with_seed);
+    nlohmann::json all = nlohmann::json::array();
+    int worst = kExitOk;
+    std::map<RunStatus, uint64_t> by_status;
+    for (const RunConfig& c : runs) {
+        RunResult r;
+        try {
+            r = simulate_isolated(c).result;
+        } catch (const ConfigError& e) {
+            std::cerr << "cubecast: " << e.what() << "\n";
+            return kExitBadInput;
+        }
+        ++by_status[r.status];
+        if (exit_code_for(r.status) > worst) worst = exit_code_for(r.status);
+        if (format == "json") all.push_back(to_json(r, false));
+        else print_row(format, r, with_k, with_seed);
+    }
+    if (format == "json") std::cout << all.dump(2) << "\n";
+    if (format == "table" && runs.size() > 1) {
+        std::cout << runs.size() << " runs:";
+        for (const auto& [status, n] : by_status)
+            std::cout << " " << n << " " << status_name(status) << " (" << std::fixed << std::setprecision(1)
+                      << 100.0 * static_cast<double>(n) / static_cast<double>(runs.size()) << " %)";
+        std::cout << "\n";
+    }
+    return worst;
+}
+
+}  // namespace cubecast
