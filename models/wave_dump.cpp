@@ -63,9 +63,9 @@ WaveDump::WaveDump(const std::string& path, const Hypercube& cube,
         for (unsigned p = 0; p < d; ++p) {
             const LinkSignals& l = *links[size_t{i} * d + p];
             const std::string pre = port_prefix(i, p);
-            sc_trace(file_, l.valid, pre + ".out_valid");
-            sc_trace(file_, l.ready, pre + ".out_ready");
-            sc_trace(file_, l.flit, pre + ".out_flit");
+            sc_trace(file_, l.valid.read(), pre + ".out_valid");
+            sc_trace(file_, l.ready.read(), pre + ".out_ready");
+            sc_trace(file_, l.flit.read(), pre + ".out_flit");
             sc_trace(file_, r.wave_tx_origin()[p], pre + ".tx_origin");
             sc_trace(file_, r.wave_tx_msg()[p], pre + ".tx_msg");
             sc_trace(file_, r.wave_tx_dest()[p], pre + ".tx_dest");

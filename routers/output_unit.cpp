@@ -6,13 +6,16 @@
 namespace cubecast {
 
 namespace {
-// Heap comparator: true if a should leave after b.
-bool later(const QueueEntry& a, const QueueEntry& b) {
-    if (a.not_before != b.not_before) return a.not_before > b.not_before;
-    if (a.priority != b.priority) return a.priority > b.priority;
-    if (a.arrival != b.arrival) return a.arrival > b.arrival;
-    return a.in_port > b.in_port;
-}
+// Heap comparator: true if a should leave after b. A function object, so the heap code inlines it.
+struct Later {
+    bool operator()(const QueueEntry& a, const QueueEntry& b) const {
+        if (a.not_before != b.not_before) return a.not_before > b.not_before;
+        if (a.priority != b.priority) return a.priority > b.priority;
+        if (a.arrival != b.arrival) return a.arrival > b.arrival;
+        return a.in_port > b.in_port;
+    }
+};
+constexpr Later later{};
 }  // namespace
 
 void OutputUnit::enqueue(const QueueKey& key, int in_port, const Packet& p) {
@@ -31,11 +34,12 @@ void OutputUnit::enqueue(const QueueKey& key, int in_port, const Packet& p) {
     heap_.push_back(QueueEntry{key.not_before, key.priority, p.header_flit, arrivals_++, slot,
                                static_cast<int16_t>(in_port)});
     std::push_heap(heap_.begin(), heap_.end(), later);
+    head_not_before_ = heap_.front().not_before;
     max_occupancy_ = std::max(max_occupancy_, occupancy());
 }
 
 bool OutputUnit::try_start(uint64_t cycle) {
-    if (sending_ || heap_.empty() || heap_.front().not_before > cycle) return false;
+    if (sending_ || head_not_before_ > cycle) return false;
     std::pop_heap(heap_.begin(), heap_.end(), later);
     const QueueEntry& e = heap_.back();
     current_.header_flit = e.header_flit;
@@ -47,6 +51,7 @@ bool OutputUnit::try_start(uint64_t cycle) {
         free_slots_.push_back(e.payload_slot);
     }
     heap_.pop_back();
+    head_not_before_ = heap_.empty() ? ~uint64_t{0} : heap_.front().not_before;
     sending_ = true;
     next_flit_ = 0;
     return true;

@@ -48,6 +48,9 @@ public:
     bool flit_accepted();
 
 private:
+    // The head's not-before cycle (~0 when empty), kept beside the unit: try_start runs for every port
+    // every cycle, and most heads wait for their slot, so this spares a miss on the heap's memory.
+    uint64_t head_not_before_ = ~uint64_t{0};
     unsigned depth_;
     unsigned max_occupancy_ = 0;
     uint32_t arrivals_ = 0;
