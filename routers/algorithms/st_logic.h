@@ -14,6 +14,11 @@
 //   random_guaranteed: kb/st-random-guaranteed. Random j; each root reports its packet count to node 0
 //     (over the arc e_j -> 0, which no reversed tree uses); when the counts add up to K (known to
 //     node 0), node 0 tells the roots to start phase 3, which ends with termination packets.
+// Garbled in the text copy, derived from the argument: N_j is "either floor(K/d) or floor(K/d)": it is
+// floor(K/d) or ceil(K/d), as the ranks K..1 fall into d residue classes; the roots detect the end of
+// phase 2 at "floor(K/d) + d - 1": it is ceil(K/d) + d - 1, the phase's length max_j(N_j + d - 1)
+// (a root with floor(K/d) packets cannot know it is done earlier, which is the copy's own point);
+// phase 3 broadcasts the packets received during "the first phase": the second (phase 1 moves none).
 // Packets carry their tree j in the header tag; a node tells phase 2 from phase 3 by the port a
 // packet arrives on (from its parent in T^(j): phase 3).
 #pragma once
