@@ -31,17 +31,25 @@ void OutputUnit::enqueue(const QueueKey& key, int in_port, const Packet& p) {
             pool_[slot] = p.payload;
         }
     }
-    heap_.push_back(QueueEntry{key.not_before, key.priority, p.header_flit, arrivals_++, slot,
-                               static_cast<int16_t>(in_port)});
-    std::push_heap(heap_.begin(), heap_.end(), later);
-    head_not_before_ = heap_.front().not_before;
+    const QueueEntry e{key.not_before, key.priority, p.header_flit, arrivals_++, slot, static_cast<int16_t>(in_port)};
+    if (head_ > 32 && head_ * 2 > queue_.size()) {
+        queue_.erase(queue_.begin(), queue_.begin() + static_cast<long>(head_));
+        head_ = 0;
+    }
+    if (queue_.size() == head_ || !later(queue_.back(), e)) {
+        queue_.push_back(e);
+    } else {  // the first entry that leaves after e
+        const auto at = std::upper_bound(queue_.begin() + static_cast<long>(head_), queue_.end(), e,
+                                         [](const QueueEntry& a, const QueueEntry& b) { return later(b, a); });
+        queue_.insert(at, e);
+    }
+    head_not_before_ = queue_[head_].not_before;
     max_occupancy_ = std::max(max_occupancy_, occupancy());
 }
 
 bool OutputUnit::try_start(uint64_t cycle) {
     if (sending_ || head_not_before_ > cycle) return false;
-    std::pop_heap(heap_.begin(), heap_.end(), later);
-    const QueueEntry& e = heap_.back();
+    const QueueEntry& e = queue_[head_];
     current_.header_flit = e.header_flit;
     decode_header(e.header_flit, current_.header);
     if (e.payload_slot == kNoPayload) {
@@ -50,8 +58,9 @@ bool OutputUnit::try_start(uint64_t cycle) {
         std::swap(current_.payload, pool_[e.payload_slot]);
         free_slots_.push_back(e.payload_slot);
     }
-    heap_.pop_back();
-    head_not_before_ = heap_.empty() ? ~uint64_t{0} : heap_.front().not_before;
+    ++head_;
+    if (head_ == queue_.size()) queue_.clear(), head_ = 0;
+    head_not_before_ = occupancy() == 0 ? ~uint64_t{0} : queue_[head_].not_before;
     sending_ = true;
     next_flit_ = 0;
     return true;

@@ -27,12 +27,12 @@ class OutputUnit {
 public:
     explicit OutputUnit(unsigned depth) : depth_(depth) {}
 
-    bool has_space(unsigned extra = 1) const { return depth_ == 0 || heap_.size() + extra <= depth_; }
+    bool has_space(unsigned extra = 1) const { return depth_ == 0 || occupancy() + extra <= depth_; }
     void enqueue(const QueueKey& key, int in_port, const Packet& p);
-    unsigned occupancy() const { return static_cast<unsigned>(heap_.size()); }
+    unsigned occupancy() const { return static_cast<unsigned>(queue_.size() - head_); }
     unsigned max_occupancy() const { return max_occupancy_; }
     // The head of the queue, if any (smallest key), and its packet.
-    const QueueEntry* head() const { return heap_.empty() ? nullptr : &heap_.front(); }
+    const QueueEntry* head() const { return occupancy() == 0 ? nullptr : &queue_[head_]; }
     static Header header_of(const QueueEntry& e) {
         Header h;
         decode_header(e.header_flit, h);
@@ -54,7 +54,11 @@ private:
     unsigned depth_;
     unsigned max_occupancy_ = 0;
     uint32_t arrivals_ = 0;
-    std::vector<QueueEntry> heap_;  // a binary heap (std::push_heap with `later`)
+    // The queue in key order, smallest first, from index head_ on: the head leaves by moving head_
+    // (one cache line), a new entry is placed by binary search (at the end for FIFO keys); the
+    // vacated front is reclaimed when it outgrows the live part.
+    std::vector<QueueEntry> queue_;
+    size_t head_ = 0;
     std::vector<std::vector<uint64_t>> pool_;
     std::vector<uint16_t> free_slots_;
     bool sending_ = false;
