@@ -6,7 +6,7 @@
 namespace cubecast {
 
 namespace {
-// Heap comparator: true if a should leave after b. A function object, so the heap code inlines it.
+// The queue order: true if a should leave after b.
 struct Later {
     bool operator()(const QueueEntry& a, const QueueEntry& b) const {
         if (a.not_before != b.not_before) return a.not_before > b.not_before;
