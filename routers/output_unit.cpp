@@ -50,13 +50,13 @@ void OutputUnit::enqueue(const QueueKey& key, int in_port, const Packet& p) {
 bool OutputUnit::try_start(uint64_t cycle) {
     if (sending_ || head_not_before_ > cycle) return false;
     const QueueEntry& e = queue_[head_];
-    current_.header_flit = e.header_flit;
-    decode_header(e.header_flit, current_.header);
+    current_header_flit_ = e.header_flit;
     if (e.payload_slot == kNoPayload) {
-        current_.payload.clear();
+        current_length_ = 1;
     } else {
-        std::swap(current_.payload, pool_[e.payload_slot]);
+        std::swap(current_payload_, pool_[e.payload_slot]);
         free_slots_.push_back(e.payload_slot);
+        current_length_ = 1 + static_cast<unsigned>(current_payload_.size());
     }
     ++head_;
     if (head_ == queue_.size()) queue_.clear(), head_ = 0;
@@ -67,7 +67,7 @@ bool OutputUnit::try_start(uint64_t cycle) {
 }
 
 bool OutputUnit::flit_accepted() {
-    if (++next_flit_ < current_.length()) return false;
+    if (++next_flit_ < current_length_) return false;
     sending_ = false;
     return true;
 }

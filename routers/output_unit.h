@@ -42,28 +42,35 @@ public:
     bool busy() const { return sending_; }
     // If idle and the head may start at `cycle`, move it to the transmit register.
     bool try_start(uint64_t cycle);
-    uint64_t current_flit() const { return current_.flit(next_flit_); }
-    const Header& current_header() const { return current_.header; }
+    uint64_t current_flit() const { return next_flit_ == 0 ? current_header_flit_ : current_payload_[next_flit_ - 1]; }
+    Header current_header() const {  // decoded on demand (the waves ask; routing never does)
+        Header h;
+        decode_header(current_header_flit_, h);
+        return h;
+    }
     // The flit on the link was accepted; returns true when that was the packet's last flit.
     bool flit_accepted();
 
 private:
-    // The head's not-before cycle (~0 when empty), kept beside the unit: try_start runs for every port
-    // every cycle, and most heads wait for their slot, so this spares a miss on the heap's memory.
+    // What every cycle touches comes first (one or two cache lines per unit); the payload pool last.
+    // The head's not-before cycle (~0 when empty) is kept here: try_start runs for every port every
+    // cycle, and most heads wait for their slot, so this spares a miss on the queue's memory.
     uint64_t head_not_before_ = ~uint64_t{0};
-    unsigned depth_;
-    unsigned max_occupancy_ = 0;
-    uint32_t arrivals_ = 0;
     // The queue in key order, smallest first, from index head_ on: the head leaves by moving head_
     // (one cache line), a new entry is placed by binary search (at the end for FIFO keys); the
     // vacated front is reclaimed when it outgrows the live part.
-    std::vector<QueueEntry> queue_;
     size_t head_ = 0;
+    std::vector<QueueEntry> queue_;
+    uint64_t current_header_flit_ = 0;  // the transmit register
+    unsigned current_length_ = 1;
+    unsigned next_flit_ = 0;
+    bool sending_ = false;
+    uint32_t arrivals_ = 0;
+    unsigned depth_;
+    unsigned max_occupancy_ = 0;
+    std::vector<uint64_t> current_payload_;
     std::vector<std::vector<uint64_t>> pool_;
     std::vector<uint16_t> free_slots_;
-    bool sending_ = false;
-    unsigned next_flit_ = 0;
-    Packet current_;
 };
 
 }  // namespace cubecast

@@ -218,7 +218,7 @@ void Router::drive_outputs() {
         if (out.try_start(cycle_)) {
             ++counters_.transmissions_started;
             if (waves_) {
-                const Header& h = out.current_header();
+                const Header h = out.current_header();
                 wave_tx_origin_[p] = h.origin;
                 wave_tx_msg_[p] = h.msg;
                 wave_tx_dest_[p] = static_cast<int>(h.trace_dest());
