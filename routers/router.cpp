@@ -186,11 +186,12 @@ void Router::inject_one() {
 // The crossbar: copy the packet into every chosen output queue, or into none if one lacks space.
 bool Router::place(Packet& packet, const Decision& decision, int in_port) {
     const auto& fwd = decision.forwards();
-    for (const Forward& f : fwd) {
-        const unsigned same_port = static_cast<unsigned>(
-            std::count_if(fwd.begin(), fwd.end(), [&](const Forward& g) { return g.port == f.port; }));
-        if (!outputs_[f.port].has_space(same_port)) return false;
-    }
+    if (config_.queue_depth != 0)  // unbounded queues always have space
+        for (const Forward& f : fwd) {
+            const unsigned same_port = static_cast<unsigned>(
+                std::count_if(fwd.begin(), fwd.end(), [&](const Forward& g) { return g.port == f.port; }));
+            if (!outputs_[f.port].has_space(same_port)) return false;
+        }
     for (size_t i = 0; i < fwd.size(); ++i) {
         outputs_[fwd[i].port].enqueue(fwd[i].key, in_port, packet);
         if (waves_) wave_occupancy_[fwd[i].port] = outputs_[fwd[i].port].occupancy();
