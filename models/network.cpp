@@ -46,12 +46,10 @@ Network::Network(sc_module_name name, const RunConfig& config)
     phases_ = std::make_unique<PhaseSequencer>("phases", load_cycles_);
     phases_->clk(clk_);
     links_.reserve(size_t{n} * d);
-    link_values_ = std::make_unique<LinkValues>(size_t{n} * d);
+    link_buses_ = std::make_unique<LinkBuses>(size_t{n} * d);
     for (uint32_t i = 0; i < n; ++i)
         for (unsigned p = 0; p < d; ++p)
-            links_.push_back(std::make_unique<LinkSignals>(i, cube_.neighbor(i, p), p,
-                                                           "n" + std::to_string(i) + "_p" + std::to_string(p),
-                                                           *link_values_, links_.size()));
+            links_.push_back(std::make_unique<LinkSignals>(i, cube_.neighbor(i, p), p, *link_buses_, links_.size()));
 
     const LogicFactory make_logic =
         algo_->build(AlgorithmSetup{cube_, config.root, config.packet_flits, config.sbt_rotation, config.sources,

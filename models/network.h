@@ -51,7 +51,7 @@ private:
     uint64_t load_cycles_ = 1;  // enough for every node to preload its packets
     std::unique_ptr<PhaseSequencer> phases_;
     std::vector<std::unique_ptr<Node>> nodes_;
-    std::unique_ptr<LinkValues> link_values_;
+    std::unique_ptr<LinkBuses> link_buses_;
     std::vector<std::unique_ptr<LinkSignals>> links_;  // index src * d + port
     std::vector<std::unique_ptr<RouterBase>> routers_;
     std::unique_ptr<TraceWriter> trace_;

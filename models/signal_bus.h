@@ -1,0 +1,96 @@
+// The network's link signals, kept as one primitive channel per signal kind (valid, ready, flit)
+// that holds every link's value in a dense array, plus one light interface object per link signal
+// for the routers' ports to bind to. A 12-cube has 49,152 links: as sc_signal objects (about 200
+// bytes each, one sc_object each) every cycle's reads, writes and updates touched one cache line per
+// signal, and elaboration registered 147,456 named objects. Here a write stores the next value and
+// notes the link; the bus's single update() copies the changed values. Semantics are sc_signal's
+// with one writer: a write takes effect in the update phase, value_changed_event() (and for bool
+// posedge/negedge) fire one delta later, event() is true in the delta of a change.
+#pragma once
+#include <map>
+#include <memory>
+#include <systemc>
+#include <vector>
+
+namespace cubecast {
+
+template <class T>
+class SignalBus : public sc_core::sc_prim_channel {
+public:
+    struct Events {
+        sc_core::sc_event changed, posedge, negedge;
+    };
+
+    SignalBus(const char* name, size_t n)
+        : sc_prim_channel(name),
+          cur_(std::make_unique<T[]>(n)),
+          next_(std::make_unique<T[]>(n)),
+          stamp_(n, ~sc_dt::uint64{0}),
+          dirty_flag_(n, 0),
+          watched_(n, 0) {}
+
+    const T& read(size_t i) const { return cur_[i]; }
+    void write(size_t i, const T& v) {
+        next_[i] = v;
+        if (dirty_flag_[i]) return;
+        if (v == cur_[i]) return;  // nothing to change (an earlier write this delta would be dirty)
+        dirty_flag_[i] = 1;
+        dirty_.push_back(i);
+        if (dirty_.size() == 1) request_update();
+    }
+    bool event(size_t i) const { return simcontext()->event_occurred(stamp_[i]); }
+    Events& events(size_t i) {  // created on first request (a process made sensitive to the signal)
+        auto& e = events_[i];
+        if (!e) e = std::make_unique<Events>();
+        watched_[i] = 1;
+        return *e;
+    }
+
+protected:
+    void update() override {
+        for (size_t i : dirty_) {
+            dirty_flag_[i] = 0;
+            if (next_[i] == cur_[i]) continue;
+            cur_[i] = next_[i];
+            stamp_[i] = simcontext()->change_stamp();
+            if (!watched_[i]) continue;
+            Events& e = *events_[i];
+            e.changed.notify(sc_core::SC_ZERO_TIME);
+            if (static_cast<bool>(cur_[i])) e.posedge.notify(sc_core::SC_ZERO_TIME);
+            else e.negedge.notify(sc_core::SC_ZERO_TIME);
+        }
+        dirty_.clear();
+    }
+
+private:
+    std::unique_ptr<T[]> cur_, next_;
+    std::vector<sc_dt::uint64> stamp_;
+    std::vector<uint8_t> dirty_flag_, watched_;
+    std::vector<size_t> dirty_;
+    std::map<size_t, std::unique_ptr<Events>> events_;
+};
+
+// One link signal as its ports see it: an sc_signal_inout_if onto entry `index` of a bus.
+template <class T>
+class BusSignal : public sc_core::sc_signal_inout_if<T> {
+public:
+    BusSignal(SignalBus<T>& bus, size_t index) : bus_(&bus), index_(index) {}
+
+    const T& read() const override { return bus_->read(index_); }
+    const T& get_data_ref() const override { return bus_->read(index_); }
+    void write(const T& v) override { bus_->write(index_, v); }
+    bool event() const override { return bus_->event(index_); }
+    const sc_core::sc_event& value_changed_event() const override { return bus_->events(index_).changed; }
+    const sc_core::sc_event& default_event() const override { return value_changed_event(); }
+    // What sc_signal_in_if<bool> asks for in addition (plain functions for other T).
+    const sc_core::sc_event& posedge_event() const { return bus_->events(index_).posedge; }
+    const sc_core::sc_event& negedge_event() const { return bus_->events(index_).negedge; }
+    bool posedge() const { return event() && static_cast<bool>(read()); }
+    bool negedge() const { return event() && !static_cast<bool>(read()); }
+
+private:
+    SignalBus<T>* bus_;
+    size_t index_;
+};
+
+}  // namespace cubecast
