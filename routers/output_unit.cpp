@@ -36,13 +36,12 @@ void OutputUnit::enqueue(const QueueKey& key, int in_port, const Packet& p) {
         queue_.erase(queue_.begin(), queue_.begin() + static_cast<long>(head_));
         head_ = 0;
     }
-    if (queue_.size() == head_ || !later(queue_.back(), e)) {
-        queue_.push_back(e);
-    } else {  // the first entry that leaves after e
-        const auto at = std::upper_bound(queue_.begin() + static_cast<long>(head_), queue_.end(), e,
-                                         [](const QueueEntry& a, const QueueEntry& b) { return later(b, a); });
-        queue_.insert(at, e);
-    }
+    // Walk back from the tail to the first entry that leaves before e: in the optimal MNB a new
+    // entry lands about 11 places from the back, and the entries walked over are the ones the
+    // insertion moves anyway (a binary search would touch the front half for nothing).
+    size_t at = queue_.size();
+    while (at > head_ && later(queue_[at - 1], e)) --at;
+    queue_.insert(queue_.begin() + static_cast<long>(at), e);
     head_not_before_ = queue_[head_].not_before;
     max_occupancy_ = std::max(max_occupancy_, occupancy());
 }
