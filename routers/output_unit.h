@@ -57,7 +57,7 @@ private:
     // cycle, and most heads wait for their slot, so this spares a miss on the queue's memory.
     uint64_t head_not_before_ = ~uint64_t{0};
     // The queue in key order, smallest first, from index head_ on: the head leaves by moving head_
-    // (one cache line), a new entry is placed by binary search (at the end for FIFO keys); the
+    // (one cache line), a new entry is placed by walking back from the tail (FIFO keys: at once); the
     // vacated front is reclaimed when it outgrows the live part.
     size_t head_ = 0;
     std::vector<QueueEntry> queue_;
