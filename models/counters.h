@@ -16,7 +16,6 @@ struct NetworkCounters {
     uint64_t deliveries = 0;          // handed to a local node
     uint64_t absorbed = 0;            // placed nowhere and not delivered (consumed by the logic)
     uint64_t corrupt_headers = 0;
-    uint64_t tokens_made = 0;         // control tokens made by clocked control logics
     int64_t unfinished_logics = 0;    // clocked control logics that have not finished yet
 };
 

@@ -81,7 +81,6 @@ void Router::run_control_unit() {
         Packet p;
         if (e.header.kind == Kind::ctrl) {
             p = make_packet(e.header, 1);
-            ++counters_.tokens_made;
             ++counters_.injected;
             ++counters_.in_routers;
         } else if (!take_held(e.header, p)) {

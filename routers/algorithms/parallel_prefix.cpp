@@ -4,17 +4,12 @@
 
 namespace cubecast {
 
-namespace {
-unsigned trailing_zeros(uint32_t x, unsigned d) {
-    if (x == 0) return d;
-    unsigned t = 0;
-    while (!((x >> t) & 1u)) ++t;
-    return t;
-}
-}  // namespace
-
 ParallelPrefix::ParallelPrefix(unsigned d, uint32_t id, uint64_t a)
-    : d_(d), id_(id), a_(a), levels_(trailing_zeros(id, d)), child_sum_(levels_ + 1), down_level_(levels_) {}
+    : id_(id),
+      a_(a),
+      levels_(id == 0 ? d : static_cast<unsigned>(__builtin_ctz(id))),  // node 0 hosts the whole tree
+      child_sum_(levels_ + 1),
+      down_level_(levels_) {}
 
 bool ParallelPrefix::absorb(const Header& h, int in_port, uint64_t cycle) {
     if (h.kind != Kind::ctrl || (h.tag != kTokenPrefixUp && h.tag != kTokenPrefixDown) || in_port < 0) return false;

@@ -37,7 +37,6 @@ public:
     uint64_t suffix_cycle() const { return suffix_cycle_; }     // the edge at which r_x became known
 
 private:
-    unsigned d_;
     uint32_t id_;
     uint64_t a_;
     unsigned levels_;                       // t: the levels this node hosts above its leaf

@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <random>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -50,6 +52,26 @@ inline cubecast::RunConfig config(const std::string& task, const std::string& al
     c.packet_flits = packet_flits;
     c.queue_depth = queue_depth;
     return c;
+}
+
+inline uint64_t pow2(unsigned k) { return uint64_t{1} << k; }
+
+// A K-broadcast run from these sources (a node may repeat).
+inline cubecast::RunConfig kb(const std::string& algorithm, unsigned d, std::vector<uint32_t> sources,
+                              unsigned packet_flits = 1) {
+    cubecast::RunConfig c = config("kb", algorithm, d, 0, packet_flits);
+    c.sources = std::move(sources);
+    return c;
+}
+
+// K distinct nodes of the d-cube, shuffled by the seed.
+inline std::vector<uint32_t> random_distinct(unsigned d, uint64_t k, unsigned seed) {
+    std::vector<uint32_t> nodes(pow2(d));
+    for (uint32_t i = 0; i < nodes.size(); ++i) nodes[i] = i;
+    std::mt19937 rng(seed);
+    std::shuffle(nodes.begin(), nodes.end(), rng);
+    nodes.resize(k);
+    return nodes;
 }
 
 // The checks every run in the suite gets: finished, every message delivered exactly once with its

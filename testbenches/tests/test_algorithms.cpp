@@ -13,7 +13,6 @@ using cubecast::RunStatus;
 
 namespace {
 
-uint64_t pow2(unsigned k) { return uint64_t{1} << k; }
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 // ceil((2^d - 1)/d): MNB and scatter optimum (003 §2, §3).
 uint64_t mnb_slots(unsigned d) { return ceil_div(pow2(d) - 1, d); }

@@ -18,7 +18,6 @@ using cubecast::RunStatus;
 
 namespace {
 
-uint64_t pow2(unsigned k) { return uint64_t{1} << k; }
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 unsigned popcount(uint32_t x) { return static_cast<unsigned>(__builtin_popcount(x)); }
 
@@ -48,21 +47,6 @@ std::map<std::pair<uint32_t, uint32_t>, unsigned> trees_by_rank(unsigned d, cons
                 static_cast<unsigned>((r - a[static_cast<size_t>(x)] - 1 + m) % d + 1);
     }
     return tree;
-}
-
-RunConfig kb(const std::string& algorithm, unsigned d, std::vector<uint32_t> sources, unsigned flits = 1) {
-    RunConfig c = config("kb", algorithm, d, 0, flits);
-    c.sources = std::move(sources);
-    return c;
-}
-
-std::vector<uint32_t> random_distinct(unsigned d, uint64_t k, unsigned seed) {
-    std::vector<uint32_t> nodes(pow2(d));
-    for (uint32_t i = 0; i < nodes.size(); ++i) nodes[i] = i;
-    std::mt19937 rng(seed);
-    std::shuffle(nodes.begin(), nodes.end(), rng);
-    nodes.resize(k);
-    return nodes;
 }
 
 std::vector<uint32_t> random_with_repeats(unsigned d, uint64_t k, unsigned seed) {

@@ -12,25 +12,9 @@ using cubecast::RunStatus;
 
 namespace {
 
-uint64_t pow2(unsigned k) { return uint64_t{1} << k; }
 // §3.1: max(d, (2^d - 1) K / (d 2^d)), rounded up.
 uint64_t lower_bound(unsigned d, uint64_t k) {
     return std::max<uint64_t>(d, ((pow2(d) - 1) * k + d * pow2(d) - 1) / (d * pow2(d)));
-}
-
-RunConfig kb(const std::string& algorithm, unsigned d, std::vector<uint32_t> sources) {
-    RunConfig c = config("kb", algorithm, d);
-    c.sources = std::move(sources);
-    return c;
-}
-
-std::vector<uint32_t> random_distinct(unsigned d, uint64_t k, unsigned seed) {
-    std::vector<uint32_t> nodes(pow2(d));
-    for (uint32_t i = 0; i < nodes.size(); ++i) nodes[i] = i;
-    std::mt19937 rng(seed);
-    std::shuffle(nodes.begin(), nodes.end(), rng);
-    nodes.resize(k);
-    return nodes;
 }
 
 void expect_kb_run(const RunConfig& c, uint64_t at_most, const std::string& label) {

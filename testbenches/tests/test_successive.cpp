@@ -10,7 +10,6 @@ using cubecast::RunStatus;
 
 namespace {
 
-uint64_t pow2(unsigned k) { return uint64_t{1} << k; }
 
 // The binary reflected Gray code, built here by its recursive definition: BRGC(d) = 0.BRGC(d-1),
 // 1.reverse(BRGC(d-1)).
