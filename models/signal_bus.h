@@ -87,6 +87,9 @@ public:
     const sc_core::sc_event& negedge_event() const { return bus_->events(index_).negedge; }
     bool posedge() const { return event() && static_cast<bool>(read()); }
     bool negedge() const { return event() && !static_cast<bool>(read()); }
+    // For a writer that drives the bus directly (no virtual call through its port each cycle).
+    SignalBus<T>& bus() const { return *bus_; }
+    size_t index() const { return index_; }
 
 private:
     SignalBus<T>* bus_;

@@ -42,7 +42,7 @@ void OutputUnit::enqueue(const QueueKey& key, int in_port, const Packet& p) {
     size_t at = queue_.size();
     while (at > head_ && later(queue_[at - 1], e)) --at;
     queue_.insert(queue_.begin() + static_cast<long>(at), e);
-    head_not_before_ = queue_[head_].not_before;
+    if (at == head_) head_not_before_ = e.not_before;  // a new head (else the head's line stays untouched)
     max_occupancy_ = std::max(max_occupancy_, occupancy());
 }
 

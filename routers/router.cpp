@@ -1,6 +1,7 @@
 #include "routers/router.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace cubecast {
 
@@ -13,9 +14,9 @@ Router::Router(sc_module_name name, uint32_t id, const Hypercube& cube, RouterCo
       logic_(std::move(logic)),
       node_(node),
       counters_(counters),
-      port_check_(config.port_model),
-      out_valid_reg_(cube.ports(), 0),
-      in_ready_reg_(cube.ports(), 0) {
+      port_check_(config.port_model) {
+    if (cube.ports() > 32) throw std::invalid_argument("a router has at most 32 ports (one bit each in its masks)");
+    not_ready_mask_ = static_cast<uint32_t>((uint64_t{1} << cube.ports()) - 1);
     inputs_.assign(cube.ports(), InputUnit(config.packet_flits));
     outputs_.assign(cube.ports(), OutputUnit(config.queue_depth));
     clocked_ = logic_->clocked();
@@ -31,11 +32,15 @@ void Router::end_of_elaboration() {
         in_valid_value_.push_back(&in_valid[p].read());
         out_ready_value_.push_back(&out_ready[p].read());
         in_flit_value_.push_back(&in_flit[p].read());
+        auto* bus_signal = dynamic_cast<BusSignal<uint64_t>*>(out_flit[p].get_interface());
+        out_flit_pin_.push_back(bus_signal ? FlitPin{&bus_signal->bus(), bus_signal->index()} : FlitPin{});
     }
 }
 
-// One rising edge. The transmit registers' handshake is done in the same pass as the start of new
-// packets: receiving and placing never look at them, so the order is the hardware's.
+// One rising edge. The crossbar places, in this order: the inputs' packets by port, what the control
+// unit emitted, the node's next own packet. The transmit registers' handshake is done in the same
+// pass as the start of new packets: receiving and placing never look at them, so the order is the
+// hardware's.
 void Router::on_clock() {
     if (rst.read()) return;  // nothing to clear: the state is fresh
     if (!own_routed_) route_own_packets();
@@ -44,17 +49,17 @@ void Router::on_clock() {
         return;
     }
     receiving_ = 0;
-    receive_flits();
+    serve_inputs();
     if (clocked_) run_control_unit();
     check_port_model();  // the cycle that just ended
-    place_held_packets();
+    place_emitted_and_own();
     drive_outputs();
     drive_ready();
     ++cycle_;
 }
 
 void Router::check_port_model() {
-    if (cycle_ == 0 || !problems_.empty()) return;
+    if (config_.port_model == PortModel::mla || cycle_ == 0 || !problems_.empty()) return;
     const std::string v = port_check_.check(sending_, one_message_, receiving_);
     if (!v.empty())
         problems_.push_back("port model violated at node " + std::to_string(id_) + " in cycle " +
@@ -130,49 +135,57 @@ void Router::logic_report(LogicReport& out) const {
     if (clocked_) out.finished_cycle = logic_->finished_cycle();
 }
 
-void Router::receive_flits() {
+// Each input in port order: the flit of this edge (a complete packet is routed, delivered, held
+// or placed at once), else the packet it holds from an earlier edge, if the crossbar can place it
+// now. Routing touches no queue, so routing and placing port by port gives the same queue order
+// as routing every arrival first.
+void Router::serve_inputs() {
     for (unsigned p = 0; p < inputs_.size(); ++p) {
-        if (!in_ready_reg_[p] || !*in_valid_value_[p]) continue;
+        const uint32_t bit = 1u << p;
         InputUnit& in = inputs_[p];
-        ++receiving_;
-        if (!in.accept(*in_flit_value_[p])) continue;
-        ++counters_.packets_received;
-        ++counters_.in_routers;
-        if (!in.header_ok()) {
-            // A corrupted header cannot be routed: count it (conservation then fails) and free the unit.
-            ++counters_.corrupt_headers;
-            --counters_.in_routers;
+        if (!(not_ready_mask_ & bit) && *in_valid_value_[p]) {
+            ++receiving_;
+            if (!in.accept(*in_flit_value_[p])) continue;
+            ++counters_.packets_received;
+            ++counters_.in_routers;
+            if (!in.header_ok()) {
+                // A corrupted header cannot be routed: count it (conservation then fails) and free the unit.
+                ++counters_.corrupt_headers;
+                --counters_.in_routers;
+                in.release();
+                continue;
+            }
+            scratch_.clear();
+            logic_->route(view(), in.packet().header, static_cast<int>(p), scratch_);
+            if (scratch_.delivers()) {
+                node_.deliver(in.packet(), cycle_);
+                ++counters_.deliveries;
+                wave_delivered_ += waves_;
+            }
+            if (scratch_.holds()) {  // into the control unit's hold buffer: the logic may release it this cycle
+                held_.push_back(std::move(in.packet()));
+                ++counters_.progress;
+                in.release();
+            } else if (place(in.packet(), scratch_, static_cast<int>(p))) {
+                in.release();
+            } else {
+                std::swap(in.decision(), scratch_);
+                holding_mask_ |= bit;
+            }
+        } else if ((holding_mask_ & bit) && place(in.packet(), in.decision(), static_cast<int>(p))) {
             in.release();
-            continue;
-        }
-        Decision& d = in.decision();
-        d.clear();
-        logic_->route(view(), in.packet().header, static_cast<int>(p), d);
-        if (d.delivers()) {
-            node_.deliver(in.packet(), cycle_);
-            ++counters_.deliveries;
-            wave_delivered_ += waves_;
-        }
-        if (d.holds()) {  // into the control unit's hold buffer at once: the logic may release it this cycle
-            held_.push_back(std::move(in.packet()));
-            ++counters_.progress;
-            in.release();
+            holding_mask_ &= ~bit;
         }
     }
 }
 
-void Router::place_held_packets() {
-    for (unsigned p = 0; p < inputs_.size(); ++p) {
-        InputUnit& in = inputs_[p];
-        if (in.holding() && place(in.packet(), in.decision(), static_cast<int>(p))) in.release();
-    }
+void Router::place_emitted_and_own() {
     while (!emitted_.empty() && place(emitted_.front().packet, emitted_.front().decision, kLocalPort))
         emitted_.pop_front();
     inject_one();
     if (waves_)
         wave_held_ = static_cast<unsigned>(injection_.size() + held_.size() + emitted_.size()) +
-                     static_cast<unsigned>(std::count_if(inputs_.begin(), inputs_.end(),
-                                                         [](const InputUnit& u) { return u.holding(); }));
+                     static_cast<unsigned>(__builtin_popcount(holding_mask_));
 }
 
 // The local input port: the node's next own packet, in order, if it fits (the first that does not fit
@@ -193,6 +206,7 @@ bool Router::place(Packet& packet, const Decision& decision, int in_port) {
         }
     for (size_t i = 0; i < fwd.size(); ++i) {
         outputs_[fwd[i].port].enqueue(fwd[i].key, in_port, packet);
+        out_active_mask_ |= 1u << fwd[i].port;
         if (waves_) wave_occupancy_[fwd[i].port] = outputs_[fwd[i].port].occupancy();
     }
     counters_.copies_enqueued += fwd.size();
@@ -206,9 +220,12 @@ void Router::drive_outputs() {
     sending_ = 0;
     one_message_ = true;
     uint64_t first_flit = 0;
-    for (unsigned p = 0; p < outputs_.size(); ++p) {
+    for (uint32_t active = out_active_mask_; active != 0; active &= active - 1) {
+        const unsigned p = static_cast<unsigned>(__builtin_ctz(active));
+        const uint32_t bit = 1u << p;
         OutputUnit& out = outputs_[p];
-        if (out_valid_reg_[p] && *out_ready_value_[p]) {  // the flit on the link was taken
+        const bool valid_was = out_valid_mask_ & bit;
+        if (valid_was && *out_ready_value_[p]) {  // the flit on the link was taken
             ++counters_.progress;
             if (out.flit_accepted()) {
                 ++counters_.transmissions_sent;
@@ -227,25 +244,27 @@ void Router::drive_outputs() {
         }
         const bool valid = out.busy();
         if (valid) {
-            out_flit[p].write(out.current_flit());
-            if (sending_++ == 0) first_flit = out.current_flit();
-            else if (out.current_flit() != first_flit) one_message_ = false;
+            const uint64_t flit = out.current_flit();
+            write_flit(p, flit);
+            if (sending_++ == 0) first_flit = flit;
+            else if (flit != first_flit) one_message_ = false;
+        } else if (out.occupancy() == 0) {
+            out_active_mask_ &= ~bit;
         }
-        if (valid != static_cast<bool>(out_valid_reg_[p])) {
+        if (valid != valid_was) {
             out_valid[p].write(valid);
-            out_valid_reg_[p] = valid;
+            out_valid_mask_ ^= bit;
         }
     }
 }
 
+// An input's ready register is low exactly while it holds a packet the crossbar has not placed.
 void Router::drive_ready() {
-    for (unsigned p = 0; p < inputs_.size(); ++p) {
-        const bool ready = inputs_[p].ready();
-        if (ready != static_cast<bool>(in_ready_reg_[p])) {
-            in_ready[p].write(ready);
-            in_ready_reg_[p] = ready;
-        }
+    for (uint32_t changed = holding_mask_ ^ not_ready_mask_; changed != 0; changed &= changed - 1) {
+        const unsigned p = static_cast<unsigned>(__builtin_ctz(changed));
+        in_ready[p].write(!(holding_mask_ & (1u << p)));
     }
+    not_ready_mask_ = holding_mask_;
 }
 
 unsigned Router::max_queue_occupancy() const {

@@ -20,6 +20,7 @@
 #include "models/counters.h"
 #include "models/hypercube.h"
 #include "models/node.h"
+#include "models/signal_bus.h"
 #include "routers/control_logic.h"
 #include "routers/input_unit.h"
 #include "routers/output_unit.h"
@@ -57,12 +58,17 @@ private:
     void run_control_unit();
     bool take_held(const Header& h, Packet& out);
     void inject_one();
-    void receive_flits();
-    void place_held_packets();
+    void serve_inputs();  // per input, in port order: take this edge's flit, route, place
+    void place_emitted_and_own();
     bool place(Packet& packet, const Decision& decision, int in_port);
     void check_port_model();
     void drive_outputs();  // per output: finish the handshake, start the next packet, drive the link
     void drive_ready();
+    void write_flit(unsigned p, uint64_t flit) {
+        const FlitPin& pin = out_flit_pin_[p];
+        if (pin.bus) pin.bus->write(pin.index, flit);
+        else out_flit[p].write(flit);
+    }
     LocalView view() const { return LocalView{id_, &cube_, config_.packet_flits, cycle_}; }
 
     RouterConfig config_;
@@ -87,14 +93,25 @@ private:
     bool one_message_ = true;     // ... all with the same packet
     unsigned receiving_ = 0;      // flits that arrived at this edge
     std::vector<std::string> problems_;
-    std::vector<char> out_valid_reg_;
-    std::vector<char> in_ready_reg_;
+    // Which ports need attention, one bit per port (at most 16): the cycle loop visits only those,
+    // so an idle router touches a few words instead of every unit's state.
+    uint32_t holding_mask_ = 0;     // inputs holding a packet the crossbar could not place yet
+    uint32_t not_ready_mask_ = 0;   // inputs whose ready register is low (all, out of reset)
+    uint32_t out_valid_mask_ = 0;   // outputs whose valid register is high
+    uint32_t out_active_mask_ = 0;  // outputs sending or with packets queued
+    Decision scratch_;              // the routing decision of the packet being placed
     // The bound channels' current values of in_valid and out_ready: sc_in::read() returns a
     // reference to them, fixed once binding is complete. Sampling them directly avoids a virtual
-    // call per pin per cycle, which dominated large networks.
+    // call per pin per cycle, which dominated large networks. For the same reason out_flit, written
+    // every cycle a link sends, is written straight into its signal bus when bound to one.
     std::vector<const bool*> in_valid_value_;
     std::vector<const bool*> out_ready_value_;
     std::vector<const uint64_t*> in_flit_value_;
+    struct FlitPin {
+        SignalBus<uint64_t>* bus = nullptr;
+        size_t index = 0;
+    };
+    std::vector<FlitPin> out_flit_pin_;
 };
 
 }  // namespace cubecast
