@@ -5,20 +5,14 @@
 
 namespace cubecast {
 
-namespace {
-// The queue order: true if a should leave after b.
-struct Later {
-    bool operator()(const QueueEntry& a, const QueueEntry& b) const {
-        if (a.not_before != b.not_before) return a.not_before > b.not_before;
-        if (a.priority != b.priority) return a.priority > b.priority;
-        if (a.arrival != b.arrival) return a.arrival > b.arrival;
-        return a.in_port > b.in_port;
-    }
-};
-constexpr Later later{};
-}  // namespace
+// True if entry i leaves after a packet with this key (the key's packet arrived last).
+bool OutputUnit::leaves_after(size_t i, uint64_t not_before, int64_t priority) const {
+    const uint64_t nb = queue_[i].not_before();
+    if (nb != not_before) return nb > not_before;
+    return prioritised_ && priority_[i] > priority;
+}
 
-void OutputUnit::enqueue(const QueueKey& key, int in_port, const Packet& p) {
+void OutputUnit::enqueue(const QueueKey& key, const Packet& p) {
     uint16_t slot = kNoPayload;
     if (!p.payload.empty()) {
         if (free_slots_.empty()) {
@@ -31,18 +25,24 @@ void OutputUnit::enqueue(const QueueKey& key, int in_port, const Packet& p) {
             pool_[slot] = p.payload;
         }
     }
-    const QueueEntry e{key.not_before, key.priority, p.header_flit, arrivals_++, slot, static_cast<int16_t>(in_port)};
-    if (head_ > 32 && head_ * 2 > queue_.size()) {
-        queue_.erase(queue_.begin(), queue_.begin() + static_cast<long>(head_));
+    const uint64_t not_before = std::min(key.not_before, kNeverBefore);
+    if (key.priority != 0 && !prioritised_) {
+        prioritised_ = true;
+        priority_.assign(queue_.size(), 0);
+    }
+    if (head_ > 32 && size_t{head_} * 2 > queue_.size()) {
+        queue_.erase(queue_.begin(), queue_.begin() + head_);
+        if (prioritised_) priority_.erase(priority_.begin(), priority_.begin() + head_);
         head_ = 0;
     }
-    // Walk back from the tail to the first entry that leaves before e: in the optimal MNB a new
-    // entry lands about 11 places from the back, and the entries walked over are the ones the
+    // Walk back from the tail to the first entry that leaves before this one: in the optimal MNB a
+    // new entry lands about 11 places from the back, and the entries walked over are the ones the
     // insertion moves anyway (a binary search would touch the front half for nothing).
     size_t at = queue_.size();
-    while (at > head_ && later(queue_[at - 1], e)) --at;
-    queue_.insert(queue_.begin() + static_cast<long>(at), e);
-    if (at == head_) head_not_before_ = e.not_before;  // a new head (else the head's line stays untouched)
+    while (at > head_ && leaves_after(at - 1, not_before, key.priority)) --at;
+    queue_.insert(queue_.begin() + static_cast<long>(at), QueueEntry{p.header_flit, not_before << 16 | slot});
+    if (prioritised_) priority_.insert(priority_.begin() + static_cast<long>(at), key.priority);
+    if (at == head_) head_not_before_ = not_before;  // a new head (else the head's line stays untouched)
     max_occupancy_ = std::max(max_occupancy_, occupancy());
 }
 
@@ -50,16 +50,22 @@ bool OutputUnit::try_start(uint64_t cycle) {
     if (sending_ || head_not_before_ > cycle) return false;
     const QueueEntry& e = queue_[head_];
     current_header_flit_ = e.header_flit;
-    if (e.payload_slot == kNoPayload) {
+    const uint16_t slot = e.payload_slot();
+    if (slot == kNoPayload) {
         current_length_ = 1;
     } else {
-        std::swap(current_payload_, pool_[e.payload_slot]);
-        free_slots_.push_back(e.payload_slot);
-        current_length_ = 1 + static_cast<unsigned>(current_payload_.size());
+        std::swap(current_payload_, pool_[slot]);
+        free_slots_.push_back(slot);
+        current_length_ = static_cast<uint16_t>(1 + current_payload_.size());
     }
-    ++head_;
-    if (head_ == queue_.size()) queue_.clear(), head_ = 0;
-    head_not_before_ = occupancy() == 0 ? ~uint64_t{0} : queue_[head_].not_before;
+    if (++head_ == queue_.size()) {
+        queue_.clear();
+        if (prioritised_) priority_.clear(), prioritised_ = false;
+        head_ = 0;
+        head_not_before_ = ~uint64_t{0};
+    } else {
+        head_not_before_ = queue_[head_].not_before();
+    }
     sending_ = true;
     next_flit_ = 0;
     return true;

@@ -3,7 +3,8 @@
 // A packet leaves the queue when its first flit goes out; the queue may be bounded (depth > 0).
 // A queue entry carries the header flit itself; payload words (packets of more than one flit) sit in
 // a slot pool. Keeping entries small matters: in the optimal MNB, packets wait for their slot, and
-// thousands of queues hold dozens of packets each.
+// thousands of queues hold dozens of packets each, so a pop or an insertion mostly costs the cache
+// lines it touches.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -13,22 +14,27 @@
 
 namespace cubecast {
 
-struct QueueEntry {  // 32 bytes: two per cache line
-    uint64_t not_before = 0;
-    int64_t priority = 0;
-    uint64_t header_flit = 0;
-    uint32_t arrival = 0;       // per-queue arrival counter (wraps after 2^32 arrivals)
-    uint16_t payload_slot = 0;  // index into the payload pool, kNoPayload if none
-    int16_t in_port = 0;
-};
+// Not-before cycles are kept in 48 bits: a packet held until cycle 2^48 or later is never sent in
+// any run, whatever the exact cycle, so larger keys are clamped to this.
+constexpr uint64_t kNeverBefore = (uint64_t{1} << 48) - 1;
 constexpr uint16_t kNoPayload = 0xffff;
 
-class OutputUnit {
+struct QueueEntry {  // 16 bytes: four per cache line
+    uint64_t header_flit = 0;
+    uint64_t order = 0;  // not-before cycle << 16 | payload slot (index into the pool, kNoPayload if none)
+    uint64_t not_before() const { return order >> 16; }
+    uint16_t payload_slot() const { return static_cast<uint16_t>(order); }
+};
+
+// What a cycle touches (the queue's bounds, the head's not-before cycle, the transmit register) is
+// in the unit's first cache line; the priorities and the payload pool follow, and are touched only
+// by algorithms that use them.
+class alignas(64) OutputUnit {
 public:
     explicit OutputUnit(unsigned depth) : depth_(depth) {}
 
     bool has_space(unsigned extra = 1) const { return depth_ == 0 || occupancy() + extra <= depth_; }
-    void enqueue(const QueueKey& key, int in_port, const Packet& p);
+    void enqueue(const QueueKey& key, const Packet& p);
     unsigned occupancy() const { return static_cast<unsigned>(queue_.size() - head_); }
     unsigned max_occupancy() const { return max_occupancy_; }
     // The head of the queue, if any (smallest key), and its packet.
@@ -52,22 +58,27 @@ public:
     bool flit_accepted();
 
 private:
-    // What every cycle touches comes first (one or two cache lines per unit); the payload pool last.
-    // The head's not-before cycle (~0 when empty) is kept here: try_start runs for every port every
-    // cycle, and most heads wait for their slot, so this spares a miss on the queue's memory.
+    bool leaves_after(size_t i, uint64_t not_before, int64_t priority) const;
+
+    // The head's not-before cycle (~0 when empty): try_start runs for every busy port every cycle,
+    // and most heads wait for their slot, so this spares a miss on the queue's memory.
     uint64_t head_not_before_ = ~uint64_t{0};
-    // The queue in key order, smallest first, from index head_ on: the head leaves by moving head_
-    // (one cache line), a new entry is placed by walking back from the tail (FIFO keys: at once); the
-    // vacated front is reclaimed when it outgrows the live part.
-    size_t head_ = 0;
+    // The queue in key order, smallest first, from index head_ on: the head leaves by moving head_,
+    // a new entry is placed by walking back from the tail (FIFO keys: at once; it goes behind every
+    // entry with an equal key, which is what keeps arrival order, and so input-port order for the
+    // packets one crossbar pass places); the vacated front is reclaimed when it outgrows the live part.
     std::vector<QueueEntry> queue_;
     uint64_t current_header_flit_ = 0;  // the transmit register
-    unsigned current_length_ = 1;
-    unsigned next_flit_ = 0;
-    bool sending_ = false;
-    uint32_t arrivals_ = 0;
+    uint32_t head_ = 0;
     unsigned depth_;
     unsigned max_occupancy_ = 0;
+    uint16_t current_length_ = 1;
+    uint16_t next_flit_ = 0;
+    bool sending_ = false;
+    // Priorities, parallel to queue_, kept only while a queued packet has a priority other than 0
+    // (most algorithms order by time alone, and their entries stay 16 bytes).
+    bool prioritised_ = false;
+    std::vector<int64_t> priority_;
     std::vector<uint64_t> current_payload_;
     std::vector<std::vector<uint64_t>> pool_;
     std::vector<uint16_t> free_slots_;

@@ -166,13 +166,13 @@ void Router::serve_inputs() {
                 held_.push_back(std::move(in.packet()));
                 ++counters_.progress;
                 in.release();
-            } else if (place(in.packet(), scratch_, static_cast<int>(p))) {
+            } else if (place(in.packet(), scratch_)) {
                 in.release();
             } else {
                 std::swap(in.decision(), scratch_);
                 holding_mask_ |= bit;
             }
-        } else if ((holding_mask_ & bit) && place(in.packet(), in.decision(), static_cast<int>(p))) {
+        } else if ((holding_mask_ & bit) && place(in.packet(), in.decision())) {
             in.release();
             holding_mask_ &= ~bit;
         }
@@ -180,7 +180,7 @@ void Router::serve_inputs() {
 }
 
 void Router::place_emitted_and_own() {
-    while (!emitted_.empty() && place(emitted_.front().packet, emitted_.front().decision, kLocalPort))
+    while (!emitted_.empty() && place(emitted_.front().packet, emitted_.front().decision))
         emitted_.pop_front();
     inject_one();
     if (waves_)
@@ -191,12 +191,12 @@ void Router::place_emitted_and_own() {
 // The local input port: the node's next own packet, in order, if it fits (the first that does not fit
 // blocks the rest).
 void Router::inject_one() {
-    if (!injection_.empty() && place(injection_.front().packet, injection_.front().decision, kLocalPort))
+    if (!injection_.empty() && place(injection_.front().packet, injection_.front().decision))
         injection_.pop_front();
 }
 
 // The crossbar: copy the packet into every chosen output queue, or into none if one lacks space.
-bool Router::place(Packet& packet, const Decision& decision, int in_port) {
+bool Router::place(Packet& packet, const Decision& decision) {
     const auto& fwd = decision.forwards();
     if (config_.queue_depth != 0)  // unbounded queues always have space
         for (const Forward& f : fwd) {
@@ -205,7 +205,7 @@ bool Router::place(Packet& packet, const Decision& decision, int in_port) {
             if (!outputs_[f.port].has_space(same_port)) return false;
         }
     for (size_t i = 0; i < fwd.size(); ++i) {
-        outputs_[fwd[i].port].enqueue(fwd[i].key, in_port, packet);
+        outputs_[fwd[i].port].enqueue(fwd[i].key, packet);
         out_active_mask_ |= 1u << fwd[i].port;
         if (waves_) wave_occupancy_[fwd[i].port] = outputs_[fwd[i].port].occupancy();
     }
@@ -276,7 +276,7 @@ unsigned Router::max_queue_occupancy() const {
 bool Router::waiting_on_time(uint64_t cycle) const {
     if (clocked_ && !logic_->finished()) return true;  // a phase ends by the clock, or a token is due
     for (const auto& o : outputs_)
-        if (!o.busy() && o.head() && o.head()->not_before > cycle) return true;
+        if (!o.busy() && o.head() && o.head()->not_before() > cycle) return true;
     return false;
 }
 

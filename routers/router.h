@@ -60,7 +60,7 @@ private:
     void inject_one();
     void serve_inputs();  // per input, in port order: take this edge's flit, route, place
     void place_emitted_and_own();
-    bool place(Packet& packet, const Decision& decision, int in_port);
+    bool place(Packet& packet, const Decision& decision);
     void check_port_model();
     void drive_outputs();  // per output: finish the handshake, start the next packet, drive the link
     void drive_ready();
