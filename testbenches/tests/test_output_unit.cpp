@@ -1,0 +1,114 @@
+// The output queue against a reference written from its specification: packets leave in the order
+// of (not-before cycle, priority, arrival), a packet never starts before its not-before cycle, and
+// multi-flit packets keep their payload words.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <vector>
+
+#include "routers/output_unit.h"
+
+using namespace cubecast;
+
+namespace {
+
+struct Queued {
+    uint64_t not_before;
+    int64_t priority;
+    uint64_t arrival;
+    uint32_t msg;
+};
+
+// The reference: the first eligible packet in key order, from a plain list.
+size_t reference_next(const std::vector<Queued>& q) {
+    return static_cast<size_t>(std::min_element(q.begin(), q.end(), [](const Queued& a, const Queued& b) {
+                                   if (a.not_before != b.not_before) return a.not_before < b.not_before;
+                                   if (a.priority != b.priority) return a.priority < b.priority;
+                                   return a.arrival < b.arrival;
+                               }) - q.begin());
+}
+
+Packet packet_with_msg(uint32_t msg, unsigned flits) {
+    Header h;
+    h.origin = 5;
+    h.msg = msg;
+    return make_packet(h, flits);
+}
+
+// Random arrivals and one transmission at a time, cycle by cycle, checked against the reference.
+void run_against_reference(bool with_priorities, unsigned flits, uint32_t seed) {
+    std::mt19937 rng(seed);
+    OutputUnit out(0);
+    std::vector<Queued> ref;
+    uint32_t next_msg = 0;
+    uint64_t arrivals = 0;
+    unsigned sent = 0;
+    for (uint64_t cycle = 0; cycle < 3000; ++cycle) {
+        const unsigned arriving = cycle < 2000 && rng() % 5 == 0 ? 1 + rng() % 2 : 0;  // bursts, below the service rate
+        for (unsigned i = 0; i < arriving; ++i) {
+            QueueKey key{cycle + rng() % 40, with_priorities ? static_cast<int64_t>(rng() % 5) - 2 : 0};
+            if (rng() % 4 == 0) key.not_before = 0;  // already due: goes among the waiting ones
+            const uint32_t msg = next_msg++ % (kMaxMsg + 1);
+            out.enqueue(key, packet_with_msg(msg, flits));
+            ref.push_back({key.not_before, key.priority, arrivals++, msg});
+        }
+        ASSERT_EQ(out.occupancy(), ref.size());
+        if (out.busy()) {
+            ASSERT_EQ(out.current_flit(), packet_with_msg(out.current_header().msg, flits).flit(sent))
+                << "payload word " << sent << " at cycle " << cycle;
+            ++sent;
+            if (out.flit_accepted()) {
+                ASSERT_EQ(sent, flits);
+                sent = 0;
+            }
+            continue;
+        }
+        const bool started = out.try_start(cycle);
+        const bool due = !ref.empty() && ref[reference_next(ref)].not_before <= cycle;
+        ASSERT_EQ(started, due) << "cycle " << cycle;
+        if (!started) continue;
+        const size_t i = reference_next(ref);
+        ASSERT_EQ(out.current_header().msg, ref[i].msg) << "cycle " << cycle;
+        ref.erase(ref.begin() + static_cast<long>(i));
+        sent = 0;  // its flits are checked, one per cycle, while it is busy
+    }
+    EXPECT_TRUE(ref.empty());
+    EXPECT_EQ(out.occupancy(), 0u);
+}
+
+}  // namespace
+
+TEST(OutputQueue, LeavesInKeyOrderByTimeAlone) {
+    for (uint32_t seed = 1; seed <= 4; ++seed) run_against_reference(false, 1, seed);
+}
+
+TEST(OutputQueue, LeavesInKeyOrderWithPriorities) {
+    for (uint32_t seed = 1; seed <= 4; ++seed) run_against_reference(true, 1, seed);
+}
+
+TEST(OutputQueue, MultiFlitPacketsKeepTheirPayload) {
+    for (uint32_t seed = 1; seed <= 3; ++seed) run_against_reference(seed % 2 == 0, 4, seed);
+}
+
+TEST(OutputQueue, BoundedQueueReportsSpace) {
+    OutputUnit out(3);
+    EXPECT_TRUE(out.has_space(3));
+    EXPECT_FALSE(out.has_space(4));
+    for (uint32_t m = 0; m < 3; ++m) out.enqueue(QueueKey{}, packet_with_msg(m, 1));
+    EXPECT_FALSE(out.has_space());
+    ASSERT_TRUE(out.try_start(0));
+    EXPECT_TRUE(out.has_space());
+    EXPECT_EQ(out.max_occupancy(), 3u);
+}
+
+TEST(OutputQueue, KeysBeyondTheClampNeverStart) {
+    OutputUnit out(0);
+    out.enqueue(QueueKey{~uint64_t{0}, 0}, packet_with_msg(1, 1));
+    out.enqueue(QueueKey{kNeverBefore + 5, -1}, packet_with_msg(2, 1));
+    EXPECT_FALSE(out.try_start(uint64_t{1} << 47));
+    out.enqueue(QueueKey{10, 0}, packet_with_msg(3, 1));
+    EXPECT_FALSE(out.try_start(9));
+    ASSERT_TRUE(out.try_start(10));
+    EXPECT_EQ(out.current_header().msg, 3u);
+}
