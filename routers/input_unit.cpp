@@ -2,11 +2,13 @@
 
 namespace cubecast {
 
+static_assert(sizeof(Packet) + 8 <= 64, "an input unit's per-flit state fits one cache line");
+
 bool InputUnit::accept(uint64_t flit) {
     if (received_ == 0) {
         packet_.header_flit = flit;
         header_ok_ = decode_header(flit, packet_.header);
-        expected_ = (header_ok_ && packet_.header.kind == Kind::data) ? packet_flits_ : 1u;
+        expected_ = (header_ok_ && packet_.header.kind == Kind::data) ? packet_flits_ : uint16_t{1};
         packet_.payload.clear();
     } else {
         packet_.payload.push_back(flit);

@@ -9,9 +9,11 @@
 
 namespace cubecast {
 
-class InputUnit {
+// What each arriving flit touches (the packet being assembled and the counters) fills the first
+// cache line; the routing decision of a packet the crossbar could not place yet follows.
+class alignas(64) InputUnit {
 public:
-    explicit InputUnit(unsigned packet_flits) : packet_flits_(packet_flits) {}
+    explicit InputUnit(unsigned packet_flits) : packet_flits_(static_cast<uint16_t>(packet_flits)) {}
 
     bool ready() const { return !complete_; }
     bool receiving() const { return received_ > 0 && !complete_; }
@@ -31,12 +33,12 @@ public:
     }
 
 private:
-    unsigned packet_flits_;
-    unsigned received_ = 0;
-    unsigned expected_ = 1;
+    Packet packet_;
+    uint16_t packet_flits_;  // at most kMaxPacketFlits
+    uint16_t received_ = 0;
+    uint16_t expected_ = 1;
     bool complete_ = false;
     bool header_ok_ = true;
-    Packet packet_;
     Decision decision_;
 };
 
