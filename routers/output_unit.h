@@ -56,6 +56,12 @@ public:
     }
     // The flit on the link was accepted; returns true when that was the packet's last flit.
     bool flit_accepted();
+    // Host-cache hint: the queue's head and tail lines (the next pop and insertion touch them).
+    void prefetch_queue() const {
+        if (queue_.empty()) return;
+        __builtin_prefetch(&queue_[head_]);
+        __builtin_prefetch(&queue_.back(), 1);
+    }
 
 private:
     bool leaves_after(size_t i, uint64_t not_before, int64_t priority) const;
