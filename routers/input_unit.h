@@ -1,6 +1,7 @@
 // Input unit: receives the flits of one input link, assembles the packet (store and forward), and
 // holds it with the routing decision until the crossbar can place every copy. While it holds a
-// packet that is not yet placed, it lowers ready, so the link back-pressures and nothing is lost.
+// packet that is not yet placed, its ready is low (the router keeps one bit per input for this:
+// holding_mask_), so the link back-pressures and nothing is lost.
 #pragma once
 #include <cstdint>
 
@@ -15,8 +16,6 @@ class alignas(64) InputUnit {
 public:
     explicit InputUnit(unsigned packet_flits) : packet_flits_(static_cast<uint16_t>(packet_flits)) {}
 
-    bool ready() const { return !complete_; }
-    bool receiving() const { return received_ > 0 && !complete_; }
     bool holding() const { return complete_; }
     // Takes one flit; returns true when the packet is complete (its last flit arrived).
     // Returns true with header_ok() false on a corrupted header.

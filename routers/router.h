@@ -96,7 +96,7 @@ private:
     // Which ports need attention, one bit per port (at most 16): the cycle loop visits only those,
     // so an idle router touches a few words instead of every unit's state.
     uint32_t holding_mask_ = 0;     // inputs holding a packet the crossbar could not place yet
-    uint32_t not_ready_mask_ = 0;   // inputs whose ready register is low (all, out of reset)
+    uint32_t not_ready_mask_ = 0;   // inputs whose ready register is low (all of them out of reset: see the constructor)
     uint32_t out_valid_mask_ = 0;   // outputs whose valid register is high
     uint32_t out_active_mask_ = 0;  // outputs sending or with packets queued
     Decision scratch_;              // the routing decision of the packet being placed
