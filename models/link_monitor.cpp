@@ -1,15 +1,23 @@
 #include "models/link_monitor.h"
 
+#include <stdexcept>
+
 namespace cubecast {
 
 LinkMonitor::LinkMonitor(sc_core::sc_module_name name, const std::vector<std::unique_ptr<LinkSignals>>& links,
                          unsigned packet_flits, TraceWriter* trace)
     : sc_module(name), links_(links), packet_flits_(packet_flits), trace_(trace), flits_in_(links.size(), 0),
       state_(links.size()) {
-    for (const auto& l : links) {
-        valid_.push_back(&l->valid.read());
-        ready_.push_back(&l->ready.read());
-        flit_.push_back(&l->flit.read());
+    for (size_t i = 0; i < links.size(); ++i) {
+        const LinkSignals& l = *links[i];
+        if (l.valid.index() != i || &l.valid.bus() != &links[0]->valid.bus())
+            throw std::logic_error("link monitor: link i must be entry i of one valid bus");
+        ready_.push_back(&l.ready.read());
+        flit_.push_back(&l.flit.read());
+    }
+    if (!links.empty()) {
+        links[0]->valid.bus().keep_true_bitmap();
+        valid_bits_ = &links[0]->valid.bus().true_bits();
     }
     SC_HAS_PROCESS(LinkMonitor);
     SC_METHOD(on_clock);
@@ -22,28 +30,35 @@ LinkMonitor::LinkMonitor(sc_core::sc_module_name name, const std::vector<std::un
 void LinkMonitor::on_clock() {
     if (rst.read() || load.read()) return;
     const uint64_t e = edge_++;
-    for (size_t i = 0; i < valid_.size(); ++i) {
-        if (!*valid_[i] || !*ready_[i]) continue;
-        ++flits_;
-        if (flits_in_[i] == 0) {  // a header flit
-            Header h;
-            if (!decode_header(*flit_[i], h)) ++corrupt_;
-            const unsigned length = h.kind == Kind::data ? packet_flits_ : 1;
-            if (h.kind == Kind::data) ++data_flits_;
-            if (length == 1) {
-                finished(i, e - 1, e, h);
-                continue;
-            }
-            state_[i] = InFlight{length, e - 1, h};
-            flits_in_[i] = 1;
-            continue;
+    if (!valid_bits_) return;
+    // Only the links whose valid is high, in link order (the trace's row order within an edge).
+    const std::vector<uint64_t>& bits = *valid_bits_;
+    for (size_t w = 0; w < bits.size(); ++w)
+        for (uint64_t word = bits[w]; word != 0; word &= word - 1)
+            visit(w * 64 + static_cast<size_t>(__builtin_ctzll(word)), e);
+}
+
+void LinkMonitor::visit(size_t i, uint64_t e) {
+    if (!*ready_[i]) return;
+    ++flits_;
+    if (flits_in_[i] == 0) {  // a header flit
+        Header h;
+        if (!decode_header(*flit_[i], h)) ++corrupt_;
+        const unsigned length = h.kind == Kind::data ? packet_flits_ : 1;
+        if (h.kind == Kind::data) ++data_flits_;
+        if (length == 1) {
+            finished(i, e - 1, e, h);
+            return;
         }
-        InFlight& s = state_[i];
-        if (s.header.kind == Kind::data) ++data_flits_;
-        if (++flits_in_[i] < s.length) continue;
-        flits_in_[i] = 0;
-        finished(i, s.start, e, s.header);
+        state_[i] = InFlight{length, e - 1, h};
+        flits_in_[i] = 1;
+        return;
     }
+    InFlight& s = state_[i];
+    if (s.header.kind == Kind::data) ++data_flits_;
+    if (++flits_in_[i] < s.length) return;
+    flits_in_[i] = 0;
+    finished(i, s.start, e, s.header);
 }
 
 void LinkMonitor::finished(size_t link, uint64_t start, uint64_t end, const Header& h) {

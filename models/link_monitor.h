@@ -35,12 +35,14 @@ private:
         Header header;
     };
     void on_clock();
+    void visit(size_t link, uint64_t edge);  // a link whose valid is high
     void finished(size_t link, uint64_t start, uint64_t end, const Header& h);
 
     const std::vector<std::unique_ptr<LinkSignals>>& links_;
-    // The signals' current values, sampled every cycle for every link: read through pointers taken
-    // once, so the scan walks dense memory instead of 49,152 channel objects on a 12-cube.
-    std::vector<const bool*> valid_, ready_;
+    // The signals' current values, read through pointers taken once. The valid bus keeps a bitmap of
+    // the links whose valid is high: each edge visits those only (idle links cost one bit).
+    const std::vector<uint64_t>* valid_bits_ = nullptr;
+    std::vector<const bool*> ready_;
     std::vector<const uint64_t*> flit_;
     unsigned packet_flits_;
     TraceWriter* trace_;

@@ -6,6 +6,11 @@
 // notes the link; the bus's single update() copies the changed values. Semantics are sc_signal's
 // with one writer: a write takes effect in the update phase, value_changed_event() (and for bool
 // posedge/negedge) fire one delta later, event() is true in the delta of a change.
+// Two extras serve the idle hardware (routers and monitor that skip cycles with nothing to do):
+//   - a wake line per entry: a sleeping router arms its line, and the entry's rising value (a flit's
+//     valid coming up on one of its input links) fires the line's event, like a clock enable;
+//   - a bitmap of the entries whose value is true, so the link monitor visits only the links that
+//     carry a flit instead of all of them (a 16-cube has 1,048,576).
 #pragma once
 #include <map>
 #include <memory>
@@ -13,6 +18,12 @@
 #include <vector>
 
 namespace cubecast {
+
+// A clock-enable input: `event` fires (one delta later) when a watched signal rises while `armed`.
+struct WakeLine {
+    sc_core::sc_event event;
+    bool armed = false;
+};
 
 template <class T>
 class SignalBus : public sc_core::sc_prim_channel {
@@ -39,6 +50,14 @@ public:
         if (dirty_.size() == 1) request_update();
     }
     bool event(size_t i) const { return simcontext()->event_occurred(stamp_[i]); }
+    // Entry i's rising value fires `line` when it is armed.
+    void set_wake(size_t i, WakeLine* line) {
+        if (wake_.empty()) wake_.assign(stamp_.size(), nullptr);
+        wake_[i] = line;
+    }
+    // Keep a bitmap of the entries whose value is true (from now on; all values are false at start).
+    void keep_true_bitmap() { true_bits_.assign((stamp_.size() + 63) / 64, 0); }
+    const std::vector<uint64_t>& true_bits() const { return true_bits_; }
     Events& events(size_t i) {  // created on first request (a process made sensitive to the signal)
         auto& e = events_[i];
         if (!e) e = std::make_unique<Events>();
@@ -53,10 +72,19 @@ protected:
             if (next_[i] == cur_[i]) continue;
             cur_[i] = next_[i];
             stamp_[i] = simcontext()->change_stamp();
+            const bool high = static_cast<bool>(cur_[i]);
+            if (!true_bits_.empty()) {
+                if (high) true_bits_[i / 64] |= uint64_t{1} << (i % 64);
+                else true_bits_[i / 64] &= ~(uint64_t{1} << (i % 64));
+            }
+            if (high && !wake_.empty() && wake_[i] && wake_[i]->armed) {
+                wake_[i]->armed = false;
+                wake_[i]->event.notify(sc_core::SC_ZERO_TIME);
+            }
             if (!watched_[i]) continue;
             Events& e = *events_[i];
             e.changed.notify(sc_core::SC_ZERO_TIME);
-            if (static_cast<bool>(cur_[i])) e.posedge.notify(sc_core::SC_ZERO_TIME);
+            if (high) e.posedge.notify(sc_core::SC_ZERO_TIME);
             else e.negedge.notify(sc_core::SC_ZERO_TIME);
         }
         dirty_.clear();
@@ -68,6 +96,8 @@ private:
     std::vector<uint8_t> dirty_flag_, watched_;
     std::vector<size_t> dirty_;
     std::map<size_t, std::unique_ptr<Events>> events_;
+    std::vector<WakeLine*> wake_;       // empty until a line is set
+    std::vector<uint64_t> true_bits_;   // empty unless kept
 };
 
 // One link signal as its ports see it: an sc_signal_inout_if onto entry `index` of a bus.

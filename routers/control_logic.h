@@ -97,6 +97,10 @@ public:
     // routed; emissions with not_before <= view.cycle can leave in this very cycle.
     virtual bool clocked() const { return false; }
     virtual void on_cycle(const LocalView& /*view*/, std::vector<Emission>& /*out*/) {}
+    // Clocked logics: the next cycle (>= `cycle`) at which on_cycle() must run even if nothing arrives;
+    // the router's clock gate may skip the cycles before it (an arrival always runs on_cycle too).
+    // The default, `cycle`, keeps the logic clocked every cycle.
+    virtual uint64_t next_cycle_needed(uint64_t cycle) const { return cycle; }
     // A clocked logic is finished when it will neither emit nor expect anything more (e.g. it detected
     // termination); the run ends only when every logic is finished. finished_cycle(): when that was.
     virtual bool finished() const { return true; }

@@ -17,6 +17,8 @@ public:
     explicit InputUnit(unsigned packet_flits) : packet_flits_(static_cast<uint16_t>(packet_flits)) {}
 
     bool holding() const { return complete_; }
+    // Some flits of a packet arrived, not yet the last.
+    bool receiving() const { return received_ != 0 && !complete_; }
     // Takes one flit; returns true when the packet is complete (its last flit arrived).
     // Returns true with header_ok() false on a corrupted header.
     bool accept(uint64_t flit);

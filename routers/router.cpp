@@ -35,6 +35,17 @@ void Router::end_of_elaboration() {
         auto* bus_signal = dynamic_cast<BusSignal<uint64_t>*>(out_flit[p].get_interface());
         out_flit_pin_.push_back(bus_signal ? FlitPin{&bus_signal->bus(), bus_signal->index()} : FlitPin{});
     }
+    // The clock gate needs a wake line on every input valid and a clock whose period is known.
+    auto* clock = dynamic_cast<sc_clock*>(clk.get_interface());
+    gated_ = clock != nullptr;
+    for (unsigned p = 0; p < cube_.ports() && gated_; ++p)
+        gated_ = dynamic_cast<BusSignal<bool>*>(in_valid[p].get_interface()) != nullptr;
+    if (!gated_) return;
+    period_ = clock->period().value();
+    for (unsigned p = 0; p < cube_.ports(); ++p) {
+        auto* valid = dynamic_cast<BusSignal<bool>*>(in_valid[p].get_interface());
+        valid->bus().set_wake(valid->index(), &wake_);
+    }
 }
 
 // One rising edge. The crossbar places, in this order: the inputs' packets by port, what the control
@@ -42,11 +53,23 @@ void Router::end_of_elaboration() {
 // pass as the start of new packets: receiving and placing never look at them, so the order is the
 // hardware's.
 void Router::on_clock() {
+    if (asleep_) {  // the gate opened (a valid rose, or the timer is due): run from the next rising edge
+        asleep_ = false;
+        wake_.armed = false;
+        next_trigger(clk.posedge_event());
+        return;
+    }
     if (rst.read()) return;  // nothing to clear: the state is fresh
     if (!own_routed_) route_own_packets();
     if (load.read()) {
         inject_one();
         return;
+    }
+    if (!running_) {
+        running_ = true;
+        run_start_ = sc_time_stamp();
+    } else if (gated_) {
+        cycle_ = (sc_time_stamp() - run_start_).value() / period_;  // edges may have been skipped
     }
     // The queue lines this cycle will touch, requested together so their misses overlap while the
     // inputs are served (a host-speed hint, no effect on the model).
@@ -60,6 +83,33 @@ void Router::on_clock() {
     drive_outputs();
     drive_ready();
     ++cycle_;
+    if (gated_) gate_clock_if_idle();
+}
+
+// Sleeps if the next edges would change nothing: no input holding or receiving a packet, no valid
+// high on an input (a flit is on its way), nothing to inject or place, no output sending; then the
+// router needs its clock again at the earliest of its queue heads' not-before cycles and its clocked
+// logic's next scheduled cycle, or when a flit arrives (the wake line).
+void Router::gate_clock_if_idle() {
+    if (holding_mask_ || out_valid_mask_ || !injection_.empty() || !emitted_.empty()) return;
+    for (unsigned p = 0; p < inputs_.size(); ++p)
+        if (*in_valid_value_[p] || inputs_[p].receiving()) return;
+    uint64_t wake = kNeverBefore;
+    for (uint32_t active = out_active_mask_; active != 0; active &= active - 1) {
+        const OutputUnit& out = outputs_[static_cast<unsigned>(__builtin_ctz(active))];
+        if (out.busy() || !out.head()) return;
+        wake = std::min(wake, out.head()->not_before());
+    }
+    if (clocked_) wake = std::min(wake, logic_->next_cycle_needed(cycle_));
+    if (wake <= cycle_) return;  // cycle_ is the next edge's cycle
+    asleep_ = true;
+    wake_.armed = true;
+    if (wake >= kNeverBefore) {
+        next_trigger(wake_.event);
+    } else {  // half a period before the edge of cycle `wake`, then that edge
+        const sc_dt::uint64 delay = (wake - cycle_) * period_ + period_ / 2;
+        next_trigger(sc_time::from_value(delay), wake_.event);
+    }
 }
 
 void Router::check_port_model() {

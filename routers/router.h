@@ -10,6 +10,10 @@
 // input's (any number per edge, in order, each all-or-nothing).
 // All state changes on the rising clock edge; every output signal is a register. Phases: rst (one
 // edge), load (the own packets enter), run; cycle 0 is the first edge of run.
+// Clock gating: a router with nothing queued, held, sending, arriving or scheduled stops its clock
+// until a flit's valid rises on one of its input links (its wake line) or its own timer is due (the
+// earliest not-before cycle of a queued packet, or the cycle its clocked logic asked for). A skipped
+// edge would have changed nothing, so traces are the same as with the clock always on.
 #pragma once
 #include <deque>
 #include <memory>
@@ -54,6 +58,7 @@ private:
 
     void end_of_elaboration() override;
     void on_clock();
+    void gate_clock_if_idle();  // after a run edge: sleep until the wake line or the timer
     void route_own_packets();
     void run_control_unit();
     bool take_held(const Header& h, Packet& out);
@@ -77,6 +82,14 @@ private:
     NetworkCounters& counters_;
     uint64_t cycle_ = 0;
     bool own_routed_ = false;
+    // The clock gate. gated_: the router may sleep (its input valids are on signal buses with wake
+    // lines and its clock is an sc_clock, whose period turns time into the cycle count).
+    bool gated_ = false;
+    bool asleep_ = false;
+    bool running_ = false;
+    sc_core::sc_time run_start_;
+    sc_dt::uint64 period_ = 0;  // in the kernel's time resolution
+    WakeLine wake_;
 
     std::vector<InputUnit> inputs_;
     std::vector<OutputUnit> outputs_;

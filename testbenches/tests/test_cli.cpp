@@ -99,6 +99,20 @@ TEST(CommandLine, JsonHasTheDocumentedFields) {
     EXPECT_EQ(j["ok"], true);
 }
 
+// --json is one parsable object whatever else is asked: SystemC's own reports (e.g. the VCD writer's
+// "tracing timescale unit set") go to stderr, never into stdout.
+TEST(CommandLine, JsonParsesWithWavesAndTrace) {
+    const std::string vcd = temp_path("json_waves.vcd"), csv = temp_path("json_trace.csv");
+    const CliResult r = cubecast_cli("run --task mnb --dim 3 --json --vcd " + vcd + " --trace " + csv);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out.find("Info"), std::string::npos) << r.out;
+    const auto j = nlohmann::json::parse(r.out);  // throws (the test fails) on anything but one object
+    EXPECT_EQ(j["completion_slots"], 3);            // ceil(7/3)
+    std::remove(vcd.c_str());
+    std::remove(csv.c_str());
+    std::remove((vcd.substr(0, vcd.size() - 4) + ".gtkw").c_str());
+}
+
 // The phases of kb/st in the table and the JSON; a sweep over seeds ends with the count of outcomes.
 TEST(CommandLine, StReportsItsPhasesAndSweepsCountOutcomes) {
     const CliResult t = cubecast_cli("run --task kb --algorithm st --dim 5 --k 12");
