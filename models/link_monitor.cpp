@@ -5,8 +5,8 @@
 namespace cubecast {
 
 LinkMonitor::LinkMonitor(sc_core::sc_module_name name, const std::vector<std::unique_ptr<LinkSignals>>& links,
-                         unsigned packet_flits, TraceWriter* trace)
-    : sc_module(name), links_(links), packet_flits_(packet_flits), trace_(trace), flits_in_(links.size(), 0),
+                         PacketFormat format, TraceWriter* trace)
+    : sc_module(name), links_(links), format_(format), trace_(trace), flits_in_(links.size(), 0),
       state_(links.size()) {
     for (size_t i = 0; i < links.size(); ++i) {
         const LinkSignals& l = *links[i];
@@ -44,7 +44,7 @@ void LinkMonitor::visit(size_t i, uint64_t e) {
     if (flits_in_[i] == 0) {  // a header flit
         Header h;
         if (!decode_header(*flit_[i], h)) ++corrupt_;
-        const unsigned length = h.kind == Kind::data ? packet_flits_ : 1;
+        const unsigned length = format_.length(h.kind);
         if (h.kind == Kind::data) ++data_flits_;
         if (length == 1) {
             finished(i, e - 1, e, h);

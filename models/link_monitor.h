@@ -19,7 +19,7 @@ public:
     sc_core::sc_in<bool> load;
 
     LinkMonitor(sc_core::sc_module_name name, const std::vector<std::unique_ptr<LinkSignals>>& links,
-                unsigned packet_flits, TraceWriter* trace);
+                PacketFormat format, TraceWriter* trace);
 
     uint64_t data_transmissions() const { return data_; }
     uint64_t ctrl_transmissions() const { return ctrl_; }
@@ -44,7 +44,7 @@ private:
     const std::vector<uint64_t>* valid_bits_ = nullptr;
     std::vector<const bool*> ready_;
     std::vector<const uint64_t*> flit_;
-    unsigned packet_flits_;
+    PacketFormat format_;
     TraceWriter* trace_;
     std::vector<uint16_t> flits_in_;  // per link: flits of the current packet seen so far (0: none)
     std::vector<InFlight> state_;

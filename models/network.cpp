@@ -32,13 +32,18 @@ Network::Network(sc_module_name name, const RunConfig& config)
       cube_(config.dim),
       task_info_(find_task(config.task)),
       algo_(algorithms().find(task_info_->kind, config.algorithm)),
-      task_(task_info_->kind, cube_, config.root, config.sources),
+      task_(task_info_->kind, cube_, config.root, config.sources, algo_->splits_packets ? config.dim : 1),
       clk_("clk", 1, SC_NS) {
     const uint32_t n = cube_.nodes();
     const unsigned d = cube_.dim();
+    auto plan = std::make_shared<DeliveryPlan>();
+    plan->nodes = n;
+    plan->per_origin = std::max<uint32_t>(1, task_.broadcasts_per_origin());
+    plan->parts = task_.parts();
+    if (task_.kind() == TaskKind::kb || task_.kind() == TaskKind::pmnb) plan->set_origins(task_.origins());
+    const PacketFormat format{config.packet_flits / task_.parts(), config.token_flits};
     for (uint32_t i = 0; i < n; ++i) {
-        nodes_.push_back(std::make_unique<Node>(i, n, task_.broadcasts_per_origin(), config.packet_flits,
-                                                task_.expected_deliveries(i), task_.own_messages(i)));
+        nodes_.push_back(std::make_unique<Node>(i, plan, format, task_.expected_deliveries(i), task_.own_messages(i)));
         if (task_.kind() == TaskKind::succ) nodes_.back()->require_order(gray_position);
         expected_total_ += nodes_.back()->expected();
         load_cycles_ = std::max<uint64_t>(load_cycles_, nodes_.back()->own_messages().size());
@@ -53,8 +58,9 @@ Network::Network(sc_module_name name, const RunConfig& config)
 
     const LogicFactory make_logic =
         algo_->build(AlgorithmSetup{cube_, config.root, config.packet_flits, config.sbt_rotation, config.sources,
-                                    config.seed, config.c_star, config.with_prefix});
-    const RouterConfig rc{config.packet_flits, config.queue_depth, *parse_port_model(config.port_model)};
+                                    config.seed, config.c_star, config.with_prefix, config.token_flits,
+                                    config.known_sources});
+    const RouterConfig rc{config.packet_flits, config.queue_depth, *parse_port_model(config.port_model), format};
     RtlRouterConfig rtl;
     if (config.uses_rtl()) {
         rtl.packet_flits = config.packet_flits;
@@ -95,11 +101,13 @@ Network::Network(sc_module_name name, const RunConfig& config)
                 std::to_string(d) + " root=" + std::to_string(config.root) + " packet_flits=" +
                 std::to_string(config.packet_flits) + " queue_depth=" + std::to_string(config.queue_depth) +
                 " seed=" + std::to_string(config.seed) + " port_model=" + config.port_model +
-                (config.sources.empty() ? "" : " k=" + std::to_string(config.sources.size()))};
+                (config.sources.empty() ? "" : " k=" + std::to_string(config.sources.size())) +
+                (config.token_flits == 1 ? "" : " token_flits=" + std::to_string(config.token_flits)) +
+                (config.known_sources ? " known_sources=1" : "")};
         if (!config.command_line.empty()) comments.push_back("command: " + config.command_line);
         trace_ = std::make_unique<TraceWriter>(config.trace_path, comments);
     }
-    monitor_ = std::make_unique<LinkMonitor>("link_monitor", links_, config.packet_flits, trace_.get());
+    monitor_ = std::make_unique<LinkMonitor>("link_monitor", links_, format, trace_.get());
     monitor_->clk(clk_);
     monitor_->rst(phases_->rst);
     monitor_->load(phases_->load);
@@ -179,10 +187,12 @@ RunResult Network::run() {
     r.queue_depth = config_.queue_depth;
     r.seed = config_.seed;
     r.broadcasts = task_.broadcasts();
-    r.lower_bound_slots = algo_->lower_bound_slots(d, r.broadcasts);
-    r.paper_slots = algo_->paper_slots_with_options
-                        ? algo_->paper_slots_with_options(d, r.broadcasts, {config_.c_star, config_.with_prefix})
-                        : algo_->paper_slots(d, r.broadcasts);
+    const FormulaOptions options{config_.c_star, config_.with_prefix, config_.packet_flits, config_.token_flits,
+                                 config_.known_sources};
+    r.lower_bound_slots = algo_->lower_bound_with_options ? algo_->lower_bound_with_options(d, r.broadcasts, options)
+                                                          : algo_->lower_bound_slots(d, r.broadcasts);
+    r.paper_slots = algo_->paper_slots_with_options ? algo_->paper_slots_with_options(d, r.broadcasts, options)
+                                                    : algo_->paper_slots(d, r.broadcasts);
     r.optimal_transmissions = algo_->optimal_transmissions(d, r.broadcasts);
     r.data_transmissions = monitor_->data_transmissions();
     r.ctrl_transmissions = monitor_->ctrl_transmissions();

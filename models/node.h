@@ -1,7 +1,10 @@
 // Node: the processor beside a router. It holds the task's messages for its router to inject at
 // reset, and checks every delivery: addressed here, not its own, not a duplicate, payload intact.
+// A split message (paper 004 §IV-B: d mini-packets, routed independently) counts as delivered when
+// its last mini-packet arrives; each mini-packet must arrive exactly once.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -9,8 +12,27 @@
 
 namespace cubecast {
 
+// What every node may receive, shared by all the nodes of a network (one copy): which origins send
+// messages (the others' slots are not kept, so a partial broadcast from M nodes costs M bits a node,
+// not N), how many messages each, and in how many parts.
+struct DeliveryPlan {
+    uint32_t nodes = 0;
+    uint32_t per_origin = 1;           // messages an origin may send (msg 0..per_origin-1 for broadcasts)
+    uint32_t parts = 1;                // mini-packets per message (1: not split)
+    std::vector<int32_t> slot_of;      // origin -> slot, -1 if it sends nothing; empty: slot = origin
+    uint32_t slots() const { return slot_of.empty() ? nodes : static_cast<uint32_t>(count_); }
+    // Only these origins send (each slot in the order given).
+    void set_origins(const std::vector<uint32_t>& origins);
+
+private:
+    size_t count_ = 0;
+};
+
 class Node {
 public:
+    Node(uint32_t id, std::shared_ptr<const DeliveryPlan> plan, PacketFormat format, uint64_t expected_deliveries,
+         std::vector<Header> own_messages);
+    // Every origin may send, unsplit (the plain tasks, and the unit tests).
     Node(uint32_t id, uint32_t nodes, uint32_t broadcasts_per_origin, unsigned packet_flits,
          uint64_t expected_deliveries, std::vector<Header> own_messages);
 
@@ -20,7 +42,7 @@ public:
     // Successive broadcasts: messages must arrive in this order (position of each origin).
     void require_order(uint32_t (*position_of_origin)(uint32_t)) { order_ = position_of_origin; }
 
-    uint64_t delivered() const { return delivered_; }
+    uint64_t delivered() const { return delivered_; }  // whole messages
     uint64_t expected() const { return expected_; }
     bool done() const { return delivered_ >= expected_; }
     uint64_t last_delivery_cycle() const { return last_cycle_; }
@@ -31,12 +53,11 @@ private:
     void fail(std::string what);
 
     uint32_t id_;
-    uint32_t nodes_;
-    uint32_t broadcasts_per_origin_;
-    unsigned packet_flits_;
+    std::shared_ptr<const DeliveryPlan> plan_;
+    PacketFormat format_;
     uint64_t expected_;
     std::vector<Header> own_;
-    std::vector<bool> seen_;  // messages delivered so far, by origin (and msg for broadcasts)
+    std::vector<bool> seen_;  // (slot, msg, part) delivered so far
     uint64_t delivered_ = 0;
     uint64_t last_cycle_ = 0;
     uint64_t errors_ = 0;

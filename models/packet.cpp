@@ -63,6 +63,7 @@ Header make_token(uint32_t origin, uint8_t tag, uint64_t value) {
     h.tag = tag;
     h.dest = static_cast<uint32_t>(value & 0xffff);
     h.msg = static_cast<uint32_t>((value >> 16) & kMaxMsg);
+    h.part = static_cast<uint8_t>((value >> 28) & 0xf);
     return h;
 }
 
@@ -72,23 +73,24 @@ Header make_broadcast_token(uint32_t origin, uint8_t tag) {
     return h;
 }
 
-uint64_t token_value(const Header& h) { return uint64_t{h.dest} | (uint64_t{h.msg} << 16); }
+uint64_t token_value(const Header& h) {
+    return uint64_t{h.dest} | (uint64_t{h.msg} << 16) | (uint64_t{h.part} << 28);
+}
 
 const char* kind_name(Kind k) { return k == Kind::data ? "data" : "ctrl"; }
 
-Packet make_packet(const Header& h, unsigned packet_flits) {
+Packet make_packet(const Header& h, const PacketFormat& format) {
     Packet p;
     p.header = h;
     p.header_flit = encode_header(h);
-    if (h.kind == Kind::data)
-        for (unsigned i = 1; i < packet_flits; ++i) p.payload.push_back(payload_word(h, i));
+    for (unsigned i = 1; i < format.length(h.kind); ++i) p.payload.push_back(payload_word(h, i));
     return p;
 }
 
-bool payload_intact(const Packet& p, unsigned packet_flits) {
+bool payload_intact(const Packet& p, const PacketFormat& format) {
     Header decoded;
     if (!decode_header(p.header_flit, decoded) || !(decoded == p.header)) return false;
-    const unsigned expected = p.header.kind == Kind::data ? packet_flits : 1u;
+    const unsigned expected = format.length(p.header.kind);
     if (p.length() != expected) return false;
     for (unsigned i = 1; i < expected; ++i)
         if (p.payload[i - 1] != payload_word(p.header, i)) return false;

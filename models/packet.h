@@ -43,13 +43,22 @@ bool decode_header(uint64_t flit, Header& out);
 uint64_t payload_word(const Header& h, unsigned index);
 const char* kind_name(Kind k);
 
-// Control tokens (kind ctrl, one flit) carry a value of up to 28 bits in the header's dest (low 16
-// bits) and msg (high 12 bits) fields; the tag says what the token is (algorithm-defined). A token sent
-// down a tree (e.g. termination) has the broadcast flag and no value.
-constexpr uint64_t kMaxTokenValue = (uint64_t{1} << 28) - 1;
+// Control tokens (kind ctrl) carry a value of up to 32 bits in the header's dest (bits 0..15), msg
+// (bits 16..27) and part (bits 28..31) fields; the tag says what the token is (algorithm-defined). A
+// token sent down a tree (e.g. termination) has the broadcast flag and no value.
+constexpr uint64_t kMaxTokenValue = (uint64_t{1} << 32) - 1;
 Header make_token(uint32_t origin, uint8_t tag, uint64_t value);
 Header make_broadcast_token(uint32_t origin, uint8_t tag);
 uint64_t token_value(const Header& h);
+
+// How many flits a packet of each kind has on a link: a data packet (or, when packets are split,
+// a mini-packet) `data` flits, a control token `token` flits (the papers' t_p = token / packet_flits).
+struct PacketFormat {
+    PacketFormat(unsigned data_flits = 1, unsigned token_flits = 1) : data(data_flits), token(token_flits) {}
+    unsigned data;
+    unsigned token;
+    unsigned length(Kind k) const { return k == Kind::data ? data : token; }
+};
 
 // A packet as a router stores it: its header, the raw header flit and the payload words it received.
 struct Packet {
@@ -60,9 +69,9 @@ struct Packet {
     uint64_t flit(unsigned i) const { return i == 0 ? header_flit : payload[i - 1]; }
 };
 
-// A packet as its origin makes it.
-Packet make_packet(const Header& h, unsigned packet_flits);
+// A packet as its origin makes it (a token's extra flits carry payload words like a data packet's).
+Packet make_packet(const Header& h, const PacketFormat& format);
 // True if every payload word matches what the origin put there.
-bool payload_intact(const Packet& p, unsigned packet_flits);
+bool payload_intact(const Packet& p, const PacketFormat& format);
 
 }  // namespace cubecast

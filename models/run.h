@@ -26,6 +26,8 @@ struct RunConfig {
     std::string port_model = "mla";   // mla | sla | shout
     double c_star = 3.0;              // kb/st-random: C* of the fixed phase lengths (> 0)
     bool with_prefix = false;         // kb/rank: compute the ranks with a parallel prefix first
+    unsigned token_flits = 1;         // flits of a control token (t_p = token_flits / packet_flits)
+    bool known_sources = false;       // pmnb: the active set is known in advance (no rank computation, t_p = 0)
     std::string router = "systemc";  // systemc | rtl: the router at every node
     std::vector<uint32_t> rtl_nodes;  // with router systemc: these nodes get the Verilated RTL router
     std::string rtl_rom_dir;          // where the RTL's memory files are (empty: the build's)

@@ -13,6 +13,7 @@ const std::vector<TaskInfo>& tasks() {
         {TaskKind::te, "te", "total exchange: every node sends a distinct packet to every other node", false},
         {TaskKind::kb, "kb", "K simultaneous broadcasts from --sources, or --k K --placement P", false},
         {TaskKind::succ, "succ", "successive broadcasts mu_1..mu_p, mu_j from the j-th Gray code word, received in order", false},
+        {TaskKind::pmnb, "pmnb", "partial multinode broadcast: M active nodes (--sources, or --k M --placement P) broadcast one packet each", false},
     };
     return list;
 }
@@ -23,18 +24,36 @@ const TaskInfo* find_task(const std::string& name) {
     return nullptr;
 }
 
-Task::Task(TaskKind kind, const Hypercube& cube, uint32_t root, std::vector<uint32_t> sources)
-    : kind_(kind), cube_(cube), root_(root), sources_(std::move(sources)) {
-    if (kind_ == TaskKind::kb) {
+Task::Task(TaskKind kind, const Hypercube& cube, uint32_t root, std::vector<uint32_t> sources, unsigned parts)
+    : kind_(kind), cube_(cube), root_(root), sources_(std::move(sources)), parts_(parts) {
+    if (kind_ == TaskKind::kb || kind_ == TaskKind::pmnb) {
         packets_at_.assign(cube_.nodes(), 0);
         for (uint32_t s : sources_) ++packets_at_[s];
     }
 }
 
+std::vector<uint32_t> Task::origins() const {
+    if (kind_ == TaskKind::kb || kind_ == TaskKind::pmnb) return sources_;
+    if (kind_ == TaskKind::snb || kind_ == TaskKind::scatter) return {root_};
+    std::vector<uint32_t> all(cube_.nodes());
+    for (uint32_t i = 0; i < cube_.nodes(); ++i) all[i] = i;
+    return all;
+}
+
 uint32_t Task::broadcasts_per_origin() const {
-    if (kind_ == TaskKind::kb) return std::max<uint32_t>(1, *std::max_element(packets_at_.begin(), packets_at_.end()));
+    if (kind_ == TaskKind::kb || kind_ == TaskKind::pmnb) return std::max<uint32_t>(1, *std::max_element(packets_at_.begin(), packets_at_.end()));
     return kind_ == TaskKind::snb || kind_ == TaskKind::mnb || kind_ == TaskKind::succ ? 1 : 0;
 }
+
+namespace {
+// One header per part of a message.
+void push_parts(std::vector<Header>& out, const Header& h, unsigned parts) {
+    for (unsigned q = 0; q < parts; ++q) {
+        out.push_back(h);
+        out.back().part = static_cast<uint8_t>(q);
+    }
+}
+}  // namespace
 
 uint32_t gray_code(uint32_t i) { return i ^ (i >> 1); }
 
@@ -66,11 +85,12 @@ std::vector<uint32_t> place_sources(const Hypercube& cube, uint64_t k, const std
 
 std::vector<Header> Task::own_messages(uint32_t node) const {
     std::vector<Header> out;
-    auto broadcast = [&](uint32_t origin) {
+    auto broadcast = [&](uint32_t origin, uint32_t msg = 0) {
         Header h;
         h.origin = origin;
+        h.msg = msg;
         h.broadcast = true;
-        out.push_back(h);
+        push_parts(out, h, parts_);
     };
     auto personal = [&](uint32_t origin) {  // msg = destination: one message per (origin, dest)
         for (uint32_t dest = 0; dest < cube_.nodes(); ++dest) {
@@ -93,10 +113,10 @@ std::vector<Header> Task::own_messages(uint32_t node) const {
             break;
         case TaskKind::te: personal(node); break;
         case TaskKind::kb:
-            for (uint32_t m = 0; m < packets_at_[node]; ++m) {
-                broadcast(node);
-                out.back().msg = m;
-            }
+            for (uint32_t m = 0; m < packets_at_[node]; ++m) broadcast(node, m);
+            break;
+        case TaskKind::pmnb:
+            if (packets_at_[node]) broadcast(node);
             break;
     }
     return out;
@@ -110,7 +130,8 @@ uint64_t Task::expected_deliveries(uint32_t node) const {
         case TaskKind::scatter: return node == root_ ? 0 : 1;
         case TaskKind::te:
         case TaskKind::succ: return others;
-        case TaskKind::kb: return sources_.size() - packets_at_[node];
+        case TaskKind::kb:
+        case TaskKind::pmnb: return sources_.size() - packets_at_[node];
     }
     return 0;
 }

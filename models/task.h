@@ -9,7 +9,7 @@
 
 namespace cubecast {
 
-enum class TaskKind { snb, mnb, scatter, te, kb, succ };
+enum class TaskKind { snb, mnb, scatter, te, kb, succ, pmnb };
 
 struct TaskInfo {
     TaskKind kind;
@@ -24,8 +24,9 @@ const TaskInfo* find_task(const std::string& name);
 class Task {
 public:
     // `sources`: for kb, the broadcasting node of each of the K packets (a node may appear several
-    // times: it then has that many packets, msg 0, 1, ...).
-    Task(TaskKind kind, const Hypercube& cube, uint32_t root, std::vector<uint32_t> sources = {});
+    // times: it then has that many packets, msg 0, 1, ...); for pmnb, the M active nodes (distinct).
+    // `parts`: each message is split into this many mini-packets (part 0..parts-1).
+    Task(TaskKind kind, const Hypercube& cube, uint32_t root, std::vector<uint32_t> sources = {}, unsigned parts = 1);
     TaskKind kind() const { return kind_; }
     uint32_t root() const { return root_; }
     // The node's own messages, in the order it hands them to its router.
@@ -34,15 +35,19 @@ public:
     uint64_t expected_deliveries(uint32_t node) const;
     // How many broadcast messages one origin may send (the nodes size their duplicate check by it).
     uint32_t broadcasts_per_origin() const;
-    // K for kb (the number of broadcast packets), 0 for the other tasks.
-    uint64_t broadcasts() const { return kind_ == TaskKind::kb ? sources_.size() : 0; }
+    // K for kb (the number of broadcast packets), M for pmnb (the active nodes), 0 for the others.
+    uint64_t broadcasts() const { return kind_ == TaskKind::kb || kind_ == TaskKind::pmnb ? sources_.size() : 0; }
+    unsigned parts() const { return parts_; }
+    // The nodes that send anything (each once), for the nodes' delivery checks.
+    std::vector<uint32_t> origins() const;
 
 private:
     TaskKind kind_;
     const Hypercube& cube_;
     uint32_t root_;
     std::vector<uint32_t> sources_;
-    std::vector<uint32_t> packets_at_;  // kb: a_x, packets per node
+    std::vector<uint32_t> packets_at_;  // kb, pmnb: a_x, packets per node
+    unsigned parts_;
 };
 
 // Paper 002 §3: the successive broadcasts mu_1..mu_p, mu_j held by alloc(j) = the j-th word of the

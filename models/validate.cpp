@@ -43,12 +43,13 @@ std::optional<std::string> check_writable(const std::string& option, const std::
 
 std::optional<std::string> validate_sources(const RunConfig& c, const TaskInfo& task) {
     const uint32_t nodes = uint32_t{1} << c.dim;
-    if (task.kind != TaskKind::kb) {
-        if (!c.sources.empty()) return "--sources and --k apply to task kb only, not to '" + c.task + "'";
+    if (task.kind != TaskKind::kb && task.kind != TaskKind::pmnb) {
+        if (!c.sources.empty()) return "--sources and --k apply to tasks kb and pmnb only, not to '" + c.task + "'";
         return std::nullopt;
     }
     if (c.sources.empty())
-        return "task kb needs its broadcasting nodes: --sources LIST or --k K with K in 1.." + std::to_string(nodes);
+        return "task " + c.task + " needs its broadcasting nodes: --sources LIST or --k " +
+               (task.kind == TaskKind::kb ? "K with K" : "M with M") + " in 1.." + std::to_string(nodes);
     std::vector<uint32_t> count(nodes, 0);
     for (uint32_t s : c.sources) {
         if (s >= nodes)
@@ -57,12 +58,22 @@ std::optional<std::string> validate_sources(const RunConfig& c, const TaskInfo& 
             return "--sources repeats node " + std::to_string(s) + " more than " + std::to_string(kMaxMsg + 1) +
                    " times (the message index has 12 bits)";
     }
+    if (task.kind == TaskKind::pmnb) {
+        if (c.sources.size() > nodes)
+            return "task pmnb has M = " + std::to_string(c.sources.size()) + " active nodes, more than N = " +
+                   std::to_string(nodes) + " (accepted M in 1.." + std::to_string(nodes) + ", each node once)";
+        for (uint32_t s : c.sources)
+            if (count[s] > 1)
+                return "--sources repeats node " + std::to_string(s) +
+                       ": in task pmnb each active node broadcasts one packet (accepted: distinct nodes)";
+        return std::nullopt;
+    }
     if (c.algorithm == "pair" && (c.sources.size() != 2 || c.sources[0] == c.sources[1]))
         return "algorithm pair broadcasts from exactly 2 distinct nodes, not K = " + std::to_string(c.sources.size()) +
                (c.sources.size() == 2 ? " with a repeated node" : "") + " (accepted: --k 2 or --sources X,Y)";
     if (c.algorithm.rfind("st", 0) == 0) {
         if (c.sources.size() > kMaxTokenValue)
-            return "task kb/" + c.algorithm + " counts its packets in 28-bit tokens: K = " +
+            return "task kb/" + c.algorithm + " counts its packets in 32-bit tokens: K = " +
                    std::to_string(c.sources.size()) + " is too many (accepted up to " + std::to_string(kMaxTokenValue) + ")";
     }
     if (c.algorithm == "rank") {
@@ -170,6 +181,18 @@ std::optional<std::string> validate(const RunConfig& c) {
         return "--c-star applies to kb/st-random only, not to " + c.task + "/" + c.algorithm;
     if (c.with_prefix && !(task->kind == TaskKind::kb && c.algorithm == "rank"))
         return "--with-prefix applies to kb/rank only, not to " + c.task + "/" + c.algorithm;
+    if (c.token_flits < 1 || c.token_flits > kMaxPacketFlits)
+        return "--token-flits " + std::to_string(c.token_flits) + " is out of range: accepted 1.." +
+               std::to_string(kMaxPacketFlits);
+    const AlgorithmEntry& algo = *algorithms().find(task->kind, c.algorithm);
+    if (c.known_sources && !(task->kind == TaskKind::pmnb && c.algorithm != "full-mnb"))
+        return "--known-sources applies to pmnb/vb1, vb-a0, vb2 and vb3 (ranks known in advance, no prefix), not to " +
+               c.task + "/" + c.algorithm;
+    if (algo.splits_packets && c.packet_flits % c.dim != 0)
+        return "--packet-flits " + std::to_string(c.packet_flits) + " is not a multiple of d = " + std::to_string(c.dim) +
+               ": " + c.task + "/" + c.algorithm + " splits each packet into d mini-packets of packet_flits/d flits (accepted: " +
+               std::to_string(c.dim) + ", " + std::to_string(2 * c.dim) + ", ... up to " +
+               std::to_string(kMaxPacketFlits / c.dim * c.dim) + ")";
     if (c.sbt_rotation >= c.dim)
         return "--sbt-rotation " + std::to_string(c.sbt_rotation) + " is out of range: accepted 0.." + std::to_string(c.dim - 1);
     if (auto e = validate_rtl(c)) return e;

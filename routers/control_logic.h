@@ -59,8 +59,8 @@ private:
     std::vector<Forward> forwards_;
 };
 
-// A packet the logic sends itself: a control token (kind ctrl: made here, 1 flit), or a data packet
-// it holds (found by origin, msg and part; it leaves with this header's tag).
+// A packet the logic sends itself: a control token (kind ctrl: made here), or a data packet it holds
+// (found by origin, msg and part; it leaves with this header's tag and dest).
 struct Emission {
     Header header;
     Decision decision;

@@ -14,7 +14,8 @@ namespace cubecast {
 // cache line; the routing decision of a packet the crossbar could not place yet follows.
 class alignas(64) InputUnit {
 public:
-    explicit InputUnit(unsigned packet_flits) : packet_flits_(static_cast<uint16_t>(packet_flits)) {}
+    explicit InputUnit(const PacketFormat& format)
+        : data_flits_(static_cast<uint8_t>(format.data)), token_flits_(static_cast<uint8_t>(format.token)) {}
 
     bool holding() const { return complete_; }
     // Some flits of a packet arrived, not yet the last.
@@ -35,7 +36,7 @@ public:
 
 private:
     Packet packet_;
-    uint16_t packet_flits_;  // at most kMaxPacketFlits
+    uint8_t data_flits_, token_flits_;  // at most kMaxPacketFlits (64)
     uint16_t received_ = 0;
     uint16_t expected_ = 1;
     bool complete_ = false;

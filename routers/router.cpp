@@ -17,7 +17,7 @@ Router::Router(sc_module_name name, uint32_t id, const Hypercube& cube, RouterCo
       port_check_(config.port_model) {
     if (cube.ports() > 32) throw std::invalid_argument("a router has at most 32 ports (one bit each in its masks)");
     not_ready_mask_ = static_cast<uint32_t>((uint64_t{1} << cube.ports()) - 1);
-    inputs_.assign(cube.ports(), InputUnit(config.packet_flits));
+    inputs_.assign(cube.ports(), InputUnit(config.format));
     outputs_.assign(cube.ports(), OutputUnit(config.queue_depth));
     clocked_ = logic_->clocked();
     if (clocked_) ++counters_.unfinished_logics;
@@ -123,7 +123,7 @@ void Router::check_port_model() {
 void Router::route_own_packets() {
     own_routed_ = true;
     for (const Header& h : node_.own_messages()) {
-        PendingInjection pending{make_packet(h, config_.packet_flits), Decision{}};
+        PendingInjection pending{make_packet(h, config_.format), Decision{}};
         logic_->route(view(), h, kLocalPort, pending.decision);
         if (pending.decision.holds()) held_.push_back(std::move(pending.packet));
         else injection_.push_back(std::move(pending));
@@ -139,7 +139,7 @@ void Router::run_control_unit() {
     for (Emission& e : emissions_) {
         Packet p;
         if (e.header.kind == Kind::ctrl) {
-            p = make_packet(e.header, 1);
+            p = make_packet(e.header, config_.format);
             ++counters_.injected;
             ++counters_.in_routers;
         } else if (!take_held(e.header, p)) {
@@ -162,7 +162,8 @@ void Router::run_control_unit() {
     }
 }
 
-// A held data packet with the header's origin, msg and part; it takes the header's tag.
+// A held data packet with the header's origin, msg and part; it takes the header's tag and dest (a
+// broadcast's dest is free for the algorithm, e.g. paper 004's packing destination).
 bool Router::take_held(const Header& h, Packet& out) {
     for (size_t i = 0; i < held_.size(); ++i) {
         const Header& k = held_[i].header;
@@ -170,6 +171,7 @@ bool Router::take_held(const Header& h, Packet& out) {
         out = std::move(held_[i]);
         held_.erase(held_.begin() + static_cast<long>(i));
         out.header.tag = h.tag;
+        out.header.dest = h.dest;
         out.header_flit = encode_header(out.header);
         return true;
     }

@@ -34,9 +34,10 @@
 namespace cubecast {
 
 struct RouterConfig {
-    unsigned packet_flits = 1;
-    unsigned queue_depth = 0;  // 0 = unbounded
+    unsigned packet_flits = 1;  // cycles per slot (a whole packet's flits)
+    unsigned queue_depth = 0;   // 0 = unbounded
     PortModel port_model = PortModel::mla;
+    PacketFormat format;        // flits of a data packet (a mini-packet if split) and of a token
 };
 
 class Router : public RouterBase {

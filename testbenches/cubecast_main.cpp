@@ -48,6 +48,8 @@ struct CommonOptions {
     long long k = -1;  // -1: not given
     double c_star = 3.0;
     bool with_prefix = false;
+    long long token_flits = 1;
+    bool known_sources = false;
     void add(CLI::App* app, bool with_dim) {
         app->add_option("--topology", topology, "network topology (hypercube)");
         if (with_dim) app->add_option("--dim,-d", dim, "hypercube dimension, 1..16");
@@ -62,11 +64,13 @@ struct CommonOptions {
         app->add_option("--sbt-rotation", sbt_rotation, "rotate the SBT's dimensions by this much (trees R^c(SBT))");
         app->add_option("--port-model", port_model, "mla (all ports, default), sla (one send, one receive), "
                                                     "shout (one message to any set of links, one receive, half duplex)");
-        app->add_option("--sources", sources, "kb: comma list of broadcasting nodes (a node may repeat)");
-        app->add_option("--k", k, "kb: number of broadcasting nodes, placed by --placement");
-        app->add_option("--placement", placement, "kb with --k: random (by --seed), adversarial or first");
+        app->add_option("--sources", sources, "kb, pmnb: comma list of broadcasting nodes (kb: a node may repeat)");
+        app->add_option("--k", k, "kb, pmnb: number of broadcasting nodes (K or M), placed by --placement");
+        app->add_option("--placement", placement, "kb, pmnb with --k: random (by --seed), adversarial or first");
         app->add_option("--c-star", c_star, "kb/st-random: the constant C* of the fixed phase lengths (paper: C* > e; default 3)");
         app->add_flag("--with-prefix", with_prefix, "kb/rank: compute the ranks with a parallel-prefix phase first (3d slots)");
+        app->add_option("--token-flits", token_flits, "flits of a control token, 1..64 (a prefix step: t_p = T / packet-flits)");
+        app->add_flag("--known-sources", known_sources, "pmnb: the active set is known in advance: no rank computation (t_p = 0)");
     }
     // Returns an error line, or empty.
     std::string into(RunConfig& c) const {
@@ -102,6 +106,11 @@ struct CommonOptions {
         c.placement = placement;
         c.c_star = c_star;
         c.with_prefix = with_prefix;
+        if (token_flits < 1 || token_flits > static_cast<long long>(kMaxPacketFlits))
+            return "--token-flits " + std::to_string(token_flits) + " is out of range: accepted 1.." +
+                   std::to_string(kMaxPacketFlits);
+        c.token_flits = static_cast<unsigned>(token_flits);
+        c.known_sources = known_sources;
         return "";
     }
 };

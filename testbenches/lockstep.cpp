@@ -90,7 +90,7 @@ public:
         }
         const AlgorithmEntry* algo = algorithms().find(task->kind, algorithm);
         const LogicFactory logic = algo->build(AlgorithmSetup{cube_, 0, c.packet_flits, c.sbt_rotation, {}});
-        sysc_ = std::make_unique<Router>("sysc", c.node, cube_, RouterConfig{c.packet_flits, c.queue_depth},
+        sysc_ = std::make_unique<Router>("sysc", c.node, cube_, RouterConfig{c.packet_flits, c.queue_depth, PortModel::mla, PacketFormat{c.packet_flits}},
                                          logic(c.node), *sc_node_, sc_counters_);
         RtlRouterConfig rc;
         rc.packet_flits = c.packet_flits;

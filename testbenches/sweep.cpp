@@ -121,7 +121,7 @@ int cmd_sweep(RunConfig base, const SweepAxes& axes, const std::string& format) 
                 }
                 runs.push_back(c);
             }
-    const bool with_k = !axes.ks.empty() || base.task == "kb";
+    const bool with_k = !axes.ks.empty() || base.task == "kb" || base.task == "pmnb";
     const bool with_seed = axes.seeds.size() > 1;
     print_header(format, with_k, with_seed);
     nlohmann::json all = nlohmann::json::array();

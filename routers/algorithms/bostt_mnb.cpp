@@ -19,13 +19,38 @@ public:
             out.forward(rom_->m(c) - 1, QueueKey{v.slot_start(rom_->slot(c)), 0});
     }
 
-private:
+protected:
     std::shared_ptr<const MnbSchedule> rom_;
+};
+
+// Paper 004 §IV's baseline for a partial MNB: the full MNB with dummy packets for the inactive nodes.
+// A dummy packet would only fill its own slots of the conflict-free schedule, so it is left out; a
+// node cannot know that the others are inactive, so the run ends by the clock, after the q slots.
+class FullMnbLogic : public BosttMnbLogic {
+public:
+    using BosttMnbLogic::BosttMnbLogic;
+    bool clocked() const override { return true; }
+    void on_cycle(const LocalView& v, std::vector<Emission>&) override {
+        end_ = v.slot_start(rom_->slots() + 1);
+        finished_ = v.cycle >= end_;
+    }
+    uint64_t next_cycle_needed(uint64_t cycle) const override { return finished_ ? ~uint64_t{0} : std::max(cycle, end_); }
+    bool finished() const override { return finished_; }
+    uint64_t finished_cycle() const override { return end_; }
+
+private:
+    uint64_t end_ = 0;
+    bool finished_ = false;
 };
 
 LogicFactory build(const AlgorithmSetup& s) {
     auto rom = std::make_shared<const MnbSchedule>(s.cube.dim());
     return [rom](uint32_t) { return std::make_unique<BosttMnbLogic>(rom); };
+}
+
+LogicFactory build_full(const AlgorithmSetup& s) {
+    auto rom = std::make_shared<const MnbSchedule>(s.cube.dim());
+    return [rom](uint32_t) { return std::make_unique<FullMnbLogic>(rom); };
 }
 
 }  // namespace
@@ -34,6 +59,12 @@ void register_bostt_mnb(Registry& r) {
     auto optimum = [](unsigned d, uint64_t) { return std::optional<uint64_t>(mnb_optimal_slots(d)); };
     r.add({TaskKind::mnb, "bostt", "003 §2 (classes R_kn, sets A_i, xor-translated trees)",
            "ceil((2^d-1)/d)", optimum, optimum, [](unsigned d, uint64_t) { return broadcast_transmissions(d); }, build});
+    // 004 §IV: T_PMNB <= ceil((N-1)/d) by a full MNB; M active packets need M(N-1) transmissions.
+    r.add({TaskKind::pmnb, "full-mnb", "004 §IV baseline (003's optimal MNB, dummy packets for inactive nodes)",
+           "ceil((N-1)/d)",
+           [](unsigned d, uint64_t m) { return std::optional<uint64_t>(std::max<uint64_t>(d, ceil_div(m - 1, d))); },
+           [](unsigned d, uint64_t) { return std::optional<uint64_t>(mnb_optimal_slots(d)); },
+           [](unsigned d, uint64_t m) { return m * ((uint64_t{1} << d) - 1); }, build_full});
 }
 
 }  // namespace cubecast

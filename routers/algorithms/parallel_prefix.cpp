@@ -4,30 +4,56 @@
 
 namespace cubecast {
 
+namespace {
+uint32_t rotate_right(uint32_t x, unsigned c, unsigned d) {
+    if (c == 0) return x;
+    const uint32_t mask = (d >= 32 ? ~0u : (1u << d) - 1);
+    return ((x >> c) | (x << (d - c))) & mask;
+}
+}  // namespace
+
 ParallelPrefix::ParallelPrefix(unsigned d, uint32_t id, uint64_t a)
-    : id_(id),
+    : ParallelPrefix(d, id, a, PrefixOptions{kTokenPrefixUp, kTokenPrefixDown}) {}
+
+ParallelPrefix::ParallelPrefix(unsigned d, uint32_t id, uint64_t a, const PrefixOptions& options)
+    : d_(d),
+      opt_(options),
+      id_(rotate_right(id, options.rotation, d)),
       a_(a),
-      levels_(id == 0 ? d : static_cast<unsigned>(__builtin_ctz(id))),  // node 0 hosts the whole tree
+      levels_(id_ == 0 ? d : static_cast<unsigned>(__builtin_ctz(id_))),  // node 0 hosts the whole tree
       child_sum_(levels_ + 1),
       down_level_(levels_) {}
 
 bool ParallelPrefix::absorb(const Header& h, int in_port, uint64_t cycle) {
-    if (h.kind != Kind::ctrl || (h.tag != kTokenPrefixUp && h.tag != kTokenPrefixDown) || in_port < 0) return false;
-    const unsigned port = static_cast<unsigned>(in_port);
-    if (h.tag == kTokenPrefixUp) {  // from the right child at level port + 1
-        const unsigned level = port + 1;
+    if (h.kind != Kind::ctrl || (h.tag != opt_.up_tag && h.tag != opt_.down_tag) || in_port < 0) return false;
+    const unsigned tree_port = (static_cast<unsigned>(in_port) + d_ - opt_.rotation) % d_;
+    if (h.tag == opt_.up_tag) {  // from the right child at level tree_port + 1
+        const unsigned level = tree_port + 1;
         if (level <= levels_ && !child_sum_[level]) {
             child_sum_[level] = token_value(h);
             ++children_in_;
         }
-    } else if (port == levels_ && !right_of_) {  // from the parent's host: R of this node's top block
-        right_of_ = token_value(h);
+    } else if (tree_port == levels_ && !right_of_) {  // from the parent's host: R (and L) of this node's top block
+        const uint64_t v = token_value(h);
+        right_of_ = opt_.with_left ? (v & 0xffff) : v;
+        if (opt_.with_left) left_of_ = v >> 16;
     }
     if (levels_ == 0 && right_of_ && !suffix_) {  // a leaf only: nothing to hand down
         suffix_ = *right_of_ + a_;
         suffix_cycle_ = cycle;
+        if (opt_.with_left) left_ = left_of_, total_ = left_of_ + *suffix_;
     }
     return true;
+}
+
+std::optional<uint64_t> ParallelPrefix::next_emission(uint64_t cycle) const {
+    if (!up_sent_) {
+        if (children_in_ == levels_) return cycle;
+        return std::nullopt;  // waits for a child's token (an arrival)
+    }
+    if (!right_of_ || down_level_ == 0) return std::nullopt;
+    if (!last_down_) return cycle;
+    return std::max(cycle, *last_down_ + opt_.step_cycles);
 }
 
 void ParallelPrefix::on_cycle(const LocalView& v, std::vector<Emission>& out) {
@@ -39,21 +65,27 @@ void ParallelPrefix::on_cycle(const LocalView& v, std::vector<Emission>& out) {
             total_ = sum;
             right_of_ = 0;
         } else {
-            Emission e{make_token(id_, kTokenPrefixUp, sum), {}};
-            e.decision.forward(levels_, QueueKey{v.cycle, 0});  // to x - 2^t
+            Emission e{make_token(v.id, opt_.up_tag, sum), {}};
+            e.decision.forward(port(levels_), QueueKey{v.cycle, 0});  // to the host of x - 2^t
             out.push_back(std::move(e));
             return;  // one token per cycle
         }
     }
     if (!right_of_ || down_level_ == 0) return;
-    // Hand R(block at down_level_) to the right child; keep R(left child).
-    Emission e{make_token(id_, kTokenPrefixDown, *right_of_), {}};
-    e.decision.forward(down_level_ - 1, QueueKey{v.cycle, 0});
+    if (last_down_ && v.cycle < *last_down_ + opt_.step_cycles) return;
+    // Hand R (and L) of the block at down_level_ to the right child; keep the left child's.
+    uint64_t left_child_sum = a_;  // S(left child at level down_level_ - 1)
+    for (unsigned i = 1; i < down_level_; ++i) left_child_sum += *child_sum_[i];
+    const uint64_t value = opt_.with_left ? (*right_of_ | (left_of_ + left_child_sum) << 16) : *right_of_;
+    Emission e{make_token(v.id, opt_.down_tag, value), {}};
+    e.decision.forward(port(down_level_ - 1), QueueKey{v.cycle, 0});
     out.push_back(std::move(e));
+    last_down_ = v.cycle;
     right_of_ = *right_of_ + *child_sum_[down_level_];
     if (--down_level_ == 0) {
         suffix_ = *right_of_ + a_;
         suffix_cycle_ = v.cycle;
+        if (opt_.with_left) left_ = left_of_, total_ = left_of_ + *suffix_;
     }
 }
 

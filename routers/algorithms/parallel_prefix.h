@@ -11,8 +11,17 @@
 //     sends R(block) to its right child and keeps R(left child) = R(block) + S(right child), one
 //     level per step; at the leaf, r_x = R(x) + a_x. Node x gets R at step 2d - t and the last leaves
 //     at step 2d.
-// A component, not an algorithm: a clocked control logic embeds it (kb/st, kb/rank --with-prefix).
-// Each token is one flit, so a step is one cycle: the tokens do not wait for data slots.
+// A component, not an algorithm: a clocked control logic embeds it (kb/st, kb/rank --with-prefix,
+// pmnb). A token takes as many cycles as it has flits (--token-flits), which is one prefix step.
+// Options for paper 004 (§IV-A..C):
+//   - the rotated tree of algorithm A_c (§IV-B): tree node w lives at cube node rotl(w, c) and tree
+//     dimension l is cube dimension (l + c) mod d, so the sums run over the order <_c (R^c(s) < R^c(t));
+//   - down tokens that also carry L(block), the sum of everything left of the block, so every node
+//     learns its prefix sum l_x = sum_{y < x} a_y (004's rank, 0-based) and the total M = l_x + r_x:
+//     the next phases' lengths depend on M. R and L each fit 16 bits when a_x <= 1 (R of a right
+//     child's block <= N - 2, L <= N - 1), so one 32-bit token value carries both;
+//   - a down token at most every `step_cycles` cycles (one prefix step), as in the paper's synchronous
+//     steps (the first use sends one per cycle, which is the same for 1-flit tokens).
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -22,10 +31,19 @@
 
 namespace cubecast {
 
+struct PrefixOptions {
+    uint8_t up_tag;
+    uint8_t down_tag;
+    unsigned rotation = 0;      // algorithm A_c's tree (c = rotation)
+    bool with_left = false;     // down tokens carry (R, L): l_x and M known everywhere
+    unsigned step_cycles = 1;   // cycles between a node's down tokens
+};
+
 class ParallelPrefix {
 public:
     // Node `id` of the d-cube with input a (its number of packets).
     ParallelPrefix(unsigned d, uint32_t id, uint64_t a);
+    ParallelPrefix(unsigned d, uint32_t id, uint64_t a, const PrefixOptions& options);
     // Consumes a prefix token (returns false for anything else). in_port: where it arrived.
     bool absorb(const Header& h, int in_port, uint64_t cycle);
     // Emits this cycle's token, if any (at most one per cycle).
@@ -33,20 +51,28 @@ public:
 
     bool done() const { return suffix_.has_value() && down_level_ == 0; }
     std::optional<uint64_t> suffix() const { return suffix_; }  // r_x
-    std::optional<uint64_t> total() const { return total_; }    // node 0 only: K = r_0
+    std::optional<uint64_t> total() const { return total_; }    // node 0 (every node with_left): K = r_0
+    std::optional<uint64_t> left() const { return left_; }      // with_left: l_x = sum_{y<x} a_y
     uint64_t suffix_cycle() const { return suffix_cycle_; }     // the edge at which r_x became known
+    // The next cycle (>= cycle) at which on_cycle() has a token to send, if any is pending.
+    std::optional<uint64_t> next_emission(uint64_t cycle) const;
 
 private:
-    uint32_t id_;
+    unsigned port(unsigned tree_dim) const { return (tree_dim + opt_.rotation) % d_; }  // tree -> cube
+    unsigned d_;
+    PrefixOptions opt_;
+    uint32_t id_;  // in the tree's own numbering (rotr(cube id, rotation))
     uint64_t a_;
     unsigned levels_;                       // t: the levels this node hosts above its leaf
     std::vector<std::optional<uint64_t>> child_sum_;  // [i] = S(right child at level i), i = 1..t
     unsigned children_in_ = 0;
     bool up_sent_ = false;
     std::optional<uint64_t> right_of_;  // R of the block at level down_level_
+    uint64_t left_of_ = 0;              // with_left: L of that block
     unsigned down_level_;               // next level to hand down (0: all handed down)
-    std::optional<uint64_t> suffix_, total_;
+    std::optional<uint64_t> suffix_, total_, left_;
     uint64_t suffix_cycle_ = 0;
+    std::optional<uint64_t> last_down_;  // the cycle of the last down token sent
 };
 
 }  // namespace cubecast

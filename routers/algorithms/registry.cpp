@@ -52,6 +52,7 @@ const Registry& algorithms() {
         register_kb_st(r);
         register_succ_sequential(r);
         register_succ_gray(r);
+        register_pmnb(r);
         return r;
     }();
     return registry;

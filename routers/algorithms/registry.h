@@ -24,6 +24,8 @@ struct AlgorithmSetup {
     uint64_t seed = 1;
     double c_star = 3.0;            // kb/st-random: the constant C* of the fixed phase lengths
     bool with_prefix = false;       // kb/rank: compute the ranks with a parallel-prefix phase
+    unsigned token_flits = 1;       // flits of a control token: one prefix step takes this many cycles
+    bool known_sources = false;     // pmnb: ranks known in advance (ROM), no prefix phase
 };
 
 using LogicFactory = std::function<std::unique_ptr<ControlLogic>(uint32_t node)>;
@@ -33,6 +35,11 @@ using SlotsFormula = std::function<std::optional<uint64_t>(unsigned d, uint64_t 
 struct FormulaOptions {
     double c_star = 3.0;
     bool with_prefix = false;
+    unsigned packet_flits = 1;
+    unsigned token_flits = 1;
+    bool known_sources = false;
+    // The papers' t_p: one prefix step in slots (0 when the active set is known in advance).
+    double t_p() const { return known_sources ? 0.0 : static_cast<double>(token_flits) / packet_flits; }
 };
 
 struct AlgorithmEntry {
@@ -46,6 +53,10 @@ struct AlgorithmEntry {
     std::function<LogicFactory(const AlgorithmSetup&)> build;
     // Set where the paper's time depends on the run's options (then it replaces paper_slots).
     std::function<std::optional<uint64_t>(unsigned d, uint64_t k, const FormulaOptions&)> paper_slots_with_options = nullptr;
+    // Paper 004 §IV-B: each packet travels as d mini-packets of packet_flits / d flits.
+    bool splits_packets = false;
+    // Where the lower bound depends on the options (then it replaces lower_bound_slots).
+    std::function<std::optional<uint64_t>(unsigned d, uint64_t k, const FormulaOptions&)> lower_bound_with_options = nullptr;
 };
 
 class Registry {
@@ -87,5 +98,6 @@ void register_kb_rank(Registry& r);
 void register_kb_st(Registry& r);
 void register_succ_sequential(Registry& r);
 void register_succ_gray(Registry& r);
+void register_pmnb(Registry& r);
 
 }  // namespace cubecast

@@ -11,6 +11,11 @@ enum TokenTag : uint8_t {
     kTokenTermination = 4, // §3.2 phase 3: a root's tree carries no more packets
     kTokenCount = 5,       // §3.2 guaranteed randomized variant: a root's packet count, to node 0
     kTokenGo = 6,          // ... node 0 to the roots: all K packets arrived, start phase 3
+    // Paper 004 (pmnb): prefixes whose down tokens carry (R, L).
+    kTokenRankUp = 7,      // §IV-C class computation: ranks in the plain order
+    kTokenRankDown = 8,
+    kTokenClassUp = 16,    // + c: algorithm A_c's prefix (order <_c), c = 0..15
+    kTokenClassDown = 32,  // + c
 };
 
 }  // namespace cubecast

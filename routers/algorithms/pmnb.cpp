@@ -1,0 +1,145 @@
+// Registration of paper 004 §IV's partial multinode broadcast algorithms on the d-cube: pmnb/vb1,
+// pmnb/vb-a0, pmnb/vb2, pmnb/vb3 and mnb/vb3 (the logic is in pmnb_logic.h), with the paper's bounds,
+// the lower bounds of §IV (13), and the ROM of known ranks for --known-sources.
+#include <algorithm>
+
+#include "routers/algorithms/pmnb_logic.h"
+#include "routers/algorithms/registry.h"
+
+namespace cubecast {
+
+namespace {
+
+// The ranks of the active nodes in the order <_c of A_c (rotr(s, c) ascending), 0-based.
+std::vector<int32_t> ranks_in_order(const std::vector<uint32_t>& active, unsigned c, unsigned d) {
+    std::vector<uint32_t> sorted = active;
+    std::sort(sorted.begin(), sorted.end(),
+              [&](uint32_t a, uint32_t b) { return rotr_bits(a, c, d) < rotr_bits(b, c, d); });
+    std::vector<int32_t> rank(size_t{1} << d, -1);
+    for (size_t i = 0; i < sorted.size(); ++i) rank[sorted[i]] = static_cast<int32_t>(i);
+    return rank;
+}
+
+// What the nodes would know in advance: every rank, class and M (ROM). For vb3 and mnb/vb3 the
+// class is r_s mod d and the rank is taken among the class's nodes in the order <_c.
+std::shared_ptr<PmnbRom> known_ranks(PmnbVariant variant, unsigned d, std::vector<uint32_t> active) {
+    auto rom = std::make_shared<PmnbRom>();
+    std::sort(active.begin(), active.end());
+    active.erase(std::unique(active.begin(), active.end()), active.end());
+    rom->m = active.size();
+    if (variant == PmnbVariant::vb1 || variant == PmnbVariant::a0) {
+        rom->rank.push_back(ranks_in_order(active, 0, d));
+    } else if (variant == PmnbVariant::split) {
+        for (unsigned c = 0; c < d; ++c) rom->rank.push_back(ranks_in_order(active, c, d));
+    } else {
+        rom->class_of.assign(size_t{1} << d, 0);
+        std::vector<std::vector<uint32_t>> members(d);
+        for (size_t r = 0; r < active.size(); ++r) {
+            rom->class_of[active[r]] = static_cast<uint8_t>(r % d);
+            members[r % d].push_back(active[r]);
+        }
+        for (unsigned c = 0; c < d; ++c) rom->rank.push_back(ranks_in_order(members[c], c, d));
+    }
+    return rom;
+}
+
+std::function<LogicFactory(const AlgorithmSetup&)> builder(PmnbVariant variant) {
+    return [variant](const AlgorithmSetup& s) -> LogicFactory {
+        PmnbSetup setup{variant, s.cube.dim(), s.packet_flits, s.token_flits, s.known_sources, nullptr};
+        std::vector<uint32_t> active = s.sources;
+        if (variant == PmnbVariant::mnb) {
+            active.resize(s.cube.nodes());
+            for (uint32_t i = 0; i < s.cube.nodes(); ++i) active[i] = i;
+        }
+        setup.rom = (s.known_sources || variant == PmnbVariant::mnb) ? known_ranks(variant, setup.d, active)
+                                                                      : std::make_shared<PmnbRom>();
+        return [setup](uint32_t node) { return std::make_unique<PmnbLogic>(setup, node); };
+    };
+}
+
+// The paper's bounds in slots, exactly: computed in units of 1/(N d F) slot and rounded up.
+struct Exact {
+    uint64_t n, d, f, t;  // N, d, packet flits, token flits (t = 0: known sources, t_p = 0)
+    uint64_t unit() const { return n * d * f; }
+    uint64_t slots(uint64_t scaled) const { return ceil_div(scaled, unit()); }
+    uint64_t whole(uint64_t s) const { return s * unit(); }        // s slots
+    uint64_t prefix_steps(uint64_t k) const { return k * t * n * d; }  // k t_p = k T/F slots
+};
+Exact exact(unsigned d, const FormulaOptions& o) {
+    return Exact{uint64_t{1} << d, d, o.packet_flits, o.known_sources ? 0 : o.token_flits};
+}
+
+unsigned ceil_log2(uint64_t m) {
+    unsigned k = 0;
+    while ((uint64_t{1} << k) < m) ++k;
+    return k;
+}
+
+// §IV (13): without splitting max(d, ceil((M-1)/d)); with splitting (M-1)/d, and at least one slot
+// (a mini-packet crosses d links of 1/d slot each).
+std::optional<uint64_t> lower_unsplit(unsigned d, uint64_t m, const FormulaOptions&) {
+    return std::max<uint64_t>(d, ceil_div(m - 1, d));
+}
+std::optional<uint64_t> lower_split(unsigned d, uint64_t m, const FormulaOptions&) {
+    return std::max<uint64_t>(1, ceil_div(m - 1, d));
+}
+
+AlgorithmEntry entry(TaskKind task, const char* name, const char* paper, const char* claim, PmnbVariant variant,
+                     std::function<std::optional<uint64_t>(unsigned, uint64_t, const FormulaOptions&)> bound) {
+    AlgorithmEntry e{task, name, paper, claim,
+                     [](unsigned d, uint64_t m) { return std::optional<uint64_t>(std::max<uint64_t>(d, ceil_div(m - 1, d))); },
+                     [](unsigned, uint64_t) { return std::optional<uint64_t>(); },
+                     [](unsigned d, uint64_t m) { return m * ((uint64_t{1} << d) - 1); }, builder(variant)};
+    e.paper_slots_with_options = std::move(bound);
+    e.lower_bound_with_options = lower_unsplit;
+    return e;
+}
+
+}  // namespace
+
+void register_pmnb(Registry& r) {
+    // §IV-A: ceil((M-1)/m) + 2d + 2d t_p - m with M rounded up to 2^m, m = ceil(log2 M).
+    r.add(entry(TaskKind::pmnb, "vb1", "004 §IV-A (prefix ranks, packing, subcube SNB, subcube MNB of 003)",
+                "ceil((2^m-1)/m)+2d+2d t_p-m, m = ceil(log2 M)", PmnbVariant::vb1,
+                [](unsigned d, uint64_t m, const FormulaOptions& o) {
+                    const Exact x = exact(d, o);
+                    const unsigned lg = ceil_log2(m);
+                    const uint64_t mnb = lg == 0 ? 0 : ceil_div((uint64_t{1} << lg) - 1, lg);
+                    return std::optional<uint64_t>(x.slots(x.whole(mnb + 2 * d - lg) + x.prefix_steps(2 * d)));
+                }));
+    // Lemma 2: M(N-1)/N + 2d t_p + 2d.
+    r.add(entry(TaskKind::pmnb, "vb-a0", "004 §IV-B Lemma 2 (algorithm A_0: prefix, packing, d subphases)",
+                "M(N-1)/N+2d t_p+2d", PmnbVariant::a0, [](unsigned d, uint64_t m, const FormulaOptions& o) {
+                    const Exact x = exact(d, o);
+                    return std::optional<uint64_t>(x.slots(m * (x.n - 1) * x.f * x.d + x.prefix_steps(2 * d) + x.whole(2 * d)));
+                }));
+    // Theorem 3: (N-1)/N M/d + 2d t_p + 2.
+    AlgorithmEntry split = entry(TaskKind::pmnb, "vb2", "004 §IV-B Theorem 3 (d mini-packets, class c on A_c)",
+                                 "(N-1)/N M/d+2d t_p+2", PmnbVariant::split,
+                                 [](unsigned d, uint64_t m, const FormulaOptions& o) {
+                                     const Exact x = exact(d, o);
+                                     return std::optional<uint64_t>(
+                                         x.slots(m * (x.n - 1) * x.f + x.prefix_steps(2 * d) + x.whole(2)));
+                                 });
+    split.splits_packets = true;
+    split.optimal_transmissions = [](unsigned d, uint64_t m) { return d * m * ((uint64_t{1} << d) - 1); };
+    split.lower_bound_with_options = lower_split;
+    r.add(split);
+    // §IV-C: ceil(M/d) + 2d + 4d t_p - 1.
+    r.add(entry(TaskKind::pmnb, "vb3", "004 §IV-C (prefix classes r mod d, class c on A_c, no splitting)",
+                "ceil(M/d)+2d+4d t_p-1", PmnbVariant::classes, [](unsigned d, uint64_t m, const FormulaOptions& o) {
+                    const Exact x = exact(d, o);
+                    return std::optional<uint64_t>(x.slots(x.whole(ceil_div(m, d) + 2 * d - 1) + x.prefix_steps(4 * d)));
+                }));
+    // §IV-C with M = N: ceil(N/d) + 2d - 1 (no prefix).
+    AlgorithmEntry mnb = entry(TaskKind::mnb, "vb3", "004 §IV-C with M = N (classes s mod d known, no prefix)",
+                               "ceil(N/d)+2d-1", PmnbVariant::mnb, [](unsigned d, uint64_t, const FormulaOptions&) {
+                                   return std::optional<uint64_t>(ceil_div(uint64_t{1} << d, d) + 2 * uint64_t{d} - 1);
+                               });
+    mnb.lower_bound_slots = [](unsigned d, uint64_t) { return std::optional<uint64_t>(mnb_optimal_slots(d)); };
+    mnb.lower_bound_with_options = nullptr;
+    mnb.optimal_transmissions = [](unsigned d, uint64_t) { return broadcast_transmissions(d); };
+    r.add(mnb);
+}
+
+}  // namespace cubecast
