@@ -34,7 +34,7 @@ std::vector<TraceRow> read_trace(const std::string& path) {
     return rows;
 }
 
-TraceFacts check_trace(const std::vector<TraceRow>& rows, unsigned dim, unsigned packet_flits) {
+TraceFacts check_trace(const std::vector<TraceRow>& rows, unsigned dim, unsigned data_flits, unsigned token_flits) {
     TraceFacts f;
     auto violation = [&](const std::string& s) {
         if (f.violations.size() < 10) f.violations.push_back(s);
@@ -49,7 +49,7 @@ TraceFacts check_trace(const std::vector<TraceRow>& rows, unsigned dim, unsigned
         const uint32_t diff = r.src ^ r.dst;
         if (r.src >= (1u << dim) || r.dst >= (1u << dim) || diff == 0 || (diff & (diff - 1)) != 0)
             violation("row " + std::to_string(r.src) + "->" + std::to_string(r.dst) + " is not a hypercube link");
-        const uint64_t len = r.kind == "data" ? packet_flits : 1;
+        const uint64_t len = r.kind == "data" ? data_flits : token_flits;
         if (r.end != r.start + len) violation("transmission of length " + std::to_string(r.end - r.start));
         if (r.kind == "data") ++f.data_rows;
         f.last_end = std::max(f.last_end, r.end);

@@ -22,10 +22,11 @@ struct TraceFacts {
     std::vector<std::string> violations;  // empty when every check passed
 };
 
-// Checks: every row crosses a hypercube link; a data packet takes packet_flits cycles and a control
-// token one; no directed link carries two packets at once (capacity); a node sends a packet only if
+// Checks: every row crosses a hypercube link; a data packet takes data_flits cycles and a control
+// token token_flits; no directed link carries two packets at once (capacity); a node sends a packet only if
 // it is the packet's origin or has already received it (causality).
-TraceFacts check_trace(const std::vector<TraceRow>& rows, unsigned dim, unsigned packet_flits);
+// data_flits: a data packet's (or mini-packet's) length; token_flits: a control token's.
+TraceFacts check_trace(const std::vector<TraceRow>& rows, unsigned dim, unsigned data_flits, unsigned token_flits = 1);
 
 // For a broadcast task: every (origin, msg) broadcast reaches every other node, exactly once.
 // For personalised tasks: the packet for dest reaches dest exactly once. No node receives a packet
