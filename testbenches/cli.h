@@ -21,6 +21,8 @@ struct SweepAxes {
 };
 int cmd_sweep(RunConfig base, const SweepAxes& axes, const std::string& format);
 int cmd_bench(const std::string& format);
+// Paper 004's numerical example (N = 2^16, M = 2^10 by default), every row simulated.
+int cmd_example004(unsigned dim, uint64_t m, uint64_t seed, const std::string& format);
 // "1..12" or "3,5,8" -> the list, or an error line.
 bool parse_dims(const std::string& text, std::vector<unsigned>& out, std::string& error);
 // The same for any option with values in min..max.

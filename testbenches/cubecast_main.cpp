@@ -159,9 +159,19 @@ int sc_main(int argc, char* argv[]) {
     auto* bench = app.add_subcommand("bench", "measure simulation speed and peak memory on standard runs");
     bench->add_option("--format", bench_format, "table or json");
 
-    const std::set<std::string> commands = {"run", "list", "sweep", "bench"};
+    long long ex_dim = 16, ex_m = 1024;
+    unsigned long long ex_seed = 1;
+    std::string ex_format = "table";
+    auto* example = app.add_subcommand("example004", "paper 004's example: PMNB on 2^16 nodes, M = 2^10, t_p = 1 and 0");
+    example->add_option("--dim", ex_dim, "hypercube dimension, 2..16 (paper: 16)");
+    example->add_option("--m", ex_m, "active nodes M, 1..2^dim (paper: 1024)");
+    example->add_option("--seed", ex_seed, "seed of the random active set");
+    example->add_option("--format", ex_format, "table or json");
+
+    const std::set<std::string> commands = {"run", "list", "sweep", "bench", "example004"};
     if (argc > 1 && argv[1][0] != '-' && !commands.count(argv[1]))
-        return bad_input(std::string("unknown command '") + argv[1] + "': accepted run, list, sweep, bench (see cubecast --help)");
+        return bad_input(std::string("unknown command '") + argv[1] +
+                         "': accepted run, list, sweep, bench, example004 (see cubecast --help)");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -178,6 +188,14 @@ int sc_main(int argc, char* argv[]) {
         return cmd_run(run_config, json);
     }
     if (list->parsed()) return cmd_list(list_json);
+    if (example->parsed()) {
+        if (ex_dim < 2 || ex_dim > static_cast<long long>(kMaxDim))
+            return bad_input("--dim " + std::to_string(ex_dim) + " is out of range: accepted 2.." + std::to_string(kMaxDim));
+        if (ex_m < 1 || ex_m > (1ll << ex_dim))
+            return bad_input("--m " + std::to_string(ex_m) + " is out of range: accepted 1.." + std::to_string(1ll << ex_dim) +
+                             " (M <= N)");
+        return cmd_example004(static_cast<unsigned>(ex_dim), static_cast<uint64_t>(ex_m), ex_seed, ex_format);
+    }
     if (sweep->parsed()) {
         SweepAxes axes;
         std::string error;

@@ -61,7 +61,7 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("run --task kb --algorithm same-order --dim 4 --sources 3,99", "99", "0..15");
     expect_bad_input("run --task kb --algorithm pair --dim 4 --k 3", "K = 3", "--k 2");
     expect_bad_input("run --task kb --algorithm pair --dim 4 --sources 5,5", "repeated", "--k 2");
-    expect_bad_input("run --task mnb --dim 4 --sources 1,2", "kb only", "mnb");
+    expect_bad_input("run --task mnb --dim 4 --sources 1,2", "kb and pmnb only", "mnb");
     expect_bad_input("run --task kb --algorithm rank --dim 5 --k 4", "K = 4", "--k 5");
     expect_bad_input("run --task succ --algorithm gray --dim 4 --port-model sla", "sla", "mla, shout");
     expect_bad_input("run --port-model telepathy", "telepathy", "mla, sla, shout");
@@ -97,6 +97,27 @@ TEST(CommandLine, JsonHasTheDocumentedFields) {
     EXPECT_EQ(j["completion_slots"], 8);
     EXPECT_EQ(j["nodes"], 16);
     EXPECT_EQ(j["ok"], true);
+}
+
+// Paper 004: the PMNB options' bad input, and the example command on a small cube.
+TEST(CommandLine, PmnbBadInputAndTheExampleCommand) {
+    expect_bad_input("run --task pmnb --algorithm vb3 --dim 4 --k 17", "--k 17", "1..16");
+    expect_bad_input("run --task pmnb --algorithm vb3 --dim 4 --sources 1,2,2", "repeats node 2", "distinct");
+    expect_bad_input("run --task pmnb --algorithm vb2 --dim 4 --k 3 --packet-flits 6", "--packet-flits 6", "accepted: 4, 8");
+    expect_bad_input("run --task pmnb --algorithm vb9 --dim 4 --k 3", "vb9", "vb1, vb-a0, vb2, vb3");
+    expect_bad_input("run --task mnb --algorithm vb3 --dim 4 --known-sources", "--known-sources", "pmnb/vb1");
+    expect_bad_input("run --task pmnb --algorithm vb3 --dim 4 --k 3 --token-flits 0", "--token-flits 0", "1..64");
+    expect_bad_input("run --task pmnb --algorithm vb3 --dim 4", "task pmnb", "--k M");
+    expect_bad_input("example004 --dim 6 --m 65", "--m 65", "1..64");
+    const CliResult r = cubecast_cli("example004 --dim 5 --m 9 --format json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto rows = nlohmann::json::parse(r.out);
+    ASSERT_EQ(rows.size(), 7u);
+    for (const auto& row : rows) {
+        EXPECT_EQ(row["ok"], true) << row["label"];
+        EXPECT_LE(row["completion_slots"].get<uint64_t>(), row["paper_example_slots"].get<uint64_t>()) << row["label"];
+    }
+    EXPECT_EQ(rows[0]["completion_slots"], 7);  // full MNB: ceil(31/5)
 }
 
 // --json is one parsable object whatever else is asked: SystemC's own reports (e.g. the VCD writer's
