@@ -40,7 +40,8 @@ Network::Network(sc_module_name name, const RunConfig& config)
     plan->nodes = n;
     plan->per_origin = std::max<uint32_t>(1, task_.broadcasts_per_origin());
     plan->parts = task_.parts();
-    if (task_.kind() == TaskKind::kb || task_.kind() == TaskKind::pmnb) plan->set_origins(task_.origins());
+    const std::vector<uint32_t> origins = task_.origins();
+    if (origins.size() < n) plan->set_origins(origins);  // else every node sends: slot = origin
     const PacketFormat format{config.packet_flits / task_.parts(), config.token_flits};
     for (uint32_t i = 0; i < n; ++i) {
         nodes_.push_back(std::make_unique<Node>(i, plan, format, task_.expected_deliveries(i), task_.own_messages(i)));

@@ -21,7 +21,7 @@ struct DeliveryPlan {
     uint32_t parts = 1;                // mini-packets per message (1: not split)
     std::vector<int32_t> slot_of;      // origin -> slot, -1 if it sends nothing; empty: slot = origin
     uint32_t slots() const { return slot_of.empty() ? nodes : static_cast<uint32_t>(count_); }
-    // Only these origins send (each slot in the order given).
+    // Only these origins send (each slot in the order given); without it every node may send.
     void set_origins(const std::vector<uint32_t>& origins);
 
 private:

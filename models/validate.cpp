@@ -185,7 +185,7 @@ std::optional<std::string> validate(const RunConfig& c) {
         return "--token-flits " + std::to_string(c.token_flits) + " is out of range: accepted 1.." +
                std::to_string(kMaxPacketFlits);
     const AlgorithmEntry& algo = *algorithms().find(task->kind, c.algorithm);
-    if (c.known_sources && !(task->kind == TaskKind::pmnb && c.algorithm != "full-mnb"))
+    if (c.known_sources && !algo.ranks_by_prefix)
         return "--known-sources applies to pmnb/vb1, vb-a0, vb2 and vb3 (ranks known in advance, no prefix), not to " +
                c.task + "/" + c.algorithm;
     if (algo.splits_packets && c.packet_flits % c.dim != 0)

@@ -73,6 +73,23 @@ struct LogicMark {
     uint64_t cycle;
     bool phase_end;
 };
+// The failures a logic found at its node: the first few in full, the rest counted.
+class LogicProblems {
+public:
+    void add(const std::string& what) {
+        if (++count_ <= kKept) kept_.push_back(what);
+    }
+    void append_to(std::vector<std::string>& out) const {
+        out.insert(out.end(), kept_.begin(), kept_.end());
+        if (count_ > kept_.size()) out.push_back("... and " + std::to_string(count_ - kept_.size()) + " more at this node");
+    }
+
+private:
+    static constexpr uint64_t kKept = 2;
+    std::vector<std::string> kept_;
+    uint64_t count_ = 0;
+};
+
 struct LogicReport {
     std::vector<LogicMark> marks;
     uint64_t finished_cycle = 0;        // clocked logics: when this node's logic finished

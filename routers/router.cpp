@@ -37,15 +37,12 @@ void Router::end_of_elaboration() {
     }
     // The clock gate needs a wake line on every input valid and a clock whose period is known.
     auto* clock = dynamic_cast<sc_clock*>(clk.get_interface());
-    gated_ = clock != nullptr;
-    for (unsigned p = 0; p < cube_.ports() && gated_; ++p)
-        gated_ = dynamic_cast<BusSignal<bool>*>(in_valid[p].get_interface()) != nullptr;
+    std::vector<BusSignal<bool>*> valids;
+    for (unsigned p = 0; p < cube_.ports(); ++p) valids.push_back(dynamic_cast<BusSignal<bool>*>(in_valid[p].get_interface()));
+    gated_ = clock && std::find(valids.begin(), valids.end(), nullptr) == valids.end();
     if (!gated_) return;
     period_ = clock->period().value();
-    for (unsigned p = 0; p < cube_.ports(); ++p) {
-        auto* valid = dynamic_cast<BusSignal<bool>*>(in_valid[p].get_interface());
-        valid->bus().set_wake(valid->index(), &wake_);
-    }
+    for (BusSignal<bool>* valid : valids) valid->bus().set_wake(valid->index(), &wake_);
 }
 
 // One rising edge. The crossbar places, in this order: the inputs' packets by port, what the control

@@ -1,16 +1,9 @@
 #include "routers/algorithms/parallel_prefix.h"
 
+#include "routers/algorithms/rotation_classes.h"
 #include "routers/algorithms/tokens.h"
 
 namespace cubecast {
-
-namespace {
-uint32_t rotate_right(uint32_t x, unsigned c, unsigned d) {
-    if (c == 0) return x;
-    const uint32_t mask = (d >= 32 ? ~0u : (1u << d) - 1);
-    return ((x >> c) | (x << (d - c))) & mask;
-}
-}  // namespace
 
 ParallelPrefix::ParallelPrefix(unsigned d, uint32_t id, uint64_t a)
     : ParallelPrefix(d, id, a, PrefixOptions{kTokenPrefixUp, kTokenPrefixDown}) {}
@@ -18,7 +11,7 @@ ParallelPrefix::ParallelPrefix(unsigned d, uint32_t id, uint64_t a)
 ParallelPrefix::ParallelPrefix(unsigned d, uint32_t id, uint64_t a, const PrefixOptions& options)
     : d_(d),
       opt_(options),
-      id_(rotate_right(id, options.rotation, d)),
+      id_(rotate_right(id, d, options.rotation)),
       a_(a),
       levels_(id_ == 0 ? d : static_cast<unsigned>(__builtin_ctz(id_))),  // node 0 hosts the whole tree
       child_sum_(levels_ + 1),
@@ -38,12 +31,15 @@ bool ParallelPrefix::absorb(const Header& h, int in_port, uint64_t cycle) {
         right_of_ = opt_.with_left ? (v & 0xffff) : v;
         if (opt_.with_left) left_of_ = v >> 16;
     }
-    if (levels_ == 0 && right_of_ && !suffix_) {  // a leaf only: nothing to hand down
-        suffix_ = *right_of_ + a_;
-        suffix_cycle_ = cycle;
-        if (opt_.with_left) left_ = left_of_, total_ = left_of_ + *suffix_;
-    }
+    if (levels_ == 0 && right_of_ && !suffix_) settle(cycle);  // a leaf only: nothing to hand down
     return true;
+}
+
+// Everything is handed down: right_of_ and left_of_ are R and L of the leaf x itself.
+void ParallelPrefix::settle(uint64_t cycle) {
+    suffix_ = *right_of_ + a_;
+    suffix_cycle_ = cycle;
+    if (opt_.with_left) left_ = left_of_, total_ = left_of_ + *suffix_;
 }
 
 std::optional<uint64_t> ParallelPrefix::next_emission(uint64_t cycle) const {
@@ -82,11 +78,7 @@ void ParallelPrefix::on_cycle(const LocalView& v, std::vector<Emission>& out) {
     out.push_back(std::move(e));
     last_down_ = v.cycle;
     right_of_ = *right_of_ + *child_sum_[down_level_];
-    if (--down_level_ == 0) {
-        suffix_ = *right_of_ + a_;
-        suffix_cycle_ = v.cycle;
-        if (opt_.with_left) left_ = left_of_, total_ = left_of_ + *suffix_;
-    }
+    if (--down_level_ == 0) settle(v.cycle);
 }
 
 }  // namespace cubecast

@@ -59,6 +59,7 @@ public:
 
 private:
     unsigned port(unsigned tree_dim) const { return (tree_dim + opt_.rotation) % d_; }  // tree -> cube
+    void settle(uint64_t cycle);  // r_x (and l_x, M) known
     unsigned d_;
     PrefixOptions opt_;
     uint32_t id_;  // in the tree's own numbering (rotr(cube id, rotation))

@@ -5,6 +5,7 @@
 
 #include "routers/algorithms/pmnb_logic.h"
 #include "routers/algorithms/registry.h"
+#include "routers/algorithms/rotation_classes.h"
 
 namespace cubecast {
 
@@ -14,7 +15,7 @@ namespace {
 std::vector<int32_t> ranks_in_order(const std::vector<uint32_t>& active, unsigned c, unsigned d) {
     std::vector<uint32_t> sorted = active;
     std::sort(sorted.begin(), sorted.end(),
-              [&](uint32_t a, uint32_t b) { return rotr_bits(a, c, d) < rotr_bits(b, c, d); });
+              [&](uint32_t a, uint32_t b) { return rotate_right(a, d, c) < rotate_right(b, d, c); });
     std::vector<int32_t> rank(size_t{1} << d, -1);
     for (size_t i = 0; i < sorted.size(); ++i) rank[sorted[i]] = static_cast<int32_t>(i);
     return rank;
@@ -69,12 +70,6 @@ Exact exact(unsigned d, const FormulaOptions& o) {
     return Exact{uint64_t{1} << d, d, o.packet_flits, o.known_sources ? 0 : o.token_flits};
 }
 
-unsigned ceil_log2(uint64_t m) {
-    unsigned k = 0;
-    while ((uint64_t{1} << k) < m) ++k;
-    return k;
-}
-
 // §IV (13): without splitting max(d, ceil((M-1)/d)); with splitting (M-1)/d, and at least one slot
 // (a mini-packet crosses d links of 1/d slot each).
 std::optional<uint64_t> lower_unsplit(unsigned d, uint64_t m, const FormulaOptions&) {
@@ -92,6 +87,7 @@ AlgorithmEntry entry(TaskKind task, const char* name, const char* paper, const c
                      [](unsigned d, uint64_t m) { return m * ((uint64_t{1} << d) - 1); }, builder(variant)};
     e.paper_slots_with_options = std::move(bound);
     e.lower_bound_with_options = lower_unsplit;
+    e.ranks_by_prefix = task == TaskKind::pmnb;
     return e;
 }
 

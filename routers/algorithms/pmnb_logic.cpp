@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "routers/algorithms/registry.h"
+#include "routers/algorithms/rotation_classes.h"
 #include "routers/algorithms/tokens.h"
 
 namespace cubecast {
@@ -16,15 +17,6 @@ std::string label(const Header& h) {
            std::to_string(h.part);
 }
 }  // namespace
-
-uint32_t rotl_bits(uint32_t x, unsigned c, unsigned d) {
-    c %= d;
-    if (c == 0) return x;
-    const uint32_t mask = (uint32_t{1} << d) - 1;
-    return ((x << c) | (x >> (d - c))) & mask;
-}
-
-uint32_t rotr_bits(uint32_t x, unsigned c, unsigned d) { return rotl_bits(x, (d - c % d) % d, d); }
 
 uint64_t a0_broadcast_steps(unsigned d, uint64_t k) {
     uint64_t steps = 0;
@@ -69,14 +61,10 @@ uint64_t PmnbLogic::subphase_start(unsigned l) const {
     return broadcast_start() + steps * slot_cycles();
 }
 
-unsigned PmnbLogic::vb1_m() const {
-    unsigned m = 0;
-    while ((uint64_t{1} << m) < *m_) ++m;
-    return m;
-}
+unsigned PmnbLogic::vb1_m() const { return ceil_log2(*m_); }
 
 void PmnbLogic::fail(const std::string& what) {
-    if (++problem_count_ <= 2) problems_.push_back(what);
+    problems_.add(what);
 }
 
 bool PmnbLogic::ranks_known() const {
@@ -125,7 +113,7 @@ void PmnbLogic::route(const LocalView& v, const Header& h, int in_port, Decision
     if (v.cycle <= b) {  // the packing phase: it arrived at the end of a step
         if (v.cycle < p || (v.cycle - p) % step != 0)
             return fail(label(h) + " arrived in cycle " + std::to_string(v.cycle) + ", off the packing steps");
-        pack_or_broadcast(v, h, c, (v.cycle - p) / step, out);
+        pack_or_broadcast(h, c, (v.cycle - p) / step, out);
     } else if (h.origin != id_) {
         out.deliver();
     }
@@ -146,8 +134,8 @@ void PmnbLogic::route(const LocalView& v, const Header& h, int in_port, Decision
     if (out.delivers()) count_delivery(v.cycle);
 }
 
-void PmnbLogic::pack_or_broadcast(const LocalView& v, const Header& h, unsigned c, uint64_t after_step, Decision& out) {
-    const uint32_t here = rotr_bits(id_, c, s_.d), to = rotr_bits(h.dest, c, s_.d);
+void PmnbLogic::pack_or_broadcast(const Header& h, unsigned c, uint64_t after_step, Decision& out) {
+    const uint32_t here = rotate_right(id_, s_.d, c), to = rotate_right(h.dest, s_.d, c);
     if (static_cast<int64_t>(after_step) <= occupied_[c])
         fail("packing conflict: two packets of class " + std::to_string(c) + " at node " + std::to_string(id_) +
              " after step " + std::to_string(after_step) + " (" + label(h) + ")");
@@ -161,16 +149,14 @@ void PmnbLogic::pack_or_broadcast(const LocalView& v, const Header& h, unsigned 
     }
     occupied_[c] = s_.d;  // stays for the broadcast
     if (h.origin != id_) out.deliver();
-    broadcast_from_packed(h, c, out);
-    static_cast<void>(v);
+    broadcast_from_packed(c, out);
 }
 
-void PmnbLogic::broadcast_from_packed(const Header& h, unsigned c, Decision& out) {
+void PmnbLogic::broadcast_from_packed(unsigned c, Decision& out) {
     if (s_.variant != PmnbVariant::vb1) return forward_a0(c, s_.d, out);
     // Phase 3 from the node holding rank r (its high d-m bits are 0), then phase 4 as the root x = 0.
     forward_vb1_snb(vb1_m(), out);
     forward_vb1_mnb(0, out);
-    static_cast<void>(h);
 }
 
 // A_0's subphase l crosses tree dimension d-l: across tree dimension q in subphase d - q.
@@ -207,14 +193,14 @@ void PmnbLogic::count_delivery(uint64_t cycle) {
     }
 }
 
-void PmnbLogic::release_own(const LocalView& v, std::vector<Emission>& out) {
+void PmnbLogic::release_own(std::vector<Emission>& out) {
     released_ = true;
     for (Header h : own_) {
         const unsigned c = s_.variant == PmnbVariant::split ? h.part : my_class_.value_or(0);
         h.tag = static_cast<uint8_t>(c);
-        h.dest = rotl_bits(static_cast<uint32_t>(*rank_[c]), c, s_.d);  // the packing destination
+        h.dest = rotate_left(static_cast<uint32_t>(*rank_[c]), s_.d, c);  // the packing destination
         Emission e{h, {}};
-        pack_or_broadcast(v, h, c, 0, e.decision);
+        pack_or_broadcast(h, c, 0, e.decision);
         out.push_back(std::move(e));
     }
 }
@@ -245,7 +231,7 @@ void PmnbLogic::on_cycle(const LocalView& v, std::vector<Emission>& out) {
     for (auto* stage : {&stage1_, &stage2_})
         for (auto& p : *stage) p->on_cycle(v, out);
     learn_from_prefixes(v.cycle);
-    if (!released_ && ranks_known()) release_own(v, out);
+    if (!released_ && ranks_known()) release_own(out);
     if (m_ && !finished_ && *m_ == 1 && active_) {  // the only active node receives nothing
         finished_ = true;
         finished_cycle_ = v.cycle;
@@ -279,9 +265,7 @@ void PmnbLogic::report(LogicReport& out) const {
     }
     out.marks.push_back({s_.variant == PmnbVariant::vb1 ? "4: MNB in the m-subcubes" : "3: broadcast (d subphases)",
                          finished_cycle_, true});
-    for (const auto& p : problems_) out.problems.push_back(p);
-    if (problem_count_ > problems_.size())
-        out.problems.push_back("... and " + std::to_string(problem_count_ - problems_.size()) + " more at this node");
+    problems_.append_to(out.problems);
     if (!finished_) out.problems.push_back("its control logic never finished (not every packet arrived)");
 }
 

@@ -72,9 +72,6 @@ struct PmnbSetup {
     std::shared_ptr<const PmnbRom> rom;
 };
 
-// Cyclic rotations of d-bit ids (A_c's renaming).
-uint32_t rotl_bits(uint32_t x, unsigned c, unsigned d);
-uint32_t rotr_bits(uint32_t x, unsigned c, unsigned d);
 // sum_{l=1..d} ceil(K / 2^l): the broadcast phase of A_0 with K packets (in steps of S cycles).
 uint64_t a0_broadcast_steps(unsigned d, uint64_t k);
 
@@ -99,11 +96,11 @@ private:
     unsigned vb1_m() const;                      // ceil(log2 M)
     bool ranks_known() const;
     void learn_from_prefixes(uint64_t cycle);
-    void release_own(const LocalView& v, std::vector<Emission>& out);
+    void release_own(std::vector<Emission>& out);
     // Where a packet of class c goes next from this node in the packing phase, or the broadcast if
     // it is at its packing destination. after_step: the packing step after which it is here.
-    void pack_or_broadcast(const LocalView& v, const Header& h, unsigned c, uint64_t after_step, Decision& out);
-    void broadcast_from_packed(const Header& h, unsigned c, Decision& out);
+    void pack_or_broadcast(const Header& h, unsigned c, uint64_t after_step, Decision& out);
+    void broadcast_from_packed(unsigned c, Decision& out);
     void forward_a0(unsigned c, unsigned below_tree_dim, Decision& out);
     void forward_vb1_snb(unsigned above_dim, Decision& out);
     void forward_vb1_mnb(uint32_t x, Decision& out);
@@ -125,8 +122,7 @@ private:
     uint64_t received_ = 0;               // data packets (mini-packets) delivered here
     bool finished_ = false;
     uint64_t finished_cycle_ = 0;
-    std::vector<std::string> problems_;
-    uint64_t problem_count_ = 0;
+    LogicProblems problems_;
 };
 
 }  // namespace cubecast

@@ -19,6 +19,11 @@ std::vector<const AlgorithmEntry*> Registry::for_task(TaskKind task) const {
 }
 
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+unsigned ceil_log2(uint64_t x) {
+    unsigned m = 0;
+    while ((uint64_t{1} << m) < x) ++m;
+    return m;
+}
 uint64_t mnb_optimal_slots(unsigned d) { return ceil_div((uint64_t{1} << d) - 1, d); }
 uint64_t broadcast_transmissions(unsigned d) {
     const uint64_t n = uint64_t{1} << d;

@@ -55,6 +55,8 @@ struct AlgorithmEntry {
     std::function<std::optional<uint64_t>(unsigned d, uint64_t k, const FormulaOptions&)> paper_slots_with_options = nullptr;
     // Paper 004 §IV-B: each packet travels as d mini-packets of packet_flits / d flits.
     bool splits_packets = false;
+    // Paper 004 §IV: the ranks come from a parallel prefix, which --known-sources replaces by ROM.
+    bool ranks_by_prefix = false;
     // Where the lower bound depends on the options (then it replaces lower_bound_slots).
     std::function<std::optional<uint64_t>(unsigned d, uint64_t k, const FormulaOptions&)> lower_bound_with_options = nullptr;
 };
@@ -74,6 +76,7 @@ const Registry& algorithms();
 
 // Formulas shared by several entries (paper 003, Table 1).
 uint64_t ceil_div(uint64_t a, uint64_t b);
+unsigned ceil_log2(uint64_t x);  // the least m with 2^m >= x
 uint64_t mnb_optimal_slots(unsigned d);        // ceil((2^d - 1)/d)
 uint64_t broadcast_transmissions(unsigned d);  // N(N-1) for MNB
 // Paper 000 §3.1: K broadcasts need max(d, (2^d - 1)K / (d 2^d)) slots (rounded up).

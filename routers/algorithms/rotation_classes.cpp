@@ -11,6 +11,8 @@ uint32_t rotate_left(uint32_t t, unsigned d, unsigned by) {
     return ((t << by) | (t >> (d - by))) & mask;
 }
 
+uint32_t rotate_right(uint32_t t, unsigned d, unsigned by) { return rotate_left(t, d, d - by % d); }
+
 std::vector<RotationClass> rotation_classes(unsigned d) {
     std::vector<RotationClass> out;
     const uint32_t n = 1u << d;

@@ -9,8 +9,10 @@
 
 namespace cubecast {
 
-// One-bit left rotation within d bits.
+// Left rotation within d bits (one bit by default), and right rotation. Rotating ids by c renames
+// dimension l to (l + c) mod d: the rotated trees of papers 000 and 002, paper 004's algorithms A_c.
 uint32_t rotate_left(uint32_t t, unsigned d, unsigned by = 1);
+uint32_t rotate_right(uint32_t t, unsigned d, unsigned by);
 
 struct RotationClass {
     unsigned k;                 // number of unity bits

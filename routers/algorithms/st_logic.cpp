@@ -45,7 +45,7 @@ uint64_t StLogic::phase3_start() const {
 }
 
 void StLogic::fail(const std::string& what) {
-    if (++problem_count_ <= 2) problems_.push_back(what);
+    problems_.add(what);
 }
 
 unsigned StLogic::draw_tree() { return static_cast<unsigned>(splitmix(rng_) % s_.d) + 1; }
@@ -230,9 +230,7 @@ void StLogic::report(LogicReport& out) const {
     out.marks.push_back({s_.variant == StVariant::random_fixed ? "3: broadcast on the d trees (fixed length)"
                                                                : "3: broadcast on the d trees, termination",
                          finished_cycle_, true});
-    for (const auto& p : problems_) out.problems.push_back(p);
-    if (problem_count_ > problems_.size())
-        out.problems.push_back("... and " + std::to_string(problem_count_ - problems_.size()) + " more at this node");
+    problems_.append_to(out.problems);
     if (!finished_) out.problems.push_back("its control logic never finished (no termination detected)");
 }
 

@@ -94,8 +94,7 @@ private:
     unsigned terminations_ = 0;
     bool finished_ = false;
     uint64_t finished_cycle_ = 0;
-    std::vector<std::string> problems_;
-    uint64_t problem_count_ = 0;
+    LogicProblems problems_;
 };
 
 }  // namespace cubecast

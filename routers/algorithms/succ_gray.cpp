@@ -8,16 +8,11 @@
 // the broadcasts can overlap without conflict under the shouting/whispering model (Lemma 3).
 #include "models/task.h"
 #include "routers/algorithms/registry.h"
+#include "routers/algorithms/rotation_classes.h"
 
 namespace cubecast {
 
 namespace {
-
-uint32_t rotate_right(uint32_t x, unsigned d, unsigned by) {
-    const uint32_t mask = (uint32_t{1} << d) - 1;
-    by %= d;
-    return by == 0 ? x : ((x >> by) | (x << (d - by))) & mask;
-}
 
 class GrayLogic : public ControlLogic {
 public:
