@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "models/dynamic_theory.h"
 #include "models/wave_dump.h"
 
 namespace cubecast {
@@ -15,6 +16,14 @@ namespace {
 // Cycles without any flit moving, packet placed or delivery before a run counts as stalled (when no
 // queue head is merely waiting for its not-before cycle).
 uint64_t stall_limit(unsigned packet_flits) { return 64 + 4ull * packet_flits; }
+
+// The cycle after the last request's arrival (task dynamic).
+uint64_t arrivals_end(const Task& task) {
+    uint64_t end = 0;
+    for (const auto& list : task.arrivals())
+        if (!list.empty()) end = std::max(end, list.back().cycle + 1);
+    return end;
+}
 
 // The first `max` lines, and how many more there were.
 std::string limit_lines(const std::string& text, size_t max) {
@@ -32,7 +41,11 @@ Network::Network(sc_module_name name, const RunConfig& config)
       cube_(config.dim),
       task_info_(find_task(config.task)),
       algo_(algorithms().find(task_info_->kind, config.algorithm)),
-      task_(task_info_->kind, cube_, config.root, config.sources, algo_->splits_packets ? config.dim : 1),
+      period_pmnb_(config.task == "dynamic" && config.algorithm == "periods" ? algorithms().find(TaskKind::pmnb, config.pmnb)
+                                                                              : nullptr),
+      task_(task_info_->kind, cube_, config.root, config.sources,
+            algo_->splits_packets || (period_pmnb_ && period_pmnb_->splits_packets) ? config.dim : 1,
+            task_info_->kind == TaskKind::dynamic ? dynamic_arrivals(config) : std::vector<std::vector<Arrival>>{}),
       clk_("clk", 1, SC_NS) {
     const uint32_t n = cube_.nodes();
     const unsigned d = cube_.dim();
@@ -44,10 +57,15 @@ Network::Network(sc_module_name name, const RunConfig& config)
     if (origins.size() < n) plan->set_origins(origins);  // else every node sends: slot = origin
     const PacketFormat format{config.packet_flits / task_.parts(), config.token_flits};
     for (uint32_t i = 0; i < n; ++i) {
-        nodes_.push_back(std::make_unique<Node>(i, plan, format, task_.expected_deliveries(i), task_.own_messages(i)));
+        nodes_.push_back(std::make_unique<Node>(i, plan, format, task_.expected_deliveries(i), task_.own_messages(i),
+                                                task_.timed_messages(i)));
         if (task_.kind() == TaskKind::succ) nodes_.back()->require_order(gray_position);
         expected_total_ += nodes_.back()->expected();
         load_cycles_ = std::max<uint64_t>(load_cycles_, nodes_.back()->own_messages().size());
+    }
+    if (task_.kind() == TaskKind::dynamic) {
+        delays_ = std::make_unique<BroadcastDelays>(task_.arrivals(), n);
+        for (auto& node : nodes_) node->observe([this](const Header& h, uint64_t cycle) { delays_->delivered(h, cycle); });
     }
     phases_ = std::make_unique<PhaseSequencer>("phases", load_cycles_);
     phases_->clk(clk_);
@@ -60,7 +78,7 @@ Network::Network(sc_module_name name, const RunConfig& config)
     const LogicFactory make_logic =
         algo_->build(AlgorithmSetup{cube_, config.root, config.packet_flits, config.sbt_rotation, config.sources,
                                     config.seed, config.c_star, config.with_prefix, config.token_flits,
-                                    config.known_sources});
+                                    config.known_sources, config.pmnb, arrivals_end(task_)});
     const RouterConfig rc{config.packet_flits, config.queue_depth, *parse_port_model(config.port_model), format};
     RtlRouterConfig rtl;
     if (config.uses_rtl()) {
@@ -104,7 +122,7 @@ Network::Network(sc_module_name name, const RunConfig& config)
                 " seed=" + std::to_string(config.seed) + " port_model=" + config.port_model +
                 (config.sources.empty() ? "" : " k=" + std::to_string(config.sources.size())) +
                 (config.token_flits == 1 ? "" : " token_flits=" + std::to_string(config.token_flits)) +
-                (config.known_sources ? " known_sources=1" : "")};
+                (config.known_sources ? " known_sources=1" : "") + dynamic_trace_comment(config)};
         if (!config.command_line.empty()) comments.push_back("command: " + config.command_line);
         trace_ = std::make_unique<TraceWriter>(config.trace_path, comments);
     }
@@ -166,6 +184,26 @@ void Network::supervise() {
     if (cycle + 1 >= cycle_limit()) finish(RunStatus::timeout);
 }
 
+void Network::report_dynamic(RunResult& r) const {
+    DynamicResult dyn;
+    const DynamicLoad load = dynamic_load(config_);
+    dyn.lambda = load.lambda;
+    dyn.rho = rho_of_lambda(load.lambda, cube_.dim());
+    dyn.horizon = load.horizon;
+    dyn.warmup = load.warmup;
+    delays_->summarize(config_.packet_flits, load.warmup, load.horizon, dyn);
+    if (!config_.delays_path.empty()) delays_->write_csv(config_.delays_path, config_.packet_flits);
+    if (period_pmnb_) {
+        const FormulaOptions options{config_.c_star, false, config_.packet_flits, config_.token_flits, false};
+        const PeriodCost cost = period_pmnb_->period_cost(cube_.dim(), options);
+        dyn.theory = dynamic_theorem(load.lambda, cube_.nodes(), cost.x, cost.v);
+        dyn.theory->rho_limit = rho_of_lambda(dyn.theory->lambda_limit, cube_.dim());
+    }
+    if (dyn.incomplete && status_ == RunStatus::ok)
+        r.problems.push_back(std::to_string(dyn.incomplete) + " broadcasts never completed");
+    r.dynamic = dyn;
+}
+
 RunResult Network::run() {
     const auto t0 = std::chrono::steady_clock::now();
     sc_start(SC_ZERO_TIME);  // Verilator traces can be attached only after elaboration
@@ -212,6 +250,11 @@ RunResult Network::run() {
         LogicReport lr;
         router->logic_report(lr);
         r.completion_cycles = std::max(r.completion_cycles, lr.finished_cycle);
+        for (const auto& [name, count] : lr.tallies) {
+            auto it = std::find_if(r.tallies.begin(), r.tallies.end(), [&](const auto& t) { return t.first == name; });
+            if (it == r.tallies.end()) r.tallies.emplace_back(name, count);
+            else it->second = std::max(it->second, count);
+        }
         for (const LogicMark& m : lr.marks) {
             auto it = std::find_if(r.marks.begin(), r.marks.end(), [&](const RunMark& x) { return x.name == m.name; });
             if (it == r.marks.end()) r.marks.push_back(RunMark{m.name, m.cycle, m.phase_end});
@@ -261,6 +304,7 @@ RunResult Network::run() {
     }
     if (status_ == RunStatus::timeout)
         r.problems.push_back("did not finish within " + std::to_string(cycle_limit()) + " cycles");
+    if (delays_) report_dynamic(r);
     r.status = status_;
     r.wall_seconds = wall;
     if (wall > 0) {

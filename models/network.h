@@ -7,6 +7,7 @@
 #include <systemc>
 #include <vector>
 
+#include "models/broadcast_delays.h"
 #include "models/counters.h"
 #include "models/hypercube.h"
 #include "models/link.h"
@@ -38,12 +39,15 @@ private:
     bool running() const { return phases_->running(); }
     uint64_t cycle_limit() const;
     void finish(RunStatus status);
+    void report_dynamic(RunResult& r) const;
 
     RunConfig config_;
     Hypercube cube_;
     const TaskInfo* task_info_;
     const AlgorithmEntry* algo_;
+    const AlgorithmEntry* period_pmnb_;  // dynamic/periods: the PMNB of each period
     Task task_;
+    std::unique_ptr<BroadcastDelays> delays_;  // task dynamic
     NetworkCounters counters_;
     uint64_t expected_total_ = 0;
 

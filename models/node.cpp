@@ -12,12 +12,13 @@ void DeliveryPlan::set_origins(const std::vector<uint32_t>& origins) {
 }
 
 Node::Node(uint32_t id, std::shared_ptr<const DeliveryPlan> plan, PacketFormat format, uint64_t expected_deliveries,
-           std::vector<Header> own_messages)
+           std::vector<Header> own_messages, std::vector<TimedMessage> arrivals)
     : id_(id),
       plan_(std::move(plan)),
       format_(format),
       expected_(expected_deliveries),
       own_(std::move(own_messages)),
+      arrivals_(std::move(arrivals)),
       seen_(size_t{plan_->slots()} * plan_->per_origin * plan_->parts, false) {}
 
 namespace {
@@ -67,6 +68,7 @@ void Node::deliver(const Packet& p, uint64_t cycle) {
     }
     ++delivered_;
     last_cycle_ = std::max(last_cycle_, cycle);
+    if (observer_) observer_(h, cycle);
 }
 
 }  // namespace cubecast

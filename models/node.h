@@ -4,6 +4,7 @@
 // its last mini-packet arrives; each mini-packet must arrive exactly once.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,13 +32,18 @@ private:
 class Node {
 public:
     Node(uint32_t id, std::shared_ptr<const DeliveryPlan> plan, PacketFormat format, uint64_t expected_deliveries,
-         std::vector<Header> own_messages);
+         std::vector<Header> own_messages, std::vector<TimedMessage> arrivals = {});
     // Every origin may send, unsplit (the plain tasks, and the unit tests).
     Node(uint32_t id, uint32_t nodes, uint32_t broadcasts_per_origin, unsigned packet_flits,
          uint64_t expected_deliveries, std::vector<Header> own_messages);
 
     uint32_t id() const { return id_; }
     const std::vector<Header>& own_messages() const { return own_; }
+    // Messages handed to the router during the run, in cycle order (task dynamic's requests).
+    const std::vector<TimedMessage>& arrivals() const { return arrivals_; }
+    // Called with each message at the cycle it is whole here (the run's delay statistics).
+    using DeliveryObserver = std::function<void(const Header&, uint64_t cycle)>;
+    void observe(DeliveryObserver observer) { observer_ = std::move(observer); }
     void deliver(const Packet& p, uint64_t cycle);
     // Successive broadcasts: messages must arrive in this order (position of each origin).
     void require_order(uint32_t (*position_of_origin)(uint32_t)) { order_ = position_of_origin; }
@@ -57,6 +63,8 @@ private:
     PacketFormat format_;
     uint64_t expected_;
     std::vector<Header> own_;
+    std::vector<TimedMessage> arrivals_;
+    DeliveryObserver observer_;
     std::vector<bool> seen_;  // (slot, msg, part) delivered so far
     uint64_t delivered_ = 0;
     uint64_t last_cycle_ = 0;

@@ -31,6 +31,13 @@ struct Header {
     bool operator==(const Header& o) const;
 };
 
+// A message its node hands to its router during the run, at the clock edge `cycle` (task dynamic's
+// broadcast requests), rather than before it starts.
+struct TimedMessage {
+    uint64_t cycle = 0;
+    Header header;
+};
+
 constexpr uint32_t kMaxMsg = (1u << 12) - 1;
 constexpr unsigned kMaxPart = 15;
 constexpr unsigned kMaxPacketFlits = 64;

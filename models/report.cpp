@@ -35,6 +35,47 @@ std::string human(double x) {
     else os << x << " ";
     return os.str();
 }
+std::string fixed(double x, int digits = 2) {
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(digits) << x;
+    return os.str();
+}
+
+// Task dynamic: the measured delay, throughput and backlog beside the dynamic broadcasting theorem.
+void print_dynamic(std::ostream& os, const RunResult& r) {
+    const DynamicResult& d = *r.dynamic;
+    row(os, "load", "rho = " + fixed(d.rho, 4) + " (lambda = " + fixed(d.lambda, 6) + " requests per node per slot)");
+    row(os, "run", fixed(d.horizon, 0) + " slots of arrivals, the first " + fixed(d.warmup, 0) +
+                       " left out; then drained");
+    for (const auto& [name, count] : r.tallies) row(os, name, std::to_string(count));
+    row(os, "requests", std::to_string(d.requests) + " (" + std::to_string(d.measured) + " in the window)");
+    if (!d.stable) {
+        row(os, "measured", "UNSTABLE: the backlog grew from " + fixed(d.backlog_first_quarter, 1) + " to " +
+                                fixed(d.backlog_last_quarter, 1) + " requests (first and last quarter of the window); "
+                                "no mean delay");
+    } else {
+        row(os, "mean delay", fixed(d.mean_delay, 3) + " slots +- " + fixed(d.ci_half, 3) + " (95 %, " +
+                                  std::to_string(d.batch_means.size()) + " batch means)");
+        row(os, "delay p50 / p99 / max", fixed(d.p50_delay) + " / " + fixed(d.p99_delay) + " / " + fixed(d.max_delay) + " slots");
+    }
+    row(os, "throughput", fixed(d.throughput, 6) + " broadcasts per node per slot (offered " + fixed(d.offered, 6) + ")");
+    row(os, "backlog", "mean " + fixed(d.mean_backlog, 1) + ", max " + std::to_string(d.max_backlog) +
+                           " requests in the system (first quarter " + fixed(d.backlog_first_quarter, 1) + ", last " +
+                           fixed(d.backlog_last_quarter, 1) + ")");
+    if (!d.theory) return;
+    const DynamicTheory& t = *d.theory;
+    row(os, "theorem: X, V", fixed(t.x, 4) + ", " + fixed(t.v, 2) + " slots (PMNB time <= X M + V)");
+    row(os, "theorem: stability", "rho < " + fixed(t.rho_limit, 4) + " (lambda < " + fixed(t.lambda_limit, 6) + "): " +
+                                      (t.stable ? "this load is inside" : "this load is OUTSIDE"));
+    if (t.stable) {
+        row(os, "theorem: W", fixed(t.w, 3) + " slots (a in [" + fixed(t.a_low, 4) + ", " + fixed(t.a_high, 4) +
+                                  "], M-bar " + fixed(t.m_bar, 2) + ")");
+        row(os, "theorem: delay bound", fixed(t.bound, 3) + " slots = W + X + min((N-1)X/2, rho W)");
+        if (d.stable && d.measured)
+            row(os, "measured / bound", fixed(d.mean_delay / t.bound, 3));
+    }
+    row(os, "theorem: light load", fixed(t.light_load, 3) + " slots = 1.5 V + X");
+}
 }  // namespace
 
 void print_table(std::ostream& os, const RunResult& r) {
@@ -58,12 +99,20 @@ void print_table(std::ostream& os, const RunResult& r) {
             }
         }
     }
-    row(os, "lower bound", opt(r.lower_bound_slots) + " slots");
-    row(os, "paper's claim", (r.paper_slots ? opt(r.paper_slots) + " slots = " : std::string()) + r.claim);
-    row(os, "measured / lower bound", ratio(r.completion_slots, r.lower_bound_slots));
-    row(os, "measured / paper", ratio(r.completion_slots, r.paper_slots));
-    row(os, "data transmissions", std::to_string(r.data_transmissions) + " (optimal " + std::to_string(r.optimal_transmissions) +
-                                      (r.data_transmissions == r.optimal_transmissions ? ", equal)" : ")"));
+    if (r.dynamic) {
+        print_dynamic(os, r);
+    } else {
+        row(os, "lower bound", opt(r.lower_bound_slots) + " slots");
+        row(os, "paper's claim", (r.paper_slots ? opt(r.paper_slots) + " slots = " : std::string()) + r.claim);
+        row(os, "measured / lower bound", ratio(r.completion_slots, r.lower_bound_slots));
+        row(os, "measured / paper", ratio(r.completion_slots, r.paper_slots));
+    }
+    if (r.optimal_transmissions)
+        row(os, "data transmissions", std::to_string(r.data_transmissions) + " (optimal " +
+                                          std::to_string(r.optimal_transmissions) +
+                                          (r.data_transmissions == r.optimal_transmissions ? ", equal)" : ")"));
+    else
+        row(os, "data transmissions", std::to_string(r.data_transmissions));
     if (r.ctrl_transmissions) row(os, "control transmissions", std::to_string(r.ctrl_transmissions));
     {
         std::ostringstream u;

@@ -14,7 +14,47 @@ const char* status_name(RunStatus s) {
     return "unknown";
 }
 
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(DynamicTheory, x, v, rho, lambda_limit, rho_limit, stable, m_bar, a_low, a_high,
+                                   w, bound, light_load)
+
 namespace {
+json dynamic_json(const DynamicResult& d) {
+    json j = {{"lambda", d.lambda}, {"rho", d.rho}, {"horizon_slots", d.horizon}, {"warmup_slots", d.warmup},
+              {"requests", d.requests}, {"measured", d.measured}, {"incomplete", d.incomplete},
+              {"mean_delay_slots", d.mean_delay}, {"ci95_half_width_slots", d.ci_half}, {"batch_means", d.batch_means},
+              {"p50_delay_slots", d.p50_delay}, {"p99_delay_slots", d.p99_delay}, {"max_delay_slots", d.max_delay},
+              {"offered_per_node_slot", d.offered}, {"throughput_per_node_slot", d.throughput},
+              {"mean_backlog", d.mean_backlog}, {"max_backlog", d.max_backlog},
+              {"backlog_first_quarter", d.backlog_first_quarter}, {"backlog_last_quarter", d.backlog_last_quarter},
+              {"stable", d.stable}};
+    j["theory"] = d.theory ? json(*d.theory) : json(nullptr);
+    return j;
+}
+DynamicResult dynamic_from(const json& j) {
+    DynamicResult d;
+    d.lambda = j.at("lambda");
+    d.rho = j.at("rho");
+    d.horizon = j.at("horizon_slots");
+    d.warmup = j.at("warmup_slots");
+    d.requests = j.at("requests");
+    d.measured = j.at("measured");
+    d.incomplete = j.at("incomplete");
+    d.mean_delay = j.at("mean_delay_slots");
+    d.ci_half = j.at("ci95_half_width_slots");
+    d.batch_means = j.at("batch_means").get<std::vector<double>>();
+    d.p50_delay = j.at("p50_delay_slots");
+    d.p99_delay = j.at("p99_delay_slots");
+    d.max_delay = j.at("max_delay_slots");
+    d.offered = j.at("offered_per_node_slot");
+    d.throughput = j.at("throughput_per_node_slot");
+    d.mean_backlog = j.at("mean_backlog");
+    d.max_backlog = j.at("max_backlog");
+    d.backlog_first_quarter = j.at("backlog_first_quarter");
+    d.backlog_last_quarter = j.at("backlog_last_quarter");
+    d.stable = j.at("stable");
+    if (!j.at("theory").is_null()) d.theory = j.at("theory").get<DynamicTheory>();
+    return d;
+}
 json optional_json(const std::optional<uint64_t>& v) { return v ? json(*v) : json(nullptr); }
 std::optional<uint64_t> optional_from(const json& j) {
     return j.is_null() ? std::nullopt : std::optional<uint64_t>(j.get<uint64_t>());
@@ -80,6 +120,10 @@ json to_json(const RunResult& r, bool with_per_node) {
     if (r.lower_bound_slots && *r.lower_bound_slots)
         j["ratio_to_lower_bound"] = static_cast<double>(r.completion_slots) / static_cast<double>(*r.lower_bound_slots);
     if (with_per_node) j["node_last_delivery_cycle"] = r.node_last_delivery_cycle;
+    json tallies = json::object();
+    for (const auto& [name, count] : r.tallies) tallies[name] = count;
+    j["tallies"] = tallies;
+    if (r.dynamic) j["dynamic"] = dynamic_json(*r.dynamic);
     return j;
 }
 
@@ -122,6 +166,8 @@ RunResult result_from_json(const json& j) {
         r.marks.push_back(RunMark{m.at("name").get<std::string>(), m.at("cycle").get<uint64_t>(), m.at("phase_end").get<bool>()});
     if (j.contains("node_last_delivery_cycle"))
         r.node_last_delivery_cycle = j.at("node_last_delivery_cycle").get<std::vector<uint64_t>>();
+    for (const auto& [name, count] : j.at("tallies").items()) r.tallies.emplace_back(name, count.get<uint64_t>());
+    if (j.contains("dynamic")) r.dynamic = dynamic_from(j.at("dynamic"));
     return r;
 }
 

@@ -3,7 +3,10 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "models/arrivals.h"
 
 namespace cubecast {
 
@@ -28,6 +31,15 @@ struct RunConfig {
     bool with_prefix = false;         // kb/rank: compute the ranks with a parallel prefix first
     unsigned token_flits = 1;         // flits of a control token (t_p = token_flits / packet_flits)
     bool known_sources = false;       // pmnb: the active set is known in advance (no rank computation, t_p = 0)
+    // Task dynamic (paper 004 §II): Poisson broadcast requests at every node.
+    std::optional<double> lambda;     // requests per node per slot (else from rho)
+    std::optional<double> rho;        // load rho = lambda (N-1)/d (with neither, 0.5)
+    double slots = 0;                 // requests arrive during [0, slots) (0: from periods, or the default)
+    uint64_t periods = 0;             // dynamic/periods: about this many PMNB periods (sets slots)
+    double warmup = -1;               // slots left out of the statistics (-1: a tenth of the run)
+    std::string pmnb = "vb2";         // dynamic/periods: the PMNB of each period
+    std::string delays_path;          // dynamic: per-request CSV (origin, msg, arrival, completion, delay)
+    std::vector<TimedRequest> requests;  // dynamic: these requests instead of Poisson ones (tests)
     std::string router = "systemc";  // systemc | rtl: the router at every node
     std::vector<uint32_t> rtl_nodes;  // with router systemc: these nodes get the Verilated RTL router
     std::string rtl_rom_dir;          // where the RTL's memory files are (empty: the build's)
@@ -36,6 +48,40 @@ struct RunConfig {
 
     bool uses_rtl() const { return router == "rtl" || !rtl_nodes.empty(); }
     bool is_rtl_node(uint32_t node) const;
+};
+
+// The dynamic broadcasting theorem of paper 004 §II for this run's lambda and its PMNB's X and V
+// (slots): T = W + X + a N X <= W + X + min((N-1)X/2, rho W), stable for rho < 1 - lambda V.
+struct DynamicTheory {
+    double x = 0, v = 0;
+    double rho = 0;           // the theorem's utilisation lambda N X
+    double lambda_limit = 0;  // stable for lambda < 1 / (N X + V)
+    double rho_limit = 0;     // the same limit on rho = lambda (N-1)/d
+    bool stable = false;
+    double m_bar = 0, a_low = 0, a_high = 0;  // M-bar = lambda N V / (1 - rho); the bounds on a
+    double w = 0;             // W with a = a_low (the largest W)
+    double bound = 0;         // the bound on the mean delay T
+    double light_load = 0;    // 1.5 V + X, the bound as rho -> 0
+};
+
+// What a dynamic run measured, in slots; the statistics cover the requests that arrived in the
+// window [warmup, horizon).
+struct DynamicResult {
+    double lambda = 0, rho = 0, horizon = 0, warmup = 0;
+    uint64_t requests = 0;        // all that arrived
+    uint64_t measured = 0;        // arrived in the window
+    uint64_t incomplete = 0;      // broadcasts never completed (a failed run)
+    double mean_delay = 0;        // arrival to the broadcast's completion at every node
+    double ci_half = 0;           // 95 % confidence half-width from batch means
+    std::vector<double> batch_means;
+    double p50_delay = 0, p99_delay = 0, max_delay = 0;
+    double offered = 0;           // arrivals per node per slot in the window
+    double throughput = 0;        // broadcasts completed per node per slot in the window
+    double mean_backlog = 0;      // requests in the system (arrived, broadcast not complete), time average
+    uint64_t max_backlog = 0;
+    double backlog_first_quarter = 0, backlog_last_quarter = 0;
+    bool stable = true;           // measured: the backlog did not keep growing
+    std::optional<DynamicTheory> theory;  // periods only
 };
 
 enum class RunStatus { ok = 0, check_failed = 1, deadlock = 3, timeout = 4 };
@@ -80,6 +126,8 @@ struct RunResult {
     std::vector<RunMark> marks;                       // phase ends and other instants, by the logics
     std::vector<std::string> problems;                // what failed, one line each
     std::string stuck_state;                          // for a deadlock: the stuck queues
+    std::vector<std::pair<std::string, uint64_t>> tallies;  // counts the logics kept (e.g. periods)
+    std::optional<DynamicResult> dynamic;             // task dynamic
 };
 
 }  // namespace cubecast

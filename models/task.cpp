@@ -14,6 +14,7 @@ const std::vector<TaskInfo>& tasks() {
         {TaskKind::kb, "kb", "K simultaneous broadcasts from --sources, or --k K --placement P", false},
         {TaskKind::succ, "succ", "successive broadcasts mu_1..mu_p, mu_j from the j-th Gray code word, received in order", false},
         {TaskKind::pmnb, "pmnb", "partial multinode broadcast: M active nodes (--sources, or --k M --placement P) broadcast one packet each", false},
+        {TaskKind::dynamic, "dynamic", "dynamic broadcasting: Poisson broadcast requests at every node (--rho or --lambda) for --slots", false},
     };
     return list;
 }
@@ -24,16 +25,30 @@ const TaskInfo* find_task(const std::string& name) {
     return nullptr;
 }
 
-Task::Task(TaskKind kind, const Hypercube& cube, uint32_t root, std::vector<uint32_t> sources, unsigned parts)
-    : kind_(kind), cube_(cube), root_(root), sources_(std::move(sources)), parts_(parts) {
+Task::Task(TaskKind kind, const Hypercube& cube, uint32_t root, std::vector<uint32_t> sources, unsigned parts,
+           std::vector<std::vector<Arrival>> arrivals)
+    : kind_(kind), cube_(cube), root_(root), sources_(std::move(sources)), parts_(parts), arrivals_(std::move(arrivals)) {
+    if (kind_ == TaskKind::dynamic) arrivals_.resize(cube_.nodes());
+    for (const auto& list : arrivals_) arrivals_total_ += list.size();
     if (kind_ == TaskKind::kb || kind_ == TaskKind::pmnb) {
         packets_at_.assign(cube_.nodes(), 0);
         for (uint32_t s : sources_) ++packets_at_[s];
     }
 }
 
+uint64_t Task::broadcasts() const {
+    if (kind_ == TaskKind::dynamic) return arrivals_total_;
+    return kind_ == TaskKind::kb || kind_ == TaskKind::pmnb ? sources_.size() : 0;
+}
+
 std::vector<uint32_t> Task::origins() const {
     if (kind_ == TaskKind::kb || kind_ == TaskKind::pmnb) return sources_;
+    if (kind_ == TaskKind::dynamic) {
+        std::vector<uint32_t> out;
+        for (uint32_t i = 0; i < arrivals_.size(); ++i)
+            if (!arrivals_[i].empty()) out.push_back(i);
+        return out;
+    }
     if (kind_ == TaskKind::snb || kind_ == TaskKind::scatter) return {root_};
     std::vector<uint32_t> all(cube_.nodes());
     for (uint32_t i = 0; i < cube_.nodes(); ++i) all[i] = i;
@@ -42,6 +57,11 @@ std::vector<uint32_t> Task::origins() const {
 
 uint32_t Task::broadcasts_per_origin() const {
     if (kind_ == TaskKind::kb || kind_ == TaskKind::pmnb) return std::max<uint32_t>(1, *std::max_element(packets_at_.begin(), packets_at_.end()));
+    if (kind_ == TaskKind::dynamic) {
+        size_t most = 1;
+        for (const auto& list : arrivals_) most = std::max(most, list.size());
+        return static_cast<uint32_t>(most);
+    }
     return kind_ == TaskKind::snb || kind_ == TaskKind::mnb || kind_ == TaskKind::succ ? 1 : 0;
 }
 
@@ -118,6 +138,22 @@ std::vector<Header> Task::own_messages(uint32_t node) const {
         case TaskKind::pmnb:
             if (packets_at_[node]) broadcast(node);
             break;
+        case TaskKind::dynamic: break;  // its messages arrive during the run
+    }
+    return out;
+}
+
+std::vector<TimedMessage> Task::timed_messages(uint32_t node) const {
+    std::vector<TimedMessage> out;
+    if (node >= arrivals_.size()) return out;
+    for (uint32_t msg = 0; msg < arrivals_[node].size(); ++msg) {
+        Header h;
+        h.origin = node;
+        h.msg = msg;
+        h.broadcast = true;
+        std::vector<Header> parts;
+        push_parts(parts, h, parts_);
+        for (const Header& p : parts) out.push_back(TimedMessage{arrivals_[node][msg].cycle, p});
     }
     return out;
 }
@@ -132,6 +168,7 @@ uint64_t Task::expected_deliveries(uint32_t node) const {
         case TaskKind::succ: return others;
         case TaskKind::kb:
         case TaskKind::pmnb: return sources_.size() - packets_at_[node];
+        case TaskKind::dynamic: return arrivals_total_ - (node < arrivals_.size() ? arrivals_[node].size() : 0);
     }
     return 0;
 }

@@ -4,12 +4,13 @@
 #include <string>
 #include <vector>
 
+#include "models/arrivals.h"
 #include "models/hypercube.h"
 #include "models/packet.h"
 
 namespace cubecast {
 
-enum class TaskKind { snb, mnb, scatter, te, kb, succ, pmnb };
+enum class TaskKind { snb, mnb, scatter, te, kb, succ, pmnb, dynamic };
 
 struct TaskInfo {
     TaskKind kind;
@@ -26,17 +27,23 @@ public:
     // `sources`: for kb, the broadcasting node of each of the K packets (a node may appear several
     // times: it then has that many packets, msg 0, 1, ...); for pmnb, the M active nodes (distinct).
     // `parts`: each message is split into this many mini-packets (part 0..parts-1).
-    Task(TaskKind kind, const Hypercube& cube, uint32_t root, std::vector<uint32_t> sources = {}, unsigned parts = 1);
+    // `arrivals`: for dynamic, each node's broadcast requests over time (msg = their index at the node).
+    Task(TaskKind kind, const Hypercube& cube, uint32_t root, std::vector<uint32_t> sources = {}, unsigned parts = 1,
+         std::vector<std::vector<Arrival>> arrivals = {});
     TaskKind kind() const { return kind_; }
     uint32_t root() const { return root_; }
     // The node's own messages, in the order it hands them to its router.
     std::vector<Header> own_messages(uint32_t node) const;
+    // The messages it hands to its router during the run, at their arrival cycles (dynamic).
+    std::vector<TimedMessage> timed_messages(uint32_t node) const;
+    const std::vector<std::vector<Arrival>>& arrivals() const { return arrivals_; }
     // How many messages the node must receive (each exactly once).
     uint64_t expected_deliveries(uint32_t node) const;
     // How many broadcast messages one origin may send (the nodes size their duplicate check by it).
     uint32_t broadcasts_per_origin() const;
-    // K for kb (the number of broadcast packets), M for pmnb (the active nodes), 0 for the others.
-    uint64_t broadcasts() const { return kind_ == TaskKind::kb || kind_ == TaskKind::pmnb ? sources_.size() : 0; }
+    // K for kb (the number of broadcast packets), M for pmnb (the active nodes), the requests that
+    // arrive for dynamic, 0 for the others.
+    uint64_t broadcasts() const;
     unsigned parts() const { return parts_; }
     // The nodes that send anything (each once), for the nodes' delivery checks.
     std::vector<uint32_t> origins() const;
@@ -48,6 +55,8 @@ private:
     std::vector<uint32_t> sources_;
     std::vector<uint32_t> packets_at_;  // kb, pmnb: a_x, packets per node
     unsigned parts_;
+    std::vector<std::vector<Arrival>> arrivals_;
+    uint64_t arrivals_total_ = 0;
 };
 
 // Paper 002 §3: the successive broadcasts mu_1..mu_p, mu_j held by alloc(j) = the j-th word of the

@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <iomanip>
+#include <sstream>
 
+#include "models/dynamic_theory.h"
 #include "models/hypercube.h"
 #include "models/packet.h"
 #include "models/wave_dump.h"
@@ -86,6 +89,68 @@ std::optional<std::string> validate_sources(const RunConfig& c, const TaskInfo& 
                    (distinct.size() != c.sources.size() ? " with repeats" : "") + " (accepted: --k " +
                    std::to_string(c.dim) + ")";
     }
+    return std::nullopt;
+}
+
+std::string number(double x) {
+    std::ostringstream os;
+    os << std::setprecision(6) << x;
+    return os.str();
+}
+
+// Task dynamic's options, and none of them elsewhere.
+std::optional<std::string> validate_dynamic(const RunConfig& c, const TaskInfo& task) {
+    const bool dynamic = task.kind == TaskKind::dynamic;
+    const bool periods = dynamic && c.algorithm == "periods";
+    auto only = [&](const std::string& option, const std::string& where) {
+        return option + " applies to " + where + " only, not to " + c.task + "/" + c.algorithm;
+    };
+    if (!dynamic) {
+        if (c.lambda) return only("--lambda", "task dynamic");
+        if (c.rho) return only("--rho", "task dynamic");
+        if (c.slots != 0) return only("--slots", "task dynamic");
+        if (c.periods) return only("--periods", "task dynamic");
+        if (c.warmup >= 0) return only("--warmup", "task dynamic");
+        if (!c.delays_path.empty()) return only("--delays", "task dynamic");
+        if (c.pmnb != "vb2") return only("--pmnb", "dynamic/periods");
+        return std::nullopt;
+    }
+    const unsigned d = c.dim;
+    const double max_rho = rho_of_lambda(1.0, d);
+    if (c.lambda && c.rho) return std::string("give --lambda or --rho, not both");
+    if (c.lambda && !(*c.lambda > 0 && *c.lambda <= 1))
+        return "--lambda " + number(*c.lambda) + " is out of range: accepted requests per node per slot in (0, 1]";
+    if (c.rho && !(*c.rho > 0 && *c.rho <= max_rho))
+        return "--rho " + number(*c.rho) + " is out of range: accepted (0, " + number(max_rho) +
+               "] (rho = lambda (N-1)/d with lambda <= 1)";
+    if (c.slots != 0 && c.periods) return std::string("give --slots or --periods, not both");
+    if (!(c.slots >= 0 && c.slots <= 1e7)) return "--slots " + number(c.slots) + " is out of range: accepted (0, 10000000]";
+    if (c.periods && !periods) return only("--periods", "dynamic/periods");
+    if (c.periods > 1000000) return "--periods " + std::to_string(c.periods) + " is out of range: accepted 1..1000000";
+    if (c.pmnb != "vb2" && !periods) return only("--pmnb", "dynamic/periods");
+    if (periods) {
+        const AlgorithmEntry* pmnb = algorithms().find(TaskKind::pmnb, c.pmnb);
+        if (!pmnb || !pmnb->build_period)
+            return "--pmnb '" + c.pmnb + "' is not a PMNB the dynamic scheme can run: accepted vb2, vb3, vb-a0 (time linear in M)";
+        if (pmnb->splits_packets && c.packet_flits % d != 0)
+            return "--packet-flits " + std::to_string(c.packet_flits) + " is not a multiple of d = " + std::to_string(d) +
+                   ": --pmnb " + c.pmnb + " splits each packet into d mini-packets (accepted: " + std::to_string(d) + ", " +
+                   std::to_string(2 * d) + ", ...)";
+    }
+    if (!c.requests.empty()) return std::nullopt;
+    const DynamicLoad load = dynamic_load(c);
+    if (!(load.warmup >= 0 && load.warmup < load.horizon))
+        return "--warmup " + number(load.warmup) + " is out of range: accepted 0 <= warmup < the run's " +
+               number(load.horizon) + " slots";
+    // Each node numbers its requests in the header's 12-bit msg field.
+    const auto arrivals = dynamic_arrivals(c);
+    for (uint32_t node = 0; node < arrivals.size(); ++node)
+        if (arrivals[node].size() > kMaxMsg + 1)
+            return "the run is too long for its load: node " + std::to_string(node) + " would get " +
+                   std::to_string(arrivals[node].size()) + " requests in " + number(load.horizon) +
+                   " slots, more than the " + std::to_string(kMaxMsg + 1) +
+                   " a node can number (12-bit msg field): accepted --slots up to about " +
+                   number(0.9 * (kMaxMsg + 1) / load.lambda);
     return std::nullopt;
 }
 
@@ -195,8 +260,10 @@ std::optional<std::string> validate(const RunConfig& c) {
                std::to_string(kMaxPacketFlits / c.dim * c.dim) + ")";
     if (c.sbt_rotation >= c.dim)
         return "--sbt-rotation " + std::to_string(c.sbt_rotation) + " is out of range: accepted 0.." + std::to_string(c.dim - 1);
+    if (auto e = validate_dynamic(c, *task)) return e;
     if (auto e = validate_rtl(c)) return e;
     if (auto e = check_writable("--trace", c.trace_path)) return e;
+    if (auto e = check_writable("--delays", c.delays_path)) return e;
     if (auto e = check_writable("--vcd", c.vcd_path)) return e;
     if (auto e = check_writable("--fst", c.fst_path)) return e;
     if (!c.vcd_path.empty() && !has_extension(c.vcd_path, ".vcd"))

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/hypercube.h"
@@ -94,6 +95,9 @@ struct LogicReport {
     std::vector<LogicMark> marks;
     uint64_t finished_cycle = 0;        // clocked logics: when this node's logic finished
     std::vector<std::string> problems;  // the algorithm failed here (e.g. a packet missed its phase)
+    // Counts a logic keeps that every node knows alike (e.g. the dynamic scheme's periods): the
+    // network reports the largest over the nodes.
+    std::vector<std::pair<std::string, uint64_t>> tallies;
 };
 
 struct LocalView {

@@ -74,6 +74,7 @@ void Router::on_clock() {
         outputs_[static_cast<unsigned>(__builtin_ctz(active))].prefetch_queue();
     receiving_ = 0;
     serve_inputs();
+    route_arrivals();
     if (clocked_) run_control_unit();
     check_port_model();  // the cycle that just ended
     place_emitted_and_own();
@@ -98,6 +99,7 @@ void Router::gate_clock_if_idle() {
         wake = std::min(wake, out.head()->not_before());
     }
     if (clocked_) wake = std::min(wake, logic_->next_cycle_needed(cycle_));
+    if (next_arrival_ < node_.arrivals().size()) wake = std::min(wake, node_.arrivals()[next_arrival_].cycle);
     if (wake <= cycle_) return;  // cycle_ is the next edge's cycle
     asleep_ = true;
     wake_.armed = true;
@@ -119,14 +121,25 @@ void Router::check_port_model() {
 
 void Router::route_own_packets() {
     own_routed_ = true;
-    for (const Header& h : node_.own_messages()) {
-        PendingInjection pending{make_packet(h, config_.format), Decision{}};
-        logic_->route(view(), h, kLocalPort, pending.decision);
-        if (pending.decision.holds()) held_.push_back(std::move(pending.packet));
-        else injection_.push_back(std::move(pending));
-        ++counters_.injected;
-        ++counters_.in_routers;
-    }
+    for (const Header& h : node_.own_messages()) route_own(h);
+}
+
+void Router::route_own(const Header& h) {
+    PendingInjection pending{make_packet(h, config_.format), Decision{}};
+    logic_->route(view(), h, kLocalPort, pending.decision);
+    if (pending.decision.holds()) held_.push_back(std::move(pending.packet));
+    else injection_.push_back(std::move(pending));
+    ++counters_.injected;
+    ++counters_.in_routers;
+    ++counters_.progress;
+}
+
+// The node's messages that arrive at this edge (task dynamic): routed like the own packets at reset,
+// before the control unit runs, so a clocked logic sees them in this cycle.
+void Router::route_arrivals() {
+    const std::vector<TimedMessage>& arrivals = node_.arrivals();
+    while (next_arrival_ < arrivals.size() && arrivals[next_arrival_].cycle <= cycle_)
+        route_own(arrivals[next_arrival_++].header);
 }
 
 // The control unit: what the clocked logic emits this cycle joins the crossbar's inputs.
@@ -152,9 +165,10 @@ void Router::run_control_unit() {
         }
         emitted_.push_back(PendingInjection{std::move(p), std::move(e.decision)});
     }
-    if (!finish_noted_ && logic_->finished()) {
-        finish_noted_ = true;
-        --counters_.unfinished_logics;
+    // A logic may be finished and busy again (the dynamic scheme, when a new request arrives).
+    if (const bool finished = logic_->finished(); finished != finish_noted_) {
+        finish_noted_ = finished;
+        counters_.unfinished_logics += finished ? -1 : 1;
         ++counters_.progress;
     }
 }
@@ -328,6 +342,7 @@ unsigned Router::max_queue_occupancy() const {
 
 bool Router::waiting_on_time(uint64_t cycle) const {
     if (clocked_ && !logic_->finished()) return true;  // a phase ends by the clock, or a token is due
+    if (next_arrival_ < node_.arrivals().size()) return true;  // the node has requests still to come
     for (const auto& o : outputs_)
         if (!o.busy() && o.head() && o.head()->not_before() > cycle) return true;
     return false;

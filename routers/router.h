@@ -61,6 +61,8 @@ private:
     void on_clock();
     void gate_clock_if_idle();  // after a run edge: sleep until the wake line or the timer
     void route_own_packets();
+    void route_own(const Header& h);
+    void route_arrivals();
     void run_control_unit();
     bool take_held(const Header& h, Packet& out);
     void inject_one();
@@ -83,6 +85,7 @@ private:
     NetworkCounters& counters_;
     uint64_t cycle_ = 0;
     bool own_routed_ = false;
+    size_t next_arrival_ = 0;  // the node's next timed message
     // The clock gate. gated_: the router may sleep (its input valids are on signal buses with wake
     // lines and its clock is an sc_clock, whose period turns time into the cycle count).
     bool gated_ = false;

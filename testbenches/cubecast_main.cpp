@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <iostream>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <systemc>
@@ -50,6 +51,10 @@ struct CommonOptions {
     bool with_prefix = false;
     long long token_flits = 1;
     bool known_sources = false;
+    std::optional<double> lambda, rho;
+    double slots = 0, warmup = -1;
+    long long periods = 0;
+    std::string pmnb = "vb2";
     void add(CLI::App* app, bool with_dim) {
         app->add_option("--topology", topology, "network topology (hypercube)");
         if (with_dim) app->add_option("--dim,-d", dim, "hypercube dimension, 1..16");
@@ -71,6 +76,12 @@ struct CommonOptions {
         app->add_flag("--with-prefix", with_prefix, "kb/rank: compute the ranks with a parallel-prefix phase first (3d slots)");
         app->add_option("--token-flits", token_flits, "flits of a control token, 1..64 (a prefix step: t_p = T / packet-flits)");
         app->add_flag("--known-sources", known_sources, "pmnb: the active set is known in advance: no rank computation (t_p = 0)");
+        app->add_option("--lambda", lambda, "dynamic: broadcast requests per node per slot, in (0, 1]");
+        app->add_option("--rho", rho, "dynamic: load rho = lambda (N-1)/d, > 0 (default 0.5)");
+        app->add_option("--slots", slots, "dynamic: requests arrive during this many slots (default 20000, fewer at high lambda)");
+        app->add_option("--periods", periods, "dynamic/periods: about this many PMNB periods instead of --slots");
+        app->add_option("--warmup", warmup, "dynamic: slots left out of the statistics (default: a tenth)");
+        app->add_option("--pmnb", pmnb, "dynamic/periods: the PMNB of each period: vb2 (default), vb3, vb-a0");
     }
     // Returns an error line, or empty.
     std::string into(RunConfig& c) const {
@@ -111,6 +122,13 @@ struct CommonOptions {
                    std::to_string(kMaxPacketFlits);
         c.token_flits = static_cast<unsigned>(token_flits);
         c.known_sources = known_sources;
+        c.lambda = lambda;
+        c.rho = rho;
+        c.slots = slots;
+        c.warmup = warmup;
+        if (periods < 0) return "--periods " + std::to_string(periods) + " is out of range: accepted 1..1000000";
+        c.periods = static_cast<uint64_t>(periods);
+        c.pmnb = pmnb;
         return "";
     }
 };
@@ -138,6 +156,7 @@ int sc_main(int argc, char* argv[]) {
     run->add_option("--vcd", run_config.vcd_path, "write a VCD of links and routers here (+ .gtkw beside it)");
     run->add_option("--fst", run_config.fst_path, "the same waves as FST (needs GTKWave's vcd2fst)");
     run->add_flag("--json", json, "print the result as one JSON object");
+    run->add_option("--delays", run_config.delays_path, "dynamic: write each request's arrival, completion and delay (CSV)");
 
     bool list_json = false;
     auto* list = app.add_subcommand("list", "list the tasks and algorithms with their papers and claimed times");

@@ -2,6 +2,7 @@
 // pmnb/vb-a0, pmnb/vb2, pmnb/vb3 and mnb/vb3 (the logic is in pmnb_logic.h), with the paper's bounds,
 // the lower bounds of §IV (13), and the ROM of known ranks for --known-sources.
 #include <algorithm>
+#include <cmath>
 
 #include "routers/algorithms/pmnb_logic.h"
 #include "routers/algorithms/registry.h"
@@ -58,6 +59,14 @@ std::function<LogicFactory(const AlgorithmSetup&)> builder(PmnbVariant variant) 
     };
 }
 
+// One period's PMNB for the dynamic scheme: ranks always by prefix (the active set is news).
+std::function<PeriodFactory(const AlgorithmSetup&)> period_builder(PmnbVariant variant) {
+    return [variant](const AlgorithmSetup& s) -> PeriodFactory {
+        const PmnbSetup setup{variant, s.cube.dim(), s.packet_flits, s.token_flits, false, std::make_shared<PmnbRom>()};
+        return [setup](uint32_t node) { return std::make_unique<PmnbLogic>(setup, node); };
+    };
+}
+
 // The paper's bounds in slots, exactly: computed in units of 1/(N d F) slot and rounded up.
 struct Exact {
     uint64_t n, d, f, t;  // N, d, packet flits, token flits (t = 0: known sources, t_p = 0)
@@ -104,11 +113,18 @@ void register_pmnb(Registry& r) {
                     return std::optional<uint64_t>(x.slots(x.whole(mnb + 2 * d - lg) + x.prefix_steps(2 * d)));
                 }));
     // Lemma 2: M(N-1)/N + 2d t_p + 2d.
-    r.add(entry(TaskKind::pmnb, "vb-a0", "004 §IV-B Lemma 2 (algorithm A_0: prefix, packing, d subphases)",
-                "M(N-1)/N+2d t_p+2d", PmnbVariant::a0, [](unsigned d, uint64_t m, const FormulaOptions& o) {
-                    const Exact x = exact(d, o);
-                    return std::optional<uint64_t>(x.slots(m * (x.n - 1) * x.f * x.d + x.prefix_steps(2 * d) + x.whole(2 * d)));
-                }));
+    AlgorithmEntry a0 = entry(TaskKind::pmnb, "vb-a0", "004 §IV-B Lemma 2 (algorithm A_0: prefix, packing, d subphases)",
+                              "M(N-1)/N+2d t_p+2d", PmnbVariant::a0, [](unsigned d, uint64_t m, const FormulaOptions& o) {
+                                  const Exact x = exact(d, o);
+                                  return std::optional<uint64_t>(
+                                      x.slots(m * (x.n - 1) * x.f * x.d + x.prefix_steps(2 * d) + x.whole(2 * d)));
+                              });
+    a0.build_period = period_builder(PmnbVariant::a0);
+    a0.period_cost = [](unsigned d, const FormulaOptions& o) {  // Lemma 2: X = (N-1)/N, V = 2d t_p + 2d
+        const double n = std::ldexp(1.0, static_cast<int>(d));
+        return PeriodCost{(n - 1) / n, 2 * d * o.t_p() + 2 * d};
+    };
+    r.add(a0);
     // Theorem 3: (N-1)/N M/d + 2d t_p + 2.
     AlgorithmEntry split = entry(TaskKind::pmnb, "vb2", "004 §IV-B Theorem 3 (d mini-packets, class c on A_c)",
                                  "(N-1)/N M/d+2d t_p+2", PmnbVariant::split,
@@ -120,13 +136,24 @@ void register_pmnb(Registry& r) {
     split.splits_packets = true;
     split.optimal_transmissions = [](unsigned d, uint64_t m) { return d * m * ((uint64_t{1} << d) - 1); };
     split.lower_bound_with_options = lower_split;
+    split.build_period = period_builder(PmnbVariant::split);
+    split.period_cost = [](unsigned d, const FormulaOptions& o) {  // §V: X = (N-1)/(dN), V = 2d t_p + 2
+        const double n = std::ldexp(1.0, static_cast<int>(d));
+        return PeriodCost{(n - 1) / (d * n), 2 * d * o.t_p() + 2};
+    };
     r.add(split);
     // §IV-C: ceil(M/d) + 2d + 4d t_p - 1.
-    r.add(entry(TaskKind::pmnb, "vb3", "004 §IV-C (prefix classes r mod d, class c on A_c, no splitting)",
-                "ceil(M/d)+2d+4d t_p-1", PmnbVariant::classes, [](unsigned d, uint64_t m, const FormulaOptions& o) {
-                    const Exact x = exact(d, o);
-                    return std::optional<uint64_t>(x.slots(x.whole(ceil_div(m, d) + 2 * d - 1) + x.prefix_steps(4 * d)));
-                }));
+    AlgorithmEntry classes = entry(TaskKind::pmnb, "vb3", "004 §IV-C (prefix classes r mod d, class c on A_c, no splitting)",
+                                   "ceil(M/d)+2d+4d t_p-1", PmnbVariant::classes,
+                                   [](unsigned d, uint64_t m, const FormulaOptions& o) {
+                                       const Exact x = exact(d, o);
+                                       return std::optional<uint64_t>(
+                                           x.slots(x.whole(ceil_div(m, d) + 2 * d - 1) + x.prefix_steps(4 * d)));
+                                   });
+    classes.build_period = period_builder(PmnbVariant::classes);
+    // §V: V = 2d + 4d t_p and X = 1/d (ceil(M/d) - 1 <= M/d - 1/d, so the time is at most M/d + V).
+    classes.period_cost = [](unsigned d, const FormulaOptions& o) { return PeriodCost{1.0 / d, 2 * d + 4 * d * o.t_p()}; };
+    r.add(classes);
     // §IV-C with M = N: ceil(N/d) + 2d - 1 (no prefix).
     AlgorithmEntry mnb = entry(TaskKind::mnb, "vb3", "004 §IV-C with M = N (classes s mod d known, no prefix)",
                                "ceil(N/d)+2d-1", PmnbVariant::mnb, [](unsigned d, uint64_t, const FormulaOptions&) {

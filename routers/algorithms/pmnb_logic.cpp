@@ -90,6 +90,10 @@ void PmnbLogic::learn_from_prefixes(uint64_t cycle) {
             if (active_ && !rank_[c] && stage1_[c]->left()) rank_[c] = stage1_[c]->left();
     }
     if (!had && ranks_known()) ranks_cycle_ = cycle;
+    if (m_ && *m_ == 0 && !finished_) {  // an empty PMNB (the dynamic scheme's idle periods)
+        finished_ = true;
+        finished_cycle_ = cycle;
+    }
 }
 
 void PmnbLogic::route(const LocalView& v, const Header& h, int in_port, Decision& out) {
@@ -236,6 +240,12 @@ void PmnbLogic::on_cycle(const LocalView& v, std::vector<Emission>& out) {
         finished_ = true;
         finished_cycle_ = v.cycle;
     }
+}
+
+std::optional<uint64_t> PmnbLogic::period_end() const {
+    if (!m_ || s_.variant == PmnbVariant::vb1) return std::nullopt;
+    if (*m_ == 0) return 2 * uint64_t{s_.d} * s_.token_flits;
+    return subphase_start(s_.d + 1);
 }
 
 uint64_t PmnbLogic::next_cycle_needed(uint64_t cycle) const {

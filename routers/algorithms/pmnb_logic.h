@@ -45,7 +45,7 @@
 
 #include "routers/algorithms/mnb_schedule.h"
 #include "routers/algorithms/parallel_prefix.h"
-#include "routers/control_logic.h"
+#include "routers/algorithms/pmnb_period.h"
 
 namespace cubecast {
 
@@ -75,7 +75,7 @@ struct PmnbSetup {
 // sum_{l=1..d} ceil(K / 2^l): the broadcast phase of A_0 with K packets (in steps of S cycles).
 uint64_t a0_broadcast_steps(unsigned d, uint64_t k);
 
-class PmnbLogic : public ControlLogic {
+class PmnbLogic : public PmnbPeriodLogic {
 public:
     PmnbLogic(const PmnbSetup& s, uint32_t id);
     void route(const LocalView& v, const Header& h, int in_port, Decision& out) override;
@@ -85,6 +85,11 @@ public:
     bool finished() const override { return finished_; }
     uint64_t finished_cycle() const override { return finished_cycle_; }
     void report(LogicReport& out) const override;
+    // The dynamic scheme (paper 004 §II): the PMNB ends when the broadcast's last subphase does
+    // (Lemma 1's lengths for the M every node learned), or, with M = 0, when the first prefix has
+    // told every node so (2d token steps). vb1 is not linear in M and has none.
+    std::optional<uint64_t> period_end() const override;
+    std::optional<uint64_t> active_nodes() const override { return m_; }
 
 private:
     unsigned classes() const;  // classes a node routes (d for split, classes and mnb; 1 otherwise)

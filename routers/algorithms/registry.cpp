@@ -58,6 +58,8 @@ const Registry& algorithms() {
         register_succ_sequential(r);
         register_succ_gray(r);
         register_pmnb(r);
+        register_dynamic_periods(r);
+        register_dynamic_baselines(r);
         return r;
     }();
     return registry;

@@ -11,6 +11,7 @@
 
 #include "models/hypercube.h"
 #include "models/task.h"
+#include "routers/algorithms/pmnb_period.h"
 #include "routers/control_logic.h"
 
 namespace cubecast {
@@ -26,6 +27,8 @@ struct AlgorithmSetup {
     bool with_prefix = false;       // kb/rank: compute the ranks with a parallel-prefix phase
     unsigned token_flits = 1;       // flits of a control token: one prefix step takes this many cycles
     bool known_sources = false;     // pmnb: ranks known in advance (ROM), no prefix phase
+    std::string pmnb = "vb2";       // dynamic/periods: the PMNB run in each period
+    uint64_t arrivals_end = 0;      // dynamic: no request arrives at this cycle or later
 };
 
 using LogicFactory = std::function<std::unique_ptr<ControlLogic>(uint32_t node)>;
@@ -59,6 +62,10 @@ struct AlgorithmEntry {
     bool ranks_by_prefix = false;
     // Where the lower bound depends on the options (then it replaces lower_bound_slots).
     std::function<std::optional<uint64_t>(unsigned d, uint64_t k, const FormulaOptions&)> lower_bound_with_options = nullptr;
+    // Paper 004 §II: a PMNB the dynamic scheme can run in its periods (time linear in M: X M + V
+    // slots), with the X and V of the dynamic broadcasting theorem.
+    std::function<PeriodFactory(const AlgorithmSetup&)> build_period = nullptr;
+    std::function<PeriodCost(unsigned d, const FormulaOptions&)> period_cost = nullptr;
 };
 
 class Registry {
@@ -102,5 +109,7 @@ void register_kb_st(Registry& r);
 void register_succ_sequential(Registry& r);
 void register_succ_gray(Registry& r);
 void register_pmnb(Registry& r);
+void register_dynamic_periods(Registry& r);
+void register_dynamic_baselines(Registry& r);
 
 }  // namespace cubecast
