@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iostream>
 #include <sstream>
 #include <stdexcept>
 
@@ -182,6 +183,23 @@ void Network::supervise() {
         }
     }
     if (cycle + 1 >= cycle_limit()) finish(RunStatus::timeout);
+    if ((cycle & 4095) == 0) note_progress(cycle);
+}
+
+// Every 5 s of wall time or so: the cycle reached and the deliveries made, on stderr (for a dynamic
+// run also how far the arrivals are), so a long run is visibly alive. Short runs print nothing.
+void Network::note_progress(uint64_t cycle) {
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+    if (wall < next_progress_note_) return;
+    next_progress_note_ = wall + 5;
+    std::ostringstream os;
+    os << "cubecast: " << static_cast<int>(wall) << " s: cycle " << cycle << ", " << counters_.deliveries << " of "
+       << expected_total_ << " deliveries";
+    if (task_.kind() == TaskKind::dynamic) {
+        const uint64_t end = arrivals_end(task_);
+        os << " (requests arrive until cycle " << end << (cycle >= end ? ", draining" : "") << ")";
+    }
+    std::cerr << os.str() << std::endl;
 }
 
 void Network::report_dynamic(RunResult& r) const {

@@ -3,6 +3,7 @@
 // everything is delivered and the network is empty, or reports a stall with the stuck state.
 // One Network per process (SystemC allows one elaboration): see isolated_run.h for several.
 #pragma once
+#include <chrono>
 #include <memory>
 #include <systemc>
 #include <vector>
@@ -40,6 +41,7 @@ private:
     uint64_t cycle_limit() const;
     void finish(RunStatus status);
     void report_dynamic(RunResult& r) const;
+    void note_progress(uint64_t cycle);
 
     RunConfig config_;
     Hypercube cube_;
@@ -63,6 +65,8 @@ private:
     std::unique_ptr<WaveDump> waves_;
 
     uint64_t cycle_ = 0;
+    double next_progress_note_ = 5;  // wall seconds: long runs say how far they are on stderr
+    std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
     uint64_t last_progress_ = 0;
     uint64_t last_progress_cycle_ = 0;
     RunStatus status_ = RunStatus::ok;

@@ -4,7 +4,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 packages=(cmake g++ make pkg-config libsystemc-dev libgtest-dev googletest libcli11-dev nlohmann-json3-dev gtkwave
-          verilator zlib1g-dev iverilog)
+          verilator zlib1g-dev iverilog gnuplot-nox)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -21,6 +21,10 @@ struct SweepAxes {
 };
 int cmd_sweep(RunConfig base, const SweepAxes& axes, const std::string& format);
 int cmd_bench(const std::string& format);
+// Paper 004 §V: the dynamic schemes ("periods/vb2", "direct", ...) over loads rho on one cube; with a
+// plot prefix also PREFIX.png and PREFIX.svg (gnuplot) of delay vs rho with the theorem's bound.
+int cmd_sweep_rho(RunConfig base, const std::vector<double>& rhos, const std::vector<std::string>& schemes,
+                  const std::string& format, const std::string& plot_prefix);
 // Paper 004's numerical example (N = 2^16, M = 2^10 by default), every row simulated.
 int cmd_example004(unsigned dim, uint64_t m, uint64_t seed, const std::string& format);
 // "1..12" or "3,5,8" -> the list, or an error line.

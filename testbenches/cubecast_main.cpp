@@ -174,6 +174,19 @@ int sc_main(int argc, char* argv[]) {
     sweep->add_option("--seeds", sweep_seeds, "seeds, A..B or a comma list: one run each (a summary counts the outcomes)");
     sweep->add_option("--format", sweep_format, "table, csv or json");
 
+    RunConfig rho_config;
+    CommonOptions rho_opts;
+    std::vector<double> rhos = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9};
+    std::vector<std::string> schemes = {"periods/vb2", "periods/vb3", "direct", "indirect", "greedy"};
+    std::string rho_format = "table", rho_plot;
+    auto* sweep_rho = app.add_subcommand("sweep-rho", "dynamic broadcasting: every scheme over loads rho, with the theorem's bound");
+    rho_opts.add(sweep_rho, true);  // --packet-flits defaults to d here (vb2's d mini-packets)
+    sweep_rho->add_option("--rhos", rhos, "loads rho, a comma list (default 0.1,0.2,...,0.9)")->delimiter(',');
+    sweep_rho->add_option("--schemes", schemes, "comma list of periods/vb2, periods/vb3, periods/vb-a0, direct, indirect, greedy")
+        ->delimiter(',');
+    sweep_rho->add_option("--format", rho_format, "table, csv or json");
+    sweep_rho->add_option("--plot", rho_plot, "also draw PREFIX.png and PREFIX.svg (gnuplot) and keep PREFIX.dat");
+
     std::string bench_format = "table";
     auto* bench = app.add_subcommand("bench", "measure simulation speed and peak memory on standard runs");
     bench->add_option("--format", bench_format, "table or json");
@@ -187,10 +200,10 @@ int sc_main(int argc, char* argv[]) {
     example->add_option("--seed", ex_seed, "seed of the random active set");
     example->add_option("--format", ex_format, "table or json");
 
-    const std::set<std::string> commands = {"run", "list", "sweep", "bench", "example004"};
+    const std::set<std::string> commands = {"run", "list", "sweep", "sweep-rho", "bench", "example004"};
     if (argc > 1 && argv[1][0] != '-' && !commands.count(argv[1]))
         return bad_input(std::string("unknown command '") + argv[1] +
-                         "': accepted run, list, sweep, bench, example004 (see cubecast --help)");
+                         "': accepted run, list, sweep, sweep-rho, bench, example004 (see cubecast --help)");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -214,6 +227,12 @@ int sc_main(int argc, char* argv[]) {
             return bad_input("--m " + std::to_string(ex_m) + " is out of range: accepted 1.." + std::to_string(1ll << ex_dim) +
                              " (M <= N)");
         return cmd_example004(static_cast<unsigned>(ex_dim), static_cast<uint64_t>(ex_m), ex_seed, ex_format);
+    }
+    if (sweep_rho->parsed()) {
+        if (sweep_rho->count("--packet-flits") == 0) rho_opts.packet_flits = rho_opts.dim;  // vb2 splits into d
+        if (auto err = rho_opts.into(rho_config); !err.empty()) return bad_input(err);
+        if (rho_opts.rho || rho_opts.lambda) return bad_input("sweep-rho takes its loads from --rhos, not --rho or --lambda");
+        return cmd_sweep_rho(rho_config, rhos, schemes, rho_format, rho_plot);
     }
     if (sweep->parsed()) {
         SweepAxes axes;

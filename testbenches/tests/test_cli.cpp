@@ -120,6 +120,41 @@ TEST(CommandLine, PmnbBadInputAndTheExampleCommand) {
     EXPECT_EQ(rows[0]["completion_slots"], 7);  // full MNB: ceil(31/5)
 }
 
+TEST(CommandLine, DynamicBadInput) {
+    expect_bad_input("run --task dynamic --algorithm periods --dim 4 --packet-flits 4 --rho 0", "--rho 0", "(0, ");
+    expect_bad_input("run --task dynamic --algorithm periods --dim 4 --packet-flits 4 --rho -1", "--rho -1", "(0, ");
+    expect_bad_input("run --task dynamic --algorithm direct --dim 4 --lambda 1.5", "--lambda 1.5", "(0, 1]");
+    expect_bad_input("run --task dynamic --algorithm direct --dim 4 --lambda 0.1 --rho 0.2", "--lambda or --rho", "not both");
+    expect_bad_input("run --task dynamic --algorithm periods --dim 4 --pmnb vb9", "--pmnb 'vb9'", "vb2, vb3, vb-a0");
+    expect_bad_input("run --task dynamic --algorithm periods --dim 4 --pmnb vb1", "--pmnb 'vb1'", "vb2, vb3, vb-a0");
+    expect_bad_input("run --task dynamic --algorithm periods --dim 4 --packet-flits 6", "--packet-flits 6", "accepted: 4, 8");
+    expect_bad_input("run --task dynamic --algorithm direct --dim 4 --pmnb vb3", "--pmnb", "dynamic/periods");
+    expect_bad_input("run --task dynamic --algorithm greedy --dim 4 --periods 10", "--periods", "dynamic/periods");
+    expect_bad_input("run --task mnb --dim 4 --rho 0.5", "--rho", "task dynamic");
+    expect_bad_input("run --task dynamic --algorithm periods --dim 4 --packet-flits 4 --slots 100 --warmup 100", "--warmup 100",
+                     "warmup <");
+    expect_bad_input("run --task dynamic --algorithm greedy --dim 3 --lambda 0.5 --slots 20000", "more than the 4096",
+                     "accepted --slots up to");
+    expect_bad_input("run --task dynamic --algorithm greedy --dim 3 --k 3", "--sources and --k", "kb and pmnb");
+    expect_bad_input("sweep-rho --dim 4 --schemes periods/vb2,foo", "'foo'", "periods/vb2");
+    expect_bad_input("sweep-rho --dim 4 --rhos 0.5,-1", "--rho -1", "(0, ");
+}
+
+// A dynamic run prints the measured delay beside the theorem and parses as JSON with the same numbers.
+TEST(CommandLine, DynamicRunTableAndJson) {
+    const std::string args = "run --task dynamic --algorithm periods --pmnb vb2 --dim 4 --packet-flits 4 --rho 0.3 --slots 3000";
+    const CliResult t = cubecast_cli(args);
+    ASSERT_EQ(t.code, 0) << t.err;
+    for (const char* row : {"mean delay", "theorem: delay bound", "theorem: stability", "theorem: light load", "throughput"})
+        EXPECT_NE(t.out.find(row), std::string::npos) << row << "\n" << t.out;
+    const CliResult j = cubecast_cli(args + " --json");
+    ASSERT_EQ(j.code, 0) << j.err;
+    const auto dyn = nlohmann::json::parse(j.out)["dynamic"];
+    EXPECT_TRUE(dyn["stable"].get<bool>());
+    EXPECT_LT(dyn["mean_delay_slots"].get<double>(), dyn["theory"]["bound"].get<double>());
+    EXPECT_DOUBLE_EQ(dyn["theory"]["v"].get<double>(), 2 * 4 * 0.25 + 2);  // V = 2d t_p + 2, t_p = 1/4
+}
+
 // --json is one parsable object whatever else is asked: SystemC's own reports (e.g. the VCD writer's
 // "tracing timescale unit set") go to stderr, never into stdout.
 TEST(CommandLine, JsonParsesWithWavesAndTrace) {
