@@ -100,17 +100,8 @@ Network::Network(sc_module_name name, const RunConfig& config)
         r->clk(clk_);
         r->rst(phases_->rst);
         r->load(phases_->load);
-        for (unsigned p = 0; p < d; ++p) {
-            LinkSignals& out = *links_[size_t{i} * d + p];
-            // The link arriving at i on port p comes from neighbour j on its port p.
-            LinkSignals& in = *links_[size_t{cube_.neighbor(i, p)} * d + p];
-            r->out_valid[p](out.valid);
-            r->out_flit[p](out.flit);
-            r->out_ready[p](out.ready);
-            r->in_valid[p](in.valid);
-            r->in_flit[p](in.flit);
-            r->in_ready[p](in.ready);
-        }
+        for (unsigned p = 0; p < d; ++p)  // the link arriving at i on port p comes from neighbour j on its port p
+            r->connect(p, *links_[size_t{i} * d + p], *links_[size_t{cube_.neighbor(i, p)} * d + p]);
         routers_.push_back(std::move(r));
     }
 

@@ -98,6 +98,7 @@ json to_json(const RunResult& r, bool with_per_node) {
         {"conserved", r.conserved},
         {"simulated_cycles", r.simulated_cycles},
         {"wall_seconds", r.wall_seconds},
+        {"elaboration_seconds", r.elaboration_seconds},
         {"router_cycles_per_second", r.router_cycles_per_second},
         {"packet_hops_per_second", r.packet_hops_per_second},
         {"last_delivery_cycles", r.last_delivery_cycles},
@@ -157,6 +158,7 @@ RunResult result_from_json(const json& j) {
     r.conserved = j.at("conserved");
     r.simulated_cycles = j.at("simulated_cycles");
     r.wall_seconds = j.at("wall_seconds");
+    r.elaboration_seconds = j.at("elaboration_seconds");
     r.router_cycles_per_second = j.at("router_cycles_per_second");
     r.packet_hops_per_second = j.at("packet_hops_per_second");
     r.problems = j.at("problems").get<std::vector<std::string>>();

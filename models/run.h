@@ -119,7 +119,8 @@ struct RunResult {
     bool delivered_exactly_once = false;
     bool conserved = false;
     uint64_t simulated_cycles = 0;
-    double wall_seconds = 0;
+    double wall_seconds = 0;         // the simulation (sc_start to the end)
+    double elaboration_seconds = 0;  // building the network before it
     double router_cycles_per_second = 0;
     double packet_hops_per_second = 0;
     std::vector<uint64_t> node_last_delivery_cycle;  // per node, cycle of its last delivery

@@ -1,5 +1,6 @@
 #include "models/simulate.h"
 
+#include <chrono>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -13,12 +14,15 @@ namespace cubecast {
 RunResult simulate(const RunConfig& config) {
     if (auto problem = validate(config)) throw ConfigError(*problem);
     std::unique_ptr<Network> net;
+    const auto t0 = std::chrono::steady_clock::now();
     try {
         net = std::make_unique<Network>("network", with_placed_sources(config));
     } catch (const std::runtime_error& e) {
         throw ConfigError(e.what());
     }
+    const double elaboration = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     RunResult result = net->run();
+    result.elaboration_seconds = elaboration;
     // Deliberately not destroyed: SystemC's port and channel registries remove each object by a
     // linear search, which makes tearing down a large network quadratic (minutes at d = 12). The
     // process ends right after a simulation anyway (one elaboration per process).

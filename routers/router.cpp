@@ -9,7 +9,7 @@ using namespace sc_core;
 
 Router::Router(sc_module_name name, uint32_t id, const Hypercube& cube, RouterConfig config,
                std::unique_ptr<ControlLogic> logic, Node& node, NetworkCounters& counters)
-    : RouterBase(name, id, cube),
+    : RouterBase(name, id, cube, config.pins),
       config_(config),
       logic_(std::move(logic)),
       node_(node),
@@ -18,6 +18,12 @@ Router::Router(sc_module_name name, uint32_t id, const Hypercube& cube, RouterCo
     if (cube.ports() > 32) throw std::invalid_argument("a router has at most 32 ports (one bit each in its masks)");
     not_ready_mask_ = static_cast<uint32_t>((uint64_t{1} << cube.ports()) - 1);
     inputs_.assign(cube.ports(), InputUnit(config.format));
+    in_valid_value_.assign(cube.ports(), nullptr);
+    out_ready_value_.assign(cube.ports(), nullptr);
+    in_flit_value_.assign(cube.ports(), nullptr);
+    out_valid_.resize(cube.ports());
+    in_ready_.resize(cube.ports());
+    out_flit_.resize(cube.ports());
     outputs_.assign(cube.ports(), OutputUnit(config.queue_depth));
     clocked_ = logic_->clocked();
     if (clocked_) ++counters_.unfinished_logics;
@@ -27,22 +33,43 @@ Router::Router(sc_module_name name, uint32_t id, const Hypercube& cube, RouterCo
     dont_initialize();
 }
 
+void Router::connect(unsigned p, LinkSignals& out, LinkSignals& in) {
+    if (pins_) return RouterBase::connect(p, out, in);
+    in_valid_value_[p] = &in.valid.bus().read(in.valid.index());
+    in_flit_value_[p] = &in.flit.bus().read(in.flit.index());
+    out_ready_value_[p] = &out.ready.bus().read(out.ready.index());
+    out_valid_[p] = Wire<bool>{&out.valid.bus(), out.valid.index(), nullptr};
+    out_flit_[p] = Wire<uint64_t>{&out.flit.bus(), out.flit.index(), nullptr};
+    in_ready_[p] = Wire<bool>{&in.ready.bus(), in.ready.index(), nullptr};
+    wake_valid_.push_back(&in.valid.bus());
+    wake_index_.push_back(in.valid.index());
+}
+
 void Router::end_of_elaboration() {
-    for (unsigned p = 0; p < cube_.ports(); ++p) {
-        in_valid_value_.push_back(&in_valid[p].read());
-        out_ready_value_.push_back(&out_ready[p].read());
-        in_flit_value_.push_back(&in_flit[p].read());
-        auto* bus_signal = dynamic_cast<BusSignal<uint64_t>*>(out_flit[p].get_interface());
-        out_flit_pin_.push_back(bus_signal ? FlitPin{&bus_signal->bus(), bus_signal->index()} : FlitPin{});
+    if (pins_) {
+        // sc_in::read() returns a reference to the bound channel's value, fixed once binding is
+        // complete: sampled directly, without a virtual call per pin per cycle.
+        for (unsigned p = 0; p < cube_.ports(); ++p) {
+            in_valid_value_[p] = &pins_->in_valid[p].read();
+            out_ready_value_[p] = &pins_->out_ready[p].read();
+            in_flit_value_[p] = &pins_->in_flit[p].read();
+            out_valid_[p].pin = &pins_->out_valid[p];
+            out_flit_[p].pin = &pins_->out_flit[p];
+            in_ready_[p].pin = &pins_->in_ready[p];
+            if (auto* v = dynamic_cast<BusSignal<bool>*>(pins_->in_valid[p].get_interface())) {
+                wake_valid_.push_back(&v->bus());
+                wake_index_.push_back(v->index());
+            }
+        }
     }
     // The clock gate needs a wake line on every input valid and a clock whose period is known.
+    for (unsigned p = 0; p < cube_.ports(); ++p)
+        if (!in_valid_value_[p]) throw std::logic_error("router " + std::to_string(id_) + " port " + std::to_string(p) + " is not connected");
     auto* clock = dynamic_cast<sc_clock*>(clk.get_interface());
-    std::vector<BusSignal<bool>*> valids;
-    for (unsigned p = 0; p < cube_.ports(); ++p) valids.push_back(dynamic_cast<BusSignal<bool>*>(in_valid[p].get_interface()));
-    gated_ = clock && std::find(valids.begin(), valids.end(), nullptr) == valids.end();
+    gated_ = clock && wake_valid_.size() == cube_.ports();
     if (!gated_) return;
     period_ = clock->period().value();
-    for (BusSignal<bool>* valid : valids) valid->bus().set_wake(valid->index(), &wake_);
+    for (size_t i = 0; i < wake_valid_.size(); ++i) wake_valid_[i]->set_wake(wake_index_[i], &wake_);
 }
 
 // One rising edge. The crossbar places, in this order: the inputs' packets by port, what the control
@@ -312,14 +339,14 @@ void Router::drive_outputs() {
         const bool valid = out.busy();
         if (valid) {
             const uint64_t flit = out.current_flit();
-            write_flit(p, flit);
+            out_flit_[p].write(flit);
             if (sending_++ == 0) first_flit = flit;
             else if (flit != first_flit) one_message_ = false;
         } else if (out.occupancy() == 0) {
             out_active_mask_ &= ~bit;
         }
         if (valid != valid_was) {
-            out_valid[p].write(valid);
+            out_valid_[p].write(valid);
             out_valid_mask_ ^= bit;
         }
     }
@@ -329,7 +356,7 @@ void Router::drive_outputs() {
 void Router::drive_ready() {
     for (uint32_t changed = holding_mask_ ^ not_ready_mask_; changed != 0; changed &= changed - 1) {
         const unsigned p = static_cast<unsigned>(__builtin_ctz(changed));
-        in_ready[p].write(!(holding_mask_ & (1u << p)));
+        in_ready_[p].write(!(holding_mask_ & (1u << p)));
     }
     not_ready_mask_ = holding_mask_;
 }

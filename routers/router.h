@@ -38,6 +38,7 @@ struct RouterConfig {
     unsigned queue_depth = 0;   // 0 = unbounded
     PortModel port_model = PortModel::mla;
     PacketFormat format;        // flits of a data packet (a mini-packet if split) and of a token
+    bool pins = false;          // SystemC ports for the links (the lockstep bench); else connect()
 };
 
 class Router : public RouterBase {
@@ -45,6 +46,7 @@ public:
     Router(sc_core::sc_module_name name, uint32_t id, const Hypercube& cube, RouterConfig config,
            std::unique_ptr<ControlLogic> logic, Node& node, NetworkCounters& counters);
 
+    void connect(unsigned p, LinkSignals& out, LinkSignals& in) override;
     unsigned max_queue_occupancy() const override;
     bool waiting_on_time(uint64_t cycle) const override;
     void describe_stuck(std::ostream& os) const override;
@@ -72,11 +74,6 @@ private:
     void check_port_model();
     void drive_outputs();  // per output: finish the handshake, start the next packet, drive the link
     void drive_ready();
-    void write_flit(unsigned p, uint64_t flit) {
-        const FlitPin& pin = out_flit_pin_[p];
-        if (pin.bus) pin.bus->write(pin.index, flit);
-        else out_flit[p].write(flit);
-    }
     LocalView view() const { return LocalView{id_, &cube_, config_.packet_flits, cycle_}; }
 
     RouterConfig config_;
@@ -117,18 +114,26 @@ private:
     uint32_t out_valid_mask_ = 0;   // outputs whose valid register is high
     uint32_t out_active_mask_ = 0;  // outputs sending or with packets queued
     Decision scratch_;              // the routing decision of the packet being placed
-    // The bound channels' current values of in_valid and out_ready: sc_in::read() returns a
-    // reference to them, fixed once binding is complete. Sampling them directly avoids a virtual
-    // call per pin per cycle, which dominated large networks. For the same reason out_flit, written
-    // every cycle a link sends, is written straight into its signal bus when bound to one.
+    // The links: the current values of in_valid, in_flit and out_ready (read by reference, each
+    // cycle, with no call), and where out_valid, out_flit and in_ready are written (a bus entry, or
+    // with pins the port).
+    template <class T>
+    struct Wire {
+        SignalBus<T>* bus = nullptr;
+        size_t index = 0;
+        sc_core::sc_out<T>* pin = nullptr;
+        void write(const T& v) const {
+            if (bus) bus->write(index, v);
+            else pin->write(v);
+        }
+    };
     std::vector<const bool*> in_valid_value_;
     std::vector<const bool*> out_ready_value_;
     std::vector<const uint64_t*> in_flit_value_;
-    struct FlitPin {
-        SignalBus<uint64_t>* bus = nullptr;
-        size_t index = 0;
-    };
-    std::vector<FlitPin> out_flit_pin_;
+    std::vector<Wire<bool>> out_valid_, in_ready_;
+    std::vector<Wire<uint64_t>> out_flit_;
+    std::vector<SignalBus<bool>*> wake_valid_;  // the input valids' buses, for the clock gate's wake line
+    std::vector<size_t> wake_index_;
 };
 
 }  // namespace cubecast

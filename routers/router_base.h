@@ -1,40 +1,53 @@
 // What every router of the network offers, whether the SystemC model (router.h) or the Verilated
-// RTL (rtl_router.h): the pin-level interface, and the observation hooks the simulator uses for its
-// stall check, stuck-state report, statistics and waves. Port arrays are sized by the topology.
+// RTL (rtl_router.h): its links, and the observation hooks the simulator uses for its stall check,
+// stuck-state report, statistics and waves. Port arrays are sized by the topology.
 //   clk; rst (one edge: clear); load (preload the node's own packets, one per edge); then run.
 //   Per port: input link (in_valid, in_flit from the neighbour; in_ready to it) and output link
 //   (out_valid, out_flit to the neighbour; out_ready from it).
+// The links are the same valid/ready/flit wires either way; how a router is attached differs.
+// With pins (RouterPins: SystemC ports, bound to the link signals) a router can be put on any
+// channel: the RTL router always has them, the SystemC router in the lockstep bench. In the network
+// the SystemC router has none: connect() hands it the link signals' bus entries, which it reads and
+// writes directly. A 16-cube's 65,536 routers x 96 ports were 6.3 million named SystemC objects,
+// most of its elaboration time and memory.
 #pragma once
+#include <memory>
 #include <ostream>
 #include <string>
 #include <systemc>
 #include <vector>
 
 #include "models/hypercube.h"
+#include "models/link.h"
 #include "routers/control_logic.h"
 
 namespace cubecast {
 
-class RouterBase : public sc_core::sc_module {
-public:
-    sc_core::sc_in<bool> clk;
-    sc_core::sc_in<bool> rst;
-    sc_core::sc_in<bool> load;
+struct RouterPins {
+    explicit RouterPins(unsigned ports)
+        : in_valid("in_valid", ports),
+          in_flit("in_flit", ports),
+          in_ready("in_ready", ports),
+          out_valid("out_valid", ports),
+          out_flit("out_flit", ports),
+          out_ready("out_ready", ports) {}
     sc_core::sc_vector<sc_core::sc_in<bool>> in_valid;
     sc_core::sc_vector<sc_core::sc_in<uint64_t>> in_flit;
     sc_core::sc_vector<sc_core::sc_out<bool>> in_ready;
     sc_core::sc_vector<sc_core::sc_out<bool>> out_valid;
     sc_core::sc_vector<sc_core::sc_out<uint64_t>> out_flit;
     sc_core::sc_vector<sc_core::sc_in<bool>> out_ready;
+};
 
-    RouterBase(sc_core::sc_module_name name, uint32_t id, const Hypercube& cube)
+class RouterBase : public sc_core::sc_module {
+public:
+    sc_core::sc_in<bool> clk;
+    sc_core::sc_in<bool> rst;
+    sc_core::sc_in<bool> load;
+
+    RouterBase(sc_core::sc_module_name name, uint32_t id, const Hypercube& cube, bool with_pins)
         : sc_module(name),
-          in_valid("in_valid", cube.ports()),
-          in_flit("in_flit", cube.ports()),
-          in_ready("in_ready", cube.ports()),
-          out_valid("out_valid", cube.ports()),
-          out_flit("out_flit", cube.ports()),
-          out_ready("out_ready", cube.ports()),
+          pins_(with_pins ? std::make_unique<RouterPins>(cube.ports()) : nullptr),
           id_(id),
           cube_(cube),
           wave_occupancy_(cube.ports(), 0),
@@ -43,6 +56,18 @@ public:
           wave_tx_dest_(cube.ports(), 0) {}
 
     uint32_t id() const { return id_; }
+    // The pins, if the router has them (else nullptr).
+    RouterPins* pins() { return pins_.get(); }
+    // Elaboration: port p's output link is `out`, its input link `in` (from the neighbour's port).
+    // With pins, binds them to the links' signals.
+    virtual void connect(unsigned p, LinkSignals& out, LinkSignals& in) {
+        pins_->out_valid[p](out.valid);
+        pins_->out_flit[p](out.flit);
+        pins_->out_ready[p](out.ready);
+        pins_->in_valid[p](in.valid);
+        pins_->in_flit[p](in.flit);
+        pins_->in_ready[p](in.ready);
+    }
     virtual unsigned max_queue_occupancy() const = 0;
     // True if some queue head is only waiting for its not-before cycle (the run is not stuck).
     virtual bool waiting_on_time(uint64_t cycle) const = 0;
@@ -65,6 +90,7 @@ public:
     const unsigned& wave_held() const { return wave_held_; }
 
 protected:
+    std::unique_ptr<RouterPins> pins_;
     uint32_t id_;
     const Hypercube& cube_;
     std::vector<unsigned> wave_occupancy_, wave_tx_origin_, wave_tx_msg_;

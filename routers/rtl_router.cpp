@@ -53,7 +53,13 @@ unsigned popcount32(uint32_t x) { return static_cast<unsigned>(__builtin_popcoun
 
 RtlRouter::RtlRouter(sc_module_name name, uint32_t id, const Hypercube& cube, RtlRouterConfig config, Node& node,
                      NetworkCounters& counters)
-    : RouterBase(name, id, cube),
+    : RouterBase(name, id, cube, true),
+      in_valid(pins_->in_valid),
+      in_flit(pins_->in_flit),
+      in_ready(pins_->in_ready),
+      out_valid(pins_->out_valid),
+      out_flit(pins_->out_flit),
+      out_ready(pins_->out_ready),
       config_(std::move(config)),
       node_(node),
       counters_(counters),

@@ -60,6 +60,13 @@ private:
     void on_negedge();
     unsigned occupancy(unsigned port) const;
 
+    // The pins (it always has them), by their names.
+    sc_core::sc_vector<sc_core::sc_in<bool>>& in_valid;
+    sc_core::sc_vector<sc_core::sc_in<uint64_t>>& in_flit;
+    sc_core::sc_vector<sc_core::sc_out<bool>>& in_ready;
+    sc_core::sc_vector<sc_core::sc_out<bool>>& out_valid;
+    sc_core::sc_vector<sc_core::sc_out<uint64_t>>& out_flit;
+    sc_core::sc_vector<sc_core::sc_in<bool>>& out_ready;
     RtlRouterConfig config_;
     Node& node_;
     NetworkCounters& counters_;

@@ -24,18 +24,23 @@ int cmd_bench(const std::string& format) {
         const char* algorithm;
         unsigned dim;
         const char* router;
+        uint64_t k = 0;  // pmnb: M active nodes at random, known in advance
     };
-    // The model's speed, then the Verilated RTL router at every node against the SystemC one.
+    // The model's speed, the 16-cube (idle routers must cost nothing; elaboration per router), then
+    // the Verilated RTL router at every node against the SystemC one.
     const Case cases[] = {{"mnb", "bostt", 10, "systemc"}, {"mnb", "bostt", 12, "systemc"},
                           {"mnb", "sbt", 10, "systemc"},   {"scatter", "bostt", 12, "systemc"},
-                          {"te", "bostt", 8, "systemc"},   {"mnb", "bostt", 8, "systemc"},
-                          {"mnb", "bostt", 8, "rtl"},      {"mnb", "bostt", 10, "rtl"}};
+                          {"te", "bostt", 8, "systemc"},   {"snb", "sbt", 16, "systemc"},
+                          {"pmnb", "vb3", 16, "systemc", 1024},
+                          {"mnb", "bostt", 8, "systemc"},  {"mnb", "bostt", 8, "rtl"},
+                          {"mnb", "bostt", 10, "rtl"}};
     std::map<std::string, double> sim_seconds;
     nlohmann::json all = nlohmann::json::array();
     if (format == "table")
         std::cout << std::left << std::setw(16) << "run" << std::right << std::setw(4) << "d" << std::setw(10) << "cycles"
-                  << std::setw(12) << "hops" << std::setw(10) << "sim s" << std::setw(10) << "total s" << std::setw(14)
-                  << "rcycles/s" << std::setw(14) << "hops/s" << std::setw(10) << "peak MiB" << "\n";
+                  << std::setw(12) << "hops" << std::setw(9) << "elab s" << std::setw(10) << "sim s" << std::setw(10)
+                  << "total s" << std::setw(14) << "rcycles/s" << std::setw(14) << "hops/s" << std::setw(10) << "peak MiB"
+                  << std::setw(12) << "KiB/router" << "\n";
     int worst = kExitOk;
     for (const Case& k : cases) {
         RunConfig c;
@@ -43,12 +48,18 @@ int cmd_bench(const std::string& format) {
         c.algorithm = k.algorithm;
         c.dim = k.dim;
         c.router = k.router;
+        if (k.k) {
+            c.k = k.k;
+            c.known_sources = true;
+        }
         const auto t0 = std::chrono::steady_clock::now();
         const IsolatedResult ir = simulate_isolated(c);
         const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         const RunResult& r = ir.result;
         if (exit_code_for(r.status) > worst) worst = exit_code_for(r.status);
         const std::string key = std::string(k.task) + "/" + k.algorithm + "/" + std::to_string(k.dim);
+        // Peak memory over the routers: the whole process's, so an upper bound on a router's share.
+        const double per_router_kib = static_cast<double>(ir.peak_rss_kib) / static_cast<double>(r.nodes);
         std::ostringstream ratio_line;
         if (std::string(k.router) == "systemc") sim_seconds[key] = r.wall_seconds;
         else if (sim_seconds.count(key) && sim_seconds[key] > 0)
@@ -59,16 +70,18 @@ int cmd_bench(const std::string& format) {
             std::cout << std::left << std::setw(16) << (std::string(k.task) + "/" + k.algorithm +
                                                         (std::string(k.router) == "rtl" ? " rtl" : "")) << std::right
                       << std::setw(4) << k.dim << std::setw(10) << r.simulated_cycles << std::setw(12) << hops
-                      << std::fixed << std::setprecision(3) << std::setw(10) << r.wall_seconds << std::setw(10) << total
+                      << std::fixed << std::setprecision(3) << std::setw(9) << r.elaboration_seconds << std::setw(10)
+                      << r.wall_seconds << std::setw(10) << total
                       << std::setprecision(0) << std::setw(14) << r.router_cycles_per_second << std::setw(14)
                       << r.packet_hops_per_second << std::setprecision(1) << std::setw(10) << ir.peak_rss_kib / 1024.0
-                      << "\n"
+                      << std::setw(12) << per_router_kib << "\n"
                       << ratio_line.str();
             std::cout.flush();
         } else {
             all.push_back({{"task", k.task}, {"algorithm", k.algorithm}, {"dim", k.dim}, {"router", k.router},
                            {"simulated_cycles", r.simulated_cycles}, {"packet_hops", hops},
                            {"simulation_seconds", r.wall_seconds}, {"total_seconds", total},
+                           {"elaboration_seconds", r.elaboration_seconds}, {"peak_kib_per_router", per_router_kib},
                            {"router_cycles_per_second", r.router_cycles_per_second},
                            {"packet_hops_per_second", r.packet_hops_per_second},
                            {"peak_rss_mib", ir.peak_rss_kib / 1024.0}, {"status", status_name(r.status)}});

@@ -90,7 +90,7 @@ public:
         }
         const AlgorithmEntry* algo = algorithms().find(task->kind, algorithm);
         const LogicFactory logic = algo->build(AlgorithmSetup{cube_, 0, c.packet_flits, c.sbt_rotation, {}});
-        sysc_ = std::make_unique<Router>("sysc", c.node, cube_, RouterConfig{c.packet_flits, c.queue_depth, PortModel::mla, PacketFormat{c.packet_flits}},
+        sysc_ = std::make_unique<Router>("sysc", c.node, cube_, RouterConfig{c.packet_flits, c.queue_depth, PortModel::mla, PacketFormat{c.packet_flits}, true},
                                          logic(c.node), *sc_node_, sc_counters_);
         RtlRouterConfig rc;
         rc.packet_flits = c.packet_flits;
@@ -137,13 +137,14 @@ private:
         r.clk(clk_);
         r.rst(phases_->rst);
         r.load(phases_->load);
+        RouterPins& pins = *r.pins();
         for (unsigned p = 0; p < c_.dim; ++p) {
-            r.in_valid[p](*in_valid_[p]);
-            r.in_flit[p](*in_flit_[p]);
-            r.out_ready[p](*out_ready_[p]);
-            r.in_ready[p](*side.in_ready[p]);
-            r.out_valid[p](*side.out_valid[p]);
-            r.out_flit[p](*side.out_flit[p]);
+            pins.in_valid[p](*in_valid_[p]);
+            pins.in_flit[p](*in_flit_[p]);
+            pins.out_ready[p](*out_ready_[p]);
+            pins.in_ready[p](*side.in_ready[p]);
+            pins.out_valid[p](*side.out_valid[p]);
+            pins.out_flit[p](*side.out_flit[p]);
         }
     }
 
