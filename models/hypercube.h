@@ -3,18 +3,28 @@
 // port k-1 here. That mapping is made in this file only.
 #pragma once
 #include <cstdint>
+#include <string>
+
+#include "models/topology.h"
 
 namespace cubecast {
 
 constexpr unsigned kMaxDim = 16;
 
-class Hypercube {
+class Hypercube final : public Topology {
 public:
     explicit Hypercube(unsigned dim) : dim_(dim) {}
-    unsigned dim() const { return dim_; }
-    uint32_t nodes() const { return uint32_t{1} << dim_; }
-    unsigned ports() const { return dim_; }           // network ports per router (local port apart)
-    uint32_t directed_links() const { return nodes() * dim_; }
+    TopologyKind kind() const override { return TopologyKind::hypercube; }
+    const char* name() const override { return "hypercube"; }
+    unsigned dim() const override { return dim_; }
+    uint32_t nodes() const override { return uint32_t{1} << dim_; }
+    unsigned ports() const override { return dim_; }
+    std::optional<uint32_t> across(uint32_t node, unsigned port) const override { return neighbor(node, port); }
+    unsigned arrival_port(unsigned port) const override { return port; }
+    uint64_t directed_links() const override { return uint64_t{nodes()} * dim_; }
+    std::string port_name(unsigned port) const override { return "port" + std::to_string(port); }
+    std::string describe() const override { return "topology=hypercube dim=" + std::to_string(dim_); }
+
     uint32_t neighbor(uint32_t node, unsigned port) const { return node ^ (uint32_t{1} << port); }
     // The paper's link type k (1-based) of a port, and back.
     static unsigned paper_dimension(unsigned port) { return port + 1; }

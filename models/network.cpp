@@ -7,6 +7,8 @@
 #include <stdexcept>
 
 #include "models/dynamic_theory.h"
+#include "models/hypercube.h"
+#include "models/mesh.h"
 #include "models/wave_dump.h"
 
 namespace cubecast {
@@ -17,6 +19,12 @@ namespace {
 // Cycles without any flit moving, packet placed or delivery before a run counts as stalled (when no
 // queue head is merely waiting for its not-before cycle).
 uint64_t stall_limit(unsigned packet_flits) { return 64 + 4ull * packet_flits; }
+
+std::unique_ptr<Topology> make_topology(const RunConfig& c) {
+    if (c.topology == "torus") return std::make_unique<Mesh>(TopologyKind::torus, c.dim, c.radix);
+    if (c.topology == "array") return std::make_unique<Mesh>(TopologyKind::array, c.dim, c.radix);
+    return std::make_unique<Hypercube>(c.dim);
+}
 
 // The cycle after the last request's arrival (task dynamic).
 uint64_t arrivals_end(const Task& task) {
@@ -39,17 +47,17 @@ std::string limit_lines(const std::string& text, size_t max) {
 Network::Network(sc_module_name name, const RunConfig& config)
     : sc_module(name),
       config_(config),
-      cube_(config.dim),
+      topology_(make_topology(config)),
       task_info_(find_task(config.task)),
       algo_(algorithms().find(task_info_->kind, config.algorithm)),
       period_pmnb_(config.task == "dynamic" && config.algorithm == "periods" ? algorithms().find(TaskKind::pmnb, config.pmnb)
                                                                               : nullptr),
-      task_(task_info_->kind, cube_, config.root, config.sources,
+      task_(task_info_->kind, *topology_, config.root, config.sources,
             algo_->splits_packets || (period_pmnb_ && period_pmnb_->splits_packets) ? config.dim : 1,
             task_info_->kind == TaskKind::dynamic ? dynamic_arrivals(config) : std::vector<std::vector<Arrival>>{}),
       clk_("clk", 1, SC_NS) {
-    const uint32_t n = cube_.nodes();
-    const unsigned d = cube_.dim();
+    const uint32_t n = topology_->nodes();
+    const unsigned ports = topology_->ports();
     auto plan = std::make_shared<DeliveryPlan>();
     plan->nodes = n;
     plan->per_origin = std::max<uint32_t>(1, task_.broadcasts_per_origin());
@@ -70,14 +78,16 @@ Network::Network(sc_module_name name, const RunConfig& config)
     }
     phases_ = std::make_unique<PhaseSequencer>("phases", load_cycles_);
     phases_->clk(clk_);
-    links_.reserve(size_t{n} * d);
-    link_buses_ = std::make_unique<LinkBuses>(size_t{n} * d);
+    // Link i * ports + p leaves node i on port p (none where the topology has no link there).
+    links_.resize(size_t{n} * ports);
+    link_buses_ = std::make_unique<LinkBuses>(size_t{n} * ports);
     for (uint32_t i = 0; i < n; ++i)
-        for (unsigned p = 0; p < d; ++p)
-            links_.push_back(std::make_unique<LinkSignals>(i, cube_.neighbor(i, p), p, *link_buses_, links_.size()));
+        for (unsigned p = 0; p < ports; ++p)
+            if (const auto j = topology_->across(i, p))
+                links_[size_t{i} * ports + p] = std::make_unique<LinkSignals>(i, *j, p, *link_buses_, size_t{i} * ports + p);
 
     const LogicFactory make_logic =
-        algo_->build(AlgorithmSetup{cube_, config.root, config.packet_flits, config.sbt_rotation, config.sources,
+        algo_->build(AlgorithmSetup{*topology_, config.root, config.packet_flits, config.sbt_rotation, config.sources,
                                     config.seed, config.c_star, config.with_prefix, config.token_flits,
                                     config.known_sources, config.pmnb, arrivals_end(task_)});
     const RouterConfig rc{config.packet_flits, config.queue_depth, *parse_port_model(config.port_model), format};
@@ -94,22 +104,25 @@ Network::Network(sc_module_name name, const RunConfig& config)
         const std::string name = "router_" + std::to_string(i);
         std::unique_ptr<RouterBase> r;
         if (config.is_rtl_node(i))
-            r = std::make_unique<RtlRouter>(name.c_str(), i, cube_, rtl, *nodes_[i], counters_);
+            r = std::make_unique<RtlRouter>(name.c_str(), i, static_cast<const Hypercube&>(*topology_), rtl, *nodes_[i], counters_);
         else
-            r = std::make_unique<Router>(name.c_str(), i, cube_, rc, make_logic(i), *nodes_[i], counters_);
+            r = std::make_unique<Router>(name.c_str(), i, *topology_, rc, make_logic(i), *nodes_[i], counters_);
         r->clk(clk_);
         r->rst(phases_->rst);
         r->load(phases_->load);
-        for (unsigned p = 0; p < d; ++p)  // the link arriving at i on port p comes from neighbour j on its port p
-            r->connect(p, *links_[size_t{i} * d + p], *links_[size_t{cube_.neighbor(i, p)} * d + p]);
+        for (unsigned p = 0; p < ports; ++p) {  // the link arriving at i on port p leaves j on arrival_port(p)
+            if (const auto j = topology_->across(i, p))
+                r->connect(p, *links_[size_t{i} * ports + p], *links_[size_t{*j} * ports + topology_->arrival_port(p)]);
+            else
+                r->connect_none(p);
+        }
         routers_.push_back(std::move(r));
     }
 
     if (!config.trace_path.empty()) {
         std::vector<std::string> comments = {
             "cubecast link-transmission trace",
-            "task=" + config.task + " algorithm=" + config.algorithm + " topology=hypercube dim=" +
-                std::to_string(d) + " root=" + std::to_string(config.root) + " packet_flits=" +
+            "task=" + config.task + " algorithm=" + config.algorithm + " " + topology_->describe() + " root=" + std::to_string(config.root) + " packet_flits=" +
                 std::to_string(config.packet_flits) + " queue_depth=" + std::to_string(config.queue_depth) +
                 " seed=" + std::to_string(config.seed) + " port_model=" + config.port_model +
                 (config.sources.empty() ? "" : " k=" + std::to_string(config.sources.size())) +
@@ -123,7 +136,7 @@ Network::Network(sc_module_name name, const RunConfig& config)
     monitor_->rst(phases_->rst);
     monitor_->load(phases_->load);
     const std::string waves = config.fst_path.empty() ? config.vcd_path : config.fst_path;
-    if (!waves.empty()) waves_ = std::make_unique<WaveDump>(waves, cube_, links_, routers_);
+    if (!waves.empty()) waves_ = std::make_unique<WaveDump>(waves, *topology_, links_, routers_);
 
     // sc_stop() is how a run ends: keep its "simulation stopped by user" note off stdout.
     sc_report_handler::set_actions(SC_INFO, SC_DO_NOTHING);
@@ -139,7 +152,7 @@ uint64_t Network::cycle_limit() const {
     if (config_.max_cycles) return config_.max_cycles;
     // Generous: every packet crossing every link one after the other would take less.
     const uint64_t packets = expected_total_ + 1;
-    return std::max<uint64_t>(100000, packets * config_.packet_flits * (cube_.dim() + 1) * 4);
+    return std::max<uint64_t>(100000, packets * config_.packet_flits * (topology_->dim() + 1) * 4);
 }
 
 void Network::finish(RunStatus status) {
@@ -174,7 +187,7 @@ void Network::supervise() {
         }
     }
     if (cycle + 1 >= cycle_limit()) finish(RunStatus::timeout);
-    if ((cycle & 4095) == 0) note_progress(cycle);
+    if ((cycle & 63) == 0) note_progress(cycle);
 }
 
 // Every 5 s of wall time or so: the cycle reached and the deliveries made, on stderr (for a dynamic
@@ -197,16 +210,16 @@ void Network::report_dynamic(RunResult& r) const {
     DynamicResult dyn;
     const DynamicLoad load = dynamic_load(config_);
     dyn.lambda = load.lambda;
-    dyn.rho = rho_of_lambda(load.lambda, cube_.dim());
+    dyn.rho = rho_of_lambda(load.lambda, topology_->dim());
     dyn.horizon = load.horizon;
     dyn.warmup = load.warmup;
     delays_->summarize(config_.packet_flits, load.warmup, load.horizon, dyn);
     if (!config_.delays_path.empty()) delays_->write_csv(config_.delays_path, config_.packet_flits);
     if (period_pmnb_) {
         const FormulaOptions options{config_.c_star, false, config_.packet_flits, config_.token_flits, false};
-        const PeriodCost cost = period_pmnb_->period_cost(cube_.dim(), options);
-        dyn.theory = dynamic_theorem(load.lambda, cube_.nodes(), cost.x, cost.v);
-        dyn.theory->rho_limit = rho_of_lambda(dyn.theory->lambda_limit, cube_.dim());
+        const PeriodCost cost = period_pmnb_->period_cost(topology_->dim(), options);
+        dyn.theory = dynamic_theorem(load.lambda, topology_->nodes(), cost.x, cost.v);
+        dyn.theory->rho_limit = rho_of_lambda(dyn.theory->lambda_limit, topology_->dim());
     }
     if (dyn.incomplete && status_ == RunStatus::ok)
         r.problems.push_back(std::to_string(dyn.incomplete) + " broadcasts never completed");
@@ -223,13 +236,15 @@ RunResult Network::run() {
     if (waves_) waves_->close(static_cast<uint64_t>(sc_time_stamp().to_seconds() * 1e9) + 1);
 
     RunResult r;
-    const unsigned d = cube_.dim();
+    const unsigned d = topology_->dim();
+    r.topology = topology_->name();
+    r.radix = config_.radix;
     r.task = config_.task;
     r.algorithm = config_.algorithm;
     r.paper = algo_->paper;
     r.claim = algo_->claim;
     r.dim = d;
-    r.nodes = cube_.nodes();
+    r.nodes = topology_->nodes();
     r.root = config_.root;
     r.packet_flits = config_.packet_flits;
     r.queue_depth = config_.queue_depth;
@@ -278,7 +293,7 @@ RunResult Network::run() {
     r.completion_slots = (r.completion_cycles + config_.packet_flits - 1) / config_.packet_flits;
     if (r.completion_cycles)
         r.link_utilisation = static_cast<double>(monitor_->data_flits()) /
-                             (static_cast<double>(cube_.directed_links()) * static_cast<double>(r.completion_cycles));
+                             (static_cast<double>(topology_->directed_links()) * static_cast<double>(r.completion_cycles));
 
     uint64_t node_errors = 0;
     bool all_done = true;
@@ -317,7 +332,7 @@ RunResult Network::run() {
     r.status = status_;
     r.wall_seconds = wall;
     if (wall > 0) {
-        r.router_cycles_per_second = static_cast<double>(cube_.nodes()) * static_cast<double>(cycle_) / wall;
+        r.router_cycles_per_second = static_cast<double>(topology_->nodes()) * static_cast<double>(cycle_) / wall;
         r.packet_hops_per_second = static_cast<double>(monitored) / wall;
     }
     return r;

@@ -10,7 +10,7 @@
 
 #include "models/broadcast_delays.h"
 #include "models/counters.h"
-#include "models/hypercube.h"
+#include "models/topology.h"
 #include "models/link.h"
 #include "models/link_monitor.h"
 #include "models/node.h"
@@ -44,7 +44,7 @@ private:
     void note_progress(uint64_t cycle);
 
     RunConfig config_;
-    Hypercube cube_;
+    std::unique_ptr<Topology> topology_;
     const TaskInfo* task_info_;
     const AlgorithmEntry* algo_;
     const AlgorithmEntry* period_pmnb_;  // dynamic/periods: the PMNB of each period

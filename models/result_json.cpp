@@ -70,7 +70,8 @@ json to_json(const RunResult& r, bool with_per_node) {
     json j = {
         {"status", status_name(r.status)},
         {"ok", r.status == RunStatus::ok},
-        {"topology", "hypercube"},
+        {"topology", r.topology},
+        {"radix", r.radix},
         {"task", r.task},
         {"algorithm", r.algorithm},
         {"paper", r.paper},
@@ -136,6 +137,8 @@ RunResult result_from_json(const json& j) {
     r.paper = j.at("paper");
     r.claim = j.at("paper_claim");
     r.dim = j.at("dim");
+    r.topology = j.at("topology");
+    r.radix = j.at("radix");
     r.nodes = j.at("nodes");
     r.root = j.at("root");
     r.packet_flits = j.at("packet_flits");

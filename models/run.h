@@ -11,7 +11,9 @@
 namespace cubecast {
 
 struct RunConfig {
+    std::string topology = "hypercube";  // hypercube | torus | array
     unsigned dim = 6;
+    unsigned radix = 0;              // torus, array: p (N = p^dim); 0 on the hypercube
     std::string task = "mnb";
     std::string algorithm = "bostt";
     uint32_t root = 0;
@@ -96,6 +98,8 @@ struct RunMark {
 struct RunResult {
     RunStatus status = RunStatus::ok;
     std::string task, algorithm, paper, claim;
+    std::string topology = "hypercube";
+    unsigned radix = 0;
     unsigned dim = 0;
     uint32_t nodes = 0;
     uint32_t root = 0;

@@ -25,13 +25,13 @@ const TaskInfo* find_task(const std::string& name) {
     return nullptr;
 }
 
-Task::Task(TaskKind kind, const Hypercube& cube, uint32_t root, std::vector<uint32_t> sources, unsigned parts,
+Task::Task(TaskKind kind, const Topology& topology, uint32_t root, std::vector<uint32_t> sources, unsigned parts,
            std::vector<std::vector<Arrival>> arrivals)
-    : kind_(kind), cube_(cube), root_(root), sources_(std::move(sources)), parts_(parts), arrivals_(std::move(arrivals)) {
-    if (kind_ == TaskKind::dynamic) arrivals_.resize(cube_.nodes());
+    : kind_(kind), topology_(topology), root_(root), sources_(std::move(sources)), parts_(parts), arrivals_(std::move(arrivals)) {
+    if (kind_ == TaskKind::dynamic) arrivals_.resize(topology_.nodes());
     for (const auto& list : arrivals_) arrivals_total_ += list.size();
     if (kind_ == TaskKind::kb || kind_ == TaskKind::pmnb) {
-        packets_at_.assign(cube_.nodes(), 0);
+        packets_at_.assign(topology_.nodes(), 0);
         for (uint32_t s : sources_) ++packets_at_[s];
     }
 }
@@ -50,8 +50,8 @@ std::vector<uint32_t> Task::origins() const {
         return out;
     }
     if (kind_ == TaskKind::snb || kind_ == TaskKind::scatter) return {root_};
-    std::vector<uint32_t> all(cube_.nodes());
-    for (uint32_t i = 0; i < cube_.nodes(); ++i) all[i] = i;
+    std::vector<uint32_t> all(topology_.nodes());
+    for (uint32_t i = 0; i < topology_.nodes(); ++i) all[i] = i;
     return all;
 }
 
@@ -83,10 +83,10 @@ uint32_t gray_position(uint32_t x) {
     return i;
 }
 
-std::vector<uint32_t> place_sources(const Hypercube& cube, uint64_t k, const std::string& placement, uint64_t seed,
+std::vector<uint32_t> place_sources(const Topology& topology, uint64_t k, const std::string& placement, uint64_t seed,
                                     std::string& error) {
-    std::vector<uint32_t> nodes(cube.nodes());
-    for (uint32_t i = 0; i < cube.nodes(); ++i) nodes[i] = i;
+    std::vector<uint32_t> nodes(topology.nodes());
+    for (uint32_t i = 0; i < topology.nodes(); ++i) nodes[i] = i;
     if (placement == "first") {
     } else if (placement == "random") {
         std::mt19937_64 rng(seed);
@@ -94,7 +94,7 @@ std::vector<uint32_t> place_sources(const Hypercube& cube, uint64_t k, const std
     } else if (placement == "adversarial") {
         // Top-bit nodes first (they all enter node 0 through dimension d), then the rest.
         std::stable_partition(nodes.begin(), nodes.end(),
-                              [&](uint32_t z) { return (z >> (cube.dim() - 1)) & 1u; });
+                              [&](uint32_t z) { return (z >> highest_bit(topology.nodes() - 1)) & 1u; });
     } else {
         error = "--placement '" + placement + "' is unknown: accepted random, adversarial, first";
         return {};
@@ -113,7 +113,7 @@ std::vector<Header> Task::own_messages(uint32_t node) const {
         push_parts(out, h, parts_);
     };
     auto personal = [&](uint32_t origin) {  // msg = destination: one message per (origin, dest)
-        for (uint32_t dest = 0; dest < cube_.nodes(); ++dest) {
+        for (uint32_t dest = 0; dest < topology_.nodes(); ++dest) {
             if (dest == origin) continue;
             Header h;
             h.origin = origin;
@@ -159,7 +159,7 @@ std::vector<TimedMessage> Task::timed_messages(uint32_t node) const {
 }
 
 uint64_t Task::expected_deliveries(uint32_t node) const {
-    const uint64_t others = cube_.nodes() - 1;
+    const uint64_t others = topology_.nodes() - 1;
     switch (kind_) {
         case TaskKind::snb: return node == root_ ? 0 : 1;
         case TaskKind::mnb: return others;

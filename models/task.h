@@ -28,7 +28,7 @@ public:
     // times: it then has that many packets, msg 0, 1, ...); for pmnb, the M active nodes (distinct).
     // `parts`: each message is split into this many mini-packets (part 0..parts-1).
     // `arrivals`: for dynamic, each node's broadcast requests over time (msg = their index at the node).
-    Task(TaskKind kind, const Hypercube& cube, uint32_t root, std::vector<uint32_t> sources = {}, unsigned parts = 1,
+    Task(TaskKind kind, const Topology& topology, uint32_t root, std::vector<uint32_t> sources = {}, unsigned parts = 1,
          std::vector<std::vector<Arrival>> arrivals = {});
     TaskKind kind() const { return kind_; }
     uint32_t root() const { return root_; }
@@ -50,7 +50,7 @@ public:
 
 private:
     TaskKind kind_;
-    const Hypercube& cube_;
+    const Topology& topology_;
     uint32_t root_;
     std::vector<uint32_t> sources_;
     std::vector<uint32_t> packets_at_;  // kb, pmnb: a_x, packets per node
@@ -69,7 +69,7 @@ uint32_t gray_position(uint32_t x);
 // order), node 0 is entered from the tree rooted at z through the arc of dimension msb(z), so the
 // K <= 2^(d-1) roots with their top bit set all funnel into the one arc (e_d, 0): at least K slots.
 // Larger K fills up with the other nodes. Returns an error line for an unknown placement.
-std::vector<uint32_t> place_sources(const Hypercube& cube, uint64_t k, const std::string& placement, uint64_t seed,
+std::vector<uint32_t> place_sources(const Topology& topology, uint64_t k, const std::string& placement, uint64_t seed,
                                     std::string& error);
 
 }  // namespace cubecast

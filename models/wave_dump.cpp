@@ -4,6 +4,8 @@
 
 #include "models/wave_dump.h"
 
+#include "models/mesh.h"
+
 #include "routers/rtl_router.h"
 
 #include <algorithm>
@@ -37,32 +39,33 @@ std::string wave_stem(const std::string& path) {
     return has_extension(path, ".vcd") || has_extension(path, ".fst") ? path.substr(0, path.size() - 4) : path;
 }
 
-std::string WaveDump::port_prefix(uint32_t node, unsigned port) {
-    return "node" + std::to_string(node) + ".port" + std::to_string(port);
+std::string WaveDump::port_prefix(const Topology& topology, uint32_t node, unsigned port) {
+    return "node" + std::to_string(node) + "." + topology.port_name(port);
 }
 
 std::string WaveDump::gtkw_path_for(const std::string& vcd_path) { return wave_stem(vcd_path) + ".gtkw"; }
 
-WaveDump::WaveDump(const std::string& path, const Hypercube& cube,
+WaveDump::WaveDump(const std::string& path, const Topology& topology,
                    const std::vector<std::unique_ptr<LinkSignals>>& links,
                    const std::vector<std::unique_ptr<RouterBase>>& routers)
-    : path_(path), stem_(wave_stem(path)), fst_(has_extension(path, ".fst")), cube_(cube) {
+    : path_(path), stem_(wave_stem(path)), fst_(has_extension(path, ".fst")), topology_(topology) {
     {
         std::ofstream probe(stem_ + ".vcd");
         if (!probe) throw std::runtime_error("cannot write wave file '" + path + "': " + std::strerror(errno));
     }
     file_ = sc_create_vcd_trace_file(stem_.c_str());
     file_->set_time_unit(100, SC_PS);  // RTL routers' observation values change on the falling edge
-    const unsigned d = cube.dim();
-    for (uint32_t i = 0; i < cube.nodes(); ++i) {
+    const unsigned ports = topology.ports();
+    for (uint32_t i = 0; i < topology.nodes(); ++i) {
         routers[i]->enable_wave_values();
         const RouterBase& r = *routers[i];
         const std::string node = "node" + std::to_string(i);
         sc_trace(file_, r.wave_delivered(), node + ".delivered");
         sc_trace(file_, r.wave_held(), node + ".held");
-        for (unsigned p = 0; p < d; ++p) {
-            const LinkSignals& l = *links[size_t{i} * d + p];
-            const std::string pre = port_prefix(i, p);
+        for (unsigned p = 0; p < ports; ++p) {
+            if (!links[size_t{i} * ports + p]) continue;  // no link there (an array's edge)
+            const LinkSignals& l = *links[size_t{i} * ports + p];
+            const std::string pre = port_prefix(topology, i, p);
             sc_trace(file_, l.valid.read(), pre + ".out_valid");
             sc_trace(file_, l.ready.read(), pre + ".out_ready");
             sc_trace(file_, l.flit.read(), pre + ".out_flit");
@@ -100,7 +103,7 @@ void WaveDump::close(uint64_t nanoseconds) {
         if (rtl_) to_fst(stem_ + "_rtl");
     }
     std::ofstream gtkw(gtkw_path_for(path_));
-    gtkw << make_gtkw(path_, cube_, 16, nanoseconds);
+    gtkw << make_gtkw(path_, topology_, 16, nanoseconds);
 }
 
 double gtkw_zoom_to_fit(double nanoseconds) {
@@ -108,18 +111,30 @@ double gtkw_zoom_to_fit(double nanoseconds) {
     return std::min(0.0, std::log2(600.0 / (200.0 * 1000.0 * std::max(nanoseconds, 1.0))));
 }
 
-std::string make_gtkw(const std::string& vcd_path, const Hypercube& cube, uint32_t max_nodes, uint64_t nanoseconds) {
+std::string make_gtkw(const std::string& vcd_path, const Topology& topology, uint32_t max_nodes, uint64_t nanoseconds) {
     const double zoom = gtkw_zoom_to_fit(static_cast<double>(nanoseconds));
     std::ostringstream os;
     os << "[dumpfile] \"" << vcd_path << "\"\n[timestart] 0\n[size] 1280 700\n[pos] -1 -1\n*" << std::fixed
        << std::setprecision(6) << zoom << " 0 -1\n[sst_width] 220\n[signals_width] 260\n[sst_expanded] 1\n";
-    const uint32_t shown = std::min(cube.nodes(), max_nodes);
+    const uint32_t shown = std::min(topology.nodes(), max_nodes);
+    // A mesh's nodes row by row (digit 0 runs along a row), each node with its ports by direction.
+    const auto* mesh = dynamic_cast<const Mesh*>(&topology);
     for (uint32_t i = 0; i < shown; ++i) {
         const std::string node = "SystemC.node" + std::to_string(i);
-        os << "@200\n-node " << i << "\n@24\n" << node << ".delivered[31:0]\n" << node << ".held[31:0]\n";
-        for (unsigned p = 0; p < cube.dim(); ++p) {
-            const std::string pre = "SystemC." + WaveDump::port_prefix(i, p);
-            os << "@200\n-  port " << p << " -> node " << cube.neighbor(i, p) << "\n";
+        if (mesh && mesh->dim() >= 2 && mesh->digit(i, 0) == 0)
+            os << "@200\n-row " << i / mesh->radix() << " (y = " << mesh->digit(i, 1) << ")\n";
+        os << "@200\n-node " << i;
+        if (mesh) {
+            os << " (";
+            for (unsigned k = 0; k < mesh->dim(); ++k) os << (k ? "," : "") << mesh->digit(i, k);
+            os << ")";
+        }
+        os << "\n@24\n" << node << ".delivered[31:0]\n" << node << ".held[31:0]\n";
+        for (unsigned p = 0; p < topology.ports(); ++p) {
+            const auto to = topology.across(i, p);
+            if (!to) continue;
+            const std::string pre = "SystemC." + WaveDump::port_prefix(topology, i, p);
+            os << "@200\n-  port " << (mesh ? topology.port_name(p) : std::to_string(p)) << " -> node " << *to << "\n";
             os << "@28\n" << pre << ".out_valid\n" << pre << ".out_ready\n";
             // @424: signed decimal, so a broadcast's dest shows as -1
             os << "@24\n" << pre << ".tx_origin[31:0]\n@424\n" << pre << ".tx_dest[31:0]\n@24\n" << pre << ".queue[31:0]\n";

@@ -9,7 +9,7 @@
 #include <systemc>
 #include <vector>
 
-#include "models/hypercube.h"
+#include "models/topology.h"
 #include "models/link.h"
 #include "routers/router_base.h"
 
@@ -21,7 +21,7 @@ class WaveDump {
 public:
     // Throws std::runtime_error if the files cannot be written.
     // `path` ends in .vcd or .fst (then a VCD is written beside it and converted when closed).
-    WaveDump(const std::string& path, const Hypercube& cube, const std::vector<std::unique_ptr<LinkSignals>>& links,
+    WaveDump(const std::string& path, const Topology& topology, const std::vector<std::unique_ptr<LinkSignals>>& links,
              const std::vector<std::unique_ptr<RouterBase>>& routers);
     ~WaveDump();
     // After elaboration: adds the internals of the Verilated routers to <name>_rtl.vcd.
@@ -30,14 +30,14 @@ public:
     void close(uint64_t nanoseconds);
 
     // The signal names the VCD holds for a node's port (also what the .gtkw lists).
-    static std::string port_prefix(uint32_t node, unsigned port);
+    static std::string port_prefix(const Topology& topology, uint32_t node, unsigned port);
     static std::string gtkw_path_for(const std::string& vcd_path);
 
 private:
     sc_core::sc_trace_file* file_ = nullptr;
     std::string path_, stem_;  // the asked path, and it without .vcd / .fst
     bool fst_ = false;
-    const Hypercube& cube_;
+    const Topology& topology_;
     std::unique_ptr<VerilatedVcdSc> rtl_;
 };
 
@@ -51,6 +51,6 @@ double gtkw_zoom_to_fit(double nanoseconds);
 
 // The .gtkw text for a dump of `cube` lasting `cycles` (nodes limited to `max_nodes` to keep the
 // view readable).
-std::string make_gtkw(const std::string& vcd_path, const Hypercube& cube, uint32_t max_nodes, uint64_t nanoseconds);
+std::string make_gtkw(const std::string& vcd_path, const Topology& topology, uint32_t max_nodes, uint64_t nanoseconds);
 
 }  // namespace cubecast

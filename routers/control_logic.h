@@ -19,7 +19,7 @@
 #include <utility>
 #include <vector>
 
-#include "models/hypercube.h"
+#include "models/topology.h"
 #include "models/packet.h"
 
 namespace cubecast {
@@ -102,7 +102,7 @@ struct LogicReport {
 
 struct LocalView {
     uint32_t id;
-    const Hypercube* cube;
+    const Topology* topology;
     unsigned packet_flits;  // cycles per slot
     uint64_t cycle;         // the current cycle
     // First cycle of the papers' slot `slot` (1-based: slot 1 is cycles [0, packet_flits)).

@@ -7,24 +7,24 @@ namespace cubecast {
 
 using namespace sc_core;
 
-Router::Router(sc_module_name name, uint32_t id, const Hypercube& cube, RouterConfig config,
+Router::Router(sc_module_name name, uint32_t id, const Topology& topology, RouterConfig config,
                std::unique_ptr<ControlLogic> logic, Node& node, NetworkCounters& counters)
-    : RouterBase(name, id, cube, config.pins),
+    : RouterBase(name, id, topology, config.pins),
       config_(config),
       logic_(std::move(logic)),
       node_(node),
       counters_(counters),
       port_check_(config.port_model) {
-    if (cube.ports() > 32) throw std::invalid_argument("a router has at most 32 ports (one bit each in its masks)");
-    not_ready_mask_ = static_cast<uint32_t>((uint64_t{1} << cube.ports()) - 1);
-    inputs_.assign(cube.ports(), InputUnit(config.format));
-    in_valid_value_.assign(cube.ports(), nullptr);
-    out_ready_value_.assign(cube.ports(), nullptr);
-    in_flit_value_.assign(cube.ports(), nullptr);
-    out_valid_.resize(cube.ports());
-    in_ready_.resize(cube.ports());
-    out_flit_.resize(cube.ports());
-    outputs_.assign(cube.ports(), OutputUnit(config.queue_depth));
+    if (topology.ports() > 32) throw std::invalid_argument("a router has at most 32 ports (one bit each in its masks)");
+    not_ready_mask_ = static_cast<uint32_t>((uint64_t{1} << topology.ports()) - 1);
+    inputs_.assign(topology.ports(), InputUnit(config.format));
+    in_valid_value_.assign(topology.ports(), nullptr);
+    out_ready_value_.assign(topology.ports(), nullptr);
+    in_flit_value_.assign(topology.ports(), nullptr);
+    out_valid_.resize(topology.ports());
+    in_ready_.resize(topology.ports());
+    out_flit_.resize(topology.ports());
+    outputs_.assign(topology.ports(), OutputUnit(config.queue_depth));
     clocked_ = logic_->clocked();
     if (clocked_) ++counters_.unfinished_logics;
     SC_HAS_PROCESS(Router);
@@ -45,11 +45,22 @@ void Router::connect(unsigned p, LinkSignals& out, LinkSignals& in) {
     wake_index_.push_back(in.valid.index());
 }
 
+// A port with no link (an array's edge): it never receives, and a packet routed to it is a failure
+// of the control logic (place() reports it).
+void Router::connect_none(unsigned p) {
+    static const bool low = false;
+    static const uint64_t none = 0;
+    in_valid_value_[p] = &low;
+    in_flit_value_[p] = &none;
+    out_ready_value_[p] = &low;
+    absent_mask_ |= 1u << p;
+}
+
 void Router::end_of_elaboration() {
     if (pins_) {
         // sc_in::read() returns a reference to the bound channel's value, fixed once binding is
         // complete: sampled directly, without a virtual call per pin per cycle.
-        for (unsigned p = 0; p < cube_.ports(); ++p) {
+        for (unsigned p = 0; p < topology_.ports(); ++p) {
             in_valid_value_[p] = &pins_->in_valid[p].read();
             out_ready_value_[p] = &pins_->out_ready[p].read();
             in_flit_value_[p] = &pins_->in_flit[p].read();
@@ -63,10 +74,10 @@ void Router::end_of_elaboration() {
         }
     }
     // The clock gate needs a wake line on every input valid and a clock whose period is known.
-    for (unsigned p = 0; p < cube_.ports(); ++p)
+    for (unsigned p = 0; p < topology_.ports(); ++p)
         if (!in_valid_value_[p]) throw std::logic_error("router " + std::to_string(id_) + " port " + std::to_string(p) + " is not connected");
     auto* clock = dynamic_cast<sc_clock*>(clk.get_interface());
-    gated_ = clock && wake_valid_.size() == cube_.ports();
+    gated_ = clock && wake_valid_.size() + static_cast<size_t>(__builtin_popcount(absent_mask_)) == topology_.ports();
     if (!gated_) return;
     period_ = clock->period().value();
     for (size_t i = 0; i < wake_valid_.size(); ++i) wake_valid_[i]->set_wake(wake_index_[i], &wake_);
@@ -292,6 +303,15 @@ void Router::inject_one() {
 // The crossbar: copy the packet into every chosen output queue, or into none if one lacks space.
 bool Router::place(Packet& packet, const Decision& decision) {
     const auto& fwd = decision.forwards();
+    for (const Forward& f : fwd)
+        if (f.port >= outputs_.size() || (absent_mask_ >> f.port) & 1u) {
+            problems_.push_back("control logic of node " + std::to_string(id_) + " sent message origin " +
+                                std::to_string(packet.header.origin) + " msg " + std::to_string(packet.header.msg) +
+                                " to port " + std::to_string(f.port) + ", which has no link");
+            --counters_.in_routers;  // dropped, and the run fails with this problem
+            ++counters_.absorbed;
+            return true;
+        }
     if (config_.queue_depth != 0)  // unbounded queues always have space
         for (const Forward& f : fwd) {
             const unsigned same_port = static_cast<unsigned>(
@@ -385,7 +405,7 @@ void Router::describe_stuck(std::ostream& os) const {
     for (unsigned p = 0; p < outputs_.size(); ++p) {
         const OutputUnit& o = outputs_[p];
         if (o.occupancy() == 0 && !o.busy()) continue;
-        os << "  node " << id_ << " out port " << p << " (to node " << cube_.neighbor(id_, p) << "): "
+        os << "  node " << id_ << " out port " << p << " (to node " << topology_.across(id_, p).value_or(id_) << "): "
            << o.occupancy() << " queued" << (o.busy() ? ", sending, ready low" : "");
         if (o.head()) {
             os << "; head: ";

@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "models/counters.h"
-#include "models/hypercube.h"
+#include "models/topology.h"
 #include "models/node.h"
 #include "models/signal_bus.h"
 #include "routers/control_logic.h"
@@ -43,10 +43,11 @@ struct RouterConfig {
 
 class Router : public RouterBase {
 public:
-    Router(sc_core::sc_module_name name, uint32_t id, const Hypercube& cube, RouterConfig config,
+    Router(sc_core::sc_module_name name, uint32_t id, const Topology& topology, RouterConfig config,
            std::unique_ptr<ControlLogic> logic, Node& node, NetworkCounters& counters);
 
     void connect(unsigned p, LinkSignals& out, LinkSignals& in) override;
+    void connect_none(unsigned p) override;
     unsigned max_queue_occupancy() const override;
     bool waiting_on_time(uint64_t cycle) const override;
     void describe_stuck(std::ostream& os) const override;
@@ -74,7 +75,7 @@ private:
     void check_port_model();
     void drive_outputs();  // per output: finish the handshake, start the next packet, drive the link
     void drive_ready();
-    LocalView view() const { return LocalView{id_, &cube_, config_.packet_flits, cycle_}; }
+    LocalView view() const { return LocalView{id_, &topology_, config_.packet_flits, cycle_}; }
 
     RouterConfig config_;
     std::unique_ptr<ControlLogic> logic_;
@@ -134,6 +135,7 @@ private:
     std::vector<Wire<uint64_t>> out_flit_;
     std::vector<SignalBus<bool>*> wake_valid_;  // the input valids' buses, for the clock gate's wake line
     std::vector<size_t> wake_index_;
+    uint32_t absent_mask_ = 0;  // ports without a link (an array's edge)
 };
 
 }  // namespace cubecast

@@ -13,11 +13,12 @@
 #pragma once
 #include <memory>
 #include <ostream>
+#include <stdexcept>
 #include <string>
 #include <systemc>
 #include <vector>
 
-#include "models/hypercube.h"
+#include "models/topology.h"
 #include "models/link.h"
 #include "routers/control_logic.h"
 
@@ -45,17 +46,19 @@ public:
     sc_core::sc_in<bool> rst;
     sc_core::sc_in<bool> load;
 
-    RouterBase(sc_core::sc_module_name name, uint32_t id, const Hypercube& cube, bool with_pins)
+    RouterBase(sc_core::sc_module_name name, uint32_t id, const Topology& topology, bool with_pins)
         : sc_module(name),
-          pins_(with_pins ? std::make_unique<RouterPins>(cube.ports()) : nullptr),
+          pins_(with_pins ? std::make_unique<RouterPins>(topology.ports()) : nullptr),
           id_(id),
-          cube_(cube),
-          wave_occupancy_(cube.ports(), 0),
-          wave_tx_origin_(cube.ports(), 0),
-          wave_tx_msg_(cube.ports(), 0),
-          wave_tx_dest_(cube.ports(), 0) {}
+          topology_(topology),
+          wave_occupancy_(topology.ports(), 0),
+          wave_tx_origin_(topology.ports(), 0),
+          wave_tx_msg_(topology.ports(), 0),
+          wave_tx_dest_(topology.ports(), 0) {}
 
     uint32_t id() const { return id_; }
+    // Elaboration: port p has no link (an array's edge).
+    virtual void connect_none(unsigned p) { throw std::logic_error("port " + std::to_string(p) + " of this router needs a link"); }
     // The pins, if the router has them (else nullptr).
     RouterPins* pins() { return pins_.get(); }
     // Elaboration: port p's output link is `out`, its input link `in` (from the neighbour's port).
@@ -92,7 +95,7 @@ public:
 protected:
     std::unique_ptr<RouterPins> pins_;
     uint32_t id_;
-    const Hypercube& cube_;
+    const Topology& topology_;
     std::vector<unsigned> wave_occupancy_, wave_tx_origin_, wave_tx_msg_;
     std::vector<int> wave_tx_dest_;
     unsigned wave_delivered_ = 0;

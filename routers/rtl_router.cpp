@@ -130,7 +130,7 @@ void RtlRouter::pack_inputs() {
     v_load_.write(load.read());
     uint32_t valid = 0, ready = 0;
     sc_dt::sc_bv<CUBECAST_RTL_D_MAX * 64> flits;
-    for (unsigned p = 0; p < cube_.ports(); ++p) {
+    for (unsigned p = 0; p < topology_.ports(); ++p) {
         valid |= uint32_t{in_valid[p].read()} << p;
         ready |= uint32_t{out_ready[p].read()} << p;
         flits.range(p * 64 + 63, p * 64) = static_cast<sc_dt::uint64>(in_flit[p].read());
@@ -143,7 +143,7 @@ void RtlRouter::pack_inputs() {
 void RtlRouter::unpack_outputs() {
     const uint32_t ready = v_in_ready_.read(), valid = v_out_valid_.read();
     const auto& flits = v_out_flit_.read();
-    for (unsigned p = 0; p < cube_.ports(); ++p) {
+    for (unsigned p = 0; p < topology_.ports(); ++p) {
         in_ready[p].write((ready >> p) & 1u);
         out_valid[p].write((valid >> p) & 1u);
         out_flit[p].write(flits.range(p * 64 + 63, p * 64).to_uint64());
@@ -154,7 +154,7 @@ void RtlRouter::unpack_outputs() {
 void RtlRouter::on_posedge() {
     if (rst.read() || load.read()) return;
     const uint32_t ready = v_in_ready_.read();
-    for (unsigned p = 0; p < cube_.ports(); ++p) {
+    for (unsigned p = 0; p < topology_.ports(); ++p) {
         if (in_valid[p].read() && ((ready >> p) & 1u)) {
             ++counters_.progress;
             if (arriving_[p].accept(in_flit[p].read())) {
@@ -205,7 +205,7 @@ void RtlRouter::on_negedge() {
         v_inj_flits_.write(flits);
     }
     const uint32_t delivered = v_dlv_valid_.read();
-    for (unsigned p = 0; p < cube_.ports(); ++p)
+    for (unsigned p = 0; p < topology_.ports(); ++p)
         if ((delivered >> p) & 1u) {
             node_.deliver(arrived_[p], v_cycle_.read() - 1u);
             ++counters_.deliveries;
@@ -218,7 +218,7 @@ void RtlRouter::on_negedge() {
     counters_.transmissions_started += popcount32(started);
 
     int64_t level = static_cast<int64_t>(injection_.size()) + popcount32(valid) + popcount32(v_holding_.read());
-    for (unsigned p = 0; p < cube_.ports(); ++p) {
+    for (unsigned p = 0; p < topology_.ports(); ++p) {
         const unsigned occ = occupancy(p);
         level += occ;
         wave_occupancy_[p] = occ;
@@ -240,10 +240,10 @@ bool RtlRouter::waiting_on_time(uint64_t) const { return v_waiting_.read(); }
 
 void RtlRouter::describe_stuck(std::ostream& os) const {
     const uint32_t valid = v_out_valid_.read(), holding = v_holding_.read();
-    for (unsigned p = 0; p < cube_.ports(); ++p) {
+    for (unsigned p = 0; p < topology_.ports(); ++p) {
         const unsigned occ = occupancy(p);
         if (occ || ((valid >> p) & 1u))
-            os << "  node " << id_ << " (RTL) out port " << p << " (to node " << cube_.neighbor(id_, p) << "): " << occ
+            os << "  node " << id_ << " (RTL) out port " << p << " (to node " << topology_.across(id_, p).value_or(id_) << "): " << occ
                << " queued" << (((valid >> p) & 1u) ? ", sending, ready low" : "") << "\n";
         if ((holding >> p) & 1u) os << "  node " << id_ << " (RTL) in port " << p << " holds a packet\n";
     }

@@ -15,6 +15,7 @@
 #include "models/counters.h"
 #include "models/node.h"
 #include "routers/input_unit.h"
+#include "models/hypercube.h"
 #include "routers/router_base.h"
 
 class Vcc_router;

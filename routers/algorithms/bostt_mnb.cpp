@@ -44,12 +44,12 @@ private:
 };
 
 LogicFactory build(const AlgorithmSetup& s) {
-    auto rom = std::make_shared<const MnbSchedule>(s.cube.dim());
+    auto rom = std::make_shared<const MnbSchedule>(s.topology.dim());
     return [rom](uint32_t) { return std::make_unique<BosttMnbLogic>(rom); };
 }
 
 LogicFactory build_full(const AlgorithmSetup& s) {
-    auto rom = std::make_shared<const MnbSchedule>(s.cube.dim());
+    auto rom = std::make_shared<const MnbSchedule>(s.topology.dim());
     return [rom](uint32_t) { return std::make_unique<FullMnbLogic>(rom); };
 }
 

@@ -22,7 +22,7 @@ public:
         const uint32_t next = rom_->next_hop(x, target);
         QueueKey key;
         // At the root: farthest first (priority = d - distance); elsewhere FIFO.
-        if (x == 0) key.priority = static_cast<int64_t>(v.cube->dim() - popcount(target));
+        if (x == 0) key.priority = static_cast<int64_t>(v.topology->dim() - popcount(target));
         out.forward(Hypercube::port_between(x, next), key);
     }
 
@@ -32,7 +32,7 @@ private:
 };
 
 LogicFactory build(const AlgorithmSetup& s) {
-    auto rom = std::make_shared<const BalancedTree>(s.cube.dim());
+    auto rom = std::make_shared<const BalancedTree>(s.topology.dim());
     const uint32_t root = s.root;
     return [rom, root](uint32_t) { return std::make_unique<BosttScatterLogic>(rom, root); };
 }

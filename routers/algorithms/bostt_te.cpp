@@ -35,7 +35,7 @@ private:
 };
 
 LogicFactory build(const AlgorithmSetup& s) {
-    auto rom = std::make_shared<const TeOrder>(s.cube.dim());
+    auto rom = std::make_shared<const TeOrder>(s.topology.dim());
     return [rom](uint32_t) { return std::make_unique<BosttTeLogic>(rom); };
 }
 

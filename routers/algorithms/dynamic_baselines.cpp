@@ -101,7 +101,7 @@ AlgorithmEntry baseline(const char* name, const char* paper, TreeChoice choice) 
                      [](unsigned, uint64_t) { return std::optional<uint64_t>(); },
                      [](unsigned, uint64_t) { return uint64_t{0}; },
                      [choice](const AlgorithmSetup& s) -> LogicFactory {
-                         const unsigned d = s.cube.dim();
+                         const unsigned d = s.topology.dim();
                          const uint64_t seed = s.seed;
                          return [=](uint32_t node) { return std::make_unique<TreeBroadcastLogic>(choice, d, node, seed); };
                      }};

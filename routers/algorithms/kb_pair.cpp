@@ -16,7 +16,7 @@ public:
         if (in_port != kLocalPort) out.deliver();
         const uint32_t x = v.id ^ h.origin;
         const unsigned first = x == 0 ? 0 : highest_bit(x) + 1;
-        for (unsigned j = first; j < v.cube->dim(); ++j) {
+        for (unsigned j = first; j < v.topology->dim(); ++j) {
             const bool toward_antipode = x == (1u << j) - 1;
             out.forward(j, QueueKey{0, toward_antipode ? 0 : 1});
         }

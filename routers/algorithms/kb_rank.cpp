@@ -21,7 +21,7 @@ namespace {
 // The broadcast of a packet of rank r from its origin: slot m (after `start` cycles) crosses dimension
 // (r + m - 2) mod d + 1.
 void forward_by_rank(const LocalView& v, const Header& h, unsigned r, uint64_t start, Decision& out) {
-    const unsigned d = v.cube->dim();
+    const unsigned d = v.topology->dim();
     auto port_of_step = [&](unsigned i) { return (r + i - 2) % d; };  // i-th dimension (1-based), as a port
     const uint32_t x = v.id ^ h.origin;
     unsigned reached = 0;  // the step at which this node got the packet (0 at the origin)
@@ -88,12 +88,12 @@ private:
 
 LogicFactory build(const AlgorithmSetup& s) {
     if (s.with_prefix) {
-        const unsigned d = s.cube.dim();
+        const unsigned d = s.topology.dim();
         return [d](uint32_t node) { return std::make_unique<RankPrefixLogic>(d, node); };
     }
     std::vector<uint32_t> sorted = s.sources;
     std::sort(sorted.begin(), sorted.end());
-    auto rank = std::make_shared<std::vector<unsigned>>(s.cube.nodes(), 1);
+    auto rank = std::make_shared<std::vector<unsigned>>(s.topology.nodes(), 1);
     for (size_t i = 0; i < sorted.size(); ++i) (*rank)[sorted[i]] = static_cast<unsigned>(i + 1);
     return [rank](uint32_t) { return std::make_unique<RankLogic>(rank); };
 }

@@ -8,9 +8,9 @@ namespace cubecast {
 namespace {
 
 LogicFactory build_with(StVariant variant, const AlgorithmSetup& s) {
-    StSetup st{variant, s.cube.dim(), s.packet_flits};
-    st.k = variant == StVariant::mnb ? s.cube.nodes() : s.sources.size();
-    st.budget = st_random_budget(s.cube.dim(), st.k, s.c_star);
+    StSetup st{variant, s.topology.dim(), s.packet_flits};
+    st.k = variant == StVariant::mnb ? s.topology.nodes() : s.sources.size();
+    st.budget = st_random_budget(s.topology.dim(), st.k, s.c_star);
     st.seed = s.seed;
     return [st](uint32_t node) { return std::make_unique<StLogic>(st, node); };
 }

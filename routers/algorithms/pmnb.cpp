@@ -47,11 +47,11 @@ std::shared_ptr<PmnbRom> known_ranks(PmnbVariant variant, unsigned d, std::vecto
 
 std::function<LogicFactory(const AlgorithmSetup&)> builder(PmnbVariant variant) {
     return [variant](const AlgorithmSetup& s) -> LogicFactory {
-        PmnbSetup setup{variant, s.cube.dim(), s.packet_flits, s.token_flits, s.known_sources, nullptr};
+        PmnbSetup setup{variant, s.topology.dim(), s.packet_flits, s.token_flits, s.known_sources, nullptr};
         std::vector<uint32_t> active = s.sources;
         if (variant == PmnbVariant::mnb) {
-            active.resize(s.cube.nodes());
-            for (uint32_t i = 0; i < s.cube.nodes(); ++i) active[i] = i;
+            active.resize(s.topology.nodes());
+            for (uint32_t i = 0; i < s.topology.nodes(); ++i) active[i] = i;
         }
         setup.rom = (s.known_sources || variant == PmnbVariant::mnb) ? known_ranks(variant, setup.d, active)
                                                                       : std::make_shared<PmnbRom>();
@@ -62,7 +62,7 @@ std::function<LogicFactory(const AlgorithmSetup&)> builder(PmnbVariant variant) 
 // One period's PMNB for the dynamic scheme: ranks always by prefix (the active set is news).
 std::function<PeriodFactory(const AlgorithmSetup&)> period_builder(PmnbVariant variant) {
     return [variant](const AlgorithmSetup& s) -> PeriodFactory {
-        const PmnbSetup setup{variant, s.cube.dim(), s.packet_flits, s.token_flits, false, std::make_shared<PmnbRom>()};
+        const PmnbSetup setup{variant, s.topology.dim(), s.packet_flits, s.token_flits, false, std::make_shared<PmnbRom>()};
         return [setup](uint32_t node) { return std::make_unique<PmnbLogic>(setup, node); };
     };
 }

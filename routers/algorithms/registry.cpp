@@ -18,6 +18,10 @@ std::vector<const AlgorithmEntry*> Registry::for_task(TaskKind task) const {
     return out;
 }
 
+bool AlgorithmEntry::runs_on(TopologyKind t) const {
+    return std::find(topologies.begin(), topologies.end(), t) != topologies.end();
+}
+
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 unsigned ceil_log2(uint64_t x) {
     unsigned m = 0;

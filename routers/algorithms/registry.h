@@ -17,7 +17,7 @@
 namespace cubecast {
 
 struct AlgorithmSetup {
-    const Hypercube& cube;
+    const Topology& topology;
     uint32_t root;
     unsigned packet_flits;
     unsigned sbt_rotation = 0;
@@ -62,6 +62,9 @@ struct AlgorithmEntry {
     bool ranks_by_prefix = false;
     // Where the lower bound depends on the options (then it replaces lower_bound_slots).
     std::function<std::optional<uint64_t>(unsigned d, uint64_t k, const FormulaOptions&)> lower_bound_with_options = nullptr;
+    // The topologies it runs on (the hypercube's algorithms need its xor addressing).
+    std::vector<TopologyKind> topologies = {TopologyKind::hypercube};
+    bool runs_on(TopologyKind t) const;
     // Paper 004 §II: a PMNB the dynamic scheme can run in its periods (time linear in M: X M + V
     // slots), with the X and V of the dynamic broadcasting theorem.
     std::function<PeriodFactory(const AlgorithmSetup&)> build_period = nullptr;

@@ -16,7 +16,7 @@ public:
     explicit SbtLogic(unsigned rotation) : rotation_(rotation) {}
     void route(const LocalView& v, const Header& h, int in_port, Decision& out) override {
         if (in_port != kLocalPort) out.deliver();
-        const unsigned d = v.cube->dim();
+        const unsigned d = v.topology->dim();
         const uint32_t x = v.id ^ h.origin;
         uint32_t rotated = 0;  // x in the tree's own dimension names
         for (unsigned j = 0; j < d; ++j) rotated |= ((x >> port(j, d)) & 1u) << j;

@@ -18,7 +18,7 @@ class GrayLogic : public ControlLogic {
 public:
     void route(const LocalView& v, const Header& h, int in_port, Decision& out) override {
         if (in_port != kLocalPort) out.deliver();
-        const unsigned d = v.cube->dim();
+        const unsigned d = v.topology->dim();
         const uint32_t p = uint32_t{1} << d;
         const uint32_t j = gray_position(h.origin);            // mu_{j+1}, 0-based j
         const uint32_t next = gray_code((j + 1) % p);          // alloc(j+2), cyclically

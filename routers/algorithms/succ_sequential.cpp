@@ -12,7 +12,7 @@ class SequentialLogic : public ControlLogic {
 public:
     void route(const LocalView& v, const Header& h, int in_port, Decision& out) override {
         if (in_port != kLocalPort) out.deliver();
-        const unsigned d = v.cube->dim();
+        const unsigned d = v.topology->dim();
         const uint32_t x = v.id ^ h.origin;
         const uint64_t start = uint64_t{gray_position(h.origin)} * d;  // slots before mu_j begins
         const uint64_t slot = start + popcount(x) + 1;                  // this node sends in this slot
