@@ -8,16 +8,26 @@ LinkMonitor::LinkMonitor(sc_core::sc_module_name name, const std::vector<std::un
                          PacketFormat format, TraceWriter* trace)
     : sc_module(name), links_(links), format_(format), trace_(trace), flits_in_(links.size(), 0),
       state_(links.size()) {
+    // Entry i of the buses; an absent link (an array's edge) keeps its entry, never valid.
+    static const bool never = false;
+    static const uint64_t none = 0;
+    const LinkSignals* first = nullptr;
     for (size_t i = 0; i < links.size(); ++i) {
+        if (!links[i]) {
+            ready_.push_back(&never);
+            flit_.push_back(&none);
+            continue;
+        }
         const LinkSignals& l = *links[i];
-        if (l.valid.index() != i || &l.valid.bus() != &links[0]->valid.bus())
+        if (!first) first = &l;
+        if (l.valid.index() != i || &l.valid.bus() != &first->valid.bus())
             throw std::logic_error("link monitor: link i must be entry i of one valid bus");
         ready_.push_back(&l.ready.read());
         flit_.push_back(&l.flit.read());
     }
-    if (!links.empty()) {
-        links[0]->valid.bus().keep_true_bitmap();
-        valid_bits_ = &links[0]->valid.bus().true_bits();
+    if (first) {
+        first->valid.bus().keep_true_bitmap();
+        valid_bits_ = &first->valid.bus().true_bits();
     }
     SC_HAS_PROCESS(LinkMonitor);
     SC_METHOD(on_clock);

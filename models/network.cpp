@@ -20,12 +20,6 @@ namespace {
 // queue head is merely waiting for its not-before cycle).
 uint64_t stall_limit(unsigned packet_flits) { return 64 + 4ull * packet_flits; }
 
-std::unique_ptr<Topology> make_topology(const RunConfig& c) {
-    if (c.topology == "torus") return std::make_unique<Mesh>(TopologyKind::torus, c.dim, c.radix);
-    if (c.topology == "array") return std::make_unique<Mesh>(TopologyKind::array, c.dim, c.radix);
-    return std::make_unique<Hypercube>(c.dim);
-}
-
 // The cycle after the last request's arrival (task dynamic).
 uint64_t arrivals_end(const Task& task) {
     uint64_t end = 0;
@@ -47,13 +41,13 @@ std::string limit_lines(const std::string& text, size_t max) {
 Network::Network(sc_module_name name, const RunConfig& config)
     : sc_module(name),
       config_(config),
-      topology_(make_topology(config)),
+      topology_(make_topology(config.topology, config.dim, config.radix)),
       task_info_(find_task(config.task)),
       algo_(algorithms().find(task_info_->kind, config.algorithm)),
       period_pmnb_(config.task == "dynamic" && config.algorithm == "periods" ? algorithms().find(TaskKind::pmnb, config.pmnb)
                                                                               : nullptr),
       task_(task_info_->kind, *topology_, config.root, config.sources,
-            algo_->splits_packets || (period_pmnb_ && period_pmnb_->splits_packets) ? config.dim : 1,
+            period_pmnb_ ? period_pmnb_->parts(config.dim) : algo_->parts(config.dim),
             task_info_->kind == TaskKind::dynamic ? dynamic_arrivals(config) : std::vector<std::vector<Arrival>>{}),
       clk_("clk", 1, SC_NS) {
     const uint32_t n = topology_->nodes();
@@ -252,11 +246,17 @@ RunResult Network::run() {
     r.broadcasts = task_.broadcasts();
     const FormulaOptions options{config_.c_star, config_.with_prefix, config_.packet_flits, config_.token_flits,
                                  config_.known_sources};
-    r.lower_bound_slots = algo_->lower_bound_with_options ? algo_->lower_bound_with_options(d, r.broadcasts, options)
-                                                          : algo_->lower_bound_slots(d, r.broadcasts);
-    r.paper_slots = algo_->paper_slots_with_options ? algo_->paper_slots_with_options(d, r.broadcasts, options)
-                                                    : algo_->paper_slots(d, r.broadcasts);
+    if (algo_->lower_bound_with_options) r.lower_bound_slots = algo_->lower_bound_with_options(d, r.broadcasts, options);
+    else if (algo_->lower_bound_slots) r.lower_bound_slots = algo_->lower_bound_slots(d, r.broadcasts);
+    if (algo_->paper_slots_with_options) r.paper_slots = algo_->paper_slots_with_options(d, r.broadcasts, options);
+    else if (algo_->paper_slots) r.paper_slots = algo_->paper_slots(d, r.broadcasts);
     r.optimal_transmissions = algo_->optimal_transmissions(d, r.broadcasts);
+    if (algo_->topology_slots) {
+        const TopologySlots t = algo_->topology_slots(*topology_, r.broadcasts, options);
+        r.paper_slots = t.paper;
+        r.lower_bound_slots = t.lower;
+        r.optimal_transmissions = t.transmissions;
+    }
     r.data_transmissions = monitor_->data_transmissions();
     r.ctrl_transmissions = monitor_->ctrl_transmissions();
     r.flits_moved = monitor_->flits_moved();

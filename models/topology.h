@@ -4,6 +4,7 @@
 // (hypercube.h) and the d-dimensional torus and array of radix p (mesh.h).
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -28,6 +29,13 @@ public:
     virtual std::string port_name(unsigned port) const = 0;
     // The trace header's topology fields, e.g. "topology=hypercube dim=3".
     virtual std::string describe() const = 0;
+    // For messages: "6-cube", "8x8 torus", "16 array".
+    std::string label() const;
 };
+
+// What is wrong with these options (one line naming the value and what is accepted), if anything.
+std::optional<std::string> topology_problem(const std::string& kind, long long dim, long long radix);
+// kind: hypercube, torus or array (already checked).
+std::unique_ptr<Topology> make_topology(const std::string& kind, unsigned dim, unsigned radix);
 
 }  // namespace cubecast

@@ -44,8 +44,8 @@ std::optional<std::string> check_writable(const std::string& option, const std::
     return std::nullopt;
 }
 
-std::optional<std::string> validate_sources(const RunConfig& c, const TaskInfo& task) {
-    const uint32_t nodes = uint32_t{1} << c.dim;
+std::optional<std::string> validate_sources(const RunConfig& c, const TaskInfo& task, const Topology& topo) {
+    const uint32_t nodes = topo.nodes();
     if (task.kind != TaskKind::kb && task.kind != TaskKind::pmnb) {
         if (!c.sources.empty()) return "--sources and --k apply to tasks kb and pmnb only, not to '" + c.task + "'";
         return std::nullopt;
@@ -56,7 +56,7 @@ std::optional<std::string> validate_sources(const RunConfig& c, const TaskInfo& 
     std::vector<uint32_t> count(nodes, 0);
     for (uint32_t s : c.sources) {
         if (s >= nodes)
-            return not_a_node("--sources node " + std::to_string(s), c.dim);
+            return not_a_node("--sources node " + std::to_string(s), topo);
         if (++count[s] > kMaxMsg + 1)
             return "--sources repeats node " + std::to_string(s) + " more than " + std::to_string(kMaxMsg + 1) +
                    " times (the message index has 12 bits)";
@@ -154,14 +154,16 @@ std::optional<std::string> validate_dynamic(const RunConfig& c, const TaskInfo& 
     return std::nullopt;
 }
 
-std::optional<std::string> validate_rtl(const RunConfig& c) {
+std::optional<std::string> validate_rtl(const RunConfig& c, const Topology& topo) {
     if (c.router != "systemc" && c.router != "rtl")
         return "--router '" + c.router + "' is unknown: accepted systemc, rtl";
-    const uint32_t nodes = uint32_t{1} << c.dim;
     for (uint32_t n : c.rtl_nodes)
-        if (n >= nodes)
-            return not_a_node("--rtl-nodes node " + std::to_string(n), c.dim);
+        if (n >= topo.nodes())
+            return not_a_node("--rtl-nodes node " + std::to_string(n), topo);
     if (!c.uses_rtl()) return std::nullopt;
+    if (topo.kind() != TopologyKind::hypercube)
+        return std::string("the RTL router is the hypercube's: --router rtl and --rtl-nodes are accepted with --topology hypercube only, not ") +
+               topo.name();
     if (c.port_model != "mla")
         return "--port-model " + c.port_model + " is not built into the RTL router: accepted mla with --router rtl";
     if (c.dim > kRtlMaxDim)
@@ -187,13 +189,17 @@ RunConfig with_placed_sources(const RunConfig& c) {
     RunConfig r = c;
     if (c.k && c.sources.empty()) {
         std::string error;
-        r.sources = place_sources(Hypercube(c.dim), c.k, c.placement, c.seed, error);
+        r.sources = place_sources(*make_topology(c.topology, c.dim, c.radix), c.k, c.placement, c.seed, error);
     }
     return r;
 }
 
 bool RunConfig::is_rtl_node(uint32_t node) const {
     return router == "rtl" || std::find(rtl_nodes.begin(), rtl_nodes.end(), node) != rtl_nodes.end();
+}
+
+std::string not_a_node(const std::string& what, const Topology& topo) {
+    return what + " is not a node of the " + topo.label() + ": accepted 0.." + std::to_string(topo.nodes() - 1);
 }
 
 std::string not_a_node(const std::string& what, uint64_t dim) {
@@ -208,8 +214,8 @@ std::string accepted_tasks_and_algorithms() {
 }
 
 std::optional<std::string> validate(const RunConfig& c) {
-    if (c.dim < 1 || c.dim > kMaxDim)
-        return "--dim " + std::to_string(c.dim) + " is out of range: the hypercube accepts 1.." + std::to_string(kMaxDim);
+    if (auto e = topology_problem(c.topology, c.dim, c.radix)) return e;
+    const std::unique_ptr<Topology> topo = make_topology(c.topology, c.dim, c.radix);
     const TaskInfo* task = find_task(c.task);
     if (!task) return "unknown task '" + c.task + "': accepted tasks are " + task_names();
     if (!algorithms().find(task->kind, c.algorithm)) {
@@ -219,9 +225,16 @@ std::optional<std::string> validate(const RunConfig& c) {
                                            : "unknown algorithm '" + c.algorithm + "' for task '") +
                c.task + "': accepted for " + c.task + " are " + join_algorithms(task->kind);
     }
-    const uint32_t nodes = uint32_t{1} << c.dim;
+    const uint32_t nodes = topo->nodes();
     if (c.root >= nodes)
-        return not_a_node("--root " + std::to_string(c.root), c.dim);
+        return not_a_node("--root " + std::to_string(c.root), *topo);
+    if (const AlgorithmEntry* e = algorithms().find(task->kind, c.algorithm); !e->runs_on(topo->kind())) {
+        std::string here;
+        for (const AlgorithmEntry* x : algorithms().for_task(task->kind))
+            if (x->runs_on(topo->kind())) here += (here.empty() ? "" : ", ") + x->name;
+        return c.task + "/" + c.algorithm + " does not run on the " + topo->name() + ": accepted for " + c.task +
+               " on the " + topo->name() + " are " + (here.empty() ? std::string("none (yet)") : here);
+    }
     if (c.packet_flits < 1 || c.packet_flits > kMaxPacketFlits)
         return "--packet-flits " + std::to_string(c.packet_flits) + " is out of range: accepted 1.." +
                std::to_string(kMaxPacketFlits);
@@ -231,10 +244,10 @@ std::optional<std::string> validate(const RunConfig& c) {
             return "--k " + std::to_string(c.k) + " is out of range: accepted 1.." + std::to_string(nodes) +
                    " distinct nodes (repeat nodes with --sources)";
         std::string error;
-        place_sources(Hypercube(c.dim), c.k, c.placement, c.seed, error);
+        place_sources(*topo, c.k, c.placement, c.seed, error);
         if (!error.empty()) return error;
     }
-    if (auto e = validate_sources(with_placed_sources(c), *task)) return e;
+    if (auto e = validate_sources(with_placed_sources(c), *task, *topo)) return e;
     if (!parse_port_model(c.port_model))
         return "--port-model '" + c.port_model + "' is unknown: accepted mla, sla, shout";
     if (task->kind == TaskKind::succ && c.port_model == "sla")
@@ -253,6 +266,13 @@ std::optional<std::string> validate(const RunConfig& c) {
     if (c.known_sources && !algo.ranks_by_prefix)
         return "--known-sources applies to pmnb/vb1, vb-a0, vb2 and vb3 (ranks known in advance, no prefix), not to " +
                c.task + "/" + c.algorithm;
+    if (algo.dim_check)
+        if (auto e = algo.dim_check(c.dim)) return e;
+    if (algo.fixed_parts && c.packet_flits % algo.fixed_parts != 0)
+        return "--packet-flits " + std::to_string(c.packet_flits) + " is not a multiple of " +
+               std::to_string(algo.fixed_parts) + ": " + c.task + "/" + c.algorithm + " splits each packet into " +
+               std::to_string(algo.fixed_parts) + " parts (accepted: " + std::to_string(algo.fixed_parts) + ", " +
+               std::to_string(2 * algo.fixed_parts) + ", ...)";
     if (algo.splits_packets && c.packet_flits % c.dim != 0)
         return "--packet-flits " + std::to_string(c.packet_flits) + " is not a multiple of d = " + std::to_string(c.dim) +
                ": " + c.task + "/" + c.algorithm + " splits each packet into d mini-packets of packet_flits/d flits (accepted: " +
@@ -261,7 +281,7 @@ std::optional<std::string> validate(const RunConfig& c) {
     if (c.sbt_rotation >= c.dim)
         return "--sbt-rotation " + std::to_string(c.sbt_rotation) + " is out of range: accepted 0.." + std::to_string(c.dim - 1);
     if (auto e = validate_dynamic(c, *task)) return e;
-    if (auto e = validate_rtl(c)) return e;
+    if (auto e = validate_rtl(c, *topo)) return e;
     if (auto e = check_writable("--trace", c.trace_path)) return e;
     if (auto e = check_writable("--delays", c.delays_path)) return e;
     if (auto e = check_writable("--vcd", c.vcd_path)) return e;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "models/run.h"
+#include "models/topology.h"
 
 namespace cubecast {
 
@@ -14,7 +15,8 @@ std::optional<std::string> validate(const RunConfig& c);
 // The config must be valid.
 RunConfig with_placed_sources(const RunConfig& c);
 // "WHAT is not a node of the d-cube: accepted 0..N-1".
-std::string not_a_node(const std::string& what, uint64_t dim);
+std::string not_a_node(const std::string& what, uint64_t dim);  // of the d-cube
+std::string not_a_node(const std::string& what, const Topology& topology);
 // One line: the tasks and, for each, its algorithms ("mnb: bostt, sbt; ...").
 std::string accepted_tasks_and_algorithms();
 

@@ -123,9 +123,9 @@ private:
         SignalBus<T>* bus = nullptr;
         size_t index = 0;
         sc_core::sc_out<T>* pin = nullptr;
-        void write(const T& v) const {
+        void write(const T& v) const {  // neither: a port without a link
             if (bus) bus->write(index, v);
-            else pin->write(v);
+            else if (pin) pin->write(v);
         }
     };
     std::vector<const bool*> in_valid_value_;

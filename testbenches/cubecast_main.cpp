@@ -42,7 +42,7 @@ bool parse_node_list(const std::string& option, const std::string& text, std::ve
 // own range checks (one line naming the value and the accepted range) instead of wrapping.
 struct CommonOptions {
     std::string topology = "hypercube";
-    long long dim = 6, root = 0, packet_flits = 1, queue_depth = 0;
+    long long dim = 6, root = 0, packet_flits = 1, queue_depth = 0, radix = 0;
     unsigned long long seed = 1, max_cycles = 0;
     long long sbt_rotation = 0;
     std::string router = "systemc", rtl_nodes, rtl_rom_dir, sources, placement = "random", port_model = "mla";
@@ -56,8 +56,9 @@ struct CommonOptions {
     long long periods = 0;
     std::string pmnb = "vb2";
     void add(CLI::App* app, bool with_dim) {
-        app->add_option("--topology", topology, "network topology (hypercube)");
-        if (with_dim) app->add_option("--dim,-d", dim, "hypercube dimension, 1..16");
+        app->add_option("--topology", topology, "network topology: hypercube (default), torus or array");
+        if (with_dim) app->add_option("--dim,-d", dim, "dimension d: the d-cube (1..16), or a d-dimensional torus/array");
+        app->add_option("--radix,-p", radix, "torus, array: nodes per dimension p >= 2 (N = p^d <= 65536)");
         app->add_option("--root", root, "root node of snb and scatter");
         app->add_option("--packet-flits", packet_flits, "flits per data packet = cycles per slot, 1..64");
         app->add_option("--queue-depth", queue_depth, "packets per output queue, 0 = unbounded");
@@ -85,11 +86,12 @@ struct CommonOptions {
     }
     // Returns an error line, or empty.
     std::string into(RunConfig& c) const {
-        if (topology != "hypercube") return "unknown topology '" + topology + "': accepted hypercube (torus and array are planned)";
-        if (dim < 1 || dim > static_cast<long long>(kMaxDim))
-            return "--dim " + std::to_string(dim) + " is out of range: the hypercube accepts 1.." + std::to_string(kMaxDim);
-        if (root < 0 || root >= (1ll << dim))
-            return not_a_node("--root " + std::to_string(root), static_cast<uint64_t>(dim));
+        if (auto e = topology_problem(topology, dim, radix)) return *e;
+        const auto topo = make_topology(topology, static_cast<unsigned>(dim), static_cast<unsigned>(radix));
+        const long long nodes = topo->nodes();
+        if (root < 0 || root >= nodes) return not_a_node("--root " + std::to_string(root), *topo);
+        c.topology = topology;
+        c.radix = static_cast<unsigned>(radix);
         if (packet_flits < 1 || packet_flits > static_cast<long long>(kMaxPacketFlits))
             return "--packet-flits " + std::to_string(packet_flits) + " is out of range: accepted 1.." +
                    std::to_string(kMaxPacketFlits);
@@ -111,7 +113,7 @@ struct CommonOptions {
         if (!parse_node_list("--rtl-nodes", rtl_nodes, c.rtl_nodes, error)) return error;
         if (!parse_node_list("--sources", sources, c.sources, error)) return error;
         if (k != -1 && k < 1)
-            return "--k " + std::to_string(k) + " is out of range: accepted 1.." + std::to_string(1ll << dim) +
+            return "--k " + std::to_string(k) + " is out of range: accepted 1.." + std::to_string(nodes) +
                    " distinct nodes (repeat nodes with --sources)";
         c.k = k == -1 ? 0 : static_cast<uint64_t>(k);
         c.placement = placement;

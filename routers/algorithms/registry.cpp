@@ -64,6 +64,7 @@ const Registry& algorithms() {
         register_pmnb(r);
         register_dynamic_periods(r);
         register_dynamic_baselines(r);
+        register_line_broadcast(r);
         return r;
     }();
     return registry;

@@ -45,6 +45,13 @@ struct FormulaOptions {
     double t_p() const { return known_sources ? 0.0 : static_cast<double>(token_flits) / packet_flits; }
 };
 
+// The figures of an algorithm whose bounds depend on more than d and K (a mesh's radix, ring or
+// array): slots and the data transmissions it needs.
+struct TopologySlots {
+    std::optional<uint64_t> paper, lower;
+    uint64_t transmissions = 0;
+};
+
 struct AlgorithmEntry {
     TaskKind task;
     std::string name;
@@ -62,6 +69,13 @@ struct AlgorithmEntry {
     bool ranks_by_prefix = false;
     // Where the lower bound depends on the options (then it replaces lower_bound_slots).
     std::function<std::optional<uint64_t>(unsigned d, uint64_t k, const FormulaOptions&)> lower_bound_with_options = nullptr;
+    // Each packet travels as this many mini-packets whatever d is (0: see splits_packets).
+    unsigned fixed_parts = 0;
+    unsigned parts(unsigned d) const { return fixed_parts ? fixed_parts : splits_packets ? d : 1; }
+    // Set where the bounds depend on the topology beyond d (then it replaces the formulas above).
+    std::function<TopologySlots(const Topology&, uint64_t k, const FormulaOptions&)> topology_slots = nullptr;
+    // What else it needs of a run (e.g. one dimension): an error line naming what is accepted, or none.
+    std::function<std::optional<std::string>(unsigned dim)> dim_check = nullptr;
     // The topologies it runs on (the hypercube's algorithms need its xor addressing).
     std::vector<TopologyKind> topologies = {TopologyKind::hypercube};
     bool runs_on(TopologyKind t) const;
@@ -114,5 +128,6 @@ void register_succ_gray(Registry& r);
 void register_pmnb(Registry& r);
 void register_dynamic_periods(Registry& r);
 void register_dynamic_baselines(Registry& r);
+void register_line_broadcast(Registry& r);
 
 }  // namespace cubecast

@@ -35,6 +35,17 @@ std::vector<TraceRow> read_trace(const std::string& path) {
 }
 
 TraceFacts check_trace(const std::vector<TraceRow>& rows, unsigned dim, unsigned data_flits, unsigned token_flits) {
+    return check_trace_on(
+        rows,
+        [dim](uint32_t a, uint32_t b) {
+            const uint32_t diff = a ^ b;
+            return a < (1u << dim) && b < (1u << dim) && diff != 0 && (diff & (diff - 1)) == 0;
+        },
+        "hypercube", data_flits, token_flits);
+}
+
+TraceFacts check_trace_on(const std::vector<TraceRow>& rows, const std::function<bool(uint32_t, uint32_t)>& is_link,
+                          const std::string& topology, unsigned data_flits, unsigned token_flits) {
     TraceFacts f;
     auto violation = [&](const std::string& s) {
         if (f.violations.size() < 10) f.violations.push_back(s);
@@ -46,9 +57,8 @@ TraceFacts check_trace(const std::vector<TraceRow>& rows, unsigned dim, unsigned
     std::map<std::pair<PacketId, uint32_t>, uint64_t> holds_since;
     std::vector<const TraceRow*> by_end;
     for (const TraceRow& r : rows) {
-        const uint32_t diff = r.src ^ r.dst;
-        if (r.src >= (1u << dim) || r.dst >= (1u << dim) || diff == 0 || (diff & (diff - 1)) != 0)
-            violation("row " + std::to_string(r.src) + "->" + std::to_string(r.dst) + " is not a hypercube link");
+        if (!is_link(r.src, r.dst))
+            violation("row " + std::to_string(r.src) + "->" + std::to_string(r.dst) + " is not a " + topology + " link");
         const uint64_t len = r.kind == "data" ? data_flits : token_flits;
         if (r.end != r.start + len) violation("transmission of length " + std::to_string(r.end - r.start));
         if (r.kind == "data") ++f.data_rows;
@@ -79,7 +89,10 @@ TraceFacts check_trace(const std::vector<TraceRow>& rows, unsigned dim, unsigned
 }
 
 size_t expect_each_message_reaches_once(const std::vector<TraceRow>& rows, unsigned dim) {
-    const uint32_t n = 1u << dim;
+    return expect_each_message_reaches_all_once(rows, 1u << dim);
+}
+
+size_t expect_each_message_reaches_all_once(const std::vector<TraceRow>& rows, uint32_t n) {
     std::map<std::tuple<uint32_t, uint32_t, int64_t>, std::vector<uint32_t>> receivers;
     for (const TraceRow& r : rows)
         if (r.kind == "data") receivers[{r.origin, r.msg, r.dest}].push_back(r.dst);

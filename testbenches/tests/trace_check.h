@@ -2,6 +2,7 @@
 // model: it knows only the trace format and the hypercube.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -27,11 +28,15 @@ struct TraceFacts {
 // it is the packet's origin or has already received it (causality).
 // data_flits: a data packet's (or mini-packet's) length; token_flits: a control token's.
 TraceFacts check_trace(const std::vector<TraceRow>& rows, unsigned dim, unsigned data_flits, unsigned token_flits = 1);
+// The same checks on any topology: is_link(a, b) says whether a -> b is one of its links.
+TraceFacts check_trace_on(const std::vector<TraceRow>& rows, const std::function<bool(uint32_t, uint32_t)>& is_link,
+                          const std::string& topology, unsigned data_flits, unsigned token_flits = 1);
 
 // For a broadcast task: every (origin, msg) broadcast reaches every other node, exactly once.
 // For personalised tasks: the packet for dest reaches dest exactly once. No node receives a packet
 // twice. Returns the number of distinct messages in the trace.
 size_t expect_each_message_reaches_once(const std::vector<TraceRow>& rows, unsigned dim);
+size_t expect_each_message_reaches_all_once(const std::vector<TraceRow>& rows, uint32_t nodes);
 
 // Test-side port-model check on the trace: "sla": per node and cycle at most one link sending and one
 // receiving; "shout": at most one receiving, all sending links carry one message, never both.

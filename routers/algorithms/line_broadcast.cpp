@@ -1,0 +1,114 @@
+// Paper 001 Theorem 2 (Varvarigos and Bertsekas, partial multinode broadcast and exchange on
+// d-dimensional meshes, §2): K packets broadcast in a linear array or ring of p nodes. Every node
+// passes on, in the same direction, each packet that comes to it, and inserts one of its own whenever
+// nothing came (an empty slot): here the output queue gives the packets passing through priority 0 and
+// the node's own priority 1, so at each slot boundary a waiting transit packet goes first, and a
+// packet is never delayed once it has started.
+//   kb/line on the array: each packet to the left and to the right, to the ends: at most K + p - 1
+//     slots (Theorem 2; p - 1 with one packet per node, the Remark);
+//   kb/line on the ring, unsplit: each packet both ways, ceil((p-1)/2) hops to the plus side and
+//     floor((p-1)/2) to the minus side, so that together they reach the other p - 1 nodes once: with
+//     one packet per node floor(p/2) slots (the Remark); in general, by the theorem's argument (a
+//     packet waits for at most the K - 1 others, then is never delayed), K + ceil((p-1)/2) - 1;
+//   kb/line-split on the ring: each packet as two halves of F/2 flits, half 0 all the way round in
+//     the plus direction and half 1 in the minus direction (the ring as two edge-disjoint
+//     unidirectional arrays): at most (K + p - 1)/2 (Theorem 2), (p - 1)/2 with one packet per node.
+#include "models/mesh.h"
+#include "routers/algorithms/registry.h"
+
+namespace cubecast {
+
+namespace {
+
+constexpr int64_t kPassing = 0, kOwn = 1;
+
+class LineBroadcastLogic : public ControlLogic {
+public:
+    LineBroadcastLogic(const Mesh& ring, bool split, uint32_t id) : mesh_(ring), split_(split), id_(id) {}
+
+    void route(const LocalView&, const Header& h, int in_port, Decision& out) override {
+        const unsigned minus = Mesh::minus_port(0), plus = Mesh::plus_port(0);
+        if (in_port == kLocalPort) {
+            if (!split_ || h.part == 0) go(plus, 0, h, out, kOwn);
+            if (!split_ || h.part == 1) go(minus, 0, h, out, kOwn);
+            return;
+        }
+        if (h.origin != id_) out.deliver();
+        // It arrived on the minus port: it travels in the plus direction (and the other way round).
+        const unsigned onward = static_cast<unsigned>(in_port) == minus ? plus : minus;
+        go(onward, hops_from(h.origin, onward), h, out, kPassing);
+    }
+
+private:
+    // Hops a packet of `origin` travelling out of `port` has made on its way here.
+    unsigned hops_from(uint32_t origin, unsigned port) const {
+        const unsigned p = mesh_.radix();
+        return port == Mesh::plus_port(0) ? (id_ + p - origin) % p : (origin + p - id_) % p;
+    }
+    // Send it on across `port` if it still has nodes to reach that way.
+    void go(unsigned port, unsigned hops, const Header&, Decision& out, int64_t priority) const {
+        if (!mesh_.across(id_, port)) return;  // the array's end
+        const unsigned p = mesh_.radix();
+        unsigned reach = p - 1;  // the array, or a half in the split ring: to the end, or round the ring
+        if (mesh_.wraps() && !split_) reach = port == Mesh::plus_port(0) ? p / 2 : (p - 1) / 2;
+        if (hops < reach) out.forward(port, QueueKey{0, priority});
+    }
+
+    const Mesh& mesh_;
+    bool split_;
+    uint32_t id_;
+};
+
+uint64_t cdiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+// Whatever the placement: some node holds at most floor(K/p) of the K packets, so it receives at
+// least K - floor(K/p) of them over its (at most two) links, one per link per slot.
+uint64_t lower_bound(uint64_t p, uint64_t k) { return std::max<uint64_t>(1, cdiv(k - k / p, 2)); }
+
+AlgorithmEntry line(const char* name, const char* paper, const char* claim, bool split) {
+    AlgorithmEntry e{TaskKind::kb, name, paper, claim, nullptr, nullptr,
+                     [](unsigned, uint64_t) { return uint64_t{0}; },
+                     [split](const AlgorithmSetup& s) -> LogicFactory {
+                         const Mesh& mesh = static_cast<const Mesh&>(s.topology);
+                         return [&mesh, split](uint32_t node) { return std::make_unique<LineBroadcastLogic>(mesh, split, node); };
+                     }};
+    e.topologies = split ? std::vector<TopologyKind>{TopologyKind::torus}
+                         : std::vector<TopologyKind>{TopologyKind::torus, TopologyKind::array};
+    if (split) e.fixed_parts = 2;
+    e.dim_check = [name](unsigned d) -> std::optional<std::string> {
+        if (d == 1) return std::nullopt;
+        return "--dim " + std::to_string(d) + ": kb/" + name + " is the ring's and the linear array's (Theorem 2): accepted --dim 1";
+    };
+    return e;
+}
+
+}  // namespace
+
+void register_line_broadcast(Registry& r) {
+    // The bounds depend on p and on ring or array: given by topology_slots below.
+    AlgorithmEntry unsplit = line("line", "001 Theorem 2 (pass through, own packets into empty slots; array or ring)",
+                                  "array K+p-1; ring K+ceil((p-1)/2)-1 (derived)", false);
+    unsplit.topology_slots = [](const Topology& t, uint64_t k, const FormulaOptions&) {
+        const uint64_t p = static_cast<const Mesh&>(t).radix();
+        const bool ring = t.kind() == TopologyKind::torus;
+        TopologySlots s;
+        s.paper = ring ? k + p / 2 - 1 : k + p - 1;
+        s.lower = lower_bound(p, k);
+        s.transmissions = k * (p - 1);
+        return s;
+    };
+    r.add(unsplit);
+    AlgorithmEntry split = line("line-split", "001 Theorem 2 (ring: each packet in two halves, one each way round)",
+                                "(K+p-1)/2", true);
+    split.topology_slots = [](const Topology& t, uint64_t k, const FormulaOptions&) {
+        const uint64_t p = static_cast<const Mesh&>(t).radix();
+        TopologySlots s;
+        s.paper = cdiv(k + p - 1, 2);
+        s.lower = lower_bound(p, k);  // two halves of half a slot each, over the same two links
+        s.transmissions = 2 * k * (p - 1);  // two halves, each round the ring
+        return s;
+    };
+    r.add(split);
+}
+
+}  // namespace cubecast

@@ -1,0 +1,175 @@
+// The torus and the array (paper 001 §1) and the first of paper 001's algorithms on them: broadcasts
+// in a linear array and a ring (Theorem 2 and its Remark). The topology is checked against its
+// definition (mixed radix, digit 0 least significant, wraparound only on the torus); the runs'
+// figures against the paper's, computed here; every trace row must cross a link of the topology,
+// with link capacity and causality, and every packet (each half) must reach every other node once.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+#include <set>
+
+#include "models/mesh.h"
+#include "sim_helpers.h"
+
+using cubecast::Mesh;
+using cubecast::RunConfig;
+using cubecast::RunStatus;
+using cubecast::TopologyKind;
+
+namespace {
+
+uint32_t power(uint32_t p, unsigned d) {
+    uint32_t n = 1;
+    for (unsigned i = 0; i < d; ++i) n *= p;
+    return n;
+}
+
+// Are a and b neighbours in the torus / array, by the definition: they differ in one digit, by one
+// (or, on the torus, by p - 1: the wraparound link).
+bool adjacent(uint32_t a, uint32_t b, unsigned p, unsigned d, bool torus) {
+    if (a >= power(p, d) || b >= power(p, d)) return false;
+    unsigned differing = 0;
+    bool one_step = true;
+    for (unsigned i = 0; i < d; ++i, a /= p, b /= p) {
+        const unsigned x = a % p, y = b % p;
+        if (x == y) continue;
+        ++differing;
+        const unsigned gap = x > y ? x - y : y - x;
+        one_step = one_step && (gap == 1 || (torus && gap == p - 1));
+    }
+    return differing == 1 && one_step;
+}
+
+}  // namespace
+
+TEST(Mesh, NeighboursAsDefined) {
+    for (const bool torus : {true, false})
+        for (unsigned d = 1; d <= 3; ++d)
+            for (unsigned p = 2; p <= 6; ++p) {
+                const Mesh m(torus ? TopologyKind::torus : TopologyKind::array, d, p);
+                ASSERT_EQ(m.nodes(), power(p, d));
+                uint64_t links = 0;
+                for (uint32_t x = 0; x < m.nodes(); ++x) {
+                    std::set<uint32_t> seen;
+                    for (unsigned port = 0; port < m.ports(); ++port) {
+                        const auto y = m.across(x, port);
+                        const unsigned i = port / 2, digit = x / power(p, i) % p;
+                        const bool plus = port % 2 == 1;
+                        const bool edge = plus ? digit == p - 1 : digit == 0;
+                        EXPECT_EQ(y.has_value(), torus || !edge) << x << " port " << port;
+                        if (!y) continue;
+                        ++links;
+                        EXPECT_TRUE(adjacent(x, *y, p, d, torus)) << x << " -> " << *y;
+                        const unsigned expected = plus ? (digit + 1) % p : (digit + p - 1) % p;
+                        EXPECT_EQ(*y / power(p, i) % p, expected);
+                        EXPECT_EQ(m.across(*y, m.arrival_port(port)), x) << "the link back";
+                        if (p > 2) EXPECT_TRUE(seen.insert(*y).second) << "two ports to one node";
+                    }
+                }
+                EXPECT_EQ(links, m.directed_links());
+                EXPECT_EQ(m.directed_links(), torus ? 2ull * d * m.nodes() : 2ull * d * (m.nodes() - m.nodes() / p));
+            }
+    EXPECT_EQ(Mesh(TopologyKind::torus, 2, 4).port_name(3), "y+");
+    EXPECT_EQ(Mesh(TopologyKind::array, 2, 4).port_name(0), "x-");
+}
+
+namespace {
+
+struct LineRun {
+    cubecast::RunResult result;
+    std::vector<TraceRow> rows;
+};
+
+LineRun line_run(const std::string& topology, const std::string& algorithm, unsigned p, std::vector<uint32_t> sources,
+                 unsigned packet_flits = 1) {
+    RunConfig c = config("kb", algorithm, 1, 0, packet_flits);
+    c.topology = topology;
+    c.radix = p;
+    c.sources = std::move(sources);
+    const Outcome o = run_traced(c);
+    const bool torus = topology == "torus";
+    const TraceFacts f = check_trace_on(
+        o.rows, [&](uint32_t a, uint32_t b) { return adjacent(a, b, p, 1, torus); }, topology,
+        algorithm == "line-split" ? packet_flits / 2 : packet_flits);
+    EXPECT_TRUE(f.violations.empty()) << f.violations.front();
+    EXPECT_EQ(f.data_rows, o.result.data_transmissions);
+    EXPECT_EQ(o.result.status, RunStatus::ok) << (o.result.problems.empty() ? "" : o.result.problems.front());
+    EXPECT_TRUE(o.result.delivered_exactly_once);
+    EXPECT_TRUE(o.result.conserved);
+    return {o.result, o.rows};
+}
+
+std::vector<uint32_t> every_node(unsigned p) {
+    std::vector<uint32_t> v(p);
+    for (unsigned i = 0; i < p; ++i) v[i] = i;
+    return v;
+}
+
+// K packets at random nodes, repeats allowed (a node may have several).
+std::vector<uint32_t> random_sources(unsigned p, unsigned k, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::vector<uint32_t> v;
+    for (unsigned i = 0; i < k; ++i) v.push_back(rng() % p);
+    return v;
+}
+
+}  // namespace
+
+// Theorem 2's Remark: one packet per node, an array needs p - 1 slots and a ring floor(p/2) unsplit,
+// (p - 1)/2 with the packets in two halves; K packets: array <= K + p - 1, ring halves <= (K + p - 1)/2.
+TEST(LineBroadcast, OnePacketPerNodeExactly) {
+    for (unsigned p = 2; p <= 9; ++p) {
+        SCOPED_TRACE("p = " + std::to_string(p));
+        const LineRun array = line_run("array", "line", p, every_node(p));
+        EXPECT_EQ(array.result.completion_slots, p - 1);
+        EXPECT_EQ(array.result.data_transmissions, uint64_t{p} * (p - 1));
+        expect_each_message_reaches_all_once(array.rows, p);
+        if (p == 2) continue;  // the 2-ring has two links between its nodes: one link each way suffices
+        const LineRun ring = line_run("torus", "line", p, every_node(p));
+        EXPECT_EQ(ring.result.completion_slots, p / 2);
+        EXPECT_EQ(ring.result.data_transmissions, uint64_t{p} * (p - 1));
+        expect_each_message_reaches_all_once(ring.rows, p);
+        const LineRun halves = line_run("torus", "line-split", p, every_node(p), 4);
+        EXPECT_EQ(halves.result.completion_cycles, (p - 1) * 2u);  // p - 1 hops of F/2 = 2 cycles
+        EXPECT_EQ(halves.result.data_transmissions, 2ull * p * (p - 1));
+        // Each half reaches every other node once, half 0 the plus way, half 1 the minus way.
+        std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::multiset<uint32_t>> got;
+        for (const TraceRow& r : halves.rows) {
+            got[{r.origin, r.msg, r.part}].insert(r.dst);
+            EXPECT_EQ(r.dst, r.part == 0 ? (r.src + 1) % p : (r.src + p - 1) % p) << "half " << r.part << " went the wrong way";
+        }
+        EXPECT_EQ(got.size(), 2u * p);
+        for (const auto& [id, nodes] : got) {
+            EXPECT_EQ(nodes.size(), p - 1u);
+            EXPECT_EQ(std::set<uint32_t>(nodes.begin(), nodes.end()).size(), p - 1u);
+            EXPECT_EQ(nodes.count(std::get<0>(id)), 0u);
+        }
+    }
+}
+
+TEST(LineBroadcast, KPacketsWithinTheorem2) {
+    for (unsigned p : {3u, 5u, 8u})
+        for (unsigned k : {1u, 4u, 11u, 24u})
+            for (unsigned seed : {1u, 2u}) {
+                SCOPED_TRACE("p = " + std::to_string(p) + " K = " + std::to_string(k));
+                const auto sources = random_sources(p, k, seed * 100 + k);
+                const LineRun array = line_run("array", "line", p, sources);
+                EXPECT_LE(array.result.completion_slots, k + p - 1);
+                uint64_t farthest = 0;  // a packet needs one slot per hop to the farthest node
+                for (uint32_t x : sources) farthest = std::max<uint64_t>(farthest, std::max(x, p - 1 - x));
+                EXPECT_GE(array.result.completion_slots, farthest);
+                EXPECT_EQ(array.result.paper_slots, k + p - 1);
+                EXPECT_LE(array.result.lower_bound_slots, array.result.completion_slots);
+                EXPECT_EQ(array.result.lower_bound_slots, std::max<uint64_t>(1, (k - k / p + 1) / 2));
+                EXPECT_EQ(array.result.data_transmissions, uint64_t{k} * (p - 1));
+                const LineRun ring = line_run("torus", "line", p, sources);
+                EXPECT_LE(ring.result.completion_slots, k + (p - 1 + 1) / 2 - 1);  // K + ceil((p-1)/2) - 1
+                EXPECT_EQ(ring.result.data_transmissions, uint64_t{k} * (p - 1));
+                const LineRun halves = line_run("torus", "line-split", p, sources, 2);
+                EXPECT_LE(halves.result.completion_cycles, k + p - 1);  // (K + p - 1)/2 slots of 2 cycles
+            }
+    // All K at one end of the array: the other end waits for every one of them.
+    const LineRun end = line_run("array", "line", 6, std::vector<uint32_t>(9, 0));
+    EXPECT_EQ(end.result.completion_slots, 9u + 6 - 2);  // the last leaves in slot 9, then 4 more hops
+}
