@@ -49,7 +49,16 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("run --task scatter --dim 4 --root 16", "16", "0..15");
     expect_bad_input("run --packet-flits 0", "0", "1..64");
     expect_bad_input("run --queue-depth -1", "-1", "unbounded");
-    expect_bad_input("run --topology torus", "torus", "hypercube");
+    expect_bad_input("run --topology ring", "ring", "hypercube, torus, array");
+    expect_bad_input("run --topology torus", "--topology torus", "--radix p");
+    expect_bad_input("run --topology torus --dim 2 --radix 1", "--radix 1", "2..65536");
+    expect_bad_input("run --topology array --dim 3 --radix 41", "41^3", "p^d <= 65536");
+    expect_bad_input("run --dim 3 --radix 4", "--radix 4", "torus and the array only");
+    expect_bad_input("run --topology torus --dim 2 --radix 4 --task mnb --algorithm bostt", "mnb/bostt", "accepted for mnb on the torus");
+    expect_bad_input("run --topology array --dim 1 --radix 5 --task kb --algorithm line-split --k 2", "kb/line-split",
+                     "accepted for kb on the array are line");
+    expect_bad_input("run --topology torus --dim 1 --radix 4 --router rtl --task kb --algorithm line --k 2", "torus",
+                     "--topology hypercube only");
     expect_bad_input("run --trace /nonexistent/dir/t.csv", "/nonexistent/dir/t.csv", "writable");
     expect_bad_input("run --vcd /nonexistent/w.vcd", "/nonexistent/w.vcd", "writable");
     expect_bad_input("sweep --dims 3..99", "3..99", "1..16");
@@ -61,7 +70,7 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("run --task kb --algorithm same-order --dim 4 --sources 3,99", "99", "0..15");
     expect_bad_input("run --task kb --algorithm pair --dim 4 --k 3", "K = 3", "--k 2");
     expect_bad_input("run --task kb --algorithm pair --dim 4 --sources 5,5", "repeated", "--k 2");
-    expect_bad_input("run --task mnb --dim 4 --sources 1,2", "kb and pmnb only", "mnb");
+    expect_bad_input("run --task mnb --dim 4 --sources 1,2", "'mnb'", "kb, pmnb and pack only");
     expect_bad_input("run --task kb --algorithm rank --dim 5 --k 4", "K = 4", "--k 5");
     expect_bad_input("run --task succ --algorithm gray --dim 4 --port-model sla", "sla", "mla, shout");
     expect_bad_input("run --port-model telepathy", "telepathy", "mla, sla, shout");
@@ -135,7 +144,7 @@ TEST(CommandLine, DynamicBadInput) {
                      "warmup <");
     expect_bad_input("run --task dynamic --algorithm greedy --dim 3 --lambda 0.5 --slots 20000", "more than the 4096",
                      "accepted --slots up to");
-    expect_bad_input("run --task dynamic --algorithm greedy --dim 3 --k 3", "--sources and --k", "kb and pmnb");
+    expect_bad_input("run --task dynamic --algorithm greedy --dim 3 --k 3", "--sources and --k", "kb, pmnb and pack");
     expect_bad_input("sweep-rho --dim 4 --schemes periods/vb2,foo", "'foo'", "periods/vb2");
     expect_bad_input("sweep-rho --dim 4 --rhos 0.5,-1", "--rho -1", "(0, ");
 }
