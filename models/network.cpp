@@ -252,7 +252,7 @@ RunResult Network::run() {
     else if (algo_->paper_slots) r.paper_slots = algo_->paper_slots(d, r.broadcasts);
     r.optimal_transmissions = algo_->optimal_transmissions(d, r.broadcasts);
     if (algo_->topology_slots) {
-        const TopologySlots t = algo_->topology_slots(*topology_, r.broadcasts, options);
+        const TopologySlots t = algo_->topology_slots(*topology_, config_.sources, options);
         r.paper_slots = t.paper;
         r.lower_bound_slots = t.lower;
         r.optimal_transmissions = t.transmissions;

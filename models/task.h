@@ -10,7 +10,7 @@
 
 namespace cubecast {
 
-enum class TaskKind { snb, mnb, scatter, te, kb, succ, pmnb, dynamic };
+enum class TaskKind { snb, mnb, scatter, te, kb, succ, pmnb, dynamic, pack };
 
 struct TaskInfo {
     TaskKind kind;
@@ -53,7 +53,8 @@ private:
     const Topology& topology_;
     uint32_t root_;
     std::vector<uint32_t> sources_;
-    std::vector<uint32_t> packets_at_;  // kb, pmnb: a_x, packets per node
+    std::vector<uint32_t> packets_at_;  // kb, pmnb, pack: a_x, packets per node
+    std::vector<int64_t> rank_of_;      // pack: the rank of each active node (-1: not active)
     unsigned parts_;
     std::vector<std::vector<Arrival>> arrivals_;
     uint64_t arrivals_total_ = 0;

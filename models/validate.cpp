@@ -46,8 +46,8 @@ std::optional<std::string> check_writable(const std::string& option, const std::
 
 std::optional<std::string> validate_sources(const RunConfig& c, const TaskInfo& task, const Topology& topo) {
     const uint32_t nodes = topo.nodes();
-    if (task.kind != TaskKind::kb && task.kind != TaskKind::pmnb) {
-        if (!c.sources.empty()) return "--sources and --k apply to tasks kb and pmnb only, not to '" + c.task + "'";
+    if (task.kind != TaskKind::kb && task.kind != TaskKind::pmnb && task.kind != TaskKind::pack) {
+        if (!c.sources.empty()) return "--sources and --k apply to tasks kb, pmnb and pack only, not to '" + c.task + "'";
         return std::nullopt;
     }
     if (c.sources.empty())
@@ -61,14 +61,14 @@ std::optional<std::string> validate_sources(const RunConfig& c, const TaskInfo& 
             return "--sources repeats node " + std::to_string(s) + " more than " + std::to_string(kMaxMsg + 1) +
                    " times (the message index has 12 bits)";
     }
-    if (task.kind == TaskKind::pmnb) {
+    if (task.kind == TaskKind::pmnb || task.kind == TaskKind::pack) {
         if (c.sources.size() > nodes)
-            return "task pmnb has M = " + std::to_string(c.sources.size()) + " active nodes, more than N = " +
+            return "task " + c.task + " has M = " + std::to_string(c.sources.size()) + " active nodes, more than N = " +
                    std::to_string(nodes) + " (accepted M in 1.." + std::to_string(nodes) + ", each node once)";
         for (uint32_t s : c.sources)
             if (count[s] > 1)
                 return "--sources repeats node " + std::to_string(s) +
-                       ": in task pmnb each active node broadcasts one packet (accepted: distinct nodes)";
+                       ": in task " + c.task + " each active node sends one packet (accepted: distinct nodes)";
         return std::nullopt;
     }
     if (c.algorithm == "pair" && (c.sources.size() != 2 || c.sources[0] == c.sources[1]))

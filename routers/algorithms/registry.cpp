@@ -65,6 +65,7 @@ const Registry& algorithms() {
         register_dynamic_periods(r);
         register_dynamic_baselines(r);
         register_line_broadcast(r);
+        register_mesh_pack(r);
         return r;
     }();
     return registry;

@@ -73,7 +73,9 @@ struct AlgorithmEntry {
     unsigned fixed_parts = 0;
     unsigned parts(unsigned d) const { return fixed_parts ? fixed_parts : splits_packets ? d : 1; }
     // Set where the bounds depend on the topology beyond d (then it replaces the formulas above).
-    std::function<TopologySlots(const Topology&, uint64_t k, const FormulaOptions&)> topology_slots = nullptr;
+    // sources: the run's active nodes (kb, pack), as given.
+    std::function<TopologySlots(const Topology&, const std::vector<uint32_t>& sources, const FormulaOptions&)>
+        topology_slots = nullptr;
     // What else it needs of a run (e.g. one dimension): an error line naming what is accepted, or none.
     std::function<std::optional<std::string>(unsigned dim)> dim_check = nullptr;
     // The topologies it runs on (the hypercube's algorithms need its xor addressing).
@@ -129,5 +131,6 @@ void register_pmnb(Registry& r);
 void register_dynamic_periods(Registry& r);
 void register_dynamic_baselines(Registry& r);
 void register_line_broadcast(Registry& r);
+void register_mesh_pack(Registry& r);
 
 }  // namespace cubecast

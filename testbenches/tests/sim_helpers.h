@@ -65,13 +65,19 @@ inline cubecast::RunConfig kb(const std::string& algorithm, unsigned d, std::vec
 }
 
 // K distinct nodes of the d-cube, shuffled by the seed.
-inline std::vector<uint32_t> random_distinct(unsigned d, uint64_t k, unsigned seed) {
-    std::vector<uint32_t> nodes(pow2(d));
+// k distinct nodes of 0..n-1, shuffled by the seed.
+inline std::vector<uint32_t> random_distinct_of(uint32_t n, uint64_t k, unsigned seed) {
+    std::vector<uint32_t> nodes(n);
     for (uint32_t i = 0; i < nodes.size(); ++i) nodes[i] = i;
     std::mt19937 rng(seed);
     std::shuffle(nodes.begin(), nodes.end(), rng);
     nodes.resize(k);
     return nodes;
+}
+
+// k distinct nodes of the d-cube.
+inline std::vector<uint32_t> random_distinct(unsigned d, uint64_t k, unsigned seed) {
+    return random_distinct_of(pow2(d), k, seed);
 }
 
 // The checks every run in the suite gets: finished, every message delivered exactly once with its
