@@ -10,6 +10,7 @@
 #include <set>
 
 #include "models/mesh.h"
+#include "mesh_helpers.h"
 #include "sim_helpers.h"
 
 using cubecast::Mesh;
@@ -17,31 +18,6 @@ using cubecast::RunConfig;
 using cubecast::RunStatus;
 using cubecast::TopologyKind;
 
-namespace {
-
-uint32_t power(uint32_t p, unsigned d) {
-    uint32_t n = 1;
-    for (unsigned i = 0; i < d; ++i) n *= p;
-    return n;
-}
-
-// Are a and b neighbours in the torus / array, by the definition: they differ in one digit, by one
-// (or, on the torus, by p - 1: the wraparound link).
-bool adjacent(uint32_t a, uint32_t b, unsigned p, unsigned d, bool torus) {
-    if (a >= power(p, d) || b >= power(p, d)) return false;
-    unsigned differing = 0;
-    bool one_step = true;
-    for (unsigned i = 0; i < d; ++i, a /= p, b /= p) {
-        const unsigned x = a % p, y = b % p;
-        if (x == y) continue;
-        ++differing;
-        const unsigned gap = x > y ? x - y : y - x;
-        one_step = one_step && (gap == 1 || (torus && gap == p - 1));
-    }
-    return differing == 1 && one_step;
-}
-
-}  // namespace
 
 TEST(Mesh, NeighboursAsDefined) {
     for (const bool torus : {true, false})
