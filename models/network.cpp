@@ -47,7 +47,7 @@ Network::Network(sc_module_name name, const RunConfig& config)
       period_pmnb_(config.task == "dynamic" && config.algorithm == "periods" ? algorithms().find(TaskKind::pmnb, config.pmnb)
                                                                               : nullptr),
       task_(task_info_->kind, *topology_, config.root, config.sources,
-            period_pmnb_ ? period_pmnb_->parts(config.dim) : algo_->parts(config.dim),
+            period_pmnb_ ? period_pmnb_->parts(*topology_) : algo_->parts(*topology_),
             task_info_->kind == TaskKind::dynamic ? dynamic_arrivals(config) : std::vector<std::vector<Arrival>>{}),
       clk_("clk", 1, SC_NS) {
     const uint32_t n = topology_->nodes();

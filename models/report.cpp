@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "models/result_json.h"
+#include "models/topology.h"
 
 namespace cubecast {
 
@@ -79,7 +80,7 @@ void print_dynamic(std::ostream& os, const RunResult& r) {
 }  // namespace
 
 void print_table(std::ostream& os, const RunResult& r) {
-    os << "cubecast: " << r.task << " / " << r.algorithm << " on the " << r.dim << "-cube (" << r.nodes
+    os << "cubecast: " << r.task << " / " << r.algorithm << " on the " << make_topology(r.topology, r.dim, r.radix)->label() << " (" << r.nodes
        << " nodes), packet " << r.packet_flits << " flit" << (r.packet_flits > 1 ? "s" : "") << ", queues "
        << (r.queue_depth ? std::to_string(r.queue_depth) + " deep" : std::string("unbounded"))
        << (r.broadcasts ? ", K = " + std::to_string(r.broadcasts) + " broadcasts" : std::string()) << "\n";

@@ -263,9 +263,14 @@ std::optional<std::string> validate(const RunConfig& c) {
         return "--token-flits " + std::to_string(c.token_flits) + " is out of range: accepted 1.." +
                std::to_string(kMaxPacketFlits);
     const AlgorithmEntry& algo = *algorithms().find(task->kind, c.algorithm);
-    if (c.known_sources && !algo.ranks_by_prefix)
-        return "--known-sources applies to pmnb/vb1, vb-a0, vb2 and vb3 (ranks known in advance, no prefix), not to " +
-               c.task + "/" + c.algorithm;
+    if (c.known_sources && !algo.ranks_by_prefix) {
+        std::string accepted;
+        for (const AlgorithmEntry& e : algorithms().all())
+            if (e.ranks_by_prefix) for (const TaskInfo& t : tasks())
+                    if (t.kind == e.task) accepted += (accepted.empty() ? "" : ", ") + std::string(t.name) + "/" + e.name;
+        return "--known-sources applies to " + accepted + " (ranks known in advance, no prefix), not to " + c.task + "/" +
+               c.algorithm;
+    }
     if (algo.dim_check)
         if (auto e = algo.dim_check(c.dim)) return e;
     if (algo.fixed_parts && c.packet_flits % algo.fixed_parts != 0)
@@ -278,6 +283,10 @@ std::optional<std::string> validate(const RunConfig& c) {
                ": " + c.task + "/" + c.algorithm + " splits each packet into d mini-packets of packet_flits/d flits (accepted: " +
                std::to_string(c.dim) + ", " + std::to_string(2 * c.dim) + ", ... up to " +
                std::to_string(kMaxPacketFlits / c.dim * c.dim) + ")";
+    if (const unsigned parts = algo.parts(*topo); c.packet_flits % parts != 0)
+        return "--packet-flits " + std::to_string(c.packet_flits) + " is not a multiple of " + std::to_string(parts) + ": " +
+               c.task + "/" + c.algorithm + " on the " + topo->name() + " sends each packet as " + std::to_string(parts) +
+               " parts (accepted: " + std::to_string(parts) + ", " + std::to_string(2 * parts) + ", ...)";
     if (c.sbt_rotation >= c.dim)
         return "--sbt-rotation " + std::to_string(c.sbt_rotation) + " is out of range: accepted 0.." + std::to_string(c.dim - 1);
     if (auto e = validate_dynamic(c, *task)) return e;

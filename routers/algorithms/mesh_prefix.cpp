@@ -1,6 +1,8 @@
 // Paper 001 §4.1 Phase 1 (Fig. 2): see mesh_prefix.h.
 #include "routers/algorithms/mesh_prefix.h"
 
+#include <algorithm>
+
 namespace cubecast {
 
 uint32_t mesh_to_tree(const Mesh& m, uint32_t node, unsigned c) {
@@ -55,7 +57,7 @@ void MeshPrefix::derive(uint64_t cycle) {
         at.forward_sent = true;
         const uint64_t running = *at.before + *at.block_sum;
         if (at.position < last) {
-            sends_.push_back({Mesh::plus_port(mesh_dim(l)), opt_.forward_tag, running});
+            sends_.push_back({Mesh::plus_port(mesh_dim(l)), opt_.forward_tag, running, 0});
         } else if (l == top) {  // the mesh's last node: the root of the prefix tree
             total_ = running;
             at.outer_before = 0;
@@ -66,9 +68,11 @@ void MeshPrefix::derive(uint64_t cycle) {
         Level& at = levels_[l];
         if (at.reverse_done || !at.outer_before || !at.forward_sent) continue;
         at.reverse_done = true;
-        if (at.position > 0)
+        if (at.position > 0) {  // the chain's first position waits for the reverse subphase's first step
+            const uint64_t subphase = (2 * uint64_t{mesh_.dim()} - 1 - l) * last * opt_.step_cycles;
             sends_.push_back({Mesh::minus_port(mesh_dim(l)), opt_.reverse_tag,
-                              *at.outer_before | (*at.after + *at.block_sum) << 16});
+                              *at.outer_before | (*at.after + *at.block_sum) << 16, at.position == last ? subphase : 0});
+        }
         const uint64_t before_block = *at.outer_before + *at.before;
         if (l > 0) {  // this node is the last position of its level-(l-1) line
             levels_[l - 1].outer_before = before_block;
@@ -82,17 +86,22 @@ void MeshPrefix::derive(uint64_t cycle) {
 }
 
 std::optional<uint64_t> MeshPrefix::next_emission(uint64_t cycle) const {
-    if (sends_.empty()) return std::nullopt;
-    return cycle;
+    std::optional<uint64_t> next;
+    for (const Send& s : sends_) next = std::min(next.value_or(s.earliest), std::max(cycle, s.earliest));
+    return next;
 }
 
 void MeshPrefix::on_cycle(const LocalView& v, std::vector<Emission>& out) {
-    for (const Send& s : sends_) {
-        Emission e{make_token(v.id, s.tag, s.value), {}};
-        e.decision.forward(s.port, QueueKey{v.cycle, 0});
+    for (auto it = sends_.begin(); it != sends_.end();) {
+        if (it->earliest > v.cycle) {
+            ++it;
+            continue;
+        }
+        Emission e{make_token(v.id, it->tag, it->value), {}};
+        e.decision.forward(it->port, QueueKey{v.cycle, 0});
         out.push_back(std::move(e));
+        it = sends_.erase(it);
     }
-    sends_.clear();
 }
 
 }  // namespace cubecast

@@ -17,10 +17,14 @@
 //     position. At a leaf, the rank is E' and M = E' + a + A.
 // The copy shows the operation only in its figure (Fig. 2, d = 2, p = 3); the token contents above are
 // this model's reading of it, chosen so every node also learns M (the dynamic scheme needs it).
-// Steps here are data-driven: a node sends as soon as it knows what to send, which on these chains is
-// exactly the synchronous schedule (a level-l line starts when the level-(l-1) lines below its
-// position-0 node have ended), except that in the reverse phase a node starts its lower line as soon as
-// its own (E, A) arrive: that uses other links and only ends earlier. A token takes token_flits cycles.
+// Steps: a node sends as soon as it knows what to send, which on these chains is exactly the
+// synchronous schedule (a level-l line starts when the level-(l-1) lines below its position-0 node have
+// ended), except at the start of a reverse subphase: the last position of a level-l line learns its
+// (E, A) early, from its level-(l+1) line, but starts the level-l chain only at the subphase's step
+// (d + d-1-l)(p-1) + 1. Starting at once would end no later, but then algorithm A_c's tokens could meet
+// A_(c+1)'s on one link (their levels' dimensions coincide one subphase apart), and the classes of
+// Theorem 6 would no longer use different dimensions at every step. A step is step_cycles cycles
+// (a token's length).
 // Algorithm A_c (Theorem 6) runs the same prefix on its renamed mesh: tree digit l is mesh digit
 // (l + c) mod d, so its order <_c compares nodes on their digits rotated right by c (footnote 3).
 // Token values: forward sums <= N - 1 (the last block's sum is never sent); reverse E and A are each
@@ -31,6 +35,7 @@
 #include <vector>
 
 #include "models/mesh.h"
+#include "routers/algorithms/pmnb_engine.h"
 #include "routers/control_logic.h"
 
 namespace cubecast {
@@ -42,22 +47,23 @@ uint32_t tree_to_mesh(const Mesh& m, uint32_t tree, unsigned c);
 struct MeshPrefixOptions {
     uint8_t forward_tag;
     uint8_t reverse_tag;
-    unsigned rotation = 0;  // algorithm A_c's tree (c = rotation)
+    unsigned rotation = 0;     // algorithm A_c's tree (c = rotation)
+    unsigned step_cycles = 1;  // cycles per token step (the token's length)
 };
 
-class MeshPrefix {
+class MeshPrefix : public RankPrefix {
 public:
     // Node `id` of the mesh with input a (1 if it takes part, else 0).
     MeshPrefix(const Mesh& mesh, uint32_t id, uint64_t a, const MeshPrefixOptions& options);
     // Consumes one of this prefix's tokens (returns false for anything else).
-    bool absorb(const Header& h, int in_port, uint64_t cycle);
+    bool absorb(const Header& h, int in_port, uint64_t cycle) override;
     // Emits every token this node can send now (at most one per port).
-    void on_cycle(const LocalView& v, std::vector<Emission>& out);
+    void on_cycle(const LocalView& v, std::vector<Emission>& out) override;
     // The next cycle (>= cycle) at which on_cycle() has a token to send, if one is ready.
-    std::optional<uint64_t> next_emission(uint64_t cycle) const;
+    std::optional<uint64_t> next_emission(uint64_t cycle) const override;
 
-    std::optional<uint64_t> left() const { return rank_; }    // sum of a over the nodes before this one (<_c)
-    std::optional<uint64_t> total() const { return total_; }  // M
+    std::optional<uint64_t> left() const override { return rank_; }    // sum of a over the nodes before this one (<_c)
+    std::optional<uint64_t> total() const override { return total_; }  // M
     uint64_t known_cycle() const { return known_cycle_; }     // the edge at which rank and M became known
     bool done() const { return total_.has_value() && sends_.empty(); }
 
@@ -75,6 +81,7 @@ private:
         unsigned port;
         uint8_t tag;
         uint64_t value;
+        uint64_t earliest;  // not before this cycle
     };
     unsigned mesh_dim(unsigned tree_dim) const { return (tree_dim + opt_.rotation) % mesh_.dim(); }
     // Works out everything the node now knows and queues the tokens that follow from it.

@@ -27,6 +27,7 @@
 #include <optional>
 #include <vector>
 
+#include "routers/algorithms/pmnb_engine.h"
 #include "routers/control_logic.h"
 
 namespace cubecast {
@@ -39,23 +40,23 @@ struct PrefixOptions {
     unsigned step_cycles = 1;   // cycles between a node's down tokens
 };
 
-class ParallelPrefix {
+class ParallelPrefix : public RankPrefix {
 public:
     // Node `id` of the d-cube with input a (its number of packets).
     ParallelPrefix(unsigned d, uint32_t id, uint64_t a);
     ParallelPrefix(unsigned d, uint32_t id, uint64_t a, const PrefixOptions& options);
     // Consumes a prefix token (returns false for anything else). in_port: where it arrived.
-    bool absorb(const Header& h, int in_port, uint64_t cycle);
+    bool absorb(const Header& h, int in_port, uint64_t cycle) override;
     // Emits this cycle's token, if any (at most one per cycle).
-    void on_cycle(const LocalView& v, std::vector<Emission>& out);
+    void on_cycle(const LocalView& v, std::vector<Emission>& out) override;
 
     bool done() const { return suffix_.has_value() && down_level_ == 0; }
     std::optional<uint64_t> suffix() const { return suffix_; }  // r_x
-    std::optional<uint64_t> total() const { return total_; }    // node 0 (every node with_left): K = r_0
-    std::optional<uint64_t> left() const { return left_; }      // with_left: l_x = sum_{y<x} a_y
+    std::optional<uint64_t> total() const override { return total_; }    // node 0 (every node with_left): K = r_0
+    std::optional<uint64_t> left() const override { return left_; }      // with_left: l_x = sum_{y<x} a_y
     uint64_t suffix_cycle() const { return suffix_cycle_; }     // the edge at which r_x became known
     // The next cycle (>= cycle) at which on_cycle() has a token to send, if any is pending.
-    std::optional<uint64_t> next_emission(uint64_t cycle) const;
+    std::optional<uint64_t> next_emission(uint64_t cycle) const override;
 
 private:
     unsigned port(unsigned tree_dim) const { return (tree_dim + opt_.rotation) % d_; }  // tree -> cube

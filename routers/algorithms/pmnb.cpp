@@ -12,38 +12,8 @@ namespace cubecast {
 
 namespace {
 
-// The ranks of the active nodes in the order <_c of A_c (rotr(s, c) ascending), 0-based.
-std::vector<int32_t> ranks_in_order(const std::vector<uint32_t>& active, unsigned c, unsigned d) {
-    std::vector<uint32_t> sorted = active;
-    std::sort(sorted.begin(), sorted.end(),
-              [&](uint32_t a, uint32_t b) { return rotate_right(a, d, c) < rotate_right(b, d, c); });
-    std::vector<int32_t> rank(size_t{1} << d, -1);
-    for (size_t i = 0; i < sorted.size(); ++i) rank[sorted[i]] = static_cast<int32_t>(i);
-    return rank;
-}
-
-// What the nodes would know in advance: every rank, class and M (ROM). For vb3 and mnb/vb3 the
-// class is r_s mod d and the rank is taken among the class's nodes in the order <_c.
-std::shared_ptr<PmnbRom> known_ranks(PmnbVariant variant, unsigned d, std::vector<uint32_t> active) {
-    auto rom = std::make_shared<PmnbRom>();
-    std::sort(active.begin(), active.end());
-    active.erase(std::unique(active.begin(), active.end()), active.end());
-    rom->m = active.size();
-    if (variant == PmnbVariant::vb1 || variant == PmnbVariant::a0) {
-        rom->rank.push_back(ranks_in_order(active, 0, d));
-    } else if (variant == PmnbVariant::split) {
-        for (unsigned c = 0; c < d; ++c) rom->rank.push_back(ranks_in_order(active, c, d));
-    } else {
-        rom->class_of.assign(size_t{1} << d, 0);
-        std::vector<std::vector<uint32_t>> members(d);
-        for (size_t r = 0; r < active.size(); ++r) {
-            rom->class_of[active[r]] = static_cast<uint8_t>(r % d);
-            members[r % d].push_back(active[r]);
-        }
-        for (unsigned c = 0; c < d; ++c) rom->rank.push_back(ranks_in_order(members[c], c, d));
-    }
-    return rom;
-}
+// A_c's order <_c on the cube: rotr(s, c) ascending.
+uint32_t cube_order(unsigned d, uint32_t x, unsigned c) { return rotate_right(x, d, c); }
 
 std::function<LogicFactory(const AlgorithmSetup&)> builder(PmnbVariant variant) {
     return [variant](const AlgorithmSetup& s) -> LogicFactory {
@@ -53,8 +23,11 @@ std::function<LogicFactory(const AlgorithmSetup&)> builder(PmnbVariant variant) 
             active.resize(s.topology.nodes());
             for (uint32_t i = 0; i < s.topology.nodes(); ++i) active[i] = i;
         }
-        setup.rom = (s.known_sources || variant == PmnbVariant::mnb) ? known_ranks(variant, setup.d, active)
-                                                                      : std::make_shared<PmnbRom>();
+        const unsigned d = setup.d;
+        setup.rom = (s.known_sources || variant == PmnbVariant::mnb)
+                        ? known_ranks(variant, s.topology.nodes(), d, active,
+                                      [d](uint32_t x, unsigned c) { return cube_order(d, x, c); })
+                        : std::make_shared<PmnbRom>();
         return [setup](uint32_t node) { return std::make_unique<PmnbLogic>(setup, node); };
     };
 }

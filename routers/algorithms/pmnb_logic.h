@@ -30,78 +30,51 @@
 // from the prefix, so every node knows every subphase's start. A packet that arrives in subphase l
 // (across tree dimension d-l) goes on across dimensions d-l-1..0 in the subphases after it.
 //
-// Headers: a packet's tag is its class c (0 for vb1 and vb-a0; the mini-packet index for vb2) and, as
-// it is a broadcast, its dest field holds its packing destination rotl(r, c) (the trace still prints
-// -1 for dest): that is all a router needs, with its own id and the cycle, to route it.
+// Headers: a packet's tag is its class c (0 for vb1 and vb-a0; the mini-packet index for vb2) and its
+// dest field its packing destination rotl(r, c) (pmnb_engine.h).
+// What does not depend on the cube (holding, prefixes, ranks, M, delivery count, the period's end) is
+// PmnbEngine's; this class is the cube's prefix, packing and broadcast.
 // The packing phase is checked conflict-free on the way: no two packets of one class at one node
 // after the same step (the run fails with the node and step otherwise).
 #pragma once
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "routers/algorithms/mnb_schedule.h"
 #include "routers/algorithms/parallel_prefix.h"
-#include "routers/algorithms/pmnb_period.h"
+#include "routers/algorithms/pmnb_engine.h"
 
 namespace cubecast {
-
-enum class PmnbVariant { vb1, a0, split, classes, mnb };
-
-// Elaboration-time tables shared by all nodes (ROM): the ranks when the active set is known in
-// advance, and the MNB schedules of the m-subcubes for vb1 (built on first use).
-struct PmnbRom {
-    uint64_t m = 0;                        // known: M
-    std::vector<uint8_t> class_of;         // known classes / mnb: r_s mod d
-    std::vector<std::vector<int32_t>> rank;  // known: [class][node] the node's rank in A_class (-1: none)
-    const MnbSchedule& schedule(unsigned dim) const;
-
-private:
-    mutable std::map<unsigned, std::unique_ptr<MnbSchedule>> schedules_;
-};
-
-struct PmnbSetup {
-    PmnbVariant variant;
-    unsigned d;
-    unsigned packet_flits;  // F: cycles per slot
-    unsigned token_flits;   // T: cycles per prefix step
-    bool known = false;     // ranks from the ROM, no prefix
-    std::shared_ptr<const PmnbRom> rom;
-};
 
 // sum_{l=1..d} ceil(K / 2^l): the broadcast phase of A_0 with K packets (in steps of S cycles).
 uint64_t a0_broadcast_steps(unsigned d, uint64_t k);
 
-class PmnbLogic : public PmnbPeriodLogic {
+class PmnbLogic : public PmnbEngine {
 public:
     PmnbLogic(const PmnbSetup& s, uint32_t id);
-    void route(const LocalView& v, const Header& h, int in_port, Decision& out) override;
-    bool clocked() const override { return true; }
-    void on_cycle(const LocalView& v, std::vector<Emission>& out) override;
-    uint64_t next_cycle_needed(uint64_t cycle) const override;
-    bool finished() const override { return finished_; }
-    uint64_t finished_cycle() const override { return finished_cycle_; }
-    void report(LogicReport& out) const override;
-    // The dynamic scheme (paper 004 §II): the PMNB ends when the broadcast's last subphase does
-    // (Lemma 1's lengths for the M every node learned), or, with M = 0, when the first prefix has
-    // told every node so (2d token steps). vb1 is not linear in M and has none.
-    std::optional<uint64_t> period_end() const override;
-    std::optional<uint64_t> active_nodes() const override { return m_; }
+
+protected:
+    std::unique_ptr<RankPrefix> make_prefix(uint64_t a, uint8_t up_tag, uint8_t down_tag, unsigned rotation) const override;
+    uint64_t prefix_steps() const override { return 2 * uint64_t{s_.d}; }
+    uint32_t packing_destination(uint64_t rank, unsigned c) const override;
+    unsigned parts_per_packet() const override { return s_.variant == PmnbVariant::split ? s_.d : 1; }
+    unsigned class_of_part(unsigned part) const override { return part; }
+    void route_data(const LocalView& v, const Header& h, unsigned c, int in_port, Decision& out) override;
+    // vb1 is not linear in M: the dynamic scheme does not run it, and it has no period end.
+    std::optional<uint64_t> broadcast_end() const override {
+        if (s_.variant == PmnbVariant::vb1) return std::nullopt;
+        return subphase_start(s_.d + 1);
+    }
+    void phase_marks(LogicReport& out) const override;
 
 private:
-    unsigned classes() const;  // classes a node routes (d for split, classes and mnb; 1 otherwise)
     unsigned port(unsigned tree_dim, unsigned c) const { return (tree_dim + c) % s_.d; }
     uint64_t slot_cycles() const;
-    uint64_t packing_start() const;
     uint64_t broadcast_start() const { return packing_start() + s_.d * slot_cycles(); }
     uint64_t subphase_start(unsigned l) const;  // A_0's subphase l (1..d+1: d+1 is the end)
     unsigned vb1_m() const;                      // ceil(log2 M)
-    bool ranks_known() const;
-    void learn_from_prefixes(uint64_t cycle);
-    void release_own(std::vector<Emission>& out);
     // Where a packet of class c goes next from this node in the packing phase, or the broadcast if
     // it is at its packing destination. after_step: the packing step after which it is here.
     void pack_or_broadcast(const Header& h, unsigned c, uint64_t after_step, Decision& out);
@@ -109,25 +82,8 @@ private:
     void forward_a0(unsigned c, unsigned below_tree_dim, Decision& out);
     void forward_vb1_snb(unsigned above_dim, Decision& out);
     void forward_vb1_mnb(uint32_t x, Decision& out);
-    void count_delivery(uint64_t cycle);
-    void fail(const std::string& what);
 
-    PmnbSetup s_;
-    uint32_t id_;
-    std::vector<Header> own_;  // held until the ranks are known
-    bool released_ = false;
-    bool active_ = false;
-    // The prefixes: stage 1 (the ranks; one per class for split), stage 2 (vb3: one per class).
-    std::vector<std::unique_ptr<ParallelPrefix>> stage1_, stage2_;
-    std::optional<uint64_t> m_;          // M
-    std::optional<unsigned> my_class_;   // classes: this node's class (if active)
-    std::vector<std::optional<uint64_t>> rank_;  // per class: this node's rank in A_c (if active)
-    uint64_t ranks_cycle_ = 0;
-    std::vector<int64_t> occupied_;       // per class: the last packing step after which a packet is here
-    uint64_t received_ = 0;               // data packets (mini-packets) delivered here
-    bool finished_ = false;
-    uint64_t finished_cycle_ = 0;
-    LogicProblems problems_;
+    std::vector<int64_t> occupied_;  // per class: the last packing step after which a packet is here
 };
 
 }  // namespace cubecast

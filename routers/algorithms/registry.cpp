@@ -66,6 +66,7 @@ const Registry& algorithms() {
         register_dynamic_baselines(r);
         register_line_broadcast(r);
         register_mesh_pack(r);
+        register_mesh_pmnb(r);
         return r;
     }();
     return registry;

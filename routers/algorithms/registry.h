@@ -71,7 +71,12 @@ struct AlgorithmEntry {
     std::function<std::optional<uint64_t>(unsigned d, uint64_t k, const FormulaOptions&)> lower_bound_with_options = nullptr;
     // Each packet travels as this many mini-packets whatever d is (0: see splits_packets).
     unsigned fixed_parts = 0;
-    unsigned parts(unsigned d) const { return fixed_parts ? fixed_parts : splits_packets ? d : 1; }
+    // Paper 001 Lemma 1: on a ring (the torus) each packet (or mini-packet) travels as two halves.
+    bool halves_on_rings = false;
+    unsigned parts(const Topology& t) const {
+        const unsigned whole = fixed_parts ? fixed_parts : splits_packets ? t.dim() : 1;
+        return whole * (halves_on_rings && t.kind() == TopologyKind::torus ? 2 : 1);
+    }
     // Set where the bounds depend on the topology beyond d (then it replaces the formulas above).
     // sources: the run's active nodes (kb, pack), as given.
     std::function<TopologySlots(const Topology&, const std::vector<uint32_t>& sources, const FormulaOptions&)>
@@ -132,5 +137,6 @@ void register_dynamic_periods(Registry& r);
 void register_dynamic_baselines(Registry& r);
 void register_line_broadcast(Registry& r);
 void register_mesh_pack(Registry& r);
+void register_mesh_pmnb(Registry& r);
 
 }  // namespace cubecast

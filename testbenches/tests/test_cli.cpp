@@ -118,6 +118,16 @@ TEST(CommandLine, PmnbBadInputAndTheExampleCommand) {
     expect_bad_input("run --task pmnb --algorithm vb3 --dim 4 --k 3 --token-flits 0", "--token-flits 0", "1..64");
     expect_bad_input("run --task pmnb --algorithm vb3 --dim 4", "task pmnb", "--k M");
     expect_bad_input("example004 --dim 6 --m 65", "--m 65", "1..64");
+    // Paper 001's PMNB: the torus sends halves, so packets of an odd number of flits cannot be cut.
+    expect_bad_input("run --task pmnb --algorithm vbm-a0 --topology torus --dim 2 --radix 4 --k 3 --packet-flits 3",
+                     "--packet-flits 3", "accepted: 2, 4");
+    expect_bad_input("run --task pmnb --algorithm vbm-split --topology torus --dim 2 --radix 4 --k 3 --packet-flits 2",
+                     "--packet-flits 2", "accepted: 4, 8");
+    expect_bad_input("run --task pmnb --algorithm vbm --dim 4 --k 3", "pmnb/vbm", "vb1, vb-a0, vb2, vb3");
+    expect_bad_input("run --task pmnb --algorithm vb2 --topology array --dim 2 --radix 4 --k 3", "pmnb/vb2",
+                     "vbm-a0, vbm-split, vbm");
+    expect_bad_input("run --task mnb --algorithm vbm --topology torus --dim 2 --radix 4 --known-sources", "--known-sources",
+                     "pmnb/vbm-a0");
     const CliResult r = cubecast_cli("example004 --dim 5 --m 9 --format json");
     ASSERT_EQ(r.code, 0) << r.err;
     const auto rows = nlohmann::json::parse(r.out);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <map>
 #include <random>
+#include <set>
 
 #include "mesh_helpers.h"
 #include "models/mesh.h"
@@ -14,6 +15,7 @@
 #include "sim_helpers.h"
 
 using cubecast::Mesh;
+using cubecast::RunConfig;
 using cubecast::TopologyKind;
 
 namespace {
@@ -90,4 +92,197 @@ TEST(MeshPrefix, EveryNodeKnowsItsRankAndMIn2dPMinus1Steps) {
                     EXPECT_EQ(tokens, 2 * (uint64_t{n} - 1));
                 }
         }
+}
+
+namespace {
+
+struct MeshCase {
+    std::string topology;
+    unsigned d, p;
+    std::string algorithm;  // vbm-a0, vbm-split, vbm
+    std::vector<uint32_t> active;
+    unsigned f, t;          // packet and token flits
+    bool known = false;
+};
+
+uint64_t cdiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+// Tree id of node x under A_c: tree digit l = mesh digit (l + c) mod d (the renaming of Theorem 6).
+uint32_t tree(uint32_t x, unsigned c, unsigned p, unsigned d) { return rotated(x, c, p, d); }
+uint32_t untree(uint32_t u, unsigned c, unsigned p, unsigned d) {
+    uint32_t x = 0;
+    for (unsigned l = 0; l < d; ++l) x += (u / power(p, l) % p) * power(p, (l + c) % d);
+    return x;
+}
+uint64_t distance(uint32_t a, uint32_t b, unsigned p, unsigned d) {
+    uint64_t hops = 0;
+    for (unsigned i = 0; i < d; ++i, a /= p, b /= p) hops += a % p > b % p ? a % p - b % p : b % p - a % p;
+    return hops;
+}
+
+// What the paper's algorithm does with these active nodes, worked out here: each packet's class and
+// packing destination, the phases' lengths in cycles, and Lemma 1's subphase rounds.
+struct Expected {
+    std::map<uint32_t, std::vector<std::pair<unsigned, uint32_t>>> packed;  // origin -> (class, packing destination)
+    uint64_t broadcast_start = 0, completion = 0, packing_hops = 0;
+    unsigned parts = 1, halves = 1;
+};
+
+Expected expected(const MeshCase& k) {
+    Expected e;
+    const bool torus = k.topology == "torus", split = k.algorithm == "vbm-split", classes = k.algorithm == "vbm";
+    e.halves = torus && !classes ? 2 : 1;
+    e.parts = (split ? k.d : 1) * e.halves;
+    std::vector<uint32_t> s = k.active;
+    std::sort(s.begin(), s.end());
+    const uint64_t m = s.size(), n = power(k.p, k.d);
+    // Classes and ranks: A_c ranks in <_c among the packets it carries.
+    std::vector<std::vector<uint32_t>> members(split || classes ? k.d : 1);
+    for (size_t r = 0; r < s.size(); ++r) {
+        if (split) for (auto& cls : members) cls.push_back(s[r]);
+        else members[classes ? r % k.d : 0].push_back(s[r]);
+    }
+    for (unsigned c = 0; c < members.size(); ++c) {
+        auto& cls = members[c];
+        std::sort(cls.begin(), cls.end(), [&](uint32_t a, uint32_t b) { return tree(a, c, k.p, k.d) < tree(b, c, k.p, k.d); });
+        for (uint32_t r = 0; r < cls.size(); ++r) {
+            const uint32_t dest = untree(r, c, k.p, k.d);
+            e.packed[cls[r]].push_back({c, dest});
+            e.packing_hops += distance(cls[r], dest, k.p, k.d);
+        }
+    }
+    const uint64_t prefix = k.known ? 0 : (classes ? 4 : 2) * uint64_t{k.d} * (k.p - 1) * k.t;
+    const uint64_t step = split ? k.f / k.d : k.f;
+    e.broadcast_start = prefix + uint64_t{k.d} * (k.p - 1) * step;
+    // A round: a broadcast on every line with one packet per node (Theorem 2's Remark): p-1 hops on
+    // the array, floor(p/2) on a ring with whole packets, p-1 hops of half a packet with halves.
+    const uint64_t round = !torus ? (k.p - 1) * step : classes ? (k.p / 2) * step : (k.p - 1) * step / 2;
+    const uint64_t per_class = classes ? cdiv(m, k.d) : m;
+    uint64_t rounds = 0;
+    for (unsigned l = 1; l <= k.d; ++l) rounds += cdiv(per_class, power(k.p, l));  // Lemma 1: ceil(M'/p^l)
+    e.completion = m ? e.broadcast_start + rounds * round : 0;
+    (void)n;
+    return e;
+}
+
+// The paper's bound, times 2 d N F (p-1) (to stay in integers): Lemma 2 (vbm-a0), Theorem 6
+// (vbm-split), and for vbm the bound derived from Lemma 1 (mesh_pmnb.cpp says how).
+uint64_t scaled_bound(const MeshCase& k, uint64_t m) {
+    const bool torus = k.topology == "torus";
+    const uint64_t n = power(k.p, k.d), d = k.d, f = k.f, pm1 = k.p - 1, g = torus ? 2 : 1;
+    const uint64_t unit = 2 * d * n * f * pm1, t = k.known ? 0 : k.t;
+    const uint64_t tp_steps = t * 2 * d * n * pm1;  // one prefix step, t_p = T/F slots, scaled
+    if (k.algorithm == "vbm-a0") return m * (n - 1) * 2 * d * f * pm1 / g + 2 * d * pm1 * tp_steps + (g + 1) * pm1 * d * unit / g;
+    if (k.algorithm == "vbm-split") return m * (n - 1) * 2 * f * pm1 / g + 2 * d * pm1 * tp_steps + (g + 1) * pm1 * unit / g;
+    const uint64_t h = torus ? k.p / 2 : pm1;
+    return 4 * d * pm1 * tp_steps + pm1 * d * unit + h * ((cdiv(m, d) - 1) * (n - 1) * 2 * d * f + d * unit);
+}
+
+void expect_mesh_pmnb(const MeshCase& k) {
+    RunConfig c = config("pmnb", k.algorithm, k.d, 0, k.f);
+    c.topology = k.topology;
+    c.radix = k.p;
+    c.sources = k.active;
+    c.token_flits = k.t;
+    c.known_sources = k.known;
+    const Outcome o = run_traced(c);
+    const auto& r = o.result;
+    ASSERT_EQ(r.status, cubecast::RunStatus::ok) << (r.problems.empty() ? "" : r.problems.front());
+    EXPECT_TRUE(r.delivered_exactly_once);
+    EXPECT_TRUE(r.conserved);
+    const bool torus = k.topology == "torus";
+    const Expected e = expected(k);
+    const TraceFacts facts = check_trace_on(
+        o.rows, [&](uint32_t a, uint32_t b) { return adjacent(a, b, k.p, k.d, torus); }, k.topology, k.f / e.parts, k.t);
+    ASSERT_TRUE(facts.violations.empty()) << facts.violations.front();
+    // The schedule's last transmission ends exactly where Lemma 1's rounds end; the completion is the
+    // last delivery (a packet that comes back to its origin's node is not one).
+    EXPECT_EQ(facts.last_end, e.completion);
+    uint64_t last_delivery = 0;
+    for (const TraceRow& row : o.rows)
+        if (row.kind == "data" && row.dst != row.origin) last_delivery = std::max(last_delivery, row.end);
+    EXPECT_EQ(r.completion_cycles, last_delivery);
+    const uint64_t m = k.active.size(), n = power(k.p, k.d);
+    EXPECT_EQ(r.data_transmissions, e.halves * e.packing_hops + e.parts * m * (n - 1));
+    EXPECT_LE(r.completion_cycles * 2 * k.d * n * (k.p - 1), scaled_bound(k, m)) << "beyond the paper's bound";
+    // Each part: packed along a shortest path to its destination before the broadcast, then received
+    // in the broadcast by every node but that destination, once.
+    std::map<std::pair<uint32_t, unsigned>, std::vector<TraceRow>> packing, broadcast;
+    for (const TraceRow& row : o.rows)
+        if (row.kind == "data") (row.start < e.broadcast_start ? packing : broadcast)[{row.origin, row.part}].push_back(row);
+    for (const auto& [origin, places] : e.packed)
+        for (unsigned part = 0; part < e.parts; ++part) {
+            const unsigned cls = k.algorithm == "vbm-split" ? part / e.halves : 0;
+            const uint32_t dest = places[k.algorithm == "vbm-split" ? cls : 0].second;
+            auto hops = packing[{origin, part}];
+            std::sort(hops.begin(), hops.end(), [](const TraceRow& a, const TraceRow& b) { return a.start < b.start; });
+            ASSERT_EQ(hops.size(), distance(origin, dest, k.p, k.d)) << "packing of " << origin << " part " << part;
+            uint32_t at = origin;
+            for (const TraceRow& h : hops) {
+                EXPECT_EQ(h.src, at) << "hop " << h.start << " " << h.src << "->" << h.dst << " of " << origin;
+                at = h.dst;
+            }
+            EXPECT_EQ(at, dest);
+            std::vector<uint32_t> got;
+            for (const TraceRow& row : broadcast[{origin, part}]) got.push_back(row.dst);
+            std::sort(got.begin(), got.end());
+            std::vector<uint32_t> want;
+            for (uint32_t x = 0; x < n; ++x)
+                if (x != dest) want.push_back(x);
+            EXPECT_EQ(got, want) << "broadcast of " << origin << " part " << part;
+        }
+}
+
+}  // namespace
+
+// Paper 001 §4 on the array and the torus, over d = 1..3, p = 2..5 and a 4-D case: the completion is
+// exactly the prefix, the d(p-1) packing steps and Lemma 1's rounds (ceil(M'/p^l) per subphase), within
+// Lemma 2 / Theorem 6 / the §4.2 bound; every packet packed on a shortest path and broadcast once to
+// every node; data transmissions exactly the packing hops plus M(N-1) per part.
+TEST(MeshPmnb, ExactScheduleWithinThePapersBounds) {
+    struct Shape {
+        unsigned d, p;
+    };
+    std::vector<Shape> shapes;
+    for (unsigned d = 1; d <= 3; ++d)
+        for (unsigned p = 2; p <= 5; ++p)
+            if (power(p, d) <= 125) shapes.push_back({d, p});
+    shapes.push_back({4, 3});
+    for (const Shape& sh : shapes)
+        for (const std::string topology : {"array", "torus"})
+            for (const std::string algorithm : {"vbm-a0", "vbm-split", "vbm"}) {
+                // The torus of radix 2 has two parallel links between neighbours (its plus and minus
+                // ports), which the trace's (src, dst) rows cannot tell apart: its capacity is not checkable.
+                if (topology == "torus" && sh.p == 2) continue;
+                const uint32_t n = power(sh.p, sh.d);
+                const unsigned parts = (algorithm == "vbm-split" ? sh.d : 1) * (topology == "torus" && algorithm != "vbm" ? 2 : 1);
+                std::set<uint32_t> ms = {1, 2, sh.d + 1, n / 2 + 1, n};
+                for (uint32_t m : ms) {
+                    if (m > n) continue;
+                    for (const bool clustered : {false, true}) {
+                        if (clustered && m != n / 2 + 1) continue;
+                        MeshCase k{topology, sh.d, sh.p, algorithm, {}, parts * (m % 2 ? 1 : 2), 1};
+                        if (clustered)  // one end of the mesh: the longest packing moves
+                            for (uint32_t x = n - m; x < n; ++x) k.active.push_back(x);
+                        else
+                            k.active = random_distinct_of(n, m, sh.d * 1000 + sh.p * 10 + m);
+                        SCOPED_TRACE(topology + " " + algorithm + " d=" + std::to_string(sh.d) + " p=" + std::to_string(sh.p) +
+                                     " M=" + std::to_string(m) + (clustered ? " clustered" : " random") +
+                                     " F=" + std::to_string(k.f));
+                        expect_mesh_pmnb(k);
+                    }
+                }
+            }
+}
+
+// Token length and known sources (t_p = 0): the schedule moves by the prefix's length only.
+TEST(MeshPmnb, TokenLengthAndKnownSources) {
+    for (const std::string topology : {"array", "torus"})
+        for (const std::string algorithm : {"vbm-a0", "vbm-split", "vbm"})
+            for (const bool known : {false, true}) {
+                const unsigned parts = (algorithm == "vbm-split" ? 2 : 1) * (topology == "torus" && algorithm != "vbm" ? 2 : 1);
+                MeshCase k{topology, 2, 4, algorithm, random_distinct_of(16, 7, 3), parts * 2, 3, known};
+                SCOPED_TRACE(topology + " " + algorithm + (known ? " known" : " T=3"));
+                expect_mesh_pmnb(k);
+            }
 }

@@ -1,0 +1,108 @@
+// Registration of paper 001 §4's partial multinode broadcast on the torus and the array: pmnb/vbm-a0
+// (Lemma 2), pmnb/vbm-split (Theorem 6), pmnb/vbm and mnb/vbm (§4.2); the logic is mesh_pmnb_logic.h.
+// Bounds in slots, exactly (in units of 1 / (2 d N F (p-1)) slot, rounded up), t_p = T/F (0 with
+// --known-sources), gamma = 2 on the torus and 1 on the array:
+//   vbm-a0:    M(N-1)/(gamma N) + 2d(p-1) t_p + (1 + 1/gamma)(p-1)d          (Lemma 2)
+//   vbm-split: M(N-1)/(gamma d N) + 2d(p-1) t_p + (1 + 1/gamma)(p-1)          (Theorem 6)
+//   vbm:       the text copy's Eqs. (5') and (6') and the §4.2 bound are garbled. Derived from Lemma 1's
+//              argument for whole packets: subphase l takes ceil(M'/p^(d-l+1)) rounds of h hops, h =
+//              ceil((p-1)/gamma) (a ring broadcast of whole packets takes floor(p/2) steps, the Remark
+//              after Theorem 2), M' = ceil(M/d) per class; since ceil(M'/q) <= (M' + q - 1)/q,
+//              sum_{k=1..d} ceil(M'/p^k) <= (M'-1)(N-1)/((p-1)N) + d, and with the two prefixes
+//              (4d(p-1) t_p) and the packing ((p-1)d):
+//                T <= 4d(p-1) t_p + (p-1)d + h ((ceil(M/d) - 1)(N-1)/((p-1)N) + d).
+//              On the array (h = p-1) this is ceil(M/d) - 1 + 2(p-1)d + 4(p-1)d t_p at most: Eq. (6')
+//              as far as it can be read. mnb/vbm: the same with M = N and no prefix.
+// Lower bounds, Eqs. (3) and (4): node 0 has 2d (torus) or d (array) input links and must receive
+// M - 1 packets: (M-1)/(2d) and (M-1)/d slots, at least one.
+#include "models/mesh.h"
+#include "routers/algorithms/mesh_pmnb_logic.h"
+#include "routers/algorithms/mesh_prefix.h"
+#include "routers/algorithms/registry.h"
+
+namespace cubecast {
+
+namespace {
+
+bool halves_for(PmnbVariant v) { return v == PmnbVariant::a0 || v == PmnbVariant::split; }
+
+std::function<LogicFactory(const AlgorithmSetup&)> builder(PmnbVariant variant) {
+    return [variant](const AlgorithmSetup& s) -> LogicFactory {
+        const Mesh& mesh = static_cast<const Mesh&>(s.topology);
+        PmnbSetup setup{variant, mesh.dim(), s.packet_flits, s.token_flits, s.known_sources, nullptr};
+        std::vector<uint32_t> active = s.sources;
+        if (variant == PmnbVariant::mnb) {
+            active.resize(mesh.nodes());
+            for (uint32_t i = 0; i < mesh.nodes(); ++i) active[i] = i;
+        }
+        setup.rom = (s.known_sources || variant == PmnbVariant::mnb)
+                        ? known_ranks(variant, mesh.nodes(), mesh.dim(), active,
+                                      [&mesh](uint32_t x, unsigned c) { return mesh_to_tree(mesh, x, c); })
+                        : std::make_shared<PmnbRom>();
+        const MeshPmnbShape shape{&mesh, mesh.wraps() && halves_for(variant)};
+        return [setup, shape](uint32_t node) { return std::make_unique<MeshPmnbLogic>(setup, shape, node); };
+    };
+}
+
+// Slots in units of 1 / (2 d N F (p-1)).
+struct Scale {
+    uint64_t n, d, f, t, p;
+    uint64_t unit() const { return 2 * d * n * f * (p - 1); }
+    uint64_t slots(uint64_t scaled) const { return ceil_div(scaled, unit()); }
+};
+
+TopologySlots bounds(PmnbVariant variant, const Topology& topo, const std::vector<uint32_t>& sources, const FormulaOptions& o) {
+    const Mesh& mesh = static_cast<const Mesh&>(topo);
+    const bool torus = mesh.wraps();
+    const Scale s{mesh.nodes(), mesh.dim(), o.packet_flits, o.known_sources ? 0 : o.token_flits, mesh.radix()};
+    const uint64_t m = variant == PmnbVariant::mnb ? mesh.nodes() : sources.size();
+    const uint64_t gamma = torus ? 2 : 1, pm1 = s.p - 1;
+    const uint64_t prefix = 2 * s.d * pm1 * s.t * (2 * s.d * s.n * pm1);  // 2d(p-1) t_p, scaled
+    TopologySlots out;
+    switch (variant) {
+        case PmnbVariant::a0:
+            out.paper = s.slots(m * (s.n - 1) * 2 * s.d * s.f * pm1 / gamma + prefix +
+                                (gamma + 1) * pm1 * s.d * s.unit() / gamma);
+            break;
+        case PmnbVariant::split:
+            out.paper = s.slots(m * (s.n - 1) * 2 * s.f * pm1 / gamma + prefix + (gamma + 1) * pm1 * s.unit() / gamma);
+            break;
+        default: {
+            const uint64_t h = mesh_round_hops(mesh, false), per_class = ceil_div(m, s.d);
+            const uint64_t prefixes = variant == PmnbVariant::mnb ? 0 : 2 * prefix;
+            out.paper = s.slots(prefixes + pm1 * s.d * s.unit() + h * ((per_class - 1) * (s.n - 1) * 2 * s.d * s.f + s.d * s.unit()));
+        }
+    }
+    out.lower = std::max<uint64_t>(1, ceil_div(m - 1, (torus ? 2 : 1) * s.d));
+    const uint64_t parts = (variant == PmnbVariant::split ? s.d : 1) * (torus && halves_for(variant) ? 2 : 1);
+    out.transmissions = parts * m * (s.n - 1);  // every part must reach N - 1 nodes
+    return out;
+}
+
+AlgorithmEntry entry(TaskKind task, const char* name, const char* paper, const char* claim, PmnbVariant variant) {
+    AlgorithmEntry e{task, name, paper, claim, nullptr, nullptr, [](unsigned, uint64_t) { return uint64_t{0}; },
+                     builder(variant)};
+    e.topologies = {TopologyKind::torus, TopologyKind::array};
+    e.topology_slots = [variant](const Topology& t, const std::vector<uint32_t>& sources, const FormulaOptions& o) {
+        return bounds(variant, t, sources, o);
+    };
+    e.ranks_by_prefix = task == TaskKind::pmnb;
+    e.halves_on_rings = halves_for(variant);
+    e.splits_packets = variant == PmnbVariant::split;
+    return e;
+}
+
+}  // namespace
+
+void register_mesh_pmnb(Registry& r) {
+    r.add(entry(TaskKind::pmnb, "vbm-a0", "001 §4.1 Lemma 2 (algorithm A_0: mesh prefix, packing, d subphases of line broadcasts)",
+                "torus M(N-1)/(2N)+2d(p-1)t_p+1.5(p-1)d; array M(N-1)/N+2d(p-1)t_p+2(p-1)d", PmnbVariant::a0));
+    r.add(entry(TaskKind::pmnb, "vbm-split", "001 §4.1 Theorem 6 (d mini-packets, class c on the dimension-rotated A_c)",
+                "torus M(N-1)/(2dN)+2d(p-1)t_p+1.5(p-1); array M(N-1)/(dN)+2d(p-1)t_p+2(p-1)", PmnbVariant::split));
+    r.add(entry(TaskKind::pmnb, "vbm", "001 §4.2 (classes r mod d, class c on A_c, no splitting)",
+                "4d(p-1)t_p+(p-1)d+h((ceil(M/d)-1)(N-1)/((p-1)N)+d), h = ceil((p-1)/gamma) (derived)", PmnbVariant::classes));
+    r.add(entry(TaskKind::mnb, "vbm", "001 §4.2 with M = N (ranks and classes known, no prefix)",
+                "(p-1)d+h((ceil(N/d)-1)(N-1)/((p-1)N)+d) (derived)", PmnbVariant::mnb));
+}
+
+}  // namespace cubecast
