@@ -17,8 +17,16 @@
 
 namespace cubecast {
 
-double rho_of_lambda(double lambda, unsigned d) { return lambda * (std::ldexp(1.0, static_cast<int>(d)) - 1) / d; }
-double lambda_of_rho(double rho, unsigned d) { return rho * d / (std::ldexp(1.0, static_cast<int>(d)) - 1); }
+namespace {
+double links_of_node0(const Topology& t) {
+    unsigned links = 0;
+    for (unsigned p = 0; p < t.ports(); ++p) links += t.across(0, p).has_value();
+    return links;
+}
+}  // namespace
+
+double rho_of_lambda(double lambda, const Topology& t) { return lambda * (t.nodes() - 1.0) / links_of_node0(t); }
+double lambda_of_rho(double rho, const Topology& t) { return rho * links_of_node0(t) / (t.nodes() - 1.0); }
 
 DynamicTheory dynamic_theorem(double lambda, uint64_t n, double x, double v) {
     DynamicTheory t;
@@ -43,15 +51,16 @@ DynamicTheory dynamic_theorem(double lambda, uint64_t n, double x, double v) {
 
 DynamicLoad dynamic_load(const RunConfig& c) {
     DynamicLoad load;
-    load.lambda = c.lambda ? *c.lambda : lambda_of_rho(c.rho.value_or(0.5), c.dim);
+    const std::unique_ptr<Topology> topo = make_topology(c.topology, c.dim, c.radix);
+    load.lambda = c.lambda ? *c.lambda : lambda_of_rho(c.rho.value_or(0.5), *topo);
     if (c.slots > 0) {
         load.horizon = c.slots;
     } else if (c.periods > 0) {
-        const AlgorithmEntry* pmnb = algorithms().find(TaskKind::pmnb, c.pmnb);
+        const AlgorithmEntry* pmnb = algorithms().find(TaskKind::pmnb, c.period_pmnb());
         const FormulaOptions o{3.0, false, c.packet_flits, c.token_flits, false};
-        const PeriodCost cost = pmnb && pmnb->period_cost ? pmnb->period_cost(c.dim, o) : PeriodCost{1, 1};
-        const DynamicTheory t = dynamic_theorem(load.lambda, uint64_t{1} << c.dim, cost.x, cost.v);
-        const double mean_period = t.rho < 1 ? cost.v / (1 - t.rho) : cost.v + std::ldexp(cost.x, static_cast<int>(c.dim));
+        const PeriodCost cost = pmnb && pmnb->period_cost ? pmnb->period_cost(*topo, o) : PeriodCost{1, 1};
+        const DynamicTheory t = dynamic_theorem(load.lambda, topo->nodes(), cost.x, cost.v);
+        const double mean_period = t.rho < 1 ? cost.v / (1 - t.rho) : cost.v + cost.x * topo->nodes();
         load.horizon = static_cast<double>(c.periods) * mean_period;
     } else {
         load.horizon = std::min(20000.0, 3000.0 / load.lambda);
@@ -61,7 +70,7 @@ DynamicLoad dynamic_load(const RunConfig& c) {
 }
 
 std::vector<std::vector<Arrival>> dynamic_arrivals(const RunConfig& c) {
-    const uint32_t n = uint32_t{1} << c.dim;
+    const uint32_t n = make_topology(c.topology, c.dim, c.radix)->nodes();
     if (!c.requests.empty()) return listed_arrivals(n, c.requests, c.packet_flits);
     const DynamicLoad load = dynamic_load(c);
     return poisson_arrivals(n, load.lambda, load.horizon, c.packet_flits, c.seed);
@@ -72,7 +81,7 @@ std::string dynamic_trace_comment(const RunConfig& c) {
     const DynamicLoad load = dynamic_load(c);
     std::ostringstream os;
     os << std::setprecision(10) << " lambda=" << load.lambda << " slots=" << load.horizon << " warmup=" << load.warmup;
-    if (c.algorithm == "periods") os << " pmnb=" << c.pmnb;
+    if (c.algorithm == "periods") os << " pmnb=" << c.period_pmnb();
     if (!c.requests.empty()) os << " requests=" << c.requests.size();
     return os.str();
 }

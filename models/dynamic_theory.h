@@ -6,15 +6,18 @@
 
 #include "models/arrivals.h"
 #include "models/run.h"
+#include "models/topology.h"
 
 namespace cubecast {
 
 // lambda: requests per node per slot; n: nodes; x, v: the PMNB's X M + V (slots).
 DynamicTheory dynamic_theorem(double lambda, uint64_t n, double x, double v);
 
-// rho = lambda (N-1)/d (§V (17)) and back.
-double rho_of_lambda(double lambda, unsigned d);
-double lambda_of_rho(double rho, unsigned d);
+// The load rho = lambda (N-1) / L, L the links leaving node 0 (004 §V (17): L = d on the cube;
+// 001 (12)-(13): L = gamma d, 2d on the torus and d on the array): the fraction of node 0's outgoing
+// link capacity that the broadcasts need, rho < 1 for any scheme. And back.
+double rho_of_lambda(double lambda, const Topology& t);
+double lambda_of_rho(double rho, const Topology& t);
 
 // A dynamic run's load and length from its options: lambda (--lambda, or from --rho, 0.5 if neither);
 // the requests arrive in [0, horizon) slots (--slots; or --periods P, P times the theorem's mean period

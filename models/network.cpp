@@ -44,7 +44,7 @@ Network::Network(sc_module_name name, const RunConfig& config)
       topology_(make_topology(config.topology, config.dim, config.radix)),
       task_info_(find_task(config.task)),
       algo_(algorithms().find(task_info_->kind, config.algorithm)),
-      period_pmnb_(config.task == "dynamic" && config.algorithm == "periods" ? algorithms().find(TaskKind::pmnb, config.pmnb)
+      period_pmnb_(config.task == "dynamic" && config.algorithm == "periods" ? algorithms().find(TaskKind::pmnb, config.period_pmnb())
                                                                               : nullptr),
       task_(task_info_->kind, *topology_, config.root, config.sources,
             period_pmnb_ ? period_pmnb_->parts(*topology_) : algo_->parts(*topology_),
@@ -83,7 +83,7 @@ Network::Network(sc_module_name name, const RunConfig& config)
     const LogicFactory make_logic =
         algo_->build(AlgorithmSetup{*topology_, config.root, config.packet_flits, config.sbt_rotation, config.sources,
                                     config.seed, config.c_star, config.with_prefix, config.token_flits,
-                                    config.known_sources, config.pmnb, arrivals_end(task_)});
+                                    config.known_sources, config.period_pmnb(), arrivals_end(task_)});
     const RouterConfig rc{config.packet_flits, config.queue_depth, *parse_port_model(config.port_model), format};
     RtlRouterConfig rtl;
     if (config.uses_rtl()) {
@@ -204,16 +204,16 @@ void Network::report_dynamic(RunResult& r) const {
     DynamicResult dyn;
     const DynamicLoad load = dynamic_load(config_);
     dyn.lambda = load.lambda;
-    dyn.rho = rho_of_lambda(load.lambda, topology_->dim());
+    dyn.rho = rho_of_lambda(load.lambda, *topology_);
     dyn.horizon = load.horizon;
     dyn.warmup = load.warmup;
     delays_->summarize(config_.packet_flits, load.warmup, load.horizon, dyn);
     if (!config_.delays_path.empty()) delays_->write_csv(config_.delays_path, config_.packet_flits);
     if (period_pmnb_) {
         const FormulaOptions options{config_.c_star, false, config_.packet_flits, config_.token_flits, false};
-        const PeriodCost cost = period_pmnb_->period_cost(topology_->dim(), options);
+        const PeriodCost cost = period_pmnb_->period_cost(*topology_, options);
         dyn.theory = dynamic_theorem(load.lambda, topology_->nodes(), cost.x, cost.v);
-        dyn.theory->rho_limit = rho_of_lambda(dyn.theory->lambda_limit, topology_->dim());
+        dyn.theory->rho_limit = rho_of_lambda(dyn.theory->lambda_limit, *topology_);
     }
     if (dyn.incomplete && status_ == RunStatus::ok)
         r.problems.push_back(std::to_string(dyn.incomplete) + " broadcasts never completed");

@@ -39,7 +39,10 @@ struct RunConfig {
     double slots = 0;                 // requests arrive during [0, slots) (0: from periods, or the default)
     uint64_t periods = 0;             // dynamic/periods: about this many PMNB periods (sets slots)
     double warmup = -1;               // slots left out of the statistics (-1: a tenth of the run)
-    std::string pmnb = "vb2";         // dynamic/periods: the PMNB of each period
+    std::string pmnb;                 // dynamic/periods: the PMNB of each period (empty: the network's split one)
+    // The PMNB the dynamic scheme runs: --pmnb, else the split-packet one of the network's paper
+    // (004 §V: vb2 on the cube; 001 §6: vbm-split on the torus and array).
+    std::string period_pmnb() const { return !pmnb.empty() ? pmnb : topology == "hypercube" ? "vb2" : "vbm-split"; }
     std::string delays_path;          // dynamic: per-request CSV (origin, msg, arrival, completion, delay)
     std::vector<TimedRequest> requests;  // dynamic: these requests instead of Poisson ones (tests)
     std::string router = "systemc";  // systemc | rtl: the router at every node

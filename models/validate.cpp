@@ -99,7 +99,7 @@ std::string number(double x) {
 }
 
 // Task dynamic's options, and none of them elsewhere.
-std::optional<std::string> validate_dynamic(const RunConfig& c, const TaskInfo& task) {
+std::optional<std::string> validate_dynamic(const RunConfig& c, const TaskInfo& task, const Topology& topo) {
     const bool dynamic = task.kind == TaskKind::dynamic;
     const bool periods = dynamic && c.algorithm == "periods";
     auto only = [&](const std::string& option, const std::string& where) {
@@ -112,30 +112,40 @@ std::optional<std::string> validate_dynamic(const RunConfig& c, const TaskInfo& 
         if (c.periods) return only("--periods", "task dynamic");
         if (c.warmup >= 0) return only("--warmup", "task dynamic");
         if (!c.delays_path.empty()) return only("--delays", "task dynamic");
-        if (c.pmnb != "vb2") return only("--pmnb", "dynamic/periods");
+        if (!c.pmnb.empty()) return only("--pmnb", "dynamic/periods");
         return std::nullopt;
     }
     const unsigned d = c.dim;
-    const double max_rho = rho_of_lambda(1.0, d);
+    const double max_rho = rho_of_lambda(1.0, topo);
     if (c.lambda && c.rho) return std::string("give --lambda or --rho, not both");
     if (c.lambda && !(*c.lambda > 0 && *c.lambda <= 1))
         return "--lambda " + number(*c.lambda) + " is out of range: accepted requests per node per slot in (0, 1]";
     if (c.rho && !(*c.rho > 0 && *c.rho <= max_rho))
         return "--rho " + number(*c.rho) + " is out of range: accepted (0, " + number(max_rho) +
-               "] (rho = lambda (N-1)/d with lambda <= 1)";
+               "] (rho = lambda (N-1)/L, L the links leaving node 0, with lambda <= 1)";
     if (c.slots != 0 && c.periods) return std::string("give --slots or --periods, not both");
     if (!(c.slots >= 0 && c.slots <= 1e7)) return "--slots " + number(c.slots) + " is out of range: accepted (0, 10000000]";
     if (c.periods && !periods) return only("--periods", "dynamic/periods");
     if (c.periods > 1000000) return "--periods " + std::to_string(c.periods) + " is out of range: accepted 1..1000000";
-    if (c.pmnb != "vb2" && !periods) return only("--pmnb", "dynamic/periods");
+    if (!c.pmnb.empty() && !periods) return only("--pmnb", "dynamic/periods");
     if (periods) {
-        const AlgorithmEntry* pmnb = algorithms().find(TaskKind::pmnb, c.pmnb);
-        if (!pmnb || !pmnb->build_period)
-            return "--pmnb '" + c.pmnb + "' is not a PMNB the dynamic scheme can run: accepted vb2, vb3, vb-a0 (time linear in M)";
+        const std::string name = c.period_pmnb();
+        const AlgorithmEntry* pmnb = algorithms().find(TaskKind::pmnb, name);
+        if (!pmnb || !pmnb->build_period || !pmnb->runs_on(topo.kind())) {
+            std::string accepted;
+            for (const AlgorithmEntry* e : algorithms().for_task(TaskKind::pmnb))
+                if (e->build_period && e->runs_on(topo.kind())) accepted += (accepted.empty() ? "" : ", ") + e->name;
+            return "--pmnb '" + name + "' is not a PMNB the dynamic scheme can run on the " + topo.name() + ": accepted " +
+                   accepted + " (time linear in M)";
+        }
         if (pmnb->splits_packets && c.packet_flits % d != 0)
             return "--packet-flits " + std::to_string(c.packet_flits) + " is not a multiple of d = " + std::to_string(d) +
-                   ": --pmnb " + c.pmnb + " splits each packet into d mini-packets (accepted: " + std::to_string(d) + ", " +
+                   ": --pmnb " + name + " splits each packet into d mini-packets (accepted: " + std::to_string(d) + ", " +
                    std::to_string(2 * d) + ", ...)";
+        if (const unsigned parts = pmnb->parts(topo); c.packet_flits % parts != 0)
+            return "--packet-flits " + std::to_string(c.packet_flits) + " is not a multiple of " + std::to_string(parts) +
+                   ": --pmnb " + name + " on the " + topo.name() + " sends each packet as " + std::to_string(parts) +
+                   " parts (accepted: " + std::to_string(parts) + ", " + std::to_string(2 * parts) + ", ...)";
     }
     if (!c.requests.empty()) return std::nullopt;
     const DynamicLoad load = dynamic_load(c);
@@ -289,7 +299,7 @@ std::optional<std::string> validate(const RunConfig& c) {
                " parts (accepted: " + std::to_string(parts) + ", " + std::to_string(2 * parts) + ", ...)";
     if (c.sbt_rotation >= c.dim)
         return "--sbt-rotation " + std::to_string(c.sbt_rotation) + " is out of range: accepted 0.." + std::to_string(c.dim - 1);
-    if (auto e = validate_dynamic(c, *task)) return e;
+    if (auto e = validate_dynamic(c, *task, *topo)) return e;
     if (auto e = validate_rtl(c, *topo)) return e;
     if (auto e = check_writable("--trace", c.trace_path)) return e;
     if (auto e = check_writable("--delays", c.delays_path)) return e;

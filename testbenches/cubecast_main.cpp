@@ -54,7 +54,7 @@ struct CommonOptions {
     std::optional<double> lambda, rho;
     double slots = 0, warmup = -1;
     long long periods = 0;
-    std::string pmnb = "vb2";
+    std::string pmnb;
     void add(CLI::App* app, bool with_dim) {
         app->add_option("--topology", topology, "network topology: hypercube (default), torus or array");
         if (with_dim) app->add_option("--dim,-d", dim, "dimension d: the d-cube (1..16), or a d-dimensional torus/array");
@@ -82,7 +82,7 @@ struct CommonOptions {
         app->add_option("--slots", slots, "dynamic: requests arrive during this many slots (default 20000, fewer at high lambda)");
         app->add_option("--periods", periods, "dynamic/periods: about this many PMNB periods instead of --slots");
         app->add_option("--warmup", warmup, "dynamic: slots left out of the statistics (default: a tenth)");
-        app->add_option("--pmnb", pmnb, "dynamic/periods: the PMNB of each period: vb2 (default), vb3, vb-a0");
+        app->add_option("--pmnb", pmnb, "dynamic/periods: the PMNB of each period: cube vb2 (default), vb3, vb-a0; torus and array vbm-split (default), vbm, vbm-a0");
     }
     // Returns an error line, or empty.
     std::string into(RunConfig& c) const {
@@ -184,7 +184,9 @@ int sc_main(int argc, char* argv[]) {
     auto* sweep_rho = app.add_subcommand("sweep-rho", "dynamic broadcasting: every scheme over loads rho, with the theorem's bound");
     rho_opts.add(sweep_rho, true);  // --packet-flits defaults to d here (vb2's d mini-packets)
     sweep_rho->add_option("--rhos", rhos, "loads rho, a comma list (default 0.1,0.2,...,0.9)")->delimiter(',');
-    sweep_rho->add_option("--schemes", schemes, "comma list of periods/vb2, periods/vb3, periods/vb-a0, direct, indirect, greedy")
+    sweep_rho->add_option("--schemes", schemes,
+                          "comma list of periods/vb2, periods/vb3, periods/vb-a0, direct, indirect, greedy (cube; default all but vb-a0); "
+                          "periods/vbm-split, periods/vbm, periods/vbm-a0 (torus, array; default all)")
         ->delimiter(',');
     sweep_rho->add_option("--format", rho_format, "table, csv or json");
     sweep_rho->add_option("--plot", rho_plot, "also draw PREFIX.png and PREFIX.svg (gnuplot) and keep PREFIX.dat");
@@ -231,7 +233,10 @@ int sc_main(int argc, char* argv[]) {
         return cmd_example004(static_cast<unsigned>(ex_dim), static_cast<uint64_t>(ex_m), ex_seed, ex_format);
     }
     if (sweep_rho->parsed()) {
-        if (sweep_rho->count("--packet-flits") == 0) rho_opts.packet_flits = rho_opts.dim;  // vb2 splits into d
+        const bool mesh = rho_opts.topology != "hypercube";
+        // vb2 splits into d; on the mesh vbm-split into d, and into two halves of those on the torus.
+        if (sweep_rho->count("--packet-flits") == 0) rho_opts.packet_flits = rho_opts.dim * (rho_opts.topology == "torus" ? 2 : 1);
+        if (sweep_rho->count("--schemes") == 0 && mesh) schemes = {"periods/vbm-split", "periods/vbm", "periods/vbm-a0"};
         if (auto err = rho_opts.into(rho_config); !err.empty()) return bad_input(err);
         if (rho_opts.rho || rho_opts.lambda) return bad_input("sweep-rho takes its loads from --rhos, not --rho or --lambda");
         return cmd_sweep_rho(rho_config, rhos, schemes, rho_format, rho_plot);

@@ -27,13 +27,15 @@ struct Scheme {
 
 bool parse_schemes(const std::vector<std::string>& names, std::vector<Scheme>& out, std::string& error) {
     for (const std::string& name : names) {
-        Scheme s{name, name, "vb2"};
+        Scheme s{name, name, ""};
         if (name.rfind("periods/", 0) == 0) {
             s.algorithm = "periods";
             s.pmnb = name.substr(8);
         }
         if (!algorithms().find(TaskKind::dynamic, s.algorithm) || name == "periods") {
-            error = "--schemes has '" + name + "': accepted periods/vb2, periods/vb3, periods/vb-a0, direct, indirect, greedy";
+            error = "--schemes has '" + name +
+                    "': accepted periods/vb2, periods/vb3, periods/vb-a0, direct, indirect, greedy on the cube; "
+                    "periods/vbm-split, periods/vbm, periods/vbm-a0 on the torus and array";
             return false;
         }
         out.push_back(s);
@@ -48,7 +50,7 @@ std::string fixed(double x, int digits) {
 }
 
 // The theorem's bound as a curve: rho from 0 up to the limit, for each periodic scheme.
-void write_plot(const std::string& prefix, unsigned d, unsigned packet_flits, unsigned token_flits,
+void write_plot(const std::string& prefix, const Topology& topo, unsigned packet_flits, unsigned token_flits,
                 const std::vector<Scheme>& schemes, const std::vector<std::vector<RunResult>>& results,
                 const std::vector<double>& rhos) {
     const std::string data = prefix + ".dat";
@@ -70,11 +72,11 @@ void write_plot(const std::string& prefix, unsigned d, unsigned packet_flits, un
         const Scheme& s = schemes[k];
         if (s.algorithm != "periods") continue;
         const FormulaOptions o{3.0, false, packet_flits, token_flits, false};
-        const PeriodCost cost = algorithms().find(TaskKind::pmnb, s.pmnb)->period_cost(d, o);
+        const PeriodCost cost = algorithms().find(TaskKind::pmnb, s.pmnb)->period_cost(topo, o);
         dat << "# " << s.name << ": the theorem's bound\n";
         for (int i = 1; i <= 400; ++i) {
             const double rho = rho_max * i / 400.0;
-            const DynamicTheory t = dynamic_theorem(lambda_of_rho(rho, d), uint64_t{1} << d, cost.x, cost.v);
+            const DynamicTheory t = dynamic_theorem(lambda_of_rho(rho, topo), topo.nodes(), cost.x, cost.v);
             if (t.stable) dat << rho << " " << t.bound << "\n";
         }
         dat << "\n\n";
@@ -83,9 +85,10 @@ void write_plot(const std::string& prefix, unsigned d, unsigned packet_flits, un
     }
     dat.close();
     std::ostringstream gp;
-    gp << "set title 'Dynamic broadcasting on the " << d << "-cube (" << (1u << d) << " nodes), packet " << packet_flits
+    gp << "set title 'Dynamic broadcasting on the " << topo.label() << " (" << topo.nodes() << " nodes), packet " << packet_flits
        << " flits: mean delay vs load'\n"
-       << "set xlabel 'rho = lambda (N-1)/d'\nset ylabel 'mean delay (slots)'\nset logscale y\nset grid\n"
+       << "set xlabel '" << (topo.kind() == TopologyKind::torus ? "rho = lambda (N-1)/(2d)" : "rho = lambda (N-1)/d")
+       << "'\nset ylabel 'mean delay (slots)'\nset logscale y\nset grid\n"
        << "set key top left\nset xrange [0:" << rho_max * 1.02 << "]\n";
     std::string plot = "plot ";
     for (size_t i = 0; i < plots.size(); ++i) plot += (i ? ", " : "") + plots[i];
@@ -136,9 +139,9 @@ int cmd_sweep_rho(RunConfig base, const std::vector<double>& rhos, const std::ve
             }
             configs[s].push_back(c);
         }
-    const unsigned d = base.dim;
+    const std::unique_ptr<Topology> topo = make_topology(base.topology, base.dim, base.radix);
     if (format == "table")
-        std::cout << "dynamic broadcasting on the " << d << "-cube (" << (1u << d) << " nodes), packet "
+        std::cout << "dynamic broadcasting on the " << topo->label() << " (" << topo->nodes() << " nodes), packet "
                   << base.packet_flits << " flits; delays in slots, 95 % confidence from batch means\n"
                   << std::setw(6) << "rho" << std::setw(16) << "scheme" << std::setw(11) << "delay" << std::setw(9) << "+-"
                   << std::setw(10) << "p99" << std::setw(10) << "bound" << std::setw(8) << "limit" << std::setw(11)
@@ -181,7 +184,7 @@ int cmd_sweep_rho(RunConfig base, const std::vector<double>& rhos, const std::ve
                           << fixed(dyn.throughput / dyn.lambda, 3) << std::setw(10) << fixed(dyn.mean_backlog, 1) << "  "
                           << verdict << "\n";
             } else if (format == "csv") {
-                std::cout << d << "," << schemes[s].name << "," << dyn.rho << "," << dyn.lambda << ","
+                std::cout << base.dim << "," << schemes[s].name << "," << dyn.rho << "," << dyn.lambda << ","
                           << (dyn.stable ? std::to_string(dyn.mean_delay) : "") << "," << (dyn.stable ? std::to_string(dyn.ci_half) : "")
                           << "," << (dyn.stable ? std::to_string(dyn.p99_delay) : "") << ","
                           << (t_stable ? std::to_string(dyn.theory->bound) : "") << ","
@@ -199,7 +202,7 @@ int cmd_sweep_rho(RunConfig base, const std::vector<double>& rhos, const std::ve
     if (format == "json") std::cout << all.dump(2) << "\n";
     if (!plot_prefix.empty()) {
         try {
-            write_plot(plot_prefix, d, base.packet_flits, base.token_flits, schemes, results, rhos);
+            write_plot(plot_prefix, *topo, base.packet_flits, base.token_flits, schemes, results, rhos);
         } catch (const ConfigError& e) {
             std::cerr << "cubecast: " << e.what() << "\n";
             return kExitBadInput;

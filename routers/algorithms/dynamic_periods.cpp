@@ -120,7 +120,8 @@ void DynamicPeriodsLogic::report(LogicReport& out) const {
 }
 
 void register_dynamic_periods(Registry& r) {
-    r.add({TaskKind::dynamic, "periods", "004 §II-III (successive PMNB periods; --pmnb vb2, vb3 or vb-a0 of §IV)",
+    AlgorithmEntry e{TaskKind::dynamic, "periods",
+                     "004 §II-III, 001 §6 (successive PMNB periods; --pmnb vb2, vb3, vb-a0 on the cube, vbm-split, vbm, vbm-a0 on the mesh)",
            "the dynamic broadcasting theorem: T <= W + X + min((N-1)X/2, rho W)",
            [](unsigned, uint64_t) { return std::optional<uint64_t>(); },
            [](unsigned, uint64_t) { return std::optional<uint64_t>(); },
@@ -129,7 +130,9 @@ void register_dynamic_periods(Registry& r) {
                PeriodFactory period = algorithms().find(TaskKind::pmnb, s.pmnb)->build_period(s);
                const uint64_t end = s.arrivals_end;
                return [period, end](uint32_t node) { return std::make_unique<DynamicPeriodsLogic>(period, node, end); };
-           }});
+           }};
+    e.topologies = {TopologyKind::hypercube, TopologyKind::torus, TopologyKind::array};
+    r.add(e);
 }
 
 }  // namespace cubecast

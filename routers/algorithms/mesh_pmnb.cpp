@@ -79,6 +79,35 @@ TopologySlots bounds(PmnbVariant variant, const Topology& topo, const std::vecto
     return out;
 }
 
+// One period's PMNB for the dynamic scheme (001 §6): ranks always by prefix.
+std::function<PeriodFactory(const AlgorithmSetup&)> period_builder(PmnbVariant variant) {
+    return [variant](const AlgorithmSetup& s) -> PeriodFactory {
+        const Mesh& mesh = static_cast<const Mesh&>(s.topology);
+        const PmnbSetup setup{variant, mesh.dim(), s.packet_flits, s.token_flits, false, std::make_shared<PmnbRom>()};
+        const MeshPmnbShape shape{&mesh, mesh.wraps() && halves_for(variant)};
+        return [setup, shape](uint32_t node) { return std::make_unique<MeshPmnbLogic>(setup, shape, node); };
+    };
+}
+
+// The X and V of the dynamic broadcasting theorem (001 §6): the PMNB takes at most X M + V slots.
+//   vbm-split: Eqs. (9), (10): X = (N-1)/(gamma d N), V = 2d(p-1) t_p + (1 + 1/gamma)(p-1);
+//   vbm-a0: Lemma 2: X = (N-1)/(gamma N), V = 2d(p-1) t_p + (1 + 1/gamma)(p-1)d;
+//   vbm: from the bound above, with ceil(M/d) - 1 <= (M-1)/d: X = h(N-1)/(d(p-1)N),
+//     V = 4d(p-1) t_p + (p-1)d + hd (a term -X dropped).
+PeriodCost period_cost(PmnbVariant variant, const Topology& t, const FormulaOptions& o) {
+    const Mesh& mesh = static_cast<const Mesh&>(t);
+    const double n = mesh.nodes(), d = mesh.dim(), pm1 = mesh.radix() - 1.0, g = mesh.wraps() ? 2 : 1;
+    const double prefix = 2 * d * pm1 * o.t_p();
+    switch (variant) {
+        case PmnbVariant::split: return {(n - 1) / (g * d * n), prefix + (1 + 1 / g) * pm1};
+        case PmnbVariant::a0: return {(n - 1) / (g * n), prefix + (1 + 1 / g) * pm1 * d};
+        default: {
+            const double h = mesh_round_hops(mesh, false);
+            return {h * (n - 1) / (d * pm1 * n), 2 * prefix + pm1 * d + h * d};
+        }
+    }
+}
+
 AlgorithmEntry entry(TaskKind task, const char* name, const char* paper, const char* claim, PmnbVariant variant) {
     AlgorithmEntry e{task, name, paper, claim, nullptr, nullptr, [](unsigned, uint64_t) { return uint64_t{0}; },
                      builder(variant)};
@@ -89,6 +118,10 @@ AlgorithmEntry entry(TaskKind task, const char* name, const char* paper, const c
     e.ranks_by_prefix = task == TaskKind::pmnb;
     e.halves_on_rings = halves_for(variant);
     e.splits_packets = variant == PmnbVariant::split;
+    if (task == TaskKind::pmnb) {
+        e.build_period = period_builder(variant);
+        e.period_cost = [variant](const Topology& t, const FormulaOptions& o) { return period_cost(variant, t, o); };
+    }
     return e;
 }
 

@@ -93,7 +93,8 @@ void register_pmnb(Registry& r) {
                                       x.slots(m * (x.n - 1) * x.f * x.d + x.prefix_steps(2 * d) + x.whole(2 * d)));
                               });
     a0.build_period = period_builder(PmnbVariant::a0);
-    a0.period_cost = [](unsigned d, const FormulaOptions& o) {  // Lemma 2: X = (N-1)/N, V = 2d t_p + 2d
+    a0.period_cost = [](const Topology& t, const FormulaOptions& o) {  // Lemma 2: X = (N-1)/N, V = 2d t_p + 2d
+        const unsigned d = t.dim();
         const double n = std::ldexp(1.0, static_cast<int>(d));
         return PeriodCost{(n - 1) / n, 2 * d * o.t_p() + 2 * d};
     };
@@ -110,7 +111,8 @@ void register_pmnb(Registry& r) {
     split.optimal_transmissions = [](unsigned d, uint64_t m) { return d * m * ((uint64_t{1} << d) - 1); };
     split.lower_bound_with_options = lower_split;
     split.build_period = period_builder(PmnbVariant::split);
-    split.period_cost = [](unsigned d, const FormulaOptions& o) {  // §V: X = (N-1)/(dN), V = 2d t_p + 2
+    split.period_cost = [](const Topology& t, const FormulaOptions& o) {  // §V: X = (N-1)/(dN), V = 2d t_p + 2
+        const unsigned d = t.dim();
         const double n = std::ldexp(1.0, static_cast<int>(d));
         return PeriodCost{(n - 1) / (d * n), 2 * d * o.t_p() + 2};
     };
@@ -125,7 +127,10 @@ void register_pmnb(Registry& r) {
                                    });
     classes.build_period = period_builder(PmnbVariant::classes);
     // §V: V = 2d + 4d t_p and X = 1/d (ceil(M/d) - 1 <= M/d - 1/d, so the time is at most M/d + V).
-    classes.period_cost = [](unsigned d, const FormulaOptions& o) { return PeriodCost{1.0 / d, 2 * d + 4 * d * o.t_p()}; };
+    classes.period_cost = [](const Topology& t, const FormulaOptions& o) {
+        const unsigned d = t.dim();
+        return PeriodCost{1.0 / d, 2 * d + 4 * d * o.t_p()};
+    };
     r.add(classes);
     // §IV-C with M = N: ceil(N/d) + 2d - 1 (no prefix).
     AlgorithmEntry mnb = entry(TaskKind::mnb, "vb3", "004 §IV-C with M = N (classes s mod d known, no prefix)",

@@ -89,7 +89,7 @@ struct AlgorithmEntry {
     // Paper 004 §II: a PMNB the dynamic scheme can run in its periods (time linear in M: X M + V
     // slots), with the X and V of the dynamic broadcasting theorem.
     std::function<PeriodFactory(const AlgorithmSetup&)> build_period = nullptr;
-    std::function<PeriodCost(unsigned d, const FormulaOptions&)> period_cost = nullptr;
+    std::function<PeriodCost(const Topology&, const FormulaOptions&)> period_cost = nullptr;
 };
 
 class Registry {

@@ -144,10 +144,18 @@ TEST(CommandLine, DynamicBadInput) {
     expect_bad_input("run --task dynamic --algorithm periods --dim 4 --packet-flits 4 --rho -1", "--rho -1", "(0, ");
     expect_bad_input("run --task dynamic --algorithm direct --dim 4 --lambda 1.5", "--lambda 1.5", "(0, 1]");
     expect_bad_input("run --task dynamic --algorithm direct --dim 4 --lambda 0.1 --rho 0.2", "--lambda or --rho", "not both");
-    expect_bad_input("run --task dynamic --algorithm periods --dim 4 --pmnb vb9", "--pmnb 'vb9'", "vb2, vb3, vb-a0");
-    expect_bad_input("run --task dynamic --algorithm periods --dim 4 --pmnb vb1", "--pmnb 'vb1'", "vb2, vb3, vb-a0");
+    expect_bad_input("run --task dynamic --algorithm periods --dim 4 --pmnb vb9", "--pmnb 'vb9'", "vb-a0, vb2, vb3");
+    expect_bad_input("run --task dynamic --algorithm periods --dim 4 --pmnb vb1", "--pmnb 'vb1'", "vb-a0, vb2, vb3");
     expect_bad_input("run --task dynamic --algorithm periods --dim 4 --packet-flits 6", "--packet-flits 6", "accepted: 4, 8");
     expect_bad_input("run --task dynamic --algorithm direct --dim 4 --pmnb vb3", "--pmnb", "dynamic/periods");
+    // On the torus and array: the mesh's PMNBs, the load against node 0's 2d (torus) or d (array) links.
+    expect_bad_input("run --task dynamic --algorithm periods --topology torus --dim 2 --radix 4 --pmnb vb2", "--pmnb 'vb2'",
+                     "vbm-a0, vbm-split, vbm");
+    expect_bad_input("run --task dynamic --algorithm direct --topology torus --dim 2 --radix 4", "dynamic/direct",
+                     "accepted for dynamic on the torus are periods");
+    expect_bad_input("run --task dynamic --algorithm periods --topology torus --dim 2 --radix 4 --rho 9", "--rho 9", "(0, 3.75]");
+    expect_bad_input("run --task dynamic --algorithm periods --topology torus --dim 2 --radix 4 --packet-flits 2",
+                     "--packet-flits 2", "accepted: 4, 8");
     expect_bad_input("run --task dynamic --algorithm greedy --dim 4 --periods 10", "--periods", "dynamic/periods");
     expect_bad_input("run --task mnb --dim 4 --rho 0.5", "--rho", "task dynamic");
     expect_bad_input("run --task dynamic --algorithm periods --dim 4 --packet-flits 4 --slots 100 --warmup 100", "--warmup 100",

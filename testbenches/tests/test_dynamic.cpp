@@ -12,6 +12,7 @@
 #include <random>
 
 #include "models/dynamic_theory.h"
+#include "dynamic_reference.h"
 #include "sim_helpers.h"
 
 using cubecast::RunConfig;
@@ -36,142 +37,27 @@ uint64_t period_cycles(const std::string& pmnb, unsigned d, unsigned f, unsigned
     return prefix + d * step + broadcast * step;
 }
 
-struct Request {
-    uint32_t node;
-    double slot;
-    uint64_t cycle;
-    uint32_t msg;          // its index at its node
-    uint64_t start = 0, end = 0;  // the period that carries it
-};
-
-struct Period {
-    uint64_t start, end, m;
-};
-
-// The scheme's periods for these requests, as the paper describes them.
-std::vector<Period> reference_periods(std::vector<Request>& reqs, unsigned nodes, const std::string& pmnb, unsigned d,
-                                      unsigned f, unsigned t) {
-    std::vector<std::deque<Request*>> fifo(nodes);
-    std::vector<Request*> by_time;
-    for (Request& r : reqs) by_time.push_back(&r);
-    std::stable_sort(by_time.begin(), by_time.end(), [](auto* a, auto* b) { return a->cycle < b->cycle; });
-    uint64_t arrivals_end = 0;
-    for (const Request& r : reqs) arrivals_end = std::max(arrivals_end, r.cycle + 1);
-    std::vector<Period> periods;
-    size_t next = 0;
-    uint64_t start = 0;
-    for (;;) {
-        while (next < by_time.size() && by_time[next]->cycle <= start) fifo[by_time[next]->node].push_back(by_time[next]), ++next;
-        uint64_t m = 0;
-        for (auto& q : fifo) m += q.empty() ? 0 : 1;
-        const uint64_t end = start + period_cycles(pmnb, d, f, t, m);
-        for (auto& q : fifo)
-            if (!q.empty()) {
-                q.front()->start = start;
-                q.front()->end = end;
-                q.pop_front();
-            }
-        periods.push_back({start, end, m});
-        if (m == 0 && start >= arrivals_end) return periods;
-        start = end;
-    }
-}
-
-// origin,msg -> completion cycle, from the run's --delays CSV.
-std::map<std::pair<uint32_t, uint32_t>, uint64_t> read_completions(const std::string& path) {
-    std::map<std::pair<uint32_t, uint32_t>, uint64_t> out;
-    std::ifstream in(path);
-    std::string line;
-    std::getline(in, line);
-    EXPECT_EQ(line, "origin,msg,arrival_slot,completion_cycle,delay_slots");
-    while (std::getline(in, line)) {
-        std::stringstream ss(line);
-        std::string origin, msg, arrival, completion;
-        std::getline(ss, origin, ',');
-        std::getline(ss, msg, ',');
-        std::getline(ss, arrival, ',');
-        std::getline(ss, completion, ',');
-        EXPECT_FALSE(completion.empty()) << "incomplete request: " << line;
-        if (!completion.empty()) out[{std::stoul(origin), std::stoul(msg)}] = std::stoull(completion);
-    }
-    return out;
-}
-
-uint64_t tally(const cubecast::RunResult& r, const std::string& name) {
-    for (const auto& [n, v] : r.tallies)
-        if (n == name) return v;
-    ADD_FAILURE() << "no tally " << name;
-    return 0;
-}
-
-// Requests in bursts and gaps: some at one instant at many nodes (M up to N), some spread out,
-// a quiet stretch (empty periods), then a few late ones.
-std::vector<TimedRequest> bursty_requests(unsigned d, unsigned seed) {
-    std::mt19937 rng(seed);
-    const uint32_t n = 1u << d;
-    std::vector<TimedRequest> out;
-    std::uniform_int_distribution<uint32_t> node(0, n - 1);
-    for (uint32_t i = 0; i < n; ++i) out.push_back({i, 0.0});                   // everyone at once
-    for (int i = 0; i < 3 * static_cast<int>(n); ++i)
-        out.push_back({node(rng), std::uniform_real_distribution<double>(0, 30.0 * d)(rng)});
-    for (int i = 0; i < 4; ++i) out.push_back({node(rng), 60.0 * d + 7.3 * i});  // after a quiet stretch
-    return out;
-}
-
-void expect_periods_as_the_paper_says(const std::string& pmnb, unsigned d, unsigned f, unsigned t, unsigned seed) {
+void expect_cube_periods(const std::string& pmnb, unsigned d, unsigned f, unsigned t, unsigned seed) {
     SCOPED_TRACE(pmnb + " d=" + std::to_string(d) + " F=" + std::to_string(f) + " T=" + std::to_string(t));
     RunConfig c = config("dynamic", "periods", d, 0, f);
     c.pmnb = pmnb;
     c.token_flits = t;
-    c.requests = bursty_requests(d, seed);
-    c.delays_path = temp_path("delays.csv");
-    const Outcome o = run_traced(c);
-    const auto& r = o.result;
-    ASSERT_EQ(r.status, RunStatus::ok) << (r.problems.empty() ? "" : r.problems.front());
-    EXPECT_TRUE(r.delivered_exactly_once);
-    EXPECT_TRUE(r.conserved);
-    const TraceFacts facts = check_trace(o.rows, d, pmnb == "vb2" ? f / d : f, t);
-    EXPECT_TRUE(facts.violations.empty()) << facts.violations.front();
-
-    // The requests as the nodes number them: in time order at each node.
-    std::vector<Request> reqs;
-    std::vector<uint32_t> count(1u << d, 0);
-    auto sorted = c.requests;
-    std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.slot < b.slot; });
-    for (const auto& q : sorted)
-        reqs.push_back({q.node, q.slot, static_cast<uint64_t>(std::ceil(q.slot * f - 1e-9)), count[q.node]++});
-    const std::vector<Period> periods = reference_periods(reqs, 1u << d, pmnb, d, f, t);
-    EXPECT_EQ(tally(r, "periods"), periods.size());
-    uint64_t sum_m = 0;
-    for (const Period& p : periods) sum_m += p.m;
-    EXPECT_EQ(tally(r, "sum of M over the periods"), sum_m);
-    EXPECT_EQ(sum_m, reqs.size());
-
-    const auto done = read_completions(c.delays_path);
-    std::remove(c.delays_path.c_str());
-    ASSERT_EQ(done.size(), reqs.size());
-    std::map<uint64_t, uint64_t> last_in_period;  // period start -> latest completion
-    for (const Request& q : reqs) {
-        const uint64_t at = done.at({q.node, q.msg});
-        EXPECT_GT(at, q.start) << "node " << q.node << " msg " << q.msg;
-        EXPECT_LE(at, q.end) << "node " << q.node << " msg " << q.msg;
-        last_in_period[q.start] = std::max(last_in_period[q.start], at);
-    }
-    for (const Period& p : periods)
-        if (p.m) EXPECT_EQ(last_in_period[p.start], p.end) << "the period starting at cycle " << p.start;
-    EXPECT_EQ(r.completion_cycles, periods.size() > 1 ? periods[periods.size() - 2].end : 0);
+    c.requests = bursty_requests(1u << d, d, seed);
+    expect_periods_as_the_paper_says(
+        c, 1u << d, [&](uint64_t m) { return period_cycles(pmnb, d, f, t, m); },
+        [&](const std::vector<TraceRow>& rows) { return check_trace(rows, d, pmnb == "vb2" ? f / d : f, t); });
 }
 
 }  // namespace
 
 TEST(DynamicPeriods, EveryRequestInThePeriodThePaperGivesIt) {
     for (unsigned d : {2u, 3u, 5u}) {
-        expect_periods_as_the_paper_says("vb2", d, d, 1, 10 + d);
-        expect_periods_as_the_paper_says("vb3", d, 1, 1, 20 + d);
-        expect_periods_as_the_paper_says("vb-a0", d, 2, 1, 30 + d);
+        expect_cube_periods("vb2", d, d, 1, 10 + d);
+        expect_cube_periods("vb3", d, 1, 1, 20 + d);
+        expect_cube_periods("vb-a0", d, 2, 1, 30 + d);
     }
-    expect_periods_as_the_paper_says("vb2", 4, 8, 2, 7);
-    expect_periods_as_the_paper_says("vb3", 6, 3, 2, 8);
+    expect_cube_periods("vb2", 4, 8, 2, 7);
+    expect_cube_periods("vb3", 6, 3, 2, 8);
 }
 
 namespace {
