@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "models/hypercube.h"
+#include "models/topology.h"
 #include "models/result_json.h"
 #include "models/simulate.h"
 #include "testbenches/cli.h"
@@ -25,6 +26,8 @@ int cmd_bench(const std::string& format) {
         unsigned dim;
         const char* router;
         uint64_t k = 0;  // pmnb: M active nodes at random, known in advance
+        const char* topology = "hypercube";
+        unsigned radix = 0;
     };
     // The model's speed, the 16-cube (idle routers must cost nothing; elaboration per router), then
     // the Verilated RTL router at every node against the SystemC one.
@@ -32,6 +35,8 @@ int cmd_bench(const std::string& format) {
                           {"mnb", "sbt", 10, "systemc"},   {"scatter", "bostt", 12, "systemc"},
                           {"te", "bostt", 8, "systemc"},   {"snb", "sbt", 16, "systemc"},
                           {"pmnb", "vb3", 16, "systemc", 1024},
+                          // paper 001: the 64x64 torus (4096 routers, as the 12-cube), per packet-hop
+                          {"mnb", "vbm", 2, "systemc", 0, "torus", 64},
                           {"mnb", "bostt", 8, "systemc"},  {"mnb", "bostt", 8, "rtl"},
                           {"mnb", "bostt", 10, "rtl"}};
     std::map<std::string, double> sim_seconds;
@@ -48,6 +53,8 @@ int cmd_bench(const std::string& format) {
         c.algorithm = k.algorithm;
         c.dim = k.dim;
         c.router = k.router;
+        c.topology = k.topology;
+        c.radix = k.radix;
         if (k.k) {
             c.k = k.k;
             c.known_sources = true;
@@ -58,6 +65,10 @@ int cmd_bench(const std::string& format) {
         const RunResult& r = ir.result;
         if (exit_code_for(r.status) > worst) worst = exit_code_for(r.status);
         const std::string key = std::string(k.task) + "/" + k.algorithm + "/" + std::to_string(k.dim);
+        const bool mesh = std::string(k.topology) != "hypercube";
+        const uint64_t hops = r.data_transmissions + r.ctrl_transmissions;
+        const double per_hop = hops ? r.wall_seconds / static_cast<double>(hops) : 0;
+        if (key == "mnb/bostt/12" && !mesh) sim_seconds["per hop, 12-cube MNB"] = per_hop;
         // Peak memory over the routers: the whole process's, so an upper bound on a router's share.
         const double per_router_kib = static_cast<double>(ir.peak_rss_kib) / static_cast<double>(r.nodes);
         std::ostringstream ratio_line;
@@ -65,10 +76,13 @@ int cmd_bench(const std::string& format) {
         else if (sim_seconds.count(key) && sim_seconds[key] > 0)
             ratio_line << "  RTL routers: " << std::fixed << std::setprecision(1) << r.wall_seconds / sim_seconds[key]
                        << "x the SystemC routers' simulation time on " << key << "\n";
-        const uint64_t hops = r.data_transmissions + r.ctrl_transmissions;
+        if (mesh && sim_seconds.count("per hop, 12-cube MNB") && sim_seconds["per hop, 12-cube MNB"] > 0)
+            ratio_line << "  time per packet-hop: " << std::fixed << std::setprecision(2)
+                       << per_hop / sim_seconds["per hop, 12-cube MNB"] << "x the 12-cube MNB's\n";
+        const std::string label = std::string(k.task) + "/" + k.algorithm + (std::string(k.router) == "rtl" ? " rtl" : "") +
+                                  (mesh ? " " + make_topology(k.topology, k.dim, k.radix)->label() : std::string());
         if (format == "table") {
-            std::cout << std::left << std::setw(16) << (std::string(k.task) + "/" + k.algorithm +
-                                                        (std::string(k.router) == "rtl" ? " rtl" : "")) << std::right
+            std::cout << std::left << std::setw(16) << label << std::right
                       << std::setw(4) << k.dim << std::setw(10) << r.simulated_cycles << std::setw(12) << hops
                       << std::fixed << std::setprecision(3) << std::setw(9) << r.elaboration_seconds << std::setw(10)
                       << r.wall_seconds << std::setw(10) << total
@@ -79,6 +93,7 @@ int cmd_bench(const std::string& format) {
             std::cout.flush();
         } else {
             all.push_back({{"task", k.task}, {"algorithm", k.algorithm}, {"dim", k.dim}, {"router", k.router},
+                           {"topology", k.topology}, {"radix", k.radix},
                            {"simulated_cycles", r.simulated_cycles}, {"packet_hops", hops},
                            {"simulation_seconds", r.wall_seconds}, {"total_seconds", total},
                            {"elaboration_seconds", r.elaboration_seconds}, {"peak_kib_per_router", per_router_kib},

@@ -143,7 +143,7 @@ int cmd_sweep_rho(RunConfig base, const std::vector<double>& rhos, const std::ve
     if (format == "table")
         std::cout << "dynamic broadcasting on the " << topo->label() << " (" << topo->nodes() << " nodes), packet "
                   << base.packet_flits << " flits; delays in slots, 95 % confidence from batch means\n"
-                  << std::setw(6) << "rho" << std::setw(16) << "scheme" << std::setw(11) << "delay" << std::setw(9) << "+-"
+                  << std::setw(6) << "rho" << std::setw(19) << "scheme" << std::setw(11) << "delay" << std::setw(9) << "+-"
                   << std::setw(10) << "p99" << std::setw(10) << "bound" << std::setw(8) << "limit" << std::setw(11)
                   << "thru/load" << std::setw(10) << "backlog" << "  verdict\n";
     if (format == "csv")
@@ -175,7 +175,7 @@ int cmd_sweep_rho(RunConfig base, const std::vector<double>& rhos, const std::ve
                                         : t_stable && dyn.mean_delay > dyn.theory->bound ? "ABOVE THE BOUND"
                                                                                          : "stable";
             if (format == "table") {
-                std::cout << std::setw(6) << fixed(dyn.rho, 3) << std::setw(16) << schemes[s].name << std::setw(11)
+                std::cout << std::setw(6) << fixed(dyn.rho, 3) << std::setw(19) << schemes[s].name << std::setw(11)
                           << (dyn.stable ? fixed(dyn.mean_delay, 3) : "-") << std::setw(9)
                           << (dyn.stable ? fixed(dyn.ci_half, 3) : "-") << std::setw(10)
                           << (dyn.stable ? fixed(dyn.p99_delay, 1) : "-") << std::setw(10)
