@@ -8,10 +8,12 @@
 #include <cstdio>
 #include <random>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 
 #include "models/result_json.h"
+#include "routers/control_logic.h"
 #include "models/simulate.h"
 #include "trace_check.h"
 
@@ -95,3 +97,38 @@ inline void expect_clean_run(const Outcome& o, const cubecast::RunConfig& c) {
     EXPECT_EQ(f.last_end, r.completion_cycles);
     expect_each_message_reaches_once(o.rows, c.dim);
 }
+
+// Parallel-prefix components (paper 000 §2.2, 001 Fig. 2) run alone, without routers: every node's
+// component exchanges its tokens over the topology's links for cycles 0..last, a 1-flit token emitted
+// in cycle c arriving at the edge of cycle c + 1. check(node, cycle, emissions) sees what each node
+// emits in each cycle. Returns the tokens sent.
+template <class Prefix>
+uint64_t run_prefixes(std::vector<Prefix>& nodes, const cubecast::Topology& topo, uint64_t last,
+                      const std::function<void(uint32_t, uint64_t, const std::vector<cubecast::Emission>&)>& check) {
+    struct InFlight {
+        uint32_t to;
+        unsigned port;
+        cubecast::Header h;
+    };
+    std::vector<InFlight> flying;
+    uint64_t tokens = 0;
+    for (uint64_t cycle = 0; cycle <= last; ++cycle) {
+        for (const auto& t : flying) EXPECT_TRUE(nodes[t.to].absorb(t.h, static_cast<int>(t.port), cycle));
+        flying.clear();
+        for (uint32_t x = 0; x < nodes.size(); ++x) {
+            std::vector<cubecast::Emission> out;
+            nodes[x].on_cycle(cubecast::LocalView{x, &topo, 1, cycle}, out);
+            check(x, cycle, out);
+            for (const auto& e : out)
+                for (const auto& fw : e.decision.forwards()) {
+                    const auto y = topo.across(x, fw.port);
+                    EXPECT_TRUE(y.has_value()) << "node " << x << " sent on port " << fw.port << ", which has no link";
+                    if (!y) continue;
+                    flying.push_back({*y, topo.arrival_port(fw.port), e.header});
+                    ++tokens;
+                }
+        }
+    }
+    return tokens;
+}
+

@@ -151,29 +151,12 @@ TEST(ParallelPrefix, EveryNodeGetsItsSuffixSumIn2dSteps) {
         for (auto& v : a) v = rng() % 4;
         std::vector<cubecast::ParallelPrefix> nodes;
         for (uint32_t x = 0; x < n; ++x) nodes.emplace_back(d, x, a[x]);
-        struct InFlight {
-            uint32_t to;
-            unsigned port;
-            cubecast::Header h;
-        };
-        std::vector<InFlight> flying;
-        uint64_t tokens = 0;
         cubecast::Hypercube cube(d);
-        for (uint64_t cycle = 0; cycle <= 2 * d + 2; ++cycle) {
-            for (const auto& t : flying) EXPECT_TRUE(nodes[t.to].absorb(t.h, static_cast<int>(t.port), cycle));
-            flying.clear();
-            for (uint32_t x = 0; x < n; ++x) {
-                std::vector<cubecast::Emission> out;
-                nodes[x].on_cycle(cubecast::LocalView{x, &cube, 1, cycle}, out);
-                EXPECT_LE(out.size(), 1u) << "one token per node and cycle";
-                for (const auto& e : out)
-                    for (const auto& fw : e.decision.forwards()) {
-                        EXPECT_LE(fw.key.not_before, cycle);
-                        flying.push_back({x ^ (1u << fw.port), fw.port, e.header});
-                        ++tokens;
-                    }
-            }
-        }
+        const uint64_t tokens = run_prefixes(nodes, cube, 2 * d + 2, [](uint32_t, uint64_t cycle, const auto& out) {
+            EXPECT_LE(out.size(), 1u) << "one token per node and cycle";
+            for (const auto& e : out)
+                for (const auto& fw : e.decision.forwards()) EXPECT_LE(fw.key.not_before, cycle);
+        });
         uint64_t suffix = 0;
         for (int64_t x = n - 1; x >= 0; --x) {
             suffix += a[static_cast<size_t>(x)];

@@ -50,30 +50,8 @@ TEST(MeshPrefix, EveryNodeKnowsItsRankAndMIn2dPMinus1Steps) {
                     for (auto& v : a) v = density == 0 ? 0 : density == 1 ? 1 : rng() % 3 == 0;
                     std::vector<cubecast::MeshPrefix> nodes;
                     for (uint32_t x = 0; x < n; ++x) nodes.emplace_back(mesh, x, a[x], cubecast::MeshPrefixOptions{40, 41, c});
-                    struct InFlight {
-                        uint32_t to;
-                        unsigned port;
-                        cubecast::Header h;
-                    };
-                    std::vector<InFlight> flying;
-                    uint64_t tokens = 0;
                     const uint64_t steps = 2 * uint64_t{d} * (p - 1);
-                    for (uint64_t cycle = 0; cycle <= steps + 2; ++cycle) {
-                        for (const auto& t : flying) EXPECT_TRUE(nodes[t.to].absorb(t.h, static_cast<int>(t.port), cycle));
-                        flying.clear();
-                        for (uint32_t x = 0; x < n; ++x) {
-                            std::vector<cubecast::Emission> out;
-                            nodes[x].on_cycle(cubecast::LocalView{x, &mesh, 1, cycle}, out);
-                            for (const auto& e : out)
-                                for (const auto& fw : e.decision.forwards()) {
-                                    const auto y = mesh.across(x, fw.port);
-                                    ASSERT_TRUE(y.has_value()) << "node " << x << " sent off the array, port " << fw.port;
-                                    ASSERT_TRUE(adjacent(x, *y, p, d, false));
-                                    flying.push_back({*y, mesh.arrival_port(fw.port), e.header});
-                                    ++tokens;
-                                }
-                        }
-                    }
+                    const uint64_t tokens = run_prefixes(nodes, mesh, steps + 2, [](uint32_t, uint64_t, const auto&) {});
                     uint64_t m = 0;
                     for (uint64_t v : a) m += v;
                     std::vector<uint32_t> order(n);  // the nodes in the order <_c
