@@ -48,7 +48,8 @@ Network::Network(sc_module_name name, const RunConfig& config)
                                                                               : nullptr),
       task_(task_info_->kind, *topology_, config.root, config.sources,
             period_pmnb_ ? period_pmnb_->parts(*topology_) : algo_->parts(*topology_),
-            task_info_->kind == TaskKind::dynamic ? dynamic_arrivals(config) : std::vector<std::vector<Arrival>>{}),
+            task_info_->kind == TaskKind::dynamic ? dynamic_arrivals(config) : std::vector<std::vector<Arrival>>{},
+            config.targets),
       clk_("clk", 1, SC_NS) {
     const uint32_t n = topology_->nodes();
     const unsigned ports = topology_->ports();
@@ -252,7 +253,7 @@ RunResult Network::run() {
     else if (algo_->paper_slots) r.paper_slots = algo_->paper_slots(d, r.broadcasts);
     r.optimal_transmissions = algo_->optimal_transmissions(d, r.broadcasts);
     if (algo_->topology_slots) {
-        const TopologySlots t = algo_->topology_slots(*topology_, config_.sources, options);
+        const TopologySlots t = algo_->topology_slots(*topology_, {config_.sources, config_.targets}, options);
         r.paper_slots = t.paper;
         r.lower_bound_slots = t.lower;
         r.optimal_transmissions = t.transmissions;

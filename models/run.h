@@ -26,6 +26,7 @@ struct RunConfig {
     std::string fst_path;         // the same waves as FST (converted with GTKWave's vcd2fst), empty = none
     std::string command_line;     // recorded in the trace header
     std::vector<uint32_t> sources;    // kb: the broadcasting node of each packet (may repeat)
+    std::vector<uint32_t> targets;    // monotone: the destinations (distinct, as many as sources)
     uint64_t k = 0;                   // kb: or K distinct nodes placed by `placement` (for this dim)
     std::string placement = "random"; // random (by seed) | adversarial | first
     std::string port_model = "mla";   // mla | sla | shout

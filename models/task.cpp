@@ -15,6 +15,7 @@ const std::vector<TaskInfo>& tasks() {
         {TaskKind::succ, "succ", "successive broadcasts mu_1..mu_p, mu_j from the j-th Gray code word, received in order", false},
         {TaskKind::pmnb, "pmnb", "partial multinode broadcast: M active nodes (--sources, or --k M --placement P) broadcast one packet each", false},
         {TaskKind::pack, "pack", "packing: M active nodes s(0) < ... < s(M-1) (--sources or --k) send a packet each, s(i) to node i", false},
+        {TaskKind::monotone, "monotone", "monotone routing: s(0) < ... < s(K-1) (--sources or --k) send to v(0) < ... < v(K-1) (--targets, or K random nodes), s(i) to v(i)", false},
         {TaskKind::dynamic, "dynamic", "dynamic broadcasting: Poisson broadcast requests at every node (--rho or --lambda) for --slots", false},
     };
     return list;
@@ -26,17 +27,28 @@ const TaskInfo* find_task(const std::string& name) {
     return nullptr;
 }
 
+bool takes_sources(TaskKind kind) {
+    return kind == TaskKind::kb || kind == TaskKind::pmnb || kind == TaskKind::pack || kind == TaskKind::monotone;
+}
+
 Task::Task(TaskKind kind, const Topology& topology, uint32_t root, std::vector<uint32_t> sources, unsigned parts,
-           std::vector<std::vector<Arrival>> arrivals)
-    : kind_(kind), topology_(topology), root_(root), sources_(std::move(sources)), parts_(parts), arrivals_(std::move(arrivals)) {
+           std::vector<std::vector<Arrival>> arrivals, std::vector<uint32_t> targets)
+    : kind_(kind),
+      topology_(topology),
+      root_(root),
+      sources_(std::move(sources)),
+      targets_(std::move(targets)),
+      parts_(parts),
+      arrivals_(std::move(arrivals)) {
     if (kind_ == TaskKind::dynamic) arrivals_.resize(topology_.nodes());
     for (const auto& list : arrivals_) arrivals_total_ += list.size();
-    if (kind_ == TaskKind::pack) {  // the ranks: s(0) < s(1) < ...
+    if (kind_ == TaskKind::pack || kind_ == TaskKind::monotone) {  // the ranks: s(0) < s(1) < ...
         std::sort(sources_.begin(), sources_.end());
+        std::sort(targets_.begin(), targets_.end());
         rank_of_.assign(topology_.nodes(), -1);
         for (size_t i = 0; i < sources_.size(); ++i) rank_of_[sources_[i]] = static_cast<int64_t>(i);
     }
-    if (kind_ == TaskKind::kb || kind_ == TaskKind::pmnb || kind_ == TaskKind::pack) {
+    if (takes_sources(kind_)) {
         packets_at_.assign(topology_.nodes(), 0);
         for (uint32_t s : sources_) ++packets_at_[s];
     }
@@ -44,11 +56,11 @@ Task::Task(TaskKind kind, const Topology& topology, uint32_t root, std::vector<u
 
 uint64_t Task::broadcasts() const {
     if (kind_ == TaskKind::dynamic) return arrivals_total_;
-    return kind_ == TaskKind::kb || kind_ == TaskKind::pmnb || kind_ == TaskKind::pack ? sources_.size() : 0;
+    return takes_sources(kind_) ? sources_.size() : 0;
 }
 
 std::vector<uint32_t> Task::origins() const {
-    if (kind_ == TaskKind::kb || kind_ == TaskKind::pmnb || kind_ == TaskKind::pack) return sources_;
+    if (takes_sources(kind_)) return sources_;
     if (kind_ == TaskKind::dynamic) {
         std::vector<uint32_t> out;
         for (uint32_t i = 0; i < arrivals_.size(); ++i)
@@ -146,12 +158,13 @@ std::vector<Header> Task::own_messages(uint32_t node) const {
             break;
         case TaskKind::dynamic: break;  // its messages arrive during the run
         case TaskKind::pack:
-            // Paper 001 Theorem 3: s(i) sends to node i (nothing to send where s(i) = i).
-            if (rank_of_[node] >= 0 && rank_of_[node] != node) {
+        case TaskKind::monotone:
+            // Paper 001 Theorem 3: s(i) sends to node i; Theorem 4: to v(i) (nothing where that is s(i)).
+            if (rank_of_[node] >= 0) {
                 Header h;
                 h.origin = node;
-                h.dest = static_cast<uint32_t>(rank_of_[node]);
-                out.push_back(h);
+                h.dest = kind_ == TaskKind::pack ? static_cast<uint32_t>(rank_of_[node]) : targets_[rank_of_[node]];
+                if (h.dest != node) out.push_back(h);
             }
             break;
     }
@@ -185,6 +198,10 @@ uint64_t Task::expected_deliveries(uint32_t node) const {
         case TaskKind::pmnb: return sources_.size() - packets_at_[node];
         case TaskKind::dynamic: return arrivals_total_ - (node < arrivals_.size() ? arrivals_[node].size() : 0);
         case TaskKind::pack: return node < sources_.size() && sources_[node] != node ? 1 : 0;
+        case TaskKind::monotone: {
+            const auto it = std::lower_bound(targets_.begin(), targets_.end(), node);
+            return it != targets_.end() && *it == node && sources_[it - targets_.begin()] != node ? 1 : 0;
+        }
     }
     return 0;
 }

@@ -10,7 +10,7 @@
 
 namespace cubecast {
 
-enum class TaskKind { snb, mnb, scatter, te, kb, succ, pmnb, dynamic, pack };
+enum class TaskKind { snb, mnb, scatter, te, kb, succ, pmnb, dynamic, pack, monotone };
 
 struct TaskInfo {
     TaskKind kind;
@@ -20,6 +20,8 @@ struct TaskInfo {
 };
 
 const std::vector<TaskInfo>& tasks();
+// The tasks whose messages start at the nodes given by --sources or --k.
+bool takes_sources(TaskKind kind);
 const TaskInfo* find_task(const std::string& name);
 
 class Task {
@@ -28,8 +30,9 @@ public:
     // times: it then has that many packets, msg 0, 1, ...); for pmnb, the M active nodes (distinct).
     // `parts`: each message is split into this many mini-packets (part 0..parts-1).
     // `arrivals`: for dynamic, each node's broadcast requests over time (msg = their index at the node).
+    // `targets`: for monotone, the destinations v (the i-th smallest source sends to the i-th smallest).
     Task(TaskKind kind, const Topology& topology, uint32_t root, std::vector<uint32_t> sources = {}, unsigned parts = 1,
-         std::vector<std::vector<Arrival>> arrivals = {});
+         std::vector<std::vector<Arrival>> arrivals = {}, std::vector<uint32_t> targets = {});
     TaskKind kind() const { return kind_; }
     uint32_t root() const { return root_; }
     // The node's own messages, in the order it hands them to its router.
@@ -54,7 +57,8 @@ private:
     uint32_t root_;
     std::vector<uint32_t> sources_;
     std::vector<uint32_t> packets_at_;  // kb, pmnb, pack: a_x, packets per node
-    std::vector<int64_t> rank_of_;      // pack: the rank of each active node (-1: not active)
+    std::vector<int64_t> rank_of_;      // pack, monotone: the rank of each active node (-1: not active)
+    std::vector<uint32_t> targets_;     // monotone: v(0) < v(1) < ...
     unsigned parts_;
     std::vector<std::vector<Arrival>> arrivals_;
     uint64_t arrivals_total_ = 0;

@@ -46,8 +46,10 @@ std::optional<std::string> check_writable(const std::string& option, const std::
 
 std::optional<std::string> validate_sources(const RunConfig& c, const TaskInfo& task, const Topology& topo) {
     const uint32_t nodes = topo.nodes();
-    if (task.kind != TaskKind::kb && task.kind != TaskKind::pmnb && task.kind != TaskKind::pack) {
-        if (!c.sources.empty()) return "--sources and --k apply to tasks kb, pmnb and pack only, not to '" + c.task + "'";
+    if (!c.targets.empty() && task.kind != TaskKind::monotone)
+        return "--targets applies to task monotone only, not to '" + c.task + "'";
+    if (!takes_sources(task.kind)) {
+        if (!c.sources.empty()) return "--sources and --k apply to tasks kb, pmnb, pack and monotone only, not to '" + c.task + "'";
         return std::nullopt;
     }
     if (c.sources.empty())
@@ -61,7 +63,17 @@ std::optional<std::string> validate_sources(const RunConfig& c, const TaskInfo& 
             return "--sources repeats node " + std::to_string(s) + " more than " + std::to_string(kMaxMsg + 1) +
                    " times (the message index has 12 bits)";
     }
-    if (task.kind == TaskKind::pmnb || task.kind == TaskKind::pack) {
+    if (task.kind == TaskKind::monotone) {
+        if (c.targets.size() != c.sources.size())
+            return "task monotone has " + std::to_string(c.sources.size()) + " sources and " + std::to_string(c.targets.size()) +
+                   " --targets: accepted as many targets as sources";
+        std::vector<uint32_t> seen(nodes, 0);
+        for (uint32_t v : c.targets) {
+            if (v >= nodes) return not_a_node("--targets node " + std::to_string(v), topo);
+            if (seen[v]++) return "--targets repeats node " + std::to_string(v) + ": accepted distinct nodes";
+        }
+    }
+    if (task.kind == TaskKind::pmnb || task.kind == TaskKind::pack || task.kind == TaskKind::monotone) {
         if (c.sources.size() > nodes)
             return "task " + c.task + " has M = " + std::to_string(c.sources.size()) + " active nodes, more than N = " +
                    std::to_string(nodes) + " (accepted M in 1.." + std::to_string(nodes) + ", each node once)";
@@ -200,6 +212,10 @@ RunConfig with_placed_sources(const RunConfig& c) {
     if (c.k && c.sources.empty()) {
         std::string error;
         r.sources = place_sources(*make_topology(c.topology, c.dim, c.radix), c.k, c.placement, c.seed, error);
+    }
+    if (c.task == "monotone" && c.targets.empty() && !r.sources.empty() && r.sources.size() <= make_topology(c.topology, c.dim, c.radix)->nodes()) {
+        std::string error;  // as many random destinations, drawn with the seed after the sources
+        r.targets = place_sources(*make_topology(c.topology, c.dim, c.radix), r.sources.size(), "random", c.seed + 1, error);
     }
     return r;
 }

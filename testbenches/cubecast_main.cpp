@@ -45,7 +45,7 @@ struct CommonOptions {
     long long dim = 6, root = 0, packet_flits = 1, queue_depth = 0, radix = 0;
     unsigned long long seed = 1, max_cycles = 0;
     long long sbt_rotation = 0;
-    std::string router = "systemc", rtl_nodes, rtl_rom_dir, sources, placement = "random", port_model = "mla";
+    std::string router = "systemc", rtl_nodes, rtl_rom_dir, sources, targets, placement = "random", port_model = "mla";
     long long k = -1;  // -1: not given
     double c_star = 3.0;
     bool with_prefix = false;
@@ -70,7 +70,8 @@ struct CommonOptions {
         app->add_option("--sbt-rotation", sbt_rotation, "rotate the SBT's dimensions by this much (trees R^c(SBT))");
         app->add_option("--port-model", port_model, "mla (all ports, default), sla (one send, one receive), "
                                                     "shout (one message to any set of links, one receive, half duplex)");
-        app->add_option("--sources", sources, "kb, pmnb: comma list of broadcasting nodes (kb: a node may repeat)");
+        app->add_option("--sources", sources, "kb, pmnb, pack, monotone: comma list of sending nodes (kb: a node may repeat)");
+        app->add_option("--targets", targets, "monotone: comma list of destinations, as many as sources (default: random, by --seed)");
         app->add_option("--k", k, "kb, pmnb: number of broadcasting nodes (K or M), placed by --placement");
         app->add_option("--placement", placement, "kb, pmnb with --k: random (by --seed), adversarial or first");
         app->add_option("--c-star", c_star, "kb/st-random: the constant C* of the fixed phase lengths (paper: C* > e; default 3)");
@@ -112,6 +113,7 @@ struct CommonOptions {
         std::string error;
         if (!parse_node_list("--rtl-nodes", rtl_nodes, c.rtl_nodes, error)) return error;
         if (!parse_node_list("--sources", sources, c.sources, error)) return error;
+        if (!parse_node_list("--targets", targets, c.targets, error)) return error;
         if (k != -1 && k < 1)
             return "--k " + std::to_string(k) + " is out of range: accepted 1.." + std::to_string(nodes) +
                    " distinct nodes (repeat nodes with --sources)";

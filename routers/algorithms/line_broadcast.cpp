@@ -88,8 +88,8 @@ void register_line_broadcast(Registry& r) {
     // The bounds depend on p and on ring or array: given by topology_slots below.
     AlgorithmEntry unsplit = line("line", "001 Theorem 2 (pass through, own packets into empty slots; array or ring)",
                                   "array K+p-1; ring K+ceil((p-1)/2)-1 (derived)", false);
-    unsplit.topology_slots = [](const Topology& t, const std::vector<uint32_t>& sources, const FormulaOptions&) {
-        const uint64_t k = sources.size();
+    unsplit.topology_slots = [](const Topology& t, const AlgorithmEntry::Placement& placed, const FormulaOptions&) {
+        const uint64_t k = placed.sources.size();
         const uint64_t p = static_cast<const Mesh&>(t).radix();
         const bool ring = t.kind() == TopologyKind::torus;
         TopologySlots s;
@@ -101,8 +101,8 @@ void register_line_broadcast(Registry& r) {
     r.add(unsplit);
     AlgorithmEntry split = line("line-split", "001 Theorem 2 (ring: each packet in two halves, one each way round)",
                                 "(K+p-1)/2", true);
-    split.topology_slots = [](const Topology& t, const std::vector<uint32_t>& sources, const FormulaOptions&) {
-        const uint64_t k = sources.size();
+    split.topology_slots = [](const Topology& t, const AlgorithmEntry::Placement& placed, const FormulaOptions&) {
+        const uint64_t k = placed.sources.size();
         const uint64_t p = static_cast<const Mesh&>(t).radix();
         TopologySlots s;
         s.paper = cdiv(k + p - 1, 2);

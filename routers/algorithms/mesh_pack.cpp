@@ -1,4 +1,4 @@
-// Paper 001 Theorem 3 (the mesh packing routing theorem): nodes s(0) < s(1) < ... < s(K-1) of a
+// Paper 001 Theorems 3 and 4. Task pack / greedy: Theorem 3 (the mesh packing routing theorem): nodes s(0) < s(1) < ... < s(K-1) of a
 // d-dimensional array each send a packet, s(i) to node i. The greedy scheme has d phases of p - 1
 // steps: in phase l the packet corrects digit l of its position to digit l of i, crossing links of
 // dimension l only, during steps l(p-1) .. l(p-1) + p - 2. By the theorem no two packets are ever at
@@ -15,6 +15,13 @@
 // moves one hop per slot from the phase's start, so none is ever delayed: the tests check every hop's
 // time on the trace), and no two packets wait at one node between phases (the logic fails the run,
 // naming both, if one does).
+// Task monotone / greedy: Theorem 4 (mesh monotone routing): s(0) < ... < s(K-1) send to
+// v(0) < ... < v(K-1), s(i) to v(i), by packing to node i (Theorem 3, phases 0..d-1) and then unpacking
+// from i to v(i) across the digits in the opposite order, digit l during phase d + (d-1-l) (the
+// reverse of packing v(i) -> i, so again conflict-free): 2d(p-1) slots. The copy's "links of dimension
+// 2d - j during steps jp .." is garbled; with dimensions 0..d-1 it is dimension 2d-1-j.
+#include <memory>
+
 #include "models/mesh.h"
 #include "routers/algorithms/registry.h"
 
@@ -24,20 +31,39 @@ namespace {
 
 class MeshPackLogic : public ControlLogic {
 public:
-    MeshPackLogic(const Mesh& mesh, unsigned packet_flits, uint32_t id) : mesh_(mesh), f_(packet_flits), id_(id) {}
+    // ranks: for monotone routing, the rank i of each sending node s(i) (ROM; none for packing).
+    MeshPackLogic(const Mesh& mesh, unsigned packet_flits, std::shared_ptr<const std::vector<int32_t>> ranks, uint32_t id)
+        : mesh_(mesh), f_(packet_flits), ranks_(std::move(ranks)), id_(id) {}
 
     void route(const LocalView& v, const Header& h, int, Decision& out) override {
+        const uint64_t phase = uint64_t{mesh_.radix() - 1} * f_;  // one phase: p - 1 steps
+        if (!ranks_) return pack(v, h, h.dest, out);
+        // Theorem 4: packing to node i first, then unpacking from i to v(i) across the digits in the
+        // opposite order, digit l during phase d + (d-1-l).
+        const uint32_t i = static_cast<uint32_t>((*ranks_)[h.origin]);
+        if (v.cycle < mesh_.dim() * phase && id_ != i) return pack(v, h, i, out);
         if (h.dest == id_) return out.deliver();
-        unsigned l = 0;
-        while (mesh_.digit(id_, l) == mesh_.digit(h.dest, l)) ++l;
-        const bool up = mesh_.digit(h.dest, l) > mesh_.digit(id_, l);
-        const uint64_t phase_start = uint64_t{l} * (mesh_.radix() - 1) * f_;
-        out.forward(up ? Mesh::plus_port(l) : Mesh::minus_port(l), QueueKey{phase_start, 0});
-        if (phase_start > v.cycle) wait_here(v.cycle, phase_start, h);
+        unsigned l = mesh_.dim() - 1;
+        while (mesh_.digit(id_, l) == mesh_.digit(h.dest, l)) --l;
+        go(v, h, l, (2 * uint64_t{mesh_.dim()} - 1 - l) * phase, out);
     }
     void report(LogicReport& out) const override { problems_.append_to(out.problems); }
 
 private:
+    // Theorem 3: toward `to`, across the lowest digit in which it differs, not before that digit's phase.
+    void pack(const LocalView& v, const Header& h, uint32_t to, Decision& out) {
+        if (to == id_) return out.deliver();
+        unsigned l = 0;
+        while (mesh_.digit(id_, l) == mesh_.digit(to, l)) ++l;
+        go(v, h, l, uint64_t{l} * (mesh_.radix() - 1) * f_, out, to);
+    }
+    // Across digit l toward `to` (the packet's dest unless given), not before `phase_start`.
+    void go(const LocalView& v, const Header& h, unsigned l, uint64_t phase_start, Decision& out,
+            std::optional<uint32_t> to = std::nullopt) {
+        const bool up = mesh_.digit(to.value_or(h.dest), l) > mesh_.digit(id_, l);
+        out.forward(up ? Mesh::plus_port(l) : Mesh::minus_port(l), QueueKey{phase_start, 0});
+        if (phase_start > v.cycle) wait_here(v.cycle, phase_start, h);
+    }
     // A packet waits here from `cycle` until `until` (a phase's start): no other may wait with it.
     void wait_here(uint64_t cycle, uint64_t until, const Header& h) {
         if (waiting_ && cycle < waiting_until_)
@@ -49,6 +75,7 @@ private:
 
     const Mesh& mesh_;
     unsigned f_;
+    std::shared_ptr<const std::vector<int32_t>> ranks_;
     uint32_t id_;
     std::optional<Header> waiting_;
     uint64_t waiting_until_ = 0;
@@ -65,33 +92,52 @@ uint64_t distance(const Mesh& m, uint32_t a, uint32_t b) {
     return hops;
 }
 
-}  // namespace
+// The ranks of the sending nodes in increasing order (ROM: Theorems 3 and 4 assume the packets know
+// their rank; the header has no room for the intermediate node i beside the destination v(i), so the
+// routers read it from this table by the packet's origin).
+std::shared_ptr<const std::vector<int32_t>> rank_table(const Topology& t, std::vector<uint32_t> sources) {
+    std::sort(sources.begin(), sources.end());
+    auto ranks = std::make_shared<std::vector<int32_t>>(t.nodes(), -1);
+    for (size_t i = 0; i < sources.size(); ++i) (*ranks)[sources[i]] = static_cast<int32_t>(i);
+    return ranks;
+}
 
-void register_mesh_pack(Registry& r) {
-    AlgorithmEntry e{TaskKind::pack, "greedy", "001 Theorem 3 (greedy packing, dimension l during phase l)", "d(p-1)",
-                     nullptr, nullptr, [](unsigned, uint64_t) { return uint64_t{0}; },
-                     [](const AlgorithmSetup& s) -> LogicFactory {
+AlgorithmEntry greedy(TaskKind task, const char* paper, const char* claim, unsigned phases) {
+    const bool monotone = task == TaskKind::monotone;
+    AlgorithmEntry e{task, "greedy", paper, claim, nullptr, nullptr, [](unsigned, uint64_t) { return uint64_t{0}; },
+                     [monotone](const AlgorithmSetup& s) -> LogicFactory {
                          const Mesh& mesh = static_cast<const Mesh&>(s.topology);
                          const unsigned f = s.packet_flits;
-                         return [&mesh, f](uint32_t node) { return std::make_unique<MeshPackLogic>(mesh, f, node); };
+                         auto ranks = monotone ? rank_table(mesh, s.sources) : nullptr;
+                         return [&mesh, f, ranks](uint32_t node) { return std::make_unique<MeshPackLogic>(mesh, f, ranks, node); };
                      }};
     e.topologies = {TopologyKind::array, TopologyKind::torus};
-    e.topology_slots = [](const Topology& t, const std::vector<uint32_t>& sources, const FormulaOptions&) {
+    e.topology_slots = [monotone, phases](const Topology& t, const AlgorithmEntry::Placement& placed, const FormulaOptions&) {
         const Mesh& m = static_cast<const Mesh&>(t);
-        std::vector<uint32_t> s = sources;
+        std::vector<uint32_t> s = placed.sources, v = placed.targets;
         std::sort(s.begin(), s.end());
+        std::sort(v.begin(), v.end());
         TopologySlots out;
-        out.paper = uint64_t{m.dim()} * (m.radix() - 1);
+        out.paper = uint64_t{phases} * m.dim() * (m.radix() - 1);
         uint64_t farthest = 0;  // every packet needs a slot per hop of its shortest path in the array
         for (uint32_t i = 0; i < s.size(); ++i) {
-            const uint64_t hops = distance(m, s[i], i);
-            farthest = std::max(farthest, hops);
-            out.transmissions += hops;
+            const uint32_t to = monotone ? v[i] : i;
+            if (to == s[i]) continue;
+            farthest = std::max(farthest, distance(m, s[i], to));
+            out.transmissions += monotone ? distance(m, s[i], i) + distance(m, i, to) : distance(m, s[i], i);
         }
         out.lower = farthest;
         return out;
     };
-    r.add(e);
+    return e;
+}
+
+}  // namespace
+
+void register_mesh_pack(Registry& r) {
+    r.add(greedy(TaskKind::pack, "001 Theorem 3 (greedy packing, dimension l during phase l)", "d(p-1)", 1));
+    r.add(greedy(TaskKind::monotone, "001 Theorem 4 (packing to i, then unpacking to v(i) in the reverse dimension order)",
+                 "2d(p-1)", 2));
 }
 
 }  // namespace cubecast

@@ -112,8 +112,8 @@ AlgorithmEntry entry(TaskKind task, const char* name, const char* paper, const c
     AlgorithmEntry e{task, name, paper, claim, nullptr, nullptr, [](unsigned, uint64_t) { return uint64_t{0}; },
                      builder(variant)};
     e.topologies = {TopologyKind::torus, TopologyKind::array};
-    e.topology_slots = [variant](const Topology& t, const std::vector<uint32_t>& sources, const FormulaOptions& o) {
-        return bounds(variant, t, sources, o);
+    e.topology_slots = [variant](const Topology& t, const AlgorithmEntry::Placement& placed, const FormulaOptions& o) {
+        return bounds(variant, t, placed.sources, o);
     };
     e.ranks_by_prefix = task == TaskKind::pmnb;
     e.halves_on_rings = halves_for(variant);

@@ -78,9 +78,12 @@ struct AlgorithmEntry {
         return whole * (halves_on_rings && t.kind() == TopologyKind::torus ? 2 : 1);
     }
     // Set where the bounds depend on the topology beyond d (then it replaces the formulas above).
-    // sources: the run's active nodes (kb, pack), as given.
-    std::function<TopologySlots(const Topology&, const std::vector<uint32_t>& sources, const FormulaOptions&)>
-        topology_slots = nullptr;
+    // The run's sending nodes (kb, pmnb, pack, monotone) and destinations (monotone), as given.
+    struct Placement {
+        const std::vector<uint32_t>& sources;
+        const std::vector<uint32_t>& targets;
+    };
+    std::function<TopologySlots(const Topology&, const Placement&, const FormulaOptions&)> topology_slots = nullptr;
     // What else it needs of a run (e.g. one dimension): an error line naming what is accepted, or none.
     std::function<std::optional<std::string>(unsigned dim)> dim_check = nullptr;
     // The topologies it runs on (the hypercube's algorithms need its xor addressing).

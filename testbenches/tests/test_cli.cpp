@@ -50,6 +50,14 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("run --packet-flits 0", "0", "1..64");
     expect_bad_input("run --queue-depth -1", "-1", "unbounded");
     expect_bad_input("run --topology ring", "ring", "hypercube, torus, array");
+    expect_bad_input("run --task monotone --algorithm greedy --topology array --dim 2 --radix 4 --sources 1,2 --targets 3",
+                     "1 --targets", "as many targets as sources");
+    expect_bad_input("run --task monotone --algorithm greedy --topology array --dim 2 --radix 4 --sources 1,2 --targets 3,3",
+                     "repeats node 3", "distinct");
+    expect_bad_input("run --task monotone --algorithm greedy --topology array --dim 2 --radix 4 --sources 1,2 --targets 3,16",
+                     "node 16", "0..15");
+    expect_bad_input("run --task pack --algorithm greedy --topology array --dim 2 --radix 4 --sources 1,2 --targets 3,4",
+                     "--targets", "monotone only");
     expect_bad_input("run --topology torus", "--topology torus", "--radix p");
     expect_bad_input("run --topology torus --dim 2 --radix 1", "--radix 1", "2..65536");
     expect_bad_input("run --topology array --dim 3 --radix 41", "41^3", "p^d <= 65536");

@@ -159,82 +159,93 @@ struct Hop {
     bool operator==(const Hop& o) const { return src == o.src && dst == o.dst && start == o.start; }
 };
 
+// Paper 001 Theorem 3 (task pack): s(i) -> i by the greedy scheme, phase l (steps l(p-1) ..)
+// correcting digit l; Theorem 4 (task monotone): s(i) -> v(i), packing to i and then unpacking, digit l
+// during phase d + (d-1-l). Every packet's hops are computed here from the theorems and must appear
+// on the trace exactly, at their times (so no packet is ever delayed: no two ever want one link at
+// once); the completion is the latest packet's last hop; at every phase's end the packets stand at
+// distinct nodes.
+void expect_greedy_routes(const std::string& task, const std::string& topology, unsigned d, unsigned p, unsigned count,
+                          bool clustered) {
+    SCOPED_TRACE(task + " " + topology + " d=" + std::to_string(d) + " p=" + std::to_string(p) + " K=" +
+                 std::to_string(count) + (clustered ? " clustered" : " random"));
+    const bool monotone = task == "monotone";
+    const uint32_t n = power(p, d);
+    std::vector<uint32_t> s, v;
+    if (clustered) {  // the last K nodes to the first K: the longest moves
+        for (uint32_t x = n - count; x < n; ++x) s.push_back(x);
+        for (uint32_t x = 0; x < count; ++x) v.push_back(x);
+    } else {
+        s = random_distinct_of(n, count, d * 1000 + p * 10 + count);
+        v = random_distinct_of(n, count, d * 1000 + p * 10 + count + 7);
+    }
+    RunConfig c = config(task, "greedy", d, 0, 2);
+    c.topology = topology;
+    c.radix = p;
+    c.sources = s;
+    if (monotone) c.targets = v;
+    const Outcome o = run_traced(c);
+    const auto& r = o.result;
+    ASSERT_EQ(r.status, RunStatus::ok) << (r.problems.empty() ? "" : r.problems.front());
+    EXPECT_TRUE(r.delivered_exactly_once);
+    const TraceFacts facts = check_trace_on(
+        o.rows, [&](uint32_t a, uint32_t b) { return adjacent(a, b, p, d, topology == "torus"); }, topology, 2);
+    EXPECT_TRUE(facts.violations.empty()) << facts.violations.front();
+
+    std::sort(s.begin(), s.end());
+    std::sort(v.begin(), v.end());
+    std::map<uint32_t, std::vector<Hop>> expected;  // by origin
+    uint64_t completion = 0;
+    const unsigned phases = monotone ? 2 * d : d;
+    std::vector<std::map<uint32_t, uint32_t>> at_phase_end(phases);  // node -> origin
+    for (uint32_t i = 0; i < s.size(); ++i) {
+        const uint32_t to = monotone ? v[i] : i;
+        if (to == s[i]) continue;  // nothing to send
+        uint32_t x = s[i];
+        for (unsigned phase = 0; phase < phases; ++phase) {
+            const unsigned l = phase < d ? phase : 2 * d - 1 - phase;  // the digit this phase corrects
+            const uint32_t goal = phase < d ? i : to, w = power(p, l);
+            unsigned step = 0;
+            while (x / w % p != goal / w % p) {
+                const uint32_t next = x / w % p < goal / w % p ? x + w : x - w;
+                const uint64_t slot = uint64_t{phase} * (p - 1) + step++;  // 0-based slot
+                expected[s[i]].push_back({x, next, slot * 2});
+                completion = std::max(completion, (slot + 1) * 2);
+                x = next;
+            }
+            if (x != to && at_phase_end[phase].count(x))
+                ADD_FAILURE() << "the theorem's invariant: packets of " << at_phase_end[phase][x] << " and " << s[i]
+                              << " both at node " << x << " after phase " << phase;
+            at_phase_end[phase][x] = s[i];
+        }
+        EXPECT_EQ(x, to);
+    }
+    std::map<uint32_t, std::vector<Hop>> seen;
+    for (const TraceRow& row : o.rows) seen[row.origin].push_back({row.src, row.dst, row.start});
+    for (auto& [origin, hops] : seen) std::sort(hops.begin(), hops.end());
+    for (auto& [origin, hops] : expected) std::sort(hops.begin(), hops.end());
+    EXPECT_EQ(seen.size(), expected.size());
+    for (const auto& [origin, hops] : expected)
+        EXPECT_TRUE(seen[origin] == hops) << "packet of node " << origin << ": " << seen[origin].size() << " hops on the trace, "
+                                          << hops.size() << " by the theorem";
+    EXPECT_EQ(r.completion_cycles, completion);
+    EXPECT_LE(r.completion_slots, uint64_t{phases} * (p - 1));
+    EXPECT_EQ(r.paper_slots, uint64_t{phases} * (p - 1));
+}
+
 }  // namespace
 
-// Paper 001 Theorem 3: s(i) -> i by the greedy scheme, phase l (steps l(p-1) .. ) correcting digit l.
-// Every packet's hops are computed here from the theorem and must appear on the trace exactly, at
-// their times (so no packet is ever delayed: no two ever want one link at once); the completion is
-// the latest packet's last hop; at every phase's end the packets stand at distinct nodes.
-TEST(MeshPack, GreedyPathsAndTimesAsTheTheoremSays) {
-    struct Case {
-        unsigned d, p, k;
-        bool clustered;
-    };
-    std::vector<Case> cases;
-    for (unsigned d = 1; d <= 3; ++d)
-        for (unsigned p = 2; p <= 8; ++p) {
-            const unsigned n = power(p, d);
-            if (n > 512) continue;
-            for (unsigned k : {1u, n / 3 + 1, n / 2, n})
-                for (bool clustered : {false, true}) cases.push_back({d, p, std::max(1u, k), clustered});
-        }
-    cases.push_back({4, 3, 40, false});
-    cases.push_back({4, 3, 40, true});
-    for (const Case& k : cases)
+TEST(MeshPack, GreedyPathsAndTimesAsTheoremsThreeAndFourSay) {
+    for (const std::string task : {"pack", "monotone"})
         for (const std::string topology : {"array", "torus"}) {
-            SCOPED_TRACE(topology + " d=" + std::to_string(k.d) + " p=" + std::to_string(k.p) + " K=" +
-                         std::to_string(k.k) + (k.clustered ? " clustered" : " random"));
-            const uint32_t n = power(k.p, k.d);
-            std::vector<uint32_t> s;
-            if (k.clustered) {  // the last K nodes: the longest moves
-                for (uint32_t x = n - k.k; x < n; ++x) s.push_back(x);
-            } else {
-                s = random_distinct_of(n, k.k, k.d * 1000 + k.p * 10 + k.k);
-            }
-            RunConfig c = config("pack", "greedy", k.d, 0, 2);
-            c.topology = topology;
-            c.radix = k.p;
-            c.sources = s;
-            const Outcome o = run_traced(c);
-            const auto& r = o.result;
-            ASSERT_EQ(r.status, RunStatus::ok) << (r.problems.empty() ? "" : r.problems.front());
-            EXPECT_TRUE(r.delivered_exactly_once);
-            const TraceFacts facts = check_trace_on(
-                o.rows, [&](uint32_t a, uint32_t b) { return adjacent(a, b, k.p, k.d, topology == "torus"); }, topology, 2);
-            EXPECT_TRUE(facts.violations.empty()) << facts.violations.front();
-
-            std::sort(s.begin(), s.end());
-            std::map<uint32_t, std::vector<Hop>> expected;  // by origin
-            uint64_t completion = 0;
-            std::vector<std::map<uint32_t, uint32_t>> at_phase_end(k.d);  // node -> origin
-            for (uint32_t i = 0; i < s.size(); ++i) {
-                uint32_t x = s[i];
-                for (unsigned l = 0; l < k.d; ++l) {
-                    const uint32_t w = power(k.p, l);
-                    unsigned step = 0;
-                    while (x / w % k.p != i / w % k.p) {
-                        const uint32_t next = x / w % k.p < i / w % k.p ? x + w : x - w;
-                        const uint64_t slot = uint64_t{l} * (k.p - 1) + step++;  // 0-based slot
-                        expected[s[i]].push_back({x, next, slot * 2});
-                        completion = std::max(completion, (slot + 1) * 2);
-                        x = next;
-                    }
-                    if (x != i && at_phase_end[l].count(x))
-                        ADD_FAILURE() << "the theorem's invariant: packets of " << at_phase_end[l][x] << " and " << s[i]
-                                      << " both at node " << x << " after phase " << l;
-                    at_phase_end[l][x] = s[i];
+            for (unsigned d = 1; d <= 3; ++d)
+                for (unsigned p = 2; p <= 8; ++p) {
+                    const unsigned n = power(p, d);
+                    if (n > 512) continue;
+                    for (unsigned k : {1u, n / 3 + 1, n / 2, n})
+                        for (bool clustered : {false, true}) expect_greedy_routes(task, topology, d, p, std::max(1u, k), clustered);
                 }
-            }
-            std::map<uint32_t, std::vector<Hop>> seen;
-            for (const TraceRow& row : o.rows) seen[row.origin].push_back({row.src, row.dst, row.start});
-            for (auto& [origin, hops] : seen) std::sort(hops.begin(), hops.end());
-            for (auto& [origin, hops] : expected) std::sort(hops.begin(), hops.end());
-            EXPECT_EQ(seen.size(), expected.size());
-            for (const auto& [origin, hops] : expected)
-                EXPECT_TRUE(seen[origin] == hops) << "packet of node " << origin << ": " << seen[origin].size() << " hops on the trace, "
-                                                  << hops.size() << " by the theorem";
-            EXPECT_EQ(r.completion_cycles, completion);
-            EXPECT_LE(r.completion_slots, uint64_t{k.d} * (k.p - 1));
-            EXPECT_EQ(r.paper_slots, uint64_t{k.d} * (k.p - 1));
+            expect_greedy_routes(task, topology, 4, 3, 40, false);
+            expect_greedy_routes(task, topology, 4, 3, 40, true);
         }
 }
