@@ -49,8 +49,11 @@ std::optional<std::string> validate_sources(const RunConfig& c, const TaskInfo& 
     if (!c.targets.empty() && task.kind != TaskKind::monotone)
         return "--targets applies to task monotone only, not to '" + c.task + "'";
     if (!takes_sources(task.kind)) {
-        if (!c.sources.empty()) return "--sources and --k apply to tasks kb, pmnb, pack and monotone only, not to '" + c.task + "'";
-        return std::nullopt;
+        if (c.sources.empty()) return std::nullopt;
+        std::string accepted;
+        for (const TaskInfo& t : tasks())
+            if (takes_sources(t.kind)) accepted += (accepted.empty() ? "" : ", ") + std::string(t.name);
+        return "--sources and --k apply to tasks " + accepted + " only, not to '" + c.task + "'";
     }
     if (c.sources.empty())
         return "task " + c.task + " needs its broadcasting nodes: --sources LIST or --k " +
