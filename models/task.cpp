@@ -15,6 +15,7 @@ const std::vector<TaskInfo>& tasks() {
         {TaskKind::succ, "succ", "successive broadcasts mu_1..mu_p, mu_j from the j-th Gray code word, received in order", false},
         {TaskKind::pmnb, "pmnb", "partial multinode broadcast: M active nodes (--sources, or --k M --placement P) broadcast one packet each", false},
         {TaskKind::pack, "pack", "packing: M active nodes s(0) < ... < s(M-1) (--sources or --k) send a packet each, s(i) to node i", false},
+        {TaskKind::pe, "pe", "partial exchange: M active nodes (--sources or --k) each send a personal packet to every other node", false},
         {TaskKind::monotone, "monotone", "monotone routing: s(0) < ... < s(K-1) (--sources or --k) send to v(0) < ... < v(K-1) (--targets, or K random nodes), s(i) to v(i)", false},
         {TaskKind::dynamic, "dynamic", "dynamic broadcasting: Poisson broadcast requests at every node (--rho or --lambda) for --slots", false},
     };
@@ -28,7 +29,8 @@ const TaskInfo* find_task(const std::string& name) {
 }
 
 bool takes_sources(TaskKind kind) {
-    return kind == TaskKind::kb || kind == TaskKind::pmnb || kind == TaskKind::pack || kind == TaskKind::monotone;
+    return kind == TaskKind::kb || kind == TaskKind::pmnb || kind == TaskKind::pack || kind == TaskKind::monotone ||
+           kind == TaskKind::pe;
 }
 
 Task::Task(TaskKind kind, const Topology& topology, uint32_t root, std::vector<uint32_t> sources, unsigned parts,
@@ -157,6 +159,16 @@ std::vector<Header> Task::own_messages(uint32_t node) const {
             if (packets_at_[node]) broadcast(node);
             break;
         case TaskKind::dynamic: break;  // its messages arrive during the run
+        case TaskKind::pe:  // paper 001 §5: an active node sends one packet to every other node
+            if (packets_at_[node])
+                for (uint32_t dest = 0; dest < topology_.nodes(); ++dest)
+                    if (dest != node) {
+                        Header h;
+                        h.origin = node;
+                        h.dest = dest;
+                        out.push_back(h);
+                    }
+            break;
         case TaskKind::pack:
         case TaskKind::monotone:
             // Paper 001 Theorem 3: s(i) sends to node i; Theorem 4: to v(i) (nothing where that is s(i)).
@@ -198,6 +210,7 @@ uint64_t Task::expected_deliveries(uint32_t node) const {
         case TaskKind::pmnb: return sources_.size() - packets_at_[node];
         case TaskKind::dynamic: return arrivals_total_ - (node < arrivals_.size() ? arrivals_[node].size() : 0);
         case TaskKind::pack: return node < sources_.size() && sources_[node] != node ? 1 : 0;
+        case TaskKind::pe: return sources_.size() - packets_at_[node];
         case TaskKind::monotone: {
             const auto it = std::lower_bound(targets_.begin(), targets_.end(), node);
             return it != targets_.end() && *it == node && sources_[it - targets_.begin()] != node ? 1 : 0;

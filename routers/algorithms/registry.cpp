@@ -67,6 +67,7 @@ const Registry& algorithms() {
         register_line_broadcast(r);
         register_mesh_pack(r);
         register_mesh_pmnb(r);
+        register_partial_exchange(r);
         return r;
     }();
     return registry;

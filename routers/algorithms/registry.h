@@ -141,5 +141,6 @@ void register_dynamic_baselines(Registry& r);
 void register_line_broadcast(Registry& r);
 void register_mesh_pack(Registry& r);
 void register_mesh_pmnb(Registry& r);
+void register_partial_exchange(Registry& r);
 
 }  // namespace cubecast

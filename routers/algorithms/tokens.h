@@ -14,6 +14,9 @@ enum TokenTag : uint8_t {
     // Paper 004 (pmnb): prefixes whose down tokens carry (R, L).
     kTokenRankUp = 7,      // §IV-C class computation: ranks in the plain order
     kTokenRankDown = 8,
+    // Paper 001 §5 (pe): a row's or a column's active count, to the line's median and back.
+    kTokenLineUp = 9,
+    kTokenLineDown = 10,
     kTokenClassUp = 16,    // + c: algorithm A_c's prefix (order <_c), c = 0..15
     kTokenClassDown = 32,  // + c
 };

@@ -50,6 +50,8 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("run --packet-flits 0", "0", "1..64");
     expect_bad_input("run --queue-depth -1", "-1", "unbounded");
     expect_bad_input("run --topology ring", "ring", "hypercube, torus, array");
+    expect_bad_input("run --task pe --algorithm rc --topology array --dim 3 --radix 3 --k 2", "--dim 3", "accepted --dim 2");
+    expect_bad_input("run --task pe --algorithm rc --dim 4 --k 2", "pe/rc", "on the hypercube");
     expect_bad_input("run --task monotone --algorithm greedy --topology array --dim 2 --radix 4 --sources 1,2 --targets 3",
                      "1 --targets", "as many targets as sources");
     expect_bad_input("run --task monotone --algorithm greedy --topology array --dim 2 --radix 4 --sources 1,2 --targets 3,3",
@@ -78,7 +80,7 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("run --task kb --algorithm same-order --dim 4 --sources 3,99", "99", "0..15");
     expect_bad_input("run --task kb --algorithm pair --dim 4 --k 3", "K = 3", "--k 2");
     expect_bad_input("run --task kb --algorithm pair --dim 4 --sources 5,5", "repeated", "--k 2");
-    expect_bad_input("run --task mnb --dim 4 --sources 1,2", "'mnb'", "kb, pmnb, pack, monotone only");
+    expect_bad_input("run --task mnb --dim 4 --sources 1,2", "'mnb'", "tasks kb, pmnb");
     expect_bad_input("run --task kb --algorithm rank --dim 5 --k 4", "K = 4", "--k 5");
     expect_bad_input("run --task succ --algorithm gray --dim 4 --port-model sla", "sla", "mla, shout");
     expect_bad_input("run --port-model telepathy", "telepathy", "mla, sla, shout");
@@ -170,7 +172,7 @@ TEST(CommandLine, DynamicBadInput) {
                      "warmup <");
     expect_bad_input("run --task dynamic --algorithm greedy --dim 3 --lambda 0.5 --slots 20000", "more than the 4096",
                      "accepted --slots up to");
-    expect_bad_input("run --task dynamic --algorithm greedy --dim 3 --k 3", "--sources and --k", "kb, pmnb, pack, monotone");
+    expect_bad_input("run --task dynamic --algorithm greedy --dim 3 --k 3", "--sources and --k", "tasks kb, pmnb");
     expect_bad_input("sweep-rho --dim 4 --schemes periods/vb2,foo", "'foo'", "periods/vb2");
     expect_bad_input("sweep-rho --dim 4 --rhos 0.5,-1", "--rho -1", "(0, ");
 }

@@ -1,0 +1,137 @@
+// Paper 001 §5: the partial exchange on a p x p array (and torus, on its array links). Worked out here
+// from the paper: the row and column sums, the sets R (r_i <= c_j) and C, every packet's path (R: row
+// first, then column; C: column first), the two rules of phase 2 checked on the trace (a link never
+// idles while a packet waits for it; on horizontal links no packet of C goes while one of R waits, on
+// vertical links the other way round), and the bound 2 floor(sqrt M)(N-p) + 2(p-1) + p t_p.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+
+#include "mesh_helpers.h"
+#include "sim_helpers.h"
+
+using cubecast::RunConfig;
+
+namespace {
+
+struct Hop {
+    uint64_t start, end;
+    uint32_t src, dst;
+};
+
+void expect_partial_exchange(const std::string& topology, unsigned p, std::vector<uint32_t> active, unsigned f, unsigned t) {
+    SCOPED_TRACE(topology + " p=" + std::to_string(p) + " M=" + std::to_string(active.size()) + " F=" + std::to_string(f) +
+                 " T=" + std::to_string(t));
+    const uint32_t n = p * p;
+    RunConfig c = config("pe", "rc", 2, 0, f);
+    c.topology = topology;
+    c.radix = p;
+    c.sources = active;
+    c.token_flits = t;
+    const Outcome o = run_traced(c);
+    const auto& r = o.result;
+    ASSERT_EQ(r.status, cubecast::RunStatus::ok) << (r.problems.empty() ? "" : r.problems.front());
+    EXPECT_TRUE(r.delivered_exactly_once);
+    EXPECT_TRUE(r.conserved);
+    const TraceFacts facts = check_trace_on(
+        o.rows, [&](uint32_t a, uint32_t b) { return adjacent(a, b, p, 2, topology == "torus"); }, topology, f, t);
+    ASSERT_TRUE(facts.violations.empty()) << facts.violations.front();
+
+    // Row i = digit 1, column j = digit 0. Sums, classes and paths as §5 defines them.
+    auto row = [&](uint32_t x) { return x / p; };
+    auto col = [&](uint32_t x) { return x % p; };
+    std::vector<uint32_t> row_sum(p, 0), col_sum(p, 0);
+    std::vector<bool> is_active(n, false);
+    for (uint32_t s : active) ++row_sum[row(s)], ++col_sum[col(s)], is_active[s] = true;
+    auto in_r = [&](uint32_t s) { return row_sum[row(s)] <= col_sum[col(s)]; };
+    auto path = [&](uint32_t s, uint32_t d) {
+        std::vector<uint32_t> nodes{s};
+        uint32_t x = s;
+        auto walk_col = [&] { while (col(x) != col(d)) nodes.push_back(x = col(x) < col(d) ? x + 1 : x - 1); };
+        auto walk_row = [&] { while (row(x) != row(d)) nodes.push_back(x = row(x) < row(d) ? x + p : x - p); };
+        if (in_r(s)) walk_col(), walk_row();
+        else walk_row(), walk_col();
+        return nodes;
+    };
+    // Phase 1: 2(p-1) tokens on each of the 2p lines, every node knowing its sums by p token steps.
+    EXPECT_EQ(r.ctrl_transmissions, 4ull * p * (p - 1));
+    uint64_t last_token = 0;
+    std::map<std::pair<uint32_t, uint32_t>, std::vector<Hop>> hops;  // (origin, dest) -> its hops
+    for (const TraceRow& row_ : o.rows) {
+        if (row_.kind == "ctrl") last_token = std::max(last_token, row_.end);
+        else hops[{row_.origin, static_cast<uint32_t>(row_.dest)}].push_back({row_.start, row_.end, row_.src, row_.dst});
+    }
+    const uint64_t start = uint64_t{p} * t;  // phase 2 starts at p t_p
+    EXPECT_LE(last_token, start);
+    // Every packet on its path; the time it became ready for each link (released, or arrived).
+    struct Wait {
+        uint64_t ready, start;
+        bool r_class;
+    };
+    std::map<std::pair<uint32_t, uint32_t>, std::vector<Wait>> at_link;  // (from, to) -> the packets that crossed it
+    std::map<std::pair<uint32_t, uint32_t>, std::vector<std::pair<uint64_t, uint64_t>>> busy;
+    for (uint32_t s : active)
+        for (uint32_t d = 0; d < n; ++d) {
+            if (d == s) continue;
+            auto& h = hops[{s, d}];
+            std::sort(h.begin(), h.end(), [](const Hop& a, const Hop& b) { return a.start < b.start; });
+            const std::vector<uint32_t> want = path(s, d);
+            ASSERT_EQ(h.size() + 1, want.size()) << "packet " << s << " -> " << d;
+            uint64_t ready = start;
+            for (size_t k = 0; k < h.size(); ++k) {
+                EXPECT_EQ(h[k].src, want[k]);
+                EXPECT_EQ(h[k].dst, want[k + 1]);
+                EXPECT_GE(h[k].start, ready);
+                at_link[{h[k].src, h[k].dst}].push_back({ready, h[k].start, in_r(s)});
+                busy[{h[k].src, h[k].dst}].push_back({h[k].start, h[k].end});
+                ready = h[k].end;
+            }
+        }
+    // The rules of phase 2, link by link.
+    for (const auto& [link, waits] : at_link) {
+        const bool horizontal = row(link.first) == row(link.second);
+        auto& spans = busy[link];
+        std::sort(spans.begin(), spans.end());
+        for (const Wait& w : waits) {
+            // Non-wasting: busy in every cycle from the packet's ready time to its start.
+            uint64_t covered = w.ready;
+            for (const auto& [a, b] : spans)
+                if (a <= covered && b > covered) covered = b;
+            EXPECT_GE(covered, w.start) << "link " << link.first << "->" << link.second << " idle at cycle " << covered
+                                        << " while a packet waited (ready " << w.ready << ", sent " << w.start << ")";
+            // Priority: R first on horizontal links, C first on vertical ones.
+            if (w.r_class == horizontal) continue;  // a first-class packet: nothing to check
+            for (const Wait& other : waits)
+                if (other.r_class == horizontal && other.ready <= w.start && other.start > w.start)
+                    ADD_FAILURE() << "link " << link.first << "->" << link.second << ": a packet of "
+                                  << (horizontal ? "C" : "R") << " sent at " << w.start << " while one of "
+                                  << (horizontal ? "R" : "C") << " waited since " << other.ready;
+        }
+    }
+    // The bound (in cycles: slots times F), and the run's lower bound below the completion.
+    const uint64_t m = active.size(), root = static_cast<uint64_t>(std::floor(std::sqrt(static_cast<double>(m)) + 1e-9));
+    EXPECT_LE(r.completion_cycles, (2 * root * (n - p) + 2 * (p - 1)) * f + uint64_t{p} * t);
+    EXPECT_GE(r.completion_slots, *r.lower_bound_slots);
+}
+
+}  // namespace
+
+TEST(PartialExchange, PathsRulesAndTheBound) {
+    for (const std::string topology : {"array", "torus"})
+        for (unsigned p = 2; p <= 8; ++p) {
+            const uint32_t n = p * p;
+            for (uint32_t m : {1u, 2u, n / 4 + 1, n / 2 + 1, n}) {
+                if (m > n) continue;
+                expect_partial_exchange(topology, p, random_distinct_of(n, m, p * 100 + m), 1, 1);
+            }
+            std::vector<uint32_t> one_row;  // §5's worst case: many active nodes in one row (and the left side)
+            for (uint32_t j = 0; j < p; ++j) one_row.push_back(j);
+            expect_partial_exchange(topology, p, one_row, 1, 1);
+            std::vector<uint32_t> left;
+            for (uint32_t x = 0; x < n; ++x)
+                if (x % p < p / 2) left.push_back(x);
+            if (!left.empty()) expect_partial_exchange(topology, p, left, 1, 1);
+        }
+    expect_partial_exchange("array", 6, random_distinct_of(36, 10, 5), 3, 2);  // multi-flit packets, longer tokens
+}
