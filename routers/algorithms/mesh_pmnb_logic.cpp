@@ -52,13 +52,15 @@ uint64_t MeshPmnbLogic::rounds(unsigned l) const {
 }
 
 uint64_t MeshPmnbLogic::subphase_start(unsigned l) const {
-    uint64_t start = broadcast_start();
-    for (unsigned j = 1; j < l; ++j) start += rounds(j) * round_cycles();
-    return start;
+    if (starts_.empty()) {  // once M is known, every subphase's start is fixed: worked out once
+        starts_.push_back(broadcast_start());
+        for (unsigned j = 1; j <= s_.d; ++j) starts_.push_back(starts_.back() + rounds(j) * round_cycles());
+    }
+    return starts_[l - 1];
 }
 
 void MeshPmnbLogic::route_data(const LocalView& v, const Header& h, unsigned c, int in_port, Decision& out) {
-    if (in_port == kLocalPort || v.cycle <= broadcast_start()) return pack(v, h, c, out);
+    if (in_port == kLocalPort || v.cycle <= subphase_start(1)) return pack(v, h, c, out);  // (cached)
     // Subphase l of the broadcast: it came along a tree-dimension-(d-l) line.
     if (h.origin != id_) out.deliver();
     const unsigned tree_dim = (static_cast<unsigned>(in_port) / 2 + s_.d - c) % s_.d;
@@ -115,14 +117,14 @@ void MeshPmnbLogic::hold_for_later_subphases(const Header& h, unsigned c, unsign
 
 // Along the line, in the direction it travels, unless it has reached every node of the line that way.
 void MeshPmnbLogic::pass_on(const Header& h, unsigned c, unsigned in_port, Decision& out) {
-    const unsigned dim = in_port / 2, tree_dim = (dim + s_.d - c) % s_.d;
+    const unsigned dim = in_port / 2;
     const bool plus = in_port == Mesh::minus_port(dim);  // it came from the minus side
     const unsigned port = plus ? Mesh::plus_port(dim) : Mesh::minus_port(dim);
     if (!mesh_.across(id_, port)) return;  // the array's end
     if (mesh_.wraps()) {
-        // The node that put it on this line: its packing destination's digit (higher digits only changed).
-        const unsigned from = mesh_.digit(mesh_to_tree(mesh_, h.dest, c), tree_dim);
-        const unsigned here = mesh_.digit(mesh_to_tree(mesh_, id_, c), tree_dim);
+        // The node that put it on this line: its packing destination's digit (higher digits only
+        // changed). Tree digit tree_dim of A_c is mesh digit dim.
+        const unsigned from = mesh_.digit(h.dest, dim), here = mesh_.digit(id_, dim);
         const unsigned hops = plus ? (here + p_ - from) % p_ : (from + p_ - here) % p_;
         const unsigned reach = shape_.halves ? p_ - 1 : plus ? p_ / 2 : (p_ - 1) / 2;
         if (hops >= reach) return;

@@ -77,6 +77,7 @@ private:
     unsigned p_;
     std::vector<std::vector<uint64_t>> held_;  // [class * halves + half][subphase]: packets held for it
     std::vector<std::optional<std::pair<uint32_t, uint64_t>>> waiting_;  // per class: (origin, until) in the packing
+    mutable std::vector<uint64_t> starts_;  // subphase_start(1..d+1), once M is known
 };
 
 }  // namespace cubecast
