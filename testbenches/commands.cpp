@@ -44,10 +44,16 @@ int cmd_list(bool json) {
     for (const TaskInfo& t : tasks()) {
         if (!json) std::cout << t.name << ": " << t.description << "\n";
         for (const AlgorithmEntry* e : algorithms().for_task(t.kind)) {
+            std::vector<std::string> topologies;
+            for (TopologyKind k : e->topologies)
+                topologies.push_back(k == TopologyKind::hypercube ? "hypercube" : k == TopologyKind::torus ? "torus" : "array");
             if (json) {
-                out.push_back({{"task", t.name}, {"algorithm", e->name}, {"paper", e->paper}, {"claimed_time", e->claim}});
+                out.push_back({{"task", t.name}, {"algorithm", e->name}, {"paper", e->paper}, {"claimed_time", e->claim},
+                               {"topologies", topologies}});
             } else {
-                std::cout << "  " << e->name << "  " << e->paper << "; claimed time " << e->claim << "\n";
+                std::string on;
+                for (const auto& name : topologies) on += (on.empty() ? "" : ", ") + name;
+                std::cout << "  " << e->name << "  " << e->paper << "; claimed time " << e->claim << "; on " << on << "\n";
             }
         }
     }
