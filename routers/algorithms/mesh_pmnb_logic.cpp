@@ -134,7 +134,7 @@ void MeshPmnbLogic::pass_on(const Header& h, unsigned c, unsigned in_port, Decis
 
 void MeshPmnbLogic::phase_marks(LogicReport& out) const {
     if (m_) out.marks.push_back({"2: packing", broadcast_start(), true});
-    out.marks.push_back({"3: broadcast (d subphases)", finished_cycle(), true});
+    if (finished()) out.marks.push_back({"3: broadcast (d subphases)", finished_cycle(), true});
 }
 
 }  // namespace cubecast

@@ -129,8 +129,9 @@ void PmnbLogic::phase_marks(LogicReport& out) const {
             out.marks.push_back({"3: single-node broadcast in the (d-m)-subcubes",
                                  broadcast_start() + (s_.d - vb1_m()) * slot_cycles(), true});
     }
-    out.marks.push_back({s_.variant == PmnbVariant::vb1 ? "4: MNB in the m-subcubes" : "3: broadcast (d subphases)",
-                         finished_cycle(), true});
+    if (finished())  // an unfinished run (a stall) has no end for its last phase
+        out.marks.push_back({s_.variant == PmnbVariant::vb1 ? "4: MNB in the m-subcubes" : "3: broadcast (d subphases)",
+                             finished_cycle(), true});
 }
 
 }  // namespace cubecast
