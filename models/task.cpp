@@ -16,6 +16,7 @@ const std::vector<TaskInfo>& tasks() {
         {TaskKind::pmnb, "pmnb", "partial multinode broadcast: M active nodes (--sources, or --k M --placement P) broadcast one packet each", false},
         {TaskKind::pack, "pack", "packing: M active nodes s(0) < ... < s(M-1) (--sources or --k) send a packet each, s(i) to node i", false},
         {TaskKind::pe, "pe", "partial exchange: M active nodes (--sources or --k) each send a personal packet to every other node", false},
+        {TaskKind::pg, "pg", "partial gather: every node sends a personal packet to each of M active nodes (--sources or --k)", false},
         {TaskKind::monotone, "monotone", "monotone routing: s(0) < ... < s(K-1) (--sources or --k) send to v(0) < ... < v(K-1) (--targets, or K random nodes), s(i) to v(i)", false},
         {TaskKind::dynamic, "dynamic", "dynamic broadcasting: Poisson broadcast requests at every node (--rho or --lambda) for --slots", false},
     };
@@ -30,7 +31,7 @@ const TaskInfo* find_task(const std::string& name) {
 
 bool takes_sources(TaskKind kind) {
     return kind == TaskKind::kb || kind == TaskKind::pmnb || kind == TaskKind::pack || kind == TaskKind::monotone ||
-           kind == TaskKind::pe;
+           kind == TaskKind::pe || kind == TaskKind::pg;
 }
 
 Task::Task(TaskKind kind, const Topology& topology, uint32_t root, std::vector<uint32_t> sources, unsigned parts,
@@ -62,7 +63,7 @@ uint64_t Task::broadcasts() const {
 }
 
 std::vector<uint32_t> Task::origins() const {
-    if (takes_sources(kind_)) return sources_;
+    if (takes_sources(kind_) && kind_ != TaskKind::pg) return sources_;  // pg: every node sends
     if (kind_ == TaskKind::dynamic) {
         std::vector<uint32_t> out;
         for (uint32_t i = 0; i < arrivals_.size(); ++i)
@@ -169,6 +170,15 @@ std::vector<Header> Task::own_messages(uint32_t node) const {
                         out.push_back(h);
                     }
             break;
+        case TaskKind::pg:  // the dual of pe: every node sends one packet to each active node
+            for (uint32_t dest : sources_)
+                if (dest != node) {
+                    Header h;
+                    h.origin = node;
+                    h.dest = dest;
+                    out.push_back(h);
+                }
+            break;
         case TaskKind::pack:
         case TaskKind::monotone:
             // Paper 001 Theorem 3: s(i) sends to node i; Theorem 4: to v(i) (nothing where that is s(i)).
@@ -211,6 +221,7 @@ uint64_t Task::expected_deliveries(uint32_t node) const {
         case TaskKind::dynamic: return arrivals_total_ - (node < arrivals_.size() ? arrivals_[node].size() : 0);
         case TaskKind::pack: return node < sources_.size() && sources_[node] != node ? 1 : 0;
         case TaskKind::pe: return sources_.size() - packets_at_[node];
+        case TaskKind::pg: return packets_at_[node] ? topology_.nodes() - 1 : 0;
         case TaskKind::monotone: {
             const auto it = std::lower_bound(targets_.begin(), targets_.end(), node);
             return it != targets_.end() && *it == node && sources_[it - targets_.begin()] != node ? 1 : 0;

@@ -76,7 +76,8 @@ std::optional<std::string> validate_sources(const RunConfig& c, const TaskInfo& 
             if (seen[v]++) return "--targets repeats node " + std::to_string(v) + ": accepted distinct nodes";
         }
     }
-    if (task.kind == TaskKind::pmnb || task.kind == TaskKind::pack || task.kind == TaskKind::monotone || task.kind == TaskKind::pe) {
+    if (task.kind == TaskKind::pmnb || task.kind == TaskKind::pack || task.kind == TaskKind::monotone || task.kind == TaskKind::pe ||
+        task.kind == TaskKind::pg) {
         if (c.sources.size() > nodes)
             return "task " + c.task + " has M = " + std::to_string(c.sources.size()) + " active nodes, more than N = " +
                    std::to_string(nodes) + " (accepted M in 1.." + std::to_string(nodes) + ", each node once)";

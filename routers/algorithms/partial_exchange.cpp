@@ -14,9 +14,19 @@
 // Bound (§5): T_PE <= 2 floor(sqrt M)(N - p) + 2(p - 1) + p t_p. Lower bounds for the run's own active
 // set: every active node sends N - 1 packets over its (2 to 4) outgoing links, every node receives its
 // packets over its incoming ones.
+// Task pg / rc, the partial gather (every node sends a packet to each active node), is §5's dual: the
+// paths reversed (a packet for a node of R goes along its column first, then along the destination's
+// row; for C row first), each set keeping its priority (R on horizontal links, C on vertical ones),
+// which by §5's count again bounds the packets each set puts on a row's (column's) links. The copy gives
+// no algorithm for it; what it needs beyond pe is that a sender know r_i and c_j of every destination
+// (i, j): after phase 1 every node also tells its row's sum down its column and its column's sum along
+// its row, a multinode broadcast of one token per node on every line, all starting at step p and passed
+// on at once (p - 1 steps, no two tokens on a link at once: Theorem 2's Remark), so phase 2 starts at
+// (2p - 1) t_p and the bound becomes 2 floor(sqrt M)(N - p) + 2(p - 1) + (2p - 1) t_p (derived).
 // Row i is the nodes with digit 1 = i (digit 0 = the column j runs along it: dimension 0 is horizontal).
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "models/mesh.h"
 #include "routers/algorithms/registry.h"
@@ -88,7 +98,10 @@ private:
 
 class PartialExchangeLogic : public ControlLogic {
 public:
-    PartialExchangeLogic(const Mesh& mesh, uint64_t start, uint32_t id) : mesh_(mesh), start_(start), id_(id) {}
+    // gather: pg (paths reversed, classes of the destinations); start: phase 2's first cycle.
+    // active: pg, this node is one of the M destinations (its own input, as a packet to send is for pe).
+    PartialExchangeLogic(const Mesh& mesh, bool gather, uint64_t start, uint64_t gossip, bool active, uint32_t id)
+        : mesh_(mesh), gather_(gather), start_(start), gossip_(gossip), active_(active), id_(id) {}
 
     void route(const LocalView& v, const Header& h, int in_port, Decision& out) override {
         if (in_port == kLocalPort) {  // an own packet: held until the node knows its class
@@ -97,6 +110,7 @@ public:
             return;
         }
         if (h.kind == Kind::ctrl) {
+            if (h.tag == kTokenLineGossip) return hear(h, static_cast<unsigned>(in_port), out);
             if (!lines_.empty() && (lines_[0].absorb(h, static_cast<unsigned>(in_port)) ||
                                     lines_[1].absorb(h, static_cast<unsigned>(in_port))))
                 return;
@@ -108,18 +122,19 @@ public:
     bool clocked() const override { return true; }
     void on_cycle(const LocalView& v, std::vector<Emission>& out) override {
         if (lines_.empty()) {
-            const uint64_t a = own_.empty() ? 0 : 1;
+            const uint64_t a = gather_ ? active_ : !own_.empty();
             lines_.emplace_back(mesh_, id_, 0, a);  // the row
             lines_.emplace_back(mesh_, id_, 1, a);  // the column
         }
         for (auto& line : lines_) line.on_cycle(v, out);
         if (lines_[0].total() && lines_[1].total() && !known_cycle_) known_cycle_ = v.cycle;
+        if (gather_ && known_cycle_ && !told_ && v.cycle >= gossip_) tell(v, out);
         // Phase 2 starts at p t_p everywhere; every packet then waits in its queue by priority and
         // arrival alone (a queue's not-before key would order packets ahead of priorities).
         if (released_ || !known_cycle_ || v.cycle < start_) return;
         released_ = true;
-        const uint8_t cls = *lines_[0].total() <= *lines_[1].total() ? kClassR : kClassC;  // r_i <= c_j: R
         for (Header h : own_) {
+            const uint8_t cls = class_of(h.dest);
             h.tag = cls;
             Emission e{h, {}};
             forward(h, cls, e.decision);
@@ -128,10 +143,11 @@ public:
     }
     uint64_t next_cycle_needed(uint64_t cycle) const override {
         if (lines_.empty() || lines_[0].busy() || lines_[1].busy()) return cycle;
+        if (gather_ && known_cycle_ && !told_) return std::max(cycle, gossip_);
         if (!released_ && known_cycle_) return std::max(cycle, start_);
         return ~uint64_t{0};
     }
-    bool finished() const override { return released_ || own_.empty(); }
+    bool finished() const override { return (released_ || own_.empty()) && (!gather_ || told_); }
     uint64_t finished_cycle() const override { return known_cycle_.value_or(0); }
     void report(LogicReport& out) const override {
         out.marks.push_back({"1: row and column sums", start_, true});
@@ -139,21 +155,59 @@ public:
     }
 
 private:
-    // R: row first (horizontal links, where R goes first), then column; C: the other way round.
+    // pe: this node's class; pg: the destination's, from the sums it was told.
+    uint8_t class_of(uint32_t dest) const {
+        if (!gather_) return *lines_[0].total() <= *lines_[1].total() ? kClassR : kClassC;  // r_i <= c_j: R
+        return row_sums_[mesh_.digit(dest, 1)] <= column_sums_[mesh_.digit(dest, 0)] ? kClassR : kClassC;
+    }
+    // pg, at step p: this row's sum down the column, this column's sum along the row, both ways.
+    void tell(const LocalView& v, std::vector<Emission>& out) {
+        told_ = true;
+        const unsigned row = mesh_.digit(id_, 1), col = mesh_.digit(id_, 0);
+        row_sums_[row] = *lines_[0].total();
+        column_sums_[col] = *lines_[1].total();
+        for (const unsigned port : {Mesh::minus_port(1), Mesh::plus_port(1)})
+            send_gossip(v.id, uint64_t{row} << 16 | row_sums_[row], port, v.cycle, out);
+        for (const unsigned port : {Mesh::minus_port(0), Mesh::plus_port(0)})
+            send_gossip(v.id, uint64_t{col} << 16 | column_sums_[col], port, v.cycle, out);
+    }
+    void send_gossip(uint32_t origin, uint64_t value, unsigned port, uint64_t cycle, std::vector<Emission>& out) const {
+        const unsigned dim = port / 2, pos = mesh_.digit(id_, dim);
+        if (port == Mesh::plus_port(dim) ? pos + 1 == mesh_.radix() : pos == 0) return;  // the line's end
+        Emission e{make_token(origin, kTokenLineGossip, value), {}};
+        e.decision.forward(port, QueueKey{cycle, 0});
+        out.push_back(std::move(e));
+    }
+    // A row's sum told along a column (or a column's along a row): kept, and passed on the same way.
+    void hear(const Header& h, unsigned in_port, Decision& out) {
+        const uint64_t v = token_value(h);
+        const unsigned dim = in_port / 2, pos = mesh_.digit(id_, dim);
+        (dim == 1 ? row_sums_ : column_sums_).at(v >> 16) = v & 0xffff;
+        const unsigned onward = in_port == Mesh::minus_port(dim) ? Mesh::plus_port(dim) : Mesh::minus_port(dim);
+        if (onward == Mesh::plus_port(dim) ? pos + 1 < mesh_.radix() : pos > 0) out.forward(onward, QueueKey{0, 0});
+    }
+    // pe, R: row first (horizontal links, where R goes first), then column; C the other way round. pg:
+    // the reverse paths (R: column first), R still first on horizontal links.
     void forward(const Header& h, uint8_t cls, Decision& out) const {
         QueueKey key;
         const bool columns_differ = mesh_.digit(id_, 0) != mesh_.digit(h.dest, 0);
         const bool rows_differ = mesh_.digit(id_, 1) != mesh_.digit(h.dest, 1);
-        const unsigned dim = cls == kClassR ? (columns_differ ? 0 : 1) : (rows_differ ? 1 : 0);
+        const bool row_first = (cls == kClassR) != gather_;
+        const unsigned dim = row_first ? (columns_differ ? 0 : 1) : (rows_differ ? 1 : 0);
         key.priority = (dim == 0) == (cls == kClassR) ? 0 : 1;  // own class first on its first links
         const bool up = mesh_.digit(h.dest, dim) > mesh_.digit(id_, dim);
         out.forward(up ? Mesh::plus_port(dim) : Mesh::minus_port(dim), key);
     }
 
     const Mesh& mesh_;
-    uint64_t start_;
+    bool gather_;
+    uint64_t start_, gossip_;
+    bool active_;
     uint32_t id_;
     std::vector<Header> own_;
+    bool told_ = false;
+    std::vector<uint64_t> row_sums_ = std::vector<uint64_t>(mesh_.radix(), 0);  // pg: every row's sum
+    std::vector<uint64_t> column_sums_ = std::vector<uint64_t>(mesh_.radix(), 0);
     std::vector<LineSum> lines_;
     bool released_ = false;
     std::optional<uint64_t> known_cycle_;  // when both sums were known
@@ -168,46 +222,65 @@ uint64_t in_links(const Mesh& m, uint32_t x) {
 
 }  // namespace
 
-void register_partial_exchange(Registry& r) {
-    AlgorithmEntry e{TaskKind::pe, "rc", "001 §5 (row and column sums, sets R and C, first-horizontal / first-vertical paths, priorities)",
-                     "2 floor(sqrt M)(N-p)+2(p-1)+p t_p", nullptr, nullptr, [](unsigned, uint64_t) { return uint64_t{0}; },
-                     [](const AlgorithmSetup& s) -> LogicFactory {
+namespace {
+
+AlgorithmEntry exchange(TaskKind task, const char* paper, const char* claim) {
+    const bool gather = task == TaskKind::pg;
+    AlgorithmEntry e{task, "rc", paper, claim, nullptr, nullptr, [](unsigned, uint64_t) { return uint64_t{0}; },
+                     [gather](const AlgorithmSetup& s) -> LogicFactory {
                          const Mesh& mesh = static_cast<const Mesh&>(s.topology);
-                         const uint64_t start = uint64_t{mesh.radix()} * s.token_flits;  // p t_p
-                         return [&mesh, start](uint32_t node) { return std::make_unique<PartialExchangeLogic>(mesh, start, node); };
+                         const uint64_t p = mesh.radix(), t = s.token_flits;
+                         const uint64_t gossip = p * t, start = (gather ? 2 * p - 1 : p) * t;  // p t_p, (2p-1) t_p
+                         auto active = std::make_shared<std::vector<bool>>(mesh.nodes(), false);
+                         for (uint32_t x : s.sources) (*active)[x] = true;
+                         return [&mesh, gather, start, gossip, active](uint32_t node) {
+                             return std::make_unique<PartialExchangeLogic>(mesh, gather, start, gossip, (*active)[node], node);
+                         };
                      }};
     e.topologies = {TopologyKind::array, TopologyKind::torus};
-    e.dim_check = [](unsigned d) -> std::optional<std::string> {
+    e.dim_check = [gather](unsigned d) -> std::optional<std::string> {
         if (d == 2) return std::nullopt;
-        return "--dim " + std::to_string(d) + ": pe/rc is paper 001 §5's algorithm for p x p arrays and tori: accepted --dim 2";
+        return "--dim " + std::to_string(d) + ": " + (gather ? "pg" : "pe") +
+               "/rc is paper 001 §5's algorithm for p x p arrays and tori: accepted --dim 2";
     };
-    e.topology_slots = [](const Topology& t, const AlgorithmEntry::Placement& placed, const FormulaOptions& o) {
+    e.topology_slots = [gather](const Topology& t, const AlgorithmEntry::Placement& placed, const FormulaOptions& o) {
         const Mesh& mesh = static_cast<const Mesh&>(t);
         const uint64_t n = mesh.nodes(), p = mesh.radix(), m = placed.sources.size();
-        const uint64_t root = static_cast<uint64_t>(std::sqrt(static_cast<double>(m)));
-        const uint64_t floor_sqrt = root * root > m ? root - 1 : (root + 1) * (root + 1) <= m ? root + 1 : root;
+        uint64_t floor_sqrt = static_cast<uint64_t>(std::sqrt(static_cast<double>(m)));
+        while (floor_sqrt * floor_sqrt > m) --floor_sqrt;
+        while ((floor_sqrt + 1) * (floor_sqrt + 1) <= m) ++floor_sqrt;
         TopologySlots out;
-        // in slots, p t_p = p T / F rounded up
-        out.paper = 2 * floor_sqrt * (n - p) + 2 * (p - 1) + ceil_div(p * o.token_flits, o.packet_flits);
+        const uint64_t steps = gather ? 2 * p - 1 : p;  // token steps before phase 2, in slots rounded up
+        out.paper = 2 * floor_sqrt * (n - p) + 2 * (p - 1) + ceil_div(steps * o.token_flits, o.packet_flits);
         std::vector<bool> active(n, false);
         for (uint32_t s : placed.sources) active[s] = true;
-        uint64_t lower = 1;
+        uint64_t lower = 1;  // what a node sends and receives over its own links (out = in links)
         for (uint32_t x = 0; x < n; ++x) {
-            lower = std::max(lower, ceil_div(m - (active[x] ? 1 : 0), in_links(mesh, x)));  // received
-            if (active[x]) lower = std::max(lower, ceil_div(n - 1, in_links(mesh, x)));  // sent (out = in links)
+            const uint64_t sends = gather ? m - (active[x] ? 1 : 0) : active[x] ? n - 1 : 0;
+            const uint64_t receives = gather ? (active[x] ? n - 1 : 0) : m - (active[x] ? 1 : 0);
+            lower = std::max({lower, ceil_div(sends, in_links(mesh, x)), ceil_div(receives, in_links(mesh, x))});
         }
         out.lower = lower;
-        uint64_t hops = 0;
+        uint64_t hops = 0;  // every packet on a shortest path of the array
         for (uint32_t s : placed.sources)
             for (uint32_t x = 0; x < n; ++x)
                 for (unsigned k = 0; k < 2; ++k) {
                     const unsigned a = mesh.digit(s, k), b = mesh.digit(x, k);
                     hops += a > b ? a - b : b - a;
                 }
-        out.transmissions = hops;  // every packet on a shortest path of the array
+        out.transmissions = hops;
         return out;
     };
-    r.add(e);
+    return e;
+}
+
+}  // namespace
+
+void register_partial_exchange(Registry& r) {
+    r.add(exchange(TaskKind::pe, "001 §5 (row and column sums, sets R and C, first-horizontal / first-vertical paths, priorities)",
+                   "2 floor(sqrt M)(N-p)+2(p-1)+p t_p"));
+    r.add(exchange(TaskKind::pg, "001 §5's dual (sums told along the lines, the reversed paths, the same priorities)",
+                   "2 floor(sqrt M)(N-p)+2(p-1)+(2p-1) t_p (derived)"));
 }
 
 }  // namespace cubecast

@@ -17,6 +17,8 @@ enum TokenTag : uint8_t {
     // Paper 001 §5 (pe): a row's or a column's active count, to the line's median and back.
     kTokenLineUp = 9,
     kTokenLineDown = 10,
+    // Paper 001 §5 (pg): a row's sum told down its columns, a column's along its rows (value: position, sum).
+    kTokenLineGossip = 11,
     kTokenClassUp = 16,    // + c: algorithm A_c's prefix (order <_c), c = 0..15
     kTokenClassDown = 32,  // + c
 };

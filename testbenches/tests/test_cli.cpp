@@ -52,6 +52,7 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("run --topology ring", "ring", "hypercube, torus, array");
     expect_bad_input("run --task pe --algorithm rc --topology array --dim 3 --radix 3 --k 2", "--dim 3", "accepted --dim 2");
     expect_bad_input("run --task pe --algorithm rc --dim 4 --k 2", "pe/rc", "on the hypercube");
+    expect_bad_input("run --task pg --algorithm rc --topology torus --dim 1 --radix 5 --k 2", "--dim 1", "accepted --dim 2");
     expect_bad_input("run --task monotone --algorithm greedy --topology array --dim 2 --radix 4 --sources 1,2 --targets 3",
                      "1 --targets", "as many targets as sources");
     expect_bad_input("run --task monotone --algorithm greedy --topology array --dim 2 --radix 4 --sources 1,2 --targets 3,3",

@@ -1,4 +1,5 @@
-// Paper 001 §5: the partial exchange on a p x p array (and torus, on its array links). Worked out here
+// Paper 001 §5: the partial exchange on a p x p array (and torus, on its array links), and its dual,
+// the partial gather (every node to each active node, the paths reversed, classes by destination). Worked out here
 // from the paper: the row and column sums, the sets R (r_i <= c_j) and C, every packet's path (R: row
 // first, then column; C: column first), the two rules of phase 2 checked on the trace (a link never
 // idles while a packet waits for it; on horizontal links no packet of C goes while one of R waits, on
@@ -20,11 +21,12 @@ struct Hop {
     uint32_t src, dst;
 };
 
-void expect_partial_exchange(const std::string& topology, unsigned p, std::vector<uint32_t> active, unsigned f, unsigned t) {
-    SCOPED_TRACE(topology + " p=" + std::to_string(p) + " M=" + std::to_string(active.size()) + " F=" + std::to_string(f) +
+void expect_partial_exchange(const std::string& topology, unsigned p, std::vector<uint32_t> active, unsigned f, unsigned t,
+                             bool gather = false) {
+    SCOPED_TRACE(std::string(gather ? "pg " : "pe ") + topology + " p=" + std::to_string(p) + " M=" + std::to_string(active.size()) + " F=" + std::to_string(f) +
                  " T=" + std::to_string(t));
     const uint32_t n = p * p;
-    RunConfig c = config("pe", "rc", 2, 0, f);
+    RunConfig c = config(gather ? "pg" : "pe", "rc", 2, 0, f);
     c.topology = topology;
     c.radix = p;
     c.sources = active;
@@ -45,24 +47,27 @@ void expect_partial_exchange(const std::string& topology, unsigned p, std::vecto
     std::vector<bool> is_active(n, false);
     for (uint32_t s : active) ++row_sum[row(s)], ++col_sum[col(s)], is_active[s] = true;
     auto in_r = [&](uint32_t s) { return row_sum[row(s)] <= col_sum[col(s)]; };
+    // pe: R's packets row first; pg: packets for R column first (the reversed paths).
+    auto row_first = [&](uint32_t s, uint32_t d) { return gather ? !in_r(d) : in_r(s); };
     auto path = [&](uint32_t s, uint32_t d) {
         std::vector<uint32_t> nodes{s};
         uint32_t x = s;
         auto walk_col = [&] { while (col(x) != col(d)) nodes.push_back(x = col(x) < col(d) ? x + 1 : x - 1); };
         auto walk_row = [&] { while (row(x) != row(d)) nodes.push_back(x = row(x) < row(d) ? x + p : x - p); };
-        if (in_r(s)) walk_col(), walk_row();
+        if (row_first(s, d)) walk_col(), walk_row();
         else walk_row(), walk_col();
         return nodes;
     };
-    // Phase 1: 2(p-1) tokens on each of the 2p lines, every node knowing its sums by p token steps.
-    EXPECT_EQ(r.ctrl_transmissions, 4ull * p * (p - 1));
+    // Phase 1: 2(p-1) tokens on each of the 2p lines, every node knowing its sums by p token steps;
+    // pg also tells every line's p sums along it: p(p-1) token hops a line.
+    EXPECT_EQ(r.ctrl_transmissions, 4ull * p * (p - 1) + (gather ? 2ull * p * p * (p - 1) : 0));
     uint64_t last_token = 0;
     std::map<std::pair<uint32_t, uint32_t>, std::vector<Hop>> hops;  // (origin, dest) -> its hops
     for (const TraceRow& row_ : o.rows) {
         if (row_.kind == "ctrl") last_token = std::max(last_token, row_.end);
         else hops[{row_.origin, static_cast<uint32_t>(row_.dest)}].push_back({row_.start, row_.end, row_.src, row_.dst});
     }
-    const uint64_t start = uint64_t{p} * t;  // phase 2 starts at p t_p
+    const uint64_t start = uint64_t{gather ? 2 * p - 1 : p} * t;  // phase 2 starts at p t_p ((2p-1) t_p for pg)
     EXPECT_LE(last_token, start);
     // Every packet on its path; the time it became ready for each link (released, or arrived).
     struct Wait {
@@ -71,9 +76,11 @@ void expect_partial_exchange(const std::string& topology, unsigned p, std::vecto
     };
     std::map<std::pair<uint32_t, uint32_t>, std::vector<Wait>> at_link;  // (from, to) -> the packets that crossed it
     std::map<std::pair<uint32_t, uint32_t>, std::vector<std::pair<uint64_t, uint64_t>>> busy;
-    for (uint32_t s : active)
-        for (uint32_t d = 0; d < n; ++d) {
-            if (d == s) continue;
+    std::vector<std::pair<uint32_t, uint32_t>> packets;  // (origin, dest)
+    for (uint32_t a : active)
+        for (uint32_t x = 0; x < n; ++x)
+            if (x != a) packets.push_back(gather ? std::make_pair(x, a) : std::make_pair(a, x));
+    for (const auto& [s, d] : packets) {
             auto& h = hops[{s, d}];
             std::sort(h.begin(), h.end(), [](const Hop& a, const Hop& b) { return a.start < b.start; });
             const std::vector<uint32_t> want = path(s, d);
@@ -83,7 +90,7 @@ void expect_partial_exchange(const std::string& topology, unsigned p, std::vecto
                 EXPECT_EQ(h[k].src, want[k]);
                 EXPECT_EQ(h[k].dst, want[k + 1]);
                 EXPECT_GE(h[k].start, ready);
-                at_link[{h[k].src, h[k].dst}].push_back({ready, h[k].start, in_r(s)});
+                at_link[{h[k].src, h[k].dst}].push_back({ready, h[k].start, gather ? in_r(d) : in_r(s)});
                 busy[{h[k].src, h[k].dst}].push_back({h[k].start, h[k].end});
                 ready = h[k].end;
             }
@@ -111,27 +118,30 @@ void expect_partial_exchange(const std::string& topology, unsigned p, std::vecto
     }
     // The bound (in cycles: slots times F), and the run's lower bound below the completion.
     const uint64_t m = active.size(), root = static_cast<uint64_t>(std::floor(std::sqrt(static_cast<double>(m)) + 1e-9));
-    EXPECT_LE(r.completion_cycles, (2 * root * (n - p) + 2 * (p - 1)) * f + uint64_t{p} * t);
+    EXPECT_LE(r.completion_cycles, (2 * root * (n - p) + 2 * (p - 1)) * f + start);
     EXPECT_GE(r.completion_slots, *r.lower_bound_slots);
 }
 
 }  // namespace
 
 TEST(PartialExchange, PathsRulesAndTheBound) {
-    for (const std::string topology : {"array", "torus"})
-        for (unsigned p = 2; p <= 8; ++p) {
-            const uint32_t n = p * p;
-            for (uint32_t m : {1u, 2u, n / 4 + 1, n / 2 + 1, n}) {
-                if (m > n) continue;
-                expect_partial_exchange(topology, p, random_distinct_of(n, m, p * 100 + m), 1, 1);
+    for (const bool gather : {false, true}) {
+        for (const std::string topology : {"array", "torus"})
+            for (unsigned p = 2; p <= 8; ++p) {
+                const uint32_t n = p * p;
+                for (uint32_t m : {1u, 2u, n / 4 + 1, n / 2 + 1, n}) {
+                    if (m > n) continue;
+                    expect_partial_exchange(topology, p, random_distinct_of(n, m, p * 100 + m), 1, 1, gather);
+                }
+                std::vector<uint32_t> one_row;  // §5's worst cases: many active nodes in one row, the left half
+                for (uint32_t j = 0; j < p; ++j) one_row.push_back(j);
+                expect_partial_exchange(topology, p, one_row, 1, 1, gather);
+                std::vector<uint32_t> left;
+                for (uint32_t x = 0; x < n; ++x)
+                    if (x % p < p / 2) left.push_back(x);
+                if (!left.empty()) expect_partial_exchange(topology, p, left, 1, 1, gather);
             }
-            std::vector<uint32_t> one_row;  // §5's worst case: many active nodes in one row (and the left side)
-            for (uint32_t j = 0; j < p; ++j) one_row.push_back(j);
-            expect_partial_exchange(topology, p, one_row, 1, 1);
-            std::vector<uint32_t> left;
-            for (uint32_t x = 0; x < n; ++x)
-                if (x % p < p / 2) left.push_back(x);
-            if (!left.empty()) expect_partial_exchange(topology, p, left, 1, 1);
-        }
-    expect_partial_exchange("array", 6, random_distinct_of(36, 10, 5), 3, 2);  // multi-flit packets, longer tokens
+        // multi-flit packets, longer tokens
+        expect_partial_exchange(gather ? "torus" : "array", 6, random_distinct_of(36, 10, 5), 3, 2, gather);
+    }
 }
