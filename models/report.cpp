@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "models/result_json.h"
+#include "models/task.h"
 #include "models/topology.h"
 
 namespace cubecast {
@@ -83,7 +84,8 @@ void print_table(std::ostream& os, const RunResult& r) {
     os << "cubecast: " << r.task << " / " << r.algorithm << " on the " << make_topology(r.topology, r.dim, r.radix)->label() << " (" << r.nodes
        << " nodes), packet " << r.packet_flits << " flit" << (r.packet_flits > 1 ? "s" : "") << ", queues "
        << (r.queue_depth ? std::to_string(r.queue_depth) + " deep" : std::string("unbounded"))
-       << (r.broadcasts ? ", K = " + std::to_string(r.broadcasts) + " broadcasts" : std::string()) << "\n";
+       << (r.broadcasts ? ", K = " + std::to_string(r.broadcasts) + " " + counted_as(find_task(r.task)->kind) : std::string())
+       << "\n";
     row(os, "paper", r.paper);
     row(os, "completion", std::to_string(r.completion_slots) + " slots (" + std::to_string(r.completion_cycles) + " cycles)");
     if (r.last_delivery_cycles != r.completion_cycles)

@@ -34,6 +34,16 @@ bool takes_sources(TaskKind kind) {
            kind == TaskKind::pe || kind == TaskKind::pg;
 }
 
+const char* counted_as(TaskKind kind) {
+    switch (kind) {
+        case TaskKind::pe:
+        case TaskKind::pg: return "active nodes";
+        case TaskKind::pack:
+        case TaskKind::monotone: return "packets";
+        default: return "broadcasts";
+    }
+}
+
 Task::Task(TaskKind kind, const Topology& topology, uint32_t root, std::vector<uint32_t> sources, unsigned parts,
            std::vector<std::vector<Arrival>> arrivals, std::vector<uint32_t> targets)
     : kind_(kind),

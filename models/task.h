@@ -22,6 +22,9 @@ struct TaskInfo {
 const std::vector<TaskInfo>& tasks();
 // The tasks whose messages start at the nodes given by --sources or --k.
 bool takes_sources(TaskKind kind);
+// What the report counts as K for a task: "broadcasts" (kb, pmnb, dynamic), "active nodes" (pe, pg),
+// "packets" (pack, monotone).
+const char* counted_as(TaskKind kind);
 const TaskInfo* find_task(const std::string& name);
 
 class Task {
