@@ -143,15 +143,16 @@ std::vector<Header> Task::own_messages(uint32_t node) const {
         h.broadcast = true;
         push_parts(out, h, parts_);
     };
+    auto unicast = [&](uint32_t origin, uint32_t dest, uint32_t msg = 0) {
+        Header h;
+        h.origin = origin;
+        h.dest = dest;
+        h.msg = msg;
+        out.push_back(h);
+    };
     auto personal = [&](uint32_t origin) {  // msg = destination: one message per (origin, dest)
-        for (uint32_t dest = 0; dest < topology_.nodes(); ++dest) {
-            if (dest == origin) continue;
-            Header h;
-            h.origin = origin;
-            h.dest = dest;
-            h.msg = dest;
-            out.push_back(h);
-        }
+        for (uint32_t dest = 0; dest < topology_.nodes(); ++dest)
+            if (dest != origin) unicast(origin, dest, dest);
     };
     switch (kind_) {
         case TaskKind::snb:
@@ -173,30 +174,18 @@ std::vector<Header> Task::own_messages(uint32_t node) const {
         case TaskKind::pe:  // paper 001 §5: an active node sends one packet to every other node
             if (packets_at_[node])
                 for (uint32_t dest = 0; dest < topology_.nodes(); ++dest)
-                    if (dest != node) {
-                        Header h;
-                        h.origin = node;
-                        h.dest = dest;
-                        out.push_back(h);
-                    }
+                    if (dest != node) unicast(node, dest);
             break;
         case TaskKind::pg:  // the dual of pe: every node sends one packet to each active node
             for (uint32_t dest : sources_)
-                if (dest != node) {
-                    Header h;
-                    h.origin = node;
-                    h.dest = dest;
-                    out.push_back(h);
-                }
+                if (dest != node) unicast(node, dest);
             break;
         case TaskKind::pack:
         case TaskKind::monotone:
             // Paper 001 Theorem 3: s(i) sends to node i; Theorem 4: to v(i) (nothing where that is s(i)).
             if (rank_of_[node] >= 0) {
-                Header h;
-                h.origin = node;
-                h.dest = kind_ == TaskKind::pack ? static_cast<uint32_t>(rank_of_[node]) : targets_[rank_of_[node]];
-                if (h.dest != node) out.push_back(h);
+                const uint32_t dest = kind_ == TaskKind::pack ? static_cast<uint32_t>(rank_of_[node]) : targets_[rank_of_[node]];
+                if (dest != node) unicast(node, dest);
             }
             break;
     }
