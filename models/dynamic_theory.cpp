@@ -17,16 +17,8 @@
 
 namespace cubecast {
 
-namespace {
-double links_of_node0(const Topology& t) {
-    unsigned links = 0;
-    for (unsigned p = 0; p < t.ports(); ++p) links += t.across(0, p).has_value();
-    return links;
-}
-}  // namespace
-
-double rho_of_lambda(double lambda, const Topology& t) { return lambda * (t.nodes() - 1.0) / links_of_node0(t); }
-double lambda_of_rho(double rho, const Topology& t) { return rho * links_of_node0(t) / (t.nodes() - 1.0); }
+double rho_of_lambda(double lambda, const Topology& t) { return lambda * (t.nodes() - 1.0) / t.links_at(0); }
+double lambda_of_rho(double rho, const Topology& t) { return rho * t.links_at(0) / (t.nodes() - 1.0); }
 
 DynamicTheory dynamic_theorem(double lambda, uint64_t n, double x, double v) {
     DynamicTheory t;

@@ -39,4 +39,13 @@ std::string Mesh::describe() const {
     return std::string("topology=") + name() + " dim=" + std::to_string(dim_) + " radix=" + std::to_string(radix_);
 }
 
+uint32_t Mesh::array_distance(uint32_t a, uint32_t b) const {
+    uint32_t hops = 0;
+    for (unsigned i = 0; i < dim_; ++i) {
+        const unsigned x = digit(a, i), y = digit(b, i);
+        hops += x > y ? x - y : y - x;
+    }
+    return hops;
+}
+
 }  // namespace cubecast

@@ -34,6 +34,8 @@ public:
     uint32_t with_digit(uint32_t node, unsigned i, unsigned value) const {
         return node - digit(node, i) * weight_[i] + value * weight_[i];
     }
+    // Hops between a and b on the array's shortest paths (the torus's wraparound links not used).
+    uint32_t array_distance(uint32_t a, uint32_t b) const;
     static unsigned minus_port(unsigned i) { return 2 * i; }
     static unsigned plus_port(unsigned i) { return 2 * i + 1; }
 

@@ -59,7 +59,7 @@ private:
     const Topology& topology_;
     uint32_t root_;
     std::vector<uint32_t> sources_;
-    std::vector<uint32_t> packets_at_;  // kb, pmnb, pack: a_x, packets per node
+    std::vector<uint32_t> packets_at_;  // the tasks that take sources: a_x, packets (or active) per node
     std::vector<int64_t> rank_of_;      // pack, monotone: the rank of each active node (-1: not active)
     std::vector<uint32_t> targets_;     // monotone: v(0) < v(1) < ...
     unsigned parts_;

@@ -31,6 +31,12 @@ std::unique_ptr<Topology> make_topology(const std::string& kind, unsigned dim, u
     return std::make_unique<Hypercube>(dim);
 }
 
+unsigned Topology::links_at(uint32_t node) const {
+    unsigned links = 0;
+    for (unsigned p = 0; p < ports(); ++p) links += across(node, p).has_value();
+    return links;
+}
+
 std::string Topology::label() const {
     if (kind() == TopologyKind::hypercube) return std::to_string(dim()) + "-cube";
     const auto& m = static_cast<const Mesh&>(*this);

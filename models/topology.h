@@ -31,6 +31,8 @@ public:
     virtual std::string describe() const = 0;
     // For messages: "6-cube", "8x8 torus", "16 array".
     std::string label() const;
+    // The links leaving (and, every link being two-way, entering) `node`.
+    unsigned links_at(uint32_t node) const;
 };
 
 // What is wrong with these options (one line naming the value and what is accepted), if anything.

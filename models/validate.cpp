@@ -76,8 +76,7 @@ std::optional<std::string> validate_sources(const RunConfig& c, const TaskInfo& 
             if (seen[v]++) return "--targets repeats node " + std::to_string(v) + ": accepted distinct nodes";
         }
     }
-    if (task.kind == TaskKind::pmnb || task.kind == TaskKind::pack || task.kind == TaskKind::monotone || task.kind == TaskKind::pe ||
-        task.kind == TaskKind::pg) {
+    if (task.kind != TaskKind::kb) {  // the others: each active node once (kb repeats a node per packet)
         if (c.sources.size() > nodes)
             return "task " + c.task + " has M = " + std::to_string(c.sources.size()) + " active nodes, more than N = " +
                    std::to_string(nodes) + " (accepted M in 1.." + std::to_string(nodes) + ", each node once)";
@@ -112,6 +111,16 @@ std::string number(double x) {
     std::ostringstream os;
     os << std::setprecision(6) << x;
     return os.str();
+}
+
+// A packet of packet_flits flits must split into the algorithm's parts on this topology.
+std::optional<std::string> parts_problem(unsigned packet_flits, const AlgorithmEntry& algo, const std::string& what,
+                                         const Topology& topo) {
+    const unsigned parts = algo.parts(topo);
+    if (packet_flits % parts == 0) return std::nullopt;
+    return "--packet-flits " + std::to_string(packet_flits) + " is not a multiple of " + std::to_string(parts) + ": " + what +
+           " on the " + topo.name() + " sends each packet as " + std::to_string(parts) + " parts (accepted: " +
+           std::to_string(parts) + ", " + std::to_string(2 * parts) + ", ...)";
 }
 
 // Task dynamic's options, and none of them elsewhere.
@@ -158,10 +167,7 @@ std::optional<std::string> validate_dynamic(const RunConfig& c, const TaskInfo& 
             return "--packet-flits " + std::to_string(c.packet_flits) + " is not a multiple of d = " + std::to_string(d) +
                    ": --pmnb " + name + " splits each packet into d mini-packets (accepted: " + std::to_string(d) + ", " +
                    std::to_string(2 * d) + ", ...)";
-        if (const unsigned parts = pmnb->parts(topo); c.packet_flits % parts != 0)
-            return "--packet-flits " + std::to_string(c.packet_flits) + " is not a multiple of " + std::to_string(parts) +
-                   ": --pmnb " + name + " on the " + topo.name() + " sends each packet as " + std::to_string(parts) +
-                   " parts (accepted: " + std::to_string(parts) + ", " + std::to_string(2 * parts) + ", ...)";
+        if (auto e = parts_problem(c.packet_flits, *pmnb, "--pmnb " + name, topo)) return e;
     }
     if (!c.requests.empty()) return std::nullopt;
     const DynamicLoad load = dynamic_load(c);
@@ -217,9 +223,10 @@ RunConfig with_placed_sources(const RunConfig& c) {
         std::string error;
         r.sources = place_sources(*make_topology(c.topology, c.dim, c.radix), c.k, c.placement, c.seed, error);
     }
-    if (c.task == "monotone" && c.targets.empty() && !r.sources.empty() && r.sources.size() <= make_topology(c.topology, c.dim, c.radix)->nodes()) {
+    if (c.task == "monotone" && c.targets.empty() && !r.sources.empty()) {
+        const std::unique_ptr<Topology> topo = make_topology(c.topology, c.dim, c.radix);
         std::string error;  // as many random destinations, drawn with the seed after the sources
-        r.targets = place_sources(*make_topology(c.topology, c.dim, c.radix), r.sources.size(), "random", c.seed + 1, error);
+        if (r.sources.size() <= topo->nodes()) r.targets = place_sources(*topo, r.sources.size(), "random", c.seed + 1, error);
     }
     return r;
 }
@@ -313,10 +320,7 @@ std::optional<std::string> validate(const RunConfig& c) {
                ": " + c.task + "/" + c.algorithm + " splits each packet into d mini-packets of packet_flits/d flits (accepted: " +
                std::to_string(c.dim) + ", " + std::to_string(2 * c.dim) + ", ... up to " +
                std::to_string(kMaxPacketFlits / c.dim * c.dim) + ")";
-    if (const unsigned parts = algo.parts(*topo); c.packet_flits % parts != 0)
-        return "--packet-flits " + std::to_string(c.packet_flits) + " is not a multiple of " + std::to_string(parts) + ": " +
-               c.task + "/" + c.algorithm + " on the " + topo->name() + " sends each packet as " + std::to_string(parts) +
-               " parts (accepted: " + std::to_string(parts) + ", " + std::to_string(2 * parts) + ", ...)";
+    if (auto e = parts_problem(c.packet_flits, algo, c.task + "/" + c.algorithm, *topo)) return e;
     if (c.sbt_rotation >= c.dim)
         return "--sbt-rotation " + std::to_string(c.sbt_rotation) + " is out of range: accepted 0.." + std::to_string(c.dim - 1);
     if (auto e = validate_dynamic(c, *task, *topo)) return e;

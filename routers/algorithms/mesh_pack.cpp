@@ -82,16 +82,6 @@ private:
     LogicProblems problems_;
 };
 
-// Hops from a to b on the array's shortest paths (one per differing unit of each digit).
-uint64_t distance(const Mesh& m, uint32_t a, uint32_t b) {
-    uint64_t hops = 0;
-    for (unsigned l = 0; l < m.dim(); ++l) {
-        const unsigned x = m.digit(a, l), y = m.digit(b, l);
-        hops += x > y ? x - y : y - x;
-    }
-    return hops;
-}
-
 // The ranks of the sending nodes in increasing order (ROM: Theorems 3 and 4 assume the packets know
 // their rank; the header has no room for the intermediate node i beside the destination v(i), so the
 // routers read it from this table by the packet's origin).
@@ -123,8 +113,8 @@ AlgorithmEntry greedy(TaskKind task, const char* paper, const char* claim, unsig
         for (uint32_t i = 0; i < s.size(); ++i) {
             const uint32_t to = monotone ? v[i] : i;
             if (to == s[i]) continue;
-            farthest = std::max(farthest, distance(m, s[i], to));
-            out.transmissions += monotone ? distance(m, s[i], i) + distance(m, i, to) : distance(m, s[i], i);
+            farthest = std::max<uint64_t>(farthest, m.array_distance(s[i], to));
+            out.transmissions += monotone ? m.array_distance(s[i], i) + m.array_distance(i, to) : m.array_distance(s[i], i);
         }
         out.lower = farthest;
         return out;

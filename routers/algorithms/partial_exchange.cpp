@@ -214,16 +214,6 @@ private:
     LogicProblems problems_;
 };
 
-uint64_t in_links(const Mesh& m, uint32_t x) {
-    uint64_t n = 0;
-    for (unsigned port = 0; port < 4; ++port) n += m.across(x, port).has_value();
-    return n;
-}
-
-}  // namespace
-
-namespace {
-
 AlgorithmEntry exchange(TaskKind task, const char* paper, const char* claim) {
     const bool gather = task == TaskKind::pg;
     AlgorithmEntry e{task, "rc", paper, claim, nullptr, nullptr, [](unsigned, uint64_t) { return uint64_t{0}; },
@@ -258,16 +248,12 @@ AlgorithmEntry exchange(TaskKind task, const char* paper, const char* claim) {
         for (uint32_t x = 0; x < n; ++x) {
             const uint64_t sends = gather ? m - (active[x] ? 1 : 0) : active[x] ? n - 1 : 0;
             const uint64_t receives = gather ? (active[x] ? n - 1 : 0) : m - (active[x] ? 1 : 0);
-            lower = std::max({lower, ceil_div(sends, in_links(mesh, x)), ceil_div(receives, in_links(mesh, x))});
+            lower = std::max({lower, ceil_div(sends, mesh.links_at(x)), ceil_div(receives, mesh.links_at(x))});
         }
         out.lower = lower;
         uint64_t hops = 0;  // every packet on a shortest path of the array
         for (uint32_t s : placed.sources)
-            for (uint32_t x = 0; x < n; ++x)
-                for (unsigned k = 0; k < 2; ++k) {
-                    const unsigned a = mesh.digit(s, k), b = mesh.digit(x, k);
-                    hops += a > b ? a - b : b - a;
-                }
+            for (uint32_t x = 0; x < n; ++x) hops += mesh.array_distance(s, x);
         out.transmissions = hops;
         return out;
     };
