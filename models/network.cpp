@@ -9,7 +9,9 @@
 #include "models/dynamic_theory.h"
 #include "models/hypercube.h"
 #include "models/mesh.h"
+#include "models/torus_fold.h"
 #include "models/wave_dump.h"
+#include "routers/folded_logic.h"
 
 namespace cubecast {
 
@@ -37,6 +39,28 @@ std::string limit_lines(const std::string& text, size_t max) {
     return text.substr(0, pos) + "  ... and " + std::to_string(rest) + " more stuck queues or inputs\n";
 }
 }  // namespace
+
+// The run's control logics: the algorithm's own, or (--torus-on-array) the torus algorithm's for the
+// torus of the same size, each wrapped in the fold that maps it onto the array (paper 001 Fig. 1):
+// it sees torus ids and a torus slot twice the array's.
+LogicFactory Network::build_logic(const PacketFormat& format) {
+    AlgorithmSetup setup{*topology_, config_.root, config_.packet_flits, config_.sbt_rotation, config_.sources,
+                         config_.seed, config_.c_star, config_.with_prefix, config_.token_flits,
+                         config_.known_sources, config_.period_pmnb(), arrivals_end(task_)};
+    if (!config_.torus_on_array) return algo_->build(setup);
+    folded_torus_ = std::make_unique<Mesh>(TopologyKind::torus, config_.dim, config_.radix);
+    auto fold = std::make_shared<const TorusFold>(*folded_torus_, static_cast<const Mesh&>(*topology_));
+    AlgorithmSetup torus_setup{*folded_torus_, fold->to_torus(config_.root), 2 * config_.packet_flits,
+                               config_.sbt_rotation, {}, config_.seed, config_.c_star, config_.with_prefix,
+                               2 * config_.token_flits, config_.known_sources, config_.period_pmnb(),
+                               arrivals_end(task_)};
+    for (uint32_t s : config_.sources) torus_setup.sources.push_back(fold->to_torus(s));
+    LogicFactory inner = algo_->build(torus_setup);
+    const unsigned flits = config_.packet_flits;
+    return [fold, inner, flits, format](uint32_t node) -> std::unique_ptr<ControlLogic> {
+        return std::make_unique<FoldedLogic>(fold, inner(fold->to_torus(node)), node, flits, format);
+    };
+}
 
 Network::Network(sc_module_name name, const RunConfig& config)
     : sc_module(name),
@@ -81,10 +105,7 @@ Network::Network(sc_module_name name, const RunConfig& config)
             if (const auto j = topology_->across(i, p))
                 links_[size_t{i} * ports + p] = std::make_unique<LinkSignals>(i, *j, p, *link_buses_, size_t{i} * ports + p);
 
-    const LogicFactory make_logic =
-        algo_->build(AlgorithmSetup{*topology_, config.root, config.packet_flits, config.sbt_rotation, config.sources,
-                                    config.seed, config.c_star, config.with_prefix, config.token_flits,
-                                    config.known_sources, config.period_pmnb(), arrivals_end(task_)});
+    const LogicFactory make_logic = build_logic(format);
     const RouterConfig rc{config.packet_flits, config.queue_depth, *parse_port_model(config.port_model), format};
     RtlRouterConfig rtl;
     if (config.uses_rtl()) {
@@ -122,7 +143,7 @@ Network::Network(sc_module_name name, const RunConfig& config)
                 " seed=" + std::to_string(config.seed) + " port_model=" + config.port_model +
                 (config.sources.empty() ? "" : " k=" + std::to_string(config.sources.size())) +
                 (config.token_flits == 1 ? "" : " token_flits=" + std::to_string(config.token_flits)) +
-                (config.known_sources ? " known_sources=1" : "") + dynamic_trace_comment(config)};
+                (config.known_sources ? " known_sources=1" : "") + (config.torus_on_array ? " torus_on_array=1" : "") + dynamic_trace_comment(config)};
         if (!config.command_line.empty()) comments.push_back("command: " + config.command_line);
         trace_ = std::make_unique<TraceWriter>(config.trace_path, comments);
     }
@@ -234,6 +255,7 @@ RunResult Network::run() {
     const unsigned d = topology_->dim();
     r.topology = topology_->name();
     r.radix = config_.radix;
+    r.torus_on_array = config_.torus_on_array;
     r.task = config_.task;
     r.algorithm = config_.algorithm;
     r.paper = algo_->paper;
@@ -246,14 +268,15 @@ RunResult Network::run() {
     r.seed = config_.seed;
     r.broadcasts = task_.broadcasts();
     const FormulaOptions options{config_.c_star, config_.with_prefix, config_.packet_flits, config_.token_flits,
-                                 config_.known_sources};
+                                 config_.known_sources, config_.torus_on_array};
     if (algo_->lower_bound_with_options) r.lower_bound_slots = algo_->lower_bound_with_options(d, r.broadcasts, options);
     else if (algo_->lower_bound_slots) r.lower_bound_slots = algo_->lower_bound_slots(d, r.broadcasts);
     if (algo_->paper_slots_with_options) r.paper_slots = algo_->paper_slots_with_options(d, r.broadcasts, options);
     else if (algo_->paper_slots) r.paper_slots = algo_->paper_slots(d, r.broadcasts);
     r.optimal_transmissions = algo_->optimal_transmissions(d, r.broadcasts);
     if (algo_->topology_slots) {
-        const TopologySlots t = algo_->topology_slots(*topology_, {config_.sources, config_.targets}, options);
+        const Topology& where = folded_torus_ ? *folded_torus_ : *topology_;  // folded: the entry doubles its torus figures
+        const TopologySlots t = algo_->topology_slots(where, {config_.sources, config_.targets}, options);
         r.paper_slots = t.paper;
         r.lower_bound_slots = t.lower;
         r.optimal_transmissions = t.transmissions;

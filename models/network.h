@@ -3,6 +3,7 @@
 // everything is delivered and the network is empty, or reports a stall with the stuck state.
 // One Network per process (SystemC allows one elaboration): see isolated_run.h for several.
 #pragma once
+#include "models/mesh.h"
 #include <chrono>
 #include <memory>
 #include <systemc>
@@ -42,9 +43,11 @@ private:
     void finish(RunStatus status);
     void report_dynamic(RunResult& r) const;
     void note_progress(uint64_t cycle);
+    LogicFactory build_logic(const PacketFormat& format);
 
     RunConfig config_;
     std::unique_ptr<Topology> topology_;
+    std::unique_ptr<Mesh> folded_torus_;  // --torus-on-array: the torus the algorithm runs on
     const TaskInfo* task_info_;
     const AlgorithmEntry* algo_;
     const AlgorithmEntry* period_pmnb_;  // dynamic/periods: the PMNB of each period

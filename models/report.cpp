@@ -81,7 +81,8 @@ void print_dynamic(std::ostream& os, const RunResult& r) {
 }  // namespace
 
 void print_table(std::ostream& os, const RunResult& r) {
-    os << "cubecast: " << r.task << " / " << r.algorithm << " on the " << make_topology(r.topology, r.dim, r.radix)->label() << " (" << r.nodes
+    os << "cubecast: " << r.task << " / " << r.algorithm << " on the " << make_topology(r.topology, r.dim, r.radix)->label()
+       << (r.torus_on_array ? " simulating the torus (Fig. 1)" : "") << " (" << r.nodes
        << " nodes), packet " << r.packet_flits << " flit" << (r.packet_flits > 1 ? "s" : "") << ", queues "
        << (r.queue_depth ? std::to_string(r.queue_depth) + " deep" : std::string("unbounded"))
        << (r.broadcasts ? ", K = " + std::to_string(r.broadcasts) + " " + counted_as(find_task(r.task)->kind) : std::string())

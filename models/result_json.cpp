@@ -72,6 +72,7 @@ json to_json(const RunResult& r, bool with_per_node) {
         {"ok", r.status == RunStatus::ok},
         {"topology", r.topology},
         {"radix", r.radix},
+        {"torus_on_array", r.torus_on_array},
         {"task", r.task},
         {"algorithm", r.algorithm},
         {"paper", r.paper},
@@ -139,6 +140,7 @@ RunResult result_from_json(const json& j) {
     r.dim = j.at("dim");
     r.topology = j.at("topology");
     r.radix = j.at("radix");
+    r.torus_on_array = j.value("torus_on_array", false);
     r.nodes = j.at("nodes");
     r.root = j.at("root");
     r.packet_flits = j.at("packet_flits");

@@ -14,6 +14,7 @@ struct RunConfig {
     std::string topology = "hypercube";  // hypercube | torus | array
     unsigned dim = 6;
     unsigned radix = 0;              // torus, array: p (N = p^dim); 0 on the hypercube
+    bool torus_on_array = false;     // array: run the torus algorithm through paper 001's Fig. 1 fold
     std::string task = "mnb";
     std::string algorithm = "bostt";
     uint32_t root = 0;
@@ -104,6 +105,7 @@ struct RunResult {
     std::string task, algorithm, paper, claim;
     std::string topology = "hypercube";
     unsigned radix = 0;
+    bool torus_on_array = false;
     unsigned dim = 0;
     uint32_t nodes = 0;
     uint32_t root = 0;

@@ -215,6 +215,31 @@ std::optional<std::string> validate_rtl(const RunConfig& c, const Topology& topo
     return std::nullopt;
 }
 
+// --torus-on-array (paper 001 Fig. 1): the array runs a torus algorithm whose transmissions keep to
+// its slots, each torus slot as two phases; back-pressure or a port model would move them off the grid.
+std::optional<std::string> validate_fold(const RunConfig& c, const TaskInfo& task, const Topology& topo) {
+    if (topo.kind() != TopologyKind::array)
+        return "--torus-on-array simulates a torus on the array of the same size: accepted with --topology array, not " +
+               c.topology;
+    const AlgorithmEntry& e = *algorithms().find(task.kind, c.algorithm);
+    if (!e.foldable) {
+        std::string accepted;
+        for (const AlgorithmEntry& x : algorithms().all())
+            if (x.foldable)
+                for (const TaskInfo& t : tasks())
+                    if (t.kind == x.task) accepted += (accepted.empty() ? "" : ", ") + std::string(t.name) + "/" + x.name;
+        return "--torus-on-array runs torus algorithms that keep to their slots: accepted " + accepted + ", not " +
+               c.task + "/" + c.algorithm;
+    }
+    if (c.queue_depth)
+        return "--queue-depth " + std::to_string(c.queue_depth) +
+               " with --torus-on-array: accepted 0 (the fold's phase grid needs unbounded queues)";
+    if (c.port_model != "mla") return "--port-model " + c.port_model + " with --torus-on-array: accepted mla";
+    if (c.uses_rtl())
+        return std::string("--torus-on-array with the RTL router: accepted --router systemc (the RTL is the hypercube's)");
+    return std::nullopt;
+}
+
 }  // namespace
 
 RunConfig with_placed_sources(const RunConfig& c) {
@@ -265,12 +290,16 @@ std::optional<std::string> validate(const RunConfig& c) {
     const uint32_t nodes = topo->nodes();
     if (c.root >= nodes)
         return not_a_node("--root " + std::to_string(c.root), *topo);
-    if (const AlgorithmEntry* e = algorithms().find(task->kind, c.algorithm); !e->runs_on(topo->kind())) {
+    if (c.torus_on_array) {
+        if (auto e = validate_fold(c, *task, *topo)) return e;
+    } else if (const AlgorithmEntry* e = algorithms().find(task->kind, c.algorithm); !e->runs_on(topo->kind())) {
         std::string here;
         for (const AlgorithmEntry* x : algorithms().for_task(task->kind))
             if (x->runs_on(topo->kind())) here += (here.empty() ? "" : ", ") + x->name;
+        const bool fold = e->foldable && topo->kind() == TopologyKind::array;
         return c.task + "/" + c.algorithm + " does not run on the " + topo->name() + ": accepted for " + c.task +
-               " on the " + topo->name() + " are " + (here.empty() ? std::string("none (yet)") : here);
+               " on the " + topo->name() + " are " + (here.empty() ? std::string("none (yet)") : here) +
+               (fold ? " (or this torus algorithm through Fig. 1's fold: add --torus-on-array)" : "");
     }
     if (c.packet_flits < 1 || c.packet_flits > kMaxPacketFlits)
         return "--packet-flits " + std::to_string(c.packet_flits) + " is out of range: accepted 1.." +

@@ -68,6 +68,7 @@ const Registry& algorithms() {
         register_mesh_pack(r);
         register_mesh_pmnb(r);
         register_partial_exchange(r);
+        register_torus_mnb(r);
         return r;
     }();
     return registry;

@@ -41,6 +41,7 @@ struct FormulaOptions {
     unsigned packet_flits = 1;
     unsigned token_flits = 1;
     bool known_sources = false;
+    bool folded = false;  // a torus algorithm run on the array through paper 001's Fig. 1 (--torus-on-array)
     // The papers' t_p: one prefix step in slots (0 when the active set is known in advance).
     double t_p() const { return known_sources ? 0.0 : static_cast<double>(token_flits) / packet_flits; }
 };
@@ -88,6 +89,10 @@ struct AlgorithmEntry {
     std::function<std::optional<std::string>(unsigned dim)> dim_check = nullptr;
     // The topologies it runs on (the hypercube's algorithms need its xor addressing).
     std::vector<TopologyKind> topologies = {TopologyKind::hypercube};
+    // A torus algorithm that may run on the array through paper 001's Fig. 1 fold (--torus-on-array):
+    // one not clocked, whose transmissions keep to its slots (see routers/folded_logic.h); its
+    // topology_slots gives the folded run's figures when FormulaOptions::folded is set.
+    bool foldable = false;
     bool runs_on(TopologyKind t) const;
     // Paper 004 §II: a PMNB the dynamic scheme can run in its periods (time linear in M: X M + V
     // slots), with the X and V of the dynamic broadcasting theorem.
@@ -142,5 +147,6 @@ void register_line_broadcast(Registry& r);
 void register_mesh_pack(Registry& r);
 void register_mesh_pmnb(Registry& r);
 void register_partial_exchange(Registry& r);
+void register_torus_mnb(Registry& r);
 
 }  // namespace cubecast

@@ -70,6 +70,18 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
                      "accepted for kb on the array are line");
     expect_bad_input("run --topology torus --dim 1 --radix 4 --router rtl --task kb --algorithm line --k 2", "torus",
                      "--topology hypercube only");
+    // Fig. 1's fold: on the array only, for torus algorithms that keep to their slots, unbounded mla queues.
+    expect_bad_input("run --topology torus --dim 2 --radix 4 --task mnb --algorithm quadrant --torus-on-array",
+                     "--torus-on-array", "--topology array, not torus");
+    expect_bad_input("run --topology array --dim 2 --radix 4 --task mnb --algorithm quadrant", "mnb/quadrant",
+                     "add --torus-on-array");
+    expect_bad_input("run --topology array --dim 2 --radix 4 --task mnb --algorithm vbm --torus-on-array", "mnb/vbm",
+                     "accepted kb/line, kb/line-split, mnb/quadrant");
+    expect_bad_input("run --topology array --dim 2 --radix 4 --task mnb --algorithm quadrant --torus-on-array --queue-depth 2",
+                     "--queue-depth 2", "accepted 0");
+    expect_bad_input("run --topology array --dim 2 --radix 4 --task mnb --algorithm quadrant --torus-on-array --port-model sla",
+                     "--port-model sla", "accepted mla");
+    expect_bad_input("run --topology torus --dim 3 --radix 4 --task mnb --algorithm quadrant", "--dim 3", "accepted --dim 2");
     expect_bad_input("run --trace /nonexistent/dir/t.csv", "/nonexistent/dir/t.csv", "writable");
     expect_bad_input("run --vcd /nonexistent/w.vcd", "/nonexistent/w.vcd", "writable");
     expect_bad_input("sweep --dims 3..99", "3..99", "1..16");

@@ -1,0 +1,163 @@
+// The optimal multinode broadcast on the p x p torus, the figure of [BeT89] that paper 001 §2 cites
+// before Theorem 1: T = ceil((N - 1) / 4) slots (p^2/4 for even p, (p^2 - 1)/4 for odd p; the text
+// copy's two formulas are garbled, these are the values its Theorem 1 proof uses: N - 1 packets reach
+// every node over its 4 links, one per link per slot). The construction here is ours, from that
+// counting argument: every node sends its packet down the same spanning tree, translated to it, and
+// the tree is four copies of one quadrant Q, turned by the quarter rotation R(x, y) = (-y, x) about
+// the root. Q's edges get distinct slots (one new node per slot), so in any slot the four turned
+// copies of Q's edge leave in the four directions, and the translates of the tree never share a link
+// in a slot: at node v, the only packet leaving on direction delta in slot s is that of origin v - u,
+// for the one tree edge (u, delta, s). Slots increase down the tree (Q is numbered by distance from
+// the root), so every packet is on time and the broadcast ends in |Q| slots (+1 for even p).
+//   odd p = 2h+1:  the nonzero points fall into orbits of four under R; Q = {1<=x<=h, 0<=y<=h} holds
+//                  one point of each, (N-1)/4 of them;
+//   even p = 2h:   R also has the fixed point (h, h) and the pair {(h, 0), (0, h)}; Q holds one point of
+//                  each of the h^2 - 1 orbits of four ({1<=x<=h-1, 0<=y<=h-1} and the seam (h, y),
+//                  1<=y<=h-1), and one last slot sends (h-1, 0) -> (h, 0) on x+, (0, h-1) -> (0, h) on
+//                  y+ and (1-h, h) -> (h, h) on x-: h^2 = p^2/4 slots;
+//   p = 2:         the 2 x 2 torus has diameter 2 > ceil(3/4): x+ and y+ in slot 1, then y+ from (1, 0).
+// On the array the same logic runs through Fig. 1's fold (--torus-on-array): Theorem 1, 2T slots.
+#include <algorithm>
+
+#include "models/mesh.h"
+#include "routers/algorithms/registry.h"
+
+namespace cubecast {
+
+namespace {
+
+struct TreeEdge {
+    unsigned port;
+    uint32_t slot;
+};
+
+// The ROM: for each offset u = v - origin (a torus id), the tree edges leaving u.
+class QuadrantTree {
+public:
+    explicit QuadrantTree(const Mesh& torus) : p_(static_cast<int>(torus.radix())), children_(torus.nodes()) {
+        if (p_ == 2) {
+            add({0, 0}, kXPlus, {1, 0}, 1);
+            add({0, 0}, kYPlus, {0, 1}, 1);
+            add({1, 0}, kYPlus, {1, 1}, 2);
+            slots_ = 2;
+            return;
+        }
+        const int h = p_ / 2;
+        std::vector<Point> q;
+        if (p_ % 2) {
+            for (int x = 1; x <= h; ++x)
+                for (int y = 0; y <= h; ++y) q.push_back({x, y});
+        } else {
+            for (int x = 1; x <= h - 1; ++x)
+                for (int y = 0; y <= h - 1; ++y) q.push_back({x, y});
+            for (int y = 1; y <= h - 1; ++y) q.push_back({h, y});
+        }
+        std::stable_sort(q.begin(), q.end(), [](Point a, Point b) { return a.x + a.y < b.x + b.y; });
+        uint32_t slot = 0;
+        for (const Point& c : q) {
+            ++slot;
+            // Its parent: one step back in x on the x axis and on the even torus's seam x = h (whose
+            // (h, 0) is not in Q), else one step down in y.
+            const bool along_x = c.y == 0 || (p_ % 2 == 0 && c.x == h);
+            const Point parent = along_x ? Point{c.x - 1, c.y} : Point{c.x, c.y - 1};
+            const unsigned port = along_x ? kXPlus : kYPlus;
+            Point a = parent, b = c;
+            unsigned dir = port;
+            for (int turn = 0; turn < 4; ++turn, a = rotate(a), b = rotate(b), dir = rotate_port(dir)) add(a, dir, b, slot);
+        }
+        if (p_ % 2 == 0) {
+            ++slot;
+            add({h - 1, 0}, kXPlus, {h, 0}, slot);
+            add({0, h - 1}, kYPlus, {0, h}, slot);
+            add({1 - h, h}, kXMinus, {h, h}, slot);
+        }
+        slots_ = slot;
+    }
+    const std::vector<TreeEdge>& children(uint32_t offset) const { return children_[offset]; }
+    uint32_t slots() const { return slots_; }
+
+private:
+    struct Point {
+        int x, y;
+    };
+    static constexpr unsigned kXMinus = 0, kXPlus = 1, kYMinus = 2, kYPlus = 3;
+    static Point rotate(Point a) { return {-a.y, a.x}; }
+    // R turns x+ to y+, y+ to x-, x- to y-, y- to x+.
+    static unsigned rotate_port(unsigned port) {
+        switch (port) {
+            case kXPlus: return kYPlus;
+            case kYPlus: return kXMinus;
+            case kXMinus: return kYMinus;
+            default: return kXPlus;
+        }
+    }
+    uint32_t id(Point a) const { return static_cast<uint32_t>(((a.x % p_ + p_) % p_) + p_ * ((a.y % p_ + p_) % p_)); }
+    void add(Point from, unsigned port, Point to, uint32_t slot) {
+        (void)to;  // named for the reader: `to` is `from` one step along `port`
+        children_[id(from)].push_back({port, slot});
+    }
+
+    int p_;
+    std::vector<std::vector<TreeEdge>> children_;
+    uint32_t slots_ = 0;
+};
+
+class QuadrantMnbLogic : public ControlLogic {
+public:
+    QuadrantMnbLogic(std::shared_ptr<const QuadrantTree> rom, const Mesh& torus) : rom_(std::move(rom)), torus_(torus) {}
+    void route(const LocalView& v, const Header& h, int in_port, Decision& out) override {
+        if (in_port != kLocalPort) out.deliver();
+        for (const TreeEdge& e : rom_->children(offset(v.id, h.origin))) out.forward(e.port, QueueKey{v.slot_start(e.slot), 0});
+    }
+
+private:
+    // v - origin, digit by digit modulo p: where this node sits in the origin's translated tree.
+    uint32_t offset(uint32_t v, uint32_t origin) const {
+        const unsigned p = torus_.radix();
+        uint32_t u = 0;
+        for (unsigned i = torus_.dim(); i-- > 0;) u = u * p + (torus_.digit(v, i) + p - torus_.digit(origin, i)) % p;
+        return u;
+    }
+    std::shared_ptr<const QuadrantTree> rom_;
+    const Mesh& torus_;
+};
+
+uint64_t torus_optimum(uint64_t p) {
+    const uint64_t by_links = (p * p - 1 + 3) / 4;  // N - 1 packets over 4 links
+    return std::max<uint64_t>(by_links, 2 * (p / 2));  // and the diameter (only p = 2 needs it)
+}
+
+}  // namespace
+
+void register_torus_mnb(Registry& r) {
+    AlgorithmEntry e{TaskKind::mnb, "quadrant",
+                     "001 §2 ([BeT89]'s optimum: one spanning tree of four turned quadrants, translated to every node)",
+                     "ceil((N-1)/4) on the p x p torus; 2x that on the array (Theorem 1, --torus-on-array)", nullptr, nullptr,
+                     [](unsigned, uint64_t) { return uint64_t{0}; },
+                     [](const AlgorithmSetup& s) -> LogicFactory {
+                         const Mesh& torus = static_cast<const Mesh&>(s.topology);
+                         auto rom = std::make_shared<const QuadrantTree>(torus);
+                         return [rom, &torus](uint32_t) { return std::make_unique<QuadrantMnbLogic>(rom, torus); };
+                     }};
+    e.topologies = {TopologyKind::torus};
+    e.foldable = true;
+    e.dim_check = [](unsigned d) -> std::optional<std::string> {
+        if (d == 2) return std::nullopt;
+        return "--dim " + std::to_string(d) + ": mnb/quadrant is the 2-D torus's ([BeT89], Theorem 1): accepted --dim 2";
+    };
+    e.topology_slots = [](const Topology& t, const AlgorithmEntry::Placement&, const FormulaOptions& o) {
+        const uint64_t p = static_cast<const Mesh&>(t).radix(), n = p * p;
+        TopologySlots s;
+        s.transmissions = n * (n - 1);
+        if (!o.folded) {
+            s.paper = s.lower = torus_optimum(p);
+        } else {  // Theorem 1: the fold doubles the torus's time; node (0, 0) has 2 links, so >= (N-1)/2
+            s.paper = 2 * torus_optimum(p);
+            s.lower = std::max<uint64_t>((n - 1 + 1) / 2, 2 * (p - 1));
+        }
+        return s;
+    };
+    r.add(e);
+}
+
+}  // namespace cubecast

@@ -1,0 +1,71 @@
+#include "routers/folded_logic.h"
+
+namespace cubecast {
+
+FoldedLogic::FoldedLogic(std::shared_ptr<const TorusFold> fold, std::unique_ptr<ControlLogic> torus_logic,
+                         uint32_t array_id, unsigned packet_flits, PacketFormat format)
+    : fold_(std::move(fold)),
+      inner_(std::move(torus_logic)),
+      array_id_(array_id),
+      torus_id_(fold_->to_torus(array_id)),
+      torus_packet_flits_(2 * packet_flits),
+      format_(format),
+      promised_(fold_->array().ports()) {}
+
+Header FoldedLogic::to_torus(Header h) const {
+    h.origin = fold_->to_torus(h.origin);
+    if (!h.broadcast && h.kind == Kind::data) h.dest = fold_->to_torus(h.dest);
+    return h;
+}
+
+uint64_t FoldedLogic::reserve(unsigned port, uint64_t now, uint64_t ready, unsigned phase, unsigned x) {
+    std::set<uint64_t>& promised = promised_[port];
+    promised.erase(promised.begin(), promised.lower_bound(now));  // starts in the past are spent
+    const uint64_t period = 2 * x, offset = phase * x;
+    uint64_t start = ready <= offset ? offset : offset + (ready - offset + period - 1) / period * period;
+    while (promised.count(start)) start += period;
+    promised.insert(start);
+    return start;
+}
+
+void FoldedLogic::route(const LocalView& view, const Header& h, int in_port, Decision& out) {
+    const unsigned x = format_.length(h.kind);
+    uint64_t torus_now = view.cycle;
+    int torus_in = kLocalPort;
+    if (in_port != kLocalPort) {
+        // It left its sender x cycles ago, on the grid: the phase says which ring link it is on.
+        const uint64_t start = view.cycle - x;
+        const unsigned phase = static_cast<unsigned>(start / x % 2);
+        const TorusFold::Crossing c = fold_->crossing(array_id_, static_cast<unsigned>(in_port), phase);
+        if (start % x != 0 || !c.used) {
+            problems_.add("torus-on-array: node " + std::to_string(array_id_) + " got a packet of origin " +
+                          std::to_string(h.origin) + " off the phase grid (cycle " + std::to_string(view.cycle) + ")");
+            return;
+        }
+        if (c.pass_on) {  // the middle of a two-hop ring link: on in the same direction, in phase 1
+            const unsigned onward = static_cast<unsigned>(in_port) ^ 1u;
+            out.forward(onward, QueueKey{reserve(onward, view.cycle, view.cycle, 1, x), 0});
+            return;
+        }
+        // A phase-0 one-hop crossing arrived half a torus slot early: the torus logic sees it at its slot's end.
+        torus_now = phase == 0 ? view.cycle + x : view.cycle;
+        torus_in = static_cast<int>(c.torus_in_port);
+    }
+    const LocalView torus_view{torus_id_, &fold_->torus(), torus_packet_flits_, torus_now};
+    scratch_.clear();
+    inner_->route(torus_view, to_torus(h), torus_in, scratch_);
+    if (scratch_.delivers()) out.deliver();
+    if (scratch_.holds()) problems_.add("torus-on-array: the torus logic held a packet; folded logics may not hold");
+    for (const Forward& f : scratch_.forwards()) {
+        const TorusFold::Leg leg = fold_->leg(torus_id_, f.port);
+        const uint64_t ready = std::max(f.key.not_before, torus_now);
+        out.forward(leg.array_port, QueueKey{reserve(leg.array_port, view.cycle, ready, leg.phase, x), f.key.priority});
+    }
+}
+
+void FoldedLogic::report(LogicReport& out) const {
+    inner_->report(out);
+    problems_.append_to(out.problems);
+}
+
+}  // namespace cubecast
