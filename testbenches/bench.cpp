@@ -36,6 +36,7 @@ int cmd_bench(const std::string& format) {
                           {"te", "bostt", 8, "systemc"},   {"snb", "sbt", 16, "systemc"},
                           {"pmnb", "vb3", 16, "systemc", 1024},
                           // paper 001: the 64x64 torus (4096 routers, as the 12-cube), per packet-hop
+                          {"mnb", "quadrant", 2, "systemc", 0, "torus", 64},  // optimal, as bostt on the 12-cube
                           {"mnb", "vbm", 2, "systemc", 0, "torus", 64},
                           {"mnb", "bostt", 8, "systemc"},  {"mnb", "bostt", 8, "rtl"},
                           {"mnb", "bostt", 10, "rtl"}};
