@@ -48,7 +48,6 @@ LogicFactory Network::build_logic(const PacketFormat& format) {
                          config_.seed, config_.c_star, config_.with_prefix, config_.token_flits,
                          config_.known_sources, config_.period_pmnb(), arrivals_end(task_)};
     if (!config_.torus_on_array) return algo_->build(setup);
-    folded_torus_ = std::make_unique<Mesh>(TopologyKind::torus, config_.dim, config_.radix);
     auto fold = std::make_shared<const TorusFold>(*folded_torus_, static_cast<const Mesh&>(*topology_));
     AlgorithmSetup torus_setup{*folded_torus_, fold->to_torus(config_.root), 2 * config_.packet_flits,
                                config_.sbt_rotation, {}, config_.seed, config_.c_star, config_.with_prefix,
@@ -66,12 +65,13 @@ Network::Network(sc_module_name name, const RunConfig& config)
     : sc_module(name),
       config_(config),
       topology_(make_topology(config.topology, config.dim, config.radix)),
+      folded_torus_(config.torus_on_array ? std::make_unique<Mesh>(TopologyKind::torus, config.dim, config.radix) : nullptr),
       task_info_(find_task(config.task)),
       algo_(algorithms().find(task_info_->kind, config.algorithm)),
       period_pmnb_(config.task == "dynamic" && config.algorithm == "periods" ? algorithms().find(TaskKind::pmnb, config.period_pmnb())
                                                                               : nullptr),
       task_(task_info_->kind, *topology_, config.root, config.sources,
-            period_pmnb_ ? period_pmnb_->parts(*topology_) : algo_->parts(*topology_),
+            period_pmnb_ ? period_pmnb_->parts(*topology_) : algo_->parts(folded_torus_ ? *folded_torus_ : *topology_),
             task_info_->kind == TaskKind::dynamic ? dynamic_arrivals(config) : std::vector<std::vector<Arrival>>{},
             config.targets),
       clk_("clk", 1, SC_NS) {
@@ -275,9 +275,12 @@ RunResult Network::run() {
     else if (algo_->paper_slots) r.paper_slots = algo_->paper_slots(d, r.broadcasts);
     r.optimal_transmissions = algo_->optimal_transmissions(d, r.broadcasts);
     if (algo_->topology_slots) {
-        const Topology& where = folded_torus_ ? *folded_torus_ : *topology_;  // folded: the entry doubles its torus figures
+        // Folded (Fig. 1), the torus algorithm's figures on its torus: the paper's time doubles, and its
+        // lower bound holds on the array too (the array is the torus without its wraparound links), unless
+        // the entry knows the array's own (options.folded).
+        const Topology& where = folded_torus_ ? *folded_torus_ : *topology_;
         const TopologySlots t = algo_->topology_slots(where, {config_.sources, config_.targets}, options);
-        r.paper_slots = t.paper;
+        r.paper_slots = t.paper && folded_torus_ ? std::optional<uint64_t>(2 * *t.paper) : t.paper;
         r.lower_bound_slots = t.lower;
         r.optimal_transmissions = t.transmissions;
     }

@@ -228,7 +228,7 @@ std::optional<std::string> validate_fold(const RunConfig& c, const TaskInfo& tas
             if (x.foldable)
                 for (const TaskInfo& t : tasks())
                     if (t.kind == x.task) accepted += (accepted.empty() ? "" : ", ") + std::string(t.name) + "/" + x.name;
-        return "--torus-on-array runs torus algorithms that keep to their slots: accepted " + accepted + ", not " +
+        return "--torus-on-array runs the torus's own algorithms: accepted " + accepted + ", not " +
                c.task + "/" + c.algorithm;
     }
     if (c.queue_depth)
@@ -349,7 +349,9 @@ std::optional<std::string> validate(const RunConfig& c) {
                ": " + c.task + "/" + c.algorithm + " splits each packet into d mini-packets of packet_flits/d flits (accepted: " +
                std::to_string(c.dim) + ", " + std::to_string(2 * c.dim) + ", ... up to " +
                std::to_string(kMaxPacketFlits / c.dim * c.dim) + ")";
-    if (auto e = parts_problem(c.packet_flits, algo, c.task + "/" + c.algorithm, *topo)) return e;
+    // Folded, the packets are split as on the torus the algorithm runs on.
+    const std::unique_ptr<Topology> folded = c.torus_on_array ? make_topology("torus", c.dim, c.radix) : nullptr;
+    if (auto e = parts_problem(c.packet_flits, algo, c.task + "/" + c.algorithm, folded ? *folded : *topo)) return e;
     if (c.sbt_rotation >= c.dim)
         return "--sbt-rotation " + std::to_string(c.sbt_rotation) + " is out of range: accepted 0.." + std::to_string(c.dim - 1);
     if (auto e = validate_dynamic(c, *task, *topo)) return e;

@@ -18,13 +18,25 @@ Header FoldedLogic::to_torus(Header h) const {
     return h;
 }
 
+Header FoldedLogic::to_array(Header h) const {
+    h.origin = fold_->to_array(h.origin);
+    if (!h.broadcast && h.kind == Kind::data) h.dest = fold_->to_array(h.dest);
+    return h;
+}
+
 uint64_t FoldedLogic::reserve(unsigned port, uint64_t now, uint64_t ready, unsigned phase, unsigned x) {
-    std::set<uint64_t>& promised = promised_[port];
-    promised.erase(promised.begin(), promised.lower_bound(now));  // starts in the past are spent
+    std::map<uint64_t, uint64_t>& promised = promised_[port];  // start -> end
+    while (!promised.empty() && promised.begin()->second <= now) promised.erase(promised.begin());  // spent
     const uint64_t period = 2 * x, offset = phase * x;
     uint64_t start = ready <= offset ? offset : offset + (ready - offset + period - 1) / period * period;
-    while (promised.count(start)) start += period;
-    promised.insert(start);
+    // The first such start whose x cycles meet no promised transmission (tokens and data differ in x).
+    for (auto next = promised.lower_bound(start);; start += period) {
+        while (next != promised.end() && next->first < start) ++next;
+        const bool before_clear = next == promised.begin() || std::prev(next)->second <= start;
+        const bool after_clear = next == promised.end() || next->first >= start + x;
+        if (before_clear && after_clear) break;
+    }
+    promised.emplace(start, start + x);
     return start;
 }
 
@@ -55,11 +67,28 @@ void FoldedLogic::route(const LocalView& view, const Header& h, int in_port, Dec
     scratch_.clear();
     inner_->route(torus_view, to_torus(h), torus_in, scratch_);
     if (scratch_.delivers()) out.deliver();
-    if (scratch_.holds()) problems_.add("torus-on-array: the torus logic held a packet; folded logics may not hold");
-    for (const Forward& f : scratch_.forwards()) {
+    if (scratch_.holds()) out.hold();
+    forward_on_array(scratch_, view.cycle, torus_now, x, out);
+}
+
+void FoldedLogic::forward_on_array(const Decision& torus_decision, uint64_t now, uint64_t torus_now, unsigned x,
+                                   Decision& out) {
+    for (const Forward& f : torus_decision.forwards()) {
         const TorusFold::Leg leg = fold_->leg(torus_id_, f.port);
         const uint64_t ready = std::max(f.key.not_before, torus_now);
-        out.forward(leg.array_port, QueueKey{reserve(leg.array_port, view.cycle, ready, leg.phase, x), f.key.priority});
+        out.forward(leg.array_port, QueueKey{reserve(leg.array_port, now, ready, leg.phase, x), f.key.priority});
+    }
+}
+
+void FoldedLogic::on_cycle(const LocalView& view, std::vector<Emission>& out) {
+    emissions_.clear();
+    inner_->on_cycle(LocalView{torus_id_, &fold_->torus(), torus_packet_flits_, view.cycle}, emissions_);
+    for (Emission& e : emissions_) {
+        Emission mapped{to_array(e.header), {}};
+        if (e.decision.delivers()) mapped.decision.deliver();
+        if (e.decision.holds()) mapped.decision.hold();
+        forward_on_array(e.decision, view.cycle, view.cycle, format_.length(e.header.kind), mapped.decision);
+        out.push_back(std::move(mapped));
     }
 }
 

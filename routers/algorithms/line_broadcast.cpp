@@ -88,15 +88,13 @@ void register_line_broadcast(Registry& r) {
     // The bounds depend on p and on ring or array: given by topology_slots below.
     AlgorithmEntry unsplit = line("line", "001 Theorem 2 (pass through, own packets into empty slots; array or ring)",
                                   "array K+p-1; ring K+ceil((p-1)/2)-1 (derived)", false);
-    // Folded (--torus-on-array, Fig. 1), the ring's figures double; the ring's lower bound holds on the
-    // array too (the array is the ring without its wraparound link).
     unsplit.foldable = true;
-    unsplit.topology_slots = [](const Topology& t, const AlgorithmEntry::Placement& placed, const FormulaOptions& o) {
+    unsplit.topology_slots = [](const Topology& t, const AlgorithmEntry::Placement& placed, const FormulaOptions&) {
         const uint64_t k = placed.sources.size();
         const uint64_t p = static_cast<const Mesh&>(t).radix();
         const bool ring = t.kind() == TopologyKind::torus;
         TopologySlots s;
-        s.paper = (ring ? k + p / 2 - 1 : k + p - 1) * (o.folded ? 2 : 1);
+        s.paper = ring ? k + p / 2 - 1 : k + p - 1;
         s.lower = lower_bound(p, k);
         s.transmissions = k * (p - 1);
         return s;
@@ -105,11 +103,11 @@ void register_line_broadcast(Registry& r) {
     AlgorithmEntry split = line("line-split", "001 Theorem 2 (ring: each packet in two halves, one each way round)",
                                 "(K+p-1)/2", true);
     split.foldable = true;
-    split.topology_slots = [](const Topology& t, const AlgorithmEntry::Placement& placed, const FormulaOptions& o) {
+    split.topology_slots = [](const Topology& t, const AlgorithmEntry::Placement& placed, const FormulaOptions&) {
         const uint64_t k = placed.sources.size();
         const uint64_t p = static_cast<const Mesh&>(t).radix();
         TopologySlots s;
-        s.paper = cdiv(k + p - 1, 2) * (o.folded ? 2 : 1);
+        s.paper = cdiv(k + p - 1, 2);
         s.lower = lower_bound(p, k);  // two halves of half a slot each, over the same two links
         s.transmissions = 2 * k * (p - 1);  // two halves, each round the ring
         return s;

@@ -112,6 +112,7 @@ AlgorithmEntry entry(TaskKind task, const char* name, const char* paper, const c
     AlgorithmEntry e{task, name, paper, claim, nullptr, nullptr, [](unsigned, uint64_t) { return uint64_t{0}; },
                      builder(variant)};
     e.topologies = {TopologyKind::torus, TopologyKind::array};
+    e.foldable = true;
     e.topology_slots = [variant](const Topology& t, const AlgorithmEntry::Placement& placed, const FormulaOptions& o) {
         return bounds(variant, t, placed.sources, o);
     };

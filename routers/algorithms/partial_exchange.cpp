@@ -228,6 +228,7 @@ AlgorithmEntry exchange(TaskKind task, const char* paper, const char* claim) {
                          };
                      }};
     e.topologies = {TopologyKind::array, TopologyKind::torus};
+    e.foldable = true;
     e.dim_check = [gather](unsigned d) -> std::optional<std::string> {
         if (d == 2) return std::nullopt;
         return "--dim " + std::to_string(d) + ": " + (gather ? "pg" : "pe") +

@@ -89,9 +89,10 @@ struct AlgorithmEntry {
     std::function<std::optional<std::string>(unsigned dim)> dim_check = nullptr;
     // The topologies it runs on (the hypercube's algorithms need its xor addressing).
     std::vector<TopologyKind> topologies = {TopologyKind::hypercube};
-    // A torus algorithm that may run on the array through paper 001's Fig. 1 fold (--torus-on-array):
-    // one not clocked, whose transmissions keep to its slots (see routers/folded_logic.h); its
-    // topology_slots gives the folded run's figures when FormulaOptions::folded is set.
+    // A torus algorithm that may run on the array through paper 001's Fig. 1 fold (--torus-on-array;
+    // the array's own algorithms, pack and monotone, and the dynamic scheme are not folded):
+    // its topology_slots is asked on the torus (the paper's figure then doubles), with
+    // FormulaOptions::folded set so that it may give the array's own lower bound.
     bool foldable = false;
     bool runs_on(TopologyKind t) const;
     // Paper 004 §II: a PMNB the dynamic scheme can run in its periods (time linear in M: X M + V

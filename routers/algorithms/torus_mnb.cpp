@@ -149,12 +149,9 @@ void register_torus_mnb(Registry& r) {
         const uint64_t p = static_cast<const Mesh&>(t).radix(), n = p * p;
         TopologySlots s;
         s.transmissions = n * (n - 1);
-        if (!o.folded) {
-            s.paper = s.lower = torus_optimum(p);
-        } else {  // Theorem 1: the fold doubles the torus's time; node (0, 0) has 2 links, so >= (N-1)/2
-            s.paper = 2 * torus_optimum(p);
-            s.lower = std::max<uint64_t>((n - 1 + 1) / 2, 2 * (p - 1));
-        }
+        s.paper = s.lower = torus_optimum(p);
+        // Theorem 1 on the array (the network doubles the paper's figure): node (0, 0) has 2 links.
+        if (o.folded) s.lower = std::max<uint64_t>((n - 1 + 1) / 2, 2 * (p - 1));
         return s;
     };
     r.add(e);

@@ -75,8 +75,8 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
                      "--torus-on-array", "--topology array, not torus");
     expect_bad_input("run --topology array --dim 2 --radix 4 --task mnb --algorithm quadrant", "mnb/quadrant",
                      "add --torus-on-array");
-    expect_bad_input("run --topology array --dim 2 --radix 4 --task mnb --algorithm vbm --torus-on-array", "mnb/vbm",
-                     "accepted kb/line, kb/line-split, mnb/quadrant");
+    expect_bad_input("run --topology array --dim 2 --radix 4 --task pack --algorithm greedy --k 3 --torus-on-array",
+                     "pack/greedy", "accepted kb/line, kb/line-split, pmnb/vbm-a0");
     expect_bad_input("run --topology array --dim 2 --radix 4 --task mnb --algorithm quadrant --torus-on-array --queue-depth 2",
                      "--queue-depth 2", "accepted 0");
     expect_bad_input("run --topology array --dim 2 --radix 4 --task mnb --algorithm quadrant --torus-on-array --port-model sla",
