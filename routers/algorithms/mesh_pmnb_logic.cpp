@@ -64,7 +64,7 @@ void MeshPmnbLogic::route_data(const LocalView& v, const Header& h, unsigned c, 
     // Subphase l of the broadcast: it came along a tree-dimension-(d-l) line.
     if (h.origin != id_) out.deliver();
     const unsigned tree_dim = (static_cast<unsigned>(in_port) / 2 + s_.d - c) % s_.d;
-    pass_on(h, c, static_cast<unsigned>(in_port), out);
+    pass_on(h, static_cast<unsigned>(in_port), out);
     hold_for_later_subphases(h, c, s_.d - tree_dim, out);
 }
 
@@ -116,7 +116,7 @@ void MeshPmnbLogic::hold_for_later_subphases(const Header& h, unsigned c, unsign
 }
 
 // Along the line, in the direction it travels, unless it has reached every node of the line that way.
-void MeshPmnbLogic::pass_on(const Header& h, unsigned c, unsigned in_port, Decision& out) {
+void MeshPmnbLogic::pass_on(const Header& h, unsigned in_port, Decision& out) {
     const unsigned dim = in_port / 2;
     const bool plus = in_port == Mesh::minus_port(dim);  // it came from the minus side
     const unsigned port = plus ? Mesh::plus_port(dim) : Mesh::minus_port(dim);

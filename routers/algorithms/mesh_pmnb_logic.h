@@ -70,7 +70,7 @@ private:
     void pack(const LocalView& v, const Header& h, unsigned c, Decision& out);
     // From subphase `after` + 1 on, this node broadcasts the packet on its lines (a round each).
     void hold_for_later_subphases(const Header& h, unsigned c, unsigned after, Decision& out);
-    void pass_on(const Header& h, unsigned c, unsigned in_port, Decision& out);
+    void pass_on(const Header& h, unsigned in_port, Decision& out);
 
     const Mesh& mesh_;
     MeshPmnbShape shape_;

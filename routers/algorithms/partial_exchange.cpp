@@ -103,7 +103,7 @@ public:
     PartialExchangeLogic(const Mesh& mesh, bool gather, uint64_t start, uint64_t gossip, bool active, uint32_t id)
         : mesh_(mesh), gather_(gather), start_(start), gossip_(gossip), active_(active), id_(id) {}
 
-    void route(const LocalView& v, const Header& h, int in_port, Decision& out) override {
+    void route(const LocalView&, const Header& h, int in_port, Decision& out) override {
         if (in_port == kLocalPort) {  // an own packet: held until the node knows its class
             own_.push_back(h);
             out.hold();
