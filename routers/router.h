@@ -15,75 +15,31 @@
 // earliest not-before cycle of a queued packet, or the cycle its clocked logic asked for). A skipped
 // edge would have changed nothing, so traces are the same as with the clock always on.
 #pragma once
-#include <deque>
 #include <memory>
-#include <ostream>
 #include <systemc>
 #include <vector>
 
-#include "models/counters.h"
-#include "models/topology.h"
-#include "models/node.h"
 #include "models/signal_bus.h"
-#include "routers/control_logic.h"
-#include "routers/input_unit.h"
-#include "routers/output_unit.h"
-#include "routers/port_model.h"
-#include "routers/router_base.h"
+#include "routers/router_core.h"
 
 namespace cubecast {
 
-struct RouterConfig {
-    unsigned packet_flits = 1;  // cycles per slot (a whole packet's flits)
-    unsigned queue_depth = 0;   // 0 = unbounded
-    PortModel port_model = PortModel::mla;
-    PacketFormat format;        // flits of a data packet (a mini-packet if split) and of a token
-    bool pins = false;          // SystemC ports for the links (the lockstep bench); else connect()
-};
-
-class Router : public RouterBase {
+class Router : public RouterCore {
 public:
     Router(sc_core::sc_module_name name, uint32_t id, const Topology& topology, RouterConfig config,
            std::unique_ptr<ControlLogic> logic, Node& node, NetworkCounters& counters);
 
     void connect(unsigned p, LinkSignals& out, LinkSignals& in) override;
     void connect_none(unsigned p) override;
-    unsigned max_queue_occupancy() const override;
-    bool waiting_on_time(uint64_t cycle) const override;
-    void describe_stuck(std::ostream& os) const override;
-    std::vector<std::string> problems() const override;
-    void logic_report(LogicReport& out) const override;
 
 private:
-    struct PendingInjection {
-        Packet packet;
-        Decision decision;
-    };
-
     void end_of_elaboration() override;
     void on_clock();
     void gate_clock_if_idle();  // after a run edge: sleep until the wake line or the timer
-    void route_own_packets();
-    void route_own(const Header& h);
-    void route_arrivals();
-    void run_control_unit();
-    bool take_held(const Header& h, Packet& out);
-    void inject_one();
     void serve_inputs();  // per input, in port order: take this edge's flit, route, place
-    void place_emitted_and_own();
-    bool place(Packet& packet, const Decision& decision);
-    void check_port_model();
     void drive_outputs();  // per output: finish the handshake, start the next packet, drive the link
     void drive_ready();
-    LocalView view() const { return LocalView{id_, &topology_, config_.packet_flits, cycle_}; }
 
-    RouterConfig config_;
-    std::unique_ptr<ControlLogic> logic_;
-    Node& node_;
-    NetworkCounters& counters_;
-    uint64_t cycle_ = 0;
-    bool own_routed_ = false;
-    size_t next_arrival_ = 0;  // the node's next timed message
     // The clock gate. gated_: the router may sleep (its input valids are on signal buses with wake
     // lines and its clock is an sc_clock, whose period turns time into the cycle count).
     bool gated_ = false;
@@ -93,28 +49,13 @@ private:
     sc_dt::uint64 period_ = 0;  // in the kernel's time resolution
     WakeLine wake_;
 
-    std::vector<InputUnit> inputs_;
-    std::vector<OutputUnit> outputs_;
-    std::deque<PendingInjection> injection_;
-    // The control unit of clocked logics: packets the logic holds, and what it emitted that the
-    // crossbar has not placed yet (in order).
-    bool clocked_ = false;
-    bool finish_noted_ = false;
-    std::vector<Packet> held_;
-    std::deque<PendingInjection> emitted_;
-    std::vector<Emission> emissions_;
-    PortModelCheck port_check_;
     unsigned sending_ = 0;        // links sending during the current cycle
     bool one_message_ = true;     // ... all with the same packet
     unsigned receiving_ = 0;      // flits that arrived at this edge
-    std::vector<std::string> problems_;
-    // Which ports need attention, one bit per port (at most 16): the cycle loop visits only those,
-    // so an idle router touches a few words instead of every unit's state.
-    uint32_t holding_mask_ = 0;     // inputs holding a packet the crossbar could not place yet
+    // Which ports need attention, one bit per port: the cycle loop visits only those, so an idle
+    // router touches a few words instead of every unit's state.
     uint32_t not_ready_mask_ = 0;   // inputs whose ready register is low (all of them out of reset: see the constructor)
     uint32_t out_valid_mask_ = 0;   // outputs whose valid register is high
-    uint32_t out_active_mask_ = 0;  // outputs sending or with packets queued
-    Decision scratch_;              // the routing decision of the packet being placed
     // The links: the current values of in_valid, in_flit and out_ready (read by reference, each
     // cycle, with no call), and where out_valid, out_flit and in_ready are written (a bus entry, or
     // with pins the port).
@@ -135,7 +76,6 @@ private:
     std::vector<Wire<uint64_t>> out_flit_;
     std::vector<SignalBus<bool>*> wake_valid_;  // the input valids' buses, for the clock gate's wake line
     std::vector<size_t> wake_index_;
-    uint32_t absent_mask_ = 0;  // ports without a link (an array's edge)
 };
 
 }  // namespace cubecast

@@ -1,0 +1,104 @@
+// What a router is, whatever the modelling level: the control unit (the ControlLogic, the packets it
+// holds and emits, the node's own packets waiting to be injected), the crossbar (place(): every copy
+// into its output queue, or none) and the output queues. The cycle-level router (router.h) drives it
+// from its clock and its pin-level links; the transaction-level router (tlm_router.h) from TLM-2.0
+// transactions and timed events. Both call the same steps in the same order within a clock edge, so
+// they decide alike and their traces are the same.
+#pragma once
+#include <deque>
+#include <memory>
+#include <ostream>
+#include <systemc>
+#include <vector>
+
+#include "models/counters.h"
+#include "models/node.h"
+#include "models/topology.h"
+#include "routers/control_logic.h"
+#include "routers/input_unit.h"
+#include "routers/output_unit.h"
+#include "routers/port_model.h"
+#include "routers/router_base.h"
+
+namespace cubecast {
+
+struct RouterConfig {
+    unsigned packet_flits = 1;  // cycles per slot (a whole packet's flits)
+    unsigned queue_depth = 0;   // 0 = unbounded
+    PortModel port_model = PortModel::mla;
+    PacketFormat format;        // flits of a data packet (a mini-packet if split) and of a token
+    bool pins = false;          // SystemC ports for the links (the lockstep bench); else connect()
+};
+
+class RouterCore : public RouterBase {
+public:
+    RouterCore(sc_core::sc_module_name name, uint32_t id, const Topology& topology, RouterConfig config,
+               std::unique_ptr<ControlLogic> logic, Node& node, NetworkCounters& counters);
+
+    unsigned max_queue_occupancy() const override;
+    bool waiting_on_time(uint64_t cycle) const override;
+    void describe_stuck(std::ostream& os) const override;
+    std::vector<std::string> problems() const override;
+    void logic_report(LogicReport& out) const override;
+
+protected:
+    struct PendingInjection {
+        Packet packet;
+        Decision decision;
+    };
+
+    // The steps of a clock edge (the level calls them in this order: arrivals by input port, timed
+    // messages, the control unit, the port-model check, emitted and own packets, the outputs).
+    void route_own_packets();
+    void route_arrivals();
+    void run_control_unit();
+    // A complete packet on input p: route it, deliver, hold or place it; false if the crossbar could
+    // not place it (the input then holds it, with its decision, until retry_input() succeeds).
+    bool route_input(unsigned p);
+    bool retry_input(unsigned p) { return place(inputs_[p].packet(), inputs_[p].decision()); }
+    void place_emitted_and_own();
+    void inject_one();
+    void check_port_model(unsigned sending, bool one_message, unsigned receiving);
+    // The output's transmit register took its packet's last flit back: counted.
+    void transmission_sent();
+    // The output may start its queue's head now: counted (and noted for the waves).
+    bool try_start(unsigned p);
+    // The earliest cycle after an idle edge at which something is due: a queue head's not-before cycle
+    // (outputs not sending), the clocked logic's next cycle, the node's next timed message.
+    uint64_t next_due() const;
+
+    LocalView view() const { return LocalView{id_, &topology_, config_.packet_flits, cycle_}; }
+
+    RouterConfig config_;
+    std::unique_ptr<ControlLogic> logic_;
+    Node& node_;
+    NetworkCounters& counters_;
+    uint64_t cycle_ = 0;
+    bool own_routed_ = false;
+    size_t next_arrival_ = 0;  // the node's next timed message
+
+    std::vector<InputUnit> inputs_;
+    std::vector<OutputUnit> outputs_;
+    std::deque<PendingInjection> injection_;
+    // The control unit of clocked logics: packets the logic holds, and what it emitted that the
+    // crossbar has not placed yet (in order).
+    bool clocked_ = false;
+    bool finish_noted_ = false;
+    std::vector<Packet> held_;
+    std::deque<PendingInjection> emitted_;
+    std::vector<Emission> emissions_;
+    PortModelCheck port_check_;
+    std::vector<std::string> problems_;
+    // Which ports need attention, one bit per port (at most 32).
+    uint32_t holding_mask_ = 0;     // inputs holding a packet the crossbar could not place yet
+    uint32_t out_active_mask_ = 0;  // outputs sending or with packets queued
+    uint32_t absent_mask_ = 0;      // ports without a link (an array's edge)
+    Decision scratch_;              // the routing decision of the packet being placed
+
+private:
+    void route_own(const Header& h);
+    bool take_held(const Header& h, Packet& out);
+    bool place(Packet& packet, const Decision& decision);
+};
+
+}  // namespace cubecast
