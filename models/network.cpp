@@ -73,10 +73,8 @@ Network::Network(sc_module_name name, const RunConfig& config)
       task_(task_info_->kind, *topology_, config.root, config.sources,
             period_pmnb_ ? period_pmnb_->parts(*topology_) : algo_->parts(folded_torus_ ? *folded_torus_ : *topology_),
             task_info_->kind == TaskKind::dynamic ? dynamic_arrivals(config) : std::vector<std::vector<Arrival>>{},
-            config.targets),
-      clk_("clk", 1, SC_NS) {
+            config.targets) {
     const uint32_t n = topology_->nodes();
-    const unsigned ports = topology_->ports();
     auto plan = std::make_shared<DeliveryPlan>();
     plan->nodes = n;
     plan->per_origin = std::max<uint32_t>(1, task_.broadcasts_per_origin());
@@ -95,8 +93,34 @@ Network::Network(sc_module_name name, const RunConfig& config)
         delays_ = std::make_unique<BroadcastDelays>(task_.arrivals(), n);
         for (auto& node : nodes_) node->observe([this](const Header& h, uint64_t cycle) { delays_->delivered(h, cycle); });
     }
+    const LogicFactory make_logic = build_logic(format);
+    if (!config_.trace_path.empty()) {
+        std::vector<std::string> comments = {
+            "cubecast link-transmission trace",
+            "task=" + config_.task + " algorithm=" + config_.algorithm + " " + topology_->describe() + " root=" + std::to_string(config_.root) + " packet_flits=" +
+                std::to_string(config_.packet_flits) + " queue_depth=" + std::to_string(config_.queue_depth) +
+                " seed=" + std::to_string(config_.seed) + " port_model=" + config_.port_model +
+                (config_.sources.empty() ? "" : " k=" + std::to_string(config_.sources.size())) +
+                (config_.token_flits == 1 ? "" : " token_flits=" + std::to_string(config_.token_flits)) +
+                (config_.known_sources ? " known_sources=1" : "") + (config_.torus_on_array ? " torus_on_array=1" : "") + dynamic_trace_comment(config)};
+        if (!config_.command_line.empty()) comments.push_back("command: " + config_.command_line);
+        trace_ = std::make_unique<TraceWriter>(config_.trace_path, comments);
+    }
+    if (config.level == "tlm") build_transaction_level(make_logic, format);
+    else build_cycle_level(make_logic, format);
+    // sc_stop() is how a run ends: keep its "simulation stopped by user" note off stdout.
+    sc_report_handler::set_actions(SC_INFO, SC_DO_NOTHING);
+}
+
+// The pin-level network: one clock, the reset/load sequencer, valid/ready/flit links watched by the
+// link monitor, the routers (SystemC or Verilated RTL), the waves, and a supervisor on every cycle.
+void Network::build_cycle_level(const LogicFactory& make_logic, const PacketFormat& format) {
+    const RunConfig& config = config_;
+    const uint32_t n = topology_->nodes();
+    const unsigned ports = topology_->ports();
+    clk_ = std::make_unique<sc_clock>("clk", 1, SC_NS);
     phases_ = std::make_unique<PhaseSequencer>("phases", load_cycles_);
-    phases_->clk(clk_);
+    phases_->clk(*clk_);
     // Link i * ports + p leaves node i on port p (none where the topology has no link there).
     links_.resize(size_t{n} * ports);
     link_buses_ = std::make_unique<LinkBuses>(size_t{n} * ports);
@@ -105,7 +129,6 @@ Network::Network(sc_module_name name, const RunConfig& config)
             if (const auto j = topology_->across(i, p))
                 links_[size_t{i} * ports + p] = std::make_unique<LinkSignals>(i, *j, p, *link_buses_, size_t{i} * ports + p);
 
-    const LogicFactory make_logic = build_logic(format);
     const RouterConfig rc{config.packet_flits, config.queue_depth, *parse_port_model(config.port_model), format};
     RtlRouterConfig rtl;
     if (config.uses_rtl()) {
@@ -123,7 +146,7 @@ Network::Network(sc_module_name name, const RunConfig& config)
             r = std::make_unique<RtlRouter>(name.c_str(), i, static_cast<const Hypercube&>(*topology_), rtl, *nodes_[i], counters_);
         else
             r = std::make_unique<Router>(name.c_str(), i, *topology_, rc, make_logic(i), *nodes_[i], counters_);
-        r->clk(clk_);
+        r->clk(*clk_);
         r->rst(phases_->rst);
         r->load(phases_->load);
         for (unsigned p = 0; p < ports; ++p) {  // the link arriving at i on port p leaves j on arrival_port(p)
@@ -135,32 +158,19 @@ Network::Network(sc_module_name name, const RunConfig& config)
         routers_.push_back(std::move(r));
     }
 
-    if (!config.trace_path.empty()) {
-        std::vector<std::string> comments = {
-            "cubecast link-transmission trace",
-            "task=" + config.task + " algorithm=" + config.algorithm + " " + topology_->describe() + " root=" + std::to_string(config.root) + " packet_flits=" +
-                std::to_string(config.packet_flits) + " queue_depth=" + std::to_string(config.queue_depth) +
-                " seed=" + std::to_string(config.seed) + " port_model=" + config.port_model +
-                (config.sources.empty() ? "" : " k=" + std::to_string(config.sources.size())) +
-                (config.token_flits == 1 ? "" : " token_flits=" + std::to_string(config.token_flits)) +
-                (config.known_sources ? " known_sources=1" : "") + (config.torus_on_array ? " torus_on_array=1" : "") + dynamic_trace_comment(config)};
-        if (!config.command_line.empty()) comments.push_back("command: " + config.command_line);
-        trace_ = std::make_unique<TraceWriter>(config.trace_path, comments);
-    }
     monitor_ = std::make_unique<LinkMonitor>("link_monitor", links_, format, trace_.get());
-    monitor_->clk(clk_);
+    monitor_->clk(*clk_);
     monitor_->rst(phases_->rst);
     monitor_->load(phases_->load);
     const std::string waves = config.fst_path.empty() ? config.vcd_path : config.fst_path;
     if (!waves.empty()) waves_ = std::make_unique<WaveDump>(waves, *topology_, links_, routers_);
 
-    // sc_stop() is how a run ends: keep its "simulation stopped by user" note off stdout.
-    sc_report_handler::set_actions(SC_INFO, SC_DO_NOTHING);
     SC_HAS_PROCESS(Network);
     SC_METHOD(supervise);
-    sensitive << clk_.negedge_event();
+    sensitive << clk_->negedge_event();
     dont_initialize();
 }
+
 
 Network::~Network() = default;
 
@@ -181,12 +191,19 @@ void Network::finish(RunStatus status) {
 void Network::supervise() {
     if (!running()) return;
     const uint64_t cycle = cycle_++;
+    if (counters_.progress != last_progress_) last_progress_cycle_ = cycle;
+    last_progress_ = counters_.progress;
+    check_end(cycle);
+}
+
+// After the edge of `cycle` (cycle_ is then cycle + 1), with last_progress_cycle_ the last edge that
+// moved a flit, placed or delivered a packet: done if everything was delivered, the network is empty
+// and every logic finished; stalled if nothing moved for stall_limit cycles and no router waits for a
+// time; out of time at the cycle limit.
+void Network::check_end(uint64_t cycle) {
     if (counters_.deliveries >= expected_total_ && counters_.in_routers == 0 && counters_.unfinished_logics == 0)
         return finish(RunStatus::ok);
-    if (counters_.progress != last_progress_) {
-        last_progress_ = counters_.progress;
-        last_progress_cycle_ = cycle;
-    } else if (cycle - last_progress_cycle_ > stall_limit(config_.packet_flits)) {
+    if (cycle - last_progress_cycle_ > stall_limit(config_.packet_flits)) {
         const bool timed = std::any_of(routers_.begin(), routers_.end(),
                                        [&](const auto& r) { return r->waiting_on_time(cycle + 1); });
         if (timed) {
@@ -204,6 +221,70 @@ void Network::supervise() {
     }
     if (cycle + 1 >= cycle_limit()) finish(RunStatus::timeout);
     if ((cycle & 63) == 0) note_progress(cycle);
+}
+
+// The transaction level's network: the same nodes, logics, checks and trace, TLM routers bound
+// socket to socket, the transmission log in place of the link monitor, and a supervisor that runs
+// only after the edges some router ran, and when the stall watch or the cycle limit is due.
+void Network::build_transaction_level(const LogicFactory& make_logic, const PacketFormat& format) {
+    const uint32_t n = topology_->nodes();
+    const unsigned ports = topology_->ports();
+    log_ = std::make_unique<TransmissionLog>(size_t{n} * ports, format, trace_.get());
+    TlmNetworkHooks hooks;
+    hooks.log = log_.get();
+    hooks.progressed = [this](uint64_t cycle) { tlm_last_progress_ = std::max(tlm_last_progress_, cycle); };
+    hooks.edge_done = [this](uint64_t) {
+        if (tlm_check_pending_) return;
+        tlm_check_pending_ = true;
+        tlm_check_.notify(SC_ZERO_TIME);
+    };
+    const RouterConfig rc{config_.packet_flits, config_.queue_depth, *parse_port_model(config_.port_model), format};
+    std::vector<TlmRouter*> tlm(n);
+    for (uint32_t i = 0; i < n; ++i) {
+        auto r = std::make_unique<TlmRouter>(("router_" + std::to_string(i)).c_str(), i, *topology_, rc, make_logic(i),
+                                             *nodes_[i], counters_, load_cycles_, hooks);
+        r->clk(tlm_low_);
+        r->rst(tlm_low_);
+        r->load(tlm_low_);
+        tlm[i] = r.get();
+        routers_.push_back(std::move(r));
+    }
+    for (uint32_t i = 0; i < n; ++i)
+        for (unsigned p = 0; p < ports; ++p) {
+            if (const auto j = topology_->across(i, p)) tlm[i]->bind(p, *tlm[*j]);
+            else tlm[i]->connect_none(p);
+        }
+    SC_HAS_PROCESS(Network);
+    SC_METHOD(supervise_tlm);
+    sensitive << tlm_check_;
+    dont_initialize();
+    SC_METHOD(watch_tlm);
+    sensitive << tlm_watch_;
+    dont_initialize();
+}
+
+// What supervise() does every cycle, done at the cycles where it can matter: after an edge some
+// router ran, when the stall limit since the last progress is reached, at the cycle limit.
+void Network::supervise_tlm() {
+    tlm_check_pending_ = false;
+    if (finished_) return;
+    const uint64_t cycle = static_cast<uint64_t>(sc_time_stamp().value() / sc_time(1, SC_NS).value());
+    cycle_ = cycle + 1;
+    // The last edge up to this one that made progress; a packet still crossing moves a flit now.
+    if (tlm_last_progress_ > cycle) last_progress_cycle_ = cycle;
+    else last_progress_cycle_ = std::max(last_progress_cycle_, tlm_last_progress_);
+    check_end(cycle);
+    if (finished_) return;
+    const uint64_t stall_at = std::max(last_progress_cycle_, tlm_last_progress_) + stall_limit(config_.packet_flits) + 1;
+    const uint64_t due = std::min(stall_at, cycle_limit() - 1);
+    if (due > cycle) tlm_watch_.notify(sc_time(static_cast<double>(due - cycle), SC_NS));
+}
+
+// The stall watch or the cycle limit is due: check after the routers have run this edge.
+void Network::watch_tlm() {
+    if (tlm_check_pending_) return;
+    tlm_check_pending_ = true;
+    tlm_check_.notify(SC_ZERO_TIME);
 }
 
 // Every 5 s of wall time or so: the cycle reached and the deliveries made, on stderr (for a dynamic
@@ -248,10 +329,16 @@ RunResult Network::run() {
     if (waves_) waves_->trace_rtl(routers_);
     sc_start();
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (log_) log_->stop(cycle_ - 1);
     if (trace_) trace_->close();
     if (waves_) waves_->close(static_cast<uint64_t>(sc_time_stamp().to_seconds() * 1e9) + 1);
 
     RunResult r;
+    r.level = config_.level;
+    if (!finished_) {  // the transaction level's events ran out before the supervisor stopped it: a bug
+        status_ = RunStatus::check_failed;
+        r.problems.push_back("the transaction-level run ran out of events at cycle " + std::to_string(cycle_));
+    }
     const unsigned d = topology_->dim();
     r.topology = topology_->name();
     r.radix = config_.radix;
@@ -284,9 +371,9 @@ RunResult Network::run() {
         r.lower_bound_slots = t.lower;
         r.optimal_transmissions = t.transmissions;
     }
-    r.data_transmissions = monitor_->data_transmissions();
-    r.ctrl_transmissions = monitor_->ctrl_transmissions();
-    r.flits_moved = monitor_->flits_moved();
+    r.data_transmissions = data_transmissions();
+    r.ctrl_transmissions = ctrl_transmissions();
+    r.flits_moved = log_ ? log_->flits_moved() : monitor_->flits_moved();
     r.simulated_cycles = cycle_;
     for (const auto& node : nodes_) {
         r.completion_cycles = std::max(r.completion_cycles, node->last_delivery_cycle());
@@ -319,7 +406,7 @@ RunResult Network::run() {
         r.problems.push_back("... and " + std::to_string(router_problems - 4) + " more such problems at other nodes");
     r.completion_slots = (r.completion_cycles + config_.packet_flits - 1) / config_.packet_flits;
     if (r.completion_cycles)
-        r.link_utilisation = static_cast<double>(monitor_->data_flits()) /
+        r.link_utilisation = static_cast<double>(log_ ? log_->data_flits() : monitor_->data_flits()) /
                              (static_cast<double>(topology_->directed_links()) * static_cast<double>(r.completion_cycles));
 
     uint64_t node_errors = 0;
@@ -336,13 +423,13 @@ RunResult Network::run() {
                   counters_.transmissions_started == counters_.transmissions_sent &&
                   counters_.transmissions_sent == counters_.packets_received &&
                   counters_.packets_received == monitored && counters_.in_routers == 0 &&
-                  counters_.corrupt_headers == 0 && monitor_->corrupt_headers() == 0;
+                  counters_.corrupt_headers == 0 && (log_ || monitor_->corrupt_headers() == 0);
     if (!r.conserved && status_ == RunStatus::ok) {
         std::ostringstream os;
         os << "packets not conserved: enqueued " << counters_.copies_enqueued << ", started "
            << counters_.transmissions_started << ", sent " << counters_.transmissions_sent << ", received "
            << counters_.packets_received << ", seen on links " << monitored << ", left inside routers "
-           << counters_.in_routers << ", corrupt headers " << counters_.corrupt_headers + monitor_->corrupt_headers();
+           << counters_.in_routers << ", corrupt headers " << counters_.corrupt_headers + (log_ ? 0 : monitor_->corrupt_headers());
         r.problems.push_back(os.str());
     }
     if (status_ == RunStatus::ok && !(r.delivered_exactly_once && r.conserved && router_problems == 0))

@@ -22,6 +22,8 @@
 #include "routers/algorithms/registry.h"
 #include "routers/router.h"
 #include "routers/rtl_router.h"
+#include "routers/tlm_router.h"
+#include "models/transmission_log.h"
 
 namespace cubecast {
 
@@ -38,11 +40,18 @@ public:
 
 private:
     void supervise();
-    bool running() const { return phases_->running(); }
+    bool running() const { return phases_->running(); }  // the cycle level's run phase
     uint64_t cycle_limit() const;
     void finish(RunStatus status);
     void report_dynamic(RunResult& r) const;
     void note_progress(uint64_t cycle);
+    void build_cycle_level(const LogicFactory& make_logic, const PacketFormat& format);
+    void build_transaction_level(const LogicFactory& make_logic, const PacketFormat& format);
+    void supervise_tlm();
+    void watch_tlm();
+    void check_end(uint64_t cycle);
+    uint64_t data_transmissions() const { return log_ ? log_->data_transmissions() : monitor_->data_transmissions(); }
+    uint64_t ctrl_transmissions() const { return log_ ? log_->ctrl_transmissions() : monitor_->ctrl_transmissions(); }
     LogicFactory build_logic(const PacketFormat& format);
 
     RunConfig config_;
@@ -56,7 +65,14 @@ private:
     NetworkCounters counters_;
     uint64_t expected_total_ = 0;
 
-    sc_core::sc_clock clk_;
+    std::unique_ptr<sc_core::sc_clock> clk_;  // the cycle level's (the transaction level has no clock)
+    // The transaction level: the log of link transfers, the routers' constant clock/reset inputs, and
+    // the supervisor's events (an edge ran; the stall watch is due).
+    std::unique_ptr<TransmissionLog> log_;
+    sc_core::sc_signal<bool> tlm_low_{"tlm_low", false};
+    sc_core::sc_event tlm_check_, tlm_watch_;
+    bool tlm_check_pending_ = false;
+    uint64_t tlm_last_progress_ = 0;
     uint64_t load_cycles_ = 1;  // enough for every node to preload its packets
     std::unique_ptr<PhaseSequencer> phases_;
     std::vector<std::unique_ptr<Node>> nodes_;

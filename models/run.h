@@ -15,6 +15,7 @@ struct RunConfig {
     unsigned dim = 6;
     unsigned radix = 0;              // torus, array: p (N = p^dim); 0 on the hypercube
     bool torus_on_array = false;     // array: run the torus algorithm through paper 001's Fig. 1 fold
+    std::string level = "cycle";      // cycle (pin-level routers, a clock) | tlm (TLM-2.0 transactions, events)
     std::string task = "mnb";
     std::string algorithm = "bostt";
     uint32_t root = 0;
@@ -106,6 +107,7 @@ struct RunResult {
     std::string topology = "hypercube";
     unsigned radix = 0;
     bool torus_on_array = false;
+    std::string level = "cycle";
     unsigned dim = 0;
     uint32_t nodes = 0;
     uint32_t root = 0;

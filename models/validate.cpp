@@ -186,6 +186,14 @@ std::optional<std::string> validate_dynamic(const RunConfig& c, const TaskInfo& 
     return std::nullopt;
 }
 
+std::optional<std::string> validate_level(const RunConfig& c) {
+    if (c.level != "cycle" && c.level != "tlm") return "--level '" + c.level + "' is unknown: accepted cycle, tlm";
+    if (c.level != "tlm") return std::nullopt;
+    if (c.uses_rtl())
+        return std::string("--router rtl (or --rtl-nodes) with --level tlm: the RTL router is cycle level: accepted --level cycle");
+    return std::nullopt;
+}
+
 std::optional<std::string> validate_rtl(const RunConfig& c, const Topology& topo) {
     if (c.router != "systemc" && c.router != "rtl")
         return "--router '" + c.router + "' is unknown: accepted systemc, rtl";
@@ -356,6 +364,7 @@ std::optional<std::string> validate(const RunConfig& c) {
         return "--sbt-rotation " + std::to_string(c.sbt_rotation) + " is out of range: accepted 0.." + std::to_string(c.dim - 1);
     if (auto e = validate_dynamic(c, *task, *topo)) return e;
     if (auto e = validate_rtl(c, *topo)) return e;
+    if (auto e = validate_level(c)) return e;
     if (auto e = check_writable("--trace", c.trace_path)) return e;
     if (auto e = check_writable("--delays", c.delays_path)) return e;
     if (auto e = check_writable("--vcd", c.vcd_path)) return e;

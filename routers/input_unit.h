@@ -4,6 +4,7 @@
 // holding_mask_), so the link back-pressures and nothing is lost.
 #pragma once
 #include <cstdint>
+#include <vector>
 
 #include "models/packet.h"
 #include "routers/control_logic.h"
@@ -23,6 +24,13 @@ public:
     // Takes one flit; returns true when the packet is complete (its last flit arrived).
     // Returns true with header_ok() false on a corrupted header.
     bool accept(uint64_t flit);
+    // The transaction level: a whole packet arrives at once (as if its flits had been accepted).
+    void take(uint64_t header_flit, const std::vector<uint64_t>& payload) {
+        packet_.header_flit = header_flit;
+        header_ok_ = decode_header(header_flit, packet_.header);
+        packet_.payload = payload;
+        complete_ = true;
+    }
     bool header_ok() const { return header_ok_; }
     Packet& packet() { return packet_; }
     const Packet& packet() const { return packet_; }

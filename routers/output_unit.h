@@ -56,6 +56,11 @@ public:
     }
     // The flit on the link was accepted; returns true when that was the packet's last flit.
     bool flit_accepted();
+    // The transaction level: the packet in the transmit register, and all its flits accepted at once.
+    uint64_t current_header_flit() const { return current_header_flit_; }
+    const std::vector<uint64_t>& current_payload() const { return current_payload_; }
+    unsigned current_length() const { return current_length_; }
+    void all_flits_accepted() { sending_ = false; }
     // Host-cache hint: the queue's head and tail lines (the next pop and insertion touch them).
     void prefetch_queue() const {
         if (queue_.empty()) return;

@@ -52,6 +52,7 @@ struct CommonOptions {
     long long token_flits = 1;
     bool known_sources = false;
     bool torus_on_array = false;
+    std::string level = "cycle";
     std::optional<double> lambda, rho;
     double slots = 0, warmup = -1;
     long long periods = 0;
@@ -60,6 +61,7 @@ struct CommonOptions {
         app->add_option("--topology", topology, "network topology: hypercube (default), torus or array");
         if (with_dim) app->add_option("--dim,-d", dim, "dimension d: the d-cube (1..16), or a d-dimensional torus/array");
         app->add_option("--radix,-p", radix, "torus, array: nodes per dimension p >= 2 (N = p^d <= 65536)");
+        app->add_option("--level", level, "cycle (pin-level routers, default) or tlm (TLM-2.0 transactions, the same traces, faster)");
         app->add_flag("--torus-on-array", torus_on_array, "array: run the torus algorithm through paper 001's Fig. 1 fold (slowdown 2)");
         app->add_option("--root", root, "root node of snb and scatter");
         app->add_option("--packet-flits", packet_flits, "flits per data packet = cycles per slot, 1..64");
@@ -96,6 +98,7 @@ struct CommonOptions {
         c.topology = topology;
         c.radix = static_cast<unsigned>(radix);
         c.torus_on_array = torus_on_array;
+        c.level = level;
         if (packet_flits < 1 || packet_flits > static_cast<long long>(kMaxPacketFlits))
             return "--packet-flits " + std::to_string(packet_flits) + " is out of range: accepted 1.." +
                    std::to_string(kMaxPacketFlits);

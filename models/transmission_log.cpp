@@ -1,0 +1,41 @@
+#include "models/transmission_log.h"
+
+namespace cubecast {
+
+void TransmissionLog::begin(size_t link, uint32_t src, uint32_t dst, uint64_t start, const Header& h) {
+    const unsigned length = format_.length(h.kind);
+    const uint64_t end = start + length;
+    in_flight_[link] = Crossing{start, end, h.kind};
+    last_end_ = end > last_end_ ? end : last_end_;
+    // Counted whole now; stop() takes back what had not crossed when the run ended.
+    (h.kind == Kind::data ? data_ : ctrl_)++;
+    flits_ += length;
+    if (h.kind == Kind::data) data_flits_ += length;
+    if (!trace_) return;
+    flush_before(start + 1);
+    waiting_.push(Row{end, start, link, src, dst, h});
+}
+
+void TransmissionLog::flush_before(uint64_t cycle) {
+    while (!waiting_.empty() && waiting_.top().end < cycle) {
+        const Row& r = waiting_.top();
+        trace_->row(r.start, r.end, r.src, r.dst, r.header);
+        waiting_.pop();
+    }
+}
+
+// Counted at the end, from each link's transfers: every transfer that ended by `last` whole, the one
+// still crossing by the flits that have moved (the cycle level counts them edge by edge).
+void TransmissionLog::stop(uint64_t last) {
+    for (const Crossing& c : in_flight_) {
+        if (c.end <= last) continue;
+        const uint64_t length = c.end - c.start, moved = last > c.start ? last - c.start : 0;
+        (c.kind == Kind::data ? data_ : ctrl_)--;
+        flits_ -= length - moved;
+        if (c.kind == Kind::data) data_flits_ -= length - moved;
+    }
+    if (trace_) flush_before(last + 1);
+    waiting_ = {};  // the rest never finished crossing
+}
+
+}  // namespace cubecast
