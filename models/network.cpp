@@ -230,14 +230,11 @@ void Network::build_transaction_level(const LogicFactory& make_logic, const Pack
     const uint32_t n = topology_->nodes();
     const unsigned ports = topology_->ports();
     log_ = std::make_unique<TransmissionLog>(size_t{n} * ports, format, trace_.get());
+    wheel_ = std::make_unique<EdgeWheel>("wheel", [this](uint64_t cycle) { supervise_tlm(cycle); });
     TlmNetworkHooks hooks;
     hooks.log = log_.get();
-    hooks.progressed = [this](uint64_t cycle) { tlm_last_progress_ = std::max(tlm_last_progress_, cycle); };
-    hooks.edge_done = [this](uint64_t) {
-        if (tlm_check_pending_) return;
-        tlm_check_pending_ = true;
-        tlm_check_.notify(SC_ZERO_TIME);
-    };
+    hooks.wheel = wheel_.get();
+    hooks.last_progress = &tlm_last_progress_;
     const RouterConfig rc{config_.packet_flits, config_.queue_depth, *parse_port_model(config_.port_model), format};
     std::vector<TlmRouter*> tlm(n);
     for (uint32_t i = 0; i < n; ++i) {
@@ -254,21 +251,12 @@ void Network::build_transaction_level(const LogicFactory& make_logic, const Pack
             if (const auto j = topology_->across(i, p)) tlm[i]->bind(p, *tlm[*j]);
             else tlm[i]->connect_none(p);
         }
-    SC_HAS_PROCESS(Network);
-    SC_METHOD(supervise_tlm);
-    sensitive << tlm_check_;
-    dont_initialize();
-    SC_METHOD(watch_tlm);
-    sensitive << tlm_watch_;
-    dont_initialize();
 }
 
-// What supervise() does every cycle, done at the cycles where it can matter: after an edge some
-// router ran, when the stall limit since the last progress is reached, at the cycle limit.
-void Network::supervise_tlm() {
-    tlm_check_pending_ = false;
+// What supervise() does every cycle, done at the cycles where it can matter: after the edges the wheel
+// ran, and when the stall limit since the last progress or the cycle limit is reached.
+void Network::supervise_tlm(uint64_t cycle) {
     if (finished_) return;
-    const uint64_t cycle = static_cast<uint64_t>(sc_time_stamp().value() / sc_time(1, SC_NS).value());
     cycle_ = cycle + 1;
     // The last edge up to this one that made progress; a packet still crossing moves a flit now.
     if (tlm_last_progress_ > cycle) last_progress_cycle_ = cycle;
@@ -277,14 +265,7 @@ void Network::supervise_tlm() {
     if (finished_) return;
     const uint64_t stall_at = std::max(last_progress_cycle_, tlm_last_progress_) + stall_limit(config_.packet_flits) + 1;
     const uint64_t due = std::min(stall_at, cycle_limit() - 1);
-    if (due > cycle) tlm_watch_.notify(sc_time(static_cast<double>(due - cycle), SC_NS));
-}
-
-// The stall watch or the cycle limit is due: check after the routers have run this edge.
-void Network::watch_tlm() {
-    if (tlm_check_pending_) return;
-    tlm_check_pending_ = true;
-    tlm_check_.notify(SC_ZERO_TIME);
+    if (due > cycle) wheel_->wake_at(due);
 }
 
 // Every 5 s of wall time or so: the cycle reached and the deliveries made, on stderr (for a dynamic

@@ -47,8 +47,7 @@ private:
     void note_progress(uint64_t cycle);
     void build_cycle_level(const LogicFactory& make_logic, const PacketFormat& format);
     void build_transaction_level(const LogicFactory& make_logic, const PacketFormat& format);
-    void supervise_tlm();
-    void watch_tlm();
+    void supervise_tlm(uint64_t cycle);
     void check_end(uint64_t cycle);
     uint64_t data_transmissions() const { return log_ ? log_->data_transmissions() : monitor_->data_transmissions(); }
     uint64_t ctrl_transmissions() const { return log_ ? log_->ctrl_transmissions() : monitor_->ctrl_transmissions(); }
@@ -70,9 +69,8 @@ private:
     // the supervisor's events (an edge ran; the stall watch is due).
     std::unique_ptr<TransmissionLog> log_;
     sc_core::sc_signal<bool> tlm_low_{"tlm_low", false};
-    sc_core::sc_event tlm_check_, tlm_watch_;
-    bool tlm_check_pending_ = false;
-    uint64_t tlm_last_progress_ = 0;
+    std::unique_ptr<EdgeWheel> wheel_;
+    uint64_t tlm_last_progress_ = 0;  // the latest cycle at which something moved (ahead while packets cross)
     uint64_t load_cycles_ = 1;  // enough for every node to preload its packets
     std::unique_ptr<PhaseSequencer> phases_;
     std::vector<std::unique_ptr<Node>> nodes_;

@@ -13,40 +13,36 @@ TlmRouter::TlmRouter(sc_module_name name, uint32_t id, const Topology& topology,
       hooks_(hooks),
       load_cycles_(load_cycles),
       period_(sc_time(1, SC_NS).value()),
-      out_sockets_(topology.ports()),
-      in_sockets_(topology.ports()),
       tx_(topology.ports()),
       out_ends_(topology.ports(), kNone),
       in_waiting_(topology.ports(), nullptr),
       in_arrives_(topology.ports(), kNone),
-      in_staged_(topology.ports()) {
-    // A socket pair per port with a link (named in this router's scope): the forward path into this
-    // router's inputs, the backward path to its outputs.
-    for (unsigned p = 0; p < topology.ports(); ++p) {
-        if (!topology.across(id, p)) continue;
-        out_sockets_[p] = std::make_unique<tlm::tlm_initiator_socket<>>(("out_" + std::to_string(p)).c_str());
-        in_sockets_[p] = std::make_unique<tlm::tlm_target_socket<>>(("in_" + std::to_string(p)).c_str());
-        out_sockets_[p]->bind(*static_cast<tlm::tlm_bw_transport_if<>*>(this));
-        in_sockets_[p]->bind(*static_cast<tlm::tlm_fw_transport_if<>*>(this));
-    }
-    SC_HAS_PROCESS(TlmRouter);
-    SC_METHOD(on_edge);
-    sensitive << edge_;
-    // Runs once at time 0 (the cycle level's reset and load edges, then the first run edge).
+      in_staged_(topology.ports()),
+      out_binding_(topology.ports(), -1),
+      in_binding_(topology.ports(), -1) {
+    out_socket_.register_nb_transport_bw(this, &TlmRouter::nb_transport_bw);
+    in_socket_.register_nb_transport_fw(this, &TlmRouter::nb_transport_fw);
+    // The first edge, at cycle 0, follows the cycle level's reset and load edges.
+    scheduled_ = 0;
+    hooks_.wheel->add(0, this);
 }
 
 void TlmRouter::bind(unsigned p, TlmRouter& to) {
-    out_sockets_[p]->bind(*to.in_sockets_[topology_.arrival_port(p)]);
+    // A multi-socket numbers its bindings in the order they are made (its size() counts them only
+    // once elaboration is over).
+    out_binding_[p] = out_bound_++;
+    to.in_binding_[topology_.arrival_port(p)] = to.in_bound_++;
+    out_socket_.bind(to.in_socket_);
 }
 
 void TlmRouter::schedule(uint64_t cycle) {
     if (scheduled_ != kNone && scheduled_ <= cycle && last_run_ != scheduled_) return;  // an earlier edge is set
     scheduled_ = cycle;
-    edge_.notify(sc_time::from_value((cycle - now()) * period_));
+    hooks_.wheel->add(cycle, this);
 }
 
-void TlmRouter::on_edge() {
-    const uint64_t cycle = now();
+void TlmRouter::run_due(uint64_t cycle) {
+    if (scheduled_ != cycle) return;  // it was asked for an earlier edge meanwhile, or for none
     if (!started_) {  // reset and load: the own packets are routed, then injected one per load edge
         started_ = true;
         route_own_packets();
@@ -57,8 +53,7 @@ void TlmRouter::on_edge() {
     last_run_ = cycle;
     const uint64_t progress = counters_.progress;
     run_edge();
-    if (counters_.progress != progress) hooks_.progressed(cycle);
-    hooks_.edge_done(cycle);
+    if (counters_.progress != progress) progressed(cycle);
 }
 
 // The cycle level's edge: inputs by port, timed messages, the control unit, emitted and own packets,
@@ -74,18 +69,15 @@ void TlmRouter::run_edge() {
     if (checked) check_port_model(use.sending, use.one_message, use.receiving);  // the cycle that just ended
     place_emitted_and_own();
     const bool started = drive_outputs();
-    accept_waiting();
+    if (waiting_mask_) accept_waiting();
     // The next edge this router needs: a transfer's end, a time it waits for, and the next edge if
     // an own packet waits (one per edge) or if a start made queue space for the crossbar's retries.
     uint64_t next = kNone;
-    for (unsigned p = 0; p < outputs_.size(); ++p) {
-        if (out_ends_[p] != kNone) next = std::min(next, out_ends_[p]);
-        if (in_arrives_[p] != kNone) next = std::min(next, in_arrives_[p]);
-    }
+    for (uint32_t m = out_active_mask_; m != 0; m &= m - 1) next = std::min(next, out_ends_[__builtin_ctz(m)]);
+    for (uint32_t m = arriving_mask_; m != 0; m &= m - 1) next = std::min(next, in_arrives_[__builtin_ctz(m)]);
     if (!injection_.empty() || ((holding_mask_ || !emitted_.empty()) && started)) next = cycle + 1;
     // A port model is checked cycle by cycle while a link sends or receives.
-    if (checked && (out_active_mask_ || std::any_of(in_arrives_.begin(), in_arrives_.end(), [](uint64_t a) { return a != kNone; })))
-        next = cycle + 1;
+    if (checked && (out_active_mask_ || arriving_mask_)) next = cycle + 1;
     const uint64_t due = next_due();
     if (due < kNeverBefore) next = std::min(next, std::max(due, cycle + 1));
     scheduled_ = kNone;
@@ -107,17 +99,21 @@ TlmRouter::PortUse TlmRouter::port_use() const {
         if (u.sending++ == 0) first = flit;
         else if (flit != first) u.one_message = false;
     }
-    for (unsigned p = 0; p < inputs_.size(); ++p)
-        if (in_arrives_[p] != kNone && in_arrives_[p] - in_staged_[p].length < cycle_) ++u.receiving;
+    for (uint32_t m = arriving_mask_; m != 0; m &= m - 1) {
+        const unsigned p = static_cast<unsigned>(__builtin_ctz(m));
+        if (in_arrives_[p] - in_staged_[p].size() < cycle_) ++u.receiving;
+    }
     return u;
 }
 
 void TlmRouter::serve_inputs() {
-    for (unsigned p = 0; p < inputs_.size(); ++p) {
+    for (uint32_t m = arriving_mask_ | holding_mask_; m != 0; m &= m - 1) {
+        const unsigned p = static_cast<unsigned>(__builtin_ctz(m));
         const uint32_t bit = 1u << p;
-        if (in_arrives_[p] == cycle_) {
+        if ((arriving_mask_ & bit) && in_arrives_[p] == cycle_) {
             in_arrives_[p] = kNone;
-            inputs_[p].take(in_staged_[p].header_flit, in_staged_[p].payload);
+            arriving_mask_ &= ~bit;
+            inputs_[p].take(in_staged_[p].data(), static_cast<unsigned>(in_staged_[p].size()));
             route_input(p);
         } else if ((holding_mask_ & bit) && retry_input(p)) {
             inputs_[p].release();
@@ -138,23 +134,26 @@ bool TlmRouter::drive_outputs() {
         }
         if (try_start(p)) {
             started = true;
-            if (!tx_[p]) {  // the transmit register's transaction, owning its extension
-                tx_[p] = std::make_unique<tlm::tlm_generic_payload>();
-                auto* e = new PacketExtension;
-                e->out_port = p;
-                e->arrival_port = topology_.arrival_port(p);
-                tx_[p]->set_extension(e);
+            if (!tx_[p]) {  // the transmit register's transaction, owning its header extension
+                tx_[p] = std::make_unique<Transfer>();
+                tx_[p]->header = new HeaderExtension;
+                tx_[p]->gp.set_extension(tx_[p]->header);
+                tx_[p]->gp.set_address(topology_.arrival_port(p));
+                tx_[p]->gp.set_command(tlm::TLM_WRITE_COMMAND);
             }
-            PacketExtension& x = *tx_[p]->get_extension<PacketExtension>();
-            x.header_flit = out.current_header_flit();
-            x.length = out.current_length();
+            Transfer& x = *tx_[p];
+            const unsigned length = out.current_length();
             // The register keeps the words of its last multi-flit packet: only this packet's are sent.
-            x.payload.assign(out.current_payload().begin(), out.current_payload().begin() + (x.length - 1));
+            x.flits.resize(length);
+            x.flits[0] = out.current_header_flit();
+            std::copy_n(out.current_payload().begin(), length - 1, x.flits.begin() + 1);
+            x.gp.set_data_ptr(reinterpret_cast<unsigned char*>(x.flits.data()));
+            x.gp.set_data_length(8 * length);
+            decode_header(x.flits[0], x.header->header);
             tlm::tlm_phase phase = tlm::BEGIN_REQ;
             sc_time t = SC_ZERO_TIME;
-            if ((*out_sockets_[p])->nb_transport_fw(*tx_[p], phase, t) == tlm::TLM_COMPLETED) {
+            if (out_socket_[out_binding_[p]]->nb_transport_fw(x.gp, phase, t) == tlm::TLM_COMPLETED)
                 out_ends_[p] = cycle_ + t.value() / period_;
-            }
         }
         if (!out.busy() && out.occupancy() == 0) out_active_mask_ &= ~(1u << p);
     }
@@ -163,51 +162,56 @@ bool TlmRouter::drive_outputs() {
 
 // The receiver. A transfer may begin when the input holds no packet at the end of the sender's edge;
 // if this router has that edge still to run, it decides at the end of it (accept_waiting).
-tlm::tlm_sync_enum TlmRouter::nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_time& t) {
+tlm::tlm_sync_enum TlmRouter::nb_transport_fw(int, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_time& t) {
     if (phase != tlm::BEGIN_REQ) return tlm::TLM_ACCEPTED;
-    const PacketExtension* x = gp.get_extension<PacketExtension>();
-    const unsigned p = x->arrival_port;
+    const unsigned p = static_cast<unsigned>(gp.get_address());
     in_waiting_[p] = &gp;
+    waiting_mask_ |= 1u << p;
     const uint64_t cycle = now();
-    if (!state_final(cycle) || (holding_mask_ & (1u << p)) || in_arrives_[p] != kNone) return tlm::TLM_ACCEPTED;
-    accept(p, cycle);
-    t = sc_time::from_value(x->length * period_);
+    if (!state_final(cycle) || ((holding_mask_ | arriving_mask_) & (1u << p))) return tlm::TLM_ACCEPTED;
+    const unsigned length = accept(p, cycle);
+    t = sc_time::from_value(length * period_);
     phase = tlm::END_REQ;
     return tlm::TLM_COMPLETED;
 }
 
 // Input p's waiting transfer begins: its first flit crosses in cycle start + 1, its last arrives at
-// start + length. The packet is copied now (the sender's register may take the next one at that edge).
-void TlmRouter::accept(unsigned p, uint64_t start) {
-    const PacketExtension& x = *in_waiting_[p]->get_extension<PacketExtension>();
+// start + length. The flits are copied now (the sender's register may take the next packet at that
+// edge). Returns the length.
+unsigned TlmRouter::accept(unsigned p, uint64_t start) {
+    tlm::tlm_generic_payload& gp = *in_waiting_[p];
     in_waiting_[p] = nullptr;
-    in_staged_[p] = x;
-    in_arrives_[p] = start + x.length;
-    Header h;
-    decode_header(x.header_flit, h);
+    waiting_mask_ &= ~(1u << p);
+    const unsigned length = gp.get_data_length() / 8;
+    const uint64_t* flits = reinterpret_cast<const uint64_t*>(gp.get_data_ptr());
+    in_staged_[p].assign(flits, flits + length);
+    in_arrives_[p] = start + length;
+    arriving_mask_ |= 1u << p;
     const uint32_t sender = *topology_.across(id_, p);
-    hooks_.log->begin(size_t{sender} * topology_.ports() + x.out_port, sender, id_, start, h);
-    hooks_.progressed(start + x.length);  // a flit moves at every edge up to then
-    schedule(start + x.length);
+    hooks_.log->begin(size_t{sender} * topology_.ports() + topology_.arrival_port(p), sender, id_, start,
+                      gp.get_extension<HeaderExtension>()->header);
+    progressed(start + length);  // a flit moves at every edge up to then
+    schedule(start + length);
+    return length;
 }
 
 void TlmRouter::accept_waiting() {
-    for (unsigned p = 0; p < in_waiting_.size(); ++p) {
-        tlm::tlm_generic_payload* gp = in_waiting_[p];
-        if (!gp || (holding_mask_ & (1u << p)) || in_arrives_[p] != kNone) continue;
-        const unsigned length = gp->get_extension<PacketExtension>()->length;
-        accept(p, cycle_);
+    for (uint32_t m = waiting_mask_ & ~(holding_mask_ | arriving_mask_); m != 0; m &= m - 1) {
+        const unsigned p = static_cast<unsigned>(__builtin_ctz(m));
+        tlm::tlm_generic_payload& gp = *in_waiting_[p];
+        const unsigned length = accept(p, cycle_);
         tlm::tlm_phase phase = tlm::BEGIN_RESP;
         sc_time t = sc_time::from_value(length * period_);
-        (*in_sockets_[p])->nb_transport_bw(*gp, phase, t);
+        in_socket_[in_binding_[p]]->nb_transport_bw(gp, phase, t);
     }
 }
 
 // The sender: the receiver took the packet late (its input was holding one); the transfer ends after
 // the annotated delay.
-tlm::tlm_sync_enum TlmRouter::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_time& t) {
+tlm::tlm_sync_enum TlmRouter::nb_transport_bw(int binding, tlm::tlm_generic_payload&, tlm::tlm_phase& phase, sc_time& t) {
     if (phase != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
-    const unsigned p = gp.get_extension<PacketExtension>()->out_port;
+    unsigned p = 0;
+    while (out_binding_[p] != binding) ++p;
     out_ends_[p] = now() + t.value() / period_;
     schedule(out_ends_[p]);
     phase = tlm::END_RESP;

@@ -13,56 +13,55 @@
 // arrives or leaves, a queue head's not-before cycle, the clocked logic's next cycle, a timed message,
 // a crossbar retry), with RouterCore's steps in the cycle level's order, so both levels decide alike.
 #pragma once
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <systemc>
 #include <tlm>
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
 #include <vector>
 
 #include "models/transmission_log.h"
+#include "routers/edge_wheel.h"
 #include "routers/router_core.h"
 
 namespace cubecast {
 
-// The packet a transaction carries, and the link it crosses.
-struct PacketExtension : tlm::tlm_extension<PacketExtension> {
-    uint64_t header_flit = 0;
-    std::vector<uint64_t> payload;
-    unsigned length = 1;        // flits
-    unsigned arrival_port = 0;  // the receiver's input port
-    unsigned out_port = 0;      // the sender's output port
-    tlm::tlm_extension_base* clone() const override { return new PacketExtension(*this); }
-    void copy_from(const tlm::tlm_extension_base& e) override { *this = static_cast<const PacketExtension&>(e); }
+// A transaction's data are the packet's flits (data_ptr, 8 bytes each); its address is the receiver's
+// input port; its extension carries the decoded header (for the receiver's trace and checks).
+struct HeaderExtension : tlm::tlm_extension<HeaderExtension> {
+    Header header;
+    tlm::tlm_extension_base* clone() const override { return new HeaderExtension(*this); }
+    void copy_from(const tlm::tlm_extension_base& e) override { *this = static_cast<const HeaderExtension&>(e); }
 };
 
-// What the routers tell the network: a transfer began (for the log and the stall watch), an edge ran.
+// What the routers share at the transaction level: the transfer log, the wheel, the stall watch's cycle.
 struct TlmNetworkHooks {
     TransmissionLog* log = nullptr;
-    std::function<void(uint64_t cycle)> progressed;  // something moved, was placed or delivered at this cycle
-    std::function<void(uint64_t cycle)> edge_done;   // a router ran the edge of this cycle
+    EdgeWheel* wheel = nullptr;
+    uint64_t* last_progress = nullptr;  // the latest cycle at which something moved, was placed or delivered
 };
 
-class TlmRouter : public RouterCore, public tlm::tlm_fw_transport_if<>, public tlm::tlm_bw_transport_if<> {
+class TlmRouter : public RouterCore {
 public:
     TlmRouter(sc_core::sc_module_name name, uint32_t id, const Topology& topology, RouterConfig config,
               std::unique_ptr<ControlLogic> logic, Node& node, NetworkCounters& counters, uint64_t load_cycles,
               const TlmNetworkHooks& hooks);
 
+    // The wheel: run the edge of `cycle` if this router is still due then.
+    void run_due(uint64_t cycle);
     // Elaboration: port p's output is bound to `to`'s input on its arrival port.
     void bind(unsigned p, TlmRouter& to);
     void connect_none(unsigned p) override { absent_mask_ |= 1u << p; }
 
-    // TLM-2.0: the receiver's side (forward path) and the sender's (backward path).
-    tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& t) override;
-    tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& t) override;
-    void b_transport(tlm::tlm_generic_payload&, sc_core::sc_time&) override {}
-    bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi&) override { return false; }
-    unsigned transport_dbg(tlm::tlm_generic_payload&) override { return 0; }
-    void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
+    // TLM-2.0: the receiver's side (forward path) and the sender's (backward path); `binding` is the
+    // socket's binding index.
+    tlm::tlm_sync_enum nb_transport_fw(int binding, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& t);
+    tlm::tlm_sync_enum nb_transport_bw(int binding, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& t);
 
 private:
     static constexpr uint64_t kNone = ~uint64_t{0};
-    void on_edge();
     void run_edge();
     struct PortUse {
         unsigned sending = 0;
@@ -73,28 +72,39 @@ private:
     void serve_inputs();
     bool drive_outputs();  // true if an output started a packet
     void accept_waiting();           // end of an edge: free inputs take the transfers waiting for them
-    void accept(unsigned p, uint64_t start);  // input p's transfer begins at `start`
-    void schedule(uint64_t cycle);   // run the edge of `cycle` (the earliest asked for wins)
-    uint64_t now() const { return static_cast<uint64_t>(sc_core::sc_time_stamp().value() / period_); }
+    unsigned accept(unsigned p, uint64_t start);  // input p's transfer begins at `start`
+    void schedule(uint64_t cycle);
+    void progressed(uint64_t cycle) { *hooks_.last_progress = std::max(*hooks_.last_progress, cycle); }   // run the edge of `cycle` (the earliest asked for wins)
+    uint64_t now() const { return hooks_.wheel->now(); }
     bool state_final(uint64_t cycle) const { return !(scheduled_ == cycle && last_run_ != cycle); }
 
     TlmNetworkHooks hooks_;
     uint64_t load_cycles_;
     sc_dt::uint64 period_;
-    sc_core::sc_event edge_;
-    uint64_t scheduled_ = kNone;  // the edge the event is set for
+    uint64_t scheduled_ = kNone;  // the edge the wheel will run next
     uint64_t last_run_ = kNone;
     bool started_ = false;
     // Per output port: its socket, its transaction (one at a time: the transmit register), the cycle its
     // transfer ends (kNone: none accepted yet). Per input port: the transaction waiting for the input
     // to be free, and the cycle the accepted one arrives.
-    std::vector<std::unique_ptr<tlm::tlm_initiator_socket<>>> out_sockets_;
-    std::vector<std::unique_ptr<tlm::tlm_target_socket<>>> in_sockets_;
-    std::vector<std::unique_ptr<tlm::tlm_generic_payload>> tx_;  // made on the port's first packet
+    // One multi-socket each way (a binding per linked port: per-port sockets were four named SystemC
+    // objects per link, most of a 16-cube's elaboration); which binding serves which port.
+    tlm_utils::multi_passthrough_initiator_socket<TlmRouter> out_socket_{"out"};
+    tlm_utils::multi_passthrough_target_socket<TlmRouter> in_socket_{"in"};
+    std::vector<int> out_binding_, in_binding_;
+    int out_bound_ = 0, in_bound_ = 0;
+    struct Transfer {  // the transmit register's transaction and its flits
+        tlm::tlm_generic_payload gp;
+        std::vector<uint64_t> flits;
+        HeaderExtension* header = nullptr;  // owned by gp
+    };
+    std::vector<std::unique_ptr<Transfer>> tx_;  // made on the port's first packet
     std::vector<uint64_t> out_ends_;
     std::vector<tlm::tlm_generic_payload*> in_waiting_;
     std::vector<uint64_t> in_arrives_;
-    std::vector<PacketExtension> in_staged_;  // the accepted packet, copied
+    std::vector<std::vector<uint64_t>> in_staged_;  // the accepted packet's flits, copied
+    uint32_t waiting_mask_ = 0;   // inputs with a transaction waiting (in_waiting_)
+    uint32_t arriving_mask_ = 0;  // inputs with an accepted transfer (in_arrives_)
 };
 
 }  // namespace cubecast
