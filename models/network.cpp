@@ -308,7 +308,7 @@ RunResult Network::run() {
     const auto t0 = std::chrono::steady_clock::now();
     sc_start(SC_ZERO_TIME);  // Verilator traces can be attached only after elaboration
     if (waves_) waves_->trace_rtl(routers_);
-    sc_start();
+    if (!finished_) sc_start();  // (the transaction level may finish at cycle 0, within the first call)
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (log_) log_->stop(cycle_ - 1);
     if (trace_) trace_->close();

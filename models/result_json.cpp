@@ -1,5 +1,7 @@
 #include "models/result_json.h"
 
+#include <limits>
+
 namespace cubecast {
 
 using nlohmann::json;
@@ -14,8 +16,30 @@ const char* status_name(RunStatus s) {
     return "unknown";
 }
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(DynamicTheory, x, v, rho, lambda_limit, rho_limit, stable, m_bar, a_low, a_high,
-                                   w, bound, light_load)
+// An unstable load has no finite W or bound: JSON writes those as null, and null reads back as infinity.
+void to_json(json& j, const DynamicTheory& t) {
+    j = json{{"x", t.x}, {"v", t.v}, {"rho", t.rho}, {"lambda_limit", t.lambda_limit}, {"rho_limit", t.rho_limit},
+             {"stable", t.stable}, {"m_bar", t.m_bar}, {"a_low", t.a_low}, {"a_high", t.a_high}, {"w", t.w},
+             {"bound", t.bound}, {"light_load", t.light_load}};
+}
+void from_json(const json& j, DynamicTheory& t) {
+    auto number = [&](const char* k) {
+        const json& v = j.at(k);
+        return v.is_null() ? std::numeric_limits<double>::infinity() : v.get<double>();
+    };
+    t.x = number("x");
+    t.v = number("v");
+    t.rho = number("rho");
+    t.lambda_limit = number("lambda_limit");
+    t.rho_limit = number("rho_limit");
+    t.stable = j.at("stable").get<bool>();
+    t.m_bar = number("m_bar");
+    t.a_low = number("a_low");
+    t.a_high = number("a_high");
+    t.w = number("w");
+    t.bound = number("bound");
+    t.light_load = number("light_load");
+}
 
 namespace {
 json dynamic_json(const DynamicResult& d) {

@@ -191,7 +191,8 @@ unsigned TlmRouter::accept(unsigned p, uint64_t start) {
     hooks_.log->begin(size_t{sender} * topology_.ports() + topology_.arrival_port(p), sender, id_, start,
                       gp.get_extension<HeaderExtension>()->header);
     progressed(start + length);  // a flit moves at every edge up to then
-    schedule(start + length);
+    // A port model is checked at every edge a flit arrives; else the arrival is what matters.
+    schedule(config_.port_model != PortModel::mla ? start + 1 : start + length);
     return length;
 }
 
