@@ -28,6 +28,7 @@ int cmd_bench(const std::string& format) {
         uint64_t k = 0;  // pmnb: M active nodes at random, known in advance
         const char* topology = "hypercube";
         unsigned radix = 0;
+        const char* level = "cycle";
     };
     // The model's speed, the 16-cube (idle routers must cost nothing; elaboration per router), then
     // the Verilated RTL router at every node against the SystemC one.
@@ -38,9 +39,13 @@ int cmd_bench(const std::string& format) {
                           // paper 001: the 64x64 torus (4096 routers, as the 12-cube), per packet-hop
                           {"mnb", "quadrant", 2, "systemc", 0, "torus", 64},  // optimal, as bostt on the 12-cube
                           {"mnb", "vbm", 2, "systemc", 0, "torus", 64},
+                          // the transaction level beside the cycle level's rows above
+                          {"mnb", "bostt", 12, "systemc", 0, "hypercube", 0, "tlm"},
+                          {"scatter", "bostt", 12, "systemc", 0, "hypercube", 0, "tlm"},
+                          {"snb", "sbt", 16, "systemc", 0, "hypercube", 0, "tlm"},
                           {"mnb", "bostt", 8, "systemc"},  {"mnb", "bostt", 8, "rtl"},
                           {"mnb", "bostt", 10, "rtl"}};
-    std::map<std::string, double> sim_seconds;
+    std::map<std::string, double> sim_seconds, totals, kib_per_router;  // the cycle level's, per run
     nlohmann::json all = nlohmann::json::array();
     if (format == "table")
         std::cout << std::left << std::setw(16) << "run" << std::right << std::setw(4) << "d" << std::setw(10) << "cycles"
@@ -56,6 +61,7 @@ int cmd_bench(const std::string& format) {
         c.router = k.router;
         c.topology = k.topology;
         c.radix = k.radix;
+        c.level = k.level;
         if (k.k) {
             c.k = k.k;
             c.known_sources = true;
@@ -73,14 +79,24 @@ int cmd_bench(const std::string& format) {
         // Peak memory over the routers: the whole process's, so an upper bound on a router's share.
         const double per_router_kib = static_cast<double>(ir.peak_rss_kib) / static_cast<double>(r.nodes);
         std::ostringstream ratio_line;
-        if (std::string(k.router) == "systemc") sim_seconds[key] = r.wall_seconds;
+        const bool tlm = std::string(k.level) == "tlm";
+        if (tlm && sim_seconds.count(key) && r.wall_seconds > 0)
+            ratio_line << "  transaction level: " << std::fixed << std::setprecision(2) << sim_seconds[key] / r.wall_seconds
+                       << "x the cycle level's simulation speed, " << std::setprecision(2)
+                       << totals[key] / total << "x in all, " << per_router_kib / kib_per_router[key]
+                       << "x its memory per router\n";
+        else if (std::string(k.router) == "systemc") {
+            sim_seconds[key] = r.wall_seconds;
+            totals[key] = total;
+            kib_per_router[key] = per_router_kib;
+        }
         else if (sim_seconds.count(key) && sim_seconds[key] > 0)
             ratio_line << "  RTL routers: " << std::fixed << std::setprecision(1) << r.wall_seconds / sim_seconds[key]
                        << "x the SystemC routers' simulation time on " << key << "\n";
         if (mesh && sim_seconds.count("per hop, 12-cube MNB") && sim_seconds["per hop, 12-cube MNB"] > 0)
             ratio_line << "  time per packet-hop: " << std::fixed << std::setprecision(2)
                        << per_hop / sim_seconds["per hop, 12-cube MNB"] << "x the 12-cube MNB's\n";
-        const std::string label = std::string(k.task) + "/" + k.algorithm + (std::string(k.router) == "rtl" ? " rtl" : "") +
+        const std::string label = std::string(k.task) + "/" + k.algorithm + (std::string(k.router) == "rtl" ? " rtl" : "") + (std::string(k.level) == "tlm" ? " tlm" : "") +
                                   (mesh ? " " + make_topology(k.topology, k.dim, k.radix)->label() : std::string());
         if (format == "table") {
             std::cout << std::left << std::setw(16) << label << std::right
@@ -93,7 +109,7 @@ int cmd_bench(const std::string& format) {
                       << ratio_line.str();
             std::cout.flush();
         } else {
-            all.push_back({{"task", k.task}, {"algorithm", k.algorithm}, {"dim", k.dim}, {"router", k.router},
+            all.push_back({{"task", k.task}, {"algorithm", k.algorithm}, {"dim", k.dim}, {"router", k.router}, {"level", k.level},
                            {"topology", k.topology}, {"radix", k.radix},
                            {"simulated_cycles", r.simulated_cycles}, {"packet_hops", hops},
                            {"simulation_seconds", r.wall_seconds}, {"total_seconds", total},
