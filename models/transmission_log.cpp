@@ -6,7 +6,6 @@ void TransmissionLog::begin(size_t link, uint32_t src, uint32_t dst, uint64_t st
     const unsigned length = format_.length(h.kind);
     const uint64_t end = start + length;
     in_flight_[link] = Crossing{start, end, h.kind};
-    last_end_ = end > last_end_ ? end : last_end_;
     // Counted whole now; stop() takes back what had not crossed when the run ended.
     (h.kind == Kind::data ? data_ : ctrl_)++;
     flits_ += length;

@@ -29,7 +29,6 @@ public:
     uint64_t ctrl_transmissions() const { return ctrl_; }
     uint64_t data_flits() const { return data_flits_; }
     uint64_t flits_moved() const { return flits_; }
-    uint64_t last_flit_cycle() const { return last_end_; }
 
 private:
     struct Row {
@@ -49,7 +48,7 @@ private:
         Kind kind = Kind::data;
     };
     std::vector<Crossing> in_flight_;  // per link, the last transfer (for stop())
-    uint64_t data_ = 0, ctrl_ = 0, data_flits_ = 0, flits_ = 0, last_end_ = 0;
+    uint64_t data_ = 0, ctrl_ = 0, data_flits_ = 0, flits_ = 0;
 };
 
 }  // namespace cubecast

@@ -147,9 +147,8 @@ void Router::serve_inputs() {
         if (!(not_ready_mask_ & bit) && *in_valid_value_[p]) {
             ++receiving_;
             if (in.accept(*in_flit_value_[p])) route_input(p);
-        } else if ((holding_mask_ & bit) && retry_input(p)) {
-            in.release();
-            holding_mask_ &= ~bit;
+        } else if (holding_mask_ & bit) {
+            retry_input(p);
         }
     }
 }

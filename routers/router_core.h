@@ -55,7 +55,12 @@ protected:
     // A complete packet on input p: route it, deliver, hold or place it; false if the crossbar could
     // not place it (the input then holds it, with its decision, until retry_input() succeeds).
     bool route_input(unsigned p);
-    bool retry_input(unsigned p) { return place(inputs_[p].packet(), inputs_[p].decision()); }
+    // Input p holds a packet: place it now if there is space (then the input is free again).
+    void retry_input(unsigned p) {
+        if (!place(inputs_[p].packet(), inputs_[p].decision())) return;
+        inputs_[p].release();
+        holding_mask_ &= ~(1u << p);
+    }
     void place_emitted_and_own();
     void inject_one();
     void check_port_model(unsigned sending, bool one_message, unsigned receiving);

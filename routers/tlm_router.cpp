@@ -13,13 +13,13 @@ TlmRouter::TlmRouter(sc_module_name name, uint32_t id, const Topology& topology,
       hooks_(hooks),
       load_cycles_(load_cycles),
       period_(sc_time(1, SC_NS).value()),
+      out_binding_(topology.ports(), -1),
+      in_binding_(topology.ports(), -1),
       tx_(topology.ports()),
       out_ends_(topology.ports(), kNone),
       in_waiting_(topology.ports(), nullptr),
       in_arrives_(topology.ports(), kNone),
-      in_staged_(topology.ports()),
-      out_binding_(topology.ports(), -1),
-      in_binding_(topology.ports(), -1) {
+      in_staged_(topology.ports()) {
     out_socket_.register_nb_transport_bw(this, &TlmRouter::nb_transport_bw);
     in_socket_.register_nb_transport_fw(this, &TlmRouter::nb_transport_fw);
     // The first edge, at cycle 0, follows the cycle level's reset and load edges.
@@ -115,9 +115,8 @@ void TlmRouter::serve_inputs() {
             arriving_mask_ &= ~bit;
             inputs_[p].take(in_staged_[p].data(), static_cast<unsigned>(in_staged_[p].size()));
             route_input(p);
-        } else if ((holding_mask_ & bit) && retry_input(p)) {
-            inputs_[p].release();
-            holding_mask_ &= ~bit;
+        } else if (holding_mask_ & bit) {
+            retry_input(p);
         }
     }
 }

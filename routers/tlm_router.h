@@ -14,7 +14,6 @@
 // a crossbar retry), with RouterCore's steps in the cycle level's order, so both levels decide alike.
 #pragma once
 #include <algorithm>
-#include <functional>
 #include <memory>
 #include <systemc>
 #include <tlm>
@@ -84,9 +83,6 @@ private:
     uint64_t scheduled_ = kNone;  // the edge the wheel will run next
     uint64_t last_run_ = kNone;
     bool started_ = false;
-    // Per output port: its socket, its transaction (one at a time: the transmit register), the cycle its
-    // transfer ends (kNone: none accepted yet). Per input port: the transaction waiting for the input
-    // to be free, and the cycle the accepted one arrives.
     // One multi-socket each way (a binding per linked port: per-port sockets were four named SystemC
     // objects per link, most of a 16-cube's elaboration); which binding serves which port.
     tlm_utils::multi_passthrough_initiator_socket<TlmRouter> out_socket_{"out"};
@@ -98,6 +94,9 @@ private:
         std::vector<uint64_t> flits;
         HeaderExtension* header = nullptr;  // owned by gp
     };
+    // Per output port: its transaction (one at a time: the transmit register), the cycle its transfer
+    // ends (kNone: none accepted yet). Per input port: the transaction waiting for the input to be
+    // free, the cycle the accepted one arrives, and its flits.
     std::vector<std::unique_ptr<Transfer>> tx_;  // made on the port's first packet
     std::vector<uint64_t> out_ends_;
     std::vector<tlm::tlm_generic_payload*> in_waiting_;
