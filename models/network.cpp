@@ -44,17 +44,17 @@ std::string limit_lines(const std::string& text, size_t max) {
 // torus of the same size, each wrapped in the fold that maps it onto the array (paper 001 Fig. 1):
 // it sees torus ids and a torus slot twice the array's.
 LogicFactory Network::build_logic(const PacketFormat& format) {
-    AlgorithmSetup setup{*topology_, config_.root, config_.packet_flits, config_.sbt_rotation, config_.sources,
-                         config_.seed, config_.c_star, config_.with_prefix, config_.token_flits,
-                         config_.known_sources, config_.period_pmnb(), arrivals_end(task_)};
-    if (!config_.torus_on_array) return algo_->build(setup);
+    // The run's options on a topology, with its root, sources and time scale (1, or 2 folded).
+    const auto setup = [&](const Topology& t, uint32_t root, std::vector<uint32_t> sources, unsigned scale) {
+        return AlgorithmSetup{t, root, scale * config_.packet_flits, config_.sbt_rotation, std::move(sources),
+                              config_.seed, config_.c_star, config_.with_prefix, scale * config_.token_flits,
+                              config_.known_sources, config_.period_pmnb(), arrivals_end(task_)};
+    };
+    if (!config_.torus_on_array) return algo_->build(setup(*topology_, config_.root, config_.sources, 1));
     auto fold = std::make_shared<const TorusFold>(*folded_torus_, static_cast<const Mesh&>(*topology_));
-    AlgorithmSetup torus_setup{*folded_torus_, fold->to_torus(config_.root), 2 * config_.packet_flits,
-                               config_.sbt_rotation, {}, config_.seed, config_.c_star, config_.with_prefix,
-                               2 * config_.token_flits, config_.known_sources, config_.period_pmnb(),
-                               arrivals_end(task_)};
-    for (uint32_t s : config_.sources) torus_setup.sources.push_back(fold->to_torus(s));
-    LogicFactory inner = algo_->build(torus_setup);
+    std::vector<uint32_t> torus_sources;
+    for (uint32_t s : config_.sources) torus_sources.push_back(fold->to_torus(s));
+    LogicFactory inner = algo_->build(setup(*folded_torus_, fold->to_torus(config_.root), std::move(torus_sources), 2));
     const unsigned flits = config_.packet_flits;
     return [fold, inner, flits, format](uint32_t node) -> std::unique_ptr<ControlLogic> {
         return std::make_unique<FoldedLogic>(fold, inner(fold->to_torus(node)), node, flits, format);
@@ -170,7 +170,6 @@ void Network::build_cycle_level(const LogicFactory& make_logic, const PacketForm
     sensitive << clk_->negedge_event();
     dont_initialize();
 }
-
 
 Network::~Network() = default;
 

@@ -3,7 +3,6 @@
 // everything is delivered and the network is empty, or reports a stall with the stuck state.
 // One Network per process (SystemC allows one elaboration): see isolated_run.h for several.
 #pragma once
-#include "models/mesh.h"
 #include <chrono>
 #include <memory>
 #include <systemc>
@@ -14,16 +13,17 @@
 #include "models/topology.h"
 #include "models/link.h"
 #include "models/link_monitor.h"
+#include "models/mesh.h"
 #include "models/node.h"
 #include "models/phases.h"
 #include "models/run.h"
 #include "models/task.h"
 #include "models/trace_writer.h"
+#include "models/transmission_log.h"
 #include "routers/algorithms/registry.h"
 #include "routers/router.h"
 #include "routers/rtl_router.h"
 #include "routers/tlm_router.h"
-#include "models/transmission_log.h"
 
 namespace cubecast {
 

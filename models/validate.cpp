@@ -226,22 +226,26 @@ std::optional<std::string> validate_rtl(const RunConfig& c, const Topology& topo
     return std::nullopt;
 }
 
+// "task/algorithm" for each registered algorithm with the property, comma separated.
+template <class Property>
+std::string algorithms_where(Property has) {
+    std::string names;
+    for (const AlgorithmEntry& e : algorithms().all())
+        if (has(e))
+            for (const TaskInfo& t : tasks())
+                if (t.kind == e.task) names += (names.empty() ? "" : ", ") + std::string(t.name) + "/" + e.name;
+    return names;
+}
+
 // --torus-on-array (paper 001 Fig. 1): the array runs a torus algorithm whose transmissions keep to
 // its slots, each torus slot as two phases; back-pressure or a port model would move them off the grid.
 std::optional<std::string> validate_fold(const RunConfig& c, const TaskInfo& task, const Topology& topo) {
     if (topo.kind() != TopologyKind::array)
         return "--torus-on-array simulates a torus on the array of the same size: accepted with --topology array, not " +
                c.topology;
-    const AlgorithmEntry& e = *algorithms().find(task.kind, c.algorithm);
-    if (!e.foldable) {
-        std::string accepted;
-        for (const AlgorithmEntry& x : algorithms().all())
-            if (x.foldable)
-                for (const TaskInfo& t : tasks())
-                    if (t.kind == x.task) accepted += (accepted.empty() ? "" : ", ") + std::string(t.name) + "/" + x.name;
-        return "--torus-on-array runs the torus's own algorithms: accepted " + accepted + ", not " +
-               c.task + "/" + c.algorithm;
-    }
+    if (!algorithms().find(task.kind, c.algorithm)->foldable)
+        return "--torus-on-array runs the torus's own algorithms: accepted " +
+               algorithms_where([](const AlgorithmEntry& e) { return e.foldable; }) + ", not " + c.task + "/" + c.algorithm;
     if (c.queue_depth)
         return "--queue-depth " + std::to_string(c.queue_depth) +
                " with --torus-on-array: accepted 0 (the fold's phase grid needs unbounded queues)";
@@ -340,14 +344,9 @@ std::optional<std::string> validate(const RunConfig& c) {
         return "--token-flits " + std::to_string(c.token_flits) + " is out of range: accepted 1.." +
                std::to_string(kMaxPacketFlits);
     const AlgorithmEntry& algo = *algorithms().find(task->kind, c.algorithm);
-    if (c.known_sources && !algo.ranks_by_prefix) {
-        std::string accepted;
-        for (const AlgorithmEntry& e : algorithms().all())
-            if (e.ranks_by_prefix) for (const TaskInfo& t : tasks())
-                    if (t.kind == e.task) accepted += (accepted.empty() ? "" : ", ") + std::string(t.name) + "/" + e.name;
-        return "--known-sources applies to " + accepted + " (ranks known in advance, no prefix), not to " + c.task + "/" +
-               c.algorithm;
-    }
+    if (c.known_sources && !algo.ranks_by_prefix)
+        return "--known-sources applies to " + algorithms_where([](const AlgorithmEntry& e) { return e.ranks_by_prefix; }) +
+               " (ranks known in advance, no prefix), not to " + c.task + "/" + c.algorithm;
     if (algo.dim_check)
         if (auto e = algo.dim_check(c.dim)) return e;
     if (algo.fixed_parts && c.packet_flits % algo.fixed_parts != 0)
