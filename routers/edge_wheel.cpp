@@ -24,7 +24,7 @@ std::vector<TlmRouter*>& EdgeWheel::bucket(uint64_t cycle) {
 
 void EdgeWheel::add(uint64_t cycle, TlmRouter* r) { bucket(cycle).push_back(r); }
 
-void EdgeWheel::wake_at(uint64_t cycle) { wakes_[cycle] = true; }
+void EdgeWheel::wake_at(uint64_t cycle) { wakes_.insert(cycle); }
 
 void EdgeWheel::turn() {
     now_ = static_cast<uint64_t>(sc_time_stamp().value() / sc_time(1, SC_NS).value());
@@ -39,7 +39,7 @@ void EdgeWheel::turn() {
         later_.erase(later_.begin());
     }
     for (TlmRouter* r : running_) r->run_due(now_);
-    while (!wakes_.empty() && wakes_.begin()->first <= now_) wakes_.erase(wakes_.begin());
+    while (!wakes_.empty() && *wakes_.begin() <= now_) wakes_.erase(wakes_.begin());
     after_edge_(now_);
     // The next cycle something is due.
     uint64_t next = ~uint64_t{0};
@@ -49,7 +49,7 @@ void EdgeWheel::turn() {
             break;
         }
     if (!later_.empty()) next = std::min(next, later_.begin()->first);
-    if (!wakes_.empty()) next = std::min(next, wakes_.begin()->first);
+    if (!wakes_.empty()) next = std::min(next, *wakes_.begin());
     if (next != ~uint64_t{0}) next_trigger(sc_time(static_cast<double>(next - now_), SC_NS));
     else next_trigger(never_);
 }

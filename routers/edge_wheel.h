@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <set>
 #include <systemc>
 #include <vector>
 
@@ -36,7 +37,7 @@ private:
     std::vector<std::vector<TlmRouter*>> ring_;
     std::vector<uint64_t> ring_cycle_;  // which cycle each slot holds (the slot is empty otherwise)
     std::map<uint64_t, std::vector<TlmRouter*>> later_;
-    std::map<uint64_t, bool> wakes_;
+    std::set<uint64_t> wakes_;
     std::vector<TlmRouter*> running_;
     sc_core::sc_event never_;  // nothing due: the process waits on this, which no one notifies
 };

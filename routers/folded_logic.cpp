@@ -12,17 +12,16 @@ FoldedLogic::FoldedLogic(std::shared_ptr<const TorusFold> fold, std::unique_ptr<
       format_(format),
       promised_(fold_->array().ports()) {}
 
-Header FoldedLogic::to_torus(Header h) const {
-    h.origin = fold_->to_torus(h.origin);
-    if (!h.broadcast && h.kind == Kind::data) h.dest = fold_->to_torus(h.dest);
+// The header's node ids (origin, and a data packet's dest) as the other side numbers them.
+template <class Map>
+Header relabel(Header h, Map map) {
+    h.origin = map(h.origin);
+    if (!h.broadcast && h.kind == Kind::data) h.dest = map(h.dest);
     return h;
 }
 
-Header FoldedLogic::to_array(Header h) const {
-    h.origin = fold_->to_array(h.origin);
-    if (!h.broadcast && h.kind == Kind::data) h.dest = fold_->to_array(h.dest);
-    return h;
-}
+Header FoldedLogic::to_torus(const Header& h) const { return relabel(h, [&](uint32_t v) { return fold_->to_torus(v); }); }
+Header FoldedLogic::to_array(const Header& h) const { return relabel(h, [&](uint32_t v) { return fold_->to_array(v); }); }
 
 uint64_t FoldedLogic::reserve(unsigned port, uint64_t now, uint64_t ready, unsigned phase, unsigned x) {
     std::map<uint64_t, uint64_t>& promised = promised_[port];  // start -> end

@@ -39,8 +39,8 @@ public:
 private:
     // The first start at or after `ready` in `phase` of the 2x grid that this port has not promised.
     uint64_t reserve(unsigned port, uint64_t now, uint64_t ready, unsigned phase, unsigned x);
-    Header to_torus(Header h) const;
-    Header to_array(Header h) const;
+    Header to_torus(const Header& h) const;
+    Header to_array(const Header& h) const;
     // The torus logic's forwards, now at `torus_now`, as array forwards on the phase grid.
     void forward_on_array(const Decision& torus_decision, uint64_t now, uint64_t torus_now, unsigned x, Decision& out);
 
