@@ -40,6 +40,12 @@ std::string limit_lines(const std::string& text, size_t max) {
 }
 }  // namespace
 
+std::vector<uint32_t> Network::torus_nodes(const std::vector<uint32_t>& array_nodes) const {
+    std::vector<uint32_t> out;
+    for (uint32_t a : array_nodes) out.push_back(fold_->to_torus(a));
+    return out;
+}
+
 // The run's control logics: the algorithm's own, or (--torus-on-array) the torus algorithm's for the
 // torus of the same size, each wrapped in the fold that maps it onto the array (paper 001 Fig. 1):
 // it sees torus ids and a torus slot twice the array's.
@@ -50,11 +56,9 @@ LogicFactory Network::build_logic(const PacketFormat& format) {
                               config_.seed, config_.c_star, config_.with_prefix, scale * config_.token_flits,
                               config_.known_sources, config_.period_pmnb(), arrivals_end(task_)};
     };
-    if (!config_.torus_on_array) return algo_->build(setup(*topology_, config_.root, config_.sources, 1));
-    auto fold = std::make_shared<const TorusFold>(*folded_torus_, static_cast<const Mesh&>(*topology_));
-    std::vector<uint32_t> torus_sources;
-    for (uint32_t s : config_.sources) torus_sources.push_back(fold->to_torus(s));
-    LogicFactory inner = algo_->build(setup(*folded_torus_, fold->to_torus(config_.root), std::move(torus_sources), 2));
+    if (!fold_) return algo_->build(setup(*topology_, config_.root, config_.sources, 1));
+    const auto fold = fold_;
+    LogicFactory inner = algo_->build(setup(*folded_torus_, fold->to_torus(config_.root), torus_nodes(config_.sources), 2));
     const unsigned flits = config_.packet_flits;
     return [fold, inner, flits, format](uint32_t node) -> std::unique_ptr<ControlLogic> {
         return std::make_unique<FoldedLogic>(fold, inner(fold->to_torus(node)), node, flits, format);
@@ -82,8 +86,22 @@ Network::Network(sc_module_name name, const RunConfig& config)
     const std::vector<uint32_t> origins = task_.origins();
     if (origins.size() < n) plan->set_origins(origins);  // else every node sends: slot = origin
     const PacketFormat format{config.packet_flits / task_.parts(), config.token_flits};
+    // Folded, a node has its torus node's messages in the order the torus task makes them (by torus ids).
+    std::unique_ptr<Task> torus_task;
+    if (folded_torus_) {
+        fold_ = std::make_shared<const TorusFold>(*folded_torus_, static_cast<const Mesh&>(*topology_));
+        torus_task = std::make_unique<Task>(task_info_->kind, *folded_torus_, fold_->to_torus(config.root),
+                                            torus_nodes(config.sources), task_.parts(), std::vector<std::vector<Arrival>>{},
+                                            torus_nodes(config.targets));
+    }
+    const auto own_messages = [&](uint32_t i) {
+        if (!torus_task) return task_.own_messages(i);
+        std::vector<Header> own = torus_task->own_messages(fold_->to_torus(i));
+        for (Header& h : own) h = fold_->to_array(h);
+        return own;
+    };
     for (uint32_t i = 0; i < n; ++i) {
-        nodes_.push_back(std::make_unique<Node>(i, plan, format, task_.expected_deliveries(i), task_.own_messages(i),
+        nodes_.push_back(std::make_unique<Node>(i, plan, format, task_.expected_deliveries(i), own_messages(i),
                                                 task_.timed_messages(i)));
         if (task_.kind() == TaskKind::succ) nodes_.back()->require_order(gray_position);
         expected_total_ += nodes_.back()->expected();

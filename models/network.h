@@ -18,6 +18,7 @@
 #include "models/phases.h"
 #include "models/run.h"
 #include "models/task.h"
+#include "models/torus_fold.h"
 #include "models/trace_writer.h"
 #include "models/transmission_log.h"
 #include "routers/algorithms/registry.h"
@@ -52,10 +53,12 @@ private:
     uint64_t data_transmissions() const { return log_ ? log_->data_transmissions() : monitor_->data_transmissions(); }
     uint64_t ctrl_transmissions() const { return log_ ? log_->ctrl_transmissions() : monitor_->ctrl_transmissions(); }
     LogicFactory build_logic(const PacketFormat& format);
+    std::vector<uint32_t> torus_nodes(const std::vector<uint32_t>& array_nodes) const;  // folded: their torus ids
 
     RunConfig config_;
     std::unique_ptr<Topology> topology_;
     std::unique_ptr<Mesh> folded_torus_;  // --torus-on-array: the torus the algorithm runs on
+    std::shared_ptr<const TorusFold> fold_;  // ... and how it maps onto the array (paper 001 Fig. 1)
     const TaskInfo* task_info_;
     const AlgorithmEntry* algo_;
     const AlgorithmEntry* period_pmnb_;  // dynamic/periods: the PMNB of each period

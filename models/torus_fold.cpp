@@ -50,6 +50,18 @@ uint32_t TorusFold::to_torus(uint32_t a) const {
     return v;
 }
 
+namespace {
+template <class Map>
+Header relabel(Header h, Map map) {
+    h.origin = map(h.origin);
+    if (!h.broadcast && h.kind == Kind::data) h.dest = map(h.dest);
+    return h;
+}
+}  // namespace
+
+Header TorusFold::to_array(Header h) const { return relabel(h, [&](uint32_t v) { return to_array(v); }); }
+Header TorusFold::to_torus(Header h) const { return relabel(h, [&](uint32_t v) { return to_torus(v); }); }
+
 TorusFold::Leg TorusFold::leg(uint32_t torus_node, unsigned torus_port) const {
     const unsigned i = torus_port / 2, dir = torus_port % 2;
     const LineLeg& l = legs_[torus_.digit(torus_node, i)][dir];

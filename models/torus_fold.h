@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "models/mesh.h"
+#include "models/packet.h"
 
 namespace cubecast {
 
@@ -26,6 +27,9 @@ public:
 
     uint32_t to_array(uint32_t torus_node) const;
     uint32_t to_torus(uint32_t array_node) const;
+    // A header's node ids (its origin, and a data packet's destination) as the other side numbers them.
+    Header to_array(Header h) const;
+    Header to_torus(Header h) const;
 
     // How a transmission of torus node v on torus port `torus_port` crosses the array: the array
     // port it leaves on (same dimension), one or two hops, and the phase of its first hop.

@@ -61,10 +61,18 @@ private:
 };
 
 // A packet the logic sends itself: a control token (kind ctrl: made here), or a data packet it holds
-// (found by origin, msg and part; it leaves with this header's tag and dest).
+// (found by origin, msg and part; it leaves with this header's tag and dest). Its decision forwards it;
+// a packet taken from the hold buffer may also be delivered here, and a token made here may be put on
+// hold instead (a wrapper logic that schedules its inner logic's transmissions itself, the torus fold,
+// holds everything until it is sent). `source` says where the packet comes from:
+//   automatic   a ctrl header is a token made here, a data header a held packet (taken out);
+//   held        a held packet of either kind (a token with this exact header first), taken out;
+//   held_copy   a copy of a held packet, which stays held (it is sent again later).
 struct Emission {
+    enum class Source : uint8_t { automatic, held, held_copy };
     Header header;
     Decision decision;
+    Source source = Source::automatic;
 };
 
 // What a logic observed, for the run's report. Marks are named instants (the network reports the

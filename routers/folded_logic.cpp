@@ -1,5 +1,7 @@
 #include "routers/folded_logic.h"
 
+#include <algorithm>
+
 namespace cubecast {
 
 FoldedLogic::FoldedLogic(std::shared_ptr<const TorusFold> fold, std::unique_ptr<ControlLogic> torus_logic,
@@ -10,18 +12,29 @@ FoldedLogic::FoldedLogic(std::shared_ptr<const TorusFold> fold, std::unique_ptr<
       torus_id_(fold_->to_torus(array_id)),
       torus_packet_flits_(2 * packet_flits),
       format_(format),
+      waiting_(fold_->torus().ports()),
+      busy_until_(fold_->torus().ports(), 0),
       promised_(fold_->array().ports()) {}
 
-// The header's node ids (origin, and a data packet's dest) as the other side numbers them.
-template <class Map>
-Header relabel(Header h, Map map) {
-    h.origin = map(h.origin);
-    if (!h.broadcast && h.kind == Kind::data) h.dest = map(h.dest);
-    return h;
+Header FoldedLogic::to_torus(const Header& h) const { return fold_->to_torus(h); }
+Header FoldedLogic::to_array(const Header& h) const { return fold_->to_array(h); }
+
+uint64_t FoldedLogic::held_key(const Header& h) {
+    if (h.kind == Kind::ctrl) return encode_header(h) | (uint64_t{1} << 63);
+    const uint64_t dest = h.broadcast ? 0xffff : h.dest;  // unicast packets of one message differ by destination
+    return uint64_t{h.origin} | uint64_t{h.msg} << 16 | uint64_t{h.part} << 28 | dest << 32;
 }
 
-Header FoldedLogic::to_torus(const Header& h) const { return relabel(h, [&](uint32_t v) { return fold_->to_torus(v); }); }
-Header FoldedLogic::to_array(const Header& h) const { return relabel(h, [&](uint32_t v) { return fold_->to_array(v); }); }
+bool FoldedLogic::leaves(const Header& h, bool sent) {
+    const auto it = copies_.find(held_key(h));
+    if (it == copies_.end()) return true;  // not the fold's (the torus logic misused its hold): as asked
+    Copies& c = it->second;
+    const bool taken = !sent || c.to_send <= c.held;
+    if (sent && c.to_send > 0) --c.to_send;
+    if (taken && c.held > 0) --c.held;
+    if (c.held == 0 && c.to_send == 0) copies_.erase(it);
+    return taken;
+}
 
 uint64_t FoldedLogic::reserve(unsigned port, uint64_t now, uint64_t ready, unsigned phase, unsigned x) {
     std::map<uint64_t, uint64_t>& promised = promised_[port];  // start -> end
@@ -40,55 +53,157 @@ uint64_t FoldedLogic::reserve(unsigned port, uint64_t now, uint64_t ready, unsig
 }
 
 void FoldedLogic::route(const LocalView& view, const Header& h, int in_port, Decision& out) {
+    if (in_port == kLocalPort) {  // an own packet: the torus logic decides now, as the torus router's would
+        scratch_.clear();
+        inner_->route(torus_view(view.cycle), to_torus(h), kLocalPort, scratch_);
+        if (scratch_.holds() || !scratch_.forwards().empty()) {  // the torus logic's, or until its ports send it
+            out.hold();
+            held_one_more(h);
+        }
+        if (scratch_.delivers()) out.deliver();
+        if (!scratch_.forwards().empty()) {
+            own_.emplace_back(h, scratch_);
+            if (!started_) own_preloaded_ = own_.size();
+        }
+        return;
+    }
+    // It left its sender x cycles ago, on the grid: the phase says which ring link it is on.
     const unsigned x = format_.length(h.kind);
-    uint64_t torus_now = view.cycle;
-    int torus_in = kLocalPort;
-    if (in_port != kLocalPort) {
-        // It left its sender x cycles ago, on the grid: the phase says which ring link it is on.
-        const uint64_t start = view.cycle - x;
-        const unsigned phase = static_cast<unsigned>(start / x % 2);
-        const TorusFold::Crossing c = fold_->crossing(array_id_, static_cast<unsigned>(in_port), phase);
-        if (start % x != 0 || !c.used) {
-            problems_.add("torus-on-array: node " + std::to_string(array_id_) + " got a packet of origin " +
-                          std::to_string(h.origin) + " off the phase grid (cycle " + std::to_string(view.cycle) + ")");
-            return;
-        }
-        if (c.pass_on) {  // the middle of a two-hop ring link: on in the same direction, in phase 1
-            const unsigned onward = static_cast<unsigned>(in_port) ^ 1u;
-            out.forward(onward, QueueKey{reserve(onward, view.cycle, view.cycle, 1, x), 0});
-            return;
-        }
-        // A phase-0 one-hop crossing arrived half a torus slot early: the torus logic sees it at its slot's end.
-        torus_now = phase == 0 ? view.cycle + x : view.cycle;
-        torus_in = static_cast<int>(c.torus_in_port);
+    const uint64_t start = view.cycle - x;
+    const unsigned phase = static_cast<unsigned>(start / x % 2);
+    const TorusFold::Crossing c = fold_->crossing(array_id_, static_cast<unsigned>(in_port), phase);
+    if (start % x != 0 || !c.used) {
+        problems_.add("torus-on-array: node " + std::to_string(array_id_) + " got a packet of origin " +
+                      std::to_string(h.origin) + " off the phase grid (cycle " + std::to_string(view.cycle) + ")");
+        return;
     }
-    const LocalView torus_view{torus_id_, &fold_->torus(), torus_packet_flits_, torus_now};
-    scratch_.clear();
-    inner_->route(torus_view, to_torus(h), torus_in, scratch_);
-    if (scratch_.delivers()) out.deliver();
-    if (scratch_.holds()) out.hold();
-    forward_on_array(scratch_, view.cycle, torus_now, x, out);
+    if (c.pass_on) {  // the middle of a two-hop ring link: on in the same direction, in phase 1 (its own)
+        const unsigned onward = static_cast<unsigned>(in_port) ^ 1u;
+        out.forward(onward, QueueKey{reserve(onward, view.cycle, view.cycle, 1, x), 0});
+        return;
+    }
+    // It has crossed its ring link; the torus sees it at the end of the torus slot (a phase-0 one-hop
+    // crossing is half a slot early).
+    out.hold();
+    held_one_more(h);
+    arrivals_.push_back(Arrival{h, c.torus_in_port, phase == 0 ? view.cycle + x : view.cycle});
 }
 
-void FoldedLogic::forward_on_array(const Decision& torus_decision, uint64_t now, uint64_t torus_now, unsigned x,
-                                   Decision& out) {
-    for (const Forward& f : torus_decision.forwards()) {
-        const TorusFold::Leg leg = fold_->leg(torus_id_, f.port);
-        const uint64_t ready = std::max(f.key.not_before, torus_now);
-        out.forward(leg.array_port, QueueKey{reserve(leg.array_port, now, ready, leg.phase, x), f.key.priority});
+void FoldedLogic::queue_forwards(const Header& array_header, const Decision& d) {
+    if (d.forwards().empty()) return;
+    copies_[held_key(array_header)].to_send += static_cast<unsigned>(d.forwards().size());
+    for (const Forward& f : d.forwards()) waiting_[f.port].push_back(Waiting{f.key, order_++, array_header});
+}
+
+void FoldedLogic::take_decision(const Header& array_header, const Decision& d, std::vector<Emission>& out) {
+    const bool stays = d.holds() || !d.forwards().empty();
+    if (d.delivers() || !stays) {  // delivered (a copy, if it stays), or consumed
+        if (!stays) leaves(array_header, false);
+        Emission e{array_header, {}, stays ? Emission::Source::held_copy : Emission::Source::held};
+        if (d.delivers()) e.decision.deliver();
+        out.push_back(std::move(e));
+    }
+    queue_forwards(array_header, d);
+}
+
+// What the torus logic's control unit emits: a token it makes is held here until its ports send it; a
+// packet it held waits for its ports (it stays held).
+void FoldedLogic::take_emission(Emission& e, std::vector<Emission>& out) {
+    const Header h = to_array(e.header);
+    if (e.source != Emission::Source::automatic || e.decision.holds() || e.decision.forwards().empty()) {
+        const bool takes = e.source == Emission::Source::held ||
+                           (e.source == Emission::Source::automatic && e.header.kind == Kind::data);
+        if (takes && !e.decision.holds()) leaves(h, false);
+        out.push_back(Emission{h, e.decision, e.source});  // nothing to schedule: as it is
+        return;
+    }
+    if (e.header.kind == Kind::ctrl) {
+        Emission made{h, {}, Emission::Source::automatic};
+        made.decision.hold();
+        out.push_back(std::move(made));
+        held_one_more(h);
+    } else if (e.decision.delivers()) {
+        Emission copy{h, {}, Emission::Source::held_copy};
+        copy.decision.deliver();
+        out.push_back(std::move(copy));
+    }
+    queue_forwards(h, e.decision);
+}
+
+// Every free torus port sends its head, if due, on its ring link's array link and phase.
+void FoldedLogic::send_due(uint64_t cycle, std::vector<Emission>& out) {
+    for (unsigned tp = 0; tp < waiting_.size(); ++tp) {
+        std::vector<Waiting>& q = waiting_[tp];
+        if (q.empty() || busy_until_[tp] > cycle) continue;
+        const auto head = std::min_element(q.begin(), q.end(), [](const Waiting& a, const Waiting& b) {
+            if (a.key.not_before != b.key.not_before) return a.key.not_before < b.key.not_before;
+            if (a.key.priority != b.key.priority) return a.key.priority < b.key.priority;
+            return a.order < b.order;
+        });
+        if (head->key.not_before > cycle) continue;
+        const Header h = head->header;
+        q.erase(head);
+        const unsigned x = format_.length(h.kind);
+        const TorusFold::Leg leg = fold_->leg(torus_id_, tp);
+        Emission e{h, {}, leaves(h, true) ? Emission::Source::held : Emission::Source::held_copy};
+        e.decision.forward(leg.array_port, QueueKey{reserve(leg.array_port, cycle, cycle, leg.phase, x), 0});
+        out.push_back(std::move(e));
+        busy_until_[tp] = cycle + 2 * x;  // a torus packet is twice as long as each of its legs
     }
 }
 
+// One torus edge, in the torus router's order: the packets that arrived (by torus input port), the
+// torus logic's control unit, the local port's next own packet (all of them before cycle 0); then the
+// ports start their heads.
 void FoldedLogic::on_cycle(const LocalView& view, std::vector<Emission>& out) {
-    emissions_.clear();
-    inner_->on_cycle(LocalView{torus_id_, &fold_->torus(), torus_packet_flits_, view.cycle}, emissions_);
-    for (Emission& e : emissions_) {
-        Emission mapped{to_array(e.header), {}};
-        if (e.decision.delivers()) mapped.decision.deliver();
-        if (e.decision.holds()) mapped.decision.hold();
-        forward_on_array(e.decision, view.cycle, view.cycle, format_.length(e.header.kind), mapped.decision);
-        out.push_back(std::move(mapped));
+    const uint64_t cycle = view.cycle;
+    if (!started_) {
+        started_ = true;
+        for (size_t i = 0; i < own_preloaded_; ++i) queue_forwards(own_[i].first, own_[i].second);
+        own_.erase(own_.begin(), own_.begin() + static_cast<long>(own_preloaded_));
     }
+    std::vector<Arrival> due;
+    for (size_t i = 0; i < arrivals_.size();)
+        if (arrivals_[i].due <= cycle) {
+            due.push_back(arrivals_[i]);
+            arrivals_.erase(arrivals_.begin() + static_cast<long>(i));
+        } else {
+            ++i;
+        }
+    std::stable_sort(due.begin(), due.end(), [](const Arrival& a, const Arrival& b) { return a.torus_in_port < b.torus_in_port; });
+    for (const Arrival& a : due) {
+        scratch_.clear();
+        inner_->route(torus_view(cycle), to_torus(a.header), static_cast<int>(a.torus_in_port), scratch_);
+        take_decision(a.header, scratch_, out);
+    }
+    if (inner_->clocked()) {
+        emissions_.clear();
+        inner_->on_cycle(torus_view(cycle), emissions_);
+        for (Emission& e : emissions_) take_emission(e, out);
+    }
+    if (!own_.empty()) {
+        queue_forwards(own_.front().first, own_.front().second);
+        own_.erase(own_.begin());
+    }
+    send_due(cycle, out);
+}
+
+uint64_t FoldedLogic::next_cycle_needed(uint64_t cycle) const {
+    uint64_t next = inner_->clocked() ? inner_->next_cycle_needed(cycle) : ~uint64_t{0};
+    if (!own_.empty() || !started_) next = cycle;
+    for (const Arrival& a : arrivals_) next = std::min(next, a.due);
+    for (unsigned tp = 0; tp < waiting_.size(); ++tp) {
+        if (waiting_[tp].empty()) continue;
+        uint64_t earliest = ~uint64_t{0};
+        for (const Waiting& w : waiting_[tp]) earliest = std::min(earliest, w.key.not_before);
+        next = std::min(next, std::max(earliest, busy_until_[tp]));
+    }
+    return std::max(next, cycle);
+}
+
+bool FoldedLogic::finished() const {
+    if (!inner_->finished() || !arrivals_.empty() || !own_.empty()) return false;
+    return std::all_of(waiting_.begin(), waiting_.end(), [](const std::vector<Waiting>& q) { return q.empty(); });
 }
 
 void FoldedLogic::report(LogicReport& out) const {

@@ -47,25 +47,7 @@ void RouterCore::route_arrivals() {
 void RouterCore::run_control_unit() {
     emissions_.clear();
     logic_->on_cycle(view(), emissions_);
-    for (Emission& e : emissions_) {
-        Packet p;
-        if (e.header.kind == Kind::ctrl) {
-            p = make_packet(e.header, config_.format);
-            ++counters_.injected;
-            ++counters_.in_routers;
-        } else if (!take_held(e.header, p)) {
-            problems_.push_back("control logic of node " + std::to_string(id_) + " released message origin " +
-                                std::to_string(e.header.origin) + " msg " + std::to_string(e.header.msg) +
-                                " that it does not hold");
-            continue;
-        }
-        if (e.decision.holds() || e.decision.delivers()) {
-            problems_.push_back("control logic of node " + std::to_string(id_) +
-                                " emitted a packet to hold or deliver here; emissions only go out");
-            e.decision.clear();
-        }
-        emitted_.push_back(PendingInjection{std::move(p), std::move(e.decision)});
-    }
+    for (Emission& e : emissions_) emit(e);
     // A logic may be finished and busy again (the dynamic scheme, when a new request arrives).
     if (const bool finished = logic_->finished(); finished != finish_noted_) {
         finish_noted_ = finished;
@@ -74,20 +56,70 @@ void RouterCore::run_control_unit() {
     }
 }
 
-// A held data packet with the header's origin, msg and part; it takes the header's tag and dest (a
-// broadcast's dest is free for the algorithm, e.g. paper 004's packing destination).
-bool RouterCore::take_held(const Header& h, Packet& out) {
+void RouterCore::emit(Emission& e) {
+    const bool made = e.source == Emission::Source::automatic && e.header.kind == Kind::ctrl;
+    const bool keep = e.source == Emission::Source::held_copy;
+    Packet p;
+    if (made) {
+        p = make_packet(e.header, config_.format);
+        ++counters_.injected;
+        ++counters_.in_routers;
+    } else if (!take_held(e.header, keep, p)) {
+        problems_.push_back("control logic of node " + std::to_string(id_) + " released message origin " +
+                            std::to_string(e.header.origin) + " msg " + std::to_string(e.header.msg) +
+                            " that it does not hold");
+        return;
+    } else if (keep) {
+        ++counters_.in_routers;  // a second copy of the held packet
+    }
+    if (e.decision.holds()) {
+        if (!made || e.decision.delivers() || !e.decision.forwards().empty())
+            problems_.push_back("control logic of node " + std::to_string(id_) +
+                                " put an emission on hold that is not a token it made, or also sent it");
+        held_.push_back(std::move(p));
+        ++counters_.progress;
+        return;
+    }
+    if (e.decision.delivers()) {
+        if (made) {
+            problems_.push_back("control logic of node " + std::to_string(id_) +
+                                " delivered a token it made here; only held packets are delivered from the control unit");
+            e.decision.clear();
+        } else {
+            node_.deliver(p, cycle_);
+            ++counters_.deliveries;
+            wave_delivered_ += waves_;
+        }
+    }
+    emitted_.push_back(PendingInjection{std::move(p), std::move(e.decision)});
+}
+
+// A held packet with the header's origin, msg and part (the one with this exact header if it is a
+// token, with this destination if it is a unicast packet, if one is held); it takes the header's tag and dest (a broadcast's dest is free for the algorithm, e.g. paper
+// 004's packing destination). keep: a copy, the packet stays held.
+bool RouterCore::take_held(const Header& h, bool keep, Packet& out) {
+    size_t found = held_.size();
     for (size_t i = 0; i < held_.size(); ++i) {
         const Header& k = held_[i].header;
-        if (k.origin != h.origin || k.msg != h.msg || k.part != h.part) continue;
-        out = std::move(held_[i]);
-        held_.erase(held_.begin() + static_cast<long>(i));
-        out.header.tag = h.tag;
-        out.header.dest = h.dest;
-        out.header_flit = encode_header(out.header);
-        return true;
+        if (k.origin != h.origin || k.msg != h.msg || k.part != h.part || k.kind != h.kind) continue;
+        if (found == held_.size()) found = i;
+        const bool same = h.kind == Kind::ctrl ? k == h : h.broadcast || (!k.broadcast && k.dest == h.dest);
+        if (same) {
+            found = i;
+            break;
+        }
     }
-    return false;
+    if (found == held_.size()) return false;
+    if (keep) {
+        out = held_[found];
+    } else {
+        out = std::move(held_[found]);
+        held_.erase(held_.begin() + static_cast<long>(found));
+    }
+    out.header.tag = h.tag;
+    out.header.dest = h.dest;
+    out.header_flit = encode_header(out.header);
+    return true;
 }
 
 std::vector<std::string> RouterCore::problems() const {
@@ -262,9 +294,15 @@ void RouterCore::describe_stuck(std::ostream& os) const {
     }
     if (!injection_.empty())
         os << "  node " << id_ << " has " << injection_.size() << " own packets not yet injected\n";
-    if (!held_.empty() || !emitted_.empty())
+    if (!held_.empty() || !emitted_.empty()) {
         os << "  node " << id_ << ": its control logic holds " << held_.size() << " packets, " << emitted_.size()
-           << " emitted but not placed\n";
+           << " emitted but not placed";
+        for (size_t i = 0; i < held_.size() && i < 3; ++i) {
+            os << (i == 0 ? "; held: " : ", ");
+            describe_header(os, held_[i].header);
+        }
+        os << (held_.size() > 3 ? ", ...\n" : "\n");
+    }
     if (clocked_ && !logic_->finished()) os << "  node " << id_ << ": its control logic has not finished\n";
 }
 

@@ -102,7 +102,8 @@ protected:
 
 private:
     void route_own(const Header& h);
-    bool take_held(const Header& h, Packet& out);
+    bool take_held(const Header& h, bool keep, Packet& out);
+    void emit(Emission& e);
     bool place(Packet& packet, const Decision& decision);
 };
 
