@@ -252,6 +252,11 @@ void Network::build_transaction_level(const LogicFactory& make_logic, const Pack
     hooks.log = log_.get();
     hooks.wheel = wheel_.get();
     hooks.last_progress = &tlm_last_progress_;
+    const std::string waves = config_.fst_path.empty() ? config_.vcd_path : config_.fst_path;
+    if (!waves.empty()) {
+        tlm_waves_ = std::make_unique<WaveLog>(waves, *topology_, load_cycles_);
+        hooks.waves = tlm_waves_.get();
+    }
     const RouterConfig rc{config_.packet_flits, config_.queue_depth, *parse_port_model(config_.port_model), format};
     std::vector<TlmRouter*> tlm(n);
     for (uint32_t i = 0; i < n; ++i) {
@@ -260,6 +265,7 @@ void Network::build_transaction_level(const LogicFactory& make_logic, const Pack
         r->clk(tlm_low_);
         r->rst(tlm_low_);
         r->load(tlm_low_);
+        if (tlm_waves_) r->enable_wave_values();
         tlm[i] = r.get();
         routers_.push_back(std::move(r));
     }
@@ -330,6 +336,7 @@ RunResult Network::run() {
     if (log_) log_->stop(cycle_ - 1);
     if (trace_) trace_->close();
     if (waves_) waves_->close(static_cast<uint64_t>(sc_time_stamp().to_seconds() * 1e9) + 1);
+    if (tlm_waves_) tlm_waves_->close(tlm_waves_->run_time(cycle_) + 1);
 
     RunResult r;
     r.level = config_.level;

@@ -20,6 +20,7 @@
 #include "models/task.h"
 #include "models/torus_fold.h"
 #include "models/trace_writer.h"
+#include "models/wave_log.h"
 #include "models/transmission_log.h"
 #include "routers/algorithms/registry.h"
 #include "routers/router.h"
@@ -83,6 +84,7 @@ private:
     std::unique_ptr<TraceWriter> trace_;
     std::unique_ptr<LinkMonitor> monitor_;
     std::unique_ptr<WaveDump> waves_;
+    std::unique_ptr<WaveLog> tlm_waves_;  // the transaction level's
 
     uint64_t cycle_ = 0;
     double next_progress_note_ = 5;  // wall seconds: long runs say how far they are on stderr

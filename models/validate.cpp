@@ -191,9 +191,6 @@ std::optional<std::string> validate_level(const RunConfig& c) {
     if (c.level != "tlm") return std::nullopt;
     if (c.uses_rtl())
         return std::string("--router rtl (or --rtl-nodes) with --level tlm: the RTL router is cycle level: accepted --level cycle");
-    if (!c.vcd_path.empty() || !c.fst_path.empty())
-        return std::string("--vcd/--fst with --level tlm: waves are not reconstructed from transactions yet: accepted --level cycle "
-                           "(the same run, the same trace)");
     return std::nullopt;
 }
 

@@ -21,15 +21,12 @@ namespace cubecast {
 
 using namespace sc_core;
 
-namespace {
-// vcd2fst (GTKWave's): converts and removes the VCD; returns false if it failed.
-bool to_fst(const std::string& stem) {
+bool vcd_to_fst(const std::string& stem) {
     const std::string cmd = "vcd2fst -v '" + stem + ".vcd' -f '" + stem + ".fst' >/dev/null 2>&1";
     const bool ok = std::system(cmd.c_str()) == 0;
     if (ok) std::remove((stem + ".vcd").c_str());
     return ok;
 }
-}  // namespace
 
 bool has_extension(const std::string& path, const std::string& ext) {
     return path.size() > ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0;
@@ -102,8 +99,8 @@ void WaveDump::close(uint64_t nanoseconds) {
     file_ = nullptr;
     if (rtl_) rtl_->close();
     if (fst_) {
-        to_fst(stem_);
-        if (rtl_) to_fst(stem_ + "_rtl");
+        vcd_to_fst(stem_);
+        if (rtl_) vcd_to_fst(stem_ + "_rtl");
     }
     std::ofstream gtkw(gtkw_path_for(path_));
     gtkw << make_gtkw(path_, topology_, 16, nanoseconds);

@@ -46,6 +46,9 @@ bool has_extension(const std::string& path, const std::string& ext);
 // The path without its .vcd or .fst ending: the stem other dumps and the .gtkw are named after.
 std::string wave_stem(const std::string& path);
 
+// vcd2fst (GTKWave's): converts STEM.vcd to STEM.fst and removes the VCD; false if it failed.
+bool vcd_to_fst(const std::string& stem);
+
 // GTKWave's zoom level that fits `nanoseconds` of a dump (time unit 100 ps) in about 600 pixels.
 double gtkw_zoom_to_fit(double nanoseconds);
 

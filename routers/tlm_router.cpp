@@ -46,14 +46,26 @@ void TlmRouter::run_due(uint64_t cycle) {
     if (!started_) {  // reset and load: the own packets are routed, then injected one per load edge
         started_ = true;
         route_own_packets();
-        for (uint64_t i = 0; i < load_cycles_; ++i) inject_one();
+        for (uint64_t i = 0; i < load_cycles_; ++i) {
+            inject_one();
+            if (hooks_.waves) hooks_.waves->sample_router(*this, WaveLog::load_time(i));
+        }
     }
     if (last_run_ == cycle) return;
     cycle_ = cycle;
     last_run_ = cycle;
     const uint64_t progress = counters_.progress;
+    const uint32_t holding = holding_mask_;
     run_edge();
     if (counters_.progress != progress) progressed(cycle);
+    if (hooks_.waves) {
+        const uint64_t t = hooks_.waves->run_time(cycle);
+        hooks_.waves->sample_router(*this, t);
+        for (uint32_t m = holding ^ holding_mask_; m != 0; m &= m - 1) {  // an input's ready is low while it holds
+            const unsigned p = static_cast<unsigned>(__builtin_ctz(m));
+            hooks_.waves->link_ready(in_link(p), t, !(holding_mask_ & (1u << p)));
+        }
+    }
 }
 
 // The cycle level's edge: inputs by port, timed messages, the control unit, emitted and own packets,
@@ -149,6 +161,10 @@ bool TlmRouter::drive_outputs() {
             x.gp.set_data_ptr(reinterpret_cast<unsigned char*>(x.flits.data()));
             x.gp.set_data_length(8 * length);
             decode_header(x.flits[0], x.header->header);
+            if (hooks_.waves) {  // valid rises with the header flit on the link
+                hooks_.waves->link_valid(out_link(p), hooks_.waves->run_time(cycle_), true);
+                hooks_.waves->link_flit(out_link(p), hooks_.waves->run_time(cycle_), x.flits[0]);
+            }
             tlm::tlm_phase phase = tlm::BEGIN_REQ;
             sc_time t = SC_ZERO_TIME;
             if (out_socket_[out_binding_[p]]->nb_transport_fw(x.gp, phase, t) == tlm::TLM_COMPLETED)
@@ -186,6 +202,10 @@ unsigned TlmRouter::accept(unsigned p, uint64_t start) {
     in_staged_[p].assign(flits, flits + length);
     in_arrives_[p] = start + length;
     arriving_mask_ |= 1u << p;
+    if (hooks_.waves) {  // flit k crosses in cycle start + k + 1: it shows from start + k; valid falls when the last arrives
+        for (unsigned k = 1; k < length; ++k) hooks_.waves->link_flit(in_link(p), hooks_.waves->run_time(start + k), flits[k]);
+        hooks_.waves->link_valid(in_link(p), hooks_.waves->run_time(start + length), false);
+    }
     const uint32_t sender = *topology_.across(id_, p);
     hooks_.log->begin(size_t{sender} * topology_.ports() + topology_.arrival_port(p), sender, id_, start,
                       gp.get_extension<HeaderExtension>()->header);

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "models/transmission_log.h"
+#include "models/wave_log.h"
 #include "routers/edge_wheel.h"
 #include "routers/router_core.h"
 
@@ -40,6 +41,7 @@ struct TlmNetworkHooks {
     TransmissionLog* log = nullptr;
     EdgeWheel* wheel = nullptr;
     uint64_t* last_progress = nullptr;  // the latest cycle at which something moved, was placed or delivered
+    WaveLog* waves = nullptr;           // --vcd / --fst: the cycle level's signals, reconstructed
 };
 
 class TlmRouter : public RouterCore {
@@ -75,6 +77,8 @@ private:
     void schedule(uint64_t cycle);
     void progressed(uint64_t cycle) { *hooks_.last_progress = std::max(*hooks_.last_progress, cycle); }   // run the edge of `cycle` (the earliest asked for wins)
     uint64_t now() const { return hooks_.wheel->now(); }
+    size_t out_link(unsigned p) const { return size_t{id_} * topology_.ports() + p; }
+    size_t in_link(unsigned p) const { return size_t{*topology_.across(id_, p)} * topology_.ports() + topology_.arrival_port(p); }
     bool state_final(uint64_t cycle) const { return !(scheduled_ == cycle && last_run_ != cycle); }
 
     TlmNetworkHooks hooks_;

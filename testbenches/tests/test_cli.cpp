@@ -84,7 +84,6 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("run --topology torus --dim 3 --radix 4 --task mnb --algorithm quadrant", "--dim 3", "accepted --dim 2");
     expect_bad_input("run --level rtl", "--level 'rtl'", "accepted cycle, tlm");
     expect_bad_input("run --dim 3 --level tlm --router rtl", "--level tlm", "accepted --level cycle");
-    expect_bad_input("run --dim 3 --level tlm --vcd /tmp/cubecast_tlm.vcd", "--vcd/--fst with --level tlm", "accepted --level cycle");
     expect_bad_input("run --trace /nonexistent/dir/t.csv", "/nonexistent/dir/t.csv", "writable");
     expect_bad_input("run --vcd /nonexistent/w.vcd", "/nonexistent/w.vcd", "writable");
     expect_bad_input("sweep --dims 3..99", "3..99", "1..16");
