@@ -43,6 +43,8 @@ constexpr unsigned kMaxPart = 15;
 constexpr unsigned kMaxPacketFlits = 64;
 
 uint64_t encode_header(const Header& h);
+// A header flit's kind (bit 49), without decoding the rest.
+inline Kind flit_kind(uint64_t header_flit) { return static_cast<Kind>((header_flit >> 49) & 1u); }
 // Returns false if the check bits do not match (a corrupted header).
 bool decode_header(uint64_t flit, Header& out);
 // Payload word `index` (1..packet_flits-1) of a data packet: a function of the header only, so the

@@ -2,23 +2,26 @@
 
 namespace cubecast {
 
-void TransmissionLog::begin(size_t link, uint32_t src, uint32_t dst, uint64_t start, const Header& h) {
-    const unsigned length = format_.length(h.kind);
+void TransmissionLog::begin(size_t link, uint32_t src, uint32_t dst, uint64_t start, uint64_t header_flit) {
+    const Kind kind = flit_kind(header_flit);
+    const unsigned length = format_.length(kind);
     const uint64_t end = start + length;
-    in_flight_[link] = Crossing{start, end, h.kind};
+    in_flight_[link] = Crossing{start, end, kind};
     // Counted whole now; stop() takes back what had not crossed when the run ended.
-    (h.kind == Kind::data ? data_ : ctrl_)++;
+    (kind == Kind::data ? data_ : ctrl_)++;
     flits_ += length;
-    if (h.kind == Kind::data) data_flits_ += length;
+    if (kind == Kind::data) data_flits_ += length;
     if (!trace_) return;
     flush_before(start + 1);
-    waiting_.push(Row{end, start, link, src, dst, h});
+    waiting_.push(Row{end, start, link, src, dst, header_flit});
 }
 
 void TransmissionLog::flush_before(uint64_t cycle) {
     while (!waiting_.empty() && waiting_.top().end < cycle) {
         const Row& r = waiting_.top();
-        trace_->row(r.start, r.end, r.src, r.dst, r.header);
+        Header h;
+        decode_header(r.header_flit, h);  // (a corrupt header is written as decoded, as the link monitor does)
+        trace_->row(r.start, r.end, r.src, r.dst, h);
         waiting_.pop();
     }
 }

@@ -20,7 +20,8 @@ public:
 
     // Link `link` (src -> dst) carries a packet from cycle `start` (its first flit is on the link in
     // cycle start + 1) to `end`, when its last flit arrives.
-    void begin(size_t link, uint32_t src, uint32_t dst, uint64_t start, const Header& h);
+    // The header flit is decoded only when the row is written to a trace.
+    void begin(size_t link, uint32_t src, uint32_t dst, uint64_t start, uint64_t header_flit);
     // The run stopped after the edge of cycle `last`: the rows of the packets that arrived by then are
     // written, and packets still crossing count only the flits that had moved.
     void stop(uint64_t last);
@@ -35,7 +36,7 @@ private:
         uint64_t end, start;
         size_t link;
         uint32_t src, dst;
-        Header header;
+        uint64_t header_flit;
         bool operator>(const Row& o) const { return end != o.end ? end > o.end : link > o.link; }
     };
     void flush_before(uint64_t cycle);  // writes the rows that end before `cycle`

@@ -25,10 +25,10 @@ public:
     // Returns true with header_ok() false on a corrupted header.
     bool accept(uint64_t flit);
     // The transaction level: a whole packet arrives at once (as if its flits had been accepted).
-    void take(const uint64_t* flits, unsigned length) {
-        packet_.header_flit = flits[0];
-        header_ok_ = decode_header(flits[0], packet_.header);
-        packet_.payload.assign(flits + 1, flits + length);
+    void take(uint64_t header_flit, const uint64_t* payload, unsigned length) {
+        packet_.header_flit = header_flit;
+        header_ok_ = decode_header(header_flit, packet_.header);
+        packet_.payload.assign(payload, payload + (length - 1));
         complete_ = true;
     }
     bool header_ok() const { return header_ok_; }

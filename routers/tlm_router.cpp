@@ -15,16 +15,20 @@ TlmRouter::TlmRouter(sc_module_name name, uint32_t id, const Topology& topology,
       period_(sc_time(1, SC_NS).value()),
       out_binding_(topology.ports(), -1),
       in_binding_(topology.ports(), -1),
+      sender_(topology.ports(), 0),
       tx_(topology.ports()),
       out_ends_(topology.ports(), kNone),
       in_waiting_(topology.ports(), nullptr),
-      in_arrives_(topology.ports(), kNone),
-      in_staged_(topology.ports()) {
+      in_staged_(topology.ports()),
+      in_next_(topology.ports()) {
     out_socket_.register_nb_transport_bw(this, &TlmRouter::nb_transport_bw);
     in_socket_.register_nb_transport_fw(this, &TlmRouter::nb_transport_fw);
-    // The first edge, at cycle 0, follows the cycle level's reset and load edges.
-    scheduled_ = 0;
-    hooks_.wheel->add(0, this);
+    // The first edge, at cycle 0, follows the cycle level's reset and load edges. A router with no own
+    // packets, no requests to come and no clocked logic has nothing to do until a packet arrives.
+    if (!node.own_messages().empty() || !node.arrivals().empty() || clocked_) {
+        scheduled_ = 0;
+        hooks_.wheel->add(0, this);
+    }
 }
 
 void TlmRouter::bind(unsigned p, TlmRouter& to) {
@@ -32,7 +36,21 @@ void TlmRouter::bind(unsigned p, TlmRouter& to) {
     // once elaboration is over).
     out_binding_[p] = out_bound_++;
     to.in_binding_[topology_.arrival_port(p)] = to.in_bound_++;
+    to.sender_[topology_.arrival_port(p)] = id_;
     out_socket_.bind(to.in_socket_);
+}
+
+void TlmRouter::start_of_simulation() {
+    out_fw_.assign(topology_.ports(), nullptr);
+    for (unsigned p = 0; p < topology_.ports(); ++p)
+        if (out_binding_[p] >= 0) out_fw_[p] = out_socket_[out_binding_[p]];
+}
+
+void TlmRouter::stage(Staged& slot, const uint64_t* flits, unsigned length, uint64_t arrives) {
+    slot.arrives = arrives;
+    slot.header = flits[0];
+    slot.length = length;
+    if (length > 1) slot.payload.assign(flits + 1, flits + length);
 }
 
 void TlmRouter::schedule(uint64_t cycle) {
@@ -72,6 +90,9 @@ void TlmRouter::run_due(uint64_t cycle) {
 // the outputs; then the inputs that are free again take what waits for them.
 void TlmRouter::run_edge() {
     const uint64_t cycle = cycle_;
+    // The queue lines this edge will touch, requested together (a host-speed hint, as at the cycle level).
+    for (uint32_t active = out_active_mask_; active != 0; active &= active - 1)
+        outputs_[static_cast<unsigned>(__builtin_ctz(active))].prefetch_queue();
     const bool checked = config_.port_model != PortModel::mla;
     PortUse use;
     if (checked) use = port_use();
@@ -86,7 +107,7 @@ void TlmRouter::run_edge() {
     // an own packet waits (one per edge) or if a start made queue space for the crossbar's retries.
     uint64_t next = kNone;
     for (uint32_t m = out_active_mask_; m != 0; m &= m - 1) next = std::min(next, out_ends_[__builtin_ctz(m)]);
-    for (uint32_t m = arriving_mask_; m != 0; m &= m - 1) next = std::min(next, in_arrives_[__builtin_ctz(m)]);
+    for (uint32_t m = arriving_mask_; m != 0; m &= m - 1) next = std::min(next, in_staged_[__builtin_ctz(m)].arrives);
     if (!injection_.empty() || ((holding_mask_ || !emitted_.empty()) && started)) next = cycle + 1;
     // A port model is checked cycle by cycle while a link sends or receives.
     if (checked && (out_active_mask_ || arriving_mask_)) next = cycle + 1;
@@ -113,7 +134,7 @@ TlmRouter::PortUse TlmRouter::port_use() const {
     }
     for (uint32_t m = arriving_mask_; m != 0; m &= m - 1) {
         const unsigned p = static_cast<unsigned>(__builtin_ctz(m));
-        if (in_arrives_[p] - in_staged_[p].size() < cycle_) ++u.receiving;
+        if (in_staged_[p].arrives - in_staged_[p].length < cycle_) ++u.receiving;
     }
     return u;
 }
@@ -122,10 +143,16 @@ void TlmRouter::serve_inputs() {
     for (uint32_t m = arriving_mask_ | holding_mask_; m != 0; m &= m - 1) {
         const unsigned p = static_cast<unsigned>(__builtin_ctz(m));
         const uint32_t bit = 1u << p;
-        if ((arriving_mask_ & bit) && in_arrives_[p] == cycle_) {
-            in_arrives_[p] = kNone;
-            arriving_mask_ &= ~bit;
-            inputs_[p].take(in_staged_[p].data(), static_cast<unsigned>(in_staged_[p].size()));
+        Staged& slot = in_staged_[p];
+        if ((arriving_mask_ & bit) && slot.arrives == cycle_) {
+            inputs_[p].take(slot.header, slot.payload.data(), slot.length);
+            if (next_mask_ & bit) {  // the transfer accepted behind it moves up
+                std::swap(slot, in_next_[p]);
+                next_mask_ &= ~bit;
+            } else {
+                slot.arrives = kNone;
+                arriving_mask_ &= ~bit;
+            }
             route_input(p);
         } else if (holding_mask_ & bit) {
             retry_input(p);
@@ -167,7 +194,7 @@ bool TlmRouter::drive_outputs() {
             }
             tlm::tlm_phase phase = tlm::BEGIN_REQ;
             sc_time t = SC_ZERO_TIME;
-            if (out_socket_[out_binding_[p]]->nb_transport_fw(x.gp, phase, t) == tlm::TLM_COMPLETED)
+            if (out_fw_[p]->nb_transport_fw(x.gp, phase, t) == tlm::TLM_COMPLETED)
                 out_ends_[p] = cycle_ + t.value() / period_;
         }
         if (!out.busy() && out.occupancy() == 0) out_active_mask_ &= ~(1u << p);
@@ -183,7 +210,11 @@ tlm::tlm_sync_enum TlmRouter::nb_transport_fw(int, tlm::tlm_generic_payload& gp,
     in_waiting_[p] = &gp;
     waiting_mask_ |= 1u << p;
     const uint64_t cycle = now();
-    if (!state_final(cycle) || ((holding_mask_ | arriving_mask_) & (1u << p))) return tlm::TLM_ACCEPTED;
+    // With unbounded queues an input never holds a packet: it is free at the end of this edge whatever
+    // arrives at it (a packet arriving now goes to the queues), so the transfer begins at once.
+    const bool free_now = config_.queue_depth == 0 ? !((arriving_mask_ & (1u << p)) && in_staged_[p].arrives > cycle)
+                                                   : state_final(cycle) && !((holding_mask_ | arriving_mask_) & (1u << p));
+    if (!free_now) return tlm::TLM_ACCEPTED;
     const unsigned length = accept(p, cycle);
     t = sc_time::from_value(length * period_);
     phase = tlm::END_REQ;
@@ -199,16 +230,18 @@ unsigned TlmRouter::accept(unsigned p, uint64_t start) {
     waiting_mask_ &= ~(1u << p);
     const unsigned length = gp.get_data_length() / 8;
     const uint64_t* flits = reinterpret_cast<const uint64_t*>(gp.get_data_ptr());
-    in_staged_[p].assign(flits, flits + length);
-    in_arrives_[p] = start + length;
-    arriving_mask_ |= 1u << p;
+    if (arriving_mask_ & (1u << p)) {  // behind the packet arriving at this edge (unbounded queues)
+        stage(in_next_[p], flits, length, start + length);
+        next_mask_ |= 1u << p;
+    } else {
+        stage(in_staged_[p], flits, length, start + length);
+        arriving_mask_ |= 1u << p;
+    }
     if (hooks_.waves) {  // flit k crosses in cycle start + k + 1: it shows from start + k; valid falls when the last arrives
         for (unsigned k = 1; k < length; ++k) hooks_.waves->link_flit(in_link(p), hooks_.waves->run_time(start + k), flits[k]);
         hooks_.waves->link_valid(in_link(p), hooks_.waves->run_time(start + length), false);
     }
-    const uint32_t sender = *topology_.across(id_, p);
-    hooks_.log->begin(size_t{sender} * topology_.ports() + topology_.arrival_port(p), sender, id_, start,
-                      gp.get_extension<HeaderExtension>()->header);
+    hooks_.log->begin(in_link(p), sender_[p], id_, start, flits[0]);
     progressed(start + length);  // a flit moves at every edge up to then
     // A port model is checked at every edge a flit arrives; else the arrival is what matters.
     schedule(config_.port_model != PortModel::mla ? start + 1 : start + length);

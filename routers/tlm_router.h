@@ -64,6 +64,7 @@ public:
 private:
     static constexpr uint64_t kNone = ~uint64_t{0};
     void run_edge();
+    void start_of_simulation() override;
     struct PortUse {
         unsigned sending = 0;
         bool one_message = true;
@@ -78,7 +79,7 @@ private:
     void progressed(uint64_t cycle) { *hooks_.last_progress = std::max(*hooks_.last_progress, cycle); }   // run the edge of `cycle` (the earliest asked for wins)
     uint64_t now() const { return hooks_.wheel->now(); }
     size_t out_link(unsigned p) const { return size_t{id_} * topology_.ports() + p; }
-    size_t in_link(unsigned p) const { return size_t{*topology_.across(id_, p)} * topology_.ports() + topology_.arrival_port(p); }
+    size_t in_link(unsigned p) const { return size_t{sender_[p]} * topology_.ports() + topology_.arrival_port(p); }
     bool state_final(uint64_t cycle) const { return !(scheduled_ == cycle && last_run_ != cycle); }
 
     TlmNetworkHooks hooks_;
@@ -92,6 +93,8 @@ private:
     tlm_utils::multi_passthrough_initiator_socket<TlmRouter> out_socket_{"out"};
     tlm_utils::multi_passthrough_target_socket<TlmRouter> in_socket_{"in"};
     std::vector<int> out_binding_, in_binding_;
+    std::vector<tlm::tlm_fw_transport_if<>*> out_fw_;  // per output port: the bound target (after elaboration)
+    std::vector<uint32_t> sender_;  // per input port: the neighbour whose link arrives there
     int out_bound_ = 0, in_bound_ = 0;
     struct Transfer {  // the transmit register's transaction and its flits
         tlm::tlm_generic_payload gp;
@@ -100,12 +103,23 @@ private:
     };
     // Per output port: its transaction (one at a time: the transmit register), the cycle its transfer
     // ends (kNone: none accepted yet). Per input port: the transaction waiting for the input to be
-    // free, the cycle the accepted one arrives, and its flits.
+    // free, and the accepted one (when it arrives, and its flits).
     std::vector<std::unique_ptr<Transfer>> tx_;  // made on the port's first packet
     std::vector<uint64_t> out_ends_;
     std::vector<tlm::tlm_generic_payload*> in_waiting_;
-    std::vector<uint64_t> in_arrives_;
-    std::vector<std::vector<uint64_t>> in_staged_;  // the accepted packet's flits, copied
+    // An accepted transfer's flits, copied (its header inline: the slots of all ports are one compact
+    // array, touched at every arrival; the payload words only for packets of several flits).
+    struct Staged {
+        uint64_t arrives = kNone;
+        uint64_t header = 0;
+        unsigned length = 0;
+        std::vector<uint64_t> payload;
+    };
+    static void stage(Staged& slot, const uint64_t* flits, unsigned length, uint64_t arrives);
+    std::vector<Staged> in_staged_;
+    // With unbounded queues a second transfer may begin at the edge the first arrives: it waits here.
+    std::vector<Staged> in_next_;
+    uint32_t next_mask_ = 0;
     uint32_t waiting_mask_ = 0;   // inputs with a transaction waiting (in_waiting_)
     uint32_t arriving_mask_ = 0;  // inputs with an accepted transfer (in_arrives_)
 };
