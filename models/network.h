@@ -85,13 +85,14 @@ private:
     std::unique_ptr<LinkMonitor> monitor_;
     std::unique_ptr<WaveDump> waves_;
     std::unique_ptr<WaveLog> tlm_waves_;  // the transaction level's
+    std::unique_ptr<TlmTransferPool> transfers_;  // the transaction level's transactions
 
     uint64_t cycle_ = 0;
     double next_progress_note_ = 5;  // wall seconds: long runs say how far they are on stderr
     std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
     // When the kernel finished elaborating (ports and sockets bound): the simulation's wall time starts here.
-    std::chrono::steady_clock::time_point simulation_started_;
-    void start_of_simulation() override { simulation_started_ = std::chrono::steady_clock::now(); }
+    std::chrono::steady_clock::time_point simulation_started_, simulation_ended_;
+    void start_of_simulation() override;
     uint64_t last_progress_ = 0;
     uint64_t last_progress_cycle_ = 0;
     RunStatus status_ = RunStatus::ok;

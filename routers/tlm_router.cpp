@@ -16,7 +16,7 @@ TlmRouter::TlmRouter(sc_module_name name, uint32_t id, const Topology& topology,
       out_binding_(topology.ports(), -1),
       in_binding_(topology.ports(), -1),
       sender_(topology.ports(), 0),
-      tx_(topology.ports()),
+      tx_(topology.ports(), nullptr),
       out_ends_(topology.ports(), kNone),
       in_waiting_(topology.ports(), nullptr),
       in_staged_(topology.ports()),
@@ -40,7 +40,7 @@ void TlmRouter::bind(unsigned p, TlmRouter& to) {
     out_socket_.bind(to.in_socket_);
 }
 
-void TlmRouter::start_of_simulation() {
+void TlmRouter::end_of_elaboration() {
     out_fw_.assign(topology_.ports(), nullptr);
     for (unsigned p = 0; p < topology_.ports(); ++p)
         if (out_binding_[p] >= 0) out_fw_[p] = out_socket_[out_binding_[p]];
@@ -169,17 +169,14 @@ bool TlmRouter::drive_outputs() {
             out_ends_[p] = kNone;
             out.all_flits_accepted();
             transmission_sent();
+            hooks_.transfers->release(tx_[p]);
+            tx_[p] = nullptr;
         }
         if (try_start(p)) {
             started = true;
-            if (!tx_[p]) {  // the transmit register's transaction, owning its header extension
-                tx_[p] = std::make_unique<Transfer>();
-                tx_[p]->header = new HeaderExtension;
-                tx_[p]->gp.set_extension(tx_[p]->header);
-                tx_[p]->gp.set_address(topology_.arrival_port(p));
-                tx_[p]->gp.set_command(tlm::TLM_WRITE_COMMAND);
-            }
-            Transfer& x = *tx_[p];
+            tx_[p] = hooks_.transfers->acquire();
+            TlmTransfer& x = *tx_[p];
+            x.gp.set_address(topology_.arrival_port(p));
             const unsigned length = out.current_length();
             // The register keeps the words of its last multi-flit packet: only this packet's are sent.
             x.flits.resize(length);

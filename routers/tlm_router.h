@@ -36,12 +36,45 @@ struct HeaderExtension : tlm::tlm_extension<HeaderExtension> {
     void copy_from(const tlm::tlm_extension_base& e) override { *this = static_cast<const HeaderExtension&>(e); }
 };
 
+// A transaction and its flits. They live in a pool the network's routers share: a transmit register
+// takes one when it starts a packet and gives it back when the transfer ends, so there are as many as
+// there are packets on links at once (not one per port, most of which carry few packets).
+struct TlmTransfer {
+    TlmTransfer() {
+        header = new HeaderExtension;
+        gp.set_extension(header);
+        gp.set_command(tlm::TLM_WRITE_COMMAND);
+    }
+    tlm::tlm_generic_payload gp;
+    std::vector<uint64_t> flits;
+    HeaderExtension* header = nullptr;  // owned by gp
+};
+
+class TlmTransferPool {
+public:
+    TlmTransfer* acquire() {
+        if (free_.empty()) {
+            all_.push_back(std::make_unique<TlmTransfer>());
+            return all_.back().get();
+        }
+        TlmTransfer* t = free_.back();
+        free_.pop_back();
+        return t;
+    }
+    void release(TlmTransfer* t) { free_.push_back(t); }
+
+private:
+    std::vector<std::unique_ptr<TlmTransfer>> all_;
+    std::vector<TlmTransfer*> free_;
+};
+
 // What the routers share at the transaction level: the transfer log, the wheel, the stall watch's cycle.
 struct TlmNetworkHooks {
     TransmissionLog* log = nullptr;
     EdgeWheel* wheel = nullptr;
     uint64_t* last_progress = nullptr;  // the latest cycle at which something moved, was placed or delivered
     WaveLog* waves = nullptr;           // --vcd / --fst: the cycle level's signals, reconstructed
+    TlmTransferPool* transfers = nullptr;
 };
 
 class TlmRouter : public RouterCore {
@@ -64,7 +97,7 @@ public:
 private:
     static constexpr uint64_t kNone = ~uint64_t{0};
     void run_edge();
-    void start_of_simulation() override;
+    void end_of_elaboration() override;
     struct PortUse {
         unsigned sending = 0;
         bool one_message = true;
@@ -96,15 +129,10 @@ private:
     std::vector<tlm::tlm_fw_transport_if<>*> out_fw_;  // per output port: the bound target (after elaboration)
     std::vector<uint32_t> sender_;  // per input port: the neighbour whose link arrives there
     int out_bound_ = 0, in_bound_ = 0;
-    struct Transfer {  // the transmit register's transaction and its flits
-        tlm::tlm_generic_payload gp;
-        std::vector<uint64_t> flits;
-        HeaderExtension* header = nullptr;  // owned by gp
-    };
-    // Per output port: its transaction (one at a time: the transmit register), the cycle its transfer
-    // ends (kNone: none accepted yet). Per input port: the transaction waiting for the input to be
-    // free, and the accepted one (when it arrives, and its flits).
-    std::vector<std::unique_ptr<Transfer>> tx_;  // made on the port's first packet
+    // Per output port: its transaction while it is on the link (the transmit register's, from the
+    // network's pool), the cycle its transfer ends (kNone: none accepted yet). Per input port: the
+    // transaction waiting for the input to be free, and the accepted one (when it arrives, its flits).
+    std::vector<TlmTransfer*> tx_;
     std::vector<uint64_t> out_ends_;
     std::vector<tlm::tlm_generic_payload*> in_waiting_;
     // An accepted transfer's flits, copied (its header inline: the slots of all ports are one compact
