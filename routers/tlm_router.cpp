@@ -15,14 +15,12 @@ TlmRouter::TlmRouter(sc_module_name name, uint32_t id, const Topology& topology,
       period_(sc_time(1, SC_NS).value()),
       out_binding_(topology.ports(), -1),
       in_binding_(topology.ports(), -1),
-      sender_(topology.ports(), 0),
       tx_(topology.ports(), nullptr),
       out_ends_(topology.ports(), kNone),
-      in_waiting_(topology.ports(), nullptr),
-      in_staged_(topology.ports()),
-      in_next_(topology.ports()) {
-    out_socket_.register_nb_transport_bw(this, &TlmRouter::nb_transport_bw);
-    in_socket_.register_nb_transport_fw(this, &TlmRouter::nb_transport_fw);
+      in_(topology.ports()),
+      in_payload_(2 * size_t{topology.ports()}) {
+    out_socket_.bind(static_cast<tlm::tlm_bw_transport_if<>&>(*this));
+    in_socket_.bind(static_cast<tlm::tlm_fw_transport_if<>&>(*this));
     // The first edge, at cycle 0, follows the cycle level's reset and load edges. A router with no own
     // packets, no requests to come and no clocked logic has nothing to do until a packet arrives.
     if (!node.own_messages().empty() || !node.arrivals().empty() || clocked_) {
@@ -32,12 +30,20 @@ TlmRouter::TlmRouter(sc_module_name name, uint32_t id, const Topology& topology,
 }
 
 void TlmRouter::bind(unsigned p, TlmRouter& to) {
-    // A multi-socket numbers its bindings in the order they are made (its size() counts them only
-    // once elaboration is over).
+    // A socket numbers its bindings in the order they are made (its size() counts them only once
+    // elaboration is over).
     out_binding_[p] = out_bound_++;
     to.in_binding_[topology_.arrival_port(p)] = to.in_bound_++;
-    to.sender_[topology_.arrival_port(p)] = id_;
-    out_socket_.bind(to.in_socket_);
+    to.in_[topology_.arrival_port(p)].sender = id_;
+    if (std::find(bound_to_.begin(), bound_to_.end(), &to) == bound_to_.end()) {
+        bound_to_.push_back(&to);
+        out_socket_.bind(to.in_socket_);
+        return;
+    }
+    fw_relays_.push_back(std::make_unique<FwRelay>(static_cast<tlm::tlm_fw_transport_if<>&>(to)));
+    bw_relays_.push_back(std::make_unique<BwRelay>(static_cast<tlm::tlm_bw_transport_if<>&>(*this)));
+    out_socket_.get_base_port().bind(*fw_relays_.back());
+    to.in_socket_.get_base_port().bind(*bw_relays_.back());
 }
 
 void TlmRouter::end_of_elaboration() {
@@ -46,11 +52,12 @@ void TlmRouter::end_of_elaboration() {
         if (out_binding_[p] >= 0) out_fw_[p] = out_socket_[out_binding_[p]];
 }
 
-void TlmRouter::stage(Staged& slot, const uint64_t* flits, unsigned length, uint64_t arrives) {
+void TlmRouter::stage(unsigned p, bool next, const uint64_t* flits, unsigned length, uint64_t arrives) {
+    Staged& slot = next ? in_[p].next : in_[p].front;
     slot.arrives = arrives;
     slot.header = flits[0];
     slot.length = length;
-    if (length > 1) slot.payload.assign(flits + 1, flits + length);
+    if (length > 1) in_payload_[2 * p + next].assign(flits + 1, flits + length);
 }
 
 void TlmRouter::schedule(uint64_t cycle) {
@@ -107,7 +114,7 @@ void TlmRouter::run_edge() {
     // an own packet waits (one per edge) or if a start made queue space for the crossbar's retries.
     uint64_t next = kNone;
     for (uint32_t m = out_active_mask_; m != 0; m &= m - 1) next = std::min(next, out_ends_[__builtin_ctz(m)]);
-    for (uint32_t m = arriving_mask_; m != 0; m &= m - 1) next = std::min(next, in_staged_[__builtin_ctz(m)].arrives);
+    for (uint32_t m = arriving_mask_; m != 0; m &= m - 1) next = std::min(next, in_[__builtin_ctz(m)].front.arrives);
     if (!injection_.empty() || ((holding_mask_ || !emitted_.empty()) && started)) next = cycle + 1;
     // A port model is checked cycle by cycle while a link sends or receives.
     if (checked && (out_active_mask_ || arriving_mask_)) next = cycle + 1;
@@ -134,7 +141,7 @@ TlmRouter::PortUse TlmRouter::port_use() const {
     }
     for (uint32_t m = arriving_mask_; m != 0; m &= m - 1) {
         const unsigned p = static_cast<unsigned>(__builtin_ctz(m));
-        if (in_staged_[p].arrives - in_staged_[p].length < cycle_) ++u.receiving;
+        if (in_[p].front.arrives - in_[p].front.length < cycle_) ++u.receiving;
     }
     return u;
 }
@@ -143,11 +150,12 @@ void TlmRouter::serve_inputs() {
     for (uint32_t m = arriving_mask_ | holding_mask_; m != 0; m &= m - 1) {
         const unsigned p = static_cast<unsigned>(__builtin_ctz(m));
         const uint32_t bit = 1u << p;
-        Staged& slot = in_staged_[p];
+        Staged& slot = in_[p].front;
         if ((arriving_mask_ & bit) && slot.arrives == cycle_) {
-            inputs_[p].take(slot.header, slot.payload.data(), slot.length);
+            inputs_[p].take(slot.header, in_payload_[2 * p].data(), slot.length);
             if (next_mask_ & bit) {  // the transfer accepted behind it moves up
-                std::swap(slot, in_next_[p]);
+                if (in_[p].next.length > 1) std::swap(in_payload_[2 * p], in_payload_[2 * p + 1]);
+                slot = in_[p].next;
                 next_mask_ &= ~bit;
             } else {
                 slot.arrives = kNone;
@@ -201,15 +209,15 @@ bool TlmRouter::drive_outputs() {
 
 // The receiver. A transfer may begin when the input holds no packet at the end of the sender's edge;
 // if this router has that edge still to run, it decides at the end of it (accept_waiting).
-tlm::tlm_sync_enum TlmRouter::nb_transport_fw(int, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_time& t) {
+tlm::tlm_sync_enum TlmRouter::nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_time& t) {
     if (phase != tlm::BEGIN_REQ) return tlm::TLM_ACCEPTED;
     const unsigned p = static_cast<unsigned>(gp.get_address());
-    in_waiting_[p] = &gp;
+    in_[p].waiting = &gp;
     waiting_mask_ |= 1u << p;
     const uint64_t cycle = now();
     // With unbounded queues an input never holds a packet: it is free at the end of this edge whatever
     // arrives at it (a packet arriving now goes to the queues), so the transfer begins at once.
-    const bool free_now = config_.queue_depth == 0 ? !((arriving_mask_ & (1u << p)) && in_staged_[p].arrives > cycle)
+    const bool free_now = config_.queue_depth == 0 ? !((arriving_mask_ & (1u << p)) && in_[p].front.arrives > cycle)
                                                    : state_final(cycle) && !((holding_mask_ | arriving_mask_) & (1u << p));
     if (!free_now) return tlm::TLM_ACCEPTED;
     const unsigned length = accept(p, cycle);
@@ -222,23 +230,23 @@ tlm::tlm_sync_enum TlmRouter::nb_transport_fw(int, tlm::tlm_generic_payload& gp,
 // start + length. The flits are copied now (the sender's register may take the next packet at that
 // edge). Returns the length.
 unsigned TlmRouter::accept(unsigned p, uint64_t start) {
-    tlm::tlm_generic_payload& gp = *in_waiting_[p];
-    in_waiting_[p] = nullptr;
+    tlm::tlm_generic_payload& gp = *in_[p].waiting;
+    in_[p].waiting = nullptr;
     waiting_mask_ &= ~(1u << p);
     const unsigned length = gp.get_data_length() / 8;
     const uint64_t* flits = reinterpret_cast<const uint64_t*>(gp.get_data_ptr());
     if (arriving_mask_ & (1u << p)) {  // behind the packet arriving at this edge (unbounded queues)
-        stage(in_next_[p], flits, length, start + length);
+        stage(p, true, flits, length, start + length);
         next_mask_ |= 1u << p;
     } else {
-        stage(in_staged_[p], flits, length, start + length);
+        stage(p, false, flits, length, start + length);
         arriving_mask_ |= 1u << p;
     }
     if (hooks_.waves) {  // flit k crosses in cycle start + k + 1: it shows from start + k; valid falls when the last arrives
         for (unsigned k = 1; k < length; ++k) hooks_.waves->link_flit(in_link(p), hooks_.waves->run_time(start + k), flits[k]);
         hooks_.waves->link_valid(in_link(p), hooks_.waves->run_time(start + length), false);
     }
-    hooks_.log->begin(in_link(p), sender_[p], id_, start, flits[0]);
+    hooks_.log->begin(in_link(p), in_[p].sender, id_, start, flits[0]);
     progressed(start + length);  // a flit moves at every edge up to then
     // A port model is checked at every edge a flit arrives; else the arrival is what matters.
     schedule(config_.port_model != PortModel::mla ? start + 1 : start + length);
@@ -248,7 +256,7 @@ unsigned TlmRouter::accept(unsigned p, uint64_t start) {
 void TlmRouter::accept_waiting() {
     for (uint32_t m = waiting_mask_ & ~(holding_mask_ | arriving_mask_); m != 0; m &= m - 1) {
         const unsigned p = static_cast<unsigned>(__builtin_ctz(m));
-        tlm::tlm_generic_payload& gp = *in_waiting_[p];
+        tlm::tlm_generic_payload& gp = *in_[p].waiting;
         const unsigned length = accept(p, cycle_);
         tlm::tlm_phase phase = tlm::BEGIN_RESP;
         sc_time t = sc_time::from_value(length * period_);
@@ -258,10 +266,10 @@ void TlmRouter::accept_waiting() {
 
 // The sender: the receiver took the packet late (its input was holding one); the transfer ends after
 // the annotated delay.
-tlm::tlm_sync_enum TlmRouter::nb_transport_bw(int binding, tlm::tlm_generic_payload&, tlm::tlm_phase& phase, sc_time& t) {
+tlm::tlm_sync_enum TlmRouter::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_time& t) {
     if (phase != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
-    unsigned p = 0;
-    while (out_binding_[p] != binding) ++p;
+    unsigned p = 0;  // the output whose transaction this is
+    while (!tx_[p] || &tx_[p]->gp != &gp) ++p;
     out_ends_[p] = now() + t.value() / period_;
     schedule(out_ends_[p]);
     phase = tlm::END_RESP;

@@ -17,8 +17,6 @@
 #include <memory>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/multi_passthrough_initiator_socket.h>
-#include <tlm_utils/multi_passthrough_target_socket.h>
 #include <vector>
 
 #include "models/transmission_log.h"
@@ -77,7 +75,7 @@ struct TlmNetworkHooks {
     TlmTransferPool* transfers = nullptr;
 };
 
-class TlmRouter : public RouterCore {
+class TlmRouter : public RouterCore, public tlm::tlm_fw_transport_if<>, public tlm::tlm_bw_transport_if<> {
 public:
     TlmRouter(sc_core::sc_module_name name, uint32_t id, const Topology& topology, RouterConfig config,
               std::unique_ptr<ControlLogic> logic, Node& node, NetworkCounters& counters, uint64_t load_cycles,
@@ -91,8 +89,13 @@ public:
 
     // TLM-2.0: the receiver's side (forward path) and the sender's (backward path); `binding` is the
     // socket's binding index.
-    tlm::tlm_sync_enum nb_transport_fw(int binding, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& t);
-    tlm::tlm_sync_enum nb_transport_bw(int binding, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& t);
+    tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& t) override;
+    tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& t) override;
+    // The rest of the TLM-2.0 interfaces: links carry approximately-timed transfers only.
+    void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) override { gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE); }
+    bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi&) override { return false; }
+    unsigned int transport_dbg(tlm::tlm_generic_payload&) override { return 0; }
+    void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
 
 private:
     static constexpr uint64_t kNone = ~uint64_t{0};
@@ -112,7 +115,8 @@ private:
     void progressed(uint64_t cycle) { *hooks_.last_progress = std::max(*hooks_.last_progress, cycle); }   // run the edge of `cycle` (the earliest asked for wins)
     uint64_t now() const { return hooks_.wheel->now(); }
     size_t out_link(unsigned p) const { return size_t{id_} * topology_.ports() + p; }
-    size_t in_link(unsigned p) const { return size_t{sender_[p]} * topology_.ports() + topology_.arrival_port(p); }
+    size_t in_link(unsigned p) const { return size_t{in_[p].sender} * topology_.ports() + topology_.arrival_port(p); }
+    void stage(unsigned p, bool next, const uint64_t* flits, unsigned length, uint64_t arrives);
     bool state_final(uint64_t cycle) const { return !(scheduled_ == cycle && last_run_ != cycle); }
 
     TlmNetworkHooks hooks_;
@@ -121,35 +125,58 @@ private:
     uint64_t scheduled_ = kNone;  // the edge the wheel will run next
     uint64_t last_run_ = kNone;
     bool started_ = false;
-    // One multi-socket each way (a binding per linked port: per-port sockets were four named SystemC
-    // objects per link, most of a 16-cube's elaboration); which binding serves which port.
-    tlm_utils::multi_passthrough_initiator_socket<TlmRouter> out_socket_{"out"};
-    tlm_utils::multi_passthrough_target_socket<TlmRouter> in_socket_{"in"};
+    // One socket each way, a binding per linked port (per-port sockets were four named SystemC objects
+    // per link, most of a 16-cube's elaboration); which binding serves which port.
+    // (N = 0: any number of bindings.) The router itself is the target's forward interface and the
+    // initiator's backward one, so a call reaches the receiving router with nothing in between.
+    tlm::tlm_initiator_socket<64, tlm::tlm_base_protocol_types, 0> out_socket_{"out"};
+    tlm::tlm_target_socket<64, tlm::tlm_base_protocol_types, 0> in_socket_{"in"};
     std::vector<int> out_binding_, in_binding_;
+    // A second link to the same neighbour (a torus of radix 2): a port binds an interface only once,
+    // so that link's calls go through relays (the target reads the input port off the address).
+    struct FwRelay : tlm::tlm_fw_transport_if<> {
+        explicit FwRelay(tlm::tlm_fw_transport_if<>& to) : to(to) {}
+        tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& t) override { return to.nb_transport_fw(gp, ph, t); }
+        void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& t) override { to.b_transport(gp, t); }
+        bool get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& d) override { return to.get_direct_mem_ptr(gp, d); }
+        unsigned int transport_dbg(tlm::tlm_generic_payload& gp) override { return to.transport_dbg(gp); }
+        tlm::tlm_fw_transport_if<>& to;
+    };
+    struct BwRelay : tlm::tlm_bw_transport_if<> {
+        explicit BwRelay(tlm::tlm_bw_transport_if<>& to) : to(to) {}
+        tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& t) override { return to.nb_transport_bw(gp, ph, t); }
+        void invalidate_direct_mem_ptr(sc_dt::uint64 a, sc_dt::uint64 b) override { to.invalidate_direct_mem_ptr(a, b); }
+        tlm::tlm_bw_transport_if<>& to;
+    };
+    std::vector<const TlmRouter*> bound_to_;
+    std::vector<std::unique_ptr<FwRelay>> fw_relays_;
+    std::vector<std::unique_ptr<BwRelay>> bw_relays_;
     std::vector<tlm::tlm_fw_transport_if<>*> out_fw_;  // per output port: the bound target (after elaboration)
-    std::vector<uint32_t> sender_;  // per input port: the neighbour whose link arrives there
     int out_bound_ = 0, in_bound_ = 0;
     // Per output port: its transaction while it is on the link (the transmit register's, from the
     // network's pool), the cycle its transfer ends (kNone: none accepted yet). Per input port: the
     // transaction waiting for the input to be free, and the accepted one (when it arrives, its flits).
     std::vector<TlmTransfer*> tx_;
     std::vector<uint64_t> out_ends_;
-    std::vector<tlm::tlm_generic_payload*> in_waiting_;
-    // An accepted transfer's flits, copied (its header inline: the slots of all ports are one compact
-    // array, touched at every arrival; the payload words only for packets of several flits).
+    // Per input port, in one cache line: the transaction waiting for the input to be free, the accepted
+    // one (when it arrives, its header flit, its length) and, with unbounded queues, one accepted at
+    // the edge the first arrives; and the neighbour the link comes from. A packet's payload words (only
+    // packets of several flits have any) are kept apart, so a one-flit arrival touches one line.
     struct Staged {
         uint64_t arrives = kNone;
         uint64_t header = 0;
-        unsigned length = 0;
-        std::vector<uint64_t> payload;
+        uint32_t length = 0;
     };
-    static void stage(Staged& slot, const uint64_t* flits, unsigned length, uint64_t arrives);
-    std::vector<Staged> in_staged_;
-    // With unbounded queues a second transfer may begin at the edge the first arrives: it waits here.
-    std::vector<Staged> in_next_;
-    uint32_t next_mask_ = 0;
-    uint32_t waiting_mask_ = 0;   // inputs with a transaction waiting (in_waiting_)
-    uint32_t arriving_mask_ = 0;  // inputs with an accepted transfer (in_arrives_)
+    struct alignas(64) InPort {
+        tlm::tlm_generic_payload* waiting = nullptr;
+        Staged front, next;
+        uint32_t sender = 0;
+    };
+    std::vector<InPort> in_;
+    std::vector<std::vector<uint64_t>> in_payload_;  // per input port: front, next
+    uint32_t next_mask_ = 0;  // inputs with a second accepted transfer (next)
+    uint32_t waiting_mask_ = 0;   // inputs with a transaction waiting
+    uint32_t arriving_mask_ = 0;  // inputs with an accepted transfer (front)
 };
 
 }  // namespace cubecast
