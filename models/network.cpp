@@ -40,6 +40,20 @@ std::string limit_lines(const std::string& text, size_t max) {
 }
 }  // namespace
 
+TrafficSpec traffic_spec(const RunConfig& c) {
+    TrafficSpec s;
+    s.pattern = c.pattern.value_or(s.pattern);
+    s.rate = c.rate.value_or(s.rate);
+    s.packet_flits = c.packet_flits;
+    s.warmup = c.traffic_warmup.value_or(s.warmup);
+    s.window = c.traffic_window.value_or(s.window);
+    s.drain = c.traffic_drain.value_or(s.drain);
+    s.hotspot = c.hotspot.value_or(0);
+    s.hotspot_fraction = c.hotspot ? c.hotspot_fraction : 0;
+    s.seed = c.seed;
+    return s;
+}
+
 std::vector<uint32_t> Network::torus_nodes(const std::vector<uint32_t>& array_nodes) const {
     std::vector<uint32_t> out;
     for (uint32_t a : array_nodes) out.push_back(fold_->to_torus(a));
@@ -100,9 +114,12 @@ Network::Network(sc_module_name name, const RunConfig& config)
         for (Header& h : own) h = fold_->to_array(h);
         return own;
     };
+    if (task_.kind() == TaskKind::traffic) traffic_ = std::make_unique<TrafficLedger>(*topology_, traffic_spec(config));
     for (uint32_t i = 0; i < n; ++i) {
-        nodes_.push_back(std::make_unique<Node>(i, plan, format, task_.expected_deliveries(i), own_messages(i),
-                                                task_.timed_messages(i)));
+        nodes_.push_back(std::make_unique<Node>(i, plan, format, traffic_ ? traffic_->expected_at(i) : task_.expected_deliveries(i),
+                                                own_messages(i), traffic_ ? traffic_->messages_of(i) : task_.timed_messages(i)));
+        if (traffic_)
+            nodes_.back()->use_ledger([this](const Header& h, uint32_t at, uint64_t cycle) { return traffic_->delivered(h, at, cycle); });
         if (task_.kind() == TaskKind::succ) nodes_.back()->require_order(gray_position);
         expected_total_ += nodes_.back()->expected();
         load_cycles_ = std::max<uint64_t>(load_cycles_, nodes_.back()->own_messages().size());
@@ -461,6 +478,7 @@ RunResult Network::run() {
     if (status_ == RunStatus::timeout)
         r.problems.push_back("did not finish within " + std::to_string(cycle_limit()) + " cycles");
     if (delays_) report_dynamic(r);
+    if (traffic_) r.traffic = traffic_->summarize(*topology_);
     r.status = status_;
     r.wall_seconds = wall;
     if (wall > 0) {

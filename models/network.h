@@ -65,6 +65,7 @@ private:
     const AlgorithmEntry* period_pmnb_;  // dynamic/periods: the PMNB of each period
     Task task_;
     std::unique_ptr<BroadcastDelays> delays_;  // task dynamic
+    std::unique_ptr<TrafficLedger> traffic_;    // task traffic
     NetworkCounters counters_;
     uint64_t expected_total_ = 0;
 

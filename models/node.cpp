@@ -50,6 +50,12 @@ void Node::deliver(const Packet& p, uint64_t cycle) {
     if (!payload_intact(p, format_)) return fail(label() + " arrived corrupted");
     if (!h.broadcast && h.dest != id_) return fail(label() + " for node " + std::to_string(h.dest) + " delivered here");
     if (h.origin == id_) return fail(label() + " delivered back to its origin");
+    if (ledger_) {
+        if (!ledger_(h, id_, cycle)) return fail(label() + " is not on its way here, or was delivered twice");
+        ++delivered_;
+        last_cycle_ = std::max(last_cycle_, cycle);
+        return;
+    }
     const int64_t slot = h.origin >= plan.nodes ? -1 : plan.slot_of.empty() ? h.origin : plan.slot_of[h.origin];
     if (slot < 0 || (h.broadcast && h.msg >= plan.per_origin) || h.part >= plan.parts)
         return fail(label() + " is not part of the task");

@@ -47,6 +47,10 @@ public:
     void deliver(const Packet& p, uint64_t cycle);
     // Successive broadcasts: messages must arrive in this order (position of each origin).
     void require_order(uint32_t (*position_of_origin)(uint32_t)) { order_ = position_of_origin; }
+    // Unicast traffic (many packets per origin): a ledger that knows every packet on its way here says
+    // whether this one is (it is then accounted for), instead of the per-origin delivery bits.
+    using UnicastLedger = std::function<bool(const Header&, uint32_t at, uint64_t cycle)>;
+    void use_ledger(UnicastLedger ledger) { ledger_ = std::move(ledger); }
 
     uint64_t delivered() const { return delivered_; }  // whole messages
     uint64_t expected() const { return expected_; }
@@ -65,6 +69,7 @@ private:
     std::vector<Header> own_;
     std::vector<TimedMessage> arrivals_;
     DeliveryObserver observer_;
+    UnicastLedger ledger_;
     std::vector<bool> seen_;  // (slot, msg, part) delivered so far
     uint64_t delivered_ = 0;
     uint64_t last_cycle_ = 0;

@@ -43,6 +43,29 @@ std::string fixed(double x, int digits = 2) {
     return os.str();
 }
 
+// Task traffic: latency and throughput over the packets created in the measurement window.
+void print_traffic(std::ostream& os, const RunResult& r) {
+    const TrafficResult& t = *r.traffic;
+    std::ostringstream v;
+    v << std::fixed << std::setprecision(4);
+    const auto num = [](double x, int digits) {
+        std::ostringstream s;
+        s << std::fixed << std::setprecision(digits) << x;
+        return s.str();
+    };
+    row(os, "pattern", t.pattern + ", Bernoulli at " + num(t.rate, 4) + " flits/node/cycle");
+    row(os, "window", "cycles " + std::to_string(t.warmup) + " .. " + std::to_string(t.warmup + t.window) + " measured (" +
+                          std::to_string(t.warmup) + " warm-up), then " + std::to_string(t.drain) + " of drain");
+    row(os, "packets", std::to_string(t.generated) + " generated, " + std::to_string(t.measured) + " measured, " +
+                           std::to_string(t.delivered) + " delivered");
+    row(os, "offered / accepted", num(t.offered, 4) + " / " + num(t.accepted, 4) + " flits/node/cycle" +
+                                      (t.saturated ? "  SATURATED: measured packets still in flight when injection stopped" : ""));
+    row(os, "latency", "mean " + num(t.mean_latency, 2) + ", p50 " + num(t.p50_latency, 0) + ", p99 " + num(t.p99_latency, 0) +
+                           ", max " + num(t.max_latency, 0) + " cycles");
+    row(os, "zero-load latency", num(t.zero_load_latency, 2) + " cycles = mean hops " + num(t.mean_hops, 3) + " x " +
+                                     std::to_string(r.packet_flits) + " flits (store and forward)");
+}
+
 // Task dynamic: the measured delay, throughput and backlog beside the dynamic broadcasting theorem.
 void print_dynamic(std::ostream& os, const RunResult& r) {
     const DynamicResult& d = *r.dynamic;
@@ -105,6 +128,8 @@ void print_table(std::ostream& os, const RunResult& r) {
     }
     if (r.dynamic) {
         print_dynamic(os, r);
+    } else if (r.traffic) {
+        print_traffic(os, r);
     } else {
         row(os, "lower bound", opt(r.lower_bound_slots) + " slots");
         row(os, "paper's claim", (r.paper_slots ? opt(r.paper_slots) + " slots = " : std::string()) + r.claim);

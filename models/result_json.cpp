@@ -41,6 +41,36 @@ void from_json(const json& j, DynamicTheory& t) {
     t.light_load = number("light_load");
 }
 
+void to_json(json& j, const TrafficResult& t) {
+    j = {{"pattern", t.pattern}, {"rate", t.rate}, {"offered", t.offered}, {"accepted", t.accepted},
+         {"warmup_cycles", t.warmup}, {"window_cycles", t.window}, {"drain_cycles", t.drain},
+         {"generated", t.generated}, {"measured", t.measured}, {"delivered", t.delivered}, {"ambiguous", t.ambiguous},
+         {"mean_latency_cycles", t.mean_latency}, {"p50_latency_cycles", t.p50_latency},
+         {"p99_latency_cycles", t.p99_latency}, {"max_latency_cycles", t.max_latency}, {"mean_hops", t.mean_hops},
+         {"zero_load_latency_cycles", t.zero_load_latency}, {"saturated", t.saturated}};
+}
+
+void from_json(const json& j, TrafficResult& t) {
+    t.pattern = j.at("pattern");
+    t.rate = j.at("rate");
+    t.offered = j.at("offered");
+    t.accepted = j.at("accepted");
+    t.warmup = j.at("warmup_cycles");
+    t.window = j.at("window_cycles");
+    t.drain = j.at("drain_cycles");
+    t.generated = j.at("generated");
+    t.measured = j.at("measured");
+    t.delivered = j.at("delivered");
+    t.ambiguous = j.at("ambiguous");
+    t.mean_latency = j.at("mean_latency_cycles");
+    t.p50_latency = j.at("p50_latency_cycles");
+    t.p99_latency = j.at("p99_latency_cycles");
+    t.max_latency = j.at("max_latency_cycles");
+    t.mean_hops = j.at("mean_hops");
+    t.zero_load_latency = j.at("zero_load_latency_cycles");
+    t.saturated = j.at("saturated");
+}
+
 namespace {
 json dynamic_json(const DynamicResult& d) {
     json j = {{"lambda", d.lambda}, {"rho", d.rho}, {"horizon_slots", d.horizon}, {"warmup_slots", d.warmup},
@@ -152,6 +182,7 @@ json to_json(const RunResult& r, bool with_per_node) {
     for (const auto& [name, count] : r.tallies) tallies[name] = count;
     j["tallies"] = tallies;
     if (r.dynamic) j["dynamic"] = dynamic_json(*r.dynamic);
+    if (r.traffic) j["traffic"] = *r.traffic;
     return j;
 }
 
@@ -201,6 +232,7 @@ RunResult result_from_json(const json& j) {
         r.node_last_delivery_cycle = j.at("node_last_delivery_cycle").get<std::vector<uint64_t>>();
     for (const auto& [name, count] : j.at("tallies").items()) r.tallies.emplace_back(name, count.get<uint64_t>());
     if (j.contains("dynamic")) r.dynamic = dynamic_from(j.at("dynamic"));
+    if (j.contains("traffic")) r.traffic = j.at("traffic").get<TrafficResult>();
     return r;
 }
 

@@ -6,6 +6,9 @@
 
 namespace cubecast {
 
+void to_json(nlohmann::json& j, const TrafficResult& t);
+void from_json(const nlohmann::json& j, TrafficResult& t);
+
 nlohmann::json to_json(const RunResult& r, bool with_per_node = true);
 RunResult result_from_json(const nlohmann::json& j);
 const char* status_name(RunStatus s);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "models/arrivals.h"
+#include "models/traffic.h"
 
 namespace cubecast {
 
@@ -48,6 +49,13 @@ struct RunConfig {
     std::string period_pmnb() const { return !pmnb.empty() ? pmnb : topology == "hypercube" ? "vb2" : "vbm-split"; }
     std::string delays_path;          // dynamic: per-request CSV (origin, msg, arrival, completion, delay)
     std::vector<TimedRequest> requests;  // dynamic: these requests instead of Poisson ones (tests)
+    // Task traffic: synthetic unicast packets (models/traffic.h).
+    // Unset: the defaults of TrafficSpec (uniform, 0.1, 1000 / 4000 / 4000 cycles); set on another task: an error.
+    std::optional<std::string> pattern;     // uniform, transpose, bitcomp, bitrev, shuffle, tornado, neighbor, hotspot
+    std::optional<double> rate;             // flits per node per cycle, in (0, 1]
+    std::optional<uint64_t> traffic_warmup, traffic_window, traffic_drain;  // cycles
+    std::optional<uint32_t> hotspot;        // pattern hotspot: this node ...
+    double hotspot_fraction = 0.1;          // ... receives this fraction of the packets (the rest uniform)
     std::string router = "systemc";  // systemc | rtl: the router at every node
     std::vector<uint32_t> rtl_nodes;  // with router systemc: these nodes get the Verilated RTL router
     std::string rtl_rom_dir;          // where the RTL's memory files are (empty: the build's)
@@ -57,6 +65,9 @@ struct RunConfig {
     bool uses_rtl() const { return router == "rtl" || !rtl_nodes.empty(); }
     bool is_rtl_node(uint32_t node) const;
 };
+
+// Task traffic's workload from the run's options.
+TrafficSpec traffic_spec(const RunConfig& c);
 
 // The dynamic broadcasting theorem of paper 004 §II for this run's lambda and its PMNB's X and V
 // (slots): T = W + X + a N X <= W + X + min((N-1)X/2, rho W), stable for rho < 1 - lambda V.
@@ -140,7 +151,8 @@ struct RunResult {
     std::vector<std::string> problems;                // what failed, one line each
     std::string stuck_state;                          // for a deadlock: the stuck queues
     std::vector<std::pair<std::string, uint64_t>> tallies;  // counts the logics kept (e.g. periods)
-    std::optional<DynamicResult> dynamic;             // task dynamic
+    std::optional<DynamicResult> dynamic;
+    std::optional<TrafficResult> traffic;  // task traffic
 };
 
 }  // namespace cubecast

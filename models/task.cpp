@@ -19,6 +19,7 @@ const std::vector<TaskInfo>& tasks() {
         {TaskKind::pg, "pg", "partial gather: every node sends a personal packet to each of M active nodes (--sources or --k)", false},
         {TaskKind::monotone, "monotone", "monotone routing: s(0) < ... < s(K-1) (--sources or --k) send to v(0) < ... < v(K-1) (--targets, or K random nodes), s(i) to v(i)", false},
         {TaskKind::dynamic, "dynamic", "dynamic broadcasting: Poisson broadcast requests at every node (--rho or --lambda) for --slots", false},
+        {TaskKind::traffic, "traffic", "synthetic unicast traffic: every node sends packets at --rate (flits/node/cycle) to destinations of --pattern", false},
     };
     return list;
 }
@@ -170,7 +171,8 @@ std::vector<Header> Task::own_messages(uint32_t node) const {
         case TaskKind::pmnb:
             if (packets_at_[node]) broadcast(node);
             break;
-        case TaskKind::dynamic: break;  // its messages arrive during the run
+        case TaskKind::dynamic:
+        case TaskKind::traffic: break;  // its messages arrive during the run (traffic: the network's TrafficLedger)
         case TaskKind::pe:  // paper 001 §5: an active node sends one packet to every other node
             if (packets_at_[node])
                 for (uint32_t dest = 0; dest < topology_.nodes(); ++dest)
@@ -218,6 +220,7 @@ uint64_t Task::expected_deliveries(uint32_t node) const {
         case TaskKind::kb:
         case TaskKind::pmnb: return sources_.size() - packets_at_[node];
         case TaskKind::dynamic: return arrivals_total_ - (node < arrivals_.size() ? arrivals_[node].size() : 0);
+        case TaskKind::traffic: return 0;  // the network counts them (TrafficLedger)
         case TaskKind::pack: return node < sources_.size() && sources_[node] != node ? 1 : 0;
         case TaskKind::pe: return sources_.size() - packets_at_[node];
         case TaskKind::pg: return packets_at_[node] ? topology_.nodes() - 1 : 0;

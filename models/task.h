@@ -10,7 +10,7 @@
 
 namespace cubecast {
 
-enum class TaskKind { snb, mnb, scatter, te, kb, succ, pmnb, dynamic, pack, monotone, pe, pg };
+enum class TaskKind { snb, mnb, scatter, te, kb, succ, pmnb, dynamic, pack, monotone, pe, pg, traffic };
 
 struct TaskInfo {
     TaskKind kind;

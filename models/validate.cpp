@@ -287,6 +287,34 @@ std::string accepted_tasks_and_algorithms() {
     return s;
 }
 
+// Task traffic's options, and none of them elsewhere.
+std::optional<std::string> validate_traffic(const RunConfig& c, const TaskInfo& task, const Topology& topo) {
+    if (task.kind != TaskKind::traffic) {
+        const auto only = [&](const std::string& option) {
+            return option + " applies to task traffic only, not to " + c.task + "/" + c.algorithm;
+        };
+        if (c.pattern) return only("--pattern");
+        if (c.rate) return only("--rate");
+        if (c.traffic_warmup || c.traffic_window || c.traffic_drain) return only("--warmup-cycles/--window/--drain");
+        if (c.hotspot) return only("--hotspot");
+        return std::nullopt;
+    }
+    const TrafficSpec s = traffic_spec(c);
+    if (auto e = traffic_pattern_problem(s.pattern, topo)) return e;
+    if (!(s.rate > 0 && s.rate <= 1))
+        return "--rate " + number(s.rate) + " is out of range: accepted flits per node per cycle in (0, 1]";
+    if (s.window < 1) return std::string("--window 0 is out of range: accepted 1 cycle or more");
+    if (s.pattern == "hotspot" && !c.hotspot) return std::string("--pattern hotspot needs --hotspot NODE:FRACTION");
+    if (c.hotspot && s.pattern != "hotspot") return "--hotspot applies to --pattern hotspot only, not " + s.pattern;
+    if (c.hotspot && *c.hotspot >= topo.nodes()) return not_a_node("--hotspot node " + std::to_string(*c.hotspot), topo);
+    if (c.hotspot && !(c.hotspot_fraction >= 0 && c.hotspot_fraction <= 1))
+        return "--hotspot fraction " + number(c.hotspot_fraction) + " is out of range: accepted 0..1";
+    if (c.uses_rtl()) return std::string("--router rtl runs the papers' collectives only: accepted for task traffic --router systemc");
+    const double packets = s.rate / c.packet_flits * static_cast<double>(s.generation_end()) * topo.nodes();
+    if (packets > 4e8) return "task traffic would generate about " + number(packets) + " packets: accepted 4e8 at most (shorten --window/--drain or lower --rate)";
+    return std::nullopt;
+}
+
 std::optional<std::string> validate(const RunConfig& c) {
     if (auto e = topology_problem(c.topology, c.dim, c.radix)) return e;
     const std::unique_ptr<Topology> topo = make_topology(c.topology, c.dim, c.radix);
@@ -326,6 +354,7 @@ std::optional<std::string> validate(const RunConfig& c) {
         if (!error.empty()) return error;
     }
     if (auto e = validate_sources(with_placed_sources(c), *task, *topo)) return e;
+    if (auto e = validate_traffic(c, *task, *topo)) return e;
     if (!parse_port_model(c.port_model))
         return "--port-model '" + c.port_model + "' is unknown: accepted mla, sla, shout";
     if (task->kind == TaskKind::succ && c.port_model == "sla")

@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 #include <systemc>
+#include <tuple>
 
 #include "models/hypercube.h"
 #include "models/packet.h"
@@ -54,6 +55,9 @@ struct CommonOptions {
     bool torus_on_array = false;
     std::string level = "cycle";
     std::optional<double> lambda, rho;
+    std::optional<std::string> pattern, hotspot;
+    std::optional<double> rate;
+    std::optional<long long> warmup_cycles, window, drain;
     double slots = 0, warmup = -1;
     long long periods = 0;
     std::string pmnb;
@@ -87,6 +91,12 @@ struct CommonOptions {
         app->add_option("--slots", slots, "dynamic: requests arrive during this many slots (default 20000, fewer at high lambda)");
         app->add_option("--periods", periods, "dynamic/periods: about this many PMNB periods instead of --slots");
         app->add_option("--warmup", warmup, "dynamic: slots left out of the statistics (default: a tenth)");
+        app->add_option("--pattern", pattern, "traffic: uniform (default), transpose, bitcomp, bitrev, shuffle, tornado (torus), neighbor, hotspot");
+        app->add_option("--rate", rate, "traffic: offered load in flits per node per cycle, in (0, 1] (default 0.1)");
+        app->add_option("--hotspot", hotspot, "traffic --pattern hotspot: NODE:FRACTION, the node receiving that fraction of the packets");
+        app->add_option("--warmup-cycles", warmup_cycles, "traffic: cycles before the measurement window (default 1000)");
+        app->add_option("--window", window, "traffic: the measurement window in cycles (default 4000)");
+        app->add_option("--drain", drain, "traffic: cycles of injection after the window, while its packets drain (default 4000)");
         app->add_option("--pmnb", pmnb, "dynamic/periods: the PMNB of each period: cube vb2 (default), vb3, vb-a0; torus and array vbm-split (default), vbm, vbm-a0");
     }
     // Returns an error line, or empty.
@@ -139,6 +149,28 @@ struct CommonOptions {
         if (periods < 0) return "--periods " + std::to_string(periods) + " is out of range: accepted 1..1000000";
         c.periods = static_cast<uint64_t>(periods);
         c.pmnb = pmnb;
+        c.pattern = pattern;
+        c.rate = rate;
+        for (const auto& [name, value, field] : {std::tuple{"--warmup-cycles", warmup_cycles, &c.traffic_warmup},
+                                                 std::tuple{"--window", window, &c.traffic_window},
+                                                 std::tuple{"--drain", drain, &c.traffic_drain}}) {
+            if (!value) continue;
+            if (*value < 0 || *value > 100000000)
+                return std::string(name) + " " + std::to_string(*value) + " is out of range: accepted 0..100000000 cycles";
+            *field = static_cast<uint64_t>(*value);
+        }
+        if (hotspot) {  // NODE:FRACTION
+            const size_t colon = hotspot->find(':');
+            char* end = nullptr;
+            const long long node = colon == std::string::npos ? -1 : std::strtoll(hotspot->c_str(), &end, 10);
+            const bool node_ok = colon != std::string::npos && end == hotspot->c_str() + colon && node >= 0 && node < nodes;
+            const double fraction = colon == std::string::npos ? -1 : std::strtod(hotspot->c_str() + colon + 1, &end);
+            if (!node_ok || *end != '\0' || !(fraction >= 0 && fraction <= 1))
+                return "--hotspot '" + *hotspot + "' is malformed: accepted NODE:FRACTION, a node 0.." + std::to_string(nodes - 1) +
+                       " and a fraction in [0, 1] (e.g. 0:0.2)";
+            c.hotspot = static_cast<uint32_t>(node);
+            c.hotspot_fraction = fraction;
+        }
         return "";
     }
 };

@@ -69,6 +69,7 @@ const Registry& algorithms() {
         register_mesh_pmnb(r);
         register_partial_exchange(r);
         register_torus_mnb(r);
+        register_traffic_routing(r);
         return r;
     }();
     return registry;

@@ -149,5 +149,6 @@ void register_mesh_pack(Registry& r);
 void register_mesh_pmnb(Registry& r);
 void register_partial_exchange(Registry& r);
 void register_torus_mnb(Registry& r);
+void register_traffic_routing(Registry& r);
 
 }  // namespace cubecast

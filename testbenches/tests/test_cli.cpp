@@ -40,6 +40,17 @@ void expect_bad_input(const std::string& args, const std::string& names_value, c
 
 TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("run --dim 17", "17", "1..16");
+    // Task traffic.
+    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --rate 0", "--rate 0", "(0, 1]");
+    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --rate 1.5", "--rate 1.5", "(0, 1]");
+    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --pattern hotspot --hotspot 16:0.2", "16:0.2", "NODE:FRACTION");
+    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --pattern hotspot --hotspot 3", "'3'", "NODE:FRACTION");
+    expect_bad_input("run --task traffic --algorithm dor --topology array --dim 2 --radix 3 --pattern bitrev", "9", "power-of-two");
+    expect_bad_input("run --task traffic --algorithm dor --topology array --dim 2 --radix 4 --pattern tornado", "tornado", "--topology torus");
+    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --pattern zigzag", "zigzag", "accepted uniform");
+    expect_bad_input("run --task traffic --algorithm ecube --dim 5 --pattern transpose", "5", "even --dim");
+    expect_bad_input("run --task mnb --dim 4 --rate 0.2", "--rate", "task traffic only");
+    expect_bad_input("run --task traffic --algorithm dor --dim 4", "does not run on the hypercube", "ecube");
     expect_bad_input("run --dim 0", "--dim 0", "1..16");
     expect_bad_input("run --dim -3", "-3", "1..16");
     expect_bad_input("run --dim abc", "abc", "--dim");

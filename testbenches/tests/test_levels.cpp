@@ -111,6 +111,12 @@ TEST(Levels, EveryAlgorithmEveryTopologySameTraceAndReport) {
                     c.slots = 120;
                     c.rho = 0.3;
                 }
+                if (e.task == TaskKind::traffic) {  // short windows, loads past saturation with bounded queues
+                    c.rate = 0.2 + 0.1 * (variant % 8);
+                    c.traffic_warmup = 30;
+                    c.traffic_window = 120;
+                    c.traffic_drain = 50;
+                }
                 if (e.task == TaskKind::succ && s.dim > 3) continue;  // 2^d successive broadcasts: small cubes suffice
                 try {
                     accepted += expect_levels_agree(c, counts);

@@ -1,0 +1,198 @@
+#include "models/traffic.h"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "models/mesh.h"
+
+namespace cubecast {
+
+const std::vector<std::string>& traffic_patterns() {
+    static const std::vector<std::string> names = {"uniform", "transpose", "bitcomp", "bitrev", "shuffle",
+                                                   "tornado", "neighbor", "hotspot"};
+    return names;
+}
+
+namespace {
+bool power_of_two(uint32_t n) { return n && !(n & (n - 1)); }
+unsigned log2_of(uint32_t n) { return static_cast<unsigned>(__builtin_ctz(n)); }
+
+// Digit i of node v in the network's own numbering (the cube: bit i, radix 2).
+unsigned radix_of(const Topology& t) { return t.kind() == TopologyKind::hypercube ? 2 : static_cast<const Mesh&>(t).radix(); }
+unsigned digit(const Topology& t, uint32_t v, unsigned i) {
+    uint32_t w = 1;
+    for (unsigned k = 0; k < i; ++k) w *= radix_of(t);
+    return v / w % radix_of(t);
+}
+uint32_t from_digits(const Topology& t, const std::vector<unsigned>& digits) {
+    uint32_t v = 0, w = 1;
+    for (unsigned d : digits) v += d * w, w *= radix_of(t);
+    return v;
+}
+
+unsigned hops(const Topology& t, uint32_t a, uint32_t b) {
+    if (t.kind() == TopologyKind::hypercube) return static_cast<unsigned>(__builtin_popcount(a ^ b));
+    const unsigned p = radix_of(t);
+    unsigned h = 0;
+    for (unsigned i = 0; i < t.dim(); ++i) {
+        const unsigned x = digit(t, a, i), y = digit(t, b, i), gap = x > y ? x - y : y - x;
+        h += t.kind() == TopologyKind::torus ? std::min(gap, p - gap) : gap;
+    }
+    return h;
+}
+}  // namespace
+
+std::optional<std::string> traffic_pattern_problem(const std::string& pattern, const Topology& t) {
+    if (std::find(traffic_patterns().begin(), traffic_patterns().end(), pattern) == traffic_patterns().end()) {
+        std::string list;
+        for (const auto& n : traffic_patterns()) list += (list.empty() ? "" : ", ") + n;
+        return "--pattern '" + pattern + "' is unknown: accepted " + list;
+    }
+    const uint32_t n = t.nodes();
+    if ((pattern == "bitcomp" || pattern == "bitrev" || pattern == "shuffle") && !power_of_two(n))
+        return "--pattern " + pattern + " needs a power-of-two number of nodes, not " + std::to_string(n) +
+               ": accepted on the hypercube, or a torus or array whose p^d is a power of two";
+    if (pattern == "transpose" && t.kind() == TopologyKind::hypercube && t.dim() % 2 != 0)
+        return "--pattern transpose on the hypercube swaps the two halves of the address: accepted an even --dim, not " +
+               std::to_string(t.dim());
+    if (pattern == "transpose" && t.kind() != TopologyKind::hypercube && t.dim() < 2)
+        return "--pattern transpose swaps coordinates: accepted a torus or array of --dim 2 or more";
+    if (pattern == "tornado" && t.kind() != TopologyKind::torus)
+        return "--pattern tornado is a torus pattern: accepted --topology torus, not " + std::string(t.name());
+    return std::nullopt;
+}
+
+uint32_t traffic_destination(const std::string& pattern, const Topology& t, uint32_t src, const TrafficSpec& spec,
+                             double draw_a, double draw_b) {
+    const uint32_t n = t.nodes();
+    const auto uniform = [&](double u) {  // any node but src
+        const uint32_t k = std::min<uint32_t>(n - 2, static_cast<uint32_t>(u * (n - 1)));
+        return k >= src ? k + 1 : k;
+    };
+    if (pattern == "uniform") return uniform(draw_a);
+    if (pattern == "hotspot") {
+        if (draw_b < spec.hotspot_fraction) return spec.hotspot;
+        return uniform(draw_a);
+    }
+    if (pattern == "bitcomp") return ~src & (n - 1);
+    if (pattern == "bitrev") {
+        const unsigned b = log2_of(n);
+        uint32_t r = 0;
+        for (unsigned i = 0; i < b; ++i) r |= ((src >> i) & 1u) << (b - 1 - i);
+        return r;
+    }
+    if (pattern == "shuffle") {  // rotate the address left by one bit
+        const unsigned b = log2_of(n);
+        return ((src << 1) | (src >> (b - 1))) & (n - 1);
+    }
+    if (pattern == "transpose") {
+        if (t.kind() == TopologyKind::hypercube) {  // swap the address halves
+            const unsigned h = t.dim() / 2;
+            const uint32_t low = src & ((1u << h) - 1);
+            return (low << h) | (src >> h);
+        }
+        std::vector<unsigned> d(t.dim());  // digit i takes digit d-1-i
+        for (unsigned i = 0; i < t.dim(); ++i) d[i] = digit(t, src, t.dim() - 1 - i);
+        return from_digits(t, d);
+    }
+    std::vector<unsigned> d(t.dim());
+    for (unsigned i = 0; i < t.dim(); ++i) d[i] = digit(t, src, i);
+    const unsigned p = radix_of(t);
+    if (pattern == "tornado") {  // every digit half-way round, less one (ceil(p/2) - 1)
+        for (auto& x : d) x = (x + (p + 1) / 2 - 1) % p;
+    } else if (pattern == "neighbor") {  // the next node along dimension 0 (wrapping)
+        d[0] = (d[0] + 1) % p;
+    }
+    return from_digits(t, d);
+}
+
+TrafficLedger::TrafficLedger(const Topology& topology, const TrafficSpec& spec)
+    : spec_(spec), per_node_(topology.nodes()), expected_at_(topology.nodes(), 0) {
+    const double p = std::min(1.0, spec.rate / spec.packet_flits);  // packets per node per cycle
+    const uint64_t end = spec.generation_end();
+    for (uint32_t src = 0; src < topology.nodes(); ++src) {
+        std::mt19937_64 rng(spec.seed * 0x9e3779b97f4a7c15ull ^ (uint64_t{src} + 1) * 0xbf58476d1ce4e5b9ull);
+        std::uniform_real_distribution<double> unit(0.0, 1.0);
+        uint32_t seq = 0;
+        // Bernoulli trials each cycle, drawn as geometric gaps between successes.
+        for (uint64_t cycle = 0;; ++cycle) {
+            if (p < 1.0) {
+                const double u = unit(rng);
+                cycle += static_cast<uint64_t>(std::floor(std::log1p(-u) / std::log1p(-p)));
+            }
+            if (cycle >= end) break;
+            const double a = unit(rng), b = unit(rng);
+            const uint32_t dst = traffic_destination(spec.pattern, topology, src, spec, a, b);
+            if (dst == src) continue;  // a fixed point of the pattern sends nothing
+            Header h;
+            h.origin = src;
+            h.dest = dst;
+            h.msg = seq++ & kMaxMsg;
+            per_node_[src].push_back(TimedMessage{cycle, h});
+            ++expected_at_[dst];
+            pending_[key(src, dst, h.msg)].push_back(static_cast<uint32_t>(msgs_.size()));
+            msgs_.push_back(Msg{cycle, 0, src, dst});
+        }
+    }
+}
+
+bool TrafficLedger::delivered(const Header& h, uint32_t at, uint64_t cycle) {
+    if (h.dest != at) return false;
+    const auto it = pending_.find(key(h.origin, h.dest, h.msg));
+    if (it == pending_.end() || it->second.empty()) return false;
+    // Packets of one (origin, destination, msg) in flight at once: the oldest is taken.
+    if (it->second.size() > 1) {
+        const uint64_t second = msgs_[it->second[1]].created;
+        if (second <= cycle) ++ambiguous_;
+    }
+    msgs_[it->second.front()].delivered = cycle;
+    it->second.pop_front();
+    if (it->second.empty()) pending_.erase(it);
+    return true;
+}
+
+TrafficResult TrafficLedger::summarize(const Topology& topology) const {
+    TrafficResult r;
+    r.pattern = spec_.pattern;
+    r.rate = spec_.rate;
+    r.warmup = spec_.warmup;
+    r.window = spec_.window;
+    r.drain = spec_.drain;
+    r.generated = msgs_.size();
+    r.ambiguous = ambiguous_;
+    const uint64_t from = spec_.warmup, to = spec_.warmup + spec_.window, end = spec_.generation_end();
+    std::vector<uint64_t> latencies;
+    double hop_sum = 0;
+    uint64_t window_flits_delivered = 0;
+    for (const Msg& m : msgs_) {
+        if (m.delivered) ++r.delivered;
+        if (m.delivered >= from && m.delivered < to) window_flits_delivered += spec_.packet_flits;
+        if (m.created < from || m.created >= to) continue;
+        ++r.measured;
+        if (!m.delivered) continue;
+        latencies.push_back(m.delivered - m.created);
+        hop_sum += hops(topology, m.src, m.dst);
+        if (m.delivered >= end) r.saturated = true;
+    }
+    const double node_cycles = static_cast<double>(topology.nodes()) * static_cast<double>(spec_.window);
+    r.offered = static_cast<double>(r.measured * spec_.packet_flits) / node_cycles;
+    r.accepted = static_cast<double>(window_flits_delivered) / node_cycles;
+    if (!latencies.empty()) {
+        std::sort(latencies.begin(), latencies.end());
+        double sum = 0;
+        for (uint64_t l : latencies) sum += static_cast<double>(l);
+        const auto at = [&](double q) {
+            return static_cast<double>(latencies[std::min(latencies.size() - 1, static_cast<size_t>(q * static_cast<double>(latencies.size())))]);
+        };
+        r.mean_latency = sum / static_cast<double>(latencies.size());
+        r.p50_latency = at(0.5);
+        r.p99_latency = at(0.99);
+        r.max_latency = static_cast<double>(latencies.back());
+        r.mean_hops = hop_sum / static_cast<double>(latencies.size());
+        r.zero_load_latency = r.mean_hops * spec_.packet_flits;
+    }
+    return r;
+}
+
+}  // namespace cubecast
