@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""The experiments of scripts/compare-peers.sh: the same networks, patterns and loads in cubecast,
+BookSim2 and Noxim; a table and a latency-vs-load plot per experiment, and a speed table.
+
+Every simulator is asked for the same thing: Bernoulli injection at a rate in flits per node per
+cycle, a warm-up, then latency (packet creation to delivery, cycles) and accepted throughput (flits
+per node per cycle) over a measurement window. The peers are set as close to cubecast's router as
+they allow (one virtual channel where the routing allows it, deep buffers, their shortest pipeline);
+what differs is printed beside each table."""
+import argparse
+import json
+import os
+import re
+import subprocess
+import time
+
+EXPERIMENTS = [
+    # name, title, cubecast topology options, BookSim network, Noxim mesh (or None), pattern, flits
+    ("cube10_uniform_f1", "10-cube, uniform, 1-flit packets, e-cube",
+     ["--topology", "hypercube", "--dim", "10", "--algorithm", "ecube"], {"topology": "mesh", "k": 2, "n": 10}, None, "uniform", 1),
+    ("mesh8_uniform_f1", "8x8 mesh, uniform, 1-flit packets, XY",
+     ["--topology", "array", "--dim", "2", "--radix", "8", "--algorithm", "dor"], {"topology": "mesh", "k": 8, "n": 2}, (8, 8), "uniform", 1),
+    ("mesh8_uniform_f4", "8x8 mesh, uniform, 4-flit packets, XY",
+     ["--topology", "array", "--dim", "2", "--radix", "8", "--algorithm", "dor"], {"topology": "mesh", "k": 8, "n": 2}, (8, 8), "uniform", 4),
+    ("mesh8_transpose_f1", "8x8 mesh, transpose, 1-flit packets, XY",
+     ["--topology", "array", "--dim", "2", "--radix", "8", "--algorithm", "dor"], {"topology": "mesh", "k": 8, "n": 2}, (8, 8), "transpose", 1),
+    ("mesh8_transpose_f4", "8x8 mesh, transpose, 4-flit packets, XY",
+     ["--topology", "array", "--dim", "2", "--radix", "8", "--algorithm", "dor"], {"topology": "mesh", "k": 8, "n": 2}, (8, 8), "transpose", 4),
+    ("torus16_uniform_f1", "16x16 torus, uniform, 1-flit packets, DOR",
+     ["--topology", "torus", "--dim", "2", "--radix", "16", "--algorithm", "dor"], {"topology": "torus", "k": 16, "n": 2}, None, "uniform", 1),
+]
+
+NOXIM_TRAFFIC = {"uniform": "random", "transpose": "transpose1"}
+
+
+def timed(cmd, cwd=None):
+    """Runs cmd under /usr/bin/time: (stdout, seconds, peak MiB)."""
+    t0 = time.time()
+    p = subprocess.run(["/usr/bin/time", "-f", "PEAK_KIB %M"] + cmd, cwd=cwd, capture_output=True, text=True)
+    seconds = time.time() - t0
+    peak = re.findall(r"PEAK_KIB (\d+)", p.stderr)
+    return p.stdout + p.stderr, seconds, (int(peak[-1]) / 1024 if peak else 0.0)
+
+
+def run_cubecast(args, topo, pattern, flits, load, level, warmup, window):
+    out, seconds, peak = timed([args.cubecast, "run", "--task", "traffic", *topo, "--pattern", pattern,
+                                "--packet-flits", str(flits), "--rate", str(load), "--warmup-cycles", str(warmup),
+                                "--window", str(window), "--drain", str(window), "--level", level, "--json"])
+    start = out.find("{")
+    j = json.loads(out[start:out.rfind("}") + 1])
+    t = j["traffic"]
+    return {"latency": t["mean_latency_cycles"], "accepted": t["accepted"], "saturated": t["saturated"],
+            "seconds": j["wall_seconds"], "wall": seconds, "peak": peak, "flit_hops": j["flits_moved"],
+            "hops": t["mean_hops"], "cycles": j["simulated_cycles"]}
+
+
+def run_booksim(args, net, pattern, flits, load, warmup, window, workdir):
+    vcs = 2 if net["topology"] == "torus" else 1  # BookSim's torus DOR needs a dateline VC pair
+    cfg = f"""topology = {net['topology']};
+k = {net['k']};
+n = {net['n']};
+routing_function = dim_order;
+num_vcs = {vcs};
+vc_buf_size = 64;
+wait_for_tail_credit = 0;
+vc_allocator = separable_input_first;
+sw_allocator = separable_input_first;
+alloc_iters = 1;
+credit_delay = 0;
+routing_delay = 0;
+vc_alloc_delay = 1;
+sw_alloc_delay = 1;
+st_final_delay = 1;
+input_speedup = 1;
+output_speedup = 1;
+internal_speedup = 1.0;
+traffic = {pattern};
+packet_size = {flits};
+injection_rate = {load};
+injection_rate_uses_flits = 1;
+sim_type = latency;
+warmup_periods = 1;
+sample_period = {window};
+max_samples = 1;
+sim_count = 1;
+seed = 1;
+"""
+    path = os.path.join(workdir, "booksim.cfg")
+    with open(path, "w") as f:
+        f.write(cfg)
+    out, seconds, peak = timed([args.booksim, path])
+    lat = re.findall(r"Packet latency average = ([\d.]+)", out)
+    acc = re.findall(r"Accepted flit rate average\s*=\s*([\d.]+)", out)
+    unstable = "unstable" in out.lower() or not lat
+    return {"latency": float(lat[-1]) if lat else float("nan"), "accepted": float(acc[-1]) if acc else float("nan"),
+            "saturated": unstable, "wall": seconds, "peak": peak}
+
+
+def run_noxim(args, mesh, pattern, flits, load, warmup, window):
+    if flits < 2:
+        return None  # Noxim's packets have a head and a tail flit: 2 flits at least
+    pir = load / flits  # packets per node per cycle
+    out, seconds, peak = timed(cwd=os.path.dirname(args.noxim), cmd=[args.noxim, "-config", args.noxim_config, "-dimx", str(mesh[0]), "-dimy", str(mesh[1]),
+                                "-routing", "XY", "-traffic", NOXIM_TRAFFIC[pattern], "-pir", str(pir), "poisson",
+                                "-size", str(flits), str(flits), "-buffer", "64", "-warmup", str(warmup),
+                                "-sim", str(warmup + window), "-seed", "1"])
+    lat = re.findall(r"Global average delay \(cycles\): ([\d.eE+-]+)", out)
+    acc = re.findall(r"Average IP throughput \(flits/cycle/IP\): ([\d.eE+-]+)", out)
+    return {"latency": float(lat[-1]) if lat else float("nan"), "accepted": float(acc[-1]) if acc else float("nan"),
+            "saturated": not lat, "wall": seconds, "peak": peak}
+
+
+def fmt(x, digits=2):
+    return "-" if x != x else f"{x:.{digits}f}"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cubecast", required=True)
+    ap.add_argument("--booksim", required=True)
+    ap.add_argument("--noxim", required=True)
+    ap.add_argument("--noxim-config", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--quick", action="store_true")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    warmup, window = (300, 1000) if args.quick else (1000, 4000)
+    speed_rows = []
+    for name, title, topo, net, mesh, pattern, flits in EXPERIMENTS:
+        top = 0.2 if name.startswith("torus") or name.startswith("cube") else 0.6
+        loads = [0.05, 0.2, 0.4] if args.quick else [round(0.05 * i, 2) for i in range(1, int(top / 0.05) + 1)]
+        if name.startswith("cube"):
+            loads = [0.05, 0.3, 0.6] if args.quick else [0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]
+        rows = []
+        for load in loads:
+            c = run_cubecast(args, topo, pattern, flits, load, "cycle", warmup, window)
+            t = run_cubecast(args, topo, pattern, flits, load, "tlm", warmup, window)
+            b = run_booksim(args, net, pattern, flits, load, warmup, window, args.out)
+            n = run_noxim(args, mesh, pattern, flits, load, warmup, window) if mesh else None
+            if n is None:
+                mesh = None
+            rows.append((load, c, t, b, n))
+            print(f"{name} load {load}: cubecast {fmt(c['latency'])} / {fmt(c['accepted'], 3)}, BookSim {fmt(b['latency'])} / "
+                  f"{fmt(b['accepted'], 3)}" + (f", Noxim {fmt(n['latency'])} / {fmt(n['accepted'], 3)}" if n else ""), flush=True)
+        with open(os.path.join(args.out, name + ".md"), "w") as f:
+            f.write(f"### {title}\n\n| offered | cubecast latency | accepted | BookSim2 latency | accepted |"
+                    + (" Noxim latency | accepted |" if mesh else "") + "\n|---|---|---|---|---|" + ("---|---|" if mesh else "") + "\n")
+            for load, c, t, b, n in rows:
+                f.write(f"| {load} | {fmt(c['latency'])}{' (sat)' if c['saturated'] else ''} | {fmt(c['accepted'], 3)} | "
+                        f"{fmt(b['latency'])}{' (sat)' if b['saturated'] else ''} | {fmt(b['accepted'], 3)} |"
+                        + (f" {fmt(n['latency'])} | {fmt(n['accepted'], 3)} |" if n else "") + "\n")
+        with open(os.path.join(args.out, name + ".dat"), "w") as f:
+            f.write("# offered cubecast_latency booksim_latency noxim_latency\n")
+            for load, c, t, b, n in rows:
+                f.write(f"{load} {c['latency']} {b['latency']} {n['latency'] if n else 'nan'}\n")
+        for term, ext in (("pngcairo size 800,500", "png"), ("svg size 800,500", "svg")):
+            plot = (f"set terminal {term}; set output '{os.path.join(args.out, name + '.' + ext)}'; set title '{title}';"
+                    "set xlabel 'offered load (flits/node/cycle)'; set ylabel 'mean latency (cycles)'; set logscale y; set grid; set key left top;"
+                    f"plot '{os.path.join(args.out, name + '.dat')}' using 1:2 with linespoints title 'cubecast',"
+                    f" '' using 1:3 with linespoints title 'BookSim2'" + (", '' using 1:4 with linespoints title 'Noxim'" if mesh else ""))
+            subprocess.run(["gnuplot", "-e", plot], check=False)
+        # Speed at the lightest and a middle load: the same network, load and cycles in each simulator.
+        for load, c, t, b, n in rows[:: max(1, len(rows) // 2)]:
+            hops = c["flit_hops"]  # the same workload's flit-hops, counted by cubecast's links
+            speed_rows.append((name, load, hops, c, t, b, n))
+    with open(os.path.join(args.out, "speed.md"), "w") as f:
+        f.write("| experiment | load | flit-hops | cubecast cycle level flit-hops/s | TLM | BookSim2 | Noxim | cycle / BookSim | TLM / BookSim | peak MiB cubecast / BookSim / Noxim |\n"
+                "|---|---|---|---|---|---|---|---|---|---|\n")
+        for name, load, hops, c, t, b, n in speed_rows:
+            rate = lambda secs: hops / secs if secs > 0 else float("nan")
+            f.write(f"| {name} | {load} | {hops} | {rate(c['wall']):.3g} | {rate(t['wall']):.3g} | {rate(b['wall']):.3g} | "
+                    f"{rate(n['wall']):.3g} | " if n else f"| {name} | {load} | {hops} | {rate(c['wall']):.3g} | {rate(t['wall']):.3g} | {rate(b['wall']):.3g} | - | ")
+            f.write(f"{rate(c['wall']) / rate(b['wall']):.2f} | {rate(t['wall']) / rate(b['wall']):.2f} | "
+                    f"{c['peak']:.0f} / {b['peak']:.0f} / {n['peak'] if n else float('nan'):.0f} |\n")
+    print("tables and plots in", args.out)
+
+
+if __name__ == "__main__":
+    main()
