@@ -51,6 +51,9 @@ TrafficSpec traffic_spec(const RunConfig& c) {
     s.hotspot = c.hotspot.value_or(0);
     s.hotspot_fraction = c.hotspot ? c.hotspot_fraction : 0;
     s.seed = c.seed;
+    s.injection = c.injection.value_or(s.injection);
+    s.burst = c.burst.value_or(s.burst);
+    if (!c.traffic_file.empty()) read_traffic_file(c.traffic_file, make_topology(c.topology, c.dim, c.radix)->nodes(), c.packet_flits, s.events);
     return s;
 }
 

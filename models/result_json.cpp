@@ -42,7 +42,7 @@ void from_json(const json& j, DynamicTheory& t) {
 }
 
 void to_json(json& j, const TrafficResult& t) {
-    j = {{"pattern", t.pattern}, {"rate", t.rate}, {"offered", t.offered}, {"accepted", t.accepted},
+    j = {{"pattern", t.pattern}, {"injection", t.injection}, {"rate", t.rate}, {"offered", t.offered}, {"accepted", t.accepted},
          {"warmup_cycles", t.warmup}, {"window_cycles", t.window}, {"drain_cycles", t.drain},
          {"generated", t.generated}, {"measured", t.measured}, {"delivered", t.delivered}, {"ambiguous", t.ambiguous},
          {"mean_latency_cycles", t.mean_latency}, {"p50_latency_cycles", t.p50_latency},
@@ -52,6 +52,7 @@ void to_json(json& j, const TrafficResult& t) {
 
 void from_json(const json& j, TrafficResult& t) {
     t.pattern = j.at("pattern");
+    t.injection = j.at("injection");
     t.rate = j.at("rate");
     t.offered = j.at("offered");
     t.accepted = j.at("accepted");

@@ -56,6 +56,9 @@ struct RunConfig {
     std::optional<uint64_t> traffic_warmup, traffic_window, traffic_drain;  // cycles
     std::optional<uint32_t> hotspot;        // pattern hotspot: this node ...
     double hotspot_fraction = 0.1;          // ... receives this fraction of the packets (the rest uniform)
+    std::optional<std::string> injection;   // bernoulli (default) | onoff
+    std::optional<double> burst;            // onoff: mean packets per burst (default 8)
+    std::string traffic_file;               // a trace-driven workload (CSV time,src,dst[,size]) instead of a pattern
     std::string router = "systemc";  // systemc | rtl: the router at every node
     std::vector<uint32_t> rtl_nodes;  // with router systemc: these nodes get the Verilated RTL router
     std::string rtl_rom_dir;          // where the RTL's memory files are (empty: the build's)

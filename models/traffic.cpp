@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <fstream>
 #include <random>
+#include <sstream>
 
 #include "models/mesh.h"
 
@@ -111,30 +114,84 @@ TrafficLedger::TrafficLedger(const Topology& topology, const TrafficSpec& spec)
     : spec_(spec), per_node_(topology.nodes()), expected_at_(topology.nodes(), 0) {
     const double p = std::min(1.0, spec.rate / spec.packet_flits);  // packets per node per cycle
     const uint64_t end = spec.generation_end();
+    std::vector<uint32_t> seq(topology.nodes(), 0);
+    const auto add = [&](uint64_t cycle, uint32_t src, uint32_t dst) {
+        Header h;
+        h.origin = src;
+        h.dest = dst;
+        h.msg = seq[src]++ & kMaxMsg;
+        per_node_[src].push_back(TimedMessage{cycle, h});
+        ++expected_at_[dst];
+        pending_[key(src, dst, h.msg)].push_back(static_cast<uint32_t>(msgs_.size()));
+        msgs_.push_back(Msg{cycle, 0, src, dst});
+    };
+    if (!spec.events.empty()) {  // trace-driven: as listed (in time order per node)
+        for (const TrafficEvent& e : spec.events) add(e.cycle, e.src, e.dst);
+        return;
+    }
     for (uint32_t src = 0; src < topology.nodes(); ++src) {
         std::mt19937_64 rng(spec.seed * 0x9e3779b97f4a7c15ull ^ (uint64_t{src} + 1) * 0xbf58476d1ce4e5b9ull);
         std::uniform_real_distribution<double> unit(0.0, 1.0);
-        uint32_t seq = 0;
-        // Bernoulli trials each cycle, drawn as geometric gaps between successes.
+        // Geometric: failures before the first success of trials with probability q (q in (0, 1]).
+        const auto geometric = [&](double q) -> uint64_t {
+            return q >= 1.0 ? 0 : static_cast<uint64_t>(std::floor(std::log1p(-unit(rng)) / std::log1p(-q)));
+        };
+        const bool onoff = spec.injection == "onoff";
+        // On/off: mean idle gap G cycles between bursts of mean B packets sent every F cycles, with
+        // B / (B F + G) = p packets a cycle, so G = B F (1 / rate - 1).
+        const double gap_mean = spec.burst * spec.packet_flits * (1.0 / spec.rate - 1.0);
+        uint64_t left_in_burst = 0;
         for (uint64_t cycle = 0;; ++cycle) {
-            if (p < 1.0) {
-                const double u = unit(rng);
-                cycle += static_cast<uint64_t>(std::floor(std::log1p(-u) / std::log1p(-p)));
+            if (!onoff) {
+                cycle += geometric(p);  // Bernoulli trials each cycle, drawn as gaps between successes
+            } else if (left_in_burst == 0) {  // an idle gap, then a new burst
+                cycle += geometric(1.0 / (1.0 + gap_mean));
+                left_in_burst = 1 + geometric(1.0 / spec.burst);
+            } else {
+                cycle += spec.packet_flits - 1;  // back to back
             }
             if (cycle >= end) break;
+            if (left_in_burst) --left_in_burst;
             const double a = unit(rng), b = unit(rng);
             const uint32_t dst = traffic_destination(spec.pattern, topology, src, spec, a, b);
             if (dst == src) continue;  // a fixed point of the pattern sends nothing
-            Header h;
-            h.origin = src;
-            h.dest = dst;
-            h.msg = seq++ & kMaxMsg;
-            per_node_[src].push_back(TimedMessage{cycle, h});
-            ++expected_at_[dst];
-            pending_[key(src, dst, h.msg)].push_back(static_cast<uint32_t>(msgs_.size()));
-            msgs_.push_back(Msg{cycle, 0, src, dst});
+            add(cycle, src, dst);
         }
     }
+}
+
+std::optional<std::string> read_traffic_file(const std::string& path, uint32_t nodes, unsigned packet_flits,
+                                             std::vector<TrafficEvent>& out) {
+    std::ifstream in(path);
+    if (!in) return "--traffic-file '" + path + "' cannot be read";
+    std::string line;
+    for (uint64_t number = 1; std::getline(in, line); ++number) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (line.empty() || line[0] == '#') continue;
+        if (number == 1 && (line == "time,src,dst" || line == "time,src,dst,size")) continue;
+        const auto bad = [&](const std::string& why) {
+            return "--traffic-file " + path + " line " + std::to_string(number) + " ('" + line + "'): " + why +
+                   ": accepted lines time,src,dst[,size] with a cycle, nodes 0.." + std::to_string(nodes - 1) +
+                   " (src != dst) and size " + std::to_string(packet_flits) + " (--packet-flits)";
+        };
+        std::vector<long long> f;
+        std::stringstream ls(line);
+        std::string cell;
+        while (std::getline(ls, cell, ',')) {
+            char* end = nullptr;
+            const long long v = std::strtoll(cell.c_str(), &end, 10);
+            if (cell.empty() || *end != '\0') return bad("'" + cell + "' is not a whole number");
+            f.push_back(v);
+        }
+        if (f.size() != 3 && f.size() != 4) return bad(std::to_string(f.size()) + " fields");
+        if (f[0] < 0) return bad("negative time");
+        if (f[1] < 0 || f[1] >= nodes || f[2] < 0 || f[2] >= nodes || f[1] == f[2]) return bad("not two distinct nodes");
+        if (f.size() == 4 && f[3] != packet_flits) return bad("size " + std::to_string(f[3]));
+        out.push_back(TrafficEvent{static_cast<uint64_t>(f[0]), static_cast<uint32_t>(f[1]), static_cast<uint32_t>(f[2])});
+    }
+    if (out.empty()) return "--traffic-file " + path + " lists no packet: accepted lines time,src,dst[,size]";
+    std::stable_sort(out.begin(), out.end(), [](const TrafficEvent& a, const TrafficEvent& b) { return a.cycle < b.cycle; });
+    return std::nullopt;
 }
 
 bool TrafficLedger::delivered(const Header& h, uint32_t at, uint64_t cycle) {
@@ -154,7 +211,8 @@ bool TrafficLedger::delivered(const Header& h, uint32_t at, uint64_t cycle) {
 
 TrafficResult TrafficLedger::summarize(const Topology& topology) const {
     TrafficResult r;
-    r.pattern = spec_.pattern;
+    r.pattern = spec_.events.empty() ? spec_.pattern : "trace";
+    r.injection = spec_.events.empty() ? spec_.injection : "trace";
     r.rate = spec_.rate;
     r.warmup = spec_.warmup;
     r.window = spec_.window;

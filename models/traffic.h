@@ -12,6 +12,7 @@
 // tells packets apart by (origin, destination, msg) and, if two such are in flight at once, takes
 // them in creation order (counted as `ambiguous`).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -28,15 +29,35 @@ namespace cubecast {
 const std::vector<std::string>& traffic_patterns();
 std::optional<std::string> traffic_pattern_problem(const std::string& pattern, const Topology& topology);
 
+// A packet of a trace-driven workload (--traffic-file): created at `cycle` at src, for dst.
+struct TrafficEvent {
+    uint64_t cycle;
+    uint32_t src, dst;
+};
+// Reads FILE.csv, lines "time,src,dst" or "time,src,dst,size" (cycles, node ids, flits; size, if
+// given, must be the run's packet length), '#' comments and an optional header line; an error line
+// naming the file, the line number and what is accepted, or none.
+std::optional<std::string> read_traffic_file(const std::string& path, uint32_t nodes, unsigned packet_flits,
+                                             std::vector<TrafficEvent>& out);
+
 struct TrafficSpec {
     std::string pattern = "uniform";
+    // bernoulli: a packet each cycle with probability rate / packet_flits. onoff: bursts of packets
+    // back to back (one every packet_flits cycles), `burst` packets long on average (geometric),
+    // separated by idle gaps whose mean keeps the long-run rate (bursty traffic, BookSim's on/off).
+    std::string injection = "bernoulli";
+    double burst = 8;
+    std::vector<TrafficEvent> events;  // a trace-driven workload instead of pattern and injection
     double rate = 0.1;          // flits per node per cycle, in (0, 1]
     unsigned packet_flits = 1;
     uint64_t warmup = 1000, window = 4000, drain = 4000;  // cycles
     uint32_t hotspot = 0;       // pattern hotspot: this node receives `hotspot_fraction` of the packets
     double hotspot_fraction = 0;
     uint64_t seed = 1;
-    uint64_t generation_end() const { return warmup + window + drain; }
+    uint64_t generation_end() const {
+        if (!events.empty()) return std::max(warmup + window, events.back().cycle + 1);
+        return warmup + window + drain;
+    }
 };
 
 // The destination `pattern` gives `src` (uniform and hotspot draw from `draw`, a uniform [0, 1)
@@ -47,7 +68,8 @@ uint32_t traffic_destination(const std::string& pattern, const Topology& topolog
 // What the run measured (cycles; rates in flits per node per cycle), over the packets created in the
 // measurement window.
 struct TrafficResult {
-    std::string pattern;
+    std::string pattern;             // "trace" for a trace-driven workload
+    std::string injection;           // bernoulli, onoff, trace
     double rate = 0;                 // offered, as asked
     double offered = 0;              // generated in the window
     double accepted = 0;             // delivered during the window

@@ -297,9 +297,21 @@ std::optional<std::string> validate_traffic(const RunConfig& c, const TaskInfo& 
         if (c.rate) return only("--rate");
         if (c.traffic_warmup || c.traffic_window || c.traffic_drain) return only("--warmup-cycles/--window/--drain");
         if (c.hotspot) return only("--hotspot");
+        if (c.injection || c.burst) return only("--injection/--burst");
+        if (!c.traffic_file.empty()) return only("--traffic-file");
         return std::nullopt;
     }
+    if (!c.traffic_file.empty()) {
+        std::vector<TrafficEvent> events;
+        if (auto e = read_traffic_file(c.traffic_file, topo.nodes(), c.packet_flits, events)) return e;
+        if (c.pattern || c.rate || c.injection || c.hotspot)
+            return std::string("--traffic-file replaces --pattern, --rate, --injection and --hotspot: give the file alone");
+    }
     const TrafficSpec s = traffic_spec(c);
+    if (s.injection != "bernoulli" && s.injection != "onoff")
+        return "--injection '" + s.injection + "' is unknown: accepted bernoulli, onoff";
+    if (c.burst && s.injection != "onoff") return std::string("--burst applies to --injection onoff only");
+    if (!(s.burst >= 1 && s.burst <= 1e6)) return "--burst " + number(s.burst) + " is out of range: accepted 1..1000000 packets";
     if (auto e = traffic_pattern_problem(s.pattern, topo)) return e;
     if (!(s.rate > 0 && s.rate <= 1))
         return "--rate " + number(s.rate) + " is out of range: accepted flits per node per cycle in (0, 1]";

@@ -55,7 +55,9 @@ struct CommonOptions {
     bool torus_on_array = false;
     std::string level = "cycle";
     std::optional<double> lambda, rho;
-    std::optional<std::string> pattern, hotspot;
+    std::optional<std::string> pattern, hotspot, injection;
+    std::optional<double> burst;
+    std::string traffic_file;
     std::optional<double> rate;
     std::optional<long long> warmup_cycles, window, drain;
     double slots = 0, warmup = -1;
@@ -94,6 +96,9 @@ struct CommonOptions {
         app->add_option("--pattern", pattern, "traffic: uniform (default), transpose, bitcomp, bitrev, shuffle, tornado (torus), neighbor, hotspot");
         app->add_option("--rate", rate, "traffic: offered load in flits per node per cycle, in (0, 1] (default 0.1)");
         app->add_option("--hotspot", hotspot, "traffic --pattern hotspot: NODE:FRACTION, the node receiving that fraction of the packets");
+        app->add_option("--injection", injection, "traffic: bernoulli (default) or onoff (bursts of back-to-back packets)");
+        app->add_option("--burst", burst, "traffic --injection onoff: mean packets per burst (default 8)");
+        app->add_option("--traffic-file", traffic_file, "traffic: replay a CSV of time,src,dst[,size] (cycles, nodes, flits) instead of a pattern");
         app->add_option("--warmup-cycles", warmup_cycles, "traffic: cycles before the measurement window (default 1000)");
         app->add_option("--window", window, "traffic: the measurement window in cycles (default 4000)");
         app->add_option("--drain", drain, "traffic: cycles of injection after the window, while its packets drain (default 4000)");
@@ -151,6 +156,9 @@ struct CommonOptions {
         c.pmnb = pmnb;
         c.pattern = pattern;
         c.rate = rate;
+        c.injection = injection;
+        c.burst = burst;
+        c.traffic_file = traffic_file;
         for (const auto& [name, value, field] : {std::tuple{"--warmup-cycles", warmup_cycles, &c.traffic_warmup},
                                                  std::tuple{"--window", window, &c.traffic_window},
                                                  std::tuple{"--drain", drain, &c.traffic_drain}}) {

@@ -51,6 +51,16 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("run --task traffic --algorithm ecube --dim 5 --pattern transpose", "5", "even --dim");
     expect_bad_input("run --task mnb --dim 4 --rate 0.2", "--rate", "task traffic only");
     expect_bad_input("run --task traffic --algorithm dor --dim 4", "does not run on the hypercube", "ecube");
+    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --injection poisson", "poisson", "bernoulli, onoff");
+    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --burst 4", "--burst", "--injection onoff");
+    {
+        const std::string bad = temp_path("bad_traffic.csv");
+        std::ofstream(bad) << "time,src,dst\n0,1,2\n5,3\n";
+        expect_bad_input("run --task traffic --algorithm ecube --dim 4 --traffic-file " + bad, "line 3", "time,src,dst");
+        std::ofstream(bad) << "0,1,16\n";
+        expect_bad_input("run --task traffic --algorithm ecube --dim 4 --traffic-file " + bad, "line 1", "0..15");
+        std::remove(bad.c_str());
+    }
     expect_bad_input("run --dim 0", "--dim 0", "1..16");
     expect_bad_input("run --dim -3", "-3", "1..16");
     expect_bad_input("run --dim abc", "abc", "--dim");

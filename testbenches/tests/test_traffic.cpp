@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
 #include <map>
 
 #include "testbenches/tests/mesh_helpers.h"
@@ -217,4 +218,55 @@ TEST(Traffic, PastSaturationEveryPacketOnceOrAStallReported) {
                 EXPECT_EQ(r.traffic->delivered, r.traffic->generated);
                 EXPECT_EQ(r.traffic->ambiguous, 0u);
             }
+}
+
+// A trace-driven workload (--traffic-file): the packets listed, each at its time from its source to
+// its destination, spaced so that none meets another: each is delivered exactly hops x length after
+// it was listed, on the routing's path.
+TEST(Traffic, TraceDrivenPacketsAsListed) {
+    for (const Net& n : nets)
+        for (unsigned flits : {1u, 3u}) {
+            SCOPED_TRACE(n.topology + " d=" + std::to_string(n.dim) + " p=" + std::to_string(n.radix));
+            const std::string path = temp_path("traffic.csv");
+            std::vector<std::pair<uint32_t, uint32_t>> pairs;
+            std::ofstream csv(path);
+            csv << "time,src,dst,size\n";
+            uint64_t t = 0;
+            for (uint32_t i = 0; i < 12; ++i) {
+                const uint32_t src = (i * 7 + 1) % n.nodes(), dst = (i * 5 + 3) % n.nodes();
+                if (src == dst) continue;
+                pairs.emplace_back(src, dst);
+                csv << t << "," << src << "," << dst << "," << flits << "\n";
+                t += uint64_t{n.hops(src, dst)} * flits + 1;  // after the previous one has arrived
+            }
+            csv.close();
+            RunConfig c = traffic(n, algorithm_for(n), "uniform", 0.1, flits, 0, 0, t, 0);
+            c.pattern.reset();
+            c.rate.reset();
+            c.traffic_file = path;
+            const Outcome o = run_traced(c);
+            std::remove(path.c_str());
+            ASSERT_EQ(o.result.status, RunStatus::ok);
+            ASSERT_EQ(o.result.traffic->generated, pairs.size());
+            EXPECT_EQ(o.result.traffic->delivered, pairs.size());
+            double expected = 0;
+            for (const auto& [s, d] : pairs) expected += double{n.hops(s, d)} * flits;
+            EXPECT_DOUBLE_EQ(o.result.traffic->mean_latency, expected / static_cast<double>(pairs.size()));
+            for (const TraceRow& r : o.rows) EXPECT_EQ(r.dst, n.next(r.src, static_cast<uint32_t>(r.dest)));
+        }
+}
+
+// Bursty on/off injection keeps the long-run rate (within 10 % over a long window) and, at the same
+// load, waits longer than Bernoulli injection (packets come in bursts behind each other).
+TEST(Traffic, OnOffKeepsTheRateAndQueuesMore) {
+    const Net n{"array", 2, 8};
+    RunConfig bernoulli = traffic(n, "dor", "uniform", 0.3, 1, 0, 500, 6000, 500);
+    RunConfig onoff = bernoulli;
+    onoff.injection = "onoff";
+    onoff.burst = 16;
+    const RunResult b = simulate_isolated(bernoulli).result, o = simulate_isolated(onoff).result;
+    ASSERT_EQ(o.status, RunStatus::ok);
+    EXPECT_TRUE(o.delivered_exactly_once);
+    EXPECT_NEAR(o.traffic->offered, 0.3, 0.03);
+    EXPECT_GT(o.traffic->mean_latency, b.traffic->mean_latency + 1);
 }
