@@ -14,6 +14,7 @@
 // delivery and no hold is absorbed too, and counted as such.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -113,6 +114,9 @@ struct LocalView {
     const Topology* topology;
     unsigned packet_flits;  // cycles per slot
     uint64_t cycle;         // the current cycle
+    // The router's own output queues (packets waiting at each port, the one being sent included), for
+    // logics that adapt to them; nullptr where a logic is run outside a router (the fold's torus view).
+    const std::function<unsigned(unsigned port)>* queue_length = nullptr;
     // First cycle of the papers' slot `slot` (1-based: slot 1 is cycles [0, packet_flits)).
     uint64_t slot_start(uint64_t slot) const { return (slot - 1) * packet_flits; }
 };

@@ -72,7 +72,7 @@ protected:
     // (outputs not sending), the clocked logic's next cycle, the node's next timed message.
     uint64_t next_due() const;
 
-    LocalView view() const { return LocalView{id_, &topology_, config_.packet_flits, cycle_}; }
+    LocalView view() const { return LocalView{id_, &topology_, config_.packet_flits, cycle_, &queue_length_}; }
 
     RouterConfig config_;
     std::unique_ptr<ControlLogic> logic_;
@@ -99,6 +99,10 @@ protected:
     uint32_t out_active_mask_ = 0;  // outputs sending or with packets queued
     uint32_t absent_mask_ = 0;      // ports without a link (an array's edge)
     Decision scratch_;              // the routing decision of the packet being placed
+    // What an adaptive logic may ask of its router: an output's queue, the packet in its register included.
+    std::function<unsigned(unsigned)> queue_length_ = [this](unsigned p) {
+        return outputs_[p].occupancy() + (outputs_[p].busy() ? 1u : 0u);
+    };
 
 private:
     void route_own(const Header& h);

@@ -40,6 +40,42 @@ private:
     const Mesh& mesh_;
 };
 
+// Minimal adaptive: of the ports that bring the packet one hop closer (one per dimension in which it
+// is not yet at its destination's digit: on the torus the shorter way, both ways on a tie), the one
+// whose queue is shortest now; lowest port on a tie. Without escape channels it can deadlock with
+// bounded queues on any of the three networks (the waits may close a cycle); such a run stops as
+// stalled, nothing lost.
+class AdaptiveLogic : public ControlLogic {
+public:
+    void route(const LocalView& v, const Header& h, int, Decision& out) override {
+        if (h.dest == v.id) return out.deliver();
+        unsigned best = ~0u, best_length = ~0u;
+        const auto consider = [&](unsigned port) {
+            const unsigned length = v.queue_length ? (*v.queue_length)(port) : 0;
+            if (length < best_length) best = port, best_length = length;
+        };
+        const Topology& t = *v.topology;
+        if (t.kind() == TopologyKind::hypercube) {
+            for (uint32_t diff = v.id ^ h.dest; diff; diff &= diff - 1) consider(static_cast<unsigned>(__builtin_ctz(diff)));
+        } else {
+            const Mesh& mesh = static_cast<const Mesh&>(t);
+            const unsigned p = mesh.radix();
+            for (unsigned i = 0; i < mesh.dim(); ++i) {
+                const unsigned here = mesh.digit(v.id, i), there = mesh.digit(h.dest, i);
+                if (here == there) continue;
+                if (!mesh.wraps()) {
+                    consider(there > here ? Mesh::plus_port(i) : Mesh::minus_port(i));
+                    continue;
+                }
+                const unsigned ahead = (there + p - here) % p;
+                if (ahead <= p / 2) consider(Mesh::plus_port(i));
+                if (ahead >= p - p / 2) consider(Mesh::minus_port(i));
+            }
+        }
+        out.forward(best);
+    }
+};
+
 std::optional<uint64_t> none(unsigned, uint64_t) { return std::nullopt; }
 
 }  // namespace
@@ -57,6 +93,11 @@ void register_traffic_routing(Registry& r) {
                        }};
     dor.topologies = {TopologyKind::torus, TopologyKind::array};
     r.add(dor);
+    AlgorithmEntry adaptive{TaskKind::traffic, "adaptive", "minimal adaptive routing (the productive port with the shortest queue); not deadlock-free",
+                            "none (measured: latency and throughput)", none, none, [](unsigned, uint64_t) { return uint64_t{0}; },
+                            [](const AlgorithmSetup&) -> LogicFactory { return [](uint32_t) { return std::make_unique<AdaptiveLogic>(); }; }};
+    adaptive.topologies = {TopologyKind::hypercube, TopologyKind::torus, TopologyKind::array};
+    r.add(adaptive);
 }
 
 }  // namespace cubecast
