@@ -239,6 +239,15 @@ int sc_main(int argc, char* argv[]) {
     sweep_rho->add_option("--format", rho_format, "table, csv or json");
     sweep_rho->add_option("--plot", rho_plot, "also draw PREFIX.png and PREFIX.svg (gnuplot) and keep PREFIX.dat");
 
+    RunConfig rate_config;
+    CommonOptions rate_opts;
+    std::string rates_text = "0.05,0.1,0.15,0.2,0.25,0.3,0.35,0.4,0.45,0.5,0.6,0.7,0.8,0.9,1", rate_format = "table";
+    auto* sweep_rate = app.add_subcommand("sweep-rate", "task traffic over offered loads: latency, throughput, the saturation point");
+    rate_opts.add(sweep_rate, true);
+    sweep_rate->add_option("--algorithm,-a", rate_config.algorithm, "routing: ecube (hypercube), dor (torus, array), adaptive");
+    sweep_rate->add_option("--rates", rates_text, "offered loads in flits/node/cycle, a comma list, or auto (bisection for the saturation point)");
+    sweep_rate->add_option("--format", rate_format, "table, csv or json");
+
     std::string bench_format = "table";
     auto* bench = app.add_subcommand("bench", "measure simulation speed and peak memory on standard runs");
     bench->add_option("--format", bench_format, "table or json");
@@ -252,10 +261,10 @@ int sc_main(int argc, char* argv[]) {
     example->add_option("--seed", ex_seed, "seed of the random active set");
     example->add_option("--format", ex_format, "table or json");
 
-    const std::set<std::string> commands = {"run", "list", "sweep", "sweep-rho", "bench", "example004"};
+    const std::set<std::string> commands = {"run", "list", "sweep", "sweep-rho", "sweep-rate", "bench", "example004"};
     if (argc > 1 && argv[1][0] != '-' && !commands.count(argv[1]))
         return bad_input(std::string("unknown command '") + argv[1] +
-                         "': accepted run, list, sweep, sweep-rho, bench, example004 (see cubecast --help)");
+                         "': accepted run, list, sweep, sweep-rho, sweep-rate, bench, example004 (see cubecast --help)");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -279,6 +288,24 @@ int sc_main(int argc, char* argv[]) {
             return bad_input("--m " + std::to_string(ex_m) + " is out of range: accepted 1.." + std::to_string(1ll << ex_dim) +
                              " (M <= N)");
         return cmd_example004(static_cast<unsigned>(ex_dim), static_cast<uint64_t>(ex_m), ex_seed, ex_format);
+    }
+    if (sweep_rate->parsed()) {
+        if (sweep_rate->count("--algorithm") == 0) rate_config.algorithm = rate_opts.topology == "hypercube" ? "ecube" : "dor";
+        if (auto err = rate_opts.into(rate_config); !err.empty()) return bad_input(err);
+        std::vector<double> rates;
+        const bool search = rates_text == "auto";
+        if (!search) {
+            std::stringstream ss(rates_text);
+            std::string item;
+            while (std::getline(ss, item, ',')) {
+                char* end = nullptr;
+                const double r = std::strtod(item.c_str(), &end);
+                if (item.empty() || *end != '\0' || !(r > 0 && r <= 1))
+                    return bad_input("--rates '" + rates_text + "' has '" + item + "': accepted a comma list of loads in (0, 1], or auto");
+                rates.push_back(r);
+            }
+        }
+        return cmd_sweep_rate(rate_config, search ? std::vector<double>{1.0} : rates, search, rate_format);
     }
     if (sweep_rho->parsed()) {
         const bool mesh = rho_opts.topology != "hypercube";

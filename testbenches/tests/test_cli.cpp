@@ -325,3 +325,18 @@ TEST(CommandLine, RtlRunsDumpTheRtlInternalsAndFstWorks) {
                                   fst.substr(0, fst.size() - 4) + ".gtkw"})
         std::remove(f2.c_str());
 }
+
+// sweep-rate: the traffic over loads, and the saturation point it reports. On the 4x4 array with XY
+// routing under uniform traffic the channel-load bound is 4/k = 1 flit per node per cycle, so both
+// loads tried are carried and the point is the higher one; the JSON has every run.
+TEST(CommandLine, SweepRateFindsTheSaturationPoint) {
+    const CliResult r = cubecast_cli("sweep-rate --topology array --dim 2 --radix 4 --rates 0.1,0.5 --window 500 --drain 300 --format json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j.at("runs").size(), 2u);
+    EXPECT_DOUBLE_EQ(j.at("saturation_point").get<double>(), 0.5);
+    EXPECT_GT(j.at("saturation_throughput").get<double>(), 0.45);
+    expect_bad_input("sweep-rate --dim 4 --rates 0.1,1.5", "1.5", "(0, 1]");
+    expect_bad_input("sweep-rate --dim 4 --rates 0.2 --format xml", "xml", "table, csv, json");
+    expect_bad_input("sweep-rate --topology torus --radix 4 --dim 2 --rates 0.2 --pattern bitrev --algorithm ecube", "ecube", "dor");
+}
