@@ -6,6 +6,7 @@
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <utility>
 
 #include "models/mesh.h"
 
@@ -115,6 +116,7 @@ TrafficLedger::TrafficLedger(const Topology& topology, const TrafficSpec& spec)
     const double p = std::min(1.0, spec.rate / spec.packet_flits);  // packets per node per cycle
     const uint64_t end = spec.generation_end();
     std::vector<uint32_t> seq(topology.nodes(), 0);
+    std::unordered_map<uint64_t, uint32_t> last;  // per key, the newest packet (while the chains are built)
     const auto add = [&](uint64_t cycle, uint32_t src, uint32_t dst) {
         Header h;
         h.origin = src;
@@ -122,7 +124,12 @@ TrafficLedger::TrafficLedger(const Topology& topology, const TrafficSpec& spec)
         h.msg = seq[src]++ & kMaxMsg;
         per_node_[src].push_back(TimedMessage{cycle, h});
         ++expected_at_[dst];
-        pending_[key(src, dst, h.msg)].push_back(static_cast<uint32_t>(msgs_.size()));
+        const uint32_t index = static_cast<uint32_t>(msgs_.size());
+        const uint64_t k = key(src, dst, h.msg);
+        const auto [it, fresh] = last.try_emplace(k, index);
+        if (fresh) pending_.emplace(k, index);
+        else next_same_[std::exchange(it->second, index)] = index;
+        next_same_.push_back(kNoMsg);
         msgs_.push_back(Msg{cycle, 0, src, dst});
     };
     if (!spec.events.empty()) {  // trace-driven: as listed (in time order per node)
@@ -197,15 +204,13 @@ std::optional<std::string> read_traffic_file(const std::string& path, uint32_t n
 bool TrafficLedger::delivered(const Header& h, uint32_t at, uint64_t cycle) {
     if (h.dest != at) return false;
     const auto it = pending_.find(key(h.origin, h.dest, h.msg));
-    if (it == pending_.end() || it->second.empty()) return false;
+    if (it == pending_.end()) return false;
     // Packets of one (origin, destination, msg) in flight at once: the oldest is taken.
-    if (it->second.size() > 1) {
-        const uint64_t second = msgs_[it->second[1]].created;
-        if (second <= cycle) ++ambiguous_;
-    }
-    msgs_[it->second.front()].delivered = cycle;
-    it->second.pop_front();
-    if (it->second.empty()) pending_.erase(it);
+    const uint32_t oldest = it->second, next = next_same_[oldest];
+    if (next != kNoMsg && msgs_[next].created <= cycle) ++ambiguous_;
+    msgs_[oldest].delivered = cycle;
+    if (next == kNoMsg) pending_.erase(it);
+    else it->second = next;
     return true;
 }
 

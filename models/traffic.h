@@ -17,7 +17,6 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
-#include <deque>
 #include <vector>
 
 #include "models/packet.h"
@@ -102,7 +101,11 @@ private:
     std::vector<std::vector<TimedMessage>> per_node_;
     std::vector<uint64_t> expected_at_;
     std::vector<Msg> msgs_;
-    std::unordered_map<uint64_t, std::deque<uint32_t>> pending_;
+    // Packets on their way, by (origin, destination, msg): the oldest's index, and per packet the next
+    // one with the same key (a chain through msgs_; almost every key has one packet).
+    static constexpr uint32_t kNoMsg = ~0u;
+    std::unordered_map<uint64_t, uint32_t> pending_;
+    std::vector<uint32_t> next_same_;
     uint64_t ambiguous_ = 0;
 };
 
