@@ -53,7 +53,6 @@ TrafficSpec traffic_spec(const RunConfig& c) {
     s.seed = c.seed;
     s.injection = c.injection.value_or(s.injection);
     s.burst = c.burst.value_or(s.burst);
-    if (!c.traffic_file.empty()) read_traffic_file(c.traffic_file, make_topology(c.topology, c.dim, c.radix)->nodes(), c.packet_flits, s.events);
     return s;
 }
 
@@ -117,7 +116,11 @@ Network::Network(sc_module_name name, const RunConfig& config)
         for (Header& h : own) h = fold_->to_array(h);
         return own;
     };
-    if (task_.kind() == TaskKind::traffic) traffic_ = std::make_unique<TrafficLedger>(*topology_, traffic_spec(config));
+    if (task_.kind() == TaskKind::traffic) {
+        TrafficSpec spec = traffic_spec(config);
+        if (!config.traffic_file.empty()) read_traffic_file(config.traffic_file, n, config.packet_flits, spec.events);  // validated
+        traffic_ = std::make_unique<TrafficLedger>(*topology_, spec);
+    }
     for (uint32_t i = 0; i < n; ++i) {
         nodes_.push_back(std::make_unique<Node>(i, plan, format, traffic_ ? traffic_->expected_at(i) : task_.expected_deliveries(i),
                                                 own_messages(i), traffic_ ? traffic_->messages_of(i) : task_.timed_messages(i)));

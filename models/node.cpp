@@ -52,21 +52,19 @@ void Node::deliver(const Packet& p, uint64_t cycle) {
     if (h.origin == id_) return fail(label() + " delivered back to its origin");
     if (ledger_) {
         if (!ledger_(h, id_, cycle)) return fail(label() + " is not on its way here, or was delivered twice");
-        ++delivered_;
-        last_cycle_ = std::max(last_cycle_, cycle);
-        return;
+    } else {
+        const int64_t slot = h.origin >= plan.nodes ? -1 : plan.slot_of.empty() ? h.origin : plan.slot_of[h.origin];
+        if (slot < 0 || (h.broadcast && h.msg >= plan.per_origin) || h.part >= plan.parts)
+            return fail(label() + " is not part of the task");
+        // A personalised message is identified by its origin (it is addressed here); a broadcast by
+        // (origin, msg); each of its parts by the part index.
+        const size_t message = static_cast<size_t>(slot) * plan.per_origin + (h.broadcast ? h.msg : 0);
+        auto bit = seen_[message * plan.parts + h.part];
+        if (bit) return fail(label() + " delivered twice");
+        bit = true;
+        for (uint32_t q = 0; q < plan.parts; ++q)
+            if (!seen_[message * plan.parts + q]) return;  // not whole yet
     }
-    const int64_t slot = h.origin >= plan.nodes ? -1 : plan.slot_of.empty() ? h.origin : plan.slot_of[h.origin];
-    if (slot < 0 || (h.broadcast && h.msg >= plan.per_origin) || h.part >= plan.parts)
-        return fail(label() + " is not part of the task");
-    // A personalised message is identified by its origin (it is addressed here); a broadcast by
-    // (origin, msg); each of its parts by the part index.
-    const size_t message = static_cast<size_t>(slot) * plan.per_origin + (h.broadcast ? h.msg : 0);
-    auto bit = seen_[message * plan.parts + h.part];
-    if (bit) return fail(label() + " delivered twice");
-    bit = true;
-    for (uint32_t q = 0; q < plan.parts; ++q)
-        if (!seen_[message * plan.parts + q]) return;  // not whole yet
     if (order_) {
         const int64_t position = order_(h.origin);
         if (position < last_position_) fail(label() + " arrived after a later message of the sequence");

@@ -69,7 +69,7 @@ struct RunConfig {
     bool is_rtl_node(uint32_t node) const;
 };
 
-// Task traffic's workload from the run's options.
+// Task traffic's workload from the run's options (a --traffic-file's packets are read by the caller).
 TrafficSpec traffic_spec(const RunConfig& c);
 
 // The dynamic broadcasting theorem of paper 004 §II for this run's lambda and its PMNB's X and V

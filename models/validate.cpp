@@ -323,7 +323,7 @@ std::optional<std::string> validate_traffic(const RunConfig& c, const TaskInfo& 
         return "--hotspot fraction " + number(c.hotspot_fraction) + " is out of range: accepted 0..1";
     if (c.uses_rtl()) return std::string("--router rtl runs the papers' collectives only: accepted for task traffic --router systemc");
     const double packets = s.rate / c.packet_flits * static_cast<double>(s.generation_end()) * topo.nodes();
-    if (packets > 4e8) return "task traffic would generate about " + number(packets) + " packets: accepted 4e8 at most (shorten --window/--drain or lower --rate)";
+    if (c.traffic_file.empty() && packets > 4e8) return "task traffic would generate about " + number(packets) + " packets: accepted 4e8 at most (shorten --window/--drain or lower --rate)";
     return std::nullopt;
 }
 

@@ -16,9 +16,6 @@ FoldedLogic::FoldedLogic(std::shared_ptr<const TorusFold> fold, std::unique_ptr<
       busy_until_(fold_->torus().ports(), 0),
       promised_(fold_->array().ports()) {}
 
-Header FoldedLogic::to_torus(const Header& h) const { return fold_->to_torus(h); }
-Header FoldedLogic::to_array(const Header& h) const { return fold_->to_array(h); }
-
 uint64_t FoldedLogic::held_key(const Header& h) {
     if (h.kind == Kind::ctrl) return encode_header(h) | (uint64_t{1} << 63);
     const uint64_t dest = h.broadcast ? 0xffff : h.dest;  // unicast packets of one message differ by destination
@@ -55,7 +52,7 @@ uint64_t FoldedLogic::reserve(unsigned port, uint64_t now, uint64_t ready, unsig
 void FoldedLogic::route(const LocalView& view, const Header& h, int in_port, Decision& out) {
     if (in_port == kLocalPort) {  // an own packet: the torus logic decides now, as the torus router's would
         scratch_.clear();
-        inner_->route(torus_view(view.cycle), to_torus(h), kLocalPort, scratch_);
+        inner_->route(torus_view(view.cycle), fold_->to_torus(h), kLocalPort, scratch_);
         if (scratch_.holds() || !scratch_.forwards().empty()) {  // the torus logic's, or until its ports send it
             out.hold();
             held_one_more(h);
@@ -109,7 +106,7 @@ void FoldedLogic::take_decision(const Header& array_header, const Decision& d, s
 // What the torus logic's control unit emits: a token it makes is held here until its ports send it; a
 // packet it held waits for its ports (it stays held).
 void FoldedLogic::take_emission(Emission& e, std::vector<Emission>& out) {
-    const Header h = to_array(e.header);
+    const Header h = fold_->to_array(e.header);
     if (e.source != Emission::Source::automatic || e.decision.holds() || e.decision.forwards().empty()) {
         const bool takes = e.source == Emission::Source::held ||
                            (e.source == Emission::Source::automatic && e.header.kind == Kind::data);
@@ -173,7 +170,7 @@ void FoldedLogic::on_cycle(const LocalView& view, std::vector<Emission>& out) {
     std::stable_sort(due.begin(), due.end(), [](const Arrival& a, const Arrival& b) { return a.torus_in_port < b.torus_in_port; });
     for (const Arrival& a : due) {
         scratch_.clear();
-        inner_->route(torus_view(cycle), to_torus(a.header), static_cast<int>(a.torus_in_port), scratch_);
+        inner_->route(torus_view(cycle), fold_->to_torus(a.header), static_cast<int>(a.torus_in_port), scratch_);
         take_decision(a.header, scratch_, out);
     }
     if (inner_->clocked()) {

@@ -58,8 +58,6 @@ private:
         uint64_t due;
     };
     LocalView torus_view(uint64_t cycle) const { return LocalView{torus_id_, &fold_->torus(), torus_packet_flits_, cycle}; }
-    Header to_torus(const Header& h) const;
-    Header to_array(const Header& h) const;
     // The torus logic decided on a packet this router holds (an arrival, or an emission of a packet the
     // torus logic held): its forwards wait for their ports, a delivery is a copy delivered now.
     void take_decision(const Header& array_header, const Decision& d, std::vector<Emission>& out);
