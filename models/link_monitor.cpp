@@ -54,7 +54,7 @@ void LinkMonitor::visit(size_t i, uint64_t e) {
     if (flits_in_[i] == 0) {  // a header flit
         Header h;
         if (!decode_header(*flit_[i], h)) ++corrupt_;
-        const unsigned length = format_.length(h.kind);
+        const unsigned length = format_.length(h);
         if (h.kind == Kind::data) ++data_flits_;
         if (length == 1) {
             finished(i, e - 1, e, h);

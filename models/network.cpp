@@ -53,6 +53,7 @@ TrafficSpec traffic_spec(const RunConfig& c) {
     s.seed = c.seed;
     s.injection = c.injection.value_or(s.injection);
     s.burst = c.burst.value_or(s.burst);
+    s.sizes = c.packet_sizes;
     return s;
 }
 
@@ -101,7 +102,11 @@ Network::Network(sc_module_name name, const RunConfig& config)
     plan->parts = task_.parts();
     const std::vector<uint32_t> origins = task_.origins();
     if (origins.size() < n) plan->set_origins(origins);  // else every node sends: slot = origin
-    const PacketFormat format{config.packet_flits / task_.parts(), config.token_flits};
+    const PacketFormat format = [&] {
+        PacketFormat f{config.packet_flits / task_.parts(), config.token_flits};
+        f.sized = task_.kind() == TaskKind::traffic;  // packets of different lengths (the tag is the length)
+        return f;
+    }();
     // Folded, a node has its torus node's messages in the order the torus task makes them (by torus ids).
     std::unique_ptr<Task> torus_task;
     if (folded_torus_) {
@@ -120,12 +125,14 @@ Network::Network(sc_module_name name, const RunConfig& config)
         TrafficSpec spec = traffic_spec(config);
         if (!config.traffic_file.empty()) read_traffic_file(config.traffic_file, n, config.packet_flits, spec.events);  // validated
         traffic_ = std::make_unique<TrafficLedger>(*topology_, spec);
-    }
+    }  // its nodes expect nothing in advance: the ledger counts what is generated for them
     for (uint32_t i = 0; i < n; ++i) {
-        nodes_.push_back(std::make_unique<Node>(i, plan, format, traffic_ ? traffic_->expected_at(i) : task_.expected_deliveries(i),
-                                                own_messages(i), traffic_ ? traffic_->messages_of(i) : task_.timed_messages(i)));
-        if (traffic_)
+        nodes_.push_back(std::make_unique<Node>(i, plan, format, traffic_ ? 0 : task_.expected_deliveries(i),
+                                                own_messages(i), traffic_ ? std::vector<TimedMessage>{} : task_.timed_messages(i)));
+        if (traffic_) {
             nodes_.back()->use_ledger([this](const Header& h, uint32_t at, uint64_t cycle) { return traffic_->delivered(h, at, cycle); });
+            nodes_.back()->stream_arrivals(&traffic_->source(i));
+        }
         if (task_.kind() == TaskKind::succ) nodes_.back()->require_order(gray_position);
         expected_total_ += nodes_.back()->expected();
         load_cycles_ = std::max<uint64_t>(load_cycles_, nodes_.back()->own_messages().size());
@@ -217,7 +224,7 @@ Network::~Network() = default;
 uint64_t Network::cycle_limit() const {
     if (config_.max_cycles) return config_.max_cycles;
     // Generous: every packet crossing every link one after the other would take less.
-    const uint64_t packets = expected_total_ + 1;
+    const uint64_t packets = (traffic_ ? traffic_->packets_bound() : expected_total_) + 1;
     return std::max<uint64_t>(100000, packets * config_.packet_flits * (topology_->dim() + 1) * 4);
 }
 
@@ -246,11 +253,18 @@ void Network::supervise() {
 // and every logic finished; stalled if nothing moved for stall_limit cycles and no router waits for a
 // time; out of time at the cycle limit.
 void Network::check_end(uint64_t cycle) {
-    if (counters_.deliveries >= expected_total_ && counters_.in_routers == 0 && counters_.unfinished_logics == 0)
+    const bool sources_done = !traffic_ || !traffic_->generating();
+    if (sources_done && counters_.deliveries >= expected_total() && counters_.in_routers == 0 &&
+        counters_.unfinished_logics == 0)
         return finish(RunStatus::ok);
     if (cycle - last_progress_cycle_ > stall_limit(config_.packet_flits)) {
+        // Messages still to come excuse an empty network only: packets that sit still while the
+        // sources go on generating are stuck.
         const bool timed = std::any_of(routers_.begin(), routers_.end(),
-                                       [&](const auto& r) { return r->waiting_on_time(cycle + 1); });
+                                       [&](const auto& r) { return r->waiting_on_time(cycle + 1); }) ||
+                           (counters_.in_routers == 0 &&
+                            std::any_of(nodes_.begin(), nodes_.end(),
+                                        [](const auto& node) { return node->next_arrival_cycle() != kNoArrival; }));
         if (timed) {
             last_progress_cycle_ = cycle;
         } else {
@@ -259,7 +273,7 @@ void Network::check_end(uint64_t cycle) {
             stuck_state_ = limit_lines(os.str(), 40);
             if (stuck_state_.empty() && counters_.in_routers == 0)
                 stuck_state_ = "  the network is empty but " +
-                               std::to_string(expected_total_ - counters_.deliveries) +
+                               std::to_string(expected_total() - counters_.deliveries) +
                                " deliveries never happened\n";
             return finish(RunStatus::deadlock);
         }
@@ -329,7 +343,7 @@ void Network::note_progress(uint64_t cycle) {
     next_progress_note_ = wall + 5;
     std::ostringstream os;
     os << "cubecast: " << static_cast<int>(wall) << " s: cycle " << cycle << ", " << counters_.deliveries << " of "
-       << expected_total_ << " deliveries";
+       << expected_total() << " deliveries";
     if (task_.kind() == TaskKind::dynamic) {
         const uint64_t end = arrivals_end(task_);
         os << " (requests arrive until cycle " << end << (cycle >= end ? ", draining" : "") << ")";
@@ -416,6 +430,8 @@ RunResult Network::run() {
     r.ctrl_transmissions = ctrl_transmissions();
     r.flits_moved = log_ ? log_->flits_moved() : monitor_->flits_moved();
     r.simulated_cycles = cycle_;
+    if (traffic_)
+        for (uint32_t i = 0; i < nodes_.size(); ++i) nodes_[i]->set_expected(traffic_->expected_at(i));
     for (const auto& node : nodes_) {
         r.completion_cycles = std::max(r.completion_cycles, node->last_delivery_cycle());
         r.node_last_delivery_cycle.push_back(node->last_delivery_cycle());
@@ -484,7 +500,7 @@ RunResult Network::run() {
     if (status_ == RunStatus::timeout)
         r.problems.push_back("did not finish within " + std::to_string(cycle_limit()) + " cycles");
     if (delays_) report_dynamic(r);
-    if (traffic_) r.traffic = traffic_->summarize(*topology_);
+    if (traffic_) r.traffic = traffic_->summarize();
     r.status = status_;
     r.wall_seconds = wall;
     if (wall > 0) {

@@ -19,6 +19,7 @@
 #include "models/run.h"
 #include "models/task.h"
 #include "models/torus_fold.h"
+#include "models/traffic.h"
 #include "models/trace_writer.h"
 #include "models/wave_log.h"
 #include "models/transmission_log.h"
@@ -67,7 +68,8 @@ private:
     std::unique_ptr<BroadcastDelays> delays_;  // task dynamic
     std::unique_ptr<TrafficLedger> traffic_;    // task traffic
     NetworkCounters counters_;
-    uint64_t expected_total_ = 0;
+    uint64_t expected_total_ = 0;  // deliveries the task makes (traffic: the ledger counts them as generated)
+    uint64_t expected_total() const { return traffic_ ? traffic_->generated() : expected_total_; }
 
     std::unique_ptr<sc_core::sc_clock> clk_;  // the cycle level's (the transaction level has no clock)
     // The transaction level: the log of link transfers, the routers' constant clock/reset inputs, and

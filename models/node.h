@@ -29,6 +29,16 @@ private:
     size_t count_ = 0;
 };
 
+// The messages a node hands its router during the run, in cycle order, when they are drawn as the run
+// goes (synthetic traffic) rather than listed in advance (task dynamic's requests).
+class ArrivalStream {
+public:
+    virtual ~ArrivalStream() = default;
+    virtual uint64_t next_cycle() const = 0;  // kNoArrival when the stream has ended
+    virtual Header take() = 0;                // the next message (its cycle has come); draws the one after it
+};
+constexpr uint64_t kNoArrival = ~uint64_t{0};
+
 class Node {
 public:
     Node(uint32_t id, std::shared_ptr<const DeliveryPlan> plan, PacketFormat format, uint64_t expected_deliveries,
@@ -39,8 +49,14 @@ public:
 
     uint32_t id() const { return id_; }
     const std::vector<Header>& own_messages() const { return own_; }
-    // Messages handed to the router during the run, in cycle order (task dynamic's requests).
-    const std::vector<TimedMessage>& arrivals() const { return arrivals_; }
+    // Messages handed to the router during the run, in cycle order (task dynamic's requests, or a
+    // stream's): the next one's cycle (kNoArrival if none is left), and taking it.
+    uint64_t next_arrival_cycle() const {
+        if (stream_) return stream_->next_cycle();
+        return next_arrival_ < arrivals_.size() ? arrivals_[next_arrival_].cycle : kNoArrival;
+    }
+    Header take_arrival() { return stream_ ? stream_->take() : arrivals_[next_arrival_++].header; }
+    void stream_arrivals(ArrivalStream* stream) { stream_ = stream; }
     // Called with each message at the cycle it is whole here (the run's delay statistics).
     using DeliveryObserver = std::function<void(const Header&, uint64_t cycle)>;
     void observe(DeliveryObserver observer) { observer_ = std::move(observer); }
@@ -50,7 +66,12 @@ public:
     // Unicast traffic (many packets per origin): a ledger that knows every packet on its way here says
     // whether this one is (it is then accounted for), instead of the per-origin delivery bits.
     using UnicastLedger = std::function<bool(const Header&, uint32_t at, uint64_t cycle)>;
-    void use_ledger(UnicastLedger ledger) { ledger_ = std::move(ledger); }
+    // The ledger's count of what was sent here becomes the node's expectation (once generation ended).
+    void use_ledger(UnicastLedger ledger) {
+        ledger_ = std::move(ledger);
+        std::vector<bool>().swap(seen_);
+    }
+    void set_expected(uint64_t expected) { expected_ = expected; }
 
     uint64_t delivered() const { return delivered_; }  // whole messages
     uint64_t expected() const { return expected_; }
@@ -68,6 +89,8 @@ private:
     uint64_t expected_;
     std::vector<Header> own_;
     std::vector<TimedMessage> arrivals_;
+    size_t next_arrival_ = 0;
+    ArrivalStream* stream_ = nullptr;  // not owned (the traffic ledger's)
     DeliveryObserver observer_;
     UnicastLedger ledger_;
     std::vector<bool> seen_;  // (slot, msg, part) delivered so far

@@ -83,14 +83,14 @@ Packet make_packet(const Header& h, const PacketFormat& format) {
     Packet p;
     p.header = h;
     p.header_flit = encode_header(h);
-    for (unsigned i = 1; i < format.length(h.kind); ++i) p.payload.push_back(payload_word(h, i));
+    for (unsigned i = 1; i < format.length(h); ++i) p.payload.push_back(payload_word(h, i));
     return p;
 }
 
 bool payload_intact(const Packet& p, const PacketFormat& format) {
     Header decoded;
     if (!decode_header(p.header_flit, decoded) || !(decoded == p.header)) return false;
-    const unsigned expected = format.length(p.header.kind);
+    const unsigned expected = format.length(p.header);
     if (p.length() != expected) return false;
     for (unsigned i = 1; i < expected; ++i)
         if (p.payload[i - 1] != payload_word(p.header, i)) return false;

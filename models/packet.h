@@ -62,11 +62,19 @@ uint64_t token_value(const Header& h);
 
 // How many flits a packet of each kind has on a link: a data packet (or, when packets are split,
 // a mini-packet) `data` flits, a control token `token` flits (the papers' t_p = token / packet_flits).
+// Sized (synthetic traffic, whose packets may differ in length): a data packet's tag is its length
+// less one, so every router and link learns the length from the header flit, as a length field would.
 struct PacketFormat {
     PacketFormat(unsigned data_flits = 1, unsigned token_flits = 1) : data(data_flits), token(token_flits) {}
     unsigned data;
     unsigned token;
+    bool sized = false;
     unsigned length(Kind k) const { return k == Kind::data ? data : token; }
+    unsigned length(const Header& h) const { return sized && h.kind == Kind::data ? h.tag + 1u : length(h.kind); }
+    unsigned length_of_flit(uint64_t header_flit) const {
+        const Kind k = flit_kind(header_flit);
+        return sized && k == Kind::data ? static_cast<unsigned>((header_flit >> 50) & 0xffu) + 1u : length(k);
+    }
 };
 
 // A packet as a router stores it: its header, the raw header flit and the payload words it received.

@@ -64,8 +64,12 @@ void print_traffic(std::ostream& os, const RunResult& r) {
                                       (t.saturated ? "  SATURATED: measured packets still in flight when injection stopped" : ""));
     row(os, "latency", "mean " + num(t.mean_latency, 2) + ", p50 " + num(t.p50_latency, 0) + ", p99 " + num(t.p99_latency, 0) +
                            ", max " + num(t.max_latency, 0) + " cycles");
-    row(os, "zero-load latency", num(t.zero_load_latency, 2) + " cycles = mean hops " + num(t.mean_hops, 3) + " x " +
-                                     std::to_string(r.packet_flits) + " flits (store and forward)");
+    if (t.sizes.empty())
+        row(os, "zero-load latency", num(t.zero_load_latency, 2) + " cycles = mean hops " + num(t.mean_hops, 3) + " x " +
+                                         num(t.mean_flits, 0) + " flits (store and forward)");
+    else
+        row(os, "zero-load latency", num(t.zero_load_latency, 2) + " cycles = mean of hops x flits (store and forward; mean hops " +
+                                         num(t.mean_hops, 3) + ", packets " + t.sizes + ", mean " + num(t.mean_flits, 2) + " flits)");
 }
 
 // Task dynamic: the measured delay, throughput and backlog beside the dynamic broadcasting theorem.

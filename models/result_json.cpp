@@ -47,7 +47,8 @@ void to_json(json& j, const TrafficResult& t) {
          {"generated", t.generated}, {"measured", t.measured}, {"delivered", t.delivered}, {"ambiguous", t.ambiguous},
          {"mean_latency_cycles", t.mean_latency}, {"p50_latency_cycles", t.p50_latency},
          {"p99_latency_cycles", t.p99_latency}, {"max_latency_cycles", t.max_latency}, {"mean_hops", t.mean_hops},
-         {"zero_load_latency_cycles", t.zero_load_latency}, {"saturated", t.saturated}};
+         {"zero_load_latency_cycles", t.zero_load_latency}, {"mean_packet_flits", t.mean_flits},
+         {"packet_sizes", t.sizes}, {"saturated", t.saturated}};
 }
 
 void from_json(const json& j, TrafficResult& t) {
@@ -69,6 +70,8 @@ void from_json(const json& j, TrafficResult& t) {
     t.max_latency = j.at("max_latency_cycles");
     t.mean_hops = j.at("mean_hops");
     t.zero_load_latency = j.at("zero_load_latency_cycles");
+    t.mean_flits = j.at("mean_packet_flits");
+    t.sizes = j.at("packet_sizes");
     t.saturated = j.at("saturated");
 }
 

@@ -111,60 +111,169 @@ uint32_t traffic_destination(const std::string& pattern, const Topology& t, uint
     return from_digits(t, d);
 }
 
-TrafficLedger::TrafficLedger(const Topology& topology, const TrafficSpec& spec)
-    : spec_(spec), per_node_(topology.nodes()), expected_at_(topology.nodes(), 0) {
-    const double p = std::min(1.0, spec.rate / spec.packet_flits);  // packets per node per cycle
-    const uint64_t end = spec.generation_end();
-    std::vector<uint32_t> seq(topology.nodes(), 0);
-    std::unordered_map<uint64_t, uint32_t> last;  // per key, the newest packet (while the chains are built)
-    const auto add = [&](uint64_t cycle, uint32_t src, uint32_t dst) {
-        Header h;
-        h.origin = src;
-        h.dest = dst;
-        h.msg = seq[src]++ & kMaxMsg;
-        per_node_[src].push_back(TimedMessage{cycle, h});
-        ++expected_at_[dst];
-        const uint32_t index = static_cast<uint32_t>(msgs_.size());
-        const uint64_t k = key(src, dst, h.msg);
-        const auto [it, fresh] = last.try_emplace(k, index);
-        if (fresh) pending_.emplace(k, index);
-        else next_same_[std::exchange(it->second, index)] = index;
-        next_same_.push_back(kNoMsg);
-        msgs_.push_back(Msg{cycle, 0, src, dst});
-    };
-    if (!spec.events.empty()) {  // trace-driven: as listed (in time order per node)
-        for (const TrafficEvent& e : spec.events) add(e.cycle, e.src, e.dst);
-        return;
+// A node's packets: Bernoulli or on/off draws from the node's own stream, or its lines of a trace.
+class TrafficLedger::Source : public ArrivalStream {
+public:
+    Source(TrafficLedger& ledger, uint32_t node, std::vector<TrafficEvent> listed)
+        : ledger_(ledger),
+          node_(node),
+          listed_(std::move(listed)),
+          rng_(ledger.spec_.seed * 0x9e3779b97f4a7c15ull ^ (uint64_t{node} + 1) * 0xbf58476d1ce4e5b9ull) {
+        draw();
     }
-    for (uint32_t src = 0; src < topology.nodes(); ++src) {
-        std::mt19937_64 rng(spec.seed * 0x9e3779b97f4a7c15ull ^ (uint64_t{src} + 1) * 0xbf58476d1ce4e5b9ull);
-        std::uniform_real_distribution<double> unit(0.0, 1.0);
-        // Geometric: failures before the first success of trials with probability q (q in (0, 1]).
-        const auto geometric = [&](double q) -> uint64_t {
-            return q >= 1.0 ? 0 : static_cast<uint64_t>(std::floor(std::log1p(-unit(rng)) / std::log1p(-q)));
-        };
-        const bool onoff = spec.injection == "onoff";
-        // On/off: mean idle gap G cycles between bursts of mean B packets sent every F cycles, with
-        // B / (B F + G) = p packets a cycle, so G = B F (1 / rate - 1).
-        const double gap_mean = spec.burst * spec.packet_flits * (1.0 / spec.rate - 1.0);
-        uint64_t left_in_burst = 0;
-        for (uint64_t cycle = 0;; ++cycle) {
-            if (!onoff) {
-                cycle += geometric(p);  // Bernoulli trials each cycle, drawn as gaps between successes
-            } else if (left_in_burst == 0) {  // an idle gap, then a new burst
-                cycle += geometric(1.0 / (1.0 + gap_mean));
-                left_in_burst = 1 + geometric(1.0 / spec.burst);
+    uint64_t next_cycle() const override { return next_cycle_; }
+    Header take() override {
+        Header h;
+        ledger_.created(node_, next_dst_, next_flits_, next_cycle_, h);
+        draw();
+        return h;
+    }
+
+private:
+    // Failures before the first success of trials with probability q (q in (0, 1]).
+    uint64_t geometric(double q) { return q >= 1.0 ? 0 : static_cast<uint64_t>(std::floor(std::log1p(-unit_(rng_)) / std::log1p(-q))); }
+
+    // The next packet after the ones drawn: its cycle and destination (kNoArrival once past the end).
+    void draw() {
+        if (!ledger_.spec_.events.empty()) {
+            if (next_listed_ < listed_.size()) {
+                next_cycle_ = listed_[next_listed_].cycle;
+                next_flits_ = listed_[next_listed_].flits;
+                next_dst_ = listed_[next_listed_++].dst;
             } else {
-                cycle += spec.packet_flits - 1;  // back to back
+                end();
             }
-            if (cycle >= end) break;
-            if (left_in_burst) --left_in_burst;
-            const double a = unit(rng), b = unit(rng);
-            const uint32_t dst = traffic_destination(spec.pattern, topology, src, spec, a, b);
-            if (dst == src) continue;  // a fixed point of the pattern sends nothing
-            add(cycle, src, dst);
+            return;
+        }
+        const TrafficSpec& spec = ledger_.spec_;
+        const double flits = spec.mean_flits();
+        const double p = std::min(1.0, spec.rate / flits);  // packets per node per cycle
+        // On/off: mean idle gap G cycles between bursts of mean B packets sent every F cycles (F the
+        // mean length), with B F / (B F + G) = rate, so G = B F (1 / rate - 1).
+        const double gap_mean = spec.burst * flits * (1.0 / spec.rate - 1.0);
+        for (;;) {
+            uint64_t cycle = at_;
+            if (spec.injection != "onoff") {
+                cycle += geometric(p);  // Bernoulli trials each cycle, drawn as gaps between successes
+            } else if (left_in_burst_ == 0) {  // an idle gap, then a new burst
+                cycle += geometric(1.0 / (1.0 + gap_mean));
+                left_in_burst_ = 1 + geometric(1.0 / spec.burst);
+            } else {
+                cycle += next_flits_ - 1;  // back to back: after the last packet's flits
+            }
+            if (cycle >= ledger_.end_) return end();
+            at_ = cycle + 1;
+            if (left_in_burst_) --left_in_burst_;
+            const double a = unit_(rng_), b = unit_(rng_);
+            const uint32_t dst = traffic_destination(spec.pattern, ledger_.topology_, node_, spec, a, b);
+            next_flits_ = spec.sizes.empty() ? spec.packet_flits : draw_size();
+            if (dst == node_) continue;  // a fixed point of the pattern sends nothing
+            next_cycle_ = cycle;
+            next_dst_ = dst;
+            return;
         }
     }
+    // A length from the size distribution (weights in proportion).
+    unsigned draw_size() {
+        const std::vector<PacketSize>& sizes = ledger_.spec_.sizes;
+        double total = 0;
+        for (const PacketSize& s : sizes) total += s.weight;
+        double u = unit_(rng_) * total;
+        for (const PacketSize& s : sizes) {
+            if (u < s.weight) return s.flits;
+            u -= s.weight;
+        }
+        return sizes.back().flits;
+    }
+    void end() {
+        next_cycle_ = kNoArrival;
+        ledger_.source_ended();
+        std::vector<TrafficEvent>().swap(listed_);
+    }
+
+    TrafficLedger& ledger_;
+    uint32_t node_;
+    std::vector<TrafficEvent> listed_;  // a trace-driven workload: this node's lines, in time order
+    size_t next_listed_ = 0;
+    std::mt19937_64 rng_;
+    std::uniform_real_distribution<double> unit_{0.0, 1.0};
+    uint64_t at_ = 0;  // the first cycle the next draw may take
+    uint64_t left_in_burst_ = 0;
+    uint64_t next_cycle_ = kNoArrival;
+    uint32_t next_dst_ = 0;
+    unsigned next_flits_ = ledger_.spec_.packet_flits;
+};
+
+TrafficLedger::TrafficLedger(const Topology& topology, const TrafficSpec& spec)
+    : topology_(topology), spec_(spec), seq_(topology.nodes(), 0), expected_at_(topology.nodes(), 0) {
+    std::vector<std::vector<TrafficEvent>> listed(spec.events.empty() ? 0 : topology.nodes());
+    for (const TrafficEvent& e : spec.events) {
+        listed[e.src].push_back(e);
+        sized_trace_ = sized_trace_ || e.flits != spec.packet_flits;
+    }
+    end_ = spec.generation_end();
+    listed_ = spec.events.size();
+    if (!spec.events.empty()) spec_.events.resize(1);  // the sources have them; only whether there were any matters now
+    sources_left_ = topology.nodes();
+    sources_.reserve(topology.nodes());
+    for (uint32_t v = 0; v < topology.nodes(); ++v)
+        sources_.push_back(std::make_unique<Source>(*this, v, listed.empty() ? std::vector<TrafficEvent>{} : std::move(listed[v])));
+}
+
+TrafficLedger::~TrafficLedger() = default;
+
+ArrivalStream& TrafficLedger::source(uint32_t node) { return *sources_[node]; }
+
+uint64_t TrafficLedger::packets_bound() const {
+    if (listed_ != 0) return listed_;
+    const double p = std::min(1.0, spec_.rate / spec_.packet_flits);  // a packet per node per cycle at most
+    return 2 * static_cast<uint64_t>(std::ceil(p * static_cast<double>(end_) * topology_.nodes())) + topology_.nodes();
+}
+
+void TrafficLedger::created(uint32_t src, uint32_t dst, unsigned flits, uint64_t cycle, Header& h) {
+    h.origin = src;
+    h.dest = dst;
+    h.msg = seq_[src]++ & kMaxMsg;
+    h.tag = static_cast<uint8_t>(flits - 1);  // the length, for the links and routers (PacketFormat::sized)
+    ++generated_;
+    ++expected_at_[dst];
+    if (cycle >= spec_.warmup && cycle < spec_.warmup + spec_.window) ++measured_, measured_flits_ += flits;
+    uint32_t slot;
+    if (free_.empty()) {
+        slot = static_cast<uint32_t>(in_flight_.size());
+        in_flight_.push_back(InFlight{cycle, kNone, flits});
+    } else {
+        slot = free_.back();
+        free_.pop_back();
+        in_flight_[slot] = InFlight{cycle, kNone, flits};
+    }
+    const auto [it, fresh] = pending_.try_emplace(key(src, dst, h.msg), Chain{slot, slot});
+    if (!fresh) in_flight_[std::exchange(it->second.newest, slot)].next_same = slot;
+}
+
+std::optional<std::string> parse_packet_sizes(const std::string& text, std::vector<PacketSize>& out) {
+    const auto bad = [&](const std::string& why) {
+        return "--packet-sizes '" + text + "': " + why + ": accepted SIZE:WEIGHT,... with sizes 1.." +
+               std::to_string(kMaxPacketFlits) + " flits, each once, and positive weights (e.g. 1:4,8:1)";
+    };
+    std::stringstream list(text);
+    std::string item;
+    out.clear();
+    while (std::getline(list, item, ',')) {
+        const size_t colon = item.find(':');
+        char* end = nullptr;
+        const long long flits = std::strtoll(item.c_str(), &end, 10);
+        if (colon == std::string::npos || end != item.c_str() + colon) return bad("'" + item + "' is not SIZE:WEIGHT");
+        const double weight = std::strtod(item.c_str() + colon + 1, &end);
+        if (*end != '\0' || end == item.c_str() + colon + 1) return bad("'" + item + "' is not SIZE:WEIGHT");
+        if (flits < 1 || flits > kMaxPacketFlits) return bad("size " + std::to_string(flits) + " is out of range");
+        if (!(weight > 0 && weight < 1e12)) return bad("weight '" + item.substr(colon + 1) + "' is not positive");
+        for (const PacketSize& s : out)
+            if (s.flits == flits) return bad("size " + std::to_string(flits) + " given twice");
+        out.push_back(PacketSize{static_cast<unsigned>(flits), weight});
+    }
+    if (out.empty()) return bad("no size");
+    return std::nullopt;
 }
 
 std::optional<std::string> read_traffic_file(const std::string& path, uint32_t nodes, unsigned packet_flits,
@@ -179,7 +288,8 @@ std::optional<std::string> read_traffic_file(const std::string& path, uint32_t n
         const auto bad = [&](const std::string& why) {
             return "--traffic-file " + path + " line " + std::to_string(number) + " ('" + line + "'): " + why +
                    ": accepted lines time,src,dst[,size] with a cycle, nodes 0.." + std::to_string(nodes - 1) +
-                   " (src != dst) and size " + std::to_string(packet_flits) + " (--packet-flits)";
+                   " (src != dst) and a size of 1.." + std::to_string(kMaxPacketFlits) + " flits (default --packet-flits, " +
+                   std::to_string(packet_flits) + ")";
         };
         std::vector<long long> f;
         std::stringstream ls(line);
@@ -193,8 +303,9 @@ std::optional<std::string> read_traffic_file(const std::string& path, uint32_t n
         if (f.size() != 3 && f.size() != 4) return bad(std::to_string(f.size()) + " fields");
         if (f[0] < 0) return bad("negative time");
         if (f[1] < 0 || f[1] >= nodes || f[2] < 0 || f[2] >= nodes || f[1] == f[2]) return bad("not two distinct nodes");
-        if (f.size() == 4 && f[3] != packet_flits) return bad("size " + std::to_string(f[3]));
-        out.push_back(TrafficEvent{static_cast<uint64_t>(f[0]), static_cast<uint32_t>(f[1]), static_cast<uint32_t>(f[2])});
+        if (f.size() == 4 && (f[3] < 1 || f[3] > kMaxPacketFlits)) return bad("size " + std::to_string(f[3]));
+        out.push_back(TrafficEvent{static_cast<uint64_t>(f[0]), static_cast<uint32_t>(f[1]), static_cast<uint32_t>(f[2]),
+                                   f.size() == 4 ? static_cast<unsigned>(f[3]) : packet_flits});
     }
     if (out.empty()) return "--traffic-file " + path + " lists no packet: accepted lines time,src,dst[,size]";
     std::stable_sort(out.begin(), out.end(), [](const TrafficEvent& a, const TrafficEvent& b) { return a.cycle < b.cycle; });
@@ -206,15 +317,29 @@ bool TrafficLedger::delivered(const Header& h, uint32_t at, uint64_t cycle) {
     const auto it = pending_.find(key(h.origin, h.dest, h.msg));
     if (it == pending_.end()) return false;
     // Packets of one (origin, destination, msg) in flight at once: the oldest is taken.
-    const uint32_t oldest = it->second, next = next_same_[oldest];
-    if (next != kNoMsg && msgs_[next].created <= cycle) ++ambiguous_;
-    msgs_[oldest].delivered = cycle;
-    if (next == kNoMsg) pending_.erase(it);
-    else it->second = next;
+    const uint32_t oldest = it->second.oldest, next = in_flight_[oldest].next_same;
+    if (next != kNone) ++ambiguous_;
+    const uint64_t created = in_flight_[oldest].created;
+    const unsigned flits = in_flight_[oldest].flits;
+    free_.push_back(oldest);
+    if (next == kNone) pending_.erase(it);
+    else it->second.oldest = next;
+
+    ++delivered_;
+    const uint64_t from = spec_.warmup, to = spec_.warmup + spec_.window;
+    if (cycle >= from && cycle < to) window_flits_delivered_ += flits;
+    if (created >= from && created < to) {
+        latencies_.push_back(static_cast<uint32_t>(std::min<uint64_t>(cycle - created, ~0u)));
+        const unsigned hop_count = hops(topology_, h.origin, h.dest);
+        hop_sum_ += hop_count;
+        hop_flit_sum_ += static_cast<double>(hop_count) * flits;
+        latency_flits_ += flits;
+        if (cycle >= end_) saturated_ = true;
+    }
     return true;
 }
 
-TrafficResult TrafficLedger::summarize(const Topology& topology) const {
+TrafficResult TrafficLedger::summarize() const {
     TrafficResult r;
     r.pattern = spec_.events.empty() ? spec_.pattern : "trace";
     r.injection = spec_.events.empty() ? spec_.injection : "trace";
@@ -222,38 +347,37 @@ TrafficResult TrafficLedger::summarize(const Topology& topology) const {
     r.warmup = spec_.warmup;
     r.window = spec_.window;
     r.drain = spec_.drain;
-    r.generated = msgs_.size();
+    r.generated = generated_;
+    r.delivered = delivered_;
+    r.measured = measured_;
     r.ambiguous = ambiguous_;
-    const uint64_t from = spec_.warmup, to = spec_.warmup + spec_.window, end = spec_.generation_end();
-    std::vector<uint64_t> latencies;
-    double hop_sum = 0;
-    uint64_t window_flits_delivered = 0;
-    for (const Msg& m : msgs_) {
-        if (m.delivered) ++r.delivered;
-        if (m.delivered >= from && m.delivered < to) window_flits_delivered += spec_.packet_flits;
-        if (m.created < from || m.created >= to) continue;
-        ++r.measured;
-        if (!m.delivered) continue;
-        latencies.push_back(m.delivered - m.created);
-        hop_sum += hops(topology, m.src, m.dst);
-        if (m.delivered >= end) r.saturated = true;
-    }
-    const double node_cycles = static_cast<double>(topology.nodes()) * static_cast<double>(spec_.window);
-    r.offered = static_cast<double>(r.measured * spec_.packet_flits) / node_cycles;
-    r.accepted = static_cast<double>(window_flits_delivered) / node_cycles;
-    if (!latencies.empty()) {
-        std::sort(latencies.begin(), latencies.end());
+    r.saturated = saturated_;
+    for (const PacketSize& s : spec_.sizes)
+        r.sizes += (r.sizes.empty() ? "" : ",") + std::to_string(s.flits) + ":" + [&] {
+            std::ostringstream w;
+            w << s.weight;
+            return w.str();
+        }();
+    if (!spec_.events.empty() && sized_trace_) r.sizes = "from the trace";
+    const double node_cycles = static_cast<double>(topology_.nodes()) * static_cast<double>(spec_.window);
+    r.offered = static_cast<double>(measured_flits_) / node_cycles;
+    r.accepted = static_cast<double>(window_flits_delivered_) / node_cycles;
+    if (!latencies_.empty()) {
+        std::vector<uint32_t> sorted = latencies_;
+        std::sort(sorted.begin(), sorted.end());
         double sum = 0;
-        for (uint64_t l : latencies) sum += static_cast<double>(l);
+        for (uint32_t l : sorted) sum += l;
         const auto at = [&](double q) {
-            return static_cast<double>(latencies[std::min(latencies.size() - 1, static_cast<size_t>(q * static_cast<double>(latencies.size())))]);
+            return static_cast<double>(sorted[std::min(sorted.size() - 1, static_cast<size_t>(q * static_cast<double>(sorted.size())))]);
         };
-        r.mean_latency = sum / static_cast<double>(latencies.size());
+        const double count = static_cast<double>(sorted.size());
+        r.mean_latency = sum / count;
         r.p50_latency = at(0.5);
         r.p99_latency = at(0.99);
-        r.max_latency = static_cast<double>(latencies.back());
-        r.mean_hops = hop_sum / static_cast<double>(latencies.size());
-        r.zero_load_latency = r.mean_hops * spec_.packet_flits;
+        r.max_latency = static_cast<double>(sorted.back());
+        r.mean_hops = hop_sum_ / count;
+        r.zero_load_latency = hop_flit_sum_ / count;
+        r.mean_flits = static_cast<double>(latency_flits_) / count;
     }
     return r;
 }

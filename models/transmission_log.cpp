@@ -4,7 +4,7 @@ namespace cubecast {
 
 void TransmissionLog::begin(size_t link, uint32_t src, uint32_t dst, uint64_t start, uint64_t header_flit) {
     const Kind kind = flit_kind(header_flit);
-    const unsigned length = format_.length(kind);
+    const unsigned length = format_.length_of_flit(header_flit);
     const uint64_t end = start + length;
     in_flight_[link] = Crossing{start, end, kind};
     // Counted whole now; stop() takes back what had not crossed when the run ended.

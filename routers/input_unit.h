@@ -16,7 +16,7 @@ namespace cubecast {
 class alignas(64) InputUnit {
 public:
     explicit InputUnit(const PacketFormat& format)
-        : data_flits_(static_cast<uint8_t>(format.data)), token_flits_(static_cast<uint8_t>(format.token)) {}
+        : data_flits_(static_cast<uint8_t>(format.data)), token_flits_(static_cast<uint8_t>(format.token)), sized_(format.sized) {}
 
     bool holding() const { return complete_; }
     // Some flits of a packet arrived, not yet the last.
@@ -45,6 +45,7 @@ public:
 private:
     Packet packet_;
     uint8_t data_flits_, token_flits_;  // at most kMaxPacketFlits (64)
+    bool sized_;                        // a data packet's length is in its tag (PacketFormat::sized)
     uint16_t received_ = 0;
     uint16_t expected_ = 1;
     bool complete_ = false;

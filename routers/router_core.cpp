@@ -25,22 +25,21 @@ void RouterCore::route_own_packets() {
     for (const Header& h : node_.own_messages()) route_own(h);
 }
 
-void RouterCore::route_own(const Header& h) {
+void RouterCore::route_own(const Header& h, bool progress) {
     PendingInjection pending{make_packet(h, config_.format), Decision{}};
     logic_->route(view(), h, kLocalPort, pending.decision);
     if (pending.decision.holds()) held_.push_back(std::move(pending.packet));
     else injection_.push_back(std::move(pending));
     ++counters_.injected;
     ++counters_.in_routers;
-    ++counters_.progress;
+    counters_.progress += progress;
 }
 
 // The node's messages that arrive at this edge (task dynamic): routed like the own packets at reset,
 // before the control unit runs, so a clocked logic sees them in this cycle.
 void RouterCore::route_arrivals() {
-    const std::vector<TimedMessage>& arrivals = node_.arrivals();
-    while (next_arrival_ < arrivals.size() && arrivals[next_arrival_].cycle <= cycle_)
-        route_own(arrivals[next_arrival_++].header);
+    // Not progress by itself: a network stuck while its sources go on generating is stalled.
+    while (node_.next_arrival_cycle() <= cycle_) route_own(node_.take_arrival(), false);
 }
 
 // The control unit: what the clocked logic emits this cycle joins the crossbar's inputs.
@@ -248,7 +247,7 @@ uint64_t RouterCore::next_due() const {
         if (!out.busy() && out.head()) due = std::min(due, out.head()->not_before());
     }
     if (clocked_) due = std::min(due, logic_->next_cycle_needed(cycle_));
-    if (next_arrival_ < node_.arrivals().size()) due = std::min(due, node_.arrivals()[next_arrival_].cycle);
+    due = std::min(due, node_.next_arrival_cycle());
     return due;
 }
 
@@ -260,7 +259,6 @@ unsigned RouterCore::max_queue_occupancy() const {
 
 bool RouterCore::waiting_on_time(uint64_t cycle) const {
     if (clocked_ && !logic_->finished()) return true;  // a phase ends by the clock, or a token is due
-    if (next_arrival_ < node_.arrivals().size()) return true;  // the node has requests still to come
     for (const auto& o : outputs_)
         if (!o.busy() && o.head() && o.head()->not_before() > cycle) return true;
     return false;

@@ -80,7 +80,6 @@ protected:
     NetworkCounters& counters_;
     uint64_t cycle_ = 0;
     bool own_routed_ = false;
-    size_t next_arrival_ = 0;  // the node's next timed message
 
     std::vector<InputUnit> inputs_;
     std::vector<OutputUnit> outputs_;
@@ -105,7 +104,7 @@ protected:
     };
 
 private:
-    void route_own(const Header& h);
+    void route_own(const Header& h, bool progress = true);
     bool take_held(const Header& h, bool keep, Packet& out);
     void emit(Emission& e);
     bool place(Packet& packet, const Decision& decision);

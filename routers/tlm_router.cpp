@@ -23,7 +23,7 @@ TlmRouter::TlmRouter(sc_module_name name, uint32_t id, const Topology& topology,
     in_socket_.bind(static_cast<tlm::tlm_fw_transport_if<>&>(*this));
     // The first edge, at cycle 0, follows the cycle level's reset and load edges. A router with no own
     // packets, no requests to come and no clocked logic has nothing to do until a packet arrives.
-    if (!node.own_messages().empty() || !node.arrivals().empty() || clocked_) {
+    if (!node.own_messages().empty() || node.next_arrival_cycle() != kNoArrival || clocked_) {
         scheduled_ = 0;
         hooks_.wheel->add(0, this);
     }

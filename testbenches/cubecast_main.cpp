@@ -58,6 +58,8 @@ struct CommonOptions {
     std::optional<std::string> pattern, hotspot, injection;
     std::optional<double> burst;
     std::string traffic_file;
+    std::optional<std::string> packet_sizes;
+    CLI::Option* packet_flits_option = nullptr;
     std::optional<double> rate;
     std::optional<long long> warmup_cycles, window, drain;
     double slots = 0, warmup = -1;
@@ -70,7 +72,8 @@ struct CommonOptions {
         app->add_option("--level", level, "cycle (pin-level routers, default) or tlm (TLM-2.0 transactions, the same traces, faster)");
         app->add_flag("--torus-on-array", torus_on_array, "array: run the torus algorithm through paper 001's Fig. 1 fold (slowdown 2)");
         app->add_option("--root", root, "root node of snb and scatter");
-        app->add_option("--packet-flits", packet_flits, "flits per data packet = cycles per slot, 1..64");
+        packet_flits_option = app->add_option("--packet-flits", packet_flits, "flits per data packet = cycles per slot, 1..64");
+        app->add_option("--packet-sizes", packet_sizes, "traffic: a size distribution SIZE:WEIGHT,... in flits instead of --packet-flits (e.g. 1:4,8:1)");
         app->add_option("--queue-depth", queue_depth, "packets per output queue, 0 = unbounded");
         app->add_option("--seed", seed, "random seed (runs repeat exactly per seed)");
         app->add_option("--max-cycles", max_cycles, "give up after this many cycles (0 = automatic)");
@@ -159,6 +162,12 @@ struct CommonOptions {
         c.injection = injection;
         c.burst = burst;
         c.traffic_file = traffic_file;
+        if (packet_sizes) {  // the largest size is the run's packet length (its slot, its queue entries' flits)
+            if (auto e = parse_packet_sizes(*packet_sizes, c.packet_sizes)) return *e;
+            if (packet_flits_option->count() != 0) return "--packet-sizes replaces --packet-flits: give one of them";
+            c.packet_flits = 0;
+            for (const PacketSize& s : c.packet_sizes) c.packet_flits = std::max(c.packet_flits, s.flits);
+        }
         for (const auto& [name, value, field] : {std::tuple{"--warmup-cycles", warmup_cycles, &c.traffic_warmup},
                                                  std::tuple{"--window", window, &c.traffic_window},
                                                  std::tuple{"--drain", drain, &c.traffic_drain}}) {
