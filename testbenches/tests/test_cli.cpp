@@ -53,12 +53,20 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("run --task traffic --algorithm dor --dim 4", "does not run on the hypercube", "ecube");
     expect_bad_input("run --task traffic --algorithm ecube --dim 4 --injection poisson", "poisson", "bernoulli, onoff");
     expect_bad_input("run --task traffic --algorithm ecube --dim 4 --burst 4", "--burst", "--injection onoff");
+    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --packet-sizes 1:3,65:1", "65", "sizes 1..64");
+    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --packet-sizes 1:3,8", "'8'", "SIZE:WEIGHT");
+    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --packet-sizes 1:0", "weight", "positive weights");
+    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --packet-sizes 2:1,2:3", "given twice", "each once");
+    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --packet-sizes 1:1,4:1 --packet-flits 4", "--packet-sizes replaces --packet-flits", "one of them");
+    expect_bad_input("run --task mnb --dim 4 --packet-sizes 1:1,4:1", "--packet-sizes", "task traffic only");
     {
         const std::string bad = temp_path("bad_traffic.csv");
         std::ofstream(bad) << "time,src,dst\n0,1,2\n5,3\n";
         expect_bad_input("run --task traffic --algorithm ecube --dim 4 --traffic-file " + bad, "line 3", "time,src,dst");
         std::ofstream(bad) << "0,1,16\n";
         expect_bad_input("run --task traffic --algorithm ecube --dim 4 --traffic-file " + bad, "line 1", "0..15");
+        std::ofstream(bad) << "0,1,2,3\n4,2,1,65\n";
+        expect_bad_input("run --task traffic --algorithm ecube --dim 4 --traffic-file " + bad, "line 2", "1..64 flits");
         std::remove(bad.c_str());
     }
     expect_bad_input("run --dim 0", "--dim 0", "1..16");
