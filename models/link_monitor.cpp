@@ -74,6 +74,7 @@ void LinkMonitor::visit(size_t i, uint64_t e) {
 void LinkMonitor::finished(size_t link, uint64_t start, uint64_t end, const Header& h) {
     (h.kind == Kind::data ? data_ : ctrl_)++;
     if (trace_) trace_->row(start, end, links_[link]->src, links_[link]->dst, h);
+    if (load_) load_->add(link, start, end);
 }
 
 uint64_t LinkMonitor::partial_packets() const {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "models/link.h"
+#include "models/link_load.h"
 #include "models/packet.h"
 #include "models/trace_writer.h"
 
@@ -27,6 +28,7 @@ public:
     uint64_t flits_moved() const { return flits_; }
     uint64_t corrupt_headers() const { return corrupt_; }
     uint64_t partial_packets() const;  // packets whose last flit has not crossed yet
+    void count_load(LinkLoad* load) { load_ = load; }  // task traffic: per-link flits in the window
 
 private:
     struct InFlight {  // a multi-flit packet crossing a link
@@ -46,6 +48,7 @@ private:
     std::vector<const uint64_t*> flit_;
     PacketFormat format_;
     TraceWriter* trace_;
+    LinkLoad* load_ = nullptr;
     std::vector<uint16_t> flits_in_;  // per link: flits of the current packet seen so far (0: none)
     std::vector<InFlight> state_;
     uint64_t edge_ = 0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <stdexcept>
@@ -55,6 +56,53 @@ TrafficSpec traffic_spec(const RunConfig& c) {
     s.burst = c.burst.value_or(s.burst);
     s.sizes = c.packet_sizes;
     return s;
+}
+
+namespace {
+// A trace-driven run's spec as far as the channel loads need it (they are not computed for a trace).
+TrafficSpec spec_with_file(const RunConfig& c, TrafficSpec spec) {
+    if (!c.traffic_file.empty()) spec.events.push_back(TrafficEvent{0, 0, 0, 1});
+    return spec;
+}
+}  // namespace
+
+// The traffic's link loads in the window beside the channel-load bound, and the per-link CSV if asked.
+void Network::summarize_links(TrafficResult& t) const {
+    const unsigned ports = topology_->ports();
+    const double window = static_cast<double>(link_load_->window());
+    double sum = 0;
+    size_t busiest = 0;
+    for (size_t i = 0; i < size_t{topology_->nodes()} * ports; ++i) {
+        if (!topology_->across(static_cast<uint32_t>(i / ports), static_cast<unsigned>(i % ports))) continue;
+        sum += static_cast<double>(link_load_->flits(i));
+        if (link_load_->flits(i) > link_load_->flits(busiest)) busiest = i;
+    }
+    const auto ends = [&](size_t link) {
+        const uint32_t src = static_cast<uint32_t>(link / ports);
+        return std::pair{src, *topology_->across(src, static_cast<unsigned>(link % ports))};
+    };
+    t.link_max = static_cast<double>(link_load_->flits(busiest)) / window;
+    t.link_mean = sum / window / static_cast<double>(topology_->directed_links());
+    std::tie(t.link_max_src, t.link_max_dst) = ends(busiest);
+    if (channel_loads_) {
+        t.has_bound = true;
+        t.channel_load = channel_loads_->max;
+        t.channel_bound = channel_loads_->bound();
+        std::tie(t.channel_src, t.channel_dst) = ends(channel_loads_->busiest);
+    }
+    if (config_.link_load_path.empty()) return;
+    std::ofstream csv(config_.link_load_path);
+    csv << "# cubecast per-link load over the measurement window, cycles " << t.warmup << " .. " << t.warmup + t.window
+        << "; channel_load: the channel-load bound's prediction at this rate (flits/cycle)\n";
+    csv << "src,dst,port,flits,utilisation,channel_load\n";
+    for (size_t i = 0; i < size_t{topology_->nodes()} * ports; ++i) {
+        const auto dst = topology_->across(static_cast<uint32_t>(i / ports), static_cast<unsigned>(i % ports));
+        if (!dst) continue;
+        csv << i / ports << "," << *dst << "," << i % ports << "," << link_load_->flits(i) << ","
+            << static_cast<double>(link_load_->flits(i)) / window << ",";
+        if (channel_loads_) csv << t.rate * channel_loads_->per_link[i];
+        csv << "\n";
+    }
 }
 
 std::vector<uint32_t> Network::torus_nodes(const std::vector<uint32_t>& array_nodes) const {
@@ -142,6 +190,11 @@ Network::Network(sc_module_name name, const RunConfig& config)
         for (auto& node : nodes_) node->observe([this](const Header& h, uint64_t cycle) { delays_->delivered(h, cycle); });
     }
     const LogicFactory make_logic = build_logic(format);
+    if (traffic_) {
+        const TrafficSpec spec = traffic_spec(config);
+        link_load_ = std::make_unique<LinkLoad>(size_t{n} * topology_->ports(), spec.warmup, spec.warmup + spec.window);
+        if (!algo_->adaptive_routing) channel_loads_ = channel_loads(*topology_, spec_with_file(config, spec), make_logic);
+    }
     if (!config_.trace_path.empty()) {
         std::vector<std::string> comments = {
             "cubecast link-transmission trace",
@@ -207,6 +260,7 @@ void Network::build_cycle_level(const LogicFactory& make_logic, const PacketForm
     }
 
     monitor_ = std::make_unique<LinkMonitor>("link_monitor", links_, format, trace_.get());
+    monitor_->count_load(link_load_.get());
     monitor_->clk(*clk_);
     monitor_->rst(phases_->rst);
     monitor_->load(phases_->load);
@@ -289,6 +343,7 @@ void Network::build_transaction_level(const LogicFactory& make_logic, const Pack
     const uint32_t n = topology_->nodes();
     const unsigned ports = topology_->ports();
     log_ = std::make_unique<TransmissionLog>(size_t{n} * ports, format, trace_.get());
+    log_->count_load(link_load_.get());
     wheel_ = std::make_unique<EdgeWheel>("wheel", [this](uint64_t cycle) { supervise_tlm(cycle); });
     TlmNetworkHooks hooks;
     hooks.log = log_.get();
@@ -500,7 +555,10 @@ RunResult Network::run() {
     if (status_ == RunStatus::timeout)
         r.problems.push_back("did not finish within " + std::to_string(cycle_limit()) + " cycles");
     if (delays_) report_dynamic(r);
-    if (traffic_) r.traffic = traffic_->summarize();
+    if (traffic_) {
+        r.traffic = traffic_->summarize();
+        summarize_links(*r.traffic);
+    }
     r.status = status_;
     r.wall_seconds = wall;
     if (wall > 0) {

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "models/broadcast_delays.h"
+#include "models/channel_load.h"
+#include "models/link_load.h"
 #include "models/counters.h"
 #include "models/topology.h"
 #include "models/link.h"
@@ -67,6 +69,9 @@ private:
     Task task_;
     std::unique_ptr<BroadcastDelays> delays_;  // task dynamic
     std::unique_ptr<TrafficLedger> traffic_;    // task traffic
+    std::unique_ptr<LinkLoad> link_load_;       // ... its per-link flits in the window
+    std::optional<ChannelLoads> channel_loads_; // ... and its channel-load bound (fixed paths only)
+    void summarize_links(TrafficResult& t) const;
     NetworkCounters counters_;
     uint64_t expected_total_ = 0;  // deliveries the task makes (traffic: the ledger counts them as generated)
     uint64_t expected_total() const { return traffic_ ? traffic_->generated() : expected_total_; }

@@ -43,6 +43,8 @@ std::string fixed(double x, int digits = 2) {
     return os.str();
 }
 
+void print_traffic_links(std::ostream& os, const TrafficResult& t);
+
 // Task traffic: latency and throughput over the packets created in the measurement window.
 void print_traffic(std::ostream& os, const RunResult& r) {
     const TrafficResult& t = *r.traffic;
@@ -70,6 +72,24 @@ void print_traffic(std::ostream& os, const RunResult& r) {
     else
         row(os, "zero-load latency", num(t.zero_load_latency, 2) + " cycles = mean of hops x flits (store and forward; mean hops " +
                                          num(t.mean_hops, 3) + ", packets " + t.sizes + ", mean " + num(t.mean_flits, 2) + " flits)");
+    print_traffic_links(os, t);
+}
+
+// Task traffic's link loads: measured over the window, and the channel-load bound.
+void print_traffic_links(std::ostream& os, const TrafficResult& t) {
+    const auto num = [](double x, int digits) {
+        std::ostringstream s;
+        s << std::fixed << std::setprecision(digits) << x;
+        return s.str();
+    };
+    row(os, "link load", "busiest " + std::to_string(t.link_max_src) + "->" + std::to_string(t.link_max_dst) + " " +
+                             num(t.link_max, 3) + " flits/cycle, mean " + num(t.link_mean, 3) + " (in the window)");
+    if (t.has_bound)
+        row(os, "channel-load bound", num(t.channel_bound, 3) + " flits/node/cycle: channel " + std::to_string(t.channel_src) +
+                                          "->" + std::to_string(t.channel_dst) + " carries " + num(t.channel_load, 3) +
+                                          " x the offered load (" + num(t.rate * t.channel_load, 3) + " flits/cycle at this rate)");
+    else
+        row(os, "channel-load bound", t.pattern == "trace" ? "none for a trace-driven workload" : "none for adaptive routing (its paths follow the queues)");
 }
 
 // Task dynamic: the measured delay, throughput and backlog beside the dynamic broadcasting theorem.

@@ -48,7 +48,11 @@ void to_json(json& j, const TrafficResult& t) {
          {"mean_latency_cycles", t.mean_latency}, {"p50_latency_cycles", t.p50_latency},
          {"p99_latency_cycles", t.p99_latency}, {"max_latency_cycles", t.max_latency}, {"mean_hops", t.mean_hops},
          {"zero_load_latency_cycles", t.zero_load_latency}, {"mean_packet_flits", t.mean_flits},
-         {"packet_sizes", t.sizes}, {"saturated", t.saturated}};
+         {"packet_sizes", t.sizes}, {"saturated", t.saturated},
+         {"link_utilisation", {{"max", t.link_max}, {"mean", t.link_mean}, {"busiest", {t.link_max_src, t.link_max_dst}}}}};
+    if (t.has_bound)
+        j["channel_load_bound"] = {{"busiest_channel_load", t.channel_load}, {"saturation_bound", t.channel_bound},
+                                   {"busiest_channel", {t.channel_src, t.channel_dst}}};
 }
 
 void from_json(const json& j, TrafficResult& t) {
@@ -73,6 +77,19 @@ void from_json(const json& j, TrafficResult& t) {
     t.mean_flits = j.at("mean_packet_flits");
     t.sizes = j.at("packet_sizes");
     t.saturated = j.at("saturated");
+    const json& links = j.at("link_utilisation");
+    t.link_max = links.at("max");
+    t.link_mean = links.at("mean");
+    t.link_max_src = links.at("busiest").at(0);
+    t.link_max_dst = links.at("busiest").at(1);
+    t.has_bound = j.contains("channel_load_bound");
+    if (t.has_bound) {
+        const json& b = j.at("channel_load_bound");
+        t.channel_load = b.at("busiest_channel_load");
+        t.channel_bound = b.at("saturation_bound");
+        t.channel_src = b.at("busiest_channel").at(0);
+        t.channel_dst = b.at("busiest_channel").at(1);
+    }
 }
 
 namespace {

@@ -25,6 +25,7 @@ struct RunConfig {
     uint64_t seed = 1;
     uint64_t max_cycles = 0;      // 0 = automatic bound
     std::string trace_path;       // CSV, empty = none
+    std::string link_load_path;   // task traffic: per-link CSV (src,dst,port,flits,utilisation,channel_load), empty = none
     std::string vcd_path;         // VCD (+ .gtkw beside it), empty = none
     std::string fst_path;         // the same waves as FST (converted with GTKWave's vcd2fst), empty = none
     std::string command_line;     // recorded in the trace header

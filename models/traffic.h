@@ -96,6 +96,15 @@ struct TrafficResult {
     double mean_flits = 0;           // of the measured packets
     std::string sizes;               // the size distribution as given (--packet-sizes; a trace's: "trace"), or empty
     bool saturated = false;          // some measured packet arrived after generation had stopped
+    // Per-link utilisation over the window (flits per cycle): the busiest link and the mean over links.
+    double link_max = 0, link_mean = 0;
+    uint32_t link_max_src = 0, link_max_dst = 0;
+    // The pattern's channel-load bound under the routing (models/channel_load.h), if its paths are
+    // fixed: the busiest channel's load per unit of offered load, where it is, and the saturation bound
+    // in flits per node per cycle (1 / that load, at most 1).
+    bool has_bound = false;
+    double channel_load = 0, channel_bound = 0;
+    uint32_t channel_src = 0, channel_dst = 0;
 };
 
 // The run's packets, drawn as it goes, and their account. Each node's source draws its packets from its

@@ -11,6 +11,7 @@ void TransmissionLog::begin(size_t link, uint32_t src, uint32_t dst, uint64_t st
     (kind == Kind::data ? data_ : ctrl_)++;
     flits_ += length;
     if (kind == Kind::data) data_flits_ += length;
+    if (load_) load_->add(link, start, end);
     if (!trace_) return;
     flush_before(start + 1);
     waiting_.push(Row{end, start, link, src, dst, header_flit});

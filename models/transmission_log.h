@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "models/packet.h"
+#include "models/link_load.h"
 #include "models/trace_writer.h"
 
 namespace cubecast {
@@ -22,6 +23,7 @@ public:
     // cycle start + 1) to `end`, when its last flit arrives.
     // The header flit is decoded only when the row is written to a trace.
     void begin(size_t link, uint32_t src, uint32_t dst, uint64_t start, uint64_t header_flit);
+    void count_load(LinkLoad* load) { load_ = load; }  // task traffic: per-link flits in the window
     // The run stopped after the edge of cycle `last`: the rows of the packets that arrived by then are
     // written, and packets still crossing count only the flits that had moved.
     void stop(uint64_t last);
@@ -43,6 +45,7 @@ private:
 
     PacketFormat format_;
     TraceWriter* trace_;
+    LinkLoad* load_ = nullptr;
     std::priority_queue<Row, std::vector<Row>, std::greater<Row>> waiting_;
     struct Crossing {
         uint64_t start = 0, end = 0;

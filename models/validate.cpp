@@ -299,6 +299,7 @@ std::optional<std::string> validate_traffic(const RunConfig& c, const TaskInfo& 
         if (c.hotspot) return only("--hotspot");
         if (c.injection || c.burst) return only("--injection/--burst");
         if (!c.traffic_file.empty()) return only("--traffic-file");
+        if (!c.link_load_path.empty()) return only("--link-load");
         if (!c.packet_sizes.empty()) return only("--packet-sizes");
         return std::nullopt;
     }

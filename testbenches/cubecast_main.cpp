@@ -212,6 +212,7 @@ int sc_main(int argc, char* argv[]) {
     run->add_option("--task,-t", run_config.task, "task: " + accepted_tasks_and_algorithms());
     run->add_option("--algorithm,-a", run_config.algorithm, "algorithm for the task");
     run->add_option("--trace", run_config.trace_path, "write the link-transmission trace CSV here");
+    run->add_option("--link-load", run_config.link_load_path, "traffic: write each link's load in the window (src,dst,port,flits,utilisation,channel_load) to this CSV");
     run->add_option("--vcd", run_config.vcd_path, "write a VCD of links and routers here (+ .gtkw beside it)");
     run->add_option("--fst", run_config.fst_path, "the same waves as FST (needs GTKWave's vcd2fst)");
     run->add_flag("--json", json, "print the result as one JSON object");

@@ -74,6 +74,8 @@ struct AlgorithmEntry {
     unsigned fixed_parts = 0;
     // Paper 001 Lemma 1: on a ring (the torus) each packet (or mini-packet) travels as two halves.
     bool halves_on_rings = false;
+    // Task traffic: the route depends on the queues (no fixed paths, so no channel-load bound).
+    bool adaptive_routing = false;
     unsigned parts(const Topology& t) const {
         const unsigned whole = fixed_parts ? fixed_parts : splits_packets ? t.dim() : 1;
         return whole * (halves_on_rings && t.kind() == TopologyKind::torus ? 2 : 1);

@@ -97,6 +97,7 @@ void register_traffic_routing(Registry& r) {
                             "none (measured: latency and throughput)", none, none, [](unsigned, uint64_t) { return uint64_t{0}; },
                             [](const AlgorithmSetup&) -> LogicFactory { return [](uint32_t) { return std::make_unique<AdaptiveLogic>(); }; }};
     adaptive.topologies = {TopologyKind::hypercube, TopologyKind::torus, TopologyKind::array};
+    adaptive.adaptive_routing = true;
     r.add(adaptive);
 }
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <sstream>
 
 #include "testbenches/tests/mesh_helpers.h"
 #include "testbenches/tests/sim_helpers.h"
@@ -347,6 +348,114 @@ TEST(Traffic, DeadlockFoundWhileSourcesInject) {
     const std::string inside = " with " + std::to_string(r.traffic->generated - r.traffic->delivered) + " packets inside routers";
     EXPECT_NE(std::find_if(r.problems.begin(), r.problems.end(), [&](const std::string& p) { return p.find(inside) != std::string::npos; }),
               r.problems.end());
+}
+
+// The channel-load bound: every pattern's channel loads from the routes written here (all pairs for
+// uniform and hotspot), against the run's; and the closed forms of uniform traffic on larger networks:
+// the cube's e-cube puts N / (2(N-1)) on every link (bound 1: injection limits first), the array's
+// XY p^(d+1) / (4(N-1)) on its middle links (8x8: 0.492), the torus's DOR p^(d-1) (p/2)(p/2+1) / (2(N-1))
+// on the plus links (the plus way on a tie; 16x16: 0.443).
+TEST(Traffic, ChannelLoadBoundFromTheRoutes) {
+    for (const Net& n : nets)
+        for (const std::string& pattern : patterns) {
+            if (!applies(pattern, n)) continue;
+            SCOPED_TRACE(pattern + " on " + n.topology + " d=" + std::to_string(n.dim) + " p=" + std::to_string(n.radix));
+            std::map<std::pair<uint32_t, uint32_t>, double> load;
+            const auto walk = [&](uint32_t s, uint32_t t, double w) {
+                for (uint32_t at = s; at != t; at = n.next(at, t)) load[{at, n.next(at, t)}] += w;
+            };
+            const uint32_t N = n.nodes();
+            for (uint32_t s = 0; s < N; ++s) {
+                if (const auto t = pattern_dest(pattern, n, s)) {
+                    if (*t != s) walk(s, *t, 1.0);
+                    continue;
+                }
+                const double hot = pattern == "hotspot" ? 0.3 : 0.0;  // traffic() puts 0.3 on node 1
+                for (uint32_t t = 0; t < N; ++t)
+                    if (t != s) walk(s, t, (1 - hot) / (N - 1));
+                if (hot > 0 && s != 1) walk(s, 1, hot);
+            }
+            double max = 0;
+            for (const auto& [link, w] : load) max = std::max(max, w);
+            const RunResult r = simulate_isolated(traffic(n, algorithm_for(n), pattern, 0.05, 1, 0, 0, 20, 0)).result;
+            ASSERT_TRUE(r.traffic->has_bound);
+            EXPECT_NEAR(r.traffic->channel_load, max, 1e-9);
+            const std::pair<uint32_t, uint32_t> busiest{r.traffic->channel_src, r.traffic->channel_dst};
+            EXPECT_NEAR(load[busiest], max, 1e-9);
+            EXPECT_NEAR(r.traffic->channel_bound, std::min(1.0, 1 / max), 1e-9);
+        }
+    const auto bound_of = [](const Net& n) {
+        const TrafficResult t = *simulate_isolated(traffic(n, algorithm_for(n), "uniform", 0.05, 1, 0, 0, 10, 0)).result.traffic;
+        return std::pair{t.channel_load, t.channel_bound};
+    };
+    for (unsigned d : {4u, 10u}) {
+        const double N = std::pow(2.0, d);
+        EXPECT_NEAR(bound_of({"hypercube", d, 2}).first, N / (2 * (N - 1)), 1e-9);
+        EXPECT_DOUBLE_EQ(bound_of({"hypercube", d, 2}).second, 1.0);
+    }
+    for (const auto& [d, p] : {std::pair{2u, 8u}, std::pair{2u, 6u}, std::pair{3u, 4u}}) {
+        const double N = std::pow(p, d);
+        EXPECT_NEAR(bound_of({"array", d, p}).first, std::pow(p, d + 1) / (4 * (N - 1)), 1e-9);
+    }
+    for (const auto& [d, p] : {std::pair{2u, 16u}, std::pair{2u, 8u}, std::pair{3u, 4u}}) {
+        const double N = std::pow(p, d);
+        EXPECT_NEAR(bound_of({"torus", d, p}).first, std::pow(p, d - 1) * (p / 2.0) * (p / 2.0 + 1) / (2 * (N - 1)), 1e-9);
+    }
+    EXPECT_NEAR(bound_of({"array", 2, 8}).second, 0.4921875, 1e-9);
+}
+
+// Per-link loads in the window, exactly: a trace-driven workload with packets of several sizes puts
+// each packet's flits on every link of its route (as written here); the --link-load CSV counts just
+// that, the same at both levels.
+TEST(Traffic, LinkLoadsCountEveryFlitOnItsRoute) {
+    for (const Net& n : {Net{"array", 2, 4}, Net{"torus", 2, 5}, Net{"hypercube", 4, 2}}) {
+        SCOPED_TRACE(n.topology);
+        const std::string path = temp_path("loads.csv");
+        std::ofstream csv(path);
+        std::map<std::pair<uint32_t, uint32_t>, uint64_t> expected;
+        for (uint32_t i = 0; i < 40; ++i) {
+            const uint32_t s = (i * 7 + 2) % n.nodes(), t = (i * 11 + 5) % n.nodes(), flits = 1 + i % 4;
+            if (s == t) continue;
+            csv << i * 3 << "," << s << "," << t << "," << flits << "\n";
+            for (uint32_t at = s; at != t; at = n.next(at, t)) expected[{at, n.next(at, t)}] += flits;
+        }
+        csv.close();
+        std::string outputs[2];
+        for (int level = 0; level < 2; ++level) {
+            RunConfig c = traffic(n, algorithm_for(n), "uniform", 0.1, 1, 0, 0, 100000, 0);
+            c.pattern.reset();
+            c.rate.reset();
+            c.traffic_file = path;
+            c.level = level ? "tlm" : "cycle";
+            c.link_load_path = temp_path("link_load.csv");
+            const RunResult r = simulate_isolated(c).result;
+            ASSERT_EQ(r.status, RunStatus::ok);
+            EXPECT_FALSE(r.traffic->has_bound);
+            std::ifstream in(c.link_load_path);
+            std::stringstream all;
+            all << in.rdbuf();
+            outputs[level] = all.str();
+            std::remove(c.link_load_path.c_str());
+        }
+        std::remove(path.c_str());
+        EXPECT_EQ(outputs[0], outputs[1]);
+        std::stringstream rows(outputs[0]);
+        std::string line;
+        uint64_t links = 0;
+        while (std::getline(rows, line)) {
+            if (line.empty() || line[0] == '#' || line[0] == 's') continue;
+            uint32_t src = 0, dst = 0, port = 0;
+            unsigned long long flits = 0;
+            ASSERT_EQ(std::sscanf(line.c_str(), "%u,%u,%u,%llu", &src, &dst, &port, &flits), 4) << line;
+            const std::pair<uint32_t, uint32_t> link{src, dst};
+            EXPECT_EQ(flits, expected[link]) << src << "->" << dst;
+            ++links;
+        }
+        uint64_t directed = 0;
+        for (uint32_t v = 0; v < n.nodes(); ++v)
+            for (uint32_t w = 0; w < n.nodes(); ++w) directed += v != w && n.hops(v, w) == 1 && (n.topology != "torus" || n.radix > 2);
+        EXPECT_EQ(links, directed);
+    }
 }
 
 // Bursty on/off injection keeps the long-run rate (within 10 % over a long window) and, at the same
