@@ -66,6 +66,36 @@ void TlmRouter::schedule(uint64_t cycle) {
     hooks_.wheel->add(cycle, this);
 }
 
+void TlmRouter::prefetch_fields() const {
+    __builtin_prefetch(&scheduled_);
+    __builtin_prefetch(&out_active_mask_);
+    __builtin_prefetch(&outputs_);
+    __builtin_prefetch(&inputs_);
+    __builtin_prefetch(&in_);
+    __builtin_prefetch(&next_mask_);
+    __builtin_prefetch(&logic_);
+}
+
+void TlmRouter::prefetch_state() const {
+    for (uint32_t active = out_active_mask_; active != 0; active &= active - 1)
+        __builtin_prefetch(&outputs_[static_cast<unsigned>(__builtin_ctz(active))]);
+    for (uint32_t m = arriving_mask_ | waiting_mask_; m != 0; m &= m - 1) __builtin_prefetch(&in_[static_cast<unsigned>(__builtin_ctz(m))]);
+    __builtin_prefetch(&node_);
+    __builtin_prefetch(logic_.get());
+    __builtin_prefetch(out_ends_.data());
+    __builtin_prefetch(tx_.data());
+    __builtin_prefetch(out_fw_.data());
+    __builtin_prefetch(in_payload_.data());
+}
+
+void TlmRouter::prefetch_neighbours() const {
+    for (uint32_t active = out_active_mask_; active != 0; active &= active - 1) {
+        const unsigned p = static_cast<unsigned>(__builtin_ctz(active));
+        __builtin_prefetch(out_fw_[p]);
+        if (tx_[p]) __builtin_prefetch(tx_[p]);
+    }
+}
+
 void TlmRouter::run_due(uint64_t cycle) {
     if (scheduled_ != cycle) return;  // it was asked for an earlier edge meanwhile, or for none
     if (!started_) {  // reset and load: the own packets are routed, then injected one per load edge

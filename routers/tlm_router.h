@@ -57,6 +57,7 @@ public:
         }
         TlmTransfer* t = free_.back();
         free_.pop_back();
+        if (!free_.empty()) __builtin_prefetch(free_.back(), 1);  // the next one's lines, on their way
         return t;
     }
     void release(TlmTransfer* t) { free_.push_back(t); }
@@ -83,6 +84,11 @@ public:
 
     // The wheel: run the edge of `cycle` if this router is still due then.
     void run_due(uint64_t cycle);
+    // Host-speed hints for the wheel, a few routers ahead of running this one: first the router's own
+    // hot fields, then (once those are in) what they point at: active queues, inputs, the node.
+    void prefetch_fields() const;
+    void prefetch_state() const;
+    void prefetch_neighbours() const;
     // Elaboration: port p's output is bound to `to`'s input on its arrival port.
     void bind(unsigned p, TlmRouter& to);
     void connect_none(unsigned p) override { absent_mask_ |= 1u << p; }

@@ -51,7 +51,8 @@ def run_cubecast(args, topo, pattern, flits, load, level, warmup, window):
     t = j["traffic"]
     return {"latency": t["mean_latency_cycles"], "accepted": t["accepted"], "saturated": t["saturated"],
             "seconds": j["wall_seconds"], "wall": seconds, "peak": peak, "flit_hops": j["flits_moved"],
-            "hops": t["mean_hops"], "cycles": j["simulated_cycles"]}
+            "hops": t["mean_hops"], "cycles": j["simulated_cycles"], "zero_load": t["zero_load_latency_cycles"],
+            "bound": t.get("channel_load_bound", {}).get("saturation_bound", float("nan"))}
 
 
 def run_booksim(args, net, pattern, flits, load, warmup, window, workdir):
@@ -149,6 +150,10 @@ def main():
                 f.write(f"| {load} | {fmt(c['latency'])}{' (sat)' if c['saturated'] else ''} | {fmt(c['accepted'], 3)} | "
                         f"{fmt(b['latency'])}{' (sat)' if b['saturated'] else ''} | {fmt(b['accepted'], 3)} |"
                         + (f" {fmt(n['latency'])} | {fmt(n['accepted'], 3)} |" if n else "") + "\n")
+            c0 = rows[0][1]
+            f.write(f"\nAnalytic limits (cubecast's report): zero-load latency {fmt(c0['zero_load'])} cycles (mean hops "
+                    f"{fmt(c0['hops'], 3)} x {flits} flits, store and forward); channel-load bound of the pattern under "
+                    f"dimension-order routing {fmt(c0['bound'], 3)} flits/node/cycle.\n")
         with open(os.path.join(args.out, name + ".dat"), "w") as f:
             f.write("# offered cubecast_latency booksim_latency noxim_latency\n")
             for load, c, t, b, n in rows:
@@ -164,13 +169,14 @@ def main():
             hops = c["flit_hops"]  # the same workload's flit-hops, counted by cubecast's links
             speed_rows.append((name, load, hops, c, t, b, n))
     with open(os.path.join(args.out, "speed.md"), "w") as f:
-        f.write("| experiment | load | flit-hops | cubecast cycle level flit-hops/s | TLM | BookSim2 | Noxim | cycle / BookSim | TLM / BookSim | peak MiB cubecast / BookSim / Noxim |\n"
-                "|---|---|---|---|---|---|---|---|---|---|\n")
+        f.write("| experiment | load | flit-hops | cubecast cycle level flit-hops/s | TLM | BookSim2 | Noxim | cycle / BookSim | TLM / BookSim | TLM / Noxim | peak MiB cubecast / BookSim / Noxim |\n"
+                "|---|---|---|---|---|---|---|---|---|---|---|\n")
         for name, load, hops, c, t, b, n in speed_rows:
             rate = lambda secs: hops / secs if secs > 0 else float("nan")
             f.write(f"| {name} | {load} | {hops} | {rate(c['wall']):.3g} | {rate(t['wall']):.3g} | {rate(b['wall']):.3g} | "
                     f"{rate(n['wall']):.3g} | " if n else f"| {name} | {load} | {hops} | {rate(c['wall']):.3g} | {rate(t['wall']):.3g} | {rate(b['wall']):.3g} | - | ")
             f.write(f"{rate(c['wall']) / rate(b['wall']):.2f} | {rate(t['wall']) / rate(b['wall']):.2f} | "
+                    + (f"{rate(t['wall']) / rate(n['wall']):.2f} | " if n else "- | ") +
                     f"{c['peak']:.0f} / {b['peak']:.0f} / {n['peak'] if n else float('nan'):.0f} |\n")
     print("tables and plots in", args.out)
 

@@ -7,6 +7,7 @@
 #include <iomanip>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "models/result_json.h"
@@ -70,10 +71,16 @@ int cmd_sweep_rate(RunConfig base, const std::vector<double>& rates, bool search
     }
     double throughput = 0;
     for (const auto& [r, t] : results) throughput = std::max(throughput, t.accepted);
+    // The analytic limit beside the measured one (the same for every rate: the pattern and routing's).
+    std::optional<double> bound;
+    for (const auto& [r, t] : results)
+        if (t.has_bound) bound = t.channel_bound;
     if (format == "json") {
         nlohmann::json rows = nlohmann::json::array();
         for (const auto& [r, t] : results) rows.push_back(t);
-        std::cout << nlohmann::json{{"runs", rows}, {"saturation_point", point}, {"saturation_throughput", throughput}}.dump(2) << "\n";
+        nlohmann::json out{{"runs", rows}, {"saturation_point", point}, {"saturation_throughput", throughput}};
+        out["channel_load_bound"] = bound ? nlohmann::json(*bound) : nlohmann::json(nullptr);
+        std::cout << out.dump(2) << "\n";
         return worst;
     }
     const bool csv = format == "csv";
@@ -94,7 +101,14 @@ int cmd_sweep_rate(RunConfig base, const std::vector<double>& rates, bool search
     }
     if (!csv)
         std::cout << "saturation point " << point << " flits/node/cycle (the highest load carried), saturation throughput "
-                  << throughput << " (the most accepted)\n";
+                  << throughput << " (the most accepted)"
+                  << (bound ? "; channel-load bound " + [&] {
+                         std::ostringstream b;
+                         b << std::setprecision(4) << *bound;
+                         return b.str();
+                     }()
+                            : std::string("; no channel-load bound (adaptive routing)"))
+                  << "\n";
     return worst;
 }
 
