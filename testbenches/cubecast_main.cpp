@@ -233,6 +233,8 @@ int sc_main(int argc, char* argv[]) {
     sweep->add_option("--ks", sweep_ks, "kb: numbers of broadcasts K, A..B or a comma list (placed by --placement)");
     sweep->add_option("--seeds", sweep_seeds, "seeds, A..B or a comma list: one run each (a summary counts the outcomes)");
     sweep->add_option("--format", sweep_format, "table, csv or json");
+    std::string sweep_rates;  // traffic's loads belong to sweep-rate: said so instead of "not expected"
+    sweep->add_option("--rates", sweep_rates, "(task traffic over loads: use sweep-rate --rates)");
 
     RunConfig rho_config;
     CommonOptions rho_opts;
@@ -327,6 +329,9 @@ int sc_main(int argc, char* argv[]) {
         return cmd_sweep_rho(rho_config, rhos, schemes, rho_format, rho_plot);
     }
     if (sweep->parsed()) {
+        if (sweep->count("--rates"))
+            return bad_input("sweep --rates '" + sweep_rates + "': sweep runs a task over dimensions; traffic over loads is "
+                             "accepted as: cubecast sweep-rate --rates LIST|auto (with --topology, --dim, --pattern, ...)");
         SweepAxes axes;
         std::string error;
         if (!parse_dims(dims, axes.dims, error)) return bad_input(error);
