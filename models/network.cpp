@@ -55,6 +55,7 @@ TrafficSpec traffic_spec(const RunConfig& c) {
     s.injection = c.injection.value_or(s.injection);
     s.burst = c.burst.value_or(s.burst);
     s.sizes = c.packet_sizes;
+    if (c.packet_rate) s.rate = *c.packet_rate * s.mean_flits();
     return s;
 }
 

@@ -57,7 +57,8 @@ void print_traffic(std::ostream& os, const RunResult& r) {
     };
     row(os, "pattern", t.pattern == "trace" ? std::string("trace-driven (--traffic-file)")
                                               : t.pattern + ", " + (t.injection == "onoff" ? "on/off bursts" : "Bernoulli") + " at " +
-                                                    num(t.rate, 4) + " flits/node/cycle");
+                                                    num(t.rate, 4) + " flits/node/cycle" +
+                                                    (t.mean_flits > 1 ? " (" + num(t.rate / t.mean_flits, 4) + " packets)" : ""));
     row(os, "window", "cycles " + std::to_string(t.warmup) + " .. " + std::to_string(t.warmup + t.window) + " measured (" +
                           std::to_string(t.warmup) + " warm-up), then " + std::to_string(t.drain) + " of drain");
     row(os, "packets", std::to_string(t.generated) + " generated, " + std::to_string(t.measured) + " measured, " +

@@ -295,6 +295,7 @@ std::optional<std::string> validate_traffic(const RunConfig& c, const TaskInfo& 
         };
         if (c.pattern) return only("--pattern");
         if (c.rate) return only("--rate");
+        if (c.packet_rate) return only("--packet-rate");
         if (c.traffic_warmup || c.traffic_window || c.traffic_drain) return only("--warmup-cycles/--window/--drain");
         if (c.hotspot) return only("--hotspot");
         if (c.injection || c.burst) return only("--injection/--burst");
@@ -306,7 +307,7 @@ std::optional<std::string> validate_traffic(const RunConfig& c, const TaskInfo& 
     if (!c.traffic_file.empty()) {
         std::vector<TrafficEvent> events;
         if (auto e = read_traffic_file(c.traffic_file, topo.nodes(), c.packet_flits, events)) return e;
-        if (c.pattern || c.rate || c.injection || c.hotspot || !c.packet_sizes.empty())
+        if (c.pattern || c.rate || c.packet_rate || c.injection || c.hotspot || !c.packet_sizes.empty())
             return std::string("--traffic-file replaces --pattern, --rate, --injection, --hotspot and --packet-sizes "
                                "(its lines give each packet's size): give the file alone");
     }
@@ -316,6 +317,10 @@ std::optional<std::string> validate_traffic(const RunConfig& c, const TaskInfo& 
     if (c.burst && s.injection != "onoff") return std::string("--burst applies to --injection onoff only");
     if (!(s.burst >= 1 && s.burst <= 1e6)) return "--burst " + number(s.burst) + " is out of range: accepted 1..1000000 packets";
     if (auto e = traffic_pattern_problem(s.pattern, topo)) return e;
+    if (c.rate && c.packet_rate) return std::string("--rate (flits) and --packet-rate (packets) say the same: give one of them");
+    if (c.packet_rate && !(s.rate > 0 && s.rate <= 1))
+        return "--packet-rate " + number(*c.packet_rate) + " is " + number(s.rate) + " flits/node/cycle with packets of " +
+               number(s.mean_flits()) + " flits on average: accepted packets per node per cycle in (0, " + number(1 / s.mean_flits()) + "]";
     if (!(s.rate > 0 && s.rate <= 1))
         return "--rate " + number(s.rate) + " is out of range: accepted flits per node per cycle in (0, 1]";
     if (s.window < 1) return std::string("--window 0 is out of range: accepted 1 cycle or more");

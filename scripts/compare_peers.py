@@ -128,7 +128,7 @@ def main():
     warmup, window = (300, 1000) if args.quick else (1000, 4000)
     speed_rows = []
     for name, title, topo, net, mesh, pattern, flits in EXPERIMENTS:
-        top = 0.2 if name.startswith("torus") or name.startswith("cube") else 0.6
+        top = 0.5 if name.startswith("torus") else 0.6
         loads = [0.05, 0.2, 0.4] if args.quick else [round(0.05 * i, 2) for i in range(1, int(top / 0.05) + 1)]
         if name.startswith("cube"):
             loads = [0.05, 0.3, 0.6] if args.quick else [0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]

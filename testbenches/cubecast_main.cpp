@@ -60,7 +60,7 @@ struct CommonOptions {
     std::string traffic_file;
     std::optional<std::string> packet_sizes;
     CLI::Option* packet_flits_option = nullptr;
-    std::optional<double> rate;
+    std::optional<double> rate, packet_rate;
     std::optional<long long> warmup_cycles, window, drain;
     double slots = 0, warmup = -1;
     long long periods = 0;
@@ -98,6 +98,7 @@ struct CommonOptions {
         app->add_option("--warmup", warmup, "dynamic: slots left out of the statistics (default: a tenth)");
         app->add_option("--pattern", pattern, "traffic: uniform (default), transpose, bitcomp, bitrev, shuffle, tornado (torus), neighbor, hotspot");
         app->add_option("--rate", rate, "traffic: offered load in flits per node per cycle, in (0, 1] (default 0.1)");
+        app->add_option("--packet-rate", packet_rate, "traffic: the offered load in packets per node per cycle instead (x the mean packet length <= 1 flit)");
         app->add_option("--hotspot", hotspot, "traffic --pattern hotspot: NODE:FRACTION, the node receiving that fraction of the packets");
         app->add_option("--injection", injection, "traffic: bernoulli (default) or onoff (bursts of back-to-back packets)");
         app->add_option("--burst", burst, "traffic --injection onoff: mean packets per burst (default 8)");
@@ -159,6 +160,7 @@ struct CommonOptions {
         c.pmnb = pmnb;
         c.pattern = pattern;
         c.rate = rate;
+        c.packet_rate = packet_rate;
         c.injection = injection;
         c.burst = burst;
         c.traffic_file = traffic_file;

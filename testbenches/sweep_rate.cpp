@@ -29,8 +29,8 @@ int cmd_sweep_rate(RunConfig base, const std::vector<double>& rates, bool search
         return kExitBadInput;
     }
     base.task = "traffic";
-    if (base.rate) {
-        std::cerr << "cubecast: sweep-rate takes its loads from --rates, not --rate\n";
+    if (base.rate || base.packet_rate) {
+        std::cerr << "cubecast: sweep-rate takes its loads from --rates (flits/node/cycle), not --rate or --packet-rate\n";
         return kExitBadInput;
     }
     for (double r : rates) {

@@ -50,6 +50,8 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("run --task traffic --algorithm ecube --dim 4 --pattern zigzag", "zigzag", "accepted uniform");
     expect_bad_input("run --task traffic --algorithm ecube --dim 5 --pattern transpose", "5", "even --dim");
     expect_bad_input("run --task mnb --dim 4 --rate 0.2", "--rate", "task traffic only");
+    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --packet-flits 4 --packet-rate 0.5", "--packet-rate 0.5", "(0, 0.25]");
+    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --rate 0.2 --packet-rate 0.1", "--packet-rate", "one of them");
     expect_bad_input("run --task traffic --algorithm dor --dim 4", "does not run on the hypercube", "ecube");
     expect_bad_input("run --task traffic --algorithm ecube --dim 4 --injection poisson", "poisson", "bernoulli, onoff");
     expect_bad_input("run --task traffic --algorithm ecube --dim 4 --burst 4", "--burst", "--injection onoff");

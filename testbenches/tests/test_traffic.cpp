@@ -334,6 +334,14 @@ TEST(Traffic, PacketSizesFromTheTraceAndTheMix) {
     // Sizes 1 and 8 with probabilities 3/4, 1/4: mean 2.75, variance 9.1875 per packet.
     EXPECT_NEAR(b.mean_flits, 2.75, 5 * std::sqrt(9.1875 / static_cast<double>(b.measured)));
     EXPECT_NEAR(b.offered, 0.3, 0.3 * 0.05);
+    // --packet-rate is the same load in packets: 0.05 packets of 4 flits is --rate 0.2, draw for draw.
+    RunConfig flits = traffic(mesh, "dor", "uniform", 0.2, 4, 0, 100, 500, 100), packets = flits;
+    packets.rate.reset();
+    packets.packet_rate = 0.05;
+    const TrafficResult a = *simulate_isolated(flits).result.traffic, p = *simulate_isolated(packets).result.traffic;
+    EXPECT_EQ(a.generated, p.generated);
+    EXPECT_EQ(a.mean_latency, p.mean_latency);
+    EXPECT_EQ(a.rate, p.rate);
 }
 
 // A deadlock is found while the sources are still injecting: the torus's dimension-order routing with
