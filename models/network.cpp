@@ -41,71 +41,6 @@ std::string limit_lines(const std::string& text, size_t max) {
 }
 }  // namespace
 
-TrafficSpec traffic_spec(const RunConfig& c) {
-    TrafficSpec s;
-    s.pattern = c.pattern.value_or(s.pattern);
-    s.rate = c.rate.value_or(s.rate);
-    s.packet_flits = c.packet_flits;
-    s.warmup = c.traffic_warmup.value_or(s.warmup);
-    s.window = c.traffic_window.value_or(s.window);
-    s.drain = c.traffic_drain.value_or(s.drain);
-    s.hotspot = c.hotspot.value_or(0);
-    s.hotspot_fraction = c.hotspot ? c.hotspot_fraction : 0;
-    s.seed = c.seed;
-    s.injection = c.injection.value_or(s.injection);
-    s.burst = c.burst.value_or(s.burst);
-    s.sizes = c.packet_sizes;
-    if (c.packet_rate) s.rate = *c.packet_rate * s.mean_flits();
-    return s;
-}
-
-namespace {
-// A trace-driven run's spec as far as the channel loads need it (they are not computed for a trace).
-TrafficSpec spec_with_file(const RunConfig& c, TrafficSpec spec) {
-    if (!c.traffic_file.empty()) spec.events.push_back(TrafficEvent{0, 0, 0, 1});
-    return spec;
-}
-}  // namespace
-
-// The traffic's link loads in the window beside the channel-load bound, and the per-link CSV if asked.
-void Network::summarize_links(TrafficResult& t) const {
-    const unsigned ports = topology_->ports();
-    const double window = static_cast<double>(link_load_->window());
-    double sum = 0;
-    size_t busiest = 0;
-    for (size_t i = 0; i < size_t{topology_->nodes()} * ports; ++i) {
-        if (!topology_->across(static_cast<uint32_t>(i / ports), static_cast<unsigned>(i % ports))) continue;
-        sum += static_cast<double>(link_load_->flits(i));
-        if (link_load_->flits(i) > link_load_->flits(busiest)) busiest = i;
-    }
-    const auto ends = [&](size_t link) {
-        const uint32_t src = static_cast<uint32_t>(link / ports);
-        return std::pair{src, *topology_->across(src, static_cast<unsigned>(link % ports))};
-    };
-    t.link_max = static_cast<double>(link_load_->flits(busiest)) / window;
-    t.link_mean = sum / window / static_cast<double>(topology_->directed_links());
-    std::tie(t.link_max_src, t.link_max_dst) = ends(busiest);
-    if (channel_loads_) {
-        t.has_bound = true;
-        t.channel_load = channel_loads_->max;
-        t.channel_bound = channel_loads_->bound();
-        std::tie(t.channel_src, t.channel_dst) = ends(channel_loads_->busiest);
-    }
-    if (config_.link_load_path.empty()) return;
-    std::ofstream csv(config_.link_load_path);
-    csv << "# cubecast per-link load over the measurement window, cycles " << t.warmup << " .. " << t.warmup + t.window
-        << "; channel_load: the channel-load bound's prediction at this rate (flits/cycle)\n";
-    csv << "src,dst,port,flits,utilisation,channel_load\n";
-    for (size_t i = 0; i < size_t{topology_->nodes()} * ports; ++i) {
-        const auto dst = topology_->across(static_cast<uint32_t>(i / ports), static_cast<unsigned>(i % ports));
-        if (!dst) continue;
-        csv << i / ports << "," << *dst << "," << i % ports << "," << link_load_->flits(i) << ","
-            << static_cast<double>(link_load_->flits(i)) / window << ",";
-        if (channel_loads_) csv << t.rate * channel_loads_->per_link[i];
-        csv << "\n";
-    }
-}
-
 std::vector<uint32_t> Network::torus_nodes(const std::vector<uint32_t>& array_nodes) const {
     std::vector<uint32_t> out;
     for (uint32_t a : array_nodes) out.push_back(fold_->to_torus(a));
@@ -170,11 +105,7 @@ Network::Network(sc_module_name name, const RunConfig& config)
         for (Header& h : own) h = fold_->to_array(h);
         return own;
     };
-    if (task_.kind() == TaskKind::traffic) {
-        TrafficSpec spec = traffic_spec(config);
-        if (!config.traffic_file.empty()) read_traffic_file(config.traffic_file, n, config.packet_flits, spec.events);  // validated
-        traffic_ = std::make_unique<TrafficLedger>(*topology_, spec);
-    }  // its nodes expect nothing in advance: the ledger counts what is generated for them
+    if (task_.kind() == TaskKind::traffic) build_traffic();  // its nodes expect nothing in advance: the ledger counts
     for (uint32_t i = 0; i < n; ++i) {
         nodes_.push_back(std::make_unique<Node>(i, plan, format, traffic_ ? 0 : task_.expected_deliveries(i),
                                                 own_messages(i), traffic_ ? std::vector<TimedMessage>{} : task_.timed_messages(i)));
@@ -191,11 +122,7 @@ Network::Network(sc_module_name name, const RunConfig& config)
         for (auto& node : nodes_) node->observe([this](const Header& h, uint64_t cycle) { delays_->delivered(h, cycle); });
     }
     const LogicFactory make_logic = build_logic(format);
-    if (traffic_) {
-        const TrafficSpec spec = traffic_spec(config);
-        link_load_ = std::make_unique<LinkLoad>(size_t{n} * topology_->ports(), spec.warmup, spec.warmup + spec.window);
-        if (!algo_->adaptive_routing) channel_loads_ = channel_loads(*topology_, spec_with_file(config, spec), make_logic);
-    }
+    if (traffic_) bound_traffic(make_logic);
     if (!config_.trace_path.empty()) {
         std::vector<std::string> comments = {
             "cubecast link-transmission trace",

@@ -71,6 +71,8 @@ private:
     std::unique_ptr<TrafficLedger> traffic_;    // task traffic
     std::unique_ptr<LinkLoad> link_load_;       // ... its per-link flits in the window
     std::optional<ChannelLoads> channel_loads_; // ... and its channel-load bound (fixed paths only)
+    void build_traffic();                              // models/network_traffic.cpp
+    void bound_traffic(const LogicFactory& make_logic);
     void summarize_links(TrafficResult& t) const;
     NetworkCounters counters_;
     uint64_t expected_total_ = 0;  // deliveries the task makes (traffic: the ledger counts them as generated)
