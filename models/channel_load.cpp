@@ -67,15 +67,16 @@ std::optional<ChannelLoads> channel_loads(const Topology& t, const TrafficSpec& 
     PathWalker walker(t, logic);
     const uint32_t n = t.nodes();
     const double pair = 1.0 / (n - 1);  // uniform: each other node alike
-    if (spec.pattern == "uniform") {
+    const TrafficPattern pattern = find_traffic_pattern(spec.pattern).value_or(TrafficPattern::uniform);  // (validated)
+    if (pattern == TrafficPattern::uniform) {
         add_uniform(t, walker, pair, r.per_link);
-    } else if (spec.pattern == "hotspot") {  // a share to the hotspot, the rest uniform (the hotspot itself: uniform only)
+    } else if (pattern == TrafficPattern::hotspot) {  // a share to the hotspot, the rest uniform (the hotspot itself: uniform only)
         add_uniform(t, walker, (1 - spec.hotspot_fraction) * pair, r.per_link);
         for (uint32_t s = 0; s < n; ++s)
             if (s != spec.hotspot) walker.walk(s, spec.hotspot, spec.hotspot_fraction, r.per_link);
     } else {  // a permutation: one destination per source (a fixed point sends nothing)
         for (uint32_t s = 0; s < n; ++s) {
-            const uint32_t d = traffic_destination(spec.pattern, t, s, spec, 0, 0);
+            const uint32_t d = traffic_destination(pattern, t, s, spec, 0, 0);
             if (d != s) walker.walk(s, d, 1.0, r.per_link);
         }
     }

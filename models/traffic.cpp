@@ -47,6 +47,13 @@ unsigned hops(const Topology& t, uint32_t a, uint32_t b) {
 }
 }  // namespace
 
+std::optional<TrafficPattern> find_traffic_pattern(const std::string& name) {
+    const auto& names = traffic_patterns();
+    const auto it = std::find(names.begin(), names.end(), name);
+    if (it == names.end()) return std::nullopt;
+    return static_cast<TrafficPattern>(it - names.begin());
+}
+
 std::optional<std::string> traffic_pattern_problem(const std::string& pattern, const Topology& t) {
     if (std::find(traffic_patterns().begin(), traffic_patterns().end(), pattern) == traffic_patterns().end()) {
         std::string list;
@@ -67,30 +74,30 @@ std::optional<std::string> traffic_pattern_problem(const std::string& pattern, c
     return std::nullopt;
 }
 
-uint32_t traffic_destination(const std::string& pattern, const Topology& t, uint32_t src, const TrafficSpec& spec,
+uint32_t traffic_destination(TrafficPattern pattern, const Topology& t, uint32_t src, const TrafficSpec& spec,
                              double draw_a, double draw_b) {
     const uint32_t n = t.nodes();
     const auto uniform = [&](double u) {  // any node but src
         const uint32_t k = std::min<uint32_t>(n - 2, static_cast<uint32_t>(u * (n - 1)));
         return k >= src ? k + 1 : k;
     };
-    if (pattern == "uniform") return uniform(draw_a);
-    if (pattern == "hotspot") {
+    if (pattern == TrafficPattern::uniform) return uniform(draw_a);
+    if (pattern == TrafficPattern::hotspot) {
         if (draw_b < spec.hotspot_fraction) return spec.hotspot;
         return uniform(draw_a);
     }
-    if (pattern == "bitcomp") return ~src & (n - 1);
-    if (pattern == "bitrev") {
+    if (pattern == TrafficPattern::bitcomp) return ~src & (n - 1);
+    if (pattern == TrafficPattern::bitrev) {
         const unsigned b = log2_of(n);
         uint32_t r = 0;
         for (unsigned i = 0; i < b; ++i) r |= ((src >> i) & 1u) << (b - 1 - i);
         return r;
     }
-    if (pattern == "shuffle") {  // rotate the address left by one bit
+    if (pattern == TrafficPattern::shuffle) {  // rotate the address left by one bit
         const unsigned b = log2_of(n);
         return ((src << 1) | (src >> (b - 1))) & (n - 1);
     }
-    if (pattern == "transpose") {
+    if (pattern == TrafficPattern::transpose) {
         if (t.kind() == TopologyKind::hypercube) {  // swap the address halves
             const unsigned h = t.dim() / 2;
             const uint32_t low = src & ((1u << h) - 1);
@@ -103,9 +110,9 @@ uint32_t traffic_destination(const std::string& pattern, const Topology& t, uint
     std::vector<unsigned> d(t.dim());
     for (unsigned i = 0; i < t.dim(); ++i) d[i] = digit(t, src, i);
     const unsigned p = radix_of(t);
-    if (pattern == "tornado") {  // every digit half-way round, less one (ceil(p/2) - 1)
+    if (pattern == TrafficPattern::tornado) {  // every digit half-way round, less one (ceil(p/2) - 1)
         for (auto& x : d) x = (x + (p + 1) / 2 - 1) % p;
-    } else if (pattern == "neighbor") {  // the next node along dimension 0 (wrapping)
+    } else if (pattern == TrafficPattern::neighbor) {  // the next node along dimension 0 (wrapping)
         d[0] = (d[0] + 1) % p;
     }
     return from_digits(t, d);
@@ -153,7 +160,7 @@ private:
         const double gap_mean = spec.burst * flits * (1.0 / spec.rate - 1.0);
         for (;;) {
             uint64_t cycle = at_;
-            if (spec.injection != "onoff") {
+            if (!onoff_) {
                 cycle += geometric(p);  // Bernoulli trials each cycle, drawn as gaps between successes
             } else if (left_in_burst_ == 0) {  // an idle gap, then a new burst
                 cycle += geometric(1.0 / (1.0 + gap_mean));
@@ -165,7 +172,7 @@ private:
             at_ = cycle + 1;
             if (left_in_burst_) --left_in_burst_;
             const double a = unit_(rng_), b = unit_(rng_);
-            const uint32_t dst = traffic_destination(spec.pattern, ledger_.topology_, node_, spec, a, b);
+            const uint32_t dst = traffic_destination(pattern_, ledger_.topology_, node_, spec, a, b);
             next_flits_ = spec.sizes.empty() ? spec.packet_flits : draw_size();
             if (dst == node_) continue;  // a fixed point of the pattern sends nothing
             next_cycle_ = cycle;
@@ -197,6 +204,8 @@ private:
     size_t next_listed_ = 0;
     std::mt19937_64 rng_;
     std::uniform_real_distribution<double> unit_{0.0, 1.0};
+    TrafficPattern pattern_ = find_traffic_pattern(ledger_.spec_.pattern).value_or(TrafficPattern::uniform);  // (validated)
+    bool onoff_ = ledger_.spec_.injection == "onoff";
     uint64_t at_ = 0;  // the first cycle the next draw may take
     uint64_t left_in_burst_ = 0;
     uint64_t next_cycle_ = kNoArrival;

@@ -26,6 +26,9 @@ namespace cubecast {
 
 // The patterns, and what each needs of the network (an error line, or none).
 const std::vector<std::string>& traffic_patterns();
+enum class TrafficPattern : uint8_t { uniform, transpose, bitcomp, bitrev, shuffle, tornado, neighbor, hotspot };
+// The pattern of this name (the names in traffic_patterns()' order), if it is one: parsed once, not per packet.
+std::optional<TrafficPattern> find_traffic_pattern(const std::string& name);
 std::optional<std::string> traffic_pattern_problem(const std::string& pattern, const Topology& topology);
 
 // A packet of a trace-driven workload (--traffic-file): created at `cycle` at src, for dst, `flits` long.
@@ -77,7 +80,7 @@ struct TrafficSpec {
 
 // The destination `pattern` gives `src` (uniform and hotspot draw from `draw`, a uniform [0, 1)
 // number per call); src itself means the node sends nothing.
-uint32_t traffic_destination(const std::string& pattern, const Topology& topology, uint32_t src,
+uint32_t traffic_destination(TrafficPattern pattern, const Topology& topology, uint32_t src,
                              const TrafficSpec& spec, double draw_a, double draw_b);
 
 // What the run measured (cycles; rates in flits per node per cycle), over the packets created in the
