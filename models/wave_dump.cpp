@@ -55,26 +55,24 @@ WaveDump::WaveDump(const std::string& path, const Topology& topology,
     // (I703), which tells a user nothing: that one note is switched off.
     sc_report_handler::set_actions("tracing timescale unit set", SC_INFO, SC_DO_NOTHING);
     file_->set_time_unit(100, SC_PS);
-    const unsigned ports = topology.ports();
-    for (uint32_t i = 0; i < topology.nodes(); ++i) {
-        routers[i]->enable_wave_values();
+    for (const auto& r : routers) r->enable_wave_values();
+    for_each_wave_signal(topology, [&](uint32_t i, int port, const std::string& scope, const WaveSignalInfo& s) {
         const RouterBase& r = *routers[i];
-        const std::string node = "node" + std::to_string(i);
-        sc_trace(file_, r.wave_delivered(), node + ".delivered");
-        sc_trace(file_, r.wave_held(), node + ".held");
-        for (unsigned p = 0; p < ports; ++p) {
-            if (!links[size_t{i} * ports + p]) continue;  // no link there (an array's edge)
-            const LinkSignals& l = *links[size_t{i} * ports + p];
-            const std::string pre = port_prefix(topology, i, p);
-            sc_trace(file_, l.valid.read(), pre + ".out_valid");
-            sc_trace(file_, l.ready.read(), pre + ".out_ready");
-            sc_trace(file_, l.flit.read(), pre + ".out_flit");
-            sc_trace(file_, r.wave_tx_origin()[p], pre + ".tx_origin");
-            sc_trace(file_, r.wave_tx_msg()[p], pre + ".tx_msg");
-            sc_trace(file_, r.wave_tx_dest()[p], pre + ".tx_dest");
-            sc_trace(file_, r.wave_queue_occupancy()[p], pre + ".queue");
+        const unsigned p = port < 0 ? 0 : static_cast<unsigned>(port);
+        const std::string name = scope + "." + s.name;
+        const LinkSignals* l = port < 0 ? nullptr : links[size_t{i} * topology.ports() + p].get();
+        switch (s.kind) {
+            case WaveSignal::delivered: return sc_trace(file_, r.wave_delivered(), name);
+            case WaveSignal::held: return sc_trace(file_, r.wave_held(), name);
+            case WaveSignal::out_valid: return sc_trace(file_, l->valid.read(), name);
+            case WaveSignal::out_ready: return sc_trace(file_, l->ready.read(), name);
+            case WaveSignal::out_flit: return sc_trace(file_, l->flit.read(), name);
+            case WaveSignal::tx_origin: return sc_trace(file_, r.wave_tx_origin()[p], name);
+            case WaveSignal::tx_msg: return sc_trace(file_, r.wave_tx_msg()[p], name);
+            case WaveSignal::tx_dest: return sc_trace(file_, r.wave_tx_dest()[p], name);
+            case WaveSignal::queue: return sc_trace(file_, r.wave_queue_occupancy()[p], name);
         }
-    }
+    });
     std::ofstream gtkw(gtkw_path_for(path));
     if (!gtkw) throw std::runtime_error("cannot write '" + gtkw_path_for(path) + "'");
     for (const auto& r : routers)

@@ -17,6 +17,34 @@ class VerilatedVcdSc;
 
 namespace cubecast {
 
+// The signals both levels write (the cycle level through sc_trace, the transaction level's WaveLog
+// reconstructing them), in the one order the VCD lists them: per node its own two, then per linked
+// port seven. WaveLog's offsets within a group follow this table.
+enum class WaveSignal { delivered, held, out_valid, out_ready, out_flit, tx_origin, tx_msg, tx_dest, queue };
+struct WaveSignalInfo {
+    WaveSignal kind;
+    const char* name;
+    unsigned width;
+};
+inline constexpr WaveSignalInfo kNodeWaveSignals[] = {{WaveSignal::delivered, "delivered", 32}, {WaveSignal::held, "held", 32}};
+inline constexpr WaveSignalInfo kPortWaveSignals[] = {
+    {WaveSignal::out_valid, "out_valid", 1}, {WaveSignal::out_ready, "out_ready", 1}, {WaveSignal::out_flit, "out_flit", 64},
+    {WaveSignal::tx_origin, "tx_origin", 32}, {WaveSignal::tx_msg, "tx_msg", 32},   {WaveSignal::tx_dest, "tx_dest", 32},
+    {WaveSignal::queue, "queue", 32}};
+// Calls visit(node, port, scope, signal) for every signal in the VCD's order; port is -1 for a node's own.
+template <class Visit>
+void for_each_wave_signal(const Topology& topology, Visit visit) {
+    for (uint32_t i = 0; i < topology.nodes(); ++i) {
+        const std::string node = "node" + std::to_string(i);
+        for (const WaveSignalInfo& s : kNodeWaveSignals) visit(i, -1, node, s);
+        for (unsigned p = 0; p < topology.ports(); ++p) {
+            if (!topology.across(i, p)) continue;  // no link there (an array's edge)
+            const std::string pre = node + "." + topology.port_name(p);
+            for (const WaveSignalInfo& s : kPortWaveSignals) visit(i, static_cast<int>(p), pre, s);
+        }
+    }
+}
+
 class WaveDump {
 public:
     // Throws std::runtime_error if the files cannot be written.

@@ -15,25 +15,16 @@ WaveLog::WaveLog(const std::string& path, const Topology& topology, uint64_t loa
         std::ofstream probe(stem_ + ".vcd");
         if (!probe) throw std::runtime_error("cannot write wave file '" + path + "': " + std::strerror(errno));
     }
-    // The cycle level's signals in its order (WaveDump): per node, then per linked port.
+    // The cycle level's signals in its order (the table in wave_dump.h): a node's group starts at its
+    // delivered signal, a link's at its out_valid.
     const unsigned ports = topology.ports();
     link_base_.assign(size_t{topology.nodes()} * ports, 0);
-    for (uint32_t i = 0; i < topology.nodes(); ++i) {
-        const std::string node = "node" + std::to_string(i);
-        node_base_.push_back(add(node, "delivered", 32));
-        add(node, "held", 32);
-        for (unsigned p = 0; p < ports; ++p) {
-            if (!topology.across(i, p)) continue;  // no link there (an array's edge)
-            const std::string pre = WaveDump::port_prefix(topology, i, p);
-            link_base_[size_t{i} * ports + p] = add(pre, "out_valid", 1);
-            add(pre, "out_ready", 1);
-            add(pre, "out_flit", 64);
-            add(pre, "tx_origin", 32);
-            add(pre, "tx_msg", 32);
-            add(pre, "tx_dest", 32);
-            add(pre, "queue", 32);
-        }
-    }
+    node_base_.assign(topology.nodes(), 0);
+    for_each_wave_signal(topology, [&](uint32_t i, int port, const std::string& scope, const WaveSignalInfo& s) {
+        const uint32_t index = add(scope, s.name, s.width);
+        if (s.kind == WaveSignal::delivered) node_base_[i] = index;
+        if (s.kind == WaveSignal::out_valid) link_base_[size_t{i} * ports + static_cast<unsigned>(port)] = index;
+    });
     // Every input's ready register goes high at the first run edge.
     for (uint32_t i = 0; i < topology.nodes(); ++i)
         for (unsigned p = 0; p < ports; ++p)
