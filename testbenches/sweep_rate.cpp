@@ -84,14 +84,15 @@ int cmd_sweep_rate(RunConfig base, const std::vector<double>& rates, bool search
         return worst;
     }
     const bool csv = format == "csv";
-    std::cout << (csv ? "offered,accepted,mean_latency,p50,p99,max,zero_load,carried\n"
+    std::cout << (csv ? "offered,accepted,mean_latency,p50,p99,max,zero_load,carried,channel_load_bound\n"
                       : "  offered  accepted  mean lat.    p50    p99    max  zero-load  carried\n");
     for (const auto& [r, t] : results) {
         std::ostringstream os;
         os << std::fixed << std::setprecision(4);
         if (csv)
             os << r << "," << t.accepted << "," << t.mean_latency << "," << t.p50_latency << "," << t.p99_latency << ","
-               << t.max_latency << "," << t.zero_load_latency << "," << (carried(t) ? "yes" : "no") << "\n";
+               << t.max_latency << "," << t.zero_load_latency << "," << (carried(t) ? "yes" : "no") << ","
+               << (t.has_bound ? std::to_string(t.channel_bound) : std::string()) << "\n";
         else
             os << std::setw(9) << r << std::setw(10) << t.accepted << std::setprecision(2) << std::setw(11) << t.mean_latency
                << std::setprecision(0) << std::setw(7) << t.p50_latency << std::setw(7) << t.p99_latency << std::setw(7)
