@@ -123,11 +123,14 @@ def main():
     ap.add_argument("--noxim-config", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--experiments", default="", help="comma list of experiment names (default: all)")
     args = ap.parse_args()
+    args.noxim, args.noxim_config, args.booksim = (os.path.abspath(x) for x in (args.noxim, args.noxim_config, args.booksim))
     os.makedirs(args.out, exist_ok=True)
     warmup, window = (300, 1000) if args.quick else (1000, 4000)
     speed_rows = []
-    for name, title, topo, net, mesh, pattern, flits in EXPERIMENTS:
+    chosen = [e for e in EXPERIMENTS if not args.experiments or e[0] in args.experiments.split(",")]
+    for name, title, topo, net, mesh, pattern, flits in chosen:
         top = 0.5 if name.startswith("torus") else 0.6
         loads = [0.05, 0.2, 0.4] if args.quick else [round(0.05 * i, 2) for i in range(1, int(top / 0.05) + 1)]
         if name.startswith("cube"):
