@@ -412,6 +412,7 @@ std::optional<std::string> validate(const RunConfig& c) {
     if (auto e = validate_rtl(c, *topo)) return e;
     if (auto e = validate_level(c)) return e;
     if (auto e = check_writable("--trace", c.trace_path)) return e;
+    if (auto e = check_writable("--link-load", c.link_load_path)) return e;
     if (auto e = check_writable("--delays", c.delays_path)) return e;
     if (auto e = check_writable("--vcd", c.vcd_path)) return e;
     if (auto e = check_writable("--fst", c.fst_path)) return e;

@@ -62,6 +62,7 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("run --task traffic --algorithm ecube --dim 4 --packet-sizes 1:1,4:1 --packet-flits 4", "--packet-sizes replaces --packet-flits", "one of them");
     expect_bad_input("run --task mnb --dim 4 --packet-sizes 1:1,4:1", "--packet-sizes", "task traffic only");
     expect_bad_input("run --task mnb --dim 4 --link-load /tmp/x.csv", "--link-load", "task traffic only");
+    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --link-load /nonexistent/dir/x.csv", "--link-load", "writable directory");
     expect_bad_input("sweep --task traffic --rates 0.1,0.2", "--rates '0.1,0.2'", "sweep-rate --rates");
     {
         const std::string bad = temp_path("bad_traffic.csv");
