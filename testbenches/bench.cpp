@@ -29,6 +29,7 @@ int cmd_bench(const std::string& format) {
         const char* topology = "hypercube";
         unsigned radix = 0;
         const char* level = "cycle";
+        double rate = 0;  // traffic: flits per node per cycle (uniform, the default window)
     };
     // The model's speed, the 16-cube (idle routers must cost nothing; elaboration per router), then
     // the Verilated RTL router at every node against the SystemC one.
@@ -43,6 +44,11 @@ int cmd_bench(const std::string& format) {
                           {"mnb", "bostt", 12, "systemc", 0, "hypercube", 0, "tlm"},
                           {"scatter", "bostt", 12, "systemc", 0, "hypercube", 0, "tlm"},
                           {"snb", "sbt", 16, "systemc", 0, "hypercube", 0, "tlm"},
+                          // synthetic traffic (uniform, 9000 cycles) at both levels
+                          {"traffic", "ecube", 10, "systemc", 0, "hypercube", 0, "cycle", 0.1},
+                          {"traffic", "ecube", 10, "systemc", 0, "hypercube", 0, "tlm", 0.1},
+                          {"traffic", "dor", 2, "systemc", 0, "array", 8, "cycle", 0.3},
+                          {"traffic", "dor", 2, "systemc", 0, "array", 8, "tlm", 0.3},
                           {"mnb", "bostt", 8, "systemc"},  {"mnb", "bostt", 8, "rtl"},
                           {"mnb", "bostt", 10, "rtl"}};
     std::map<std::string, double> sim_seconds, totals, kib_per_router;  // the cycle level's, per run
@@ -62,6 +68,7 @@ int cmd_bench(const std::string& format) {
         c.topology = k.topology;
         c.radix = k.radix;
         c.level = k.level;
+        if (k.rate > 0) c.rate = k.rate;
         if (k.k) {
             c.k = k.k;
             c.known_sources = true;
@@ -93,7 +100,7 @@ int cmd_bench(const std::string& format) {
         else if (sim_seconds.count(key) && sim_seconds[key] > 0)
             ratio_line << "  RTL routers: " << std::fixed << std::setprecision(1) << r.wall_seconds / sim_seconds[key]
                        << "x the SystemC routers' simulation time on " << key << "\n";
-        if (mesh && sim_seconds.count("per hop, 12-cube MNB") && sim_seconds["per hop, 12-cube MNB"] > 0)
+        if (mesh && std::string(k.task) != "traffic" && sim_seconds.count("per hop, 12-cube MNB") && sim_seconds["per hop, 12-cube MNB"] > 0)
             ratio_line << "  time per packet-hop: " << std::fixed << std::setprecision(2)
                        << per_hop / sim_seconds["per hop, 12-cube MNB"] << "x the 12-cube MNB's\n";
         const std::string label = std::string(k.task) + "/" + k.algorithm + (std::string(k.router) == "rtl" ? " rtl" : "") + (std::string(k.level) == "tlm" ? " tlm" : "") +
