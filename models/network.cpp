@@ -107,8 +107,8 @@ Network::Network(sc_module_name name, const RunConfig& config)
     };
     if (task_.kind() == TaskKind::traffic) build_traffic();  // its nodes expect nothing in advance: the ledger counts
     for (uint32_t i = 0; i < n; ++i) {
-        nodes_.push_back(std::make_unique<Node>(i, plan, format, traffic_ ? 0 : task_.expected_deliveries(i),
-                                                own_messages(i), traffic_ ? std::vector<TimedMessage>{} : task_.timed_messages(i)));
+        nodes_.push_back(std::make_unique<Node>(i, plan, format, task_.expected_deliveries(i), own_messages(i),
+                                                task_.timed_messages(i)));
         if (traffic_) {
             nodes_.back()->use_ledger([this](const Header& h, uint32_t at, uint64_t cycle) { return traffic_->delivered(h, at, cycle); });
             nodes_.back()->stream_arrivals(&traffic_->source(i));

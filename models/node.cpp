@@ -18,7 +18,8 @@ Node::Node(uint32_t id, std::shared_ptr<const DeliveryPlan> plan, PacketFormat f
       format_(format),
       expected_(expected_deliveries),
       own_(std::move(own_messages)),
-      arrivals_(std::move(arrivals)),
+      listed_(arrivals.empty() ? nullptr : std::make_unique<ListedArrivals>(std::move(arrivals))),
+      stream_(listed_.get()),
       seen_(size_t{plan_->slots()} * plan_->per_origin * plan_->parts, false) {}
 
 namespace {

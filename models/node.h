@@ -29,8 +29,8 @@ private:
     size_t count_ = 0;
 };
 
-// The messages a node hands its router during the run, in cycle order, when they are drawn as the run
-// goes (synthetic traffic) rather than listed in advance (task dynamic's requests).
+// The messages a node hands its router during the run, in cycle order: listed in advance (task
+// dynamic's requests, ListedArrivals) or drawn as the run goes (synthetic traffic's sources).
 class ArrivalStream {
 public:
     virtual ~ArrivalStream() = default;
@@ -38,6 +38,17 @@ public:
     virtual Header take() = 0;                // the next message (its cycle has come); draws the one after it
 };
 constexpr uint64_t kNoArrival = ~uint64_t{0};
+
+class ListedArrivals : public ArrivalStream {
+public:
+    explicit ListedArrivals(std::vector<TimedMessage> list) : list_(std::move(list)) {}
+    uint64_t next_cycle() const override { return next_ < list_.size() ? list_[next_].cycle : kNoArrival; }
+    Header take() override { return list_[next_++].header; }
+
+private:
+    std::vector<TimedMessage> list_;
+    size_t next_ = 0;
+};
 
 class Node {
 public:
@@ -49,13 +60,10 @@ public:
 
     uint32_t id() const { return id_; }
     const std::vector<Header>& own_messages() const { return own_; }
-    // Messages handed to the router during the run, in cycle order (task dynamic's requests, or a
-    // stream's): the next one's cycle (kNoArrival if none is left), and taking it.
-    uint64_t next_arrival_cycle() const {
-        if (stream_) return stream_->next_cycle();
-        return next_arrival_ < arrivals_.size() ? arrivals_[next_arrival_].cycle : kNoArrival;
-    }
-    Header take_arrival() { return stream_ ? stream_->take() : arrivals_[next_arrival_++].header; }
+    // Messages handed to the router during the run, in cycle order (the ones given at construction, or
+    // a stream's): the next one's cycle (kNoArrival if none is left), and taking it.
+    uint64_t next_arrival_cycle() const { return stream_ ? stream_->next_cycle() : kNoArrival; }
+    Header take_arrival() { return stream_->take(); }
     void stream_arrivals(ArrivalStream* stream) { stream_ = stream; }
     // Called with each message at the cycle it is whole here (the run's delay statistics).
     using DeliveryObserver = std::function<void(const Header&, uint64_t cycle)>;
@@ -88,9 +96,8 @@ private:
     PacketFormat format_;
     uint64_t expected_;
     std::vector<Header> own_;
-    std::vector<TimedMessage> arrivals_;
-    size_t next_arrival_ = 0;
-    ArrivalStream* stream_ = nullptr;  // not owned (the traffic ledger's)
+    std::unique_ptr<ListedArrivals> listed_;  // the arrivals given at construction, if any
+    ArrivalStream* stream_ = nullptr;          // listed_, or one the node does not own (the traffic ledger's)
     DeliveryObserver observer_;
     UnicastLedger ledger_;
     std::vector<bool> seen_;  // (slot, msg, part) delivered so far

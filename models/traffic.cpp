@@ -25,9 +25,7 @@ unsigned log2_of(uint32_t n) { return static_cast<unsigned>(__builtin_ctz(n)); }
 // Digit i of node v in the network's own numbering (the cube: bit i, radix 2).
 unsigned radix_of(const Topology& t) { return t.kind() == TopologyKind::hypercube ? 2 : static_cast<const Mesh&>(t).radix(); }
 unsigned digit(const Topology& t, uint32_t v, unsigned i) {
-    uint32_t w = 1;
-    for (unsigned k = 0; k < i; ++k) w *= radix_of(t);
-    return v / w % radix_of(t);
+    return t.kind() == TopologyKind::hypercube ? (v >> i) & 1u : static_cast<const Mesh&>(t).digit(v, i);
 }
 uint32_t from_digits(const Topology& t, const std::vector<unsigned>& digits) {
     uint32_t v = 0, w = 1;
@@ -142,7 +140,7 @@ private:
 
     // The next packet after the ones drawn: its cycle and destination (kNoArrival once past the end).
     void draw() {
-        if (!ledger_.spec_.events.empty()) {
+        if (ledger_.listed_ != 0) {
             if (next_listed_ < listed_.size()) {
                 next_cycle_ = listed_[next_listed_].cycle;
                 next_flits_ = listed_[next_listed_].flits;
@@ -153,17 +151,12 @@ private:
             return;
         }
         const TrafficSpec& spec = ledger_.spec_;
-        const double flits = spec.mean_flits();
-        const double p = std::min(1.0, spec.rate / flits);  // packets per node per cycle
-        // On/off: mean idle gap G cycles between bursts of mean B packets sent every F cycles (F the
-        // mean length), with B F / (B F + G) = rate, so G = B F (1 / rate - 1).
-        const double gap_mean = spec.burst * flits * (1.0 / spec.rate - 1.0);
         for (;;) {
             uint64_t cycle = at_;
-            if (!onoff_) {
-                cycle += geometric(p);  // Bernoulli trials each cycle, drawn as gaps between successes
+            if (!ledger_.onoff_) {
+                cycle += geometric(ledger_.packet_p_);  // Bernoulli trials each cycle, drawn as gaps between successes
             } else if (left_in_burst_ == 0) {  // an idle gap, then a new burst
-                cycle += geometric(1.0 / (1.0 + gap_mean));
+                cycle += geometric(1.0 / (1.0 + ledger_.gap_mean_));
                 left_in_burst_ = 1 + geometric(1.0 / spec.burst);
             } else {
                 cycle += next_flits_ - 1;  // back to back: after the last packet's flits
@@ -172,7 +165,7 @@ private:
             at_ = cycle + 1;
             if (left_in_burst_) --left_in_burst_;
             const double a = unit_(rng_), b = unit_(rng_);
-            const uint32_t dst = traffic_destination(pattern_, ledger_.topology_, node_, spec, a, b);
+            const uint32_t dst = traffic_destination(ledger_.pattern_, ledger_.topology_, node_, spec, a, b);
             next_flits_ = spec.sizes.empty() ? spec.packet_flits : draw_size();
             if (dst == node_) continue;  // a fixed point of the pattern sends nothing
             next_cycle_ = cycle;
@@ -183,9 +176,7 @@ private:
     // A length from the size distribution (weights in proportion).
     unsigned draw_size() {
         const std::vector<PacketSize>& sizes = ledger_.spec_.sizes;
-        double total = 0;
-        for (const PacketSize& s : sizes) total += s.weight;
-        double u = unit_(rng_) * total;
+        double u = unit_(rng_) * ledger_.size_weight_;
         for (const PacketSize& s : sizes) {
             if (u < s.weight) return s.flits;
             u -= s.weight;
@@ -204,8 +195,6 @@ private:
     size_t next_listed_ = 0;
     std::mt19937_64 rng_;
     std::uniform_real_distribution<double> unit_{0.0, 1.0};
-    TrafficPattern pattern_ = find_traffic_pattern(ledger_.spec_.pattern).value_or(TrafficPattern::uniform);  // (validated)
-    bool onoff_ = ledger_.spec_.injection == "onoff";
     uint64_t at_ = 0;  // the first cycle the next draw may take
     uint64_t left_in_burst_ = 0;
     uint64_t next_cycle_ = kNoArrival;
@@ -214,15 +203,25 @@ private:
 };
 
 TrafficLedger::TrafficLedger(const Topology& topology, const TrafficSpec& spec)
-    : topology_(topology), spec_(spec), seq_(topology.nodes(), 0), expected_at_(topology.nodes(), 0) {
+    : topology_(topology),
+      spec_(spec),
+      pattern_(find_traffic_pattern(spec.pattern).value_or(TrafficPattern::uniform)),  // (validated)
+      onoff_(spec.injection == "onoff"),
+      packet_p_(std::min(1.0, spec.rate / spec.mean_flits())),
+      // On/off: mean idle gap G cycles between bursts of mean B packets sent every F cycles (F the
+      // mean length), with B F / (B F + G) = rate, so G = B F (1 / rate - 1).
+      gap_mean_(spec.burst * spec.mean_flits() * (1.0 / spec.rate - 1.0)),
+      listed_(spec.events.size()),
+      end_(spec.generation_end()),
+      seq_(topology.nodes(), 0),
+      expected_at_(topology.nodes(), 0) {
+    for (const PacketSize& s : spec.sizes) size_weight_ += s.weight;
     std::vector<std::vector<TrafficEvent>> listed(spec.events.empty() ? 0 : topology.nodes());
     for (const TrafficEvent& e : spec.events) {
         listed[e.src].push_back(e);
         sized_trace_ = sized_trace_ || e.flits != spec.packet_flits;
     }
-    end_ = spec.generation_end();
-    listed_ = spec.events.size();
-    if (!spec.events.empty()) spec_.events.resize(1);  // the sources have them; only whether there were any matters now
+    std::vector<TrafficEvent>().swap(spec_.events);  // the sources have them now
     sources_left_ = topology.nodes();
     sources_.reserve(topology.nodes());
     for (uint32_t v = 0; v < topology.nodes(); ++v)
@@ -235,8 +234,7 @@ ArrivalStream& TrafficLedger::source(uint32_t node) { return *sources_[node]; }
 
 uint64_t TrafficLedger::packets_bound() const {
     if (listed_ != 0) return listed_;
-    const double p = std::min(1.0, spec_.rate / spec_.packet_flits);  // a packet per node per cycle at most
-    return 2 * static_cast<uint64_t>(std::ceil(p * static_cast<double>(end_) * topology_.nodes())) + topology_.nodes();
+    return 2 * static_cast<uint64_t>(std::ceil(packet_p_ * static_cast<double>(end_) * topology_.nodes())) + topology_.nodes();
 }
 
 void TrafficLedger::created(uint32_t src, uint32_t dst, unsigned flits, uint64_t cycle, Header& h) {
@@ -350,8 +348,8 @@ bool TrafficLedger::delivered(const Header& h, uint32_t at, uint64_t cycle) {
 
 TrafficResult TrafficLedger::summarize() const {
     TrafficResult r;
-    r.pattern = spec_.events.empty() ? spec_.pattern : "trace";
-    r.injection = spec_.events.empty() ? spec_.injection : "trace";
+    r.pattern = listed_ == 0 ? spec_.pattern : "trace";
+    r.injection = listed_ == 0 ? spec_.injection : "trace";
     r.rate = spec_.rate;
     r.warmup = spec_.warmup;
     r.window = spec_.window;
@@ -367,7 +365,7 @@ TrafficResult TrafficLedger::summarize() const {
             w << s.weight;
             return w.str();
         }();
-    if (!spec_.events.empty() && sized_trace_) r.sizes = "from the trace";
+    if (sized_trace_) r.sizes = "from the trace";
     const double node_cycles = static_cast<double>(topology_.nodes()) * static_cast<double>(spec_.window);
     r.offered = static_cast<double>(measured_flits_) / node_cycles;
     r.accepted = static_cast<double>(window_flits_delivered_) / node_cycles;

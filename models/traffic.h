@@ -97,7 +97,7 @@ struct TrafficResult {
     double mean_hops = 0;
     double zero_load_latency = 0;    // mean of hops x flits: store and forward, no router delay
     double mean_flits = 0;           // of the measured packets
-    std::string sizes;               // the size distribution as given (--packet-sizes; a trace's: "trace"), or empty
+    std::string sizes;               // the size distribution as given (--packet-sizes; "from the trace" for a trace's), or empty
     bool saturated = false;          // some measured packet arrived after generation had stopped
     // Per-link utilisation over the window (flits per cycle): the busiest link and the mean over links.
     double link_max = 0, link_mean = 0;
@@ -143,11 +143,17 @@ private:
     static constexpr uint32_t kNone = ~0u;
     static uint64_t key(uint32_t origin, uint32_t dest, uint32_t msg) { return uint64_t{origin} << 32 | uint64_t{dest} << 12 | msg; }
     const Topology& topology_;
-    TrafficSpec spec_;
+    TrafficSpec spec_;                   // its events moved to the sources
+    // What every source draws with, derived from the spec once.
+    TrafficPattern pattern_;
+    bool onoff_;
+    double packet_p_;                    // Bernoulli: packets per node per cycle (rate / mean length)
+    double gap_mean_;                    // on/off: the mean idle gap in cycles
+    double size_weight_ = 0;             // the size distribution's total weight
+    uint64_t listed_;                    // a trace-driven workload's packets (0: drawn from the pattern)
+    uint64_t end_;                       // generation stops here (cycles)
     std::vector<std::unique_ptr<Source>> sources_;
     uint32_t sources_left_ = 0;
-    uint64_t listed_ = 0;                // a trace-driven workload's packets
-    uint64_t end_ = 0;                   // generation stops here (cycles)
     bool sized_trace_ = false;           // a trace whose packets are not all --packet-flits long
     std::vector<uint32_t> seq_;          // per origin, packets taken (msg = seq mod 4096)
     std::vector<uint64_t> expected_at_;  // per destination, packets generated for it
