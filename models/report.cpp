@@ -43,54 +43,40 @@ std::string fixed(double x, int digits = 2) {
     return os.str();
 }
 
-void print_traffic_links(std::ostream& os, const TrafficResult& t);
+// Task traffic's link loads: measured over the window, and the channel-load bound.
+void print_traffic_links(std::ostream& os, const TrafficResult& t) {
+    row(os, "link load", "busiest " + std::to_string(t.link_max_src) + "->" + std::to_string(t.link_max_dst) + " " +
+                             fixed(t.link_max, 3) + " flits/cycle, mean " + fixed(t.link_mean, 3) + " (in the window)");
+    if (t.has_bound)
+        row(os, "channel-load bound", fixed(t.channel_bound, 3) + " flits/node/cycle: channel " + std::to_string(t.channel_src) +
+                                          "->" + std::to_string(t.channel_dst) + " carries " + fixed(t.channel_load, 3) +
+                                          " x the offered load (" + fixed(t.rate * t.channel_load, 3) + " flits/cycle at this rate)");
+    else
+        row(os, "channel-load bound", t.pattern == "trace" ? "none for a trace-driven workload" : "none for adaptive routing (its paths follow the queues)");
+}
 
 // Task traffic: latency and throughput over the packets created in the measurement window.
 void print_traffic(std::ostream& os, const RunResult& r) {
     const TrafficResult& t = *r.traffic;
-    std::ostringstream v;
-    v << std::fixed << std::setprecision(4);
-    const auto num = [](double x, int digits) {
-        std::ostringstream s;
-        s << std::fixed << std::setprecision(digits) << x;
-        return s.str();
-    };
     row(os, "pattern", t.pattern == "trace" ? std::string("trace-driven (--traffic-file)")
                                               : t.pattern + ", " + (t.injection == "onoff" ? "on/off bursts" : "Bernoulli") + " at " +
-                                                    num(t.rate, 4) + " flits/node/cycle" +
-                                                    (t.mean_flits > 1 ? " (" + num(t.rate / t.mean_flits, 4) + " packets)" : ""));
+                                                    fixed(t.rate, 4) + " flits/node/cycle" +
+                                                    (t.mean_flits > 1 ? " (" + fixed(t.rate / t.mean_flits, 4) + " packets)" : ""));
     row(os, "window", "cycles " + std::to_string(t.warmup) + " .. " + std::to_string(t.warmup + t.window) + " measured (" +
                           std::to_string(t.warmup) + " warm-up), then " + std::to_string(t.drain) + " of drain");
     row(os, "packets", std::to_string(t.generated) + " generated, " + std::to_string(t.measured) + " measured, " +
                            std::to_string(t.delivered) + " delivered");
-    row(os, "offered / accepted", num(t.offered, 4) + " / " + num(t.accepted, 4) + " flits/node/cycle" +
+    row(os, "offered / accepted", fixed(t.offered, 4) + " / " + fixed(t.accepted, 4) + " flits/node/cycle" +
                                       (t.saturated ? "  SATURATED: measured packets still in flight when injection stopped" : ""));
-    row(os, "latency", "mean " + num(t.mean_latency, 2) + ", p50 " + num(t.p50_latency, 0) + ", p99 " + num(t.p99_latency, 0) +
-                           ", max " + num(t.max_latency, 0) + " cycles");
+    row(os, "latency", "mean " + fixed(t.mean_latency, 2) + ", p50 " + fixed(t.p50_latency, 0) + ", p99 " + fixed(t.p99_latency, 0) +
+                           ", max " + fixed(t.max_latency, 0) + " cycles");
     if (t.sizes.empty())
-        row(os, "zero-load latency", num(t.zero_load_latency, 2) + " cycles = mean hops " + num(t.mean_hops, 3) + " x " +
-                                         num(t.mean_flits, 0) + " flits (store and forward)");
+        row(os, "zero-load latency", fixed(t.zero_load_latency, 2) + " cycles = mean hops " + fixed(t.mean_hops, 3) + " x " +
+                                         fixed(t.mean_flits, 0) + " flits (store and forward)");
     else
-        row(os, "zero-load latency", num(t.zero_load_latency, 2) + " cycles = mean of hops x flits (store and forward; mean hops " +
-                                         num(t.mean_hops, 3) + ", packets " + t.sizes + ", mean " + num(t.mean_flits, 2) + " flits)");
+        row(os, "zero-load latency", fixed(t.zero_load_latency, 2) + " cycles = mean of hops x flits (store and forward; mean hops " +
+                                         fixed(t.mean_hops, 3) + ", packets " + t.sizes + ", mean " + fixed(t.mean_flits, 2) + " flits)");
     print_traffic_links(os, t);
-}
-
-// Task traffic's link loads: measured over the window, and the channel-load bound.
-void print_traffic_links(std::ostream& os, const TrafficResult& t) {
-    const auto num = [](double x, int digits) {
-        std::ostringstream s;
-        s << std::fixed << std::setprecision(digits) << x;
-        return s.str();
-    };
-    row(os, "link load", "busiest " + std::to_string(t.link_max_src) + "->" + std::to_string(t.link_max_dst) + " " +
-                             num(t.link_max, 3) + " flits/cycle, mean " + num(t.link_mean, 3) + " (in the window)");
-    if (t.has_bound)
-        row(os, "channel-load bound", num(t.channel_bound, 3) + " flits/node/cycle: channel " + std::to_string(t.channel_src) +
-                                          "->" + std::to_string(t.channel_dst) + " carries " + num(t.channel_load, 3) +
-                                          " x the offered load (" + num(t.rate * t.channel_load, 3) + " flits/cycle at this rate)");
-    else
-        row(os, "channel-load bound", t.pattern == "trace" ? "none for a trace-driven workload" : "none for adaptive routing (its paths follow the queues)");
 }
 
 // Task dynamic: the measured delay, throughput and backlog beside the dynamic broadcasting theorem.
