@@ -273,9 +273,9 @@ void describe_header(std::ostream& os, const Header& h) {
 void RouterCore::describe_stuck(std::ostream& os) const {
     for (unsigned p = 0; p < outputs_.size(); ++p) {
         const OutputUnit& o = outputs_[p];
-        if (o.occupancy() == 0 && !o.busy()) continue;
+        if (o.occupancy() == 0 && !sending(p)) continue;
         os << "  node " << id_ << " out port " << p << " (to node " << topology_.across(id_, p).value_or(id_) << "): "
-           << o.occupancy() << " queued" << (o.busy() ? ", sending, ready low" : "");
+           << o.occupancy() << " queued" << (sending(p) ? ", sending, ready low" : "");
         if (o.head()) {
             os << "; head: ";
             describe_header(os, OutputUnit::header_of(*o.head()));

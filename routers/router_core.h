@@ -64,8 +64,10 @@ protected:
     void place_emitted_and_own();
     void inject_one();
     void check_port_model(unsigned sending, bool one_message, unsigned receiving);
-    // The output's transmit register took its packet's last flit back: counted.
+    // A transmission's last flit arrived (its sender's transmit register is free from this edge): counted.
     void transmission_sent();
+    // Output p's transmit register holds a packet still crossing its link (what a stuck state reports).
+    virtual bool sending(unsigned p) const { return outputs_[p].busy(); }
     // The output may start its queue's head now: counted (and noted for the waves).
     bool try_start(unsigned p);
     // The earliest cycle after an idle edge at which something is due: a queue head's not-before cycle

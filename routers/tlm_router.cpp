@@ -19,6 +19,9 @@ TlmRouter::TlmRouter(sc_module_name name, uint32_t id, const Topology& topology,
       out_ends_(topology.ports(), kNone),
       in_(topology.ports()),
       in_payload_(2 * size_t{topology.ports()}) {
+    // Release at the end of a transfer needs no edge of its own when nothing watches the register
+    // edge by edge: no port-model check (it counts the sending ports every cycle), no waves.
+    lazy_release_ = config_.port_model == PortModel::mla && !hooks_.waves;
     out_socket_.bind(static_cast<tlm::tlm_bw_transport_if<>&>(*this));
     in_socket_.bind(static_cast<tlm::tlm_fw_transport_if<>&>(*this));
     // The first edge, at cycle 0, follows the cycle level's reset and load edges. A router with no own
@@ -127,6 +130,7 @@ void TlmRouter::run_due(uint64_t cycle) {
 // the outputs; then the inputs that are free again take what waits for them.
 void TlmRouter::run_edge() {
     const uint64_t cycle = cycle_;
+    if (lazy_release_) release_ended();
     // The queue lines this edge will touch, requested together (a host-speed hint, as at the cycle level).
     for (uint32_t active = out_active_mask_; active != 0; active &= active - 1)
         outputs_[static_cast<unsigned>(__builtin_ctz(active))].prefetch_queue();
@@ -143,7 +147,10 @@ void TlmRouter::run_edge() {
     // The next edge this router needs: a transfer's end, a time it waits for, and the next edge if
     // an own packet waits (one per edge) or if a start made queue space for the crossbar's retries.
     uint64_t next = kNone;
-    for (uint32_t m = out_active_mask_; m != 0; m &= m - 1) next = std::min(next, out_ends_[__builtin_ctz(m)]);
+    for (uint32_t m = out_active_mask_; m != 0; m &= m - 1) {
+        const unsigned p = static_cast<unsigned>(__builtin_ctz(m));
+        if (!lazy_release_ || outputs_[p].occupancy() != 0) next = std::min(next, out_ends_[p]);
+    }
     for (uint32_t m = arriving_mask_; m != 0; m &= m - 1) next = std::min(next, in_[__builtin_ctz(m)].front.arrives);
     if (!injection_.empty() || ((holding_mask_ || !emitted_.empty()) && started)) next = cycle + 1;
     // A port model is checked cycle by cycle while a link sends or receives.
@@ -152,6 +159,28 @@ void TlmRouter::run_edge() {
     if (due < kNeverBefore) next = std::min(next, std::max(due, cycle + 1));
     scheduled_ = kNone;
     if (next != kNone) schedule(next);
+}
+
+void TlmRouter::release(unsigned p) {
+    out_ends_[p] = kNone;
+    outputs_[p].all_flits_accepted();
+    hooks_.transfers->release(tx_[p]);
+    tx_[p] = nullptr;
+}
+
+// The registers whose transfer ended before this edge, at an edge this router did not run: nothing
+// waited in their queues, so the register's falling busy changed nothing that edge would have done.
+void TlmRouter::release_ended() {
+    for (uint32_t m = out_active_mask_; m != 0; m &= m - 1) {
+        const unsigned p = static_cast<unsigned>(__builtin_ctz(m));
+        if (out_ends_[p] >= cycle_) continue;  // (kNone: not accepted yet)
+        release(p);
+        if (outputs_[p].occupancy() == 0) out_active_mask_ &= ~(1u << p);
+    }
+}
+
+bool TlmRouter::sending(unsigned p) const {
+    return outputs_[p].busy() && !(out_ends_[p] != kNone && out_ends_[p] <= now());
 }
 
 // The cycle that just ended, as the cycle level's links saw it: the outputs whose register held a
@@ -183,6 +212,7 @@ void TlmRouter::serve_inputs() {
         Staged& slot = in_[p].front;
         if ((arriving_mask_ & bit) && slot.arrives == cycle_) {
             inputs_[p].take(slot.header, in_payload_[2 * p].data(), slot.length);
+            transmission_sent();  // the sender's register is free from this edge (it may learn it later: release_ended)
             if (next_mask_ & bit) {  // the transfer accepted behind it moves up
                 if (in_[p].next.length > 1) std::swap(in_payload_[2 * p], in_payload_[2 * p + 1]);
                 slot = in_[p].next;
@@ -203,13 +233,7 @@ bool TlmRouter::drive_outputs() {
     for (uint32_t active = out_active_mask_; active != 0; active &= active - 1) {
         const unsigned p = static_cast<unsigned>(__builtin_ctz(active));
         OutputUnit& out = outputs_[p];
-        if (out_ends_[p] == cycle_) {  // its last flit arrived: the register is free
-            out_ends_[p] = kNone;
-            out.all_flits_accepted();
-            transmission_sent();
-            hooks_.transfers->release(tx_[p]);
-            tx_[p] = nullptr;
-        }
+        if (out_ends_[p] == cycle_) release(p);  // its last flit arrived: the register is free
         if (try_start(p)) {
             started = true;
             tx_[p] = hooks_.transfers->acquire();

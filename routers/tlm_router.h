@@ -123,6 +123,10 @@ private:
     size_t out_link(unsigned p) const { return size_t{id_} * topology_.ports() + p; }
     size_t in_link(unsigned p) const { return size_t{in_[p].sender} * topology_.ports() + topology_.arrival_port(p); }
     void stage(unsigned p, bool next, const uint64_t* flits, unsigned length, uint64_t arrives);
+    // Output p's transfer ended: its register is free, its transaction back in the pool.
+    void release(unsigned p);
+    void release_ended();
+    bool sending(unsigned p) const override;
     bool state_final(uint64_t cycle) const { return !(scheduled_ == cycle && last_run_ != cycle); }
 
     TlmNetworkHooks hooks_;
@@ -131,6 +135,10 @@ private:
     uint64_t scheduled_ = kNone;  // the edge the wheel will run next
     uint64_t last_run_ = kNone;
     bool started_ = false;
+    // A register whose transfer ends with its queue empty is released at the router's next edge,
+    // instead of at an edge of its own: the receiver counts the transmission when the last flit
+    // arrives, and until the next edge nothing reads the register (half the edges of light traffic).
+    bool lazy_release_ = false;
     // One socket each way, a binding per linked port (per-port sockets were four named SystemC objects
     // per link, most of a 16-cube's elaboration); which binding serves which port.
     // (N = 0: any number of bindings.) The router itself is the target's forward interface and the
