@@ -267,12 +267,18 @@ void Network::check_end(uint64_t cycle) {
 // The transaction level's network: the same nodes, logics, checks and trace, TLM routers bound
 // socket to socket, the transmission log in place of the link monitor, and a supervisor that runs
 // only after the edges some router ran, and when the stall watch or the cycle limit is due.
+// From about this many routers their state outgrows the host's caches, and the wheel's walk in
+// address order with prefetching pays for its instructions (measured on uniform traffic at 0.05: the
+// 10-cube 15 % faster with it, the 16x16 torus and the 8x8 mesh 5-20 % slower).
+constexpr uint32_t kPrefetchRouters = 1024;
+
 void Network::build_transaction_level(const LogicFactory& make_logic, const PacketFormat& format) {
     const uint32_t n = topology_->nodes();
     const unsigned ports = topology_->ports();
     log_ = std::make_unique<TransmissionLog>(size_t{n} * ports, format, trace_.get());
     log_->count_load(link_load_.get());
     wheel_ = std::make_unique<EdgeWheel>("wheel", [this](uint64_t cycle) { supervise_tlm(cycle); });
+    wheel_->prefetch_ahead(n >= kPrefetchRouters);
     TlmNetworkHooks hooks;
     hooks.log = log_.get();
     hooks.wheel = wheel_.get();

@@ -41,13 +41,17 @@ void EdgeWheel::turn() {
     // In memory order: the order does not matter to the result (within an edge a router reads only
     // what earlier edges left), and walking the routers' state in address order lets the host's
     // prefetchers fetch ahead instead of missing the cache router by router.
-    std::sort(running_.begin(), running_.end(), std::less<TlmRouter*>());
+    if (prefetch_) std::sort(running_.begin(), running_.end(), std::less<TlmRouter*>());
     const size_t n = running_.size();
-    for (size_t i = 0; i < n; ++i) {
-        if (i + 8 < n) running_[i + 8]->prefetch_fields();
-        if (i + 4 < n) running_[i + 4]->prefetch_state();
-        if (i + 2 < n) running_[i + 2]->prefetch_neighbours();
-        running_[i]->run_due(now_);
+    if (!prefetch_) {
+        for (TlmRouter* r : running_) r->run_due(now_);
+    } else {
+        for (size_t i = 0; i < n; ++i) {
+            if (i + 8 < n) running_[i + 8]->prefetch_fields();
+            if (i + 4 < n) running_[i + 4]->prefetch_state();
+            if (i + 2 < n) running_[i + 2]->prefetch_neighbours();
+            running_[i]->run_due(now_);
+        }
     }
     while (!wakes_.empty() && *wakes_.begin() <= now_) wakes_.erase(wakes_.begin());
     after_edge_(now_);

@@ -26,6 +26,9 @@ public:
     void add(uint64_t cycle, TlmRouter* r);
     // The supervisor must check at `cycle` even if no router runs then.
     void wake_at(uint64_t cycle);
+    // Ask the host to fetch the state of the routers a few places ahead while one runs: worth it only
+    // when the routers' state is larger than the host's caches (it costs instructions on every edge).
+    void prefetch_ahead(bool on) { prefetch_ = on; }
 
 private:
     static constexpr uint64_t kSlots = 1024;  // the near cycles are a ring; later ones wait in a map
@@ -34,6 +37,7 @@ private:
 
     std::function<void(uint64_t)> after_edge_;
     uint64_t now_ = 0;
+    bool prefetch_ = true;
     std::vector<std::vector<TlmRouter*>> ring_;
     std::vector<uint64_t> ring_cycle_;  // which cycle each slot holds (the slot is empty otherwise)
     std::map<uint64_t, std::vector<TlmRouter*>> later_;

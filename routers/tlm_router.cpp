@@ -6,6 +6,18 @@ namespace cubecast {
 
 using namespace sc_core;
 
+namespace {
+// A transfer's delay, `length` cycles (sc_time::from_value is a library call; this is a copy).
+const sc_time& transfer_time(unsigned length) {
+    static const std::vector<sc_time> table = [] {
+        std::vector<sc_time> t;
+        for (unsigned k = 0; k <= kMaxPacketFlits; ++k) t.push_back(sc_time(static_cast<double>(k), SC_NS));
+        return t;
+    }();
+    return table[length];
+}
+}  // namespace
+
 TlmRouter::TlmRouter(sc_module_name name, uint32_t id, const Topology& topology, RouterConfig config,
                      std::unique_ptr<ControlLogic> logic, Node& node, NetworkCounters& counters, uint64_t load_cycles,
                      const TlmNetworkHooks& hooks)
@@ -246,7 +258,6 @@ bool TlmRouter::drive_outputs() {
             std::copy_n(out.current_payload().begin(), length - 1, x.flits.begin() + 1);
             x.gp.set_data_ptr(reinterpret_cast<unsigned char*>(x.flits.data()));
             x.gp.set_data_length(8 * length);
-            decode_header(x.flits[0], x.header->header);
             if (hooks_.waves) {  // valid rises with the header flit on the link
                 hooks_.waves->link_valid(out_link(p), hooks_.waves->run_time(cycle_), true);
                 hooks_.waves->link_flit(out_link(p), hooks_.waves->run_time(cycle_), x.flits[0]);
@@ -275,7 +286,7 @@ tlm::tlm_sync_enum TlmRouter::nb_transport_fw(tlm::tlm_generic_payload& gp, tlm:
                                                    : state_final(cycle) && !((holding_mask_ | arriving_mask_) & (1u << p));
     if (!free_now) return tlm::TLM_ACCEPTED;
     const unsigned length = accept(p, cycle);
-    t = sc_time::from_value(length * period_);
+    t = transfer_time(length);
     phase = tlm::END_REQ;
     return tlm::TLM_COMPLETED;
 }
@@ -313,7 +324,7 @@ void TlmRouter::accept_waiting() {
         tlm::tlm_generic_payload& gp = *in_[p].waiting;
         const unsigned length = accept(p, cycle_);
         tlm::tlm_phase phase = tlm::BEGIN_RESP;
-        sc_time t = sc_time::from_value(length * period_);
+        sc_time t = transfer_time(length);
         in_socket_[in_binding_[p]]->nb_transport_bw(gp, phase, t);
     }
 }

@@ -1,7 +1,7 @@
 // The transaction-level router: the same RouterCore (control logic, crossbar, queues) as the cycle
 // level, with TLM-2.0 links. One initiator socket per output port and one target socket per input
 // port; a link is a binding. A whole packet (or mini-packet, or control token) is one transaction: a
-// generic payload whose extension carries the packet, approximately timed with the base protocol:
+// generic payload whose data are the packet's flits, approximately timed with the base protocol:
 //   BEGIN_REQ     the sender's transmit register takes the packet (the cycle level's valid rises);
 //   END_REQ       the receiver's input is free: the first flit crosses in the next cycle. Returned at
 //                 once (TLM_COMPLETED, delay = the packet's flits) when the input is free; else the
@@ -26,26 +26,15 @@
 
 namespace cubecast {
 
-// A transaction's data are the packet's flits (data_ptr, 8 bytes each); its address is the receiver's
-// input port; its extension carries the decoded header (for the receiver's trace and checks).
-struct HeaderExtension : tlm::tlm_extension<HeaderExtension> {
-    Header header;
-    tlm::tlm_extension_base* clone() const override { return new HeaderExtension(*this); }
-    void copy_from(const tlm::tlm_extension_base& e) override { *this = static_cast<const HeaderExtension&>(e); }
-};
-
-// A transaction and its flits. They live in a pool the network's routers share: a transmit register
-// takes one when it starts a packet and gives it back when the transfer ends, so there are as many as
-// there are packets on links at once (not one per port, most of which carry few packets).
+// A transaction's data are the packet's flits (data_ptr, 8 bytes each; the first is the header flit,
+// which the receiver's input unit decodes as the cycle level's does); its address is the receiver's
+// input port. A transaction and its flits live in a pool the network's routers share: a transmit
+// register takes one when it starts a packet and gives it back once the transfer has ended, so there
+// are about as many as there are packets on links at once (not one per port, most of which carry few).
 struct TlmTransfer {
-    TlmTransfer() {
-        header = new HeaderExtension;
-        gp.set_extension(header);
-        gp.set_command(tlm::TLM_WRITE_COMMAND);
-    }
+    TlmTransfer() { gp.set_command(tlm::TLM_WRITE_COMMAND); }
     tlm::tlm_generic_payload gp;
     std::vector<uint64_t> flits;
-    HeaderExtension* header = nullptr;  // owned by gp
 };
 
 class TlmTransferPool {
