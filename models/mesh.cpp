@@ -5,8 +5,8 @@
 namespace cubecast {
 
 Mesh::Mesh(TopologyKind kind, unsigned dim, unsigned radix) : kind_(kind), dim_(dim), radix_(radix), nodes_(1) {
-    if (kind == TopologyKind::hypercube || dim < 1 || dim > 16 || radix < 2)
-        throw std::invalid_argument("a mesh needs d >= 1 and p >= 2");
+    if (kind == TopologyKind::hypercube || dim < 1 || dim > 16 || radix < (kind == TopologyKind::torus ? 3u : 2u))
+        throw std::invalid_argument("a mesh needs d >= 1 and p >= 2 (p >= 3 on the torus)");
     for (unsigned i = 0; i < dim; ++i) {
         weight_[i] = nodes_;
         if (uint64_t{nodes_} * radix > kMaxMeshNodes) throw std::invalid_argument("a mesh has at most 2^16 nodes");

@@ -4,6 +4,9 @@
 // The torus wraps around (its i-level rings); the array does not (its i-level linear arrays), so an
 // edge node has no link on the port that would leave the array. The ring and the linear array are
 // the d = 1 cases.
+// The papers' rings have one link between neighbours. A ring of 2 nodes would have two (its minus and
+// plus ports reach the same node), which no algorithm's figures count and no trace could tell apart:
+// the radix-2 torus is the radix-2 array (the d-cube), so a torus has p >= 3.
 #pragma once
 #include <cstdint>
 #include <string>

@@ -17,6 +17,9 @@ std::optional<std::string> topology_problem(const std::string& kind, long long d
     if (radix == 0) return "--topology " + kind + " needs --radix p (p >= 2: p^d nodes)";
     if (radix < 2 || radix > 65536)
         return "--radix " + std::to_string(radix) + " is out of range: accepted 2..65536 with p^d <= 65536";
+    if (kind == "torus" && radix == 2)  // see mesh.h: the papers' ring has one link per neighbour pair
+        return std::string("--radix 2 on the torus: a 2-node ring is one link, so the radix-2 torus is the radix-2 array "
+                           "(the d-cube): accepted --topology torus with --radix 3..65536, or --topology array --radix 2");
     if (dim < 1 || dim > 16) return "--dim " + std::to_string(dim) + " is out of range: the " + kind + " accepts 1..16 with p^d <= 65536";
     long double n = 1;
     for (long long i = 0; i < dim; ++i) n *= static_cast<long double>(radix);

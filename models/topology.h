@@ -20,7 +20,8 @@ public:
     virtual unsigned dim() const = 0;
     virtual uint32_t nodes() const = 0;
     virtual unsigned ports() const = 0;          // network ports per router (the local port apart)
-    // The node across port p of `node`, or none (an array's edge has no link there).
+    // The node across port p of `node`, or none (an array's edge has no link there). Two ports of a node
+    // never reach the same neighbour: a link is named by its two nodes (the trace, the waves).
     virtual std::optional<uint32_t> across(uint32_t node, unsigned port) const = 0;
     // The link leaving on port p arrives at the neighbour on this port.
     virtual unsigned arrival_port(unsigned port) const = 0;

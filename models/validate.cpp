@@ -240,6 +240,9 @@ std::optional<std::string> validate_fold(const RunConfig& c, const TaskInfo& tas
     if (topo.kind() != TopologyKind::array)
         return "--torus-on-array simulates a torus on the array of the same size: accepted with --topology array, not " +
                c.topology;
+    if (c.radix == 2)
+        return std::string("--torus-on-array with --radix 2: the radix-2 torus is the radix-2 array itself (one link per "
+                           "neighbour pair), so there is nothing to fold: accepted --radix 3 and more");
     if (!algorithms().find(task.kind, c.algorithm)->foldable)
         return "--torus-on-array runs the torus's own algorithms: accepted " +
                algorithms_where([](const AlgorithmEntry& e) { return e.foldable; }) + ", not " + c.task + "/" + c.algorithm;

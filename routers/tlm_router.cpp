@@ -50,15 +50,7 @@ void TlmRouter::bind(unsigned p, TlmRouter& to) {
     out_binding_[p] = out_bound_++;
     to.in_binding_[topology_.arrival_port(p)] = to.in_bound_++;
     to.in_[topology_.arrival_port(p)].sender = id_;
-    if (std::find(bound_to_.begin(), bound_to_.end(), &to) == bound_to_.end()) {
-        bound_to_.push_back(&to);
-        out_socket_.bind(to.in_socket_);
-        return;
-    }
-    fw_relays_.push_back(std::make_unique<FwRelay>(static_cast<tlm::tlm_fw_transport_if<>&>(to)));
-    bw_relays_.push_back(std::make_unique<BwRelay>(static_cast<tlm::tlm_bw_transport_if<>&>(*this)));
-    out_socket_.get_base_port().bind(*fw_relays_.back());
-    to.in_socket_.get_base_port().bind(*bw_relays_.back());
+    out_socket_.bind(to.in_socket_);  // one link per neighbour (topology.h): one binding each
 }
 
 void TlmRouter::end_of_elaboration() {

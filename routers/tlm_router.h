@@ -135,25 +135,6 @@ private:
     tlm::tlm_initiator_socket<64, tlm::tlm_base_protocol_types, 0> out_socket_{"out"};
     tlm::tlm_target_socket<64, tlm::tlm_base_protocol_types, 0> in_socket_{"in"};
     std::vector<int> out_binding_, in_binding_;
-    // A second link to the same neighbour (a torus of radix 2): a port binds an interface only once,
-    // so that link's calls go through relays (the target reads the input port off the address).
-    struct FwRelay : tlm::tlm_fw_transport_if<> {
-        explicit FwRelay(tlm::tlm_fw_transport_if<>& to) : to(to) {}
-        tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& t) override { return to.nb_transport_fw(gp, ph, t); }
-        void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& t) override { to.b_transport(gp, t); }
-        bool get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& d) override { return to.get_direct_mem_ptr(gp, d); }
-        unsigned int transport_dbg(tlm::tlm_generic_payload& gp) override { return to.transport_dbg(gp); }
-        tlm::tlm_fw_transport_if<>& to;
-    };
-    struct BwRelay : tlm::tlm_bw_transport_if<> {
-        explicit BwRelay(tlm::tlm_bw_transport_if<>& to) : to(to) {}
-        tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph, sc_core::sc_time& t) override { return to.nb_transport_bw(gp, ph, t); }
-        void invalidate_direct_mem_ptr(sc_dt::uint64 a, sc_dt::uint64 b) override { to.invalidate_direct_mem_ptr(a, b); }
-        tlm::tlm_bw_transport_if<>& to;
-    };
-    std::vector<const TlmRouter*> bound_to_;
-    std::vector<std::unique_ptr<FwRelay>> fw_relays_;
-    std::vector<std::unique_ptr<BwRelay>> bw_relays_;
     std::vector<tlm::tlm_fw_transport_if<>*> out_fw_;  // per output port: the bound target (after elaboration)
     int out_bound_ = 0, in_bound_ = 0;
     // Per output port: its transaction while it is on the link (the transmit register's, from the

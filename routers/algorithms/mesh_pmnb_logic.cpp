@@ -31,8 +31,9 @@ MeshPmnbLogic::MeshPmnbLogic(const PmnbSetup& s, const MeshPmnbShape& shape, uin
       held_(classes() * halves(), std::vector<uint64_t>(s.d + 2, 0)),
       waiting_(classes()) {}
 
-std::unique_ptr<RankPrefix> MeshPmnbLogic::make_prefix(uint64_t a, uint8_t up_tag, uint8_t down_tag, unsigned rotation) const {
-    return std::make_unique<MeshPrefix>(mesh_, id_, a, MeshPrefixOptions{up_tag, down_tag, rotation, s_.token_flits});
+std::unique_ptr<RankPrefix> MeshPmnbLogic::make_prefix(uint64_t a, uint8_t up_tag, uint8_t down_tag, unsigned rotation,
+                                                       uint64_t start) const {
+    return std::make_unique<MeshPrefix>(mesh_, id_, a, MeshPrefixOptions{up_tag, down_tag, rotation, s_.token_flits, start});
 }
 
 uint32_t MeshPmnbLogic::packing_destination(uint64_t rank, unsigned c) const {

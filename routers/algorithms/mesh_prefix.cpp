@@ -22,7 +22,8 @@ MeshPrefix::MeshPrefix(const Mesh& mesh, uint32_t id, uint64_t a, const MeshPref
     const uint32_t tree = mesh_to_tree(mesh, id, options.rotation);
     const unsigned last = mesh.radix() - 1;
     for (unsigned l = 0; l < mesh.dim(); ++l) {
-        levels_.push_back(Level{mesh.digit(tree, l), std::nullopt, std::nullopt});
+        levels_.emplace_back();
+        levels_.back().position = mesh.digit(tree, l);
         if (mesh.digit(tree, l) != last) break;  // on the level-(l+1) line only if digit l is p-1 too
     }
     levels_[0].block_sum = a;
@@ -69,7 +70,7 @@ void MeshPrefix::derive(uint64_t cycle) {
         if (at.reverse_done || !at.outer_before || !at.forward_sent) continue;
         at.reverse_done = true;
         if (at.position > 0) {  // the chain's first position waits for the reverse subphase's first step
-            const uint64_t subphase = (2 * uint64_t{mesh_.dim()} - 1 - l) * last * opt_.step_cycles;
+            const uint64_t subphase = opt_.start_cycle + (2 * uint64_t{mesh_.dim()} - 1 - l) * last * opt_.step_cycles;
             sends_.push_back({Mesh::minus_port(mesh_dim(l)), opt_.reverse_tag,
                               *at.outer_before | (*at.after + *at.block_sum) << 16, at.position == last ? subphase : 0});
         }

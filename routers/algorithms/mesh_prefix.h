@@ -21,7 +21,8 @@
 // synchronous schedule (a level-l line starts when the level-(l-1) lines below its position-0 node have
 // ended), except at the start of a reverse subphase: the last position of a level-l line learns its
 // (E, A) early, from its level-(l+1) line, but starts the level-l chain only at the subphase's step
-// (d + d-1-l)(p-1) + 1. Starting at once would end no later, but then algorithm A_c's tokens could meet
+// (d + d-1-l)(p-1) + 1, counted from the prefix's own start (a second prefix, §4.2's per-class ranks,
+// starts when the first has ended). Starting at once would end no later, but then algorithm A_c's tokens could meet
 // A_(c+1)'s on one link (their levels' dimensions coincide one subphase apart), and the classes of
 // Theorem 6 would no longer use different dimensions at every step. A step is step_cycles cycles
 // (a token's length).
@@ -49,6 +50,7 @@ struct MeshPrefixOptions {
     uint8_t reverse_tag;
     unsigned rotation = 0;     // algorithm A_c's tree (c = rotation)
     unsigned step_cycles = 1;  // cycles per token step (the token's length)
+    uint64_t start_cycle = 0;  // the cycle its first step starts (the reverse subphases count from it)
 };
 
 class MeshPrefix : public RankPrefix {
@@ -69,7 +71,7 @@ public:
 
 private:
     struct Level {
-        unsigned position;                      // this node's place on its level-l line (tree digit l)
+        unsigned position = 0;                  // this node's place on its level-l line (tree digit l)
         std::optional<uint64_t> block_sum;      // S_l
         std::optional<uint64_t> before;         // L_l: the l-blocks before it in the (l+1)-block
         bool forward_sent = false;

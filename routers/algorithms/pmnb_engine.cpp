@@ -143,17 +143,17 @@ void PmnbEngine::on_cycle(const LocalView& v, std::vector<Emission>& out) {
     const uint64_t a = active_ ? 1 : 0;
     if (by_prefix() && stage1_.empty()) {  // the first prefix starts at cycle 0
         if (s_.variant == PmnbVariant::classes) {
-            stage1_.push_back(make_prefix(a, kTokenRankUp, kTokenRankDown, 0));
+            stage1_.push_back(make_prefix(a, kTokenRankUp, kTokenRankDown, 0, 0));
         } else {
             for (unsigned c = 0; c < classes(); ++c)
-                stage1_.push_back(make_prefix(a, static_cast<uint8_t>(kTokenClassUp + c), static_cast<uint8_t>(kTokenClassDown + c), c));
+                stage1_.push_back(make_prefix(a, static_cast<uint8_t>(kTokenClassUp + c), static_cast<uint8_t>(kTokenClassDown + c), c, 0));
         }
     }
     // §IV-C / 001 §4.2: the class prefixes start together once the first has ended everywhere.
     if (by_prefix() && s_.variant == PmnbVariant::classes && stage2_.empty() && v.cycle >= packing_start() / 2) {
         for (unsigned c = 0; c < s_.d; ++c)
             stage2_.push_back(make_prefix(my_class_ == c ? 1 : 0, static_cast<uint8_t>(kTokenClassUp + c),
-                                          static_cast<uint8_t>(kTokenClassDown + c), c));
+                                          static_cast<uint8_t>(kTokenClassDown + c), c, packing_start() / 2));
     }
     for (auto* stage : {&stage1_, &stage2_})
         for (auto& p : *stage) p->on_cycle(v, out);

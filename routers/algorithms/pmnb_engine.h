@@ -82,7 +82,9 @@ public:
 
 protected:
     // The network's part.
-    virtual std::unique_ptr<RankPrefix> make_prefix(uint64_t a, uint8_t up_tag, uint8_t down_tag, unsigned rotation) const = 0;
+    // A prefix that starts at cycle `start` (its synchronous steps count from there).
+    virtual std::unique_ptr<RankPrefix> make_prefix(uint64_t a, uint8_t up_tag, uint8_t down_tag, unsigned rotation,
+                                                    uint64_t start) const = 0;
     virtual uint64_t prefix_steps() const = 0;                              // one prefix, in token steps
     virtual uint32_t packing_destination(uint64_t rank, unsigned c) const = 0;  // A_c's node of that rank
     virtual unsigned parts_per_packet() const = 0;                           // parts a node receives per packet

@@ -24,7 +24,8 @@ uint64_t a0_broadcast_steps(unsigned d, uint64_t k) {
 
 PmnbLogic::PmnbLogic(const PmnbSetup& s, uint32_t id) : PmnbEngine(s, id), occupied_(classes(), -1) {}
 
-std::unique_ptr<RankPrefix> PmnbLogic::make_prefix(uint64_t a, uint8_t up_tag, uint8_t down_tag, unsigned rotation) const {
+std::unique_ptr<RankPrefix> PmnbLogic::make_prefix(uint64_t a, uint8_t up_tag, uint8_t down_tag, unsigned rotation,
+                                                   uint64_t /*start: self-timed*/) const {
     return std::make_unique<ParallelPrefix>(s_.d, id_, a, PrefixOptions{up_tag, down_tag, rotation, true, s_.token_flits});
 }
 

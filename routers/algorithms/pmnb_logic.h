@@ -56,7 +56,8 @@ public:
     PmnbLogic(const PmnbSetup& s, uint32_t id);
 
 protected:
-    std::unique_ptr<RankPrefix> make_prefix(uint64_t a, uint8_t up_tag, uint8_t down_tag, unsigned rotation) const override;
+    std::unique_ptr<RankPrefix> make_prefix(uint64_t a, uint8_t up_tag, uint8_t down_tag, unsigned rotation,
+                                            uint64_t start) const override;
     uint64_t prefix_steps() const override { return 2 * uint64_t{s_.d}; }
     uint32_t packing_destination(uint64_t rank, unsigned c) const override;
     unsigned parts_per_packet() const override { return s_.variant == PmnbVariant::split ? s_.d : 1; }

@@ -14,8 +14,7 @@
 //   even p = 2h:   R also has the fixed point (h, h) and the pair {(h, 0), (0, h)}; Q holds one point of
 //                  each of the h^2 - 1 orbits of four ({1<=x<=h-1, 0<=y<=h-1} and the seam (h, y),
 //                  1<=y<=h-1), and one last slot sends (h-1, 0) -> (h, 0) on x+, (0, h-1) -> (0, h) on
-//                  y+ and (1-h, h) -> (h, h) on x-: h^2 = p^2/4 slots;
-//   p = 2:         the 2 x 2 torus has diameter 2 > ceil(3/4): x+ and y+ in slot 1, then y+ from (1, 0).
+//                  y+ and (1-h, h) -> (h, h) on x-: h^2 = p^2/4 slots (p >= 4; a torus has p >= 3, mesh.h).
 // On the array the same logic runs through Fig. 1's fold (--torus-on-array): Theorem 1, 2T slots.
 #include <algorithm>
 
@@ -35,13 +34,6 @@ struct TreeEdge {
 class QuadrantTree {
 public:
     explicit QuadrantTree(const Mesh& torus) : p_(static_cast<int>(torus.radix())), children_(torus.nodes()) {
-        if (p_ == 2) {
-            add({0, 0}, kXPlus, {1, 0}, 1);
-            add({0, 0}, kYPlus, {0, 1}, 1);
-            add({1, 0}, kYPlus, {1, 1}, 2);
-            slots_ = 2;
-            return;
-        }
         const int h = p_ / 2;
         std::vector<Point> q;
         if (p_ % 2) {
@@ -122,10 +114,8 @@ private:
     const Mesh& torus_;
 };
 
-uint64_t torus_optimum(uint64_t p) {
-    const uint64_t by_links = (p * p - 1 + 3) / 4;  // N - 1 packets over 4 links
-    return std::max<uint64_t>(by_links, 2 * (p / 2));  // and the diameter (only p = 2 needs it)
-}
+// N - 1 packets over 4 links (for p >= 3 this is at least the diameter, 2 floor(p/2)).
+uint64_t torus_optimum(uint64_t p) { return (p * p - 1 + 3) / 4; }
 
 }  // namespace
 

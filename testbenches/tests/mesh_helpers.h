@@ -12,6 +12,10 @@ inline uint32_t power(uint32_t p, unsigned d) {
 
 // Are a and b neighbours in the torus / array, by the definition: they differ in one digit, by one
 // (or, on the torus, by p - 1: the wraparound link).
+// The smallest radix of a topology: the papers' ring has one link per neighbour pair, so the torus
+// starts at p = 3 (a 2-node ring is the 2-node linear array).
+inline unsigned first_radix(const std::string& topology) { return topology == "torus" ? 3 : 2; }
+
 inline bool adjacent(uint32_t a, uint32_t b, unsigned p, unsigned d, bool torus) {
     if (a >= power(p, d) || b >= power(p, d)) return false;
     unsigned differing = 0;
@@ -28,6 +32,5 @@ inline bool adjacent(uint32_t a, uint32_t b, unsigned p, unsigned d, bool torus)
 
 
 // The p x p torus's MNB optimum ([BeT89], cited in 001 §2): every node receives N - 1 packets over its 4
-// links, one per link per slot; and (0,0) and (p/2, p/2) are 2 floor(p/2) hops apart, which only
-// matters for p = 2.
+// links, one per link per slot; and (0,0) and (p/2, p/2) are 2 floor(p/2) hops apart.
 inline uint64_t torus_mnb_optimum(uint64_t p) { return std::max<uint64_t>((p * p - 1 + 3) / 4, 2 * (p / 2)); }

@@ -98,6 +98,12 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("run --topology torus", "--topology torus", "--radix p");
     expect_bad_input("run --topology torus --dim 2 --radix 1", "--radix 1", "2..65536");
     expect_bad_input("run --topology array --dim 3 --radix 41", "41^3", "p^d <= 65536");
+    // A 2-node ring is one link: the radix-2 torus is the radix-2 array, and there is no torus to fold onto it.
+    expect_bad_input("run --topology torus --dim 4 --radix 2 --task pmnb --algorithm vbm-split --k 3", "--radix 2 on the torus",
+                     "--topology array --radix 2");
+    expect_bad_input("sweep-rate --topology torus --dim 3 --radix 2", "--radix 2 on the torus", "--radix 3..65536");
+    expect_bad_input("run --topology array --dim 2 --radix 2 --task mnb --algorithm quadrant --torus-on-array", "--radix 2",
+                     "accepted --radix 3");
     expect_bad_input("run --dim 3 --radix 4", "--radix 4", "torus and the array only");
     expect_bad_input("run --topology torus --dim 2 --radix 4 --task mnb --algorithm bostt", "mnb/bostt", "accepted for mnb on the torus");
     expect_bad_input("run --topology array --dim 1 --radix 5 --task kb --algorithm line-split --k 2", "kb/line-split",

@@ -127,7 +127,7 @@ void expect_partial_exchange(const std::string& topology, unsigned p, std::vecto
 TEST(PartialExchange, PathsRulesAndTheBound) {
     for (const bool gather : {false, true}) {
         for (const std::string topology : {"array", "torus"})
-            for (unsigned p = 2; p <= 8; ++p) {
+            for (unsigned p = first_radix(topology); p <= 8; ++p) {
                 const uint32_t n = p * p;
                 for (uint32_t m : {1u, 2u, n / 4 + 1, n / 2 + 1, n}) {
                     if (m > n) continue;

@@ -135,7 +135,7 @@ TEST(TorusOnArray, ClockedTorusAlgorithmsWithinTwiceTheirBounds) {
     };
     for (const Case& k : {Case{"pmnb", "vbm-a0", 1}, Case{"pmnb", "vbm-a0", 2}, Case{"pmnb", "vbm-split", 2},
                           Case{"pmnb", "vbm", 2}, Case{"mnb", "vbm", 2}, Case{"pe", "rc", 2}, Case{"pg", "rc", 2}})
-        for (unsigned p = 2; p <= 5; ++p)
+        for (unsigned p = first_radix("torus"); p <= 5; ++p)
             for (unsigned seed : {1u, 2u}) {
                 SCOPED_TRACE(std::string(k.task) + "/" + k.algorithm + " d = " + std::to_string(k.d) + ", p = " +
                              std::to_string(p) + ", seed " + std::to_string(seed));

@@ -7,7 +7,7 @@
 using namespace cubecast;
 
 TEST(TorusMnb, QuadrantTreesMeetTheOptimum) {
-    for (unsigned p = 2; p <= 8; ++p)
+    for (unsigned p = first_radix("torus"); p <= 8; ++p)
         for (unsigned flits : {1u, 3u}) {
             SCOPED_TRACE("p = " + std::to_string(p) + ", packet_flits " + std::to_string(flits));
             const uint64_t n = uint64_t{p} * p;
