@@ -22,6 +22,8 @@ public:
     std::optional<uint32_t> across(uint32_t node, unsigned port) const override { return neighbor(node, port); }
     unsigned arrival_port(unsigned port) const override { return port; }
     uint64_t directed_links() const override { return uint64_t{nodes()} * dim_; }
+    uint32_t distance(uint32_t a, uint32_t b) const override { return static_cast<uint32_t>(__builtin_popcount(a ^ b)); }
+    uint32_t eccentricity(uint32_t) const override { return dim_; }
     std::string port_name(unsigned port) const override { return "port" + std::to_string(port); }
     std::string describe() const override { return "topology=hypercube dim=" + std::to_string(dim_); }
 

@@ -39,6 +39,25 @@ std::string Mesh::describe() const {
     return std::string("topology=") + name() + " dim=" + std::to_string(dim_) + " radix=" + std::to_string(radix_);
 }
 
+uint32_t Mesh::distance(uint32_t a, uint32_t b) const {
+    if (!wraps()) return array_distance(a, b);
+    uint32_t hops = 0;
+    for (unsigned i = 0; i < dim_; ++i) {
+        const unsigned gap = (digit(a, i) + radix_ - digit(b, i)) % radix_;
+        hops += gap < radix_ - gap ? gap : radix_ - gap;
+    }
+    return hops;
+}
+
+uint32_t Mesh::eccentricity(uint32_t node) const {
+    uint32_t hops = 0;
+    for (unsigned i = 0; i < dim_; ++i) {
+        const unsigned x = digit(node, i);
+        hops += wraps() ? radix_ / 2 : (x > radix_ - 1 - x ? x : radix_ - 1 - x);
+    }
+    return hops;
+}
+
 uint32_t Mesh::array_distance(uint32_t a, uint32_t b) const {
     uint32_t hops = 0;
     for (unsigned i = 0; i < dim_; ++i) {

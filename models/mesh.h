@@ -28,6 +28,8 @@ public:
     std::optional<uint32_t> across(uint32_t node, unsigned port) const override;
     unsigned arrival_port(unsigned port) const override { return port ^ 1u; }
     uint64_t directed_links() const override;
+    uint32_t distance(uint32_t a, uint32_t b) const override;
+    uint32_t eccentricity(uint32_t node) const override;
     std::string port_name(unsigned port) const override;
     std::string describe() const override;
 

@@ -360,6 +360,38 @@ void Network::report_dynamic(RunResult& r) const {
     r.dynamic = dyn;
 }
 
+// The paper's time, the lower bound and the transmissions the task needs, exactly, and whether the
+// algorithm promises its time under this run's conditions. Folded (Fig. 1), the torus algorithm's time
+// is asked on its torus and doubles; the lower bound is the array's own.
+void Network::report_bounds(RunResult& r) const {
+    const std::vector<uint32_t> torus_sources = folded_torus_ ? torus_nodes(config_.sources) : config_.sources;
+    const std::vector<uint32_t> torus_targets = folded_torus_ ? torus_nodes(config_.targets) : config_.targets;
+    const FormulaOptions options{config_.c_star, config_.with_prefix, config_.packet_flits, config_.token_flits,
+                                 config_.known_sources, *parse_port_model(config_.port_model)};
+    const Topology& algorithm_topology = folded_torus_ ? *folded_torus_ : *topology_;
+    BoundQuery q{algorithm_topology, torus_sources, torus_targets, *topology_, config_.sources};
+    q.root = config_.root;
+    q.k = r.broadcasts;
+    q.parts = task_.parts();
+    q.options = options;
+    const Bounds b = algo_->bounds(q);
+    r.paper_slots = b.paper && folded_torus_ ? std::optional<Slots>(*b.paper * 2) : b.paper;
+    if (b.lower && b.lower->slots > Slots(0)) {
+        r.lower_bound_slots = b.lower->slots;
+        r.lower_bound_argument = b.lower->argument;
+    }
+    r.optimal_transmissions = b.transmissions;
+    if (!r.paper_slots) return;
+    // The papers assume unbounded queues ("infinite storage") and their own port model.
+    const PortModel model = options.port_model;
+    if (config_.queue_depth)
+        r.bound_note = "queues bounded at " + std::to_string(config_.queue_depth) + " packets (the paper assumes unbounded queues)";
+    else if (model != PortModel::mla && model != algo_->paper_port_model)
+        r.bound_note = std::string("port model ") + port_model_name(model) + " (the paper's is " +
+                       port_model_name(algo_->paper_port_model) + ")";
+    r.paper_bound_promised = r.bound_note.empty();
+}
+
 RunResult Network::run() {
     const auto t0 = std::chrono::steady_clock::now();
     sc_start(SC_ZERO_TIME);  // Verilator traces can be attached only after elaboration
@@ -398,23 +430,7 @@ RunResult Network::run() {
     r.queue_depth = config_.queue_depth;
     r.seed = config_.seed;
     r.broadcasts = task_.broadcasts();
-    const FormulaOptions options{config_.c_star, config_.with_prefix, config_.packet_flits, config_.token_flits,
-                                 config_.known_sources, config_.torus_on_array};
-    if (algo_->lower_bound_with_options) r.lower_bound_slots = algo_->lower_bound_with_options(d, r.broadcasts, options);
-    else if (algo_->lower_bound_slots) r.lower_bound_slots = algo_->lower_bound_slots(d, r.broadcasts);
-    if (algo_->paper_slots_with_options) r.paper_slots = algo_->paper_slots_with_options(d, r.broadcasts, options);
-    else if (algo_->paper_slots) r.paper_slots = algo_->paper_slots(d, r.broadcasts);
-    r.optimal_transmissions = algo_->optimal_transmissions(d, r.broadcasts);
-    if (algo_->topology_slots) {
-        // Folded (Fig. 1), the torus algorithm's figures on its torus: the paper's time doubles, and its
-        // lower bound holds on the array too (the array is the torus without its wraparound links), unless
-        // the entry knows the array's own (options.folded).
-        const Topology& where = folded_torus_ ? *folded_torus_ : *topology_;
-        const TopologySlots t = algo_->topology_slots(where, {config_.sources, config_.targets}, options);
-        r.paper_slots = t.paper && folded_torus_ ? std::optional<uint64_t>(2 * *t.paper) : t.paper;
-        r.lower_bound_slots = t.lower;
-        r.optimal_transmissions = t.transmissions;
-    }
+    report_bounds(r);
     r.data_transmissions = data_transmissions();
     r.ctrl_transmissions = ctrl_transmissions();
     r.flits_moved = log_ ? log_->flits_moved() : monitor_->flits_moved();
@@ -450,7 +466,7 @@ RunResult Network::run() {
     }
     if (router_problems > 4)
         r.problems.push_back("... and " + std::to_string(router_problems - 4) + " more such problems at other nodes");
-    r.completion_slots = (r.completion_cycles + config_.packet_flits - 1) / config_.packet_flits;
+    r.completion_slots = Slots::of_cycles(r.completion_cycles, config_.packet_flits);
     if (r.completion_cycles)
         r.link_utilisation = static_cast<double>(log_ ? log_->data_flits() : monitor_->data_flits()) /
                              (static_cast<double>(topology_->directed_links()) * static_cast<double>(r.completion_cycles));
@@ -478,7 +494,12 @@ RunResult Network::run() {
            << counters_.in_routers << ", corrupt headers " << counters_.corrupt_headers + (log_ ? 0 : monitor_->corrupt_headers());
         r.problems.push_back(os.str());
     }
-    if (status_ == RunStatus::ok && !(r.delivered_exactly_once && r.conserved && router_problems == 0))
+    if (r.paper_bound_promised && !r.within_paper_bound() && status_ == RunStatus::ok)
+        r.problems.push_back("completion " + r.completion_slots.str() + " slots (" + std::to_string(r.completion_cycles) +
+                             " cycles) is over the paper's " + r.paper_slots->str() + " slots (" +
+                             r.paper_slots->cycles(config_.packet_flits).str() + " cycles), which " + r.paper + " promises here");
+    if (status_ == RunStatus::ok &&
+        !(r.delivered_exactly_once && r.conserved && router_problems == 0 && (!r.paper_bound_promised || r.within_paper_bound())))
         status_ = RunStatus::check_failed;
     if (status_ == RunStatus::deadlock) {
         r.problems.push_back("stalled at cycle " + std::to_string(cycle_) + " with " +

@@ -49,6 +49,7 @@ private:
     uint64_t cycle_limit() const;
     void finish(RunStatus status);
     void report_dynamic(RunResult& r) const;
+    void report_bounds(RunResult& r) const;
     void note_progress(uint64_t cycle);
     void build_cycle_level(const LogicFactory& make_logic, const PacketFormat& format);
     void build_transaction_level(const LogicFactory& make_logic, const PacketFormat& format);

@@ -10,23 +10,26 @@
 namespace cubecast {
 
 namespace {
-std::string opt(const std::optional<uint64_t>& v) { return v ? std::to_string(*v) : std::string("-"); }
-std::string ratio(uint64_t a, const std::optional<uint64_t>& b) {
-    if (!b || *b == 0) return "-";
+// a / b to 3 decimals, rounded up: a ratio of measured to bound is never shown smaller than it is.
+std::string ratio(Slots a, const std::optional<Slots>& b) {
+    if (!b || *b == Slots(0)) return "-";
+    const unsigned __int128 num = static_cast<unsigned __int128>(a.num()) * b->den() * 1000,
+                            den = static_cast<unsigned __int128>(a.den()) * b->num();
+    const uint64_t milli = static_cast<uint64_t>((num + den - 1) / den);
     std::ostringstream os;
-    os << std::fixed << std::setprecision(3) << static_cast<double>(a) / static_cast<double>(*b);
+    os << milli / 1000 << "." << std::setw(3) << std::setfill('0') << milli % 1000;
     return os.str();
 }
 void row(std::ostream& os, const std::string& k, const std::string& v) {
     os << "  " << std::left << std::setw(28) << k << v << "\n";
 }
-// Cycles as slots (fractional when control tokens end a phase mid-slot) and cycles.
+// Cycles as slots (exact: a fraction when a phase ends mid-slot) and cycles.
 std::string slots_and_cycles(uint64_t cycles, unsigned packet_flits) {
-    std::ostringstream os;
-    if (cycles % packet_flits == 0) os << cycles / packet_flits;
-    else os << std::fixed << std::setprecision(2) << static_cast<double>(cycles) / packet_flits;
-    os << " slots (" << cycles << " cycles)";
-    return os.str();
+    return Slots::of_cycles(cycles, packet_flits).str() + " slots (" + std::to_string(cycles) + " cycles)";
+}
+// A bound in slots and in cycles, both exact.
+std::string bound(const Slots& s, unsigned packet_flits) {
+    return s.str() + " slots (" + s.cycles(packet_flits).str() + " cycles)";
 }
 std::string human(double x) {
     std::ostringstream os;
@@ -124,7 +127,7 @@ void print_table(std::ostream& os, const RunResult& r) {
        << (r.broadcasts ? ", K = " + std::to_string(r.broadcasts) + " " + counted_as(find_task(r.task)->kind) : std::string())
        << "\n";
     row(os, "paper", r.paper);
-    row(os, "completion", std::to_string(r.completion_slots) + " slots (" + std::to_string(r.completion_cycles) + " cycles)");
+    row(os, "completion", slots_and_cycles(r.completion_cycles, r.packet_flits));
     if (r.last_delivery_cycles != r.completion_cycles)
         row(os, "last data delivery", slots_and_cycles(r.last_delivery_cycles, r.packet_flits));
     {
@@ -144,10 +147,22 @@ void print_table(std::ostream& os, const RunResult& r) {
     } else if (r.traffic) {
         print_traffic(os, r);
     } else {
-        row(os, "lower bound", opt(r.lower_bound_slots) + " slots");
-        row(os, "paper's claim", (r.paper_slots ? opt(r.paper_slots) + " slots = " : std::string()) + r.claim);
+        if (r.lower_bound_slots) {
+            row(os, "lower bound", bound(*r.lower_bound_slots, r.packet_flits));
+            row(os, "", "because " + r.lower_bound_argument);
+        } else {
+            row(os, "lower bound", "-");
+        }
+        row(os, "paper's claim", (r.paper_slots ? bound(*r.paper_slots, r.packet_flits) + " = " : std::string()) +
+                                     (r.torus_on_array ? "twice the torus's (Fig. 1): " : "") + r.claim);
         row(os, "measured / lower bound", ratio(r.completion_slots, r.lower_bound_slots));
         row(os, "measured / paper", ratio(r.completion_slots, r.paper_slots));
+        if (r.paper_slots) {
+            const bool within = r.within_paper_bound();
+            std::string verdict = within ? "yes" : "NO, over by " + bound(r.completion_slots - *r.paper_slots, r.packet_flits);
+            if (!r.paper_bound_promised) verdict += "; not promised: " + r.bound_note;
+            row(os, "within the paper's time", verdict);
+        }
     }
     if (r.optimal_transmissions)
         row(os, "data transmissions", std::to_string(r.data_transmissions) + " (optimal " +

@@ -130,9 +130,15 @@ DynamicResult dynamic_from(const json& j) {
     if (!j.at("theory").is_null()) d.theory = j.at("theory").get<DynamicTheory>();
     return d;
 }
-json optional_json(const std::optional<uint64_t>& v) { return v ? json(*v) : json(nullptr); }
-std::optional<uint64_t> optional_from(const json& j) {
-    return j.is_null() ? std::nullopt : std::optional<uint64_t>(j.get<uint64_t>());
+// A slot count as a JSON number: an integer when whole, else the nearest double (the exact value is
+// written beside it as a "num/den" string).
+json slots_json(const Slots& s) { return s.whole() ? json(s.num()) : json(s.value()); }
+json optional_json(const std::optional<Slots>& v) { return v ? slots_json(*v) : json(nullptr); }
+json fraction_json(const std::optional<Slots>& v) { return v ? json(v->fraction()) : json(nullptr); }
+std::optional<Slots> fraction_from(const json& j) {
+    Slots s;
+    if (j.is_null() || !Slots::parse(j.get<std::string>(), s)) return std::nullopt;
+    return s;
 }
 RunStatus status_from(const std::string& s) {
     for (RunStatus st : {RunStatus::ok, RunStatus::check_failed, RunStatus::deadlock, RunStatus::timeout})
@@ -160,10 +166,17 @@ json to_json(const RunResult& r, bool with_per_node) {
         {"queue_depth", r.queue_depth},
         {"seed", r.seed},
         {"broadcasts", r.broadcasts},
-        {"completion_slots", r.completion_slots},
+        {"completion_slots", slots_json(r.completion_slots)},
         {"completion_cycles", r.completion_cycles},
         {"lower_bound_slots", optional_json(r.lower_bound_slots)},
+        {"lower_bound_fraction", fraction_json(r.lower_bound_slots)},
+        {"lower_bound_argument", r.lower_bound_argument},
         {"paper_slots", optional_json(r.paper_slots)},
+        {"paper_slots_fraction", fraction_json(r.paper_slots)},
+        {"paper_cycles", r.paper_slots ? slots_json(r.paper_slots->cycles(r.packet_flits)) : json(nullptr)},
+        {"within_paper_bound", r.paper_slots ? json(r.within_paper_bound()) : json(nullptr)},
+        {"paper_bound_promised", r.paper_bound_promised},
+        {"bound_note", r.bound_note},
         {"data_transmissions", r.data_transmissions},
         {"ctrl_transmissions", r.ctrl_transmissions},
         {"optimal_transmissions", r.optimal_transmissions},
@@ -196,8 +209,8 @@ json to_json(const RunResult& r, bool with_per_node) {
         start = m.cycle;
     }
     j["phases"] = phases;
-    if (r.lower_bound_slots && *r.lower_bound_slots)
-        j["ratio_to_lower_bound"] = static_cast<double>(r.completion_slots) / static_cast<double>(*r.lower_bound_slots);
+    if (r.lower_bound_slots && *r.lower_bound_slots != Slots(0))
+        j["ratio_to_lower_bound"] = r.completion_slots.value() / r.lower_bound_slots->value();
     if (with_per_node) j["node_last_delivery_cycle"] = r.node_last_delivery_cycle;
     json tallies = json::object();
     for (const auto& [name, count] : r.tallies) tallies[name] = count;
@@ -225,10 +238,13 @@ RunResult result_from_json(const json& j) {
     r.queue_depth = j.at("queue_depth");
     r.seed = j.at("seed");
     r.broadcasts = j.at("broadcasts");
-    r.completion_slots = j.at("completion_slots");
     r.completion_cycles = j.at("completion_cycles");
-    r.lower_bound_slots = optional_from(j.at("lower_bound_slots"));
-    r.paper_slots = optional_from(j.at("paper_slots"));
+    r.completion_slots = Slots::of_cycles(r.completion_cycles, r.packet_flits);
+    r.lower_bound_slots = fraction_from(j.at("lower_bound_fraction"));
+    r.lower_bound_argument = j.at("lower_bound_argument");
+    r.paper_slots = fraction_from(j.at("paper_slots_fraction"));
+    r.paper_bound_promised = j.at("paper_bound_promised");
+    r.bound_note = j.at("bound_note");
     r.data_transmissions = j.at("data_transmissions");
     r.ctrl_transmissions = j.at("ctrl_transmissions");
     r.optimal_transmissions = j.at("optimal_transmissions");

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "models/arrivals.h"
+#include "models/slots.h"
 #include "models/traffic.h"
 
 namespace cubecast {
@@ -133,10 +134,16 @@ struct RunResult {
     uint64_t seed = 0;
     uint64_t broadcasts = 0;  // K for kb, else 0
     uint64_t completion_cycles = 0;  // the last delivery, or the last node detecting termination if later
-    uint64_t completion_slots = 0;
+    Slots completion_slots;          // completion_cycles / packet_flits, exactly
     uint64_t last_delivery_cycles = 0;
-    std::optional<uint64_t> lower_bound_slots;
-    std::optional<uint64_t> paper_slots;
+    std::optional<Slots> lower_bound_slots;  // what any algorithm needs on this network and input ...
+    std::string lower_bound_argument;        // ... and the argument it comes from
+    std::optional<Slots> paper_slots;        // the time the paper claims for this algorithm, exactly
+    // The algorithm promises the paper's time under this run's conditions (unbounded queues, its paper's
+    // port model): a run over it fails its checks. Otherwise bound_note says why it is not promised.
+    bool paper_bound_promised = false;
+    std::string bound_note;
+    bool within_paper_bound() const { return !paper_slots || completion_slots <= *paper_slots; }
     uint64_t data_transmissions = 0;
     uint64_t ctrl_transmissions = 0;
     uint64_t optimal_transmissions = 0;

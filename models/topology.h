@@ -26,6 +26,9 @@ public:
     // The link leaving on port p arrives at the neighbour on this port.
     virtual unsigned arrival_port(unsigned port) const = 0;
     virtual uint64_t directed_links() const = 0;
+    // Hops on a shortest path from a to b, and from `node` to the node farthest from it.
+    virtual uint32_t distance(uint32_t a, uint32_t b) const = 0;
+    virtual uint32_t eccentricity(uint32_t node) const = 0;
     // For waves and stuck-state reports: "port2" on the cube, "x-", "x+", "y-", ... on a mesh.
     virtual std::string port_name(unsigned port) const = 0;
     // The trace header's topology fields, e.g. "topology=hypercube dim=3".

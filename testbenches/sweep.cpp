@@ -58,7 +58,14 @@ bool parse_dims(const std::string& text, std::vector<unsigned>& out, std::string
 
 namespace {
 
-std::string opt(const std::optional<uint64_t>& v) { return v ? std::to_string(*v) : "-"; }
+std::string opt(const std::optional<Slots>& v) { return v ? v->str() : "-"; }
+// A slot count for a CSV cell: a plain number (10 significant digits; the exact fraction has its own column).
+std::string number(const std::optional<Slots>& v) {
+    if (!v) return "";
+    std::ostringstream os;
+    os << std::setprecision(10) << v->value();
+    return os.str();
+}
 
 void print_header(const std::string& format, bool with_k, bool with_seed) {
     if (format == "table") {
@@ -72,29 +79,30 @@ void print_header(const std::string& format, bool with_k, bool with_seed) {
     if (format == "csv")
         std::cout << "task,algorithm,dim,nodes,packet_flits,queue_depth,completion_slots,completion_cycles,"
                      "lower_bound_slots,paper_slots,data_transmissions,optimal_transmissions,link_utilisation,status,"
-                     "broadcasts,seed\n";
+                     "broadcasts,seed,lower_bound_fraction,paper_slots_fraction,within_paper_bound\n";
 }
 
 void print_row(const std::string& format, const RunResult& r, bool with_k, bool with_seed) {
-    const double ratio = r.lower_bound_slots && *r.lower_bound_slots
-                             ? static_cast<double>(r.completion_slots) / static_cast<double>(*r.lower_bound_slots)
+    const double ratio = r.lower_bound_slots && *r.lower_bound_slots != Slots(0)
+                             ? r.completion_slots.value() / r.lower_bound_slots->value()
                              : 0.0;
     if (format == "table") {
         std::cout << std::setw(3) << r.dim << std::setw(7) << r.nodes;
         if (with_k) std::cout << std::setw(7) << r.broadcasts;
         if (with_seed) std::cout << std::setw(7) << r.seed;
-        std::cout << std::setw(9) << r.completion_slots << std::setw(9) << r.completion_cycles << std::setw(9)
+        std::cout << std::setw(9) << r.completion_slots.str() << std::setw(9) << r.completion_cycles << std::setw(9)
                   << opt(r.lower_bound_slots) << std::setw(9) << opt(r.paper_slots) << std::setw(8) << std::fixed
                   << std::setprecision(3) << ratio << std::setw(14) << r.data_transmissions << std::setw(14)
                   << r.optimal_transmissions << std::setw(8) << std::setprecision(1) << 100.0 * r.link_utilisation
                   << std::setw(14) << status_name(r.status) << "\n";
     } else if (format == "csv") {
         std::cout << r.task << "," << r.algorithm << "," << r.dim << "," << r.nodes << "," << r.packet_flits << ","
-                  << r.queue_depth << "," << r.completion_slots << "," << r.completion_cycles << ","
-                  << (r.lower_bound_slots ? std::to_string(*r.lower_bound_slots) : "") << ","
-                  << (r.paper_slots ? std::to_string(*r.paper_slots) : "") << "," << r.data_transmissions << ","
+                  << r.queue_depth << "," << number(r.completion_slots) << "," << r.completion_cycles << ","
+                  << number(r.lower_bound_slots) << "," << number(r.paper_slots) << "," << r.data_transmissions << ","
                   << r.optimal_transmissions << "," << r.link_utilisation << "," << status_name(r.status) << ","
-                  << r.broadcasts << "," << r.seed << "\n";
+                  << r.broadcasts << "," << r.seed << "," << (r.lower_bound_slots ? r.lower_bound_slots->fraction() : "")
+                  << "," << (r.paper_slots ? r.paper_slots->fraction() : "") << ","
+                  << (r.paper_slots ? (r.within_paper_bound() ? "yes" : "no") : "") << "\n";
     }
     std::cout.flush();
 }

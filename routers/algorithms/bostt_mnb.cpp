@@ -5,6 +5,7 @@
 // packet is on time and the broadcast ends in q = ceil((2^d - 1)/d) slots.
 #include "routers/algorithms/mnb_schedule.h"
 #include "routers/algorithms/registry.h"
+#include "routers/algorithms/task_bounds.h"
 
 namespace cubecast {
 
@@ -56,15 +57,20 @@ LogicFactory build_full(const AlgorithmSetup& s) {
 }  // namespace
 
 void register_bostt_mnb(Registry& r) {
-    auto optimum = [](unsigned d, uint64_t) { return std::optional<uint64_t>(mnb_optimal_slots(d)); };
-    r.add({TaskKind::mnb, "bostt", "003 §2 (classes R_kn, sets A_i, xor-translated trees)",
-           "ceil((2^d-1)/d)", optimum, optimum, [](unsigned d, uint64_t) { return broadcast_transmissions(d); }, build});
+    r.add({TaskKind::mnb, "bostt", "003 §2 (classes R_kn, sets A_i, xor-translated trees)", "ceil((2^d-1)/d)",
+           [](const BoundQuery& q) {
+               const unsigned d = q.topology.dim();
+               return Bounds{Slots(mnb_optimal_slots(d)), mnb_lower_bound(q), broadcast_transmissions(d)};
+           },
+           build});
     // 004 §IV: T_PMNB <= ceil((N-1)/d) by a full MNB; M active packets need M(N-1) transmissions.
     r.add({TaskKind::pmnb, "full-mnb", "004 §IV baseline (003's optimal MNB, dummy packets for inactive nodes)",
            "ceil((N-1)/d)",
-           [](unsigned d, uint64_t m) { return std::optional<uint64_t>(std::max<uint64_t>(d, ceil_div(m - 1, d))); },
-           [](unsigned d, uint64_t) { return std::optional<uint64_t>(mnb_optimal_slots(d)); },
-           [](unsigned d, uint64_t m) { return m * ((uint64_t{1} << d) - 1); }, build_full});
+           [](const BoundQuery& q) {
+               const unsigned d = q.topology.dim();
+               return Bounds{Slots(mnb_optimal_slots(d)), pmnb_lower_bound(q), q.k * ((uint64_t{1} << d) - 1)};
+           },
+           build_full});
 }
 
 }  // namespace cubecast

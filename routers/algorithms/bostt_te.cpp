@@ -42,9 +42,15 @@ LogicFactory build(const AlgorithmSetup& s) {
 }  // namespace
 
 void register_bostt_te(Registry& r) {
-    auto optimum = [](unsigned d, uint64_t) { return std::optional<uint64_t>(uint64_t{1} << (d - 1)); };
     r.add({TaskKind::te, "bostt", "003 §4 (recursive three-phase construction, Fig. 6 link orders)", "2^(d-1)",
-           optimum, optimum, [](unsigned d, uint64_t) { return uint64_t{d} << (2 * d - 1); }, build});
+           [](const BoundQuery& q) {
+               // Every packet crosses as many links as its distance: sum over the N origins of sum_k k C(d,k) = d 2^(2d-1).
+               const unsigned d = q.topology.dim();
+               const uint64_t crossings = uint64_t{d} << (2 * d - 1);
+               return Bounds{Slots(uint64_t{1} << (d - 1)),
+                             link_bound(q.network, crossings, 1, "each packet as many as its distance", "003 §4"), crossings};
+           },
+           build});
 }
 
 }  // namespace cubecast

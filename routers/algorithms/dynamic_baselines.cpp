@@ -96,10 +96,7 @@ private:
 };
 
 AlgorithmEntry baseline(const char* name, const char* paper, TreeChoice choice) {
-    AlgorithmEntry e{TaskKind::dynamic, name, paper, "none (baseline)",
-                     [](unsigned, uint64_t) { return std::optional<uint64_t>(); },
-                     [](unsigned, uint64_t) { return std::optional<uint64_t>(); },
-                     [](unsigned, uint64_t) { return uint64_t{0}; },
+    AlgorithmEntry e{TaskKind::dynamic, name, paper, "none (baseline)", [](const BoundQuery&) { return Bounds{}; },
                      [choice](const AlgorithmSetup& s) -> LogicFactory {
                          const unsigned d = s.topology.dim();
                          const uint64_t seed = s.seed;

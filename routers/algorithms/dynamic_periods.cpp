@@ -123,9 +123,7 @@ void register_dynamic_periods(Registry& r) {
     AlgorithmEntry e{TaskKind::dynamic, "periods",
                      "004 §II-III, 001 §6 (successive PMNB periods; --pmnb vb2, vb3, vb-a0 on the cube, vbm-split, vbm, vbm-a0 on the mesh)",
            "the dynamic broadcasting theorem: T <= W + X + min((N-1)X/2, rho W)",
-           [](unsigned, uint64_t) { return std::optional<uint64_t>(); },
-           [](unsigned, uint64_t) { return std::optional<uint64_t>(); },
-           [](unsigned, uint64_t) { return uint64_t{0}; },
+           [](const BoundQuery&) { return Bounds{}; },  // its theorem is about delays: see dynamic_theory.h
            [](const AlgorithmSetup& s) -> LogicFactory {
                PeriodFactory period = algorithms().find(TaskKind::pmnb, s.pmnb)->build_period(s);
                const uint64_t end = s.arrivals_end;

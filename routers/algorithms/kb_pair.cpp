@@ -5,6 +5,7 @@
 // x = 2^j - 1. The paths of x to its antipode and of y to its antipode are disjoint, so each of
 // those two packets is never delayed and both finish in d slots.
 #include "routers/algorithms/registry.h"
+#include "routers/algorithms/task_bounds.h"
 
 namespace cubecast {
 
@@ -31,9 +32,11 @@ LogicFactory build(const AlgorithmSetup&) {
 
 void register_kb_pair(Registry& r) {
     r.add({TaskKind::kb, "pair", "000 §3.3.2 (K = 2, priority toward the antipode)", "d",
-           kb_lower_bound_slots,
-           [](unsigned d, uint64_t) { return std::optional<uint64_t>(d); },
-           kb_transmissions, build});
+           [](const BoundQuery& q) {
+               const unsigned d = q.topology.dim();
+               return Bounds{Slots(d), kb_lower_bound(q), kb_transmissions(d, q.k)};
+           },
+           build});
 }
 
 }  // namespace cubecast

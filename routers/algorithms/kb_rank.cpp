@@ -13,6 +13,7 @@
 
 #include "routers/algorithms/parallel_prefix.h"
 #include "routers/algorithms/registry.h"
+#include "routers/algorithms/task_bounds.h"
 
 namespace cubecast {
 
@@ -101,13 +102,12 @@ LogicFactory build(const AlgorithmSetup& s) {
 }  // namespace
 
 void register_kb_rank(Registry& r) {
-    AlgorithmEntry e{TaskKind::kb, "rank", "000 §3.3.3 (K = d, known ranks, rotated index orders)",
-                     "d (3d --with-prefix)", kb_lower_bound_slots,
-                     [](unsigned d, uint64_t) { return std::optional<uint64_t>(d); }, kb_transmissions, build};
-    e.paper_slots_with_options = [](unsigned d, uint64_t, const FormulaOptions& o) {
-        return std::optional<uint64_t>(o.with_prefix ? 3 * uint64_t{d} : d);
-    };
-    r.add(e);
+    r.add({TaskKind::kb, "rank", "000 §3.3.3 (K = d, known ranks, rotated index orders)", "d (3d --with-prefix)",
+           [](const BoundQuery& q) {
+               const unsigned d = q.topology.dim();
+               return Bounds{Slots(q.options.with_prefix ? 3 * uint64_t{d} : d), kb_lower_bound(q), kb_transmissions(d, q.k)};
+           },
+           build});
 }
 
 }  // namespace cubecast

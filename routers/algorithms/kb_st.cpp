@@ -1,6 +1,7 @@
 // Registration of paper 000 §3.2's algorithm on the d edge-disjoint spanning binomial trees: kb/st,
 // kb/st-random (fixed length), kb/st-random-guaranteed and mnb/st. The logic is in st_logic.h.
 #include "routers/algorithms/registry.h"
+#include "routers/algorithms/task_bounds.h"
 #include "routers/algorithms/st_logic.h"
 
 namespace cubecast {
@@ -15,36 +16,40 @@ LogicFactory build_with(StVariant variant, const AlgorithmSetup& s) {
     return [st](uint32_t node) { return std::make_unique<StLogic>(st, node); };
 }
 
-// Total time 2 ceil(K/d) + 4d: phase 1 2d + 1, phase 2 ceil(K/d) + d - 1, phase 3 ceil(K/d) + d.
-std::optional<uint64_t> st_slots(unsigned d, uint64_t k) { return 2 * ceil_div(k, d) + 4 * uint64_t{d}; }
+// The K-broadcast entries' bounds with the paper's time `paper` (none: no figure).
+std::function<Bounds(const BoundQuery&)> kb_bounds(std::function<std::optional<Slots>(unsigned d, uint64_t k, const FormulaOptions&)> paper) {
+    return [paper](const BoundQuery& q) {
+        const unsigned d = q.topology.dim();
+        return Bounds{paper(d, q.k, q.options), kb_lower_bound(q), kb_transmissions(d, q.k)};
+    };
+}
 
 }  // namespace
 
 void register_kb_st(Registry& r) {
+    // Total time 2 ceil(K/d) + 4d: phase 1 2d + 1, phase 2 ceil(K/d) + d - 1, phase 3 ceil(K/d) + d.
     r.add({TaskKind::kb, "st", "000 §3.2 (prefix ranks, d edge-disjoint SBTs of §2.1.3, termination packets)",
-           "2ceil(K/d)+4d", kb_lower_bound_slots, st_slots, kb_transmissions,
+           "2ceil(K/d)+4d",
+           kb_bounds([](unsigned d, uint64_t k, const FormulaOptions&) { return std::optional<Slots>(2 * ceil_div(k, d) + 4 * uint64_t{d}); }),
            [](const AlgorithmSetup& s) { return build_with(StVariant::prefix, s); }});
-    AlgorithmEntry fixed{TaskKind::kb, "st-random",
-                         "000 §3.2 randomized, fixed length (random trees, no prefix; --c-star C*)",
-                         "2ceil(C*K/d)+2d-1, correct w.h.p.", kb_lower_bound_slots,
-                         [](unsigned, uint64_t) { return std::optional<uint64_t>(); }, kb_transmissions,
-                         [](const AlgorithmSetup& s) { return build_with(StVariant::random_fixed, s); }};
-    fixed.paper_slots_with_options = [](unsigned d, uint64_t k, const FormulaOptions& o) {
-        return std::optional<uint64_t>(2 * st_random_budget(d, k, o.c_star) + 2 * uint64_t{d} - 1);
-    };
-    r.add(fixed);
+    r.add({TaskKind::kb, "st-random", "000 §3.2 randomized, fixed length (random trees, no prefix; --c-star C*)",
+           "2ceil(C*K/d)+2d-1, correct w.h.p.",
+           kb_bounds([](unsigned d, uint64_t k, const FormulaOptions& o) {
+               return std::optional<Slots>(2 * st_random_budget(d, k, o.c_star) + 2 * uint64_t{d} - 1);
+           }),
+           [](const AlgorithmSetup& s) { return build_with(StVariant::random_fixed, s); }});
     r.add({TaskKind::kb, "st-random-guaranteed",
            "000 §3.2 randomized, guaranteed (random trees; phase 2 until the roots hold all K)",
-           "Theta(max(d, K/d)) w.h.p., always correct", kb_lower_bound_slots,
-           [](unsigned, uint64_t) { return std::optional<uint64_t>(); }, kb_transmissions,
+           "Theta(max(d, K/d)) w.h.p., always correct",
+           kb_bounds([](unsigned, uint64_t, const FormulaOptions&) { return std::optional<Slots>(); }),
            [](const AlgorithmSetup& s) { return build_with(StVariant::random_guaranteed, s); }});
     // K = 2^d: r_x = 2^d - x is known, no phase 1: 2 ceil(2^d/d) + 2d - 1.
     r.add({TaskKind::mnb, "st", "000 §3.2 with K = 2^d (no prefix phase: r_x = 2^d - x)", "2ceil(2^d/d)+2d-1",
-           [](unsigned d, uint64_t) { return std::optional<uint64_t>(mnb_optimal_slots(d)); },
-           [](unsigned d, uint64_t) {
-               return std::optional<uint64_t>(2 * ceil_div(uint64_t{1} << d, d) + 2 * uint64_t{d} - 1);
+           [](const BoundQuery& q) {
+               const unsigned d = q.topology.dim();
+               return Bounds{Slots(2 * ceil_div(uint64_t{1} << d, d) + 2 * uint64_t{d} - 1), mnb_lower_bound(q),
+                             broadcast_transmissions(d)};
            },
-           [](unsigned d, uint64_t) { return broadcast_transmissions(d); },
            [](const AlgorithmSetup& s) { return build_with(StVariant::mnb, s); }});
 }
 

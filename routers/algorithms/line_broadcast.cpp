@@ -15,6 +15,7 @@
 //     unidirectional arrays): at most (K + p - 1)/2 (Theorem 2), (p - 1)/2 with one packet per node.
 #include "models/mesh.h"
 #include "routers/algorithms/registry.h"
+#include "routers/algorithms/task_bounds.h"
 
 namespace cubecast {
 
@@ -59,15 +60,17 @@ private:
     uint32_t id_;
 };
 
-uint64_t cdiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
-
-// Whatever the placement: some node holds at most floor(K/p) of the K packets, so it receives at
-// least K - floor(K/p) of them over its (at most two) links, one per link per slot.
-uint64_t lower_bound(uint64_t p, uint64_t k) { return std::max<uint64_t>(1, cdiv(k - k / p, 2)); }
-
+// Theorem 2 and its Remark: K + p - 1 on the linear array; on the ring whole packets K + floor(p/2) - 1
+// (derived: the farthest node is floor(p/2) hops away), halves (K + p - 1)/2. The lower bound is what a
+// node must receive over its links and the farthest node (task_bounds.h), in the run's parts.
 AlgorithmEntry line(const char* name, const char* paper, const char* claim, bool split) {
-    AlgorithmEntry e{TaskKind::kb, name, paper, claim, nullptr, nullptr,
-                     [](unsigned, uint64_t) { return uint64_t{0}; },
+    AlgorithmEntry e{TaskKind::kb, name, paper, claim,
+                     [split](const BoundQuery& q) {
+                         const uint64_t k = q.k, p = static_cast<const Mesh&>(q.topology).radix();
+                         const bool ring = q.topology.kind() == TopologyKind::torus;
+                         const Slots paper = split ? Slots::ratio(k + p - 1, 2) : ring ? Slots(k + p / 2 - 1) : Slots(k + p - 1);
+                         return Bounds{paper, kb_lower_bound(q), q.parts * k * (p - 1)};
+                     },
                      [split](const AlgorithmSetup& s) -> LogicFactory {
                          const Mesh& mesh = static_cast<const Mesh&>(s.topology);
                          return [&mesh, split](uint32_t node) { return std::make_unique<LineBroadcastLogic>(mesh, split, node); };
@@ -85,33 +88,13 @@ AlgorithmEntry line(const char* name, const char* paper, const char* claim, bool
 }  // namespace
 
 void register_line_broadcast(Registry& r) {
-    // The bounds depend on p and on ring or array: given by topology_slots below.
     AlgorithmEntry unsplit = line("line", "001 Theorem 2 (pass through, own packets into empty slots; array or ring)",
                                   "array K+p-1; ring K+ceil((p-1)/2)-1 (derived)", false);
     unsplit.foldable = true;
-    unsplit.topology_slots = [](const Topology& t, const AlgorithmEntry::Placement& placed, const FormulaOptions&) {
-        const uint64_t k = placed.sources.size();
-        const uint64_t p = static_cast<const Mesh&>(t).radix();
-        const bool ring = t.kind() == TopologyKind::torus;
-        TopologySlots s;
-        s.paper = ring ? k + p / 2 - 1 : k + p - 1;
-        s.lower = lower_bound(p, k);
-        s.transmissions = k * (p - 1);
-        return s;
-    };
     r.add(unsplit);
     AlgorithmEntry split = line("line-split", "001 Theorem 2 (ring: each packet in two halves, one each way round)",
                                 "(K+p-1)/2", true);
     split.foldable = true;
-    split.topology_slots = [](const Topology& t, const AlgorithmEntry::Placement& placed, const FormulaOptions&) {
-        const uint64_t k = placed.sources.size();
-        const uint64_t p = static_cast<const Mesh&>(t).radix();
-        TopologySlots s;
-        s.paper = cdiv(k + p - 1, 2);
-        s.lower = lower_bound(p, k);  // two halves of half a slot each, over the same two links
-        s.transmissions = 2 * k * (p - 1);  // two halves, each round the ring
-        return s;
-    };
     r.add(split);
 }
 

@@ -92,9 +92,34 @@ std::shared_ptr<const std::vector<int32_t>> rank_table(const Topology& t, std::v
     return ranks;
 }
 
+// Theorems 3 and 4: d(p-1) and 2d(p-1) slots. Any algorithm needs a slot per hop of the longest
+// shortest path a packet has to go (on the network: the torus's wraparound links count). The
+// transmissions are the greedy routes' (array paths: to i, then to v(i)).
+Bounds bounds(const BoundQuery& q, bool monotone, unsigned phases) {
+    const Mesh& m = static_cast<const Mesh&>(q.topology);
+    std::vector<uint32_t> s = q.sources, v = q.targets;
+    std::sort(s.begin(), s.end());
+    std::sort(v.begin(), v.end());
+    Bounds out;
+    out.paper = Slots(uint64_t{phases} * m.dim() * (m.radix() - 1));
+    LowerBound farthest{Slots(0), ""};
+    for (uint32_t i = 0; i < s.size(); ++i) {
+        const uint32_t to = monotone ? v[i] : i;
+        if (to == s[i]) continue;
+        const uint32_t hops = q.network.distance(s[i], to);
+        if (hops > farthest.slots)
+            farthest = {Slots(hops), "the packet of node " + std::to_string(s[i]) + " to node " + std::to_string(to) + " goes " +
+                                         std::to_string(hops) + " hops"};
+        out.transmissions += monotone ? m.array_distance(s[i], i) + m.array_distance(i, to) : m.array_distance(s[i], i);
+    }
+    if (farthest.slots > Slots(0)) out.lower = farthest;
+    return out;
+}
+
 AlgorithmEntry greedy(TaskKind task, const char* paper, const char* claim, unsigned phases) {
     const bool monotone = task == TaskKind::monotone;
-    AlgorithmEntry e{task, "greedy", paper, claim, nullptr, nullptr, [](unsigned, uint64_t) { return uint64_t{0}; },
+    AlgorithmEntry e{task, "greedy", paper, claim,
+                     [monotone, phases](const BoundQuery& q) { return bounds(q, monotone, phases); },
                      [monotone](const AlgorithmSetup& s) -> LogicFactory {
                          const Mesh& mesh = static_cast<const Mesh&>(s.topology);
                          const unsigned f = s.packet_flits;
@@ -102,23 +127,6 @@ AlgorithmEntry greedy(TaskKind task, const char* paper, const char* claim, unsig
                          return [&mesh, f, ranks](uint32_t node) { return std::make_unique<MeshPackLogic>(mesh, f, ranks, node); };
                      }};
     e.topologies = {TopologyKind::array, TopologyKind::torus};
-    e.topology_slots = [monotone, phases](const Topology& t, const AlgorithmEntry::Placement& placed, const FormulaOptions&) {
-        const Mesh& m = static_cast<const Mesh&>(t);
-        std::vector<uint32_t> s = placed.sources, v = placed.targets;
-        std::sort(s.begin(), s.end());
-        std::sort(v.begin(), v.end());
-        TopologySlots out;
-        out.paper = uint64_t{phases} * m.dim() * (m.radix() - 1);
-        uint64_t farthest = 0;  // every packet needs a slot per hop of its shortest path in the array
-        for (uint32_t i = 0; i < s.size(); ++i) {
-            const uint32_t to = monotone ? v[i] : i;
-            if (to == s[i]) continue;
-            farthest = std::max<uint64_t>(farthest, m.array_distance(s[i], to));
-            out.transmissions += monotone ? m.array_distance(s[i], i) + m.array_distance(i, to) : m.array_distance(s[i], i);
-        }
-        out.lower = farthest;
-        return out;
-    };
     return e;
 }
 

@@ -1,7 +1,7 @@
 // Registration of paper 001 §4's partial multinode broadcast on the torus and the array: pmnb/vbm-a0
 // (Lemma 2), pmnb/vbm-split (Theorem 6), pmnb/vbm and mnb/vbm (§4.2); the logic is mesh_pmnb_logic.h.
-// Bounds in slots, exactly (in units of 1 / (2 d N F (p-1)) slot, rounded up), t_p = T/F (0 with
-// --known-sources), gamma = 2 on the torus and 1 on the array:
+// Bounds in slots, exactly (fractions kept), t_p = T/F (0 with --known-sources), gamma = 2 on the torus
+// and 1 on the array:
 //   vbm-a0:    M(N-1)/(gamma N) + 2d(p-1) t_p + (1 + 1/gamma)(p-1)d          (Lemma 2)
 //   vbm-split: M(N-1)/(gamma d N) + 2d(p-1) t_p + (1 + 1/gamma)(p-1)          (Theorem 6)
 //   vbm:       the text copy's Eqs. (5') and (6') and the §4.2 bound are garbled. Derived from Lemma 1's
@@ -14,11 +14,12 @@
 //              On the array (h = p-1) this is ceil(M/d) - 1 + 2(p-1)d + 4(p-1)d t_p at most: Eq. (6')
 //              as far as it can be read. mnb/vbm: the same with M = N and no prefix.
 // Lower bounds, Eqs. (3) and (4): node 0 has 2d (torus) or d (array) input links and must receive
-// M - 1 packets: (M-1)/(2d) and (M-1)/d slots, at least one.
+// M - 1 packets; applied to the run (task_bounds.h): the node that receives the most per link, in parts.
 #include "models/mesh.h"
 #include "routers/algorithms/mesh_pmnb_logic.h"
 #include "routers/algorithms/mesh_prefix.h"
 #include "routers/algorithms/registry.h"
+#include "routers/algorithms/task_bounds.h"
 
 namespace cubecast {
 
@@ -44,39 +45,27 @@ std::function<LogicFactory(const AlgorithmSetup&)> builder(PmnbVariant variant) 
     };
 }
 
-// Slots in units of 1 / (2 d N F (p-1)).
-struct Scale {
-    uint64_t n, d, f, t, p;
-    uint64_t unit() const { return 2 * d * n * f * (p - 1); }
-    uint64_t slots(uint64_t scaled) const { return ceil_div(scaled, unit()); }
-};
-
-TopologySlots bounds(PmnbVariant variant, const Topology& topo, const std::vector<uint32_t>& sources, const FormulaOptions& o) {
-    const Mesh& mesh = static_cast<const Mesh&>(topo);
-    const bool torus = mesh.wraps();
-    const Scale s{mesh.nodes(), mesh.dim(), o.packet_flits, o.known_sources ? 0 : o.token_flits, mesh.radix()};
-    const uint64_t m = variant == PmnbVariant::mnb ? mesh.nodes() : sources.size();
-    const uint64_t gamma = torus ? 2 : 1, pm1 = s.p - 1;
-    const uint64_t prefix = 2 * s.d * pm1 * s.t * (2 * s.d * s.n * pm1);  // 2d(p-1) t_p, scaled
-    TopologySlots out;
+// The paper's time for M active nodes, exactly (fractions of a slot kept).
+Slots paper_time(PmnbVariant variant, const Mesh& mesh, uint64_t m, const FormulaOptions& o) {
+    const uint64_t n = mesh.nodes(), d = mesh.dim(), pm1 = mesh.radix() - 1, gamma = mesh.wraps() ? 2 : 1;
+    const Slots prefix = o.t_p_slots() * (2 * d * pm1);                      // 2d(p-1) t_p
+    const Slots tail = Slots::ratio((gamma + 1) * pm1, gamma);               // (1 + 1/gamma)(p-1)
     switch (variant) {
-        case PmnbVariant::a0:
-            out.paper = s.slots(m * (s.n - 1) * 2 * s.d * s.f * pm1 / gamma + prefix +
-                                (gamma + 1) * pm1 * s.d * s.unit() / gamma);
-            break;
-        case PmnbVariant::split:
-            out.paper = s.slots(m * (s.n - 1) * 2 * s.f * pm1 / gamma + prefix + (gamma + 1) * pm1 * s.unit() / gamma);
-            break;
+        case PmnbVariant::a0: return Slots::ratio(m * (n - 1), gamma * n) + prefix + tail * d;
+        case PmnbVariant::split: return Slots::ratio(m * (n - 1), gamma * d * n) + prefix + tail;
         default: {
-            const uint64_t h = mesh_round_hops(mesh, false), per_class = ceil_div(m, s.d);
-            const uint64_t prefixes = variant == PmnbVariant::mnb ? 0 : 2 * prefix;
-            out.paper = s.slots(prefixes + pm1 * s.d * s.unit() + h * ((per_class - 1) * (s.n - 1) * 2 * s.d * s.f + s.d * s.unit()));
+            const uint64_t h = mesh_round_hops(mesh, false), per_class = ceil_div(m, d);
+            const Slots prefixes = variant == PmnbVariant::mnb ? Slots(0) : prefix * 2;
+            return prefixes + Slots(pm1 * d) + (Slots::ratio((per_class - 1) * (n - 1), pm1 * n) + Slots(d)) * h;
         }
     }
-    out.lower = std::max<uint64_t>(1, ceil_div(m - 1, (torus ? 2 : 1) * s.d));
-    const uint64_t parts = (variant == PmnbVariant::split ? s.d : 1) * (torus && halves_for(variant) ? 2 : 1);
-    out.transmissions = parts * m * (s.n - 1);  // every part must reach N - 1 nodes
-    return out;
+}
+
+Bounds bounds(PmnbVariant variant, const BoundQuery& q) {
+    const Mesh& mesh = static_cast<const Mesh&>(q.topology);
+    const uint64_t n = mesh.nodes(), m = variant == PmnbVariant::mnb ? n : q.k;
+    return Bounds{paper_time(variant, mesh, m, q.options), variant == PmnbVariant::mnb ? mnb_lower_bound(q) : pmnb_lower_bound(q),
+                  q.parts * m * (n - 1)};  // every part must reach N - 1 nodes
 }
 
 // One period's PMNB for the dynamic scheme (001 §6): ranks always by prefix.
@@ -109,13 +98,9 @@ PeriodCost period_cost(PmnbVariant variant, const Topology& t, const FormulaOpti
 }
 
 AlgorithmEntry entry(TaskKind task, const char* name, const char* paper, const char* claim, PmnbVariant variant) {
-    AlgorithmEntry e{task, name, paper, claim, nullptr, nullptr, [](unsigned, uint64_t) { return uint64_t{0}; },
-                     builder(variant)};
+    AlgorithmEntry e{task, name, paper, claim, [variant](const BoundQuery& q) { return bounds(variant, q); }, builder(variant)};
     e.topologies = {TopologyKind::torus, TopologyKind::array};
     e.foldable = true;
-    e.topology_slots = [variant](const Topology& t, const AlgorithmEntry::Placement& placed, const FormulaOptions& o) {
-        return bounds(variant, t, placed.sources, o);
-    };
     e.ranks_by_prefix = task == TaskKind::pmnb;
     e.halves_on_rings = halves_for(variant);
     e.splits_packets = variant == PmnbVariant::split;

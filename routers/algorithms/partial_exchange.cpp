@@ -11,9 +11,12 @@
 //     vertical links C's over R's; links are non-wasting (the router's queues are work-conserving).
 // The copy's definitions of R and C read "r_i < c_j" and "r_i > c_j": one must take the ties; R does here
 // (Lemma 3's proof needs only that a node of R has c_j >= r_i).
-// Bound (§5): T_PE <= 2 floor(sqrt M)(N - p) + 2(p - 1) + p t_p. Lower bounds for the run's own active
-// set: every active node sends N - 1 packets over its (2 to 4) outgoing links, every node receives its
-// packets over its incoming ones.
+// Bound (§5): T_PE <= 2 floor(sqrt M)(N - p) + 2(p - 1) + p t_p. Lower bound: §5's cut argument applied
+// to the run's own active set. For any set S of nodes, the packets that must leave S (active nodes in S
+// times nodes outside) or enter it cross the links between S and the rest, whole packets one per link at
+// a time: ceil(packets / links) slots. §5 takes the m x m corner square (m = floor(sqrt M)) and the
+// bisection (N^2/(4p) when the left half is active); here S ranges over single nodes (the ports), the
+// row and column cuts (bands on the torus), and every rectangle (p <= 24; above, those at the corners).
 // Task pg / rc, the partial gather (every node sends a packet to each active node), is §5's dual: the
 // paths reversed (a packet for a node of R goes along its column first, then along the destination's
 // row; for C row first), each set keeping its priority (R on horizontal links, C on vertical ones),
@@ -214,9 +217,73 @@ private:
     LogicProblems problems_;
 };
 
+// §5's cut argument over rectangles S = columns [x0, x0+w) x rows [y0, y0+h) (cyclic on the torus): the
+// packets out of S are |A in S| (|S^c|) for pe and |S| |A out of S| for pg, into S the other way round;
+// the links between S and the rest are h per side that has a neighbour column, w per such row side.
+LowerBound cut_bound(const Mesh& mesh, const std::vector<bool>& active, bool gather) {
+    const uint64_t p = mesh.radix(), n = mesh.nodes();
+    const bool torus = mesh.wraps();
+    // a[y][x] prefix sums over a 2p x 2p tiling (the torus's rectangles may wrap).
+    std::vector<uint64_t> sum((2 * p + 1) * (2 * p + 1), 0);
+    auto at = [&](uint64_t y, uint64_t x) -> uint64_t& { return sum[y * (2 * p + 1) + x]; };
+    for (uint64_t y = 0; y < 2 * p; ++y)
+        for (uint64_t x = 0; x < 2 * p; ++x)
+            at(y + 1, x + 1) = at(y, x + 1) + at(y + 1, x) - at(y, x) + active[(y % p) * p + x % p];
+    const uint64_t m = at(p, p);
+    LowerBound best{Slots(0), ""};
+    auto consider = [&](uint64_t x0, uint64_t y0, uint64_t w, uint64_t h) {
+        if (w * h == n) return;
+        uint64_t links = 0;
+        if (w < p) links += torus ? 2 * h : (x0 > 0 ? h : 0) + (x0 + w < p ? h : 0);
+        if (h < p) links += torus ? 2 * w : (y0 > 0 ? w : 0) + (y0 + h < p ? w : 0);
+        const uint64_t inside = w * h, outside = n - inside;
+        const uint64_t a_in = at(y0 + h, x0 + w) - at(y0, x0 + w) - at(y0 + h, x0) + at(y0, x0), a_out = m - a_in;
+        const uint64_t out = gather ? inside * a_out : a_in * outside, in = gather ? outside * a_in : a_out * inside;
+        const uint64_t packets = std::max(out, in);
+        const Slots s((packets + links - 1) / links);
+        if (s > best.slots)
+            best = {s, std::to_string(packets) + " packets must cross the " + std::to_string(links) + " links around columns " +
+                           std::to_string(x0) + ".." + std::to_string((x0 + w - 1) % p) + " x rows " + std::to_string(y0) +
+                           ".." + std::to_string((y0 + h - 1) % p) + " (001 §5's cut argument)"};
+    };
+    const bool every = p <= 24;
+    for (uint64_t w = 1; w <= p; ++w)
+        for (uint64_t h = 1; h <= p; ++h) {
+            const bool band = w == p || h == p, single = w == 1 && h == 1;
+            if (!every && !band && !single) {  // large p: the rectangles at the four corners
+                if (torus) continue;
+                for (uint64_t x0 : {uint64_t{0}, p - w})
+                    for (uint64_t y0 : {uint64_t{0}, p - h}) consider(x0, y0, w, h);
+                continue;
+            }
+            const uint64_t xs = torus ? p : p - w + 1, ys = torus ? p : p - h + 1;
+            for (uint64_t x0 = 0; x0 < xs; ++x0)
+                for (uint64_t y0 = 0; y0 < ys; ++y0) consider(x0, y0, w, h);
+        }
+    return best;
+}
+
+Bounds bounds(const BoundQuery& q, bool gather) {
+    const Mesh& mesh = static_cast<const Mesh&>(q.topology);
+    const uint64_t n = mesh.nodes(), p = mesh.radix(), m = q.sources.size();
+    uint64_t floor_sqrt = static_cast<uint64_t>(std::sqrt(static_cast<double>(m)));
+    while (floor_sqrt * floor_sqrt > m) --floor_sqrt;
+    while ((floor_sqrt + 1) * (floor_sqrt + 1) <= m) ++floor_sqrt;
+    Bounds out;
+    const uint64_t steps = gather ? 2 * p - 1 : p;  // token steps before phase 2
+    out.paper = Slots(2 * floor_sqrt * (n - p) + 2 * (p - 1)) + q.options.t_p_slots() * steps;
+    const Mesh& network = static_cast<const Mesh&>(q.network);
+    std::vector<bool> active(n, false);
+    for (uint32_t s : q.network_sources) active[s] = true;
+    out.lower = cut_bound(network, active, gather);
+    for (uint32_t s : q.sources)  // every packet on a shortest path of the array
+        for (uint32_t x = 0; x < n; ++x) out.transmissions += mesh.array_distance(s, x);
+    return out;
+}
+
 AlgorithmEntry exchange(TaskKind task, const char* paper, const char* claim) {
     const bool gather = task == TaskKind::pg;
-    AlgorithmEntry e{task, "rc", paper, claim, nullptr, nullptr, [](unsigned, uint64_t) { return uint64_t{0}; },
+    AlgorithmEntry e{task, "rc", paper, claim, [gather](const BoundQuery& q) { return bounds(q, gather); },
                      [gather](const AlgorithmSetup& s) -> LogicFactory {
                          const Mesh& mesh = static_cast<const Mesh&>(s.topology);
                          const uint64_t p = mesh.radix(), t = s.token_flits;
@@ -233,30 +300,6 @@ AlgorithmEntry exchange(TaskKind task, const char* paper, const char* claim) {
         if (d == 2) return std::nullopt;
         return "--dim " + std::to_string(d) + ": " + (gather ? "pg" : "pe") +
                "/rc is paper 001 §5's algorithm for p x p arrays and tori: accepted --dim 2";
-    };
-    e.topology_slots = [gather](const Topology& t, const AlgorithmEntry::Placement& placed, const FormulaOptions& o) {
-        const Mesh& mesh = static_cast<const Mesh&>(t);
-        const uint64_t n = mesh.nodes(), p = mesh.radix(), m = placed.sources.size();
-        uint64_t floor_sqrt = static_cast<uint64_t>(std::sqrt(static_cast<double>(m)));
-        while (floor_sqrt * floor_sqrt > m) --floor_sqrt;
-        while ((floor_sqrt + 1) * (floor_sqrt + 1) <= m) ++floor_sqrt;
-        TopologySlots out;
-        const uint64_t steps = gather ? 2 * p - 1 : p;  // token steps before phase 2, in slots rounded up
-        out.paper = 2 * floor_sqrt * (n - p) + 2 * (p - 1) + ceil_div(steps * o.token_flits, o.packet_flits);
-        std::vector<bool> active(n, false);
-        for (uint32_t s : placed.sources) active[s] = true;
-        uint64_t lower = 1;  // what a node sends and receives over its own links (out = in links)
-        for (uint32_t x = 0; x < n; ++x) {
-            const uint64_t sends = gather ? m - (active[x] ? 1 : 0) : active[x] ? n - 1 : 0;
-            const uint64_t receives = gather ? (active[x] ? n - 1 : 0) : m - (active[x] ? 1 : 0);
-            lower = std::max({lower, ceil_div(sends, mesh.links_at(x)), ceil_div(receives, mesh.links_at(x))});
-        }
-        out.lower = lower;
-        uint64_t hops = 0;  // every packet on a shortest path of the array
-        for (uint32_t s : placed.sources)
-            for (uint32_t x = 0; x < n; ++x) hops += mesh.array_distance(s, x);
-        out.transmissions = hops;
-        return out;
     };
     return e;
 }

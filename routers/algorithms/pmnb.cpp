@@ -6,6 +6,7 @@
 
 #include "routers/algorithms/pmnb_logic.h"
 #include "routers/algorithms/registry.h"
+#include "routers/algorithms/task_bounds.h"
 #include "routers/algorithms/rotation_classes.h"
 
 namespace cubecast {
@@ -40,35 +41,16 @@ std::function<PeriodFactory(const AlgorithmSetup&)> period_builder(PmnbVariant v
     };
 }
 
-// The paper's bounds in slots, exactly: computed in units of 1/(N d F) slot and rounded up.
-struct Exact {
-    uint64_t n, d, f, t;  // N, d, packet flits, token flits (t = 0: known sources, t_p = 0)
-    uint64_t unit() const { return n * d * f; }
-    uint64_t slots(uint64_t scaled) const { return ceil_div(scaled, unit()); }
-    uint64_t whole(uint64_t s) const { return s * unit(); }        // s slots
-    uint64_t prefix_steps(uint64_t k) const { return k * t * n * d; }  // k t_p = k T/F slots
-};
-Exact exact(unsigned d, const FormulaOptions& o) {
-    return Exact{uint64_t{1} << d, d, o.packet_flits, o.known_sources ? 0 : o.token_flits};
-}
-
-// §IV (13): without splitting max(d, ceil((M-1)/d)); with splitting (M-1)/d, and at least one slot
-// (a mini-packet crosses d links of 1/d slot each).
-std::optional<uint64_t> lower_unsplit(unsigned d, uint64_t m, const FormulaOptions&) {
-    return std::max<uint64_t>(d, ceil_div(m - 1, d));
-}
-std::optional<uint64_t> lower_split(unsigned d, uint64_t m, const FormulaOptions&) {
-    return std::max<uint64_t>(1, ceil_div(m - 1, d));
-}
-
 AlgorithmEntry entry(TaskKind task, const char* name, const char* paper, const char* claim, PmnbVariant variant,
-                     std::function<std::optional<uint64_t>(unsigned, uint64_t, const FormulaOptions&)> bound) {
+                     std::function<Slots(unsigned d, uint64_t m, const FormulaOptions&)> bound) {
     AlgorithmEntry e{task, name, paper, claim,
-                     [](unsigned d, uint64_t m) { return std::optional<uint64_t>(std::max<uint64_t>(d, ceil_div(m - 1, d))); },
-                     [](unsigned, uint64_t) { return std::optional<uint64_t>(); },
-                     [](unsigned d, uint64_t m) { return m * ((uint64_t{1} << d) - 1); }, builder(variant)};
-    e.paper_slots_with_options = std::move(bound);
-    e.lower_bound_with_options = lower_unsplit;
+                     [bound, task](const BoundQuery& q) {
+                         const unsigned d = q.topology.dim();
+                         const uint64_t n = uint64_t{1} << d;
+                         if (task == TaskKind::mnb) return Bounds{bound(d, n, q.options), mnb_lower_bound(q), n * (n - 1)};
+                         return Bounds{bound(d, q.k, q.options), pmnb_lower_bound(q), q.parts * q.k * (n - 1)};
+                     },
+                     builder(variant)};
     e.ranks_by_prefix = task == TaskKind::pmnb;
     return e;
 }
@@ -80,17 +62,15 @@ void register_pmnb(Registry& r) {
     r.add(entry(TaskKind::pmnb, "vb1", "004 §IV-A (prefix ranks, packing, subcube SNB, subcube MNB of 003)",
                 "ceil((2^m-1)/m)+2d+2d t_p-m, m = ceil(log2 M)", PmnbVariant::vb1,
                 [](unsigned d, uint64_t m, const FormulaOptions& o) {
-                    const Exact x = exact(d, o);
                     const unsigned lg = ceil_log2(m);
                     const uint64_t mnb = lg == 0 ? 0 : ceil_div((uint64_t{1} << lg) - 1, lg);
-                    return std::optional<uint64_t>(x.slots(x.whole(mnb + 2 * d - lg) + x.prefix_steps(2 * d)));
+                    return Slots(mnb + 2 * d - lg) + o.t_p_slots() * (2 * d);
                 }));
     // Lemma 2: M(N-1)/N + 2d t_p + 2d.
     AlgorithmEntry a0 = entry(TaskKind::pmnb, "vb-a0", "004 §IV-B Lemma 2 (algorithm A_0: prefix, packing, d subphases)",
                               "M(N-1)/N+2d t_p+2d", PmnbVariant::a0, [](unsigned d, uint64_t m, const FormulaOptions& o) {
-                                  const Exact x = exact(d, o);
-                                  return std::optional<uint64_t>(
-                                      x.slots(m * (x.n - 1) * x.f * x.d + x.prefix_steps(2 * d) + x.whole(2 * d)));
+                                  const uint64_t n = uint64_t{1} << d;
+                                  return Slots::ratio(m * (n - 1), n) + o.t_p_slots() * (2 * d) + Slots(2 * d);
                               });
     a0.build_period = period_builder(PmnbVariant::a0);
     a0.period_cost = [](const Topology& t, const FormulaOptions& o) {  // Lemma 2: X = (N-1)/N, V = 2d t_p + 2d
@@ -103,13 +83,10 @@ void register_pmnb(Registry& r) {
     AlgorithmEntry split = entry(TaskKind::pmnb, "vb2", "004 §IV-B Theorem 3 (d mini-packets, class c on A_c)",
                                  "(N-1)/N M/d+2d t_p+2", PmnbVariant::split,
                                  [](unsigned d, uint64_t m, const FormulaOptions& o) {
-                                     const Exact x = exact(d, o);
-                                     return std::optional<uint64_t>(
-                                         x.slots(m * (x.n - 1) * x.f + x.prefix_steps(2 * d) + x.whole(2)));
+                                     const uint64_t n = uint64_t{1} << d;
+                                     return Slots::ratio(m * (n - 1), n * d) + o.t_p_slots() * (2 * d) + Slots(2);
                                  });
     split.splits_packets = true;
-    split.optimal_transmissions = [](unsigned d, uint64_t m) { return d * m * ((uint64_t{1} << d) - 1); };
-    split.lower_bound_with_options = lower_split;
     split.build_period = period_builder(PmnbVariant::split);
     split.period_cost = [](const Topology& t, const FormulaOptions& o) {  // §V: X = (N-1)/(dN), V = 2d t_p + 2
         const unsigned d = t.dim();
@@ -121,9 +98,7 @@ void register_pmnb(Registry& r) {
     AlgorithmEntry classes = entry(TaskKind::pmnb, "vb3", "004 §IV-C (prefix classes r mod d, class c on A_c, no splitting)",
                                    "ceil(M/d)+2d+4d t_p-1", PmnbVariant::classes,
                                    [](unsigned d, uint64_t m, const FormulaOptions& o) {
-                                       const Exact x = exact(d, o);
-                                       return std::optional<uint64_t>(
-                                           x.slots(x.whole(ceil_div(m, d) + 2 * d - 1) + x.prefix_steps(4 * d)));
+                                       return Slots(ceil_div(m, d) + 2 * d - 1) + o.t_p_slots() * (4 * d);
                                    });
     classes.build_period = period_builder(PmnbVariant::classes);
     // §V: V = 2d + 4d t_p and X = 1/d (ceil(M/d) - 1 <= M/d - 1/d, so the time is at most M/d + V).
@@ -133,14 +108,8 @@ void register_pmnb(Registry& r) {
     };
     r.add(classes);
     // §IV-C with M = N: ceil(N/d) + 2d - 1 (no prefix).
-    AlgorithmEntry mnb = entry(TaskKind::mnb, "vb3", "004 §IV-C with M = N (classes s mod d known, no prefix)",
-                               "ceil(N/d)+2d-1", PmnbVariant::mnb, [](unsigned d, uint64_t, const FormulaOptions&) {
-                                   return std::optional<uint64_t>(ceil_div(uint64_t{1} << d, d) + 2 * uint64_t{d} - 1);
-                               });
-    mnb.lower_bound_slots = [](unsigned d, uint64_t) { return std::optional<uint64_t>(mnb_optimal_slots(d)); };
-    mnb.lower_bound_with_options = nullptr;
-    mnb.optimal_transmissions = [](unsigned d, uint64_t) { return broadcast_transmissions(d); };
-    r.add(mnb);
+    r.add(entry(TaskKind::mnb, "vb3", "004 §IV-C with M = N (classes s mod d known, no prefix)", "ceil(N/d)+2d-1",
+                PmnbVariant::mnb, [](unsigned d, uint64_t n, const FormulaOptions&) { return Slots(ceil_div(n, d) + 2 * uint64_t{d} - 1); }));
 }
 
 }  // namespace cubecast

@@ -34,15 +34,7 @@ uint64_t broadcast_transmissions(unsigned d) {
     return n * (n - 1);
 }
 
-uint64_t kb_lower_bound(unsigned d, uint64_t k) {
-    const uint64_t n = uint64_t{1} << d;
-    return std::max<uint64_t>(d, ceil_div((n - 1) * k, uint64_t{d} * n));
-}
-
-std::optional<uint64_t> kb_lower_bound_slots(unsigned d, uint64_t k) { return kb_lower_bound(d, k); }
 uint64_t kb_transmissions(unsigned d, uint64_t k) { return k * ((uint64_t{1} << d) - 1); }
-
-uint64_t succ_lower_bound(unsigned d) { return d == 1 ? 1 : (uint64_t{1} << d) + 1; }
 
 uint64_t st_random_budget(unsigned d, uint64_t k, double c_star) {
     // ceil in exact arithmetic for the usual C* (the 1e-9 keeps 3.0 * 4 / 2 at 6).

@@ -6,6 +6,7 @@
 // broadcasting on its own tree and FIFO queues, as the naive `mnb` baseline. With a rotation c the
 // dimensions are renamed j -> (j + c) mod d: the rotated trees R^c(SBT) of papers 000 and 002.
 #include "routers/algorithms/registry.h"
+#include "routers/algorithms/task_bounds.h"
 
 namespace cubecast {
 
@@ -38,18 +39,22 @@ LogicFactory build(const AlgorithmSetup& s) {
 
 void register_sbt(Registry& r) {
     r.add({TaskKind::snb, "sbt", "003 §1 (spanning binomial tree)", "d",
-           [](unsigned d, uint64_t) { return std::optional<uint64_t>(d); },
-           [](unsigned d, uint64_t) { return std::optional<uint64_t>(d); },
-           [](unsigned d, uint64_t) { return (uint64_t{1} << d) - 1; }, build});
+           [](const BoundQuery& q) {
+               const unsigned d = q.topology.dim();
+               return Bounds{Slots(d), distance_bound(q.network, {q.root}, 1, "003 §1: the farthest node from the root"),
+                             (uint64_t{1} << d) - 1};
+           },
+           build});
     r.add({TaskKind::mnb, "sbt", "baseline: every node on its own SBT, FIFO queues", "none (baseline)",
-           [](unsigned d, uint64_t) { return std::optional<uint64_t>(mnb_optimal_slots(d)); },
-           [](unsigned, uint64_t) { return std::optional<uint64_t>(); },
-           [](unsigned d, uint64_t) { return broadcast_transmissions(d); }, build});
+           [](const BoundQuery& q) { return Bounds{std::nullopt, mnb_lower_bound(q), broadcast_transmissions(q.topology.dim())}; },
+           build});
     // 000 §3.3.1: a copy is delayed at most once by each other packet, so at most d + K - 1 slots.
     r.add({TaskKind::kb, "same-order", "000 §3.3.1 (same-order completely unbalanced trees, FIFO)", "d+K-1",
-           kb_lower_bound_slots,
-           [](unsigned d, uint64_t k) { return std::optional<uint64_t>(d + k - 1); },
-           kb_transmissions, build});
+           [](const BoundQuery& q) {
+               const unsigned d = q.topology.dim();
+               return Bounds{Slots(d + q.k - 1), kb_lower_bound(q), kb_transmissions(d, q.k)};
+           },
+           build});
 }
 
 }  // namespace cubecast

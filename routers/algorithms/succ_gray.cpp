@@ -8,6 +8,7 @@
 // the broadcasts can overlap without conflict under the shouting/whispering model (Lemma 3).
 #include "models/task.h"
 #include "routers/algorithms/registry.h"
+#include "routers/algorithms/task_bounds.h"
 #include "routers/algorithms/rotation_classes.h"
 
 namespace cubecast {
@@ -38,10 +39,15 @@ LogicFactory build(const AlgorithmSetup&) {
 }  // namespace
 
 void register_succ_gray(Registry& r) {
-    r.add({TaskKind::succ, "gray", "002 §3 (Gray-code allocation, rotated SBTs, a broadcast every 2 slots)",
-           "2p+log2(p)-2", [](unsigned d, uint64_t) { return std::optional<uint64_t>(succ_lower_bound(d)); },
-           [](unsigned d, uint64_t) { return std::optional<uint64_t>((uint64_t{2} << d) + d - 2); },
-           [](unsigned d, uint64_t) { return broadcast_transmissions(d); }, build});
+    AlgorithmEntry e{TaskKind::succ, "gray", "002 §3 (Gray-code allocation, rotated SBTs, a broadcast every 2 slots)",
+                     "2p+log2(p)-2",
+                     [](const BoundQuery& q) {
+                         const unsigned d = q.topology.dim();
+                         return Bounds{Slots((uint64_t{2} << d) + d - 2), succ_lower_bound(q), broadcast_transmissions(d)};
+                     },
+                     build};
+    e.paper_port_model = PortModel::shout;
+    r.add(e);
 }
 
 }  // namespace cubecast

@@ -3,6 +3,7 @@
 // d slots, p log2 p in all. Valid under the shouting/whispering model: one broadcast at a time, a
 // node sends one message to all its children at once and receives once.
 #include "routers/algorithms/registry.h"
+#include "routers/algorithms/task_bounds.h"
 
 namespace cubecast {
 
@@ -28,10 +29,14 @@ LogicFactory build(const AlgorithmSetup&) {
 }  // namespace
 
 void register_succ_sequential(Registry& r) {
-    r.add({TaskKind::succ, "sequential", "002 §1 (one broadcast after the other)", "p log2 p",
-           [](unsigned d, uint64_t) { return std::optional<uint64_t>(succ_lower_bound(d)); },
-           [](unsigned d, uint64_t) { return std::optional<uint64_t>(uint64_t{d} << d); },
-           [](unsigned d, uint64_t) { return broadcast_transmissions(d); }, build});
+    AlgorithmEntry e{TaskKind::succ, "sequential", "002 §1 (one broadcast after the other)", "p log2 p",
+                     [](const BoundQuery& q) {
+                         const unsigned d = q.topology.dim();
+                         return Bounds{Slots(uint64_t{d} << d), succ_lower_bound(q), broadcast_transmissions(d)};
+                     },
+                     build};
+    e.paper_port_model = PortModel::shout;
+    r.add(e);
 }
 
 }  // namespace cubecast

@@ -20,6 +20,7 @@
 
 #include "models/mesh.h"
 #include "routers/algorithms/registry.h"
+#include "routers/algorithms/task_bounds.h"
 
 namespace cubecast {
 
@@ -122,8 +123,12 @@ uint64_t torus_optimum(uint64_t p) { return (p * p - 1 + 3) / 4; }
 void register_torus_mnb(Registry& r) {
     AlgorithmEntry e{TaskKind::mnb, "quadrant",
                      "001 §2 ([BeT89]'s optimum: one spanning tree of four turned quadrants, translated to every node)",
-                     "ceil((N-1)/4) on the p x p torus; 2x that on the array (Theorem 1, --torus-on-array)", nullptr, nullptr,
-                     [](unsigned, uint64_t) { return uint64_t{0}; },
+                     "ceil((N-1)/4) on the p x p torus; 2x that on the array (Theorem 1, --torus-on-array)",
+                     [](const BoundQuery& q) {
+                         // On the array (folded) the lower bound is Theorem 1's: the corner receives N-1 over 2 links.
+                         const uint64_t p = static_cast<const Mesh&>(q.topology).radix(), n = p * p;
+                         return Bounds{Slots(torus_optimum(p)), mnb_lower_bound(q), n * (n - 1)};
+                     },
                      [](const AlgorithmSetup& s) -> LogicFactory {
                          const Mesh& torus = static_cast<const Mesh&>(s.topology);
                          auto rom = std::make_shared<const QuadrantTree>(torus);
@@ -134,15 +139,6 @@ void register_torus_mnb(Registry& r) {
     e.dim_check = [](unsigned d) -> std::optional<std::string> {
         if (d == 2) return std::nullopt;
         return "--dim " + std::to_string(d) + ": mnb/quadrant is the 2-D torus's ([BeT89], Theorem 1): accepted --dim 2";
-    };
-    e.topology_slots = [](const Topology& t, const AlgorithmEntry::Placement&, const FormulaOptions& o) {
-        const uint64_t p = static_cast<const Mesh&>(t).radix(), n = p * p;
-        TopologySlots s;
-        s.transmissions = n * (n - 1);
-        s.paper = s.lower = torus_optimum(p);
-        // Theorem 1 on the array (the network doubles the paper's figure): node (0, 0) has 2 links.
-        if (o.folded) s.lower = std::max<uint64_t>((n - 1 + 1) / 2, 2 * (p - 1));
-        return s;
     };
     r.add(e);
 }

@@ -76,17 +76,17 @@ public:
     }
 };
 
-std::optional<uint64_t> none(unsigned, uint64_t) { return std::nullopt; }
+Bounds none(const BoundQuery&) { return {}; }  // traffic is measured: latency and throughput
 
 }  // namespace
 
 void register_traffic_routing(Registry& r) {
     AlgorithmEntry ecube{TaskKind::traffic, "ecube", "e-cube (dimension-order) routing, deadlock-free", "none (measured: latency and throughput)",
-                         none, none, [](unsigned, uint64_t) { return uint64_t{0}; },
+                         none,
                          [](const AlgorithmSetup&) -> LogicFactory { return [](uint32_t) { return std::make_unique<EcubeLogic>(); }; }};
     r.add(ecube);
     AlgorithmEntry dor{TaskKind::traffic, "dor", "dimension-order (XY) routing; deadlock-free on the array, not on the torus",
-                       "none (measured: latency and throughput)", none, none, [](unsigned, uint64_t) { return uint64_t{0}; },
+                       "none (measured: latency and throughput)", none,
                        [](const AlgorithmSetup& s) -> LogicFactory {
                            const Mesh& mesh = static_cast<const Mesh&>(s.topology);
                            return [&mesh](uint32_t) { return std::make_unique<DorLogic>(mesh); };
@@ -94,7 +94,7 @@ void register_traffic_routing(Registry& r) {
     dor.topologies = {TopologyKind::torus, TopologyKind::array};
     r.add(dor);
     AlgorithmEntry adaptive{TaskKind::traffic, "adaptive", "minimal adaptive routing (the productive port with the shortest queue); not deadlock-free",
-                            "none (measured: latency and throughput)", none, none, [](unsigned, uint64_t) { return uint64_t{0}; },
+                            "none (measured: latency and throughput)", none,
                             [](const AlgorithmSetup&) -> LogicFactory { return [](uint32_t) { return std::make_unique<AdaptiveLogic>(); }; }};
     adaptive.topologies = {TopologyKind::hypercube, TopologyKind::torus, TopologyKind::array};
     adaptive.adaptive_routing = true;

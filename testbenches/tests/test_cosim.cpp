@@ -76,6 +76,29 @@ TEST(Cosim, UnboundedRunBeyondTheRtlQueueDepthIsReportedNotPassed) {
     EXPECT_NE(r.problems.front().find("hardware depth"), std::string::npos) << r.problems.front();
 }
 
+// A run slower than the time its algorithm promises under the run's conditions (unbounded queues, the
+// paper's port model) fails its checks even when every packet arrives: the RTL with its queue order
+// inverted (the planted bug) delivers the total exchange, but late.
+TEST(Cosim, ARunOverItsPromisedTimeFailsItsChecks) {
+    RunConfig c = config("te", "bostt", 4);
+    c.router = "rtl";
+    c.rtl_invert_priority = true;
+    const auto r = cubecast::simulate_isolated(c).result;
+    EXPECT_TRUE(r.delivered_exactly_once);
+    EXPECT_TRUE(r.paper_bound_promised);
+    ASSERT_TRUE(r.paper_slots.has_value());
+    EXPECT_EQ(*r.paper_slots, cubecast::Slots(8));  // 2^(d-1)
+    EXPECT_GT(r.completion_slots, *r.paper_slots);
+    EXPECT_FALSE(r.within_paper_bound());
+    EXPECT_EQ(r.status, RunStatus::check_failed);
+    ASSERT_FALSE(r.problems.empty());
+    EXPECT_NE(r.problems.back().find("over the paper's 8 slots"), std::string::npos) << r.problems.back();
+    c.rtl_invert_priority = false;  // the same run with the RTL as built: on time, ok
+    const auto fine = cubecast::simulate_isolated(c).result;
+    EXPECT_EQ(fine.status, RunStatus::ok);
+    EXPECT_EQ(fine.completion_slots, cubecast::Slots(8));
+}
+
 TEST(Cosim, LockstepBenchCatchesAPlantedBug) {
     const std::string waves = temp_path("waves");
     const std::string out = temp_path("lockstep.txt");

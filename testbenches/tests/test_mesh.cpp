@@ -137,7 +137,15 @@ TEST(LineBroadcast, KPacketsWithinTheorem2) {
                 EXPECT_GE(array.result.completion_slots, farthest);
                 EXPECT_EQ(array.result.paper_slots, k + p - 1);
                 EXPECT_LE(array.result.lower_bound_slots, array.result.completion_slots);
-                EXPECT_EQ(array.result.lower_bound_slots, std::max<uint64_t>(1, (k - k / p + 1) / 2));
+                // The strongest of: a node receives the K - a_x packets it lacks over its 1 (end) or 2 links;
+                // the farthest node from a source; K(p-1) crossings over the 2(p-1) directed links.
+                uint64_t lower = std::max<uint64_t>(farthest, (k + 1) / 2);
+                for (uint32_t x = 0; x < p; ++x) {
+                    const uint64_t own = static_cast<uint64_t>(std::count(sources.begin(), sources.end(), x));
+                    const uint64_t links = x == 0 || x == p - 1 ? 1 : 2;
+                    lower = std::max(lower, (k - own + links - 1) / links);
+                }
+                EXPECT_EQ(array.result.lower_bound_slots, lower);
                 EXPECT_EQ(array.result.data_transmissions, uint64_t{k} * (p - 1));
                 const LineRun ring = line_run("torus", "line", p, sources);
                 EXPECT_LE(ring.result.completion_slots, k + (p - 1 + 1) / 2 - 1);  // K + ceil((p-1)/2) - 1

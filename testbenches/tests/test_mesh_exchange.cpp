@@ -120,9 +120,38 @@ void expect_partial_exchange(const std::string& topology, unsigned p, std::vecto
     const uint64_t m = active.size(), root = static_cast<uint64_t>(std::floor(std::sqrt(static_cast<double>(m)) + 1e-9));
     EXPECT_LE(r.completion_cycles, (2 * root * (n - p) + 2 * (p - 1)) * f + start);
     EXPECT_GE(r.completion_slots, *r.lower_bound_slots);
+    // §5's cut argument, for the cuts the paper names, on this placement: the column bisections (packets
+    // leaving the columns left of the cut, p links across on the array, 2p on the torus) and every
+    // node's own links; the run's bound is at least as strong (it tries more sets).
+    uint64_t strongest = 0;
+    for (unsigned width = 1; width < p; ++width) {
+        uint64_t inside = 0;
+        for (uint32_t x = 0; x < n; ++x) inside += is_active[x] && x % p < width;
+        const uint64_t cells = width * p, out = gather ? cells * (m - inside) : inside * (n - cells),
+                       in = gather ? (n - cells) * inside : (m - inside) * cells;
+        const uint64_t links = topology == "torus" ? 2 * p : p;
+        strongest = std::max(strongest, (std::max(out, in) + links - 1) / links);
+    }
+    EXPECT_GE(*r.lower_bound_slots, cubecast::Slots(strongest));
 }
 
 }  // namespace
+
+// The full 4 x 4 array: the bisection carries N^2/4 = 64 packets over p = 4 links, 16 slots (001 §5;
+// the nodes' own links give only 8).
+TEST(PartialExchange, FullArrayLowerBoundIsTheBisection) {
+    std::vector<uint32_t> all(16);
+    for (uint32_t x = 0; x < 16; ++x) all[x] = x;
+    for (const char* task : {"pe", "pg"}) {
+        RunConfig c = config(task, "rc", 2);
+        c.topology = "array";
+        c.radix = 4;
+        c.sources = all;
+        const auto r = cubecast::simulate_isolated(c).result;
+        EXPECT_EQ(r.lower_bound_slots, 16u) << task << ": " << r.lower_bound_argument;
+        EXPECT_NE(r.lower_bound_argument.find("cut argument"), std::string::npos) << r.lower_bound_argument;
+    }
+}
 
 TEST(PartialExchange, PathsRulesAndTheBound) {
     for (const bool gather : {false, true}) {

@@ -174,9 +174,13 @@ void expect_pmnb(const Case& k) {
     }
     EXPECT_LE(r.completion_cycles * n * d, bound) << "misses the paper's bound";
     ASSERT_TRUE(r.paper_slots.has_value());
-    EXPECT_EQ(*r.paper_slots, cdiv(bound, unit));
+    EXPECT_EQ(*r.paper_slots, cubecast::Slots::ratio(bound, unit));  // exactly, not rounded up
     if (k.task == "pmnb") {
-        const uint64_t lower = split ? std::max<uint64_t>(1, cdiv(m - 1, d)) : std::max<uint64_t>(d, cdiv(m - 1, d));
+        // (13)'s argument: a node receives M packets (M - 1 if every node is active) over its d links; unsplit,
+        // whole packets on a link (rounded up) and the diameter d; split, R d mini-packets of 1/d slot.
+        const uint64_t received = m < n ? m : m - 1;
+        const cubecast::Slots lower = split ? std::max(cubecast::Slots(1), cubecast::Slots::ratio(received, d))
+                                            : cubecast::Slots(std::max<uint64_t>(d, cdiv(received, d)));
         EXPECT_EQ(r.lower_bound_slots, lower);
         EXPECT_GE(r.completion_slots, lower);
     }

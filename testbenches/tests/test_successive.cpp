@@ -30,6 +30,13 @@ void expect_in_order_under_shout(const std::string& algorithm, unsigned d, uint6
     const Outcome o = run_traced(c);
     expect_clean_run(o, c);
     EXPECT_EQ(o.result.completion_slots, slots);
+    // Proposition 2: 2p - alpha(d) - 1, alpha(d) the most leaves of a spanning tree of the d-cube (1-cube:
+    // an edge, 2 leaves; 2-cube: a path, 2; 3-cube: 4; 4-cube: 10, by exhaustive search in test_bounds.cpp).
+    if (d <= 4) {
+        const uint64_t alpha[] = {0, 2, 2, 4, 10};
+        EXPECT_EQ(o.result.lower_bound_slots, 2 * pow2(d) - alpha[d] - 1);
+    }
+    EXPECT_TRUE(o.result.paper_bound_promised);
     EXPECT_EQ(port_model_violation(o.rows, "shout"), "");
     const std::vector<uint32_t> order = brgc(d);  // mu_j is held by order[j-1]
     for (const auto& [node, at] : arrivals_by_node(o.rows)) {
@@ -57,6 +64,16 @@ TEST(Successive, GrayCodeHelpersMatchTheRecursiveDefinition) {
 
 TEST(Successive, GrayTakes2PPlusLog2PMinus2InOrder) {
     for (unsigned d = 1; d <= 8; ++d) expect_in_order_under_shout("gray", d, 2 * pow2(d) + d - 2);
+}
+
+// Under mla (all ports, full duplex) Proposition 2 does not hold (a node may receive on d links at
+// once): the lower bound is the multinode broadcast's, ceil((p-1)/d) and the diameter d.
+TEST(Successive, AllPortLowerBoundIsTheMultinodeBroadcasts) {
+    for (unsigned d = 2; d <= 5; ++d) {
+        const auto r = cubecast::simulate_isolated(config("succ", "gray", d)).result;
+        EXPECT_EQ(r.lower_bound_slots, std::max<uint64_t>(d, (pow2(d) - 1 + d - 1) / d)) << d;
+        EXPECT_EQ(r.completion_slots, 2 * pow2(d) + d - 2) << d;
+    }
 }
 
 TEST(Successive, SequentialTakesPLog2PInOrder) {
