@@ -137,6 +137,7 @@ Network::Network(sc_module_name name, const RunConfig& config)
     }
     if (config.level == "tlm") build_transaction_level(make_logic, format);
     else build_cycle_level(make_logic, format);
+    watch_waits_ = config.queue_depth != 0 || config.uses_rtl();  // unbounded queues never refuse a packet
     // sc_stop() is how a run ends: keep its "simulation stopped by user" note off stdout.
     sc_report_handler::set_actions(SC_INFO, SC_DO_NOTHING);
 }
@@ -239,6 +240,10 @@ void Network::check_end(uint64_t cycle) {
     if (sources_done && counters_.deliveries >= expected_total() && counters_.in_routers == 0 &&
         counters_.unfinished_logics == 0)
         return finish(RunStatus::ok);
+    if (watch_waits_ && cycle >= next_wait_check_) {
+        watch_waits(cycle);
+        if (finished_) return;
+    }
     if (cycle - last_progress_cycle_ > stall_limit(config_.packet_flits)) {
         // Messages still to come excuse an empty network only: packets that sit still while the
         // sources go on generating are stuck.
@@ -247,18 +252,8 @@ void Network::check_end(uint64_t cycle) {
                            (counters_.in_routers == 0 &&
                             std::any_of(nodes_.begin(), nodes_.end(),
                                         [](const auto& node) { return node->next_arrival_cycle() != kNoArrival; }));
-        if (timed) {
-            last_progress_cycle_ = cycle;
-        } else {
-            std::ostringstream os;
-            for (const auto& r : routers_) r->describe_stuck(os);
-            stuck_state_ = limit_lines(os.str(), 40);
-            if (stuck_state_.empty() && counters_.in_routers == 0)
-                stuck_state_ = "  the network is empty but " +
-                               std::to_string(expected_total() - counters_.deliveries) +
-                               " deliveries never happened\n";
-            return finish(RunStatus::deadlock);
-        }
+        if (timed) last_progress_cycle_ = cycle;
+        else return stall(cycle);
     }
     if (cycle + 1 >= cycle_limit()) finish(RunStatus::timeout);
     if ((cycle & 63) == 0) note_progress(cycle);
@@ -320,8 +315,55 @@ void Network::supervise_tlm(uint64_t cycle) {
     check_end(cycle);
     if (finished_) return;
     const uint64_t stall_at = std::max(last_progress_cycle_, tlm_last_progress_) + stall_limit(config_.packet_flits) + 1;
-    const uint64_t due = std::min(stall_at, cycle_limit() - 1);
+    uint64_t due = std::min(stall_at, cycle_limit() - 1);
+    if (watch_waits_) due = std::min(due, std::max(next_wait_check_, cycle + 1));
     if (due > cycle) wheel_->wake_at(due);
+}
+
+// A cycle of waits never clears: found at two checks running (half a stall window apart), it ends the run.
+void Network::watch_waits(uint64_t cycle) {
+    next_wait_check_ = cycle + stall_limit(config_.packet_flits) / 2;
+    std::vector<WaitingInput> found = find_wait_cycle(*topology_, routers_);
+    const auto order = [](const WaitingInput& a, const WaitingInput& b) {
+        return std::make_pair(a.router, a.port) < std::make_pair(b.router, b.port);
+    };
+    std::vector<WaitingInput> sorted = found, before = suspected_cycle_;
+    std::sort(sorted.begin(), sorted.end(), order);
+    std::sort(before.begin(), before.end(), order);
+    if (!found.empty() && sorted == before) return stall(cycle);
+    suspected_cycle_ = found;
+}
+
+// The run cannot finish: the diagnosis first (a cycle of waits, or what is stuck), then every stuck
+// queue and input (the first 40 lines).
+void Network::stall(uint64_t) {
+    const std::vector<WaitingInput> cycle = find_wait_cycle(*topology_, routers_);
+    if (!cycle.empty()) {
+        diagnosis_ = describe_wait_cycle(*topology_, routers_, cycle);
+    } else if (counters_.in_routers == 0) {
+        diagnosis_ = "the network is empty but " + std::to_string(expected_total() - counters_.deliveries) +
+                     " deliveries never happened: " +
+                     (counters_.absorbed ? std::to_string(counters_.absorbed) +
+                                               " packets were absorbed by control logics that no longer routed them (a phase "
+                                               "or period had ended before they came: see the problems above)\n"
+                                         : std::string("no packet for them was ever sent\n"));
+    } else {
+        uint64_t holding = 0, logics = 0;
+        for (const auto& r : routers_) {
+            holding += static_cast<uint64_t>(__builtin_popcount(r->holding_inputs()));
+            LogicReport lr;
+            r->logic_report(lr);
+            logics += !lr.problems.empty();
+        }
+        diagnosis_ = "nothing moved for " + std::to_string(stall_limit(config_.packet_flits)) + " cycles and nothing is due by the clock: " +
+                     std::to_string(counters_.in_routers) + " packets are inside routers (" + std::to_string(holding) +
+                     " held by inputs that cannot place them), with no cycle of waits among them; the control logics of " +
+                     std::to_string(logics) + " nodes wait for packets that do not come\n";
+    }
+    std::ostringstream os;
+    for (const auto& r : routers_) r->describe_stuck(os);
+    stuck_state_ = limit_lines(os.str(), 40);
+    finish(RunStatus::deadlock);
 }
 
 // Every 5 s of wall time or so: the cycle reached and the deliveries made, on stderr (for a dynamic
@@ -506,6 +548,7 @@ RunResult Network::run() {
                              std::to_string(counters_.in_routers) + " packets inside routers and " +
                              std::to_string(r.expected_deliveries - r.deliveries) + " deliveries missing");
         r.stuck_state = stuck_state_;
+        r.stall_diagnosis = diagnosis_;
     }
     if (status_ == RunStatus::timeout)
         r.problems.push_back("did not finish within " + std::to_string(cycle_limit()) + " cycles");

@@ -19,6 +19,7 @@
 #include "models/node.h"
 #include "models/phases.h"
 #include "models/run.h"
+#include "models/stall_diagnosis.h"
 #include "models/task.h"
 #include "models/torus_fold.h"
 #include "models/traffic.h"
@@ -109,6 +110,14 @@ private:
     RunStatus status_ = RunStatus::ok;
     bool finished_ = false;
     std::string stuck_state_;
+    std::string diagnosis_;  // a stall: why, first (models/stall_diagnosis.h)
+    // Bounded queues can deadlock while other packets still move: every half stall window the network
+    // is searched for a cycle of waits, and one found twice running ends the run.
+    bool watch_waits_ = false;
+    uint64_t next_wait_check_ = 0;
+    std::vector<WaitingInput> suspected_cycle_;
+    void watch_waits(uint64_t cycle);
+    void stall(uint64_t cycle);
 };
 
 }  // namespace cubecast

@@ -188,6 +188,7 @@ void print_table(std::ostream& os, const RunResult& r) {
     }
     row(os, "status", status_name(r.status));
     for (const auto& p : r.problems) os << "  problem: " << p << "\n";
+    if (!r.stall_diagnosis.empty()) os << "diagnosis: " << r.stall_diagnosis;
     if (!r.stuck_state.empty()) os << "stuck state:\n" << r.stuck_state;
 }
 

@@ -194,6 +194,8 @@ json to_json(const RunResult& r, bool with_per_node) {
         {"packet_hops_per_second", r.packet_hops_per_second},
         {"last_delivery_cycles", r.last_delivery_cycles},
         {"problems", r.problems},
+        {"stall_diagnosis", r.stall_diagnosis},
+        {"unbounded_peak_queue", r.unbounded_peak_queue ? json(*r.unbounded_peak_queue) : json(nullptr)},
         {"stuck_state", r.stuck_state},
     };
     json marks = json::array();
@@ -262,6 +264,8 @@ RunResult result_from_json(const json& j) {
     r.packet_hops_per_second = j.at("packet_hops_per_second");
     r.problems = j.at("problems").get<std::vector<std::string>>();
     r.stuck_state = j.at("stuck_state");
+    r.stall_diagnosis = j.at("stall_diagnosis");
+    if (!j.at("unbounded_peak_queue").is_null()) r.unbounded_peak_queue = j.at("unbounded_peak_queue").get<unsigned>();
     r.last_delivery_cycles = j.at("last_delivery_cycles");
     for (const auto& m : j.at("marks"))
         r.marks.push_back(RunMark{m.at("name").get<std::string>(), m.at("cycle").get<uint64_t>(), m.at("phase_end").get<bool>()});

@@ -162,7 +162,9 @@ struct RunResult {
     std::vector<uint64_t> node_last_delivery_cycle;  // per node, cycle of its last delivery
     std::vector<RunMark> marks;                       // phase ends and other instants, by the logics
     std::vector<std::string> problems;                // what failed, one line each
-    std::string stuck_state;                          // for a deadlock: the stuck queues
+    std::string stall_diagnosis;                      // for a stall: why, first (a cycle of waits, or what waits)
+    std::string stuck_state;                          // ... then the stuck queues
+    std::optional<unsigned> unbounded_peak_queue;     // a stall with bounded queues: the same run's peak queue unbounded
     std::vector<std::pair<std::string, uint64_t>> tallies;  // counts the logics kept (e.g. periods)
     std::optional<DynamicResult> dynamic;
     std::optional<TrafficResult> traffic;  // task traffic

@@ -26,6 +26,8 @@
 namespace cubecast {
 
 constexpr int kLocalPort = -1;
+// next_cycle_needed(): nothing is due by the clock alone (the logic waits for packets, or is done).
+constexpr uint64_t kNoCycle = ~uint64_t{0};
 
 // How an output queue orders its packets: by not_before (the packet may not start before this
 // cycle), then priority (smaller first), then arrival order, then input port. FIFO is the default
@@ -130,9 +132,10 @@ public:
     // routed; emissions with not_before <= view.cycle can leave in this very cycle.
     virtual bool clocked() const { return false; }
     virtual void on_cycle(const LocalView& /*view*/, std::vector<Emission>& /*out*/) {}
-    // Clocked logics: the next cycle (>= `cycle`) at which on_cycle() must run even if nothing arrives;
-    // the router's clock gate may skip the cycles before it (an arrival always runs on_cycle too).
-    // The default, `cycle`, keeps the logic clocked every cycle.
+    // Clocked logics: the next cycle (>= `cycle`) at which on_cycle() must run even if nothing arrives,
+    // or kNoCycle if nothing is due by the clock alone; the router's clock gate may skip the cycles
+    // before it (an arrival always runs on_cycle too), and the stall watch counts a logic with nothing
+    // due as waiting for packets, not for time. The default, `cycle`, keeps the logic clocked every cycle.
     virtual uint64_t next_cycle_needed(uint64_t cycle) const { return cycle; }
     // A clocked logic is finished when it will neither emit nor expect anything more (e.g. it detected
     // termination); the run ends only when every logic is finished. finished_cycle(): when that was.

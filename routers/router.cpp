@@ -74,7 +74,7 @@ void Router::end_of_elaboration() {
 }
 
 // One rising edge. The crossbar places, in this order: the inputs' packets by port, what the control
-// unit emitted, the node's next own packet. The transmit registers' handshake is done in the same
+// unit emitted, the network interface's copies (by port) and the node's next own packet. The transmit registers' handshake is done in the same
 // pass as the start of new packets: receiving and placing never look at them, so the order is the
 // hardware's.
 void Router::on_clock() {
@@ -87,7 +87,7 @@ void Router::on_clock() {
     if (rst.read()) return;  // nothing to clear: the state is fresh
     if (!own_routed_) route_own_packets();
     if (load.read()) {
-        inject_one();
+        inject();
         return;
     }
     if (!running_) {
@@ -117,7 +117,7 @@ void Router::on_clock() {
 // router needs its clock again at the earliest of its queue heads' not-before cycles and its clocked
 // logic's next scheduled cycle, or when a flit arrives (the wake line).
 void Router::gate_clock_if_idle() {
-    if (holding_mask_ || out_valid_mask_ || !injection_.empty() || !emitted_.empty()) return;
+    if (holding_mask_ || out_valid_mask_ || injecting() || !emitted_.empty()) return;
     for (unsigned p = 0; p < inputs_.size(); ++p)
         if (*in_valid_value_[p] || inputs_[p].receiving()) return;
     for (uint32_t active = out_active_mask_; active != 0; active &= active - 1) {

@@ -72,9 +72,19 @@ public:
         pins_->in_ready[p](in.ready);
     }
     virtual unsigned max_queue_occupancy() const = 0;
-    // True if some queue head is only waiting for its not-before cycle (the run is not stuck).
+    // True if something here is due at a later cycle by the clock alone: a queue head waiting for its
+    // not-before cycle, or a clocked logic's next scheduled step (the run is not stuck).
     virtual bool waiting_on_time(uint64_t cycle) const = 0;
     virtual void describe_stuck(std::ostream& os) const = 0;
+    // For the stall diagnosis (a cycle of waits): the inputs holding a packet the crossbar cannot place
+    // (one bit per port), the outputs such an input waits for (their queues lack space), whether an
+    // output's transmit register holds a packet still on its way (its link stalls while the receiving
+    // input holds), and a one-line description of what an input holds.
+    virtual uint32_t holding_inputs() const { return 0; }
+    virtual uint32_t waits_for(unsigned /*in_port*/) const { return 0; }
+    virtual bool transmitting(unsigned /*port*/) const { return false; }
+    virtual std::string held_packet(unsigned /*in_port*/) const { return ""; }
+    virtual unsigned queue_occupancy(unsigned /*port*/) const { return 0; }
     // Anything this router found that makes the run's result untrustworthy, one line each.
     virtual std::vector<std::string> problems() const { return {}; }
     // What the control logic observed (phase marks, its own failures), if it reports anything.

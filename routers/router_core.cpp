@@ -1,6 +1,7 @@
 #include "routers/router_core.h"
 
 #include <algorithm>
+#include <sstream>
 #include <stdexcept>
 
 namespace cubecast {
@@ -16,6 +17,7 @@ RouterCore::RouterCore(sc_core::sc_module_name name, uint32_t id, const Topology
     if (topology.ports() > 32) throw std::invalid_argument("a router has at most 32 ports (one bit each in its masks)");
     inputs_.assign(topology.ports(), InputUnit(config.format));
     outputs_.assign(topology.ports(), OutputUnit(config.queue_depth));
+    injection_queues_.resize(topology.ports());
     clocked_ = logic_->clocked();
     if (clocked_) ++counters_.unfinished_logics;
 }
@@ -170,17 +172,70 @@ bool RouterCore::route_input(unsigned p) {
 void RouterCore::place_emitted_and_own() {
     while (!emitted_.empty() && place(emitted_.front().packet, emitted_.front().decision))
         emitted_.pop_front();
-    inject_one();
-    if (waves_)
-        wave_held_ = static_cast<unsigned>(injection_.size() + held_.size() + emitted_.size()) +
-                     static_cast<unsigned>(__builtin_popcount(holding_mask_));
+    inject();
+    if (waves_) {
+        size_t waiting = injection_.size() + held_.size() + emitted_.size();
+        for (uint32_t m = injection_mask_; m != 0; m &= m - 1) waiting += injection_queues_[__builtin_ctz(m)].size();
+        wave_held_ = static_cast<unsigned>(waiting) + static_cast<unsigned>(__builtin_popcount(holding_mask_));
+    }
 }
 
-// The local input port: the node's next own packet, in order, if it fits (the first that does not fit
-// blocks the rest).
-void RouterCore::inject_one() {
-    if (!injection_.empty() && place(injection_.front().packet, injection_.front().decision))
-        injection_.pop_front();
+void RouterCore::enqueue_copy(unsigned port, const QueueKey& key, const Packet& packet) {
+    outputs_[port].enqueue(key, packet);
+    out_active_mask_ |= 1u << port;
+    if (waves_) wave_occupancy_[port] = outputs_[port].occupancy();
+    ++counters_.copies_enqueued;
+    ++counters_.progress;
+}
+
+// The network interface (see injection_queues_): in port order, each injection queue's head enters its
+// output queue if that has space; then the local port takes the next own packet if every copy can go,
+// at once (its port's queue was empty at this edge and the output has space: one copy per port per
+// edge) or into its port's queue (room: unbounded, or the configured depth, the RTL's).
+void RouterCore::inject() {
+    const uint32_t waiting_at_edge = injection_mask_;
+    uint32_t used = 0;  // ports that took a copy from the interface at this edge
+    for (uint32_t m = waiting_at_edge; m != 0; m &= m - 1) {
+        const unsigned p = static_cast<unsigned>(__builtin_ctz(m));
+        if (!outputs_[p].has_space()) continue;
+        auto& queue = injection_queues_[p];
+        enqueue_copy(p, queue.front().key, queue.front().packet);
+        queue.pop_front();
+        used |= 1u << p;
+        if (queue.empty()) injection_mask_ &= ~(1u << p);
+    }
+    if (injection_.empty()) return;
+    PendingInjection& next = injection_.front();
+    const auto& fwd = next.decision.forwards();
+    bool direct = fwd.empty();  // no copies (delivered here or absorbed), or a port without a link: place() says so
+    for (const Forward& f : fwd) direct = direct || f.port >= outputs_.size() || ((absent_mask_ >> f.port) & 1u);
+    if (direct) {
+        if (place(next.packet, next.decision)) injection_.pop_front();
+        return;
+    }
+    uint32_t now = 0;  // ports its copies enter at once
+    for (const Forward& f : fwd) {
+        const uint32_t bit = 1u << f.port;
+        if (!((waiting_at_edge | used | now) & bit) && outputs_[f.port].has_space()) {
+            now |= bit;
+        } else if (config_.injection_depth != 0 && injection_queues_[f.port].size() >= config_.injection_depth) {
+            return;  // its port's injection queue is full: the local port holds it
+        }
+    }
+    for (const Forward& f : fwd) {
+        const uint32_t bit = 1u << f.port;
+        if (now & bit) {
+            enqueue_copy(f.port, f.key, next.packet);
+            now &= ~bit;
+        } else {
+            injection_queues_[f.port].push_back(InjectedCopy{next.packet, f.key});
+            injection_mask_ |= bit;
+        }
+    }
+    // One packet, fwd.size() copies. Taking it is not progress by itself (only a copy that enters an
+    // output queue is): sources that fill the interface of a stuck network do not hide the stall.
+    counters_.in_routers += static_cast<int64_t>(fwd.size()) - 1;
+    injection_.pop_front();
 }
 
 // The crossbar: copy the packet into every chosen output queue, or into none if one lacks space.
@@ -258,7 +313,9 @@ unsigned RouterCore::max_queue_occupancy() const {
 }
 
 bool RouterCore::waiting_on_time(uint64_t cycle) const {
-    if (clocked_ && !logic_->finished()) return true;  // a phase ends by the clock, or a token is due
+    // A clocked logic with a step scheduled (a phase that ends by the clock, a token due). One that only
+    // waits for packets does not count: if none can come, that is the stall to report.
+    if (clocked_ && !logic_->finished() && logic_->next_cycle_needed(cycle) != kNoCycle) return true;
     for (const auto& o : outputs_)
         if (!o.busy() && o.head() && o.head()->not_before() > cycle) return true;
     return false;
@@ -269,6 +326,24 @@ void describe_header(std::ostream& os, const Header& h) {
     os << "origin " << h.origin << " msg " << h.msg << " dest " << h.trace_dest() << " " << kind_name(h.kind);
 }
 }  // namespace
+
+uint32_t RouterCore::waits_for(unsigned in_port) const {
+    if (!((holding_mask_ >> in_port) & 1u)) return 0;
+    uint32_t blocked = 0;
+    const auto& fwd = inputs_[in_port].decision().forwards();
+    for (const Forward& f : fwd) {
+        const unsigned same_port = static_cast<unsigned>(
+            std::count_if(fwd.begin(), fwd.end(), [&](const Forward& g) { return g.port == f.port; }));
+        if (f.port < outputs_.size() && !outputs_[f.port].has_space(same_port)) blocked |= 1u << f.port;
+    }
+    return blocked;
+}
+
+std::string RouterCore::held_packet(unsigned in_port) const {
+    std::ostringstream os;
+    describe_header(os, inputs_[in_port].packet().header);
+    return os.str();
+}
 
 void RouterCore::describe_stuck(std::ostream& os) const {
     for (unsigned p = 0; p < outputs_.size(); ++p) {
@@ -292,6 +367,11 @@ void RouterCore::describe_stuck(std::ostream& os) const {
     }
     if (!injection_.empty())
         os << "  node " << id_ << " has " << injection_.size() << " own packets not yet injected\n";
+    for (uint32_t m = injection_mask_; m != 0; m &= m - 1) {
+        const unsigned p = static_cast<unsigned>(__builtin_ctz(m));
+        os << "  node " << id_ << " injection queue of port " << p << ": " << injection_queues_[p].size()
+           << " own copies wait for space in out port " << p << "\n";
+    }
     if (!held_.empty() || !emitted_.empty()) {
         os << "  node " << id_ << ": its control logic holds " << held_.size() << " packets, " << emitted_.size()
            << " emitted but not placed";

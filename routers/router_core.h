@@ -28,6 +28,7 @@ struct RouterConfig {
     PortModel port_model = PortModel::mla;
     PacketFormat format;        // flits of a data packet (a mini-packet if split) and of a token
     bool pins = false;          // SystemC ports for the links (the lockstep bench); else connect()
+    unsigned injection_depth = 0;  // copies each port's injection queue holds (0 = unbounded; the RTL's is finite)
 };
 
 class RouterCore : public RouterBase {
@@ -38,6 +39,11 @@ public:
     unsigned max_queue_occupancy() const override;
     bool waiting_on_time(uint64_t cycle) const override;
     void describe_stuck(std::ostream& os) const override;
+    uint32_t holding_inputs() const override { return holding_mask_; }
+    uint32_t waits_for(unsigned in_port) const override;
+    bool transmitting(unsigned port) const override { return sending(port); }
+    std::string held_packet(unsigned in_port) const override;
+    unsigned queue_occupancy(unsigned port) const override { return outputs_[port].occupancy(); }
     std::vector<std::string> problems() const override;
     void logic_report(LogicReport& out) const override;
 
@@ -62,7 +68,10 @@ protected:
         holding_mask_ &= ~(1u << p);
     }
     void place_emitted_and_own();
-    void inject_one();
+    // The network interface at one edge: each port's injection queue head into its output queue if
+    // it has space, then the local port takes the node's next own packet (see injection_queues_).
+    void inject();
+    bool injecting() const { return !injection_.empty() || injection_mask_ != 0; }
     void check_port_model(unsigned sending, bool one_message, unsigned receiving);
     // A transmission's last flit arrived (its sender's transmit register is free from this edge): counted.
     void transmission_sent();
@@ -85,7 +94,19 @@ protected:
 
     std::vector<InputUnit> inputs_;
     std::vector<OutputUnit> outputs_;
+    // The network interface. The node's own packets wait in its order (injection_, each with its routing
+    // decision) and the local port takes one per edge. Each copy then goes to its output queue at once
+    // if that port's injection queue is empty and the output has space, else it waits in the port's
+    // injection queue (injection_queues_), whose head enters the output queue as space allows: a copy
+    // blocked at one port never holds back another port's, as with a real interface's per-port queues.
+    // With unbounded output queues nothing ever waits there, so the order is the node's.
+    struct InjectedCopy {
+        Packet packet;
+        QueueKey key;
+    };
     std::deque<PendingInjection> injection_;
+    std::vector<std::deque<InjectedCopy>> injection_queues_;
+    uint32_t injection_mask_ = 0;  // ports whose injection queue is not empty
     // The control unit of clocked logics: packets the logic holds, and what it emitted that the
     // crossbar has not placed yet (in order).
     bool clocked_ = false;
@@ -107,6 +128,7 @@ protected:
 
 private:
     void route_own(const Header& h, bool progress = true);
+    void enqueue_copy(unsigned port, const QueueKey& key, const Packet& packet);
     bool take_held(const Header& h, bool keep, Packet& out);
     void emit(Emission& e);
     bool place(Packet& packet, const Decision& decision);

@@ -95,6 +95,7 @@ RtlRouter::RtlRouter(sc_module_name name, uint32_t id, const Hypercube& cube, Rt
     m.dbg_started(v_started_);
     m.dbg_occupancy(v_occupancy_);
     m.dbg_holding(v_holding_);
+    m.dbg_injection(v_injection_);
     m.dbg_waiting(v_waiting_);
 
     // Straps.
@@ -182,6 +183,19 @@ unsigned RtlRouter::occupancy(unsigned port) const {
     return static_cast<unsigned>(v_occupancy_.read().range(port * 16 + 15, port * 16).to_uint());
 }
 
+unsigned RtlRouter::injection_waiting(unsigned port) const {
+    return static_cast<unsigned>(v_injection_.read().range(port * 16 + 15, port * 16).to_uint());
+}
+
+uint32_t RtlRouter::waits_for(unsigned in_port) const {
+    if (!((v_holding_.read() >> in_port) & 1u)) return 0;
+    const unsigned depth = config_.queue_depth ? config_.queue_depth : kRtlQueueDepth;
+    uint32_t full = 0;
+    for (unsigned p = 0; p < topology_.ports(); ++p)
+        if (occupancy(p) >= depth) full |= 1u << p;
+    return full;
+}
+
 // Falling edge: the model has settled after the rising edge; account for what it did.
 void RtlRouter::on_negedge() {
     const bool placed = v_inj_placed_.read() && !injection_.empty();
@@ -189,12 +203,19 @@ void RtlRouter::on_negedge() {
         injection_.pop_front();
         ++counters_.progress;
     }
-    // The unbounded model never refuses a packet; the RTL's queues have a hardware depth.
-    const bool refused = (offered_ && !placed) || v_holding_.read() != 0;
+    unsigned injection = 0;  // own copies waiting in the injection queues
+    for (unsigned p = 0; p < topology_.ports(); ++p) injection += injection_waiting(p);
+    // The unbounded model never refuses a packet, nor keeps an own copy waiting; the RTL's queues have a
+    // hardware depth. And the model's injection queues are unbounded: one that refuses differs from it.
+    const bool refused = (offered_ && !placed) || v_holding_.read() != 0 || injection != 0;
     if (config_.queue_depth == 0 && refused && problems_.empty())
         problems_.push_back("node " + std::to_string(id_) + ": an RTL queue at its hardware depth " +
                             std::to_string(kRtlQueueDepth) + " refused a packet, so this run is not the unbounded "
                             "model (give --queue-depth)");
+    if (config_.queue_depth != 0 && offered_ && !placed && problems_.empty() && !config_.bounded_interface)
+        problems_.push_back("node " + std::to_string(id_) + ": an RTL injection queue at its hardware depth " +
+                            std::to_string(kRtlInjectionDepth) + " refused an own packet, which the model's "
+                            "unbounded network interface takes (fewer own packets per port, or deeper queues)");
     offered_ = !injection_.empty() && !rst.read();
     v_inj_valid_.write(!injection_.empty());
     if (!injection_.empty()) {
@@ -217,7 +238,7 @@ void RtlRouter::on_negedge() {
     const uint32_t started = v_started_.read(), valid = v_out_valid_.read();
     counters_.transmissions_started += popcount32(started);
 
-    int64_t level = static_cast<int64_t>(injection_.size()) + popcount32(valid) + popcount32(v_holding_.read());
+    int64_t level = static_cast<int64_t>(injection_.size() + injection) + popcount32(valid) + popcount32(v_holding_.read());
     for (unsigned p = 0; p < topology_.ports(); ++p) {
         const unsigned occ = occupancy(p);
         level += occ;
@@ -231,7 +252,7 @@ void RtlRouter::on_negedge() {
             wave_tx_dest_[p] = static_cast<int>(h.trace_dest());
         }
     }
-    wave_held_ = static_cast<unsigned>(injection_.size()) + popcount32(v_holding_.read());
+    wave_held_ = static_cast<unsigned>(injection_.size() + injection) + popcount32(v_holding_.read());
     counters_.in_routers += level - level_;
     level_ = level;
 }
@@ -249,6 +270,10 @@ void RtlRouter::describe_stuck(std::ostream& os) const {
     }
     if (!injection_.empty())
         os << "  node " << id_ << " (RTL) has " << injection_.size() << " own packets not yet injected\n";
+    for (unsigned p = 0; p < topology_.ports(); ++p)
+        if (const unsigned w = injection_waiting(p))
+            os << "  node " << id_ << " (RTL) injection queue of port " << p << ": " << w
+               << " own copies wait for space in out port " << p << "\n";
 }
 
 }  // namespace cubecast

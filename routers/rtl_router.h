@@ -26,6 +26,7 @@ namespace cubecast {
 constexpr unsigned kRtlMaxDim = CUBECAST_RTL_D_MAX;
 constexpr unsigned kRtlQueueDepth = CUBECAST_RTL_QDEPTH;
 constexpr unsigned kRtlMaxPacketFlits = CUBECAST_RTL_PF_MAX;
+constexpr unsigned kRtlInjectionDepth = CUBECAST_RTL_INJ_DEPTH;  // copies per port's injection queue
 
 // The RTL's control-logic selector for a (task, algorithm), if the RTL implements it.
 std::optional<unsigned> rtl_algorithm_code(const std::string& task, const std::string& algorithm);
@@ -38,6 +39,9 @@ struct RtlRouterConfig {
     unsigned algorithm = 0;    // rtl_algorithm_code
     unsigned sbt_rotation = 0;
     bool invert_priority = false;  // test hook: a planted bug in the queue order
+    // The SystemC router it is compared with has the RTL's injection-queue depth (the lockstep bench), so
+    // a full injection queue is the same there: not a difference to report.
+    bool bounded_interface = false;
     std::string rom_dir;
 };
 
@@ -51,6 +55,12 @@ public:
     bool waiting_on_time(uint64_t cycle) const override;
     void describe_stuck(std::ostream& os) const override;
     std::vector<std::string> problems() const override { return problems_; }
+    uint32_t holding_inputs() const override { return v_holding_.read(); }
+    // The RTL's decision is inside the model: an input waits for whichever of its outputs are full.
+    uint32_t waits_for(unsigned in_port) const override;
+    bool transmitting(unsigned port) const override { return (v_out_valid_.read() >> port) & 1u; }
+    std::string held_packet(unsigned) const override { return "a packet"; }
+    unsigned queue_occupancy(unsigned port) const override { return occupancy(port); }
     // Adds the Verilated model's internals to a Verilator VCD (call after elaboration).
     Vcc_router& model() { return *rtl_; }
 
@@ -60,6 +70,7 @@ private:
     void on_posedge();
     void on_negedge();
     unsigned occupancy(unsigned port) const;
+    unsigned injection_waiting(unsigned port) const;
 
     // The pins (it always has them), by their names.
     sc_core::sc_vector<sc_core::sc_in<bool>>& in_valid;
@@ -79,7 +90,7 @@ private:
     sc_core::sc_signal<uint32_t> v_started_, v_holding_, v_enq_copies_, v_cycle_;
     sc_core::sc_signal<sc_dt::sc_bv<CUBECAST_RTL_D_MAX * 64>> v_in_flit_, v_out_flit_;
     sc_core::sc_signal<sc_dt::sc_bv<CUBECAST_RTL_PF_MAX * 64>> v_inj_flits_;
-    sc_core::sc_signal<sc_dt::sc_bv<CUBECAST_RTL_D_MAX * 16>> v_occupancy_;
+    sc_core::sc_signal<sc_dt::sc_bv<CUBECAST_RTL_D_MAX * 16>> v_occupancy_, v_injection_;
 
     std::deque<Packet> injection_;
     std::vector<InputUnit> arriving_;  // what crossed each input link, to hand deliveries to the node

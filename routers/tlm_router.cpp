@@ -109,7 +109,7 @@ void TlmRouter::run_due(uint64_t cycle) {
         started_ = true;
         route_own_packets();
         for (uint64_t i = 0; i < load_cycles_; ++i) {
-            inject_one();
+            inject();
             if (hooks_.waves) hooks_.waves->sample_router(*this, WaveLog::load_time(i));
         }
     }
@@ -156,7 +156,7 @@ void TlmRouter::run_edge() {
         if (!lazy_release_ || outputs_[p].occupancy() != 0) next = std::min(next, out_ends_[p]);
     }
     for (uint32_t m = arriving_mask_; m != 0; m &= m - 1) next = std::min(next, in_[__builtin_ctz(m)].front.arrives);
-    if (!injection_.empty() || ((holding_mask_ || !emitted_.empty()) && started)) next = cycle + 1;
+    if (injecting() || ((holding_mask_ || !emitted_.empty()) && started)) next = cycle + 1;
     // A port model is checked cycle by cycle while a link sends or receives.
     if (checked && (out_active_mask_ || arriving_mask_)) next = cycle + 1;
     const uint64_t due = next_due();

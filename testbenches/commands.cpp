@@ -1,5 +1,6 @@
 // `cubecast run` and `cubecast list`.
 #include <iostream>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "models/report.h"
@@ -21,13 +22,47 @@ int exit_code_for(RunStatus s) {
     return kExitCheckFailed;
 }
 
+namespace {
+// A bounded-queue run that stalled: the same run with unbounded queues (the SystemC router, no
+// outputs written), whose peak queue is the depth at which this schedule runs unchanged (a queue that
+// never fills never refuses a packet).
+std::optional<unsigned> unbounded_peak(RunConfig c) {
+    c.queue_depth = 0;
+    c.router = "systemc";
+    c.rtl_nodes.clear();
+    c.trace_path.clear();
+    c.vcd_path.clear();
+    c.fst_path.clear();
+    c.delays_path.clear();
+    c.link_load_path.clear();
+    try {
+        const RunResult u = simulate_isolated(c).result;
+        if (u.status == RunStatus::ok) return u.max_queue_occupancy;
+    } catch (const std::exception&) {
+    }
+    return std::nullopt;
+}
+}  // namespace
+
+// The run goes in a child process (one SystemC elaboration per process), so that a stalled run with
+// bounded queues can run again with unbounded ones for its diagnosis.
 int cmd_run(const RunConfig& config, bool json) {
     RunResult r;
     try {
-        r = simulate(config);
+        r = simulate_isolated(config).result;
     } catch (const ConfigError& e) {
         std::cerr << "cubecast: " << e.what() << "\n";
         return kExitBadInput;
+    } catch (const std::exception& e) {
+        std::cerr << "cubecast: internal error: " << e.what() << "\n";
+        return kExitCheckFailed;
+    }
+    if (r.status == RunStatus::deadlock && config.queue_depth) {
+        r.unbounded_peak_queue = unbounded_peak(config);
+        if (r.unbounded_peak_queue)
+            r.stall_diagnosis += "the same run with unbounded queues peaks at " + std::to_string(*r.unbounded_peak_queue) +
+                                 " packets in one queue: --queue-depth " + std::to_string(*r.unbounded_peak_queue) +
+                                 " or more runs it unchanged\n";
     }
     if (json) std::cout << to_json(r).dump(2) << "\n";
     else print_table(std::cout, r);

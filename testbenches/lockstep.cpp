@@ -90,7 +90,10 @@ public:
         }
         const AlgorithmEntry* algo = algorithms().find(task->kind, algorithm);
         const LogicFactory logic = algo->build(AlgorithmSetup{cube_, 0, c.packet_flits, c.sbt_rotation, {}});
-        sysc_ = std::make_unique<Router>("sysc", c.node, cube_, RouterConfig{c.packet_flits, c.queue_depth, PortModel::mla, PacketFormat{c.packet_flits}, true},
+        // The SystemC router with the RTL's injection-queue depth: the stimulus may fill those too.
+        sysc_ = std::make_unique<Router>("sysc", c.node, cube_,
+                                         RouterConfig{c.packet_flits, c.queue_depth, PortModel::mla, PacketFormat{c.packet_flits}, true,
+                                                      kRtlInjectionDepth},
                                          logic(c.node), *sc_node_, sc_counters_);
         RtlRouterConfig rc;
         rc.packet_flits = c.packet_flits;
@@ -98,6 +101,7 @@ public:
         rc.algorithm = *rtl_algorithm_code(task_name, algorithm);
         rc.sbt_rotation = c.sbt_rotation;
         rc.invert_priority = c.plant_bug;
+        rc.bounded_interface = true;
         rc.rom_dir = CUBECAST_ROM_DIR;
         rtl_ = std::make_unique<RtlRouter>("rtl", c.node, cube_, rc, *rtl_node_, rtl_counters_);
         bind(*sysc_, sc_side_);

@@ -70,6 +70,10 @@ public:
             out.push_back(std::move(e));
         }
     }
+    uint64_t next_cycle_needed(uint64_t cycle) const override {
+        if (!prefix_ || (!released_ && prefix_->suffix())) return cycle;
+        return prefix_->next_emission(cycle).value_or(kNoCycle);
+    }
     bool finished() const override { return prefix_ && prefix_->done() && released_; }
     uint64_t finished_cycle() const override { return prefix_ ? prefix_->suffix_cycle() : 0; }
     void report(LogicReport& out) const override {

@@ -222,6 +222,33 @@ void StLogic::on_cycle(const LocalView& v, std::vector<Emission>& out) {
     check_finished(v.cycle);
 }
 
+// What on_cycle() does by the clock alone (what an arrival causes, it does in the arrival's cycle).
+uint64_t StLogic::next_cycle_needed(uint64_t cycle) const {
+    uint64_t next = kNoCycle;
+    const auto at = [&](uint64_t c) { next = std::min(next, std::max(cycle, c)); };
+    if (s_.variant == StVariant::prefix) {
+        if (!prefix_) return cycle;
+        if (const auto e = prefix_->next_emission(cycle)) at(*e);
+        if (id_ == 0 && cycle <= 2 * uint64_t{s_.d}) at(2 * uint64_t{s_.d});  // K to the roots
+    }
+    if (!released_ && ready_to_release()) return cycle;
+    if (my_tree_ && released_ && !phase3_started_) {
+        if (s_.variant == StVariant::random_guaranteed) {
+            if (go_ || root_received_ != count_sent_) return cycle;
+        } else if (k_) {
+            at(phase3_start());
+        }
+    }
+    if (id_ == 0 && s_.variant == StVariant::random_guaranteed && !go_sent_ && k_) {
+        uint64_t total = 0;
+        for (uint64_t c : counts_) total += c;
+        if (total == *k_) return cycle;
+    }
+    if (s_.variant == StVariant::random_fixed && released_ && !finished_)
+        at(phase3_start() + (s_.budget + s_.d) * s_.packet_flits);
+    return next;
+}
+
 void StLogic::report(LogicReport& out) const {
     if (s_.variant == StVariant::prefix)
         out.marks.push_back({"1: prefix ranks, K at the roots", ready_cycle_, true});

@@ -50,6 +50,7 @@ public:
     void route(const LocalView& v, const Header& h, int in_port, Decision& out) override;
     bool clocked() const override { return true; }
     void on_cycle(const LocalView& v, std::vector<Emission>& out) override;
+    uint64_t next_cycle_needed(uint64_t cycle) const override;
     bool finished() const override { return finished_; }
     uint64_t finished_cycle() const override { return finished_cycle_; }
     void report(LogicReport& out) const override;

@@ -18,7 +18,7 @@ module tb_cc_router;
     wire            inj_placed, dbg_waiting;
     wire [31:0]     cycle;
     wire [15:0]     dbg_enq_copies;
-    wire [D*16-1:0] dbg_occupancy;
+    wire [D*16-1:0] dbg_occupancy, dbg_injection;
 
     cc_router #(.D_MAX(D), .QDEPTH(8), .PF_MAX(PF)) dut (
         .clk(clk), .rst(rst), .load(load), .node_id(16'd0), .dim(5'd3), .packet_flits(7'd1), .algo(2'd0),
@@ -27,7 +27,8 @@ module tb_cc_router;
         .out_valid(out_valid), .out_flit(out_flit), .out_ready(out_ready),
         .inj_valid(inj_valid), .inj_flits(inj_flits), .inj_placed(inj_placed), .dlv_valid(dlv_valid),
         .cycle(cycle), .dbg_enq_copies(dbg_enq_copies), .dbg_started(dbg_started),
-        .dbg_occupancy(dbg_occupancy), .dbg_holding(dbg_holding), .dbg_waiting(dbg_waiting));
+        .dbg_occupancy(dbg_occupancy), .dbg_holding(dbg_holding), .dbg_injection(dbg_injection),
+        .dbg_waiting(dbg_waiting));
 
     always #0.5 clk = ~clk;
 

@@ -332,9 +332,20 @@ TEST(CommandLine, StalledRunExitsThreeWithTheStuckQueues) {
         ASSERT_TRUE(r.code == 0 || r.code == 3) << r.code << r.err;
         if (r.code == 3) {
             saw_stall = true;
-            EXPECT_NE(r.out.find("stuck state:"), std::string::npos);
+            // The diagnosis first, then the detail.
+            const size_t diagnosis = r.out.find("diagnosis: "), stuck = r.out.find("stuck state:");
+            ASSERT_NE(diagnosis, std::string::npos) << r.out;
+            ASSERT_NE(stuck, std::string::npos) << r.out;
+            EXPECT_LT(diagnosis, stuck);
             EXPECT_NE(r.out.find("queued"), std::string::npos);
             EXPECT_NE(r.err.find("deadlock"), std::string::npos);
+            // The depth the schedule needs: the same run's peak queue without a bound.
+            std::string unbounded = args;
+            unbounded.replace(unbounded.find("--queue-depth 1"), 15, "--json");
+            const auto free = nlohmann::json::parse(cubecast_cli(unbounded).out);
+            const std::string peak = std::to_string(free["max_queue_occupancy"].get<unsigned>());
+            EXPECT_NE(r.out.find("the same run with unbounded queues peaks at " + peak + " packets in one queue: --queue-depth " + peak),
+                      std::string::npos) << r.out;
         }
     }
     EXPECT_TRUE(saw_stall) << "no bounded-queue run stalled: pick a tighter case";
