@@ -488,7 +488,9 @@ RunResult Network::run() {
     }
     r.last_delivery_cycles = r.completion_cycles;
     size_t router_problems = 0;
+    std::vector<std::string> unfinished;  // logics that never finished: a failure if the run ended, a stall's symptom
     for (const auto& router : routers_) {
+        if (std::string u = router->unfinished(); !u.empty()) unfinished.push_back(std::move(u));
         LogicReport lr;
         router->logic_report(lr);
         r.completion_cycles = std::max(r.completion_cycles, lr.finished_cycle);
@@ -508,6 +510,9 @@ RunResult Network::run() {
     }
     if (router_problems > 4)
         r.problems.push_back("... and " + std::to_string(router_problems - 4) + " more such problems at other nodes");
+    for (size_t i = 0; i < unfinished.size() && i < 4; ++i) r.problems.push_back(unfinished[i]);
+    if (unfinished.size() > 4)
+        r.problems.push_back("... and " + std::to_string(unfinished.size() - 4) + " more logics that never finished");
     r.completion_slots = Slots::of_cycles(r.completion_cycles, config_.packet_flits);
     if (r.completion_cycles)
         r.link_utilisation = static_cast<double>(log_ ? log_->data_flits() : monitor_->data_flits()) /
@@ -540,17 +545,24 @@ RunResult Network::run() {
         r.problems.push_back("completion " + r.completion_slots.str() + " slots (" + std::to_string(r.completion_cycles) +
                              " cycles) is over the paper's " + r.paper_slots->str() + " slots (" +
                              r.paper_slots->cycles(config_.packet_flits).str() + " cycles), which " + r.paper + " promises here");
-    if (status_ == RunStatus::ok &&
-        !(r.delivered_exactly_once && r.conserved && router_problems == 0 && (!r.paper_bound_promised || r.within_paper_bound())))
+    if (status_ == RunStatus::ok && !(r.delivered_exactly_once && r.conserved && router_problems == 0 && unfinished.empty() &&
+                                      (!r.paper_bound_promised || r.within_paper_bound())))
         status_ = RunStatus::check_failed;
-    if (status_ == RunStatus::deadlock) {
+    // Precedence: a run that broke a rule (its port model, a delivery twice or out of order, a corrupted
+    // header, its algorithm's own checks) failed its checks even if it then stalled or ran out of time.
+    r.stalled = status_ == RunStatus::deadlock || status_ == RunStatus::timeout;
+    const bool broke_a_rule = router_problems != 0 || node_errors != 0 || counters_.corrupt_headers != 0 ||
+                              (!log_ && monitor_->corrupt_headers() != 0);
+    const RunStatus ended_as = status_;
+    if (r.stalled && broke_a_rule) status_ = RunStatus::check_failed;
+    if (ended_as == RunStatus::deadlock) {
         r.problems.push_back("stalled at cycle " + std::to_string(cycle_) + " with " +
                              std::to_string(counters_.in_routers) + " packets inside routers and " +
                              std::to_string(r.expected_deliveries - r.deliveries) + " deliveries missing");
         r.stuck_state = stuck_state_;
         r.stall_diagnosis = diagnosis_;
     }
-    if (status_ == RunStatus::timeout)
+    if (ended_as == RunStatus::timeout)
         r.problems.push_back("did not finish within " + std::to_string(cycle_limit()) + " cycles");
     if (delays_) report_dynamic(r);
     if (traffic_) {

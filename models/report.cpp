@@ -186,7 +186,8 @@ void print_table(std::ostream& os, const RunResult& r) {
           << "router-cycles/s, " << human(r.packet_hops_per_second) << "packet-hops/s";
         row(os, "simulation", s.str());
     }
-    row(os, "status", status_name(r.status));
+    row(os, "status", std::string(status_name(r.status)) +
+                          (r.stalled && r.status == RunStatus::check_failed ? " (it also stalled: the failed checks come first)" : ""));
     for (const auto& p : r.problems) os << "  problem: " << p << "\n";
     if (!r.stall_diagnosis.empty()) os << "diagnosis: " << r.stall_diagnosis;
     if (!r.stuck_state.empty()) os << "stuck state:\n" << r.stuck_state;

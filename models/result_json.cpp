@@ -194,6 +194,7 @@ json to_json(const RunResult& r, bool with_per_node) {
         {"packet_hops_per_second", r.packet_hops_per_second},
         {"last_delivery_cycles", r.last_delivery_cycles},
         {"problems", r.problems},
+        {"stalled", r.stalled},
         {"stall_diagnosis", r.stall_diagnosis},
         {"unbounded_peak_queue", r.unbounded_peak_queue ? json(*r.unbounded_peak_queue) : json(nullptr)},
         {"stuck_state", r.stuck_state},
@@ -265,6 +266,7 @@ RunResult result_from_json(const json& j) {
     r.problems = j.at("problems").get<std::vector<std::string>>();
     r.stuck_state = j.at("stuck_state");
     r.stall_diagnosis = j.at("stall_diagnosis");
+    r.stalled = j.at("stalled");
     if (!j.at("unbounded_peak_queue").is_null()) r.unbounded_peak_queue = j.at("unbounded_peak_queue").get<unsigned>();
     r.last_delivery_cycles = j.at("last_delivery_cycles");
     for (const auto& m : j.at("marks"))

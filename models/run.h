@@ -162,6 +162,8 @@ struct RunResult {
     std::vector<uint64_t> node_last_delivery_cycle;  // per node, cycle of its last delivery
     std::vector<RunMark> marks;                       // phase ends and other instants, by the logics
     std::vector<std::string> problems;                // what failed, one line each
+    bool stalled = false;                             // it stalled or ran out of time (status deadlock or timeout,
+                                                      // or check_failed if it also broke a rule: that comes first)
     std::string stall_diagnosis;                      // for a stall: why, first (a cycle of waits, or what waits)
     std::string stuck_state;                          // ... then the stuck queues
     std::optional<unsigned> unbounded_peak_queue;     // a stall with bounded queues: the same run's peak queue unbounded

@@ -106,6 +106,8 @@ struct LogicReport {
     std::vector<LogicMark> marks;
     uint64_t finished_cycle = 0;        // clocked logics: when this node's logic finished
     std::vector<std::string> problems;  // the algorithm failed here (e.g. a packet missed its phase)
+    // Why the logic has not finished, if it has not: a failure in a run that ended, a symptom of a stall.
+    std::string unfinished;
     // Counts a logic keeps that every node knows alike (e.g. the dynamic scheme's periods): the
     // network reports the largest over the nodes.
     std::vector<std::pair<std::string, uint64_t>> tallies;

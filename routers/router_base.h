@@ -87,6 +87,8 @@ public:
     virtual unsigned queue_occupancy(unsigned /*port*/) const { return 0; }
     // Anything this router found that makes the run's result untrustworthy, one line each.
     virtual std::vector<std::string> problems() const { return {}; }
+    // Why its control logic has not finished, if it has not (models a failure only in a run that ended).
+    virtual std::string unfinished() const { return ""; }
     // What the control logic observed (phase marks, its own failures), if it reports anything.
     virtual void logic_report(LogicReport& /*out*/) const {}
 

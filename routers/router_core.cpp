@@ -131,6 +131,12 @@ std::vector<std::string> RouterCore::problems() const {
     return all;
 }
 
+std::string RouterCore::unfinished() const {
+    LogicReport r;
+    logic_->report(r);
+    return r.unfinished.empty() ? "" : "node " + std::to_string(id_) + ": " + r.unfinished;
+}
+
 void RouterCore::logic_report(LogicReport& out) const {
     logic_->report(out);
     if (clocked_) out.finished_cycle = logic_->finished_cycle();

@@ -45,6 +45,7 @@ public:
     std::string held_packet(unsigned in_port) const override;
     unsigned queue_occupancy(unsigned port) const override { return outputs_[port].occupancy(); }
     std::vector<std::string> problems() const override;
+    std::string unfinished() const override;
     void logic_report(LogicReport& out) const override;
 
 protected:

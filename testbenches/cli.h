@@ -1,5 +1,6 @@
 // The `cubecast` command's subcommands. Each returns the process exit code:
 // 0 ok, 1 a run's own checks failed, 2 bad input, 3 a run that could not finish (stall / limit).
+// Precedence: 2 before anything runs; 1 over 3 (a run that broke a rule and then stalled is exit 1).
 #pragma once
 #include <cstdint>
 #include <string>

@@ -57,7 +57,7 @@ int cmd_run(const RunConfig& config, bool json) {
         std::cerr << "cubecast: internal error: " << e.what() << "\n";
         return kExitCheckFailed;
     }
-    if (r.status == RunStatus::deadlock && config.queue_depth) {
+    if (r.stalled && !r.stall_diagnosis.empty() && config.queue_depth) {
         r.unbounded_peak_queue = unbounded_peak(config);
         if (r.unbounded_peak_queue)
             r.stall_diagnosis += "the same run with unbounded queues peaks at " + std::to_string(*r.unbounded_peak_queue) +

@@ -114,8 +114,10 @@ void DynamicPeriodsLogic::report(LogicReport& out) const {
     if (period_) {
         LogicReport r;
         period_->report(r);
-        if (period_->active_nodes().value_or(0) > 0)
+        if (period_->active_nodes().value_or(0) > 0) {
             for (const auto& p : r.problems) out.problems.push_back("last period: " + p);
+            if (!r.unfinished.empty()) out.unfinished = "last period: " + r.unfinished;
+        }
     }
 }
 

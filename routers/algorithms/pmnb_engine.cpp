@@ -190,7 +190,7 @@ void PmnbEngine::report(LogicReport& out) const {
                              ranks_cycle_, true});
     phase_marks(out);
     problems_.append_to(out.problems);
-    if (!finished_) out.problems.push_back("its control logic never finished (not every packet arrived)");
+    if (!finished_) out.unfinished = "its control logic never finished (not every packet arrived)";
 }
 
 }  // namespace cubecast

@@ -258,7 +258,7 @@ void StLogic::report(LogicReport& out) const {
                                                                : "3: broadcast on the d trees, termination",
                          finished_cycle_, true});
     problems_.append_to(out.problems);
-    if (!finished_) out.problems.push_back("its control logic never finished (no termination detected)");
+    if (!finished_) out.unfinished = "its control logic never finished (no termination detected)";
 }
 
 }  // namespace cubecast

@@ -349,6 +349,10 @@ TEST(CommandLine, StalledRunExitsThreeWithTheStuckQueues) {
         }
     }
     EXPECT_TRUE(saw_stall) << "no bounded-queue run stalled: pick a tighter case";
+    // A run that broke its delivery order and then stalled: exit 1, before 3.
+    const CliResult broke = cubecast_cli("run --task succ --algorithm gray --dim 5 --port-model shout --queue-depth 1");
+    EXPECT_EQ(broke.code, 1) << broke.err;
+    EXPECT_NE(broke.out.find("diagnosis: "), std::string::npos);
 }
 
 TEST(CommandLine, VcdAndGtkwAreWritten) {

@@ -89,7 +89,10 @@ TEST(Stalls, DeadlocksAreStallsNotTimeouts) {
     for (RunConfig c : runs) {
         SCOPED_TRACE(c.task + "/" + c.algorithm + " depth " + std::to_string(c.queue_depth));
         const Outcome o = run_traced(c);
-        ASSERT_EQ(o.result.status, RunStatus::deadlock) << (o.result.problems.empty() ? "" : o.result.problems.back());
+        // The dynamic scheme's periods overrun first (its own check fails: exit 1 comes before 3).
+        ASSERT_EQ(o.result.status, c.task == "dynamic" ? RunStatus::check_failed : RunStatus::deadlock)
+            << (o.result.problems.empty() ? "" : o.result.problems.back());
+        EXPECT_TRUE(o.result.stalled);
         uint64_t last = 0;
         for (const TraceRow& r : o.rows) last = std::max(last, r.end);
         EXPECT_LE(o.result.simulated_cycles, last + stall_window(c.packet_flits) + 2);
@@ -137,4 +140,24 @@ TEST(Stalls, ACycleOfWaitsIsReportedAsOne) {
         EXPECT_EQ(s.to, next.at) << "step " << i;
         EXPECT_EQ(next.from, s.at) << "step " << i;
     }
+}
+
+// Exit-code precedence: a run that broke a rule (here the successive broadcasts' delivery order, with
+// one-packet queues) and then stalled failed its checks: status check_failed (exit 1), and the stall
+// is still reported, with its diagnosis.
+TEST(Stalls, ABrokenRuleOutranksTheStall) {
+    RunConfig c = config("succ", "gray", 5, 0, 1, 1);
+    c.port_model = "shout";
+    const auto r = cubecast::simulate_isolated(c).result;
+    EXPECT_EQ(r.status, RunStatus::check_failed);
+    EXPECT_TRUE(r.stalled);
+    EXPECT_FALSE(r.stall_diagnosis.empty());
+    EXPECT_FALSE(r.delivered_exactly_once);
+    const bool order = std::any_of(r.problems.begin(), r.problems.end(),
+                                   [](const std::string& p) { return p.find("arrived after a later message") != std::string::npos; });
+    EXPECT_TRUE(order);
+    // A plain stall (nothing broken) stays a stall.
+    const auto plain = cubecast::simulate_isolated(config("mnb", "bostt", 6, 0, 1, 1)).result;
+    EXPECT_EQ(plain.status, RunStatus::deadlock);
+    EXPECT_TRUE(plain.stalled);
 }
