@@ -1,5 +1,7 @@
 #include "models/broadcast_delays.h"
 
+#include "models/output_file.h"
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -113,9 +115,9 @@ void BroadcastDelays::summarize(unsigned packet_flits, double warmup, double hor
     out.stable = out.backlog_last_quarter <= 1.5 * out.backlog_first_quarter + nodes;
 }
 
-void BroadcastDelays::write_csv(const std::string& path, unsigned packet_flits) const {
+std::string BroadcastDelays::write_csv(const std::string& path, unsigned packet_flits) const {
     std::ofstream os(path);
-    if (!os) throw std::runtime_error("cannot write --delays file '" + path + "'");
+    if (!os) return write_failure("--delays", path, os);
     os << "origin,msg,arrival_slot,completion_cycle,delay_slots\n" << std::setprecision(10);
     for (size_t o = 0; o < arrivals_.size(); ++o)
         for (size_t m = 0; m < arrivals_[o].size(); ++m) {
@@ -127,6 +129,7 @@ void BroadcastDelays::write_csv(const std::string& path, unsigned packet_flits) 
                 os << ',';
             os << '\n';
         }
+    return write_failure("--delays", path, os);
 }
 
 }  // namespace cubecast

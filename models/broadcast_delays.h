@@ -22,7 +22,8 @@ public:
     // whether the backlog kept growing (then the run is unstable and its mean means nothing).
     void summarize(unsigned packet_flits, double warmup, double horizon, DynamicResult& out) const;
     // One line per request: origin,msg,arrival_slot,completion_cycle,delay_slots (empty when incomplete).
-    void write_csv(const std::string& path, unsigned packet_flits) const;
+    // The failure, if writing failed, else empty.
+    std::string write_csv(const std::string& path, unsigned packet_flits) const;
 
     static constexpr unsigned kBatches = 10;
 

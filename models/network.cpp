@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -138,6 +139,11 @@ Network::Network(sc_module_name name, const RunConfig& config)
     if (config.level == "tlm") build_transaction_level(make_logic, format);
     else build_cycle_level(make_logic, format);
     watch_waits_ = config.queue_depth != 0 || config.uses_rtl();  // unbounded queues never refuse a packet
+    if (const char* every = std::getenv("CUBECAST_PROGRESS_SECONDS")) {
+        char* end = nullptr;
+        const double s = std::strtod(every, &end);
+        if (end != every && *end == '\0' && s >= 0) progress_every_ = next_progress_note_ = s;
+    }
     // sc_stop() is how a run ends: keep its "simulation stopped by user" note off stdout.
     sc_report_handler::set_actions(SC_INFO, SC_DO_NOTHING);
 }
@@ -206,9 +212,11 @@ Network::~Network() = default;
 
 uint64_t Network::cycle_limit() const {
     if (config_.max_cycles) return config_.max_cycles;
-    // Generous: every packet crossing every link one after the other would take less.
+    // Generous: every packet crossing every link one after the other would take less, after the last
+    // packet or request appears (a trace's or a dynamic run's last arrival).
     const uint64_t packets = (traffic_ ? traffic_->packets_bound() : expected_total_) + 1;
-    return std::max<uint64_t>(100000, packets * config_.packet_flits * (topology_->dim() + 1) * 4);
+    const uint64_t last_arrival = traffic_ ? traffic_->generation_end() : arrivals_end(task_);
+    return last_arrival + std::max<uint64_t>(100000, packets * config_.packet_flits * (topology_->dim() + 1) * 4);
 }
 
 void Network::start_of_simulation() {
@@ -237,7 +245,7 @@ void Network::supervise() {
 // time; out of time at the cycle limit.
 void Network::check_end(uint64_t cycle) {
     const bool sources_done = !traffic_ || !traffic_->generating();
-    if (sources_done && counters_.deliveries >= expected_total() && counters_.in_routers == 0 &&
+    if (sources_done && counters_.deliveries >= expected_total() * task_.parts() && counters_.in_routers == 0 &&
         counters_.unfinished_logics == 0)
         return finish(RunStatus::ok);
     if (watch_waits_ && cycle >= next_wait_check_) {
@@ -341,7 +349,10 @@ void Network::stall(uint64_t) {
     if (!cycle.empty()) {
         diagnosis_ = describe_wait_cycle(*topology_, routers_, cycle);
     } else if (counters_.in_routers == 0) {
-        diagnosis_ = "the network is empty but " + std::to_string(expected_total() - counters_.deliveries) +
+        uint64_t delivered = 0, expected = 0;  // whole messages (deliveries count parts)
+        for (const auto& node : nodes_) delivered += node->delivered(), expected += node->expected();
+        if (traffic_) expected = traffic_->generated();
+        diagnosis_ = "the network is empty but " + std::to_string(expected - std::min(expected, delivered)) +
                      " deliveries never happened: " +
                      (counters_.absorbed ? std::to_string(counters_.absorbed) +
                                                " packets were absorbed by control logics that no longer routed them (a phase "
@@ -371,10 +382,11 @@ void Network::stall(uint64_t) {
 void Network::note_progress(uint64_t cycle) {
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
     if (wall < next_progress_note_) return;
-    next_progress_note_ = wall + 5;
+    next_progress_note_ = wall + progress_every_;
     std::ostringstream os;
+    // Deliveries are counted in parts (mini-packets, halves): the same unit on both sides.
     os << "cubecast: " << static_cast<int>(wall) << " s: cycle " << cycle << ", " << counters_.deliveries << " of "
-       << expected_total() << " deliveries";
+       << expected_total() * task_.parts() << (task_.parts() > 1 ? " part deliveries" : " deliveries");
     if (task_.kind() == TaskKind::dynamic) {
         const uint64_t end = arrivals_end(task_);
         os << " (requests arrive until cycle " << end << (cycle >= end ? ", draining" : "") << ")";
@@ -390,7 +402,8 @@ void Network::report_dynamic(RunResult& r) const {
     dyn.horizon = load.horizon;
     dyn.warmup = load.warmup;
     delays_->summarize(config_.packet_flits, load.warmup, load.horizon, dyn);
-    if (!config_.delays_path.empty()) delays_->write_csv(config_.delays_path, config_.packet_flits);
+    if (!config_.delays_path.empty())
+        if (std::string e = delays_->write_csv(config_.delays_path, config_.packet_flits); !e.empty()) r.output_errors.push_back(e);
     if (period_pmnb_) {
         const FormulaOptions options{config_.c_star, false, config_.packet_flits, config_.token_flits, false};
         const PeriodCost cost = period_pmnb_->period_cost(*topology_, options);
@@ -446,11 +459,14 @@ RunResult Network::run() {
     const double wall = std::chrono::duration<double>(simulation_ended_ - simulation_started_).count();
     const double binding = std::chrono::duration<double>(simulation_started_ - t0).count();
     if (log_) log_->stop(cycle_ - 1);
-    if (trace_) trace_->close();
-    if (waves_) waves_->close(static_cast<uint64_t>(sc_time_stamp().to_seconds() * 1e9) + 1);
-    if (tlm_waves_) tlm_waves_->close(tlm_waves_->run_time(cycle_) + 1);
-
     RunResult r;
+    if (trace_)
+        if (std::string e = trace_->close(); !e.empty()) r.output_errors.push_back(e);
+    std::vector<std::string> wave_errors;
+    if (waves_) wave_errors = waves_->close(static_cast<uint64_t>(sc_time_stamp().to_seconds() * 1e9) + 1);
+    if (tlm_waves_) wave_errors = tlm_waves_->close(tlm_waves_->run_time(cycle_) + 1);
+    r.output_errors.insert(r.output_errors.end(), wave_errors.begin(), wave_errors.end());
+
     r.level = config_.level;
     r.elaboration_seconds = binding;
     if (!finished_) {  // the transaction level's events ran out before the supervisor stopped it: a bug
@@ -567,7 +583,7 @@ RunResult Network::run() {
     if (delays_) report_dynamic(r);
     if (traffic_) {
         r.traffic = traffic_->summarize();
-        summarize_links(*r.traffic);
+        summarize_links(*r.traffic, r.output_errors);
     }
     r.status = status_;
     r.wall_seconds = wall;

@@ -75,7 +75,7 @@ private:
     std::optional<ChannelLoads> channel_loads_; // ... and its channel-load bound (fixed paths only)
     void build_traffic();                              // models/network_traffic.cpp
     void bound_traffic(const LogicFactory& make_logic);
-    void summarize_links(TrafficResult& t) const;
+    void summarize_links(TrafficResult& t, std::vector<std::string>& output_errors) const;
     NetworkCounters counters_;
     uint64_t expected_total_ = 0;  // deliveries the task makes (traffic: the ledger counts them as generated)
     uint64_t expected_total() const { return traffic_ ? traffic_->generated() : expected_total_; }
@@ -100,7 +100,10 @@ private:
     std::unique_ptr<TlmTransferPool> transfers_;  // the transaction level's transactions
 
     uint64_t cycle_ = 0;
-    double next_progress_note_ = 5;  // wall seconds: long runs say how far they are on stderr
+    // Long runs say how far they are on stderr, every this many wall seconds (5; the environment variable
+    // CUBECAST_PROGRESS_SECONDS sets it, for tests of the line).
+    double progress_every_ = 5;
+    double next_progress_note_ = 5;
     std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
     // When the kernel finished elaborating (ports and sockets bound): the simulation's wall time starts here.
     std::chrono::steady_clock::time_point simulation_started_, simulation_ended_;

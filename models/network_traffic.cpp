@@ -3,6 +3,7 @@
 #include <fstream>
 
 #include "models/network.h"
+#include "models/output_file.h"
 
 namespace cubecast {
 
@@ -25,7 +26,7 @@ TrafficSpec traffic_spec(const RunConfig& c) {
 }
 
 // The traffic's link loads in the window beside the channel-load bound, and the per-link CSV if asked.
-void Network::summarize_links(TrafficResult& t) const {
+void Network::summarize_links(TrafficResult& t, std::vector<std::string>& errors) const {
     const unsigned ports = topology_->ports();
     const double window = static_cast<double>(link_load_->window());
     double sum = 0;
@@ -61,6 +62,7 @@ void Network::summarize_links(TrafficResult& t) const {
         if (channel_loads_) csv << t.rate * channel_loads_->per_link[i];
         csv << "\n";
     }
+    if (std::string e = write_failure("--link-load", config_.link_load_path, csv); !e.empty()) errors.push_back(e);
 }
 
 void Network::build_traffic() {

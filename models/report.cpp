@@ -71,6 +71,13 @@ void print_traffic(std::ostream& os, const RunResult& r) {
                            std::to_string(t.delivered) + " delivered");
     row(os, "offered / accepted", fixed(t.offered, 4) + " / " + fixed(t.accepted, 4) + " flits/node/cycle" +
                                       (t.saturated ? "  SATURATED: measured packets still in flight when injection stopped" : ""));
+    if (t.measured == 0) {
+        row(os, "latency", "NONE MEASURED: no packet was created in the measurement window (cycles " + std::to_string(t.warmup) +
+                               " .. " + std::to_string(t.warmup + t.window) +
+                               "); the loads above cover that window too (--warmup-cycles and --window place it)");
+        print_traffic_links(os, t);
+        return;
+    }
     row(os, "latency", "mean " + fixed(t.mean_latency, 2) + ", p50 " + fixed(t.p50_latency, 0) + ", p99 " + fixed(t.p99_latency, 0) +
                            ", max " + fixed(t.max_latency, 0) + " cycles");
     if (t.sizes.empty())
@@ -94,6 +101,9 @@ void print_dynamic(std::ostream& os, const RunResult& r) {
         row(os, "measured", "UNSTABLE: the backlog grew from " + fixed(d.backlog_first_quarter, 1) + " to " +
                                 fixed(d.backlog_last_quarter, 1) + " requests (first and last quarter of the window); "
                                 "no mean delay");
+    } else if (d.measured == 0) {
+        row(os, "mean delay", "NONE MEASURED: no request arrived in the window (slots " + fixed(d.warmup, 0) + " .. " +
+                                  fixed(d.horizon, 0) + ")");
     } else {
         row(os, "mean delay", fixed(d.mean_delay, 3) + " slots +- " + fixed(d.ci_half, 3) + " (95 %, " +
                                   std::to_string(d.batch_means.size()) + " batch means)");
@@ -113,7 +123,7 @@ void print_dynamic(std::ostream& os, const RunResult& r) {
                                   "], M-bar " + fixed(t.m_bar, 2) + ")");
         row(os, "theorem: delay bound", fixed(t.bound, 3) + " slots = W + X + min((N-1)X/2, rho W)");
         if (d.stable && d.measured)
-            row(os, "measured / bound", fixed(d.mean_delay / t.bound, 3));
+            row(os, "measured / bound", fixed(d.mean_delay / t.bound, 3));  // (a delay ratio: not a time rounded up)
     }
     row(os, "theorem: light load", fixed(t.light_load, 3) + " slots = 1.5 V + X");
 }

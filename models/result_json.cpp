@@ -50,6 +50,10 @@ void to_json(json& j, const TrafficResult& t) {
          {"zero_load_latency_cycles", t.zero_load_latency}, {"mean_packet_flits", t.mean_flits},
          {"packet_sizes", t.sizes}, {"saturated", t.saturated},
          {"link_utilisation", {{"max", t.link_max}, {"mean", t.link_mean}, {"busiest", {t.link_max_src, t.link_max_dst}}}}};
+    if (t.measured == 0)  // no packet created in the window: no latency to give (null, not 0)
+        for (const char* k : {"mean_latency_cycles", "p50_latency_cycles", "p99_latency_cycles", "max_latency_cycles", "mean_hops",
+                              "zero_load_latency_cycles", "mean_packet_flits"})
+            j[k] = nullptr;
     if (t.has_bound)
         j["channel_load_bound"] = {{"busiest_channel_load", t.channel_load}, {"saturation_bound", t.channel_bound},
                                    {"busiest_channel", {t.channel_src, t.channel_dst}}};
@@ -68,13 +72,14 @@ void from_json(const json& j, TrafficResult& t) {
     t.measured = j.at("measured");
     t.delivered = j.at("delivered");
     t.ambiguous = j.at("ambiguous");
-    t.mean_latency = j.at("mean_latency_cycles");
-    t.p50_latency = j.at("p50_latency_cycles");
-    t.p99_latency = j.at("p99_latency_cycles");
-    t.max_latency = j.at("max_latency_cycles");
-    t.mean_hops = j.at("mean_hops");
-    t.zero_load_latency = j.at("zero_load_latency_cycles");
-    t.mean_flits = j.at("mean_packet_flits");
+    const auto number = [&](const char* k) { return j.at(k).is_null() ? 0.0 : j.at(k).get<double>(); };
+    t.mean_latency = number("mean_latency_cycles");
+    t.p50_latency = number("p50_latency_cycles");
+    t.p99_latency = number("p99_latency_cycles");
+    t.max_latency = number("max_latency_cycles");
+    t.mean_hops = number("mean_hops");
+    t.zero_load_latency = number("zero_load_latency_cycles");
+    t.mean_flits = number("mean_packet_flits");
     t.sizes = j.at("packet_sizes");
     t.saturated = j.at("saturated");
     const json& links = j.at("link_utilisation");
@@ -103,6 +108,11 @@ json dynamic_json(const DynamicResult& d) {
               {"backlog_first_quarter", d.backlog_first_quarter}, {"backlog_last_quarter", d.backlog_last_quarter},
               {"stable", d.stable}};
     j["theory"] = d.theory ? json(*d.theory) : json(nullptr);
+    // As the table: an unstable run (its backlog kept growing) or one with nothing measured has no delay
+    // statistics to give (null, not a number that would be read as one).
+    if (!d.stable || d.measured == 0)
+        for (const char* k : {"mean_delay_slots", "ci95_half_width_slots", "p50_delay_slots", "p99_delay_slots", "max_delay_slots"})
+            j[k] = nullptr;
     return j;
 }
 DynamicResult dynamic_from(const json& j) {
@@ -114,12 +124,13 @@ DynamicResult dynamic_from(const json& j) {
     d.requests = j.at("requests");
     d.measured = j.at("measured");
     d.incomplete = j.at("incomplete");
-    d.mean_delay = j.at("mean_delay_slots");
-    d.ci_half = j.at("ci95_half_width_slots");
+    const auto number = [&](const char* k) { return j.at(k).is_null() ? 0.0 : j.at(k).get<double>(); };
+    d.mean_delay = number("mean_delay_slots");
+    d.ci_half = number("ci95_half_width_slots");
     d.batch_means = j.at("batch_means").get<std::vector<double>>();
-    d.p50_delay = j.at("p50_delay_slots");
-    d.p99_delay = j.at("p99_delay_slots");
-    d.max_delay = j.at("max_delay_slots");
+    d.p50_delay = number("p50_delay_slots");
+    d.p99_delay = number("p99_delay_slots");
+    d.max_delay = number("max_delay_slots");
     d.offered = j.at("offered_per_node_slot");
     d.throughput = j.at("throughput_per_node_slot");
     d.mean_backlog = j.at("mean_backlog");
@@ -194,6 +205,7 @@ json to_json(const RunResult& r, bool with_per_node) {
         {"packet_hops_per_second", r.packet_hops_per_second},
         {"last_delivery_cycles", r.last_delivery_cycles},
         {"problems", r.problems},
+        {"output_errors", r.output_errors},
         {"stalled", r.stalled},
         {"stall_diagnosis", r.stall_diagnosis},
         {"unbounded_peak_queue", r.unbounded_peak_queue ? json(*r.unbounded_peak_queue) : json(nullptr)},
@@ -264,6 +276,7 @@ RunResult result_from_json(const json& j) {
     r.router_cycles_per_second = j.at("router_cycles_per_second");
     r.packet_hops_per_second = j.at("packet_hops_per_second");
     r.problems = j.at("problems").get<std::vector<std::string>>();
+    r.output_errors = j.at("output_errors").get<std::vector<std::string>>();
     r.stuck_state = j.at("stuck_state");
     r.stall_diagnosis = j.at("stall_diagnosis");
     r.stalled = j.at("stalled");

@@ -162,6 +162,7 @@ struct RunResult {
     std::vector<uint64_t> node_last_delivery_cycle;  // per node, cycle of its last delivery
     std::vector<RunMark> marks;                       // phase ends and other instants, by the logics
     std::vector<std::string> problems;                // what failed, one line each
+    std::vector<std::string> output_errors;           // an output file that could not be written completely
     bool stalled = false;                             // it stalled or ran out of time (status deadlock or timeout,
                                                       // or check_failed if it also broke a rule: that comes first)
     std::string stall_diagnosis;                      // for a stall: why, first (a cycle of waits, or what waits)

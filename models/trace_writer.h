@@ -22,9 +22,11 @@ public:
     TraceWriter(const TraceWriter&) = delete;
     TraceWriter& operator=(const TraceWriter&) = delete;
     void row(uint64_t start, uint64_t end, uint32_t src, uint32_t dst, const Header& h);
-    void close();
+    // Closes the file: the failure if a write failed (a full disk), else empty.
+    std::string close();
 
 private:
+    std::string path_;
     std::FILE* file_ = nullptr;
     std::vector<char> buffer_;
 };

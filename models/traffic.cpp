@@ -1,5 +1,7 @@
 #include "models/traffic.h"
 
+#include "models/printable.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -283,38 +285,62 @@ std::optional<std::string> parse_packet_sizes(const std::string& text, std::vect
     return std::nullopt;
 }
 
+namespace {
+constexpr size_t kMaxTraceLine = 256;                 // characters
+constexpr uint64_t kMaxTracePackets = 50000000;
+constexpr uint64_t kMaxTraceCycle = 1000000000000ull;  // 10^12 cycles
+
+// A whole number 0..max: digits only (no sign, no spaces), no overflow.
+bool whole(const std::string& s, uint64_t max, uint64_t& v) {
+    if (s.empty() || s.size() > 19 || s.find_first_not_of("0123456789") != std::string::npos) return false;
+    v = std::stoull(s);
+    return v <= max;
+}
+}  // namespace
+
 std::optional<std::string> read_traffic_file(const std::string& path, uint32_t nodes, unsigned packet_flits,
                                              std::vector<TrafficEvent>& out) {
     std::ifstream in(path);
-    if (!in) return "--traffic-file '" + path + "' cannot be read";
+    if (!in) return "--traffic-file '" + printable(path) + "' cannot be read";
     std::string line;
-    for (uint64_t number = 1; std::getline(in, line); ++number) {
+    for (uint64_t number = 1;; ++number) {
+        // One line, read with a bound (a file of no newlines, /dev/zero, is not read into memory).
+        line.clear();
+        int c = 0;
+        while ((c = in.get()) != EOF && c != '\n' && line.size() <= kMaxTraceLine) line += static_cast<char>(c);
+        if (line.size() > kMaxTraceLine)
+            return "--traffic-file " + printable(path) + " line " + std::to_string(number) + " is longer than " +
+                   std::to_string(kMaxTraceLine) + " characters: accepted lines time,src,dst[,size]";
+        if (c == EOF && line.empty()) break;
         if (!line.empty() && line.back() == '\r') line.pop_back();
         if (line.empty() || line[0] == '#') continue;
         if (number == 1 && (line == "time,src,dst" || line == "time,src,dst,size")) continue;
         const auto bad = [&](const std::string& why) {
-            return "--traffic-file " + path + " line " + std::to_string(number) + " ('" + line + "'): " + why +
-                   ": accepted lines time,src,dst[,size] with a cycle, nodes 0.." + std::to_string(nodes - 1) +
-                   " (src != dst) and a size of 1.." + std::to_string(kMaxPacketFlits) + " flits (default --packet-flits, " +
-                   std::to_string(packet_flits) + ")";
+            return "--traffic-file " + printable(path) + " line " + std::to_string(number) + " ('" + printable(line) + "'): " +
+                   why + ": accepted lines time,src,dst[,size] with a cycle 0.." + std::to_string(kMaxTraceCycle) +
+                   ", nodes 0.." + std::to_string(nodes - 1) + " (src != dst) and a size of 1.." +
+                   std::to_string(kMaxPacketFlits) + " flits (default --packet-flits, " + std::to_string(packet_flits) + ")";
         };
-        std::vector<long long> f;
+        std::vector<std::string> cells;
         std::stringstream ls(line);
         std::string cell;
-        while (std::getline(ls, cell, ',')) {
-            char* end = nullptr;
-            const long long v = std::strtoll(cell.c_str(), &end, 10);
-            if (cell.empty() || *end != '\0') return bad("'" + cell + "' is not a whole number");
-            f.push_back(v);
-        }
-        if (f.size() != 3 && f.size() != 4) return bad(std::to_string(f.size()) + " fields");
-        if (f[0] < 0) return bad("negative time");
-        if (f[1] < 0 || f[1] >= nodes || f[2] < 0 || f[2] >= nodes || f[1] == f[2]) return bad("not two distinct nodes");
-        if (f.size() == 4 && (f[3] < 1 || f[3] > kMaxPacketFlits)) return bad("size " + std::to_string(f[3]));
-        out.push_back(TrafficEvent{static_cast<uint64_t>(f[0]), static_cast<uint32_t>(f[1]), static_cast<uint32_t>(f[2]),
-                                   f.size() == 4 ? static_cast<unsigned>(f[3]) : packet_flits});
+        while (std::getline(ls, cell, ',')) cells.push_back(cell);
+        if (!line.empty() && line.back() == ',') cells.push_back("");
+        if (cells.size() != 3 && cells.size() != 4) return bad(std::to_string(cells.size()) + " fields");
+        uint64_t time = 0, src = 0, dst = 0, size = packet_flits;
+        if (!whole(cells[0], kMaxTraceCycle, time)) return bad("time '" + printable(cells[0]) + "'");
+        if (!whole(cells[1], nodes - 1, src) || !whole(cells[2], nodes - 1, dst) || src == dst)
+            return bad("not two distinct nodes");
+        if (cells.size() == 4 && (!whole(cells[3], kMaxPacketFlits, size) || size < 1))
+            return bad("size '" + printable(cells[3]) + "'");
+        if (out.size() == kMaxTracePackets)
+            return "--traffic-file " + printable(path) + " lists more than " + std::to_string(kMaxTracePackets) +
+                   " packets: accepted at most that many";
+        out.push_back(TrafficEvent{time, static_cast<uint32_t>(src), static_cast<uint32_t>(dst), static_cast<unsigned>(size)});
+        if (c == EOF) break;
     }
-    if (out.empty()) return "--traffic-file " + path + " lists no packet: accepted lines time,src,dst[,size]";
+    if (in.bad()) return "--traffic-file " + printable(path) + " could not be read to its end";
+    if (out.empty()) return "--traffic-file " + printable(path) + " lists no packet: accepted lines time,src,dst[,size]";
     std::stable_sort(out.begin(), out.end(), [](const TrafficEvent& a, const TrafficEvent& b) { return a.cycle < b.cycle; });
     return std::nullopt;
 }

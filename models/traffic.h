@@ -125,6 +125,8 @@ public:
     uint64_t expected_at(uint32_t node) const { return expected_at_[node]; }
     // At least as many packets as the run can generate (a generous cycle limit is drawn from it).
     uint64_t packets_bound() const;
+    // The cycle after the last a packet may be generated (a trace's last line, or injection's end).
+    uint64_t generation_end() const { return end_; }
     // Node `at` got this packet at `cycle`: false if no such packet is on its way there.
     bool delivered(const Header& h, uint32_t at, uint64_t cycle);
     TrafficResult summarize() const;

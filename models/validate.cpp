@@ -8,6 +8,8 @@
 #include <sstream>
 
 #include "models/dynamic_theory.h"
+#include "models/output_file.h"
+#include "models/printable.h"
 #include "models/hypercube.h"
 #include "models/packet.h"
 #include "models/wave_dump.h"
@@ -30,18 +32,6 @@ std::string task_names() {
     std::string s;
     for (const auto& t : tasks()) s += (s.empty() ? "" : ", ") + std::string(t.name);
     return s;
-}
-
-std::optional<std::string> check_writable(const std::string& option, const std::string& path) {
-    if (path.empty()) return std::nullopt;
-    const auto slash = path.find_last_of('/');
-    const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
-    if (access(dir.c_str(), W_OK) != 0)
-        return option + " '" + path + "' cannot be written: directory '" + dir +
-               "' does not exist or is not writable (accepted: a path in a writable directory)";
-    if (access(path.c_str(), F_OK) == 0 && access(path.c_str(), W_OK) != 0)
-        return option + " '" + path + "' cannot be written: the file is read-only";
-    return std::nullopt;
 }
 
 std::optional<std::string> validate_sources(const RunConfig& c, const TaskInfo& task, const Topology& topo) {
@@ -414,15 +404,21 @@ std::optional<std::string> validate(const RunConfig& c) {
     if (auto e = validate_dynamic(c, *task, *topo)) return e;
     if (auto e = validate_rtl(c, *topo)) return e;
     if (auto e = validate_level(c)) return e;
-    if (auto e = check_writable("--trace", c.trace_path)) return e;
-    if (auto e = check_writable("--link-load", c.link_load_path)) return e;
-    if (auto e = check_writable("--delays", c.delays_path)) return e;
-    if (auto e = check_writable("--vcd", c.vcd_path)) return e;
-    if (auto e = check_writable("--fst", c.fst_path)) return e;
+    if (auto e = output_problem("--trace", c.trace_path)) return e;
+    if (auto e = output_problem("--link-load", c.link_load_path)) return e;
+    if (auto e = output_problem("--delays", c.delays_path)) return e;
     if (!c.vcd_path.empty() && !has_extension(c.vcd_path, ".vcd"))
-        return "--vcd '" + c.vcd_path + "' must name a .vcd file";
+        return "--vcd '" + printable(c.vcd_path) + "' must name a .vcd file";
+    if (!c.fst_path.empty() && !has_extension(c.fst_path, ".fst"))
+        return "--fst '" + printable(c.fst_path) + "' must name a .fst file";
+    // The waves, the .gtkw beside them, the VCD an FST is converted from, the RTL's internals.
+    for (const auto& [option, path] : {std::pair<const char*, std::string>{"--vcd", c.vcd_path}, {"--fst", c.fst_path}}) {
+        if (path.empty()) continue;
+        const std::string stem = wave_stem(path);
+        for (const std::string& file : {path, stem + ".vcd", stem + ".gtkw", c.uses_rtl() ? stem + "_rtl.vcd" : std::string()})
+            if (auto e = output_problem(option, file)) return e;
+    }
     if (!c.fst_path.empty()) {
-        if (!has_extension(c.fst_path, ".fst")) return "--fst '" + c.fst_path + "' must name a .fst file";
         if (std::system("command -v vcd2fst >/dev/null 2>&1") != 0)
             return "--fst needs GTKWave's vcd2fst, which is not installed (accepted: apt-get install gtkwave, or use --vcd)";
     }

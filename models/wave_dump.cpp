@@ -4,6 +4,9 @@
 
 #include "models/wave_dump.h"
 
+#include "models/output_file.h"
+#include "models/printable.h"
+
 #include "models/mesh.h"
 
 #include "routers/rtl_router.h"
@@ -82,7 +85,7 @@ WaveDump::WaveDump(const std::string& path, const Topology& topology,
         }
 }
 
-WaveDump::~WaveDump() { close(0); }
+WaveDump::~WaveDump() { static_cast<void>(close(0)); }
 
 void WaveDump::trace_rtl(const std::vector<std::unique_ptr<RouterBase>>& routers) {
     if (!rtl_) return;
@@ -91,17 +94,22 @@ void WaveDump::trace_rtl(const std::vector<std::unique_ptr<RouterBase>>& routers
     rtl_->open((stem_ + "_rtl.vcd").c_str());
 }
 
-void WaveDump::close(uint64_t nanoseconds) {
-    if (!file_) return;
+std::vector<std::string> WaveDump::close(uint64_t nanoseconds) {
+    if (!file_) return {};
     sc_close_vcd_trace_file(file_);
     file_ = nullptr;
     if (rtl_) rtl_->close();
-    if (fst_) {
-        vcd_to_fst(stem_);
-        if (rtl_) vcd_to_fst(stem_ + "_rtl");
+    std::vector<std::string> failed;
+    // SystemC's writer reports no errors: the dump must end with its last time stamp.
+    if (auto e = incomplete_file("the waves", stem_ + ".vcd", "#"); !e.empty()) failed.push_back(e);
+    if (fst_ && failed.empty()) {
+        if (!vcd_to_fst(stem_)) failed.push_back("converting '" + printable(stem_) + ".vcd' to FST with vcd2fst failed");
+        if (rtl_ && !vcd_to_fst(stem_ + "_rtl")) failed.push_back("converting '" + printable(stem_) + "_rtl.vcd' to FST with vcd2fst failed");
     }
     std::ofstream gtkw(gtkw_path_for(path_));
     gtkw << make_gtkw(path_, topology_, 16, nanoseconds);
+    if (auto e = write_failure("the GTKWave save file", gtkw_path_for(path_), gtkw); !e.empty()) failed.push_back(e);
+    return failed;
 }
 
 double gtkw_zoom_to_fit(double nanoseconds) {

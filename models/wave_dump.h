@@ -55,7 +55,8 @@ public:
     // After elaboration: adds the internals of the Verilated routers to <name>_rtl.vcd.
     void trace_rtl(const std::vector<std::unique_ptr<RouterBase>>& routers);
     // Closes the dumps (converting to FST if asked) and writes the .gtkw, zoomed to `nanoseconds`.
-    void close(uint64_t nanoseconds);
+    // Closes the dump (and converts it to FST): the failures, one line each (none: empty).
+    std::vector<std::string> close(uint64_t nanoseconds);
 
     // The signal names the VCD holds for a node's port (also what the .gtkw lists).
     static std::string port_prefix(const Topology& topology, uint32_t node, unsigned port);

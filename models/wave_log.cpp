@@ -1,5 +1,8 @@
 #include "models/wave_log.h"
 
+#include "models/output_file.h"
+#include "models/printable.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -79,7 +82,7 @@ std::string value_text(uint64_t v, unsigned width) {
 
 // The changes in time order; at one time the one recorded last wins (a link whose transfer ends and
 // whose next packet starts at the same edge stays valid).
-void WaveLog::write_vcd(const std::string& vcd_path) {
+std::string WaveLog::write_vcd(const std::string& vcd_path) {
     std::ofstream out(vcd_path);
     out << "$version cubecast transaction level (values reconstructed from the transactions) $end\n"
         << "$timescale 100 ps $end\n$scope module SystemC $end\n";
@@ -124,15 +127,20 @@ void WaveLog::write_vcd(const std::string& vcd_path) {
         stamped = c.time_ns;
         out << value_text(c.value, signals_[c.signal].width) << identifier(c.signal) << "\n";
     }
+    return write_failure("the waves", vcd_path, out);
 }
 
-void WaveLog::close(uint64_t end_ns) {
-    if (closed_) return;
+std::vector<std::string> WaveLog::close(uint64_t end_ns) {
+    if (closed_) return {};
     closed_ = true;
-    write_vcd(stem_ + ".vcd");
-    if (fst_) vcd_to_fst(stem_);
+    std::vector<std::string> failed;
+    if (auto e = write_vcd(stem_ + ".vcd"); !e.empty()) failed.push_back(e);
+    if (fst_ && failed.empty() && !vcd_to_fst(stem_))
+        failed.push_back("converting '" + printable(stem_) + ".vcd' to FST with vcd2fst failed");
     std::ofstream gtkw(WaveDump::gtkw_path_for(path_));
     gtkw << make_gtkw(path_, topology_, 16, end_ns);
+    if (auto e = write_failure("the GTKWave save file", WaveDump::gtkw_path_for(path_), gtkw); !e.empty()) failed.push_back(e);
+    return failed;
 }
 
 }  // namespace cubecast

@@ -36,7 +36,8 @@ public:
     void link_ready(size_t link, uint64_t time_ns, bool v) { record(link_signal(link, 1), time_ns, v); }
     void link_flit(size_t link, uint64_t time_ns, uint64_t flit) { record(link_signal(link, 2), time_ns, flit); }
     // Writes the VCD (converting it to FST if asked) and the .gtkw zoomed to end_ns.
-    void close(uint64_t end_ns);
+    // Writes the VCD (and the FST, the .gtkw): the failures, one line each.
+    std::vector<std::string> close(uint64_t end_ns);
 
 private:
     struct Signal {
@@ -53,7 +54,7 @@ private:
     uint32_t link_signal(size_t link, unsigned which) const { return link_base_[link] + which; }
     void record(uint32_t signal, uint64_t time_ns, uint64_t value) { changes_.push_back({time_ns, signal, value}); }
     void sample(uint32_t signal, uint64_t time_ns, uint64_t value);
-    void write_vcd(const std::string& vcd_path);
+    std::string write_vcd(const std::string& vcd_path);  // the failure, if any
 
     std::string path_, stem_;
     bool fst_ = false;

@@ -3,6 +3,7 @@
 #include "verilated.h"
 
 #include "routers/rtl_router.h"
+#include "routers/rtl_roms.h"
 
 #include <sys/stat.h>
 
@@ -22,13 +23,8 @@ std::optional<unsigned> rtl_algorithm_code(const std::string& task, const std::s
 }
 
 std::string rtl_rom_problem(const std::string& rom_dir) {
-    for (const char* f : {"mnb_rom.hex", "te_rom.hex"}) {
-        struct stat st {};
-        const std::string path = rom_dir + "/" + f;
-        if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
-            return "the RTL memory file '" + path + "' is missing (build target rtl_roms writes it; or give --rtl-rom-dir)";
-    }
-    return "";
+    if (std::string e = rom_file_problem(rom_dir + "/mnb_rom.hex", mnb_rom_image(kRtlMaxDim)); !e.empty()) return e;
+    return rom_file_problem(rom_dir + "/te_rom.hex", te_rom_image(kRtlMaxDim));
 }
 
 namespace {

@@ -1,6 +1,7 @@
 // The `cubecast` command's subcommands. Each returns the process exit code:
 // 0 ok, 1 a run's own checks failed, 2 bad input, 3 a run that could not finish (stall / limit).
-// Precedence: 2 before anything runs; 1 over 3 (a run that broke a rule and then stalled is exit 1).
+// Precedence: 2 (bad input, found before the run; or an output file that could not be written, found
+// while writing it) over 1 over 3 (a run that broke a rule and then stalled is exit 1).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -13,6 +14,9 @@ namespace cubecast {
 constexpr int kExitOk = 0, kExitCheckFailed = 1, kExitBadInput = 2, kExitStuck = 3;
 
 int exit_code_for(RunStatus s);
+// One error line on stderr, "cubecast: " and the message with control characters escaped (a value
+// with a newline in it must not break the line).
+void print_error(const std::string& message);
 int cmd_run(const RunConfig& config, bool json);
 int cmd_list(bool json);
 struct SweepAxes {
@@ -20,6 +24,8 @@ struct SweepAxes {
     std::vector<uint64_t> ks;     // kb: numbers of broadcasts (placed by --placement); empty: the base's
     std::vector<uint64_t> seeds;  // empty: the base's seed
 };
+// At most this many runs in one sweep (dims x K x seeds): each is a simulation of its own.
+constexpr uint64_t kMaxSweepRuns = 1000000;
 int cmd_sweep(RunConfig base, const SweepAxes& axes, const std::string& format);
 int cmd_bench(const std::string& format);
 // Paper 004 §V: the dynamic schemes ("periods/vb2", "direct", ...) over loads rho on one cube; with a

@@ -3,6 +3,7 @@
 #include <optional>
 #include <nlohmann/json.hpp>
 
+#include "models/printable.h"
 #include "models/report.h"
 #include "models/result_json.h"
 #include "models/simulate.h"
@@ -11,6 +12,8 @@
 #include "testbenches/cli.h"
 
 namespace cubecast {
+
+void print_error(const std::string& message) { std::cerr << "cubecast: " << printable(message, 4000) << "\n"; }
 
 int exit_code_for(RunStatus s) {
     switch (s) {
@@ -51,10 +54,10 @@ int cmd_run(const RunConfig& config, bool json) {
     try {
         r = simulate_isolated(config).result;
     } catch (const ConfigError& e) {
-        std::cerr << "cubecast: " << e.what() << "\n";
+        print_error(e.what());
         return kExitBadInput;
     } catch (const std::exception& e) {
-        std::cerr << "cubecast: internal error: " << e.what() << "\n";
+        print_error(std::string("internal error: ") + e.what());
         return kExitCheckFailed;
     }
     if (r.stalled && !r.stall_diagnosis.empty() && config.queue_depth) {
@@ -71,6 +74,9 @@ int cmd_run(const RunConfig& config, bool json) {
         if (!r.problems.empty()) std::cerr << ": " << r.problems.front();
         std::cerr << "\n";
     }
+    // An output the user asked for that could not be written: the run's result stands, but it is no success.
+    for (const std::string& e : r.output_errors) print_error(e);
+    if (!r.output_errors.empty()) return kExitBadInput;
     return exit_code_for(r.status);
 }
 

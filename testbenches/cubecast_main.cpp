@@ -1,6 +1,8 @@
 // sc_main of the `cubecast` command: parses the command line (CLI11) and dispatches.
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <iostream>
 #include <optional>
 #include <set>
@@ -195,13 +197,26 @@ struct CommonOptions {
 };
 
 int bad_input(const std::string& line) {
-    std::cerr << "cubecast: " << line << "\n";
+    print_error(line);
     return kExitBadInput;
 }
 
 }  // namespace
 
+int dispatch(int argc, char* argv[]);
+
+// The command's result on stdout must reach it: a failed write (a full disk, a closed pipe) is an error.
 int sc_main(int argc, char* argv[]) {
+    const int code = dispatch(argc, argv);
+    std::cout.flush();
+    if (!std::cout) {
+        print_error(std::string("writing the output to standard output failed: ") + std::strerror(errno));
+        return kExitBadInput;
+    }
+    return code;
+}
+
+int dispatch(int argc, char* argv[]) {
     CLI::App app{"cubecast: cycle-accurate hypercube interconnect model running the papers' optimal "
                  "broadcast and exchange algorithms as router control logic"};
     app.require_subcommand(1);
@@ -323,6 +338,7 @@ int sc_main(int argc, char* argv[]) {
     }
     if (sweep_rho->parsed()) {
         const bool mesh = rho_opts.topology != "hypercube";
+        if (auto e = topology_problem(rho_opts.topology, rho_opts.dim, rho_opts.radix)) return bad_input(*e);  // before d is used
         // vb2 splits into d; on the mesh vbm-split into d, and into two halves of those on the torus.
         if (sweep_rho->count("--packet-flits") == 0) rho_opts.packet_flits = rho_opts.dim * (rho_opts.topology == "torus" ? 2 : 1);
         if (sweep_rho->count("--schemes") == 0 && mesh) schemes = {"periods/vbm-split", "periods/vbm", "periods/vbm-a0"};

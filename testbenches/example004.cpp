@@ -60,7 +60,7 @@ int cmd_example004(unsigned dim, uint64_t m, uint64_t seed, const std::string& f
         try {
             ir = simulate_isolated(c);
         } catch (const ConfigError& e) {
-            std::cerr << "cubecast: " << e.what() << "\n";
+            print_error(e.what());
             return kExitBadInput;
         }
         const RunResult& r = ir.result;

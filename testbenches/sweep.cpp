@@ -114,20 +114,29 @@ int cmd_sweep(RunConfig base, const SweepAxes& axes, const std::string& format) 
         std::cerr << "cubecast: --format '" << format << "' is unknown: accepted table, csv, json\n";
         return kExitBadInput;
     }
-    std::vector<RunConfig> runs;
+    const std::vector<uint64_t> ks = axes.ks.empty() ? std::vector<uint64_t>{base.k} : axes.ks;
+    const std::vector<uint64_t> seeds = axes.seeds.empty() ? std::vector<uint64_t>{base.seed} : axes.seeds;
+    // The runs are made one at a time (a product of axes can be large): its size is checked first, and
+    // every (d, K) before the first run (a seed changes no option's validity).
+    const uint64_t total = uint64_t{axes.dims.size()} * ks.size() * seeds.size();
+    if (total > kMaxSweepRuns) {
+        print_error("a sweep of " + std::to_string(total) + " runs (" + std::to_string(axes.dims.size()) + " dims x " +
+                    std::to_string(ks.size()) + " K x " + std::to_string(seeds.size()) +
+                    " seeds) is too large: accepted at most " + std::to_string(kMaxSweepRuns) + " runs");
+        return kExitBadInput;
+    }
+    const auto make = [&](unsigned d, uint64_t k, uint64_t seed) {
+        RunConfig c = base;
+        c.dim = d;
+        c.k = k;
+        c.seed = seed;
+        return c;
+    };
     for (unsigned d : axes.dims)
-        for (uint64_t k : axes.ks.empty() ? std::vector<uint64_t>{base.k} : axes.ks)
-            for (uint64_t seed : axes.seeds.empty() ? std::vector<uint64_t>{base.seed} : axes.seeds) {
-                RunConfig c = base;
-                c.dim = d;
-                c.k = k;
-                c.seed = seed;
-                if (auto e = validate(c)) {
-                    std::cerr << "cubecast: " << *e << " (in the sweep at d = " << d
-                              << (axes.ks.empty() ? "" : ", K = " + std::to_string(k)) << ")\n";
-                    return kExitBadInput;
-                }
-                runs.push_back(c);
+        for (uint64_t k : ks)
+            if (auto e = validate(make(d, k, seeds.front()))) {
+                print_error(*e + " (in the sweep at d = " + std::to_string(d) + (axes.ks.empty() ? "" : ", K = " + std::to_string(k)) + ")");
+                return kExitBadInput;
             }
     const bool with_k = !axes.ks.empty() || base.task == "kb" || base.task == "pmnb";
     const bool with_seed = axes.seeds.size() > 1;
@@ -135,12 +144,13 @@ int cmd_sweep(RunConfig base, const SweepAxes& axes, const std::string& format) 
     nlohmann::json all = nlohmann::json::array();
     int worst = kExitOk;
     std::map<RunStatus, uint64_t> by_status;
-    for (const RunConfig& c : runs) {
+    for (uint64_t i = 0; i < total; ++i) {
+        const RunConfig c = make(axes.dims[i / (ks.size() * seeds.size())], ks[i / seeds.size() % ks.size()], seeds[i % seeds.size()]);
         RunResult r;
         try {
             r = simulate_isolated(c).result;
         } catch (const ConfigError& e) {
-            std::cerr << "cubecast: " << e.what() << "\n";
+            print_error(e.what());
             return kExitBadInput;
         }
         ++by_status[r.status];
@@ -149,11 +159,11 @@ int cmd_sweep(RunConfig base, const SweepAxes& axes, const std::string& format) 
         else print_row(format, r, with_k, with_seed);
     }
     if (format == "json") std::cout << all.dump(2) << "\n";
-    if (format == "table" && runs.size() > 1) {
-        std::cout << runs.size() << " runs:";
+    if (format == "table" && total > 1) {
+        std::cout << total << " runs:";
         for (const auto& [status, n] : by_status)
             std::cout << " " << n << " " << status_name(status) << " (" << std::fixed << std::setprecision(1)
-                      << 100.0 * static_cast<double>(n) / static_cast<double>(runs.size()) << " %)";
+                      << 100.0 * static_cast<double>(n) / static_cast<double>(total) << " %)";
         std::cout << "\n";
     }
     return worst;

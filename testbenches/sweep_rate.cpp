@@ -37,7 +37,7 @@ int cmd_sweep_rate(RunConfig base, const std::vector<double>& rates, bool search
         RunConfig c = base;
         c.rate = r;
         if (auto e = validate(c)) {
-            std::cerr << "cubecast: " << *e << "\n";
+            print_error(*e);
             return kExitBadInput;
         }
     }

@@ -114,7 +114,7 @@ int cmd_sweep_rho(RunConfig base, const std::vector<double>& rhos, const std::ve
     std::vector<Scheme> schemes;
     std::string error;
     if (!parse_schemes(scheme_names, schemes, error)) {
-        std::cerr << "cubecast: " << error << "\n";
+        print_error(error);
         return kExitBadInput;
     }
     if (rhos.empty()) {
@@ -134,7 +134,9 @@ int cmd_sweep_rho(RunConfig base, const std::vector<double>& rhos, const std::ve
             c.pmnb = schemes[s].pmnb;
             c.rho = rho;
             if (auto e = validate(c)) {
-                std::cerr << "cubecast: " << *e << " (in the sweep at " << schemes[s].name << ", rho = " << rho << ")\n";
+                std::ostringstream where;
+                where << " (in the sweep at " << schemes[s].name << ", rho = " << rho << ")";
+                print_error(*e + where.str());
                 return kExitBadInput;
             }
             configs[s].push_back(c);
@@ -162,7 +164,7 @@ int cmd_sweep_rho(RunConfig base, const std::vector<double>& rhos, const std::ve
             try {
                 r = simulate_isolated(configs[s][i]).result;
             } catch (const ConfigError& e) {
-                std::cerr << "cubecast: " << e.what() << "\n";
+                print_error(e.what());
                 return kExitBadInput;
             }
             worst = std::max(worst, exit_code_for(r.status));
@@ -204,7 +206,7 @@ int cmd_sweep_rho(RunConfig base, const std::vector<double>& rhos, const std::ve
         try {
             write_plot(plot_prefix, *topo, base.packet_flits, base.token_flits, schemes, results, rhos);
         } catch (const ConfigError& e) {
-            std::cerr << "cubecast: " << e.what() << "\n";
+            print_error(e.what());
             return kExitBadInput;
         }
     }

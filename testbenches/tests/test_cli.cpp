@@ -5,6 +5,7 @@
 
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 
 #include "sim_helpers.h"
@@ -62,7 +63,7 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("run --task traffic --algorithm ecube --dim 4 --packet-sizes 1:1,4:1 --packet-flits 4", "--packet-sizes replaces --packet-flits", "one of them");
     expect_bad_input("run --task mnb --dim 4 --packet-sizes 1:1,4:1", "--packet-sizes", "task traffic only");
     expect_bad_input("run --task mnb --dim 4 --link-load /tmp/x.csv", "--link-load", "task traffic only");
-    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --link-load /nonexistent/dir/x.csv", "--link-load", "writable directory");
+    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --link-load /nonexistent/dir/x.csv", "--link-load", "writable folder");
     expect_bad_input("sweep --task traffic --rates 0.1,0.2", "--rates '0.1,0.2'", "sweep-rate --rates");
     {
         const std::string bad = temp_path("bad_traffic.csv");
@@ -159,6 +160,135 @@ TEST(CommandLine, BadRtlInputExitsTwoWithOneLine) {
     expect_bad_input("run --router rtl --task scatter --algorithm bostt", "scatter/bostt", "mnb/bostt");
     expect_bad_input("run --router rtl --packet-flits 5", "5", "1..4");
     expect_bad_input("run --router rtl --rtl-rom-dir /nonexistent", "/nonexistent/mnb_rom.hex", "missing");
+}
+
+// The RTL's ROM files are checked word for word against the C++ tables before Verilator loads them:
+// a syntax error, junk, an oversized file, a truncated, zeroed or all-ones image is one line and exit 2
+// (they aborted Verilator, or ran a wrong schedule into a false deadlock or the cycle limit).
+TEST(CommandLine, CorruptRtlRomsAreBadInput) {
+    const std::string built = std::string(CUBECAST_ROM_DIR);
+    const std::string mnb = slurp(built + "/mnb_rom.hex"), te = slurp(built + "/te_rom.hex");
+    ASSERT_FALSE(mnb.empty());
+    const auto lines = [](const std::string& text, size_t n) {  // the first n lines
+        size_t at = 0;
+        for (size_t i = 0; i < n && at != std::string::npos; ++i) at = text.find('\n', at + 1);
+        return text.substr(0, at == std::string::npos ? text.size() : at + 1);
+    };
+    const auto each_digit = [](std::string text, char to) {
+        for (char& c : text)
+            if (std::isxdigit(static_cast<unsigned char>(c))) c = to;
+        return text;
+    };
+    struct Corrupt {
+        const char* name;
+        std::string mnb, te;
+        const char* says;
+    };
+    const std::vector<Corrupt> cases = {
+        {"syntax", mnb + "zz12\n", te, "not a hex word"},
+        {"junk", mnb, std::string("\x01\x9f\xffjunk\n"), "not a hex word"},
+        {"oversized", mnb, std::string(3 * te.size() + 8192, '0'), "bytes, far more"},
+        {"truncated", lines(mnb, 100), te, "of the ROM's"},
+        {"zeroed", mnb, each_digit(te, '0'), "where the C++ tables give"},
+        {"all ones", each_digit(mnb, 'f'), te, "where the C++ tables give"},
+        {"too long", mnb + "0001\n", te, "more than the ROM's"}};
+    for (const Corrupt& c : cases) {
+        const std::string dir = temp_path("rom");
+        ASSERT_EQ(std::system(("mkdir -p '" + dir + "'").c_str()), 0);
+        std::ofstream(dir + "/mnb_rom.hex") << c.mnb;
+        std::ofstream(dir + "/te_rom.hex") << c.te;
+        SCOPED_TRACE(c.name);
+        expect_bad_input("run --task mnb --dim 3 --router rtl --rtl-rom-dir " + dir, "the RTL memory file", c.says);
+        std::system(("rm -rf '" + dir + "'").c_str());
+    }
+}
+
+// Input files and outputs fail loudly: a trace's times past the automatic cycle limit still run; a time
+// that overflows, a line without end (/dev/zero) are bad input; an output that is a folder, an over-long
+// name, a full device is bad input before the run; a write that fails during it (a file size limit) is
+// exit 2 after the result, naming the file; a failed write of stdout too.
+TEST(CommandLine, InputFilesAndOutputsFailLoudly) {
+    const std::string late = temp_path("late.csv");
+    std::ofstream(late) << "time,src,dst\n150000,0,1\n";
+    const CliResult ran = cubecast_cli("run --task traffic --algorithm ecube --dim 3 --traffic-file " + late + " --json");
+    EXPECT_EQ(ran.code, 0) << ran.err;
+    EXPECT_GT(nlohmann::json::parse(ran.out)["completion_cycles"].get<uint64_t>(), 150000u);
+    const std::string huge = temp_path("huge.csv");
+    std::ofstream(huge) << "99999999999999999999,0,1\n";
+    expect_bad_input("run --task traffic --algorithm ecube --dim 3 --traffic-file " + huge, "99999999999999999999", "a cycle 0..");
+    expect_bad_input("run --task traffic --algorithm ecube --dim 3 --traffic-file /dev/zero", "/dev/zero", "longer than 256");
+    const std::string folder = temp_path("folder");
+    ASSERT_EQ(std::system(("mkdir -p '" + folder + "'").c_str()), 0);
+    expect_bad_input("run --task dynamic --algorithm periods --dim 3 --packet-flits 3 --slots 50 --delays " + folder, folder,
+                     "is a folder");
+    expect_bad_input("run --task traffic --algorithm ecube --dim 3 --link-load " + folder + "/", folder, "names a folder");
+    expect_bad_input("run --task mnb --dim 3 --delays " + folder + "/" + std::string(300, 'x'), "--delays", "task dynamic only");
+    expect_bad_input("run --task mnb --dim 3 --trace " + folder + "/" + std::string(300, 'x') + ".csv", "cannot be written",
+                     "File name too long");
+    expect_bad_input("run --task mnb --dim 3 --trace /dev/full", "/dev/full", "No space left on device");
+    // A write that fails during the run (files limited to 8 KiB; SIGXFSZ ignored so the write fails).
+    const std::string trace = temp_path("cut.csv"), out = temp_path("cut.out"), err = temp_path("cut.err");
+    const int status = std::system(("bash -c \"trap '' XFSZ; ulimit -f 8; " + std::string(CUBECAST_BIN) +
+                                    " run --task mnb --dim 6 --trace " + trace + "\" >" + out + " 2>" + err).c_str());
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 2);
+    EXPECT_NE(slurp(out).find("status                      ok"), std::string::npos) << "the result is still printed";
+    EXPECT_NE(slurp(err).find("writing the trace '" + trace + "' failed"), std::string::npos) << slurp(err);
+    const int full = std::system((std::string(CUBECAST_BIN) + " run --task mnb --dim 3 >/dev/full 2>" + err).c_str());
+    EXPECT_EQ(WEXITSTATUS(full), 2);
+    EXPECT_NE(slurp(err).find("standard output failed"), std::string::npos) << slurp(err);
+    for (const std::string& f : {late, huge, trace, out, err}) std::remove(f.c_str());
+    std::system(("rm -rf '" + folder + "'").c_str());
+}
+
+// Values echoed in an error stay on one line; a sweep too large to run is refused before it starts;
+// a dimension that would overflow is refused before it is used.
+TEST(CommandLine, ErrorsStayOneLineAndSizesAreChecked) {
+    expect_bad_input("run --dim 4 --rtl-nodes \"$(printf '1\\n2')\"", "'1\\n2'", "comma list");
+    expect_bad_input("sweep --task kb --algorithm same-order --dims 4 --ks 1..256 --seeds 1..100000", "25600000 runs",
+                     "at most 1000000 runs");
+    expect_bad_input("sweep-rho --dim 4611686018427387904", "4611686018427387904", "1..16");
+}
+
+// Nothing measured is said, not shown as zeros: a trace whose packets all come before the measurement
+// window; an unstable dynamic run has no delay statistics in its JSON, as in its table.
+TEST(CommandLine, NothingMeasuredIsSaid) {
+    const std::string early = temp_path("early.csv");
+    std::ofstream(early) << "time,src,dst\n0,0,1\n5,1,2\n";
+    const CliResult table = cubecast_cli("run --task traffic --algorithm ecube --dim 3 --traffic-file " + early);
+    EXPECT_EQ(table.code, 0) << table.err;
+    EXPECT_NE(table.out.find("NONE MEASURED"), std::string::npos) << table.out;
+    EXPECT_EQ(table.out.find("latency mean 0.00"), std::string::npos) << table.out;
+    const auto j = nlohmann::json::parse(cubecast_cli("run --task traffic --algorithm ecube --dim 3 --json --traffic-file " + early).out);
+    EXPECT_EQ(j["traffic"]["measured"], 0);
+    EXPECT_TRUE(j["traffic"]["mean_latency_cycles"].is_null());
+    std::remove(early.c_str());
+    const CliResult unstable = cubecast_cli("run --task dynamic --algorithm periods --dim 4 --packet-flits 4 --rho 1.5 --slots 2000 --json");
+    const auto d = nlohmann::json::parse(unstable.out)["dynamic"];
+    EXPECT_EQ(d["stable"], false);
+    EXPECT_TRUE(d["mean_delay_slots"].is_null());
+    EXPECT_TRUE(d["p99_delay_slots"].is_null());
+}
+
+// The progress line of a run with split packets counts parts on both sides (it compared mini-packets
+// with messages).
+TEST(CommandLine, ProgressCountsLikeWithLike) {
+    const std::string err = temp_path("progress.err");
+    std::system(("CUBECAST_PROGRESS_SECONDS=0 " + std::string(CUBECAST_BIN) +
+                 " run --task dynamic --algorithm periods --dim 4 --packet-flits 4 --slots 100 >/dev/null 2>" + err).c_str());
+    const std::regex line(R"(cubecast: \d+ s: cycle \d+, (\d+) of (\d+) part deliveries)");
+    std::istringstream lines(slurp(err));
+    std::string l;
+    unsigned seen = 0;
+    while (std::getline(lines, l)) {
+        std::smatch m;
+        if (!std::regex_search(l, m, line)) continue;
+        ++seen;
+        EXPECT_LE(std::stoull(m[1]), std::stoull(m[2])) << l;
+        EXPECT_EQ(std::stoull(m[2]) % 4, 0u) << l;  // d = 4 mini-packets per message
+    }
+    EXPECT_GT(seen, 1u);
+    std::remove(err.c_str());
 }
 
 TEST(CommandLine, JsonHasTheDocumentedFields) {

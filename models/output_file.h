@@ -1,0 +1,23 @@
+// The run's output files (trace, waves, per-link loads, request delays): a path is checked before the
+// run by creating it (so a directory, a missing folder, an over-long name or a full device is a bad
+// input, exit 2), and every writer reports a failed write afterwards (a full disk, a file cut short),
+// which the run reports as an output error instead of a silent success.
+#pragma once
+#include <fstream>
+#include <optional>
+#include <string>
+
+namespace cubecast {
+
+// What stops `path` being written, as one line naming the option and the path, or none.
+std::optional<std::string> output_problem(const std::string& option, const std::string& path);
+
+// After a stream wrote a file and was closed (or flushed): the failure, if it had one, or empty.
+std::string write_failure(const std::string& what, const std::string& path, std::ofstream& out);
+
+// A file written by a library that reports no errors (SystemC's VCD writer): a regular file must now
+// exist and end with a whole line starting with `last_line_start` (the dump's final "#<time>" line);
+// the failure if not, else empty (also for a device, which cannot be read back).
+std::string incomplete_file(const std::string& what, const std::string& path, const std::string& last_line_start);
+
+}  // namespace cubecast
