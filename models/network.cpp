@@ -14,6 +14,9 @@
 #include "models/torus_fold.h"
 #include "models/wave_dump.h"
 #include "routers/folded_logic.h"
+#if CUBECAST_WITH_RTL
+#include "routers/rtl_router.h"
+#endif
 
 namespace cubecast {
 
@@ -166,6 +169,7 @@ void Network::build_cycle_level(const LogicFactory& make_logic, const PacketForm
                 links_[size_t{i} * ports + p] = std::make_unique<LinkSignals>(i, *j, p, *link_buses_, size_t{i} * ports + p);
 
     const RouterConfig rc{config.packet_flits, config.queue_depth, *parse_port_model(config.port_model), format};
+#if CUBECAST_WITH_RTL
     RtlRouterConfig rtl;
     if (config.uses_rtl()) {
         rtl.packet_flits = config.packet_flits;
@@ -175,12 +179,15 @@ void Network::build_cycle_level(const LogicFactory& make_logic, const PacketForm
         rtl.invert_priority = config.rtl_invert_priority;
         rtl.rom_dir = config.rtl_rom_dir.empty() ? CUBECAST_ROM_DIR : config.rtl_rom_dir;
     }
+#endif
     for (uint32_t i = 0; i < n; ++i) {
         const std::string name = "router_" + std::to_string(i);
         std::unique_ptr<RouterBase> r;
+#if CUBECAST_WITH_RTL
         if (config.is_rtl_node(i))
             r = std::make_unique<RtlRouter>(name.c_str(), i, static_cast<const Hypercube&>(*topology_), rtl, *nodes_[i], counters_);
         else
+#endif
             r = std::make_unique<Router>(name.c_str(), i, *topology_, rc, make_logic(i), *nodes_[i], counters_);
         r->clk(*clk_);
         r->rst(phases_->rst);
@@ -424,11 +431,8 @@ void Network::report_bounds(RunResult& r) const {
     const FormulaOptions options{config_.c_star, config_.with_prefix, config_.packet_flits, config_.token_flits,
                                  config_.known_sources, *parse_port_model(config_.port_model)};
     const Topology& algorithm_topology = folded_torus_ ? *folded_torus_ : *topology_;
-    BoundQuery q{algorithm_topology, torus_sources, torus_targets, *topology_, config_.sources};
-    q.root = config_.root;
-    q.k = r.broadcasts;
-    q.parts = task_.parts();
-    q.options = options;
+    const BoundQuery q{algorithm_topology, torus_sources, torus_targets, *topology_, config_.sources,
+                       config_.root, r.broadcasts, task_.parts(), options};
     const Bounds b = algo_->bounds(q);
     r.paper_slots = b.paper && folded_torus_ ? std::optional<Slots>(*b.paper * 2) : b.paper;
     if (b.lower && b.lower->slots > Slots(0)) {
@@ -510,10 +514,10 @@ RunResult Network::run() {
         LogicReport lr;
         router->logic_report(lr);
         r.completion_cycles = std::max(r.completion_cycles, lr.finished_cycle);
-        for (const auto& [name, count] : lr.tallies) {
-            auto it = std::find_if(r.tallies.begin(), r.tallies.end(), [&](const auto& t) { return t.first == name; });
-            if (it == r.tallies.end()) r.tallies.emplace_back(name, count);
-            else it->second = std::max(it->second, count);
+        for (const auto& tally : lr.tallies) {
+            auto it = std::find_if(r.tallies.begin(), r.tallies.end(), [&](const auto& t) { return t.first == tally.first; });
+            if (it == r.tallies.end()) r.tallies.push_back(tally);
+            else it->second = std::max(it->second, tally.second);
         }
         for (const LogicMark& m : lr.marks) {
             auto it = std::find_if(r.marks.begin(), r.marks.end(), [&](const RunMark& x) { return x.name == m.name; });

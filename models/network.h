@@ -28,7 +28,7 @@
 #include "models/transmission_log.h"
 #include "routers/algorithms/registry.h"
 #include "routers/router.h"
-#include "routers/rtl_router.h"
+#include "routers/rtl_build.h"
 #include "routers/tlm_router.h"
 
 namespace cubecast {

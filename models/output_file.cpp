@@ -19,17 +19,12 @@ std::optional<std::string> output_problem(const std::string& option, const std::
     struct stat st {};
     const bool existed = stat(path.c_str(), &st) == 0;
     if (existed && S_ISDIR(st.st_mode)) return shown + " is a folder, not a file" + accepted;
-    // Create it (or open it as it is) and, for a device, write a byte: what the run will do.
-    const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    // Create it, or open an existing file as it is (nothing is written: a device is never written to
+    // here); a write that fails later (a full disk, /dev/full) is found by the writer and reported.
+    const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NONBLOCK, 0644);
     if (fd < 0) return shown + " cannot be written: " + std::strerror(errno) + accepted;
-    std::string error;
-    if (existed && !S_ISREG(st.st_mode)) {
-        const char byte = '\n';
-        if (write(fd, &byte, 1) != 1) error = shown + " cannot be written: " + std::strerror(errno) + accepted;
-    }
     close(fd);
     if (!existed) unlink(path.c_str());  // the probe leaves nothing behind
-    if (!error.empty()) return error;
     return std::nullopt;
 }
 

@@ -1,7 +1,7 @@
 // The run's output files (trace, waves, per-link loads, request delays): a path is checked before the
-// run by creating it (so a directory, a missing folder, an over-long name or a full device is a bad
-// input, exit 2), and every writer reports a failed write afterwards (a full disk, a file cut short),
-// which the run reports as an output error instead of a silent success.
+// run by creating it (so a folder, a missing folder, an over-long name, no permission is a bad input,
+// exit 2), and every writer reports a failed write afterwards (a full disk or device, a file cut short),
+// which the run reports as an output error (exit 2 after the result) instead of a silent success.
 #pragma once
 #include <fstream>
 #include <optional>

@@ -112,11 +112,19 @@ public:
     bool event() const override { return bus_->event(index_); }
     const sc_core::sc_event& value_changed_event() const override { return bus_->events(index_).changed; }
     const sc_core::sc_event& default_event() const override { return value_changed_event(); }
-    // What sc_signal_in_if<bool> asks for in addition (plain functions for other T).
+    // What sc_signal_in_if<bool> asks for in addition (plain functions for other T, so not marked
+    // override: clang's warning about that is off here).
+#ifdef __clang__
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Winconsistent-missing-override"
+#endif
     const sc_core::sc_event& posedge_event() const { return bus_->events(index_).posedge; }
     const sc_core::sc_event& negedge_event() const { return bus_->events(index_).negedge; }
     bool posedge() const { return event() && static_cast<bool>(read()); }
     bool negedge() const { return event() && !static_cast<bool>(read()); }
+#ifdef __clang__
+#pragma clang diagnostic pop
+#endif
     // For a writer that drives the bus directly (no virtual call through its port each cycle).
     SignalBus<T>& bus() const { return *bus_; }
     size_t index() const { return index_; }

@@ -302,6 +302,11 @@ std::optional<std::string> read_traffic_file(const std::string& path, uint32_t n
                                              std::vector<TrafficEvent>& out) {
     std::ifstream in(path);
     if (!in) return "--traffic-file '" + printable(path) + "' cannot be read";
+    return read_traffic(in, path, nodes, packet_flits, out);
+}
+
+std::optional<std::string> read_traffic(std::istream& in, const std::string& path, uint32_t nodes, unsigned packet_flits,
+                                        std::vector<TrafficEvent>& out) {
     std::string line;
     for (uint64_t number = 1;; ++number) {
         // One line, read with a bound (a file of no newlines, /dev/zero, is not read into memory).

@@ -12,6 +12,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <istream>
 #include <memory>
 #include <optional>
 #include <string>
@@ -50,6 +51,9 @@ std::optional<std::string> parse_packet_sizes(const std::string& text, std::vect
 // naming the file, the line number and what is accepted, or none.
 std::optional<std::string> read_traffic_file(const std::string& path, uint32_t nodes, unsigned packet_flits,
                                              std::vector<TrafficEvent>& out);
+// The same from a stream (`path` names it in the errors): the traffic-file fuzzer's entry.
+std::optional<std::string> read_traffic(std::istream& in, const std::string& path, uint32_t nodes, unsigned packet_flits,
+                                        std::vector<TrafficEvent>& out);
 
 struct TrafficSpec {
     std::string pattern = "uniform";

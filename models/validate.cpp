@@ -16,7 +16,7 @@
 #include "models/task.h"
 #include "routers/algorithms/registry.h"
 #include "routers/port_model.h"
-#include "routers/rtl_router.h"
+#include "routers/rtl_build.h"
 
 namespace cubecast {
 
@@ -196,6 +196,9 @@ std::optional<std::string> validate_rtl(const RunConfig& c, const Topology& topo
                topo.name();
     if (c.port_model != "mla")
         return "--port-model " + c.port_model + " is not built into the RTL router: accepted mla with --router rtl";
+    if (!kRtlBuilt)
+        return std::string("this build has no RTL router (configured with -DCUBECAST_RTL=OFF): accepted --router systemc "
+                           "and no --rtl-nodes (or build with the RTL)");
     if (c.dim > kRtlMaxDim)
         return "--dim " + std::to_string(c.dim) + " is beyond the RTL build: the Verilog router has " +
                std::to_string(kRtlMaxDim) + " ports, accepted 1.." + std::to_string(kRtlMaxDim);

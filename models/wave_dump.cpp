@@ -1,15 +1,22 @@
+#if CUBECAST_WITH_RTL
 // The Verilated headers must come before <systemc> (see TOOLCHAIN.md).
 #include "Vcc_router.h"
 #include "verilated_vcd_sc.h"
+#include "routers/rtl_router.h"
+#else
+// A build without the RTL (CMake option CUBECAST_RTL) has no Verilated routers to trace: the RTL dump
+// is never made, so its type need do nothing.
+class VerilatedVcdSc {
+public:
+    void close() {}
+};
+#endif
 
 #include "models/wave_dump.h"
 
+#include "models/mesh.h"
 #include "models/output_file.h"
 #include "models/printable.h"
-
-#include "models/mesh.h"
-
-#include "routers/rtl_router.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -78,20 +85,26 @@ WaveDump::WaveDump(const std::string& path, const Topology& topology,
     });
     std::ofstream gtkw(gtkw_path_for(path));
     if (!gtkw) throw std::runtime_error("cannot write '" + gtkw_path_for(path) + "'");
+#if CUBECAST_WITH_RTL
     for (const auto& r : routers)
         if (dynamic_cast<RtlRouter*>(r.get())) {
             rtl_ = std::make_unique<VerilatedVcdSc>();
             break;
         }
+#endif
 }
 
 WaveDump::~WaveDump() { static_cast<void>(close(0)); }
 
 void WaveDump::trace_rtl(const std::vector<std::unique_ptr<RouterBase>>& routers) {
+#if CUBECAST_WITH_RTL
     if (!rtl_) return;
     for (const auto& r : routers)
         if (auto* rtl = dynamic_cast<RtlRouter*>(r.get())) rtl->model().trace(rtl_.get(), 99);
     rtl_->open((stem_ + "_rtl.vcd").c_str());
+#else
+    static_cast<void>(routers);
+#endif
 }
 
 std::vector<std::string> WaveDump::close(uint64_t nanoseconds) {

@@ -3,7 +3,6 @@
 #include "verilated.h"
 
 #include "routers/rtl_router.h"
-#include "routers/rtl_roms.h"
 
 #include <sys/stat.h>
 
@@ -12,20 +11,6 @@
 namespace cubecast {
 
 using namespace sc_core;
-
-std::optional<unsigned> rtl_algorithm_code(const std::string& task, const std::string& algorithm) {
-    // Matches `CC_ALGO_* in rtl/src/cc_defs.vh.
-    if (algorithm == "sbt" && (task == "snb" || task == "mnb")) return 0u;
-    if (algorithm == "same-order" && task == "kb") return 0u;  // the same trees, FIFO
-    if (algorithm == "bostt" && task == "mnb") return 1u;
-    if (algorithm == "bostt" && task == "te") return 2u;
-    return std::nullopt;
-}
-
-std::string rtl_rom_problem(const std::string& rom_dir) {
-    if (std::string e = rom_file_problem(rom_dir + "/mnb_rom.hex", mnb_rom_image(kRtlMaxDim)); !e.empty()) return e;
-    return rom_file_problem(rom_dir + "/te_rom.hex", te_rom_image(kRtlMaxDim));
-}
 
 namespace {
 

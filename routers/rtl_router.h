@@ -17,21 +17,12 @@
 #include "routers/input_unit.h"
 #include "models/hypercube.h"
 #include "routers/router_base.h"
+#include "routers/rtl_build.h"
 
 class Vcc_router;
 
 namespace cubecast {
 
-// The Verilog build's limits (CMake passes the parameters it was Verilated with).
-constexpr unsigned kRtlMaxDim = CUBECAST_RTL_D_MAX;
-constexpr unsigned kRtlQueueDepth = CUBECAST_RTL_QDEPTH;
-constexpr unsigned kRtlMaxPacketFlits = CUBECAST_RTL_PF_MAX;
-constexpr unsigned kRtlInjectionDepth = CUBECAST_RTL_INJ_DEPTH;  // copies per port's injection queue
-
-// The RTL's control-logic selector for a (task, algorithm), if the RTL implements it.
-std::optional<unsigned> rtl_algorithm_code(const std::string& task, const std::string& algorithm);
-// The ROM files the RTL loads, in a directory; empty if both exist, else a line naming what is missing.
-std::string rtl_rom_problem(const std::string& rom_dir);
 
 struct RtlRouterConfig {
     unsigned packet_flits = 1;

@@ -11,6 +11,7 @@
 #include "models/topology.h"
 #include "models/result_json.h"
 #include "models/simulate.h"
+#include "routers/rtl_build.h"
 #include "testbenches/cli.h"
 
 namespace cubecast {
@@ -60,6 +61,7 @@ int cmd_bench(const std::string& format) {
                   << std::setw(12) << "KiB/router" << "\n";
     int worst = kExitOk;
     for (const Case& k : cases) {
+        if (std::string(k.router) == "rtl" && !kRtlBuilt) continue;  // a build without the RTL (CUBECAST_RTL=OFF)
         RunConfig c;
         c.task = k.task;
         c.algorithm = k.algorithm;

@@ -17,6 +17,8 @@ int exit_code_for(RunStatus s);
 // One error line on stderr, "cubecast: " and the message with control characters escaped (a value
 // with a newline in it must not break the line).
 void print_error(const std::string& message);
+// Test hook (the command-line fuzzer): print_error appends its line to *sink instead (nullptr: stderr).
+void capture_errors(std::string* sink);
 int cmd_run(const RunConfig& config, bool json);
 int cmd_list(bool json);
 struct SweepAxes {

@@ -13,7 +13,17 @@
 
 namespace cubecast {
 
-void print_error(const std::string& message) { std::cerr << "cubecast: " << printable(message, 4000) << "\n"; }
+namespace {
+std::string* error_sink = nullptr;
+}  // namespace
+
+void capture_errors(std::string* sink) { error_sink = sink; }
+
+void print_error(const std::string& message) {
+    const std::string line = "cubecast: " + printable(message, 4000) + "\n";
+    if (error_sink) *error_sink += line;
+    else std::cerr << line;
+}
 
 int exit_code_for(RunStatus s) {
     switch (s) {

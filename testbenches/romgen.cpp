@@ -1,5 +1,5 @@
 // cubecast_romgen OUTDIR [D_MAX]: writes the ROM images the Verilog router loads with $readmemh,
-// computed by the same C++ tables the SystemC control logic uses (routers/rtl_roms.h says what they hold).
+// computed by the same C++ tables the SystemC control logic uses (routers/rtl_build.h says what they hold).
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -7,7 +7,7 @@
 #include <iostream>
 #include <string>
 
-#include "routers/rtl_roms.h"
+#include "routers/rtl_build.h"
 
 int main(int argc, char* argv[]) {
     if (argc < 2) {

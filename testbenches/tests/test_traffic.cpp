@@ -161,7 +161,7 @@ TEST(Traffic, TraceDrivenPacketsAsListed) {
             ASSERT_EQ(o.result.traffic->generated, pairs.size());
             EXPECT_EQ(o.result.traffic->delivered, pairs.size());
             double expected = 0;
-            for (const auto& [s, d] : pairs) expected += double{n.hops(s, d)} * flits;
+            for (const auto& [s, d] : pairs) expected += static_cast<double>(n.hops(s, d)) * flits;
             EXPECT_DOUBLE_EQ(o.result.traffic->mean_latency, expected / static_cast<double>(pairs.size()));
             for (const TraceRow& r : o.rows) EXPECT_EQ(r.dst, n.next(r.src, static_cast<uint32_t>(r.dest)));
         }

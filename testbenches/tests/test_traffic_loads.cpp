@@ -35,7 +35,7 @@ TEST(Traffic, PacketSizesFromTheTraceAndTheMix) {
             if (src == dst) continue;
             csv << t << "," << src << "," << dst << "," << sizes[i] << "\n";
             size_of[{src, msgs[src]++}] = sizes[i];
-            expected += double{n.hops(src, dst)} * sizes[i];
+            expected += static_cast<double>(n.hops(src, dst)) * sizes[i];
             ++listed;
             t += uint64_t{n.hops(src, dst)} * sizes[i] + 1;
         }
@@ -75,7 +75,7 @@ TEST(Traffic, PacketSizesFromTheTraceAndTheMix) {
     double zero_load = 0;
     for (const auto& [id, l] : life) {
         spans.emplace_back(std::get<0>(l), std::get<1>(l));
-        zero_load += double{mesh.hops(id.first, std::get<3>(l))} * std::get<2>(l);
+        zero_load += static_cast<double>(mesh.hops(id.first, std::get<3>(l))) * std::get<2>(l);
         EXPECT_EQ(std::get<1>(l) - std::get<0>(l), mesh.hops(id.first, std::get<3>(l)) * std::get<2>(l));
     }
     std::sort(spans.begin(), spans.end());
@@ -86,7 +86,7 @@ TEST(Traffic, PacketSizesFromTheTraceAndTheMix) {
     RunConfig busy = traffic(mesh, "dor", "uniform", 0.3, 1, 0, 500, 4000, 500);
     busy.packet_sizes = {{1, 3}, {8, 1}};
     busy.packet_flits = 8;
-    const TrafficResult& b = *simulate_isolated(busy).result.traffic;
+    const TrafficResult b = *simulate_isolated(busy).result.traffic;  // a copy: the result is a temporary
     // Sizes 1 and 8 with probabilities 3/4, 1/4: mean 2.75, variance 9.1875 per packet.
     EXPECT_NEAR(b.mean_flits, 2.75, 5 * std::sqrt(9.1875 / static_cast<double>(b.measured)));
     EXPECT_NEAR(b.offered, 0.3, 0.3 * 0.05);

@@ -1,4 +1,4 @@
-#include "routers/rtl_roms.h"
+#include "routers/rtl_build.h"
 
 #include <sys/stat.h>
 
@@ -13,6 +13,15 @@
 #include "routers/algorithms/te_order.h"
 
 namespace cubecast {
+
+std::optional<unsigned> rtl_algorithm_code(const std::string& task, const std::string& algorithm) {
+    // Matches `CC_ALGO_* in rtl/src/cc_defs.vh.
+    if (algorithm == "sbt" && (task == "snb" || task == "mnb")) return 0u;
+    if (algorithm == "same-order" && task == "kb") return 0u;  // the same trees, FIFO
+    if (algorithm == "bostt" && task == "mnb") return 1u;
+    if (algorithm == "bostt" && task == "te") return 2u;
+    return std::nullopt;
+}
 
 std::string mnb_rom_image(unsigned d_max) {
     std::ostringstream mnb;
@@ -86,6 +95,11 @@ std::string rom_file_problem(const std::string& path, const std::string& expecte
     std::ifstream in(path, std::ios::binary);
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     if (!in.eof() && in.fail()) return shown + " cannot be read" + accepted;
+    return rom_image_problem(text, shown, expected);
+}
+
+std::string rom_image_problem(const std::string& text, const std::string& shown, const std::string& expected) {
+    const std::string accepted = " (accepted: the image the build writes, target rtl_roms)";
     std::vector<Word> got, want;
     std::string why;
     if (!words_of(text, got, why)) return shown + ": " + why + accepted;
@@ -100,6 +114,11 @@ std::string rom_file_problem(const std::string& path, const std::string& expecte
     if (got.size() > want.size())
         return shown + " holds " + std::to_string(got.size()) + " words, more than the ROM's " + std::to_string(want.size()) + accepted;
     return "";
+}
+
+std::string rtl_rom_problem(const std::string& rom_dir) {
+    if (std::string e = rom_file_problem(rom_dir + "/mnb_rom.hex", mnb_rom_image(kRtlMaxDim)); !e.empty()) return e;
+    return rom_file_problem(rom_dir + "/te_rom.hex", te_rom_image(kRtlMaxDim));
 }
 
 }  // namespace cubecast

@@ -1,0 +1,38 @@
+// What the Verilog router build offers, known whether or not this build has it (CMake option
+// CUBECAST_RTL): its parameters, the control logics it implements, and its ROM images ($readmemh text),
+// computed by the C++ tables the SystemC control logic uses (cubecast_romgen writes them at build time),
+// with the check a ROM file must pass before the RTL loads it: exactly these words, in order (a
+// corrupt, truncated, zeroed or foreign image would otherwise abort Verilator, or run a wrong schedule
+// into a false deadlock).
+//   mnb_rom.hex  paper 003 §2 schedule: for dims 1..D_MAX and every x (row 2^dim - 2 + x), one 16-bit
+//                slot per port (port D_MAX-1 leftmost) of the child of x on that port, 0 if none
+//   te_rom.hex   paper 003 §4 Fig. 6: for every x < 2^D_MAX, its position in its link's column
+#pragma once
+#include <optional>
+#include <string>
+
+namespace cubecast {
+
+// This build has the Verilated router; the Verilog build's limits (CMake passes the parameters).
+constexpr bool kRtlBuilt = CUBECAST_WITH_RTL;
+constexpr unsigned kRtlMaxDim = CUBECAST_RTL_D_MAX;
+constexpr unsigned kRtlQueueDepth = CUBECAST_RTL_QDEPTH;
+constexpr unsigned kRtlMaxPacketFlits = CUBECAST_RTL_PF_MAX;
+constexpr unsigned kRtlInjectionDepth = CUBECAST_RTL_INJ_DEPTH;  // copies per port's injection queue
+
+// The RTL's control-logic selector for a (task, algorithm), if the RTL implements it.
+std::optional<unsigned> rtl_algorithm_code(const std::string& task, const std::string& algorithm);
+// The ROM files the RTL loads, in a directory: empty if both hold exactly the images, else a line
+// naming the file and what is wrong.
+std::string rtl_rom_problem(const std::string& rom_dir);
+
+std::string mnb_rom_image(unsigned d_max);
+std::string te_rom_image(unsigned d_max);
+
+// What is wrong with the ROM file `path` against `expected` (an image above), one line naming the file
+// and the first difference; empty if it holds exactly the expected words.
+std::string rom_file_problem(const std::string& path, const std::string& expected);
+// The same for an image's text already read (`shown` names it): the ROM fuzzer's entry.
+std::string rom_image_problem(const std::string& text, const std::string& shown, const std::string& expected);
+
+}  // namespace cubecast

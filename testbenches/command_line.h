@@ -1,0 +1,10 @@
+// The `cubecast` command line: every command and option (CLI11), checked (a bad value is one line on
+// stderr and exit 2), then the command run. check_only stops after the checks (for `run`, the whole
+// validation of its configuration): the command-line fuzzer's entry.
+#pragma once
+
+namespace cubecast {
+
+int dispatch(int argc, char* argv[], bool check_only = false);
+
+}  // namespace cubecast

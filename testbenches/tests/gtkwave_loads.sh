@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The waves in a real GTKWave (headless, under Xvfb): for dumps written by both levels, as VCD and as
+# FST, GTKWave opens the dump with its generated .gtkw, and every signal the save file names must be
+# shown, in its order (a name the dump lacks is silently left out by GTKWave: the lists then differ).
+#   gtkwave_loads.sh CUBECAST WORKDIR
+set -euo pipefail
+bin="$1"
+work="$2"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+mkdir -p "$work"
+failed=0
+check() {  # label dump gtkw
+  local label="$1" dump="$2" gtkw="$3"
+  # The rows the save file asks for, in order: its comments ("-text") and its signals (shown by the
+  # last part of their hierarchical name).
+  grep -v -E '^(\[|@|\*)' "$gtkw" | sed -e 's/^-//' -e '/^[^ ]*\./s/.*\.//' >"$work/want.txt"
+  GTKW_OUT="$work/got.txt" xvfb-run -a gtkwave -S "$here/gtkwave_loads.tcl" "$dump" "$gtkw" >"$work/gtkwave.log" 2>&1
+  local signals want got
+  signals=$(grep -c -v -E '^(\[|@|\*|-)' "$gtkw")
+  want=$(wc -l <"$work/want.txt")
+  got=$(wc -l <"$work/got.txt")
+  if [ "$signals" -eq 0 ] || ! diff -q "$work/want.txt" "$work/got.txt" >/dev/null; then
+    echo "FAIL $label: the .gtkw asks for $want rows ($signals signals), GTKWave shows $got"
+    diff "$work/want.txt" "$work/got.txt" | head -5
+    failed=1
+  else
+    echo "ok $label: all $signals signals of the .gtkw loaded, in its order"
+  fi
+}
+for level in cycle tlm; do
+  for format in vcd fst; do
+    stem="$work/mnb_${level}"
+    "$bin" run --task mnb --dim 3 --packet-flits 2 --level "$level" "--$format" "$stem.$format" >/dev/null
+    check "3-cube MNB, $level level, $format" "$stem.$format" "$stem.gtkw"
+  done
+done
+"$bin" run --task pmnb --algorithm vbm-split --topology torus --dim 2 --radix 3 --k 4 --packet-flits 4 --vcd "$work/torus.vcd" >/dev/null
+check "3x3 torus PMNB, vcd" "$work/torus.vcd" "$work/torus.gtkw"
+exit "$failed"
