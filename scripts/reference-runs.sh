@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The reference runs: a fixed set of runs covering every task family at both levels, the RTL router,
 # bounded queues, stalls, port models and meshes. Each run's trace CSV, its JSON (the wall-time and
-# speed fields removed) and its exit code go to OUTDIR, so two builds can be compared with
-# `diff -r`: a change that should not alter behaviour must leave every file byte-identical.
+# speed fields removed) and its exit code go to OUTDIR, and a few runs' waves (VCD, the .gtkw, the
+# RTL's internals; their date lines removed), so two builds can be compared with `diff -r`: a change
+# that should not alter behaviour must leave every file byte-identical.
 #   scripts/reference-runs.sh OUTDIR [CUBECAST]      (default CUBECAST: build/cubecast)
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -56,6 +57,11 @@ runs=(
   "traffic_torus_deadlock|--task traffic --algorithm dor --topology torus --dim 2 --radix 8 --rate 0.9 --queue-depth 2"
   "traffic_adaptive_q|--task traffic --algorithm adaptive --topology torus --dim 2 --radix 4 --rate 0.4 --queue-depth 3 --warmup-cycles 100 --window 300 --drain 300"
 )
+wave_runs=(
+  "waves_mnb|--task mnb --algorithm bostt --dim 3 --packet-flits 2"
+  "waves_torus_q|--task pmnb --algorithm vbm-split --topology torus --dim 2 --radix 3 --k 4 --packet-flits 4 --queue-depth 1"
+  "waves_traffic|--task traffic --algorithm dor --topology array --dim 2 --radix 3 --rate 0.3 --warmup-cycles 20 --window 60 --drain 40"
+)
 rtl_runs=(
   "rtl_mnb|--task mnb --algorithm bostt --dim 4 --router rtl"
   "rtl_te_mixed|--task te --algorithm bostt --dim 4 --rtl-nodes 1,6,11 --packet-flits 2"
@@ -81,5 +87,20 @@ for r in "${rtl_runs[@]}"; do
   IFS='|' read -r name args <<<"$r"
   # shellcheck disable=SC2086
   one "$name" cycle $args
+done
+# Waves: written to one path for every build (the .gtkw names its dump), the date lines dropped.
+undated() { sed -e '/^\$date/,/^\$end/d' "$1"; }
+waves="${TMPDIR:-/tmp}/cubecast-reference-waves"
+for r in "${wave_runs[@]}" "waves_rtl|--task mnb --algorithm bostt --dim 3 --router rtl"; do
+  IFS='|' read -r name args <<<"$r"
+  for level in cycle tlm; do
+    [[ "$name" == waves_rtl && "$level" == tlm ]] && continue
+    # shellcheck disable=SC2086
+    "$bin" run $args --level "$level" --vcd "$waves.vcd" >/dev/null 2>&1
+    undated "$waves.vcd" >"$out/${name}_$level.vcd"
+    cp "$waves.gtkw" "$out/${name}_$level.gtkw"
+    [ -f "${waves}_rtl.vcd" ] && undated "${waves}_rtl.vcd" >"$out/${name}_${level}_rtl.vcd" && rm -f "${waves}_rtl.vcd"
+    rm -f "$waves.vcd" "$waves.gtkw"
+  done
 done
 echo "reference runs written to $out ($(ls "$out"/*.rc | wc -l) runs)"

@@ -1,8 +1,8 @@
 // Registration of paper 000 §3.2's algorithm on the d edge-disjoint spanning binomial trees: kb/st,
-// kb/st-random (fixed length), kb/st-random-guaranteed and mnb/st. The logic is in st_logic.h.
+// kb/st-random (fixed length), kb/st-random-guaranteed and mnb/st. The logic is in kb_st_logic.h.
 #include "routers/algorithms/registry.h"
 #include "routers/algorithms/task_bounds.h"
-#include "routers/algorithms/st_logic.h"
+#include "routers/algorithms/kb_st_logic.h"
 
 namespace cubecast {
 

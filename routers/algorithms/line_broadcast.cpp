@@ -13,7 +13,7 @@
 //   kb/line-split on the ring: each packet as two halves of F/2 flits, half 0 all the way round in
 //     the plus direction and half 1 in the minus direction (the ring as two edge-disjoint
 //     unidirectional arrays): at most (K + p - 1)/2 (Theorem 2), (p - 1)/2 with one packet per node.
-#include "models/mesh.h"
+#include "models/fabric/mesh.h"
 #include "routers/algorithms/registry.h"
 #include "routers/algorithms/task_bounds.h"
 

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "models/slots.h"
-#include "models/topology.h"
+#include "models/fabric/slots.h"
+#include "models/fabric/topology.h"
 
 namespace cubecast {
 

@@ -22,7 +22,7 @@
 // 2d - j during steps jp .." is garbled; with dimensions 0..d-1 it is dimension 2d-1-j.
 #include <memory>
 
-#include "models/mesh.h"
+#include "models/fabric/mesh.h"
 #include "routers/algorithms/registry.h"
 
 namespace cubecast {

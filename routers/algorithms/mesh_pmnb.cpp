@@ -15,7 +15,7 @@
 //              as far as it can be read. mnb/vbm: the same with M = N and no prefix.
 // Lower bounds, Eqs. (3) and (4): node 0 has 2d (torus) or d (array) input links and must receive
 // M - 1 packets; applied to the run (task_bounds.h): the node that receives the most per link, in parts.
-#include "models/mesh.h"
+#include "models/fabric/mesh.h"
 #include "routers/algorithms/mesh_pmnb_logic.h"
 #include "routers/algorithms/mesh_prefix.h"
 #include "routers/algorithms/registry.h"

@@ -29,7 +29,7 @@
 #include <optional>
 #include <vector>
 
-#include "models/mesh.h"
+#include "models/fabric/mesh.h"
 #include "routers/algorithms/pmnb_engine.h"
 
 namespace cubecast {

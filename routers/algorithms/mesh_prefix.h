@@ -35,9 +35,9 @@
 #include <optional>
 #include <vector>
 
-#include "models/mesh.h"
+#include "models/fabric/mesh.h"
 #include "routers/algorithms/pmnb_engine.h"
-#include "routers/control_logic.h"
+#include "routers/logic/control_logic.h"
 
 namespace cubecast {
 

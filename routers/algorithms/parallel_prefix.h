@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "routers/algorithms/pmnb_engine.h"
-#include "routers/control_logic.h"
+#include "routers/logic/control_logic.h"
 
 namespace cubecast {
 

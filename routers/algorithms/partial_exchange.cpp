@@ -31,7 +31,7 @@
 #include <cmath>
 #include <memory>
 
-#include "models/mesh.h"
+#include "models/fabric/mesh.h"
 #include "routers/algorithms/registry.h"
 #include "routers/algorithms/tokens.h"
 

@@ -9,7 +9,7 @@
 #include <memory>
 #include <optional>
 
-#include "routers/control_logic.h"
+#include "routers/logic/control_logic.h"
 
 namespace cubecast {
 

@@ -9,13 +9,13 @@
 #include <string>
 #include <vector>
 
-#include "models/hypercube.h"
-#include "models/slots.h"
-#include "models/task.h"
+#include "models/fabric/hypercube.h"
+#include "models/fabric/slots.h"
+#include "models/fabric/task.h"
 #include "routers/algorithms/lower_bounds.h"
 #include "routers/algorithms/pmnb_period.h"
-#include "routers/control_logic.h"
-#include "routers/port_model.h"
+#include "routers/logic/control_logic.h"
+#include "routers/logic/port_model.h"
 
 namespace cubecast {
 

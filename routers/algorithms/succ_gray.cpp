@@ -6,7 +6,7 @@
 // rotates vertex labels left by nu, so in node coordinates u = y xor x the tree is read on
 // w = rotr(u, nu) and a child bit b is port (b + nu) mod d. alloc(j+1) is then a leaf, which is why
 // the broadcasts can overlap without conflict under the shouting/whispering model (Lemma 3).
-#include "models/task.h"
+#include "models/fabric/task.h"
 #include "routers/algorithms/registry.h"
 #include "routers/algorithms/task_bounds.h"
 #include "routers/algorithms/rotation_classes.h"

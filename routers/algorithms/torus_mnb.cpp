@@ -18,7 +18,7 @@
 // On the array the same logic runs through Fig. 1's fold (--torus-on-array): Theorem 1, 2T slots.
 #include <algorithm>
 
-#include "models/mesh.h"
+#include "models/fabric/mesh.h"
 #include "routers/algorithms/registry.h"
 #include "routers/algorithms/task_bounds.h"
 

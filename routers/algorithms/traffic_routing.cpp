@@ -8,7 +8,7 @@
 //     same argument; on the torus a ring's queues can wait on each other round the ring (there are no
 //     virtual channels here), so bounded queues can deadlock: the run then stops as stalled (exit 3)
 //     with its stuck queues, nothing lost.
-#include "models/mesh.h"
+#include "models/fabric/mesh.h"
 #include "routers/algorithms/registry.h"
 
 namespace cubecast {

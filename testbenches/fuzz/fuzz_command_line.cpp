@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "testbenches/cli.h"
-#include "testbenches/command_line.h"
+#include "testbenches/app/cli.h"
+#include "testbenches/app/command_line.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size > 4096) return 0;

@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "routers/rtl_build.h"
+#include "routers/cores/rtl_build.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     static const std::string mnb = cubecast::mnb_rom_image(4), te = cubecast::te_rom_image(4);

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "models/traffic.h"
+#include "models/fabric/traffic.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));

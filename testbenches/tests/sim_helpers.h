@@ -12,9 +12,9 @@
 #include <sstream>
 #include <string>
 
-#include "models/result_json.h"
-#include "routers/control_logic.h"
-#include "models/simulate.h"
+#include "models/sim/result_json.h"
+#include "routers/logic/control_logic.h"
+#include "models/sim/simulate.h"
 #include "trace_check.h"
 
 struct Outcome {

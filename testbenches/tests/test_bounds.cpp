@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "models/slots.h"
+#include "models/fabric/slots.h"
 #include "routers/algorithms/task_bounds.h"
 
 using cubecast::Slots;

@@ -8,7 +8,7 @@
 #include <regex>
 #include <sstream>
 
-#include "routers/rtl_build.h"
+#include "routers/cores/rtl_build.h"
 #include "sim_helpers.h"
 
 namespace {

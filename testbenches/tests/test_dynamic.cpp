@@ -11,7 +11,7 @@
 #include <fstream>
 #include <random>
 
-#include "models/dynamic_theory.h"
+#include "models/sim/dynamic_theory.h"
 #include "dynamic_reference.h"
 #include "sim_helpers.h"
 

@@ -8,7 +8,7 @@
 #include <random>
 #include <set>
 
-#include "models/task.h"
+#include "models/fabric/task.h"
 #include "routers/algorithms/desbt.h"
 #include "routers/algorithms/parallel_prefix.h"
 #include "sim_helpers.h"

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <random>
 
-#include "models/task.h"
+#include "models/fabric/task.h"
 #include "sim_helpers.h"
 
 using cubecast::RunConfig;

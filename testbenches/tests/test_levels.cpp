@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/result_json.h"
-#include "models/validate.h"
+#include "models/sim/result_json.h"
+#include "models/sim/validate.h"
 #include "routers/algorithms/registry.h"
 #include "testbenches/tests/mesh_helpers.h"
 #include "testbenches/tests/sim_helpers.h"

@@ -9,7 +9,7 @@
 #include <random>
 #include <set>
 
-#include "models/mesh.h"
+#include "models/fabric/mesh.h"
 #include "mesh_helpers.h"
 #include "sim_helpers.h"
 

@@ -11,8 +11,8 @@
 
 #include "dynamic_reference.h"
 #include "mesh_helpers.h"
-#include "models/dynamic_theory.h"
-#include "models/mesh.h"
+#include "models/sim/dynamic_theory.h"
+#include "models/fabric/mesh.h"
 #include "routers/algorithms/mesh_prefix.h"
 #include "sim_helpers.h"
 

@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "routers/output_unit.h"
+#include "routers/blocks/output_unit.h"
 
 using namespace cubecast;
 

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "models/packet.h"
+#include "models/fabric/packet.h"
 
 using namespace cubecast;
 
@@ -33,7 +33,7 @@ TEST(Packet, PayloadIsCheckedWordByWord) {
     EXPECT_FALSE(payload_intact(make_packet(h, 3), 4));  // a flit missing
 }
 
-#include "models/node.h"
+#include "models/fabric/node.h"
 
 // The node's delivery checks: what makes a run exit 1 instead of printing a quiet wrong table.
 TEST(Node, FlagsCorruptionMisdeliveryDuplicatesAndOwnPackets) {

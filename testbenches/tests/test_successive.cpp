@@ -2,7 +2,7 @@
 // node receives mu_1..mu_p in order, and the trace obeys the port model (checked here).
 #include <gtest/gtest.h>
 
-#include "models/task.h"
+#include "models/fabric/task.h"
 #include "sim_helpers.h"
 
 using cubecast::RunConfig;

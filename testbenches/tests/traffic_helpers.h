@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "models/run.h"
+#include "models/sim/run.h"
 #include "testbenches/tests/mesh_helpers.h"
 #include "testbenches/tests/sim_helpers.h"
 

@@ -1,5 +1,5 @@
 // A small VCD reader for tests: each signal's value changes by its full dotted name (scopes joined),
-// so two dumps written by different writers (SystemC's sc_trace, the transaction level's WaveLog) can
+// so two dumps written by different writers (SystemC's sc_trace, the transaction level's TlmWaves) can
 // be compared signal by signal.
 #pragma once
 #include <cstdint>

@@ -1,0 +1,54 @@
+// The d-dimensional torus and array (mesh) of radix p (paper 001 §1): N = p^d nodes, node ids in
+// mixed radix p with digit 0 the least significant, x = (x_{d-1} ... x_0). Two ports per dimension:
+// port 2i goes to digit i minus one, port 2i+1 to digit i plus one ("x-", "x+", "y-", "y+", ...).
+// The torus wraps around (its i-level rings); the array does not (its i-level linear arrays), so an
+// edge node has no link on the port that would leave the array. The ring and the linear array are
+// the d = 1 cases.
+// The papers' rings have one link between neighbours. A ring of 2 nodes would have two (its minus and
+// plus ports reach the same node), which no algorithm's figures count and no trace could tell apart:
+// the radix-2 torus is the radix-2 array (the d-cube), so a torus has p >= 3.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "models/fabric/topology.h"
+
+namespace cubecast {
+
+constexpr uint32_t kMaxMeshNodes = uint32_t{1} << 16;
+
+class Mesh final : public Topology {
+public:
+    Mesh(TopologyKind kind, unsigned dim, unsigned radix);
+    TopologyKind kind() const override { return kind_; }
+    const char* name() const override { return kind_ == TopologyKind::torus ? "torus" : "array"; }
+    unsigned dim() const override { return dim_; }
+    uint32_t nodes() const override { return nodes_; }
+    unsigned ports() const override { return 2 * dim_; }
+    std::optional<uint32_t> across(uint32_t node, unsigned port) const override;
+    unsigned arrival_port(unsigned port) const override { return port ^ 1u; }
+    uint64_t directed_links() const override;
+    uint32_t distance(uint32_t a, uint32_t b) const override;
+    uint32_t eccentricity(uint32_t node) const override;
+    std::string port_name(unsigned port) const override;
+    std::string describe() const override;
+
+    unsigned radix() const { return radix_; }
+    bool wraps() const { return kind_ == TopologyKind::torus; }
+    unsigned digit(uint32_t node, unsigned i) const { return node / weight_[i] % radix_; }
+    uint32_t with_digit(uint32_t node, unsigned i, unsigned value) const {
+        return node - digit(node, i) * weight_[i] + value * weight_[i];
+    }
+    // Hops between a and b on the array's shortest paths (the torus's wraparound links not used).
+    uint32_t array_distance(uint32_t a, uint32_t b) const;
+    static unsigned minus_port(unsigned i) { return 2 * i; }
+    static unsigned plus_port(unsigned i) { return 2 * i + 1; }
+
+private:
+    TopologyKind kind_;
+    unsigned dim_, radix_;
+    uint32_t nodes_;
+    uint32_t weight_[17];  // p^i
+};
+
+}  // namespace cubecast

@@ -1,0 +1,100 @@
+#include "models/fabric/packet.h"
+
+namespace cubecast {
+
+namespace {
+constexpr uint64_t kBodyMask = (uint64_t{1} << 58) - 1;
+
+// XOR of the ten 6-bit chunks of the 58-bit body (any single flipped bit changes it), folded in
+// halves: chunks i and i+6, then i and i+3, then the last three.
+uint64_t check_bits(uint64_t body) {
+    uint64_t x = body ^ (body >> 36);
+    x &= (uint64_t{1} << 36) - 1;
+    x ^= x >> 18;
+    x &= (uint64_t{1} << 18) - 1;
+    x ^= x >> 12;
+    x ^= x >> 6;
+    return (x & 0x3f) ^ 0x2a;  // so an all-zero flit never passes as a header
+}
+}  // namespace
+
+bool Header::operator==(const Header& o) const {
+    return origin == o.origin && dest == o.dest && broadcast == o.broadcast && msg == o.msg &&
+           part == o.part && kind == o.kind && tag == o.tag;
+}
+
+uint64_t encode_header(const Header& h) {
+    uint64_t b = 0;
+    b |= uint64_t{h.origin & 0xffff};
+    b |= uint64_t{h.dest & 0xffff} << 16;
+    b |= uint64_t{h.broadcast ? 1u : 0u} << 32;
+    b |= uint64_t{h.msg & kMaxMsg} << 33;
+    b |= uint64_t{h.part & 0xfu} << 45;
+    b |= uint64_t{static_cast<unsigned>(h.kind) & 1u} << 49;
+    b |= uint64_t{h.tag} << 50;
+    return b | (check_bits(b) << 58);
+}
+
+bool decode_header(uint64_t flit, Header& h) {
+    const uint64_t b = flit & kBodyMask;
+    h.origin = static_cast<uint32_t>(b & 0xffff);
+    h.dest = static_cast<uint32_t>((b >> 16) & 0xffff);
+    h.broadcast = ((b >> 32) & 1) != 0;
+    h.msg = static_cast<uint32_t>((b >> 33) & kMaxMsg);
+    h.part = static_cast<uint8_t>((b >> 45) & 0xf);
+    h.kind = static_cast<Kind>((b >> 49) & 1);
+    h.tag = static_cast<uint8_t>((b >> 50) & 0xff);
+    return (flit >> 58) == check_bits(b);
+}
+
+uint64_t payload_word(const Header& h, unsigned index) {
+    // splitmix64 of the identifying fields and the word index
+    uint64_t z = (uint64_t{h.origin} << 40) ^ (uint64_t{h.msg} << 20) ^ (uint64_t{h.part} << 12) ^ index;
+    z += 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+Header make_token(uint32_t origin, uint8_t tag, uint64_t value) {
+    Header h;
+    h.origin = origin;
+    h.kind = Kind::ctrl;
+    h.tag = tag;
+    h.dest = static_cast<uint32_t>(value & 0xffff);
+    h.msg = static_cast<uint32_t>((value >> 16) & kMaxMsg);
+    h.part = static_cast<uint8_t>((value >> 28) & 0xf);
+    return h;
+}
+
+Header make_broadcast_token(uint32_t origin, uint8_t tag) {
+    Header h = make_token(origin, tag, 0);
+    h.broadcast = true;
+    return h;
+}
+
+uint64_t token_value(const Header& h) {
+    return uint64_t{h.dest} | (uint64_t{h.msg} << 16) | (uint64_t{h.part} << 28);
+}
+
+const char* kind_name(Kind k) { return k == Kind::data ? "data" : "ctrl"; }
+
+Packet make_packet(const Header& h, const PacketFormat& format) {
+    Packet p;
+    p.header = h;
+    p.header_flit = encode_header(h);
+    for (unsigned i = 1; i < format.length(h); ++i) p.payload.push_back(payload_word(h, i));
+    return p;
+}
+
+bool payload_intact(const Packet& p, const PacketFormat& format) {
+    Header decoded;
+    if (!decode_header(p.header_flit, decoded) || !(decoded == p.header)) return false;
+    const unsigned expected = format.length(p.header);
+    if (p.length() != expected) return false;
+    for (unsigned i = 1; i < expected; ++i)
+        if (p.payload[i - 1] != payload_word(p.header, i)) return false;
+    return true;
+}
+
+}  // namespace cubecast

@@ -1,0 +1,166 @@
+#if CUBECAST_WITH_RTL
+// The Verilated headers must come before <systemc> (see TOOLCHAIN.md).
+#include "Vcc_router.h"
+#include "verilated_vcd_sc.h"
+#include "routers/cores/rtl_router.h"
+#else
+// A build without the RTL (CMake option CUBECAST_RTL) has no Verilated routers to trace: the RTL dump
+// is never made, so its type need do nothing.
+class VerilatedVcdSc {
+public:
+    void close() {}
+};
+#endif
+
+#include "models/observe/cycle_waves.h"
+
+#include "models/fabric/mesh.h"
+#include "models/observe/output_file.h"
+#include "models/fabric/printable.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <iomanip>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace cubecast {
+
+using namespace sc_core;
+
+bool vcd_to_fst(const std::string& stem) {
+    const std::string cmd = "vcd2fst -v '" + stem + ".vcd' -f '" + stem + ".fst' >/dev/null 2>&1";
+    const bool ok = std::system(cmd.c_str()) == 0;
+    if (ok) std::remove((stem + ".vcd").c_str());
+    return ok;
+}
+
+bool has_extension(const std::string& path, const std::string& ext) {
+    return path.size() > ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0;
+}
+
+std::string wave_stem(const std::string& path) {
+    return has_extension(path, ".vcd") || has_extension(path, ".fst") ? path.substr(0, path.size() - 4) : path;
+}
+
+std::string CycleWaves::port_prefix(const Topology& topology, uint32_t node, unsigned port) {
+    return "node" + std::to_string(node) + "." + topology.port_name(port);
+}
+
+std::string CycleWaves::gtkw_path_for(const std::string& vcd_path) { return wave_stem(vcd_path) + ".gtkw"; }
+
+CycleWaves::CycleWaves(const std::string& path, const Topology& topology,
+                   const std::vector<std::unique_ptr<LinkSignals>>& links,
+                   const std::vector<std::unique_ptr<RouterBase>>& routers)
+    : path_(path), stem_(wave_stem(path)), fst_(has_extension(path, ".fst")), topology_(topology) {
+    {
+        std::ofstream probe(stem_ + ".vcd");
+        if (!probe) throw std::runtime_error("cannot write wave file '" + path + "': " + std::strerror(errno));
+    }
+    file_ = sc_create_vcd_trace_file(stem_.c_str());
+    // RTL routers' observation values change on the falling edge. SystemC notes the unit on stderr
+    // (I703), which tells a user nothing: that one note is switched off.
+    sc_report_handler::set_actions("tracing timescale unit set", SC_INFO, SC_DO_NOTHING);
+    file_->set_time_unit(100, SC_PS);
+    for (const auto& r : routers) r->enable_wave_values();
+    for_each_wave_signal(topology, [&](uint32_t i, int port, const std::string& scope, const WaveSignalInfo& s) {
+        const RouterBase& r = *routers[i];
+        const unsigned p = port < 0 ? 0 : static_cast<unsigned>(port);
+        const std::string name = scope + "." + s.name;
+        const LinkSignals* l = port < 0 ? nullptr : links[size_t{i} * topology.ports() + p].get();
+        switch (s.kind) {
+            case WaveSignal::delivered: return sc_trace(file_, r.wave_delivered(), name);
+            case WaveSignal::held: return sc_trace(file_, r.wave_held(), name);
+            case WaveSignal::out_valid: return sc_trace(file_, l->valid.read(), name);
+            case WaveSignal::out_ready: return sc_trace(file_, l->ready.read(), name);
+            case WaveSignal::out_flit: return sc_trace(file_, l->flit.read(), name);
+            case WaveSignal::tx_origin: return sc_trace(file_, r.wave_tx_origin()[p], name);
+            case WaveSignal::tx_msg: return sc_trace(file_, r.wave_tx_msg()[p], name);
+            case WaveSignal::tx_dest: return sc_trace(file_, r.wave_tx_dest()[p], name);
+            case WaveSignal::queue: return sc_trace(file_, r.wave_queue_occupancy()[p], name);
+        }
+    });
+    std::ofstream gtkw(gtkw_path_for(path));
+    if (!gtkw) throw std::runtime_error("cannot write '" + gtkw_path_for(path) + "'");
+#if CUBECAST_WITH_RTL
+    for (const auto& r : routers)
+        if (dynamic_cast<RtlRouter*>(r.get())) {
+            rtl_ = std::make_unique<VerilatedVcdSc>();
+            break;
+        }
+#endif
+}
+
+CycleWaves::~CycleWaves() { static_cast<void>(close(0)); }
+
+void CycleWaves::trace_rtl(const std::vector<std::unique_ptr<RouterBase>>& routers) {
+#if CUBECAST_WITH_RTL
+    if (!rtl_) return;
+    for (const auto& r : routers)
+        if (auto* rtl = dynamic_cast<RtlRouter*>(r.get())) rtl->model().trace(rtl_.get(), 99);
+    rtl_->open((stem_ + "_rtl.vcd").c_str());
+#else
+    static_cast<void>(routers);
+#endif
+}
+
+std::vector<std::string> CycleWaves::close(uint64_t nanoseconds) {
+    if (!file_) return {};
+    sc_close_vcd_trace_file(file_);
+    file_ = nullptr;
+    if (rtl_) rtl_->close();
+    std::vector<std::string> failed;
+    // SystemC's writer reports no errors: the dump must end with its last time stamp.
+    if (auto e = incomplete_file("the waves", stem_ + ".vcd", "#"); !e.empty()) failed.push_back(e);
+    if (fst_ && failed.empty()) {
+        if (!vcd_to_fst(stem_)) failed.push_back("converting '" + printable(stem_) + ".vcd' to FST with vcd2fst failed");
+        if (rtl_ && !vcd_to_fst(stem_ + "_rtl")) failed.push_back("converting '" + printable(stem_) + "_rtl.vcd' to FST with vcd2fst failed");
+    }
+    std::ofstream gtkw(gtkw_path_for(path_));
+    gtkw << make_gtkw(path_, topology_, 16, nanoseconds);
+    if (auto e = write_failure("the GTKWave save file", gtkw_path_for(path_), gtkw); !e.empty()) failed.push_back(e);
+    return failed;
+}
+
+double gtkw_zoom_to_fit(double nanoseconds) {
+    // GTKWave shows about 200 * 2^zoom pixels per picosecond for a dump in units of 100 ps.
+    return std::min(0.0, std::log2(600.0 / (200.0 * 1000.0 * std::max(nanoseconds, 1.0))));
+}
+
+std::string make_gtkw(const std::string& vcd_path, const Topology& topology, uint32_t max_nodes, uint64_t nanoseconds) {
+    const double zoom = gtkw_zoom_to_fit(static_cast<double>(nanoseconds));
+    std::ostringstream os;
+    os << "[dumpfile] \"" << vcd_path << "\"\n[timestart] 0\n[size] 1280 700\n[pos] -1 -1\n*" << std::fixed
+       << std::setprecision(6) << zoom << " 0 -1\n[sst_width] 220\n[signals_width] 260\n[sst_expanded] 1\n";
+    const uint32_t shown = std::min(topology.nodes(), max_nodes);
+    // A mesh's nodes row by row (digit 0 runs along a row), each node with its ports by direction.
+    const auto* mesh = dynamic_cast<const Mesh*>(&topology);
+    for (uint32_t i = 0; i < shown; ++i) {
+        const std::string node = "SystemC.node" + std::to_string(i);
+        if (mesh && mesh->dim() >= 2 && mesh->digit(i, 0) == 0)
+            os << "@200\n-row " << i / mesh->radix() << " (y = " << mesh->digit(i, 1) << ")\n";
+        os << "@200\n-node " << i;
+        if (mesh) {
+            os << " (";
+            for (unsigned k = 0; k < mesh->dim(); ++k) os << (k ? "," : "") << mesh->digit(i, k);
+            os << ")";
+        }
+        os << "\n@24\n" << node << ".delivered[31:0]\n" << node << ".held[31:0]\n";
+        for (unsigned p = 0; p < topology.ports(); ++p) {
+            const auto to = topology.across(i, p);
+            if (!to) continue;
+            const std::string pre = "SystemC." + CycleWaves::port_prefix(topology, i, p);
+            os << "@200\n-  port " << (mesh ? topology.port_name(p) : std::to_string(p)) << " -> node " << *to << "\n";
+            os << "@28\n" << pre << ".out_valid\n" << pre << ".out_ready\n";
+            // @424: signed decimal, so a broadcast's dest shows as -1
+            os << "@24\n" << pre << ".tx_origin[31:0]\n@424\n" << pre << ".tx_dest[31:0]\n@24\n" << pre << ".queue[31:0]\n";
+            os << "@22\n" << pre << ".out_flit[63:0]\n";
+        }
+    }
+    return os.str();
+}
+
+}  // namespace cubecast

@@ -1,0 +1,88 @@
+// Waveforms: a SystemC VCD of every link (valid, ready, flit) and of every router's per-port queue
+// occupancy, the header fields of the packet each output is sending, and its node's delivery count;
+// plus a GTKWave save file (.gtkw) beside it that opens grouped by node and port. With RTL routers,
+// a second dump <name>_rtl.vcd holds their internals (Verilator's trace of every signal). Either may
+// be converted to FST at the end.
+#pragma once
+#include <memory>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "models/fabric/topology.h"
+#include "models/fabric/link.h"
+#include "routers/cores/router_base.h"
+
+class VerilatedVcdSc;
+
+namespace cubecast {
+
+// The signals both levels write (the cycle level through sc_trace, the transaction level's TlmWaves
+// reconstructing them), in the one order the VCD lists them: per node its own two, then per linked
+// port seven. TlmWaves's offsets within a group follow this table.
+enum class WaveSignal { delivered, held, out_valid, out_ready, out_flit, tx_origin, tx_msg, tx_dest, queue };
+struct WaveSignalInfo {
+    WaveSignal kind;
+    const char* name;
+    unsigned width;
+};
+inline constexpr WaveSignalInfo kNodeWaveSignals[] = {{WaveSignal::delivered, "delivered", 32}, {WaveSignal::held, "held", 32}};
+inline constexpr WaveSignalInfo kPortWaveSignals[] = {
+    {WaveSignal::out_valid, "out_valid", 1}, {WaveSignal::out_ready, "out_ready", 1}, {WaveSignal::out_flit, "out_flit", 64},
+    {WaveSignal::tx_origin, "tx_origin", 32}, {WaveSignal::tx_msg, "tx_msg", 32},   {WaveSignal::tx_dest, "tx_dest", 32},
+    {WaveSignal::queue, "queue", 32}};
+// Calls visit(node, port, scope, signal) for every signal in the VCD's order; port is -1 for a node's own.
+template <class Visit>
+void for_each_wave_signal(const Topology& topology, Visit visit) {
+    for (uint32_t i = 0; i < topology.nodes(); ++i) {
+        const std::string node = "node" + std::to_string(i);
+        for (const WaveSignalInfo& s : kNodeWaveSignals) visit(i, -1, node, s);
+        for (unsigned p = 0; p < topology.ports(); ++p) {
+            if (!topology.across(i, p)) continue;  // no link there (an array's edge)
+            const std::string pre = node + "." + topology.port_name(p);
+            for (const WaveSignalInfo& s : kPortWaveSignals) visit(i, static_cast<int>(p), pre, s);
+        }
+    }
+}
+
+class CycleWaves {
+public:
+    // Throws std::runtime_error if the files cannot be written.
+    // `path` ends in .vcd or .fst (then a VCD is written beside it and converted when closed).
+    CycleWaves(const std::string& path, const Topology& topology, const std::vector<std::unique_ptr<LinkSignals>>& links,
+             const std::vector<std::unique_ptr<RouterBase>>& routers);
+    ~CycleWaves();
+    // After elaboration: adds the internals of the Verilated routers to <name>_rtl.vcd.
+    void trace_rtl(const std::vector<std::unique_ptr<RouterBase>>& routers);
+    // Closes the dumps (converting to FST if asked) and writes the .gtkw, zoomed to `nanoseconds`.
+    // Closes the dump (and converts it to FST): the failures, one line each (none: empty).
+    std::vector<std::string> close(uint64_t nanoseconds);
+
+    // The signal names the VCD holds for a node's port (also what the .gtkw lists).
+    static std::string port_prefix(const Topology& topology, uint32_t node, unsigned port);
+    static std::string gtkw_path_for(const std::string& vcd_path);
+
+private:
+    sc_core::sc_trace_file* file_ = nullptr;
+    std::string path_, stem_;  // the asked path, and it without .vcd / .fst
+    bool fst_ = false;
+    const Topology& topology_;
+    std::unique_ptr<VerilatedVcdSc> rtl_;
+};
+
+// True if `path` is a file name ending in `ext` (e.g. ".vcd") with something before it.
+bool has_extension(const std::string& path, const std::string& ext);
+// The path without its .vcd or .fst ending: the stem other dumps and the .gtkw are named after.
+std::string wave_stem(const std::string& path);
+
+// vcd2fst (GTKWave's): converts STEM.vcd to STEM.fst and removes the VCD; false if it failed.
+bool vcd_to_fst(const std::string& stem);
+
+// GTKWave's zoom level that fits `nanoseconds` of a dump (time unit 100 ps) in about 600 pixels.
+double gtkw_zoom_to_fit(double nanoseconds);
+
+// The .gtkw text for a dump of `cube` lasting `cycles` (nodes limited to `max_nodes` to keep the
+// view readable).
+std::string make_gtkw(const std::string& vcd_path, const Topology& topology, uint32_t max_nodes, uint64_t nanoseconds);
+
+}  // namespace cubecast

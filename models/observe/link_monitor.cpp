@@ -1,0 +1,86 @@
+#include "models/observe/link_monitor.h"
+
+#include <stdexcept>
+
+namespace cubecast {
+
+LinkMonitor::LinkMonitor(sc_core::sc_module_name name, const std::vector<std::unique_ptr<LinkSignals>>& links,
+                         PacketFormat format, TraceWriter* trace)
+    : sc_module(name), links_(links), format_(format), trace_(trace), flits_in_(links.size(), 0),
+      state_(links.size()) {
+    // Entry i of the buses; an absent link (an array's edge) keeps its entry, never valid.
+    static const bool never = false;
+    static const uint64_t none = 0;
+    const LinkSignals* first = nullptr;
+    for (size_t i = 0; i < links.size(); ++i) {
+        if (!links[i]) {
+            ready_.push_back(&never);
+            flit_.push_back(&none);
+            continue;
+        }
+        const LinkSignals& l = *links[i];
+        if (!first) first = &l;
+        if (l.valid.index() != i || &l.valid.bus() != &first->valid.bus())
+            throw std::logic_error("link monitor: link i must be entry i of one valid bus");
+        ready_.push_back(&l.ready.read());
+        flit_.push_back(&l.flit.read());
+    }
+    if (first) {
+        first->valid.bus().keep_true_bitmap();
+        valid_bits_ = &first->valid.bus().true_bits();
+    }
+    SC_HAS_PROCESS(LinkMonitor);
+    SC_METHOD(on_clock);
+    sensitive << clk.pos();
+    dont_initialize();
+}
+
+// Counting rising edges from reset release: at edge e the signals still show cycle e-1: a flit seen with valid && ready moved during
+// cycle e-1 and has arrived at e.
+void LinkMonitor::on_clock() {
+    if (rst.read() || load.read()) return;
+    const uint64_t e = edge_++;
+    if (!valid_bits_) return;
+    // Only the links whose valid is high, in link order (the trace's row order within an edge).
+    const std::vector<uint64_t>& bits = *valid_bits_;
+    for (size_t w = 0; w < bits.size(); ++w)
+        for (uint64_t word = bits[w]; word != 0; word &= word - 1)
+            visit(w * 64 + static_cast<size_t>(__builtin_ctzll(word)), e);
+}
+
+void LinkMonitor::visit(size_t i, uint64_t e) {
+    if (!*ready_[i]) return;
+    ++flits_;
+    if (flits_in_[i] == 0) {  // a header flit
+        Header h;
+        if (!decode_header(*flit_[i], h)) ++corrupt_;
+        const unsigned length = format_.length(h);
+        if (h.kind == Kind::data) ++data_flits_;
+        if (length == 1) {
+            finished(i, e - 1, e, h);
+            return;
+        }
+        state_[i] = InFlight{length, e - 1, h};
+        flits_in_[i] = 1;
+        return;
+    }
+    InFlight& s = state_[i];
+    if (s.header.kind == Kind::data) ++data_flits_;
+    if (++flits_in_[i] < s.length) return;
+    flits_in_[i] = 0;
+    finished(i, s.start, e, s.header);
+}
+
+void LinkMonitor::finished(size_t link, uint64_t start, uint64_t end, const Header& h) {
+    (h.kind == Kind::data ? data_ : ctrl_)++;
+    if (trace_) trace_->row(start, end, links_[link]->src, links_[link]->dst, h);
+    if (load_) load_->add(link, start, end);
+}
+
+uint64_t LinkMonitor::partial_packets() const {
+    uint64_t n = 0;
+    for (uint16_t f : flits_in_) n += f != 0;
+    return n;
+}
+
+}  // namespace cubecast

@@ -1,0 +1,53 @@
+#include "models/observe/output_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "models/fabric/printable.h"
+
+namespace cubecast {
+
+std::optional<std::string> output_problem(const std::string& option, const std::string& path) {
+    if (path.empty()) return std::nullopt;
+    const std::string shown = option + " '" + printable(path) + "'";
+    const std::string accepted = " (accepted: a file path in a writable folder)";
+    if (path.back() == '/') return shown + " names a folder, not a file" + accepted;
+    struct stat st {};
+    const bool existed = stat(path.c_str(), &st) == 0;
+    if (existed && S_ISDIR(st.st_mode)) return shown + " is a folder, not a file" + accepted;
+    // Create it, or open an existing file as it is (nothing is written: a device is never written to
+    // here); a write that fails later (a full disk, /dev/full) is found by the writer and reported.
+    const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NONBLOCK, 0644);
+    if (fd < 0) return shown + " cannot be written: " + std::strerror(errno) + accepted;
+    close(fd);
+    if (!existed) unlink(path.c_str());  // the probe leaves nothing behind
+    return std::nullopt;
+}
+
+std::string write_failure(const std::string& what, const std::string& path, std::ofstream& out) {
+    if (out.is_open()) out.close();
+    if (!out.fail()) return "";
+    return "writing " + what + " '" + printable(path) + "' failed (" + std::strerror(errno) + "): the file is incomplete";
+}
+
+std::string incomplete_file(const std::string& what, const std::string& path, const std::string& last_line_start) {
+    struct stat st {};
+    if (stat(path.c_str(), &st) != 0) return "writing " + what + " '" + printable(path) + "' failed: the file is missing";
+    if (!S_ISREG(st.st_mode)) return "";
+    std::ifstream in(path, std::ios::binary);
+    const std::streamoff tail = std::min<std::streamoff>(st.st_size, 4096);
+    in.seekg(-tail, std::ios::end);
+    std::string end(static_cast<size_t>(tail), '\0');
+    in.read(end.data(), tail);
+    if (in && !end.empty() && end.back() == '\n') {
+        const size_t line = end.find_last_of('\n', end.size() - 2);
+        if (line != std::string::npos && end.compare(line + 1, last_line_start.size(), last_line_start) == 0) return "";
+    }
+    return "writing " + what + " '" + printable(path) + "' failed: the file ends early (a full disk?)";
+}
+
+}  // namespace cubecast

@@ -1,0 +1,68 @@
+// The transaction level's waves: the cycle level's signals (cycle_waves.h: per link out_valid,
+// out_ready, out_flit; per output port the header of the packet it sends and its queue occupancy;
+// per node the delivery count and held packets) reconstructed from the transactions and the routers'
+// edges, and written as a VCD with the same scopes and names, so the same .gtkw opens it.
+//   - a router's own values are sampled after each edge it runs (they change only there) and after
+//     each load edge, and kept where they changed;
+//   - a link's valid rises and its header flit shows when the sender's transmit register takes the
+//     packet; when the receiver accepts the transfer (start a), flit k shows from cycle a + k and valid
+//     falls at a + L unless the next packet starts then (recorded later, so it wins);
+//   - a link's ready is its receiver's input: high from cycle 0, low while the input holds a packet.
+// Times are the cycle level's: rst at 0 ns, load edge i at 1 + i ns, run cycle c at 1 + L + c ns.
+#pragma once
+#include <cstdint>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "models/fabric/topology.h"
+#include "routers/cores/router_base.h"
+#include "routers/cores/tlm_observer.h"
+
+namespace cubecast {
+
+class TlmWaves : public TlmWaveObserver {
+public:
+    // Throws std::runtime_error if the files cannot be written. `path` ends in .vcd or .fst (a VCD is
+    // then written beside it and converted when closed).
+    TlmWaves(const std::string& path, const Topology& topology, uint64_t load_cycles);
+
+    uint64_t run_time(uint64_t cycle) const override { return 1 + load_cycles_ + cycle; }  // ns
+    uint64_t load_time(uint64_t edge) const override { return 1 + edge; }                   // ns
+    void sample_router(const RouterBase& r, uint64_t time_ns) override;
+    void link_valid(size_t link, uint64_t time_ns, bool v) override { record(link_signal(link, 0), time_ns, v); }
+    void link_ready(size_t link, uint64_t time_ns, bool v) override { record(link_signal(link, 1), time_ns, v); }
+    void link_flit(size_t link, uint64_t time_ns, uint64_t flit) override { record(link_signal(link, 2), time_ns, flit); }
+    // Writes the VCD (converting it to FST if asked) and the .gtkw zoomed to end_ns: the failures, one
+    // line each.
+    std::vector<std::string> close(uint64_t end_ns);
+
+private:
+    struct Signal {
+        std::string scope, name;  // scope: node / node.port (dotted)
+        unsigned width;
+        uint64_t last = 0;  // the value last recorded
+    };
+    struct Change {
+        uint64_t time_ns;
+        uint32_t signal;
+        uint64_t value;
+    };
+    uint32_t add(const std::string& scope, const std::string& name, unsigned width);
+    uint32_t link_signal(size_t link, unsigned which) const { return link_base_[link] + which; }
+    void record(uint32_t signal, uint64_t time_ns, uint64_t value) { changes_.push_back({time_ns, signal, value}); }
+    void sample(uint32_t signal, uint64_t time_ns, uint64_t value);
+    std::string write_vcd(const std::string& vcd_path);  // the failure, if any
+
+    std::string path_, stem_;
+    bool fst_ = false;
+    bool closed_ = false;
+    const Topology& topology_;
+    uint64_t load_cycles_;
+    std::vector<Signal> signals_;
+    std::vector<uint32_t> node_base_;  // per node: its delivered signal (held follows)
+    std::vector<uint32_t> link_base_;  // per link: its out_valid (out_ready, out_flit, tx_origin, tx_msg, tx_dest, queue follow)
+    std::vector<Change> changes_;
+};
+
+}  // namespace cubecast

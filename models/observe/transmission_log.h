@@ -1,0 +1,59 @@
+// The transaction level's link monitor: every packet that crosses a link is reported by its receiver
+// when the transfer begins (its start and end cycles are known then), counted as the cycle level's
+// LinkMonitor counts flits on the wires, and written to the trace in the same order: by end cycle,
+// then by link (src * ports + port). Rows wait in a heap until no earlier row can come: a transfer
+// that begins at cycle t ends after t.
+#pragma once
+#include <cstdint>
+#include <queue>
+#include <vector>
+
+#include "models/fabric/packet.h"
+#include "models/observe/link_load.h"
+#include "models/observe/trace_writer.h"
+#include "routers/cores/tlm_observer.h"
+
+namespace cubecast {
+
+class TransmissionLog : public TransferObserver {
+public:
+    TransmissionLog(size_t links, PacketFormat format, TraceWriter* trace)
+        : format_(format), trace_(trace), in_flight_(links) {}
+
+    // Link `link` (src -> dst) carries a packet from cycle `start` (its first flit is on the link in
+    // cycle start + 1) to `end`, when its last flit arrives.
+    // The header flit is decoded only when the row is written to a trace.
+    void begin(size_t link, uint32_t src, uint32_t dst, uint64_t start, uint64_t header_flit) override;
+    void count_load(LinkLoad* load) { load_ = load; }  // task traffic: per-link flits in the window
+    // The run stopped after the edge of cycle `last`: the rows of the packets that arrived by then are
+    // written, and packets still crossing count only the flits that had moved.
+    void stop(uint64_t last);
+
+    uint64_t data_transmissions() const { return data_; }
+    uint64_t ctrl_transmissions() const { return ctrl_; }
+    uint64_t data_flits() const { return data_flits_; }
+    uint64_t flits_moved() const { return flits_; }
+
+private:
+    struct Row {
+        uint64_t end, start;
+        size_t link;
+        uint32_t src, dst;
+        uint64_t header_flit;
+        bool operator>(const Row& o) const { return end != o.end ? end > o.end : link > o.link; }
+    };
+    void flush_before(uint64_t cycle);  // writes the rows that end before `cycle`
+
+    PacketFormat format_;
+    TraceWriter* trace_;
+    LinkLoad* load_ = nullptr;
+    std::priority_queue<Row, std::vector<Row>, std::greater<Row>> waiting_;
+    struct Crossing {
+        uint64_t start = 0, end = 0;
+        Kind kind = Kind::data;
+    };
+    std::vector<Crossing> in_flight_;  // per link, the last transfer (for stop())
+    uint64_t data_ = 0, ctrl_ = 0, data_flits_ = 0, flits_ = 0;
+};
+
+}  // namespace cubecast

@@ -1,0 +1,88 @@
+#include "models/sim/channel_load.h"
+
+#include "models/fabric/mesh.h"
+
+namespace cubecast {
+
+namespace {
+
+// Walks a packet from src to dst along the logic's decisions, adding `weight` to every link it crosses.
+class PathWalker {
+public:
+    PathWalker(const Topology& t, const LogicFactory& make) : t_(t), logic_(make(0)) {}
+    void walk(uint32_t src, uint32_t dst, double weight, std::vector<double>& load) {
+        Header h;
+        h.origin = src;
+        h.dest = dst;
+        int in = -1;
+        for (uint32_t at = src; at != dst;) {
+            Decision d;
+            logic_->route(LocalView{at, &t_, 1, 0, nullptr}, h, in, d);
+            const unsigned port = d.forwards().front().port;
+            load[size_t{at} * t_.ports() + port] += weight;
+            at = *t_.across(at, port);
+            in = static_cast<int>(t_.arrival_port(port));
+        }
+    }
+
+private:
+    const Topology& t_;
+    std::unique_ptr<ControlLogic> logic_;
+};
+
+// Uniform traffic (every other node alike, weight w per pair) added to `load`. The cube's e-cube and
+// the torus's dimension-order routes are translation-invariant (the route from s to t is the route
+// from 0 to t - s moved by s), so every link of port p carries what the routes from node 0 put on all
+// port-p links together. On the array (no such symmetry) dimension order gives a closed form: the
+// links of dimension j across the cut between digit values i and i + 1 carry the pairs whose digit j
+// is on either side of it, with digits below j already the destination's and above j still the
+// source's: p^(d-1) (i + 1) (p - 1 - i) pairs per link and direction.
+void add_uniform(const Topology& t, PathWalker& walker, double w, std::vector<double>& load) {
+    const unsigned ports = t.ports();
+    if (t.kind() == TopologyKind::array) {
+        const Mesh& m = static_cast<const Mesh&>(t);
+        const double others = static_cast<double>(t.nodes() / m.radix());
+        for (uint32_t v = 0; v < t.nodes(); ++v)
+            for (unsigned j = 0; j < t.dim(); ++j) {
+                const unsigned i = m.digit(v, j);
+                if (i + 1 < m.radix()) load[size_t{v} * ports + Mesh::plus_port(j)] += w * others * (i + 1) * (m.radix() - 1 - i);
+                if (i > 0) load[size_t{v} * ports + Mesh::minus_port(j)] += w * others * i * (m.radix() - i);
+            }
+        return;
+    }
+    std::vector<double> from_zero(load.size(), 0.0);
+    for (uint32_t dst = 1; dst < t.nodes(); ++dst) walker.walk(0, dst, w, from_zero);
+    std::vector<double> per_port(ports, 0.0);
+    for (size_t i = 0; i < from_zero.size(); ++i) per_port[i % ports] += from_zero[i];
+    for (size_t i = 0; i < load.size(); ++i)
+        if (t.across(static_cast<uint32_t>(i / ports), static_cast<unsigned>(i % ports))) load[i] += per_port[i % ports];
+}
+
+}  // namespace
+
+std::optional<ChannelLoads> channel_loads(const Topology& t, const TrafficSpec& spec, const LogicFactory& logic) {
+    if (!spec.events.empty()) return std::nullopt;
+    ChannelLoads r;
+    r.per_link.assign(size_t{t.nodes()} * t.ports(), 0.0);
+    PathWalker walker(t, logic);
+    const uint32_t n = t.nodes();
+    const double pair = 1.0 / (n - 1);  // uniform: each other node alike
+    const TrafficPattern pattern = find_traffic_pattern(spec.pattern).value_or(TrafficPattern::uniform);  // (validated)
+    if (pattern == TrafficPattern::uniform) {
+        add_uniform(t, walker, pair, r.per_link);
+    } else if (pattern == TrafficPattern::hotspot) {  // a share to the hotspot, the rest uniform (the hotspot itself: uniform only)
+        add_uniform(t, walker, (1 - spec.hotspot_fraction) * pair, r.per_link);
+        for (uint32_t s = 0; s < n; ++s)
+            if (s != spec.hotspot) walker.walk(s, spec.hotspot, spec.hotspot_fraction, r.per_link);
+    } else {  // a permutation: one destination per source (a fixed point sends nothing)
+        for (uint32_t s = 0; s < n; ++s) {
+            const uint32_t d = traffic_destination(pattern, t, s, spec, 0, 0);
+            if (d != s) walker.walk(s, d, 1.0, r.per_link);
+        }
+    }
+    for (size_t i = 0; i < r.per_link.size(); ++i)
+        if (r.per_link[i] > r.max) r.max = r.per_link[i], r.busiest = i;
+    return r;
+}
+
+}  // namespace cubecast

@@ -1,0 +1,32 @@
+// The channel-load bound of a traffic pattern under a routing (Dally and Towles, "Principles and
+// Practices of Interconnection Networks", §3.3.1): with every node offering one flit per cycle, the
+// load gamma_c of channel c is the flits per cycle the pattern puts on it; no channel carries more than
+// one flit a cycle, so the network saturates at an offered load of at most 1 / max gamma_c (and never
+// above 1, a node's own injection rate).
+// The loads come from walking each source's packets along the routing's own control logic (its
+// decisions for a packet, router by router), so the bound is the one of the routing that runs; a
+// deterministic routing only (ecube, dor): an adaptive one's paths depend on the queues.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "models/fabric/topology.h"
+#include "models/fabric/traffic.h"
+#include "routers/algorithms/registry.h"
+
+namespace cubecast {
+
+struct ChannelLoads {
+    std::vector<double> per_link;  // gamma of link i * ports + p (flits per cycle at one flit per node per cycle)
+    double max = 0;
+    size_t busiest = 0;
+    // The saturation bound in flits per node per cycle.
+    double bound() const { return max > 1 ? 1 / max : 1.0; }
+};
+
+// The loads of `spec`'s pattern under the routing `logic` makes (the same logic at every node: it
+// decides from the router's id and the header alone); none for a trace-driven workload.
+std::optional<ChannelLoads> channel_loads(const Topology& topology, const TrafficSpec& spec, const LogicFactory& logic);
+
+}  // namespace cubecast

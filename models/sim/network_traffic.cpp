@@ -1,0 +1,82 @@
+// The network's synthetic traffic (task traffic): the workload from the run's options, the ledger that
+// draws and checks its packets, the links' load in the window and the pattern's channel-load bound.
+#include <fstream>
+
+#include "models/sim/network.h"
+#include "models/observe/output_file.h"
+
+namespace cubecast {
+
+TrafficSpec traffic_spec(const RunConfig& c) {
+    TrafficSpec s;
+    s.pattern = c.pattern.value_or(s.pattern);
+    s.rate = c.rate.value_or(s.rate);
+    s.packet_flits = c.packet_flits;
+    s.warmup = c.traffic_warmup.value_or(s.warmup);
+    s.window = c.traffic_window.value_or(s.window);
+    s.drain = c.traffic_drain.value_or(s.drain);
+    s.hotspot = c.hotspot.value_or(0);
+    s.hotspot_fraction = c.hotspot ? c.hotspot_fraction : 0;
+    s.seed = c.seed;
+    s.injection = c.injection.value_or(s.injection);
+    s.burst = c.burst.value_or(s.burst);
+    s.sizes = c.packet_sizes;
+    if (c.packet_rate) s.rate = *c.packet_rate * s.mean_flits();
+    return s;
+}
+
+// The traffic's link loads in the window beside the channel-load bound, and the per-link CSV if asked.
+void Network::summarize_links(TrafficResult& t, std::vector<std::string>& errors) const {
+    const unsigned ports = topology_->ports();
+    const double window = static_cast<double>(link_load_->window());
+    double sum = 0;
+    size_t busiest = ~size_t{0};  // a link that exists, the first of the busiest
+    for (size_t i = 0; i < size_t{topology_->nodes()} * ports; ++i) {
+        if (!topology_->across(static_cast<uint32_t>(i / ports), static_cast<unsigned>(i % ports))) continue;
+        sum += static_cast<double>(link_load_->flits(i));
+        if (busiest == ~size_t{0} || link_load_->flits(i) > link_load_->flits(busiest)) busiest = i;
+    }
+    const auto ends = [&](size_t link) {
+        const uint32_t src = static_cast<uint32_t>(link / ports);
+        return std::pair{src, *topology_->across(src, static_cast<unsigned>(link % ports))};
+    };
+    t.link_max = static_cast<double>(link_load_->flits(busiest)) / window;
+    t.link_mean = sum / window / static_cast<double>(topology_->directed_links());
+    std::tie(t.link_max_src, t.link_max_dst) = ends(busiest);
+    if (channel_loads_ && channel_loads_->max > 0) {  // (a pattern whose every node is a fixed point loads nothing)
+        t.has_bound = true;
+        t.channel_load = channel_loads_->max;
+        t.channel_bound = channel_loads_->bound();
+        std::tie(t.channel_src, t.channel_dst) = ends(channel_loads_->busiest);
+    }
+    if (config_.link_load_path.empty()) return;
+    std::ofstream csv(config_.link_load_path);
+    csv << "# cubecast per-link load over the measurement window, cycles " << t.warmup << " .. " << t.warmup + t.window
+        << "; channel_load: the channel-load bound's prediction at this rate (flits/cycle)\n";
+    csv << "src,dst,port,flits,utilisation,channel_load\n";
+    for (size_t i = 0; i < size_t{topology_->nodes()} * ports; ++i) {
+        const auto dst = topology_->across(static_cast<uint32_t>(i / ports), static_cast<unsigned>(i % ports));
+        if (!dst) continue;
+        csv << i / ports << "," << *dst << "," << i % ports << "," << link_load_->flits(i) << ","
+            << static_cast<double>(link_load_->flits(i)) / window << ",";
+        if (channel_loads_) csv << t.rate * channel_loads_->per_link[i];
+        csv << "\n";
+    }
+    if (std::string e = write_failure("--link-load", config_.link_load_path, csv); !e.empty()) errors.push_back(e);
+}
+
+void Network::build_traffic() {
+    TrafficSpec spec = traffic_spec(config_);
+    if (!config_.traffic_file.empty())
+        read_traffic_file(config_.traffic_file, topology_->nodes(), config_.packet_flits, spec.events);  // validated
+    link_load_ = std::make_unique<LinkLoad>(size_t{topology_->nodes()} * topology_->ports(), spec.warmup, spec.warmup + spec.window);
+    traffic_ = std::make_unique<TrafficLedger>(*topology_, spec);
+}
+
+// The bound needs fixed paths (not adaptive routing) and a pattern (not a trace).
+void Network::bound_traffic(const LogicFactory& make_logic) {
+    if (config_.traffic_file.empty() && !algo_->adaptive_routing)
+        channel_loads_ = channel_loads(*topology_, traffic_spec(config_), make_logic);
+}
+
+}  // namespace cubecast

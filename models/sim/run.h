@@ -1,0 +1,176 @@
+// What one simulation run takes and gives back.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "models/fabric/arrivals.h"
+#include "models/fabric/slots.h"
+#include "models/fabric/traffic.h"
+
+namespace cubecast {
+
+struct RunConfig {
+    std::string topology = "hypercube";  // hypercube | torus | array
+    unsigned dim = 6;
+    unsigned radix = 0;              // torus, array: p (N = p^dim); 0 on the hypercube
+    bool torus_on_array = false;     // array: run the torus algorithm through paper 001's Fig. 1 fold
+    std::string level = "cycle";      // cycle (pin-level routers, a clock) | tlm (TLM-2.0 transactions, events)
+    std::string task = "mnb";
+    std::string algorithm = "bostt";
+    uint32_t root = 0;
+    unsigned packet_flits = 1;
+    unsigned queue_depth = 0;     // 0 = unbounded
+    uint64_t seed = 1;
+    uint64_t max_cycles = 0;      // 0 = automatic bound
+    std::string trace_path;       // CSV, empty = none
+    std::string link_load_path;   // task traffic: per-link CSV (src,dst,port,flits,utilisation,channel_load), empty = none
+    std::string vcd_path;         // VCD (+ .gtkw beside it), empty = none
+    std::string fst_path;         // the same waves as FST (converted with GTKWave's vcd2fst), empty = none
+    std::string command_line;     // recorded in the trace header
+    std::vector<uint32_t> sources;    // kb: the broadcasting node of each packet (may repeat)
+    std::vector<uint32_t> targets;    // monotone: the destinations (distinct, as many as sources)
+    uint64_t k = 0;                   // kb: or K distinct nodes placed by `placement` (for this dim)
+    std::string placement = "random"; // random (by seed) | adversarial | first
+    std::string port_model = "mla";   // mla | sla | shout
+    double c_star = 3.0;              // kb/st-random: C* of the fixed phase lengths (> 0)
+    bool with_prefix = false;         // kb/rank: compute the ranks with a parallel prefix first
+    unsigned token_flits = 1;         // flits of a control token (t_p = token_flits / packet_flits)
+    bool known_sources = false;       // pmnb: the active set is known in advance (no rank computation, t_p = 0)
+    // Task dynamic (paper 004 §II): Poisson broadcast requests at every node.
+    std::optional<double> lambda;     // requests per node per slot (else from rho)
+    std::optional<double> rho;        // load rho = lambda (N-1)/d (with neither, 0.5)
+    double slots = 0;                 // requests arrive during [0, slots) (0: from periods, or the default)
+    uint64_t periods = 0;             // dynamic/periods: about this many PMNB periods (sets slots)
+    double warmup = -1;               // slots left out of the statistics (-1: a tenth of the run)
+    std::string pmnb;                 // dynamic/periods: the PMNB of each period (empty: the network's split one)
+    // The PMNB the dynamic scheme runs: --pmnb, else the split-packet one of the network's paper
+    // (004 §V: vb2 on the cube; 001 §6: vbm-split on the torus and array).
+    std::string period_pmnb() const { return !pmnb.empty() ? pmnb : topology == "hypercube" ? "vb2" : "vbm-split"; }
+    std::string delays_path;          // dynamic: per-request CSV (origin, msg, arrival, completion, delay)
+    std::vector<TimedRequest> requests;  // dynamic: these requests instead of Poisson ones (tests)
+    // Task traffic: synthetic unicast packets (models/traffic.h).
+    // Unset: the defaults of TrafficSpec (uniform, 0.1, 1000 / 4000 / 4000 cycles); set on another task: an error.
+    std::optional<std::string> pattern;     // uniform, transpose, bitcomp, bitrev, shuffle, tornado, neighbor, hotspot
+    std::optional<double> rate;             // flits per node per cycle, in (0, 1]
+    std::optional<double> packet_rate;      // or packets per node per cycle (rate = packet_rate x mean packet flits)
+    std::optional<uint64_t> traffic_warmup, traffic_window, traffic_drain;  // cycles
+    std::optional<uint32_t> hotspot;        // pattern hotspot: this node ...
+    double hotspot_fraction = 0.1;          // ... receives this fraction of the packets (the rest uniform)
+    std::optional<std::string> injection;   // bernoulli (default) | onoff
+    std::optional<double> burst;            // onoff: mean packets per burst (default 8)
+    std::string traffic_file;               // a trace-driven workload (CSV time,src,dst[,size]) instead of a pattern
+    std::vector<PacketSize> packet_sizes;   // a size distribution instead of --packet-flits (which is then the largest)
+    std::string router = "systemc";  // systemc | rtl: the router at every node
+    std::vector<uint32_t> rtl_nodes;  // with router systemc: these nodes get the Verilated RTL router
+    std::string rtl_rom_dir;          // where the RTL's memory files are (empty: the build's)
+    unsigned sbt_rotation = 0;        // SBT dimension rotation (the trees R^c(SBT))
+    bool rtl_invert_priority = false; // test hook: plants a bug in the RTL queue order
+
+    bool uses_rtl() const { return router == "rtl" || !rtl_nodes.empty(); }
+    bool is_rtl_node(uint32_t node) const;
+};
+
+// Task traffic's workload from the run's options (a --traffic-file's packets are read by the caller).
+TrafficSpec traffic_spec(const RunConfig& c);
+
+// The dynamic broadcasting theorem of paper 004 §II for this run's lambda and its PMNB's X and V
+// (slots): T = W + X + a N X <= W + X + min((N-1)X/2, rho W), stable for rho < 1 - lambda V.
+struct DynamicTheory {
+    double x = 0, v = 0;
+    double rho = 0;           // the theorem's utilisation lambda N X
+    double lambda_limit = 0;  // stable for lambda < 1 / (N X + V)
+    double rho_limit = 0;     // the same limit on rho = lambda (N-1)/d
+    bool stable = false;
+    double m_bar = 0, a_low = 0, a_high = 0;  // M-bar = lambda N V / (1 - rho); the bounds on a
+    double w = 0;             // W with a = a_low (the largest W)
+    double bound = 0;         // the bound on the mean delay T
+    double light_load = 0;    // 1.5 V + X, the bound as rho -> 0
+};
+
+// What a dynamic run measured, in slots; the statistics cover the requests that arrived in the
+// window [warmup, horizon).
+struct DynamicResult {
+    double lambda = 0, rho = 0, horizon = 0, warmup = 0;
+    uint64_t requests = 0;        // all that arrived
+    uint64_t measured = 0;        // arrived in the window
+    uint64_t incomplete = 0;      // broadcasts never completed (a failed run)
+    double mean_delay = 0;        // arrival to the broadcast's completion at every node
+    double ci_half = 0;           // 95 % confidence half-width from batch means
+    std::vector<double> batch_means;
+    double p50_delay = 0, p99_delay = 0, max_delay = 0;
+    double offered = 0;           // arrivals per node per slot in the window
+    double throughput = 0;        // broadcasts completed per node per slot in the window
+    double mean_backlog = 0;      // requests in the system (arrived, broadcast not complete), time average
+    uint64_t max_backlog = 0;
+    double backlog_first_quarter = 0, backlog_last_quarter = 0;
+    bool stable = true;           // measured: the backlog did not keep growing
+    std::optional<DynamicTheory> theory;  // periods only
+};
+
+enum class RunStatus { ok = 0, check_failed = 1, deadlock = 3, timeout = 4 };
+
+// A named instant reported by the control logics (the latest over all nodes), in cycles.
+struct RunMark {
+    std::string name;
+    uint64_t cycle = 0;
+    bool phase_end = false;  // the end of a phase: the report gives the phases' durations
+};
+
+struct RunResult {
+    RunStatus status = RunStatus::ok;
+    std::string task, algorithm, paper, claim;
+    std::string topology = "hypercube";
+    unsigned radix = 0;
+    bool torus_on_array = false;
+    std::string level = "cycle";
+    unsigned dim = 0;
+    uint32_t nodes = 0;
+    uint32_t root = 0;
+    unsigned packet_flits = 1;
+    unsigned queue_depth = 0;
+    uint64_t seed = 0;
+    uint64_t broadcasts = 0;  // K for kb, else 0
+    uint64_t completion_cycles = 0;  // the last delivery, or the last node detecting termination if later
+    Slots completion_slots;          // completion_cycles / packet_flits, exactly
+    uint64_t last_delivery_cycles = 0;
+    std::optional<Slots> lower_bound_slots;  // what any algorithm needs on this network and input ...
+    std::string lower_bound_argument;        // ... and the argument it comes from
+    std::optional<Slots> paper_slots;        // the time the paper claims for this algorithm, exactly
+    // The algorithm promises the paper's time under this run's conditions (unbounded queues, its paper's
+    // port model): a run over it fails its checks. Otherwise bound_note says why it is not promised.
+    bool paper_bound_promised = false;
+    std::string bound_note;
+    bool within_paper_bound() const { return !paper_slots || completion_slots <= *paper_slots; }
+    uint64_t data_transmissions = 0;
+    uint64_t ctrl_transmissions = 0;
+    uint64_t optimal_transmissions = 0;
+    uint64_t flits_moved = 0;
+    double link_utilisation = 0;  // data flits / (directed links x completion cycles)
+    unsigned max_queue_occupancy = 0;
+    uint64_t deliveries = 0;
+    uint64_t expected_deliveries = 0;
+    bool delivered_exactly_once = false;
+    bool conserved = false;
+    uint64_t simulated_cycles = 0;
+    double wall_seconds = 0;         // the simulation (sc_start to the end)
+    double elaboration_seconds = 0;  // building the network before it
+    double router_cycles_per_second = 0;
+    double packet_hops_per_second = 0;
+    std::vector<uint64_t> node_last_delivery_cycle;  // per node, cycle of its last delivery
+    std::vector<RunMark> marks;                       // phase ends and other instants, by the logics
+    std::vector<std::string> problems;                // what failed, one line each
+    std::vector<std::string> output_errors;           // an output file that could not be written completely
+    bool stalled = false;                             // it stalled or ran out of time (status deadlock or timeout,
+                                                      // or check_failed if it also broke a rule: that comes first)
+    std::string stall_diagnosis;                      // for a stall: why, first (a cycle of waits, or what waits)
+    std::string stuck_state;                          // ... then the stuck queues
+    std::optional<unsigned> unbounded_peak_queue;     // a stall with bounded queues: the same run's peak queue unbounded
+    std::vector<std::pair<std::string, uint64_t>> tallies;  // counts the logics kept (e.g. periods)
+    std::optional<DynamicResult> dynamic;
+    std::optional<TrafficResult> traffic;  // task traffic
+};
+
+}  // namespace cubecast

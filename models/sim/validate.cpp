@@ -1,0 +1,431 @@
+#include "models/sim/validate.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <iomanip>
+#include <sstream>
+
+#include "models/sim/dynamic_theory.h"
+#include "models/observe/output_file.h"
+#include "models/fabric/printable.h"
+#include "models/fabric/hypercube.h"
+#include "models/fabric/packet.h"
+#include "models/observe/cycle_waves.h"
+#include "models/fabric/task.h"
+#include "routers/algorithms/registry.h"
+#include "routers/logic/port_model.h"
+#include "routers/cores/rtl_build.h"
+
+namespace cubecast {
+
+namespace {
+
+std::string join_algorithms(TaskKind kind) {
+    std::string s;
+    for (const AlgorithmEntry* e : algorithms().for_task(kind)) s += (s.empty() ? "" : ", ") + e->name;
+    return s;
+}
+
+std::string task_names() {
+    std::string s;
+    for (const auto& t : tasks()) s += (s.empty() ? "" : ", ") + std::string(t.name);
+    return s;
+}
+
+std::optional<std::string> validate_sources(const RunConfig& c, const TaskInfo& task, const Topology& topo) {
+    const uint32_t nodes = topo.nodes();
+    if (!c.targets.empty() && task.kind != TaskKind::monotone)
+        return "--targets applies to task monotone only, not to '" + c.task + "'";
+    if (!takes_sources(task.kind)) {
+        if (c.sources.empty()) return std::nullopt;
+        std::string accepted;
+        for (const TaskInfo& t : tasks())
+            if (takes_sources(t.kind)) accepted += (accepted.empty() ? "" : ", ") + std::string(t.name);
+        return "--sources and --k apply to tasks " + accepted + " only, not to '" + c.task + "'";
+    }
+    if (c.sources.empty())
+        return "task " + c.task + " needs its broadcasting nodes: --sources LIST or --k " +
+               (task.kind == TaskKind::kb ? "K with K" : "M with M") + " in 1.." + std::to_string(nodes);
+    std::vector<uint32_t> count(nodes, 0);
+    for (uint32_t s : c.sources) {
+        if (s >= nodes)
+            return not_a_node("--sources node " + std::to_string(s), topo);
+        if (++count[s] > kMaxMsg + 1)
+            return "--sources repeats node " + std::to_string(s) + " more than " + std::to_string(kMaxMsg + 1) +
+                   " times (the message index has 12 bits)";
+    }
+    if (task.kind == TaskKind::monotone) {
+        if (c.targets.size() != c.sources.size())
+            return "task monotone has " + std::to_string(c.sources.size()) + " sources and " + std::to_string(c.targets.size()) +
+                   " --targets: accepted as many targets as sources";
+        std::vector<uint32_t> seen(nodes, 0);
+        for (uint32_t v : c.targets) {
+            if (v >= nodes) return not_a_node("--targets node " + std::to_string(v), topo);
+            if (seen[v]++) return "--targets repeats node " + std::to_string(v) + ": accepted distinct nodes";
+        }
+    }
+    if (task.kind != TaskKind::kb) {  // the others: each active node once (kb repeats a node per packet)
+        if (c.sources.size() > nodes)
+            return "task " + c.task + " has M = " + std::to_string(c.sources.size()) + " active nodes, more than N = " +
+                   std::to_string(nodes) + " (accepted M in 1.." + std::to_string(nodes) + ", each node once)";
+        for (uint32_t s : c.sources)
+            if (count[s] > 1)
+                return "--sources repeats node " + std::to_string(s) +
+                       ": in task " + c.task + " each active node sends one packet (accepted: distinct nodes)";
+        return std::nullopt;
+    }
+    if (c.algorithm == "pair" && (c.sources.size() != 2 || c.sources[0] == c.sources[1]))
+        return "algorithm pair broadcasts from exactly 2 distinct nodes, not K = " + std::to_string(c.sources.size()) +
+               (c.sources.size() == 2 ? " with a repeated node" : "") + " (accepted: --k 2 or --sources X,Y)";
+    if (c.algorithm.rfind("st", 0) == 0) {
+        if (c.sources.size() > kMaxTokenValue)
+            return "task kb/" + c.algorithm + " counts its packets in 32-bit tokens: K = " +
+                   std::to_string(c.sources.size()) + " is too many (accepted up to " + std::to_string(kMaxTokenValue) + ")";
+    }
+    if (c.algorithm == "rank") {
+        std::vector<uint32_t> distinct = c.sources;
+        std::sort(distinct.begin(), distinct.end());
+        distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+        if (c.sources.size() != c.dim || distinct.size() != c.dim)
+            return "algorithm rank broadcasts from exactly d = " + std::to_string(c.dim) +
+                   " distinct nodes, not K = " + std::to_string(c.sources.size()) +
+                   (distinct.size() != c.sources.size() ? " with repeats" : "") + " (accepted: --k " +
+                   std::to_string(c.dim) + ")";
+    }
+    return std::nullopt;
+}
+
+std::string number(double x) {
+    std::ostringstream os;
+    os << std::setprecision(6) << x;
+    return os.str();
+}
+
+// A packet of packet_flits flits must split into the algorithm's parts on this topology.
+std::optional<std::string> parts_problem(unsigned packet_flits, const AlgorithmEntry& algo, const std::string& what,
+                                         const Topology& topo) {
+    const unsigned parts = algo.parts(topo);
+    if (packet_flits % parts == 0) return std::nullopt;
+    return "--packet-flits " + std::to_string(packet_flits) + " is not a multiple of " + std::to_string(parts) + ": " + what +
+           " on the " + topo.name() + " sends each packet as " + std::to_string(parts) + " parts (accepted: " +
+           std::to_string(parts) + ", " + std::to_string(2 * parts) + ", ...)";
+}
+
+// Task dynamic's options, and none of them elsewhere.
+std::optional<std::string> validate_dynamic(const RunConfig& c, const TaskInfo& task, const Topology& topo) {
+    const bool dynamic = task.kind == TaskKind::dynamic;
+    const bool periods = dynamic && c.algorithm == "periods";
+    auto only = [&](const std::string& option, const std::string& where) {
+        return option + " applies to " + where + " only, not to " + c.task + "/" + c.algorithm;
+    };
+    if (!dynamic) {
+        if (c.lambda) return only("--lambda", "task dynamic");
+        if (c.rho) return only("--rho", "task dynamic");
+        if (c.slots != 0) return only("--slots", "task dynamic");
+        if (c.periods) return only("--periods", "task dynamic");
+        if (c.warmup >= 0) return only("--warmup", "task dynamic");
+        if (!c.delays_path.empty()) return only("--delays", "task dynamic");
+        if (!c.pmnb.empty()) return only("--pmnb", "dynamic/periods");
+        return std::nullopt;
+    }
+    const unsigned d = c.dim;
+    const double max_rho = rho_of_lambda(1.0, topo);
+    if (c.lambda && c.rho) return std::string("give --lambda or --rho, not both");
+    if (c.lambda && !(*c.lambda > 0 && *c.lambda <= 1))
+        return "--lambda " + number(*c.lambda) + " is out of range: accepted requests per node per slot in (0, 1]";
+    if (c.rho && !(*c.rho > 0 && *c.rho <= max_rho))
+        return "--rho " + number(*c.rho) + " is out of range: accepted (0, " + number(max_rho) +
+               "] (rho = lambda (N-1)/L, L the links leaving node 0, with lambda <= 1)";
+    if (c.slots != 0 && c.periods) return std::string("give --slots or --periods, not both");
+    if (!(c.slots >= 0 && c.slots <= 1e7)) return "--slots " + number(c.slots) + " is out of range: accepted (0, 10000000]";
+    if (c.periods && !periods) return only("--periods", "dynamic/periods");
+    if (c.periods > 1000000) return "--periods " + std::to_string(c.periods) + " is out of range: accepted 1..1000000";
+    if (!c.pmnb.empty() && !periods) return only("--pmnb", "dynamic/periods");
+    if (periods) {
+        const std::string name = c.period_pmnb();
+        const AlgorithmEntry* pmnb = algorithms().find(TaskKind::pmnb, name);
+        if (!pmnb || !pmnb->build_period || !pmnb->runs_on(topo.kind())) {
+            std::string accepted;
+            for (const AlgorithmEntry* e : algorithms().for_task(TaskKind::pmnb))
+                if (e->build_period && e->runs_on(topo.kind())) accepted += (accepted.empty() ? "" : ", ") + e->name;
+            return "--pmnb '" + name + "' is not a PMNB the dynamic scheme can run on the " + topo.name() + ": accepted " +
+                   accepted + " (time linear in M)";
+        }
+        if (pmnb->splits_packets && c.packet_flits % d != 0)
+            return "--packet-flits " + std::to_string(c.packet_flits) + " is not a multiple of d = " + std::to_string(d) +
+                   ": --pmnb " + name + " splits each packet into d mini-packets (accepted: " + std::to_string(d) + ", " +
+                   std::to_string(2 * d) + ", ...)";
+        if (auto e = parts_problem(c.packet_flits, *pmnb, "--pmnb " + name, topo)) return e;
+    }
+    if (!c.requests.empty()) return std::nullopt;
+    const DynamicLoad load = dynamic_load(c);
+    if (!(load.warmup >= 0 && load.warmup < load.horizon))
+        return "--warmup " + number(load.warmup) + " is out of range: accepted 0 <= warmup < the run's " +
+               number(load.horizon) + " slots";
+    // Each node numbers its requests in the header's 12-bit msg field.
+    const auto arrivals = dynamic_arrivals(c);
+    for (uint32_t node = 0; node < arrivals.size(); ++node)
+        if (arrivals[node].size() > kMaxMsg + 1)
+            return "the run is too long for its load: node " + std::to_string(node) + " would get " +
+                   std::to_string(arrivals[node].size()) + " requests in " + number(load.horizon) +
+                   " slots, more than the " + std::to_string(kMaxMsg + 1) +
+                   " a node can number (12-bit msg field): accepted --slots up to about " +
+                   number(0.9 * (kMaxMsg + 1) / load.lambda);
+    return std::nullopt;
+}
+
+std::optional<std::string> validate_level(const RunConfig& c) {
+    if (c.level != "cycle" && c.level != "tlm") return "--level '" + c.level + "' is unknown: accepted cycle, tlm";
+    if (c.level != "tlm") return std::nullopt;
+    if (c.uses_rtl())
+        return std::string("--router rtl (or --rtl-nodes) with --level tlm: the RTL router is cycle level: accepted --level cycle");
+    return std::nullopt;
+}
+
+std::optional<std::string> validate_rtl(const RunConfig& c, const Topology& topo) {
+    if (c.router != "systemc" && c.router != "rtl")
+        return "--router '" + c.router + "' is unknown: accepted systemc, rtl";
+    for (uint32_t n : c.rtl_nodes)
+        if (n >= topo.nodes())
+            return not_a_node("--rtl-nodes node " + std::to_string(n), topo);
+    if (!c.uses_rtl()) return std::nullopt;
+    if (topo.kind() != TopologyKind::hypercube)
+        return std::string("the RTL router is the hypercube's: --router rtl and --rtl-nodes are accepted with --topology hypercube only, not ") +
+               topo.name();
+    if (c.port_model != "mla")
+        return "--port-model " + c.port_model + " is not built into the RTL router: accepted mla with --router rtl";
+    if (!kRtlBuilt)
+        return std::string("this build has no RTL router (configured with -DCUBECAST_RTL=OFF): accepted --router systemc "
+                           "and no --rtl-nodes (or build with the RTL)");
+    if (c.dim > kRtlMaxDim)
+        return "--dim " + std::to_string(c.dim) + " is beyond the RTL build: the Verilog router has " +
+               std::to_string(kRtlMaxDim) + " ports, accepted 1.." + std::to_string(kRtlMaxDim);
+    if (!rtl_algorithm_code(c.task, c.algorithm))
+        return "the RTL router has no control logic for " + c.task + "/" + c.algorithm +
+               ": accepted snb/sbt, mnb/sbt, mnb/bostt, te/bostt, kb/same-order";
+    if (c.packet_flits > kRtlMaxPacketFlits)
+        return "--packet-flits " + std::to_string(c.packet_flits) + " is beyond the RTL build: accepted 1.." +
+               std::to_string(kRtlMaxPacketFlits);
+    if (c.queue_depth > kRtlQueueDepth)
+        return "--queue-depth " + std::to_string(c.queue_depth) + " is beyond the RTL build: accepted 0.." +
+               std::to_string(kRtlQueueDepth) + " (0: the RTL's own depth, " + std::to_string(kRtlQueueDepth) + ")";
+    const std::string problem = rtl_rom_problem(c.rtl_rom_dir.empty() ? CUBECAST_ROM_DIR : c.rtl_rom_dir);
+    if (!problem.empty()) return problem;
+    return std::nullopt;
+}
+
+// "task/algorithm" for each registered algorithm with the property, comma separated.
+template <class Property>
+std::string algorithms_where(Property has) {
+    std::string names;
+    for (const AlgorithmEntry& e : algorithms().all())
+        if (has(e))
+            for (const TaskInfo& t : tasks())
+                if (t.kind == e.task) names += (names.empty() ? "" : ", ") + std::string(t.name) + "/" + e.name;
+    return names;
+}
+
+// --torus-on-array (paper 001 Fig. 1): the array runs a torus algorithm whose transmissions keep to
+// its slots, each torus slot as two phases; back-pressure or a port model would move them off the grid.
+std::optional<std::string> validate_fold(const RunConfig& c, const TaskInfo& task, const Topology& topo) {
+    if (topo.kind() != TopologyKind::array)
+        return "--torus-on-array simulates a torus on the array of the same size: accepted with --topology array, not " +
+               c.topology;
+    if (c.radix == 2)
+        return std::string("--torus-on-array with --radix 2: the radix-2 torus is the radix-2 array itself (one link per "
+                           "neighbour pair), so there is nothing to fold: accepted --radix 3 and more");
+    if (!algorithms().find(task.kind, c.algorithm)->foldable)
+        return "--torus-on-array runs the torus's own algorithms: accepted " +
+               algorithms_where([](const AlgorithmEntry& e) { return e.foldable; }) + ", not " + c.task + "/" + c.algorithm;
+    if (c.queue_depth)
+        return "--queue-depth " + std::to_string(c.queue_depth) +
+               " with --torus-on-array: accepted 0 (the fold's phase grid needs unbounded queues)";
+    if (c.port_model != "mla") return "--port-model " + c.port_model + " with --torus-on-array: accepted mla";
+    if (c.uses_rtl())
+        return std::string("--torus-on-array with the RTL router: accepted --router systemc (the RTL is the hypercube's)");
+    return std::nullopt;
+}
+
+}  // namespace
+
+RunConfig with_placed_sources(const RunConfig& c) {
+    RunConfig r = c;
+    if (c.k && c.sources.empty()) {
+        std::string error;
+        r.sources = place_sources(*make_topology(c.topology, c.dim, c.radix), c.k, c.placement, c.seed, error);
+    }
+    if (c.task == "monotone" && c.targets.empty() && !r.sources.empty()) {
+        const std::unique_ptr<Topology> topo = make_topology(c.topology, c.dim, c.radix);
+        std::string error;  // as many random destinations, drawn with the seed after the sources
+        if (r.sources.size() <= topo->nodes()) r.targets = place_sources(*topo, r.sources.size(), "random", c.seed + 1, error);
+    }
+    return r;
+}
+
+bool RunConfig::is_rtl_node(uint32_t node) const {
+    return router == "rtl" || std::find(rtl_nodes.begin(), rtl_nodes.end(), node) != rtl_nodes.end();
+}
+
+std::string not_a_node(const std::string& what, const Topology& topo) {
+    return what + " is not a node of the " + topo.label() + ": accepted 0.." + std::to_string(topo.nodes() - 1);
+}
+
+std::string not_a_node(const std::string& what, uint64_t dim) {
+    return what + " is not a node of the " + std::to_string(dim) + "-cube: accepted 0.." +
+           std::to_string((uint64_t{1} << dim) - 1);
+}
+
+std::string accepted_tasks_and_algorithms() {
+    std::string s;
+    for (const auto& t : tasks()) s += (s.empty() ? "" : "; ") + std::string(t.name) + ": " + join_algorithms(t.kind);
+    return s;
+}
+
+// Task traffic's options, and none of them elsewhere.
+std::optional<std::string> validate_traffic(const RunConfig& c, const TaskInfo& task, const Topology& topo) {
+    if (task.kind != TaskKind::traffic) {
+        const auto only = [&](const std::string& option) {
+            return option + " applies to task traffic only, not to " + c.task + "/" + c.algorithm;
+        };
+        if (c.pattern) return only("--pattern");
+        if (c.rate) return only("--rate");
+        if (c.packet_rate) return only("--packet-rate");
+        if (c.traffic_warmup || c.traffic_window || c.traffic_drain) return only("--warmup-cycles/--window/--drain");
+        if (c.hotspot) return only("--hotspot");
+        if (c.injection || c.burst) return only("--injection/--burst");
+        if (!c.traffic_file.empty()) return only("--traffic-file");
+        if (!c.link_load_path.empty()) return only("--link-load");
+        if (!c.packet_sizes.empty()) return only("--packet-sizes");
+        return std::nullopt;
+    }
+    if (!c.traffic_file.empty()) {
+        std::vector<TrafficEvent> events;
+        if (auto e = read_traffic_file(c.traffic_file, topo.nodes(), c.packet_flits, events)) return e;
+        if (c.pattern || c.rate || c.packet_rate || c.injection || c.hotspot || !c.packet_sizes.empty())
+            return std::string("--traffic-file replaces --pattern, --rate, --injection, --hotspot and --packet-sizes "
+                               "(its lines give each packet's size): give the file alone");
+    }
+    const TrafficSpec s = traffic_spec(c);
+    if (s.injection != "bernoulli" && s.injection != "onoff")
+        return "--injection '" + s.injection + "' is unknown: accepted bernoulli, onoff";
+    if (c.burst && s.injection != "onoff") return std::string("--burst applies to --injection onoff only");
+    if (!(s.burst >= 1 && s.burst <= 1e6)) return "--burst " + number(s.burst) + " is out of range: accepted 1..1000000 packets";
+    if (auto e = traffic_pattern_problem(s.pattern, topo)) return e;
+    if (c.rate && c.packet_rate) return std::string("--rate (flits) and --packet-rate (packets) say the same: give one of them");
+    if (c.packet_rate && !(s.rate > 0 && s.rate <= 1))
+        return "--packet-rate " + number(*c.packet_rate) + " is " + number(s.rate) + " flits/node/cycle with packets of " +
+               number(s.mean_flits()) + " flits on average: accepted packets per node per cycle in (0, " + number(1 / s.mean_flits()) + "]";
+    if (!(s.rate > 0 && s.rate <= 1))
+        return "--rate " + number(s.rate) + " is out of range: accepted flits per node per cycle in (0, 1]";
+    if (s.window < 1) return std::string("--window 0 is out of range: accepted 1 cycle or more");
+    if (s.pattern == "hotspot" && !c.hotspot) return std::string("--pattern hotspot needs --hotspot NODE:FRACTION");
+    if (c.hotspot && s.pattern != "hotspot") return "--hotspot applies to --pattern hotspot only, not " + s.pattern;
+    if (c.hotspot && *c.hotspot >= topo.nodes()) return not_a_node("--hotspot node " + std::to_string(*c.hotspot), topo);
+    if (c.hotspot && !(c.hotspot_fraction >= 0 && c.hotspot_fraction <= 1))
+        return "--hotspot fraction " + number(c.hotspot_fraction) + " is out of range: accepted 0..1";
+    if (c.uses_rtl()) return std::string("--router rtl runs the papers' collectives only: accepted for task traffic --router systemc");
+    return std::nullopt;
+}
+
+std::optional<std::string> validate(const RunConfig& c) {
+    if (auto e = topology_problem(c.topology, c.dim, c.radix)) return e;
+    const std::unique_ptr<Topology> topo = make_topology(c.topology, c.dim, c.radix);
+    const TaskInfo* task = find_task(c.task);
+    if (!task) return "unknown task '" + c.task + "': accepted tasks are " + task_names();
+    if (!algorithms().find(task->kind, c.algorithm)) {
+        bool known_elsewhere = false;
+        for (const auto& e : algorithms().all()) known_elsewhere = known_elsewhere || e.name == c.algorithm;
+        return std::string(known_elsewhere ? "algorithm '" + c.algorithm + "' does not apply to task '"
+                                           : "unknown algorithm '" + c.algorithm + "' for task '") +
+               c.task + "': accepted for " + c.task + " are " + join_algorithms(task->kind);
+    }
+    const uint32_t nodes = topo->nodes();
+    if (c.root >= nodes)
+        return not_a_node("--root " + std::to_string(c.root), *topo);
+    if (c.torus_on_array) {
+        if (auto e = validate_fold(c, *task, *topo)) return e;
+    } else if (const AlgorithmEntry* e = algorithms().find(task->kind, c.algorithm); !e->runs_on(topo->kind())) {
+        std::string here;
+        for (const AlgorithmEntry* x : algorithms().for_task(task->kind))
+            if (x->runs_on(topo->kind())) here += (here.empty() ? "" : ", ") + x->name;
+        const bool fold = e->foldable && topo->kind() == TopologyKind::array;
+        return c.task + "/" + c.algorithm + " does not run on the " + topo->name() + ": accepted for " + c.task +
+               " on the " + topo->name() + " are " + (here.empty() ? std::string("none (yet)") : here) +
+               (fold ? " (or this torus algorithm through Fig. 1's fold: add --torus-on-array)" : "");
+    }
+    if (c.packet_flits < 1 || c.packet_flits > kMaxPacketFlits)
+        return "--packet-flits " + std::to_string(c.packet_flits) + " is out of range: accepted 1.." +
+               std::to_string(kMaxPacketFlits);
+    if (c.k) {
+        if (!c.sources.empty()) return std::string("give --sources or --k, not both");
+        if (c.k > nodes)
+            return "--k " + std::to_string(c.k) + " is out of range: accepted 1.." + std::to_string(nodes) +
+                   " distinct nodes (repeat nodes with --sources)";
+        std::string error;
+        place_sources(*topo, c.k, c.placement, c.seed, error);
+        if (!error.empty()) return error;
+    }
+    if (auto e = validate_sources(with_placed_sources(c), *task, *topo)) return e;
+    if (auto e = validate_traffic(c, *task, *topo)) return e;
+    if (!parse_port_model(c.port_model))
+        return "--port-model '" + c.port_model + "' is unknown: accepted mla, sla, shout";
+    if (task->kind == TaskKind::succ && c.port_model == "sla")
+        return "succ/" + c.algorithm + " sends one message on several links at once, which port model sla forbids: "
+               "accepted mla, shout";
+    if (!(c.c_star > 0.0 && c.c_star <= 1000.0))
+        return "--c-star " + std::to_string(c.c_star) + " is out of range: accepted a number in (0, 1000] (the paper takes C* > e)";
+    if (c.c_star != 3.0 && !(task->kind == TaskKind::kb && c.algorithm == "st-random"))
+        return "--c-star applies to kb/st-random only, not to " + c.task + "/" + c.algorithm;
+    if (c.with_prefix && !(task->kind == TaskKind::kb && c.algorithm == "rank"))
+        return "--with-prefix applies to kb/rank only, not to " + c.task + "/" + c.algorithm;
+    if (c.token_flits < 1 || c.token_flits > kMaxPacketFlits)
+        return "--token-flits " + std::to_string(c.token_flits) + " is out of range: accepted 1.." +
+               std::to_string(kMaxPacketFlits);
+    const AlgorithmEntry& algo = *algorithms().find(task->kind, c.algorithm);
+    if (c.known_sources && !algo.ranks_by_prefix)
+        return "--known-sources applies to " + algorithms_where([](const AlgorithmEntry& e) { return e.ranks_by_prefix; }) +
+               " (ranks known in advance, no prefix), not to " + c.task + "/" + c.algorithm;
+    if (algo.dim_check)
+        if (auto e = algo.dim_check(c.dim)) return e;
+    if (algo.fixed_parts && c.packet_flits % algo.fixed_parts != 0)
+        return "--packet-flits " + std::to_string(c.packet_flits) + " is not a multiple of " +
+               std::to_string(algo.fixed_parts) + ": " + c.task + "/" + c.algorithm + " splits each packet into " +
+               std::to_string(algo.fixed_parts) + " parts (accepted: " + std::to_string(algo.fixed_parts) + ", " +
+               std::to_string(2 * algo.fixed_parts) + ", ...)";
+    if (algo.splits_packets && c.packet_flits % c.dim != 0)
+        return "--packet-flits " + std::to_string(c.packet_flits) + " is not a multiple of d = " + std::to_string(c.dim) +
+               ": " + c.task + "/" + c.algorithm + " splits each packet into d mini-packets of packet_flits/d flits (accepted: " +
+               std::to_string(c.dim) + ", " + std::to_string(2 * c.dim) + ", ... up to " +
+               std::to_string(kMaxPacketFlits / c.dim * c.dim) + ")";
+    // Folded, the packets are split as on the torus the algorithm runs on.
+    const std::unique_ptr<Topology> folded = c.torus_on_array ? make_topology("torus", c.dim, c.radix) : nullptr;
+    if (auto e = parts_problem(c.packet_flits, algo, c.task + "/" + c.algorithm, folded ? *folded : *topo)) return e;
+    if (c.sbt_rotation >= c.dim)
+        return "--sbt-rotation " + std::to_string(c.sbt_rotation) + " is out of range: accepted 0.." + std::to_string(c.dim - 1);
+    if (auto e = validate_dynamic(c, *task, *topo)) return e;
+    if (auto e = validate_rtl(c, *topo)) return e;
+    if (auto e = validate_level(c)) return e;
+    if (auto e = output_problem("--trace", c.trace_path)) return e;
+    if (auto e = output_problem("--link-load", c.link_load_path)) return e;
+    if (auto e = output_problem("--delays", c.delays_path)) return e;
+    if (!c.vcd_path.empty() && !has_extension(c.vcd_path, ".vcd"))
+        return "--vcd '" + printable(c.vcd_path) + "' must name a .vcd file";
+    if (!c.fst_path.empty() && !has_extension(c.fst_path, ".fst"))
+        return "--fst '" + printable(c.fst_path) + "' must name a .fst file";
+    // The waves, the .gtkw beside them, the VCD an FST is converted from, the RTL's internals.
+    for (const auto& [option, path] : {std::pair<const char*, std::string>{"--vcd", c.vcd_path}, {"--fst", c.fst_path}}) {
+        if (path.empty()) continue;
+        const std::string stem = wave_stem(path);
+        for (const std::string& file : {path, stem + ".vcd", stem + ".gtkw", c.uses_rtl() ? stem + "_rtl.vcd" : std::string()})
+            if (auto e = output_problem(option, file)) return e;
+    }
+    if (!c.fst_path.empty()) {
+        if (std::system("command -v vcd2fst >/dev/null 2>&1") != 0)
+            return "--fst needs GTKWave's vcd2fst, which is not installed (accepted: apt-get install gtkwave, or use --vcd)";
+    }
+    return std::nullopt;
+}
+
+}  // namespace cubecast

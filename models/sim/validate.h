@@ -1,0 +1,23 @@
+// Checks a run configuration before anything is elaborated. Each problem is one line that names the
+// bad value and what is accepted (the command prints it and exits 2).
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "models/sim/run.h"
+#include "models/fabric/topology.h"
+
+namespace cubecast {
+
+std::optional<std::string> validate(const RunConfig& c);
+// The config with kb's sources placed when given as --k K --placement P (for its own dimension).
+// The config must be valid.
+RunConfig with_placed_sources(const RunConfig& c);
+// "WHAT is not a node of the d-cube: accepted 0..N-1".
+std::string not_a_node(const std::string& what, uint64_t dim);  // of the d-cube
+std::string not_a_node(const std::string& what, const Topology& topology);
+// One line: the tasks and, for each, its algorithms ("mnb: bostt, sbt; ...").
+std::string accepted_tasks_and_algorithms();
+
+}  // namespace cubecast

@@ -1,0 +1,195 @@
+#include "routers/cores/cycle_router.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace cubecast {
+
+using namespace sc_core;
+
+CycleRouter::CycleRouter(sc_module_name name, uint32_t id, const Topology& topology, RouterConfig config,
+               std::unique_ptr<ControlLogic> logic, Node& node, NetworkCounters& counters)
+    : RouterCore(name, id, topology, config, std::move(logic), node, counters) {
+    not_ready_mask_ = static_cast<uint32_t>((uint64_t{1} << topology.ports()) - 1);
+    in_valid_value_.assign(topology.ports(), nullptr);
+    out_ready_value_.assign(topology.ports(), nullptr);
+    in_flit_value_.assign(topology.ports(), nullptr);
+    out_valid_.resize(topology.ports());
+    in_ready_.resize(topology.ports());
+    out_flit_.resize(topology.ports());
+    SC_HAS_PROCESS(CycleRouter);
+    SC_METHOD(on_clock);
+    sensitive << clk.pos();
+    dont_initialize();
+}
+
+void CycleRouter::connect(unsigned p, LinkSignals& out, LinkSignals& in) {
+    if (pins_) return RouterBase::connect(p, out, in);
+    in_valid_value_[p] = &in.valid.bus().read(in.valid.index());
+    in_flit_value_[p] = &in.flit.bus().read(in.flit.index());
+    out_ready_value_[p] = &out.ready.bus().read(out.ready.index());
+    out_valid_[p] = Wire<bool>{&out.valid.bus(), out.valid.index(), nullptr};
+    out_flit_[p] = Wire<uint64_t>{&out.flit.bus(), out.flit.index(), nullptr};
+    in_ready_[p] = Wire<bool>{&in.ready.bus(), in.ready.index(), nullptr};
+    wake_valid_.push_back(&in.valid.bus());
+    wake_index_.push_back(in.valid.index());
+}
+
+// A port with no link (an array's edge): it never receives, and a packet routed to it is a failure
+// of the control logic (place() reports it).
+void CycleRouter::connect_none(unsigned p) {
+    static const bool low = false;
+    static const uint64_t none = 0;
+    in_valid_value_[p] = &low;
+    in_flit_value_[p] = &none;
+    out_ready_value_[p] = &low;
+    absent_mask_ |= 1u << p;
+}
+
+void CycleRouter::end_of_elaboration() {
+    if (pins_) {
+        // sc_in::read() returns a reference to the bound channel's value, fixed once binding is
+        // complete: sampled directly, without a virtual call per pin per cycle.
+        for (unsigned p = 0; p < topology_.ports(); ++p) {
+            in_valid_value_[p] = &pins_->in_valid[p].read();
+            out_ready_value_[p] = &pins_->out_ready[p].read();
+            in_flit_value_[p] = &pins_->in_flit[p].read();
+            out_valid_[p].pin = &pins_->out_valid[p];
+            out_flit_[p].pin = &pins_->out_flit[p];
+            in_ready_[p].pin = &pins_->in_ready[p];
+            if (auto* v = dynamic_cast<BusSignal<bool>*>(pins_->in_valid[p].get_interface())) {
+                wake_valid_.push_back(&v->bus());
+                wake_index_.push_back(v->index());
+            }
+        }
+    }
+    // The clock gate needs a wake line on every input valid and a clock whose period is known.
+    for (unsigned p = 0; p < topology_.ports(); ++p)
+        if (!in_valid_value_[p]) throw std::logic_error("router " + std::to_string(id_) + " port " + std::to_string(p) + " is not connected");
+    auto* clock = dynamic_cast<sc_clock*>(clk.get_interface());
+    gated_ = clock && wake_valid_.size() + static_cast<size_t>(__builtin_popcount(absent_mask_)) == topology_.ports();
+    if (!gated_) return;
+    period_ = clock->period().value();
+    for (size_t i = 0; i < wake_valid_.size(); ++i) wake_valid_[i]->set_wake(wake_index_[i], &wake_);
+}
+
+// One rising edge. The crossbar places, in this order: the inputs' packets by port, what the control
+// unit emitted, the network interface's copies (by port) and the node's next own packet. The transmit registers' handshake is done in the same
+// pass as the start of new packets: receiving and placing never look at them, so the order is the
+// hardware's.
+void CycleRouter::on_clock() {
+    if (asleep_) {  // the gate opened (a valid rose, or the timer is due): run from the next rising edge
+        asleep_ = false;
+        wake_.armed = false;
+        next_trigger(clk.posedge_event());
+        return;
+    }
+    if (rst.read()) return;  // nothing to clear: the state is fresh
+    if (!own_routed_) route_own_packets();
+    if (load.read()) {
+        inject();
+        return;
+    }
+    if (!running_) {
+        running_ = true;
+        run_start_ = sc_time_stamp();
+    } else if (gated_) {
+        cycle_ = (sc_time_stamp() - run_start_).value() / period_;  // edges may have been skipped
+    }
+    // The queue lines this cycle will touch, requested together so their misses overlap while the
+    // inputs are served (a host-speed hint, no effect on the model).
+    for (uint32_t active = out_active_mask_; active != 0; active &= active - 1)
+        outputs_[static_cast<unsigned>(__builtin_ctz(active))].prefetch_queue();
+    receiving_ = 0;
+    serve_inputs();
+    route_arrivals();
+    if (clocked_) run_control_unit();
+    check_port_model(sending_, one_message_, receiving_);  // the cycle that just ended
+    place_emitted_and_own();
+    drive_outputs();
+    drive_ready();
+    ++cycle_;
+    if (gated_) gate_clock_if_idle();
+}
+
+// Sleeps if the next edges would change nothing: no input holding or receiving a packet, no valid
+// high on an input (a flit is on its way), nothing to inject or place, no output sending; then the
+// router needs its clock again at the earliest of its queue heads' not-before cycles and its clocked
+// logic's next scheduled cycle, or when a flit arrives (the wake line).
+void CycleRouter::gate_clock_if_idle() {
+    if (holding_mask_ || out_valid_mask_ || injecting() || !emitted_.empty()) return;
+    for (unsigned p = 0; p < inputs_.size(); ++p)
+        if (*in_valid_value_[p] || inputs_[p].receiving()) return;
+    for (uint32_t active = out_active_mask_; active != 0; active &= active - 1) {
+        const OutputUnit& out = outputs_[static_cast<unsigned>(__builtin_ctz(active))];
+        if (out.busy() || !out.head()) return;
+    }
+    const uint64_t wake = next_due();
+    if (wake <= cycle_) return;  // cycle_ is the next edge's cycle
+    asleep_ = true;
+    wake_.armed = true;
+    if (wake >= kNeverBefore) {
+        next_trigger(wake_.event);
+    } else {  // half a period before the edge of cycle `wake`, then that edge
+        const sc_dt::uint64 delay = (wake - cycle_) * period_ + period_ / 2;
+        next_trigger(sc_time::from_value(delay), wake_.event);
+    }
+}
+
+// Each input in port order: the flit of this edge (a complete packet is routed, delivered, held
+// or placed at once), else the packet it holds from an earlier edge, if the crossbar can place it
+// now. Routing touches no queue, so routing and placing port by port gives the same queue order
+// as routing every arrival first.
+void CycleRouter::serve_inputs() {
+    for (unsigned p = 0; p < inputs_.size(); ++p) {
+        const uint32_t bit = 1u << p;
+        InputUnit& in = inputs_[p];
+        if (!(not_ready_mask_ & bit) && *in_valid_value_[p]) {
+            ++receiving_;
+            if (in.accept(*in_flit_value_[p])) route_input(p);
+        } else if (holding_mask_ & bit) {
+            retry_input(p);
+        }
+    }
+}
+
+void CycleRouter::drive_outputs() {
+    sending_ = 0;
+    one_message_ = true;
+    uint64_t first_flit = 0;
+    for (uint32_t active = out_active_mask_; active != 0; active &= active - 1) {
+        const unsigned p = static_cast<unsigned>(__builtin_ctz(active));
+        const uint32_t bit = 1u << p;
+        OutputUnit& out = outputs_[p];
+        const bool valid_was = out_valid_mask_ & bit;
+        if (valid_was && *out_ready_value_[p]) {  // the flit on the link was taken
+            ++counters_.progress;
+            if (out.flit_accepted()) transmission_sent();
+        }
+        try_start(p);
+        const bool valid = out.busy();
+        if (valid) {
+            const uint64_t flit = out.current_flit();
+            out_flit_[p].write(flit);
+            if (sending_++ == 0) first_flit = flit;
+            else if (flit != first_flit) one_message_ = false;
+        } else if (out.occupancy() == 0) {
+            out_active_mask_ &= ~bit;
+        }
+        if (valid != valid_was) {
+            out_valid_[p].write(valid);
+            out_valid_mask_ ^= bit;
+        }
+    }
+}
+
+// An input's ready register is low exactly while it holds a packet the crossbar has not placed.
+void CycleRouter::drive_ready() {
+    for (uint32_t changed = holding_mask_ ^ not_ready_mask_; changed != 0; changed &= changed - 1) {
+        const unsigned p = static_cast<unsigned>(__builtin_ctz(changed));
+        in_ready_[p].write(!(holding_mask_ & (1u << p)));
+    }
+    not_ready_mask_ = holding_mask_;
+}
+
+}  // namespace cubecast

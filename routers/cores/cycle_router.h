@@ -1,0 +1,81 @@
+// The cycle-level router: one input and one output link interface per network port (valid / ready /
+// flit, pin level) plus the local port to its node. Its blocks, as in the block diagram:
+//   InputUnit (one per input link)  -> routing (the ControlLogic) -> crossbar (copies a packet into
+//   every chosen output queue in one cycle, all or nothing) -> OutputUnit (queue + transmit register).
+// The local input is the injection queue of the node's own packets: it places at most one packet per
+// clock edge, in order, when there is queue space (the network is held in reset long enough for every
+// node to preload its packets); the local output delivers to the node.
+// A clocked control logic (phases, control tokens) is the router's control unit: after the arrivals of
+// a cycle are routed it may emit tokens and release held packets, which the crossbar places like any
+// input's (any number per edge, in order, each all-or-nothing).
+// All state changes on the rising clock edge; every output signal is a register. Phases: rst (one
+// edge), load (the own packets enter), run; cycle 0 is the first edge of run.
+// Clock gating: a router with nothing queued, held, sending, arriving or scheduled stops its clock
+// until a flit's valid rises on one of its input links (its wake line) or its own timer is due (the
+// earliest not-before cycle of a queued packet, or the cycle its clocked logic asked for). A skipped
+// edge would have changed nothing, so traces are the same as with the clock always on.
+#pragma once
+#include <memory>
+#include <systemc>
+#include <vector>
+
+#include "models/fabric/signal_bus.h"
+#include "routers/cores/router_core.h"
+
+namespace cubecast {
+
+class CycleRouter : public RouterCore {
+public:
+    CycleRouter(sc_core::sc_module_name name, uint32_t id, const Topology& topology, RouterConfig config,
+           std::unique_ptr<ControlLogic> logic, Node& node, NetworkCounters& counters);
+
+    void connect(unsigned p, LinkSignals& out, LinkSignals& in) override;
+    void connect_none(unsigned p) override;
+
+private:
+    void end_of_elaboration() override;
+    void on_clock();
+    void gate_clock_if_idle();  // after a run edge: sleep until the wake line or the timer
+    void serve_inputs();  // per input, in port order: take this edge's flit, route, place
+    void drive_outputs();  // per output: finish the handshake, start the next packet, drive the link
+    void drive_ready();
+
+    // The clock gate. gated_: the router may sleep (its input valids are on signal buses with wake
+    // lines and its clock is an sc_clock, whose period turns time into the cycle count).
+    bool gated_ = false;
+    bool asleep_ = false;
+    bool running_ = false;
+    sc_core::sc_time run_start_;
+    sc_dt::uint64 period_ = 0;  // in the kernel's time resolution
+    WakeLine wake_;
+
+    unsigned sending_ = 0;        // links sending during the current cycle
+    bool one_message_ = true;     // ... all with the same packet
+    unsigned receiving_ = 0;      // flits that arrived at this edge
+    // Which ports need attention, one bit per port: the cycle loop visits only those, so an idle
+    // router touches a few words instead of every unit's state.
+    uint32_t not_ready_mask_ = 0;   // inputs whose ready register is low (all of them out of reset: see the constructor)
+    uint32_t out_valid_mask_ = 0;   // outputs whose valid register is high
+    // The links: the current values of in_valid, in_flit and out_ready (read by reference, each
+    // cycle, with no call), and where out_valid, out_flit and in_ready are written (a bus entry, or
+    // with pins the port).
+    template <class T>
+    struct Wire {
+        SignalBus<T>* bus = nullptr;
+        size_t index = 0;
+        sc_core::sc_out<T>* pin = nullptr;
+        void write(const T& v) const {  // neither: a port without a link
+            if (bus) bus->write(index, v);
+            else if (pin) pin->write(v);
+        }
+    };
+    std::vector<const bool*> in_valid_value_;
+    std::vector<const bool*> out_ready_value_;
+    std::vector<const uint64_t*> in_flit_value_;
+    std::vector<Wire<bool>> out_valid_, in_ready_;
+    std::vector<Wire<uint64_t>> out_flit_;
+    std::vector<SignalBus<bool>*> wake_valid_;  // the input valids' buses, for the clock gate's wake line
+    std::vector<size_t> wake_index_;
+};
+
+}  // namespace cubecast

@@ -1,0 +1,49 @@
+// The transaction level's scheduler: a timing wheel of the cycles at which some router must run an
+// edge (a transfer ends, a queue head's not-before cycle, a clocked logic's next cycle, a retry), and
+// of the supervisor's checks. One SystemC process walks it: at each due cycle it runs the routers
+// listed there (in any order: within an edge routers only read what earlier edges left) and then the
+// supervisor, and sleeps until the next due cycle. No clock, and nothing for idle routers.
+#pragma once
+#include <cstdint>
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+#include <systemc>
+#include <vector>
+
+namespace cubecast {
+
+class TlmRouter;
+
+class EdgeWheel : public sc_core::sc_module {
+public:
+    // after_edge(cycle): runs once the routers due at `cycle` have run.
+    EdgeWheel(sc_core::sc_module_name name, std::function<void(uint64_t)> after_edge);
+
+    uint64_t now() const { return now_; }
+    // CycleRouter r must run the edge of `cycle` (> now, or == now before the wheel reached it).
+    void add(uint64_t cycle, TlmRouter* r);
+    // The supervisor must check at `cycle` even if no router runs then.
+    void wake_at(uint64_t cycle);
+    // Ask the host to fetch the state of the routers a few places ahead while one runs: worth it only
+    // when the routers' state is larger than the host's caches (it costs instructions on every edge).
+    void prefetch_ahead(bool on) { prefetch_ = on; }
+
+private:
+    static constexpr uint64_t kSlots = 1024;  // the near cycles are a ring; later ones wait in a map
+    void turn();
+    std::vector<TlmRouter*>& bucket(uint64_t cycle);
+
+    std::function<void(uint64_t)> after_edge_;
+    uint64_t now_ = 0;
+    bool prefetch_ = true;
+    std::vector<std::vector<TlmRouter*>> ring_;
+    std::vector<uint64_t> ring_cycle_;  // which cycle each slot holds (the slot is empty otherwise)
+    std::map<uint64_t, std::vector<TlmRouter*>> later_;
+    std::set<uint64_t> wakes_;
+    std::vector<TlmRouter*> running_;
+    sc_core::sc_event never_;  // nothing due: the process waits on this, which no one notifies
+};
+
+}  // namespace cubecast

@@ -1,0 +1,149 @@
+// The control-logic interface: what an algorithm may see and decide, whatever the modelling level.
+// A router calls route() for each of its node's own packets at reset (in_port == kLocalPort) and for
+// each packet whose last flit has just arrived. The logic answers with a Decision: deliver to the
+// local node, and/or copy into a set of output queues, each copy with a queue key, or hold the
+// packet in the router until the logic releases it. It sees only its own node id, the topology, the
+// packet header and the cycle count (LocalView) plus whatever per-node state and elaboration-time
+// ROM tables it holds itself.
+//
+// Algorithms that work in phases (paper 000: parallel prefix, termination packets) are clocked:
+// after the arrivals of each run cycle are routed, the router calls on_cycle(), where the logic may
+// emit packets of its own: 1-flit control tokens it makes, and packets it holds (released with a tag
+// it chooses, e.g. the tree a packet was assigned to). A control token that reaches its logic and is
+// neither forwarded nor delivered is absorbed (consumed). A packet that arrives with no forward, no
+// delivery and no hold is absorbed too, and counted as such.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "models/fabric/topology.h"
+#include "models/fabric/packet.h"
+
+namespace cubecast {
+
+constexpr int kLocalPort = -1;
+// next_cycle_needed(): nothing is due by the clock alone (the logic waits for packets, or is done).
+constexpr uint64_t kNoCycle = ~uint64_t{0};
+
+// How an output queue orders its packets: by not_before (the packet may not start before this
+// cycle), then priority (smaller first), then arrival order, then input port. FIFO is the default
+// key {0, 0}.
+struct QueueKey {
+    uint64_t not_before = 0;
+    int64_t priority = 0;
+};
+
+struct Forward {
+    unsigned port;
+    QueueKey key;
+};
+
+class Decision {
+public:
+    void deliver() { deliver_ = true; }
+    void forward(unsigned port, QueueKey key = {}) { forwards_.push_back({port, key}); }
+    // Keep the packet in the router's hold buffer until on_cycle() emits it (no forwards then).
+    void hold() { hold_ = true; }
+    bool delivers() const { return deliver_; }
+    bool holds() const { return hold_; }
+    const std::vector<Forward>& forwards() const { return forwards_; }
+    void clear() {
+        deliver_ = false;
+        hold_ = false;
+        forwards_.clear();
+    }
+
+private:
+    bool deliver_ = false;
+    bool hold_ = false;
+    std::vector<Forward> forwards_;
+};
+
+// A packet the logic sends itself: a control token (kind ctrl: made here), or a data packet it holds
+// (found by origin, msg and part; it leaves with this header's tag and dest). Its decision forwards it;
+// a packet taken from the hold buffer may also be delivered here, and a token made here may be put on
+// hold instead (a wrapper logic that schedules its inner logic's transmissions itself, the torus fold,
+// holds everything until it is sent). `source` says where the packet comes from:
+//   automatic   a ctrl header is a token made here, a data header a held packet (taken out);
+//   held        a held packet of either kind (a token with this exact header first), taken out;
+//   held_copy   a copy of a held packet, which stays held (it is sent again later).
+struct Emission {
+    enum class Source : uint8_t { automatic, held, held_copy };
+    Header header;
+    Decision decision;
+    Source source = Source::automatic;
+};
+
+// What a logic observed, for the run's report. Marks are named instants (the network reports the
+// latest over all nodes); phase_end marks divide the run into phases whose durations are reported.
+struct LogicMark {
+    std::string name;
+    uint64_t cycle;
+    bool phase_end;
+};
+// The failures a logic found at its node: the first few in full, the rest counted.
+class LogicProblems {
+public:
+    void add(const std::string& what) {
+        if (++count_ <= kKept) kept_.push_back(what);
+    }
+    void append_to(std::vector<std::string>& out) const {
+        out.insert(out.end(), kept_.begin(), kept_.end());
+        if (count_ > kept_.size()) out.push_back("... and " + std::to_string(count_ - kept_.size()) + " more at this node");
+    }
+
+private:
+    static constexpr uint64_t kKept = 2;
+    std::vector<std::string> kept_;
+    uint64_t count_ = 0;
+};
+
+struct LogicReport {
+    std::vector<LogicMark> marks;
+    uint64_t finished_cycle = 0;        // clocked logics: when this node's logic finished
+    std::vector<std::string> problems;  // the algorithm failed here (e.g. a packet missed its phase)
+    // Why the logic has not finished, if it has not: a failure in a run that ended, a symptom of a stall.
+    std::string unfinished;
+    // Counts a logic keeps that every node knows alike (e.g. the dynamic scheme's periods): the
+    // network reports the largest over the nodes.
+    std::vector<std::pair<std::string, uint64_t>> tallies;
+};
+
+struct LocalView {
+    uint32_t id;
+    const Topology* topology;
+    unsigned packet_flits;  // cycles per slot
+    uint64_t cycle;         // the current cycle
+    // The router's own output queues (packets waiting at each port, the one being sent included), for
+    // logics that adapt to them; nullptr where a logic is run outside a router (the fold's torus view).
+    const std::function<unsigned(unsigned port)>* queue_length = nullptr;
+    // First cycle of the papers' slot `slot` (1-based: slot 1 is cycles [0, packet_flits)).
+    uint64_t slot_start(uint64_t slot) const { return (slot - 1) * packet_flits; }
+};
+
+class ControlLogic {
+public:
+    virtual ~ControlLogic() = default;
+    virtual void route(const LocalView& view, const Header& h, int in_port, Decision& out) = 0;
+
+    // Clocked logics: on_cycle() runs at every run cycle's edge, after that edge's arrivals were
+    // routed; emissions with not_before <= view.cycle can leave in this very cycle.
+    virtual bool clocked() const { return false; }
+    virtual void on_cycle(const LocalView& /*view*/, std::vector<Emission>& /*out*/) {}
+    // Clocked logics: the next cycle (>= `cycle`) at which on_cycle() must run even if nothing arrives,
+    // or kNoCycle if nothing is due by the clock alone; the router's clock gate may skip the cycles
+    // before it (an arrival always runs on_cycle too), and the stall watch counts a logic with nothing
+    // due as waiting for packets, not for time. The default, `cycle`, keeps the logic clocked every cycle.
+    virtual uint64_t next_cycle_needed(uint64_t cycle) const { return cycle; }
+    // A clocked logic is finished when it will neither emit nor expect anything more (e.g. it detected
+    // termination); the run ends only when every logic is finished. finished_cycle(): when that was.
+    virtual bool finished() const { return true; }
+    virtual uint64_t finished_cycle() const { return 0; }
+    virtual void report(LogicReport& /*out*/) const {}
+};
+
+}  // namespace cubecast

@@ -1,0 +1,47 @@
+// The `cubecast` command's subcommands. Each returns the process exit code:
+// 0 ok, 1 a run's own checks failed, 2 bad input, 3 a run that could not finish (stall / limit).
+// Precedence: 2 (bad input, found before the run; or an output file that could not be written, found
+// while writing it) over 1 over 3 (a run that broke a rule and then stalled is exit 1).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/sim/run.h"
+
+namespace cubecast {
+
+constexpr int kExitOk = 0, kExitCheckFailed = 1, kExitBadInput = 2, kExitStuck = 3;
+
+int exit_code_for(RunStatus s);
+// One error line on stderr, "cubecast: " and the message with control characters escaped (a value
+// with a newline in it must not break the line).
+void print_error(const std::string& message);
+// Test hook (the command-line fuzzer): print_error appends its line to *sink instead (nullptr: stderr).
+void capture_errors(std::string* sink);
+int cmd_run(const RunConfig& config, bool json);
+int cmd_list(bool json);
+struct SweepAxes {
+    std::vector<unsigned> dims;
+    std::vector<uint64_t> ks;     // kb: numbers of broadcasts (placed by --placement); empty: the base's
+    std::vector<uint64_t> seeds;  // empty: the base's seed
+};
+// At most this many runs in one sweep (dims x K x seeds): each is a simulation of its own.
+constexpr uint64_t kMaxSweepRuns = 1000000;
+int cmd_sweep(RunConfig base, const SweepAxes& axes, const std::string& format);
+int cmd_bench(const std::string& format);
+// Paper 004 §V: the dynamic schemes ("periods/vb2", "direct", ...) over loads rho on one cube; with a
+// plot prefix also PREFIX.png and PREFIX.svg (gnuplot) of delay vs rho with the theorem's bound.
+int cmd_sweep_rho(RunConfig base, const std::vector<double>& rhos, const std::vector<std::string>& schemes,
+                  const std::string& format, const std::string& plot_prefix);
+// Task traffic over offered loads (or, with search, a bisection for the highest carried load).
+int cmd_sweep_rate(RunConfig base, const std::vector<double>& rates, bool search, const std::string& format);
+// Paper 004's numerical example (N = 2^16, M = 2^10 by default), every row simulated.
+int cmd_example004(unsigned dim, uint64_t m, uint64_t seed, const std::string& format);
+// "1..12" or "3,5,8" -> the list, or an error line.
+bool parse_dims(const std::string& text, std::vector<unsigned>& out, std::string& error);
+// The same for any option with values in min..max.
+bool parse_range(const std::string& option, const std::string& text, uint64_t min, uint64_t max,
+                 std::vector<uint64_t>& out, std::string& error);
+
+}  // namespace cubecast

@@ -1,0 +1,361 @@
+// The `cubecast` command line (CLI11): every command and option, checked, then the command run (see
+// command_line.h).
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <iostream>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <systemc>
+#include <tuple>
+
+#include "models/fabric/hypercube.h"
+#include "models/fabric/packet.h"
+#include "models/fabric/task.h"
+#include "models/sim/validate.h"
+#include "testbenches/app/cli.h"
+#include "testbenches/app/command_line.h"
+
+namespace cubecast {
+
+namespace {
+
+std::string join_args(int argc, char* argv[]) {
+    std::string s = "cubecast";
+    for (int i = 1; i < argc; ++i) s += std::string(" ") + argv[i];
+    return s;
+}
+
+bool parse_node_list(const std::string& option, const std::string& text, std::vector<uint32_t>& out,
+                     std::string& error) {
+    out.clear();
+    std::stringstream list(text);
+    std::string item;
+    while (std::getline(list, item, ',')) {
+        if (item.empty() || item.size() > 6 || item.find_first_not_of("0123456789") != std::string::npos) {
+            error = option + " '" + text + "' has a bad entry '" + item + "': accepted a comma list of node numbers";
+            return false;
+        }
+        out.push_back(static_cast<uint32_t>(std::stoul(item)));
+    }
+    return true;
+}
+
+// Options shared by run and sweep. Integers are read wide so that "-3" or "99999999999" reach our
+// own range checks (one line naming the value and the accepted range) instead of wrapping.
+struct CommonOptions {
+    std::string topology = "hypercube";
+    long long dim = 6, root = 0, packet_flits = 1, queue_depth = 0, radix = 0;
+    unsigned long long seed = 1, max_cycles = 0;
+    long long sbt_rotation = 0;
+    std::string router = "systemc", rtl_nodes, rtl_rom_dir, sources, targets, placement = "random", port_model = "mla";
+    long long k = -1;  // -1: not given
+    double c_star = 3.0;
+    bool with_prefix = false;
+    long long token_flits = 1;
+    bool known_sources = false;
+    bool torus_on_array = false;
+    std::string level = "cycle";
+    std::optional<double> lambda, rho;
+    std::optional<std::string> pattern, hotspot, injection;
+    std::optional<double> burst;
+    std::string traffic_file;
+    std::optional<std::string> packet_sizes;
+    CLI::Option* packet_flits_option = nullptr;
+    std::optional<double> rate, packet_rate;
+    std::optional<long long> warmup_cycles, window, drain;
+    double slots = 0, warmup = -1;
+    long long periods = 0;
+    std::string pmnb;
+    void add(CLI::App* app, bool with_dim) {
+        app->add_option("--topology", topology, "network topology: hypercube (default), torus or array");
+        if (with_dim) app->add_option("--dim,-d", dim, "dimension d: the d-cube (1..16), or a d-dimensional torus/array");
+        app->add_option("--radix,-p", radix, "torus, array: nodes per dimension p >= 2 (N = p^d <= 65536)");
+        app->add_option("--level", level, "cycle (pin-level routers, default) or tlm (TLM-2.0 transactions, the same traces, faster)");
+        app->add_flag("--torus-on-array", torus_on_array, "array: run the torus algorithm through paper 001's Fig. 1 fold (slowdown 2)");
+        app->add_option("--root", root, "root node of snb and scatter");
+        packet_flits_option = app->add_option("--packet-flits", packet_flits, "flits per data packet = cycles per slot, 1..64");
+        app->add_option("--packet-sizes", packet_sizes, "traffic: a size distribution SIZE:WEIGHT,... in flits instead of --packet-flits (e.g. 1:4,8:1)");
+        app->add_option("--queue-depth", queue_depth, "packets per output queue, 0 = unbounded");
+        app->add_option("--seed", seed, "random seed (runs repeat exactly per seed)");
+        app->add_option("--max-cycles", max_cycles, "give up after this many cycles (0 = automatic)");
+        app->add_option("--router", router, "router at every node: systemc or rtl (the Verilated Verilog router)");
+        app->add_option("--rtl-nodes", rtl_nodes, "comma list of nodes that get the RTL router (the rest SystemC)");
+        app->add_option("--rtl-rom-dir", rtl_rom_dir, "directory of the RTL's memory files (default: the build's)");
+        app->add_option("--sbt-rotation", sbt_rotation, "rotate the SBT's dimensions by this much (trees R^c(SBT))");
+        app->add_option("--port-model", port_model, "mla (all ports, default), sla (one send, one receive), "
+                                                    "shout (one message to any set of links, one receive, half duplex)");
+        app->add_option("--sources", sources, "kb, pmnb, pack, monotone: comma list of sending nodes (kb: a node may repeat)");
+        app->add_option("--targets", targets, "monotone: comma list of destinations, as many as sources (default: random, by --seed)");
+        app->add_option("--k", k, "kb, pmnb: number of broadcasting nodes (K or M), placed by --placement");
+        app->add_option("--placement", placement, "kb, pmnb with --k: random (by --seed), adversarial or first");
+        app->add_option("--c-star", c_star, "kb/st-random: the constant C* of the fixed phase lengths (paper: C* > e; default 3)");
+        app->add_flag("--with-prefix", with_prefix, "kb/rank: compute the ranks with a parallel-prefix phase first (3d slots)");
+        app->add_option("--token-flits", token_flits, "flits of a control token, 1..64 (a prefix step: t_p = T / packet-flits)");
+        app->add_flag("--known-sources", known_sources, "pmnb: the active set is known in advance: no rank computation (t_p = 0)");
+        app->add_option("--lambda", lambda, "dynamic: broadcast requests per node per slot, in (0, 1]");
+        app->add_option("--rho", rho, "dynamic: load rho = lambda (N-1)/d, > 0 (default 0.5)");
+        app->add_option("--slots", slots, "dynamic: requests arrive during this many slots (default 20000, fewer at high lambda)");
+        app->add_option("--periods", periods, "dynamic/periods: about this many PMNB periods instead of --slots");
+        app->add_option("--warmup", warmup, "dynamic: slots left out of the statistics (default: a tenth)");
+        app->add_option("--pattern", pattern, "traffic: uniform (default), transpose, bitcomp, bitrev, shuffle, tornado (torus), neighbor, hotspot");
+        app->add_option("--rate", rate, "traffic: offered load in flits per node per cycle, in (0, 1] (default 0.1)");
+        app->add_option("--packet-rate", packet_rate, "traffic: the offered load in packets per node per cycle instead (x the mean packet length <= 1 flit)");
+        app->add_option("--hotspot", hotspot, "traffic --pattern hotspot: NODE:FRACTION, the node receiving that fraction of the packets");
+        app->add_option("--injection", injection, "traffic: bernoulli (default) or onoff (bursts of back-to-back packets)");
+        app->add_option("--burst", burst, "traffic --injection onoff: mean packets per burst (default 8)");
+        app->add_option("--traffic-file", traffic_file, "traffic: replay a CSV of time,src,dst[,size] (cycles, nodes, flits) instead of a pattern");
+        app->add_option("--warmup-cycles", warmup_cycles, "traffic: cycles before the measurement window (default 1000)");
+        app->add_option("--window", window, "traffic: the measurement window in cycles (default 4000)");
+        app->add_option("--drain", drain, "traffic: cycles of injection after the window, while its packets drain (default 4000)");
+        app->add_option("--pmnb", pmnb, "dynamic/periods: the PMNB of each period: cube vb2 (default), vb3, vb-a0; torus and array vbm-split (default), vbm, vbm-a0");
+    }
+    // Returns an error line, or empty.
+    std::string into(RunConfig& c) const {
+        if (auto e = topology_problem(topology, dim, radix)) return *e;
+        const auto topo = make_topology(topology, static_cast<unsigned>(dim), static_cast<unsigned>(radix));
+        const long long nodes = topo->nodes();
+        if (root < 0 || root >= nodes) return not_a_node("--root " + std::to_string(root), *topo);
+        c.topology = topology;
+        c.radix = static_cast<unsigned>(radix);
+        c.torus_on_array = torus_on_array;
+        c.level = level;
+        if (packet_flits < 1 || packet_flits > static_cast<long long>(kMaxPacketFlits))
+            return "--packet-flits " + std::to_string(packet_flits) + " is out of range: accepted 1.." +
+                   std::to_string(kMaxPacketFlits);
+        if (queue_depth < 0 || queue_depth > 1000000)
+            return "--queue-depth " + std::to_string(queue_depth) + " is out of range: accepted 0 (unbounded)..1000000";
+        c.dim = static_cast<unsigned>(dim);
+        c.root = static_cast<uint32_t>(root);
+        c.packet_flits = static_cast<unsigned>(packet_flits);
+        c.queue_depth = static_cast<unsigned>(queue_depth);
+        c.seed = seed;
+        c.max_cycles = max_cycles;
+        if (sbt_rotation < 0 || sbt_rotation >= dim)
+            return "--sbt-rotation " + std::to_string(sbt_rotation) + " is out of range: accepted 0.." + std::to_string(dim - 1);
+        c.sbt_rotation = static_cast<unsigned>(sbt_rotation);
+        c.router = router;
+        c.port_model = port_model;
+        c.rtl_rom_dir = rtl_rom_dir;
+        std::string error;
+        if (!parse_node_list("--rtl-nodes", rtl_nodes, c.rtl_nodes, error)) return error;
+        if (!parse_node_list("--sources", sources, c.sources, error)) return error;
+        if (!parse_node_list("--targets", targets, c.targets, error)) return error;
+        if (k != -1 && k < 1)
+            return "--k " + std::to_string(k) + " is out of range: accepted 1.." + std::to_string(nodes) +
+                   " distinct nodes (repeat nodes with --sources)";
+        c.k = k == -1 ? 0 : static_cast<uint64_t>(k);
+        c.placement = placement;
+        c.c_star = c_star;
+        c.with_prefix = with_prefix;
+        if (token_flits < 1 || token_flits > static_cast<long long>(kMaxPacketFlits))
+            return "--token-flits " + std::to_string(token_flits) + " is out of range: accepted 1.." +
+                   std::to_string(kMaxPacketFlits);
+        c.token_flits = static_cast<unsigned>(token_flits);
+        c.known_sources = known_sources;
+        c.lambda = lambda;
+        c.rho = rho;
+        c.slots = slots;
+        c.warmup = warmup;
+        if (periods < 0) return "--periods " + std::to_string(periods) + " is out of range: accepted 1..1000000";
+        c.periods = static_cast<uint64_t>(periods);
+        c.pmnb = pmnb;
+        c.pattern = pattern;
+        c.rate = rate;
+        c.packet_rate = packet_rate;
+        c.injection = injection;
+        c.burst = burst;
+        c.traffic_file = traffic_file;
+        if (packet_sizes) {  // the largest size is the run's packet length (its slot, its queue entries' flits)
+            if (auto e = parse_packet_sizes(*packet_sizes, c.packet_sizes)) return *e;
+            if (packet_flits_option->count() != 0) return "--packet-sizes replaces --packet-flits: give one of them";
+            c.packet_flits = 0;
+            for (const PacketSize& s : c.packet_sizes) c.packet_flits = std::max(c.packet_flits, s.flits);
+        }
+        for (const auto& [name, value, field] : {std::tuple{"--warmup-cycles", warmup_cycles, &c.traffic_warmup},
+                                                 std::tuple{"--window", window, &c.traffic_window},
+                                                 std::tuple{"--drain", drain, &c.traffic_drain}}) {
+            if (!value) continue;
+            if (*value < 0 || *value > 100000000)
+                return std::string(name) + " " + std::to_string(*value) + " is out of range: accepted 0..100000000 cycles";
+            *field = static_cast<uint64_t>(*value);
+        }
+        if (hotspot) {  // NODE:FRACTION
+            const size_t colon = hotspot->find(':');
+            char* end = nullptr;
+            const long long node = colon == std::string::npos ? -1 : std::strtoll(hotspot->c_str(), &end, 10);
+            const bool node_ok = colon != std::string::npos && end == hotspot->c_str() + colon && node >= 0 && node < nodes;
+            const double fraction = colon == std::string::npos ? -1 : std::strtod(hotspot->c_str() + colon + 1, &end);
+            if (!node_ok || *end != '\0' || !(fraction >= 0 && fraction <= 1))
+                return "--hotspot '" + *hotspot + "' is malformed: accepted NODE:FRACTION, a node 0.." + std::to_string(nodes - 1) +
+                       " and a fraction in [0, 1] (e.g. 0:0.2)";
+            c.hotspot = static_cast<uint32_t>(node);
+            c.hotspot_fraction = fraction;
+        }
+        return "";
+    }
+};
+
+int bad_input(const std::string& line) {
+    print_error(line);
+    return kExitBadInput;
+}
+
+}  // namespace
+
+int dispatch(int argc, char* argv[], bool check_only) {
+    CLI::App app{"cubecast: cycle-accurate hypercube interconnect model running the papers' optimal "
+                 "broadcast and exchange algorithms as router control logic"};
+    app.require_subcommand(1);
+
+    RunConfig run_config;
+    CommonOptions run_opts;
+    bool json = false;
+    auto* run = app.add_subcommand("run", "simulate one task with one algorithm and print the result");
+    run_opts.add(run, true);
+    run->add_option("--task,-t", run_config.task, "task: " + accepted_tasks_and_algorithms());
+    run->add_option("--algorithm,-a", run_config.algorithm, "algorithm for the task");
+    run->add_option("--trace", run_config.trace_path, "write the link-transmission trace CSV here");
+    run->add_option("--link-load", run_config.link_load_path, "traffic: write each link's load in the window (src,dst,port,flits,utilisation,channel_load) to this CSV");
+    run->add_option("--vcd", run_config.vcd_path, "write a VCD of links and routers here (+ .gtkw beside it)");
+    run->add_option("--fst", run_config.fst_path, "the same waves as FST (needs GTKWave's vcd2fst)");
+    run->add_flag("--json", json, "print the result as one JSON object");
+    run->add_option("--delays", run_config.delays_path, "dynamic: write each request's arrival, completion and delay (CSV)");
+
+    bool list_json = false;
+    auto* list = app.add_subcommand("list", "list the tasks and algorithms with their papers and claimed times");
+    list->add_flag("--json", list_json, "as JSON");
+
+    RunConfig sweep_config;
+    CommonOptions sweep_opts;
+    std::string dims = "1..10", sweep_ks, sweep_seeds, sweep_format = "table";
+    auto* sweep = app.add_subcommand("sweep", "run one task/algorithm over dimensions (kb: also over K and seeds)");
+    sweep_opts.add(sweep, false);
+    sweep->add_option("--task,-t", sweep_config.task, "task");
+    sweep->add_option("--algorithm,-a", sweep_config.algorithm, "algorithm");
+    sweep->add_option("--dims", dims, "dimensions: A..B or a comma list (default 1..10)");
+    sweep->add_option("--ks", sweep_ks, "kb: numbers of broadcasts K, A..B or a comma list (placed by --placement)");
+    sweep->add_option("--seeds", sweep_seeds, "seeds, A..B or a comma list: one run each (a summary counts the outcomes)");
+    sweep->add_option("--format", sweep_format, "table, csv or json");
+    std::string sweep_rates;  // traffic's loads belong to sweep-rate: said so instead of "not expected"
+    sweep->add_option("--rates", sweep_rates, "(task traffic over loads: use sweep-rate --rates)");
+
+    RunConfig rho_config;
+    CommonOptions rho_opts;
+    std::vector<double> rhos = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9};
+    std::vector<std::string> schemes = {"periods/vb2", "periods/vb3", "direct", "indirect", "greedy"};
+    std::string rho_format = "table", rho_plot;
+    auto* sweep_rho = app.add_subcommand("sweep-rho", "dynamic broadcasting: every scheme over loads rho, with the theorem's bound");
+    rho_opts.add(sweep_rho, true);  // --packet-flits defaults to d here (vb2's d mini-packets)
+    sweep_rho->add_option("--rhos", rhos, "loads rho, a comma list (default 0.1,0.2,...,0.9)")->delimiter(',');
+    sweep_rho->add_option("--schemes", schemes,
+                          "comma list of periods/vb2, periods/vb3, periods/vb-a0, direct, indirect, greedy (cube; default all but vb-a0); "
+                          "periods/vbm-split, periods/vbm, periods/vbm-a0 (torus, array; default all)")
+        ->delimiter(',');
+    sweep_rho->add_option("--format", rho_format, "table, csv or json");
+    sweep_rho->add_option("--plot", rho_plot, "also draw PREFIX.png and PREFIX.svg (gnuplot) and keep PREFIX.dat");
+
+    RunConfig rate_config;
+    CommonOptions rate_opts;
+    std::string rates_text = "0.05,0.1,0.15,0.2,0.25,0.3,0.35,0.4,0.45,0.5,0.6,0.7,0.8,0.9,1", rate_format = "table";
+    auto* sweep_rate = app.add_subcommand("sweep-rate", "task traffic over offered loads: latency, throughput, the saturation point");
+    rate_opts.add(sweep_rate, true);
+    sweep_rate->add_option("--algorithm,-a", rate_config.algorithm, "routing: ecube (hypercube), dor (torus, array), adaptive");
+    sweep_rate->add_option("--rates", rates_text, "offered loads in flits/node/cycle, a comma list, or auto (bisection for the saturation point)");
+    sweep_rate->add_option("--format", rate_format, "table, csv or json");
+
+    std::string bench_format = "table";
+    auto* bench = app.add_subcommand("bench", "measure simulation speed and peak memory on standard runs");
+    bench->add_option("--format", bench_format, "table or json");
+
+    long long ex_dim = 16, ex_m = 1024;
+    unsigned long long ex_seed = 1;
+    std::string ex_format = "table";
+    auto* example = app.add_subcommand("example004", "paper 004's example: PMNB on 2^16 nodes, M = 2^10, t_p = 1 and 0");
+    example->add_option("--dim", ex_dim, "hypercube dimension, 2..16 (paper: 16)");
+    example->add_option("--m", ex_m, "active nodes M, 1..2^dim (paper: 1024)");
+    example->add_option("--seed", ex_seed, "seed of the random active set");
+    example->add_option("--format", ex_format, "table or json");
+
+    const std::set<std::string> commands = {"run", "list", "sweep", "sweep-rho", "sweep-rate", "bench", "example004"};
+    if (argc > 1 && argv[1][0] != '-' && !commands.count(argv[1]))
+        return bad_input(std::string("unknown command '") + argv[1] +
+                         "': accepted run, list, sweep, sweep-rho, sweep-rate, bench, example004 (see cubecast --help)");
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        if (e.get_exit_code() == 0) return app.exit(e);
+        std::string what = e.what();
+        for (char& ch : what)
+            if (ch == '\n') ch = ' ';
+        return bad_input(what + " (see cubecast --help)");
+    }
+
+    if (run->parsed()) {
+        if (auto err = run_opts.into(run_config); !err.empty()) return bad_input(err);
+        run_config.command_line = join_args(argc, argv);
+        if (check_only) {
+            if (auto e = validate(run_config)) return bad_input(*e);
+            return kExitOk;
+        }
+        return cmd_run(run_config, json);
+    }
+    if (check_only) return kExitOk;  // (the other commands check their runs as they make them)
+    if (list->parsed()) return cmd_list(list_json);
+    if (example->parsed()) {
+        if (ex_dim < 2 || ex_dim > static_cast<long long>(kMaxDim))
+            return bad_input("--dim " + std::to_string(ex_dim) + " is out of range: accepted 2.." + std::to_string(kMaxDim));
+        if (ex_m < 1 || ex_m > (1ll << ex_dim))
+            return bad_input("--m " + std::to_string(ex_m) + " is out of range: accepted 1.." + std::to_string(1ll << ex_dim) +
+                             " (M <= N)");
+        return cmd_example004(static_cast<unsigned>(ex_dim), static_cast<uint64_t>(ex_m), ex_seed, ex_format);
+    }
+    if (sweep_rate->parsed()) {
+        if (sweep_rate->count("--algorithm") == 0) rate_config.algorithm = rate_opts.topology == "hypercube" ? "ecube" : "dor";
+        if (auto err = rate_opts.into(rate_config); !err.empty()) return bad_input(err);
+        std::vector<double> rates;
+        const bool search = rates_text == "auto";
+        if (!search) {
+            std::stringstream ss(rates_text);
+            std::string item;
+            while (std::getline(ss, item, ',')) {
+                char* end = nullptr;
+                const double r = std::strtod(item.c_str(), &end);
+                if (item.empty() || *end != '\0' || !(r > 0 && r <= 1))
+                    return bad_input("--rates '" + rates_text + "' has '" + item + "': accepted a comma list of loads in (0, 1], or auto");
+                rates.push_back(r);
+            }
+        }
+        return cmd_sweep_rate(rate_config, search ? std::vector<double>{1.0} : rates, search, rate_format);
+    }
+    if (sweep_rho->parsed()) {
+        const bool mesh = rho_opts.topology != "hypercube";
+        if (auto e = topology_problem(rho_opts.topology, rho_opts.dim, rho_opts.radix)) return bad_input(*e);  // before d is used
+        // vb2 splits into d; on the mesh vbm-split into d, and into two halves of those on the torus.
+        if (sweep_rho->count("--packet-flits") == 0) rho_opts.packet_flits = rho_opts.dim * (rho_opts.topology == "torus" ? 2 : 1);
+        if (sweep_rho->count("--schemes") == 0 && mesh) schemes = {"periods/vbm-split", "periods/vbm", "periods/vbm-a0"};
+        if (auto err = rho_opts.into(rho_config); !err.empty()) return bad_input(err);
+        if (rho_opts.rho || rho_opts.lambda) return bad_input("sweep-rho takes its loads from --rhos, not --rho or --lambda");
+        return cmd_sweep_rho(rho_config, rhos, schemes, rho_format, rho_plot);
+    }
+    if (sweep->parsed()) {
+        if (sweep->count("--rates"))
+            return bad_input("sweep --rates '" + sweep_rates + "': sweep runs a task over dimensions; traffic over loads is "
+                             "accepted as: cubecast sweep-rate --rates LIST|auto (with --topology, --dim, --pattern, ...)");
+        SweepAxes axes;
+        std::string error;
+        if (!parse_dims(dims, axes.dims, error)) return bad_input(error);
+        if (!sweep_ks.empty() && !parse_range("--ks", sweep_ks, 1, uint64_t{1} << kMaxDim, axes.ks, error))
+            return bad_input(error);
+        if (!sweep_seeds.empty() && !parse_range("--seeds", sweep_seeds, 0, UINT64_MAX - 1, axes.seeds, error))
+            return bad_input(error);
+        sweep_opts.dim = *std::max_element(axes.dims.begin(), axes.dims.end());
+        if (auto err = sweep_opts.into(sweep_config); !err.empty()) return bad_input(err);
+        return cmd_sweep(sweep_config, axes, sweep_format);
+    }
+    return cmd_bench(bench_format);
+}
+
+}  // namespace cubecast

@@ -1,0 +1,115 @@
+// `cubecast run` and `cubecast list`.
+#include <iostream>
+#include <optional>
+#include <nlohmann/json.hpp>
+
+#include "models/fabric/printable.h"
+#include "models/sim/report.h"
+#include "models/sim/result_json.h"
+#include "models/sim/simulate.h"
+#include "models/fabric/task.h"
+#include "routers/algorithms/registry.h"
+#include "testbenches/app/cli.h"
+
+namespace cubecast {
+
+namespace {
+std::string* error_sink = nullptr;
+}  // namespace
+
+void capture_errors(std::string* sink) { error_sink = sink; }
+
+void print_error(const std::string& message) {
+    const std::string line = "cubecast: " + printable(message, 4000) + "\n";
+    if (error_sink) *error_sink += line;
+    else std::cerr << line;
+}
+
+int exit_code_for(RunStatus s) {
+    switch (s) {
+        case RunStatus::ok: return kExitOk;
+        case RunStatus::check_failed: return kExitCheckFailed;
+        case RunStatus::deadlock:
+        case RunStatus::timeout: return kExitStuck;
+    }
+    return kExitCheckFailed;
+}
+
+namespace {
+// A bounded-queue run that stalled: the same run with unbounded queues (the SystemC router, no
+// outputs written), whose peak queue is the depth at which this schedule runs unchanged (a queue that
+// never fills never refuses a packet).
+std::optional<unsigned> unbounded_peak(RunConfig c) {
+    c.queue_depth = 0;
+    c.router = "systemc";
+    c.rtl_nodes.clear();
+    c.trace_path.clear();
+    c.vcd_path.clear();
+    c.fst_path.clear();
+    c.delays_path.clear();
+    c.link_load_path.clear();
+    try {
+        const RunResult u = simulate_isolated(c).result;
+        if (u.status == RunStatus::ok) return u.max_queue_occupancy;
+    } catch (const std::exception&) {
+    }
+    return std::nullopt;
+}
+}  // namespace
+
+// The run goes in a child process (one SystemC elaboration per process), so that a stalled run with
+// bounded queues can run again with unbounded ones for its diagnosis.
+int cmd_run(const RunConfig& config, bool json) {
+    RunResult r;
+    try {
+        r = simulate_isolated(config).result;
+    } catch (const ConfigError& e) {
+        print_error(e.what());
+        return kExitBadInput;
+    } catch (const std::exception& e) {
+        print_error(std::string("internal error: ") + e.what());
+        return kExitCheckFailed;
+    }
+    if (r.stalled && !r.stall_diagnosis.empty() && config.queue_depth) {
+        r.unbounded_peak_queue = unbounded_peak(config);
+        if (r.unbounded_peak_queue)
+            r.stall_diagnosis += "the same run with unbounded queues peaks at " + std::to_string(*r.unbounded_peak_queue) +
+                                 " packets in one queue: --queue-depth " + std::to_string(*r.unbounded_peak_queue) +
+                                 " or more runs it unchanged\n";
+    }
+    if (json) std::cout << to_json(r).dump(2) << "\n";
+    else print_table(std::cout, r);
+    if (r.status != RunStatus::ok) {
+        std::cerr << "cubecast: run " << status_name(r.status);
+        if (!r.problems.empty()) std::cerr << ": " << r.problems.front();
+        std::cerr << "\n";
+    }
+    // An output the user asked for that could not be written: the run's result stands, but it is no success.
+    for (const std::string& e : r.output_errors) print_error(e);
+    if (!r.output_errors.empty()) return kExitBadInput;
+    return exit_code_for(r.status);
+}
+
+int cmd_list(bool json) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const TaskInfo& t : tasks()) {
+        if (!json) std::cout << t.name << ": " << t.description << "\n";
+        for (const AlgorithmEntry* e : algorithms().for_task(t.kind)) {
+            std::vector<std::string> topologies;
+            for (TopologyKind k : e->topologies)
+                topologies.push_back(k == TopologyKind::hypercube ? "hypercube" : k == TopologyKind::torus ? "torus" : "array");
+            if (json) {
+                out.push_back({{"task", t.name}, {"algorithm", e->name}, {"paper", e->paper}, {"claimed_time", e->claim},
+                               {"topologies", topologies}});
+            } else {
+                std::string on;
+                for (const auto& name : topologies) on += (on.empty() ? "" : ", ") + name;
+                std::cout << "  " << e->name << "  " << e->paper << "; claimed time " << e->claim << "; on " << on << "\n";
+            }
+        }
+    }
+    if (json) std::cout << out.dump(2) << "\n";
+    return kExitOk;
+}
+
+}  // namespace cubecast

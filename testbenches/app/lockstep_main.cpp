@@ -1,0 +1,132 @@
+// cubecast_lockstep: the RTL-vs-SystemC router lockstep regression. Each configuration runs in its
+// own child process; on the first mismatch it prints the cycle, port, and both values, re-runs the
+// configuration to the mismatch with waves on (both routers' pins and queues, and the RTL internals),
+// and exits 1.
+#include <CLI/CLI.hpp>
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <systemc>
+
+#include "models/sim/fork_run.h"
+#include "models/observe/cycle_waves.h"
+#include "routers/cores/rtl_router.h"
+#include "testbenches/app/lockstep.h"
+
+using namespace cubecast;
+
+namespace {
+
+nlohmann::json to_json(const LockstepResult& r) {
+    return {{"equal", r.equal}, {"cycles_run", r.cycles_run}, {"mismatch_cycle", r.mismatch_cycle},
+            {"mismatch", r.mismatch}, {"flits_in", r.flits_in}, {"flits_out", r.flits_out},
+            {"deliveries", r.deliveries}, {"seconds", r.seconds}};
+}
+
+LockstepResult run_isolated(const LockstepConfig& c) {
+    const auto j = nlohmann::json::parse(run_forked([&] { return to_json(run_lockstep(c)).dump(); }).text);
+    LockstepResult r;
+    r.equal = j["equal"];
+    r.cycles_run = j["cycles_run"];
+    r.mismatch_cycle = j["mismatch_cycle"];
+    r.mismatch = j["mismatch"];
+    r.flits_in = j["flits_in"];
+    r.flits_out = j["flits_out"];
+    r.deliveries = j["deliveries"];
+    r.seconds = j["seconds"];
+    return r;
+}
+
+int bad_input(const std::string& line) {
+    std::cerr << "cubecast_lockstep: " << line << "\n";
+    return 2;
+}
+
+}  // namespace
+
+int sc_main(int argc, char* argv[]) {
+    CLI::App app{"cubecast_lockstep: the Verilated RTL router against the SystemC router, cycle by cycle"};
+    std::vector<std::string> modes = {"sbt", "mnb", "te"};
+    unsigned long long cycles = 1000000, seed = 1;
+    unsigned configs = 1;
+    bool plant_bug = false;
+    std::string waves_dir = "lockstep-waves", vcd;
+    long long dim = 0, depth = -1;
+    app.add_option("--mode", modes, "control logics to test: sbt, mnb, te (default all)");
+    app.add_option("--cycles", cycles, "cycles per configuration (default 10^6)");
+    app.add_option("--configs", configs, "random configurations per mode (default 1)");
+    app.add_option("--seed", seed, "seed of the configurations and the stimulus");
+    app.add_option("--dim", dim, "fix the dimension (default: random 1..RTL maximum)");
+    app.add_option("--queue-depth", depth, "fix the queue depth (default: random 1..8 or the RTL's depth)");
+    app.add_flag("--plant-bug", plant_bug, "invert the RTL queue's priority order: the bench must catch it");
+    app.add_option("--waves", waves_dir, "on a mismatch, dump waves of the failing configuration here "
+                                         "(default ./lockstep-waves; empty: none)");
+    app.add_option("--vcd", vcd, "dump waves of every configuration to this VCD (+ .gtkw, + _rtl.vcd internals)");
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        if (e.get_exit_code() == 0) return app.exit(e);
+        return bad_input(e.what());
+    }
+    for (const auto& m : modes)
+        if (m != "sbt" && m != "mnb" && m != "te") return bad_input("--mode '" + m + "' is unknown: accepted sbt, mnb, te");
+    if (dim < 0 || dim > static_cast<long long>(kRtlMaxDim))
+        return bad_input("--dim " + std::to_string(dim) + " is out of range: accepted 1.." + std::to_string(kRtlMaxDim));
+    if (!vcd.empty() && !has_extension(vcd, ".vcd"))
+        return bad_input("--vcd '" + vcd + "' must name a .vcd file");
+    auto parent = [](const std::string& path) {
+        const auto slash = path.find_last_of('/');
+        return slash == std::string::npos ? std::string(".") : (slash == 0 ? std::string("/") : path.substr(0, slash));
+    };
+    for (const std::string& dir : {vcd.empty() ? std::string(".") : parent(vcd),
+                                   waves_dir.empty() ? std::string(".") : parent(waves_dir)})
+        if (access(dir.c_str(), W_OK) != 0)
+            return bad_input("cannot write into '" + dir + "': accepted a path in a writable directory");
+    if (depth == 0 || depth > static_cast<long long>(kRtlQueueDepth))
+        return bad_input("--queue-depth " + std::to_string(depth) + " is out of range: accepted 1.." +
+                         std::to_string(kRtlQueueDepth));
+    const std::string rom = rtl_rom_problem(CUBECAST_ROM_DIR);
+    if (!rom.empty()) return bad_input(rom);
+
+    std::mt19937_64 rng(seed);
+    auto pick = [&](unsigned lo, unsigned hi) { return std::uniform_int_distribution<unsigned>(lo, hi)(rng); };
+    int failures = 0;
+    for (const auto& mode : modes)
+        for (unsigned k = 0; k < configs; ++k) {
+            LockstepConfig c;
+            c.mode = mode;
+            c.dim = dim ? static_cast<unsigned>(dim) : pick(1, kRtlMaxDim);
+            c.node = pick(0, (1u << c.dim) - 1);
+            c.packet_flits = pick(1, kRtlMaxPacketFlits);
+            c.queue_depth = pick(0, 3) == 0 ? kRtlQueueDepth : pick(1, 8);
+            if (depth > 0) c.queue_depth = static_cast<unsigned>(depth);
+            c.sbt_rotation = mode == "sbt" ? pick(0, c.dim - 1) : 0;
+            c.cycles = cycles;
+            c.seed = rng();
+            c.plant_bug = plant_bug;
+            c.vcd = vcd;
+            const LockstepResult r = run_isolated(c);
+            std::cout << (r.equal ? "PASS " : "FAIL ") << c.describe() << ": " << r.cycles_run << " cycles"
+                      << (r.equal ? " equal" : "") << ", " << r.flits_in << " flits in, " << r.flits_out
+                      << " flits out, " << r.deliveries << " deliveries, " << std::fixed << std::setprecision(1)
+                      << r.seconds << " s\n";
+            if (!r.equal) {
+                ++failures;
+                std::cout << "  first mismatch: " << r.mismatch << "\n";
+                if (!waves_dir.empty()) {
+                    mkdir(waves_dir.c_str(), 0755);
+                    LockstepConfig w = c;
+                    w.cycles = r.mismatch_cycle + 4;
+                    w.vcd = waves_dir + "/lockstep_" + mode + ".vcd";
+                    run_isolated(w);
+                    std::cout << "  waves: " << w.vcd << " (both routers) and " << wave_stem(w.vcd)
+                              << "_rtl.vcd (RTL internals)\n";
+                }
+            }
+            std::cout.flush();
+        }
+    return failures ? 1 : 0;
+}
