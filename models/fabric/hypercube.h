@@ -14,7 +14,6 @@ constexpr unsigned kMaxDim = 16;
 class Hypercube final : public Topology {
 public:
     explicit Hypercube(unsigned dim) : dim_(dim) {}
-    TopologyKind kind() const override { return TopologyKind::hypercube; }
     const char* name() const override { return "hypercube"; }
     unsigned dim() const override { return dim_; }
     uint32_t nodes() const override { return uint32_t{1} << dim_; }
@@ -26,6 +25,22 @@ public:
     uint32_t eccentricity(uint32_t) const override { return dim_; }
     std::string port_name(unsigned port) const override { return "port" + std::to_string(port); }
     std::string describe() const override { return "topology=hypercube dim=" + std::to_string(dim_); }
+    std::string label() const override { return std::to_string(dim_) + "-cube"; }
+    // Its digits are its bits; a dimension is one link, crossed either way by port i.
+    unsigned radix() const override { return 2; }
+    unsigned digit(uint32_t node, unsigned i) const override { return (node >> i) & 1u; }
+    uint32_t with_digit(uint32_t node, unsigned i, unsigned value) const override {
+        return (node & ~(uint32_t{1} << i)) | (uint32_t{value & 1u} << i);
+    }
+    unsigned next_digit(unsigned, unsigned y) const override { return y; }
+    std::optional<unsigned> direction_port(unsigned i, bool) const override { return i; }
+    bool wraps() const override { return false; }
+    bool translation_symmetric() const override { return true; }  // xor: addition mod 2
+    std::optional<unsigned> port_to(uint32_t node, uint32_t to) const override {
+        if (distance(node, to) != 1) return std::nullopt;
+        return port_between(node, to);
+    }
+    uint32_t minimal_ports(uint32_t node, uint32_t dest) const override { return node ^ dest; }  // port i is bit i
 
     uint32_t neighbor(uint32_t node, unsigned port) const { return node ^ (uint32_t{1} << port); }
     // The paper's link type k (1-based) of a port, and back.

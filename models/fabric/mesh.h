@@ -10,6 +10,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "models/fabric/topology.h"
 
@@ -19,9 +20,9 @@ constexpr uint32_t kMaxMeshNodes = uint32_t{1} << 16;
 
 class Mesh final : public Topology {
 public:
-    Mesh(TopologyKind kind, unsigned dim, unsigned radix);
-    TopologyKind kind() const override { return kind_; }
-    const char* name() const override { return kind_ == TopologyKind::torus ? "torus" : "array"; }
+    // The torus (wraps) or the array.
+    Mesh(bool wraps, unsigned dim, unsigned radix);
+    const char* name() const override { return wraps_ ? "torus" : "array"; }
     unsigned dim() const override { return dim_; }
     uint32_t nodes() const override { return nodes_; }
     unsigned ports() const override { return 2 * dim_; }
@@ -32,20 +33,28 @@ public:
     uint32_t eccentricity(uint32_t node) const override;
     std::string port_name(unsigned port) const override;
     std::string describe() const override;
+    std::string label() const override;
 
-    unsigned radix() const { return radix_; }
-    bool wraps() const { return kind_ == TopologyKind::torus; }
-    unsigned digit(uint32_t node, unsigned i) const { return node / weight_[i] % radix_; }
-    uint32_t with_digit(uint32_t node, unsigned i, unsigned value) const {
+    unsigned radix() const override { return radix_; }
+    unsigned digit(uint32_t node, unsigned i) const override { return node / weight_[i] % radix_; }
+    uint32_t with_digit(uint32_t node, unsigned i, unsigned value) const override {
         return node - digit(node, i) * weight_[i] + value * weight_[i];
     }
-    // Hops between a and b on the array's shortest paths (the torus's wraparound links not used).
+    unsigned next_digit(unsigned x, unsigned y) const override;
+    std::optional<unsigned> direction_port(unsigned i, bool up) const override { return up ? plus_port(i) : minus_port(i); }
+    bool wraps() const override { return wraps_; }
+    bool translation_symmetric() const override { return wraps_; }
+    std::optional<std::vector<double>> uniform_dimension_order_loads(double w) const override;
+    uint32_t minimal_ports(uint32_t node, uint32_t dest) const override;
+
+    // For the mesh algorithms (they run on the torus and the array only):
+    // hops between a and b on the array's shortest paths (the torus's wraparound links not used),
     uint32_t array_distance(uint32_t a, uint32_t b) const;
     static unsigned minus_port(unsigned i) { return 2 * i; }
     static unsigned plus_port(unsigned i) { return 2 * i + 1; }
 
 private:
-    TopologyKind kind_;
+    bool wraps_;
     unsigned dim_, radix_;
     uint32_t nodes_;
     uint32_t weight_[17];  // p^i

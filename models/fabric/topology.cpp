@@ -1,37 +1,98 @@
 #include "models/fabric/topology.h"
 
+#include "models/fabric/flattened_butterfly.h"
 #include "models/fabric/hypercube.h"
 #include "models/fabric/mesh.h"
 
+#include <stdexcept>
+
 namespace cubecast {
 
-std::optional<std::string> topology_problem(const std::string& kind, long long dim, long long radix) {
-    if (kind == "hypercube") {
-        if (radix != 0) return "--radix " + std::to_string(radix) + " applies to the torus and the array only, not to the hypercube";
-        if (dim < 1 || dim > static_cast<long long>(kMaxDim))
-            return "--dim " + std::to_string(dim) + " is out of range: the hypercube accepts 1.." + std::to_string(kMaxDim);
-        return std::nullopt;
+namespace {
+
+std::string str(long long v) { return std::to_string(v); }
+
+std::optional<std::string> hypercube_problem(long long dim, long long radix) {
+    if (radix != 0) {
+        std::string with_radix;
+        for (const TopologyType& t : topology_types())
+            if (t.takes_radix) with_radix += (with_radix.empty() ? "" : ", ") + t.name;
+        return "--radix " + str(radix) + " applies to the topologies " + with_radix +
+               ", not to the hypercube (its radix is 2): accepted no --radix with --topology hypercube";
     }
-    if (kind != "torus" && kind != "array")
-        return "unknown topology '" + kind + "': accepted hypercube, torus, array";
-    if (radix == 0) return "--topology " + kind + " needs --radix p (p >= 2: p^d nodes)";
-    if (radix < 2 || radix > 65536)
-        return "--radix " + std::to_string(radix) + " is out of range: accepted 2..65536 with p^d <= 65536";
-    if (kind == "torus" && radix == 2)  // see mesh.h: the papers' ring has one link per neighbour pair
-        return std::string("--radix 2 on the torus: a 2-node ring is one link, so the radix-2 torus is the radix-2 array "
-                           "(the d-cube): accepted --topology torus with --radix 3..65536, or --topology array --radix 2");
-    if (dim < 1 || dim > 16) return "--dim " + std::to_string(dim) + " is out of range: the " + kind + " accepts 1..16 with p^d <= 65536";
-    long double n = 1;
-    for (long long i = 0; i < dim; ++i) n *= static_cast<long double>(radix);
-    if (n > 65536)
-        return "the " + kind + " " + std::to_string(radix) + "^" + std::to_string(dim) + " has more than 65536 nodes: accepted p^d <= 65536";
+    if (dim < 1 || dim > static_cast<long long>(kMaxDim))
+        return "--dim " + str(dim) + " is out of range: the hypercube accepts 1.." + str(kMaxDim);
     return std::nullopt;
 }
 
-std::unique_ptr<Topology> make_topology(const std::string& kind, unsigned dim, unsigned radix) {
-    if (kind == "torus") return std::make_unique<Mesh>(TopologyKind::torus, dim, radix);
-    if (kind == "array") return std::make_unique<Mesh>(TopologyKind::array, dim, radix);
-    return std::make_unique<Hypercube>(dim);
+// p^d nodes, at most 2^16, for the topologies with a radix.
+std::optional<std::string> radix_problem(const std::string& name, long long dim, long long radix, long long least_radix) {
+    if (radix == 0) return "--topology " + name + " needs --radix p (p >= " + str(least_radix) + ": p^d nodes)";
+    if (radix < least_radix || radix > 65536)
+        return "--radix " + str(radix) + " is out of range: the " + name + " accepts " + str(least_radix) + "..65536 with p^d <= 65536";
+    if (dim < 1 || dim > 16) return "--dim " + str(dim) + " is out of range: the " + name + " accepts 1..16 with p^d <= 65536";
+    long double n = 1;
+    for (long long i = 0; i < dim; ++i) n *= static_cast<long double>(radix);
+    if (n > kMaxMeshNodes)
+        return "the " + name + " " + str(radix) + "^" + str(dim) + " has more than 65536 nodes: accepted p^d <= 65536";
+    return std::nullopt;
+}
+
+std::optional<std::string> torus_problem(long long dim, long long radix) {
+    if (radix == 2)  // see mesh.h: the papers' ring has one link per neighbour pair
+        return std::string("--radix 2 on the torus: a 2-node ring is one link, so the radix-2 torus is the radix-2 array "
+                           "(the d-cube): accepted --topology torus with --radix 3..65536, or --topology array --radix 2");
+    return radix_problem("torus", dim, radix, 3);
+}
+
+std::optional<std::string> flattened_butterfly_problem(long long dim, long long radix) {
+    if (auto e = radix_problem("flatfly", dim, radix, 2)) return e;
+    if (dim * (radix - 1) > kMaxRouterPorts)
+        return "the flatfly " + str(radix) + "^" + str(dim) + " needs " + str(dim * (radix - 1)) +
+               " ports per router: accepted d (p - 1) <= " + str(kMaxRouterPorts);
+    return std::nullopt;
+}
+
+}  // namespace
+
+const std::vector<TopologyType>& topology_types() {
+    static const std::vector<TopologyType> types = {
+        {"hypercube", "the d-cube, 2^d nodes (--dim d)", false, hypercube_problem,
+         [](unsigned d, unsigned) { return std::unique_ptr<Topology>(std::make_unique<Hypercube>(d)); }},
+        {"torus", "the d-dimensional torus of radix p >= 3, p^d nodes (--dim d --radix p)", true, torus_problem,
+         [](unsigned d, unsigned p) { return std::unique_ptr<Topology>(std::make_unique<Mesh>(true, d, p)); }},
+        {"array", "the d-dimensional array (mesh without wraparound) of radix p, p^d nodes", true,
+         [](long long d, long long p) { return radix_problem("array", d, p, 2); },
+         [](unsigned d, unsigned p) { return std::unique_ptr<Topology>(std::make_unique<Mesh>(false, d, p)); }},
+        {"flatfly", "the flattened butterfly: p^d nodes, each dimension fully connected (traffic only)", true,
+         flattened_butterfly_problem,
+         [](unsigned d, unsigned p) { return std::unique_ptr<Topology>(std::make_unique<FlattenedButterfly>(d, p)); }},
+    };
+    return types;
+}
+
+const TopologyType* find_topology_type(const std::string& name) {
+    for (const TopologyType& t : topology_types())
+        if (t.name == name) return &t;
+    return nullptr;
+}
+
+std::string topology_names() {
+    std::string names;
+    for (const TopologyType& t : topology_types()) names += (names.empty() ? "" : ", ") + t.name;
+    return names;
+}
+
+std::optional<std::string> topology_problem(const std::string& name, long long dim, long long radix) {
+    const TopologyType* type = find_topology_type(name);
+    if (!type) return "unknown topology '" + name + "': accepted " + topology_names();
+    return type->problem(dim, radix);
+}
+
+std::unique_ptr<Topology> make_topology(const std::string& name, unsigned dim, unsigned radix) {
+    const TopologyType* type = find_topology_type(name);
+    if (!type) throw std::invalid_argument("unknown topology '" + name + "': accepted " + topology_names());
+    return type->make(dim, radix);
 }
 
 unsigned Topology::links_at(uint32_t node) const {
@@ -40,12 +101,18 @@ unsigned Topology::links_at(uint32_t node) const {
     return links;
 }
 
-std::string Topology::label() const {
-    if (kind() == TopologyKind::hypercube) return std::to_string(dim()) + "-cube";
-    const auto& m = static_cast<const Mesh&>(*this);
-    std::string s;
-    for (unsigned i = 0; i < dim(); ++i) s += (i ? "x" : "") + std::to_string(m.radix());
-    return s + " " + name();
+std::optional<unsigned> Topology::port_to(uint32_t node, uint32_t to) const {
+    for (unsigned p = 0; p < ports(); ++p)
+        if (across(node, p) == to) return p;
+    return std::nullopt;
+}
+
+uint32_t Topology::minimal_ports(uint32_t node, uint32_t dest) const {
+    const uint32_t hops = distance(node, dest);
+    uint32_t mask = 0;
+    for (unsigned p = 0; p < ports(); ++p)
+        if (const auto next = across(node, p); next && distance(*next, dest) < hops) mask |= uint32_t{1} << p;
+    return mask;
 }
 
 }  // namespace cubecast

@@ -1,25 +1,29 @@
-// The network topology, one interface that every part asks (router, control logics, network
-// assembly, trace monitor, waves, report): how many nodes and router ports, which node is across
-// each port, and the port on which that link arrives there. Implementations: the d-cube
-// (hypercube.h) and the d-dimensional torus and array of radix p (mesh.h).
+// The network topology, one interface that every part asks (router, control logics, traffic patterns,
+// network assembly, trace monitor, waves, report): how many nodes and router ports, which node is
+// across each port and on which port the link arrives there, distances, and the digits of a node's
+// address. Implementations register by name (topology_types()): the d-cube (hypercube.h), the
+// d-dimensional torus and array of radix p (mesh.h), the flattened butterfly (flattened_butterfly.h).
+// docs/extending.md shows how to add one.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace cubecast {
 
-enum class TopologyKind { hypercube, torus, array };
+// A router's ports are one bit each in its masks.
+constexpr unsigned kMaxRouterPorts = 32;
 
 class Topology {
 public:
     virtual ~Topology() = default;
-    virtual TopologyKind kind() const = 0;
-    virtual const char* name() const = 0;        // "hypercube", "torus", "array"
+    virtual const char* name() const = 0;  // its registry name: "hypercube", "torus", "array", ...
     virtual unsigned dim() const = 0;
     virtual uint32_t nodes() const = 0;
-    virtual unsigned ports() const = 0;          // network ports per router (the local port apart)
+    virtual unsigned ports() const = 0;    // network ports per router (the local port apart)
     // The node across port p of `node`, or none (an array's edge has no link there). Two ports of a node
     // never reach the same neighbour: a link is named by its two nodes (the trace, the waves).
     virtual std::optional<uint32_t> across(uint32_t node, unsigned port) const = 0;
@@ -34,14 +38,61 @@ public:
     // The trace header's topology fields, e.g. "topology=hypercube dim=3".
     virtual std::string describe() const = 0;
     // For messages: "6-cube", "8x8 torus", "16 array".
-    std::string label() const;
+    virtual std::string label() const = 0;
+
+    // Addresses: a node is the number with d digits 0..radix()-1, digit 0 the least significant (the
+    // cube's digits are its bits).
+    virtual unsigned radix() const = 0;
+    virtual unsigned digit(uint32_t node, unsigned i) const = 0;
+    virtual uint32_t with_digit(uint32_t node, unsigned i, unsigned value) const = 0;
+    // One hop of a dimension-ordered route: the digit a packet at x takes next on its way to y along a
+    // dimension (x != y). The torus goes the shorter way round, the plus way on a tie.
+    virtual unsigned next_digit(unsigned x, unsigned y) const = 0;
+    // The port that moves a node one step up (or down) along dimension i, where one port does that at
+    // every node (a mesh's x+ / x-; the cube's port i both ways); none where a dimension has several.
+    virtual std::optional<unsigned> direction_port(unsigned i, bool up) const = 0;
+    // A dimension closes into a ring (the torus).
+    virtual bool wraps() const = 0;
+    // Adding to every node the same digits (mod radix) maps the network onto itself, port p onto port p
+    // (the cube, the torus, the flattened butterfly; not the array, whose edges differ): the links of one
+    // port then carry alike under translation-invariant routes.
+    virtual bool translation_symmetric() const = 0;
+    // Where a topology has no such symmetry: the load every link carries when each node sends weight w to
+    // every other and routes go in dimension order, in closed form (the array's), by link (node * ports +
+    // port); none elsewhere.
+    virtual std::optional<std::vector<double>> uniform_dimension_order_loads(double w) const {
+        static_cast<void>(w);
+        return std::nullopt;
+    }
+
     // The links leaving (and, every link being two-way, entering) `node`.
     unsigned links_at(uint32_t node) const;
+    // The port of `node` that leads to `to`, if they are neighbours (by default a search of the ports).
+    virtual std::optional<unsigned> port_to(uint32_t node, uint32_t to) const;
+    // The ports of `node` whose neighbour is one hop closer to `dest`, one bit per port (by default by
+    // distances; a topology may know them directly).
+    virtual uint32_t minimal_ports(uint32_t node, uint32_t dest) const;
 };
 
-// What is wrong with these options (one line naming the value and what is accepted), if anything.
-std::optional<std::string> topology_problem(const std::string& kind, long long dim, long long radix);
-// kind: hypercube, torus or array (already checked).
-std::unique_ptr<Topology> make_topology(const std::string& kind, unsigned dim, unsigned radix);
+// A topology the command line can name: its options, their check and its factory. One line in
+// topology.cpp registers each.
+struct TopologyType {
+    std::string name;
+    std::string description;   // for --help and `cubecast list`
+    bool takes_radix;          // --radix p
+    // What is wrong with these options (one line naming the value and what is accepted), if anything.
+    std::function<std::optional<std::string>(long long dim, long long radix)> problem;
+    std::function<std::unique_ptr<Topology>(unsigned dim, unsigned radix)> make;
+};
+
+const std::vector<TopologyType>& topology_types();
+const TopologyType* find_topology_type(const std::string& name);
+// The topologies' names, comma separated (for "accepted ..." lines).
+std::string topology_names();
+
+// What is wrong with these options, if anything (an unknown name included).
+std::optional<std::string> topology_problem(const std::string& name, long long dim, long long radix);
+// `name` and the options already checked.
+std::unique_ptr<Topology> make_topology(const std::string& name, unsigned dim, unsigned radix);
 
 }  // namespace cubecast

@@ -10,7 +10,7 @@
 #include <sstream>
 #include <utility>
 
-#include "models/fabric/mesh.h"
+#include "models/fabric/hypercube.h"
 
 namespace cubecast {
 
@@ -24,27 +24,13 @@ namespace {
 bool power_of_two(uint32_t n) { return n && !(n & (n - 1)); }
 unsigned log2_of(uint32_t n) { return static_cast<unsigned>(__builtin_ctz(n)); }
 
-// Digit i of node v in the network's own numbering (the cube: bit i, radix 2).
-unsigned radix_of(const Topology& t) { return t.kind() == TopologyKind::hypercube ? 2 : static_cast<const Mesh&>(t).radix(); }
-unsigned digit(const Topology& t, uint32_t v, unsigned i) {
-    return t.kind() == TopologyKind::hypercube ? (v >> i) & 1u : static_cast<const Mesh&>(t).digit(v, i);
-}
+// The node with these digits (digit 0 the least significant) in the network's own numbering.
 uint32_t from_digits(const Topology& t, const std::vector<unsigned>& digits) {
     uint32_t v = 0, w = 1;
-    for (unsigned d : digits) v += d * w, w *= radix_of(t);
+    for (unsigned d : digits) v += d * w, w *= t.radix();
     return v;
 }
-
-unsigned hops(const Topology& t, uint32_t a, uint32_t b) {
-    if (t.kind() == TopologyKind::hypercube) return static_cast<unsigned>(__builtin_popcount(a ^ b));
-    const unsigned p = radix_of(t);
-    unsigned h = 0;
-    for (unsigned i = 0; i < t.dim(); ++i) {
-        const unsigned x = digit(t, a, i), y = digit(t, b, i), gap = x > y ? x - y : y - x;
-        h += t.kind() == TopologyKind::torus ? std::min(gap, p - gap) : gap;
-    }
-    return h;
-}
+bool is_hypercube(const Topology& t) { return dynamic_cast<const Hypercube*>(&t) != nullptr; }
 }  // namespace
 
 std::optional<TrafficPattern> find_traffic_pattern(const std::string& name) {
@@ -64,12 +50,12 @@ std::optional<std::string> traffic_pattern_problem(const std::string& pattern, c
     if ((pattern == "bitcomp" || pattern == "bitrev" || pattern == "shuffle") && !power_of_two(n))
         return "--pattern " + pattern + " needs a power-of-two number of nodes, not " + std::to_string(n) +
                ": accepted on the hypercube, or a torus or array whose p^d is a power of two";
-    if (pattern == "transpose" && t.kind() == TopologyKind::hypercube && t.dim() % 2 != 0)
+    if (pattern == "transpose" && is_hypercube(t) && t.dim() % 2 != 0)
         return "--pattern transpose on the hypercube swaps the two halves of the address: accepted an even --dim, not " +
                std::to_string(t.dim());
-    if (pattern == "transpose" && t.kind() != TopologyKind::hypercube && t.dim() < 2)
-        return "--pattern transpose swaps coordinates: accepted a torus or array of --dim 2 or more";
-    if (pattern == "tornado" && t.kind() != TopologyKind::torus)
+    if (pattern == "transpose" && !is_hypercube(t) && t.dim() < 2)
+        return "--pattern transpose swaps coordinates: accepted a torus, array or flatfly of --dim 2 or more";
+    if (pattern == "tornado" && !t.wraps())
         return "--pattern tornado is a torus pattern: accepted --topology torus, not " + std::string(t.name());
     return std::nullopt;
 }
@@ -98,18 +84,18 @@ uint32_t traffic_destination(TrafficPattern pattern, const Topology& t, uint32_t
         return ((src << 1) | (src >> (b - 1))) & (n - 1);
     }
     if (pattern == TrafficPattern::transpose) {
-        if (t.kind() == TopologyKind::hypercube) {  // swap the address halves
+        if (is_hypercube(t)) {  // swap the address halves
             const unsigned h = t.dim() / 2;
             const uint32_t low = src & ((1u << h) - 1);
             return (low << h) | (src >> h);
         }
         std::vector<unsigned> d(t.dim());  // digit i takes digit d-1-i
-        for (unsigned i = 0; i < t.dim(); ++i) d[i] = digit(t, src, t.dim() - 1 - i);
+        for (unsigned i = 0; i < t.dim(); ++i) d[i] = t.digit(src, t.dim() - 1 - i);
         return from_digits(t, d);
     }
     std::vector<unsigned> d(t.dim());
-    for (unsigned i = 0; i < t.dim(); ++i) d[i] = digit(t, src, i);
-    const unsigned p = radix_of(t);
+    for (unsigned i = 0; i < t.dim(); ++i) d[i] = t.digit(src, i);
+    const unsigned p = t.radix();
     if (pattern == TrafficPattern::tornado) {  // every digit half-way round, less one (ceil(p/2) - 1)
         for (auto& x : d) x = (x + (p + 1) / 2 - 1) % p;
     } else if (pattern == TrafficPattern::neighbor) {  // the next node along dimension 0 (wrapping)
@@ -368,7 +354,7 @@ bool TrafficLedger::delivered(const Header& h, uint32_t at, uint64_t cycle) {
     if (cycle >= from && cycle < to) window_flits_delivered_ += flits;
     if (created >= from && created < to) {
         latencies_.push_back(static_cast<uint32_t>(std::min<uint64_t>(cycle - created, ~0u)));
-        const unsigned hop_count = hops(topology_, h.origin, h.dest);
+        const unsigned hop_count = topology_.distance(h.origin, h.dest);
         hop_sum_ += hop_count;
         hop_flit_sum_ += static_cast<double>(hop_count) * flits;
         latency_flits_ += flits;

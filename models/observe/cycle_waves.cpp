@@ -14,7 +14,7 @@ public:
 
 #include "models/observe/cycle_waves.h"
 
-#include "models/fabric/mesh.h"
+#include "models/fabric/hypercube.h"
 #include "models/observe/output_file.h"
 #include "models/fabric/printable.h"
 
@@ -136,16 +136,17 @@ std::string make_gtkw(const std::string& vcd_path, const Topology& topology, uin
     os << "[dumpfile] \"" << vcd_path << "\"\n[timestart] 0\n[size] 1280 700\n[pos] -1 -1\n*" << std::fixed
        << std::setprecision(6) << zoom << " 0 -1\n[sst_width] 220\n[signals_width] 260\n[sst_expanded] 1\n";
     const uint32_t shown = std::min(topology.nodes(), max_nodes);
-    // A mesh's nodes row by row (digit 0 runs along a row), each node with its ports by direction.
-    const auto* mesh = dynamic_cast<const Mesh*>(&topology);
+    // A network with digits of radix p (the mesh, the flattened butterfly) row by row (digit 0 runs along
+    // a row), each node with its ports by name; the cube's nodes by number, ports by number.
+    const bool by_digits = dynamic_cast<const Hypercube*>(&topology) == nullptr;
     for (uint32_t i = 0; i < shown; ++i) {
         const std::string node = "SystemC.node" + std::to_string(i);
-        if (mesh && mesh->dim() >= 2 && mesh->digit(i, 0) == 0)
-            os << "@200\n-row " << i / mesh->radix() << " (y = " << mesh->digit(i, 1) << ")\n";
+        if (by_digits && topology.dim() >= 2 && topology.digit(i, 0) == 0)
+            os << "@200\n-row " << i / topology.radix() << " (y = " << topology.digit(i, 1) << ")\n";
         os << "@200\n-node " << i;
-        if (mesh) {
+        if (by_digits) {
             os << " (";
-            for (unsigned k = 0; k < mesh->dim(); ++k) os << (k ? "," : "") << mesh->digit(i, k);
+            for (unsigned k = 0; k < topology.dim(); ++k) os << (k ? "," : "") << topology.digit(i, k);
             os << ")";
         }
         os << "\n@24\n" << node << ".delivered[31:0]\n" << node << ".held[31:0]\n";
@@ -153,7 +154,7 @@ std::string make_gtkw(const std::string& vcd_path, const Topology& topology, uin
             const auto to = topology.across(i, p);
             if (!to) continue;
             const std::string pre = "SystemC." + CycleWaves::port_prefix(topology, i, p);
-            os << "@200\n-  port " << (mesh ? topology.port_name(p) : std::to_string(p)) << " -> node " << *to << "\n";
+            os << "@200\n-  port " << (by_digits ? topology.port_name(p) : std::to_string(p)) << " -> node " << *to << "\n";
             os << "@28\n" << pre << ".out_valid\n" << pre << ".out_ready\n";
             // @424: signed decimal, so a broadcast's dest shows as -1
             os << "@24\n" << pre << ".tx_origin[31:0]\n@424\n" << pre << ".tx_dest[31:0]\n@24\n" << pre << ".queue[31:0]\n";

@@ -1,6 +1,5 @@
 #include "models/sim/channel_load.h"
 
-#include "models/fabric/mesh.h"
 
 namespace cubecast {
 
@@ -30,24 +29,22 @@ private:
     std::unique_ptr<ControlLogic> logic_;
 };
 
-// Uniform traffic (every other node alike, weight w per pair) added to `load`. The cube's e-cube and
-// the torus's dimension-order routes are translation-invariant (the route from s to t is the route
-// from 0 to t - s moved by s), so every link of port p carries what the routes from node 0 put on all
-// port-p links together. On the array (no such symmetry) dimension order gives a closed form: the
-// links of dimension j across the cut between digit values i and i + 1 carry the pairs whose digit j
-// is on either side of it, with digits below j already the destination's and above j still the
-// source's: p^(d-1) (i + 1) (p - 1 - i) pairs per link and direction.
+// Uniform traffic (every other node alike, weight w per pair) added to `load`. On a translation-
+// symmetric network (the cube, the torus, the flattened butterfly) the fixed routes are translation-
+// invariant (the route from s to t is the route from 0 to t - s moved by s), so every link of port p
+// carries what the routes from node 0 put on all port-p links together. The array has no such symmetry
+// but a closed form for its dimension-order routes (Mesh::uniform_dimension_order_loads); any other
+// network walks every pair.
 void add_uniform(const Topology& t, PathWalker& walker, double w, std::vector<double>& load) {
     const unsigned ports = t.ports();
-    if (t.kind() == TopologyKind::array) {
-        const Mesh& m = static_cast<const Mesh&>(t);
-        const double others = static_cast<double>(t.nodes() / m.radix());
-        for (uint32_t v = 0; v < t.nodes(); ++v)
-            for (unsigned j = 0; j < t.dim(); ++j) {
-                const unsigned i = m.digit(v, j);
-                if (i + 1 < m.radix()) load[size_t{v} * ports + Mesh::plus_port(j)] += w * others * (i + 1) * (m.radix() - 1 - i);
-                if (i > 0) load[size_t{v} * ports + Mesh::minus_port(j)] += w * others * i * (m.radix() - i);
-            }
+    if (!t.translation_symmetric()) {
+        if (const auto closed_form = t.uniform_dimension_order_loads(w)) {
+            for (size_t i = 0; i < load.size(); ++i) load[i] += (*closed_form)[i];
+        } else {
+            for (uint32_t src = 0; src < t.nodes(); ++src)
+                for (uint32_t dst = 0; dst < t.nodes(); ++dst)
+                    if (dst != src) walker.walk(src, dst, w, load);
+        }
         return;
     }
     std::vector<double> from_zero(load.size(), 0.0);

@@ -74,7 +74,7 @@ Network::Network(sc_module_name name, const RunConfig& config)
     : sc_module(name),
       config_(config),
       topology_(make_topology(config.topology, config.dim, config.radix)),
-      folded_torus_(config.torus_on_array ? std::make_unique<Mesh>(TopologyKind::torus, config.dim, config.radix) : nullptr),
+      folded_torus_(config.torus_on_array ? std::make_unique<Mesh>(true, config.dim, config.radix) : nullptr),
       task_info_(find_task(config.task)),
       algo_(algorithms().find(task_info_->kind, config.algorithm)),
       period_pmnb_(config.task == "dynamic" && config.algorithm == "periods" ? algorithms().find(TaskKind::pmnb, config.period_pmnb())
@@ -98,7 +98,7 @@ Network::Network(sc_module_name name, const RunConfig& config)
     // Folded, a node has its torus node's messages in the order the torus task makes them (by torus ids).
     std::unique_ptr<Task> torus_task;
     if (folded_torus_) {
-        fold_ = std::make_shared<const TorusFold>(*folded_torus_, static_cast<const Mesh&>(*topology_));
+        fold_ = std::make_shared<const TorusFold>(*folded_torus_, dynamic_cast<const Mesh&>(*topology_));
         torus_task = std::make_unique<Task>(task_info_->kind, *folded_torus_, fold_->to_torus(config.root),
                                             torus_nodes(config.sources), task_.parts(), std::vector<std::vector<Arrival>>{},
                                             torus_nodes(config.targets));

@@ -146,10 +146,10 @@ std::optional<std::string> validate_dynamic(const RunConfig& c, const TaskInfo& 
     if (periods) {
         const std::string name = c.period_pmnb();
         const AlgorithmEntry* pmnb = algorithms().find(TaskKind::pmnb, name);
-        if (!pmnb || !pmnb->build_period || !pmnb->runs_on(topo.kind())) {
+        if (!pmnb || !pmnb->build_period || !pmnb->runs_on(topo)) {
             std::string accepted;
             for (const AlgorithmEntry* e : algorithms().for_task(TaskKind::pmnb))
-                if (e->build_period && e->runs_on(topo.kind())) accepted += (accepted.empty() ? "" : ", ") + e->name;
+                if (e->build_period && e->runs_on(topo)) accepted += (accepted.empty() ? "" : ", ") + e->name;
             return "--pmnb '" + name + "' is not a PMNB the dynamic scheme can run on the " + topo.name() + ": accepted " +
                    accepted + " (time linear in M)";
         }
@@ -191,7 +191,7 @@ std::optional<std::string> validate_rtl(const RunConfig& c, const Topology& topo
         if (n >= topo.nodes())
             return not_a_node("--rtl-nodes node " + std::to_string(n), topo);
     if (!c.uses_rtl()) return std::nullopt;
-    if (topo.kind() != TopologyKind::hypercube)
+    if (c.topology != "hypercube")
         return std::string("the RTL router is the hypercube's: --router rtl and --rtl-nodes are accepted with --topology hypercube only, not ") +
                topo.name();
     if (c.port_model != "mla")
@@ -230,7 +230,7 @@ std::string algorithms_where(Property has) {
 // --torus-on-array (paper 001 Fig. 1): the array runs a torus algorithm whose transmissions keep to
 // its slots, each torus slot as two phases; back-pressure or a port model would move them off the grid.
 std::optional<std::string> validate_fold(const RunConfig& c, const TaskInfo& task, const Topology& topo) {
-    if (topo.kind() != TopologyKind::array)
+    if (c.topology != "array")
         return "--torus-on-array simulates a torus on the array of the same size: accepted with --topology array, not " +
                c.topology;
     if (c.radix == 2)
@@ -346,11 +346,11 @@ std::optional<std::string> validate(const RunConfig& c) {
         return not_a_node("--root " + std::to_string(c.root), *topo);
     if (c.torus_on_array) {
         if (auto e = validate_fold(c, *task, *topo)) return e;
-    } else if (const AlgorithmEntry* e = algorithms().find(task->kind, c.algorithm); !e->runs_on(topo->kind())) {
+    } else if (const AlgorithmEntry* e = algorithms().find(task->kind, c.algorithm); !e->runs_on(*topo)) {
         std::string here;
         for (const AlgorithmEntry* x : algorithms().for_task(task->kind))
-            if (x->runs_on(topo->kind())) here += (here.empty() ? "" : ", ") + x->name;
-        const bool fold = e->foldable && topo->kind() == TopologyKind::array;
+            if (x->runs_on(*topo)) here += (here.empty() ? "" : ", ") + x->name;
+        const bool fold = e->foldable && c.topology == "array";
         return c.task + "/" + c.algorithm + " does not run on the " + topo->name() + ": accepted for " + c.task +
                " on the " + topo->name() + " are " + (here.empty() ? std::string("none (yet)") : here) +
                (fold ? " (or this torus algorithm through Fig. 1's fold: add --torus-on-array)" : "");

@@ -131,7 +131,7 @@ void register_dynamic_periods(Registry& r) {
                const uint64_t end = s.arrivals_end;
                return [period, end](uint32_t node) { return std::make_unique<DynamicPeriodsLogic>(period, node, end); };
            }};
-    e.topologies = {TopologyKind::hypercube, TopologyKind::torus, TopologyKind::array};
+    e.topologies = {"hypercube", "torus", "array"};
     r.add(e);
 }
 

@@ -66,17 +66,17 @@ private:
 AlgorithmEntry line(const char* name, const char* paper, const char* claim, bool split) {
     AlgorithmEntry e{TaskKind::kb, name, paper, claim,
                      [split](const BoundQuery& q) {
-                         const uint64_t k = q.k, p = static_cast<const Mesh&>(q.topology).radix();
-                         const bool ring = q.topology.kind() == TopologyKind::torus;
+                         const uint64_t k = q.k, p = dynamic_cast<const Mesh&>(q.topology).radix();
+                         const bool ring = q.topology.wraps();
                          const Slots paper = split ? Slots::ratio(k + p - 1, 2) : ring ? Slots(k + p / 2 - 1) : Slots(k + p - 1);
                          return Bounds{paper, kb_lower_bound(q), q.parts * k * (p - 1)};
                      },
                      [split](const AlgorithmSetup& s) -> LogicFactory {
-                         const Mesh& mesh = static_cast<const Mesh&>(s.topology);
+                         const Mesh& mesh = dynamic_cast<const Mesh&>(s.topology);
                          return [&mesh, split](uint32_t node) { return std::make_unique<LineBroadcastLogic>(mesh, split, node); };
                      }};
-    e.topologies = split ? std::vector<TopologyKind>{TopologyKind::torus}
-                         : std::vector<TopologyKind>{TopologyKind::torus, TopologyKind::array};
+    e.topologies = split ? std::vector<std::string>{"torus"}
+                         : std::vector<std::string>{"torus", "array"};
     if (split) e.fixed_parts = 2;
     e.dim_check = [name](unsigned d) -> std::optional<std::string> {
         if (d == 1) return std::nullopt;

@@ -18,8 +18,8 @@ std::vector<const AlgorithmEntry*> Registry::for_task(TaskKind task) const {
     return out;
 }
 
-bool AlgorithmEntry::runs_on(TopologyKind t) const {
-    return std::find(topologies.begin(), topologies.end(), t) != topologies.end();
+bool AlgorithmEntry::runs_on(const Topology& t) const {
+    return std::find(topologies.begin(), topologies.end(), t.name()) != topologies.end();
 }
 
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }

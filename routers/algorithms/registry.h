@@ -91,16 +91,17 @@ struct AlgorithmEntry {
     PortModel paper_port_model = PortModel::mla;
     unsigned parts(const Topology& t) const {
         const unsigned whole = fixed_parts ? fixed_parts : splits_packets ? t.dim() : 1;
-        return whole * (halves_on_rings && t.kind() == TopologyKind::torus ? 2 : 1);
+        return whole * (halves_on_rings && t.wraps() ? 2 : 1);
     }
     // What else it needs of a run (e.g. one dimension): an error line naming what is accepted, or none.
     std::function<std::optional<std::string>(unsigned dim)> dim_check = nullptr;
-    // The topologies it runs on (the hypercube's algorithms need its xor addressing).
-    std::vector<TopologyKind> topologies = {TopologyKind::hypercube};
+    // The topologies it runs on, by registry name (models/fabric/topology.cpp); the hypercube's
+    // algorithms need its xor addressing, the mesh's its plus and minus ports.
+    std::vector<std::string> topologies = {"hypercube"};
     // A torus algorithm that may run on the array through paper 001's Fig. 1 fold (--torus-on-array;
     // the array's own algorithms, pack and monotone, and the dynamic scheme are not folded).
     bool foldable = false;
-    bool runs_on(TopologyKind t) const;
+    bool runs_on(const Topology& t) const;
     // Paper 004 §II: a PMNB the dynamic scheme can run in its periods (time linear in M: X M + V
     // slots), with the X and V of the dynamic broadcasting theorem.
     std::function<PeriodFactory(const AlgorithmSetup&)> build_period = nullptr;

@@ -27,7 +27,7 @@ LowerBound mnb_lower_bound(const BoundQuery& q) {
 
 LowerBound pmnb_lower_bound(const BoundQuery& q) {
     const Topology& t = q.network;
-    const std::string cite = t.kind() == TopologyKind::hypercube ? "004 (13)" : "001 (3)-(4)";
+    const std::string cite = std::string(t.name()) == "hypercube" ? "004 (13)" : "001 (3)-(4)";
     const LowerBound b = receive_bound(t, packets_at(t, q.network_sources), q.network_sources.size(), q.parts, cite);
     return stronger(b, distance_bound(t, q.network_sources, q.parts, cite + ": the farthest node"));
 }

@@ -14,7 +14,7 @@ RouterCore::RouterCore(sc_core::sc_module_name name, uint32_t id, const Topology
       node_(node),
       counters_(counters),
       port_check_(config.port_model) {
-    if (topology.ports() > 32) throw std::invalid_argument("a router has at most 32 ports (one bit each in its masks)");
+    if (topology.ports() > kMaxRouterPorts) throw std::invalid_argument("a router has at most 32 ports (one bit each in its masks)");
     inputs_.assign(topology.ports(), InputUnit(config.format));
     outputs_.assign(topology.ports(), OutputUnit(config.queue_depth));
     injection_queues_.resize(topology.ports());

@@ -70,9 +70,9 @@ struct CommonOptions {
     long long periods = 0;
     std::string pmnb;
     void add(CLI::App* app, bool with_dim) {
-        app->add_option("--topology", topology, "network topology: hypercube (default), torus or array");
+        app->add_option("--topology", topology, "network topology: " + topology_names() + " (default hypercube; see cubecast list)");
         if (with_dim) app->add_option("--dim,-d", dim, "dimension d: the d-cube (1..16), or a d-dimensional torus/array");
-        app->add_option("--radix,-p", radix, "torus, array: nodes per dimension p >= 2 (N = p^d <= 65536)");
+        app->add_option("--radix,-p", radix, "torus (p >= 3), array, flatfly (p >= 2): nodes per dimension (N = p^d <= 65536)");
         app->add_option("--level", level, "cycle (pin-level routers, default) or tlm (TLM-2.0 transactions, the same traces, faster)");
         app->add_flag("--torus-on-array", torus_on_array, "array: run the torus algorithm through paper 001's Fig. 1 fold (slowdown 2)");
         app->add_option("--root", root, "root node of snb and scatter");

@@ -95,9 +95,7 @@ int cmd_list(bool json) {
     for (const TaskInfo& t : tasks()) {
         if (!json) std::cout << t.name << ": " << t.description << "\n";
         for (const AlgorithmEntry* e : algorithms().for_task(t.kind)) {
-            std::vector<std::string> topologies;
-            for (TopologyKind k : e->topologies)
-                topologies.push_back(k == TopologyKind::hypercube ? "hypercube" : k == TopologyKind::torus ? "torus" : "array");
+            const std::vector<std::string>& topologies = e->topologies;
             if (json) {
                 out.push_back({{"task", t.name}, {"algorithm", e->name}, {"paper", e->paper}, {"claimed_time", e->claim},
                                {"topologies", topologies}});
@@ -108,7 +106,12 @@ int cmd_list(bool json) {
             }
         }
     }
-    if (json) std::cout << out.dump(2) << "\n";
+    if (json) {
+        std::cout << out.dump(2) << "\n";
+    } else {
+        std::cout << "topologies (--topology):\n";
+        for (const TopologyType& t : topology_types()) std::cout << "  " << t.name << "  " << t.description << "\n";
+    }
     return kExitOk;
 }
 

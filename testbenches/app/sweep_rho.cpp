@@ -87,7 +87,7 @@ void write_plot(const std::string& prefix, const Topology& topo, unsigned packet
     std::ostringstream gp;
     gp << "set title 'Dynamic broadcasting on the " << topo.label() << " (" << topo.nodes() << " nodes), packet " << packet_flits
        << " flits: mean delay vs load'\n"
-       << "set xlabel '" << (topo.kind() == TopologyKind::torus ? "rho = lambda (N-1)/(2d)" : "rho = lambda (N-1)/d")
+       << "set xlabel '" << (topo.wraps() ? "rho = lambda (N-1)/(2d)" : "rho = lambda (N-1)/d")
        << "'\nset ylabel 'mean delay (slots)'\nset logscale y\nset grid\n"
        << "set key top left\nset xrange [0:" << rho_max * 1.02 << "]\n";
     std::string plot = "plot ";

@@ -10,12 +10,12 @@ inline uint32_t power(uint32_t p, unsigned d) {
     return n;
 }
 
-// Are a and b neighbours in the torus / array, by the definition: they differ in one digit, by one
-// (or, on the torus, by p - 1: the wraparound link).
 // The smallest radix of a topology: the papers' ring has one link per neighbour pair, so the torus
 // starts at p = 3 (a 2-node ring is the 2-node linear array).
 inline unsigned first_radix(const std::string& topology) { return topology == "torus" ? 3 : 2; }
 
+// Are a and b neighbours in the torus / array, by the definition: they differ in one digit, by one
+// (or, on the torus, by p - 1: the wraparound link).
 inline bool adjacent(uint32_t a, uint32_t b, unsigned p, unsigned d, bool torus) {
     if (a >= power(p, d) || b >= power(p, d)) return false;
     unsigned differing = 0;

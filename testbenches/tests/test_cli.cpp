@@ -85,7 +85,7 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("run --task scatter --dim 4 --root 16", "16", "0..15");
     expect_bad_input("run --packet-flits 0", "0", "1..64");
     expect_bad_input("run --queue-depth -1", "-1", "unbounded");
-    expect_bad_input("run --topology ring", "ring", "hypercube, torus, array");
+    expect_bad_input("run --topology ring", "ring", "hypercube, torus, array, flatfly");
     expect_bad_input("run --task pe --algorithm rc --topology array --dim 3 --radix 3 --k 2", "--dim 3", "accepted --dim 2");
     expect_bad_input("run --task pe --algorithm rc --dim 4 --k 2", "pe/rc", "on the hypercube");
     expect_bad_input("run --task pg --algorithm rc --topology torus --dim 1 --radix 5 --k 2", "--dim 1", "accepted --dim 2");
@@ -98,7 +98,10 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("run --task pack --algorithm greedy --topology array --dim 2 --radix 4 --sources 1,2 --targets 3,4",
                      "--targets", "monotone only");
     expect_bad_input("run --topology torus", "--topology torus", "--radix p");
-    expect_bad_input("run --topology torus --dim 2 --radix 1", "--radix 1", "2..65536");
+    expect_bad_input("run --topology torus --dim 2 --radix 1", "--radix 1", "3..65536");
+    expect_bad_input("run --topology array --dim 2 --radix 1", "--radix 1", "2..65536");
+    expect_bad_input("run --task traffic --algorithm dor --topology flatfly --dim 3 --radix 16", "flatfly 16^3", "d (p - 1) <= 32");
+    expect_bad_input("run --task mnb --algorithm bostt --topology flatfly --dim 2 --radix 4", "mnb/bostt", "accepted for mnb on the flatfly are none");
     expect_bad_input("run --topology array --dim 3 --radix 41", "41^3", "p^d <= 65536");
     // A 2-node ring is one link: the radix-2 torus is the radix-2 array, and there is no torus to fold onto it.
     expect_bad_input("run --topology torus --dim 4 --radix 2 --task pmnb --algorithm vbm-split --k 3", "--radix 2 on the torus",
@@ -106,7 +109,7 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("sweep-rate --topology torus --dim 3 --radix 2", "--radix 2 on the torus", "--radix 3..65536");
     expect_bad_input("run --topology array --dim 2 --radix 2 --task mnb --algorithm quadrant --torus-on-array", "--radix 2",
                      "accepted --radix 3");
-    expect_bad_input("run --dim 3 --radix 4", "--radix 4", "torus and the array only");
+    expect_bad_input("run --dim 3 --radix 4", "--radix 4", "topologies torus, array, flatfly, not to the hypercube");
     expect_bad_input("run --topology torus --dim 2 --radix 4 --task mnb --algorithm bostt", "mnb/bostt", "accepted for mnb on the torus");
     expect_bad_input("run --topology array --dim 1 --radix 5 --task kb --algorithm line-split --k 2", "kb/line-split",
                      "accepted for kb on the array are line");

@@ -25,11 +25,12 @@ struct Shape {
 
 std::vector<Shape> shapes_for(const AlgorithmEntry& e) {
     std::vector<Shape> out;
-    for (TopologyKind t : e.topologies) {
-        if (t == TopologyKind::hypercube) {
+    for (const std::string& name : e.topologies) {
+        if (name == "hypercube") {
             for (unsigned d : {2u, 3u, 4u, 5u, 6u, 8u}) out.push_back({"hypercube", d, 0});
+        } else if (name == "flatfly") {
+            for (const auto& [d, p] : {std::pair{1u, 4u}, {2u, 2u}, {2u, 3u}, {2u, 4u}, {3u, 3u}}) out.push_back({name, d, p});
         } else {
-            const std::string name = t == TopologyKind::torus ? "torus" : "array";
             for (const auto& [d, p] : {std::pair{1u, 2u}, {1u, 5u}, {1u, 6u}, {2u, 2u}, {2u, 3u}, {2u, 4u}, {2u, 6u}, {3u, 2u}, {3u, 3u}})
                 out.push_back({name, d, p});
         }

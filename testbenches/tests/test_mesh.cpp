@@ -16,14 +16,13 @@
 using cubecast::Mesh;
 using cubecast::RunConfig;
 using cubecast::RunStatus;
-using cubecast::TopologyKind;
 
 
 TEST(Mesh, NeighboursAsDefined) {
     for (const bool torus : {true, false})
         for (unsigned d = 1; d <= 3; ++d)
             for (unsigned p = torus ? 3 : 2; p <= 6; ++p) {
-                const Mesh m(torus ? TopologyKind::torus : TopologyKind::array, d, p);
+                const Mesh m(torus, d, p);
                 ASSERT_EQ(m.nodes(), power(p, d));
                 uint64_t links = 0;
                 for (uint32_t x = 0; x < m.nodes(); ++x) {
@@ -46,8 +45,8 @@ TEST(Mesh, NeighboursAsDefined) {
                 EXPECT_EQ(links, m.directed_links());
                 EXPECT_EQ(m.directed_links(), torus ? 2ull * d * m.nodes() : 2ull * d * (m.nodes() - m.nodes() / p));
             }
-    EXPECT_EQ(Mesh(TopologyKind::torus, 2, 4).port_name(3), "y+");
-    EXPECT_EQ(Mesh(TopologyKind::array, 2, 4).port_name(0), "x-");
+    EXPECT_EQ(Mesh(true, 2, 4).port_name(3), "y+");
+    EXPECT_EQ(Mesh(false, 2, 4).port_name(0), "x-");
 }
 
 namespace {

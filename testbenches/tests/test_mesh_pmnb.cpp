@@ -18,7 +18,6 @@
 
 using cubecast::Mesh;
 using cubecast::RunConfig;
-using cubecast::TopologyKind;
 
 namespace {
 
@@ -44,7 +43,7 @@ TEST(MeshPrefix, EveryNodeKnowsItsRankAndMIn2dPMinus1Steps) {
                 for (const unsigned density : {0u, 1u, 3u}) {  // none, every node, about a third active
                     SCOPED_TRACE("d=" + std::to_string(d) + " p=" + std::to_string(p) + " c=" + std::to_string(c) +
                                  " density " + std::to_string(density));
-                    const Mesh mesh(TopologyKind::array, d, p);
+                    const Mesh mesh(false, d, p);
                     std::mt19937 rng(d * 100 + p * 10 + c);
                     std::vector<uint64_t> a(n);
                     for (auto& v : a) v = density == 0 ? 0 : density == 1 ? 1 : rng() % 3 == 0;

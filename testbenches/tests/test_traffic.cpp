@@ -214,3 +214,22 @@ TEST(Traffic, AdaptiveTakesShortestPathsAroundQueues) {
             }
         }
 }
+
+// Adaptive routing's tie: on the 4-node ring a packet from 0 to 2 is two hops either way; with every
+// queue empty the lowest port wins, the minus port (port 0: x-), so its first hop is 0 -> 3.
+TEST(Traffic, AdaptiveTakesTheLowestPortOnATie) {
+    const Net ring{"torus", 1, 4};
+    const std::string path = temp_path("tie.csv");
+    std::ofstream(path) << "time,src,dst,size\n0,0,2,1\n";
+    RunConfig c = traffic(ring, "adaptive", "uniform", 0.1, 1, 0, 0, 10, 0);
+    c.pattern.reset();
+    c.rate.reset();
+    c.traffic_file = path;
+    const Outcome o = run_traced(c);
+    std::remove(path.c_str());
+    ASSERT_EQ(o.result.status, RunStatus::ok);
+    ASSERT_EQ(o.rows.size(), 2u);
+    EXPECT_EQ(o.rows[0].src, 0u);
+    EXPECT_EQ(o.rows[0].dst, 3u);
+    EXPECT_EQ(o.rows[1].dst, 2u);
+}

@@ -17,27 +17,29 @@ using namespace cubecast;
 
 
 struct Net {
-    std::string topology;  // hypercube, torus, array
+    std::string topology;  // hypercube, torus, array, flatfly
     unsigned dim, radix;   // radix 2 for the cube
     uint32_t nodes() const { return power(radix, dim); }
     unsigned digit(uint32_t v, unsigned i) const { return v / power(radix, i) % radix; }
     uint32_t with(uint32_t v, unsigned i, unsigned x) const { return v - digit(v, i) * power(radix, i) + x * power(radix, i); }
     bool torus() const { return topology == "torus"; }
+    // The flattened butterfly links every two nodes that differ in one digit: one hop per digit.
+    bool flat() const { return topology == "flatfly"; }
     unsigned hops(uint32_t a, uint32_t b) const {
         unsigned h = 0;
         for (unsigned i = 0; i < dim; ++i) {
             const unsigned x = digit(a, i), y = digit(b, i), gap = x > y ? x - y : y - x;
-            h += torus() ? std::min(gap, radix - gap) : gap;
+            h += flat() ? (gap != 0) : torus() ? std::min(gap, radix - gap) : gap;
         }
         return h;
     }
     // The next node on the route: e-cube and DOR alike correct the lowest differing digit, one step,
-    // on a ring the shorter way (the plus way on a tie), on the cube by flipping the bit.
+    // on a ring the shorter way (the plus way on a tie), on the cube and the flattened butterfly at once.
     uint32_t next(uint32_t at, uint32_t dest) const {
         unsigned i = 0;
         while (digit(at, i) == digit(dest, i)) ++i;
         const unsigned x = digit(at, i), y = digit(dest, i);
-        if (topology == "hypercube") return with(at, i, y);
+        if (topology == "hypercube" || flat()) return with(at, i, y);
         bool up = y > x;
         if (torus()) up = (y + radix - x) % radix <= radix / 2;
         return with(at, i, up ? (x + 1) % radix : (x + radix - 1) % radix);
@@ -90,7 +92,7 @@ inline RunConfig traffic(const Net& n, const std::string& algorithm, const std::
 }
 
 inline const std::vector<Net> nets = {{"hypercube", 4, 2}, {"hypercube", 6, 2}, {"array", 2, 4}, {"torus", 2, 4},
-                               {"torus", 2, 5}, {"array", 3, 3}, {"torus", 1, 6}};
+                               {"torus", 2, 5}, {"array", 3, 3}, {"torus", 1, 6}, {"flatfly", 2, 4}, {"flatfly", 3, 3}};
 
 inline std::string algorithm_for(const Net& n) { return n.topology == "hypercube" ? "ecube" : "dor"; }
 

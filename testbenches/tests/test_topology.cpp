@@ -1,0 +1,129 @@
+// Every registered topology keeps the interface's promises, checked against breadth-first search over
+// its own links (distances, eccentricities, the minimal ports, the next digit of a dimension-ordered
+// route), and the links themselves against each topology's definition written here: the d-cube's
+// nodes differ in one bit, the torus's and array's in one digit by one (test_mesh), the flattened
+// butterfly's in one digit by anything.
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <set>
+
+#include "models/fabric/topology.h"
+#include "testbenches/tests/mesh_helpers.h"
+
+using namespace cubecast;
+
+namespace {
+
+struct Size {
+    unsigned dim, radix;
+};
+
+std::vector<Size> sizes_of(const TopologyType& t) {
+    if (!t.takes_radix) return {{1, 0}, {3, 0}, {5, 0}};
+    return {{1, first_radix(t.name)}, {1, 5}, {2, first_radix(t.name)}, {2, 4}, {3, 3}, {2, 5}};
+}
+
+// Hops from `from` to every node, by breadth-first search over the topology's links.
+std::vector<uint32_t> bfs(const Topology& t, uint32_t from) {
+    std::vector<uint32_t> hops(t.nodes(), ~0u);
+    std::deque<uint32_t> queue{from};
+    hops[from] = 0;
+    while (!queue.empty()) {
+        const uint32_t v = queue.front();
+        queue.pop_front();
+        for (unsigned p = 0; p < t.ports(); ++p)
+            if (const auto w = t.across(v, p); w && hops[*w] == ~0u) hops[*w] = hops[v] + 1, queue.push_back(*w);
+    }
+    return hops;
+}
+
+// The node with every digit of v moved by those of c (mod p): the translation by c.
+uint32_t translate(const Topology& t, uint32_t v, uint32_t c) {
+    for (unsigned i = 0; i < t.dim(); ++i) v = t.with_digit(v, i, (t.digit(v, i) + t.digit(c, i)) % t.radix());
+    return v;
+}
+
+}  // namespace
+
+TEST(Topology, EveryRegisteredTopologyAgreesWithItsLinks) {
+    ASSERT_GE(topology_types().size(), 4u);
+    for (const TopologyType& type : topology_types())
+        for (const Size& s : sizes_of(type)) {
+            SCOPED_TRACE(type.name + " d=" + std::to_string(s.dim) + " p=" + std::to_string(s.radix));
+            ASSERT_FALSE(type.problem(s.dim, s.radix).has_value());
+            const auto t = make_topology(type.name, s.dim, s.radix);
+            EXPECT_EQ(t->name(), type.name);
+            const unsigned p = t->radix();
+            ASSERT_EQ(t->nodes(), power(p, s.dim));
+            uint64_t links = 0;
+            for (uint32_t v = 0; v < t->nodes(); ++v) {
+                std::set<uint32_t> neighbours;
+                for (unsigned port = 0; port < t->ports(); ++port) {
+                    const auto w = t->across(v, port);
+                    if (!w) continue;
+                    ++links;
+                    EXPECT_TRUE(neighbours.insert(*w).second) << "two ports of " << v << " reach " << *w;
+                    EXPECT_EQ(t->across(*w, t->arrival_port(port)), v) << "the link back";
+                    EXPECT_EQ(t->port_to(v, *w), port);
+                    // The definitions.
+                    unsigned differing = 0;
+                    for (unsigned i = 0; i < s.dim; ++i) differing += t->digit(v, i) != t->digit(*w, i);
+                    EXPECT_EQ(differing, 1u);
+                    if (type.name == "torus" || type.name == "array") EXPECT_TRUE(adjacent(v, *w, p, s.dim, type.name == "torus"));
+                    if (type.name == "hypercube") EXPECT_EQ(__builtin_popcount(v ^ *w), 1);
+                }
+                EXPECT_EQ(neighbours.size(), t->links_at(v));
+                if (type.name == "flatfly") EXPECT_EQ(neighbours.size(), s.dim * (p - 1)) << "every node differing in one digit";
+                for (unsigned i = 0; i < s.dim; ++i)
+                    for (unsigned x = 0; x < p; ++x) {
+                        const uint32_t u = t->with_digit(v, i, x);
+                        EXPECT_EQ(t->digit(u, i), x);
+                        for (unsigned j = 0; j < s.dim; ++j)
+                            if (j != i) EXPECT_EQ(t->digit(u, j), t->digit(v, j));
+                    }
+            }
+            EXPECT_EQ(links, t->directed_links());
+            for (uint32_t a = 0; a < t->nodes(); ++a) {
+                const std::vector<uint32_t> hops = bfs(*t, a);
+                uint32_t farthest = 0;
+                for (uint32_t b = 0; b < t->nodes(); ++b) {
+                    ASSERT_NE(hops[b], ~0u) << b << " unreachable from " << a;
+                    EXPECT_EQ(t->distance(a, b), hops[b]) << a << " to " << b;
+                    farthest = std::max(farthest, hops[b]);
+                    // The minimal ports of b toward a: exactly those whose neighbour is one hop closer.
+                    uint32_t closer = 0;
+                    for (unsigned port = 0; port < t->ports(); ++port)
+                        if (const auto w = t->across(b, port); w && hops[*w] + 1 == hops[b]) closer |= uint32_t{1} << port;
+                    EXPECT_EQ(t->minimal_ports(b, a), closer) << "at " << b << " toward " << a;
+                    // A dimension-ordered hop: the next digit along the lowest differing dimension leads
+                    // to a neighbour one hop closer.
+                    if (a == b) continue;
+                    unsigned i = 0;
+                    while (t->digit(a, i) == t->digit(b, i)) ++i;
+                    const uint32_t next = t->with_digit(b, i, t->next_digit(t->digit(b, i), t->digit(a, i)));
+                    EXPECT_TRUE(t->port_to(b, next).has_value());
+                    EXPECT_EQ(hops[next] + 1, hops[b]);
+                }
+                EXPECT_EQ(t->eccentricity(a), farthest);
+            }
+            // Translation symmetry, where claimed: port p of v + c leads to (port p of v) + c.
+            if (t->translation_symmetric())
+                for (uint32_t c = 0; c < t->nodes(); ++c)
+                    for (uint32_t v = 0; v < t->nodes(); ++v)
+                        for (unsigned port = 0; port < t->ports(); ++port)
+                            EXPECT_EQ(t->across(translate(*t, v, c), port), translate(*t, *t->across(v, port), c));
+        }
+}
+
+// The registry answers for names it does not know, and each type refuses what it cannot build with one
+// line naming the value.
+TEST(Topology, RegistryRefusesWhatItCannotBuild) {
+    EXPECT_EQ(topology_names(), "hypercube, torus, array, flatfly");
+    EXPECT_EQ(find_topology_type("ring"), nullptr);
+    EXPECT_NE(topology_problem("ring", 2, 3)->find("'ring'"), std::string::npos);
+    EXPECT_NE(topology_problem("flatfly", 2, 18)->find("d (p - 1) <= 32"), std::string::npos);  // 34 ports
+    EXPECT_FALSE(topology_problem("flatfly", 2, 17).has_value());                              // 32 ports
+    EXPECT_NE(topology_problem("torus", 2, 2)->find("--radix 2 on the torus"), std::string::npos);
+    EXPECT_NE(topology_problem("array", 5, 10)->find("10^5"), std::string::npos);
+}
