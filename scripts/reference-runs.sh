@@ -56,11 +56,13 @@ runs=(
   "traffic_mesh_sizes|--task traffic --algorithm dor --topology array --dim 2 --radix 4 --packet-sizes 1:3,4:1 --rate 0.2 --warmup-cycles 100 --window 300 --drain 300"
   "traffic_torus_deadlock|--task traffic --algorithm dor --topology torus --dim 2 --radix 8 --rate 0.9 --queue-depth 2"
   "traffic_adaptive_q|--task traffic --algorithm adaptive --topology torus --dim 2 --radix 4 --rate 0.4 --queue-depth 3 --warmup-cycles 100 --window 300 --drain 300"
+  "traffic_flatfly_q|--task traffic --algorithm adaptive --topology flatfly --dim 2 --radix 4 --rate 0.6 --queue-depth 2 --warmup-cycles 100 --window 300 --drain 300"
 )
 wave_runs=(
   "waves_mnb|--task mnb --algorithm bostt --dim 3 --packet-flits 2"
   "waves_torus_q|--task pmnb --algorithm vbm-split --topology torus --dim 2 --radix 3 --k 4 --packet-flits 4 --queue-depth 1"
   "waves_traffic|--task traffic --algorithm dor --topology array --dim 2 --radix 3 --rate 0.3 --warmup-cycles 20 --window 60 --drain 40"
+  "waves_flatfly|--task traffic --algorithm dor --topology flatfly --dim 2 --radix 3 --rate 0.3 --warmup-cycles 20 --window 60 --drain 40"
 )
 rtl_runs=(
   "rtl_mnb|--task mnb --algorithm bostt --dim 4 --router rtl"

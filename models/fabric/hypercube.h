@@ -53,6 +53,9 @@ private:
     unsigned dim_;
 };
 
+// The topology is the d-cube (its xor addressing), or null.
+inline const Hypercube* as_hypercube(const Topology& t) { return dynamic_cast<const Hypercube*>(&t); }
+
 unsigned popcount(uint32_t x);
 // Index (0-based) of the highest set bit; x must be non-zero.
 unsigned highest_bit(uint32_t x);

@@ -111,4 +111,9 @@ std::string Mesh::label() const {
     return s + " " + name();
 }
 
+const Mesh& as_mesh(const Topology& t) {
+    if (const auto* mesh = dynamic_cast<const Mesh*>(&t)) return *mesh;
+    throw std::logic_error(std::string("a mesh algorithm was given the ") + t.name());
+}
+
 }  // namespace cubecast

@@ -60,4 +60,8 @@ private:
     uint32_t weight_[17];  // p^i
 };
 
+// The mesh view of a topology, for the mesh's own algorithms (registered for the torus and the array
+// only, so the view always exists there; anything else is a programming error and throws).
+const Mesh& as_mesh(const Topology& t);
+
 }  // namespace cubecast

@@ -30,7 +30,7 @@ uint32_t from_digits(const Topology& t, const std::vector<unsigned>& digits) {
     for (unsigned d : digits) v += d * w, w *= t.radix();
     return v;
 }
-bool is_hypercube(const Topology& t) { return dynamic_cast<const Hypercube*>(&t) != nullptr; }
+bool is_hypercube(const Topology& t) { return as_hypercube(t) != nullptr; }
 }  // namespace
 
 std::optional<TrafficPattern> find_traffic_pattern(const std::string& name) {

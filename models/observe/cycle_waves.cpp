@@ -138,7 +138,7 @@ std::string make_gtkw(const std::string& vcd_path, const Topology& topology, uin
     const uint32_t shown = std::min(topology.nodes(), max_nodes);
     // A network with digits of radix p (the mesh, the flattened butterfly) row by row (digit 0 runs along
     // a row), each node with its ports by name; the cube's nodes by number, ports by number.
-    const bool by_digits = dynamic_cast<const Hypercube*>(&topology) == nullptr;
+    const bool by_digits = as_hypercube(topology) == nullptr;
     for (uint32_t i = 0; i < shown; ++i) {
         const std::string node = "SystemC.node" + std::to_string(i);
         if (by_digits && topology.dim() >= 2 && topology.digit(i, 0) == 0)

@@ -98,7 +98,7 @@ Network::Network(sc_module_name name, const RunConfig& config)
     // Folded, a node has its torus node's messages in the order the torus task makes them (by torus ids).
     std::unique_ptr<Task> torus_task;
     if (folded_torus_) {
-        fold_ = std::make_shared<const TorusFold>(*folded_torus_, dynamic_cast<const Mesh&>(*topology_));
+        fold_ = std::make_shared<const TorusFold>(*folded_torus_, as_mesh(*topology_));
         torus_task = std::make_unique<Task>(task_info_->kind, *folded_torus_, fold_->to_torus(config.root),
                                             torus_nodes(config.sources), task_.parts(), std::vector<std::vector<Arrival>>{},
                                             torus_nodes(config.targets));

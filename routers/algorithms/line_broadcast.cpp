@@ -66,13 +66,13 @@ private:
 AlgorithmEntry line(const char* name, const char* paper, const char* claim, bool split) {
     AlgorithmEntry e{TaskKind::kb, name, paper, claim,
                      [split](const BoundQuery& q) {
-                         const uint64_t k = q.k, p = dynamic_cast<const Mesh&>(q.topology).radix();
+                         const uint64_t k = q.k, p = q.topology.radix();
                          const bool ring = q.topology.wraps();
                          const Slots paper = split ? Slots::ratio(k + p - 1, 2) : ring ? Slots(k + p / 2 - 1) : Slots(k + p - 1);
                          return Bounds{paper, kb_lower_bound(q), q.parts * k * (p - 1)};
                      },
                      [split](const AlgorithmSetup& s) -> LogicFactory {
-                         const Mesh& mesh = dynamic_cast<const Mesh&>(s.topology);
+                         const Mesh& mesh = as_mesh(s.topology);
                          return [&mesh, split](uint32_t node) { return std::make_unique<LineBroadcastLogic>(mesh, split, node); };
                      }};
     e.topologies = split ? std::vector<std::string>{"torus"}

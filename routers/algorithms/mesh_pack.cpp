@@ -96,7 +96,7 @@ std::shared_ptr<const std::vector<int32_t>> rank_table(const Topology& t, std::v
 // shortest path a packet has to go (on the network: the torus's wraparound links count). The
 // transmissions are the greedy routes' (array paths: to i, then to v(i)).
 Bounds bounds(const BoundQuery& q, bool monotone, unsigned phases) {
-    const Mesh& m = dynamic_cast<const Mesh&>(q.topology);
+    const Mesh& m = as_mesh(q.topology);
     std::vector<uint32_t> s = q.sources, v = q.targets;
     std::sort(s.begin(), s.end());
     std::sort(v.begin(), v.end());
@@ -121,7 +121,7 @@ AlgorithmEntry greedy(TaskKind task, const char* paper, const char* claim, unsig
     AlgorithmEntry e{task, "greedy", paper, claim,
                      [monotone, phases](const BoundQuery& q) { return bounds(q, monotone, phases); },
                      [monotone](const AlgorithmSetup& s) -> LogicFactory {
-                         const Mesh& mesh = dynamic_cast<const Mesh&>(s.topology);
+                         const Mesh& mesh = as_mesh(s.topology);
                          const unsigned f = s.packet_flits;
                          auto ranks = monotone ? rank_table(mesh, s.sources) : nullptr;
                          return [&mesh, f, ranks](uint32_t node) { return std::make_unique<MeshPackLogic>(mesh, f, ranks, node); };

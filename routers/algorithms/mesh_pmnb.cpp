@@ -29,7 +29,7 @@ bool halves_for(PmnbVariant v) { return v == PmnbVariant::a0 || v == PmnbVariant
 
 std::function<LogicFactory(const AlgorithmSetup&)> builder(PmnbVariant variant) {
     return [variant](const AlgorithmSetup& s) -> LogicFactory {
-        const Mesh& mesh = dynamic_cast<const Mesh&>(s.topology);
+        const Mesh& mesh = as_mesh(s.topology);
         PmnbSetup setup{variant, mesh.dim(), s.packet_flits, s.token_flits, s.known_sources, nullptr};
         std::vector<uint32_t> active = s.sources;
         if (variant == PmnbVariant::mnb) {
@@ -62,7 +62,7 @@ Slots paper_time(PmnbVariant variant, const Mesh& mesh, uint64_t m, const Formul
 }
 
 Bounds bounds(PmnbVariant variant, const BoundQuery& q) {
-    const Mesh& mesh = dynamic_cast<const Mesh&>(q.topology);
+    const Mesh& mesh = as_mesh(q.topology);
     const uint64_t n = mesh.nodes(), m = variant == PmnbVariant::mnb ? n : q.k;
     return Bounds{paper_time(variant, mesh, m, q.options), variant == PmnbVariant::mnb ? mnb_lower_bound(q) : pmnb_lower_bound(q),
                   q.parts * m * (n - 1)};  // every part must reach N - 1 nodes
@@ -71,7 +71,7 @@ Bounds bounds(PmnbVariant variant, const BoundQuery& q) {
 // One period's PMNB for the dynamic scheme (001 §6): ranks always by prefix.
 std::function<PeriodFactory(const AlgorithmSetup&)> period_builder(PmnbVariant variant) {
     return [variant](const AlgorithmSetup& s) -> PeriodFactory {
-        const Mesh& mesh = dynamic_cast<const Mesh&>(s.topology);
+        const Mesh& mesh = as_mesh(s.topology);
         const PmnbSetup setup{variant, mesh.dim(), s.packet_flits, s.token_flits, false, std::make_shared<PmnbRom>()};
         const MeshPmnbShape shape{&mesh, mesh.wraps() && halves_for(variant)};
         return [setup, shape](uint32_t node) { return std::make_unique<MeshPmnbLogic>(setup, shape, node); };
@@ -84,7 +84,7 @@ std::function<PeriodFactory(const AlgorithmSetup&)> period_builder(PmnbVariant v
 //   vbm: from the bound above, with ceil(M/d) - 1 <= (M-1)/d: X = h(N-1)/(d(p-1)N),
 //     V = 4d(p-1) t_p + (p-1)d + hd (a term -X dropped).
 PeriodCost period_cost(PmnbVariant variant, const Topology& t, const FormulaOptions& o) {
-    const Mesh& mesh = dynamic_cast<const Mesh&>(t);
+    const Mesh& mesh = as_mesh(t);
     const double n = mesh.nodes(), d = mesh.dim(), pm1 = mesh.radix() - 1.0, g = mesh.wraps() ? 2 : 1;
     const double prefix = 2 * d * pm1 * o.t_p();
     switch (variant) {

@@ -264,7 +264,7 @@ LowerBound cut_bound(const Mesh& mesh, const std::vector<bool>& active, bool gat
 }
 
 Bounds bounds(const BoundQuery& q, bool gather) {
-    const Mesh& mesh = dynamic_cast<const Mesh&>(q.topology);
+    const Mesh& mesh = as_mesh(q.topology);
     const uint64_t n = mesh.nodes(), p = mesh.radix(), m = q.sources.size();
     uint64_t floor_sqrt = static_cast<uint64_t>(std::sqrt(static_cast<double>(m)));
     while (floor_sqrt * floor_sqrt > m) --floor_sqrt;
@@ -272,7 +272,7 @@ Bounds bounds(const BoundQuery& q, bool gather) {
     Bounds out;
     const uint64_t steps = gather ? 2 * p - 1 : p;  // token steps before phase 2
     out.paper = Slots(2 * floor_sqrt * (n - p) + 2 * (p - 1)) + q.options.t_p_slots() * steps;
-    const Mesh& network = dynamic_cast<const Mesh&>(q.network);
+    const Mesh& network = as_mesh(q.network);
     std::vector<bool> active(n, false);
     for (uint32_t s : q.network_sources) active[s] = true;
     out.lower = cut_bound(network, active, gather);
@@ -285,7 +285,7 @@ AlgorithmEntry exchange(TaskKind task, const char* paper, const char* claim) {
     const bool gather = task == TaskKind::pg;
     AlgorithmEntry e{task, "rc", paper, claim, [gather](const BoundQuery& q) { return bounds(q, gather); },
                      [gather](const AlgorithmSetup& s) -> LogicFactory {
-                         const Mesh& mesh = dynamic_cast<const Mesh&>(s.topology);
+                         const Mesh& mesh = as_mesh(s.topology);
                          const uint64_t p = mesh.radix(), t = s.token_flits;
                          const uint64_t gossip = p * t, start = (gather ? 2 * p - 1 : p) * t;  // p t_p, (2p-1) t_p
                          auto active = std::make_shared<std::vector<bool>>(mesh.nodes(), false);

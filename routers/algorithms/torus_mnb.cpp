@@ -126,11 +126,11 @@ void register_torus_mnb(Registry& r) {
                      "ceil((N-1)/4) on the p x p torus; 2x that on the array (Theorem 1, --torus-on-array)",
                      [](const BoundQuery& q) {
                          // On the array (folded) the lower bound is Theorem 1's: the corner receives N-1 over 2 links.
-                         const uint64_t p = dynamic_cast<const Mesh&>(q.topology).radix(), n = p * p;
+                         const uint64_t p = q.topology.radix(), n = p * p;
                          return Bounds{Slots(torus_optimum(p)), mnb_lower_bound(q), n * (n - 1)};
                      },
                      [](const AlgorithmSetup& s) -> LogicFactory {
-                         const Mesh& torus = dynamic_cast<const Mesh&>(s.topology);
+                         const Mesh& torus = as_mesh(s.topology);
                          auto rom = std::make_shared<const QuadrantTree>(torus);
                          return [rom, &torus](uint32_t) { return std::make_unique<QuadrantMnbLogic>(rom, torus); };
                      }};
