@@ -19,9 +19,9 @@ struct RunConfig {
     bool torus_on_array = false;     // array: run the torus algorithm through paper 001's Fig. 1 fold
     std::string level = "cycle";      // cycle (pin-level routers, a clock) | tlm (TLM-2.0 transactions, events)
     std::string task = "mnb";
-    std::string algorithm = "bostt";
+    std::string algorithm;        // empty: the task's natural algorithm on this topology (default_algorithm)
     uint32_t root = 0;
-    unsigned packet_flits = 1;
+    unsigned packet_flits = 0;    // 0: the least the algorithm takes (1, or the parts it splits a packet into)
     unsigned queue_depth = 0;     // 0 = unbounded
     uint64_t seed = 1;
     uint64_t max_cycles = 0;      // 0 = automatic bound

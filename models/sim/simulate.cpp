@@ -16,7 +16,7 @@ RunResult simulate(const RunConfig& config) {
     std::unique_ptr<Network> net;
     const auto t0 = std::chrono::steady_clock::now();
     try {
-        net = std::make_unique<Network>("network", with_placed_sources(config));
+        net = std::make_unique<Network>("network", with_placed_sources(with_defaults(config)));
     } catch (const std::runtime_error& e) {
         throw ConfigError(e.what());
     }

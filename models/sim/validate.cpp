@@ -329,11 +329,34 @@ std::optional<std::string> validate_traffic(const RunConfig& c, const TaskInfo& 
     return std::nullopt;
 }
 
-std::optional<std::string> validate(const RunConfig& c) {
-    if (auto e = topology_problem(c.topology, c.dim, c.radix)) return e;
+RunConfig with_defaults(const RunConfig& given) {
+    RunConfig c = given;
+    const TaskInfo* task = find_task(c.task);
+    if (!task || topology_problem(c.topology, c.dim, c.radix)) return c;  // validate() says what is wrong
+    // Folded (paper 001 Fig. 1), the algorithm is the torus's.
+    const bool fold = c.torus_on_array && c.topology == "array" && c.radix > 2;
+    const std::unique_ptr<Topology> topo = make_topology(fold ? "torus" : c.topology, c.dim, c.radix);
+    if (c.algorithm.empty())
+        if (const AlgorithmEntry* e = default_algorithm(task->kind, *topo)) c.algorithm = e->name;
+    if (c.packet_flits == 0) {
+        c.packet_flits = 1;
+        const AlgorithmEntry* algo = algorithms().find(task->kind, c.algorithm);
+        if (algo && task->kind == TaskKind::dynamic && c.algorithm == "periods")
+            algo = algorithms().find(TaskKind::pmnb, c.period_pmnb());  // its periods' PMNB splits the packets
+        if (algo && algo->runs_on(*topo)) c.packet_flits = std::max(1u, algo->parts(*topo));
+    }
+    return c;
+}
+
+std::optional<std::string> validate(const RunConfig& given) {
+    if (auto e = topology_problem(given.topology, given.dim, given.radix)) return e;
+    const RunConfig c = with_defaults(given);
     const std::unique_ptr<Topology> topo = make_topology(c.topology, c.dim, c.radix);
     const TaskInfo* task = find_task(c.task);
     if (!task) return "unknown task '" + c.task + "': accepted tasks are " + task_names();
+    if (c.algorithm.empty())
+        return "task " + c.task + " has no algorithm on the " + topo->label() + ": " + c.task + "'s algorithms are " +
+               join_algorithms(task->kind) + " (cubecast list shows where each runs)";
     if (!algorithms().find(task->kind, c.algorithm)) {
         bool known_elsewhere = false;
         for (const auto& e : algorithms().all()) known_elsewhere = known_elsewhere || e.name == c.algorithm;

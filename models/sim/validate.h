@@ -11,6 +11,9 @@
 namespace cubecast {
 
 std::optional<std::string> validate(const RunConfig& c);
+// The config with what was left to the defaults filled in: the task's natural algorithm on its
+// topology, and packets of the least length the algorithm takes. validate() and simulate() see this.
+RunConfig with_defaults(const RunConfig& c);
 // The config with kb's sources placed when given as --k K --placement P (for its own dimension).
 // The config must be valid.
 RunConfig with_placed_sources(const RunConfig& c);

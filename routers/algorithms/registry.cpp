@@ -22,6 +22,59 @@ bool AlgorithmEntry::runs_on(const Topology& t) const {
     return std::find(topologies.begin(), topologies.end(), t.name()) != topologies.end();
 }
 
+namespace {
+
+// Each task's natural algorithm per topology, the first that accepts the dimension where a task has
+// several: the optimal one where a paper has one (snb 003 §1, mnb 003 §2 and [BeT89]'s quadrants on
+// the 2-D torus, scatter 003 §3, te 003 §4, kb 000 §3.2 and 001 Theorem 2, succ 002 §3, pmnb 004
+// §IV-C and 001 §4.2 (no packet splitting: any --packet-flits), pack, pe, pg and monotone 001, the
+// dynamic scheme of 004 §II), for traffic dimension order.
+struct DefaultChoice {
+    TaskKind task;
+    const char* topology;
+    const char* algorithm;
+    const char* where = nullptr;  // the dimensions its check allows, for the list
+};
+const DefaultChoice kDefaults[] = {
+    {TaskKind::snb, "hypercube", "sbt"},          {TaskKind::mnb, "hypercube", "bostt"},
+    {TaskKind::mnb, "torus", "quadrant", "d = 2"}, {TaskKind::mnb, "torus", "vbm", "d != 2"},
+    {TaskKind::mnb, "array", "vbm"},              {TaskKind::scatter, "hypercube", "bostt"},
+    {TaskKind::te, "hypercube", "bostt"},         {TaskKind::kb, "hypercube", "st"},
+    {TaskKind::kb, "torus", "line", "d = 1"},     {TaskKind::kb, "array", "line", "d = 1"},
+    {TaskKind::succ, "hypercube", "gray"},        {TaskKind::pmnb, "hypercube", "vb3"},
+    {TaskKind::pmnb, "torus", "vbm"},             {TaskKind::pmnb, "array", "vbm"},
+    {TaskKind::pack, "array", "greedy"},          {TaskKind::pack, "torus", "greedy"},
+    {TaskKind::pe, "array", "rc", "d = 2"},                {TaskKind::pe, "torus", "rc", "d = 2"},
+    {TaskKind::pg, "array", "rc", "d = 2"},                {TaskKind::pg, "torus", "rc", "d = 2"},
+    {TaskKind::monotone, "array", "greedy"},      {TaskKind::monotone, "torus", "greedy"},
+    {TaskKind::dynamic, "hypercube", "periods"},  {TaskKind::dynamic, "torus", "periods"},
+    {TaskKind::dynamic, "array", "periods"},      {TaskKind::traffic, "hypercube", "ecube"},
+    {TaskKind::traffic, "torus", "dor"},          {TaskKind::traffic, "array", "dor"},
+    {TaskKind::traffic, "flatfly", "dor"},
+};
+
+}  // namespace
+
+const AlgorithmEntry* default_algorithm(TaskKind task, const Topology& topology) {
+    const AlgorithmEntry* first = nullptr;  // where none fits the dimension: its check then says why
+    for (const DefaultChoice& choice : kDefaults) {
+        if (choice.task != task || topology.name() != std::string(choice.topology)) continue;
+        const AlgorithmEntry* e = algorithms().find(task, choice.algorithm);
+        if (!e || !e->runs_on(topology)) continue;
+        if (!e->dim_check || !e->dim_check(topology.dim())) return e;
+        if (!first) first = e;
+    }
+    return first;
+}
+
+std::vector<std::string> default_on(const AlgorithmEntry& e) {
+    std::vector<std::string> names;
+    for (const DefaultChoice& choice : kDefaults)
+        if (choice.task == e.task && e.name == choice.algorithm)
+            names.push_back(std::string(choice.topology) + (choice.where ? std::string(" (") + choice.where + ")" : ""));
+    return names;
+}
+
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 unsigned ceil_log2(uint64_t x) {
     unsigned m = 0;

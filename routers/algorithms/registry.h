@@ -121,6 +121,13 @@ private:
 
 const Registry& algorithms();
 
+// The task's natural algorithm on this network (registry.cpp's table: the optimal one where a paper has
+// one), or none where no algorithm of the task runs there. `cubecast run --task T` runs it.
+const AlgorithmEntry* default_algorithm(TaskKind task, const Topology& topology);
+// The topologies on which the entry is its task's default (where its dimension check allows: the
+// quadrants on the 2-D torus only), for `cubecast list`.
+std::vector<std::string> default_on(const AlgorithmEntry& e);
+
 // Formulas shared by several entries (paper 003, Table 1).
 uint64_t ceil_div(uint64_t a, uint64_t b);
 unsigned ceil_log2(uint64_t x);  // the least m with 2^m >= x

@@ -47,7 +47,7 @@ bool parse_node_list(const std::string& option, const std::string& text, std::ve
 // own range checks (one line naming the value and the accepted range) instead of wrapping.
 struct CommonOptions {
     std::string topology = "hypercube";
-    long long dim = 6, root = 0, packet_flits = 1, queue_depth = 0, radix = 0;
+    long long dim = 6, root = 0, packet_flits = 0, queue_depth = 0, radix = 0;  // packet_flits 0: not given
     unsigned long long seed = 1, max_cycles = 0;
     long long sbt_rotation = 0;
     std::string router = "systemc", rtl_nodes, rtl_rom_dir, sources, targets, placement = "random", port_model = "mla";
@@ -76,7 +76,7 @@ struct CommonOptions {
         app->add_option("--level", level, "cycle (pin-level routers, default) or tlm (TLM-2.0 transactions, the same traces, faster)");
         app->add_flag("--torus-on-array", torus_on_array, "array: run the torus algorithm through paper 001's Fig. 1 fold (slowdown 2)");
         app->add_option("--root", root, "root node of snb and scatter");
-        packet_flits_option = app->add_option("--packet-flits", packet_flits, "flits per data packet = cycles per slot, 1..64");
+        packet_flits_option = app->add_option("--packet-flits", packet_flits, "flits per data packet = cycles per slot, 1..64 (default: 1, or the parts the algorithm splits a packet into)");
         app->add_option("--packet-sizes", packet_sizes, "traffic: a size distribution SIZE:WEIGHT,... in flits instead of --packet-flits (e.g. 1:4,8:1)");
         app->add_option("--queue-depth", queue_depth, "packets per output queue, 0 = unbounded");
         app->add_option("--seed", seed, "random seed (runs repeat exactly per seed)");
@@ -122,14 +122,15 @@ struct CommonOptions {
         c.radix = static_cast<unsigned>(radix);
         c.torus_on_array = torus_on_array;
         c.level = level;
-        if (packet_flits < 1 || packet_flits > static_cast<long long>(kMaxPacketFlits))
+        const bool flits_given = packet_flits_option->count() != 0 || packet_flits != 0;  // else the least the algorithm takes
+        if (flits_given && (packet_flits < 1 || packet_flits > static_cast<long long>(kMaxPacketFlits)))
             return "--packet-flits " + std::to_string(packet_flits) + " is out of range: accepted 1.." +
                    std::to_string(kMaxPacketFlits);
         if (queue_depth < 0 || queue_depth > 1000000)
             return "--queue-depth " + std::to_string(queue_depth) + " is out of range: accepted 0 (unbounded)..1000000";
         c.dim = static_cast<unsigned>(dim);
         c.root = static_cast<uint32_t>(root);
-        c.packet_flits = static_cast<unsigned>(packet_flits);
+        c.packet_flits = flits_given ? static_cast<unsigned>(packet_flits) : 0;
         c.queue_depth = static_cast<unsigned>(queue_depth);
         c.seed = seed;
         c.max_cycles = max_cycles;
@@ -216,7 +217,7 @@ int dispatch(int argc, char* argv[], bool check_only) {
     auto* run = app.add_subcommand("run", "simulate one task with one algorithm and print the result");
     run_opts.add(run, true);
     run->add_option("--task,-t", run_config.task, "task: " + accepted_tasks_and_algorithms());
-    run->add_option("--algorithm,-a", run_config.algorithm, "algorithm for the task");
+    run->add_option("--algorithm,-a", run_config.algorithm, "algorithm for the task (default: the task's natural one on the topology, marked in cubecast list)");
     run->add_option("--trace", run_config.trace_path, "write the link-transmission trace CSV here");
     run->add_option("--link-load", run_config.link_load_path, "traffic: write each link's load in the window (src,dst,port,flits,utilisation,channel_load) to this CSV");
     run->add_option("--vcd", run_config.vcd_path, "write a VCD of links and routers here (+ .gtkw beside it)");
@@ -313,7 +314,6 @@ int dispatch(int argc, char* argv[], bool check_only) {
         return cmd_example004(static_cast<unsigned>(ex_dim), static_cast<uint64_t>(ex_m), ex_seed, ex_format);
     }
     if (sweep_rate->parsed()) {
-        if (sweep_rate->count("--algorithm") == 0) rate_config.algorithm = rate_opts.topology == "hypercube" ? "ecube" : "dor";
         if (auto err = rate_opts.into(rate_config); !err.empty()) return bad_input(err);
         std::vector<double> rates;
         const bool search = rates_text == "auto";

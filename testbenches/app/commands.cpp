@@ -96,13 +96,18 @@ int cmd_list(bool json) {
         if (!json) std::cout << t.name << ": " << t.description << "\n";
         for (const AlgorithmEntry* e : algorithms().for_task(t.kind)) {
             const std::vector<std::string>& topologies = e->topologies;
+            const std::vector<std::string> defaults = default_on(*e);
             if (json) {
                 out.push_back({{"task", t.name}, {"algorithm", e->name}, {"paper", e->paper}, {"claimed_time", e->claim},
-                               {"topologies", topologies}});
+                               {"topologies", topologies}, {"default_on", defaults}});
             } else {
-                std::string on;
-                for (const auto& name : topologies) on += (on.empty() ? "" : ", ") + name;
-                std::cout << "  " << e->name << "  " << e->paper << "; claimed time " << e->claim << "; on " << on << "\n";
+                const auto join = [](const std::vector<std::string>& names) {
+                    std::string s;
+                    for (const auto& name : names) s += (s.empty() ? "" : ", ") + name;
+                    return s;
+                };
+                std::cout << "  " << e->name << (defaults.empty() ? "" : "  [default on " + join(defaults) + "]") << "  " << e->paper
+                          << "; claimed time " << e->claim << "; on " << join(topologies) << "\n";
             }
         }
     }

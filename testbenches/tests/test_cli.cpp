@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
@@ -543,4 +544,44 @@ TEST(CommandLine, SweepRateFindsTheSaturationPoint) {
     expect_bad_input("sweep-rate --dim 4 --rates 0.1,1.5", "1.5", "(0, 1]");
     expect_bad_input("sweep-rate --dim 4 --rates 0.2 --format xml", "xml", "table, csv, json");
     expect_bad_input("sweep-rate --topology torus --radix 4 --dim 2 --rates 0.2 --pattern bitrev --algorithm ecube", "ecube", "dor");
+}
+
+// `--task T` alone runs T's natural algorithm (the paper's optimal one; dimension order for traffic),
+// with packets as short as it takes: dynamic's periods split each packet into d mini-packets (004
+// §IV-B), so its default packet is d flits; and `cubecast list` marks each default.
+TEST(CommandLine, ATaskAloneRunsItsNaturalAlgorithm) {
+    const std::vector<std::pair<std::string, std::string>> natural = {
+        {"--task snb --dim 4", "snb / sbt on the 4-cube"},
+        {"--task mnb --dim 4", "mnb / bostt on the 4-cube"},
+        {"--task scatter --dim 4", "scatter / bostt on the 4-cube"},
+        {"--task te --dim 4", "te / bostt on the 4-cube"},
+        {"--task kb --dim 4 --k 3", "kb / st on the 4-cube"},
+        {"--task succ --dim 4", "succ / gray on the 4-cube"},
+        {"--task pmnb --dim 4 --k 3", "pmnb / vb3 on the 4-cube"},
+        {"--task dynamic --dim 4 --rho 0.3 --slots 200", "dynamic / periods on the 4-cube (16 nodes), packet 4 flits"},
+        {"--task traffic --dim 4 --window 100 --drain 100", "traffic / ecube on the 4-cube"},
+        {"--task traffic --topology flatfly --dim 2 --radix 3 --window 100 --drain 100", "traffic / dor on the 3x3 flattened butterfly"},
+        {"--task mnb --topology torus --dim 2 --radix 4", "mnb / quadrant on the 4x4 torus"},
+        {"--task mnb --topology torus --dim 3 --radix 3", "mnb / vbm on the 3x3x3 torus"},
+        {"--task mnb --topology array --dim 2 --radix 4 --torus-on-array", "mnb / quadrant on the 4x4 array simulating the torus"},
+        {"--task kb --topology array --dim 1 --radix 6 --k 2", "kb / line on the 6 array"},
+        {"--task pe --topology array --dim 2 --radix 3 --k 2", "pe / rc on the 3x3 array"},
+        {"--task dynamic --topology torus --dim 2 --radix 3 --rho 0.3 --slots 200", "dynamic / periods on the 3x3 torus (9 nodes), packet 4 flits"},
+    };
+    for (const auto& [args, header] : natural) {
+        SCOPED_TRACE(args);
+        const CliResult r = cubecast_cli("run " + args);
+        EXPECT_EQ(r.code, 0) << r.err;
+        EXPECT_EQ(r.out.rfind("cubecast: " + header, 0), 0u) << r.out.substr(0, r.out.find('\n'));
+    }
+    expect_bad_input("run --task snb --topology torus --dim 2 --radix 3", "snb", "no algorithm on the 3x3 torus");
+    expect_bad_input("run --task pe --topology array --dim 3 --radix 3 --k 2", "--dim 3", "accepted --dim 2");
+    const CliResult list = cubecast_cli("list");
+    EXPECT_NE(list.out.find("  bostt  [default on hypercube]  003 §2"), std::string::npos);
+    EXPECT_NE(list.out.find("  quadrant  [default on torus (d = 2)]"), std::string::npos);
+    const auto json = nlohmann::json::parse(cubecast_cli("list --json").out);
+    std::map<std::string, bool> has_default;  // every task has a default somewhere
+    for (const auto& e : json) has_default[e.at("task")] = has_default[e.at("task")] || !e.at("default_on").empty();
+    EXPECT_EQ(has_default.size(), 13u);
+    for (const auto& [task, marked] : has_default) EXPECT_TRUE(marked) << task;
 }
