@@ -1,6 +1,7 @@
 // Network elaboration and one simulation run: topology, nodes, routers with their control logic,
-// links, the link monitor, the optional trace and waves, and the supervisor that stops the run when
-// everything is delivered and the network is empty, or reports a stall with the stuck state.
+// links, the link monitor, the optional trace and waves (network.cpp), synthetic traffic
+// (network_traffic.cpp), the supervisor that ends the run (run_supervisor.h) and the result read
+// from it all (network_result.cpp).
 // One Network per process (SystemC allows one elaboration): simulate.h runs several, each in a child.
 #pragma once
 #include <chrono>
@@ -19,7 +20,7 @@
 #include "models/fabric/node.h"
 #include "models/fabric/phases.h"
 #include "models/sim/run.h"
-#include "models/sim/stall_diagnosis.h"
+#include "models/sim/run_supervisor.h"
 #include "models/fabric/task.h"
 #include "models/fabric/torus_fold.h"
 #include "models/fabric/traffic.h"
@@ -45,19 +46,26 @@ public:
     RunResult run();
 
 private:
-    void supervise();
-    bool running() const { return phases_->running(); }  // the cycle level's run phase
-    uint64_t cycle_limit() const;
-    void finish(RunStatus status);
-    void report_dynamic(RunResult& r) const;
-    void report_bounds(RunResult& r) const;
-    void note_progress(uint64_t cycle);
+    // What the result reads of the nodes and routers to settle the verdict.
+    struct RunChecks {
+        uint64_t node_errors = 0;
+        bool all_done = true;
+        size_t router_problems = 0;
+        std::vector<std::string> unfinished;  // logics that never finished
+    };
+    void after_edge();  // the cycle level's supervision
+    void build_nodes(const PacketFormat& format);
+    void open_trace();
     void build_cycle_level(const LogicFactory& make_logic, const PacketFormat& format);
     void build_transaction_level(const LogicFactory& make_logic, const PacketFormat& format);
-    void supervise_tlm(uint64_t cycle);
-    void check_end(uint64_t cycle);
-    uint64_t data_transmissions() const { return log_ ? log_->data_transmissions() : monitor_->data_transmissions(); }
-    uint64_t ctrl_transmissions() const { return log_ ? log_->ctrl_transmissions() : monitor_->ctrl_transmissions(); }
+    // The result (network_result.cpp).
+    void close_outputs(RunResult& r, uint64_t cycles);
+    void describe_run(RunResult& r) const;
+    RunChecks read_nodes_and_routers(RunResult& r) const;
+    void check_conservation(RunResult& r) const;
+    RunStatus settle_status(RunResult& r, const RunChecks& checks) const;
+    void report_dynamic(RunResult& r) const;
+    void report_bounds(RunResult& r) const;
     LogicFactory build_logic(const PacketFormat& format);
     std::vector<uint32_t> torus_nodes(const std::vector<uint32_t>& array_nodes) const;  // folded: their torus ids
 
@@ -78,7 +86,6 @@ private:
     void summarize_links(TrafficResult& t, std::vector<std::string>& output_errors) const;
     NetworkCounters counters_;
     uint64_t expected_total_ = 0;  // deliveries the task makes (traffic: the ledger counts them as generated)
-    uint64_t expected_total() const { return traffic_ ? traffic_->generated() : expected_total_; }
 
     std::unique_ptr<sc_core::sc_clock> clk_;  // the cycle level's (the transaction level has no clock)
     // The transaction level: the log of link transfers, the routers' constant clock/reset inputs, and
@@ -99,28 +106,10 @@ private:
     std::unique_ptr<TlmWaves> tlm_waves_;  // the transaction level's
     std::unique_ptr<TlmTransferPool> transfers_;  // the transaction level's transactions
 
-    uint64_t cycle_ = 0;
-    // Long runs say how far they are on stderr, every this many wall seconds (5; the environment variable
-    // CUBECAST_PROGRESS_SECONDS sets it, for tests of the line).
-    double progress_every_ = 5;
-    double next_progress_note_ = 5;
-    std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
     // When the kernel finished elaborating (ports and sockets bound): the simulation's wall time starts here.
-    std::chrono::steady_clock::time_point simulation_started_, simulation_ended_;
+    std::chrono::steady_clock::time_point simulation_started_;
     void start_of_simulation() override;
-    uint64_t last_progress_ = 0;
-    uint64_t last_progress_cycle_ = 0;
-    RunStatus status_ = RunStatus::ok;
-    bool finished_ = false;
-    std::string stuck_state_;
-    std::string diagnosis_;  // a stall: why, first (models/stall_diagnosis.h)
-    // Bounded queues can deadlock while other packets still move: every half stall window the network
-    // is searched for a cycle of waits, and one found twice running ends the run.
-    bool watch_waits_ = false;
-    uint64_t next_wait_check_ = 0;
-    std::vector<WaitingInput> suspected_cycle_;
-    void watch_waits(uint64_t cycle);
-    void stall(uint64_t cycle);
+    std::unique_ptr<RunSupervisor> supervisor_;  // built last, over the rest
 };
 
 }  // namespace cubecast

@@ -1,0 +1,233 @@
+// The run and its result: simulate to the supervisor's verdict, close the outputs, then read the
+// network: what ran, the paper's time and the bounds, the nodes' deliveries, the routers' tallies and
+// problems, packet conservation, and the verdict's precedence (a broken rule outranks a stall).
+#include <algorithm>
+#include <sstream>
+
+#include "models/sim/dynamic_theory.h"
+#include "models/sim/network.h"
+#include "models/observe/cycle_waves.h"
+
+namespace cubecast {
+
+using namespace sc_core;
+
+RunResult Network::run() {
+    const auto t0 = std::chrono::steady_clock::now();
+    sc_start(SC_ZERO_TIME);  // Verilator traces can be attached only after elaboration
+    if (waves_) waves_->trace_rtl(routers_);
+    if (!supervisor_->finished()) sc_start();  // (the transaction level may finish at cycle 0, within the first call)
+    const bool ran_out = !supervisor_->finished();
+    if (ran_out) supervisor_->ran_out_of_events();  // the transaction level's events ended before a verdict: a bug
+    // Binding completion (the kernel's end of elaboration, in the first sc_start) counts as elaboration.
+    // Simulation: from the end of elaboration to the supervisor's verdict (sc_stop then calls every
+    // object's end_of_simulation, which costs a large network more than its run: not simulation).
+    const double wall = std::chrono::duration<double>(supervisor_->ended_at() - simulation_started_).count();
+    const double binding = std::chrono::duration<double>(simulation_started_ - t0).count();
+    const uint64_t cycles = supervisor_->cycles();
+    if (log_) log_->stop(cycles - 1);
+    RunResult r;
+    close_outputs(r, cycles);
+    r.level = config_.level;
+    r.elaboration_seconds = binding;
+    if (ran_out) r.problems.push_back("the transaction-level run ran out of events at cycle " + std::to_string(cycles));
+    describe_run(r);
+    const RunChecks checks = read_nodes_and_routers(r);
+    check_conservation(r);
+    r.status = settle_status(r, checks);
+    if (delays_) report_dynamic(r);
+    if (traffic_) {
+        r.traffic = traffic_->summarize();
+        summarize_links(*r.traffic, r.output_errors);
+    }
+    r.wall_seconds = wall;
+    if (wall > 0) {
+        r.router_cycles_per_second = static_cast<double>(topology_->nodes()) * static_cast<double>(cycles) / wall;
+        r.packet_hops_per_second = static_cast<double>(r.data_transmissions + r.ctrl_transmissions) / wall;
+    }
+    return r;
+}
+
+// The trace and the waves, each writer reporting a failed write.
+void Network::close_outputs(RunResult& r, uint64_t cycles) {
+    if (trace_)
+        if (std::string e = trace_->close(); !e.empty()) r.output_errors.push_back(e);
+    std::vector<std::string> wave_errors;
+    if (waves_) wave_errors = waves_->close(static_cast<uint64_t>(sc_time_stamp().to_seconds() * 1e9) + 1);
+    if (tlm_waves_) wave_errors = tlm_waves_->close(tlm_waves_->run_time(cycles) + 1);
+    r.output_errors.insert(r.output_errors.end(), wave_errors.begin(), wave_errors.end());
+}
+
+// What ran, the paper's time and the bounds, and what crossed the links.
+void Network::describe_run(RunResult& r) const {
+    r.topology = topology_->name();
+    r.radix = config_.radix;
+    r.torus_on_array = config_.torus_on_array;
+    r.task = config_.task;
+    r.algorithm = config_.algorithm;
+    r.paper = algo_->paper;
+    r.claim = algo_->claim;
+    r.dim = topology_->dim();
+    r.nodes = topology_->nodes();
+    r.root = config_.root;
+    r.packet_flits = config_.packet_flits;
+    r.queue_depth = config_.queue_depth;
+    r.seed = config_.seed;
+    r.broadcasts = task_.broadcasts();
+    report_bounds(r);
+    r.data_transmissions = log_ ? log_->data_transmissions() : monitor_->data_transmissions();
+    r.ctrl_transmissions = log_ ? log_->ctrl_transmissions() : monitor_->ctrl_transmissions();
+    r.flits_moved = log_ ? log_->flits_moved() : monitor_->flits_moved();
+    r.simulated_cycles = supervisor_->cycles();
+}
+
+// The nodes' deliveries and errors, the routers' tallies, marks, queues and problems (the first four of
+// each kind, then how many more), the completion time and the links' utilisation.
+Network::RunChecks Network::read_nodes_and_routers(RunResult& r) const {
+    RunChecks checks;
+    if (traffic_)
+        for (uint32_t i = 0; i < nodes_.size(); ++i) nodes_[i]->set_expected(traffic_->expected_at(i));
+    for (const auto& node : nodes_) {
+        r.completion_cycles = std::max(r.completion_cycles, node->last_delivery_cycle());
+        r.node_last_delivery_cycle.push_back(node->last_delivery_cycle());
+        r.deliveries += node->delivered();
+        r.expected_deliveries += node->expected();
+        for (const auto& s : node->error_samples()) r.problems.push_back(s);
+        checks.node_errors += node->errors();
+        checks.all_done = checks.all_done && node->done();
+    }
+    r.last_delivery_cycles = r.completion_cycles;
+    for (const auto& router : routers_) {
+        if (std::string u = router->unfinished(); !u.empty()) checks.unfinished.push_back(std::move(u));
+        LogicReport lr;
+        router->logic_report(lr);
+        r.completion_cycles = std::max(r.completion_cycles, lr.finished_cycle);
+        for (const auto& tally : lr.tallies) {
+            auto it = std::find_if(r.tallies.begin(), r.tallies.end(), [&](const auto& t) { return t.first == tally.first; });
+            if (it == r.tallies.end()) r.tallies.push_back(tally);
+            else it->second = std::max(it->second, tally.second);
+        }
+        for (const LogicMark& m : lr.marks) {
+            auto it = std::find_if(r.marks.begin(), r.marks.end(), [&](const RunMark& x) { return x.name == m.name; });
+            if (it == r.marks.end()) r.marks.push_back(RunMark{m.name, m.cycle, m.phase_end});
+            else it->cycle = std::max(it->cycle, m.cycle);
+        }
+        r.max_queue_occupancy = std::max(r.max_queue_occupancy, router->max_queue_occupancy());
+        for (const auto& p : router->problems())
+            if (++checks.router_problems <= 4) r.problems.push_back(p);
+    }
+    if (checks.router_problems > 4)
+        r.problems.push_back("... and " + std::to_string(checks.router_problems - 4) + " more such problems at other nodes");
+    // Logics that never finished: a failure if the run ended, a stall's symptom.
+    for (size_t i = 0; i < checks.unfinished.size() && i < 4; ++i) r.problems.push_back(checks.unfinished[i]);
+    if (checks.unfinished.size() > 4)
+        r.problems.push_back("... and " + std::to_string(checks.unfinished.size() - 4) + " more logics that never finished");
+    r.completion_slots = Slots::of_cycles(r.completion_cycles, config_.packet_flits);
+    if (r.completion_cycles)
+        r.link_utilisation = static_cast<double>(log_ ? log_->data_flits() : monitor_->data_flits()) /
+                             (static_cast<double>(topology_->directed_links()) * static_cast<double>(r.completion_cycles));
+    r.delivered_exactly_once = checks.node_errors == 0 && checks.all_done && r.deliveries == r.expected_deliveries;
+    if (!checks.all_done && supervisor_->status() == RunStatus::ok)
+        r.problems.push_back(std::to_string(r.expected_deliveries - r.deliveries) + " messages never delivered");
+    return checks;
+}
+
+// Every copy enqueued was started, sent, received and seen on a link, none is left inside a router,
+// and no header was corrupted.
+void Network::check_conservation(RunResult& r) const {
+    const uint64_t monitored = r.data_transmissions + r.ctrl_transmissions;
+    const uint64_t corrupt_on_links = log_ ? 0 : monitor_->corrupt_headers();
+    r.conserved = counters_.copies_enqueued == counters_.transmissions_started &&
+                  counters_.transmissions_started == counters_.transmissions_sent &&
+                  counters_.transmissions_sent == counters_.packets_received && counters_.packets_received == monitored &&
+                  counters_.in_routers == 0 && counters_.corrupt_headers == 0 && corrupt_on_links == 0;
+    if (r.conserved || supervisor_->status() != RunStatus::ok) return;
+    std::ostringstream os;
+    os << "packets not conserved: enqueued " << counters_.copies_enqueued << ", started " << counters_.transmissions_started
+       << ", sent " << counters_.transmissions_sent << ", received " << counters_.packets_received << ", seen on links "
+       << monitored << ", left inside routers " << counters_.in_routers << ", corrupt headers "
+       << counters_.corrupt_headers + corrupt_on_links;
+    r.problems.push_back(os.str());
+}
+
+// The verdict. A finished run that missed a check (or the paper's time where the paper promises it)
+// failed. Precedence: a run that broke a rule (its port model, a delivery twice or out of order, a
+// corrupted header, its algorithm's own checks) failed its checks even if it then stalled or ran out of
+// time; the stall is still reported, with its diagnosis.
+RunStatus Network::settle_status(RunResult& r, const RunChecks& checks) const {
+    RunStatus status = supervisor_->status();
+    if (r.paper_bound_promised && !r.within_paper_bound() && status == RunStatus::ok)
+        r.problems.push_back("completion " + r.completion_slots.str() + " slots (" + std::to_string(r.completion_cycles) +
+                             " cycles) is over the paper's " + r.paper_slots->str() + " slots (" +
+                             r.paper_slots->cycles(config_.packet_flits).str() + " cycles), which " + r.paper + " promises here");
+    if (status == RunStatus::ok && !(r.delivered_exactly_once && r.conserved && checks.router_problems == 0 &&
+                                     checks.unfinished.empty() && (!r.paper_bound_promised || r.within_paper_bound())))
+        status = RunStatus::check_failed;
+    r.stalled = status == RunStatus::deadlock || status == RunStatus::timeout;
+    const bool broke_a_rule = checks.router_problems != 0 || checks.node_errors != 0 || counters_.corrupt_headers != 0 ||
+                              (!log_ && monitor_->corrupt_headers() != 0);
+    const RunStatus ended_as = status;
+    if (r.stalled && broke_a_rule) status = RunStatus::check_failed;
+    if (ended_as == RunStatus::deadlock) {
+        r.problems.push_back("stalled at cycle " + std::to_string(supervisor_->cycles()) + " with " +
+                             std::to_string(counters_.in_routers) + " packets inside routers and " +
+                             std::to_string(r.expected_deliveries - r.deliveries) + " deliveries missing");
+        r.stuck_state = supervisor_->stuck_state();
+        r.stall_diagnosis = supervisor_->diagnosis();
+    }
+    if (ended_as == RunStatus::timeout)
+        r.problems.push_back("did not finish within " + std::to_string(supervisor_->cycle_limit()) + " cycles");
+    return status;
+}
+
+void Network::report_dynamic(RunResult& r) const {
+    DynamicResult dyn;
+    const DynamicLoad load = dynamic_load(config_);
+    dyn.lambda = load.lambda;
+    dyn.rho = rho_of_lambda(load.lambda, *topology_);
+    dyn.horizon = load.horizon;
+    dyn.warmup = load.warmup;
+    delays_->summarize(config_.packet_flits, load.warmup, load.horizon, dyn);
+    if (!config_.delays_path.empty())
+        if (std::string e = delays_->write_csv(config_.delays_path, config_.packet_flits); !e.empty()) r.output_errors.push_back(e);
+    if (period_pmnb_) {
+        const FormulaOptions options{config_.c_star, false, config_.packet_flits, config_.token_flits, false};
+        const PeriodCost cost = period_pmnb_->period_cost(*topology_, options);
+        dyn.theory = dynamic_theorem(load.lambda, topology_->nodes(), cost.x, cost.v);
+        dyn.theory->rho_limit = rho_of_lambda(dyn.theory->lambda_limit, *topology_);
+    }
+    if (dyn.incomplete && r.status == RunStatus::ok)
+        r.problems.push_back(std::to_string(dyn.incomplete) + " broadcasts never completed");
+    r.dynamic = dyn;
+}
+
+// The paper's time, the lower bound and the transmissions the task needs, exactly, and whether the
+// algorithm promises its time under this run's conditions. Folded (Fig. 1), the torus algorithm's time
+// is asked on its torus and doubles; the lower bound is the array's own.
+void Network::report_bounds(RunResult& r) const {
+    const std::vector<uint32_t> torus_sources = folded_torus_ ? torus_nodes(config_.sources) : config_.sources;
+    const std::vector<uint32_t> torus_targets = folded_torus_ ? torus_nodes(config_.targets) : config_.targets;
+    const FormulaOptions options{config_.c_star, config_.with_prefix, config_.packet_flits, config_.token_flits,
+                                 config_.known_sources, *parse_port_model(config_.port_model)};
+    const Topology& algorithm_topology = folded_torus_ ? *folded_torus_ : *topology_;
+    const BoundQuery q{algorithm_topology, torus_sources, torus_targets, *topology_, config_.sources,
+                       config_.root, r.broadcasts, task_.parts(), options};
+    const Bounds b = algo_->bounds(q);
+    r.paper_slots = b.paper && folded_torus_ ? std::optional<Slots>(*b.paper * 2) : b.paper;
+    if (b.lower && b.lower->slots > Slots(0)) {
+        r.lower_bound_slots = b.lower->slots;
+        r.lower_bound_argument = b.lower->argument;
+    }
+    r.optimal_transmissions = b.transmissions;
+    if (!r.paper_slots) return;
+    // The papers assume unbounded queues ("infinite storage") and their own port model.
+    const PortModel model = options.port_model;
+    if (config_.queue_depth)
+        r.bound_note = "queues bounded at " + std::to_string(config_.queue_depth) + " packets (the paper assumes unbounded queues)";
+    else if (model != PortModel::mla && model != algo_->paper_port_model)
+        r.bound_note = std::string("port model ") + port_model_name(model) + " (the paper's is " +
+                       port_model_name(algo_->paper_port_model) + ")";
+    r.paper_bound_promised = r.bound_note.empty();
+}
+
+}  // namespace cubecast

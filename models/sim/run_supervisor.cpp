@@ -1,0 +1,184 @@
+#include "models/sim/run_supervisor.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+#include <systemc>
+
+namespace cubecast {
+
+namespace {
+// The first `max` lines, and how many more there were.
+std::string limit_lines(const std::string& text, size_t max) {
+    size_t pos = 0, lines = 0;
+    while (lines < max && (pos = text.find('\n', pos)) != std::string::npos) ++pos, ++lines;
+    if (pos == std::string::npos || pos >= text.size()) return text;
+    const auto rest = static_cast<size_t>(std::count(text.begin() + static_cast<long>(pos), text.end(), '\n'));
+    return text.substr(0, pos) + "  ... and " + std::to_string(rest) + " more stuck queues or inputs\n";
+}
+}  // namespace
+
+uint64_t arrivals_end(const Task& task) {
+    uint64_t end = 0;
+    for (const auto& list : task.arrivals())
+        if (!list.empty()) end = std::max(end, list.back().cycle + 1);
+    return end;
+}
+
+RunSupervisor::RunSupervisor(SupervisedNetwork network)
+    : net_(network), watch_waits_(network.config.queue_depth != 0 || network.config.uses_rtl()) {  // unbounded queues never refuse a packet
+    if (const char* every = std::getenv("CUBECAST_PROGRESS_SECONDS")) {
+        char* end = nullptr;
+        const double s = std::strtod(every, &end);
+        if (end != every && *end == '\0' && s >= 0) progress_every_ = next_progress_note_ = s;
+    }
+}
+
+uint64_t RunSupervisor::expected_messages() const {
+    return net_.traffic ? net_.traffic->generated() : net_.expected_messages;
+}
+
+uint64_t RunSupervisor::cycle_limit() const {
+    if (net_.config.max_cycles) return net_.config.max_cycles;
+    // Generous: every packet crossing every link one after the other would take less, after the last
+    // packet or request appears (a trace's or a dynamic run's last arrival).
+    const uint64_t packets = (net_.traffic ? net_.traffic->packets_bound() : net_.expected_messages) + 1;
+    const uint64_t last_arrival = net_.traffic ? net_.traffic->generation_end() : arrivals_end(net_.task);
+    return last_arrival + std::max<uint64_t>(100000, packets * net_.config.packet_flits * (net_.topology.dim() + 1) * 4);
+}
+
+void RunSupervisor::finish(RunStatus status) {
+    status_ = status;
+    finished_ = true;
+    ended_at_ = std::chrono::steady_clock::now();  // the kernel's end-of-simulation callbacks follow
+    sc_core::sc_stop();
+}
+
+void RunSupervisor::ran_out_of_events() {
+    status_ = RunStatus::check_failed;
+    ended_at_ = std::chrono::steady_clock::now();
+}
+
+// Runs on the falling edge, after every router has handled the rising edge of cycle `cycle_`.
+void RunSupervisor::after_edge() {
+    const uint64_t cycle = cycle_++;
+    if (net_.counters.progress != last_progress_) last_progress_cycle_ = cycle;
+    last_progress_ = net_.counters.progress;
+    check_end(cycle);
+}
+
+// What after_edge() does every cycle, done at the cycles where it can matter: after the edges the wheel
+// ran, and when the stall limit since the last progress or the cycle limit is reached.
+uint64_t RunSupervisor::after_tlm_edge(uint64_t cycle, uint64_t moved_at) {
+    if (finished_) return 0;
+    cycle_ = cycle + 1;
+    // The last edge up to this one that made progress; a packet still crossing moves a flit now.
+    if (moved_at > cycle) last_progress_cycle_ = cycle;
+    else last_progress_cycle_ = std::max(last_progress_cycle_, moved_at);
+    check_end(cycle);
+    if (finished_) return 0;
+    const uint64_t stall_at = std::max(last_progress_cycle_, moved_at) + stall_limit(net_.config.packet_flits) + 1;
+    uint64_t due = std::min(stall_at, cycle_limit() - 1);
+    if (watch_waits_) due = std::min(due, std::max(next_wait_check_, cycle + 1));
+    return due > cycle ? due : 0;
+}
+
+// After the edge of `cycle` (cycle_ is then cycle + 1), with last_progress_cycle_ the last edge that
+// moved a flit, placed or delivered a packet: done if everything was delivered, the network is empty
+// and every logic finished; stalled if nothing moved for stall_limit cycles and no router waits for a
+// time; out of time at the cycle limit.
+void RunSupervisor::check_end(uint64_t cycle) {
+    const NetworkCounters& counters = net_.counters;
+    const bool sources_done = !net_.traffic || !net_.traffic->generating();
+    if (sources_done && counters.deliveries >= expected_messages() * net_.task.parts() && counters.in_routers == 0 &&
+        counters.unfinished_logics == 0)
+        return finish(RunStatus::ok);
+    if (watch_waits_ && cycle >= next_wait_check_) {
+        watch_waits(cycle);
+        if (finished_) return;
+    }
+    if (cycle - last_progress_cycle_ > stall_limit(net_.config.packet_flits)) {
+        // Messages still to come excuse an empty network only: packets that sit still while the
+        // sources go on generating are stuck.
+        const bool timed = std::any_of(net_.routers.begin(), net_.routers.end(),
+                                       [&](const auto& r) { return r->waiting_on_time(cycle + 1); }) ||
+                           (counters.in_routers == 0 &&
+                            std::any_of(net_.nodes.begin(), net_.nodes.end(),
+                                        [](const auto& node) { return node->next_arrival_cycle() != kNoArrival; }));
+        if (timed) last_progress_cycle_ = cycle;
+        else return stall();
+    }
+    if (cycle + 1 >= cycle_limit()) finish(RunStatus::timeout);
+    if ((cycle & 63) == 0) note_progress(cycle);
+}
+
+// A cycle of waits never clears: found at two checks running (half a stall window apart), it ends the run.
+void RunSupervisor::watch_waits(uint64_t cycle) {
+    next_wait_check_ = cycle + stall_limit(net_.config.packet_flits) / 2;
+    std::vector<WaitingInput> found = find_wait_cycle(net_.topology, net_.routers);
+    const auto order = [](const WaitingInput& a, const WaitingInput& b) {
+        return std::make_pair(a.router, a.port) < std::make_pair(b.router, b.port);
+    };
+    std::vector<WaitingInput> sorted = found, before = suspected_cycle_;
+    std::sort(sorted.begin(), sorted.end(), order);
+    std::sort(before.begin(), before.end(), order);
+    if (!found.empty() && sorted == before) return stall();
+    suspected_cycle_ = found;
+}
+
+// The run cannot finish: the diagnosis first (a cycle of waits, or what is stuck), then every stuck
+// queue and input (the first 40 lines).
+void RunSupervisor::stall() {
+    const NetworkCounters& counters = net_.counters;
+    const std::vector<WaitingInput> cycle = find_wait_cycle(net_.topology, net_.routers);
+    if (!cycle.empty()) {
+        diagnosis_ = describe_wait_cycle(net_.topology, net_.routers, cycle);
+    } else if (counters.in_routers == 0) {
+        uint64_t delivered = 0, expected = 0;  // whole messages (deliveries count parts)
+        for (const auto& node : net_.nodes) delivered += node->delivered(), expected += node->expected();
+        if (net_.traffic) expected = net_.traffic->generated();
+        diagnosis_ = "the network is empty but " + std::to_string(expected - std::min(expected, delivered)) +
+                     " deliveries never happened: " +
+                     (counters.absorbed ? std::to_string(counters.absorbed) +
+                                              " packets were absorbed by control logics that no longer routed them (a phase "
+                                              "or period had ended before they came: see the problems above)\n"
+                                        : std::string("no packet for them was ever sent\n"));
+    } else {
+        uint64_t holding = 0, logics = 0;
+        for (const auto& r : net_.routers) {
+            holding += static_cast<uint64_t>(__builtin_popcount(r->holding_inputs()));
+            LogicReport lr;
+            r->logic_report(lr);
+            logics += !lr.problems.empty();
+        }
+        diagnosis_ = "nothing moved for " + std::to_string(stall_limit(net_.config.packet_flits)) +
+                     " cycles and nothing is due by the clock: " + std::to_string(counters.in_routers) +
+                     " packets are inside routers (" + std::to_string(holding) +
+                     " held by inputs that cannot place them), with no cycle of waits among them; the control logics of " +
+                     std::to_string(logics) + " nodes wait for packets that do not come\n";
+    }
+    std::ostringstream os;
+    for (const auto& r : net_.routers) r->describe_stuck(os);
+    stuck_state_ = limit_lines(os.str(), 40);
+    finish(RunStatus::deadlock);
+}
+
+// Every 5 s of wall time or so: the cycle reached and the deliveries made, on stderr (for a dynamic
+// run also how far the arrivals are), so a long run is visibly alive. Short runs print nothing.
+void RunSupervisor::note_progress(uint64_t cycle) {
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+    if (wall < next_progress_note_) return;
+    next_progress_note_ = wall + progress_every_;
+    std::ostringstream os;
+    // Deliveries are counted in parts (mini-packets, halves): the same unit on both sides.
+    os << "cubecast: " << static_cast<int>(wall) << " s: cycle " << cycle << ", " << net_.counters.deliveries << " of "
+       << expected_messages() * net_.task.parts() << (net_.task.parts() > 1 ? " part deliveries" : " deliveries");
+    if (net_.task.kind() == TaskKind::dynamic) {
+        const uint64_t end = arrivals_end(net_.task);
+        os << " (requests arrive until cycle " << end << (cycle >= end ? ", draining" : "") << ")";
+    }
+    std::cerr << os.str() << std::endl;
+}
+
+}  // namespace cubecast
