@@ -73,7 +73,8 @@ std::string dynamic_trace_comment(const RunConfig& c) {
     const DynamicLoad load = dynamic_load(c);
     std::ostringstream os;
     os << std::setprecision(10) << " lambda=" << load.lambda << " slots=" << load.horizon << " warmup=" << load.warmup;
-    if (c.algorithm == "periods") os << " pmnb=" << c.period_pmnb();
+    if (const AlgorithmEntry* e = algorithms().find(TaskKind::dynamic, c.algorithm); e && e->runs_pmnb_periods)
+        os << " pmnb=" << c.period_pmnb();
     if (!c.requests.empty()) os << " requests=" << c.requests.size();
     return os.str();
 }

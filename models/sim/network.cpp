@@ -55,8 +55,7 @@ Network::Network(sc_module_name name, const RunConfig& config)
       folded_torus_(config.torus_on_array ? std::make_unique<Mesh>(true, config.dim, config.radix) : nullptr),
       task_info_(find_task(config.task)),
       algo_(algorithms().find(task_info_->kind, config.algorithm)),
-      period_pmnb_(config.task == "dynamic" && config.algorithm == "periods" ? algorithms().find(TaskKind::pmnb, config.period_pmnb())
-                                                                              : nullptr),
+      period_pmnb_(algo_->runs_pmnb_periods ? algorithms().find(TaskKind::pmnb, config.period_pmnb()) : nullptr),
       task_(task_info_->kind, *topology_, config.root, config.sources,
             period_pmnb_ ? period_pmnb_->parts(*topology_) : algo_->parts(folded_torus_ ? *folded_torus_ : *topology_),
             task_info_->kind == TaskKind::dynamic ? dynamic_arrivals(config) : std::vector<std::vector<Arrival>>{},
@@ -71,7 +70,7 @@ Network::Network(sc_module_name name, const RunConfig& config)
     const LogicFactory make_logic = build_logic(format);
     if (traffic_) bound_traffic(make_logic);
     open_trace();
-    if (config.level == "tlm") build_transaction_level(make_logic, format);
+    if (config.level == Level::tlm) build_transaction_level(make_logic, format);
     else build_cycle_level(make_logic, format);
     supervisor_ = std::make_unique<RunSupervisor>(SupervisedNetwork{config_, *topology_, task_, nodes_, routers_, counters_,
                                                                     traffic_.get(), expected_total_});
@@ -129,7 +128,7 @@ void Network::open_trace() {
         "cubecast link-transmission trace",
         "task=" + c.task + " algorithm=" + c.algorithm + " " + topology_->describe() + " root=" + std::to_string(c.root) +
             " packet_flits=" + std::to_string(c.packet_flits) + " queue_depth=" + std::to_string(c.queue_depth) +
-            " seed=" + std::to_string(c.seed) + " port_model=" + c.port_model +
+            " seed=" + std::to_string(c.seed) + " port_model=" + port_model_name(c.port_model) +
             (c.sources.empty() ? "" : " k=" + std::to_string(c.sources.size())) +
             (c.token_flits == 1 ? "" : " token_flits=" + std::to_string(c.token_flits)) + (c.known_sources ? " known_sources=1" : "") +
             (c.torus_on_array ? " torus_on_array=1" : "") + dynamic_trace_comment(c)};
@@ -154,7 +153,7 @@ void Network::build_cycle_level(const LogicFactory& make_logic, const PacketForm
             if (const auto j = topology_->across(i, p))
                 links_[size_t{i} * ports + p] = std::make_unique<LinkSignals>(i, *j, p, *link_buses_, size_t{i} * ports + p);
 
-    const RouterConfig rc{config.packet_flits, config.queue_depth, *parse_port_model(config.port_model), format};
+    const RouterConfig rc{config.packet_flits, config.queue_depth, config.port_model, format};
 #if CUBECAST_WITH_RTL
     RtlRouterConfig rtl;
     if (config.uses_rtl()) {
@@ -240,7 +239,7 @@ void Network::build_transaction_level(const LogicFactory& make_logic, const Pack
         tlm_waves_ = std::make_unique<TlmWaves>(waves, *topology_, load_cycles_);
         hooks.waves = tlm_waves_.get();
     }
-    const RouterConfig rc{config_.packet_flits, config_.queue_depth, *parse_port_model(config_.port_model), format};
+    const RouterConfig rc{config_.packet_flits, config_.queue_depth, config_.port_model, format};
     std::vector<TlmRouter*> tlm(n);
     for (uint32_t i = 0; i < n; ++i) {
         auto r = std::make_unique<TlmRouter>(("router_" + std::to_string(i)).c_str(), i, *topology_, rc, make_logic(i),

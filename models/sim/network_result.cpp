@@ -208,7 +208,7 @@ void Network::report_bounds(RunResult& r) const {
     const std::vector<uint32_t> torus_sources = folded_torus_ ? torus_nodes(config_.sources) : config_.sources;
     const std::vector<uint32_t> torus_targets = folded_torus_ ? torus_nodes(config_.targets) : config_.targets;
     const FormulaOptions options{config_.c_star, config_.with_prefix, config_.packet_flits, config_.token_flits,
-                                 config_.known_sources, *parse_port_model(config_.port_model)};
+                                 config_.known_sources, config_.port_model};
     const Topology& algorithm_topology = folded_torus_ ? *folded_torus_ : *topology_;
     const BoundQuery q{algorithm_topology, torus_sources, torus_targets, *topology_, config_.sources,
                        config_.root, r.broadcasts, task_.parts(), options};

@@ -165,7 +165,7 @@ json to_json(const RunResult& r, bool with_per_node) {
         {"topology", r.topology},
         {"radix", r.radix},
         {"torus_on_array", r.torus_on_array},
-        {"level", r.level},
+        {"level", level_name(r.level)},
         {"task", r.task},
         {"algorithm", r.algorithm},
         {"paper", r.paper},
@@ -246,7 +246,7 @@ RunResult result_from_json(const json& j) {
     r.topology = j.at("topology");
     r.radix = j.at("radix");
     r.torus_on_array = j.value("torus_on_array", false);
-    r.level = j.value("level", std::string("cycle"));
+    r.level = parse_level(j.value("level", std::string("cycle"))).value_or(Level::cycle);
     r.nodes = j.at("nodes");
     r.root = j.at("root");
     r.packet_flits = j.at("packet_flits");

@@ -9,15 +9,26 @@
 #include "models/fabric/arrivals.h"
 #include "models/fabric/slots.h"
 #include "models/fabric/traffic.h"
+#include "routers/logic/port_model.h"
 
 namespace cubecast {
+
+// The level a run simulates at: pin-level routers on a clock, or TLM-2.0 transactions on events (the
+// same traces, faster).
+enum class Level { cycle, tlm };
+const char* level_name(Level l);
+std::optional<Level> parse_level(const std::string& name);
+// The router at every node: the SystemC model, or the Verilated RTL (the d-cube's).
+enum class RouterChoice { systemc, rtl };
+const char* router_name(RouterChoice r);
+std::optional<RouterChoice> parse_router(const std::string& name);
 
 struct RunConfig {
     std::string topology = "hypercube";  // hypercube | torus | array
     unsigned dim = 6;
     unsigned radix = 0;              // torus, array: p (N = p^dim); 0 on the hypercube
     bool torus_on_array = false;     // array: run the torus algorithm through paper 001's Fig. 1 fold
-    std::string level = "cycle";      // cycle (pin-level routers, a clock) | tlm (TLM-2.0 transactions, events)
+    Level level = Level::cycle;
     std::string task = "mnb";
     std::string algorithm;        // empty: the task's natural algorithm on this topology (default_algorithm)
     uint32_t root = 0;
@@ -34,7 +45,7 @@ struct RunConfig {
     std::vector<uint32_t> targets;    // monotone: the destinations (distinct, as many as sources)
     uint64_t k = 0;                   // kb: or K distinct nodes placed by `placement` (for this dim)
     std::string placement = "random"; // random (by seed) | adversarial | first
-    std::string port_model = "mla";   // mla | sla | shout
+    PortModel port_model = PortModel::mla;
     double c_star = 3.0;              // kb/st-random: C* of the fixed phase lengths (> 0)
     bool with_prefix = false;         // kb/rank: compute the ranks with a parallel prefix first
     unsigned token_flits = 1;         // flits of a control token (t_p = token_flits / packet_flits)
@@ -63,13 +74,13 @@ struct RunConfig {
     std::optional<double> burst;            // onoff: mean packets per burst (default 8)
     std::string traffic_file;               // a trace-driven workload (CSV time,src,dst[,size]) instead of a pattern
     std::vector<PacketSize> packet_sizes;   // a size distribution instead of --packet-flits (which is then the largest)
-    std::string router = "systemc";  // systemc | rtl: the router at every node
+    RouterChoice router = RouterChoice::systemc;
     std::vector<uint32_t> rtl_nodes;  // with router systemc: these nodes get the Verilated RTL router
     std::string rtl_rom_dir;          // where the RTL's memory files are (empty: the build's)
     unsigned sbt_rotation = 0;        // SBT dimension rotation (the trees R^c(SBT))
     bool rtl_invert_priority = false; // test hook: plants a bug in the RTL queue order
 
-    bool uses_rtl() const { return router == "rtl" || !rtl_nodes.empty(); }
+    bool uses_rtl() const { return router == RouterChoice::rtl || !rtl_nodes.empty(); }
     bool is_rtl_node(uint32_t node) const;
 };
 
@@ -125,7 +136,7 @@ struct RunResult {
     std::string topology = "hypercube";
     unsigned radix = 0;
     bool torus_on_array = false;
-    std::string level = "cycle";
+    Level level = Level::cycle;
     unsigned dim = 0;
     uint32_t nodes = 0;
     uint32_t root = 0;

@@ -76,24 +76,8 @@ std::optional<std::string> validate_sources(const RunConfig& c, const TaskInfo& 
                        ": in task " + c.task + " each active node sends one packet (accepted: distinct nodes)";
         return std::nullopt;
     }
-    if (c.algorithm == "pair" && (c.sources.size() != 2 || c.sources[0] == c.sources[1]))
-        return "algorithm pair broadcasts from exactly 2 distinct nodes, not K = " + std::to_string(c.sources.size()) +
-               (c.sources.size() == 2 ? " with a repeated node" : "") + " (accepted: --k 2 or --sources X,Y)";
-    if (c.algorithm.rfind("st", 0) == 0) {
-        if (c.sources.size() > kMaxTokenValue)
-            return "task kb/" + c.algorithm + " counts its packets in 32-bit tokens: K = " +
-                   std::to_string(c.sources.size()) + " is too many (accepted up to " + std::to_string(kMaxTokenValue) + ")";
-    }
-    if (c.algorithm == "rank") {
-        std::vector<uint32_t> distinct = c.sources;
-        std::sort(distinct.begin(), distinct.end());
-        distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-        if (c.sources.size() != c.dim || distinct.size() != c.dim)
-            return "algorithm rank broadcasts from exactly d = " + std::to_string(c.dim) +
-                   " distinct nodes, not K = " + std::to_string(c.sources.size()) +
-                   (distinct.size() != c.sources.size() ? " with repeats" : "") + " (accepted: --k " +
-                   std::to_string(c.dim) + ")";
-    }
+    if (const AlgorithmEntry* e = algorithms().find(task.kind, c.algorithm); e && e->sources_check)
+        return e->sources_check(c.dim, c.sources);
     return std::nullopt;
 }
 
@@ -116,7 +100,8 @@ std::optional<std::string> parts_problem(unsigned packet_flits, const AlgorithmE
 // Task dynamic's options, and none of them elsewhere.
 std::optional<std::string> validate_dynamic(const RunConfig& c, const TaskInfo& task, const Topology& topo) {
     const bool dynamic = task.kind == TaskKind::dynamic;
-    const bool periods = dynamic && c.algorithm == "periods";
+    const AlgorithmEntry* algo = algorithms().find(task.kind, c.algorithm);
+    const bool periods = algo && algo->runs_pmnb_periods;
     auto only = [&](const std::string& option, const std::string& where) {
         return option + " applies to " + where + " only, not to " + c.task + "/" + c.algorithm;
     };
@@ -177,16 +162,13 @@ std::optional<std::string> validate_dynamic(const RunConfig& c, const TaskInfo& 
 }
 
 std::optional<std::string> validate_level(const RunConfig& c) {
-    if (c.level != "cycle" && c.level != "tlm") return "--level '" + c.level + "' is unknown: accepted cycle, tlm";
-    if (c.level != "tlm") return std::nullopt;
+    if (c.level != Level::tlm) return std::nullopt;
     if (c.uses_rtl())
         return std::string("--router rtl (or --rtl-nodes) with --level tlm: the RTL router is cycle level: accepted --level cycle");
     return std::nullopt;
 }
 
 std::optional<std::string> validate_rtl(const RunConfig& c, const Topology& topo) {
-    if (c.router != "systemc" && c.router != "rtl")
-        return "--router '" + c.router + "' is unknown: accepted systemc, rtl";
     for (uint32_t n : c.rtl_nodes)
         if (n >= topo.nodes())
             return not_a_node("--rtl-nodes node " + std::to_string(n), topo);
@@ -194,8 +176,8 @@ std::optional<std::string> validate_rtl(const RunConfig& c, const Topology& topo
     if (c.topology != "hypercube")
         return std::string("the RTL router is the hypercube's: --router rtl and --rtl-nodes are accepted with --topology hypercube only, not ") +
                topo.name();
-    if (c.port_model != "mla")
-        return "--port-model " + c.port_model + " is not built into the RTL router: accepted mla with --router rtl";
+    if (c.port_model != PortModel::mla)
+        return std::string("--port-model ") + port_model_name(c.port_model) + " is not built into the RTL router: accepted mla with --router rtl";
     if (!kRtlBuilt)
         return std::string("this build has no RTL router (configured with -DCUBECAST_RTL=OFF): accepted --router systemc "
                            "and no --rtl-nodes (or build with the RTL)");
@@ -242,7 +224,8 @@ std::optional<std::string> validate_fold(const RunConfig& c, const TaskInfo& tas
     if (c.queue_depth)
         return "--queue-depth " + std::to_string(c.queue_depth) +
                " with --torus-on-array: accepted 0 (the fold's phase grid needs unbounded queues)";
-    if (c.port_model != "mla") return "--port-model " + c.port_model + " with --torus-on-array: accepted mla";
+    if (c.port_model != PortModel::mla)
+        return std::string("--port-model ") + port_model_name(c.port_model) + " with --torus-on-array: accepted mla";
     if (c.uses_rtl())
         return std::string("--torus-on-array with the RTL router: accepted --router systemc (the RTL is the hypercube's)");
     return std::nullopt;
@@ -265,7 +248,7 @@ RunConfig with_placed_sources(const RunConfig& c) {
 }
 
 bool RunConfig::is_rtl_node(uint32_t node) const {
-    return router == "rtl" || std::find(rtl_nodes.begin(), rtl_nodes.end(), node) != rtl_nodes.end();
+    return router == RouterChoice::rtl || std::find(rtl_nodes.begin(), rtl_nodes.end(), node) != rtl_nodes.end();
 }
 
 std::string not_a_node(const std::string& what, const Topology& topo) {
@@ -341,7 +324,7 @@ RunConfig with_defaults(const RunConfig& given) {
     if (c.packet_flits == 0) {
         c.packet_flits = 1;
         const AlgorithmEntry* algo = algorithms().find(task->kind, c.algorithm);
-        if (algo && task->kind == TaskKind::dynamic && c.algorithm == "periods")
+        if (algo && algo->runs_pmnb_periods)
             algo = algorithms().find(TaskKind::pmnb, c.period_pmnb());  // its periods' PMNB splits the packets
         if (algo && algo->runs_on(*topo)) c.packet_flits = std::max(1u, algo->parts(*topo));
     }
@@ -392,17 +375,18 @@ std::optional<std::string> validate(const RunConfig& given) {
     }
     if (auto e = validate_sources(with_placed_sources(c), *task, *topo)) return e;
     if (auto e = validate_traffic(c, *task, *topo)) return e;
-    if (!parse_port_model(c.port_model))
-        return "--port-model '" + c.port_model + "' is unknown: accepted mla, sla, shout";
-    if (task->kind == TaskKind::succ && c.port_model == "sla")
+    if (task->kind == TaskKind::succ && c.port_model == PortModel::sla)
         return "succ/" + c.algorithm + " sends one message on several links at once, which port model sla forbids: "
                "accepted mla, shout";
     if (!(c.c_star > 0.0 && c.c_star <= 1000.0))
         return "--c-star " + std::to_string(c.c_star) + " is out of range: accepted a number in (0, 1000] (the paper takes C* > e)";
-    if (c.c_star != 3.0 && !(task->kind == TaskKind::kb && c.algorithm == "st-random"))
-        return "--c-star applies to kb/st-random only, not to " + c.task + "/" + c.algorithm;
-    if (c.with_prefix && !(task->kind == TaskKind::kb && c.algorithm == "rank"))
-        return "--with-prefix applies to kb/rank only, not to " + c.task + "/" + c.algorithm;
+    const AlgorithmEntry& entry = *algorithms().find(task->kind, c.algorithm);
+    if (c.c_star != 3.0 && !entry.takes_c_star)
+        return "--c-star applies to " + algorithms_where([](const AlgorithmEntry& e) { return e.takes_c_star; }) +
+               " only, not to " + c.task + "/" + c.algorithm;
+    if (c.with_prefix && !entry.takes_with_prefix)
+        return "--with-prefix applies to " + algorithms_where([](const AlgorithmEntry& e) { return e.takes_with_prefix; }) +
+               " only, not to " + c.task + "/" + c.algorithm;
     if (c.token_flits < 1 || c.token_flits > kMaxPacketFlits)
         return "--token-flits " + std::to_string(c.token_flits) + " is out of range: accepted 1.." +
                std::to_string(kMaxPacketFlits);

@@ -132,6 +132,7 @@ void register_dynamic_periods(Registry& r) {
                return [period, end](uint32_t node) { return std::make_unique<DynamicPeriodsLogic>(period, node, end); };
            }};
     e.topologies = {"hypercube", "torus", "array"};
+    e.runs_pmnb_periods = true;
     r.add(e);
 }
 

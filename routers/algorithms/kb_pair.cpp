@@ -31,12 +31,18 @@ LogicFactory build(const AlgorithmSetup&) {
 }  // namespace
 
 void register_kb_pair(Registry& r) {
-    r.add({TaskKind::kb, "pair", "000 §3.3.2 (K = 2, priority toward the antipode)", "d",
-           [](const BoundQuery& q) {
-               const unsigned d = q.topology.dim();
-               return Bounds{Slots(d), kb_lower_bound(q), kb_transmissions(d, q.k)};
-           },
-           build});
+    AlgorithmEntry e{TaskKind::kb, "pair", "000 §3.3.2 (K = 2, priority toward the antipode)", "d",
+                     [](const BoundQuery& q) {
+                         const unsigned d = q.topology.dim();
+                         return Bounds{Slots(d), kb_lower_bound(q), kb_transmissions(d, q.k)};
+                     },
+                     build};
+    e.sources_check = [](unsigned, const std::vector<uint32_t>& s) -> std::optional<std::string> {
+        if (s.size() == 2 && s[0] != s[1]) return std::nullopt;
+        return "algorithm pair broadcasts from exactly 2 distinct nodes, not K = " + std::to_string(s.size()) +
+               (s.size() == 2 ? " with a repeated node" : "") + " (accepted: --k 2 or --sources X,Y)";
+    };
+    r.add(e);
 }
 
 }  // namespace cubecast

@@ -26,23 +26,38 @@ std::function<Bounds(const BoundQuery&)> kb_bounds(std::function<std::optional<S
 
 }  // namespace
 
+// Its tokens carry counts of packets in 32 bits.
+std::optional<std::string> token_range(const std::string& name, const std::vector<uint32_t>& sources) {
+    if (sources.size() <= kMaxTokenValue) return std::nullopt;
+    return "task kb/" + name + " counts its packets in 32-bit tokens: K = " + std::to_string(sources.size()) +
+           " is too many (accepted up to " + std::to_string(kMaxTokenValue) + ")";
+}
+
+AlgorithmEntry with_token_range(AlgorithmEntry e) {
+    const std::string name = e.name;
+    e.sources_check = [name](unsigned, const std::vector<uint32_t>& sources) { return token_range(name, sources); };
+    return e;
+}
+
 void register_kb_st(Registry& r) {
     // Total time 2 ceil(K/d) + 4d: phase 1 2d + 1, phase 2 ceil(K/d) + d - 1, phase 3 ceil(K/d) + d.
-    r.add({TaskKind::kb, "st", "000 §3.2 (prefix ranks, d edge-disjoint SBTs of §2.1.3, termination packets)",
+    r.add(with_token_range({TaskKind::kb, "st", "000 §3.2 (prefix ranks, d edge-disjoint SBTs of §2.1.3, termination packets)",
            "2ceil(K/d)+4d",
            kb_bounds([](unsigned d, uint64_t k, const FormulaOptions&) { return std::optional<Slots>(2 * ceil_div(k, d) + 4 * uint64_t{d}); }),
-           [](const AlgorithmSetup& s) { return build_with(StVariant::prefix, s); }});
-    r.add({TaskKind::kb, "st-random", "000 §3.2 randomized, fixed length (random trees, no prefix; --c-star C*)",
+           [](const AlgorithmSetup& s) { return build_with(StVariant::prefix, s); }}));
+    AlgorithmEntry random = with_token_range({TaskKind::kb, "st-random", "000 §3.2 randomized, fixed length (random trees, no prefix; --c-star C*)",
            "2ceil(C*K/d)+2d-1, correct w.h.p.",
            kb_bounds([](unsigned d, uint64_t k, const FormulaOptions& o) {
                return std::optional<Slots>(2 * st_random_budget(d, k, o.c_star) + 2 * uint64_t{d} - 1);
            }),
            [](const AlgorithmSetup& s) { return build_with(StVariant::random_fixed, s); }});
-    r.add({TaskKind::kb, "st-random-guaranteed",
+    random.takes_c_star = true;
+    r.add(random);
+    r.add(with_token_range({TaskKind::kb, "st-random-guaranteed",
            "000 §3.2 randomized, guaranteed (random trees; phase 2 until the roots hold all K)",
            "Theta(max(d, K/d)) w.h.p., always correct",
            kb_bounds([](unsigned, uint64_t, const FormulaOptions&) { return std::optional<Slots>(); }),
-           [](const AlgorithmSetup& s) { return build_with(StVariant::random_guaranteed, s); }});
+           [](const AlgorithmSetup& s) { return build_with(StVariant::random_guaranteed, s); }}));
     // K = 2^d: r_x = 2^d - x is known, no phase 1: 2 ceil(2^d/d) + 2d - 1.
     r.add({TaskKind::mnb, "st", "000 §3.2 with K = 2^d (no prefix phase: r_x = 2^d - x)", "2ceil(2^d/d)+2d-1",
            [](const BoundQuery& q) {

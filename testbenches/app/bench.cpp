@@ -66,10 +66,10 @@ int cmd_bench(const std::string& format) {
         c.task = k.task;
         c.algorithm = k.algorithm;
         c.dim = k.dim;
-        c.router = k.router;
+        c.router = *parse_router(k.router);
         c.topology = k.topology;
         c.radix = k.radix;
-        c.level = k.level;
+        c.level = *parse_level(k.level);
         if (k.rate > 0) c.rate = k.rate;
         if (k.k) {
             c.k = k.k;

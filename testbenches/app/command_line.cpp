@@ -11,6 +11,7 @@
 #include <systemc>
 #include <tuple>
 
+#include "models/fabric/printable.h"
 #include "models/fabric/hypercube.h"
 #include "models/fabric/packet.h"
 #include "models/fabric/task.h"
@@ -121,7 +122,9 @@ struct CommonOptions {
         c.topology = topology;
         c.radix = static_cast<unsigned>(radix);
         c.torus_on_array = torus_on_array;
-        c.level = level;
+        const auto level_choice = parse_level(level);
+        if (!level_choice) return "--level '" + printable(level) + "' is unknown: accepted cycle, tlm";
+        c.level = *level_choice;
         const bool flits_given = packet_flits_option->count() != 0 || packet_flits != 0;  // else the least the algorithm takes
         if (flits_given && (packet_flits < 1 || packet_flits > static_cast<long long>(kMaxPacketFlits)))
             return "--packet-flits " + std::to_string(packet_flits) + " is out of range: accepted 1.." +
@@ -137,8 +140,12 @@ struct CommonOptions {
         if (sbt_rotation < 0 || sbt_rotation >= dim)
             return "--sbt-rotation " + std::to_string(sbt_rotation) + " is out of range: accepted 0.." + std::to_string(dim - 1);
         c.sbt_rotation = static_cast<unsigned>(sbt_rotation);
-        c.router = router;
-        c.port_model = port_model;
+        const auto router_choice = parse_router(router);
+        if (!router_choice) return "--router '" + printable(router) + "' is unknown: accepted systemc, rtl";
+        c.router = *router_choice;
+        const auto model = parse_port_model(port_model);
+        if (!model) return "--port-model '" + printable(port_model) + "' is unknown: accepted mla, sla, shout";
+        c.port_model = *model;
         c.rtl_rom_dir = rtl_rom_dir;
         std::string error;
         if (!parse_node_list("--rtl-nodes", rtl_nodes, c.rtl_nodes, error)) return error;

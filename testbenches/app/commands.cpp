@@ -41,7 +41,7 @@ namespace {
 // never fills never refuses a packet).
 std::optional<unsigned> unbounded_peak(RunConfig c) {
     c.queue_depth = 0;
-    c.router = "systemc";
+    c.router = RouterChoice::systemc;
     c.rtl_nodes.clear();
     c.trace_path.clear();
     c.vcd_path.clear();

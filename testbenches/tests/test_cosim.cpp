@@ -28,7 +28,7 @@ void expect_same_trace(const RunConfig& base, const std::string& label) {
     const auto [sc_result, sc_trace] = traced(base);
     ASSERT_EQ(sc_result.status, RunStatus::ok);
     RunConfig all_rtl = base;
-    all_rtl.router = "rtl";
+    all_rtl.router = cubecast::RouterChoice::rtl;
     const auto [rtl_result, rtl_trace] = traced(all_rtl);
     EXPECT_EQ(rtl_result.status, RunStatus::ok) << (rtl_result.problems.empty() ? "" : rtl_result.problems.front());
     EXPECT_GT(sc_trace.size(), 50u);
@@ -69,7 +69,7 @@ TEST(Cosim, RtlNetworksMatchWithMultiFlitPacketsBoundedQueuesAndRotatedTrees) {
 
 TEST(Cosim, UnboundedRunBeyondTheRtlQueueDepthIsReportedNotPassed) {
     RunConfig c = config("te", "bostt", 8);  // queues of 128 packets against the RTL's 64
-    c.router = "rtl";
+    c.router = cubecast::RouterChoice::rtl;
     const auto r = cubecast::simulate_isolated(c).result;
     EXPECT_EQ(r.status, RunStatus::check_failed);
     ASSERT_FALSE(r.problems.empty());
@@ -81,7 +81,7 @@ TEST(Cosim, UnboundedRunBeyondTheRtlQueueDepthIsReportedNotPassed) {
 // inverted (the planted bug) delivers the total exchange, but late.
 TEST(Cosim, ARunOverItsPromisedTimeFailsItsChecks) {
     RunConfig c = config("te", "bostt", 4);
-    c.router = "rtl";
+    c.router = cubecast::RouterChoice::rtl;
     c.rtl_invert_priority = true;
     const auto r = cubecast::simulate_isolated(c).result;
     EXPECT_TRUE(r.delivered_exactly_once);

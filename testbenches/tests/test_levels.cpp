@@ -59,13 +59,13 @@ struct Counts {
 
 // Runs c at both levels; false if the configuration is not accepted (then nothing is compared).
 bool expect_levels_agree(RunConfig c, Counts& counts) {
-    c.level = "cycle";
+    c.level = cubecast::Level::cycle;
     if (validate(c)) return false;
     c.trace_path = temp_path("cycle.csv");
     const RunResult cycle = simulate_isolated(c).result;
     const std::string cycle_trace = slurp(c.trace_path);
     std::remove(c.trace_path.c_str());
-    c.level = "tlm";
+    c.level = cubecast::Level::tlm;
     c.trace_path = temp_path("tlm.csv");
     const RunResult tlm = simulate_isolated(c).result;
     const std::string tlm_trace = slurp(c.trace_path);
@@ -101,7 +101,7 @@ TEST(Levels, EveryAlgorithmEveryTopologySameTraceAndReport) {
                 c.topology = s.topology;
                 c.radix = s.radix;
                 c.torus_on_array = s.folded;
-                c.port_model = k.port_model;
+                c.port_model = *parse_port_model(k.port_model);
                 c.seed = 1 + variant++;
                 c.max_cycles = 20000;  // a run that stalls while a logic waits for time ends here, at both levels
                 const uint32_t nodes = s.radix ? power(s.radix, s.dim) : (1u << s.dim);
@@ -165,8 +165,8 @@ TEST(Levels, SameWavesAtBothLevels) {
         std::map<std::string, ValueChanges> waves[2];
         RunStatus status[2];
         for (int level = 0; level < 2; ++level) {
-            c.level = level ? "tlm" : "cycle";
-            c.vcd_path = temp_path(c.level + "_waves.vcd");
+            c.level = level ? cubecast::Level::tlm : cubecast::Level::cycle;
+            c.vcd_path = temp_path(std::string(level_name(c.level)) + "_waves.vcd");
             status[level] = simulate_isolated(c).result.status;
             waves[level] = read_vcd_changes(c.vcd_path);
             std::remove(c.vcd_path.c_str());

@@ -147,7 +147,7 @@ TEST(Stalls, ACycleOfWaitsIsReportedAsOne) {
 // is still reported, with its diagnosis.
 TEST(Stalls, ABrokenRuleOutranksTheStall) {
     RunConfig c = config("succ", "gray", 5, 0, 1, 1);
-    c.port_model = "shout";
+    c.port_model = cubecast::PortModel::shout;
     const auto r = cubecast::simulate_isolated(c).result;
     EXPECT_EQ(r.status, RunStatus::check_failed);
     EXPECT_TRUE(r.stalled);

@@ -26,7 +26,7 @@ std::vector<uint32_t> brgc(unsigned d) {
 void expect_in_order_under_shout(const std::string& algorithm, unsigned d, uint64_t slots) {
     SCOPED_TRACE(algorithm + " d=" + std::to_string(d));
     RunConfig c = config("succ", algorithm, d);
-    c.port_model = "shout";
+    c.port_model = cubecast::PortModel::shout;
     const Outcome o = run_traced(c);
     expect_clean_run(o, c);
     EXPECT_EQ(o.result.completion_slots, slots);
@@ -82,14 +82,14 @@ TEST(Successive, SequentialTakesPLog2PInOrder) {
 
 TEST(PortModel, AlgorithmsThatUseMoreThanTheModelAllowsAreReported) {
     RunConfig shout = config("mnb", "bostt", 4);
-    shout.port_model = "shout";
+    shout.port_model = cubecast::PortModel::shout;
     const auto r = cubecast::simulate_isolated(shout).result;
     EXPECT_EQ(r.status, RunStatus::check_failed);
     ASSERT_FALSE(r.problems.empty());
     EXPECT_NE(r.problems.front().find("receives on 4 links at once"), std::string::npos) << r.problems.front();
 
     RunConfig sla = config("snb", "sbt", 4);
-    sla.port_model = "sla";
+    sla.port_model = cubecast::PortModel::sla;
     const auto s = cubecast::simulate_isolated(sla).result;
     EXPECT_EQ(s.status, RunStatus::check_failed);
     ASSERT_FALSE(s.problems.empty());

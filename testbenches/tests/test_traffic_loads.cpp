@@ -45,7 +45,7 @@ TEST(Traffic, PacketSizesFromTheTraceAndTheMix) {
         c.rate.reset();
         c.traffic_file = path;
         const Outcome cycle = run_traced(c);
-        c.level = "tlm";
+        c.level = cubecast::Level::tlm;
         const Outcome tlm = run_traced(c);
         std::remove(path.c_str());
         ASSERT_EQ(cycle.result.status, RunStatus::ok);
@@ -190,7 +190,7 @@ TEST(Traffic, LinkLoadsCountEveryFlitOnItsRoute) {
             c.pattern.reset();
             c.rate.reset();
             c.traffic_file = path;
-            c.level = level ? "tlm" : "cycle";
+            c.level = level ? cubecast::Level::tlm : cubecast::Level::cycle;
             c.link_load_path = temp_path("link_load.csv");
             const RunResult r = simulate_isolated(c).result;
             ASSERT_EQ(r.status, RunStatus::ok);
