@@ -5,7 +5,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # (clang and its runtimes: the sanitizer build and the fuzzers; xvfb, xauth: GTKWave headless in the tests)
 packages=(cmake g++ make pkg-config libsystemc-dev libgtest-dev googletest libcli11-dev nlohmann-json3-dev gtkwave
-          verilator zlib1g-dev iverilog gnuplot-nox clang libclang-rt-14-dev xvfb xauth)
+          verilator zlib1g-dev iverilog gnuplot-nox clang clang-format libclang-rt-14-dev xvfb xauth)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
