@@ -7,13 +7,11 @@
 namespace cubecast {
 
 namespace {
-uint64_t first_edge(double slot, unsigned packet_flits) {
-    return static_cast<uint64_t>(std::ceil(slot * packet_flits - 1e-9));
-}
+uint64_t first_edge(double slot, unsigned packet_flits) { return static_cast<uint64_t>(std::ceil(slot * packet_flits - 1e-9)); }
 }  // namespace
 
-std::vector<std::vector<Arrival>> poisson_arrivals(uint32_t nodes, double lambda, double horizon_slots,
-                                                   unsigned packet_flits, uint64_t seed) {
+std::vector<std::vector<Arrival>> poisson_arrivals(uint32_t nodes, double lambda, double horizon_slots, unsigned packet_flits,
+                                                   uint64_t seed) {
     std::vector<std::vector<Arrival>> out(nodes);
     for (uint32_t node = 0; node < nodes; ++node) {
         std::seed_seq seq{seed, uint64_t{node}, uint64_t{0xa221}};

@@ -15,8 +15,8 @@ struct Arrival {
 };
 
 // Per node, the arrivals in [0, horizon) slots, in time order.
-std::vector<std::vector<Arrival>> poisson_arrivals(uint32_t nodes, double lambda, double horizon_slots,
-                                                   unsigned packet_flits, uint64_t seed);
+std::vector<std::vector<Arrival>> poisson_arrivals(uint32_t nodes, double lambda, double horizon_slots, unsigned packet_flits,
+                                                   uint64_t seed);
 
 // Given times (slots) at given nodes, e.g. a test's hand-made workload: per node, in time order.
 struct TimedRequest {

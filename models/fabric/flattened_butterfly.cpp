@@ -9,7 +9,8 @@ FlattenedButterfly::FlattenedButterfly(unsigned dim, unsigned radix) : dim_(dim)
         throw std::invalid_argument("a flattened butterfly needs d >= 1, p >= 2 and d (p - 1) <= 32 ports");
     for (unsigned i = 0; i < dim; ++i) {
         weight_[i] = nodes_;
-        if (uint64_t{nodes_} * radix > (uint64_t{1} << 16)) throw std::invalid_argument("a flattened butterfly has at most 2^16 nodes");
+        if (uint64_t{nodes_} * radix > (uint64_t{1} << 16))
+            throw std::invalid_argument("a flattened butterfly has at most 2^16 nodes");
         nodes_ *= radix;
     }
     weight_[dim] = nodes_;
@@ -47,7 +48,8 @@ std::optional<unsigned> FlattenedButterfly::port_to(uint32_t node, uint32_t to) 
 uint32_t FlattenedButterfly::minimal_ports(uint32_t node, uint32_t dest) const {
     uint32_t mask = 0;
     for (unsigned i = 0; i < dim_; ++i)
-        if (const unsigned x = digit(node, i), y = digit(dest, i); x != y) mask |= uint32_t{1} << port_of(i, (y + radix_ - x) % radix_);
+        if (const unsigned x = digit(node, i), y = digit(dest, i); x != y)
+            mask |= uint32_t{1} << port_of(i, (y + radix_ - x) % radix_);
     return mask;
 }
 

@@ -12,8 +12,7 @@ namespace cubecast {
 
 // Every link's three signals, one bus each (see signal_bus.h).
 struct LinkBuses {
-    explicit LinkBuses(size_t links)
-        : valid("link_valid", links), ready("link_ready", links), flit("link_flit", links) {}
+    explicit LinkBuses(size_t links) : valid("link_valid", links), ready("link_ready", links), flit("link_flit", links) {}
     SignalBus<bool> valid, ready;
     SignalBus<uint64_t> flit;
 };

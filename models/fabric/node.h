@@ -18,9 +18,9 @@ namespace cubecast {
 // not N), how many messages each, and in how many parts.
 struct DeliveryPlan {
     uint32_t nodes = 0;
-    uint32_t per_origin = 1;           // messages an origin may send (msg 0..per_origin-1 for broadcasts)
-    uint32_t parts = 1;                // mini-packets per message (1: not split)
-    std::vector<int32_t> slot_of;      // origin -> slot, -1 if it sends nothing; empty: slot = origin
+    uint32_t per_origin = 1;       // messages an origin may send (msg 0..per_origin-1 for broadcasts)
+    uint32_t parts = 1;            // mini-packets per message (1: not split)
+    std::vector<int32_t> slot_of;  // origin -> slot, -1 if it sends nothing; empty: slot = origin
     uint32_t slots() const { return slot_of.empty() ? nodes : static_cast<uint32_t>(count_); }
     // Only these origins send (each slot in the order given); without it every node may send.
     void set_origins(const std::vector<uint32_t>& origins);
@@ -55,8 +55,8 @@ public:
     Node(uint32_t id, std::shared_ptr<const DeliveryPlan> plan, PacketFormat format, uint64_t expected_deliveries,
          std::vector<Header> own_messages, std::vector<TimedMessage> arrivals = {});
     // Every origin may send, unsplit (the plain tasks, and the unit tests).
-    Node(uint32_t id, uint32_t nodes, uint32_t broadcasts_per_origin, unsigned packet_flits,
-         uint64_t expected_deliveries, std::vector<Header> own_messages);
+    Node(uint32_t id, uint32_t nodes, uint32_t broadcasts_per_origin, unsigned packet_flits, uint64_t expected_deliveries,
+         std::vector<Header> own_messages);
 
     uint32_t id() const { return id_; }
     const std::vector<Header>& own_messages() const { return own_; }
@@ -97,7 +97,7 @@ private:
     uint64_t expected_;
     std::vector<Header> own_;
     std::unique_ptr<ListedArrivals> listed_;  // the arrivals given at construction, if any
-    ArrivalStream* stream_ = nullptr;          // listed_, or one the node does not own (the traffic ledger's)
+    ArrivalStream* stream_ = nullptr;         // listed_, or one the node does not own (the traffic ledger's)
     DeliveryObserver observer_;
     UnicastLedger ledger_;
     std::vector<bool> seen_;  // (slot, msg, part) delivered so far

@@ -19,8 +19,8 @@ uint64_t check_bits(uint64_t body) {
 }  // namespace
 
 bool Header::operator==(const Header& o) const {
-    return origin == o.origin && dest == o.dest && broadcast == o.broadcast && msg == o.msg &&
-           part == o.part && kind == o.kind && tag == o.tag;
+    return origin == o.origin && dest == o.dest && broadcast == o.broadcast && msg == o.msg && part == o.part && kind == o.kind &&
+           tag == o.tag;
 }
 
 uint64_t encode_header(const Header& h) {
@@ -73,9 +73,7 @@ Header make_broadcast_token(uint32_t origin, uint8_t tag) {
     return h;
 }
 
-uint64_t token_value(const Header& h) {
-    return uint64_t{h.dest} | (uint64_t{h.msg} << 16) | (uint64_t{h.part} << 28);
-}
+uint64_t token_value(const Header& h) { return uint64_t{h.dest} | (uint64_t{h.msg} << 16) | (uint64_t{h.part} << 28); }
 
 const char* kind_name(Kind k) { return k == Kind::data ? "data" : "ctrl"; }
 

@@ -19,7 +19,7 @@ enum class Kind : uint8_t { data = 0, ctrl = 1 };
 
 struct Header {
     uint32_t origin = 0;
-    uint32_t dest = 0;          // ignored when broadcast
+    uint32_t dest = 0;  // ignored when broadcast
     bool broadcast = false;
     uint32_t msg = 0;
     uint8_t part = 0;

@@ -13,8 +13,7 @@ public:
     sc_core::sc_signal<bool> rst{"rst", true};
     sc_core::sc_signal<bool> load{"load", false};
 
-    PhaseSequencer(sc_core::sc_module_name name, uint64_t load_cycles)
-        : sc_module(name), load_cycles_(load_cycles) {
+    PhaseSequencer(sc_core::sc_module_name name, uint64_t load_cycles) : sc_module(name), load_cycles_(load_cycles) {
         SC_HAS_PROCESS(PhaseSequencer);
         SC_METHOD(advance);
         sensitive << clk.neg();

@@ -23,9 +23,12 @@ std::string printable(const std::string& value, size_t max_chars) {
         if (out.size() >= max_chars) return out + "... (" + std::to_string(value.size()) + " characters)";
         const unsigned char c = static_cast<unsigned char>(value[i]);
         const size_t n = utf8_length(value, i);
-        if (c == '\n') out += "\\n";
-        else if (c == '\r') out += "\\r";
-        else if (c == '\t') out += "\\t";
+        if (c == '\n')
+            out += "\\n";
+        else if (c == '\r')
+            out += "\\r";
+        else if (c == '\t')
+            out += "\\t";
         else if (c < 0x20 || c == 0x7f || n == 0) {  // a control character, or a byte that is not UTF-8
             char hex[8];
             std::snprintf(hex, sizeof hex, "\\x%02x", c);

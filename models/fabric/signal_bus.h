@@ -74,8 +74,10 @@ protected:
             stamp_[i] = simcontext()->change_stamp();
             const bool high = static_cast<bool>(cur_[i]);
             if (!true_bits_.empty()) {
-                if (high) true_bits_[i / 64] |= uint64_t{1} << (i % 64);
-                else true_bits_[i / 64] &= ~(uint64_t{1} << (i % 64));
+                if (high)
+                    true_bits_[i / 64] |= uint64_t{1} << (i % 64);
+                else
+                    true_bits_[i / 64] &= ~(uint64_t{1} << (i % 64));
             }
             if (high && !wake_.empty() && wake_[i] && wake_[i]->armed) {
                 wake_[i]->armed = false;
@@ -84,8 +86,10 @@ protected:
             if (!watched_[i]) continue;
             Events& e = *events_[i];
             e.changed.notify(sc_core::SC_ZERO_TIME);
-            if (high) e.posedge.notify(sc_core::SC_ZERO_TIME);
-            else e.negedge.notify(sc_core::SC_ZERO_TIME);
+            if (high)
+                e.posedge.notify(sc_core::SC_ZERO_TIME);
+            else
+                e.negedge.notify(sc_core::SC_ZERO_TIME);
         }
         dirty_.clear();
     }
@@ -96,8 +100,8 @@ private:
     std::vector<uint8_t> dirty_flag_, watched_;
     std::vector<size_t> dirty_;
     std::map<size_t, std::unique_ptr<Events>> events_;
-    std::vector<WakeLine*> wake_;       // empty until a line is set
-    std::vector<uint64_t> true_bits_;   // empty unless kept
+    std::vector<WakeLine*> wake_;      // empty until a line is set
+    std::vector<uint64_t> true_bits_;  // empty unless kept
 };
 
 // One link signal as its ports see it: an sc_signal_inout_if onto entry `index` of a bus.

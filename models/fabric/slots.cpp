@@ -32,9 +32,7 @@ Slots Slots::ratio(uint64_t num, uint64_t den) {
     return s;
 }
 
-Slots operator+(Slots a, Slots b) {
-    return reduced(u128{a.num_} * b.den_ + u128{b.num_} * a.den_, u128{a.den_} * b.den_);
-}
+Slots operator+(Slots a, Slots b) { return reduced(u128{a.num_} * b.den_ + u128{b.num_} * a.den_, u128{a.den_} * b.den_); }
 
 Slots operator-(Slots a, Slots b) {
     const u128 x = u128{a.num_} * b.den_, y = u128{b.num_} * a.den_;

@@ -13,13 +13,22 @@ const std::vector<TaskInfo>& tasks() {
         {TaskKind::te, "te", "total exchange: every node sends a distinct packet to every other node", false},
         {TaskKind::kb, "kb", "K simultaneous broadcasts from --sources, or --k K --placement P", false},
         {TaskKind::succ, "succ", "successive broadcasts mu_1..mu_p, mu_j from the j-th Gray code word, received in order", false},
-        {TaskKind::pmnb, "pmnb", "partial multinode broadcast: M active nodes (--sources, or --k M --placement P) broadcast one packet each", false},
-        {TaskKind::pack, "pack", "packing: M active nodes s(0) < ... < s(M-1) (--sources or --k) send a packet each, s(i) to node i", false},
-        {TaskKind::pe, "pe", "partial exchange: M active nodes (--sources or --k) each send a personal packet to every other node", false},
-        {TaskKind::pg, "pg", "partial gather: every node sends a personal packet to each of M active nodes (--sources or --k)", false},
-        {TaskKind::monotone, "monotone", "monotone routing: s(0) < ... < s(K-1) (--sources or --k) send to v(0) < ... < v(K-1) (--targets, or K random nodes), s(i) to v(i)", false},
-        {TaskKind::dynamic, "dynamic", "dynamic broadcasting: Poisson broadcast requests at every node (--rho or --lambda) for --slots", false},
-        {TaskKind::traffic, "traffic", "synthetic unicast traffic: every node sends packets at --rate (flits/node/cycle) to destinations of --pattern", false},
+        {TaskKind::pmnb, "pmnb",
+         "partial multinode broadcast: M active nodes (--sources, or --k M --placement P) broadcast one packet each", false},
+        {TaskKind::pack, "pack",
+         "packing: M active nodes s(0) < ... < s(M-1) (--sources or --k) send a packet each, s(i) to node i", false},
+        {TaskKind::pe, "pe",
+         "partial exchange: M active nodes (--sources or --k) each send a personal packet to every other node", false},
+        {TaskKind::pg, "pg", "partial gather: every node sends a personal packet to each of M active nodes (--sources or --k)",
+         false},
+        {TaskKind::monotone, "monotone",
+         "monotone routing: s(0) < ... < s(K-1) (--sources or --k) send to v(0) < ... < v(K-1) (--targets, or K random nodes), "
+         "s(i) to v(i)",
+         false},
+        {TaskKind::dynamic, "dynamic",
+         "dynamic broadcasting: Poisson broadcast requests at every node (--rho or --lambda) for --slots", false},
+        {TaskKind::traffic, "traffic",
+         "synthetic unicast traffic: every node sends packets at --rate (flits/node/cycle) to destinations of --pattern", false},
     };
     return list;
 }
@@ -88,7 +97,8 @@ std::vector<uint32_t> Task::origins() const {
 }
 
 uint32_t Task::broadcasts_per_origin() const {
-    if (kind_ == TaskKind::kb || kind_ == TaskKind::pmnb) return std::max<uint32_t>(1, *std::max_element(packets_at_.begin(), packets_at_.end()));
+    if (kind_ == TaskKind::kb || kind_ == TaskKind::pmnb)
+        return std::max<uint32_t>(1, *std::max_element(packets_at_.begin(), packets_at_.end()));
     if (kind_ == TaskKind::dynamic) {
         size_t most = 1;
         for (const auto& list : arrivals_) most = std::max(most, list.size());
@@ -173,7 +183,7 @@ std::vector<Header> Task::own_messages(uint32_t node) const {
             break;
         case TaskKind::dynamic:
         case TaskKind::traffic: break;  // its messages arrive during the run (traffic: the network's TrafficLedger)
-        case TaskKind::pe:  // paper 001 §5: an active node sends one packet to every other node
+        case TaskKind::pe:              // paper 001 §5: an active node sends one packet to every other node
             if (packets_at_[node])
                 for (uint32_t dest = 0; dest < topology_.nodes(); ++dest)
                     if (dest != node) unicast(node, dest);

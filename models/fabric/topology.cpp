@@ -29,7 +29,8 @@ std::optional<std::string> hypercube_problem(long long dim, long long radix) {
 std::optional<std::string> radix_problem(const std::string& name, long long dim, long long radix, long long least_radix) {
     if (radix == 0) return "--topology " + name + " needs --radix p (p >= " + str(least_radix) + ": p^d nodes)";
     if (radix < least_radix || radix > 65536)
-        return "--radix " + str(radix) + " is out of range: the " + name + " accepts " + str(least_radix) + "..65536 with p^d <= 65536";
+        return "--radix " + str(radix) + " is out of range: the " + name + " accepts " + str(least_radix) +
+               "..65536 with p^d <= 65536";
     if (dim < 1 || dim > 16) return "--dim " + str(dim) + " is out of range: the " + name + " accepts 1..16 with p^d <= 65536";
     long double n = 1;
     for (long long i = 0; i < dim; ++i) n *= static_cast<long double>(radix);
@@ -40,8 +41,9 @@ std::optional<std::string> radix_problem(const std::string& name, long long dim,
 
 std::optional<std::string> torus_problem(long long dim, long long radix) {
     if (radix == 2)  // see mesh.h: the papers' ring has one link per neighbour pair
-        return std::string("--radix 2 on the torus: a 2-node ring is one link, so the radix-2 torus is the radix-2 array "
-                           "(the d-cube): accepted --topology torus with --radix 3..65536, or --topology array --radix 2");
+        return std::string(
+            "--radix 2 on the torus: a 2-node ring is one link, so the radix-2 torus is the radix-2 array "
+            "(the d-cube): accepted --topology torus with --radix 3..65536, or --topology array --radix 2");
     return radix_problem("torus", dim, radix, 3);
 }
 

@@ -23,7 +23,7 @@ public:
     virtual const char* name() const = 0;  // its registry name: "hypercube", "torus", "array", ...
     virtual unsigned dim() const = 0;
     virtual uint32_t nodes() const = 0;
-    virtual unsigned ports() const = 0;    // network ports per router (the local port apart)
+    virtual unsigned ports() const = 0;  // network ports per router (the local port apart)
     // The node across port p of `node`, or none (an array's edge has no link there). Two ports of a node
     // never reach the same neighbour: a link is named by its two nodes (the trace, the waves).
     virtual std::optional<uint32_t> across(uint32_t node, unsigned port) const = 0;
@@ -78,8 +78,8 @@ public:
 // topology.cpp registers each.
 struct TopologyType {
     std::string name;
-    std::string description;   // for --help and `cubecast list`
-    bool takes_radix;          // --radix p
+    std::string description;  // for --help and `cubecast list`
+    bool takes_radix;         // --radix p
     // What is wrong with these options (one line naming the value and what is accepted), if anything.
     std::function<std::optional<std::string>(long long dim, long long radix)> problem;
     std::function<std::unique_ptr<Topology>(unsigned dim, unsigned radix)> make;

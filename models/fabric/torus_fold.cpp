@@ -59,8 +59,12 @@ Header relabel(Header h, Map map) {
 }
 }  // namespace
 
-Header TorusFold::to_array(Header h) const { return relabel(h, [&](uint32_t v) { return to_array(v); }); }
-Header TorusFold::to_torus(Header h) const { return relabel(h, [&](uint32_t v) { return to_torus(v); }); }
+Header TorusFold::to_array(Header h) const {
+    return relabel(h, [&](uint32_t v) { return to_array(v); });
+}
+Header TorusFold::to_torus(Header h) const {
+    return relabel(h, [&](uint32_t v) { return to_torus(v); });
+}
 
 TorusFold::Leg TorusFold::leg(uint32_t torus_node, unsigned torus_port) const {
     const unsigned i = torus_port / 2, dir = torus_port % 2;

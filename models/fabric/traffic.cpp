@@ -15,8 +15,8 @@
 namespace cubecast {
 
 const std::vector<std::string>& traffic_patterns() {
-    static const std::vector<std::string> names = {"uniform", "transpose", "bitcomp", "bitrev", "shuffle",
-                                                   "tornado", "neighbor", "hotspot"};
+    static const std::vector<std::string> names = {"uniform", "transpose", "bitcomp",  "bitrev",
+                                                   "shuffle", "tornado",   "neighbor", "hotspot"};
     return names;
 }
 
@@ -60,8 +60,8 @@ std::optional<std::string> traffic_pattern_problem(const std::string& pattern, c
     return std::nullopt;
 }
 
-uint32_t traffic_destination(TrafficPattern pattern, const Topology& t, uint32_t src, const TrafficSpec& spec,
-                             double draw_a, double draw_b) {
+uint32_t traffic_destination(TrafficPattern pattern, const Topology& t, uint32_t src, const TrafficSpec& spec, double draw_a,
+                             double draw_b) {
     const uint32_t n = t.nodes();
     const auto uniform = [&](double u) {  // any node but src
         const uint32_t k = std::min<uint32_t>(n - 2, static_cast<uint32_t>(u * (n - 1)));
@@ -124,7 +124,9 @@ public:
 
 private:
     // Failures before the first success of trials with probability q (q in (0, 1]).
-    uint64_t geometric(double q) { return q >= 1.0 ? 0 : static_cast<uint64_t>(std::floor(std::log1p(-unit_(rng_)) / std::log1p(-q))); }
+    uint64_t geometric(double q) {
+        return q >= 1.0 ? 0 : static_cast<uint64_t>(std::floor(std::log1p(-unit_(rng_)) / std::log1p(-q)));
+    }
 
     // The next packet after the ones drawn: its cycle and destination (kNoArrival once past the end).
     void draw() {
@@ -143,7 +145,7 @@ private:
             uint64_t cycle = at_;
             if (!ledger_.onoff_) {
                 cycle += geometric(ledger_.packet_p_);  // Bernoulli trials each cycle, drawn as gaps between successes
-            } else if (left_in_burst_ == 0) {  // an idle gap, then a new burst
+            } else if (left_in_burst_ == 0) {           // an idle gap, then a new burst
                 cycle += geometric(1.0 / (1.0 + ledger_.gap_mean_));
                 left_in_burst_ = 1 + geometric(1.0 / spec.burst);
             } else {
@@ -213,7 +215,8 @@ TrafficLedger::TrafficLedger(const Topology& topology, const TrafficSpec& spec)
     sources_left_ = topology.nodes();
     sources_.reserve(topology.nodes());
     for (uint32_t v = 0; v < topology.nodes(); ++v)
-        sources_.push_back(std::make_unique<Source>(*this, v, listed.empty() ? std::vector<TrafficEvent>{} : std::move(listed[v])));
+        sources_.push_back(
+            std::make_unique<Source>(*this, v, listed.empty() ? std::vector<TrafficEvent>{} : std::move(listed[v])));
 }
 
 TrafficLedger::~TrafficLedger() = default;
@@ -272,7 +275,7 @@ std::optional<std::string> parse_packet_sizes(const std::string& text, std::vect
 }
 
 namespace {
-constexpr size_t kMaxTraceLine = 256;                 // characters
+constexpr size_t kMaxTraceLine = 256;  // characters
 constexpr uint64_t kMaxTracePackets = 50000000;
 constexpr uint64_t kMaxTraceCycle = 1000000000000ull;  // 10^12 cycles
 
@@ -307,8 +310,8 @@ std::optional<std::string> read_traffic(std::istream& in, const std::string& pat
         if (line.empty() || line[0] == '#') continue;
         if (number == 1 && (line == "time,src,dst" || line == "time,src,dst,size")) continue;
         const auto bad = [&](const std::string& why) {
-            return "--traffic-file " + printable(path) + " line " + std::to_string(number) + " ('" + printable(line) + "'): " +
-                   why + ": accepted lines time,src,dst[,size] with a cycle 0.." + std::to_string(kMaxTraceCycle) +
+            return "--traffic-file " + printable(path) + " line " + std::to_string(number) + " ('" + printable(line) +
+                   "'): " + why + ": accepted lines time,src,dst[,size] with a cycle 0.." + std::to_string(kMaxTraceCycle) +
                    ", nodes 0.." + std::to_string(nodes - 1) + " (src != dst) and a size of 1.." +
                    std::to_string(kMaxPacketFlits) + " flits (default --packet-flits, " + std::to_string(packet_flits) + ")";
         };
@@ -346,8 +349,10 @@ bool TrafficLedger::delivered(const Header& h, uint32_t at, uint64_t cycle) {
     const uint64_t created = in_flight_[oldest].created;
     const unsigned flits = in_flight_[oldest].flits;
     free_.push_back(oldest);
-    if (next == kNone) pending_.erase(it);
-    else it->second.oldest = next;
+    if (next == kNone)
+        pending_.erase(it);
+    else
+        it->second.oldest = next;
 
     ++delivered_;
     const uint64_t from = spec_.warmup, to = spec_.warmup + spec_.window;
@@ -392,7 +397,8 @@ TrafficResult TrafficLedger::summarize() const {
         double sum = 0;
         for (uint32_t l : sorted) sum += l;
         const auto at = [&](double q) {
-            return static_cast<double>(sorted[std::min(sorted.size() - 1, static_cast<size_t>(q * static_cast<double>(sorted.size())))]);
+            return static_cast<double>(
+                sorted[std::min(sorted.size() - 1, static_cast<size_t>(q * static_cast<double>(sorted.size())))]);
         };
         const double count = static_cast<double>(sorted.size());
         r.mean_latency = sum / count;

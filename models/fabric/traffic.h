@@ -63,7 +63,7 @@ struct TrafficSpec {
     std::string injection = "bernoulli";
     double burst = 8;
     std::vector<TrafficEvent> events;  // a trace-driven workload instead of pattern and injection
-    double rate = 0.1;          // flits per node per cycle, in (0, 1]
+    double rate = 0.1;                 // flits per node per cycle, in (0, 1]
     unsigned packet_flits = 1;
     std::vector<PacketSize> sizes;  // a size distribution instead of packet_flits
     double mean_flits() const {
@@ -73,7 +73,7 @@ struct TrafficSpec {
         return flits / weight;
     }
     uint64_t warmup = 1000, window = 4000, drain = 4000;  // cycles
-    uint32_t hotspot = 0;       // pattern hotspot: this node receives `hotspot_fraction` of the packets
+    uint32_t hotspot = 0;                                 // pattern hotspot: this node receives `hotspot_fraction` of the packets
     double hotspot_fraction = 0;
     uint64_t seed = 1;
     uint64_t generation_end() const {
@@ -84,25 +84,25 @@ struct TrafficSpec {
 
 // The destination `pattern` gives `src` (uniform and hotspot draw from `draw`, a uniform [0, 1)
 // number per call); src itself means the node sends nothing.
-uint32_t traffic_destination(TrafficPattern pattern, const Topology& topology, uint32_t src,
-                             const TrafficSpec& spec, double draw_a, double draw_b);
+uint32_t traffic_destination(TrafficPattern pattern, const Topology& topology, uint32_t src, const TrafficSpec& spec,
+                             double draw_a, double draw_b);
 
 // What the run measured (cycles; rates in flits per node per cycle), over the packets created in the
 // measurement window.
 struct TrafficResult {
-    std::string pattern;             // "trace" for a trace-driven workload
-    std::string injection;           // bernoulli, onoff, trace
-    double rate = 0;                 // offered, as asked
-    double offered = 0;              // generated in the window
-    double accepted = 0;             // delivered during the window
+    std::string pattern;    // "trace" for a trace-driven workload
+    std::string injection;  // bernoulli, onoff, trace
+    double rate = 0;        // offered, as asked
+    double offered = 0;     // generated in the window
+    double accepted = 0;    // delivered during the window
     uint64_t warmup = 0, window = 0, drain = 0;
     uint64_t generated = 0, measured = 0, delivered = 0, ambiguous = 0;
     double mean_latency = 0, p50_latency = 0, p99_latency = 0, max_latency = 0;
     double mean_hops = 0;
-    double zero_load_latency = 0;    // mean of hops x flits: store and forward, no router delay
-    double mean_flits = 0;           // of the measured packets
-    std::string sizes;               // the size distribution as given (--packet-sizes; "from the trace" for a trace's), or empty
-    bool saturated = false;          // some measured packet arrived after generation had stopped
+    double zero_load_latency = 0;  // mean of hops x flits: store and forward, no router delay
+    double mean_flits = 0;         // of the measured packets
+    std::string sizes;             // the size distribution as given (--packet-sizes; "from the trace" for a trace's), or empty
+    bool saturated = false;        // some measured packet arrived after generation had stopped
     // Per-link utilisation over the window (flits per cycle): the busiest link and the mean over links.
     double link_max = 0, link_mean = 0;
     uint32_t link_max_src = 0, link_max_dst = 0;
@@ -147,17 +147,19 @@ private:
         uint32_t flits;
     };
     static constexpr uint32_t kNone = ~0u;
-    static uint64_t key(uint32_t origin, uint32_t dest, uint32_t msg) { return uint64_t{origin} << 32 | uint64_t{dest} << 12 | msg; }
+    static uint64_t key(uint32_t origin, uint32_t dest, uint32_t msg) {
+        return uint64_t{origin} << 32 | uint64_t{dest} << 12 | msg;
+    }
     const Topology& topology_;
-    TrafficSpec spec_;                   // its events moved to the sources
+    TrafficSpec spec_;  // its events moved to the sources
     // What every source draws with, derived from the spec once.
     TrafficPattern pattern_;
     bool onoff_;
-    double packet_p_;                    // Bernoulli: packets per node per cycle (rate / mean length)
-    double gap_mean_;                    // on/off: the mean idle gap in cycles
-    double size_weight_ = 0;             // the size distribution's total weight
-    uint64_t listed_;                    // a trace-driven workload's packets (0: drawn from the pattern)
-    uint64_t end_;                       // generation stops here (cycles)
+    double packet_p_;         // Bernoulli: packets per node per cycle (rate / mean length)
+    double gap_mean_;         // on/off: the mean idle gap in cycles
+    double size_weight_ = 0;  // the size distribution's total weight
+    uint64_t listed_;         // a trace-driven workload's packets (0: drawn from the pattern)
+    uint64_t end_;            // generation stops here (cycles)
     std::vector<std::unique_ptr<Source>> sources_;
     uint32_t sources_left_ = 0;
     bool sized_trace_ = false;           // a trace whose packets are not all --packet-flits long
@@ -176,7 +178,7 @@ private:
     uint64_t window_flits_delivered_ = 0;
     std::vector<uint32_t> latencies_;  // of the measured packets delivered
     double hop_sum_ = 0, hop_flit_sum_ = 0;
-    uint64_t latency_flits_ = 0;       // flits of the measured packets delivered
+    uint64_t latency_flits_ = 0;  // flits of the measured packets delivered
     bool saturated_ = false;
 };
 

@@ -1,8 +1,8 @@
 #if CUBECAST_WITH_RTL
 // The Verilated headers must come before <systemc> (see TOOLCHAIN.md).
 #include "Vcc_router.h"
-#include "verilated_vcd_sc.h"
 #include "routers/cores/rtl_router.h"
+#include "verilated_vcd_sc.h"
 #else
 // A build without the RTL (CMake option CUBECAST_RTL) has no Verilated routers to trace: the RTL dump
 // is never made, so its type need do nothing.
@@ -15,15 +15,15 @@ public:
 #include "models/observe/cycle_waves.h"
 
 #include "models/fabric/hypercube.h"
-#include "models/observe/output_file.h"
 #include "models/fabric/printable.h"
+#include "models/observe/output_file.h"
 
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
-#include <iomanip>
 #include <cstring>
 #include <fstream>
+#include <iomanip>
 #include <sstream>
 #include <stdexcept>
 
@@ -52,9 +52,8 @@ std::string CycleWaves::port_prefix(const Topology& topology, uint32_t node, uns
 
 std::string CycleWaves::gtkw_path_for(const std::string& vcd_path) { return wave_stem(vcd_path) + ".gtkw"; }
 
-CycleWaves::CycleWaves(const std::string& path, const Topology& topology,
-                   const std::vector<std::unique_ptr<LinkSignals>>& links,
-                   const std::vector<std::unique_ptr<RouterBase>>& routers)
+CycleWaves::CycleWaves(const std::string& path, const Topology& topology, const std::vector<std::unique_ptr<LinkSignals>>& links,
+                       const std::vector<std::unique_ptr<RouterBase>>& routers)
     : path_(path), stem_(wave_stem(path)), fst_(has_extension(path, ".fst")), topology_(topology) {
     {
         std::ofstream probe(stem_ + ".vcd");
@@ -117,7 +116,8 @@ std::vector<std::string> CycleWaves::close(uint64_t nanoseconds) {
     if (auto e = incomplete_file("the waves", stem_ + ".vcd", "#"); !e.empty()) failed.push_back(e);
     if (fst_ && failed.empty()) {
         if (!vcd_to_fst(stem_)) failed.push_back("converting '" + printable(stem_) + ".vcd' to FST with vcd2fst failed");
-        if (rtl_ && !vcd_to_fst(stem_ + "_rtl")) failed.push_back("converting '" + printable(stem_) + "_rtl.vcd' to FST with vcd2fst failed");
+        if (rtl_ && !vcd_to_fst(stem_ + "_rtl"))
+            failed.push_back("converting '" + printable(stem_) + "_rtl.vcd' to FST with vcd2fst failed");
     }
     std::ofstream gtkw(gtkw_path_for(path_));
     gtkw << make_gtkw(path_, topology_, 16, nanoseconds);

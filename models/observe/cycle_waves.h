@@ -9,8 +9,8 @@
 #include <systemc>
 #include <vector>
 
-#include "models/fabric/topology.h"
 #include "models/fabric/link.h"
+#include "models/fabric/topology.h"
 #include "routers/cores/router_base.h"
 
 class VerilatedVcdSc;
@@ -28,8 +28,8 @@ struct WaveSignalInfo {
 };
 inline constexpr WaveSignalInfo kNodeWaveSignals[] = {{WaveSignal::delivered, "delivered", 32}, {WaveSignal::held, "held", 32}};
 inline constexpr WaveSignalInfo kPortWaveSignals[] = {
-    {WaveSignal::out_valid, "out_valid", 1}, {WaveSignal::out_ready, "out_ready", 1}, {WaveSignal::out_flit, "out_flit", 64},
-    {WaveSignal::tx_origin, "tx_origin", 32}, {WaveSignal::tx_msg, "tx_msg", 32},   {WaveSignal::tx_dest, "tx_dest", 32},
+    {WaveSignal::out_valid, "out_valid", 1},  {WaveSignal::out_ready, "out_ready", 1}, {WaveSignal::out_flit, "out_flit", 64},
+    {WaveSignal::tx_origin, "tx_origin", 32}, {WaveSignal::tx_msg, "tx_msg", 32},      {WaveSignal::tx_dest, "tx_dest", 32},
     {WaveSignal::queue, "queue", 32}};
 // Calls visit(node, port, scope, signal) for every signal in the VCD's order; port is -1 for a node's own.
 template <class Visit>
@@ -50,7 +50,7 @@ public:
     // Throws std::runtime_error if the files cannot be written.
     // `path` ends in .vcd or .fst (then a VCD is written beside it and converted when closed).
     CycleWaves(const std::string& path, const Topology& topology, const std::vector<std::unique_ptr<LinkSignals>>& links,
-             const std::vector<std::unique_ptr<RouterBase>>& routers);
+               const std::vector<std::unique_ptr<RouterBase>>& routers);
     ~CycleWaves();
     // After elaboration: adds the internals of the Verilated routers to <name>_rtl.vcd.
     void trace_rtl(const std::vector<std::unique_ptr<RouterBase>>& routers);

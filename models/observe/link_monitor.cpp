@@ -6,8 +6,7 @@ namespace cubecast {
 
 LinkMonitor::LinkMonitor(sc_core::sc_module_name name, const std::vector<std::unique_ptr<LinkSignals>>& links,
                          PacketFormat format, TraceWriter* trace)
-    : sc_module(name), links_(links), format_(format), trace_(trace), flits_in_(links.size(), 0),
-      state_(links.size()) {
+    : sc_module(name), links_(links), format_(format), trace_(trace), flits_in_(links.size(), 0), state_(links.size()) {
     // Entry i of the buses; an absent link (an array's edge) keeps its entry, never valid.
     static const bool never = false;
     static const uint64_t none = 0;
@@ -35,8 +34,8 @@ LinkMonitor::LinkMonitor(sc_core::sc_module_name name, const std::vector<std::un
     dont_initialize();
 }
 
-// Counting rising edges from reset release: at edge e the signals still show cycle e-1: a flit seen with valid && ready moved during
-// cycle e-1 and has arrived at e.
+// Counting rising edges from reset release: at edge e the signals still show cycle e-1: a flit seen with valid && ready moved
+// during cycle e-1 and has arrived at e.
 void LinkMonitor::on_clock() {
     if (rst.read() || load.read()) return;
     const uint64_t e = edge_++;
@@ -44,8 +43,7 @@ void LinkMonitor::on_clock() {
     // Only the links whose valid is high, in link order (the trace's row order within an edge).
     const std::vector<uint64_t>& bits = *valid_bits_;
     for (size_t w = 0; w < bits.size(); ++w)
-        for (uint64_t word = bits[w]; word != 0; word &= word - 1)
-            visit(w * 64 + static_cast<size_t>(__builtin_ctzll(word)), e);
+        for (uint64_t word = bits[w]; word != 0; word &= word - 1) visit(w * 64 + static_cast<size_t>(__builtin_ctzll(word)), e);
 }
 
 void LinkMonitor::visit(size_t i, uint64_t e) {

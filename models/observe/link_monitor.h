@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "models/fabric/link.h"
-#include "models/observe/link_load.h"
 #include "models/fabric/packet.h"
+#include "models/observe/link_load.h"
 #include "models/observe/trace_writer.h"
 
 namespace cubecast {
@@ -19,15 +19,15 @@ public:
     sc_core::sc_in<bool> rst;
     sc_core::sc_in<bool> load;
 
-    LinkMonitor(sc_core::sc_module_name name, const std::vector<std::unique_ptr<LinkSignals>>& links,
-                PacketFormat format, TraceWriter* trace);
+    LinkMonitor(sc_core::sc_module_name name, const std::vector<std::unique_ptr<LinkSignals>>& links, PacketFormat format,
+                TraceWriter* trace);
 
     uint64_t data_transmissions() const { return data_; }
     uint64_t ctrl_transmissions() const { return ctrl_; }
     uint64_t data_flits() const { return data_flits_; }
     uint64_t flits_moved() const { return flits_; }
     uint64_t corrupt_headers() const { return corrupt_; }
-    uint64_t partial_packets() const;  // packets whose last flit has not crossed yet
+    uint64_t partial_packets() const;                  // packets whose last flit has not crossed yet
     void count_load(LinkLoad* load) { load_ = load; }  // task traffic: per-link flits in the window
 
 private:

@@ -1,7 +1,7 @@
 #include "models/observe/tlm_waves.h"
 
-#include "models/observe/output_file.h"
 #include "models/fabric/printable.h"
+#include "models/observe/output_file.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -111,7 +111,8 @@ std::string TlmWaves::write_vcd(const std::string& vcd_path) {
     if (!open_port.empty()) out << "$upscope $end\n";
     if (!open_node.empty()) out << "$upscope $end\n";
     out << "$upscope $end\n$enddefinitions $end\n$dumpvars\n";
-    for (size_t s = 0; s < signals_.size(); ++s) out << value_text(0, signals_[s].width) << identifier(static_cast<uint32_t>(s)) << "\n";
+    for (size_t s = 0; s < signals_.size(); ++s)
+        out << value_text(0, signals_[s].width) << identifier(static_cast<uint32_t>(s)) << "\n";
     out << "$end\n";
     std::stable_sort(changes_.begin(), changes_.end(), [](const Change& a, const Change& b) {
         return a.time_ns != b.time_ns ? a.time_ns < b.time_ns : a.signal < b.signal;
@@ -120,7 +121,8 @@ std::string TlmWaves::write_vcd(const std::string& vcd_path) {
     uint64_t stamped = ~uint64_t{0};
     for (size_t i = 0; i < changes_.size(); ++i) {
         const Change& c = changes_[i];
-        const bool superseded = i + 1 < changes_.size() && changes_[i + 1].time_ns == c.time_ns && changes_[i + 1].signal == c.signal;
+        const bool superseded =
+            i + 1 < changes_.size() && changes_[i + 1].time_ns == c.time_ns && changes_[i + 1].signal == c.signal;
         if (superseded || value[c.signal] == c.value) continue;
         value[c.signal] = c.value;
         if (stamped != c.time_ns) out << "#" << c.time_ns * 10 << "\n";

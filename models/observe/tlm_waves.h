@@ -28,7 +28,7 @@ public:
     TlmWaves(const std::string& path, const Topology& topology, uint64_t load_cycles);
 
     uint64_t run_time(uint64_t cycle) const override { return 1 + load_cycles_ + cycle; }  // ns
-    uint64_t load_time(uint64_t edge) const override { return 1 + edge; }                   // ns
+    uint64_t load_time(uint64_t edge) const override { return 1 + edge; }                  // ns
     void sample_router(const RouterBase& r, uint64_t time_ns) override;
     void link_valid(size_t link, uint64_t time_ns, bool v) override { record(link_signal(link, 0), time_ns, v); }
     void link_ready(size_t link, uint64_t time_ns, bool v) override { record(link_signal(link, 1), time_ns, v); }

@@ -9,8 +9,7 @@
 
 namespace cubecast {
 
-TraceWriter::TraceWriter(const std::string& path, const std::vector<std::string>& comments)
-    : path_(path), buffer_(1 << 20) {
+TraceWriter::TraceWriter(const std::string& path, const std::vector<std::string>& comments) : path_(path), buffer_(1 << 20) {
     file_ = std::fopen(path.c_str(), "w");
     if (!file_) throw std::runtime_error("cannot write trace file '" + path + "': " + std::strerror(errno));
     std::setvbuf(file_, buffer_.data(), _IOFBF, buffer_.size());
@@ -21,8 +20,8 @@ TraceWriter::TraceWriter(const std::string& path, const std::vector<std::string>
 TraceWriter::~TraceWriter() { static_cast<void>(close()); }
 
 void TraceWriter::row(uint64_t start, uint64_t end, uint32_t src, uint32_t dst, const Header& h) {
-    std::fprintf(file_, "%" PRIu64 ",%" PRIu64 ",%u,%u,%u,%u,%u,%" PRId64 ",%s\n", start, end, src, dst, h.origin,
-                 h.msg, unsigned{h.part}, h.trace_dest(), kind_name(h.kind));
+    std::fprintf(file_, "%" PRIu64 ",%" PRIu64 ",%u,%u,%u,%u,%u,%" PRId64 ",%s\n", start, end, src, dst, h.origin, h.msg,
+                 unsigned{h.part}, h.trace_dest(), kind_name(h.kind));
 }
 
 std::string TraceWriter::close() {

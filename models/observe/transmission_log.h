@@ -17,8 +17,7 @@ namespace cubecast {
 
 class TransmissionLog : public TransferObserver {
 public:
-    TransmissionLog(size_t links, PacketFormat format, TraceWriter* trace)
-        : format_(format), trace_(trace), in_flight_(links) {}
+    TransmissionLog(size_t links, PacketFormat format, TraceWriter* trace) : format_(format), trace_(trace), in_flight_(links) {}
 
     // Link `link` (src -> dst) carries a packet from cycle `start` (its first flit is on the link in
     // cycle start + 1) to `end`, when its last flit arrives.

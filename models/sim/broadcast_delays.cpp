@@ -88,7 +88,8 @@ void BroadcastDelays::summarize(unsigned packet_flits, double warmup, double hor
     }
     // The number in the system over time: its time average and maximum in the window, and its
     // averages over the window's first and last quarter (growth between them: unstable).
-    std::sort(events.begin(), events.end(), [](const Event& a, const Event& b) { return a.t < b.t || (a.t == b.t && a.delta < b.delta); });
+    std::sort(events.begin(), events.end(),
+              [](const Event& a, const Event& b) { return a.t < b.t || (a.t == b.t && a.delta < b.delta); });
     const double q1_end = warmup + window / 4, q4_start = horizon - window / 4;
     double level = 0, last = 0, area = 0, area_q1 = 0, area_q4 = 0;
     uint64_t peak = 0;

@@ -1,6 +1,5 @@
 #include "models/sim/channel_load.h"
 
-
 namespace cubecast {
 
 namespace {
@@ -67,7 +66,8 @@ std::optional<ChannelLoads> channel_loads(const Topology& t, const TrafficSpec& 
     const TrafficPattern pattern = find_traffic_pattern(spec.pattern).value_or(TrafficPattern::uniform);  // (validated)
     if (pattern == TrafficPattern::uniform) {
         add_uniform(t, walker, pair, r.per_link);
-    } else if (pattern == TrafficPattern::hotspot) {  // a share to the hotspot, the rest uniform (the hotspot itself: uniform only)
+    } else if (pattern ==
+               TrafficPattern::hotspot) {  // a share to the hotspot, the rest uniform (the hotspot itself: uniform only)
         add_uniform(t, walker, (1 - spec.hotspot_fraction) * pair, r.per_link);
         for (uint32_t s = 0; s < n; ++s)
             if (s != spec.hotspot) walker.walk(s, spec.hotspot, spec.hotspot_fraction, r.per_link);

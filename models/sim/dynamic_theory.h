@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "models/fabric/arrivals.h"
-#include "models/sim/run.h"
 #include "models/fabric/topology.h"
+#include "models/sim/run.h"
 
 namespace cubecast {
 

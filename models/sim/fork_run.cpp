@@ -45,9 +45,10 @@ ForkOutcome run_forked(const std::function<std::string()>& work) {
     wait4(pid, &status, 0, &usage);
     out.peak_rss_kib = usage.ru_maxrss;
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || out.text.empty())
-        throw std::runtime_error("simulation child died (" +
-                                 (WIFSIGNALED(status) ? "signal " + std::to_string(WTERMSIG(status))
-                                                      : "exit " + std::to_string(WEXITSTATUS(status))) + ")");
+        throw std::runtime_error(
+            "simulation child died (" +
+            (WIFSIGNALED(status) ? "signal " + std::to_string(WTERMSIG(status)) : "exit " + std::to_string(WEXITSTATUS(status))) +
+            ")");
     return out;
 }
 

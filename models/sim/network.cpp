@@ -8,11 +8,11 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "models/sim/dynamic_theory.h"
 #include "models/fabric/hypercube.h"
 #include "models/fabric/mesh.h"
 #include "models/fabric/torus_fold.h"
 #include "models/observe/cycle_waves.h"
+#include "models/sim/dynamic_theory.h"
 #include "routers/logic/folded_logic.h"
 #if CUBECAST_WITH_RTL
 #include "routers/cores/rtl_router.h"
@@ -21,7 +21,6 @@
 namespace cubecast {
 
 using namespace sc_core;
-
 
 std::vector<uint32_t> Network::torus_nodes(const std::vector<uint32_t>& array_nodes) const {
     std::vector<uint32_t> out;
@@ -35,9 +34,18 @@ std::vector<uint32_t> Network::torus_nodes(const std::vector<uint32_t>& array_no
 LogicFactory Network::build_logic(const PacketFormat& format) {
     // The run's options on a topology, with its root, sources and time scale (1, or 2 folded).
     const auto setup = [&](const Topology& t, uint32_t root, std::vector<uint32_t> sources, unsigned scale) {
-        return AlgorithmSetup{t, root, scale * config_.packet_flits, config_.sbt_rotation, std::move(sources),
-                              config_.seed, config_.c_star, config_.with_prefix, scale * config_.token_flits,
-                              config_.known_sources, config_.period_pmnb(), arrivals_end(task_)};
+        return AlgorithmSetup{t,
+                              root,
+                              scale * config_.packet_flits,
+                              config_.sbt_rotation,
+                              std::move(sources),
+                              config_.seed,
+                              config_.c_star,
+                              config_.with_prefix,
+                              scale * config_.token_flits,
+                              config_.known_sources,
+                              config_.period_pmnb(),
+                              arrivals_end(task_)};
     };
     if (!fold_) return algo_->build(setup(*topology_, config_.root, config_.sources, 1));
     const auto fold = fold_;
@@ -70,10 +78,12 @@ Network::Network(sc_module_name name, const RunConfig& config)
     const LogicFactory make_logic = build_logic(format);
     if (traffic_) bound_traffic(make_logic);
     open_trace();
-    if (config.level == Level::tlm) build_transaction_level(make_logic, format);
-    else build_cycle_level(make_logic, format);
-    supervisor_ = std::make_unique<RunSupervisor>(SupervisedNetwork{config_, *topology_, task_, nodes_, routers_, counters_,
-                                                                    traffic_.get(), expected_total_});
+    if (config.level == Level::tlm)
+        build_transaction_level(make_logic, format);
+    else
+        build_cycle_level(make_logic, format);
+    supervisor_ = std::make_unique<RunSupervisor>(
+        SupervisedNetwork{config_, *topology_, task_, nodes_, routers_, counters_, traffic_.get(), expected_total_});
     // sc_stop() is how a run ends: keep its "simulation stopped by user" note off stdout.
     sc_report_handler::set_actions(SC_INFO, SC_DO_NOTHING);
 }
@@ -93,9 +103,9 @@ void Network::build_nodes(const PacketFormat& format) {
     std::unique_ptr<Task> torus_task;
     if (folded_torus_) {
         fold_ = std::make_shared<const TorusFold>(*folded_torus_, as_mesh(*topology_));
-        torus_task = std::make_unique<Task>(task_info_->kind, *folded_torus_, fold_->to_torus(config_.root),
-                                            torus_nodes(config_.sources), task_.parts(), std::vector<std::vector<Arrival>>{},
-                                            torus_nodes(config_.targets));
+        torus_task =
+            std::make_unique<Task>(task_info_->kind, *folded_torus_, fold_->to_torus(config_.root), torus_nodes(config_.sources),
+                                   task_.parts(), std::vector<std::vector<Arrival>>{}, torus_nodes(config_.targets));
     }
     const auto own_messages = [&](uint32_t i) {
         if (!torus_task) return task_.own_messages(i);
@@ -104,10 +114,11 @@ void Network::build_nodes(const PacketFormat& format) {
         return own;
     };
     for (uint32_t i = 0; i < n; ++i) {
-        nodes_.push_back(std::make_unique<Node>(i, plan, format, task_.expected_deliveries(i), own_messages(i),
-                                                task_.timed_messages(i)));
+        nodes_.push_back(
+            std::make_unique<Node>(i, plan, format, task_.expected_deliveries(i), own_messages(i), task_.timed_messages(i)));
         if (traffic_) {
-            nodes_.back()->use_ledger([this](const Header& h, uint32_t at, uint64_t cycle) { return traffic_->delivered(h, at, cycle); });
+            nodes_.back()->use_ledger(
+                [this](const Header& h, uint32_t at, uint64_t cycle) { return traffic_->delivered(h, at, cycle); });
             nodes_.back()->stream_arrivals(&traffic_->source(i));
         }
         if (task_.kind() == TaskKind::succ) nodes_.back()->require_order(gray_position);
@@ -130,8 +141,9 @@ void Network::open_trace() {
             " packet_flits=" + std::to_string(c.packet_flits) + " queue_depth=" + std::to_string(c.queue_depth) +
             " seed=" + std::to_string(c.seed) + " port_model=" + port_model_name(c.port_model) +
             (c.sources.empty() ? "" : " k=" + std::to_string(c.sources.size())) +
-            (c.token_flits == 1 ? "" : " token_flits=" + std::to_string(c.token_flits)) + (c.known_sources ? " known_sources=1" : "") +
-            (c.torus_on_array ? " torus_on_array=1" : "") + dynamic_trace_comment(c)};
+            (c.token_flits == 1 ? "" : " token_flits=" + std::to_string(c.token_flits)) +
+            (c.known_sources ? " known_sources=1" : "") + (c.torus_on_array ? " torus_on_array=1" : "") +
+            dynamic_trace_comment(c)};
     if (!c.command_line.empty()) comments.push_back("command: " + c.command_line);
     trace_ = std::make_unique<TraceWriter>(c.trace_path, comments);
 }
@@ -170,7 +182,8 @@ void Network::build_cycle_level(const LogicFactory& make_logic, const PacketForm
         std::unique_ptr<RouterBase> r;
 #if CUBECAST_WITH_RTL
         if (config.is_rtl_node(i))
-            r = std::make_unique<RtlRouter>(name.c_str(), i, static_cast<const Hypercube&>(*topology_), rtl, *nodes_[i], counters_);
+            r = std::make_unique<RtlRouter>(name.c_str(), i, static_cast<const Hypercube&>(*topology_), rtl, *nodes_[i],
+                                            counters_);
         else
 #endif
             r = std::make_unique<CycleRouter>(name.c_str(), i, *topology_, rc, make_logic(i), *nodes_[i], counters_);
@@ -202,9 +215,7 @@ void Network::build_cycle_level(const LogicFactory& make_logic, const PacketForm
 
 Network::~Network() = default;
 
-void Network::start_of_simulation() {
-    simulation_started_ = std::chrono::steady_clock::now();
-}
+void Network::start_of_simulation() { simulation_started_ = std::chrono::steady_clock::now(); }
 
 // The cycle level's supervision, on the falling edge while the run phase lasts.
 void Network::after_edge() {
@@ -253,8 +264,10 @@ void Network::build_transaction_level(const LogicFactory& make_logic, const Pack
     }
     for (uint32_t i = 0; i < n; ++i)
         for (unsigned p = 0; p < ports; ++p) {
-            if (const auto j = topology_->across(i, p)) tlm[i]->bind(p, *tlm[*j]);
-            else tlm[i]->connect_none(p);
+            if (const auto j = topology_->across(i, p))
+                tlm[i]->bind(p, *tlm[*j]);
+            else
+                tlm[i]->connect_none(p);
         }
 }
 

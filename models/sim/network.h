@@ -9,24 +9,24 @@
 #include <systemc>
 #include <vector>
 
-#include "models/sim/broadcast_delays.h"
-#include "models/sim/channel_load.h"
-#include "models/observe/link_load.h"
 #include "models/fabric/counters.h"
-#include "models/fabric/topology.h"
 #include "models/fabric/link.h"
-#include "models/observe/link_monitor.h"
 #include "models/fabric/mesh.h"
 #include "models/fabric/node.h"
 #include "models/fabric/phases.h"
-#include "models/sim/run.h"
-#include "models/sim/run_supervisor.h"
 #include "models/fabric/task.h"
+#include "models/fabric/topology.h"
 #include "models/fabric/torus_fold.h"
 #include "models/fabric/traffic.h"
-#include "models/observe/trace_writer.h"
+#include "models/observe/link_load.h"
+#include "models/observe/link_monitor.h"
 #include "models/observe/tlm_waves.h"
+#include "models/observe/trace_writer.h"
 #include "models/observe/transmission_log.h"
+#include "models/sim/broadcast_delays.h"
+#include "models/sim/channel_load.h"
+#include "models/sim/run.h"
+#include "models/sim/run_supervisor.h"
 #include "routers/algorithms/registry.h"
 #include "routers/cores/cycle_router.h"
 #include "routers/cores/rtl_build.h"
@@ -71,17 +71,17 @@ private:
 
     RunConfig config_;
     std::unique_ptr<Topology> topology_;
-    std::unique_ptr<Mesh> folded_torus_;  // --torus-on-array: the torus the algorithm runs on
+    std::unique_ptr<Mesh> folded_torus_;     // --torus-on-array: the torus the algorithm runs on
     std::shared_ptr<const TorusFold> fold_;  // ... and how it maps onto the array (paper 001 Fig. 1)
     const TaskInfo* task_info_;
     const AlgorithmEntry* algo_;
     const AlgorithmEntry* period_pmnb_;  // dynamic/periods: the PMNB of each period
     Task task_;
-    std::unique_ptr<BroadcastDelays> delays_;  // task dynamic
-    std::unique_ptr<TrafficLedger> traffic_;    // task traffic
-    std::unique_ptr<LinkLoad> link_load_;       // ... its per-link flits in the window
-    std::optional<ChannelLoads> channel_loads_; // ... and its channel-load bound (fixed paths only)
-    void build_traffic();                              // models/sim/network_traffic.cpp
+    std::unique_ptr<BroadcastDelays> delays_;    // task dynamic
+    std::unique_ptr<TrafficLedger> traffic_;     // task traffic
+    std::unique_ptr<LinkLoad> link_load_;        // ... its per-link flits in the window
+    std::optional<ChannelLoads> channel_loads_;  // ... and its channel-load bound (fixed paths only)
+    void build_traffic();                        // models/sim/network_traffic.cpp
     void bound_traffic(const LogicFactory& make_logic);
     void summarize_links(TrafficResult& t, std::vector<std::string>& output_errors) const;
     NetworkCounters counters_;
@@ -94,7 +94,7 @@ private:
     sc_core::sc_signal<bool> tlm_low_{"tlm_low", false};
     std::unique_ptr<EdgeWheel> wheel_;
     uint64_t tlm_last_progress_ = 0;  // the latest cycle at which something moved (ahead while packets cross)
-    uint64_t load_cycles_ = 1;  // enough for every node to preload its packets
+    uint64_t load_cycles_ = 1;        // enough for every node to preload its packets
     std::unique_ptr<PhaseSequencer> phases_;
     std::vector<std::unique_ptr<Node>> nodes_;
     std::unique_ptr<LinkBuses> link_buses_;
@@ -103,7 +103,7 @@ private:
     std::unique_ptr<TraceWriter> trace_;
     std::unique_ptr<LinkMonitor> monitor_;
     std::unique_ptr<CycleWaves> waves_;
-    std::unique_ptr<TlmWaves> tlm_waves_;  // the transaction level's
+    std::unique_ptr<TlmWaves> tlm_waves_;         // the transaction level's
     std::unique_ptr<TlmTransferPool> transfers_;  // the transaction level's transactions
 
     // When the kernel finished elaborating (ports and sockets bound): the simulation's wall time starts here.

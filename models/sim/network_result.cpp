@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <sstream>
 
+#include "models/observe/cycle_waves.h"
 #include "models/sim/dynamic_theory.h"
 #include "models/sim/network.h"
-#include "models/observe/cycle_waves.h"
 
 namespace cubecast {
 
@@ -104,13 +104,17 @@ Network::RunChecks Network::read_nodes_and_routers(RunResult& r) const {
         r.completion_cycles = std::max(r.completion_cycles, lr.finished_cycle);
         for (const auto& tally : lr.tallies) {
             auto it = std::find_if(r.tallies.begin(), r.tallies.end(), [&](const auto& t) { return t.first == tally.first; });
-            if (it == r.tallies.end()) r.tallies.push_back(tally);
-            else it->second = std::max(it->second, tally.second);
+            if (it == r.tallies.end())
+                r.tallies.push_back(tally);
+            else
+                it->second = std::max(it->second, tally.second);
         }
         for (const LogicMark& m : lr.marks) {
             auto it = std::find_if(r.marks.begin(), r.marks.end(), [&](const RunMark& x) { return x.name == m.name; });
-            if (it == r.marks.end()) r.marks.push_back(RunMark{m.name, m.cycle, m.phase_end});
-            else it->cycle = std::max(it->cycle, m.cycle);
+            if (it == r.marks.end())
+                r.marks.push_back(RunMark{m.name, m.cycle, m.phase_end});
+            else
+                it->cycle = std::max(it->cycle, m.cycle);
         }
         r.max_queue_occupancy = std::max(r.max_queue_occupancy, router->max_queue_occupancy());
         for (const auto& p : router->problems())
@@ -189,7 +193,8 @@ void Network::report_dynamic(RunResult& r) const {
     dyn.warmup = load.warmup;
     delays_->summarize(config_.packet_flits, load.warmup, load.horizon, dyn);
     if (!config_.delays_path.empty())
-        if (std::string e = delays_->write_csv(config_.delays_path, config_.packet_flits); !e.empty()) r.output_errors.push_back(e);
+        if (std::string e = delays_->write_csv(config_.delays_path, config_.packet_flits); !e.empty())
+            r.output_errors.push_back(e);
     if (period_pmnb_) {
         const FormulaOptions options{config_.c_star, false, config_.packet_flits, config_.token_flits, false};
         const PeriodCost cost = period_pmnb_->period_cost(*topology_, options);
@@ -207,11 +212,11 @@ void Network::report_dynamic(RunResult& r) const {
 void Network::report_bounds(RunResult& r) const {
     const std::vector<uint32_t> torus_sources = folded_torus_ ? torus_nodes(config_.sources) : config_.sources;
     const std::vector<uint32_t> torus_targets = folded_torus_ ? torus_nodes(config_.targets) : config_.targets;
-    const FormulaOptions options{config_.c_star, config_.with_prefix, config_.packet_flits, config_.token_flits,
-                                 config_.known_sources, config_.port_model};
+    const FormulaOptions options{config_.c_star,      config_.with_prefix,   config_.packet_flits,
+                                 config_.token_flits, config_.known_sources, config_.port_model};
     const Topology& algorithm_topology = folded_torus_ ? *folded_torus_ : *topology_;
     const BoundQuery q{algorithm_topology, torus_sources, torus_targets, *topology_, config_.sources,
-                       config_.root, r.broadcasts, task_.parts(), options};
+                       config_.root,       r.broadcasts,  task_.parts(), options};
     const Bounds b = algo_->bounds(q);
     r.paper_slots = b.paper && folded_torus_ ? std::optional<Slots>(*b.paper * 2) : b.paper;
     if (b.lower && b.lower->slots > Slots(0)) {
@@ -223,7 +228,8 @@ void Network::report_bounds(RunResult& r) const {
     // The papers assume unbounded queues ("infinite storage") and their own port model.
     const PortModel model = options.port_model;
     if (config_.queue_depth)
-        r.bound_note = "queues bounded at " + std::to_string(config_.queue_depth) + " packets (the paper assumes unbounded queues)";
+        r.bound_note =
+            "queues bounded at " + std::to_string(config_.queue_depth) + " packets (the paper assumes unbounded queues)";
     else if (model != PortModel::mla && model != algo_->paper_port_model)
         r.bound_note = std::string("port model ") + port_model_name(model) + " (the paper's is " +
                        port_model_name(algo_->paper_port_model) + ")";

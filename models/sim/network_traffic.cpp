@@ -2,8 +2,8 @@
 // draws and checks its packets, the links' load in the window and the pattern's channel-load bound.
 #include <fstream>
 
-#include "models/sim/network.h"
 #include "models/observe/output_file.h"
+#include "models/sim/network.h"
 
 namespace cubecast {
 
@@ -69,7 +69,8 @@ void Network::build_traffic() {
     TrafficSpec spec = traffic_spec(config_);
     if (!config_.traffic_file.empty())
         read_traffic_file(config_.traffic_file, topology_->nodes(), config_.packet_flits, spec.events);  // validated
-    link_load_ = std::make_unique<LinkLoad>(size_t{topology_->nodes()} * topology_->ports(), spec.warmup, spec.warmup + spec.window);
+    link_load_ =
+        std::make_unique<LinkLoad>(size_t{topology_->nodes()} * topology_->ports(), spec.warmup, spec.warmup + spec.window);
     traffic_ = std::make_unique<TrafficLedger>(*topology_, spec);
 }
 

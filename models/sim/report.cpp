@@ -3,9 +3,9 @@
 #include <iomanip>
 #include <sstream>
 
-#include "models/sim/result_json.h"
 #include "models/fabric/task.h"
 #include "models/fabric/topology.h"
+#include "models/sim/result_json.h"
 
 namespace cubecast {
 
@@ -34,10 +34,14 @@ std::string bound(const Slots& s, unsigned packet_flits) {
 std::string human(double x) {
     std::ostringstream os;
     os << std::fixed << std::setprecision(2);
-    if (x >= 1e9) os << x / 1e9 << " G";
-    else if (x >= 1e6) os << x / 1e6 << " M";
-    else if (x >= 1e3) os << x / 1e3 << " k";
-    else os << x << " ";
+    if (x >= 1e9)
+        os << x / 1e9 << " G";
+    else if (x >= 1e6)
+        os << x / 1e6 << " M";
+    else if (x >= 1e3)
+        os << x / 1e3 << " k";
+    else
+        os << x << " ";
     return os.str();
 }
 std::string fixed(double x, int digits = 2) {
@@ -48,44 +52,56 @@ std::string fixed(double x, int digits = 2) {
 
 // Task traffic's link loads: measured over the window, and the channel-load bound.
 void print_traffic_links(std::ostream& os, const TrafficResult& t) {
-    row(os, "link load", "busiest " + std::to_string(t.link_max_src) + "->" + std::to_string(t.link_max_dst) + " " +
-                             fixed(t.link_max, 3) + " flits/cycle, mean " + fixed(t.link_mean, 3) + " (in the window)");
+    row(os, "link load",
+        "busiest " + std::to_string(t.link_max_src) + "->" + std::to_string(t.link_max_dst) + " " + fixed(t.link_max, 3) +
+            " flits/cycle, mean " + fixed(t.link_mean, 3) + " (in the window)");
     if (t.has_bound)
-        row(os, "channel-load bound", fixed(t.channel_bound, 3) + " flits/node/cycle: channel " + std::to_string(t.channel_src) +
-                                          "->" + std::to_string(t.channel_dst) + " carries " + fixed(t.channel_load, 3) +
-                                          " x the offered load (" + fixed(t.rate * t.channel_load, 3) + " flits/cycle at this rate)");
+        row(os, "channel-load bound",
+            fixed(t.channel_bound, 3) + " flits/node/cycle: channel " + std::to_string(t.channel_src) + "->" +
+                std::to_string(t.channel_dst) + " carries " + fixed(t.channel_load, 3) + " x the offered load (" +
+                fixed(t.rate * t.channel_load, 3) + " flits/cycle at this rate)");
     else
-        row(os, "channel-load bound", t.pattern == "trace" ? "none for a trace-driven workload" : "none for adaptive routing (its paths follow the queues)");
+        row(os, "channel-load bound",
+            t.pattern == "trace" ? "none for a trace-driven workload"
+                                 : "none for adaptive routing (its paths follow the queues)");
 }
 
 // Task traffic: latency and throughput over the packets created in the measurement window.
 void print_traffic(std::ostream& os, const RunResult& r) {
     const TrafficResult& t = *r.traffic;
-    row(os, "pattern", t.pattern == "trace" ? std::string("trace-driven (--traffic-file)")
-                                              : t.pattern + ", " + (t.injection == "onoff" ? "on/off bursts" : "Bernoulli") + " at " +
-                                                    fixed(t.rate, 4) + " flits/node/cycle" +
-                                                    (t.mean_flits > 1 ? " (" + fixed(t.rate / t.mean_flits, 4) + " packets)" : ""));
-    row(os, "window", "cycles " + std::to_string(t.warmup) + " .. " + std::to_string(t.warmup + t.window) + " measured (" +
-                          std::to_string(t.warmup) + " warm-up), then " + std::to_string(t.drain) + " of drain");
-    row(os, "packets", std::to_string(t.generated) + " generated, " + std::to_string(t.measured) + " measured, " +
-                           std::to_string(t.delivered) + " delivered");
-    row(os, "offered / accepted", fixed(t.offered, 4) + " / " + fixed(t.accepted, 4) + " flits/node/cycle" +
-                                      (t.saturated ? "  SATURATED: measured packets still in flight when injection stopped" : ""));
+    row(os, "pattern",
+        t.pattern == "trace"
+            ? std::string("trace-driven (--traffic-file)")
+            : t.pattern + ", " + (t.injection == "onoff" ? "on/off bursts" : "Bernoulli") + " at " + fixed(t.rate, 4) +
+                  " flits/node/cycle" + (t.mean_flits > 1 ? " (" + fixed(t.rate / t.mean_flits, 4) + " packets)" : ""));
+    row(os, "window",
+        "cycles " + std::to_string(t.warmup) + " .. " + std::to_string(t.warmup + t.window) + " measured (" +
+            std::to_string(t.warmup) + " warm-up), then " + std::to_string(t.drain) + " of drain");
+    row(os, "packets",
+        std::to_string(t.generated) + " generated, " + std::to_string(t.measured) + " measured, " + std::to_string(t.delivered) +
+            " delivered");
+    row(os, "offered / accepted",
+        fixed(t.offered, 4) + " / " + fixed(t.accepted, 4) + " flits/node/cycle" +
+            (t.saturated ? "  SATURATED: measured packets still in flight when injection stopped" : ""));
     if (t.measured == 0) {
-        row(os, "latency", "NONE MEASURED: no packet was created in the measurement window (cycles " + std::to_string(t.warmup) +
-                               " .. " + std::to_string(t.warmup + t.window) +
-                               "); the loads above cover that window too (--warmup-cycles and --window place it)");
+        row(os, "latency",
+            "NONE MEASURED: no packet was created in the measurement window (cycles " + std::to_string(t.warmup) + " .. " +
+                std::to_string(t.warmup + t.window) +
+                "); the loads above cover that window too (--warmup-cycles and --window place it)");
         print_traffic_links(os, t);
         return;
     }
-    row(os, "latency", "mean " + fixed(t.mean_latency, 2) + ", p50 " + fixed(t.p50_latency, 0) + ", p99 " + fixed(t.p99_latency, 0) +
-                           ", max " + fixed(t.max_latency, 0) + " cycles");
+    row(os, "latency",
+        "mean " + fixed(t.mean_latency, 2) + ", p50 " + fixed(t.p50_latency, 0) + ", p99 " + fixed(t.p99_latency, 0) + ", max " +
+            fixed(t.max_latency, 0) + " cycles");
     if (t.sizes.empty())
-        row(os, "zero-load latency", fixed(t.zero_load_latency, 2) + " cycles = mean hops " + fixed(t.mean_hops, 3) + " x " +
-                                         fixed(t.mean_flits, 0) + " flits (store and forward)");
+        row(os, "zero-load latency",
+            fixed(t.zero_load_latency, 2) + " cycles = mean hops " + fixed(t.mean_hops, 3) + " x " + fixed(t.mean_flits, 0) +
+                " flits (store and forward)");
     else
-        row(os, "zero-load latency", fixed(t.zero_load_latency, 2) + " cycles = mean of hops x flits (store and forward; mean hops " +
-                                         fixed(t.mean_hops, 3) + ", packets " + t.sizes + ", mean " + fixed(t.mean_flits, 2) + " flits)");
+        row(os, "zero-load latency",
+            fixed(t.zero_load_latency, 2) + " cycles = mean of hops x flits (store and forward; mean hops " +
+                fixed(t.mean_hops, 3) + ", packets " + t.sizes + ", mean " + fixed(t.mean_flits, 2) + " flits)");
     print_traffic_links(os, t);
 }
 
@@ -93,34 +109,38 @@ void print_traffic(std::ostream& os, const RunResult& r) {
 void print_dynamic(std::ostream& os, const RunResult& r) {
     const DynamicResult& d = *r.dynamic;
     row(os, "load", "rho = " + fixed(d.rho, 4) + " (lambda = " + fixed(d.lambda, 6) + " requests per node per slot)");
-    row(os, "run", fixed(d.horizon, 0) + " slots of arrivals, the first " + fixed(d.warmup, 0) +
-                       " left out; then drained");
+    row(os, "run", fixed(d.horizon, 0) + " slots of arrivals, the first " + fixed(d.warmup, 0) + " left out; then drained");
     for (const auto& [name, count] : r.tallies) row(os, name, std::to_string(count));
     row(os, "requests", std::to_string(d.requests) + " (" + std::to_string(d.measured) + " in the window)");
     if (!d.stable) {
-        row(os, "measured", "UNSTABLE: the backlog grew from " + fixed(d.backlog_first_quarter, 1) + " to " +
-                                fixed(d.backlog_last_quarter, 1) + " requests (first and last quarter of the window); "
-                                "no mean delay");
+        row(os, "measured",
+            "UNSTABLE: the backlog grew from " + fixed(d.backlog_first_quarter, 1) + " to " + fixed(d.backlog_last_quarter, 1) +
+                " requests (first and last quarter of the window); "
+                "no mean delay");
     } else if (d.measured == 0) {
-        row(os, "mean delay", "NONE MEASURED: no request arrived in the window (slots " + fixed(d.warmup, 0) + " .. " +
-                                  fixed(d.horizon, 0) + ")");
+        row(os, "mean delay",
+            "NONE MEASURED: no request arrived in the window (slots " + fixed(d.warmup, 0) + " .. " + fixed(d.horizon, 0) + ")");
     } else {
-        row(os, "mean delay", fixed(d.mean_delay, 3) + " slots +- " + fixed(d.ci_half, 3) + " (95 %, " +
-                                  std::to_string(d.batch_means.size()) + " batch means)");
+        row(os, "mean delay",
+            fixed(d.mean_delay, 3) + " slots +- " + fixed(d.ci_half, 3) + " (95 %, " + std::to_string(d.batch_means.size()) +
+                " batch means)");
         row(os, "delay p50 / p99 / max", fixed(d.p50_delay) + " / " + fixed(d.p99_delay) + " / " + fixed(d.max_delay) + " slots");
     }
     row(os, "throughput", fixed(d.throughput, 6) + " broadcasts per node per slot (offered " + fixed(d.offered, 6) + ")");
-    row(os, "backlog", "mean " + fixed(d.mean_backlog, 1) + ", max " + std::to_string(d.max_backlog) +
-                           " requests in the system (first quarter " + fixed(d.backlog_first_quarter, 1) + ", last " +
-                           fixed(d.backlog_last_quarter, 1) + ")");
+    row(os, "backlog",
+        "mean " + fixed(d.mean_backlog, 1) + ", max " + std::to_string(d.max_backlog) +
+            " requests in the system (first quarter " + fixed(d.backlog_first_quarter, 1) + ", last " +
+            fixed(d.backlog_last_quarter, 1) + ")");
     if (!d.theory) return;
     const DynamicTheory& t = *d.theory;
     row(os, "theorem: X, V", fixed(t.x, 4) + ", " + fixed(t.v, 2) + " slots (PMNB time <= X M + V)");
-    row(os, "theorem: stability", "rho < " + fixed(t.rho_limit, 4) + " (lambda < " + fixed(t.lambda_limit, 6) + "): " +
-                                      (t.stable ? "this load is inside" : "this load is OUTSIDE"));
+    row(os, "theorem: stability",
+        "rho < " + fixed(t.rho_limit, 4) + " (lambda < " + fixed(t.lambda_limit, 6) +
+            "): " + (t.stable ? "this load is inside" : "this load is OUTSIDE"));
     if (t.stable) {
-        row(os, "theorem: W", fixed(t.w, 3) + " slots (a in [" + fixed(t.a_low, 4) + ", " + fixed(t.a_high, 4) +
-                                  "], M-bar " + fixed(t.m_bar, 2) + ")");
+        row(os, "theorem: W",
+            fixed(t.w, 3) + " slots (a in [" + fixed(t.a_low, 4) + ", " + fixed(t.a_high, 4) + "], M-bar " + fixed(t.m_bar, 2) +
+                ")");
         row(os, "theorem: delay bound", fixed(t.bound, 3) + " slots = W + X + min((N-1)X/2, rho W)");
         if (d.stable && d.measured)
             row(os, "measured / bound", fixed(d.mean_delay / t.bound, 3));  // (a delay ratio: not a time rounded up)
@@ -131,8 +151,8 @@ void print_dynamic(std::ostream& os, const RunResult& r) {
 
 void print_table(std::ostream& os, const RunResult& r) {
     os << "cubecast: " << r.task << " / " << r.algorithm << " on the " << make_topology(r.topology, r.dim, r.radix)->label()
-       << (r.torus_on_array ? " simulating the torus (Fig. 1)" : "") << " (" << r.nodes
-       << " nodes), packet " << r.packet_flits << " flit" << (r.packet_flits > 1 ? "s" : "") << ", queues "
+       << (r.torus_on_array ? " simulating the torus (Fig. 1)" : "") << " (" << r.nodes << " nodes), packet " << r.packet_flits
+       << " flit" << (r.packet_flits > 1 ? "s" : "") << ", queues "
        << (r.queue_depth ? std::to_string(r.queue_depth) + " deep" : std::string("unbounded"))
        << (r.broadcasts ? ", K = " + std::to_string(r.broadcasts) + " " + counted_as(find_task(r.task)->kind) : std::string())
        << "\n";
@@ -144,8 +164,9 @@ void print_table(std::ostream& os, const RunResult& r) {
         uint64_t start = 0;
         for (const RunMark& m : r.marks) {
             if (m.phase_end) {
-                row(os, "phase", m.name + ": " + slots_and_cycles(m.cycle - start, r.packet_flits) +
-                                                            ", ends at cycle " + std::to_string(m.cycle));
+                row(os, "phase",
+                    m.name + ": " + slots_and_cycles(m.cycle - start, r.packet_flits) + ", ends at cycle " +
+                        std::to_string(m.cycle));
                 start = m.cycle;
             } else {
                 row(os, "", m.name + ": cycle " + std::to_string(m.cycle));
@@ -163,8 +184,9 @@ void print_table(std::ostream& os, const RunResult& r) {
         } else {
             row(os, "lower bound", "-");
         }
-        row(os, "paper's claim", (r.paper_slots ? bound(*r.paper_slots, r.packet_flits) + " = " : std::string()) +
-                                     (r.torus_on_array ? "twice the torus's (Fig. 1): " : "") + r.claim);
+        row(os, "paper's claim",
+            (r.paper_slots ? bound(*r.paper_slots, r.packet_flits) + " = " : std::string()) +
+                (r.torus_on_array ? "twice the torus's (Fig. 1): " : "") + r.claim);
         row(os, "measured / lower bound", ratio(r.completion_slots, r.lower_bound_slots));
         row(os, "measured / paper", ratio(r.completion_slots, r.paper_slots));
         if (r.paper_slots) {
@@ -175,9 +197,9 @@ void print_table(std::ostream& os, const RunResult& r) {
         }
     }
     if (r.optimal_transmissions)
-        row(os, "data transmissions", std::to_string(r.data_transmissions) + " (optimal " +
-                                          std::to_string(r.optimal_transmissions) +
-                                          (r.data_transmissions == r.optimal_transmissions ? ", equal)" : ")"));
+        row(os, "data transmissions",
+            std::to_string(r.data_transmissions) + " (optimal " + std::to_string(r.optimal_transmissions) +
+                (r.data_transmissions == r.optimal_transmissions ? ", equal)" : ")"));
     else
         row(os, "data transmissions", std::to_string(r.data_transmissions));
     if (r.ctrl_transmissions) row(os, "control transmissions", std::to_string(r.ctrl_transmissions));
@@ -187,8 +209,9 @@ void print_table(std::ostream& os, const RunResult& r) {
         row(os, "link utilisation", u.str());
     }
     row(os, "max queue occupancy", std::to_string(r.max_queue_occupancy) + " packets");
-    row(os, "delivered exactly once", std::string(r.delivered_exactly_once ? "yes" : "NO") + " (" +
-                                          std::to_string(r.deliveries) + " of " + std::to_string(r.expected_deliveries) + ")");
+    row(os, "delivered exactly once",
+        std::string(r.delivered_exactly_once ? "yes" : "NO") + " (" + std::to_string(r.deliveries) + " of " +
+            std::to_string(r.expected_deliveries) + ")");
     row(os, "packets conserved", r.conserved ? "yes" : "NO");
     {
         std::ostringstream s;
@@ -196,8 +219,9 @@ void print_table(std::ostream& os, const RunResult& r) {
           << "router-cycles/s, " << human(r.packet_hops_per_second) << "packet-hops/s";
         row(os, "simulation", s.str());
     }
-    row(os, "status", std::string(status_name(r.status)) +
-                          (r.stalled && r.status == RunStatus::check_failed ? " (it also stalled: the failed checks come first)" : ""));
+    row(os, "status",
+        std::string(status_name(r.status)) +
+            (r.stalled && r.status == RunStatus::check_failed ? " (it also stalled: the failed checks come first)" : ""));
     for (const auto& p : r.problems) os << "  problem: " << p << "\n";
     if (!r.stall_diagnosis.empty()) os << "diagnosis: " << r.stall_diagnosis;
     if (!r.stuck_state.empty()) os << "stuck state:\n" << r.stuck_state;

@@ -18,9 +18,18 @@ const char* status_name(RunStatus s) {
 
 // An unstable load has no finite W or bound: JSON writes those as null, and null reads back as infinity.
 void to_json(json& j, const DynamicTheory& t) {
-    j = json{{"x", t.x}, {"v", t.v}, {"rho", t.rho}, {"lambda_limit", t.lambda_limit}, {"rho_limit", t.rho_limit},
-             {"stable", t.stable}, {"m_bar", t.m_bar}, {"a_low", t.a_low}, {"a_high", t.a_high}, {"w", t.w},
-             {"bound", t.bound}, {"light_load", t.light_load}};
+    j = json{{"x", t.x},
+             {"v", t.v},
+             {"rho", t.rho},
+             {"lambda_limit", t.lambda_limit},
+             {"rho_limit", t.rho_limit},
+             {"stable", t.stable},
+             {"m_bar", t.m_bar},
+             {"a_low", t.a_low},
+             {"a_high", t.a_high},
+             {"w", t.w},
+             {"bound", t.bound},
+             {"light_load", t.light_load}};
 }
 void from_json(const json& j, DynamicTheory& t) {
     auto number = [&](const char* k) {
@@ -42,20 +51,35 @@ void from_json(const json& j, DynamicTheory& t) {
 }
 
 void to_json(json& j, const TrafficResult& t) {
-    j = {{"pattern", t.pattern}, {"injection", t.injection}, {"rate", t.rate}, {"offered", t.offered}, {"accepted", t.accepted},
-         {"warmup_cycles", t.warmup}, {"window_cycles", t.window}, {"drain_cycles", t.drain},
-         {"generated", t.generated}, {"measured", t.measured}, {"delivered", t.delivered}, {"ambiguous", t.ambiguous},
-         {"mean_latency_cycles", t.mean_latency}, {"p50_latency_cycles", t.p50_latency},
-         {"p99_latency_cycles", t.p99_latency}, {"max_latency_cycles", t.max_latency}, {"mean_hops", t.mean_hops},
-         {"zero_load_latency_cycles", t.zero_load_latency}, {"mean_packet_flits", t.mean_flits},
-         {"packet_sizes", t.sizes}, {"saturated", t.saturated},
+    j = {{"pattern", t.pattern},
+         {"injection", t.injection},
+         {"rate", t.rate},
+         {"offered", t.offered},
+         {"accepted", t.accepted},
+         {"warmup_cycles", t.warmup},
+         {"window_cycles", t.window},
+         {"drain_cycles", t.drain},
+         {"generated", t.generated},
+         {"measured", t.measured},
+         {"delivered", t.delivered},
+         {"ambiguous", t.ambiguous},
+         {"mean_latency_cycles", t.mean_latency},
+         {"p50_latency_cycles", t.p50_latency},
+         {"p99_latency_cycles", t.p99_latency},
+         {"max_latency_cycles", t.max_latency},
+         {"mean_hops", t.mean_hops},
+         {"zero_load_latency_cycles", t.zero_load_latency},
+         {"mean_packet_flits", t.mean_flits},
+         {"packet_sizes", t.sizes},
+         {"saturated", t.saturated},
          {"link_utilisation", {{"max", t.link_max}, {"mean", t.link_mean}, {"busiest", {t.link_max_src, t.link_max_dst}}}}};
     if (t.measured == 0)  // no packet created in the window: no latency to give (null, not 0)
-        for (const char* k : {"mean_latency_cycles", "p50_latency_cycles", "p99_latency_cycles", "max_latency_cycles", "mean_hops",
-                              "zero_load_latency_cycles", "mean_packet_flits"})
+        for (const char* k : {"mean_latency_cycles", "p50_latency_cycles", "p99_latency_cycles", "max_latency_cycles",
+                              "mean_hops", "zero_load_latency_cycles", "mean_packet_flits"})
             j[k] = nullptr;
     if (t.has_bound)
-        j["channel_load_bound"] = {{"busiest_channel_load", t.channel_load}, {"saturation_bound", t.channel_bound},
+        j["channel_load_bound"] = {{"busiest_channel_load", t.channel_load},
+                                   {"saturation_bound", t.channel_bound},
                                    {"busiest_channel", {t.channel_src, t.channel_dst}}};
 }
 
@@ -99,19 +123,32 @@ void from_json(const json& j, TrafficResult& t) {
 
 namespace {
 json dynamic_json(const DynamicResult& d) {
-    json j = {{"lambda", d.lambda}, {"rho", d.rho}, {"horizon_slots", d.horizon}, {"warmup_slots", d.warmup},
-              {"requests", d.requests}, {"measured", d.measured}, {"incomplete", d.incomplete},
-              {"mean_delay_slots", d.mean_delay}, {"ci95_half_width_slots", d.ci_half}, {"batch_means", d.batch_means},
-              {"p50_delay_slots", d.p50_delay}, {"p99_delay_slots", d.p99_delay}, {"max_delay_slots", d.max_delay},
-              {"offered_per_node_slot", d.offered}, {"throughput_per_node_slot", d.throughput},
-              {"mean_backlog", d.mean_backlog}, {"max_backlog", d.max_backlog},
-              {"backlog_first_quarter", d.backlog_first_quarter}, {"backlog_last_quarter", d.backlog_last_quarter},
+    json j = {{"lambda", d.lambda},
+              {"rho", d.rho},
+              {"horizon_slots", d.horizon},
+              {"warmup_slots", d.warmup},
+              {"requests", d.requests},
+              {"measured", d.measured},
+              {"incomplete", d.incomplete},
+              {"mean_delay_slots", d.mean_delay},
+              {"ci95_half_width_slots", d.ci_half},
+              {"batch_means", d.batch_means},
+              {"p50_delay_slots", d.p50_delay},
+              {"p99_delay_slots", d.p99_delay},
+              {"max_delay_slots", d.max_delay},
+              {"offered_per_node_slot", d.offered},
+              {"throughput_per_node_slot", d.throughput},
+              {"mean_backlog", d.mean_backlog},
+              {"max_backlog", d.max_backlog},
+              {"backlog_first_quarter", d.backlog_first_quarter},
+              {"backlog_last_quarter", d.backlog_last_quarter},
               {"stable", d.stable}};
     j["theory"] = d.theory ? json(*d.theory) : json(nullptr);
     // As the table: an unstable run (its backlog kept growing) or one with nothing measured has no delay
     // statistics to give (null, not a number that would be read as one).
     if (!d.stable || d.measured == 0)
-        for (const char* k : {"mean_delay_slots", "ci95_half_width_slots", "p50_delay_slots", "p99_delay_slots", "max_delay_slots"})
+        for (const char* k :
+             {"mean_delay_slots", "ci95_half_width_slots", "p50_delay_slots", "p99_delay_slots", "max_delay_slots"})
             j[k] = nullptr;
     return j;
 }
@@ -212,8 +249,7 @@ json to_json(const RunResult& r, bool with_per_node) {
         {"stuck_state", r.stuck_state},
     };
     json marks = json::array();
-    for (const RunMark& m : r.marks)
-        marks.push_back({{"name", m.name}, {"cycle", m.cycle}, {"phase_end", m.phase_end}});
+    for (const RunMark& m : r.marks) marks.push_back({{"name", m.name}, {"cycle", m.cycle}, {"phase_end", m.phase_end}});
     j["marks"] = marks;
     // The phases' durations, from the phase-end marks (the first phase starts at cycle 0).
     json phases = json::array();

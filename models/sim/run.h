@@ -26,59 +26,59 @@ std::optional<RouterChoice> parse_router(const std::string& name);
 struct RunConfig {
     std::string topology = "hypercube";  // hypercube | torus | array
     unsigned dim = 6;
-    unsigned radix = 0;              // torus, array: p (N = p^dim); 0 on the hypercube
-    bool torus_on_array = false;     // array: run the torus algorithm through paper 001's Fig. 1 fold
+    unsigned radix = 0;           // torus, array: p (N = p^dim); 0 on the hypercube
+    bool torus_on_array = false;  // array: run the torus algorithm through paper 001's Fig. 1 fold
     Level level = Level::cycle;
     std::string task = "mnb";
-    std::string algorithm;        // empty: the task's natural algorithm on this topology (default_algorithm)
+    std::string algorithm;  // empty: the task's natural algorithm on this topology (default_algorithm)
     uint32_t root = 0;
-    unsigned packet_flits = 0;    // 0: the least the algorithm takes (1, or the parts it splits a packet into)
-    unsigned queue_depth = 0;     // 0 = unbounded
+    unsigned packet_flits = 0;  // 0: the least the algorithm takes (1, or the parts it splits a packet into)
+    unsigned queue_depth = 0;   // 0 = unbounded
     uint64_t seed = 1;
-    uint64_t max_cycles = 0;      // 0 = automatic bound
-    std::string trace_path;       // CSV, empty = none
-    std::string link_load_path;   // task traffic: per-link CSV (src,dst,port,flits,utilisation,channel_load), empty = none
-    std::string vcd_path;         // VCD (+ .gtkw beside it), empty = none
-    std::string fst_path;         // the same waves as FST (converted with GTKWave's vcd2fst), empty = none
-    std::string command_line;     // recorded in the trace header
-    std::vector<uint32_t> sources;    // kb: the broadcasting node of each packet (may repeat)
-    std::vector<uint32_t> targets;    // monotone: the destinations (distinct, as many as sources)
-    uint64_t k = 0;                   // kb: or K distinct nodes placed by `placement` (for this dim)
-    std::string placement = "random"; // random (by seed) | adversarial | first
+    uint64_t max_cycles = 0;           // 0 = automatic bound
+    std::string trace_path;            // CSV, empty = none
+    std::string link_load_path;        // task traffic: per-link CSV (src,dst,port,flits,utilisation,channel_load), empty = none
+    std::string vcd_path;              // VCD (+ .gtkw beside it), empty = none
+    std::string fst_path;              // the same waves as FST (converted with GTKWave's vcd2fst), empty = none
+    std::string command_line;          // recorded in the trace header
+    std::vector<uint32_t> sources;     // kb: the broadcasting node of each packet (may repeat)
+    std::vector<uint32_t> targets;     // monotone: the destinations (distinct, as many as sources)
+    uint64_t k = 0;                    // kb: or K distinct nodes placed by `placement` (for this dim)
+    std::string placement = "random";  // random (by seed) | adversarial | first
     PortModel port_model = PortModel::mla;
-    double c_star = 3.0;              // kb/st-random: C* of the fixed phase lengths (> 0)
-    bool with_prefix = false;         // kb/rank: compute the ranks with a parallel prefix first
-    unsigned token_flits = 1;         // flits of a control token (t_p = token_flits / packet_flits)
-    bool known_sources = false;       // pmnb: the active set is known in advance (no rank computation, t_p = 0)
+    double c_star = 3.0;         // kb/st-random: C* of the fixed phase lengths (> 0)
+    bool with_prefix = false;    // kb/rank: compute the ranks with a parallel prefix first
+    unsigned token_flits = 1;    // flits of a control token (t_p = token_flits / packet_flits)
+    bool known_sources = false;  // pmnb: the active set is known in advance (no rank computation, t_p = 0)
     // Task dynamic (paper 004 §II): Poisson broadcast requests at every node.
-    std::optional<double> lambda;     // requests per node per slot (else from rho)
-    std::optional<double> rho;        // load rho = lambda (N-1)/d (with neither, 0.5)
-    double slots = 0;                 // requests arrive during [0, slots) (0: from periods, or the default)
-    uint64_t periods = 0;             // dynamic/periods: about this many PMNB periods (sets slots)
-    double warmup = -1;               // slots left out of the statistics (-1: a tenth of the run)
-    std::string pmnb;                 // dynamic/periods: the PMNB of each period (empty: the network's split one)
+    std::optional<double> lambda;  // requests per node per slot (else from rho)
+    std::optional<double> rho;     // load rho = lambda (N-1)/d (with neither, 0.5)
+    double slots = 0;              // requests arrive during [0, slots) (0: from periods, or the default)
+    uint64_t periods = 0;          // dynamic/periods: about this many PMNB periods (sets slots)
+    double warmup = -1;            // slots left out of the statistics (-1: a tenth of the run)
+    std::string pmnb;              // dynamic/periods: the PMNB of each period (empty: the network's split one)
     // The PMNB the dynamic scheme runs: --pmnb, else the split-packet one of the network's paper
     // (004 §V: vb2 on the cube; 001 §6: vbm-split on the torus and array).
     std::string period_pmnb() const { return !pmnb.empty() ? pmnb : topology == "hypercube" ? "vb2" : "vbm-split"; }
-    std::string delays_path;          // dynamic: per-request CSV (origin, msg, arrival, completion, delay)
+    std::string delays_path;             // dynamic: per-request CSV (origin, msg, arrival, completion, delay)
     std::vector<TimedRequest> requests;  // dynamic: these requests instead of Poisson ones (tests)
     // Task traffic: synthetic unicast packets (models/traffic.h).
     // Unset: the defaults of TrafficSpec (uniform, 0.1, 1000 / 4000 / 4000 cycles); set on another task: an error.
-    std::optional<std::string> pattern;     // uniform, transpose, bitcomp, bitrev, shuffle, tornado, neighbor, hotspot
-    std::optional<double> rate;             // flits per node per cycle, in (0, 1]
-    std::optional<double> packet_rate;      // or packets per node per cycle (rate = packet_rate x mean packet flits)
+    std::optional<std::string> pattern;  // uniform, transpose, bitcomp, bitrev, shuffle, tornado, neighbor, hotspot
+    std::optional<double> rate;          // flits per node per cycle, in (0, 1]
+    std::optional<double> packet_rate;   // or packets per node per cycle (rate = packet_rate x mean packet flits)
     std::optional<uint64_t> traffic_warmup, traffic_window, traffic_drain;  // cycles
-    std::optional<uint32_t> hotspot;        // pattern hotspot: this node ...
-    double hotspot_fraction = 0.1;          // ... receives this fraction of the packets (the rest uniform)
-    std::optional<std::string> injection;   // bernoulli (default) | onoff
-    std::optional<double> burst;            // onoff: mean packets per burst (default 8)
-    std::string traffic_file;               // a trace-driven workload (CSV time,src,dst[,size]) instead of a pattern
-    std::vector<PacketSize> packet_sizes;   // a size distribution instead of --packet-flits (which is then the largest)
+    std::optional<uint32_t> hotspot;                                        // pattern hotspot: this node ...
+    double hotspot_fraction = 0.1;         // ... receives this fraction of the packets (the rest uniform)
+    std::optional<std::string> injection;  // bernoulli (default) | onoff
+    std::optional<double> burst;           // onoff: mean packets per burst (default 8)
+    std::string traffic_file;              // a trace-driven workload (CSV time,src,dst[,size]) instead of a pattern
+    std::vector<PacketSize> packet_sizes;  // a size distribution instead of --packet-flits (which is then the largest)
     RouterChoice router = RouterChoice::systemc;
-    std::vector<uint32_t> rtl_nodes;  // with router systemc: these nodes get the Verilated RTL router
-    std::string rtl_rom_dir;          // where the RTL's memory files are (empty: the build's)
-    unsigned sbt_rotation = 0;        // SBT dimension rotation (the trees R^c(SBT))
-    bool rtl_invert_priority = false; // test hook: plants a bug in the RTL queue order
+    std::vector<uint32_t> rtl_nodes;   // with router systemc: these nodes get the Verilated RTL router
+    std::string rtl_rom_dir;           // where the RTL's memory files are (empty: the build's)
+    unsigned sbt_rotation = 0;         // SBT dimension rotation (the trees R^c(SBT))
+    bool rtl_invert_priority = false;  // test hook: plants a bug in the RTL queue order
 
     bool uses_rtl() const { return router == RouterChoice::rtl || !rtl_nodes.empty(); }
     bool is_rtl_node(uint32_t node) const;
@@ -96,28 +96,28 @@ struct DynamicTheory {
     double rho_limit = 0;     // the same limit on rho = lambda (N-1)/d
     bool stable = false;
     double m_bar = 0, a_low = 0, a_high = 0;  // M-bar = lambda N V / (1 - rho); the bounds on a
-    double w = 0;             // W with a = a_low (the largest W)
-    double bound = 0;         // the bound on the mean delay T
-    double light_load = 0;    // 1.5 V + X, the bound as rho -> 0
+    double w = 0;                             // W with a = a_low (the largest W)
+    double bound = 0;                         // the bound on the mean delay T
+    double light_load = 0;                    // 1.5 V + X, the bound as rho -> 0
 };
 
 // What a dynamic run measured, in slots; the statistics cover the requests that arrived in the
 // window [warmup, horizon).
 struct DynamicResult {
     double lambda = 0, rho = 0, horizon = 0, warmup = 0;
-    uint64_t requests = 0;        // all that arrived
-    uint64_t measured = 0;        // arrived in the window
-    uint64_t incomplete = 0;      // broadcasts never completed (a failed run)
-    double mean_delay = 0;        // arrival to the broadcast's completion at every node
-    double ci_half = 0;           // 95 % confidence half-width from batch means
+    uint64_t requests = 0;    // all that arrived
+    uint64_t measured = 0;    // arrived in the window
+    uint64_t incomplete = 0;  // broadcasts never completed (a failed run)
+    double mean_delay = 0;    // arrival to the broadcast's completion at every node
+    double ci_half = 0;       // 95 % confidence half-width from batch means
     std::vector<double> batch_means;
     double p50_delay = 0, p99_delay = 0, max_delay = 0;
-    double offered = 0;           // arrivals per node per slot in the window
-    double throughput = 0;        // broadcasts completed per node per slot in the window
-    double mean_backlog = 0;      // requests in the system (arrived, broadcast not complete), time average
+    double offered = 0;       // arrivals per node per slot in the window
+    double throughput = 0;    // broadcasts completed per node per slot in the window
+    double mean_backlog = 0;  // requests in the system (arrived, broadcast not complete), time average
     uint64_t max_backlog = 0;
     double backlog_first_quarter = 0, backlog_last_quarter = 0;
-    bool stable = true;           // measured: the backlog did not keep growing
+    bool stable = true;                   // measured: the backlog did not keep growing
     std::optional<DynamicTheory> theory;  // periods only
 };
 
@@ -143,7 +143,7 @@ struct RunResult {
     unsigned packet_flits = 1;
     unsigned queue_depth = 0;
     uint64_t seed = 0;
-    uint64_t broadcasts = 0;  // K for kb, else 0
+    uint64_t broadcasts = 0;         // K for kb, else 0
     uint64_t completion_cycles = 0;  // the last delivery, or the last node detecting termination if later
     Slots completion_slots;          // completion_cycles / packet_flits, exactly
     uint64_t last_delivery_cycles = 0;
@@ -170,15 +170,15 @@ struct RunResult {
     double elaboration_seconds = 0;  // building the network before it
     double router_cycles_per_second = 0;
     double packet_hops_per_second = 0;
-    std::vector<uint64_t> node_last_delivery_cycle;  // per node, cycle of its last delivery
-    std::vector<RunMark> marks;                       // phase ends and other instants, by the logics
-    std::vector<std::string> problems;                // what failed, one line each
-    std::vector<std::string> output_errors;           // an output file that could not be written completely
-    bool stalled = false;                             // it stalled or ran out of time (status deadlock or timeout,
-                                                      // or check_failed if it also broke a rule: that comes first)
-    std::string stall_diagnosis;                      // for a stall: why, first (a cycle of waits, or what waits)
-    std::string stuck_state;                          // ... then the stuck queues
-    std::optional<unsigned> unbounded_peak_queue;     // a stall with bounded queues: the same run's peak queue unbounded
+    std::vector<uint64_t> node_last_delivery_cycle;         // per node, cycle of its last delivery
+    std::vector<RunMark> marks;                             // phase ends and other instants, by the logics
+    std::vector<std::string> problems;                      // what failed, one line each
+    std::vector<std::string> output_errors;                 // an output file that could not be written completely
+    bool stalled = false;                                   // it stalled or ran out of time (status deadlock or timeout,
+                                                            // or check_failed if it also broke a rule: that comes first)
+    std::string stall_diagnosis;                            // for a stall: why, first (a cycle of waits, or what waits)
+    std::string stuck_state;                                // ... then the stuck queues
+    std::optional<unsigned> unbounded_peak_queue;           // a stall with bounded queues: the same run's peak queue unbounded
     std::vector<std::pair<std::string, uint64_t>> tallies;  // counts the logics kept (e.g. periods)
     std::optional<DynamicResult> dynamic;
     std::optional<TrafficResult> traffic;  // task traffic

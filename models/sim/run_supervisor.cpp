@@ -27,7 +27,8 @@ uint64_t arrivals_end(const Task& task) {
 }
 
 RunSupervisor::RunSupervisor(SupervisedNetwork network)
-    : net_(network), watch_waits_(network.config.queue_depth != 0 || network.config.uses_rtl()) {  // unbounded queues never refuse a packet
+    : net_(network),
+      watch_waits_(network.config.queue_depth != 0 || network.config.uses_rtl()) {  // unbounded queues never refuse a packet
     if (const char* every = std::getenv("CUBECAST_PROGRESS_SECONDS")) {
         char* end = nullptr;
         const double s = std::strtod(every, &end);
@@ -35,9 +36,7 @@ RunSupervisor::RunSupervisor(SupervisedNetwork network)
     }
 }
 
-uint64_t RunSupervisor::expected_messages() const {
-    return net_.traffic ? net_.traffic->generated() : net_.expected_messages;
-}
+uint64_t RunSupervisor::expected_messages() const { return net_.traffic ? net_.traffic->generated() : net_.expected_messages; }
 
 uint64_t RunSupervisor::cycle_limit() const {
     if (net_.config.max_cycles) return net_.config.max_cycles;
@@ -74,8 +73,10 @@ uint64_t RunSupervisor::after_tlm_edge(uint64_t cycle, uint64_t moved_at) {
     if (finished_) return 0;
     cycle_ = cycle + 1;
     // The last edge up to this one that made progress; a packet still crossing moves a flit now.
-    if (moved_at > cycle) last_progress_cycle_ = cycle;
-    else last_progress_cycle_ = std::max(last_progress_cycle_, moved_at);
+    if (moved_at > cycle)
+        last_progress_cycle_ = cycle;
+    else
+        last_progress_cycle_ = std::max(last_progress_cycle_, moved_at);
     check_end(cycle);
     if (finished_) return 0;
     const uint64_t stall_at = std::max(last_progress_cycle_, moved_at) + stall_limit(net_.config.packet_flits) + 1;
@@ -101,13 +102,14 @@ void RunSupervisor::check_end(uint64_t cycle) {
     if (cycle - last_progress_cycle_ > stall_limit(net_.config.packet_flits)) {
         // Messages still to come excuse an empty network only: packets that sit still while the
         // sources go on generating are stuck.
-        const bool timed = std::any_of(net_.routers.begin(), net_.routers.end(),
-                                       [&](const auto& r) { return r->waiting_on_time(cycle + 1); }) ||
-                           (counters.in_routers == 0 &&
-                            std::any_of(net_.nodes.begin(), net_.nodes.end(),
-                                        [](const auto& node) { return node->next_arrival_cycle() != kNoArrival; }));
-        if (timed) last_progress_cycle_ = cycle;
-        else return stall();
+        const bool timed =
+            std::any_of(net_.routers.begin(), net_.routers.end(), [&](const auto& r) { return r->waiting_on_time(cycle + 1); }) ||
+            (counters.in_routers == 0 && std::any_of(net_.nodes.begin(), net_.nodes.end(),
+                                                     [](const auto& node) { return node->next_arrival_cycle() != kNoArrival; }));
+        if (timed)
+            last_progress_cycle_ = cycle;
+        else
+            return stall();
     }
     if (cycle + 1 >= cycle_limit()) finish(RunStatus::timeout);
     if ((cycle & 63) == 0) note_progress(cycle);

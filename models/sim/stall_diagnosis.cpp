@@ -63,7 +63,8 @@ std::vector<WaitingInput> find_wait_cycle(const Topology& t, const std::vector<s
 
 std::string describe_wait_cycle(const Topology& t, const std::vector<std::unique_ptr<RouterBase>>& routers,
                                 const std::vector<WaitingInput>& cycle) {
-    std::string s = "deadlock: " + std::to_string(cycle.size()) + " inputs wait on each other in a cycle, so none of them ever moves:\n";
+    std::string s =
+        "deadlock: " + std::to_string(cycle.size()) + " inputs wait on each other in a cycle, so none of them ever moves:\n";
     for (size_t i = 0; i < cycle.size(); ++i) {
         const WaitingInput& w = cycle[i];
         const WaitingInput& next = cycle[(i + 1) % cycle.size()];

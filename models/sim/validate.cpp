@@ -7,16 +7,16 @@
 #include <iomanip>
 #include <sstream>
 
-#include "models/sim/dynamic_theory.h"
-#include "models/observe/output_file.h"
-#include "models/fabric/printable.h"
 #include "models/fabric/hypercube.h"
 #include "models/fabric/packet.h"
-#include "models/observe/cycle_waves.h"
+#include "models/fabric/printable.h"
 #include "models/fabric/task.h"
+#include "models/observe/cycle_waves.h"
+#include "models/observe/output_file.h"
+#include "models/sim/dynamic_theory.h"
 #include "routers/algorithms/registry.h"
-#include "routers/logic/port_model.h"
 #include "routers/cores/rtl_build.h"
+#include "routers/logic/port_model.h"
 
 namespace cubecast {
 
@@ -50,8 +50,7 @@ std::optional<std::string> validate_sources(const RunConfig& c, const TaskInfo& 
                (task.kind == TaskKind::kb ? "K with K" : "M with M") + " in 1.." + std::to_string(nodes);
     std::vector<uint32_t> count(nodes, 0);
     for (uint32_t s : c.sources) {
-        if (s >= nodes)
-            return not_a_node("--sources node " + std::to_string(s), topo);
+        if (s >= nodes) return not_a_node("--sources node " + std::to_string(s), topo);
         if (++count[s] > kMaxMsg + 1)
             return "--sources repeats node " + std::to_string(s) + " more than " + std::to_string(kMaxMsg + 1) +
                    " times (the message index has 12 bits)";
@@ -68,12 +67,13 @@ std::optional<std::string> validate_sources(const RunConfig& c, const TaskInfo& 
     }
     if (task.kind != TaskKind::kb) {  // the others: each active node once (kb repeats a node per packet)
         if (c.sources.size() > nodes)
-            return "task " + c.task + " has M = " + std::to_string(c.sources.size()) + " active nodes, more than N = " +
-                   std::to_string(nodes) + " (accepted M in 1.." + std::to_string(nodes) + ", each node once)";
+            return "task " + c.task + " has M = " + std::to_string(c.sources.size()) +
+                   " active nodes, more than N = " + std::to_string(nodes) + " (accepted M in 1.." + std::to_string(nodes) +
+                   ", each node once)";
         for (uint32_t s : c.sources)
             if (count[s] > 1)
-                return "--sources repeats node " + std::to_string(s) +
-                       ": in task " + c.task + " each active node sends one packet (accepted: distinct nodes)";
+                return "--sources repeats node " + std::to_string(s) + ": in task " + c.task +
+                       " each active node sends one packet (accepted: distinct nodes)";
         return std::nullopt;
     }
     if (const AlgorithmEntry* e = algorithms().find(task.kind, c.algorithm); e && e->sources_check)
@@ -93,8 +93,8 @@ std::optional<std::string> parts_problem(unsigned packet_flits, const AlgorithmE
     const unsigned parts = algo.parts(topo);
     if (packet_flits % parts == 0) return std::nullopt;
     return "--packet-flits " + std::to_string(packet_flits) + " is not a multiple of " + std::to_string(parts) + ": " + what +
-           " on the " + topo.name() + " sends each packet as " + std::to_string(parts) + " parts (accepted: " +
-           std::to_string(parts) + ", " + std::to_string(2 * parts) + ", ...)";
+           " on the " + topo.name() + " sends each packet as " + std::to_string(parts) +
+           " parts (accepted: " + std::to_string(parts) + ", " + std::to_string(2 * parts) + ", ...)";
 }
 
 // Task dynamic's options, and none of them elsewhere.
@@ -147,16 +147,15 @@ std::optional<std::string> validate_dynamic(const RunConfig& c, const TaskInfo& 
     if (!c.requests.empty()) return std::nullopt;
     const DynamicLoad load = dynamic_load(c);
     if (!(load.warmup >= 0 && load.warmup < load.horizon))
-        return "--warmup " + number(load.warmup) + " is out of range: accepted 0 <= warmup < the run's " +
-               number(load.horizon) + " slots";
+        return "--warmup " + number(load.warmup) + " is out of range: accepted 0 <= warmup < the run's " + number(load.horizon) +
+               " slots";
     // Each node numbers its requests in the header's 12-bit msg field.
     const auto arrivals = dynamic_arrivals(c);
     for (uint32_t node = 0; node < arrivals.size(); ++node)
         if (arrivals[node].size() > kMaxMsg + 1)
             return "the run is too long for its load: node " + std::to_string(node) + " would get " +
-                   std::to_string(arrivals[node].size()) + " requests in " + number(load.horizon) +
-                   " slots, more than the " + std::to_string(kMaxMsg + 1) +
-                   " a node can number (12-bit msg field): accepted --slots up to about " +
+                   std::to_string(arrivals[node].size()) + " requests in " + number(load.horizon) + " slots, more than the " +
+                   std::to_string(kMaxMsg + 1) + " a node can number (12-bit msg field): accepted --slots up to about " +
                    number(0.9 * (kMaxMsg + 1) / load.lambda);
     return std::nullopt;
 }
@@ -164,23 +163,27 @@ std::optional<std::string> validate_dynamic(const RunConfig& c, const TaskInfo& 
 std::optional<std::string> validate_level(const RunConfig& c) {
     if (c.level != Level::tlm) return std::nullopt;
     if (c.uses_rtl())
-        return std::string("--router rtl (or --rtl-nodes) with --level tlm: the RTL router is cycle level: accepted --level cycle");
+        return std::string(
+            "--router rtl (or --rtl-nodes) with --level tlm: the RTL router is cycle level: accepted --level cycle");
     return std::nullopt;
 }
 
 std::optional<std::string> validate_rtl(const RunConfig& c, const Topology& topo) {
     for (uint32_t n : c.rtl_nodes)
-        if (n >= topo.nodes())
-            return not_a_node("--rtl-nodes node " + std::to_string(n), topo);
+        if (n >= topo.nodes()) return not_a_node("--rtl-nodes node " + std::to_string(n), topo);
     if (!c.uses_rtl()) return std::nullopt;
     if (c.topology != "hypercube")
-        return std::string("the RTL router is the hypercube's: --router rtl and --rtl-nodes are accepted with --topology hypercube only, not ") +
+        return std::string(
+                   "the RTL router is the hypercube's: --router rtl and --rtl-nodes are accepted with --topology hypercube only, "
+                   "not ") +
                topo.name();
     if (c.port_model != PortModel::mla)
-        return std::string("--port-model ") + port_model_name(c.port_model) + " is not built into the RTL router: accepted mla with --router rtl";
+        return std::string("--port-model ") + port_model_name(c.port_model) +
+               " is not built into the RTL router: accepted mla with --router rtl";
     if (!kRtlBuilt)
-        return std::string("this build has no RTL router (configured with -DCUBECAST_RTL=OFF): accepted --router systemc "
-                           "and no --rtl-nodes (or build with the RTL)");
+        return std::string(
+            "this build has no RTL router (configured with -DCUBECAST_RTL=OFF): accepted --router systemc "
+            "and no --rtl-nodes (or build with the RTL)");
     if (c.dim > kRtlMaxDim)
         return "--dim " + std::to_string(c.dim) + " is beyond the RTL build: the Verilog router has " +
                std::to_string(kRtlMaxDim) + " ports, accepted 1.." + std::to_string(kRtlMaxDim);
@@ -216,8 +219,9 @@ std::optional<std::string> validate_fold(const RunConfig& c, const TaskInfo& tas
         return "--torus-on-array simulates a torus on the array of the same size: accepted with --topology array, not " +
                c.topology;
     if (c.radix == 2)
-        return std::string("--torus-on-array with --radix 2: the radix-2 torus is the radix-2 array itself (one link per "
-                           "neighbour pair), so there is nothing to fold: accepted --radix 3 and more");
+        return std::string(
+            "--torus-on-array with --radix 2: the radix-2 torus is the radix-2 array itself (one link per "
+            "neighbour pair), so there is nothing to fold: accepted --radix 3 and more");
     if (!algorithms().find(task.kind, c.algorithm)->foldable)
         return "--torus-on-array runs the torus's own algorithms: accepted " +
                algorithms_where([](const AlgorithmEntry& e) { return e.foldable; }) + ", not " + c.task + "/" + c.algorithm;
@@ -287,8 +291,9 @@ std::optional<std::string> validate_traffic(const RunConfig& c, const TaskInfo& 
         std::vector<TrafficEvent> events;
         if (auto e = read_traffic_file(c.traffic_file, topo.nodes(), c.packet_flits, events)) return e;
         if (c.pattern || c.rate || c.packet_rate || c.injection || c.hotspot || !c.packet_sizes.empty())
-            return std::string("--traffic-file replaces --pattern, --rate, --injection, --hotspot and --packet-sizes "
-                               "(its lines give each packet's size): give the file alone");
+            return std::string(
+                "--traffic-file replaces --pattern, --rate, --injection, --hotspot and --packet-sizes "
+                "(its lines give each packet's size): give the file alone");
     }
     const TrafficSpec s = traffic_spec(c);
     if (s.injection != "bernoulli" && s.injection != "onoff")
@@ -299,7 +304,8 @@ std::optional<std::string> validate_traffic(const RunConfig& c, const TaskInfo& 
     if (c.rate && c.packet_rate) return std::string("--rate (flits) and --packet-rate (packets) say the same: give one of them");
     if (c.packet_rate && !(s.rate > 0 && s.rate <= 1))
         return "--packet-rate " + number(*c.packet_rate) + " is " + number(s.rate) + " flits/node/cycle with packets of " +
-               number(s.mean_flits()) + " flits on average: accepted packets per node per cycle in (0, " + number(1 / s.mean_flits()) + "]";
+               number(s.mean_flits()) + " flits on average: accepted packets per node per cycle in (0, " +
+               number(1 / s.mean_flits()) + "]";
     if (!(s.rate > 0 && s.rate <= 1))
         return "--rate " + number(s.rate) + " is out of range: accepted flits per node per cycle in (0, 1]";
     if (s.window < 1) return std::string("--window 0 is out of range: accepted 1 cycle or more");
@@ -308,7 +314,8 @@ std::optional<std::string> validate_traffic(const RunConfig& c, const TaskInfo& 
     if (c.hotspot && *c.hotspot >= topo.nodes()) return not_a_node("--hotspot node " + std::to_string(*c.hotspot), topo);
     if (c.hotspot && !(c.hotspot_fraction >= 0 && c.hotspot_fraction <= 1))
         return "--hotspot fraction " + number(c.hotspot_fraction) + " is out of range: accepted 0..1";
-    if (c.uses_rtl()) return std::string("--router rtl runs the papers' collectives only: accepted for task traffic --router systemc");
+    if (c.uses_rtl())
+        return std::string("--router rtl runs the papers' collectives only: accepted for task traffic --router systemc");
     return std::nullopt;
 }
 
@@ -348,8 +355,7 @@ std::optional<std::string> validate(const RunConfig& given) {
                c.task + "': accepted for " + c.task + " are " + join_algorithms(task->kind);
     }
     const uint32_t nodes = topo->nodes();
-    if (c.root >= nodes)
-        return not_a_node("--root " + std::to_string(c.root), *topo);
+    if (c.root >= nodes) return not_a_node("--root " + std::to_string(c.root), *topo);
     if (c.torus_on_array) {
         if (auto e = validate_fold(c, *task, *topo)) return e;
     } else if (const AlgorithmEntry* e = algorithms().find(task->kind, c.algorithm); !e->runs_on(*topo)) {
@@ -357,8 +363,8 @@ std::optional<std::string> validate(const RunConfig& given) {
         for (const AlgorithmEntry* x : algorithms().for_task(task->kind))
             if (x->runs_on(*topo)) here += (here.empty() ? "" : ", ") + x->name;
         const bool fold = e->foldable && c.topology == "array";
-        return c.task + "/" + c.algorithm + " does not run on the " + topo->name() + ": accepted for " + c.task +
-               " on the " + topo->name() + " are " + (here.empty() ? std::string("none (yet)") : here) +
+        return c.task + "/" + c.algorithm + " does not run on the " + topo->name() + ": accepted for " + c.task + " on the " +
+               topo->name() + " are " + (here.empty() ? std::string("none (yet)") : here) +
                (fold ? " (or this torus algorithm through Fig. 1's fold: add --torus-on-array)" : "");
     }
     if (c.packet_flits < 1 || c.packet_flits > kMaxPacketFlits)
@@ -376,10 +382,12 @@ std::optional<std::string> validate(const RunConfig& given) {
     if (auto e = validate_sources(with_placed_sources(c), *task, *topo)) return e;
     if (auto e = validate_traffic(c, *task, *topo)) return e;
     if (task->kind == TaskKind::succ && c.port_model == PortModel::sla)
-        return "succ/" + c.algorithm + " sends one message on several links at once, which port model sla forbids: "
+        return "succ/" + c.algorithm +
+               " sends one message on several links at once, which port model sla forbids: "
                "accepted mla, shout";
     if (!(c.c_star > 0.0 && c.c_star <= 1000.0))
-        return "--c-star " + std::to_string(c.c_star) + " is out of range: accepted a number in (0, 1000] (the paper takes C* > e)";
+        return "--c-star " + std::to_string(c.c_star) +
+               " is out of range: accepted a number in (0, 1000] (the paper takes C* > e)";
     const AlgorithmEntry& entry = *algorithms().find(task->kind, c.algorithm);
     if (c.c_star != 3.0 && !entry.takes_c_star)
         return "--c-star applies to " + algorithms_where([](const AlgorithmEntry& e) { return e.takes_c_star; }) +
@@ -397,15 +405,14 @@ std::optional<std::string> validate(const RunConfig& given) {
     if (algo.dim_check)
         if (auto e = algo.dim_check(c.dim)) return e;
     if (algo.fixed_parts && c.packet_flits % algo.fixed_parts != 0)
-        return "--packet-flits " + std::to_string(c.packet_flits) + " is not a multiple of " +
-               std::to_string(algo.fixed_parts) + ": " + c.task + "/" + c.algorithm + " splits each packet into " +
-               std::to_string(algo.fixed_parts) + " parts (accepted: " + std::to_string(algo.fixed_parts) + ", " +
-               std::to_string(2 * algo.fixed_parts) + ", ...)";
+        return "--packet-flits " + std::to_string(c.packet_flits) + " is not a multiple of " + std::to_string(algo.fixed_parts) +
+               ": " + c.task + "/" + c.algorithm + " splits each packet into " + std::to_string(algo.fixed_parts) +
+               " parts (accepted: " + std::to_string(algo.fixed_parts) + ", " + std::to_string(2 * algo.fixed_parts) + ", ...)";
     if (algo.splits_packets && c.packet_flits % c.dim != 0)
-        return "--packet-flits " + std::to_string(c.packet_flits) + " is not a multiple of d = " + std::to_string(c.dim) +
-               ": " + c.task + "/" + c.algorithm + " splits each packet into d mini-packets of packet_flits/d flits (accepted: " +
-               std::to_string(c.dim) + ", " + std::to_string(2 * c.dim) + ", ... up to " +
-               std::to_string(kMaxPacketFlits / c.dim * c.dim) + ")";
+        return "--packet-flits " + std::to_string(c.packet_flits) + " is not a multiple of d = " + std::to_string(c.dim) + ": " +
+               c.task + "/" + c.algorithm +
+               " splits each packet into d mini-packets of packet_flits/d flits (accepted: " + std::to_string(c.dim) + ", " +
+               std::to_string(2 * c.dim) + ", ... up to " + std::to_string(kMaxPacketFlits / c.dim * c.dim) + ")";
     // Folded, the packets are split as on the torus the algorithm runs on.
     const std::unique_ptr<Topology> folded = c.torus_on_array ? make_topology("torus", c.dim, c.radix) : nullptr;
     if (auto e = parts_problem(c.packet_flits, algo, c.task + "/" + c.algorithm, folded ? *folded : *topo)) return e;

@@ -5,8 +5,8 @@
 #include <optional>
 #include <string>
 
-#include "models/sim/run.h"
 #include "models/fabric/topology.h"
+#include "models/sim/run.h"
 
 namespace cubecast {
 

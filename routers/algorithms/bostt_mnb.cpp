@@ -16,8 +16,7 @@ public:
     explicit BosttMnbLogic(std::shared_ptr<const MnbSchedule> rom) : rom_(std::move(rom)) {}
     void route(const LocalView& v, const Header& h, int in_port, Decision& out) override {
         if (in_port != kLocalPort) out.deliver();
-        for (uint32_t c : rom_->children(v.id ^ h.origin))
-            out.forward(rom_->m(c) - 1, QueueKey{v.slot_start(rom_->slot(c)), 0});
+        for (uint32_t c : rom_->children(v.id ^ h.origin)) out.forward(rom_->m(c) - 1, QueueKey{v.slot_start(rom_->slot(c)), 0});
     }
 
 protected:
@@ -64,8 +63,7 @@ void register_bostt_mnb(Registry& r) {
            },
            build});
     // 004 §IV: T_PMNB <= ceil((N-1)/d) by a full MNB; M active packets need M(N-1) transmissions.
-    r.add({TaskKind::pmnb, "full-mnb", "004 §IV baseline (003's optimal MNB, dummy packets for inactive nodes)",
-           "ceil((N-1)/d)",
+    r.add({TaskKind::pmnb, "full-mnb", "004 §IV baseline (003's optimal MNB, dummy packets for inactive nodes)", "ceil((N-1)/d)",
            [](const BoundQuery& q) {
                const unsigned d = q.topology.dim();
                return Bounds{Slots(mnb_optimal_slots(d)), pmnb_lower_bound(q), q.k * ((uint64_t{1} << d) - 1)};

@@ -45,7 +45,8 @@ void register_bostt_scatter(Registry& r) {
                // The root sends 2^d - 1 distinct packets over its d links, whole packets one per link at a time.
                const unsigned d = q.topology.dim();
                const LowerBound sends{Slots(mnb_optimal_slots(d)), "the root sends " + std::to_string((uint64_t{1} << d) - 1) +
-                                                                       " packets over its " + std::to_string(d) + " links (003 §3)"};
+                                                                       " packets over its " + std::to_string(d) +
+                                                                       " links (003 §3)"};
                return Bounds{Slots(mnb_optimal_slots(d)), sends, uint64_t{d} << (d - 1)};
            },
            build});

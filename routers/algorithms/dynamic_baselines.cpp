@@ -30,8 +30,7 @@ enum class TreeChoice { greedy, direct, indirect };
 
 class TreeBroadcastLogic : public ControlLogic {
 public:
-    TreeBroadcastLogic(TreeChoice choice, unsigned d, uint32_t id, uint64_t seed)
-        : choice_(choice), d_(d), id_(id) {
+    TreeBroadcastLogic(TreeChoice choice, unsigned d, uint32_t id, uint64_t seed) : choice_(choice), d_(d), id_(id) {
         std::seed_seq seq{seed, uint64_t{id}, uint64_t{0x7eee}};
         rng_.seed(seq);
     }
@@ -56,8 +55,10 @@ public:
     void on_cycle(const LocalView&, std::vector<Emission>& out) override {
         for (const Header& h : pending_) {
             Emission e{h, {}};
-            if (h.tag & kToRoot) e.decision.forward(static_cast<unsigned>(__builtin_ctz(id_ ^ h.dest)));
-            else forward_all(h.tag, e.decision);
+            if (h.tag & kToRoot)
+                e.decision.forward(static_cast<unsigned>(__builtin_ctz(id_ ^ h.dest)));
+            else
+                forward_all(h.tag, e.decision);
             out.push_back(std::move(e));
         }
         pending_.clear();
@@ -96,7 +97,11 @@ private:
 };
 
 AlgorithmEntry baseline(const char* name, const char* paper, TreeChoice choice) {
-    AlgorithmEntry e{TaskKind::dynamic, name, paper, "none (baseline)", [](const BoundQuery&) { return Bounds{}; },
+    AlgorithmEntry e{TaskKind::dynamic,
+                     name,
+                     paper,
+                     "none (baseline)",
+                     [](const BoundQuery&) { return Bounds{}; },
                      [choice](const AlgorithmSetup& s) -> LogicFactory {
                          const unsigned d = s.topology.dim();
                          const uint64_t seed = s.seed;
@@ -111,8 +116,7 @@ void register_dynamic_baselines(Registry& r) {
     r.add(baseline("greedy", "004 §I baseline: every packet at once on its origin's SBT, FIFO", TreeChoice::greedy));
     r.add(baseline("direct", "004 §I, [12] direct: each packet on one of its origin's d rotated SBTs, at random",
                    TreeChoice::direct));
-    r.add(baseline("indirect", "004 §I, [12] indirect: each packet to a random root e_j, then down T^(j)",
-                   TreeChoice::indirect));
+    r.add(baseline("indirect", "004 §I, [12] indirect: each packet to a random root e_j, then down T^(j)", TreeChoice::indirect));
 }
 
 }  // namespace cubecast

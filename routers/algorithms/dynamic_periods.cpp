@@ -24,8 +24,7 @@ LocalView DynamicPeriodsLogic::period_view(const LocalView& v) const {
 void DynamicPeriodsLogic::translate(const Decision& in, Decision& out) const {
     if (in.delivers()) out.deliver();
     if (in.holds()) out.hold();
-    for (const Forward& f : in.forwards())
-        out.forward(f.port, QueueKey{f.key.not_before + start_, f.key.priority});
+    for (const Forward& f : in.forwards()) out.forward(f.port, QueueKey{f.key.not_before + start_, f.key.priority});
 }
 
 void DynamicPeriodsLogic::route(const LocalView& v, const Header& h, int in_port, Decision& out) {
@@ -122,15 +121,17 @@ void DynamicPeriodsLogic::report(LogicReport& out) const {
 }
 
 void register_dynamic_periods(Registry& r) {
-    AlgorithmEntry e{TaskKind::dynamic, "periods",
-                     "004 §II-III, 001 §6 (successive PMNB periods; --pmnb vb2, vb3, vb-a0 on the cube, vbm-split, vbm, vbm-a0 on the mesh)",
-           "the dynamic broadcasting theorem: T <= W + X + min((N-1)X/2, rho W)",
-           [](const BoundQuery&) { return Bounds{}; },  // its theorem is about delays: see dynamic_theory.h
-           [](const AlgorithmSetup& s) -> LogicFactory {
-               PeriodFactory period = algorithms().find(TaskKind::pmnb, s.pmnb)->build_period(s);
-               const uint64_t end = s.arrivals_end;
-               return [period, end](uint32_t node) { return std::make_unique<DynamicPeriodsLogic>(period, node, end); };
-           }};
+    AlgorithmEntry e{
+        TaskKind::dynamic,
+        "periods",
+        "004 §II-III, 001 §6 (successive PMNB periods; --pmnb vb2, vb3, vb-a0 on the cube, vbm-split, vbm, vbm-a0 on the mesh)",
+        "the dynamic broadcasting theorem: T <= W + X + min((N-1)X/2, rho W)",
+        [](const BoundQuery&) { return Bounds{}; },  // its theorem is about delays: see dynamic_theory.h
+        [](const AlgorithmSetup& s) -> LogicFactory {
+            PeriodFactory period = algorithms().find(TaskKind::pmnb, s.pmnb)->build_period(s);
+            const uint64_t end = s.arrivals_end;
+            return [period, end](uint32_t node) { return std::make_unique<DynamicPeriodsLogic>(period, node, end); };
+        }};
     e.topologies = {"hypercube", "torus", "array"};
     e.runs_pmnb_periods = true;
     r.add(e);

@@ -45,11 +45,11 @@ private:
     bool stopped_ = false;        // the last period is over
     std::deque<Header> waiting_;  // own packets (all parts of each) that arrived, oldest first
     std::unique_ptr<PmnbPeriodLogic> period_;
-    uint64_t start_ = 0;          // the current period's first cycle
-    bool active_ = false;         // this node has a packet in the current period
-    uint64_t periods_ = 0;        // periods started
-    uint64_t busy_periods_ = 0;   // periods with M > 0
-    uint64_t active_sum_ = 0;     // sum of M over the finished periods
+    uint64_t start_ = 0;         // the current period's first cycle
+    bool active_ = false;        // this node has a packet in the current period
+    uint64_t periods_ = 0;       // periods started
+    uint64_t busy_periods_ = 0;  // periods with M > 0
+    uint64_t active_sum_ = 0;    // sum of M over the finished periods
     Decision scratch_;
     std::vector<Emission> emitted_;
     LogicProblems problems_;

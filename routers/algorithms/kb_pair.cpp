@@ -31,7 +31,10 @@ LogicFactory build(const AlgorithmSetup&) {
 }  // namespace
 
 void register_kb_pair(Registry& r) {
-    AlgorithmEntry e{TaskKind::kb, "pair", "000 §3.3.2 (K = 2, priority toward the antipode)", "d",
+    AlgorithmEntry e{TaskKind::kb,
+                     "pair",
+                     "000 §3.3.2 (K = 2, priority toward the antipode)",
+                     "d",
                      [](const BoundQuery& q) {
                          const unsigned d = q.topology.dim();
                          return Bounds{Slots(d), kb_lower_bound(q), kb_transmissions(d, q.k)};

@@ -106,21 +106,25 @@ LogicFactory build(const AlgorithmSetup& s) {
 }  // namespace
 
 void register_kb_rank(Registry& r) {
-    AlgorithmEntry e{TaskKind::kb, "rank", "000 §3.3.3 (K = d, known ranks, rotated index orders)", "d (3d --with-prefix)",
-                     [](const BoundQuery& q) {
-                         const unsigned d = q.topology.dim();
-                         return Bounds{Slots(q.options.with_prefix ? 3 * uint64_t{d} : d), kb_lower_bound(q), kb_transmissions(d, q.k)};
-                     },
-                     build};
+    AlgorithmEntry e{
+        TaskKind::kb,
+        "rank",
+        "000 §3.3.3 (K = d, known ranks, rotated index orders)",
+        "d (3d --with-prefix)",
+        [](const BoundQuery& q) {
+            const unsigned d = q.topology.dim();
+            return Bounds{Slots(q.options.with_prefix ? 3 * uint64_t{d} : d), kb_lower_bound(q), kb_transmissions(d, q.k)};
+        },
+        build};
     e.takes_with_prefix = true;
     e.sources_check = [](unsigned d, const std::vector<uint32_t>& sources) -> std::optional<std::string> {
         std::vector<uint32_t> distinct = sources;
         std::sort(distinct.begin(), distinct.end());
         distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
         if (sources.size() == d && distinct.size() == d) return std::nullopt;
-        return "algorithm rank broadcasts from exactly d = " + std::to_string(d) + " distinct nodes, not K = " +
-               std::to_string(sources.size()) + (distinct.size() != sources.size() ? " with repeats" : "") +
-               " (accepted: --k " + std::to_string(d) + ")";
+        return "algorithm rank broadcasts from exactly d = " + std::to_string(d) +
+               " distinct nodes, not K = " + std::to_string(sources.size()) +
+               (distinct.size() != sources.size() ? " with repeats" : "") + " (accepted: --k " + std::to_string(d) + ")";
     };
     r.add(e);
 }

@@ -1,8 +1,8 @@
 // Registration of paper 000 §3.2's algorithm on the d edge-disjoint spanning binomial trees: kb/st,
 // kb/st-random (fixed length), kb/st-random-guaranteed and mnb/st. The logic is in kb_st_logic.h.
+#include "routers/algorithms/kb_st_logic.h"
 #include "routers/algorithms/registry.h"
 #include "routers/algorithms/task_bounds.h"
-#include "routers/algorithms/kb_st_logic.h"
 
 namespace cubecast {
 
@@ -17,7 +17,8 @@ LogicFactory build_with(StVariant variant, const AlgorithmSetup& s) {
 }
 
 // The K-broadcast entries' bounds with the paper's time `paper` (none: no figure).
-std::function<Bounds(const BoundQuery&)> kb_bounds(std::function<std::optional<Slots>(unsigned d, uint64_t k, const FormulaOptions&)> paper) {
+std::function<Bounds(const BoundQuery&)> kb_bounds(
+    std::function<std::optional<Slots>(unsigned d, uint64_t k, const FormulaOptions&)> paper) {
     return [paper](const BoundQuery& q) {
         const unsigned d = q.topology.dim();
         return Bounds{paper(d, q.k, q.options), kb_lower_bound(q), kb_transmissions(d, q.k)};
@@ -42,22 +43,23 @@ AlgorithmEntry with_token_range(AlgorithmEntry e) {
 void register_kb_st(Registry& r) {
     // Total time 2 ceil(K/d) + 4d: phase 1 2d + 1, phase 2 ceil(K/d) + d - 1, phase 3 ceil(K/d) + d.
     r.add(with_token_range({TaskKind::kb, "st", "000 §3.2 (prefix ranks, d edge-disjoint SBTs of §2.1.3, termination packets)",
-           "2ceil(K/d)+4d",
-           kb_bounds([](unsigned d, uint64_t k, const FormulaOptions&) { return std::optional<Slots>(2 * ceil_div(k, d) + 4 * uint64_t{d}); }),
-           [](const AlgorithmSetup& s) { return build_with(StVariant::prefix, s); }}));
-    AlgorithmEntry random = with_token_range({TaskKind::kb, "st-random", "000 §3.2 randomized, fixed length (random trees, no prefix; --c-star C*)",
-           "2ceil(C*K/d)+2d-1, correct w.h.p.",
-           kb_bounds([](unsigned d, uint64_t k, const FormulaOptions& o) {
-               return std::optional<Slots>(2 * st_random_budget(d, k, o.c_star) + 2 * uint64_t{d} - 1);
-           }),
-           [](const AlgorithmSetup& s) { return build_with(StVariant::random_fixed, s); }});
+                            "2ceil(K/d)+4d", kb_bounds([](unsigned d, uint64_t k, const FormulaOptions&) {
+                                return std::optional<Slots>(2 * ceil_div(k, d) + 4 * uint64_t{d});
+                            }),
+                            [](const AlgorithmSetup& s) { return build_with(StVariant::prefix, s); }}));
+    AlgorithmEntry random =
+        with_token_range({TaskKind::kb, "st-random", "000 §3.2 randomized, fixed length (random trees, no prefix; --c-star C*)",
+                          "2ceil(C*K/d)+2d-1, correct w.h.p.", kb_bounds([](unsigned d, uint64_t k, const FormulaOptions& o) {
+                              return std::optional<Slots>(2 * st_random_budget(d, k, o.c_star) + 2 * uint64_t{d} - 1);
+                          }),
+                          [](const AlgorithmSetup& s) { return build_with(StVariant::random_fixed, s); }});
     random.takes_c_star = true;
     r.add(random);
     r.add(with_token_range({TaskKind::kb, "st-random-guaranteed",
-           "000 §3.2 randomized, guaranteed (random trees; phase 2 until the roots hold all K)",
-           "Theta(max(d, K/d)) w.h.p., always correct",
-           kb_bounds([](unsigned, uint64_t, const FormulaOptions&) { return std::optional<Slots>(); }),
-           [](const AlgorithmSetup& s) { return build_with(StVariant::random_guaranteed, s); }}));
+                            "000 §3.2 randomized, guaranteed (random trees; phase 2 until the roots hold all K)",
+                            "Theta(max(d, K/d)) w.h.p., always correct",
+                            kb_bounds([](unsigned, uint64_t, const FormulaOptions&) { return std::optional<Slots>(); }),
+                            [](const AlgorithmSetup& s) { return build_with(StVariant::random_guaranteed, s); }}));
     // K = 2^d: r_x = 2^d - x is known, no phase 1: 2 ceil(2^d/d) + 2d - 1.
     r.add({TaskKind::mnb, "st", "000 §3.2 with K = 2^d (no prefix phase: r_x = 2^d - x)", "2ceil(2^d/d)+2d-1",
            [](const BoundQuery& q) {

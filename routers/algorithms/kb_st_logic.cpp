@@ -44,9 +44,7 @@ uint64_t StLogic::phase3_start() const {
     return phase2_start() + (per_root + s_.d - 1) * s_.packet_flits;
 }
 
-void StLogic::fail(const std::string& what) {
-    problems_.add(what);
-}
+void StLogic::fail(const std::string& what) { problems_.add(what); }
 
 unsigned StLogic::draw_tree() { return static_cast<unsigned>(splitmix(rng_) % s_.d) + 1; }
 
@@ -56,8 +54,10 @@ void StLogic::route(const LocalView& v, const Header& h, int in_port, Decision& 
         out.hold();
         return;
     }
-    if (h.kind == Kind::ctrl) route_token(v, h, in_port, out);
-    else route_data(v, h, in_port, out);
+    if (h.kind == Kind::ctrl)
+        route_token(v, h, in_port, out);
+    else
+        route_data(v, h, in_port, out);
 }
 
 void StLogic::route_token(const LocalView& v, const Header& h, int in_port, Decision& out) {
@@ -79,11 +79,8 @@ void StLogic::route_token(const LocalView& v, const Header& h, int in_port, Deci
             if (id_ == 0 && j) counts_[j] = std::max(counts_[j], token_value(h));
             return;
         }
-        case kTokenGo:
-            go_ = true;
-            return;
-        default:
-            fail("unexpected control token with tag " + std::to_string(h.tag) + " from node " + std::to_string(h.origin));
+        case kTokenGo: go_ = true; return;
+        default: fail("unexpected control token with tag " + std::to_string(h.tag) + " from node " + std::to_string(h.origin));
     }
 }
 
@@ -198,7 +195,8 @@ void StLogic::on_cycle(const LocalView& v, std::vector<Emission>& out) {
     if (!released_ && ready_to_release()) release_own(out);
     if (my_tree_ && released_ && !phase3_started_) {
         if (s_.variant == StVariant::random_guaranteed) {
-            if (go_) start_phase3(v, out);
+            if (go_)
+                start_phase3(v, out);
             else if (root_received_ != count_sent_) {  // report the count to node 0, across port j - 1
                 count_sent_ = root_received_;
                 Emission e{make_token(id_, kTokenCount, count_sent_), {}};
@@ -250,8 +248,7 @@ uint64_t StLogic::next_cycle_needed(uint64_t cycle) const {
 }
 
 void StLogic::report(LogicReport& out) const {
-    if (s_.variant == StVariant::prefix)
-        out.marks.push_back({"1: prefix ranks, K at the roots", ready_cycle_, true});
+    if (s_.variant == StVariant::prefix) out.marks.push_back({"1: prefix ranks, K at the roots", ready_cycle_, true});
     out.marks.push_back({"2: packets to the roots", my_tree_ ? phase3_cycle_ : 0, true});
     out.marks.push_back({"last packet reached its root", my_tree_ ? last_root_arrival_ : 0, false});
     out.marks.push_back({s_.variant == StVariant::random_fixed ? "3: broadcast on the d trees (fixed length)"

@@ -64,7 +64,10 @@ private:
 // (derived: the farthest node is floor(p/2) hops away), halves (K + p - 1)/2. The lower bound is what a
 // node must receive over its links and the farthest node (task_bounds.h), in the run's parts.
 AlgorithmEntry line(const char* name, const char* paper, const char* claim, bool split) {
-    AlgorithmEntry e{TaskKind::kb, name, paper, claim,
+    AlgorithmEntry e{TaskKind::kb,
+                     name,
+                     paper,
+                     claim,
                      [split](const BoundQuery& q) {
                          const uint64_t k = q.k, p = q.topology.radix();
                          const bool ring = q.topology.wraps();
@@ -75,12 +78,12 @@ AlgorithmEntry line(const char* name, const char* paper, const char* claim, bool
                          const Mesh& mesh = as_mesh(s.topology);
                          return [&mesh, split](uint32_t node) { return std::make_unique<LineBroadcastLogic>(mesh, split, node); };
                      }};
-    e.topologies = split ? std::vector<std::string>{"torus"}
-                         : std::vector<std::string>{"torus", "array"};
+    e.topologies = split ? std::vector<std::string>{"torus"} : std::vector<std::string>{"torus", "array"};
     if (split) e.fixed_parts = 2;
     e.dim_check = [name](unsigned d) -> std::optional<std::string> {
         if (d == 1) return std::nullopt;
-        return "--dim " + std::to_string(d) + ": kb/" + name + " is the ring's and the linear array's (Theorem 2): accepted --dim 1";
+        return "--dim " + std::to_string(d) + ": kb/" + name +
+               " is the ring's and the linear array's (Theorem 2): accepted --dim 1";
     };
     return e;
 }
@@ -92,8 +95,8 @@ void register_line_broadcast(Registry& r) {
                                   "array K+p-1; ring K+ceil((p-1)/2)-1 (derived)", false);
     unsplit.foldable = true;
     r.add(unsplit);
-    AlgorithmEntry split = line("line-split", "001 Theorem 2 (ring: each packet in two halves, one each way round)",
-                                "(K+p-1)/2", true);
+    AlgorithmEntry split =
+        line("line-split", "001 Theorem 2 (ring: each packet in two halves, one each way round)", "(K+p-1)/2", true);
     split.foldable = true;
     r.add(split);
 }

@@ -28,9 +28,10 @@ LowerBound receive_bound(const Topology& t, const std::vector<uint32_t>& own, ui
         if (s > best.slots) best.slots = s, at = x, received = r, links = l;
     }
     if (received == 0) return best;
-    best.argument = "node " + std::to_string(at) + " receives " + plural(received, "packet") +
-                    (parts > 1 ? " (as " + std::to_string(received * parts) + " parts of 1/" + std::to_string(parts) + " slot)" : "") +
-                    " over its " + plural(links, "link") + " (" + cite + ")";
+    best.argument =
+        "node " + std::to_string(at) + " receives " + plural(received, "packet") +
+        (parts > 1 ? " (as " + std::to_string(received * parts) + " parts of 1/" + std::to_string(parts) + " slot)" : "") +
+        " over its " + plural(links, "link") + " (" + cite + ")";
     return best;
 }
 
@@ -40,9 +41,9 @@ LowerBound distance_bound(const Topology& t, const std::vector<uint32_t>& origin
         const Slots hops = Slots::ratio(t.eccentricity(s), parts);
         if (hops > best.slots) {
             best.slots = hops;
-            best.argument = "the packet of node " + std::to_string(s) + " must reach a node " +
-                            plural(t.eccentricity(s), "hop") + " away" +
-                            (parts > 1 ? ", 1/" + std::to_string(parts) + " slot a hop for each part" : "") + " (" + cite + ")";
+            best.argument = "the packet of node " + std::to_string(s) + " must reach a node " + plural(t.eccentricity(s), "hop") +
+                            " away" + (parts > 1 ? ", 1/" + std::to_string(parts) + " slot a hop for each part" : "") + " (" +
+                            cite + ")";
         }
     }
     return best;

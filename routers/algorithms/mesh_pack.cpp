@@ -1,11 +1,10 @@
-// Paper 001 Theorems 3 and 4. Task pack / greedy: Theorem 3 (the mesh packing routing theorem): nodes s(0) < s(1) < ... < s(K-1) of a
-// d-dimensional array each send a packet, s(i) to node i. The greedy scheme has d phases of p - 1
-// steps: in phase l the packet corrects digit l of its position to digit l of i, crossing links of
-// dimension l only, during steps l(p-1) .. l(p-1) + p - 2. By the theorem no two packets are ever at
-// one node at one time, so none is ever delayed and all arrive within d(p-1) slots.
-// Here a router sends a packet on across the lowest digit in which its node and the destination
-// differ, toward it (the array's way, also on a torus), not before that digit's phase starts: a packet
-// in motion goes on at once, one that has finished its digit waits for the next phase.
+// Paper 001 Theorems 3 and 4. Task pack / greedy: Theorem 3 (the mesh packing routing theorem): nodes s(0) < s(1) < ... < s(K-1)
+// of a d-dimensional array each send a packet, s(i) to node i. The greedy scheme has d phases of p - 1 steps: in phase l the
+// packet corrects digit l of its position to digit l of i, crossing links of dimension l only, during steps l(p-1) .. l(p-1) + p
+// - 2. By the theorem no two packets are ever at one node at one time, so none is ever delayed and all arrive within d(p-1)
+// slots. Here a router sends a packet on across the lowest digit in which its node and the destination differ, toward it (the
+// array's way, also on a torus), not before that digit's phase starts: a packet in motion goes on at once, one that has finished
+// its digit waits for the next phase.
 //
 // The copy's proof claims "no two packets are at any time at the same node", but argues it only at
 // the ends of the phases, and inside a phase it is not so: in phase 0 two packets of one row may
@@ -118,13 +117,17 @@ Bounds bounds(const BoundQuery& q, bool monotone, unsigned phases) {
 
 AlgorithmEntry greedy(TaskKind task, const char* paper, const char* claim, unsigned phases) {
     const bool monotone = task == TaskKind::monotone;
-    AlgorithmEntry e{task, "greedy", paper, claim,
+    AlgorithmEntry e{task,
+                     "greedy",
+                     paper,
+                     claim,
                      [monotone, phases](const BoundQuery& q) { return bounds(q, monotone, phases); },
                      [monotone](const AlgorithmSetup& s) -> LogicFactory {
                          const Mesh& mesh = as_mesh(s.topology);
                          const unsigned f = s.packet_flits;
                          auto ranks = monotone ? rank_table(mesh, s.sources) : nullptr;
-                         return [&mesh, f, ranks](uint32_t node) { return std::make_unique<MeshPackLogic>(mesh, f, ranks, node); };
+                         return
+                             [&mesh, f, ranks](uint32_t node) { return std::make_unique<MeshPackLogic>(mesh, f, ranks, node); };
                      }};
     e.topologies = {"array", "torus"};
     return e;

@@ -48,8 +48,8 @@ std::function<LogicFactory(const AlgorithmSetup&)> builder(PmnbVariant variant) 
 // The paper's time for M active nodes, exactly (fractions of a slot kept).
 Slots paper_time(PmnbVariant variant, const Mesh& mesh, uint64_t m, const FormulaOptions& o) {
     const uint64_t n = mesh.nodes(), d = mesh.dim(), pm1 = mesh.radix() - 1, gamma = mesh.wraps() ? 2 : 1;
-    const Slots prefix = o.t_p_slots() * (2 * d * pm1);                      // 2d(p-1) t_p
-    const Slots tail = Slots::ratio((gamma + 1) * pm1, gamma);               // (1 + 1/gamma)(p-1)
+    const Slots prefix = o.t_p_slots() * (2 * d * pm1);         // 2d(p-1) t_p
+    const Slots tail = Slots::ratio((gamma + 1) * pm1, gamma);  // (1 + 1/gamma)(p-1)
     switch (variant) {
         case PmnbVariant::a0: return Slots::ratio(m * (n - 1), gamma * n) + prefix + tail * d;
         case PmnbVariant::split: return Slots::ratio(m * (n - 1), gamma * d * n) + prefix + tail;
@@ -114,7 +114,8 @@ AlgorithmEntry entry(TaskKind task, const char* name, const char* paper, const c
 }  // namespace
 
 void register_mesh_pmnb(Registry& r) {
-    r.add(entry(TaskKind::pmnb, "vbm-a0", "001 §4.1 Lemma 2 (algorithm A_0: mesh prefix, packing, d subphases of line broadcasts)",
+    r.add(entry(TaskKind::pmnb, "vbm-a0",
+                "001 §4.1 Lemma 2 (algorithm A_0: mesh prefix, packing, d subphases of line broadcasts)",
                 "torus M(N-1)/(2N)+2d(p-1)t_p+1.5(p-1)d; array M(N-1)/N+2d(p-1)t_p+2(p-1)d", PmnbVariant::a0));
     r.add(entry(TaskKind::pmnb, "vbm-split", "001 §4.1 Theorem 6 (d mini-packets, class c on the dimension-rotated A_c)",
                 "torus M(N-1)/(2dN)+2d(p-1)t_p+1.5(p-1); array M(N-1)/(dN)+2d(p-1)t_p+2(p-1)", PmnbVariant::split));

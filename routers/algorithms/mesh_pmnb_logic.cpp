@@ -7,9 +7,7 @@
 namespace cubecast {
 
 namespace {
-std::string label(const Header& h) {
-    return "message origin " + std::to_string(h.origin) + " part " + std::to_string(h.part);
-}
+std::string label(const Header& h) { return "message origin " + std::to_string(h.origin) + " part " + std::to_string(h.part); }
 }  // namespace
 
 uint64_t mesh_broadcast_rounds(unsigned d, unsigned p, uint64_t k) {
@@ -40,9 +38,7 @@ uint32_t MeshPmnbLogic::packing_destination(uint64_t rank, unsigned c) const {
     return tree_to_mesh(mesh_, static_cast<uint32_t>(rank), c);
 }
 
-uint64_t MeshPmnbLogic::round_cycles() const {
-    return mesh_round_hops(mesh_, shape_.halves) * (step_cycles() / halves());
-}
+uint64_t MeshPmnbLogic::round_cycles() const { return mesh_round_hops(mesh_, shape_.halves) * (step_cycles() / halves()); }
 
 uint64_t MeshPmnbLogic::rounds(unsigned l) const {
     const bool per_class = s_.variant == PmnbVariant::classes || s_.variant == PmnbVariant::mnb;

@@ -66,8 +66,8 @@ private:
     uint64_t step_cycles() const { return s_.packet_flits / class_parts(); }  // one hop of a (mini-)packet
     uint64_t round_cycles() const;
     uint64_t broadcast_start() const { return packing_start() + uint64_t{s_.d} * (p_ - 1) * step_cycles(); }
-    uint64_t rounds(unsigned l) const;           // K_l
-    uint64_t subphase_start(unsigned l) const;   // l = 1..d+1 (d+1: the end)
+    uint64_t rounds(unsigned l) const;          // K_l
+    uint64_t subphase_start(unsigned l) const;  // l = 1..d+1 (d+1: the end)
     void pack(const LocalView& v, const Header& h, unsigned c, Decision& out);
     // From subphase `after` + 1 on, this node broadcasts the packet on its lines (a round each).
     void hold_for_later_subphases(const Header& h, unsigned c, unsigned after, Decision& out);
@@ -76,9 +76,9 @@ private:
     const Mesh& mesh_;
     MeshPmnbShape shape_;
     unsigned p_;
-    std::vector<std::vector<uint64_t>> held_;  // [class * halves + half][subphase]: packets held for it
+    std::vector<std::vector<uint64_t>> held_;                            // [class * halves + half][subphase]: packets held for it
     std::vector<std::optional<std::pair<uint32_t, uint64_t>>> waiting_;  // per class: (origin, until) in the packing
-    mutable std::vector<uint64_t> starts_;  // subphase_start(1..d+1), once M is known
+    mutable std::vector<uint64_t> starts_;                               // subphase_start(1..d+1), once M is known
 };
 
 }  // namespace cubecast

@@ -66,17 +66,17 @@ public:
 
     std::optional<uint64_t> left() const override { return rank_; }    // sum of a over the nodes before this one (<_c)
     std::optional<uint64_t> total() const override { return total_; }  // M
-    uint64_t known_cycle() const { return known_cycle_; }     // the edge at which rank and M became known
+    uint64_t known_cycle() const { return known_cycle_; }              // the edge at which rank and M became known
     bool done() const { return total_.has_value() && sends_.empty(); }
 
 private:
     struct Level {
-        unsigned position = 0;                  // this node's place on its level-l line (tree digit l)
-        std::optional<uint64_t> block_sum;      // S_l
-        std::optional<uint64_t> before;         // L_l: the l-blocks before it in the (l+1)-block
+        unsigned position = 0;              // this node's place on its level-l line (tree digit l)
+        std::optional<uint64_t> block_sum;  // S_l
+        std::optional<uint64_t> before;     // L_l: the l-blocks before it in the (l+1)-block
         bool forward_sent = false;
-        std::optional<uint64_t> outer_before;   // E: before the (l+1)-block
-        std::optional<uint64_t> after;          // A: after this l-block
+        std::optional<uint64_t> outer_before;  // E: before the (l+1)-block
+        std::optional<uint64_t> after;         // A: after this l-block
         bool reverse_done = false;
     };
     struct Send {

@@ -19,11 +19,11 @@ public:
     explicit MnbSchedule(unsigned d);
 
     unsigned dim() const { return d_; }
-    unsigned slots() const { return q_; }                  // q = ceil((2^d - 1)/d)
+    unsigned slots() const { return q_; }                   // q = ceil((2^d - 1)/d)
     uint32_t number(uint32_t t) const { return n_of_[t]; }  // n(t)
     uint32_t at_number(uint32_t n) const { return order_[n]; }
-    unsigned m(uint32_t t) const;                          // link type (1-based) reaching t
-    unsigned slot(uint32_t t) const;                       // i with t in E_i (0 for t = 0)
+    unsigned m(uint32_t t) const;     // link type (1-based) reaching t
+    unsigned slot(uint32_t t) const;  // i with t in E_i (0 for t = 0)
     uint32_t parent(uint32_t t) const { return t ^ (1u << (m(t) - 1)); }
     const std::vector<uint32_t>& children(uint32_t t) const { return children_[t]; }
 

@@ -35,9 +35,9 @@ namespace cubecast {
 struct PrefixOptions {
     uint8_t up_tag;
     uint8_t down_tag;
-    unsigned rotation = 0;      // algorithm A_c's tree (c = rotation)
-    bool with_left = false;     // down tokens carry (R, L): l_x and M known everywhere
-    unsigned step_cycles = 1;   // cycles between a node's down tokens
+    unsigned rotation = 0;     // algorithm A_c's tree (c = rotation)
+    bool with_left = false;    // down tokens carry (R, L): l_x and M known everywhere
+    unsigned step_cycles = 1;  // cycles between a node's down tokens
 };
 
 class ParallelPrefix : public RankPrefix {
@@ -51,21 +51,21 @@ public:
     void on_cycle(const LocalView& v, std::vector<Emission>& out) override;
 
     bool done() const { return suffix_.has_value() && down_level_ == 0; }
-    std::optional<uint64_t> suffix() const { return suffix_; }  // r_x
-    std::optional<uint64_t> total() const override { return total_; }    // node 0 (every node with_left): K = r_0
-    std::optional<uint64_t> left() const override { return left_; }      // with_left: l_x = sum_{y<x} a_y
-    uint64_t suffix_cycle() const { return suffix_cycle_; }     // the edge at which r_x became known
+    std::optional<uint64_t> suffix() const { return suffix_; }         // r_x
+    std::optional<uint64_t> total() const override { return total_; }  // node 0 (every node with_left): K = r_0
+    std::optional<uint64_t> left() const override { return left_; }    // with_left: l_x = sum_{y<x} a_y
+    uint64_t suffix_cycle() const { return suffix_cycle_; }            // the edge at which r_x became known
     // The next cycle (>= cycle) at which on_cycle() has a token to send, if any is pending.
     std::optional<uint64_t> next_emission(uint64_t cycle) const override;
 
 private:
     unsigned port(unsigned tree_dim) const { return (tree_dim + opt_.rotation) % d_; }  // tree -> cube
-    void settle(uint64_t cycle);  // r_x (and l_x, M) known
+    void settle(uint64_t cycle);                                                        // r_x (and l_x, M) known
     unsigned d_;
     PrefixOptions opt_;
     uint32_t id_;  // in the tree's own numbering (rotr(cube id, rotation))
     uint64_t a_;
-    unsigned levels_;                       // t: the levels this node hosts above its leaf
+    unsigned levels_;                                 // t: the levels this node hosts above its leaf
     std::vector<std::optional<uint64_t>> child_sum_;  // [i] = S(right child at level i), i = 1..t
     unsigned children_in_ = 0;
     bool up_sent_ = false;

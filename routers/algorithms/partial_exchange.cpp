@@ -46,7 +46,7 @@ class LineSum {
 public:
     LineSum(const Mesh& mesh, uint32_t id, unsigned dim, uint64_t a)
         : mesh_(mesh), dim_(dim), pos_(mesh.digit(id, dim)), median_((mesh.radix() - 1) / 2), sum_(a) {
-        from_left_ = pos_ == 0 || pos_ > median_;                // nothing comes to it from that side
+        from_left_ = pos_ == 0 || pos_ > median_;  // nothing comes to it from that side
         from_right_ = pos_ == mesh.radix() - 1 || pos_ < median_;
     }
     // A token of this line (arrived on this line's dimension); false if not.
@@ -114,8 +114,8 @@ public:
         }
         if (h.kind == Kind::ctrl) {
             if (h.tag == kTokenLineGossip) return hear(h, static_cast<unsigned>(in_port), out);
-            if (!lines_.empty() && (lines_[0].absorb(h, static_cast<unsigned>(in_port)) ||
-                                    lines_[1].absorb(h, static_cast<unsigned>(in_port))))
+            if (!lines_.empty() &&
+                (lines_[0].absorb(h, static_cast<unsigned>(in_port)) || lines_[1].absorb(h, static_cast<unsigned>(in_port))))
                 return;
             return problems_.add("unexpected control token at node " + std::to_string(id_));
         }
@@ -243,8 +243,8 @@ LowerBound cut_bound(const Mesh& mesh, const std::vector<bool>& active, bool gat
         const Slots s((packets + links - 1) / links);
         if (s > best.slots)
             best = {s, std::to_string(packets) + " packets must cross the " + std::to_string(links) + " links around columns " +
-                           std::to_string(x0) + ".." + std::to_string((x0 + w - 1) % p) + " x rows " + std::to_string(y0) +
-                           ".." + std::to_string((y0 + h - 1) % p) + " (001 §5's cut argument)"};
+                           std::to_string(x0) + ".." + std::to_string((x0 + w - 1) % p) + " x rows " + std::to_string(y0) + ".." +
+                           std::to_string((y0 + h - 1) % p) + " (001 §5's cut argument)"};
     };
     const bool every = p <= 24;
     for (uint64_t w = 1; w <= p; ++w)
@@ -283,7 +283,11 @@ Bounds bounds(const BoundQuery& q, bool gather) {
 
 AlgorithmEntry exchange(TaskKind task, const char* paper, const char* claim) {
     const bool gather = task == TaskKind::pg;
-    AlgorithmEntry e{task, "rc", paper, claim, [gather](const BoundQuery& q) { return bounds(q, gather); },
+    AlgorithmEntry e{task,
+                     "rc",
+                     paper,
+                     claim,
+                     [gather](const BoundQuery& q) { return bounds(q, gather); },
                      [gather](const AlgorithmSetup& s) -> LogicFactory {
                          const Mesh& mesh = as_mesh(s.topology);
                          const uint64_t p = mesh.radix(), t = s.token_flits;
@@ -307,7 +311,8 @@ AlgorithmEntry exchange(TaskKind task, const char* paper, const char* claim) {
 }  // namespace
 
 void register_partial_exchange(Registry& r) {
-    r.add(exchange(TaskKind::pe, "001 §5 (row and column sums, sets R and C, first-horizontal / first-vertical paths, priorities)",
+    r.add(exchange(TaskKind::pe,
+                   "001 §5 (row and column sums, sets R and C, first-horizontal / first-vertical paths, priorities)",
                    "2 floor(sqrt M)(N-p)+2(p-1)+p t_p"));
     r.add(exchange(TaskKind::pg, "001 §5's dual (sums told along the lines, the reversed paths, the same priorities)",
                    "2 floor(sqrt M)(N-p)+2(p-1)+(2p-1) t_p (derived)"));

@@ -6,8 +6,8 @@
 
 #include "routers/algorithms/pmnb_logic.h"
 #include "routers/algorithms/registry.h"
-#include "routers/algorithms/task_bounds.h"
 #include "routers/algorithms/rotation_classes.h"
+#include "routers/algorithms/task_bounds.h"
 
 namespace cubecast {
 
@@ -25,10 +25,10 @@ std::function<LogicFactory(const AlgorithmSetup&)> builder(PmnbVariant variant) 
             for (uint32_t i = 0; i < s.topology.nodes(); ++i) active[i] = i;
         }
         const unsigned d = setup.d;
-        setup.rom = (s.known_sources || variant == PmnbVariant::mnb)
-                        ? known_ranks(variant, s.topology.nodes(), d, active,
-                                      [d](uint32_t x, unsigned c) { return cube_order(d, x, c); })
-                        : std::make_shared<PmnbRom>();
+        setup.rom =
+            (s.known_sources || variant == PmnbVariant::mnb)
+                ? known_ranks(variant, s.topology.nodes(), d, active, [d](uint32_t x, unsigned c) { return cube_order(d, x, c); })
+                : std::make_shared<PmnbRom>();
         return [setup](uint32_t node) { return std::make_unique<PmnbLogic>(setup, node); };
     };
 }
@@ -43,7 +43,10 @@ std::function<PeriodFactory(const AlgorithmSetup&)> period_builder(PmnbVariant v
 
 AlgorithmEntry entry(TaskKind task, const char* name, const char* paper, const char* claim, PmnbVariant variant,
                      std::function<Slots(unsigned d, uint64_t m, const FormulaOptions&)> bound) {
-    AlgorithmEntry e{task, name, paper, claim,
+    AlgorithmEntry e{task,
+                     name,
+                     paper,
+                     claim,
                      [bound, task](const BoundQuery& q) {
                          const unsigned d = q.topology.dim();
                          const uint64_t n = uint64_t{1} << d;
@@ -81,8 +84,7 @@ void register_pmnb(Registry& r) {
     r.add(a0);
     // Theorem 3: (N-1)/N M/d + 2d t_p + 2.
     AlgorithmEntry split = entry(TaskKind::pmnb, "vb2", "004 §IV-B Theorem 3 (d mini-packets, class c on A_c)",
-                                 "(N-1)/N M/d+2d t_p+2", PmnbVariant::split,
-                                 [](unsigned d, uint64_t m, const FormulaOptions& o) {
+                                 "(N-1)/N M/d+2d t_p+2", PmnbVariant::split, [](unsigned d, uint64_t m, const FormulaOptions& o) {
                                      const uint64_t n = uint64_t{1} << d;
                                      return Slots::ratio(m * (n - 1), n * d) + o.t_p_slots() * (2 * d) + Slots(2);
                                  });
@@ -95,11 +97,11 @@ void register_pmnb(Registry& r) {
     };
     r.add(split);
     // §IV-C: ceil(M/d) + 2d + 4d t_p - 1.
-    AlgorithmEntry classes = entry(TaskKind::pmnb, "vb3", "004 §IV-C (prefix classes r mod d, class c on A_c, no splitting)",
-                                   "ceil(M/d)+2d+4d t_p-1", PmnbVariant::classes,
-                                   [](unsigned d, uint64_t m, const FormulaOptions& o) {
-                                       return Slots(ceil_div(m, d) + 2 * d - 1) + o.t_p_slots() * (4 * d);
-                                   });
+    AlgorithmEntry classes =
+        entry(TaskKind::pmnb, "vb3", "004 §IV-C (prefix classes r mod d, class c on A_c, no splitting)", "ceil(M/d)+2d+4d t_p-1",
+              PmnbVariant::classes, [](unsigned d, uint64_t m, const FormulaOptions& o) {
+                  return Slots(ceil_div(m, d) + 2 * d - 1) + o.t_p_slots() * (4 * d);
+              });
     classes.build_period = period_builder(PmnbVariant::classes);
     // §V: V = 2d + 4d t_p and X = 1/d (ceil(M/d) - 1 <= M/d - 1/d, so the time is at most M/d + V).
     classes.period_cost = [](const Topology& t, const FormulaOptions& o) {
@@ -109,7 +111,8 @@ void register_pmnb(Registry& r) {
     r.add(classes);
     // §IV-C with M = N: ceil(N/d) + 2d - 1 (no prefix).
     r.add(entry(TaskKind::mnb, "vb3", "004 §IV-C with M = N (classes s mod d known, no prefix)", "ceil(N/d)+2d-1",
-                PmnbVariant::mnb, [](unsigned d, uint64_t n, const FormulaOptions&) { return Slots(ceil_div(n, d) + 2 * uint64_t{d} - 1); }));
+                PmnbVariant::mnb,
+                [](unsigned d, uint64_t n, const FormulaOptions&) { return Slots(ceil_div(n, d) + 2 * uint64_t{d} - 1); }));
 }
 
 }  // namespace cubecast

@@ -58,9 +58,7 @@ PmnbEngine::PmnbEngine(const PmnbSetup& s, uint32_t id) : s_(s), id_(id), rank_(
     if (!rom.class_of.empty()) my_class_ = rom.class_of[id];
 }
 
-unsigned PmnbEngine::classes() const {
-    return s_.variant == PmnbVariant::vb1 || s_.variant == PmnbVariant::a0 ? 1 : s_.d;
-}
+unsigned PmnbEngine::classes() const { return s_.variant == PmnbVariant::vb1 || s_.variant == PmnbVariant::a0 ? 1 : s_.d; }
 
 uint64_t PmnbEngine::packing_start() const {
     if (!by_prefix()) return 0;
@@ -71,8 +69,7 @@ bool PmnbEngine::ranks_known() const {
     if (!m_) return false;
     if (own_.empty()) return true;
     switch (s_.variant) {
-        case PmnbVariant::split:
-            return std::all_of(rank_.begin(), rank_.end(), [](const auto& r) { return r.has_value(); });
+        case PmnbVariant::split: return std::all_of(rank_.begin(), rank_.end(), [](const auto& r) { return r.has_value(); });
         case PmnbVariant::classes:
         case PmnbVariant::mnb: return my_class_ && rank_[*my_class_];
         default: return rank_[0].has_value();
@@ -107,14 +104,12 @@ void PmnbEngine::route(const LocalView& v, const Header& h, int in_port, Decisio
         for (auto* stage : {&stage1_, &stage2_})
             for (auto& p : *stage)
                 if (p->absorb(h, in_port, v.cycle)) return learn_from_prefixes(v.cycle);
-        return fail("unexpected control token with tag " + std::to_string(h.tag) + " from node " +
-                    std::to_string(h.origin));
+        return fail("unexpected control token with tag " + std::to_string(h.tag) + " from node " + std::to_string(h.origin));
     }
     const unsigned c = h.tag;
     if (c >= classes() || !m_)
         return fail("message origin " + std::to_string(h.origin) + " msg " + std::to_string(h.msg) + " part " +
-                    std::to_string(h.part) + " arrived with class " + std::to_string(c) +
-                    (m_ ? "" : " before this node knew M"));
+                    std::to_string(h.part) + " arrived with class " + std::to_string(c) + (m_ ? "" : " before this node knew M"));
     route_data(v, h, c, in_port, out);
     if (out.delivers()) count_delivery(v.cycle);
 }
@@ -146,7 +141,8 @@ void PmnbEngine::on_cycle(const LocalView& v, std::vector<Emission>& out) {
             stage1_.push_back(make_prefix(a, kTokenRankUp, kTokenRankDown, 0, 0));
         } else {
             for (unsigned c = 0; c < classes(); ++c)
-                stage1_.push_back(make_prefix(a, static_cast<uint8_t>(kTokenClassUp + c), static_cast<uint8_t>(kTokenClassDown + c), c, 0));
+                stage1_.push_back(
+                    make_prefix(a, static_cast<uint8_t>(kTokenClassUp + c), static_cast<uint8_t>(kTokenClassDown + c), c, 0));
         }
     }
     // §IV-C / 001 §4.2: the class prefixes start together once the first has ended everywhere.
@@ -186,7 +182,7 @@ uint64_t PmnbEngine::next_cycle_needed(uint64_t cycle) const {
 void PmnbEngine::report(LogicReport& out) const {
     if (by_prefix())
         out.marks.push_back({s_.variant == PmnbVariant::classes ? "1: ranks and classes, then ranks in the classes (2 prefixes)"
-                                                                 : "1: ranks by parallel prefix",
+                                                                : "1: ranks by parallel prefix",
                              ranks_cycle_, true});
     phase_marks(out);
     problems_.append_to(out.problems);

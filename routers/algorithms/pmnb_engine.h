@@ -85,14 +85,14 @@ protected:
     // A prefix that starts at cycle `start` (its synchronous steps count from there).
     virtual std::unique_ptr<RankPrefix> make_prefix(uint64_t a, uint8_t up_tag, uint8_t down_tag, unsigned rotation,
                                                     uint64_t start) const = 0;
-    virtual uint64_t prefix_steps() const = 0;                              // one prefix, in token steps
+    virtual uint64_t prefix_steps() const = 0;                                  // one prefix, in token steps
     virtual uint32_t packing_destination(uint64_t rank, unsigned c) const = 0;  // A_c's node of that rank
-    virtual unsigned parts_per_packet() const = 0;                           // parts a node receives per packet
-    virtual unsigned class_of_part(unsigned part) const = 0;                 // split: the part's class
+    virtual unsigned parts_per_packet() const = 0;                              // parts a node receives per packet
+    virtual unsigned class_of_part(unsigned part) const = 0;                    // split: the part's class
     // A data packet (or part) of class c, arrived (in_port >= 0) or released here at its start (in_port
     // = kLocalPort): where it goes from here.
     virtual void route_data(const LocalView& v, const Header& h, unsigned c, int in_port, Decision& out) = 0;
-    virtual std::optional<uint64_t> broadcast_end() const = 0;               // once M is known (none: not linear in M)
+    virtual std::optional<uint64_t> broadcast_end() const = 0;  // once M is known (none: not linear in M)
     virtual void phase_marks(LogicReport& out) const = 0;
 
     unsigned classes() const;  // classes a node routes (d for split, classes and mnb; 1 otherwise)
@@ -103,9 +103,9 @@ protected:
     PmnbSetup s_;
     uint32_t id_;
     bool active_ = false;
-    std::optional<uint64_t> m_;                   // M
-    std::optional<unsigned> my_class_;            // classes: this node's class (if active)
-    std::vector<std::optional<uint64_t>> rank_;   // per class: this node's rank in A_c (if active)
+    std::optional<uint64_t> m_;                  // M
+    std::optional<unsigned> my_class_;           // classes: this node's class (if active)
+    std::vector<std::optional<uint64_t>> rank_;  // per class: this node's rank in A_c (if active)
     uint64_t ranks_cycle_ = 0;
 
 private:

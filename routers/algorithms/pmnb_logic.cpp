@@ -11,8 +11,7 @@ namespace cubecast {
 
 namespace {
 std::string label(const Header& h) {
-    return "message origin " + std::to_string(h.origin) + " msg " + std::to_string(h.msg) + " part " +
-           std::to_string(h.part);
+    return "message origin " + std::to_string(h.origin) + " msg " + std::to_string(h.msg) + " part " + std::to_string(h.part);
 }
 }  // namespace
 
@@ -33,9 +32,7 @@ uint32_t PmnbLogic::packing_destination(uint64_t rank, unsigned c) const {
     return rotate_left(static_cast<uint32_t>(rank), s_.d, c);
 }
 
-uint64_t PmnbLogic::slot_cycles() const {
-    return s_.variant == PmnbVariant::split ? s_.packet_flits / s_.d : s_.packet_flits;
-}
+uint64_t PmnbLogic::slot_cycles() const { return s_.variant == PmnbVariant::split ? s_.packet_flits / s_.d : s_.packet_flits; }
 
 uint64_t PmnbLogic::subphase_start(unsigned l) const {
     const bool per_class = s_.variant == PmnbVariant::classes || s_.variant == PmnbVariant::mnb;
@@ -76,12 +73,12 @@ void PmnbLogic::route_data(const LocalView& v, const Header& h, unsigned c, int 
 void PmnbLogic::pack_or_broadcast(const Header& h, unsigned c, uint64_t after_step, Decision& out) {
     const uint32_t here = rotate_right(id_, s_.d, c), to = rotate_right(h.dest, s_.d, c);
     if (static_cast<int64_t>(after_step) <= occupied_[c])
-        fail("packing conflict: two packets of class " + std::to_string(c) + " at node " + std::to_string(id_) +
-             " after step " + std::to_string(after_step) + " (" + label(h) + ")");
+        fail("packing conflict: two packets of class " + std::to_string(c) + " at node " + std::to_string(id_) + " after step " +
+             std::to_string(after_step) + " (" + label(h) + ")");
     if (here != to) {  // cross the lowest tree dimension in which here and the destination differ
         const unsigned q = static_cast<unsigned>(__builtin_ctz(here ^ to));
-        if (q < after_step) fail(label(h) + " needs dimension " + std::to_string(q) + " after packing step " +
-                                 std::to_string(after_step));
+        if (q < after_step)
+            fail(label(h) + " needs dimension " + std::to_string(q) + " after packing step " + std::to_string(after_step));
         out.forward(port(q, c), QueueKey{packing_start() + q * slot_cycles(), 0});
         occupied_[c] = q;
         return;
@@ -100,8 +97,7 @@ void PmnbLogic::broadcast_from_packed(unsigned c, Decision& out) {
 
 // A_0's subphase l crosses tree dimension d-l: across tree dimension q in subphase d - q.
 void PmnbLogic::forward_a0(unsigned c, unsigned below_tree_dim, Decision& out) {
-    for (unsigned q = below_tree_dim; q-- > 0;)
-        out.forward(port(q, c), QueueKey{subphase_start(s_.d - q), 0});
+    for (unsigned q = below_tree_dim; q-- > 0;) out.forward(port(q, c), QueueKey{subphase_start(s_.d - q), 0});
 }
 
 // Phase 3 of §IV-A: the spanning binomial tree of the subcube (*^(d-m) r), dimensions m..d-1 in
@@ -127,12 +123,12 @@ void PmnbLogic::phase_marks(LogicReport& out) const {
     if (m_) {
         out.marks.push_back({"2: packing", broadcast_start(), true});
         if (s_.variant == PmnbVariant::vb1)
-            out.marks.push_back({"3: single-node broadcast in the (d-m)-subcubes",
-                                 broadcast_start() + (s_.d - vb1_m()) * slot_cycles(), true});
+            out.marks.push_back(
+                {"3: single-node broadcast in the (d-m)-subcubes", broadcast_start() + (s_.d - vb1_m()) * slot_cycles(), true});
     }
     if (finished())  // an unfinished run (a stall) has no end for its last phase
-        out.marks.push_back({s_.variant == PmnbVariant::vb1 ? "4: MNB in the m-subcubes" : "3: broadcast (d subphases)",
-                             finished_cycle(), true});
+        out.marks.push_back(
+            {s_.variant == PmnbVariant::vb1 ? "4: MNB in the m-subcubes" : "3: broadcast (d subphases)", finished_cycle(), true});
 }
 
 }  // namespace cubecast

@@ -75,7 +75,7 @@ private:
     uint64_t slot_cycles() const;
     uint64_t broadcast_start() const { return packing_start() + s_.d * slot_cycles(); }
     uint64_t subphase_start(unsigned l) const;  // A_0's subphase l (1..d+1: d+1 is the end)
-    unsigned vb1_m() const;                      // ceil(log2 M)
+    unsigned vb1_m() const;                     // ceil(log2 M)
     // Where a packet of class c goes next from this node in the packing phase, or the broadcast if
     // it is at its packing destination. after_step: the packing step after which it is here.
     void pack_or_broadcast(const Header& h, unsigned c, uint64_t after_step, Decision& out);

@@ -26,12 +26,12 @@ struct AlgorithmSetup {
     unsigned sbt_rotation = 0;
     std::vector<uint32_t> sources;  // kb: the broadcasting nodes, as given
     uint64_t seed = 1;
-    double c_star = 3.0;            // kb/st-random: the constant C* of the fixed phase lengths
-    bool with_prefix = false;       // kb/rank: compute the ranks with a parallel-prefix phase
-    unsigned token_flits = 1;       // flits of a control token: one prefix step takes this many cycles
-    bool known_sources = false;     // pmnb: ranks known in advance (ROM), no prefix phase
-    std::string pmnb = "vb2";       // dynamic/periods: the PMNB run in each period
-    uint64_t arrivals_end = 0;      // dynamic: no request arrives at this cycle or later
+    double c_star = 3.0;         // kb/st-random: the constant C* of the fixed phase lengths
+    bool with_prefix = false;    // kb/rank: compute the ranks with a parallel-prefix phase
+    unsigned token_flits = 1;    // flits of a control token: one prefix step takes this many cycles
+    bool known_sources = false;  // pmnb: ranks known in advance (ROM), no prefix phase
+    std::string pmnb = "vb2";    // dynamic/periods: the PMNB run in each period
+    uint64_t arrivals_end = 0;   // dynamic: no request arrives at this cycle or later
 };
 
 using LogicFactory = std::function<std::unique_ptr<ControlLogic>(uint32_t node)>;
@@ -54,13 +54,13 @@ struct FormulaOptions {
 // its paper's time is asked on the torus (the network doubles it, Fig. 1), its lower bound on the array.
 struct BoundQuery {
     const Topology& topology;
-    const std::vector<uint32_t>& sources;          // the sending nodes as given (kb may repeat a node)
-    const std::vector<uint32_t>& targets;          // monotone: the destinations
+    const std::vector<uint32_t>& sources;  // the sending nodes as given (kb may repeat a node)
+    const std::vector<uint32_t>& targets;  // monotone: the destinations
     const Topology& network;
     const std::vector<uint32_t>& network_sources;
-    uint32_t root = 0;    // snb, scatter: the root (a network id)
-    uint64_t k = 0;       // K for kb, M for pmnb, pe, pg, pack and monotone, else 0
-    unsigned parts = 1;   // each packet travels as this many parts of 1/parts slot
+    uint32_t root = 0;   // snb, scatter: the root (a network id)
+    uint64_t k = 0;      // K for kb, M for pmnb, pe, pg, pack and monotone, else 0
+    unsigned parts = 1;  // each packet travels as this many parts of 1/parts slot
     FormulaOptions options;
 };
 
@@ -73,8 +73,8 @@ struct Bounds {
 struct AlgorithmEntry {
     TaskKind task;
     std::string name;
-    std::string paper;              // paper and section
-    std::string claim;              // the paper's claimed time, as a formula
+    std::string paper;  // paper and section
+    std::string claim;  // the paper's claimed time, as a formula
     std::function<Bounds(const BoundQuery&)> bounds;
     std::function<LogicFactory(const AlgorithmSetup&)> build;
     // Paper 004 §IV-B: each packet travels as d mini-packets of packet_flits / d flits.
@@ -137,7 +137,7 @@ std::vector<std::string> default_on(const AlgorithmEntry& e);
 
 // Formulas shared by several entries (paper 003, Table 1).
 uint64_t ceil_div(uint64_t a, uint64_t b);
-unsigned ceil_log2(uint64_t x);  // the least m with 2^m >= x
+unsigned ceil_log2(uint64_t x);                // the least m with 2^m >= x
 uint64_t mnb_optimal_slots(unsigned d);        // ceil((2^d - 1)/d)
 uint64_t broadcast_transmissions(unsigned d);  // N(N-1) for MNB
 uint64_t kb_transmissions(unsigned d, uint64_t k);

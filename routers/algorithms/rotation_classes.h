@@ -15,7 +15,7 @@ uint32_t rotate_left(uint32_t t, unsigned d, unsigned by = 1);
 uint32_t rotate_right(uint32_t t, unsigned d, unsigned by);
 
 struct RotationClass {
-    unsigned k;                 // number of unity bits
+    unsigned k;                     // number of unity bits
     std::vector<uint32_t> members;  // the distinct rotations of the smallest member, by successive left rotation
 };
 

@@ -1,10 +1,10 @@
 // Spanning binomial tree broadcast (the classic SBT; paper 003 §1 "single node broadcast", and the
 // baseline for §2), which paper 000 §2.1.2 calls the completely unbalanced spanning tree: dimensions
 // crossed in increasing index order. With every source on such a tree, same order, FIFO, it is the
-// K-broadcast algorithm of 000 §3.3.1 (and the "prespecified tree" algorithm of §3.1). The tree rooted at o: node x = y xor o forwards to x with bit j set, for every j
-// above the highest set bit of x. Used for `snb` (d slots, N-1 transmissions) and, with every node
-// broadcasting on its own tree and FIFO queues, as the naive `mnb` baseline. With a rotation c the
-// dimensions are renamed j -> (j + c) mod d: the rotated trees R^c(SBT) of papers 000 and 002.
+// K-broadcast algorithm of 000 §3.3.1 (and the "prespecified tree" algorithm of §3.1). The tree rooted at o: node x = y xor o
+// forwards to x with bit j set, for every j above the highest set bit of x. Used for `snb` (d slots, N-1 transmissions) and, with
+// every node broadcasting on its own tree and FIFO queues, as the naive `mnb` baseline. With a rotation c the dimensions are
+// renamed j -> (j + c) mod d: the rotated trees R^c(SBT) of papers 000 and 002.
 #include "routers/algorithms/registry.h"
 #include "routers/algorithms/task_bounds.h"
 
@@ -46,7 +46,9 @@ void register_sbt(Registry& r) {
            },
            build});
     r.add({TaskKind::mnb, "sbt", "baseline: every node on its own SBT, FIFO queues", "none (baseline)",
-           [](const BoundQuery& q) { return Bounds{std::nullopt, mnb_lower_bound(q), broadcast_transmissions(q.topology.dim())}; },
+           [](const BoundQuery& q) {
+               return Bounds{std::nullopt, mnb_lower_bound(q), broadcast_transmissions(q.topology.dim())};
+           },
            build});
     // 000 §3.3.1: a copy is delayed at most once by each other packet, so at most d + K - 1 slots.
     r.add({TaskKind::kb, "same-order", "000 §3.3.1 (same-order completely unbalanced trees, FIFO)", "d+K-1",

@@ -8,8 +8,8 @@
 // the broadcasts can overlap without conflict under the shouting/whispering model (Lemma 3).
 #include "models/fabric/task.h"
 #include "routers/algorithms/registry.h"
-#include "routers/algorithms/task_bounds.h"
 #include "routers/algorithms/rotation_classes.h"
+#include "routers/algorithms/task_bounds.h"
 
 namespace cubecast {
 
@@ -21,13 +21,13 @@ public:
         if (in_port != kLocalPort) out.deliver();
         const unsigned d = v.topology->dim();
         const uint32_t p = uint32_t{1} << d;
-        const uint32_t j = gray_position(h.origin);            // mu_{j+1}, 0-based j
-        const uint32_t next = gray_code((j + 1) % p);          // alloc(j+2), cyclically
-        const unsigned nu = highest_bit(h.origin ^ next);      // they differ in one bit
+        const uint32_t j = gray_position(h.origin);        // mu_{j+1}, 0-based j
+        const uint32_t next = gray_code((j + 1) % p);      // alloc(j+2), cyclically
+        const unsigned nu = highest_bit(h.origin ^ next);  // they differ in one bit
         const uint32_t u = v.id ^ h.origin;
         const uint32_t w = rotate_right(u, d, nu);
         const unsigned below = w == 0 ? d : static_cast<unsigned>(__builtin_ctz(w));
-        const uint64_t slot = 2ull * j + popcount(u) + 1;      // level l sends in slot 2j + l + 1
+        const uint64_t slot = 2ull * j + popcount(u) + 1;  // level l sends in slot 2j + l + 1
         for (unsigned b = 0; b < below; ++b) out.forward((b + nu) % d, QueueKey{v.slot_start(slot), 0});
     }
 };
@@ -39,7 +39,9 @@ LogicFactory build(const AlgorithmSetup&) {
 }  // namespace
 
 void register_succ_gray(Registry& r) {
-    AlgorithmEntry e{TaskKind::succ, "gray", "002 §3 (Gray-code allocation, rotated SBTs, a broadcast every 2 slots)",
+    AlgorithmEntry e{TaskKind::succ,
+                     "gray",
+                     "002 §3 (Gray-code allocation, rotated SBTs, a broadcast every 2 slots)",
                      "2p+log2(p)-2",
                      [](const BoundQuery& q) {
                          const unsigned d = q.topology.dim();

@@ -16,7 +16,7 @@ public:
         const unsigned d = v.topology->dim();
         const uint32_t x = v.id ^ h.origin;
         const uint64_t start = uint64_t{gray_position(h.origin)} * d;  // slots before mu_j begins
-        const uint64_t slot = start + popcount(x) + 1;                  // this node sends in this slot
+        const uint64_t slot = start + popcount(x) + 1;                 // this node sends in this slot
         const unsigned first = x == 0 ? 0 : highest_bit(x) + 1;
         for (unsigned j = first; j < d; ++j) out.forward(j, QueueKey{v.slot_start(slot), 0});
     }
@@ -29,7 +29,10 @@ LogicFactory build(const AlgorithmSetup&) {
 }  // namespace
 
 void register_succ_sequential(Registry& r) {
-    AlgorithmEntry e{TaskKind::succ, "sequential", "002 §1 (one broadcast after the other)", "p log2 p",
+    AlgorithmEntry e{TaskKind::succ,
+                     "sequential",
+                     "002 §1 (one broadcast after the other)",
+                     "p log2 p",
                      [](const BoundQuery& q) {
                          const unsigned d = q.topology.dim();
                          return Bounds{Slots(uint64_t{d} << d), succ_lower_bound(q), broadcast_transmissions(d)};

@@ -121,7 +121,8 @@ uint64_t torus_optimum(uint64_t p) { return (p * p - 1 + 3) / 4; }
 }  // namespace
 
 void register_torus_mnb(Registry& r) {
-    AlgorithmEntry e{TaskKind::mnb, "quadrant",
+    AlgorithmEntry e{TaskKind::mnb,
+                     "quadrant",
                      "001 §2 ([BeT89]'s optimum: one spanning tree of four turned quadrants, translated to every node)",
                      "ceil((N-1)/4) on the p x p torus; 2x that on the array (Theorem 1, --torus-on-array)",
                      [](const BoundQuery& q) {

@@ -63,21 +63,32 @@ Bounds none(const BoundQuery&) { return {}; }  // traffic is measured: latency a
 }  // namespace
 
 void register_traffic_routing(Registry& r) {
-    AlgorithmEntry ecube{TaskKind::traffic, "ecube", "e-cube (dimension-order) routing, deadlock-free", "none (measured: latency and throughput)",
-                         none,
-                         [](const AlgorithmSetup&) -> LogicFactory { return [](uint32_t) { return std::make_unique<EcubeLogic>(); }; }};
+    AlgorithmEntry ecube{
+        TaskKind::traffic,
+        "ecube",
+        "e-cube (dimension-order) routing, deadlock-free",
+        "none (measured: latency and throughput)",
+        none,
+        [](const AlgorithmSetup&) -> LogicFactory { return [](uint32_t) { return std::make_unique<EcubeLogic>(); }; }};
     r.add(ecube);
-    AlgorithmEntry dor{TaskKind::traffic, "dor", "dimension-order (XY) routing; deadlock-free on the array, not on the torus",
-                       "none (measured: latency and throughput)", none,
+    AlgorithmEntry dor{TaskKind::traffic,
+                       "dor",
+                       "dimension-order (XY) routing; deadlock-free on the array, not on the torus",
+                       "none (measured: latency and throughput)",
+                       none,
                        [](const AlgorithmSetup& s) -> LogicFactory {
                            const Topology& topology = s.topology;
                            return [&topology](uint32_t) { return std::make_unique<DorLogic>(topology); };
                        }};
     dor.topologies = {"torus", "array", "flatfly"};
     r.add(dor);
-    AlgorithmEntry adaptive{TaskKind::traffic, "adaptive", "minimal adaptive routing (the productive port with the shortest queue); not deadlock-free",
-                            "none (measured: latency and throughput)", none,
-                            [](const AlgorithmSetup&) -> LogicFactory { return [](uint32_t) { return std::make_unique<AdaptiveLogic>(); }; }};
+    AlgorithmEntry adaptive{
+        TaskKind::traffic,
+        "adaptive",
+        "minimal adaptive routing (the productive port with the shortest queue); not deadlock-free",
+        "none (measured: latency and throughput)",
+        none,
+        [](const AlgorithmSetup&) -> LogicFactory { return [](uint32_t) { return std::make_unique<AdaptiveLogic>(); }; }};
     adaptive.topologies = {"hypercube", "torus", "array", "flatfly"};
     adaptive.adaptive_routing = true;
     r.add(adaptive);

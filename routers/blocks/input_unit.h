@@ -16,7 +16,9 @@ namespace cubecast {
 class alignas(64) InputUnit {
 public:
     explicit InputUnit(const PacketFormat& format)
-        : data_flits_(static_cast<uint8_t>(format.data)), token_flits_(static_cast<uint8_t>(format.token)), sized_(format.sized) {}
+        : data_flits_(static_cast<uint8_t>(format.data)),
+          token_flits_(static_cast<uint8_t>(format.token)),
+          sized_(format.sized) {}
 
     bool holding() const { return complete_; }
     // Some flits of a packet arrived, not yet the last.

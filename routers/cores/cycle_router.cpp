@@ -8,7 +8,7 @@ namespace cubecast {
 using namespace sc_core;
 
 CycleRouter::CycleRouter(sc_module_name name, uint32_t id, const Topology& topology, RouterConfig config,
-               std::unique_ptr<ControlLogic> logic, Node& node, NetworkCounters& counters)
+                         std::unique_ptr<ControlLogic> logic, Node& node, NetworkCounters& counters)
     : RouterCore(name, id, topology, config, std::move(logic), node, counters) {
     not_ready_mask_ = static_cast<uint32_t>((uint64_t{1} << topology.ports()) - 1);
     in_valid_value_.assign(topology.ports(), nullptr);
@@ -65,7 +65,8 @@ void CycleRouter::end_of_elaboration() {
     }
     // The clock gate needs a wake line on every input valid and a clock whose period is known.
     for (unsigned p = 0; p < topology_.ports(); ++p)
-        if (!in_valid_value_[p]) throw std::logic_error("router " + std::to_string(id_) + " port " + std::to_string(p) + " is not connected");
+        if (!in_valid_value_[p])
+            throw std::logic_error("router " + std::to_string(id_) + " port " + std::to_string(p) + " is not connected");
     auto* clock = dynamic_cast<sc_clock*>(clk.get_interface());
     gated_ = clock && wake_valid_.size() + static_cast<size_t>(__builtin_popcount(absent_mask_)) == topology_.ports();
     if (!gated_) return;
@@ -74,9 +75,8 @@ void CycleRouter::end_of_elaboration() {
 }
 
 // One rising edge. The crossbar places, in this order: the inputs' packets by port, what the control
-// unit emitted, the network interface's copies (by port) and the node's next own packet. The transmit registers' handshake is done in the same
-// pass as the start of new packets: receiving and placing never look at them, so the order is the
-// hardware's.
+// unit emitted, the network interface's copies (by port) and the node's next own packet. The transmit registers' handshake is
+// done in the same pass as the start of new packets: receiving and placing never look at them, so the order is the hardware's.
 void CycleRouter::on_clock() {
     if (asleep_) {  // the gate opened (a valid rose, or the timer is due): run from the next rising edge
         asleep_ = false;
@@ -171,8 +171,10 @@ void CycleRouter::drive_outputs() {
         if (valid) {
             const uint64_t flit = out.current_flit();
             out_flit_[p].write(flit);
-            if (sending_++ == 0) first_flit = flit;
-            else if (flit != first_flit) one_message_ = false;
+            if (sending_++ == 0)
+                first_flit = flit;
+            else if (flit != first_flit)
+                one_message_ = false;
         } else if (out.occupancy() == 0) {
             out_active_mask_ &= ~bit;
         }

@@ -27,7 +27,7 @@ namespace cubecast {
 class CycleRouter : public RouterCore {
 public:
     CycleRouter(sc_core::sc_module_name name, uint32_t id, const Topology& topology, RouterConfig config,
-           std::unique_ptr<ControlLogic> logic, Node& node, NetworkCounters& counters);
+                std::unique_ptr<ControlLogic> logic, Node& node, NetworkCounters& counters);
 
     void connect(unsigned p, LinkSignals& out, LinkSignals& in) override;
     void connect_none(unsigned p) override;
@@ -36,8 +36,8 @@ private:
     void end_of_elaboration() override;
     void on_clock();
     void gate_clock_if_idle();  // after a run edge: sleep until the wake line or the timer
-    void serve_inputs();  // per input, in port order: take this edge's flit, route, place
-    void drive_outputs();  // per output: finish the handshake, start the next packet, drive the link
+    void serve_inputs();        // per input, in port order: take this edge's flit, route, place
+    void drive_outputs();       // per output: finish the handshake, start the next packet, drive the link
     void drive_ready();
 
     // The clock gate. gated_: the router may sleep (its input valids are on signal buses with wake
@@ -49,13 +49,13 @@ private:
     sc_dt::uint64 period_ = 0;  // in the kernel's time resolution
     WakeLine wake_;
 
-    unsigned sending_ = 0;        // links sending during the current cycle
-    bool one_message_ = true;     // ... all with the same packet
-    unsigned receiving_ = 0;      // flits that arrived at this edge
+    unsigned sending_ = 0;     // links sending during the current cycle
+    bool one_message_ = true;  // ... all with the same packet
+    unsigned receiving_ = 0;   // flits that arrived at this edge
     // Which ports need attention, one bit per port: the cycle loop visits only those, so an idle
     // router touches a few words instead of every unit's state.
-    uint32_t not_ready_mask_ = 0;   // inputs whose ready register is low (all of them out of reset: see the constructor)
-    uint32_t out_valid_mask_ = 0;   // outputs whose valid register is high
+    uint32_t not_ready_mask_ = 0;  // inputs whose ready register is low (all of them out of reset: see the constructor)
+    uint32_t out_valid_mask_ = 0;  // outputs whose valid register is high
     // The links: the current values of in_valid, in_flit and out_ready (read by reference, each
     // cycle, with no call), and where out_valid, out_flit and in_ready are written (a bus entry, or
     // with pins the port).
@@ -65,8 +65,10 @@ private:
         size_t index = 0;
         sc_core::sc_out<T>* pin = nullptr;
         void write(const T& v) const {  // neither: a port without a link
-            if (bus) bus->write(index, v);
-            else if (pin) pin->write(v);
+            if (bus)
+                bus->write(index, v);
+            else if (pin)
+                pin->write(v);
         }
     };
     std::vector<const bool*> in_valid_value_;

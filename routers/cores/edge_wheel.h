@@ -4,8 +4,8 @@
 // listed there (in any order: within an edge routers only read what earlier edges left) and then the
 // supervisor, and sleeps until the next due cycle. No clock, and nothing for idle routers.
 #pragma once
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <set>

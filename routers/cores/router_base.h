@@ -18,8 +18,8 @@
 #include <systemc>
 #include <vector>
 
-#include "models/fabric/topology.h"
 #include "models/fabric/link.h"
+#include "models/fabric/topology.h"
 #include "routers/logic/control_logic.h"
 
 namespace cubecast {
@@ -58,7 +58,9 @@ public:
 
     uint32_t id() const { return id_; }
     // Elaboration: port p has no link (an array's edge).
-    virtual void connect_none(unsigned p) { throw std::logic_error("port " + std::to_string(p) + " of this router needs a link"); }
+    virtual void connect_none(unsigned p) {
+        throw std::logic_error("port " + std::to_string(p) + " of this router needs a link");
+    }
     // The pins, if the router has them (else nullptr).
     RouterPins* pins() { return pins_.get(); }
     // Elaboration: port p's output link is `out`, its input link `in` (from the neighbour's port).

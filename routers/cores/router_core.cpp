@@ -14,7 +14,8 @@ RouterCore::RouterCore(sc_core::sc_module_name name, uint32_t id, const Topology
       node_(node),
       counters_(counters),
       port_check_(config.port_model) {
-    if (topology.ports() > kMaxRouterPorts) throw std::invalid_argument("a router has at most 32 ports (one bit each in its masks)");
+    if (topology.ports() > kMaxRouterPorts)
+        throw std::invalid_argument("a router has at most 32 ports (one bit each in its masks)");
     inputs_.assign(topology.ports(), InputUnit(config.format));
     outputs_.assign(topology.ports(), OutputUnit(config.queue_depth));
     injection_queues_.resize(topology.ports());
@@ -30,8 +31,10 @@ void RouterCore::route_own_packets() {
 void RouterCore::route_own(const Header& h, bool progress) {
     PendingInjection pending{make_packet(h, config_.format), Decision{}};
     logic_->route(view(), h, kLocalPort, pending.decision);
-    if (pending.decision.holds()) held_.push_back(std::move(pending.packet));
-    else injection_.push_back(std::move(pending));
+    if (pending.decision.holds())
+        held_.push_back(std::move(pending.packet));
+    else
+        injection_.push_back(std::move(pending));
     ++counters_.injected;
     ++counters_.in_routers;
     counters_.progress += progress;
@@ -67,8 +70,7 @@ void RouterCore::emit(Emission& e) {
         ++counters_.in_routers;
     } else if (!take_held(e.header, keep, p)) {
         problems_.push_back("control logic of node " + std::to_string(id_) + " released message origin " +
-                            std::to_string(e.header.origin) + " msg " + std::to_string(e.header.msg) +
-                            " that it does not hold");
+                            std::to_string(e.header.origin) + " msg " + std::to_string(e.header.msg) + " that it does not hold");
         return;
     } else if (keep) {
         ++counters_.in_routers;  // a second copy of the held packet
@@ -96,8 +98,8 @@ void RouterCore::emit(Emission& e) {
 }
 
 // A held packet with the header's origin, msg and part (the one with this exact header if it is a
-// token, with this destination if it is a unicast packet, if one is held); it takes the header's tag and dest (a broadcast's dest is free for the algorithm, e.g. paper
-// 004's packing destination). keep: a copy, the packet stays held.
+// token, with this destination if it is a unicast packet, if one is held); it takes the header's tag and dest (a broadcast's dest
+// is free for the algorithm, e.g. paper 004's packing destination). keep: a copy, the packet stays held.
 bool RouterCore::take_held(const Header& h, bool keep, Packet& out) {
     size_t found = held_.size();
     for (size_t i = 0; i < held_.size(); ++i) {
@@ -176,8 +178,7 @@ bool RouterCore::route_input(unsigned p) {
 }
 
 void RouterCore::place_emitted_and_own() {
-    while (!emitted_.empty() && place(emitted_.front().packet, emitted_.front().decision))
-        emitted_.pop_front();
+    while (!emitted_.empty() && place(emitted_.front().packet, emitted_.front().decision)) emitted_.pop_front();
     inject();
     if (waves_) {
         size_t waiting = injection_.size() + held_.size() + emitted_.size();
@@ -250,16 +251,16 @@ bool RouterCore::place(Packet& packet, const Decision& decision) {
     for (const Forward& f : fwd)
         if (f.port >= outputs_.size() || (absent_mask_ >> f.port) & 1u) {
             problems_.push_back("control logic of node " + std::to_string(id_) + " sent message origin " +
-                                std::to_string(packet.header.origin) + " msg " + std::to_string(packet.header.msg) +
-                                " to port " + std::to_string(f.port) + ", which has no link");
+                                std::to_string(packet.header.origin) + " msg " + std::to_string(packet.header.msg) + " to port " +
+                                std::to_string(f.port) + ", which has no link");
             --counters_.in_routers;  // dropped, and the run fails with this problem
             ++counters_.absorbed;
             return true;
         }
     if (config_.queue_depth != 0)  // unbounded queues always have space
         for (const Forward& f : fwd) {
-            const unsigned same_port = static_cast<unsigned>(
-                std::count_if(fwd.begin(), fwd.end(), [&](const Forward& g) { return g.port == f.port; }));
+            const unsigned same_port =
+                static_cast<unsigned>(std::count_if(fwd.begin(), fwd.end(), [&](const Forward& g) { return g.port == f.port; }));
             if (!outputs_[f.port].has_space(same_port)) return false;
         }
     for (size_t i = 0; i < fwd.size(); ++i) {
@@ -278,8 +279,8 @@ void RouterCore::check_port_model(unsigned sending, bool one_message, unsigned r
     if (config_.port_model == PortModel::mla || cycle_ == 0 || !problems_.empty()) return;
     const std::string v = port_check_.check(sending, one_message, receiving);
     if (!v.empty())
-        problems_.push_back("port model violated at node " + std::to_string(id_) + " in cycle " +
-                            std::to_string(cycle_ - 1) + ": it " + v);
+        problems_.push_back("port model violated at node " + std::to_string(id_) + " in cycle " + std::to_string(cycle_ - 1) +
+                            ": it " + v);
 }
 
 void RouterCore::transmission_sent() {
@@ -338,8 +339,8 @@ uint32_t RouterCore::waits_for(unsigned in_port) const {
     uint32_t blocked = 0;
     const auto& fwd = inputs_[in_port].decision().forwards();
     for (const Forward& f : fwd) {
-        const unsigned same_port = static_cast<unsigned>(
-            std::count_if(fwd.begin(), fwd.end(), [&](const Forward& g) { return g.port == f.port; }));
+        const unsigned same_port =
+            static_cast<unsigned>(std::count_if(fwd.begin(), fwd.end(), [&](const Forward& g) { return g.port == f.port; }));
         if (f.port < outputs_.size() && !outputs_[f.port].has_space(same_port)) blocked |= 1u << f.port;
     }
     return blocked;
@@ -355,8 +356,8 @@ void RouterCore::describe_stuck(std::ostream& os) const {
     for (unsigned p = 0; p < outputs_.size(); ++p) {
         const OutputUnit& o = outputs_[p];
         if (o.occupancy() == 0 && !sending(p)) continue;
-        os << "  node " << id_ << " out port " << p << " (to node " << topology_.across(id_, p).value_or(id_) << "): "
-           << o.occupancy() << " queued" << (sending(p) ? ", sending, ready low" : "");
+        os << "  node " << id_ << " out port " << p << " (to node " << topology_.across(id_, p).value_or(id_)
+           << "): " << o.occupancy() << " queued" << (sending(p) ? ", sending, ready low" : "");
         if (o.head()) {
             os << "; head: ";
             describe_header(os, OutputUnit::header_of(*o.head()));
@@ -371,8 +372,7 @@ void RouterCore::describe_stuck(std::ostream& os) const {
         for (const Forward& f : inputs_[p].decision().forwards()) os << " " << f.port;
         os << "\n";
     }
-    if (!injection_.empty())
-        os << "  node " << id_ << " has " << injection_.size() << " own packets not yet injected\n";
+    if (!injection_.empty()) os << "  node " << id_ << " has " << injection_.size() << " own packets not yet injected\n";
     for (uint32_t m = injection_mask_; m != 0; m &= m - 1) {
         const unsigned p = static_cast<unsigned>(__builtin_ctz(m));
         os << "  node " << id_ << " injection queue of port " << p << ": " << injection_queues_[p].size()

@@ -14,11 +14,11 @@
 #include "models/fabric/counters.h"
 #include "models/fabric/node.h"
 #include "models/fabric/topology.h"
-#include "routers/logic/control_logic.h"
 #include "routers/blocks/input_unit.h"
 #include "routers/blocks/output_unit.h"
-#include "routers/logic/port_model.h"
 #include "routers/cores/router_base.h"
+#include "routers/logic/control_logic.h"
+#include "routers/logic/port_model.h"
 
 namespace cubecast {
 
@@ -26,8 +26,8 @@ struct RouterConfig {
     unsigned packet_flits = 1;  // cycles per slot (a whole packet's flits)
     unsigned queue_depth = 0;   // 0 = unbounded
     PortModel port_model = PortModel::mla;
-    PacketFormat format;        // flits of a data packet (a mini-packet if split) and of a token
-    bool pins = false;          // SystemC ports for the links (the lockstep bench); else connect()
+    PacketFormat format;           // flits of a data packet (a mini-packet if split) and of a token
+    bool pins = false;             // SystemC ports for the links (the lockstep bench); else connect()
     unsigned injection_depth = 0;  // copies each port's injection queue holds (0 = unbounded; the RTL's is finite)
 };
 

@@ -91,7 +91,8 @@ std::string rom_file_problem(const std::string& path, const std::string& expecte
     struct stat st {};
     if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return shown + " is missing" + accepted;
     const auto limit = static_cast<off_t>(2 * expected.size() + 4096);
-    if (st.st_size > limit) return shown + " is " + std::to_string(st.st_size) + " bytes, far more than the ROM's image" + accepted;
+    if (st.st_size > limit)
+        return shown + " is " + std::to_string(st.st_size) + " bytes, far more than the ROM's image" + accepted;
     std::ifstream in(path, std::ios::binary);
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     if (!in.eof() && in.fail()) return shown + " cannot be read" + accepted;
@@ -106,13 +107,15 @@ std::string rom_image_problem(const std::string& text, const std::string& shown,
     words_of(expected, want, why);
     for (size_t i = 0; i < want.size(); ++i) {
         if (i == got.size())
-            return shown + " holds " + std::to_string(got.size()) + " of the ROM's " + std::to_string(want.size()) + " words" + accepted;
+            return shown + " holds " + std::to_string(got.size()) + " of the ROM's " + std::to_string(want.size()) + " words" +
+                   accepted;
         if (got[i].text != want[i].text)
-            return shown + " line " + std::to_string(got[i].line) + " holds " + printable(got[i].text, 40) + " where the C++ tables give " +
-                   want[i].text + accepted;
+            return shown + " line " + std::to_string(got[i].line) + " holds " + printable(got[i].text, 40) +
+                   " where the C++ tables give " + want[i].text + accepted;
     }
     if (got.size() > want.size())
-        return shown + " holds " + std::to_string(got.size()) + " words, more than the ROM's " + std::to_string(want.size()) + accepted;
+        return shown + " holds " + std::to_string(got.size()) + " words, more than the ROM's " + std::to_string(want.size()) +
+               accepted;
     return "";
 }
 

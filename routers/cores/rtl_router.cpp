@@ -191,19 +191,20 @@ void RtlRouter::on_negedge() {
     const bool refused = (offered_ && !placed) || v_holding_.read() != 0 || injection != 0;
     if (config_.queue_depth == 0 && refused && problems_.empty())
         problems_.push_back("node " + std::to_string(id_) + ": an RTL queue at its hardware depth " +
-                            std::to_string(kRtlQueueDepth) + " refused a packet, so this run is not the unbounded "
+                            std::to_string(kRtlQueueDepth) +
+                            " refused a packet, so this run is not the unbounded "
                             "model (give --queue-depth)");
     if (config_.queue_depth != 0 && offered_ && !placed && problems_.empty() && !config_.bounded_interface)
         problems_.push_back("node " + std::to_string(id_) + ": an RTL injection queue at its hardware depth " +
-                            std::to_string(kRtlInjectionDepth) + " refused an own packet, which the model's "
+                            std::to_string(kRtlInjectionDepth) +
+                            " refused an own packet, which the model's "
                             "unbounded network interface takes (fewer own packets per port, or deeper queues)");
     offered_ = !injection_.empty() && !rst.read();
     v_inj_valid_.write(!injection_.empty());
     if (!injection_.empty()) {
         sc_dt::sc_bv<CUBECAST_RTL_PF_MAX * 64> flits;
         const Packet& head = injection_.front();
-        for (unsigned i = 0; i < head.length(); ++i)
-            flits.range(i * 64 + 63, i * 64) = static_cast<sc_dt::uint64>(head.flit(i));
+        for (unsigned i = 0; i < head.length(); ++i) flits.range(i * 64 + 63, i * 64) = static_cast<sc_dt::uint64>(head.flit(i));
         v_inj_flits_.write(flits);
     }
     const uint32_t delivered = v_dlv_valid_.read();
@@ -245,12 +246,11 @@ void RtlRouter::describe_stuck(std::ostream& os) const {
     for (unsigned p = 0; p < topology_.ports(); ++p) {
         const unsigned occ = occupancy(p);
         if (occ || ((valid >> p) & 1u))
-            os << "  node " << id_ << " (RTL) out port " << p << " (to node " << topology_.across(id_, p).value_or(id_) << "): " << occ
-               << " queued" << (((valid >> p) & 1u) ? ", sending, ready low" : "") << "\n";
+            os << "  node " << id_ << " (RTL) out port " << p << " (to node " << topology_.across(id_, p).value_or(id_)
+               << "): " << occ << " queued" << (((valid >> p) & 1u) ? ", sending, ready low" : "") << "\n";
         if ((holding >> p) & 1u) os << "  node " << id_ << " (RTL) in port " << p << " holds a packet\n";
     }
-    if (!injection_.empty())
-        os << "  node " << id_ << " (RTL) has " << injection_.size() << " own packets not yet injected\n";
+    if (!injection_.empty()) os << "  node " << id_ << " (RTL) has " << injection_.size() << " own packets not yet injected\n";
     for (unsigned p = 0; p < topology_.ports(); ++p)
         if (const unsigned w = injection_waiting(p))
             os << "  node " << id_ << " (RTL) injection queue of port " << p << ": " << w

@@ -13,16 +13,15 @@
 #include <vector>
 
 #include "models/fabric/counters.h"
+#include "models/fabric/hypercube.h"
 #include "models/fabric/node.h"
 #include "routers/blocks/input_unit.h"
-#include "models/fabric/hypercube.h"
 #include "routers/cores/router_base.h"
 #include "routers/cores/rtl_build.h"
 
 class Vcc_router;
 
 namespace cubecast {
-
 
 struct RtlRouterConfig {
     unsigned packet_flits = 1;

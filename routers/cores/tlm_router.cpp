@@ -86,7 +86,8 @@ void TlmRouter::prefetch_fields() const {
 void TlmRouter::prefetch_state() const {
     for (uint32_t active = out_active_mask_; active != 0; active &= active - 1)
         __builtin_prefetch(&outputs_[static_cast<unsigned>(__builtin_ctz(active))]);
-    for (uint32_t m = arriving_mask_ | waiting_mask_; m != 0; m &= m - 1) __builtin_prefetch(&in_[static_cast<unsigned>(__builtin_ctz(m))]);
+    for (uint32_t m = arriving_mask_ | waiting_mask_; m != 0; m &= m - 1)
+        __builtin_prefetch(&in_[static_cast<unsigned>(__builtin_ctz(m))]);
     __builtin_prefetch(&node_);
     __builtin_prefetch(logic_.get());
     __builtin_prefetch(out_ends_.data());
@@ -105,7 +106,7 @@ void TlmRouter::prefetch_neighbours() const {
 
 void TlmRouter::run_due(uint64_t cycle) {
     if (scheduled_ != cycle) return;  // it was asked for an earlier edge meanwhile, or for none
-    if (!started_) {  // reset and load: the own packets are routed, then injected one per load edge
+    if (!started_) {                  // reset and load: the own packets are routed, then injected one per load edge
         started_ = true;
         route_own_packets();
         for (uint64_t i = 0; i < load_cycles_; ++i) {
@@ -183,9 +184,7 @@ void TlmRouter::release_ended() {
     }
 }
 
-bool TlmRouter::sending(unsigned p) const {
-    return outputs_[p].busy() && !(out_ends_[p] != kNone && out_ends_[p] <= now());
-}
+bool TlmRouter::sending(unsigned p) const { return outputs_[p].busy() && !(out_ends_[p] != kNone && out_ends_[p] <= now()); }
 
 // The cycle that just ended, as the cycle level's links saw it: the outputs whose register held a
 // packet (and the flit each had on its link: the header until the receiver took it, then one per
@@ -199,8 +198,10 @@ TlmRouter::PortUse TlmRouter::port_use() const {
         const uint64_t accepted = out_ends_[p] == kNone ? kNone : out_ends_[p] - out.current_length();
         const uint64_t index = accepted != kNone && cycle_ - 1 > accepted ? cycle_ - 1 - accepted : 0;
         const uint64_t flit = index == 0 ? out.current_header_flit() : out.current_payload()[index - 1];
-        if (u.sending++ == 0) first = flit;
-        else if (flit != first) u.one_message = false;
+        if (u.sending++ == 0)
+            first = flit;
+        else if (flit != first)
+            u.one_message = false;
     }
     for (uint32_t m = arriving_mask_; m != 0; m &= m - 1) {
         const unsigned p = static_cast<unsigned>(__builtin_ctz(m));
@@ -216,7 +217,7 @@ void TlmRouter::serve_inputs() {
         Staged& slot = in_[p].front;
         if ((arriving_mask_ & bit) && slot.arrives == cycle_) {
             inputs_[p].take(slot.header, in_payload_[2 * p].data(), slot.length);
-            transmission_sent();  // the sender's register is free from this edge (it may learn it later: release_ended)
+            transmission_sent();     // the sender's register is free from this edge (it may learn it later: release_ended)
             if (next_mask_ & bit) {  // the transfer accepted behind it moves up
                 if (in_[p].next.length > 1) std::swap(in_payload_[2 * p], in_payload_[2 * p + 1]);
                 slot = in_[p].next;
@@ -256,8 +257,7 @@ bool TlmRouter::drive_outputs() {
             }
             tlm::tlm_phase phase = tlm::BEGIN_REQ;
             sc_time t = SC_ZERO_TIME;
-            if (out_fw_[p]->nb_transport_fw(x.gp, phase, t) == tlm::TLM_COMPLETED)
-                out_ends_[p] = cycle_ + t.value() / period_;
+            if (out_fw_[p]->nb_transport_fw(x.gp, phase, t) == tlm::TLM_COMPLETED) out_ends_[p] = cycle_ + t.value() / period_;
         }
         if (!out.busy() && out.occupancy() == 0) out_active_mask_ &= ~(1u << p);
     }

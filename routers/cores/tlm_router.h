@@ -19,9 +19,9 @@
 #include <tlm>
 #include <vector>
 
-#include "routers/cores/tlm_observer.h"
 #include "routers/cores/edge_wheel.h"
 #include "routers/cores/router_core.h"
+#include "routers/cores/tlm_observer.h"
 
 namespace cubecast {
 
@@ -86,7 +86,9 @@ public:
     tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& t) override;
     tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase, sc_core::sc_time& t) override;
     // The rest of the TLM-2.0 interfaces: links carry approximately-timed transfers only.
-    void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) override { gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE); }
+    void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) override {
+        gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    }
     bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi&) override { return false; }
     unsigned int transport_dbg(tlm::tlm_generic_payload&) override { return 0; }
     void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
@@ -102,11 +104,13 @@ private:
     };
     PortUse port_use() const;
     void serve_inputs();
-    bool drive_outputs();  // true if an output started a packet
-    void accept_waiting();           // end of an edge: free inputs take the transfers waiting for them
+    bool drive_outputs();                         // true if an output started a packet
+    void accept_waiting();                        // end of an edge: free inputs take the transfers waiting for them
     unsigned accept(unsigned p, uint64_t start);  // input p's transfer begins at `start`
     void schedule(uint64_t cycle);
-    void progressed(uint64_t cycle) { *hooks_.last_progress = std::max(*hooks_.last_progress, cycle); }   // run the edge of `cycle` (the earliest asked for wins)
+    void progressed(uint64_t cycle) {
+        *hooks_.last_progress = std::max(*hooks_.last_progress, cycle);
+    }  // run the edge of `cycle` (the earliest asked for wins)
     uint64_t now() const { return hooks_.wheel->now(); }
     size_t out_link(unsigned p) const { return size_t{id_} * topology_.ports() + p; }
     size_t in_link(unsigned p) const { return size_t{in_[p].sender} * topology_.ports() + topology_.arrival_port(p); }
@@ -157,9 +161,9 @@ private:
     };
     std::vector<InPort> in_;
     std::vector<std::vector<uint64_t>> in_payload_;  // per input port: front, next
-    uint32_t next_mask_ = 0;  // inputs with a second accepted transfer (next)
-    uint32_t waiting_mask_ = 0;   // inputs with a transaction waiting
-    uint32_t arriving_mask_ = 0;  // inputs with an accepted transfer (front)
+    uint32_t next_mask_ = 0;                         // inputs with a second accepted transfer (next)
+    uint32_t waiting_mask_ = 0;                      // inputs with a transaction waiting
+    uint32_t arriving_mask_ = 0;                     // inputs with an accepted transfer (front)
 };
 
 }  // namespace cubecast

@@ -20,8 +20,8 @@
 #include <utility>
 #include <vector>
 
-#include "models/fabric/topology.h"
 #include "models/fabric/packet.h"
+#include "models/fabric/topology.h"
 
 namespace cubecast {
 

@@ -4,8 +4,8 @@
 
 namespace cubecast {
 
-FoldedLogic::FoldedLogic(std::shared_ptr<const TorusFold> fold, std::unique_ptr<ControlLogic> torus_logic,
-                         uint32_t array_id, unsigned packet_flits, PacketFormat format)
+FoldedLogic::FoldedLogic(std::shared_ptr<const TorusFold> fold, std::unique_ptr<ControlLogic> torus_logic, uint32_t array_id,
+                         unsigned packet_flits, PacketFormat format)
     : fold_(std::move(fold)),
       inner_(std::move(torus_logic)),
       array_id_(array_id),
@@ -34,7 +34,7 @@ bool FoldedLogic::leaves(const Header& h, bool sent) {
 }
 
 uint64_t FoldedLogic::reserve(unsigned port, uint64_t now, uint64_t ready, unsigned phase, unsigned x) {
-    std::map<uint64_t, uint64_t>& promised = promised_[port];  // start -> end
+    std::map<uint64_t, uint64_t>& promised = promised_[port];                                       // start -> end
     while (!promised.empty() && promised.begin()->second <= now) promised.erase(promised.begin());  // spent
     const uint64_t period = 2 * x, offset = phase * x;
     uint64_t start = ready <= offset ? offset : offset + (ready - offset + period - 1) / period * period;
@@ -108,8 +108,8 @@ void FoldedLogic::take_decision(const Header& array_header, const Decision& d, s
 void FoldedLogic::take_emission(Emission& e, std::vector<Emission>& out) {
     const Header h = fold_->to_array(e.header);
     if (e.source != Emission::Source::automatic || e.decision.holds() || e.decision.forwards().empty()) {
-        const bool takes = e.source == Emission::Source::held ||
-                           (e.source == Emission::Source::automatic && e.header.kind == Kind::data);
+        const bool takes =
+            e.source == Emission::Source::held || (e.source == Emission::Source::automatic && e.header.kind == Kind::data);
         if (takes && !e.decision.holds()) leaves(h, false);
         out.push_back(Emission{h, e.decision, e.source});  // nothing to schedule: as it is
         return;
@@ -167,7 +167,8 @@ void FoldedLogic::on_cycle(const LocalView& view, std::vector<Emission>& out) {
         } else {
             ++i;
         }
-    std::stable_sort(due.begin(), due.end(), [](const Arrival& a, const Arrival& b) { return a.torus_in_port < b.torus_in_port; });
+    std::stable_sort(due.begin(), due.end(),
+                     [](const Arrival& a, const Arrival& b) { return a.torus_in_port < b.torus_in_port; });
     for (const Arrival& a : due) {
         scratch_.clear();
         inner_->route(torus_view(cycle), fold_->to_torus(a.header), static_cast<int>(a.torus_in_port), scratch_);

@@ -1,9 +1,9 @@
 // `cubecast bench`: simulation speed and peak memory on standard runs.
 // Each simulation runs in its own forked child (one SystemC elaboration per process).
 #include <chrono>
-#include <map>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -34,9 +34,12 @@ int cmd_bench(const std::string& format) {
     };
     // The model's speed, the 16-cube (idle routers must cost nothing; elaboration per router), then
     // the Verilated RTL router at every node against the SystemC one.
-    const Case cases[] = {{"mnb", "bostt", 10, "systemc"}, {"mnb", "bostt", 12, "systemc"},
-                          {"mnb", "sbt", 10, "systemc"},   {"scatter", "bostt", 12, "systemc"},
-                          {"te", "bostt", 8, "systemc"},   {"snb", "sbt", 16, "systemc"},
+    const Case cases[] = {{"mnb", "bostt", 10, "systemc"},
+                          {"mnb", "bostt", 12, "systemc"},
+                          {"mnb", "sbt", 10, "systemc"},
+                          {"scatter", "bostt", 12, "systemc"},
+                          {"te", "bostt", 8, "systemc"},
+                          {"snb", "sbt", 16, "systemc"},
                           {"pmnb", "vb3", 16, "systemc", 1024},
                           // paper 001: the 64x64 torus (4096 routers, as the 12-cube), per packet-hop
                           {"mnb", "quadrant", 2, "systemc", 0, "torus", 64},  // optimal, as bostt on the 12-cube
@@ -50,15 +53,17 @@ int cmd_bench(const std::string& format) {
                           {"traffic", "ecube", 10, "systemc", 0, "hypercube", 0, "tlm", 0.1},
                           {"traffic", "dor", 2, "systemc", 0, "array", 8, "cycle", 0.3},
                           {"traffic", "dor", 2, "systemc", 0, "array", 8, "tlm", 0.3},
-                          {"mnb", "bostt", 8, "systemc"},  {"mnb", "bostt", 8, "rtl"},
+                          {"mnb", "bostt", 8, "systemc"},
+                          {"mnb", "bostt", 8, "rtl"},
                           {"mnb", "bostt", 10, "rtl"}};
     std::map<std::string, double> sim_seconds, totals, kib_per_router;  // the cycle level's, per run
     nlohmann::json all = nlohmann::json::array();
     if (format == "table")
         std::cout << std::left << std::setw(16) << "run" << std::right << std::setw(4) << "d" << std::setw(10) << "cycles"
-                  << std::setw(12) << "hops" << std::setw(9) << "elab s" << std::setw(10) << "sim s" << std::setw(10)
-                  << "total s" << std::setw(14) << "rcycles/s" << std::setw(14) << "hops/s" << std::setw(10) << "peak MiB"
-                  << std::setw(12) << "KiB/router" << "\n";
+                  << std::setw(12) << "hops" << std::setw(9) << "elab s" << std::setw(10) << "sim s" << std::setw(10) << "total s"
+                  << std::setw(14) << "rcycles/s" << std::setw(14) << "hops/s" << std::setw(10) << "peak MiB" << std::setw(12)
+                  << "KiB/router"
+                  << "\n";
     int worst = kExitOk;
     for (const Case& k : cases) {
         if (std::string(k.router) == "rtl" && !kRtlBuilt) continue;  // a build without the RTL (CUBECAST_RTL=OFF)
@@ -91,41 +96,49 @@ int cmd_bench(const std::string& format) {
         const bool tlm = std::string(k.level) == "tlm";
         if (tlm && sim_seconds.count(key) && r.wall_seconds > 0)
             ratio_line << "  transaction level: " << std::fixed << std::setprecision(2) << sim_seconds[key] / r.wall_seconds
-                       << "x the cycle level's simulation speed, " << std::setprecision(2)
-                       << totals[key] / total << "x in all, " << per_router_kib / kib_per_router[key]
-                       << "x its memory per router\n";
+                       << "x the cycle level's simulation speed, " << std::setprecision(2) << totals[key] / total << "x in all, "
+                       << per_router_kib / kib_per_router[key] << "x its memory per router\n";
         else if (std::string(k.router) == "systemc") {
             sim_seconds[key] = r.wall_seconds;
             totals[key] = total;
             kib_per_router[key] = per_router_kib;
-        }
-        else if (sim_seconds.count(key) && sim_seconds[key] > 0)
+        } else if (sim_seconds.count(key) && sim_seconds[key] > 0)
             ratio_line << "  RTL routers: " << std::fixed << std::setprecision(1) << r.wall_seconds / sim_seconds[key]
                        << "x the SystemC routers' simulation time on " << key << "\n";
-        if (mesh && std::string(k.task) != "traffic" && sim_seconds.count("per hop, 12-cube MNB") && sim_seconds["per hop, 12-cube MNB"] > 0)
+        if (mesh && std::string(k.task) != "traffic" && sim_seconds.count("per hop, 12-cube MNB") &&
+            sim_seconds["per hop, 12-cube MNB"] > 0)
             ratio_line << "  time per packet-hop: " << std::fixed << std::setprecision(2)
                        << per_hop / sim_seconds["per hop, 12-cube MNB"] << "x the 12-cube MNB's\n";
-        const std::string label = std::string(k.task) + "/" + k.algorithm + (std::string(k.router) == "rtl" ? " rtl" : "") + (std::string(k.level) == "tlm" ? " tlm" : "") +
+        const std::string label = std::string(k.task) + "/" + k.algorithm + (std::string(k.router) == "rtl" ? " rtl" : "") +
+                                  (std::string(k.level) == "tlm" ? " tlm" : "") +
                                   (mesh ? " " + make_topology(k.topology, k.dim, k.radix)->label() : std::string());
         if (format == "table") {
-            std::cout << std::left << std::setw(16) << label << std::right
-                      << std::setw(4) << k.dim << std::setw(10) << r.simulated_cycles << std::setw(12) << hops
-                      << std::fixed << std::setprecision(3) << std::setw(9) << r.elaboration_seconds << std::setw(10)
-                      << r.wall_seconds << std::setw(10) << total
+            std::cout << std::left << std::setw(16) << label << std::right << std::setw(4) << k.dim << std::setw(10)
+                      << r.simulated_cycles << std::setw(12) << hops << std::fixed << std::setprecision(3) << std::setw(9)
+                      << r.elaboration_seconds << std::setw(10) << r.wall_seconds << std::setw(10) << total
                       << std::setprecision(0) << std::setw(14) << r.router_cycles_per_second << std::setw(14)
                       << r.packet_hops_per_second << std::setprecision(1) << std::setw(10) << ir.peak_rss_kib / 1024.0
                       << std::setw(12) << per_router_kib << "\n"
                       << ratio_line.str();
             std::cout.flush();
         } else {
-            all.push_back({{"task", k.task}, {"algorithm", k.algorithm}, {"dim", k.dim}, {"router", k.router}, {"level", k.level},
-                           {"topology", k.topology}, {"radix", k.radix},
-                           {"simulated_cycles", r.simulated_cycles}, {"packet_hops", hops},
-                           {"simulation_seconds", r.wall_seconds}, {"total_seconds", total},
-                           {"elaboration_seconds", r.elaboration_seconds}, {"peak_kib_per_router", per_router_kib},
+            all.push_back({{"task", k.task},
+                           {"algorithm", k.algorithm},
+                           {"dim", k.dim},
+                           {"router", k.router},
+                           {"level", k.level},
+                           {"topology", k.topology},
+                           {"radix", k.radix},
+                           {"simulated_cycles", r.simulated_cycles},
+                           {"packet_hops", hops},
+                           {"simulation_seconds", r.wall_seconds},
+                           {"total_seconds", total},
+                           {"elaboration_seconds", r.elaboration_seconds},
+                           {"peak_kib_per_router", per_router_kib},
                            {"router_cycles_per_second", r.router_cycles_per_second},
                            {"packet_hops_per_second", r.packet_hops_per_second},
-                           {"peak_rss_mib", ir.peak_rss_kib / 1024.0}, {"status", status_name(r.status)}});
+                           {"peak_rss_mib", ir.peak_rss_kib / 1024.0},
+                           {"status", status_name(r.status)}});
         }
     }
     if (format == "json") std::cout << all.dump(2) << "\n";

@@ -41,7 +41,7 @@ int cmd_example004(unsigned dim, uint64_t m, uint64_t seed, const std::string& f
 // "1..12" or "3,5,8" -> the list, or an error line.
 bool parse_dims(const std::string& text, std::vector<unsigned>& out, std::string& error);
 // The same for any option with values in min..max.
-bool parse_range(const std::string& option, const std::string& text, uint64_t min, uint64_t max,
-                 std::vector<uint64_t>& out, std::string& error);
+bool parse_range(const std::string& option, const std::string& text, uint64_t min, uint64_t max, std::vector<uint64_t>& out,
+                 std::string& error);
 
 }  // namespace cubecast

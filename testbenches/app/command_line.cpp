@@ -11,9 +11,9 @@
 #include <systemc>
 #include <tuple>
 
-#include "models/fabric/printable.h"
 #include "models/fabric/hypercube.h"
 #include "models/fabric/packet.h"
+#include "models/fabric/printable.h"
 #include "models/fabric/task.h"
 #include "models/sim/validate.h"
 #include "testbenches/app/cli.h"
@@ -29,8 +29,7 @@ std::string join_args(int argc, char* argv[]) {
     return s;
 }
 
-bool parse_node_list(const std::string& option, const std::string& text, std::vector<uint32_t>& out,
-                     std::string& error) {
+bool parse_node_list(const std::string& option, const std::string& text, std::vector<uint32_t>& out, std::string& error) {
     out.clear();
     std::stringstream list(text);
     std::string item;
@@ -71,14 +70,20 @@ struct CommonOptions {
     long long periods = 0;
     std::string pmnb;
     void add(CLI::App* app, bool with_dim) {
-        app->add_option("--topology", topology, "network topology: " + topology_names() + " (default hypercube; see cubecast list)");
+        app->add_option("--topology", topology,
+                        "network topology: " + topology_names() + " (default hypercube; see cubecast list)");
         if (with_dim) app->add_option("--dim,-d", dim, "dimension d: the d-cube (1..16), or a d-dimensional torus/array");
         app->add_option("--radix,-p", radix, "torus (p >= 3), array, flatfly (p >= 2): nodes per dimension (N = p^d <= 65536)");
-        app->add_option("--level", level, "cycle (pin-level routers, default) or tlm (TLM-2.0 transactions, the same traces, faster)");
-        app->add_flag("--torus-on-array", torus_on_array, "array: run the torus algorithm through paper 001's Fig. 1 fold (slowdown 2)");
+        app->add_option("--level", level,
+                        "cycle (pin-level routers, default) or tlm (TLM-2.0 transactions, the same traces, faster)");
+        app->add_flag("--torus-on-array", torus_on_array,
+                      "array: run the torus algorithm through paper 001's Fig. 1 fold (slowdown 2)");
         app->add_option("--root", root, "root node of snb and scatter");
-        packet_flits_option = app->add_option("--packet-flits", packet_flits, "flits per data packet = cycles per slot, 1..64 (default: 1, or the parts the algorithm splits a packet into)");
-        app->add_option("--packet-sizes", packet_sizes, "traffic: a size distribution SIZE:WEIGHT,... in flits instead of --packet-flits (e.g. 1:4,8:1)");
+        packet_flits_option = app->add_option(
+            "--packet-flits", packet_flits,
+            "flits per data packet = cycles per slot, 1..64 (default: 1, or the parts the algorithm splits a packet into)");
+        app->add_option("--packet-sizes", packet_sizes,
+                        "traffic: a size distribution SIZE:WEIGHT,... in flits instead of --packet-flits (e.g. 1:4,8:1)");
         app->add_option("--queue-depth", queue_depth, "packets per output queue, 0 = unbounded");
         app->add_option("--seed", seed, "random seed (runs repeat exactly per seed)");
         app->add_option("--max-cycles", max_cycles, "give up after this many cycles (0 = automatic)");
@@ -86,32 +91,44 @@ struct CommonOptions {
         app->add_option("--rtl-nodes", rtl_nodes, "comma list of nodes that get the RTL router (the rest SystemC)");
         app->add_option("--rtl-rom-dir", rtl_rom_dir, "directory of the RTL's memory files (default: the build's)");
         app->add_option("--sbt-rotation", sbt_rotation, "rotate the SBT's dimensions by this much (trees R^c(SBT))");
-        app->add_option("--port-model", port_model, "mla (all ports, default), sla (one send, one receive), "
-                                                    "shout (one message to any set of links, one receive, half duplex)");
+        app->add_option("--port-model", port_model,
+                        "mla (all ports, default), sla (one send, one receive), "
+                        "shout (one message to any set of links, one receive, half duplex)");
         app->add_option("--sources", sources, "kb, pmnb, pack, monotone: comma list of sending nodes (kb: a node may repeat)");
-        app->add_option("--targets", targets, "monotone: comma list of destinations, as many as sources (default: random, by --seed)");
+        app->add_option("--targets", targets,
+                        "monotone: comma list of destinations, as many as sources (default: random, by --seed)");
         app->add_option("--k", k, "kb, pmnb: number of broadcasting nodes (K or M), placed by --placement");
         app->add_option("--placement", placement, "kb, pmnb with --k: random (by --seed), adversarial or first");
-        app->add_option("--c-star", c_star, "kb/st-random: the constant C* of the fixed phase lengths (paper: C* > e; default 3)");
+        app->add_option("--c-star", c_star,
+                        "kb/st-random: the constant C* of the fixed phase lengths (paper: C* > e; default 3)");
         app->add_flag("--with-prefix", with_prefix, "kb/rank: compute the ranks with a parallel-prefix phase first (3d slots)");
         app->add_option("--token-flits", token_flits, "flits of a control token, 1..64 (a prefix step: t_p = T / packet-flits)");
-        app->add_flag("--known-sources", known_sources, "pmnb: the active set is known in advance: no rank computation (t_p = 0)");
+        app->add_flag("--known-sources", known_sources,
+                      "pmnb: the active set is known in advance: no rank computation (t_p = 0)");
         app->add_option("--lambda", lambda, "dynamic: broadcast requests per node per slot, in (0, 1]");
         app->add_option("--rho", rho, "dynamic: load rho = lambda (N-1)/d, > 0 (default 0.5)");
-        app->add_option("--slots", slots, "dynamic: requests arrive during this many slots (default 20000, fewer at high lambda)");
+        app->add_option("--slots", slots,
+                        "dynamic: requests arrive during this many slots (default 20000, fewer at high lambda)");
         app->add_option("--periods", periods, "dynamic/periods: about this many PMNB periods instead of --slots");
         app->add_option("--warmup", warmup, "dynamic: slots left out of the statistics (default: a tenth)");
-        app->add_option("--pattern", pattern, "traffic: uniform (default), transpose, bitcomp, bitrev, shuffle, tornado (torus), neighbor, hotspot");
+        app->add_option("--pattern", pattern,
+                        "traffic: uniform (default), transpose, bitcomp, bitrev, shuffle, tornado (torus), neighbor, hotspot");
         app->add_option("--rate", rate, "traffic: offered load in flits per node per cycle, in (0, 1] (default 0.1)");
-        app->add_option("--packet-rate", packet_rate, "traffic: the offered load in packets per node per cycle instead (x the mean packet length <= 1 flit)");
-        app->add_option("--hotspot", hotspot, "traffic --pattern hotspot: NODE:FRACTION, the node receiving that fraction of the packets");
+        app->add_option("--packet-rate", packet_rate,
+                        "traffic: the offered load in packets per node per cycle instead (x the mean packet length <= 1 flit)");
+        app->add_option("--hotspot", hotspot,
+                        "traffic --pattern hotspot: NODE:FRACTION, the node receiving that fraction of the packets");
         app->add_option("--injection", injection, "traffic: bernoulli (default) or onoff (bursts of back-to-back packets)");
         app->add_option("--burst", burst, "traffic --injection onoff: mean packets per burst (default 8)");
-        app->add_option("--traffic-file", traffic_file, "traffic: replay a CSV of time,src,dst[,size] (cycles, nodes, flits) instead of a pattern");
+        app->add_option("--traffic-file", traffic_file,
+                        "traffic: replay a CSV of time,src,dst[,size] (cycles, nodes, flits) instead of a pattern");
         app->add_option("--warmup-cycles", warmup_cycles, "traffic: cycles before the measurement window (default 1000)");
         app->add_option("--window", window, "traffic: the measurement window in cycles (default 4000)");
-        app->add_option("--drain", drain, "traffic: cycles of injection after the window, while its packets drain (default 4000)");
-        app->add_option("--pmnb", pmnb, "dynamic/periods: the PMNB of each period: cube vb2 (default), vb3, vb-a0; torus and array vbm-split (default), vbm, vbm-a0");
+        app->add_option("--drain", drain,
+                        "traffic: cycles of injection after the window, while its packets drain (default 4000)");
+        app->add_option("--pmnb", pmnb,
+                        "dynamic/periods: the PMNB of each period: cube vb2 (default), vb3, vb-a0; torus and array vbm-split "
+                        "(default), vbm, vbm-a0");
     }
     // Returns an error line, or empty.
     std::string into(RunConfig& c) const {
@@ -182,9 +199,9 @@ struct CommonOptions {
             c.packet_flits = 0;
             for (const PacketSize& s : c.packet_sizes) c.packet_flits = std::max(c.packet_flits, s.flits);
         }
-        for (const auto& [name, value, field] : {std::tuple{"--warmup-cycles", warmup_cycles, &c.traffic_warmup},
-                                                 std::tuple{"--window", window, &c.traffic_window},
-                                                 std::tuple{"--drain", drain, &c.traffic_drain}}) {
+        for (const auto& [name, value, field] :
+             {std::tuple{"--warmup-cycles", warmup_cycles, &c.traffic_warmup}, std::tuple{"--window", window, &c.traffic_window},
+              std::tuple{"--drain", drain, &c.traffic_drain}}) {
             if (!value) continue;
             if (*value < 0 || *value > 100000000)
                 return std::string(name) + " " + std::to_string(*value) + " is out of range: accepted 0..100000000 cycles";
@@ -197,8 +214,8 @@ struct CommonOptions {
             const bool node_ok = colon != std::string::npos && end == hotspot->c_str() + colon && node >= 0 && node < nodes;
             const double fraction = colon == std::string::npos ? -1 : std::strtod(hotspot->c_str() + colon + 1, &end);
             if (!node_ok || *end != '\0' || !(fraction >= 0 && fraction <= 1))
-                return "--hotspot '" + *hotspot + "' is malformed: accepted NODE:FRACTION, a node 0.." + std::to_string(nodes - 1) +
-                       " and a fraction in [0, 1] (e.g. 0:0.2)";
+                return "--hotspot '" + *hotspot + "' is malformed: accepted NODE:FRACTION, a node 0.." +
+                       std::to_string(nodes - 1) + " and a fraction in [0, 1] (e.g. 0:0.2)";
             c.hotspot = static_cast<uint32_t>(node);
             c.hotspot_fraction = fraction;
         }
@@ -214,8 +231,9 @@ int bad_input(const std::string& line) {
 }  // namespace
 
 int dispatch(int argc, char* argv[], bool check_only) {
-    CLI::App app{"cubecast: cycle-accurate hypercube interconnect model running the papers' optimal "
-                 "broadcast and exchange algorithms as router control logic"};
+    CLI::App app{
+        "cubecast: cycle-accurate hypercube interconnect model running the papers' optimal "
+        "broadcast and exchange algorithms as router control logic"};
     app.require_subcommand(1);
 
     RunConfig run_config;
@@ -224,9 +242,11 @@ int dispatch(int argc, char* argv[], bool check_only) {
     auto* run = app.add_subcommand("run", "simulate one task with one algorithm and print the result");
     run_opts.add(run, true);
     run->add_option("--task,-t", run_config.task, "task: " + accepted_tasks_and_algorithms());
-    run->add_option("--algorithm,-a", run_config.algorithm, "algorithm for the task (default: the task's natural one on the topology, marked in cubecast list)");
+    run->add_option("--algorithm,-a", run_config.algorithm,
+                    "algorithm for the task (default: the task's natural one on the topology, marked in cubecast list)");
     run->add_option("--trace", run_config.trace_path, "write the link-transmission trace CSV here");
-    run->add_option("--link-load", run_config.link_load_path, "traffic: write each link's load in the window (src,dst,port,flits,utilisation,channel_load) to this CSV");
+    run->add_option("--link-load", run_config.link_load_path,
+                    "traffic: write each link's load in the window (src,dst,port,flits,utilisation,channel_load) to this CSV");
     run->add_option("--vcd", run_config.vcd_path, "write a VCD of links and routers here (+ .gtkw beside it)");
     run->add_option("--fst", run_config.fst_path, "the same waves as FST (needs GTKWave's vcd2fst)");
     run->add_flag("--json", json, "print the result as one JSON object");
@@ -255,12 +275,15 @@ int dispatch(int argc, char* argv[], bool check_only) {
     std::vector<double> rhos = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9};
     std::vector<std::string> schemes = {"periods/vb2", "periods/vb3", "direct", "indirect", "greedy"};
     std::string rho_format = "table", rho_plot;
-    auto* sweep_rho = app.add_subcommand("sweep-rho", "dynamic broadcasting: every scheme over loads rho, with the theorem's bound");
+    auto* sweep_rho =
+        app.add_subcommand("sweep-rho", "dynamic broadcasting: every scheme over loads rho, with the theorem's bound");
     rho_opts.add(sweep_rho, true);  // --packet-flits defaults to d here (vb2's d mini-packets)
     sweep_rho->add_option("--rhos", rhos, "loads rho, a comma list (default 0.1,0.2,...,0.9)")->delimiter(',');
-    sweep_rho->add_option("--schemes", schemes,
-                          "comma list of periods/vb2, periods/vb3, periods/vb-a0, direct, indirect, greedy (cube; default all but vb-a0); "
-                          "periods/vbm-split, periods/vbm, periods/vbm-a0 (torus, array; default all)")
+    sweep_rho
+        ->add_option(
+            "--schemes", schemes,
+            "comma list of periods/vb2, periods/vb3, periods/vb-a0, direct, indirect, greedy (cube; default all but vb-a0); "
+            "periods/vbm-split, periods/vbm, periods/vbm-a0 (torus, array; default all)")
         ->delimiter(',');
     sweep_rho->add_option("--format", rho_format, "table, csv or json");
     sweep_rho->add_option("--plot", rho_plot, "also draw PREFIX.png and PREFIX.svg (gnuplot) and keep PREFIX.dat");
@@ -268,10 +291,12 @@ int dispatch(int argc, char* argv[], bool check_only) {
     RunConfig rate_config;
     CommonOptions rate_opts;
     std::string rates_text = "0.05,0.1,0.15,0.2,0.25,0.3,0.35,0.4,0.45,0.5,0.6,0.7,0.8,0.9,1", rate_format = "table";
-    auto* sweep_rate = app.add_subcommand("sweep-rate", "task traffic over offered loads: latency, throughput, the saturation point");
+    auto* sweep_rate =
+        app.add_subcommand("sweep-rate", "task traffic over offered loads: latency, throughput, the saturation point");
     rate_opts.add(sweep_rate, true);
     sweep_rate->add_option("--algorithm,-a", rate_config.algorithm, "routing: ecube (hypercube), dor (torus, array), adaptive");
-    sweep_rate->add_option("--rates", rates_text, "offered loads in flits/node/cycle, a comma list, or auto (bisection for the saturation point)");
+    sweep_rate->add_option("--rates", rates_text,
+                           "offered loads in flits/node/cycle, a comma list, or auto (bisection for the saturation point)");
     sweep_rate->add_option("--format", rate_format, "table, csv or json");
 
     std::string bench_format = "table";
@@ -331,7 +356,8 @@ int dispatch(int argc, char* argv[], bool check_only) {
                 char* end = nullptr;
                 const double r = std::strtod(item.c_str(), &end);
                 if (item.empty() || *end != '\0' || !(r > 0 && r <= 1))
-                    return bad_input("--rates '" + rates_text + "' has '" + item + "': accepted a comma list of loads in (0, 1], or auto");
+                    return bad_input("--rates '" + rates_text + "' has '" + item +
+                                     "': accepted a comma list of loads in (0, 1], or auto");
                 rates.push_back(r);
             }
         }
@@ -341,7 +367,8 @@ int dispatch(int argc, char* argv[], bool check_only) {
         const bool mesh = rho_opts.topology != "hypercube";
         if (auto e = topology_problem(rho_opts.topology, rho_opts.dim, rho_opts.radix)) return bad_input(*e);  // before d is used
         // vb2 splits into d; on the mesh vbm-split into d, and into two halves of those on the torus.
-        if (sweep_rho->count("--packet-flits") == 0) rho_opts.packet_flits = rho_opts.dim * (rho_opts.topology == "torus" ? 2 : 1);
+        if (sweep_rho->count("--packet-flits") == 0)
+            rho_opts.packet_flits = rho_opts.dim * (rho_opts.topology == "torus" ? 2 : 1);
         if (sweep_rho->count("--schemes") == 0 && mesh) schemes = {"periods/vbm-split", "periods/vbm", "periods/vbm-a0"};
         if (auto err = rho_opts.into(rho_config); !err.empty()) return bad_input(err);
         if (rho_opts.rho || rho_opts.lambda) return bad_input("sweep-rho takes its loads from --rhos, not --rho or --lambda");
@@ -349,7 +376,8 @@ int dispatch(int argc, char* argv[], bool check_only) {
     }
     if (sweep->parsed()) {
         if (sweep->count("--rates"))
-            return bad_input("sweep --rates '" + sweep_rates + "': sweep runs a task over dimensions; traffic over loads is "
+            return bad_input("sweep --rates '" + sweep_rates +
+                             "': sweep runs a task over dimensions; traffic over loads is "
                              "accepted as: cubecast sweep-rate --rates LIST|auto (with --topology, --dim, --pattern, ...)");
         SweepAxes axes;
         std::string error;

@@ -1,13 +1,13 @@
 // `cubecast run` and `cubecast list`.
 #include <iostream>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "models/fabric/printable.h"
+#include "models/fabric/task.h"
 #include "models/sim/report.h"
 #include "models/sim/result_json.h"
 #include "models/sim/simulate.h"
-#include "models/fabric/task.h"
 #include "routers/algorithms/registry.h"
 #include "testbenches/app/cli.h"
 
@@ -21,8 +21,10 @@ void capture_errors(std::string* sink) { error_sink = sink; }
 
 void print_error(const std::string& message) {
     const std::string line = "cubecast: " + printable(message, 4000) + "\n";
-    if (error_sink) *error_sink += line;
-    else std::cerr << line;
+    if (error_sink)
+        *error_sink += line;
+    else
+        std::cerr << line;
 }
 
 int exit_code_for(RunStatus s) {
@@ -51,8 +53,7 @@ std::optional<unsigned> unbounded_peak(RunConfig c) {
     try {
         const RunResult u = simulate_isolated(c).result;
         if (u.status == RunStatus::ok) return u.max_queue_occupancy;
-    } catch (const std::exception&) {
-    }
+    } catch (const std::exception&) {}
     return std::nullopt;
 }
 }  // namespace
@@ -77,8 +78,10 @@ int cmd_run(const RunConfig& config, bool json) {
                                  " packets in one queue: --queue-depth " + std::to_string(*r.unbounded_peak_queue) +
                                  " or more runs it unchanged\n";
     }
-    if (json) std::cout << to_json(r).dump(2) << "\n";
-    else print_table(std::cout, r);
+    if (json)
+        std::cout << to_json(r).dump(2) << "\n";
+    else
+        print_table(std::cout, r);
     if (r.status != RunStatus::ok) {
         std::cerr << "cubecast: run " << status_name(r.status);
         if (!r.problems.empty()) std::cerr << ": " << r.problems.front();
@@ -98,16 +101,20 @@ int cmd_list(bool json) {
             const std::vector<std::string>& topologies = e->topologies;
             const std::vector<std::string> defaults = default_on(*e);
             if (json) {
-                out.push_back({{"task", t.name}, {"algorithm", e->name}, {"paper", e->paper}, {"claimed_time", e->claim},
-                               {"topologies", topologies}, {"default_on", defaults}});
+                out.push_back({{"task", t.name},
+                               {"algorithm", e->name},
+                               {"paper", e->paper},
+                               {"claimed_time", e->claim},
+                               {"topologies", topologies},
+                               {"default_on", defaults}});
             } else {
                 const auto join = [](const std::vector<std::string>& names) {
                     std::string s;
                     for (const auto& name : names) s += (s.empty() ? "" : ", ") + name;
                     return s;
                 };
-                std::cout << "  " << e->name << (defaults.empty() ? "" : "  [default on " + join(defaults) + "]") << "  " << e->paper
-                          << "; claimed time " << e->claim << "; on " << join(topologies) << "\n";
+                std::cout << "  " << e->name << (defaults.empty() ? "" : "  [default on " + join(defaults) + "]") << "  "
+                          << e->paper << "; claimed time " << e->claim << "; on " << join(topologies) << "\n";
             }
         }
     }

@@ -43,8 +43,8 @@ std::string header_text(uint64_t flit) {
     Header h;
     const bool ok = decode_header(flit, h);
     std::ostringstream os;
-    os << "0x" << std::hex << flit << std::dec << " (origin " << h.origin << " dest " << h.trace_dest() << " msg "
-       << h.msg << " " << kind_name(h.kind) << (ok ? "" : ", not a header: payload") << ")";
+    os << "0x" << std::hex << flit << std::dec << " (origin " << h.origin << " dest " << h.trace_dest() << " msg " << h.msg << " "
+       << kind_name(h.kind) << (ok ? "" : ", not a header: payload") << ")";
     return os.str();
 }
 
@@ -91,10 +91,10 @@ public:
         const AlgorithmEntry* algo = algorithms().find(task->kind, algorithm);
         const LogicFactory logic = algo->build(AlgorithmSetup{cube_, 0, c.packet_flits, c.sbt_rotation, {}});
         // The SystemC router with the RTL's injection-queue depth: the stimulus may fill those too.
-        sysc_ = std::make_unique<CycleRouter>("sysc", c.node, cube_,
-                                         RouterConfig{c.packet_flits, c.queue_depth, PortModel::mla, PacketFormat{c.packet_flits}, true,
-                                                      kRtlInjectionDepth},
-                                         logic(c.node), *sc_node_, sc_counters_);
+        sysc_ = std::make_unique<CycleRouter>(
+            "sysc", c.node, cube_,
+            RouterConfig{c.packet_flits, c.queue_depth, PortModel::mla, PacketFormat{c.packet_flits}, true, kRtlInjectionDepth},
+            logic(c.node), *sc_node_, sc_counters_);
         RtlRouterConfig rc;
         rc.packet_flits = c.packet_flits;
         rc.queue_depth = c.queue_depth;
@@ -197,8 +197,7 @@ private:
             check(cycle, p, "in_ready", sc_side_.in_ready[p]->read(), rtl_side_.in_ready[p]->read());
             check(cycle, p, "out_valid", sc_side_.out_valid[p]->read(), rtl_side_.out_valid[p]->read());
             if (sc_side_.out_valid[p]->read() && sc_side_.out_flit[p]->read() != rtl_side_.out_flit[p]->read())
-                fail(cycle, p, "out_flit", header_text(sc_side_.out_flit[p]->read()),
-                     header_text(rtl_side_.out_flit[p]->read()));
+                fail(cycle, p, "out_flit", header_text(sc_side_.out_flit[p]->read()), header_text(rtl_side_.out_flit[p]->read()));
         }
         const uint64_t sc_d = sc_node_->delivered() + sc_node_->errors();
         const uint64_t rtl_d = rtl_node_->delivered() + rtl_node_->errors();
@@ -210,13 +209,12 @@ private:
         if (expected != actual) fail(cycle, port, what, expected ? "1" : "0", actual ? "1" : "0");
     }
 
-    void fail(uint64_t cycle, unsigned port, const std::string& what, const std::string& expected,
-              const std::string& actual) {
+    void fail(uint64_t cycle, unsigned port, const std::string& what, const std::string& expected, const std::string& actual) {
         if (!result_.equal) return;
         result_.equal = false;
         result_.mismatch_cycle = cycle;
-        result_.mismatch = "cycle " + std::to_string(cycle) + " port " + std::to_string(port) + " " + what +
-                           ": SystemC " + expected + ", RTL " + actual;
+        result_.mismatch = "cycle " + std::to_string(cycle) + " port " + std::to_string(port) + " " + what + ": SystemC " +
+                           expected + ", RTL " + actual;
         sc_stop();
     }
 
@@ -270,8 +268,8 @@ private:
 
 std::string lockstep_gtkw(const std::string& vcd_path, unsigned dim, double nanoseconds) {
     std::ostringstream os;
-    os << "[dumpfile] \"" << vcd_path << "\"\n[timestart] 0\n[size] 1280 700\n[pos] -1 -1\n*"
-       << gtkw_zoom_to_fit(nanoseconds) << " 0 -1\n[sst_width] 220\n[signals_width] 300\n[sst_expanded] 1\n";
+    os << "[dumpfile] \"" << vcd_path << "\"\n[timestart] 0\n[size] 1280 700\n[pos] -1 -1\n*" << gtkw_zoom_to_fit(nanoseconds)
+       << " 0 -1\n[sst_width] 220\n[signals_width] 300\n[sst_expanded] 1\n";
     for (unsigned p = 0; p < dim; ++p) {
         const std::string port = ".port" + std::to_string(p);
         os << "@200\n-port " << p << ": stimulus\n@28\nSystemC.stim" << port << ".in_valid\nSystemC.stim" << port

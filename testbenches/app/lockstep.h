@@ -16,9 +16,9 @@ struct LockstepConfig {
     unsigned sbt_rotation = 0;
     uint64_t cycles = 1000000;
     uint64_t seed = 1;
-    bool plant_bug = false;    // invert the RTL's priority order: the bench must catch it
-    std::string vcd;           // if set: a SystemC VCD of both routers' pins and queues (+ .gtkw),
-                               // and the RTL internals in <vcd minus .vcd>_rtl.vcd
+    bool plant_bug = false;  // invert the RTL's priority order: the bench must catch it
+    std::string vcd;         // if set: a SystemC VCD of both routers' pins and queues (+ .gtkw),
+                             // and the RTL internals in <vcd minus .vcd>_rtl.vcd
     std::string describe() const;
 };
 

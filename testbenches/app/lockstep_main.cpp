@@ -2,17 +2,17 @@
 // own child process; on the first mismatch it prints the cycle, port, and both values, re-runs the
 // configuration to the mismatch with waves on (both routers' pins and queues, and the RTL internals),
 // and exits 1.
+#include <sys/stat.h>
+#include <unistd.h>
 #include <CLI/CLI.hpp>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <random>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <systemc>
 
-#include "models/sim/fork_run.h"
 #include "models/observe/cycle_waves.h"
+#include "models/sim/fork_run.h"
 #include "routers/cores/rtl_router.h"
 #include "testbenches/app/lockstep.h"
 
@@ -21,8 +21,8 @@ using namespace cubecast;
 namespace {
 
 nlohmann::json to_json(const LockstepResult& r) {
-    return {{"equal", r.equal}, {"cycles_run", r.cycles_run}, {"mismatch_cycle", r.mismatch_cycle},
-            {"mismatch", r.mismatch}, {"flits_in", r.flits_in}, {"flits_out", r.flits_out},
+    return {{"equal", r.equal},           {"cycles_run", r.cycles_run}, {"mismatch_cycle", r.mismatch_cycle},
+            {"mismatch", r.mismatch},     {"flits_in", r.flits_in},     {"flits_out", r.flits_out},
             {"deliveries", r.deliveries}, {"seconds", r.seconds}};
 }
 
@@ -62,8 +62,9 @@ int sc_main(int argc, char* argv[]) {
     app.add_option("--dim", dim, "fix the dimension (default: random 1..RTL maximum)");
     app.add_option("--queue-depth", depth, "fix the queue depth (default: random 1..8 or the RTL's depth)");
     app.add_flag("--plant-bug", plant_bug, "invert the RTL queue's priority order: the bench must catch it");
-    app.add_option("--waves", waves_dir, "on a mismatch, dump waves of the failing configuration here "
-                                         "(default ./lockstep-waves; empty: none)");
+    app.add_option("--waves", waves_dir,
+                   "on a mismatch, dump waves of the failing configuration here "
+                   "(default ./lockstep-waves; empty: none)");
     app.add_option("--vcd", vcd, "dump waves of every configuration to this VCD (+ .gtkw, + _rtl.vcd internals)");
     try {
         app.parse(argc, argv);
@@ -75,14 +76,13 @@ int sc_main(int argc, char* argv[]) {
         if (m != "sbt" && m != "mnb" && m != "te") return bad_input("--mode '" + m + "' is unknown: accepted sbt, mnb, te");
     if (dim < 0 || dim > static_cast<long long>(kRtlMaxDim))
         return bad_input("--dim " + std::to_string(dim) + " is out of range: accepted 1.." + std::to_string(kRtlMaxDim));
-    if (!vcd.empty() && !has_extension(vcd, ".vcd"))
-        return bad_input("--vcd '" + vcd + "' must name a .vcd file");
+    if (!vcd.empty() && !has_extension(vcd, ".vcd")) return bad_input("--vcd '" + vcd + "' must name a .vcd file");
     auto parent = [](const std::string& path) {
         const auto slash = path.find_last_of('/');
         return slash == std::string::npos ? std::string(".") : (slash == 0 ? std::string("/") : path.substr(0, slash));
     };
-    for (const std::string& dir : {vcd.empty() ? std::string(".") : parent(vcd),
-                                   waves_dir.empty() ? std::string(".") : parent(waves_dir)})
+    for (const std::string& dir :
+         {vcd.empty() ? std::string(".") : parent(vcd), waves_dir.empty() ? std::string(".") : parent(waves_dir)})
         if (access(dir.c_str(), W_OK) != 0)
             return bad_input("cannot write into '" + dir + "': accepted a path in a writable directory");
     if (depth == 0 || depth > static_cast<long long>(kRtlQueueDepth))
@@ -110,9 +110,8 @@ int sc_main(int argc, char* argv[]) {
             c.vcd = vcd;
             const LockstepResult r = run_isolated(c);
             std::cout << (r.equal ? "PASS " : "FAIL ") << c.describe() << ": " << r.cycles_run << " cycles"
-                      << (r.equal ? " equal" : "") << ", " << r.flits_in << " flits in, " << r.flits_out
-                      << " flits out, " << r.deliveries << " deliveries, " << std::fixed << std::setprecision(1)
-                      << r.seconds << " s\n";
+                      << (r.equal ? " equal" : "") << ", " << r.flits_in << " flits in, " << r.flits_out << " flits out, "
+                      << r.deliveries << " deliveries, " << std::fixed << std::setprecision(1) << r.seconds << " s\n";
             if (!r.equal) {
                 ++failures;
                 std::cout << "  first mismatch: " << r.mismatch << "\n";

@@ -15,8 +15,8 @@
 
 namespace cubecast {
 
-bool parse_range(const std::string& option, const std::string& text, uint64_t min, uint64_t max,
-                 std::vector<uint64_t>& out, std::string& error) {
+bool parse_range(const std::string& option, const std::string& text, uint64_t min, uint64_t max, std::vector<uint64_t>& out,
+                 std::string& error) {
     out.clear();
     const std::string accepted =
         "accepted: A..B or a comma list of numbers within " + std::to_string(min) + ".." + std::to_string(max);
@@ -72,9 +72,10 @@ void print_header(const std::string& format, bool with_k, bool with_seed) {
         std::cout << std::setw(3) << "d" << std::setw(7) << "N";
         if (with_k) std::cout << std::setw(7) << "K";
         if (with_seed) std::cout << std::setw(7) << "seed";
-        std::cout << std::setw(9) << "slots" << std::setw(9) << "cycles" << std::setw(9) << "bound" << std::setw(9)
-                  << "paper" << std::setw(8) << "ratio" << std::setw(14) << "transmissions" << std::setw(14) << "optimal"
-                  << std::setw(8) << "util%" << std::setw(14) << "status" << "\n";
+        std::cout << std::setw(9) << "slots" << std::setw(9) << "cycles" << std::setw(9) << "bound" << std::setw(9) << "paper"
+                  << std::setw(8) << "ratio" << std::setw(14) << "transmissions" << std::setw(14) << "optimal" << std::setw(8)
+                  << "util%" << std::setw(14) << "status"
+                  << "\n";
     }
     if (format == "csv")
         std::cout << "task,algorithm,dim,nodes,packet_flits,queue_depth,completion_slots,completion_cycles,"
@@ -83,9 +84,8 @@ void print_header(const std::string& format, bool with_k, bool with_seed) {
 }
 
 void print_row(const std::string& format, const RunResult& r, bool with_k, bool with_seed) {
-    const double ratio = r.lower_bound_slots && *r.lower_bound_slots != Slots(0)
-                             ? r.completion_slots.value() / r.lower_bound_slots->value()
-                             : 0.0;
+    const double ratio =
+        r.lower_bound_slots && *r.lower_bound_slots != Slots(0) ? r.completion_slots.value() / r.lower_bound_slots->value() : 0.0;
     if (format == "table") {
         std::cout << std::setw(3) << r.dim << std::setw(7) << r.nodes;
         if (with_k) std::cout << std::setw(7) << r.broadcasts;
@@ -99,9 +99,9 @@ void print_row(const std::string& format, const RunResult& r, bool with_k, bool 
         std::cout << r.task << "," << r.algorithm << "," << r.dim << "," << r.nodes << "," << r.packet_flits << ","
                   << r.queue_depth << "," << number(r.completion_slots) << "," << r.completion_cycles << ","
                   << number(r.lower_bound_slots) << "," << number(r.paper_slots) << "," << r.data_transmissions << ","
-                  << r.optimal_transmissions << "," << r.link_utilisation << "," << status_name(r.status) << ","
-                  << r.broadcasts << "," << r.seed << "," << (r.lower_bound_slots ? r.lower_bound_slots->fraction() : "")
-                  << "," << (r.paper_slots ? r.paper_slots->fraction() : "") << ","
+                  << r.optimal_transmissions << "," << r.link_utilisation << "," << status_name(r.status) << "," << r.broadcasts
+                  << "," << r.seed << "," << (r.lower_bound_slots ? r.lower_bound_slots->fraction() : "") << ","
+                  << (r.paper_slots ? r.paper_slots->fraction() : "") << ","
                   << (r.paper_slots ? (r.within_paper_bound() ? "yes" : "no") : "") << "\n";
     }
     std::cout.flush();
@@ -135,7 +135,8 @@ int cmd_sweep(RunConfig base, const SweepAxes& axes, const std::string& format) 
     for (unsigned d : axes.dims)
         for (uint64_t k : ks)
             if (auto e = validate(make(d, k, seeds.front()))) {
-                print_error(*e + " (in the sweep at d = " + std::to_string(d) + (axes.ks.empty() ? "" : ", K = " + std::to_string(k)) + ")");
+                print_error(*e + " (in the sweep at d = " + std::to_string(d) +
+                            (axes.ks.empty() ? "" : ", K = " + std::to_string(k)) + ")");
                 return kExitBadInput;
             }
     const bool with_k = !axes.ks.empty() || base.task == "kb" || base.task == "pmnb";
@@ -145,7 +146,8 @@ int cmd_sweep(RunConfig base, const SweepAxes& axes, const std::string& format) 
     int worst = kExitOk;
     std::map<RunStatus, uint64_t> by_status;
     for (uint64_t i = 0; i < total; ++i) {
-        const RunConfig c = make(axes.dims[i / (ks.size() * seeds.size())], ks[i / seeds.size() % ks.size()], seeds[i % seeds.size()]);
+        const RunConfig c =
+            make(axes.dims[i / (ks.size() * seeds.size())], ks[i / seeds.size() % ks.size()], seeds[i % seeds.size()]);
         RunResult r;
         try {
             r = simulate_isolated(c).result;
@@ -155,8 +157,10 @@ int cmd_sweep(RunConfig base, const SweepAxes& axes, const std::string& format) 
         }
         ++by_status[r.status];
         if (exit_code_for(r.status) > worst) worst = exit_code_for(r.status);
-        if (format == "json") all.push_back(to_json(r, false));
-        else print_row(format, r, with_k, with_seed);
+        if (format == "json")
+            all.push_back(to_json(r, false));
+        else
+            print_row(format, r, with_k, with_seed);
     }
     if (format == "json") std::cout << all.dump(2) << "\n";
     if (format == "table" && total > 1) {

@@ -7,8 +7,8 @@
 #include <iomanip>
 #include <iostream>
 #include <map>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "models/sim/result_json.h"
 #include "models/sim/simulate.h"
@@ -103,11 +103,12 @@ int cmd_sweep_rate(RunConfig base, const std::vector<double>& rates, bool search
     if (!csv)
         std::cout << "saturation point " << point << " flits/node/cycle (the highest load carried), saturation throughput "
                   << throughput << " (the most accepted)"
-                  << (bound ? "; channel-load bound " + [&] {
-                         std::ostringstream b;
-                         b << std::setprecision(4) << *bound;
-                         return b.str();
-                     }()
+                  << (bound ? "; channel-load bound " +
+                                  [&] {
+                                      std::ostringstream b;
+                                      b << std::setprecision(4) << *bound;
+                                      return b.str();
+                                  }()
                             : std::string("; no channel-load bound (adaptive routing)"))
                   << "\n";
     return worst;

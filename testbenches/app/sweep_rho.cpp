@@ -146,8 +146,9 @@ int cmd_sweep_rho(RunConfig base, const std::vector<double>& rhos, const std::ve
         std::cout << "dynamic broadcasting on the " << topo->label() << " (" << topo->nodes() << " nodes), packet "
                   << base.packet_flits << " flits; delays in slots, 95 % confidence from batch means\n"
                   << std::setw(6) << "rho" << std::setw(19) << "scheme" << std::setw(11) << "delay" << std::setw(9) << "+-"
-                  << std::setw(10) << "p99" << std::setw(10) << "bound" << std::setw(8) << "limit" << std::setw(11)
-                  << "thru/load" << std::setw(10) << "backlog" << "  verdict\n";
+                  << std::setw(10) << "p99" << std::setw(10) << "bound" << std::setw(8) << "limit" << std::setw(11) << "thru/load"
+                  << std::setw(10) << "backlog"
+                  << "  verdict\n";
     if (format == "csv")
         std::cout << "dim,scheme,rho,lambda,mean_delay,ci_half,p99_delay,bound,light_load,rho_limit,stable,theory_stable,"
                      "throughput,offered,mean_backlog,requests,status,wall_seconds\n";
@@ -172,8 +173,8 @@ int cmd_sweep_rho(RunConfig base, const std::vector<double>& rhos, const std::ve
             const DynamicResult& dyn = *r.dynamic;
             const bool has_t = dyn.theory.has_value();
             const bool t_stable = has_t && dyn.theory->stable;
-            const std::string verdict = r.status != RunStatus::ok ? status_name(r.status)
-                                        : !dyn.stable             ? "UNSTABLE (backlog grows)"
+            const std::string verdict = r.status != RunStatus::ok                        ? status_name(r.status)
+                                        : !dyn.stable                                    ? "UNSTABLE (backlog grows)"
                                         : t_stable && dyn.mean_delay > dyn.theory->bound ? "ABOVE THE BOUND"
                                                                                          : "stable";
             if (format == "table") {
@@ -181,19 +182,22 @@ int cmd_sweep_rho(RunConfig base, const std::vector<double>& rhos, const std::ve
                           << (dyn.stable ? fixed(dyn.mean_delay, 3) : "-") << std::setw(9)
                           << (dyn.stable ? fixed(dyn.ci_half, 3) : "-") << std::setw(10)
                           << (dyn.stable ? fixed(dyn.p99_delay, 1) : "-") << std::setw(10)
-                          << (t_stable ? fixed(dyn.theory->bound, 3) : has_t ? "unstable" : "-") << std::setw(8)
-                          << (has_t ? fixed(dyn.theory->rho_limit, 3) : "-") << std::setw(11)
+                          << (t_stable ? fixed(dyn.theory->bound, 3)
+                              : has_t  ? "unstable"
+                                       : "-")
+                          << std::setw(8) << (has_t ? fixed(dyn.theory->rho_limit, 3) : "-") << std::setw(11)
                           << fixed(dyn.throughput / dyn.lambda, 3) << std::setw(10) << fixed(dyn.mean_backlog, 1) << "  "
                           << verdict << "\n";
             } else if (format == "csv") {
                 std::cout << base.dim << "," << schemes[s].name << "," << dyn.rho << "," << dyn.lambda << ","
-                          << (dyn.stable ? std::to_string(dyn.mean_delay) : "") << "," << (dyn.stable ? std::to_string(dyn.ci_half) : "")
-                          << "," << (dyn.stable ? std::to_string(dyn.p99_delay) : "") << ","
+                          << (dyn.stable ? std::to_string(dyn.mean_delay) : "") << ","
+                          << (dyn.stable ? std::to_string(dyn.ci_half) : "") << ","
+                          << (dyn.stable ? std::to_string(dyn.p99_delay) : "") << ","
                           << (t_stable ? std::to_string(dyn.theory->bound) : "") << ","
                           << (has_t ? std::to_string(dyn.theory->light_load) : "") << ","
-                          << (has_t ? std::to_string(dyn.theory->rho_limit) : "") << "," << dyn.stable << "," << t_stable
-                          << "," << dyn.throughput << "," << dyn.offered << "," << dyn.mean_backlog << "," << dyn.requests
-                          << "," << status_name(r.status) << "," << r.wall_seconds << "\n";
+                          << (has_t ? std::to_string(dyn.theory->rho_limit) : "") << "," << dyn.stable << "," << t_stable << ","
+                          << dyn.throughput << "," << dyn.offered << "," << dyn.mean_backlog << "," << dyn.requests << ","
+                          << status_name(r.status) << "," << r.wall_seconds << "\n";
             } else {
                 nlohmann::json j = to_json(r, false);
                 j["scheme"] = schemes[s].name;

@@ -10,7 +10,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     static const std::string mnb = cubecast::mnb_rom_image(4), te = cubecast::te_rom_image(4);
     static const bool images_pass = [] {
-        if (!cubecast::rom_image_problem(mnb, "mnb", mnb).empty() || !cubecast::rom_image_problem(te, "te", te).empty()) std::abort();
+        if (!cubecast::rom_image_problem(mnb, "mnb", mnb).empty() || !cubecast::rom_image_problem(te, "te", te).empty())
+            std::abort();
         return true;
     }();
     (void)images_pass;

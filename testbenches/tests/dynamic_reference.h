@@ -19,7 +19,7 @@ struct Request {
     uint32_t node;
     double slot;
     uint64_t cycle;
-    uint32_t msg;          // its index at its node
+    uint32_t msg;                 // its index at its node
     uint64_t start = 0, end = 0;  // the period that carries it
 };
 
@@ -90,13 +90,12 @@ inline std::vector<cubecast::TimedRequest> bursty_requests(uint32_t n, unsigned 
     std::mt19937 rng(seed);
     std::vector<cubecast::TimedRequest> out;
     std::uniform_int_distribution<uint32_t> node(0, n - 1);
-    for (uint32_t i = 0; i < n; ++i) out.push_back({i, 0.0});                   // everyone at once
+    for (uint32_t i = 0; i < n; ++i) out.push_back({i, 0.0});  // everyone at once
     for (int i = 0; i < 3 * static_cast<int>(n); ++i)
         out.push_back({node(rng), std::uniform_real_distribution<double>(0, 30.0 * d)(rng)});
     for (int i = 0; i < 4; ++i) out.push_back({node(rng), 60.0 * d + 7.3 * i});  // after a quiet stretch
     return out;
 }
-
 
 // Runs dynamic/periods with these listed requests and checks every request against the periods the
 // paper's rules give (period_cycles(M): one PMNB's length for M active nodes), and the trace.
@@ -140,4 +139,3 @@ inline void expect_periods_as_the_paper_says(cubecast::RunConfig c, uint32_t nod
         if (p.m) EXPECT_EQ(last_in_period[p.start], p.end) << "the period starting at cycle " << p.start;
     EXPECT_EQ(r.completion_cycles, periods.size() > 1 ? periods[periods.size() - 2].end : 0);
 }
-

@@ -30,7 +30,6 @@ inline bool adjacent(uint32_t a, uint32_t b, unsigned p, unsigned d, bool torus)
     return differing == 1 && one_step;
 }
 
-
 // The p x p torus's MNB optimum ([BeT89], cited in 001 §2): every node receives N - 1 packets over its 4
 // links, one per link per slot; and (0,0) and (p/2, p/2) are 2 floor(p/2) hops apart.
 inline uint64_t torus_mnb_optimum(uint64_t p) { return std::max<uint64_t>((p * p - 1 + 3) / 4, 2 * (p / 2)); }

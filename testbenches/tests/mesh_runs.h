@@ -9,8 +9,8 @@
 
 // token_flits 0: the default (one flit).
 inline Outcome mesh_run(const std::string& topology, unsigned d, unsigned p, const std::string& task,
-                        const std::string& algorithm, unsigned packet_flits, bool folded,
-                        std::vector<uint32_t> sources = {}, unsigned token_flits = 0) {
+                        const std::string& algorithm, unsigned packet_flits, bool folded, std::vector<uint32_t> sources = {},
+                        unsigned token_flits = 0) {
     cubecast::RunConfig c = config(task, algorithm, d, 0, packet_flits);
     c.topology = topology;
     c.radix = p;
@@ -27,8 +27,8 @@ inline Outcome mesh_run(const std::string& topology, unsigned d, unsigned p, con
 // Link capacity, lengths and causality on the trace, against the topology's definition.
 inline void expect_sound_trace(const Outcome& o, const std::string& topology, unsigned d, unsigned p, unsigned data_flits) {
     const bool torus = topology == "torus";
-    const TraceFacts f = check_trace_on(o.rows, [&](uint32_t a, uint32_t b) { return adjacent(a, b, p, d, torus); },
-                                        topology, data_flits);
+    const TraceFacts f = check_trace_on(
+        o.rows, [&](uint32_t a, uint32_t b) { return adjacent(a, b, p, d, torus); }, topology, data_flits);
     EXPECT_TRUE(f.violations.empty()) << f.violations.front();
     EXPECT_EQ(f.data_rows, o.result.data_transmissions);
 }

@@ -6,15 +6,15 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <random>
 #include <fstream>
 #include <functional>
+#include <random>
 #include <sstream>
 #include <string>
 
 #include "models/sim/result_json.h"
-#include "routers/logic/control_logic.h"
 #include "models/sim/simulate.h"
+#include "routers/logic/control_logic.h"
 #include "trace_check.h"
 
 struct Outcome {
@@ -25,8 +25,8 @@ struct Outcome {
 inline std::string temp_path(const std::string& stem) {
     static int counter = 0;
     const char* dir = std::getenv("TMPDIR");
-    return std::string(dir ? dir : "/tmp") + "/cubecast_" + std::to_string(getpid()) + "_" +
-           std::to_string(counter++) + "_" + stem;
+    return std::string(dir ? dir : "/tmp") + "/cubecast_" + std::to_string(getpid()) + "_" + std::to_string(counter++) + "_" +
+           stem;
 }
 
 inline std::string slurp(const std::string& path) {
@@ -44,8 +44,8 @@ inline Outcome run_traced(cubecast::RunConfig c) {
     return o;
 }
 
-inline cubecast::RunConfig config(const std::string& task, const std::string& algorithm, unsigned dim,
-                                  uint32_t root = 0, unsigned packet_flits = 1, unsigned queue_depth = 0) {
+inline cubecast::RunConfig config(const std::string& task, const std::string& algorithm, unsigned dim, uint32_t root = 0,
+                                  unsigned packet_flits = 1, unsigned queue_depth = 0) {
     cubecast::RunConfig c;
     c.task = task;
     c.algorithm = algorithm;
@@ -131,4 +131,3 @@ uint64_t run_prefixes(std::vector<Prefix>& nodes, const cubecast::Topology& topo
     }
     return tokens;
 }
-

@@ -74,8 +74,7 @@ TEST(MnbSchedule, TranslatedTreesNeverShareALinkInASlot) {
         const uint32_t n = 1u << d;
         std::set<std::tuple<unsigned, uint32_t, uint32_t>> used;  // (slot, from, to)
         for (uint32_t t = 0; t < n; ++t)
-            for (uint32_t x = 1; x < n; ++x)
-                ASSERT_TRUE(used.insert({s.slot(x), t ^ s.parent(x), t ^ x}).second);
+            for (uint32_t x = 1; x < n; ++x) ASSERT_TRUE(used.insert({s.slot(x), t ^ s.parent(x), t ^ x}).second);
     }
 }
 
@@ -110,8 +109,7 @@ TEST(TotalExchangeOrder, D4TablesEqualFigure6) {
     EXPECT_EQ(order.column(1), (std::vector<uint32_t>{0b0001}));
     EXPECT_EQ(order.column(2), (std::vector<uint32_t>{0b0011, 0b0010}));
     EXPECT_EQ(order.column(3), (std::vector<uint32_t>{0b0101, 0b0111, 0b0110, 0b0100}));
-    EXPECT_EQ(order.column(4),
-              (std::vector<uint32_t>{0b1001, 0b1011, 0b1101, 0b1010, 0b1111, 0b1110, 0b1100, 0b1000}));
+    EXPECT_EQ(order.column(4), (std::vector<uint32_t>{0b1001, 0b1011, 0b1101, 0b1010, 0b1111, 0b1110, 0b1100, 0b1000}));
 }
 
 TEST(TotalExchangeOrder, ColumnKHoldsEveryDestinationWithHighestBitKOnce) {

@@ -46,14 +46,18 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     // Task traffic.
     expect_bad_input("run --task traffic --algorithm ecube --dim 4 --rate 0", "--rate 0", "(0, 1]");
     expect_bad_input("run --task traffic --algorithm ecube --dim 4 --rate 1.5", "--rate 1.5", "(0, 1]");
-    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --pattern hotspot --hotspot 16:0.2", "16:0.2", "NODE:FRACTION");
+    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --pattern hotspot --hotspot 16:0.2", "16:0.2",
+                     "NODE:FRACTION");
     expect_bad_input("run --task traffic --algorithm ecube --dim 4 --pattern hotspot --hotspot 3", "'3'", "NODE:FRACTION");
-    expect_bad_input("run --task traffic --algorithm dor --topology array --dim 2 --radix 3 --pattern bitrev", "9", "power-of-two");
-    expect_bad_input("run --task traffic --algorithm dor --topology array --dim 2 --radix 4 --pattern tornado", "tornado", "--topology torus");
+    expect_bad_input("run --task traffic --algorithm dor --topology array --dim 2 --radix 3 --pattern bitrev", "9",
+                     "power-of-two");
+    expect_bad_input("run --task traffic --algorithm dor --topology array --dim 2 --radix 4 --pattern tornado", "tornado",
+                     "--topology torus");
     expect_bad_input("run --task traffic --algorithm ecube --dim 4 --pattern zigzag", "zigzag", "accepted uniform");
     expect_bad_input("run --task traffic --algorithm ecube --dim 5 --pattern transpose", "5", "even --dim");
     expect_bad_input("run --task mnb --dim 4 --rate 0.2", "--rate", "task traffic only");
-    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --packet-flits 4 --packet-rate 0.5", "--packet-rate 0.5", "(0, 0.25]");
+    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --packet-flits 4 --packet-rate 0.5", "--packet-rate 0.5",
+                     "(0, 0.25]");
     expect_bad_input("run --task traffic --algorithm ecube --dim 4 --rate 0.2 --packet-rate 0.1", "--packet-rate", "one of them");
     expect_bad_input("run --task traffic --algorithm dor --dim 4", "does not run on the hypercube", "ecube");
     expect_bad_input("run --task traffic --algorithm ecube --dim 4 --injection poisson", "poisson", "bernoulli, onoff");
@@ -62,10 +66,12 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("run --task traffic --algorithm ecube --dim 4 --packet-sizes 1:3,8", "'8'", "SIZE:WEIGHT");
     expect_bad_input("run --task traffic --algorithm ecube --dim 4 --packet-sizes 1:0", "weight", "positive weights");
     expect_bad_input("run --task traffic --algorithm ecube --dim 4 --packet-sizes 2:1,2:3", "given twice", "each once");
-    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --packet-sizes 1:1,4:1 --packet-flits 4", "--packet-sizes replaces --packet-flits", "one of them");
+    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --packet-sizes 1:1,4:1 --packet-flits 4",
+                     "--packet-sizes replaces --packet-flits", "one of them");
     expect_bad_input("run --task mnb --dim 4 --packet-sizes 1:1,4:1", "--packet-sizes", "task traffic only");
     expect_bad_input("run --task mnb --dim 4 --link-load /tmp/x.csv", "--link-load", "task traffic only");
-    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --link-load /nonexistent/dir/x.csv", "--link-load", "writable folder");
+    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --link-load /nonexistent/dir/x.csv", "--link-load",
+                     "writable folder");
     expect_bad_input("sweep --task traffic --rates 0.1,0.2", "--rates '0.1,0.2'", "sweep-rate --rates");
     {
         const std::string bad = temp_path("bad_traffic.csv");
@@ -101,8 +107,10 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("run --topology torus", "--topology torus", "--radix p");
     expect_bad_input("run --topology torus --dim 2 --radix 1", "--radix 1", "3..65536");
     expect_bad_input("run --topology array --dim 2 --radix 1", "--radix 1", "2..65536");
-    expect_bad_input("run --task traffic --algorithm dor --topology flatfly --dim 3 --radix 16", "flatfly 16^3", "d (p - 1) <= 32");
-    expect_bad_input("run --task mnb --algorithm bostt --topology flatfly --dim 2 --radix 4", "mnb/bostt", "accepted for mnb on the flatfly are none");
+    expect_bad_input("run --task traffic --algorithm dor --topology flatfly --dim 3 --radix 16", "flatfly 16^3",
+                     "d (p - 1) <= 32");
+    expect_bad_input("run --task mnb --algorithm bostt --topology flatfly --dim 2 --radix 4", "mnb/bostt",
+                     "accepted for mnb on the flatfly are none");
     expect_bad_input("run --topology array --dim 3 --radix 41", "41^3", "p^d <= 65536");
     // A 2-node ring is one link: the radix-2 torus is the radix-2 array, and there is no torus to fold onto it.
     expect_bad_input("run --topology torus --dim 4 --radix 2 --task pmnb --algorithm vbm-split --k 3", "--radix 2 on the torus",
@@ -111,7 +119,8 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("run --topology array --dim 2 --radix 2 --task mnb --algorithm quadrant --torus-on-array", "--radix 2",
                      "accepted --radix 3");
     expect_bad_input("run --dim 3 --radix 4", "--radix 4", "topologies torus, array, flatfly, not to the hypercube");
-    expect_bad_input("run --topology torus --dim 2 --radix 4 --task mnb --algorithm bostt", "mnb/bostt", "accepted for mnb on the torus");
+    expect_bad_input("run --topology torus --dim 2 --radix 4 --task mnb --algorithm bostt", "mnb/bostt",
+                     "accepted for mnb on the torus");
     expect_bad_input("run --topology array --dim 1 --radix 5 --task kb --algorithm line-split --k 2", "kb/line-split",
                      "accepted for kb on the array are line");
     expect_bad_input("run --topology torus --dim 1 --radix 4 --router rtl --task kb --algorithm line --k 2", "torus",
@@ -191,14 +200,13 @@ TEST(CommandLine, CorruptRtlRomsAreBadInput) {
         std::string mnb, te;
         const char* says;
     };
-    const std::vector<Corrupt> cases = {
-        {"syntax", mnb + "zz12\n", te, "not a hex word"},
-        {"junk", mnb, std::string("\x01\x9f\xffjunk\n"), "not a hex word"},
-        {"oversized", mnb, std::string(3 * te.size() + 8192, '0'), "bytes, far more"},
-        {"truncated", lines(mnb, 100), te, "of the ROM's"},
-        {"zeroed", mnb, each_digit(te, '0'), "where the C++ tables give"},
-        {"all ones", each_digit(mnb, 'f'), te, "where the C++ tables give"},
-        {"too long", mnb + "0001\n", te, "more than the ROM's"}};
+    const std::vector<Corrupt> cases = {{"syntax", mnb + "zz12\n", te, "not a hex word"},
+                                        {"junk", mnb, std::string("\x01\x9f\xffjunk\n"), "not a hex word"},
+                                        {"oversized", mnb, std::string(3 * te.size() + 8192, '0'), "bytes, far more"},
+                                        {"truncated", lines(mnb, 100), te, "of the ROM's"},
+                                        {"zeroed", mnb, each_digit(te, '0'), "where the C++ tables give"},
+                                        {"all ones", each_digit(mnb, 'f'), te, "where the C++ tables give"},
+                                        {"too long", mnb + "0001\n", te, "more than the ROM's"}};
     for (const Corrupt& c : cases) {
         const std::string dir = temp_path("rom");
         ASSERT_EQ(std::system(("mkdir -p '" + dir + "'").c_str()), 0);
@@ -222,7 +230,8 @@ TEST(CommandLine, InputFilesAndOutputsFailLoudly) {
     EXPECT_GT(nlohmann::json::parse(ran.out)["completion_cycles"].get<uint64_t>(), 150000u);
     const std::string huge = temp_path("huge.csv");
     std::ofstream(huge) << "99999999999999999999,0,1\n";
-    expect_bad_input("run --task traffic --algorithm ecube --dim 3 --traffic-file " + huge, "99999999999999999999", "a cycle 0..");
+    expect_bad_input("run --task traffic --algorithm ecube --dim 3 --traffic-file " + huge, "99999999999999999999",
+                     "a cycle 0..");
     expect_bad_input("run --task traffic --algorithm ecube --dim 3 --traffic-file /dev/zero", "/dev/zero", "longer than 256");
     const std::string folder = temp_path("folder");
     ASSERT_EQ(std::system(("mkdir -p '" + folder + "'").c_str()), 0);
@@ -240,7 +249,8 @@ TEST(CommandLine, InputFilesAndOutputsFailLoudly) {
     // A write that fails during the run (files limited to 8 KiB; SIGXFSZ ignored so the write fails).
     const std::string trace = temp_path("cut.csv"), out = temp_path("cut.out"), err = temp_path("cut.err");
     const int status = std::system(("bash -c \"trap '' XFSZ; ulimit -f 8; " + std::string(CUBECAST_BIN) +
-                                    " run --task mnb --dim 6 --trace " + trace + "\" >" + out + " 2>" + err).c_str());
+                                    " run --task mnb --dim 6 --trace " + trace + "\" >" + out + " 2>" + err)
+                                       .c_str());
     ASSERT_TRUE(WIFEXITED(status));
     EXPECT_EQ(WEXITSTATUS(status), 2);
     EXPECT_NE(slurp(out).find("status                      ok"), std::string::npos) << "the result is still printed";
@@ -270,11 +280,13 @@ TEST(CommandLine, NothingMeasuredIsSaid) {
     EXPECT_EQ(table.code, 0) << table.err;
     EXPECT_NE(table.out.find("NONE MEASURED"), std::string::npos) << table.out;
     EXPECT_EQ(table.out.find("latency mean 0.00"), std::string::npos) << table.out;
-    const auto j = nlohmann::json::parse(cubecast_cli("run --task traffic --algorithm ecube --dim 3 --json --traffic-file " + early).out);
+    const auto j =
+        nlohmann::json::parse(cubecast_cli("run --task traffic --algorithm ecube --dim 3 --json --traffic-file " + early).out);
     EXPECT_EQ(j["traffic"]["measured"], 0);
     EXPECT_TRUE(j["traffic"]["mean_latency_cycles"].is_null());
     std::remove(early.c_str());
-    const CliResult unstable = cubecast_cli("run --task dynamic --algorithm periods --dim 4 --packet-flits 4 --rho 1.5 --slots 2000 --json");
+    const CliResult unstable =
+        cubecast_cli("run --task dynamic --algorithm periods --dim 4 --packet-flits 4 --rho 1.5 --slots 2000 --json");
     const auto d = nlohmann::json::parse(unstable.out)["dynamic"];
     EXPECT_EQ(d["stable"], false);
     EXPECT_TRUE(d["mean_delay_slots"].is_null());
@@ -286,7 +298,8 @@ TEST(CommandLine, NothingMeasuredIsSaid) {
 TEST(CommandLine, ProgressCountsLikeWithLike) {
     const std::string err = temp_path("progress.err");
     std::system(("CUBECAST_PROGRESS_SECONDS=0 " + std::string(CUBECAST_BIN) +
-                 " run --task dynamic --algorithm periods --dim 4 --packet-flits 4 --slots 100 >/dev/null 2>" + err).c_str());
+                 " run --task dynamic --algorithm periods --dim 4 --packet-flits 4 --slots 100 >/dev/null 2>" + err)
+                    .c_str());
     const std::regex line(R"(cubecast: \d+ s: cycle \d+, (\d+) of (\d+) part deliveries)");
     std::istringstream lines(slurp(err));
     std::string l;
@@ -306,8 +319,8 @@ TEST(CommandLine, JsonHasTheDocumentedFields) {
     const CliResult r = cubecast_cli("run --task te --algorithm bostt --dim 4 --json");
     ASSERT_EQ(r.code, 0) << r.err;
     const auto j = nlohmann::json::parse(r.out);
-    for (const char* key : {"completion_slots", "completion_cycles", "lower_bound_slots", "paper_slots",
-                            "data_transmissions", "optimal_transmissions", "nodes", "ok"})
+    for (const char* key : {"completion_slots", "completion_cycles", "lower_bound_slots", "paper_slots", "data_transmissions",
+                            "optimal_transmissions", "nodes", "ok"})
         EXPECT_TRUE(j.contains(key)) << key;
     EXPECT_EQ(j["completion_slots"], 8);
     EXPECT_EQ(j["nodes"], 16);
@@ -352,8 +365,9 @@ TEST(CommandLine, PmnbBadInputAndTheExampleCommand) {
 // run's 52 cycles (13 slots), not rounded up to 13 first; with bounded queues the paper promises
 // nothing, so the run says it is over, why that is allowed, and exits 0.
 TEST(CommandLine, ARunOverItsPapersTimeSaysSo) {
-    const std::string run = "run --task pmnb --algorithm vbm-split --topology torus --dim 2 --radix 5 "
-                            "--sources 0,1,2,5,6,7,10,11,12 --packet-flits 4 --queue-depth 2";
+    const std::string run =
+        "run --task pmnb --algorithm vbm-split --topology torus --dim 2 --radix 5 "
+        "--sources 0,1,2,5,6,7,10,11,12 --packet-flits 4 --queue-depth 2";
     const CliResult table = cubecast_cli(run);
     EXPECT_EQ(table.code, 0) << table.err;
     EXPECT_NE(table.out.find("12.16 slots (48.64 cycles)"), std::string::npos) << table.out;
@@ -425,7 +439,7 @@ TEST(CommandLine, JsonParsesWithWavesAndTrace) {
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_EQ(r.out.find("Info"), std::string::npos) << r.out;
     const auto j = nlohmann::json::parse(r.out);  // throws (the test fails) on anything but one object
-    EXPECT_EQ(j["completion_slots"], 3);            // ceil(7/3)
+    EXPECT_EQ(j["completion_slots"], 3);          // ceil(7/3)
     std::remove(vcd.c_str());
     std::remove(csv.c_str());
     std::remove((vcd.substr(0, vcd.size() - 4) + ".gtkw").c_str());
@@ -464,10 +478,10 @@ TEST(CommandLine, DefaultRunPrintsTheTable) {
 TEST(CommandLine, StalledRunExitsThreeWithTheStuckQueues) {
     // Search a few bounded-queue runs for one that stalls; each must be ok (0) or stalled (3).
     bool saw_stall = false;
-    for (const char* args : {"run --task mnb --algorithm sbt --dim 6 --queue-depth 1",
-                             "run --task mnb --algorithm bostt --dim 6 --queue-depth 1",
-                             "run --task te --algorithm bostt --dim 5 --queue-depth 1",
-                             "run --task mnb --algorithm sbt --dim 7 --queue-depth 1 --packet-flits 3"}) {
+    for (const char* args :
+         {"run --task mnb --algorithm sbt --dim 6 --queue-depth 1", "run --task mnb --algorithm bostt --dim 6 --queue-depth 1",
+          "run --task te --algorithm bostt --dim 5 --queue-depth 1",
+          "run --task mnb --algorithm sbt --dim 7 --queue-depth 1 --packet-flits 3"}) {
         SCOPED_TRACE(args);
         const CliResult r = cubecast_cli(args);
         ASSERT_TRUE(r.code == 0 || r.code == 3) << r.code << r.err;
@@ -485,8 +499,10 @@ TEST(CommandLine, StalledRunExitsThreeWithTheStuckQueues) {
             unbounded.replace(unbounded.find("--queue-depth 1"), 15, "--json");
             const auto free = nlohmann::json::parse(cubecast_cli(unbounded).out);
             const std::string peak = std::to_string(free["max_queue_occupancy"].get<unsigned>());
-            EXPECT_NE(r.out.find("the same run with unbounded queues peaks at " + peak + " packets in one queue: --queue-depth " + peak),
-                      std::string::npos) << r.out;
+            EXPECT_NE(r.out.find("the same run with unbounded queues peaks at " + peak + " packets in one queue: --queue-depth " +
+                                 peak),
+                      std::string::npos)
+                << r.out;
         }
     }
     EXPECT_TRUE(saw_stall) << "no bounded-queue run stalled: pick a tighter case";
@@ -535,7 +551,8 @@ TEST(CommandLine, RtlRunsDumpTheRtlInternalsAndFstWorks) {
 // routing under uniform traffic the channel-load bound is 4/k = 1 flit per node per cycle, so both
 // loads tried are carried and the point is the higher one; the JSON has every run.
 TEST(CommandLine, SweepRateFindsTheSaturationPoint) {
-    const CliResult r = cubecast_cli("sweep-rate --topology array --dim 2 --radix 4 --rates 0.1,0.5 --window 500 --drain 300 --format json");
+    const CliResult r =
+        cubecast_cli("sweep-rate --topology array --dim 2 --radix 4 --rates 0.1,0.5 --window 500 --drain 300 --format json");
     ASSERT_EQ(r.code, 0) << r.err;
     const auto j = nlohmann::json::parse(r.out);
     ASSERT_EQ(j.at("runs").size(), 2u);
@@ -543,7 +560,8 @@ TEST(CommandLine, SweepRateFindsTheSaturationPoint) {
     EXPECT_GT(j.at("saturation_throughput").get<double>(), 0.45);
     expect_bad_input("sweep-rate --dim 4 --rates 0.1,1.5", "1.5", "(0, 1]");
     expect_bad_input("sweep-rate --dim 4 --rates 0.2 --format xml", "xml", "table, csv, json");
-    expect_bad_input("sweep-rate --topology torus --radix 4 --dim 2 --rates 0.2 --pattern bitrev --algorithm ecube", "ecube", "dor");
+    expect_bad_input("sweep-rate --topology torus --radix 4 --dim 2 --rates 0.2 --pattern bitrev --algorithm ecube", "ecube",
+                     "dor");
 }
 
 // `--task T` alone runs T's natural algorithm (the paper's optimal one; dimension order for traffic),
@@ -560,13 +578,16 @@ TEST(CommandLine, ATaskAloneRunsItsNaturalAlgorithm) {
         {"--task pmnb --dim 4 --k 3", "pmnb / vb3 on the 4-cube"},
         {"--task dynamic --dim 4 --rho 0.3 --slots 200", "dynamic / periods on the 4-cube (16 nodes), packet 4 flits"},
         {"--task traffic --dim 4 --window 100 --drain 100", "traffic / ecube on the 4-cube"},
-        {"--task traffic --topology flatfly --dim 2 --radix 3 --window 100 --drain 100", "traffic / dor on the 3x3 flattened butterfly"},
+        {"--task traffic --topology flatfly --dim 2 --radix 3 --window 100 --drain 100",
+         "traffic / dor on the 3x3 flattened butterfly"},
         {"--task mnb --topology torus --dim 2 --radix 4", "mnb / quadrant on the 4x4 torus"},
         {"--task mnb --topology torus --dim 3 --radix 3", "mnb / vbm on the 3x3x3 torus"},
-        {"--task mnb --topology array --dim 2 --radix 4 --torus-on-array", "mnb / quadrant on the 4x4 array simulating the torus"},
+        {"--task mnb --topology array --dim 2 --radix 4 --torus-on-array",
+         "mnb / quadrant on the 4x4 array simulating the torus"},
         {"--task kb --topology array --dim 1 --radix 6 --k 2", "kb / line on the 6 array"},
         {"--task pe --topology array --dim 2 --radix 3 --k 2", "pe / rc on the 3x3 array"},
-        {"--task dynamic --topology torus --dim 2 --radix 3 --rho 0.3 --slots 200", "dynamic / periods on the 3x3 torus (9 nodes), packet 4 flits"},
+        {"--task dynamic --topology torus --dim 2 --radix 3 --rho 0.3 --slots 200",
+         "dynamic / periods on the 3x3 torus (9 nodes), packet 4 flits"},
     };
     for (const auto& [args, header] : natural) {
         SCOPED_TRACE(args);

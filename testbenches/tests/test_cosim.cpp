@@ -47,8 +47,7 @@ void expect_same_trace(const RunConfig& base, const std::string& label) {
 }  // namespace
 
 TEST(Cosim, RtlNetworksGiveTheSameTraceForEveryAlgorithmD3To7) {
-    const std::pair<const char*, const char*> algorithms[] = {
-        {"snb", "sbt"}, {"mnb", "bostt"}, {"mnb", "sbt"}, {"te", "bostt"}};
+    const std::pair<const char*, const char*> algorithms[] = {{"snb", "sbt"}, {"mnb", "bostt"}, {"mnb", "sbt"}, {"te", "bostt"}};
     for (auto [task, algorithm] : algorithms)
         for (unsigned d = 3; d <= 7; ++d)
             expect_same_trace(config(task, algorithm, d, task == std::string("snb") ? 5 : 0),
@@ -103,8 +102,8 @@ TEST(Cosim, LockstepBenchCatchesAPlantedBug) {
     const std::string waves = temp_path("waves");
     const std::string out = temp_path("lockstep.txt");
     const std::string cmd = std::string(CUBECAST_LOCKSTEP) +
-                            " --mode te --dim 5 --queue-depth 8 --cycles 20000 --seed 3 --plant-bug --waves " + waves +
-                            " >" + out + " 2>&1";
+                            " --mode te --dim 5 --queue-depth 8 --cycles 20000 --seed 3 --plant-bug --waves " + waves + " >" +
+                            out + " 2>&1";
     const int status = std::system(cmd.c_str());
     const std::string text = slurp(out);
     ASSERT_TRUE(WIFEXITED(status));
@@ -114,8 +113,8 @@ TEST(Cosim, LockstepBenchCatchesAPlantedBug) {
     EXPECT_FALSE(slurp(waves + "/lockstep_te.vcd").empty()) << "no waves dumped";
     EXPECT_FALSE(slurp(waves + "/lockstep_te_rtl.vcd").empty()) << "no RTL internals dumped";
     // The same configuration without the planted bug passes.
-    const std::string clean = std::string(CUBECAST_LOCKSTEP) +
-                              " --mode te --dim 5 --queue-depth 8 --cycles 20000 --seed 3 >" + out + " 2>&1";
+    const std::string clean =
+        std::string(CUBECAST_LOCKSTEP) + " --mode te --dim 5 --queue-depth 8 --cycles 20000 --seed 3 >" + out + " 2>&1";
     EXPECT_EQ(std::system(clean.c_str()), 0) << slurp(out);
     std::remove(out.c_str());
 }

@@ -64,7 +64,7 @@ TEST(Crossbar, EveryCopyOrNone) {
     EXPECT_EQ(b.router.queued(2), 1u);
     EXPECT_EQ(b.counters.copies_enqueued, 2u);
     EXPECT_EQ(b.counters.in_routers, 2);
-    b.router.send(0);  // port 0 has space again, port 2 not
+    b.router.send(0);                     // port 0 has space again, port 2 not
     EXPECT_FALSE(b.router.arrive(1, 1));  // port 2 full: neither copy enters
     EXPECT_TRUE(b.router.holding(1));
     EXPECT_EQ(b.router.queued(0), 0u);

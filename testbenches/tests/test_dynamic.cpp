@@ -11,8 +11,8 @@
 #include <fstream>
 #include <random>
 
-#include "models/sim/dynamic_theory.h"
 #include "dynamic_reference.h"
+#include "models/sim/dynamic_theory.h"
 #include "sim_helpers.h"
 
 using cubecast::RunConfig;

@@ -19,8 +19,8 @@ TEST(EdgeWheel, WakesAtEveryAskedCycleInOrderOnce) {
         if (cycle == 5) wheel->wake_at(6);  // asked while running: still in order
     });
     wheel = &w;
-    for (const uint64_t c : {uint64_t{70000}, uint64_t{5}, uint64_t{3}, uint64_t{1025}, uint64_t{5}, uint64_t{1023},
-                             uint64_t{5000}, uint64_t{1024}})
+    for (const uint64_t c :
+         {uint64_t{70000}, uint64_t{5}, uint64_t{3}, uint64_t{1025}, uint64_t{5}, uint64_t{1023}, uint64_t{5000}, uint64_t{1024}})
         w.wake_at(c);
     sc_core::sc_start();
     EXPECT_EQ(woke, (std::vector<uint64_t>{0, 3, 5, 6, 1023, 1024, 1025, 5000, 70000}));

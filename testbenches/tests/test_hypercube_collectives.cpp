@@ -141,9 +141,9 @@ TEST(Determinism, SameCommandGivesByteIdenticalTrace) {
 // once, or is reported as stalled with its stuck queues. Never a lost or duplicated packet.
 TEST(BoundedQueues, RunsFinishCleanlyOrReportTheStall) {
     int stalled = 0, finished_late = 0;
-    const RunConfig cases[] = {config("mnb", "bostt", 6, 0, 1, 1),   config("mnb", "bostt", 7, 0, 2, 2),
-                               config("mnb", "sbt", 6, 0, 1, 1),     config("te", "bostt", 5, 0, 1, 1),
-                               config("te", "bostt", 6, 0, 1, 2),    config("scatter", "bostt", 7, 5, 1, 1),
+    const RunConfig cases[] = {config("mnb", "bostt", 6, 0, 1, 1), config("mnb", "bostt", 7, 0, 2, 2),
+                               config("mnb", "sbt", 6, 0, 1, 1),   config("te", "bostt", 5, 0, 1, 1),
+                               config("te", "bostt", 6, 0, 1, 2),  config("scatter", "bostt", 7, 5, 1, 1),
                                config("mnb", "sbt", 7, 0, 3, 1)};
     for (const RunConfig& c : cases) {
         SCOPED_TRACE(c.task + "/" + c.algorithm + " d=" + std::to_string(c.dim) + " depth=" + std::to_string(c.queue_depth));

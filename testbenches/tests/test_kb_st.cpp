@@ -173,7 +173,8 @@ TEST(ParallelPrefix, EveryNodeGetsItsSuffixSumIn2dSteps) {
 
 TEST(StBroadcast, ExactlyTwoCeilKOverDPlus4dForEveryKAndPlacement) {
     for (unsigned d = 2; d <= 8; ++d) {
-        std::set<uint64_t> ks = {1, 2, 3, d, uint64_t{d} + 1, 2 * uint64_t{d}, uint64_t{d} * d, pow2(d - 1), pow2(d) - 1, pow2(d)};
+        std::set<uint64_t> ks = {1,           2,           3,      d, uint64_t{d} + 1, 2 * uint64_t{d}, uint64_t{d} * d,
+                                 pow2(d - 1), pow2(d) - 1, pow2(d)};
         for (uint64_t k : ks) {
             if (k > pow2(d)) continue;
             const std::string label = "d=" + std::to_string(d) + " K=" + std::to_string(k);
@@ -186,7 +187,8 @@ TEST(StBroadcast, ExactlyTwoCeilKOverDPlus4dForEveryKAndPlacement) {
 }
 
 TEST(StBroadcast, EveryKOnThe5CubeAndRepeatedSources) {
-    for (uint64_t k = 1; k <= 32; ++k) expect_st(kb("st", 5, random_distinct(5, k, static_cast<unsigned>(k))), "K=" + std::to_string(k));
+    for (uint64_t k = 1; k <= 32; ++k)
+        expect_st(kb("st", 5, random_distinct(5, k, static_cast<unsigned>(k))), "K=" + std::to_string(k));
     for (unsigned d = 2; d <= 7; ++d)
         for (uint64_t k : {uint64_t{3}, uint64_t{2 * d + 1}, pow2(d), 2 * pow2(d)})
             expect_st(kb("st", d, random_with_repeats(d, k, d * 7 + static_cast<unsigned>(k))),

@@ -31,7 +31,8 @@ std::vector<Shape> shapes_for(const AlgorithmEntry& e) {
         } else if (name == "flatfly") {
             for (const auto& [d, p] : {std::pair{1u, 4u}, {2u, 2u}, {2u, 3u}, {2u, 4u}, {3u, 3u}}) out.push_back({name, d, p});
         } else {
-            for (const auto& [d, p] : {std::pair{1u, 2u}, {1u, 5u}, {1u, 6u}, {2u, 2u}, {2u, 3u}, {2u, 4u}, {2u, 6u}, {3u, 2u}, {3u, 3u}})
+            for (const auto& [d, p] :
+                 {std::pair{1u, 2u}, {1u, 5u}, {1u, 6u}, {2u, 2u}, {2u, 3u}, {2u, 4u}, {2u, 6u}, {3u, 2u}, {3u, 3u}})
                 out.push_back({name, d, p});
         }
     }
@@ -94,8 +95,8 @@ TEST(Levels, EveryAlgorithmEveryTopologySameTraceAndReport) {
             };
             for (const Knobs& k : {Knobs{1, 0, "mla"}, Knobs{2, 1, "mla"}, Knobs{3, 2, "mla"}, Knobs{4, 0, "mla"},
                                    Knobs{4, 3, "mla"}, Knobs{6, 0, "mla"}, Knobs{1, 0, "sla"}, Knobs{2, 0, "shout"}}) {
-                SCOPED_TRACE(task + "/" + e.name + " on " + s.topology + " d=" + std::to_string(s.dim) + " p=" +
-                             std::to_string(s.radix) + (s.folded ? " folded" : "") + ", packet_flits " +
+                SCOPED_TRACE(task + "/" + e.name + " on " + s.topology + " d=" + std::to_string(s.dim) +
+                             " p=" + std::to_string(s.radix) + (s.folded ? " folded" : "") + ", packet_flits " +
                              std::to_string(k.flits) + ", queue depth " + std::to_string(k.depth) + ", " + k.port_model);
                 RunConfig c = config(task, e.name, s.dim, 0, k.flits, k.depth);
                 c.topology = s.topology;
@@ -132,8 +133,8 @@ TEST(Levels, EveryAlgorithmEveryTopologySameTraceAndReport) {
     EXPECT_GT(counts.runs, 200u);
     EXPECT_GT(counts.stalled, 0u);
     EXPECT_GT(counts.failed_checks, 0u);
-    std::cout << "levels: " << counts.runs << " runs compared, " << counts.stalled << " stalled, "
-              << counts.failed_checks << " with failed checks\n";
+    std::cout << "levels: " << counts.runs << " runs compared, " << counts.stalled << " stalled, " << counts.failed_checks
+              << " with failed checks\n";
 }
 
 // --vcd at the transaction level: the cycle level's signals reconstructed from the transactions. Every
@@ -142,13 +143,17 @@ TEST(Levels, EveryAlgorithmEveryTopologySameTraceAndReport) {
 // multi-flit packets, bounded queues that hold senders back and stall, tokens, split packets, meshes,
 // the fold, requests during the run and port models.
 TEST(Levels, SameWavesAtBothLevels) {
-    const std::vector<std::vector<std::string>> runs = {
-        {"mnb", "bostt", "hypercube", "4", "0", "2", "0"},   {"te", "bostt", "hypercube", "4", "0", "3", "1"},
-        {"mnb", "bostt", "hypercube", "6", "0", "1", "1"},   {"scatter", "bostt", "hypercube", "4", "0", "4", "2"},
-        {"kb", "st", "hypercube", "4", "0", "2", "0"},       {"pmnb", "vb2", "hypercube", "3", "0", "3", "0"},
-        {"pe", "rc", "array", "2", "4", "2", "0"},           {"mnb", "quadrant", "array", "2", "4", "1", "0"},
-        {"dynamic", "periods", "hypercube", "3", "0", "3", "0"}, {"pmnb", "vbm-split", "torus", "2", "3", "4", "0"},
-        {"kb", "line", "array", "1", "6", "2", "2"}};
+    const std::vector<std::vector<std::string>> runs = {{"mnb", "bostt", "hypercube", "4", "0", "2", "0"},
+                                                        {"te", "bostt", "hypercube", "4", "0", "3", "1"},
+                                                        {"mnb", "bostt", "hypercube", "6", "0", "1", "1"},
+                                                        {"scatter", "bostt", "hypercube", "4", "0", "4", "2"},
+                                                        {"kb", "st", "hypercube", "4", "0", "2", "0"},
+                                                        {"pmnb", "vb2", "hypercube", "3", "0", "3", "0"},
+                                                        {"pe", "rc", "array", "2", "4", "2", "0"},
+                                                        {"mnb", "quadrant", "array", "2", "4", "1", "0"},
+                                                        {"dynamic", "periods", "hypercube", "3", "0", "3", "0"},
+                                                        {"pmnb", "vbm-split", "torus", "2", "3", "4", "0"},
+                                                        {"kb", "line", "array", "1", "6", "2", "2"}};
     for (const auto& r : runs) {
         SCOPED_TRACE(r[0] + "/" + r[1] + " on " + r[2] + " d=" + r[3] + " p=" + r[4] + " flits " + r[5] + " depth " + r[6]);
         RunConfig c = config(r[0], r[1], static_cast<unsigned>(std::stoul(r[3])), 0, static_cast<unsigned>(std::stoul(r[5])),

@@ -9,14 +9,13 @@
 #include <random>
 #include <set>
 
-#include "models/fabric/mesh.h"
 #include "mesh_helpers.h"
+#include "models/fabric/mesh.h"
 #include "sim_helpers.h"
 
 using cubecast::Mesh;
 using cubecast::RunConfig;
 using cubecast::RunStatus;
-
 
 TEST(Mesh, NeighboursAsDefined) {
     for (const bool torus : {true, false})
@@ -174,8 +173,8 @@ struct Hop {
 // distinct nodes.
 void expect_greedy_routes(const std::string& task, const std::string& topology, unsigned d, unsigned p, unsigned count,
                           bool clustered) {
-    SCOPED_TRACE(task + " " + topology + " d=" + std::to_string(d) + " p=" + std::to_string(p) + " K=" +
-                 std::to_string(count) + (clustered ? " clustered" : " random"));
+    SCOPED_TRACE(task + " " + topology + " d=" + std::to_string(d) + " p=" + std::to_string(p) + " K=" + std::to_string(count) +
+                 (clustered ? " clustered" : " random"));
     const bool monotone = task == "monotone";
     const uint32_t n = power(p, d);
     std::vector<uint32_t> s, v;
@@ -250,7 +249,8 @@ TEST(MeshPack, GreedyPathsAndTimesAsTheoremsThreeAndFourSay) {
                     const unsigned n = power(p, d);
                     if (n > 512) continue;
                     for (unsigned k : {1u, n / 3 + 1, n / 2, n})
-                        for (bool clustered : {false, true}) expect_greedy_routes(task, topology, d, p, std::max(1u, k), clustered);
+                        for (bool clustered : {false, true})
+                            expect_greedy_routes(task, topology, d, p, std::max(1u, k), clustered);
                 }
             expect_greedy_routes(task, topology, 4, 3, 40, false);
             expect_greedy_routes(task, topology, 4, 3, 40, true);

@@ -23,8 +23,8 @@ struct Hop {
 
 void expect_partial_exchange(const std::string& topology, unsigned p, std::vector<uint32_t> active, unsigned f, unsigned t,
                              bool gather = false) {
-    SCOPED_TRACE(std::string(gather ? "pg " : "pe ") + topology + " p=" + std::to_string(p) + " M=" + std::to_string(active.size()) + " F=" + std::to_string(f) +
-                 " T=" + std::to_string(t));
+    SCOPED_TRACE(std::string(gather ? "pg " : "pe ") + topology + " p=" + std::to_string(p) +
+                 " M=" + std::to_string(active.size()) + " F=" + std::to_string(f) + " T=" + std::to_string(t));
     const uint32_t n = p * p;
     RunConfig c = config(gather ? "pg" : "pe", "rc", 2, 0, f);
     c.topology = topology;
@@ -52,10 +52,16 @@ void expect_partial_exchange(const std::string& topology, unsigned p, std::vecto
     auto path = [&](uint32_t s, uint32_t d) {
         std::vector<uint32_t> nodes{s};
         uint32_t x = s;
-        auto walk_col = [&] { while (col(x) != col(d)) nodes.push_back(x = col(x) < col(d) ? x + 1 : x - 1); };
-        auto walk_row = [&] { while (row(x) != row(d)) nodes.push_back(x = row(x) < row(d) ? x + p : x - p); };
-        if (row_first(s, d)) walk_col(), walk_row();
-        else walk_row(), walk_col();
+        auto walk_col = [&] {
+            while (col(x) != col(d)) nodes.push_back(x = col(x) < col(d) ? x + 1 : x - 1);
+        };
+        auto walk_row = [&] {
+            while (row(x) != row(d)) nodes.push_back(x = row(x) < row(d) ? x + p : x - p);
+        };
+        if (row_first(s, d))
+            walk_col(), walk_row();
+        else
+            walk_row(), walk_col();
         return nodes;
     };
     // Phase 1: 2(p-1) tokens on each of the 2p lines, every node knowing its sums by p token steps;
@@ -64,8 +70,10 @@ void expect_partial_exchange(const std::string& topology, unsigned p, std::vecto
     uint64_t last_token = 0;
     std::map<std::pair<uint32_t, uint32_t>, std::vector<Hop>> hops;  // (origin, dest) -> its hops
     for (const TraceRow& row_ : o.rows) {
-        if (row_.kind == "ctrl") last_token = std::max(last_token, row_.end);
-        else hops[{row_.origin, static_cast<uint32_t>(row_.dest)}].push_back({row_.start, row_.end, row_.src, row_.dst});
+        if (row_.kind == "ctrl")
+            last_token = std::max(last_token, row_.end);
+        else
+            hops[{row_.origin, static_cast<uint32_t>(row_.dest)}].push_back({row_.start, row_.end, row_.src, row_.dst});
     }
     const uint64_t start = uint64_t{gather ? 2 * p - 1 : p} * t;  // phase 2 starts at p t_p ((2p-1) t_p for pg)
     EXPECT_LE(last_token, start);
@@ -81,20 +89,20 @@ void expect_partial_exchange(const std::string& topology, unsigned p, std::vecto
         for (uint32_t x = 0; x < n; ++x)
             if (x != a) packets.push_back(gather ? std::make_pair(x, a) : std::make_pair(a, x));
     for (const auto& [s, d] : packets) {
-            auto& h = hops[{s, d}];
-            std::sort(h.begin(), h.end(), [](const Hop& a, const Hop& b) { return a.start < b.start; });
-            const std::vector<uint32_t> want = path(s, d);
-            ASSERT_EQ(h.size() + 1, want.size()) << "packet " << s << " -> " << d;
-            uint64_t ready = start;
-            for (size_t k = 0; k < h.size(); ++k) {
-                EXPECT_EQ(h[k].src, want[k]);
-                EXPECT_EQ(h[k].dst, want[k + 1]);
-                EXPECT_GE(h[k].start, ready);
-                at_link[{h[k].src, h[k].dst}].push_back({ready, h[k].start, gather ? in_r(d) : in_r(s)});
-                busy[{h[k].src, h[k].dst}].push_back({h[k].start, h[k].end});
-                ready = h[k].end;
-            }
+        auto& h = hops[{s, d}];
+        std::sort(h.begin(), h.end(), [](const Hop& a, const Hop& b) { return a.start < b.start; });
+        const std::vector<uint32_t> want = path(s, d);
+        ASSERT_EQ(h.size() + 1, want.size()) << "packet " << s << " -> " << d;
+        uint64_t ready = start;
+        for (size_t k = 0; k < h.size(); ++k) {
+            EXPECT_EQ(h[k].src, want[k]);
+            EXPECT_EQ(h[k].dst, want[k + 1]);
+            EXPECT_GE(h[k].start, ready);
+            at_link[{h[k].src, h[k].dst}].push_back({ready, h[k].start, gather ? in_r(d) : in_r(s)});
+            busy[{h[k].src, h[k].dst}].push_back({h[k].start, h[k].end});
+            ready = h[k].end;
         }
+    }
     // The rules of phase 2, link by link.
     for (const auto& [link, waits] : at_link) {
         const bool horizontal = row(link.first) == row(link.second);
@@ -111,9 +119,9 @@ void expect_partial_exchange(const std::string& topology, unsigned p, std::vecto
             if (w.r_class == horizontal) continue;  // a first-class packet: nothing to check
             for (const Wait& other : waits)
                 if (other.r_class == horizontal && other.ready <= w.start && other.start > w.start)
-                    ADD_FAILURE() << "link " << link.first << "->" << link.second << ": a packet of "
-                                  << (horizontal ? "C" : "R") << " sent at " << w.start << " while one of "
-                                  << (horizontal ? "R" : "C") << " waited since " << other.ready;
+                    ADD_FAILURE() << "link " << link.first << "->" << link.second << ": a packet of " << (horizontal ? "C" : "R")
+                                  << " sent at " << w.start << " while one of " << (horizontal ? "R" : "C") << " waited since "
+                                  << other.ready;
         }
     }
     // The bound (in cycles: slots times F), and the run's lower bound below the completion.

@@ -11,8 +11,8 @@
 
 #include "dynamic_reference.h"
 #include "mesh_helpers.h"
-#include "models/sim/dynamic_theory.h"
 #include "models/fabric/mesh.h"
+#include "models/sim/dynamic_theory.h"
 #include "routers/algorithms/mesh_prefix.h"
 #include "sim_helpers.h"
 
@@ -41,8 +41,8 @@ TEST(MeshPrefix, EveryNodeKnowsItsRankAndMIn2dPMinus1Steps) {
             if (n > 4096) continue;
             for (unsigned c = 0; c < d; ++c)
                 for (const unsigned density : {0u, 1u, 3u}) {  // none, every node, about a third active
-                    SCOPED_TRACE("d=" + std::to_string(d) + " p=" + std::to_string(p) + " c=" + std::to_string(c) +
-                                 " density " + std::to_string(density));
+                    SCOPED_TRACE("d=" + std::to_string(d) + " p=" + std::to_string(p) + " c=" + std::to_string(c) + " density " +
+                                 std::to_string(density));
                     const Mesh mesh(false, d, p);
                     std::mt19937 rng(d * 100 + p * 10 + c);
                     std::vector<uint64_t> a(n);
@@ -80,7 +80,7 @@ struct MeshCase {
     unsigned d, p;
     std::string algorithm;  // vbm-a0, vbm-split, vbm
     std::vector<uint32_t> active;
-    unsigned f, t;          // packet and token flits
+    unsigned f, t;  // packet and token flits
     bool known = false;
 };
 
@@ -118,8 +118,10 @@ Expected expected(const MeshCase& k) {
     // Classes and ranks: A_c ranks in <_c among the packets it carries.
     std::vector<std::vector<uint32_t>> members(split || classes ? k.d : 1);
     for (size_t r = 0; r < s.size(); ++r) {
-        if (split) for (auto& cls : members) cls.push_back(s[r]);
-        else members[classes ? r % k.d : 0].push_back(s[r]);
+        if (split)
+            for (auto& cls : members) cls.push_back(s[r]);
+        else
+            members[classes ? r % k.d : 0].push_back(s[r]);
     }
     for (unsigned c = 0; c < members.size(); ++c) {
         auto& cls = members[c];
@@ -232,7 +234,8 @@ TEST(MeshPmnb, ExactScheduleWithinThePapersBounds) {
             for (const std::string algorithm : {"vbm-a0", "vbm-split", "vbm"}) {
                 if (sh.p < first_radix(topology)) continue;
                 const uint32_t n = power(sh.p, sh.d);
-                const unsigned parts = (algorithm == "vbm-split" ? sh.d : 1) * (topology == "torus" && algorithm != "vbm" ? 2 : 1);
+                const unsigned parts =
+                    (algorithm == "vbm-split" ? sh.d : 1) * (topology == "torus" && algorithm != "vbm" ? 2 : 1);
                 std::set<uint32_t> ms = {1, 2, sh.d + 1, n / 2 + 1, n};
                 for (uint32_t m : ms) {
                     if (m > n) continue;
@@ -260,8 +263,8 @@ TEST(MeshPmnb, EveryClusteredSetWithTokensAsLongAsPackets) {
         std::string topology;
         unsigned d, p;
     };
-    for (const Shape& sh : {Shape{"array", 2, 2}, Shape{"array", 3, 2}, Shape{"array", 4, 2}, Shape{"array", 2, 3},
-                            Shape{"torus", 2, 3}})
+    for (const Shape& sh :
+         {Shape{"array", 2, 2}, Shape{"array", 3, 2}, Shape{"array", 4, 2}, Shape{"array", 2, 3}, Shape{"torus", 2, 3}})
         for (const std::string algorithm : {"vbm-a0", "vbm-split", "vbm"}) {
             const uint32_t n = power(sh.p, sh.d);
             const unsigned parts = (algorithm == "vbm-split" ? sh.d : 1) * (sh.topology == "torus" && algorithm != "vbm" ? 2 : 1);
@@ -293,15 +296,16 @@ namespace {
 
 // One PMNB period on the mesh, in cycles, from the same account as expected(): the prefix (or two),
 // d(p-1) packing steps, Lemma 1's rounds; an empty period ends when the first prefix has said M = 0.
-uint64_t mesh_period_cycles(const std::string& topology, const std::string& pmnb, unsigned d, unsigned p, unsigned f,
-                            unsigned t, uint64_t m) {
+uint64_t mesh_period_cycles(const std::string& topology, const std::string& pmnb, unsigned d, unsigned p, unsigned f, unsigned t,
+                            uint64_t m) {
     if (m == 0) return 2ull * d * (p - 1) * t;
     MeshCase k{topology, d, p, pmnb, {}, f, t};
     for (uint32_t x = 0; x < m; ++x) k.active.push_back(x);  // the length depends on M only
     return expected(k).completion;
 }
 
-void expect_mesh_periods(const std::string& topology, const std::string& pmnb, unsigned d, unsigned p, unsigned f, unsigned seed) {
+void expect_mesh_periods(const std::string& topology, const std::string& pmnb, unsigned d, unsigned p, unsigned f,
+                         unsigned seed) {
     SCOPED_TRACE(topology + " " + pmnb + " d=" + std::to_string(d) + " p=" + std::to_string(p) + " F=" + std::to_string(f));
     const uint32_t n = power(p, d);
     RunConfig c = config("dynamic", "periods", d, 0, f);
@@ -313,8 +317,8 @@ void expect_mesh_periods(const std::string& topology, const std::string& pmnb, u
     expect_periods_as_the_paper_says(
         c, n, [&](uint64_t m) { return mesh_period_cycles(topology, pmnb, d, p, f, 1, m); },
         [&](const std::vector<TraceRow>& rows) {
-            return check_trace_on(rows, [&](uint32_t a, uint32_t b) { return adjacent(a, b, p, d, topology == "torus"); },
-                                  topology, f / parts, 1);
+            return check_trace_on(
+                rows, [&](uint32_t a, uint32_t b) { return adjacent(a, b, p, d, topology == "torus"); }, topology, f / parts, 1);
         });
 }
 
@@ -356,7 +360,9 @@ TEST(MeshDynamic, TheoremFiguresDelayAndThroughput) {
         const auto& t = *dyn.theory;
         const double n = power(k.p, k.d), d = k.d, pm1 = k.p - 1.0, g = k.topology == "torus" ? 2 : 1, tp = 1.0 / k.f;
         const double h = k.topology == "torus" ? k.p / 2 : pm1;
-        const double x = k.pmnb == "vbm-split" ? (n - 1) / (g * d * n) : k.pmnb == "vbm-a0" ? (n - 1) / (g * n) : h * (n - 1) / (d * pm1 * n);
+        const double x = k.pmnb == "vbm-split" ? (n - 1) / (g * d * n)
+                         : k.pmnb == "vbm-a0"  ? (n - 1) / (g * n)
+                                               : h * (n - 1) / (d * pm1 * n);
         const double v = k.pmnb == "vbm-split" ? 2 * d * pm1 * tp + (1 + 1 / g) * pm1
                          : k.pmnb == "vbm-a0"  ? 2 * d * pm1 * tp + (1 + 1 / g) * pm1 * d
                                                : 4 * d * pm1 * tp + pm1 * d + h * d;

@@ -22,11 +22,13 @@ struct Queued {
 
 // The reference: the first eligible packet in key order, from a plain list.
 size_t reference_next(const std::vector<Queued>& q) {
-    return static_cast<size_t>(std::min_element(q.begin(), q.end(), [](const Queued& a, const Queued& b) {
-                                   if (a.not_before != b.not_before) return a.not_before < b.not_before;
-                                   if (a.priority != b.priority) return a.priority < b.priority;
-                                   return a.arrival < b.arrival;
-                               }) - q.begin());
+    return static_cast<size_t>(std::min_element(q.begin(), q.end(),
+                                                [](const Queued& a, const Queued& b) {
+                                                    if (a.not_before != b.not_before) return a.not_before < b.not_before;
+                                                    if (a.priority != b.priority) return a.priority < b.priority;
+                                                    return a.arrival < b.arrival;
+                                                }) -
+                               q.begin());
 }
 
 Packet packet_with_msg(uint32_t msg, unsigned flits) {

@@ -29,7 +29,7 @@ uint64_t broadcast_steps(unsigned d, uint64_t k) {
     return s;
 }
 
-struct Packet {  // one packet (or mini-packet) as the paper routes it
+struct Packet {                        // one packet (or mini-packet) as the paper routes it
     uint32_t origin, part, cls, dest;  // dest: its packing destination rotl(rank, class)
 };
 
@@ -96,8 +96,7 @@ RunConfig config_of(const Case& k) {
 
 void expect_pmnb(const Case& k) {
     SCOPED_TRACE(k.task + "/" + k.algorithm + " d=" + std::to_string(k.d) + " M=" + std::to_string(k.active.size()) +
-                 " F=" + std::to_string(k.packet_flits) + " T=" + std::to_string(k.token_flits) +
-                 (k.known ? " known" : ""));
+                 " F=" + std::to_string(k.packet_flits) + " T=" + std::to_string(k.token_flits) + (k.known ? " known" : ""));
     const RunConfig c = config_of(k);
     const Outcome o = run_traced(c);
     const auto& r = o.result;
@@ -126,8 +125,10 @@ void expect_pmnb(const Case& k) {
         if (row.kind != "data") continue;
         ASSERT_EQ(row.dest, -1);
         ASSERT_TRUE(by_id.count({row.origin, row.part})) << "unexpected packet " << row.origin << "/" << row.part;
-        if (row.end <= e.broadcast_start) packing[{row.origin, row.part}].push_back(&row);
-        else ++received[{row.origin, row.part, row.dst}];
+        if (row.end <= e.broadcast_start)
+            packing[{row.origin, row.part}].push_back(&row);
+        else
+            ++received[{row.origin, row.part, row.dst}];
     }
     std::map<std::tuple<uint32_t, uint32_t, uint64_t>, int> at;  // (class, node, after step) -> packets
     for (const Packet& p : packets) {

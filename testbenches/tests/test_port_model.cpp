@@ -13,7 +13,8 @@ bool allowed(PortModel m, unsigned sending, bool one_message, unsigned receiving
 }  // namespace
 
 TEST(PortModelCheck, NamesRoundTrip) {
-    for (const PortModel m : {PortModel::mla, PortModel::sla, PortModel::shout}) EXPECT_EQ(parse_port_model(port_model_name(m)), m);
+    for (const PortModel m : {PortModel::mla, PortModel::sla, PortModel::shout})
+        EXPECT_EQ(parse_port_model(port_model_name(m)), m);
     EXPECT_FALSE(parse_port_model("MLA").has_value());
     EXPECT_FALSE(parse_port_model("").has_value());
 }

@@ -99,8 +99,10 @@ TEST(Stalls, DeadlocksAreStallsNotTimeouts) {
         EXPECT_FALSE(o.result.stall_diagnosis.empty());
         // Packets stuck inside routers are listed; the dynamic scheme's periods run on by the clock, so its
         // late packets may instead have been absorbed by a later period, which the diagnosis says.
-        if (c.task == "dynamic") EXPECT_NE(o.result.stall_diagnosis.find("absorbed"), std::string::npos) << o.result.stall_diagnosis;
-        else EXPECT_FALSE(o.result.stuck_state.empty());
+        if (c.task == "dynamic")
+            EXPECT_NE(o.result.stall_diagnosis.find("absorbed"), std::string::npos) << o.result.stall_diagnosis;
+        else
+            EXPECT_FALSE(o.result.stuck_state.empty());
     }
 }
 
@@ -120,7 +122,8 @@ TEST(Stalls, ACycleOfWaitsIsReportedAsOne) {
     std::getline(lines, line);
     EXPECT_NE(line.find("deadlock: "), std::string::npos) << line;
     EXPECT_NE(line.find("wait on each other in a cycle"), std::string::npos) << line;
-    const std::regex step(R"(  node (\d+), input from node (\d+): holds .*, which needs space in its queue to node (\d+) \((\d+) queued, full\))");
+    const std::regex step(
+        R"(  node (\d+), input from node (\d+): holds .*, which needs space in its queue to node (\d+) \((\d+) queued, full\))");
     struct Step {
         uint32_t at, from, to;
     };
@@ -153,8 +156,9 @@ TEST(Stalls, ABrokenRuleOutranksTheStall) {
     EXPECT_TRUE(r.stalled);
     EXPECT_FALSE(r.stall_diagnosis.empty());
     EXPECT_FALSE(r.delivered_exactly_once);
-    const bool order = std::any_of(r.problems.begin(), r.problems.end(),
-                                   [](const std::string& p) { return p.find("arrived after a later message") != std::string::npos; });
+    const bool order = std::any_of(r.problems.begin(), r.problems.end(), [](const std::string& p) {
+        return p.find("arrived after a later message") != std::string::npos;
+    });
     EXPECT_TRUE(order);
     // A plain stall (nothing broken) stays a stall.
     const auto plain = cubecast::simulate_isolated(config("mnb", "bostt", 6, 0, 1, 1)).result;

@@ -10,7 +10,6 @@ using cubecast::RunStatus;
 
 namespace {
 
-
 // The binary reflected Gray code, built here by its recursive definition: BRGC(d) = 0.BRGC(d-1),
 // 1.reverse(BRGC(d-1)).
 std::vector<uint32_t> brgc(unsigned d) {

@@ -70,7 +70,8 @@ TEST(Topology, EveryRegisteredTopologyAgreesWithItsLinks) {
                     unsigned differing = 0;
                     for (unsigned i = 0; i < s.dim; ++i) differing += t->digit(v, i) != t->digit(*w, i);
                     EXPECT_EQ(differing, 1u);
-                    if (type.name == "torus" || type.name == "array") EXPECT_TRUE(adjacent(v, *w, p, s.dim, type.name == "torus"));
+                    if (type.name == "torus" || type.name == "array")
+                        EXPECT_TRUE(adjacent(v, *w, p, s.dim, type.name == "torus"));
                     if (type.name == "hypercube") EXPECT_EQ(__builtin_popcount(v ^ *w), 1);
                 }
                 EXPECT_EQ(neighbours.size(), t->links_at(v));
@@ -123,7 +124,7 @@ TEST(Topology, RegistryRefusesWhatItCannotBuild) {
     EXPECT_EQ(find_topology_type("ring"), nullptr);
     EXPECT_NE(topology_problem("ring", 2, 3)->find("'ring'"), std::string::npos);
     EXPECT_NE(topology_problem("flatfly", 2, 18)->find("d (p - 1) <= 32"), std::string::npos);  // 34 ports
-    EXPECT_FALSE(topology_problem("flatfly", 2, 17).has_value());                              // 32 ports
+    EXPECT_FALSE(topology_problem("flatfly", 2, 17).has_value());                               // 32 ports
     EXPECT_NE(topology_problem("torus", 2, 2)->find("--radix 2 on the torus"), std::string::npos);
     EXPECT_NE(topology_problem("array", 5, 10)->find("10^5"), std::string::npos);
 }

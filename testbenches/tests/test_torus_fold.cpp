@@ -57,7 +57,8 @@ std::multiset<Row> folded_rows(const Fold& fold, const std::vector<TraceRow>& to
         const int dir = fold.digit(r.dst, i) == (t + 1) % fold.p ? 1 : -1;
         const auto [hops, phase] = fold.hops_phase(t, dir);
         const uint64_t x = r.end - r.start;
-        const int64_t step = fold.position(fold.digit(r.dst, i)) > fold.position(t) ? power(fold.p, i) : -int64_t{power(fold.p, i)};
+        const int64_t step =
+            fold.position(fold.digit(r.dst, i)) > fold.position(t) ? power(fold.p, i) : -int64_t{power(fold.p, i)};
         const uint32_t origin = fold.to_array(r.origin);
         const int64_t dest = r.kind == "data" && r.dest >= 0 ? fold.to_array(static_cast<uint32_t>(r.dest)) : r.dest;
         uint32_t at = fold.to_array(r.src);
@@ -137,8 +138,8 @@ TEST(TorusOnArray, ClockedTorusAlgorithmsWithinTwiceTheirBounds) {
                           Case{"pmnb", "vbm", 2}, Case{"mnb", "vbm", 2}, Case{"pe", "rc", 2}, Case{"pg", "rc", 2}})
         for (unsigned p = first_radix("torus"); p <= 5; ++p)
             for (unsigned seed : {1u, 2u}) {
-                SCOPED_TRACE(std::string(k.task) + "/" + k.algorithm + " d = " + std::to_string(k.d) + ", p = " +
-                             std::to_string(p) + ", seed " + std::to_string(seed));
+                SCOPED_TRACE(std::string(k.task) + "/" + k.algorithm + " d = " + std::to_string(k.d) +
+                             ", p = " + std::to_string(p) + ", seed " + std::to_string(seed));
                 const uint32_t n = power(p, k.d);
                 const unsigned flits = std::string(k.algorithm) == "vbm-split" ? 2 * k.d : 2;
                 std::vector<uint32_t> sources;
@@ -184,10 +185,10 @@ TEST(TorusOnArray, EveryTorusTransmissionAtTwiceItsTime) {
         unsigned d;
         unsigned parts;  // on the torus: halves (Lemma 1's ring broadcasts), d mini-packets of halves
     };
-    const std::vector<Case> cases = {{"mnb", "quadrant", 2, 1},  {"kb", "line", 1, 1},       {"kb", "line-split", 1, 2},
-                                     {"pmnb", "vbm-a0", 1, 2},   {"pmnb", "vbm-a0", 2, 2},   {"pmnb", "vbm-split", 2, 4},
-                                     {"pmnb", "vbm", 2, 1},      {"pmnb", "vbm", 3, 1},      {"mnb", "vbm", 2, 1},
-                                     {"pe", "rc", 2, 1},         {"pg", "rc", 2, 1}};
+    const std::vector<Case> cases = {{"mnb", "quadrant", 2, 1}, {"kb", "line", 1, 1},     {"kb", "line-split", 1, 2},
+                                     {"pmnb", "vbm-a0", 1, 2},  {"pmnb", "vbm-a0", 2, 2}, {"pmnb", "vbm-split", 2, 4},
+                                     {"pmnb", "vbm", 2, 1},     {"pmnb", "vbm", 3, 1},    {"mnb", "vbm", 2, 1},
+                                     {"pe", "rc", 2, 1},        {"pg", "rc", 2, 1}};
     unsigned runs = 0;
     for (const Case& k : cases)
         for (unsigned p = 3; p <= (k.d == 3 ? 4u : 6u); ++p)
@@ -195,8 +196,8 @@ TEST(TorusOnArray, EveryTorusTransmissionAtTwiceItsTime) {
                 for (unsigned seed : {1u, 2u}) {
                     const std::string task = k.task;
                     if (task == "mnb" && seed > 1) continue;
-                    SCOPED_TRACE(task + "/" + k.algorithm + " d = " + std::to_string(k.d) + ", p = " + std::to_string(p) +
-                                 ", " + std::to_string(leg) + "-flit legs, seed " + std::to_string(seed));
+                    SCOPED_TRACE(task + "/" + k.algorithm + " d = " + std::to_string(k.d) + ", p = " + std::to_string(p) + ", " +
+                                 std::to_string(leg) + "-flit legs, seed " + std::to_string(seed));
                     const Fold fold{p, k.d};
                     const uint32_t n = power(p, k.d);
                     std::vector<uint32_t> sources;
@@ -219,8 +220,9 @@ TEST(TorusOnArray, EveryTorusTransmissionAtTwiceItsTime) {
                     EXPECT_EQ(got.size(), expected.size());
                     std::vector<Row> missing;
                     std::set_difference(expected.begin(), expected.end(), got.begin(), got.end(), std::back_inserter(missing));
-                    EXPECT_TRUE(missing.empty()) << missing.size() << " torus transmissions not on the array at twice their time, first at array cycle "
-                                                 << std::get<0>(missing.front()) << " from array node " << std::get<2>(missing.front());
+                    EXPECT_TRUE(missing.empty())
+                        << missing.size() << " torus transmissions not on the array at twice their time, first at array cycle "
+                        << std::get<0>(missing.front()) << " from array node " << std::get<2>(missing.front());
                     ++runs;
                 }
     EXPECT_GT(runs, 150u);

@@ -19,4 +19,3 @@ TEST(TorusMnb, QuadrantTreesMeetTheOptimum) {
             if (p > 2) expect_each_message_reaches_all_once(o.rows, static_cast<uint32_t>(n));
         }
 }
-

@@ -16,7 +16,6 @@
 using namespace cubecast;
 using namespace traffic_test;
 
-
 // At a light load every packet goes to its pattern's destination on the routing's path, one hop a
 // hop-time after the other; the trace shows each hop.
 TEST(Traffic, PatternsAndRoutesHopByHop) {
@@ -37,7 +36,8 @@ TEST(Traffic, PatternsAndRoutesHopByHop) {
                 uint64_t to_hotspot = 0;
                 for (const TraceRow& r : o.rows) {
                     ASSERT_GE(r.dest, 0);
-                    EXPECT_EQ(r.dst, n.next(r.src, static_cast<uint32_t>(r.dest))) << "row " << r.src << " -> " << r.dst << " for " << r.dest;
+                    EXPECT_EQ(r.dst, n.next(r.src, static_cast<uint32_t>(r.dest)))
+                        << "row " << r.src << " -> " << r.dst << " for " << r.dest;
                     EXPECT_EQ(r.end - r.start, flits);
                     packets[{r.origin, r.msg, r.dest}].push_back(r);
                 }
@@ -113,7 +113,8 @@ TEST(Traffic, PastSaturationEveryPacketOnceOrAStallReported) {
             for (unsigned flits : {1u, 2u}) {
                 SCOPED_TRACE(n.topology + " d=" + std::to_string(n.dim) + " p=" + std::to_string(n.radix) + ", depth " +
                              std::to_string(depth) + ", " + std::to_string(flits) + "-flit packets");
-                const RunResult r = simulate_isolated(traffic(n, algorithm_for(n), "uniform", 1.0, flits, depth, 50, 300, 100)).result;
+                const RunResult r =
+                    simulate_isolated(traffic(n, algorithm_for(n), "uniform", 1.0, flits, depth, 50, 300, 100)).result;
                 EXPECT_EQ(r.deliveries, r.traffic->delivered);
                 if (!n.torus()) {
                     ASSERT_EQ(r.status, RunStatus::ok) << (r.problems.empty() ? "" : r.problems.front());
@@ -167,7 +168,6 @@ TEST(Traffic, TraceDrivenPacketsAsListed) {
         }
 }
 
-
 // Bursty on/off injection keeps the long-run rate (within 10 % over a long window) and, at the same
 // load, waits longer than Bernoulli injection (packets come in bursts behind each other).
 TEST(Traffic, OnOffKeepsTheRateAndQueuesMore) {
@@ -203,9 +203,11 @@ TEST(Traffic, AdaptiveTakesShortestPathsAroundQueues) {
     EXPECT_NEAR(o.result.traffic->accepted, o.result.traffic->offered, 0.01);
     for (const Net& n : nets)
         for (unsigned depth : {1u, 2u}) {
-            SCOPED_TRACE(n.topology + " d=" + std::to_string(n.dim) + " p=" + std::to_string(n.radix) + ", depth " + std::to_string(depth));
+            SCOPED_TRACE(n.topology + " d=" + std::to_string(n.dim) + " p=" + std::to_string(n.radix) + ", depth " +
+                         std::to_string(depth));
             const RunResult r = simulate_isolated(traffic(n, "adaptive", "uniform", 1.0, 1, depth, 50, 300, 100)).result;
-            ASSERT_TRUE(r.status == RunStatus::ok || r.status == RunStatus::deadlock) << (r.problems.empty() ? "" : r.problems.front());
+            ASSERT_TRUE(r.status == RunStatus::ok || r.status == RunStatus::deadlock)
+                << (r.problems.empty() ? "" : r.problems.front());
             if (r.status == RunStatus::ok) {
                 EXPECT_TRUE(r.delivered_exactly_once);
                 EXPECT_TRUE(r.conserved);

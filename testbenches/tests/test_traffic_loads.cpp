@@ -63,7 +63,8 @@ TEST(Traffic, PacketSizesFromTheTraceAndTheMix) {
     light.packet_flits = 8;
     const Outcome o = run_traced(light);
     ASSERT_EQ(o.result.status, RunStatus::ok);
-    std::map<std::pair<uint32_t, uint32_t>, std::tuple<uint64_t, uint64_t, uint64_t, uint32_t>> life;  // first start, last end, length, dest
+    std::map<std::pair<uint32_t, uint32_t>, std::tuple<uint64_t, uint64_t, uint64_t, uint32_t>>
+        life;  // first start, last end, length, dest
     for (const TraceRow& r : o.rows) {
         const uint64_t length = r.end - r.start;
         EXPECT_TRUE(length == 1 || length == 8);
@@ -79,7 +80,8 @@ TEST(Traffic, PacketSizesFromTheTraceAndTheMix) {
         EXPECT_EQ(std::get<1>(l) - std::get<0>(l), mesh.hops(id.first, std::get<3>(l)) * std::get<2>(l));
     }
     std::sort(spans.begin(), spans.end());
-    for (size_t i = 1; i < spans.size(); ++i) ASSERT_GE(spans[i].first, spans[i - 1].second) << "two packets met: pick another rate";
+    for (size_t i = 1; i < spans.size(); ++i)
+        ASSERT_GE(spans[i].first, spans[i - 1].second) << "two packets met: pick another rate";
     ASSERT_GT(life.size(), 10u);
     EXPECT_EQ(o.result.traffic->measured, life.size());
     EXPECT_DOUBLE_EQ(o.result.traffic->mean_latency, zero_load / static_cast<double>(life.size()));
@@ -110,7 +112,8 @@ TEST(Traffic, DeadlockFoundWhileSourcesInject) {
     EXPECT_LT(r.simulated_cycles, 1000u + 4000u);
     EXPECT_FALSE(r.stuck_state.empty());
     const std::string inside = " with " + std::to_string(r.traffic->generated - r.traffic->delivered) + " packets inside routers";
-    EXPECT_NE(std::find_if(r.problems.begin(), r.problems.end(), [&](const std::string& p) { return p.find(inside) != std::string::npos; }),
+    EXPECT_NE(std::find_if(r.problems.begin(), r.problems.end(),
+                           [&](const std::string& p) { return p.find(inside) != std::string::npos; }),
               r.problems.end());
 }
 

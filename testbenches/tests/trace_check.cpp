@@ -24,8 +24,8 @@ std::vector<TraceRow> read_trace(const std::string& path) {
         }
         TraceRow r{};
         char kind[8] = {0};
-        const int n = std::sscanf(line.c_str(), "%lu,%lu,%u,%u,%u,%u,%u,%ld,%7s", &r.start, &r.end, &r.src, &r.dst,
-                                  &r.origin, &r.msg, &r.part, &r.dest, kind);
+        const int n = std::sscanf(line.c_str(), "%lu,%lu,%u,%u,%u,%u,%u,%ld,%7s", &r.start, &r.end, &r.src, &r.dst, &r.origin,
+                                  &r.msg, &r.part, &r.dest, kind);
         EXPECT_EQ(n, 9) << "malformed trace line: " << line;
         r.kind = kind;
         rows.push_back(r);

@@ -15,7 +15,6 @@ namespace traffic_test {
 
 using namespace cubecast;
 
-
 struct Net {
     std::string topology;  // hypercube, torus, array, flatfly
     unsigned dim, radix;   // radix 2 for the cube
@@ -75,7 +74,7 @@ inline std::optional<uint32_t> pattern_dest(const std::string& pattern, const Ne
 }
 
 inline RunConfig traffic(const Net& n, const std::string& algorithm, const std::string& pattern, double rate, unsigned flits,
-                  unsigned depth, uint64_t warmup, uint64_t window, uint64_t drain) {
+                         unsigned depth, uint64_t warmup, uint64_t window, uint64_t drain) {
     RunConfig c = config("traffic", algorithm, n.dim, 0, flits, depth);
     c.topology = n.topology;
     c.radix = n.topology == "hypercube" ? 0 : n.radix;
@@ -91,8 +90,9 @@ inline RunConfig traffic(const Net& n, const std::string& algorithm, const std::
     return c;
 }
 
-inline const std::vector<Net> nets = {{"hypercube", 4, 2}, {"hypercube", 6, 2}, {"array", 2, 4}, {"torus", 2, 4},
-                               {"torus", 2, 5}, {"array", 3, 3}, {"torus", 1, 6}, {"flatfly", 2, 4}, {"flatfly", 3, 3}};
+inline const std::vector<Net> nets = {{"hypercube", 4, 2}, {"hypercube", 6, 2}, {"array", 2, 4},
+                                      {"torus", 2, 4},     {"torus", 2, 5},     {"array", 3, 3},
+                                      {"torus", 1, 6},     {"flatfly", 2, 4},   {"flatfly", 3, 3}};
 
 inline std::string algorithm_for(const Net& n) { return n.topology == "hypercube" ? "ecube" : "dor"; }
 
@@ -105,7 +105,7 @@ inline bool applies(const std::string& pattern, const Net& n) {
     return true;
 }
 
-inline const std::vector<std::string> patterns = {"uniform", "transpose", "bitcomp", "bitrev", "shuffle", "tornado", "neighbor", "hotspot"};
-
+inline const std::vector<std::string> patterns = {"uniform", "transpose", "bitcomp",  "bitrev",
+                                                  "shuffle", "tornado",   "neighbor", "hotspot"};
 
 }  // namespace traffic_test
