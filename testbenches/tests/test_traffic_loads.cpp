@@ -124,33 +124,36 @@ TEST(Traffic, DeadlockFoundWhileSourcesInject) {
 // on the plus links (the plus way on a tie; 16x16: 0.443).
 TEST(Traffic, ChannelLoadBoundFromTheRoutes) {
     for (const Net& n : nets)
-        for (const std::string& pattern : patterns) {
-            if (!applies(pattern, n)) continue;
-            SCOPED_TRACE(pattern + " on " + n.topology + " d=" + std::to_string(n.dim) + " p=" + std::to_string(n.radix));
-            std::map<std::pair<uint32_t, uint32_t>, double> load;
-            const auto walk = [&](uint32_t s, uint32_t t, double w) {
-                for (uint32_t at = s; at != t; at = n.next(at, t)) load[{at, n.next(at, t)}] += w;
-            };
-            const uint32_t N = n.nodes();
-            for (uint32_t s = 0; s < N; ++s) {
-                if (const auto t = pattern_dest(pattern, n, s)) {
-                    if (*t != s) walk(s, *t, 1.0);
-                    continue;
+        for (const std::string& pattern : patterns)
+            for (const bool yx : {false, true}) {
+                if (!applies(pattern, n)) continue;
+                SCOPED_TRACE(pattern + " on " + n.topology + " d=" + std::to_string(n.dim) + " p=" + std::to_string(n.radix) +
+                             (yx ? ", yx" : ""));
+                std::map<std::pair<uint32_t, uint32_t>, double> load;
+                const auto walk = [&](uint32_t s, uint32_t t, double w) {
+                    for (uint32_t at = s; at != t; at = n.next(at, t, yx)) load[{at, n.next(at, t, yx)}] += w;
+                };
+                const uint32_t N = n.nodes();
+                for (uint32_t s = 0; s < N; ++s) {
+                    if (const auto t = pattern_dest(pattern, n, s)) {
+                        if (*t != s) walk(s, *t, 1.0);
+                        continue;
+                    }
+                    const double hot = pattern == "hotspot" ? 0.3 : 0.0;  // traffic() puts 0.3 on node 1
+                    for (uint32_t t = 0; t < N; ++t)
+                        if (t != s) walk(s, t, (1 - hot) / (N - 1));
+                    if (hot > 0 && s != 1) walk(s, 1, hot);
                 }
-                const double hot = pattern == "hotspot" ? 0.3 : 0.0;  // traffic() puts 0.3 on node 1
-                for (uint32_t t = 0; t < N; ++t)
-                    if (t != s) walk(s, t, (1 - hot) / (N - 1));
-                if (hot > 0 && s != 1) walk(s, 1, hot);
+                double max = 0;
+                for (const auto& [link, w] : load) max = std::max(max, w);
+                const RunResult r =
+                    simulate_isolated(traffic(n, yx ? "yx" : algorithm_for(n), pattern, 0.05, 1, 0, 0, 20, 0)).result;
+                ASSERT_TRUE(r.traffic->has_bound);
+                EXPECT_NEAR(r.traffic->channel_load, max, 1e-9);
+                const std::pair<uint32_t, uint32_t> busiest{r.traffic->channel_src, r.traffic->channel_dst};
+                EXPECT_NEAR(load[busiest], max, 1e-9);
+                EXPECT_NEAR(r.traffic->channel_bound, std::min(1.0, 1 / max), 1e-9);
             }
-            double max = 0;
-            for (const auto& [link, w] : load) max = std::max(max, w);
-            const RunResult r = simulate_isolated(traffic(n, algorithm_for(n), pattern, 0.05, 1, 0, 0, 20, 0)).result;
-            ASSERT_TRUE(r.traffic->has_bound);
-            EXPECT_NEAR(r.traffic->channel_load, max, 1e-9);
-            const std::pair<uint32_t, uint32_t> busiest{r.traffic->channel_src, r.traffic->channel_dst};
-            EXPECT_NEAR(load[busiest], max, 1e-9);
-            EXPECT_NEAR(r.traffic->channel_bound, std::min(1.0, 1 / max), 1e-9);
-        }
     const auto bound_of = [](const Net& n) {
         const TrafficResult t = *simulate_isolated(traffic(n, algorithm_for(n), "uniform", 0.05, 1, 0, 0, 10, 0)).result.traffic;
         return std::pair{t.channel_load, t.channel_bound};

@@ -32,11 +32,12 @@ struct Net {
         }
         return h;
     }
-    // The next node on the route: e-cube and DOR alike correct the lowest differing digit, one step,
-    // on a ring the shorter way (the plus way on a tie), on the cube and the flattened butterfly at once.
-    uint32_t next(uint32_t at, uint32_t dest) const {
-        unsigned i = 0;
-        while (digit(at, i) == digit(dest, i)) ++i;
+    // The next node on the route: e-cube and DOR alike correct the lowest differing digit (YX the
+    // highest), one step, on a ring the shorter way (the plus way on a tie), on the cube and the
+    // flattened butterfly at once.
+    uint32_t next(uint32_t at, uint32_t dest, bool highest_first = false) const {
+        unsigned i = highest_first ? dim - 1 : 0;
+        while (digit(at, i) == digit(dest, i)) highest_first ? --i : ++i;
         const unsigned x = digit(at, i), y = digit(dest, i);
         if (topology == "hypercube" || flat()) return with(at, i, y);
         bool up = y > x;
