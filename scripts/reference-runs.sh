@@ -10,7 +10,14 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="${1:?usage: reference-runs.sh OUTDIR [CUBECAST]}"
 bin="${2:-$root/build/cubecast}"
 mkdir -p "$out"
-trace="${TMPDIR:-/tmp}/cubecast-reference-trace.csv"
+out="$(cd "$out" && pwd)"
+bin="$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")"
+# The runs write their trace and waves under relative names in a scratch folder, so what the trace
+# header and the .gtkw record is the same on every machine.
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+cd "$scratch"
+trace="reference-trace.csv"
 runs=(
   "snb_sbt|--task snb --algorithm sbt --dim 5 --root 3"
   "mnb_bostt|--task mnb --algorithm bostt --dim 6"
@@ -92,7 +99,7 @@ for r in "${rtl_runs[@]}"; do
 done
 # Waves: written to one path for every build (the .gtkw names its dump), the date lines dropped.
 undated() { sed -e '/^\$date/,/^\$end/d' "$1"; }
-waves="${TMPDIR:-/tmp}/cubecast-reference-waves"
+waves="reference-waves"
 for r in "${wave_runs[@]}" "waves_rtl|--task mnb --algorithm bostt --dim 3 --router rtl"; do
   IFS='|' read -r name args <<<"$r"
   for level in cycle tlm; do
