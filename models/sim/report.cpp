@@ -157,8 +157,13 @@ void print_table(std::ostream& os, const RunResult& r) {
        << (r.broadcasts ? ", K = " + std::to_string(r.broadcasts) + " " + counted_as(find_task(r.task)->kind) : std::string())
        << "\n";
     row(os, "paper", r.paper);
-    row(os, "completion", slots_and_cycles(r.completion_cycles, r.packet_flits));
-    if (r.last_delivery_cycles != r.completion_cycles)
+    if (r.completed())
+        row(os, "completion", slots_and_cycles(r.completion_cycles, r.packet_flits));
+    else
+        row(os, "completion",
+            "none: the run did not finish (" + std::to_string(r.deliveries) + " of " + std::to_string(r.expected_deliveries) +
+                " deliveries made)");
+    if (r.completed() && r.last_delivery_cycles != r.completion_cycles)
         row(os, "last data delivery", slots_and_cycles(r.last_delivery_cycles, r.packet_flits));
     {
         uint64_t start = 0;
@@ -187,9 +192,11 @@ void print_table(std::ostream& os, const RunResult& r) {
         row(os, "paper's claim",
             (r.paper_slots ? bound(*r.paper_slots, r.packet_flits) + " = " : std::string()) +
                 (r.torus_on_array ? "twice the torus's (Fig. 1): " : "") + r.claim);
-        row(os, "measured / lower bound", ratio(r.completion_slots, r.lower_bound_slots));
-        row(os, "measured / paper", ratio(r.completion_slots, r.paper_slots));
-        if (r.paper_slots) {
+        if (r.completed()) {
+            row(os, "measured / lower bound", ratio(r.completion_slots, r.lower_bound_slots));
+            row(os, "measured / paper", ratio(r.completion_slots, r.paper_slots));
+        }
+        if (r.paper_slots && r.completed()) {
             const bool within = r.within_paper_bound();
             std::string verdict = within ? "yes" : "NO, over by " + bound(r.completion_slots - *r.paper_slots, r.packet_flits);
             if (!r.paper_bound_promised) verdict += "; not promised: " + r.bound_note;

@@ -154,7 +154,10 @@ struct RunResult {
     // port model): a run over it fails its checks. Otherwise bound_note says why it is not promised.
     bool paper_bound_promised = false;
     std::string bound_note;
-    bool within_paper_bound() const { return !paper_slots || completion_slots <= *paper_slots; }
+    // The run finished its task: it did not stall and made every delivery. Only then is there a
+    // completion time to hold against a bound.
+    bool completed() const { return !stalled && deliveries == expected_deliveries; }
+    bool within_paper_bound() const { return !paper_slots || (completed() && completion_slots <= *paper_slots); }
     uint64_t data_transmissions = 0;
     uint64_t ctrl_transmissions = 0;
     uint64_t optimal_transmissions = 0;

@@ -319,9 +319,11 @@ TEST(CommandLine, JsonHasTheDocumentedFields) {
     const CliResult r = cubecast_cli("run --task te --algorithm bostt --dim 4 --json");
     ASSERT_EQ(r.code, 0) << r.err;
     const auto j = nlohmann::json::parse(r.out);
-    for (const char* key : {"completion_slots", "completion_cycles", "lower_bound_slots", "paper_slots", "data_transmissions",
-                            "optimal_transmissions", "nodes", "ok"})
+    for (const char* key : {"completion_slots", "completion_cycles", "completed", "lower_bound_slots", "paper_slots",
+                            "data_transmissions", "optimal_transmissions", "nodes", "ok", "within_paper_bound"})
         EXPECT_TRUE(j.contains(key)) << key;
+    EXPECT_EQ(j["completed"], true);
+    EXPECT_EQ(j["within_paper_bound"], true);
     EXPECT_EQ(j["completion_slots"], 8);
     EXPECT_EQ(j["nodes"], 16);
     EXPECT_EQ(j["ok"], true);
@@ -494,6 +496,14 @@ TEST(CommandLine, StalledRunExitsThreeWithTheStuckQueues) {
             EXPECT_LT(diagnosis, stuck);
             EXPECT_NE(r.out.find("queued"), std::string::npos);
             EXPECT_NE(r.err.find("deadlock"), std::string::npos);
+            // No completion time, and so no verdict against the paper's: the run did not finish.
+            EXPECT_NE(r.out.find("completion                  none: the run did not finish ("), std::string::npos) << r.out;
+            EXPECT_EQ(r.out.find("within the paper's time"), std::string::npos) << r.out;
+            EXPECT_EQ(r.out.find("measured / paper"), std::string::npos) << r.out;
+            std::string as_json = args;
+            const auto stalled = nlohmann::json::parse(cubecast_cli(as_json + " --json").out);
+            EXPECT_EQ(stalled["completed"], false);
+            EXPECT_TRUE(stalled["within_paper_bound"].is_null());
             // The depth the schedule needs: the same run's peak queue without a bound.
             std::string unbounded = args;
             unbounded.replace(unbounded.find("--queue-depth 1"), 15, "--json");
