@@ -4,17 +4,16 @@
 
 namespace cubecast {
 
-FlattenedButterfly::FlattenedButterfly(unsigned dim, unsigned radix) : dim_(dim), radix_(radix), nodes_(1) {
+namespace {
+unsigned checked_dim(unsigned dim, unsigned radix) {
     if (dim < 1 || dim > 16 || radix < 2 || dim * (radix - 1) > kMaxRouterPorts)
         throw std::invalid_argument("a flattened butterfly needs d >= 1, p >= 2 and d (p - 1) <= 32 ports");
-    for (unsigned i = 0; i < dim; ++i) {
-        weight_[i] = nodes_;
-        if (uint64_t{nodes_} * radix > (uint64_t{1} << 16))
-            throw std::invalid_argument("a flattened butterfly has at most 2^16 nodes");
-        nodes_ *= radix;
-    }
-    weight_[dim] = nodes_;
+    return dim;
 }
+}  // namespace
+
+FlattenedButterfly::FlattenedButterfly(unsigned dim, unsigned radix)
+    : dim_(checked_dim(dim, radix)), radix_(radix), address_(dim, radix, "flattened butterfly"), nodes_(address_.nodes()) {}
 
 std::optional<uint32_t> FlattenedButterfly::across(uint32_t node, unsigned port) const {
     const unsigned i = port / (radix_ - 1), offset = port % (radix_ - 1) + 1;

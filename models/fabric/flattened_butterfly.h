@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <string>
 
+#include "models/fabric/mixed_radix.h"
 #include "models/fabric/topology.h"
 
 namespace cubecast {
@@ -32,10 +33,8 @@ public:
     std::string label() const override;
 
     unsigned radix() const override { return radix_; }
-    unsigned digit(uint32_t node, unsigned i) const override { return node / weight_[i] % radix_; }
-    uint32_t with_digit(uint32_t node, unsigned i, unsigned value) const override {
-        return node - digit(node, i) * weight_[i] + value * weight_[i];
-    }
+    unsigned digit(uint32_t node, unsigned i) const override { return address_.digit(node, i); }
+    uint32_t with_digit(uint32_t node, unsigned i, unsigned value) const override { return address_.with_digit(node, i, value); }
     unsigned next_digit(unsigned, unsigned y) const override { return y; }  // one hop per dimension
     std::optional<unsigned> direction_port(unsigned i, bool up) const override;
     bool wraps() const override { return false; }
@@ -46,8 +45,8 @@ public:
 private:
     unsigned port_of(unsigned i, unsigned offset) const { return i * (radix_ - 1) + offset - 1; }
     unsigned dim_, radix_;
+    MixedRadix address_;
     uint32_t nodes_;
-    uint32_t weight_[17];  // p^i
 };
 
 }  // namespace cubecast

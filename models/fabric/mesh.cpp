@@ -4,16 +4,20 @@
 
 namespace cubecast {
 
-Mesh::Mesh(bool wraps, unsigned dim, unsigned radix) : wraps_(wraps), dim_(dim), radix_(radix), nodes_(1) {
+namespace {
+unsigned checked_dim(unsigned dim, unsigned radix, bool wraps) {
     if (dim < 1 || dim > 16 || radix < (wraps ? 3u : 2u))
         throw std::invalid_argument("a mesh needs d >= 1 and p >= 2 (p >= 3 on the torus)");
-    for (unsigned i = 0; i < dim; ++i) {
-        weight_[i] = nodes_;
-        if (uint64_t{nodes_} * radix > kMaxMeshNodes) throw std::invalid_argument("a mesh has at most 2^16 nodes");
-        nodes_ *= radix;
-    }
-    weight_[dim] = nodes_;
+    return dim;
 }
+}  // namespace
+
+Mesh::Mesh(bool wraps, unsigned dim, unsigned radix)
+    : wraps_(wraps),
+      dim_(checked_dim(dim, radix, wraps)),
+      radix_(radix),
+      address_(dim, radix, "mesh"),
+      nodes_(address_.nodes()) {}
 
 std::optional<uint32_t> Mesh::across(uint32_t node, unsigned port) const {
     const unsigned i = port / 2, x = digit(node, i);

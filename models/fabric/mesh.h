@@ -12,11 +12,12 @@
 #include <string>
 #include <vector>
 
+#include "models/fabric/mixed_radix.h"
 #include "models/fabric/topology.h"
 
 namespace cubecast {
 
-constexpr uint32_t kMaxMeshNodes = uint32_t{1} << 16;
+constexpr uint32_t kMaxMeshNodes = kMaxRadixNodes;
 
 class Mesh final : public Topology {
 public:
@@ -36,10 +37,8 @@ public:
     std::string label() const override;
 
     unsigned radix() const override { return radix_; }
-    unsigned digit(uint32_t node, unsigned i) const override { return node / weight_[i] % radix_; }
-    uint32_t with_digit(uint32_t node, unsigned i, unsigned value) const override {
-        return node - digit(node, i) * weight_[i] + value * weight_[i];
-    }
+    unsigned digit(uint32_t node, unsigned i) const override { return address_.digit(node, i); }
+    uint32_t with_digit(uint32_t node, unsigned i, unsigned value) const override { return address_.with_digit(node, i, value); }
     unsigned next_digit(unsigned x, unsigned y) const override;
     std::optional<unsigned> direction_port(unsigned i, bool up) const override { return up ? plus_port(i) : minus_port(i); }
     bool wraps() const override { return wraps_; }
@@ -56,8 +55,8 @@ public:
 private:
     bool wraps_;
     unsigned dim_, radix_;
+    MixedRadix address_;
     uint32_t nodes_;
-    uint32_t weight_[17];  // p^i
 };
 
 // The mesh view of a topology, for the mesh's own algorithms (registered for the torus and the array
