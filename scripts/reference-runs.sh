@@ -100,7 +100,11 @@ done
 # Waves: written to one path for every build (the .gtkw names its dump), the date lines dropped.
 undated() { sed -e '/^\$date/,/^\$end/d' "$1"; }
 waves="reference-waves"
-for r in "${wave_runs[@]}" "waves_rtl|--task mnb --algorithm bostt --dim 3 --router rtl"; do
+# The RTL's dump holds its ROM files' paths: the ROMs are copied here and named relatively.
+if [ -d "$(dirname "$bin")/rtl" ]; then
+  mkdir -p roms && cp "$(dirname "$bin")"/rtl/*.hex roms/
+fi
+for r in "${wave_runs[@]}" "waves_rtl|--task mnb --algorithm bostt --dim 3 --router rtl --rtl-rom-dir roms"; do
   IFS='|' read -r name args <<<"$r"
   for level in cycle tlm; do
     [[ "$name" == waves_rtl && "$level" == tlm ]] && continue
