@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs the libFuzzer targets (the traffic-file reader, the RTL ROM check, the command line) for a
-# while each, from the committed seed corpus, in a scratch folder.
+# Runs the libFuzzer targets (the traffic-file reader, the RTL ROM check, the command line, experiment
+# files) for a while each, from the committed seed corpus, in a scratch folder.
 #   scripts/fuzz.sh [SECONDS] [BUILD]     default: 10 s each, build-sanitize/ (CUBECAST_FUZZ=ON)
 # Exit 1 if a target crashed, hung or leaked: the input that did it is printed and kept in
 # build-sanitize/fuzz-findings/; fix the cause and add that input to testbenches/fuzz/corpus/<target>/.
@@ -14,7 +14,7 @@ scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 mkdir -p "$findings"
 status=0
-for target in traffic_file rom_file command_line; do
+for target in traffic_file rom_file command_line experiment_file; do
   mkdir -p "$scratch/$target"
   # In the scratch folder (the command line probes output paths by creating them), stdin from /dev/null.
   if (cd "$scratch" && "$build/fuzz_$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The sanitizer build and the fuzzers: clang with AddressSanitizer and UndefinedBehaviorSanitizer,
 # without the RTL (a quicker build), with the libFuzzer targets, in build-sanitize/; runs its unit,
-# cli, algorithms and levels tests (any sanitizer report fails them), then each fuzzer for SECONDS
+# cli, algorithms, levels and experiment tests (any sanitizer report fails them), then each fuzzer for SECONDS
 # (default 10) from the committed corpus. Called by scripts/test.sh after the main suite (run
 # scripts/setup.sh first for the packages).
 #   scripts/sanitize.sh [SECONDS]
@@ -17,6 +17,6 @@ if ! { cmake -S "$root" -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_T
   exit 1
 fi
 status=0
-(cd "$build" && ctest -j "$(nproc)" -L 'unit|cli|algorithms|levels' --output-on-failure --timeout 1800) || status=1
+(cd "$build" && ctest -j "$(nproc)" -L 'unit|cli|algorithms|levels|experiment' --output-on-failure --timeout 1800) || status=1
 "$root/scripts/fuzz.sh" "${1:-10}" "$build" || status=1
 exit "$status"

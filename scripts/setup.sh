@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Installs the Debian packages cubecast needs (only those missing), then configures and builds it in
-# build/. Sourced by scripts/run.sh and scripts/test.sh; safe to run again (incremental).
+# build/. Called by scripts/run.sh and scripts/test.sh; safe to run again (incremental). With --tests
+# it also installs what only the tests need (Chromium, to render the HTML report).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # (clang and its runtimes: the sanitizer build and the fuzzers; xvfb, xauth: GTKWave headless in the tests)
+# (libyaml-cpp-dev: experiment files; libopenmpi-dev, openmpi-bin: experiments over MPI ranks)
 packages=(cmake g++ make pkg-config libsystemc-dev libgtest-dev googletest libcli11-dev nlohmann-json3-dev gtkwave
-          verilator zlib1g-dev iverilog gnuplot-nox clang clang-format libclang-rt-14-dev xvfb xauth)
+          verilator zlib1g-dev iverilog gnuplot-nox clang clang-format libclang-rt-14-dev xvfb xauth
+          libyaml-cpp-dev libopenmpi-dev openmpi-bin)
+[ "${1:-}" = "--tests" ] && packages+=(chromium)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

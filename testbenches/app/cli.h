@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "models/sim/run.h"
+#include "testbenches/experiment/experiment.h"
 
 namespace cubecast {
 
@@ -20,6 +21,18 @@ void print_error(const std::string& message);
 // Test hook (the command-line fuzzer): print_error appends its line to *sink instead (nullptr: stderr).
 void capture_errors(std::string* sink);
 int cmd_run(const RunConfig& config, bool json);
+// One run as an experiment's point: {"exit": code, "result": the report's JSON} (throws ConfigError).
+std::string run_point_json(const RunConfig& config);
+struct ExperimentArgs {
+    std::string file, out, shard;  // shard "I/N"
+    std::vector<std::string> sets, merge;
+    unsigned jobs = 0;
+    double point_timeout = 0;
+    bool retry_failed = false, no_plots = false;
+};
+int cmd_experiment(const ExperimentArgs& args, const RunOptions& options, const std::string& command_line);
+// `cubecast report DIR`: DIR/report.html.
+int cmd_report(const std::string& dir);
 int cmd_list(bool json);
 struct SweepAxes {
     std::vector<unsigned> dims;

@@ -223,6 +223,27 @@ struct CommonOptions {
     }
 };
 
+// The run command's options on an app: the `run` subcommand, or the parser of an experiment's point.
+struct RunCommandOptions {
+    RunConfig config;
+    CommonOptions common;
+    bool json = false;
+    void add(CLI::App* run) {
+        common.add(run, true);
+        run->add_option("--task,-t", config.task, "task: " + accepted_tasks_and_algorithms());
+        run->add_option("--algorithm,-a", config.algorithm,
+                        "algorithm for the task (default: the task's natural one on the topology, marked in cubecast list)");
+        run->add_option("--trace", config.trace_path, "write the link-transmission trace CSV here");
+        run->add_option(
+            "--link-load", config.link_load_path,
+            "traffic: write each link's load in the window (src,dst,port,flits,utilisation,channel_load) to this CSV");
+        run->add_option("--vcd", config.vcd_path, "write a VCD of links and routers here (+ .gtkw beside it)");
+        run->add_option("--fst", config.fst_path, "the same waves as FST (needs GTKWave's vcd2fst)");
+        run->add_flag("--json", json, "print the result as one JSON object");
+        run->add_option("--delays", config.delays_path, "dynamic: write each request's arrival, completion and delay (CSV)");
+    }
+};
+
 int bad_input(const std::string& line) {
     print_error(line);
     return kExitBadInput;
@@ -230,27 +251,59 @@ int bad_input(const std::string& line) {
 
 }  // namespace
 
+// What an experiment file may name: every run option, parsed and checked as `cubecast run` would.
+RunOptions experiment_run_options() {
+    RunOptions o;
+    auto prototype = std::make_shared<CLI::App>();
+    auto holder = std::make_shared<RunCommandOptions>();
+    holder->add(prototype.get());
+    for (const CLI::Option* opt : prototype->get_options()) {
+        for (const std::string& name : opt->get_lnames())
+            if (name != "help" && name != "trace" && name != "link-load" && name != "vcd" && name != "fst" && name != "json" &&
+                name != "delays")
+                o.accepted += (o.accepted.empty() ? "" : ", ") + name;
+    }
+    o.find = [prototype, holder](const std::string& key, bool& is_flag) {
+        if (key.empty() || key == "help") return false;
+        const CLI::Option* opt = prototype->get_option_no_throw("--" + key);
+        if (!opt) return false;
+        is_flag = opt->get_expected_max() == 0;  // a flag takes no value
+        return true;
+    };
+    o.to_config = [](const std::vector<std::string>& args, RunConfig& out) -> std::optional<std::string> {
+        CLI::App app;
+        RunCommandOptions run;
+        run.add(&app);
+        std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last first
+        try {
+            app.parse(reversed);
+        } catch (const CLI::ParseError& e) {
+            std::string what = e.what();
+            for (char& ch : what)
+                if (ch == '\n') ch = ' ';
+            return what;
+        }
+        if (auto err = run.common.into(run.config); !err.empty()) return err;
+        run.config.command_line = "cubecast run";
+        for (const std::string& a : args) run.config.command_line += " " + a;
+        if (auto e = validate(run.config)) return e;
+        out = run.config;
+        return std::nullopt;
+    };
+    return o;
+}
+
 int dispatch(int argc, char* argv[], bool check_only) {
     CLI::App app{
         "cubecast: cycle-accurate hypercube interconnect model running the papers' optimal "
         "broadcast and exchange algorithms as router control logic"};
     app.require_subcommand(1);
 
-    RunConfig run_config;
-    CommonOptions run_opts;
-    bool json = false;
+    RunCommandOptions run_command;
+    RunConfig& run_config = run_command.config;
+    CommonOptions& run_opts = run_command.common;
     auto* run = app.add_subcommand("run", "simulate one task with one algorithm and print the result");
-    run_opts.add(run, true);
-    run->add_option("--task,-t", run_config.task, "task: " + accepted_tasks_and_algorithms());
-    run->add_option("--algorithm,-a", run_config.algorithm,
-                    "algorithm for the task (default: the task's natural one on the topology, marked in cubecast list)");
-    run->add_option("--trace", run_config.trace_path, "write the link-transmission trace CSV here");
-    run->add_option("--link-load", run_config.link_load_path,
-                    "traffic: write each link's load in the window (src,dst,port,flits,utilisation,channel_load) to this CSV");
-    run->add_option("--vcd", run_config.vcd_path, "write a VCD of links and routers here (+ .gtkw beside it)");
-    run->add_option("--fst", run_config.fst_path, "the same waves as FST (needs GTKWave's vcd2fst)");
-    run->add_flag("--json", json, "print the result as one JSON object");
-    run->add_option("--delays", run_config.delays_path, "dynamic: write each request's arrival, completion and delay (CSV)");
+    run_command.add(run);
 
     bool list_json = false;
     auto* list = app.add_subcommand("list", "list the tasks and algorithms with their papers and claimed times");
@@ -312,10 +365,30 @@ int dispatch(int argc, char* argv[], bool check_only) {
     example->add_option("--seed", ex_seed, "seed of the random active set");
     example->add_option("--format", ex_format, "table or json");
 
-    const std::set<std::string> commands = {"run", "list", "sweep", "sweep-rho", "sweep-rate", "bench", "example004"};
+    ExperimentArgs ex_args;
+    auto* experiment = app.add_subcommand(
+        "experiment", "run an experiment file: its points on every core (or over MPI), results, plots and a report");
+    experiment->add_option("file", ex_args.file, "the experiment file (YAML; see docs/experiments.md)")->required();
+    experiment->add_option("--set", ex_args.sets, "KEY=VALUE: override a run option or an axis of the file (repeatable)");
+    experiment->add_option("--jobs,-j", ex_args.jobs, "points at once on this machine (default: every core)");
+    experiment->add_option("--out,-o", ex_args.out, "results folder (default results/NAME; an existing one is resumed)");
+    experiment->add_option("--shard", ex_args.shard, "I/N: run only the points whose number % N == I (job arrays)");
+    experiment->add_option("--point-timeout", ex_args.point_timeout,
+                           "seconds a point may take before it is recorded as an error");
+    experiment->add_flag("--retry-failed", ex_args.retry_failed, "run again the points whose row is an error");
+    experiment->add_option("--merge", ex_args.merge, "results folders of this experiment's shards to merge into --out")
+        ->expected(1, -1);
+    experiment->add_flag("--no-plots", ex_args.no_plots, "leave out the file's plots");
+    std::string report_dir;
+    auto* report = app.add_subcommand("report", "write DIR/report.html: an experiment's results as one self-contained page");
+    report->add_option("dir", report_dir, "an experiment's results folder")->required();
+
+    const std::set<std::string> commands = {"run",        "list",   "sweep", "sweep-rho", "sweep-rate",
+                                            "experiment", "report", "bench", "example004"};
     if (argc > 1 && argv[1][0] != '-' && !commands.count(argv[1]))
         return bad_input(std::string("unknown command '") + argv[1] +
-                         "': accepted run, list, sweep, sweep-rho, sweep-rate, bench, example004 (see cubecast --help)");
+                         "': accepted run, list, sweep, sweep-rho, sweep-rate, experiment, report, bench, example004 (see "
+                         "cubecast --help)");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -333,10 +406,19 @@ int dispatch(int argc, char* argv[], bool check_only) {
             if (auto e = validate(run_config)) return bad_input(*e);
             return kExitOk;
         }
-        return cmd_run(run_config, json);
+        return cmd_run(run_config, run_command.json);
     }
     if (check_only) return kExitOk;  // (the other commands check their runs as they make them)
     if (list->parsed()) return cmd_list(list_json);
+    if (experiment->parsed()) {
+        if (!(ex_args.point_timeout >= 0 && ex_args.point_timeout <= 1e7))
+            return bad_input("--point-timeout " + std::to_string(ex_args.point_timeout) +
+                             " is out of range: accepted 0 (none)..10000000 seconds");
+        if (ex_args.jobs > 4096)
+            return bad_input("--jobs " + std::to_string(ex_args.jobs) + " is out of range: accepted 0 (every core)..4096");
+        return cmd_experiment(ex_args, experiment_run_options(), join_args(argc, argv));
+    }
+    if (report->parsed()) return cmd_report(report_dir);
     if (example->parsed()) {
         if (ex_dim < 2 || ex_dim > static_cast<long long>(kMaxDim))
             return bad_input("--dim " + std::to_string(ex_dim) + " is out of range: accepted 2.." + std::to_string(kMaxDim));

@@ -3,8 +3,12 @@
 // validation of its configuration): the command-line fuzzer's entry.
 #pragma once
 
+#include "testbenches/experiment/experiment.h"
+
 namespace cubecast {
 
 int dispatch(int argc, char* argv[], bool check_only = false);
+// What an experiment file may name: every `run` option (but the output files), checked as `run` checks them.
+RunOptions experiment_run_options();
 
 }  // namespace cubecast

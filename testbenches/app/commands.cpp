@@ -60,23 +60,36 @@ std::optional<unsigned> unbounded_peak(RunConfig c) {
 
 // The run goes in a child process (one SystemC elaboration per process), so that a stalled run with
 // bounded queues can run again with unbounded ones for its diagnosis.
-int cmd_run(const RunConfig& config, bool json) {
-    RunResult r;
-    try {
-        r = simulate_isolated(config).result;
-    } catch (const ConfigError& e) {
-        print_error(e.what());
-        return kExitBadInput;
-    } catch (const std::exception& e) {
-        print_error(std::string("internal error: ") + e.what());
-        return kExitCheckFailed;
-    }
+// in_this_process: simulate here (a process of its own already, as an experiment's point is).
+RunResult run_diagnosed(const RunConfig& config, bool in_this_process = false) {
+    RunResult r = in_this_process ? simulate(config) : simulate_isolated(config).result;
     if (r.stalled && !r.stall_diagnosis.empty() && config.queue_depth) {
         r.unbounded_peak_queue = unbounded_peak(config);
         if (r.unbounded_peak_queue)
             r.stall_diagnosis += "the same run with unbounded queues peaks at " + std::to_string(*r.unbounded_peak_queue) +
                                  " packets in one queue: --queue-depth " + std::to_string(*r.unbounded_peak_queue) +
                                  " or more runs it unchanged\n";
+    }
+    return r;
+}
+
+std::string run_point_json(const RunConfig& config) {
+    // (A bounded run's stall diagnosis runs the same again: that needs this process unelaborated.)
+    const RunResult r = run_diagnosed(config, config.queue_depth == 0);
+    const int exit = r.output_errors.empty() ? exit_code_for(r.status) : kExitBadInput;
+    return nlohmann::json{{"exit", exit}, {"result", to_json(r, false)}}.dump();
+}
+
+int cmd_run(const RunConfig& config, bool json) {
+    RunResult r;
+    try {
+        r = run_diagnosed(config);
+    } catch (const ConfigError& e) {
+        print_error(e.what());
+        return kExitBadInput;
+    } catch (const std::exception& e) {
+        print_error(std::string("internal error: ") + e.what());
+        return kExitCheckFailed;
     }
     if (json)
         std::cout << to_json(r).dump(2) << "\n";

@@ -1,0 +1,102 @@
+// `cubecast experiment FILE.yaml` and `cubecast report DIR`: the command line's side of experiments
+// (testbenches/experiment/ holds the machinery).
+#include <sys/stat.h>
+
+#include <iostream>
+
+#include "models/fabric/printable.h"
+#include "models/sim/simulate.h"
+#include "testbenches/app/cli.h"
+#include "testbenches/experiment/experiment_runner.h"
+#include "testbenches/experiment/mpi_link.h"
+#include "testbenches/experiment/plots.h"
+#include "testbenches/experiment/report.h"
+#include "testbenches/experiment/results_store.h"
+
+namespace cubecast {
+
+namespace {
+
+bool parse_shard(const std::string& text, unsigned& index, unsigned& count) {
+    const size_t slash = text.find('/');
+    if (slash == std::string::npos || slash == 0 || slash + 1 == text.size() || text.size() > 12 ||
+        text.find_first_not_of("0123456789/") != std::string::npos || text.find('/', slash + 1) != std::string::npos)
+        return false;
+    index = static_cast<unsigned>(std::stoul(text.substr(0, slash)));
+    count = static_cast<unsigned>(std::stoul(text.substr(slash + 1)));
+    return count >= 1 && index < count;
+}
+
+// mkdir -p for the results folder's parents.
+void make_parents(const std::string& dir) {
+    for (size_t at = dir.find('/', 1); at != std::string::npos; at = dir.find('/', at + 1))
+        mkdir(dir.substr(0, at).c_str(), 0755);
+}
+
+void summarise(const ResultsStore& store, const Experiment& ex) {
+    size_t ok = 0, failed = 0, missing = 0;
+    for (const Point& p : ex.points) {
+        if (!store.finished(p.index)) {
+            ++missing;
+            continue;
+        }
+        (store.row(p.index).at("exit").get<int>() == 0 ? ok : failed) += 1;
+    }
+    std::cout << ex.name << ": " << ex.points.size() << " points, " << ok << " ok, " << failed << " not ok";
+    if (missing) std::cout << ", " << missing << " not run here";
+    std::cout << "; results in " << store.dir() << "/results.csv\n";
+}
+
+}  // namespace
+
+int cmd_experiment(const ExperimentArgs& args, const RunOptions& options, const std::string& command_line) {
+    try {
+        const Experiment ex = load_experiment(args.file, args.sets, options);
+        RunPlan plan;
+        plan.jobs = args.jobs;
+        plan.point_timeout = args.point_timeout;
+        plan.retry_failed = args.retry_failed;
+        plan.command_line = command_line;
+        if (!args.shard.empty() && !parse_shard(args.shard, plan.shard, plan.shards))
+            return print_error("--shard '" + printable(args.shard) + "' is not accepted: I/N with 0 <= I < N (e.g. 0/4)"),
+                   kExitBadInput;
+        plan.out_dir = !args.out.empty() ? args.out
+                       : plan.shards > 1
+                           ? "results/" + ex.name + ".shard-" + std::to_string(plan.shard) + "-of-" + std::to_string(plan.shards)
+                           : "results/" + ex.name;
+        make_parents(plan.out_dir);
+        int code = 0;
+        if (!args.merge.empty()) {
+            code = merge_experiment(ex, plan, args.merge);
+        } else {
+            code = run_experiment(ex, plan, [](const RunConfig& c) { return run_point_json(c); });
+            if (mpi::launched()) {  // only rank 0 writes; the others are done
+                const char* r = std::getenv("OMPI_COMM_WORLD_RANK");
+                if (r && std::atoi(r) != 0) return code;
+            }
+        }
+        {
+            const ResultsStore store = ResultsStore::reading(ex, plan.out_dir);
+            summarise(store, ex);
+        }
+        if (!args.no_plots && !ex.plots.empty())
+            for (const std::string& f : draw_plots(ex.plots, plan.out_dir)) std::cout << "plot: " << f << "\n";
+        std::cout << "report: " << write_report(plan.out_dir) << "\n";
+        return code;
+    } catch (const ExperimentError& e) {
+        print_error(e.what());
+        return kExitBadInput;
+    }
+}
+
+int cmd_report(const std::string& dir) {
+    try {
+        std::cout << write_report(dir) << "\n";
+        return kExitOk;
+    } catch (const ExperimentError& e) {
+        print_error(e.what());
+        return kExitBadInput;
+    }
+}
+
+}  // namespace cubecast

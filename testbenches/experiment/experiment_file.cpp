@@ -1,0 +1,384 @@
+// Reading an experiment file: yaml-cpp gives every node its line, so each error names file:line:key.
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "models/fabric/printable.h"
+#include "models/fabric/topology.h"
+#include "testbenches/experiment/experiment.h"
+
+namespace cubecast {
+
+namespace {
+
+// Keys a point cannot take: each point writes one results row, not files of its own.
+const std::set<std::string> kOutputKeys = {"trace", "link-load", "vcd", "fst", "delays", "json"};
+const char* const kTopKeys = "name, description, run, axes, zip, plots";
+
+struct Reader {
+    const std::string& path;
+    const RunOptions& options;
+
+    [[noreturn]] void fail(int line, const std::string& what) const {
+        throw ExperimentError(path + ":" + std::to_string(line) + ": " + what);
+    }
+    static int line_of(const YAML::Node& n) { return n.Mark().line + 1; }
+
+    // A run option's key: known, not an output, and (for a flag) true or false.
+    bool check_key(const std::string& key, int line) const {
+        bool is_flag = false;
+        if (kOutputKeys.count(key))
+            fail(line, "key '" + printable(key) + "' writes files of its own: an experiment writes one results row per point");
+        if (!options.find(key, is_flag))
+            fail(line, "key '" + printable(key) + "' is not a run option: accepted " + options.accepted);
+        return is_flag;
+    }
+    std::string scalar(const YAML::Node& n, const std::string& key) const {
+        if (!n.IsScalar()) fail(line_of(n), "key '" + key + "' needs a single value here (a number, a word or true/false)");
+        return n.Scalar();
+    }
+    // An axis's values: a list, a range "A..B[:STEP]", or one value.
+    std::vector<std::string> values(const YAML::Node& n, const std::string& key) const {
+        std::vector<std::string> out;
+        if (n.IsSequence()) {
+            for (const YAML::Node& v : n) out.push_back(scalar(v, key));
+        } else {
+            const std::string text = scalar(n, key);
+            if (text.find("..") != std::string::npos) {
+                auto range = expand_range(text);
+                if (!range)
+                    fail(line_of(n), "key '" + key + "': '" + printable(text) +
+                                         "' is not a range: accepted A..B, A..B:STEP (non-negative numbers, A <= B) or a "
+                                         "list [v1, v2, ...]");
+                out = *range;
+            } else {
+                out.push_back(text);
+            }
+        }
+        if (out.empty()) fail(line_of(n), "key '" + key + "' has no values: accepted a list, a range A..B or a value");
+        return out;
+    }
+    // Mapping keys in file order, refusing repeats.
+    struct Entry {
+        std::string key;
+        YAML::Node value;
+        int line;  // the key's line
+    };
+    std::vector<Entry> entries(const YAML::Node& map, const std::string& what) const {
+        if (!map.IsMap()) fail(line_of(map), what + " must be a mapping of keys to values");
+        std::vector<Entry> out;
+        std::set<std::string> seen;
+        for (const auto& kv : map) {
+            const std::string key = kv.first.Scalar();
+            if (!seen.insert(key).second) fail(line_of(kv.first), "key '" + printable(key) + "' is given twice in " + what);
+            out.push_back(Entry{key, kv.second, line_of(kv.first)});
+        }
+        return out;
+    }
+};
+
+std::string decimal(long long scaled, int places) {
+    std::string s = std::to_string(scaled);
+    if (places == 0) return s;
+    while (static_cast<int>(s.size()) <= places) s = "0" + s;
+    s.insert(s.size() - static_cast<size_t>(places), ".");
+    while (s.back() == '0') s.pop_back();
+    if (s.back() == '.') s.pop_back();
+    return s;
+}
+
+// "12.05" -> 1205 with 2 places; false if not a plain non-negative decimal.
+bool parse_decimal(const std::string& s, long long& digits, int& places) {
+    if (s.empty() || s.size() > 15 || s.find_first_not_of("0123456789.") != std::string::npos) return false;
+    const size_t dot = s.find('.');
+    if (dot != std::string::npos && (s.find('.', dot + 1) != std::string::npos || dot == 0 || dot + 1 == s.size())) return false;
+    places = dot == std::string::npos ? 0 : static_cast<int>(s.size() - dot - 1);
+    std::string d = s;
+    if (dot != std::string::npos) d.erase(dot, 1);
+    digits = std::stoll(d);
+    return true;
+}
+
+long long scale(long long digits, int from, int to) {
+    for (int i = from; i < to; ++i) digits *= 10;
+    return digits;
+}
+
+double estimated_cost(const RunConfig& c) {
+    double nodes = 1;
+    if (!topology_problem(c.topology, c.dim, c.radix))
+        nodes = static_cast<double>(make_topology(c.topology, c.dim, c.radix)->nodes());
+    const double flits = std::max(1u, c.packet_flits);
+    if (c.task == "traffic")
+        return nodes * flits *
+               static_cast<double>(c.traffic_warmup.value_or(1000) + c.traffic_window.value_or(4000) +
+                                   c.traffic_drain.value_or(4000));
+    if (c.task == "dynamic") return nodes * flits * (c.slots > 0 ? c.slots : 20000.0);
+    return nodes * nodes * flits / std::max(1u, c.dim);  // a collective: N packets' worth per node, over d ports
+}
+
+}  // namespace
+
+std::optional<std::vector<std::string>> expand_range(const std::string& text) {
+    const size_t dots = text.find("..");
+    if (dots == std::string::npos) return std::nullopt;
+    const size_t colon = text.find(':', dots);
+    const std::string a = text.substr(0, dots);
+    const std::string b = text.substr(dots + 2, colon == std::string::npos ? std::string::npos : colon - dots - 2);
+    const std::string step = colon == std::string::npos ? "1" : text.substr(colon + 1);
+    long long da = 0, db = 0, ds = 0;
+    int pa = 0, pb = 0, ps = 0;
+    if (!parse_decimal(a, da, pa) || !parse_decimal(b, db, pb) || !parse_decimal(step, ds, ps) || ds == 0) return std::nullopt;
+    const int places = std::max({pa, pb, ps});
+    if (places > 9) return std::nullopt;
+    const long long lo = scale(da, pa, places), hi = scale(db, pb, places), st = scale(ds, ps, places);
+    if (lo > hi || (hi - lo) / st >= static_cast<long long>(kMaxExperimentPoints)) return std::nullopt;
+    std::vector<std::string> out;
+    for (long long v = lo; v <= hi; v += st) out.push_back(decimal(v, places));
+    return out;
+}
+
+Experiment load_experiment(const std::string& path, const std::vector<std::string>& sets, const RunOptions& options) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw ExperimentError("experiment file '" + printable(path) + "' cannot be read: accepted a readable YAML file");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return parse_experiment(path, ss.str(), sets, options);
+}
+
+Experiment parse_experiment(const std::string& path, const std::string& text, const std::vector<std::string>& sets,
+                            const RunOptions& options) {
+    Experiment ex;
+    ex.path = path;
+    ex.text = text;
+    const Reader r{path, options};
+    YAML::Node root;
+    try {
+        root = YAML::Load(ex.text);
+    } catch (const YAML::Exception& e) {
+        r.fail(e.mark.line + 1, "not valid YAML: " + e.msg);
+    }
+    if (!root.IsMap()) r.fail(1, std::string("an experiment file is a mapping with keys ") + kTopKeys);
+    std::map<std::string, int> key_line;  // where each run key was set (for errors found by the run's checks)
+    std::map<std::string, int> run_line;  // keys under run:
+    std::map<std::string, bool> flag;
+    std::vector<std::pair<std::string, std::string>> fixed;
+    const std::string stem = path.substr(path.find_last_of('/') + 1);
+    ex.name = stem.substr(0, stem.find('.'));
+    for (const auto& [key, node, line] : r.entries(root, "the file")) {
+        if (key == "name") {
+            ex.name = r.scalar(node, key);
+            if (ex.name.empty() || ex.name.find_first_not_of(
+                                       "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") != std::string::npos)
+                r.fail(line, "name '" + printable(ex.name) + "' is not accepted: letters, digits, '-', '_' and '.' only");
+        } else if (key == "description") {
+            r.scalar(node, key);
+        } else if (key == "run") {
+            for (const auto& [k, v, kline] : r.entries(node, "run")) {
+                flag[k] = r.check_key(k, kline);
+                key_line[k] = run_line[k] = kline;
+                if (!v.IsScalar()) r.fail(kline, "key '" + k + "' under run: takes one value (vary it under axes:)");
+                fixed.emplace_back(k, v.Scalar());
+            }
+        } else if (key == "axes") {
+            for (const auto& [k, v, kline] : r.entries(node, "axes")) {
+                flag[k] = r.check_key(k, kline);
+                key_line[k] = kline;
+                Axis axis{{k}, {}, kline};
+                for (const std::string& value : r.values(v, k)) axis.values.push_back({value});
+                ex.axes.push_back(axis);
+            }
+        } else if (key == "zip") {
+            std::vector<YAML::Node> groups;
+            if (node.IsSequence())
+                for (const YAML::Node& g : node) groups.push_back(g);
+            else
+                groups.push_back(node);
+            for (const YAML::Node& g : groups) {
+                Axis axis;
+                axis.line = Reader::line_of(g);
+                for (const auto& [k, v, kline] : r.entries(g, "a zip group")) {
+                    flag[k] = r.check_key(k, kline);
+                    key_line[k] = kline;
+                    const auto vs = r.values(v, k);
+                    if (!axis.keys.empty() && vs.size() != axis.values.size())
+                        r.fail(kline, "zipped key '" + k + "' has " + std::to_string(vs.size()) + " values but '" +
+                                          axis.keys.front() + "' has " + std::to_string(axis.values.size()) +
+                                          ": accepted equal lengths in a zip group");
+                    if (axis.keys.empty()) axis.values.resize(vs.size());
+                    axis.keys.push_back(k);
+                    for (size_t i = 0; i < vs.size(); ++i) axis.values[i].push_back(vs[i]);
+                }
+                ex.axes.push_back(axis);
+            }
+        } else if (key == "plots") {
+            if (!node.IsSequence()) r.fail(line, "plots is a list of plots (each with x and y)");
+            for (const YAML::Node& p : node) {
+                PlotSpec plot;
+                plot.line = Reader::line_of(p);
+                for (const auto& [k, v, kline] : r.entries(p, "a plot")) {
+                    if (k == "name")
+                        plot.name = r.scalar(v, k);
+                    else if (k == "title")
+                        plot.title = r.scalar(v, k);
+                    else if (k == "x")
+                        plot.x = r.scalar(v, k);
+                    else if (k == "y")
+                        plot.y = r.scalar(v, k);
+                    else if (k == "curves")
+                        plot.curves = r.scalar(v, k);
+                    else if (k == "log-x" || k == "log-y") {
+                        const std::string b = r.scalar(v, k);
+                        if (b != "true" && b != "false")
+                            r.fail(kline, k + " '" + printable(b) + "' is not accepted: true or false");
+                        (k == "log-x" ? plot.log_x : plot.log_y) = b == "true";
+                    } else if (k == "reference") {
+                        for (const std::string& ref : r.values(v, k)) plot.references.push_back(ref);
+                    } else
+                        r.fail(kline, "plot key '" + printable(k) +
+                                          "' is unknown: accepted name, title, x, y, curves, log-x, log-y, reference");
+                }
+                if (plot.x.empty() || plot.y.empty()) r.fail(plot.line, "a plot needs x (an axis key) and y (a result column)");
+                if (plot.name.empty()) plot.name = plot.y + "-vs-" + plot.x;
+                if (plot.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") !=
+                    std::string::npos)
+                    r.fail(plot.line,
+                           "plot name '" + printable(plot.name) + "' is not accepted: letters, digits, '-', '_' and '.' only");
+                ex.plots.push_back(plot);
+            }
+        } else {
+            r.fail(line, "key '" + printable(key) + "' is unknown at the top: accepted " + kTopKeys +
+                             " (run options go under run: or axes:)");
+        }
+    }
+
+    // --set key=value: replaces a fixed value or a whole (crossed) axis; a new key becomes fixed.
+    for (const std::string& set : sets) {
+        const size_t eq = set.find('=');
+        const std::string k = set.substr(0, eq);
+        if (eq == std::string::npos || k.empty())
+            throw ExperimentError("--set '" + printable(set) +
+                                  "' is malformed: accepted KEY=VALUE (a value, a list [a, b] or a range A..B)");
+        bool is_flag = false;
+        if (kOutputKeys.count(k) || !options.find(k, is_flag))
+            throw ExperimentError("--set " + printable(k) + ": not a run option an experiment takes: accepted " +
+                                  options.accepted);
+        YAML::Node v;
+        try {
+            v = YAML::Load(set.substr(eq + 1));
+        } catch (const YAML::Exception& e) {
+            throw ExperimentError("--set " + printable(k) + ": the value is not valid YAML: " + e.msg);
+        }
+        std::vector<std::string> vs;
+        try {
+            vs = r.values(v, k);
+        } catch (const ExperimentError& e) {
+            const std::string what = e.what();
+            throw ExperimentError("--set " + printable(k) + ": " + what.substr(what.find(": ", path.size()) + 2));
+        }
+        flag[k] = is_flag;
+        key_line[k] = 0;
+        auto axis = std::find_if(ex.axes.begin(), ex.axes.end(), [&](const Axis& a) { return a.keys == std::vector{k}; });
+        auto zipped = std::find_if(ex.axes.begin(), ex.axes.end(), [&](const Axis& a) {
+            return a.keys.size() > 1 && std::count(a.keys.begin(), a.keys.end(), k);
+        });
+        if (zipped != ex.axes.end())
+            throw ExperimentError("--set " + printable(k) + ": the key is zipped with others in the file (line " +
+                                  std::to_string(zipped->line) + "): accepted --set for fixed keys and crossed axes");
+        fixed.erase(std::remove_if(fixed.begin(), fixed.end(), [&](const auto& f) { return f.first == k; }), fixed.end());
+        if (axis != ex.axes.end()) ex.axes.erase(axis);
+        if (vs.size() == 1)
+            fixed.emplace_back(k, vs.front());
+        else {
+            Axis a{{k}, {}, 0};
+            for (const std::string& value : vs) a.values.push_back({value});
+            ex.axes.push_back(a);
+        }
+        ex.sets.push_back(set);
+    }
+    for (const auto& [k, v] : fixed)
+        for (const Axis& a : ex.axes)
+            if (std::count(a.keys.begin(), a.keys.end(), k))
+                r.fail(run_line[k],
+                       "key '" + k + "' is both fixed (under run:) and an axis (line " + std::to_string(a.line) + ")");
+    {
+        std::set<std::string> seen;
+        for (const Axis& a : ex.axes)
+            for (const std::string& k : a.keys)
+                if (!seen.insert(k).second) r.fail(a.line, "key '" + k + "' varies on two axes: accepted one axis per key");
+    }
+    ex.fixed = fixed;
+
+    // The points: every combination of the axes, the first axis outermost.
+    size_t total = 1;
+    for (const Axis& a : ex.axes) {
+        if (total > kMaxExperimentPoints / a.values.size())
+            r.fail(a.line, "the experiment has more than " + std::to_string(kMaxExperimentPoints) +
+                               " points: accepted at most that many (split it into several files or shards)");
+        total *= a.values.size();
+    }
+    auto where = [&](const std::string& k) {
+        return key_line[k] ? path + ":" + std::to_string(key_line[k]) + ": key '" + k + "'" : "--set " + k;
+    };
+    for (const auto& [k, v] : fixed)
+        if (flag[k] && v != "true" && v != "false")
+            throw ExperimentError(where(k) + ": '" + printable(v) + "' is not accepted for a flag: true or false");
+    for (const Axis& a : ex.axes)
+        for (size_t i = 0; i < a.keys.size(); ++i)
+            for (const auto& vs : a.values)
+                if (flag[a.keys[i]] && vs[i] != "true" && vs[i] != "false")
+                    throw ExperimentError(where(a.keys[i]) + ": '" + printable(vs[i]) +
+                                          "' is not accepted for a flag: true or false");
+    ex.points.reserve(total);
+    for (size_t index = 0; index < total; ++index) {
+        Point p;
+        p.index = index;
+        p.params = fixed;
+        size_t rest = index;
+        std::vector<size_t> pick(ex.axes.size());
+        for (size_t i = ex.axes.size(); i-- > 0;) {
+            pick[i] = rest % ex.axes[i].values.size();
+            rest /= ex.axes[i].values.size();
+        }
+        for (size_t i = 0; i < ex.axes.size(); ++i)
+            for (size_t j = 0; j < ex.axes[i].keys.size(); ++j) {
+                p.params.emplace_back(ex.axes[i].keys[j], ex.axes[i].values[pick[i]][j]);
+                p.label += (p.label.empty() ? "" : " ") + ex.axes[i].keys[j] + "=" + ex.axes[i].values[pick[i]][j];
+            }
+        for (const auto& [k, v] : p.params) {
+            p.key += k + "=" + v + "\n";
+            if (flag[k]) {
+                if (v == "true") p.args.push_back("--" + k);
+            } else {
+                p.args.push_back("--" + k + "=" + v);
+            }
+        }
+        if (auto error = options.to_config(p.args, p.config)) {
+            // Name the key the run's message is about (its "--key"), else the first axis.
+            std::string culprit;
+            for (const auto& [k, v] : p.params) {
+                const size_t at = error->find("--" + k);
+                const size_t end = at + k.size() + 2;
+                if (at != std::string::npos &&
+                    (end >= error->size() ||
+                     !(std::isalnum(static_cast<unsigned char>((*error)[end])) || (*error)[end] == '-'))) {
+                    culprit = k;
+                    break;
+                }
+            }
+            const std::string at_point = p.label.empty() ? "" : " (at the point " + p.label + ")";
+            if (culprit.empty()) throw ExperimentError(path + ": " + *error + at_point);
+            throw ExperimentError(where(culprit) + ": " + *error + at_point);
+        }
+        p.cost = estimated_cost(p.config);
+        ex.points.push_back(std::move(p));
+    }
+    return ex;
+}
+
+}  // namespace cubecast

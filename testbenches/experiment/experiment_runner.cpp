@@ -1,0 +1,193 @@
+#include "testbenches/experiment/experiment_runner.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <deque>
+#include <iostream>
+
+#include "models/sim/fork_pool.h"
+#include "testbenches/experiment/machine.h"
+#include "testbenches/experiment/mpi_link.h"
+#include "testbenches/experiment/progress.h"
+#include "testbenches/experiment/results_store.h"
+
+namespace cubecast {
+
+namespace {
+
+constexpr int kTagReady = 1;   // a rank asks for a point (with the row of its last one, if any)
+constexpr int kTagAssign = 2;  // rank 0 answers with a point's index, or "stop"
+constexpr int kExitCheckFailed = 1, kExitStuck = 3;
+
+// Exit-code precedence as `cubecast run`'s: a broken rule (1) over a run that could not finish (3).
+int worse(int a, int b) {
+    auto rank = [](int e) { return e == kExitCheckFailed ? 3 : e == kExitStuck ? 2 : e == 0 ? 0 : 4; };
+    return rank(b) > rank(a) ? b : a;
+}
+
+nlohmann::json make_row(const Point& p, const PoolOutcome& o, int rank) {
+    nlohmann::json params = nlohmann::json::array();
+    for (const auto& [k, v] : p.params) params.push_back({k, v});
+    nlohmann::json row = {{"point", p.index}, {"key", p.key}, {"label", p.label}, {"params", params}};
+    row["error"] = o.error;
+    if (o.error.empty()) {
+        try {
+            const nlohmann::json answer = nlohmann::json::parse(o.text);
+            row["exit"] = answer.at("exit");
+            row["result"] = answer.at("result");
+        } catch (const nlohmann::json::exception& e) {
+            row["error"] = std::string("the point's answer is not readable: ") + e.what();
+        }
+    }
+    if (!row["error"].get<std::string>().empty()) {
+        row["exit"] = o.error.rfind("ran over", 0) == 0 ? kExitStuck : kExitCheckFailed;
+        row["result"] = nlohmann::json::object();
+    }
+    char host[256] = {};
+    gethostname(host, sizeof host - 1);
+    row["host"] = {
+        {"seconds", o.seconds}, {"peak_rss_kib", o.peak_rss_kib}, {"hostname", host}, {"rank", rank}, {"finished", utc_now()}};
+    return row;
+}
+
+std::string outcome_text(const nlohmann::json& row) {
+    const std::string error = row.value("error", "");
+    if (!error.empty()) return "error: " + error;
+    return row["result"].value("status", "?");
+}
+
+class Runner {
+public:
+    Runner(const Experiment& ex, const RunPlan& plan, const PointWork& work) : ex_(ex), plan_(plan), work_(work) {}
+
+    int run() {
+        if (!mpi::launched() && (std::getenv("OMPI_COMM_WORLD_SIZE") || std::getenv("PMI_SIZE"))) {
+            const char* n = std::getenv("OMPI_COMM_WORLD_SIZE");
+            if (n && std::atoi(n) > 1)
+                throw ExperimentError(
+                    "launched by mpirun but this cubecast was built without MPI: install libopenmpi-dev and rebuild");
+        }
+        const bool distributed = mpi::launched();
+        if (distributed) mpi::start();
+        int code = 0;
+        try {
+            code = distributed && mpi::rank() != 0 ? serve() : coordinate(distributed);
+        } catch (...) {
+            if (distributed) mpi::stop();
+            throw;
+        }
+        if (distributed) mpi::stop();
+        return code;
+    }
+
+private:
+    void run_local(ForkPool& pool, size_t index) {
+        const RunConfig& config = ex_.points[index].config;
+        const PointWork& work = work_;
+        pool.start(index, [&work, &config] { return work(config); });
+    }
+
+    // Rank 0 (or the only process): owns the results; runs points itself and hands them to other ranks.
+    int coordinate(bool distributed) {
+        ResultsStore store(ex_, plan_.out_dir, plan_.retry_failed, plan_.command_line);
+        std::vector<size_t> order;
+        size_t mine = 0;
+        for (const Point& p : ex_.points)
+            if (p.index % plan_.shards == plan_.shard) {
+                ++mine;
+                if (!store.finished(p.index)) order.push_back(p.index);
+            }
+        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return ex_.points[a].cost > ex_.points[b].cost; });
+        std::deque<size_t> queue(order.begin(), order.end());
+        const unsigned jobs = plan_.jobs ? plan_.jobs : distributed ? 1 : available_cores();
+        ForkPool pool(jobs, plan_.point_timeout);
+        Progress progress(mine, mine - order.size(), jobs);
+        const int others = distributed ? mpi::size() - 1 : 0;
+        int stopped = 0;
+        int code = 0;
+        // Rows already there count towards the exit code too: the experiment's outcome is all of its points.
+        for (const Point& p : ex_.points)
+            if (p.index % plan_.shards == plan_.shard && store.finished(p.index))
+                code = worse(code, store.row(p.index).at("exit").get<int>());
+        auto record = [&](const nlohmann::json& row) {
+            store.add(row);
+            code = worse(code, row.at("exit").get<int>());
+            progress.finished(row.value("label", ""), outcome_text(row), row["host"].value("seconds", 0.0),
+                              !row.value("error", "").empty() || row.at("exit").get<int>() != 0, pool.running());
+        };
+        while (!queue.empty() || pool.running() || stopped < others) {
+            while (!queue.empty() && pool.has_room()) {
+                run_local(pool, queue.front());
+                queue.pop_front();
+            }
+            progress.running(pool.running());
+            int from = 0, tag = 0;
+            while (distributed && mpi::waiting(from, tag)) {
+                const std::string text = mpi::receive(from, tag);
+                if (!text.empty()) record(nlohmann::json::parse(text));
+                if (!queue.empty()) {
+                    mpi::send(from, kTagAssign, std::to_string(queue.back()));  // ranks take the smallest, this rank the largest
+                    queue.pop_back();
+                } else {
+                    mpi::send(from, kTagAssign, "stop");
+                    ++stopped;
+                }
+            }
+            for (const PoolOutcome& o : pool.collect(distributed ? 5 : 1000)) record(make_row(ex_.points[o.id], o, 0));
+        }
+        progress.end();
+        return code;
+    }
+
+    // Another rank: asks rank 0 for points until told to stop; sends each finished point's row.
+    int serve() {
+        ForkPool pool(1, plan_.point_timeout);  // one point at a time per rank: a rank is a core
+        std::string last;
+        for (;;) {
+            mpi::send(0, kTagReady, last);
+            const std::string answer = mpi::receive(0, kTagAssign);
+            if (answer == "stop") return 0;
+            const size_t index = std::stoul(answer);
+            run_local(pool, index);
+            std::vector<PoolOutcome> done;
+            while (done.empty()) done = pool.collect(1000);
+            last = make_row(ex_.points[index], done.front(), mpi::rank()).dump();
+        }
+    }
+
+    const Experiment& ex_;
+    const RunPlan& plan_;
+    const PointWork& work_;
+};
+
+}  // namespace
+
+int run_experiment(const Experiment& experiment, const RunPlan& plan, const PointWork& work) {
+    return Runner(experiment, plan, work).run();
+}
+
+int merge_experiment(const Experiment& experiment, const RunPlan& plan, const std::vector<std::string>& dirs) {
+    ResultsStore store(experiment, plan.out_dir, false, plan.command_line);
+    for (const std::string& d : dirs) {
+        const size_t added = store.merge_from(d);
+        std::cerr << d << ": " << added << " rows merged\n";
+    }
+    size_t missing = 0;
+    std::string some;
+    for (const Point& p : experiment.points)
+        if (!store.finished(p.index)) {
+            if (++missing <= 5) some += (some.empty() ? "" : "; ") + (p.label.empty() ? std::to_string(p.index) : p.label);
+        }
+    if (missing) {
+        std::cerr << "cubecast: " << missing << " of " << experiment.points.size() << " points have no row yet (" << some
+                  << (missing > 5 ? "; ..." : "") << "): run the missing shards, or the experiment into " << plan.out_dir
+                  << " to finish them\n";
+        return 1;
+    }
+    std::cerr << "every one of the " << experiment.points.size() << " points has its row in " << plan.out_dir << "\n";
+    return 0;
+}
+
+}  // namespace cubecast

@@ -1,0 +1,34 @@
+// Running an experiment's points: on every core of this machine (one forked process per point),
+// over the ranks of an MPI job (rank 0 hands points out, largest first, as ranks ask for them), or
+// one shard of them; each finished point is a row in the results folder at once (results_store.h).
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "testbenches/experiment/experiment.h"
+
+namespace cubecast {
+
+struct RunPlan {
+    unsigned jobs = 0;  // points at once on this machine; 0: every core (under MPI: rank 0 runs this many, other ranks one)
+    double point_timeout = 0;  // seconds; 0: none
+    std::string out_dir;
+    unsigned shard = 0, shards = 1;  // run the points whose index % shards == shard
+    bool retry_failed = false;       // run again the points whose row is an error
+    std::string command_line;
+};
+
+// A point's work, in its own process: the same run as `cubecast run --json`; returns
+// {"exit": code, "result": the report's JSON} as text.
+using PointWork = std::function<std::string(const RunConfig&)>;
+
+// Returns the experiment's exit code: the worst of its points' (1 over 3 over 0; a crashed point is 1,
+// one over the timeout 3). Throws ExperimentError if the results cannot be written.
+int run_experiment(const Experiment& experiment, const RunPlan& plan, const PointWork& work);
+
+// Merges the rows of shard folders into plan.out_dir; exit 0 when every point has its row, else 1
+// (the missing points are named on stderr).
+int merge_experiment(const Experiment& experiment, const RunPlan& plan, const std::vector<std::string>& dirs);
+
+}  // namespace cubecast

@@ -1,0 +1,167 @@
+#include "testbenches/experiment/plots.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "models/fabric/printable.h"
+
+namespace cubecast {
+
+int CsvTable::column(const std::string& name) const {
+    const auto it = std::find(header.begin(), header.end(), name);
+    return it == header.end() ? -1 : static_cast<int>(it - header.begin());
+}
+
+CsvTable read_csv(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw ExperimentError("'" + printable(path) + "' cannot be read: accepted an experiment's results folder");
+    CsvTable t;
+    std::vector<std::string> row;
+    std::string cell;
+    bool quoted = false, any = false;
+    char c;
+    auto end_cell = [&] {
+        row.push_back(cell);
+        cell.clear();
+    };
+    while (in.get(c)) {
+        any = true;
+        if (quoted) {
+            if (c == '"') {
+                if (in.peek() == '"') {
+                    in.get(c);
+                    cell += '"';
+                } else
+                    quoted = false;
+            } else
+                cell += c;
+        } else if (c == '"')
+            quoted = true;
+        else if (c == ',')
+            end_cell();
+        else if (c == '\n') {
+            end_cell();
+            (t.header.empty() ? t.header : (t.rows.emplace_back(), t.rows.back())) = row;
+            row.clear();
+            any = false;
+        } else
+            cell += c;
+    }
+    if (any) {
+        end_cell();
+        t.rows.push_back(row);
+    }
+    return t;
+}
+
+namespace {
+
+bool numeric(const std::string& s, double& v) {
+    if (s.empty()) return false;
+    char* end = nullptr;
+    v = std::strtod(s.c_str(), &end);
+    return *end == '\0';
+}
+
+std::string quoted_for_gnuplot(const std::string& s) {
+    std::string q;
+    for (char c : s) q += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
+    return "\"" + q + "\"";
+}
+
+}  // namespace
+
+std::vector<std::string> draw_plots(const std::vector<PlotSpec>& plots, const std::string& dir) {
+    std::vector<std::string> written;
+    if (plots.empty()) return written;
+    const CsvTable table = read_csv(dir + "/results.csv");
+    if (std::system("command -v gnuplot >/dev/null 2>&1") != 0)
+        throw ExperimentError("plots need gnuplot, which is not installed (accepted: apt-get install gnuplot-nox)");
+    mkdir((dir + "/plots").c_str(), 0755);
+    for (const PlotSpec& p : plots) {
+        std::vector<std::string> columns = {p.x, p.y};
+        columns.insert(columns.end(), p.references.begin(), p.references.end());
+        if (!p.curves.empty()) columns.push_back(p.curves);
+        for (const std::string& c : columns)
+            if (table.column(c) < 0) {
+                std::string have;
+                for (const std::string& h : table.header) have += (have.empty() ? "" : ", ") + h;
+                throw ExperimentError("plot '" + p.name + "' (line " + std::to_string(p.line) + ") names column '" + c +
+                                      "', which the results do not have: accepted " + have);
+            }
+        // One block per curve value (in order of first appearance), rows sorted by x.
+        std::vector<std::string> curve_names;
+        std::map<std::string, std::vector<std::vector<double>>> curves;
+        const int cx = table.column(p.x), cy = table.column(p.y), cc = p.curves.empty() ? -1 : table.column(p.curves);
+        for (const auto& row : table.rows) {
+            std::vector<double> values;
+            double v;
+            if (!numeric(row[static_cast<size_t>(cx)], v)) continue;
+            values.push_back(v);
+            values.push_back(numeric(row[static_cast<size_t>(cy)], v) ? v : NAN);
+            for (const std::string& r : p.references)
+                values.push_back(numeric(row[static_cast<size_t>(table.column(r))], v) ? v : NAN);
+            const std::string name = cc < 0 ? p.y : p.curves + "=" + row[static_cast<size_t>(cc)];
+            if (!curves.count(name)) curve_names.push_back(name);
+            curves[name].push_back(values);
+        }
+        const std::string base = dir + "/plots/" + p.name;
+        std::ofstream dat(base + ".dat");
+        dat << "# " << p.x << " " << p.y;
+        for (const std::string& r : p.references) dat << " " << r;
+        dat << "\n";
+        for (const std::string& name : curve_names) {
+            auto& pts = curves[name];
+            std::stable_sort(pts.begin(), pts.end(), [](const auto& a, const auto& b) { return a[0] < b[0]; });
+            dat << "# " << name << "\n";
+            for (const auto& v : pts) {
+                for (size_t i = 0; i < v.size(); ++i)
+                    dat << (i ? " " : "") << (std::isnan(v[i]) ? std::string("NaN") : std::to_string(v[i]));
+                dat << "\n";
+            }
+            dat << "\n\n";
+        }
+        dat.close();
+        if (!dat) throw ExperimentError("cannot write '" + printable(base) + ".dat'");
+        std::ostringstream plot;
+        plot << "set title " << quoted_for_gnuplot(p.title.empty() ? p.y + " vs " + p.x : p.title) << " noenhanced\n"
+             << "set xlabel " << quoted_for_gnuplot(p.x) << " noenhanced\nset ylabel " << quoted_for_gnuplot(p.y)
+             << " noenhanced\n"
+             << "set key outside right noenhanced\nset grid\nset datafile missing 'NaN'\n";
+        if (p.log_x) plot << "set logscale x\n";
+        if (p.log_y) plot << "set logscale y\n";
+        plot << "plot ";
+        bool first = true;
+        for (size_t i = 0; i < curve_names.size(); ++i) {
+            plot << (first ? "" : ", ") << "'" << base << ".dat' index " << i << " using 1:2 with linespoints lw 2 lc " << i + 1
+                 << " title " << quoted_for_gnuplot(curve_names[i]);
+            first = false;
+            for (size_t r = 0; r < p.references.size(); ++r)
+                plot << ", '" << base << ".dat' index " << i << " using 1:" << r + 3 << " with lines dt " << r + 2 << " lc "
+                     << i + 1 << " title "
+                     << quoted_for_gnuplot(p.references[r] + (curve_names.size() > 1 ? " (" + curve_names[i] + ")" : ""));
+        }
+        plot << "\n";
+        std::ostringstream gp;
+        for (const char* terminal : {"pngcairo size 1000,650", "svg size 1000,650"}) {
+            const std::string out = base + (std::string(terminal).rfind("png", 0) == 0 ? ".png" : ".svg");
+            gp << "set terminal " << terminal << "\nset output '" << out << "'\n" << plot.str() << "unset output\n";
+            written.push_back(out);
+        }
+        FILE* pipe = popen("gnuplot 2>/dev/null", "w");
+        if (!pipe) throw ExperimentError("plots need gnuplot, which could not be started");
+        const std::string script = gp.str();
+        std::fwrite(script.data(), 1, script.size(), pipe);
+        if (pclose(pipe) != 0) throw ExperimentError("gnuplot failed to draw plot '" + p.name + "' (" + base + ".png/.svg)");
+    }
+    return written;
+}
+
+}  // namespace cubecast

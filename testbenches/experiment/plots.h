@@ -1,0 +1,23 @@
+// An experiment's plots (its file's `plots:`), drawn by gnuplot from results.csv: PNG and SVG in
+// DIR/plots/, with the data each curve was drawn from beside them (NAME.dat).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "testbenches/experiment/experiment.h"
+
+namespace cubecast {
+
+// Draws every plot; returns the files written. Throws ExperimentError (a plot naming a column the
+// results do not have, gnuplot missing or failing).
+std::vector<std::string> draw_plots(const std::vector<PlotSpec>& plots, const std::string& dir);
+
+// results.csv as a header and rows of cells.
+struct CsvTable {
+    std::vector<std::string> header;
+    std::vector<std::vector<std::string>> rows;
+    int column(const std::string& name) const;  // -1 if absent
+};
+CsvTable read_csv(const std::string& path);
+
+}  // namespace cubecast

@@ -1,0 +1,215 @@
+#include "testbenches/experiment/results_store.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "models/fabric/printable.h"
+#include "testbenches/experiment/machine.h"
+
+namespace cubecast {
+
+namespace {
+
+// Figures that depend on the host, not on the simulation, and per-node detail: JSON lines only.
+const std::set<std::string> kNotInCsv = {"wall_seconds", "elaboration_seconds", "packet_hops_per_second",
+                                         "router_cycles_per_second", "node_last_delivery_cycle"};
+
+[[noreturn]] void cannot_write(const std::string& path) {
+    throw ExperimentError("cannot write '" + printable(path) + "': " + std::strerror(errno) +
+                          " (accepted: a results folder that can be created and written; see --out)");
+}
+
+void write_whole(const std::string& path, const std::string& text) {  // via a temporary file and rename
+    const std::string tmp = path + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        out << text;
+        out.flush();
+        if (!out) cannot_write(tmp);
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) cannot_write(path);
+}
+
+void append_line(const std::string& path, const std::string& line) {
+    const int fd = open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) cannot_write(path);
+    const std::string whole = line + "\n";  // one write: a kill leaves the line whole or absent
+    const ssize_t w = write(fd, whole.data(), whole.size());
+    const bool ok = w == static_cast<ssize_t>(whole.size()) && fdatasync(fd) == 0;
+    const int saved = errno;
+    close(fd);
+    errno = saved;
+    if (!ok) cannot_write(path);
+}
+
+void flatten(const std::string& prefix, const nlohmann::json& j, std::vector<std::pair<std::string, std::string>>& out) {
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        const std::string name = prefix + it.key();
+        if (kNotInCsv.count(it.key())) continue;
+        const nlohmann::json& v = it.value();
+        if (v.is_object())
+            flatten(name + ".", v, out);
+        else if (v.is_null())
+            out.emplace_back(name, "");
+        else if (v.is_string())
+            out.emplace_back(name, v.get<std::string>());
+        else
+            out.emplace_back(name, v.dump());
+    }
+}
+
+}  // namespace
+
+std::string csv_field(const std::string& s) {
+    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+    std::string q = "\"";
+    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+}
+
+std::vector<std::pair<std::string, std::string>> csv_cells(const nlohmann::json& row) {
+    std::vector<std::pair<std::string, std::string>> cells;
+    cells.emplace_back("point", std::to_string(row.at("point").get<size_t>()));
+    std::set<std::string> params;
+    for (const auto& kv : row.at("params")) {
+        cells.emplace_back(kv[0].get<std::string>(), kv[1].get<std::string>());
+        params.insert(kv[0].get<std::string>());
+    }
+    const nlohmann::json& result = row.value("result", nlohmann::json::object());
+    cells.emplace_back("status", result.value("status", "error"));
+    cells.emplace_back("exit", std::to_string(row.at("exit").get<int>()));
+    cells.emplace_back("error", row.value("error", ""));
+    std::vector<std::pair<std::string, std::string>> figures;
+    flatten("", result, figures);
+    for (auto& f : figures)
+        if (!params.count(f.first) && f.first != "status") cells.push_back(std::move(f));
+    return cells;
+}
+
+std::vector<nlohmann::json> read_rows(const std::string& path) {
+    std::vector<nlohmann::json> rows;
+    std::ifstream in(path, std::ios::binary);
+    std::string line;
+    while (std::getline(in, line)) {
+        if (in.eof()) break;  // no newline after it: cut short
+        try {
+            nlohmann::json j = nlohmann::json::parse(line);
+            if (j.is_object() && j.contains("key") && j.contains("point") && j.contains("params") && j.contains("exit"))
+                rows.push_back(std::move(j));
+        } catch (const nlohmann::json::exception&) {}
+    }
+    return rows;
+}
+
+ResultsStore::ResultsStore(const Experiment& experiment, const std::string& dir) : experiment_(experiment), dir_(dir) {
+    for (const Point& p : experiment.points) index_of_key_[p.key] = p.index;
+}
+
+ResultsStore ResultsStore::reading(const Experiment& experiment, const std::string& dir) {
+    ResultsStore store(experiment, dir);
+    store.load(false, nullptr);
+    return store;
+}
+
+void ResultsStore::load(bool retry_failed, std::string* kept) {
+    for (const nlohmann::json& row : read_rows(dir_ + "/results.jsonl")) {
+        if (kept) *kept += row.dump() + "\n";
+        const auto it = index_of_key_.find(row.at("key").get<std::string>());
+        if (it == index_of_key_.end()) continue;  // a point the file no longer has
+        if (retry_failed && !row.value("error", "").empty()) continue;
+        nlohmann::json r = row;
+        r["point"] = it->second;  // the file may have gained axis values: today's numbering
+        rows_[it->second] = std::move(r);
+    }
+    resumed_ = rows_.size();
+}
+
+ResultsStore::ResultsStore(const Experiment& experiment, const std::string& dir, bool retry_failed,
+                           const std::string& command_line)
+    : ResultsStore(experiment, dir) {
+    if (mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) cannot_write(dir);
+    // Resume: keep the whole lines (rewritten without a torn last line), count the current points' rows.
+    std::string kept;
+    load(retry_failed, &kept);
+    write_whole(dir + "/results.jsonl", kept);
+    write_whole(dir + "/experiment.yaml", experiment.text);
+    nlohmann::json meta;
+    {
+        std::ifstream in(dir + "/meta.json");
+        try {
+            if (in) meta = nlohmann::json::parse(in);
+        } catch (const nlohmann::json::exception&) {}
+    }
+    if (!meta.is_object()) meta = nlohmann::json::object();
+    nlohmann::json session = machine_facts();
+    session["started"] = utc_now();
+    session["command"] = command_line;
+    session["sets"] = experiment.sets;
+    session["resumed_points"] = resumed_;
+    meta["name"] = experiment.name;
+    meta["file"] = experiment.path;
+    meta["points"] = experiment.points.size();
+    nlohmann::json axes = nlohmann::json::array();
+    for (const Axis& a : experiment.axes) axes.push_back(a.keys);
+    meta["axes"] = axes;
+    if (!meta.contains("started")) meta["started"] = session["started"];
+    meta["sessions"].push_back(session);
+    write_whole(dir + "/meta.json", meta.dump(2) + "\n");
+    write_csv();
+}
+
+void ResultsStore::add(const nlohmann::json& row) {
+    append_line(dir_ + "/results.jsonl", row.dump());
+    rows_[row.at("point").get<size_t>()] = row;
+    write_csv();
+}
+
+size_t ResultsStore::merge_from(const std::string& dir) {
+    const std::string jsonl = dir + "/results.jsonl";
+    if (access(jsonl.c_str(), R_OK) != 0)
+        throw ExperimentError("--merge '" + printable(dir) +
+                              "' has no readable results.jsonl: accepted results folders of this experiment");
+    size_t added = 0;
+    for (nlohmann::json row : read_rows(jsonl)) {
+        const auto it = index_of_key_.find(row.at("key").get<std::string>());
+        if (it == index_of_key_.end() || rows_.count(it->second)) continue;
+        row["point"] = it->second;
+        add(row);
+        ++added;
+    }
+    return added;
+}
+
+void ResultsStore::write_csv() const {
+    std::vector<std::string> columns;
+    std::set<std::string> seen;
+    std::vector<std::vector<std::pair<std::string, std::string>>> table;
+    for (const auto& [index, row] : rows_) {
+        table.push_back(csv_cells(row));
+        for (const auto& cell : table.back())
+            if (seen.insert(cell.first).second) columns.push_back(cell.first);
+    }
+    std::ostringstream os;
+    for (size_t i = 0; i < columns.size(); ++i) os << (i ? "," : "") << csv_field(columns[i]);
+    os << "\n";
+    for (const auto& cells : table) {
+        std::map<std::string, std::string> by_name(cells.begin(), cells.end());
+        for (size_t i = 0; i < columns.size(); ++i) {
+            const auto it = by_name.find(columns[i]);
+            os << (i ? "," : "") << (it == by_name.end() ? "" : csv_field(it->second));
+        }
+        os << "\n";
+    }
+    write_whole(dir_ + "/results.csv", os.str());
+}
+
+}  // namespace cubecast

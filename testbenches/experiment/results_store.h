@@ -1,0 +1,53 @@
+// An experiment's results folder: experiment.yaml (the file as run), meta.json (cubecast's version,
+// the machine, the start time, the overrides), results.jsonl (one whole line per finished point, in
+// the order they finished, with the host's timings) and results.csv (one row per point in point
+// order, every parameter and every simulated figure: the same bytes whichever way the points ran).
+// Opening a folder that has rows resumes: finished points are not run again.
+#pragma once
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "testbenches/experiment/experiment.h"
+
+namespace cubecast {
+
+class ResultsStore {
+public:
+    // Creates the folder or resumes it (a row with an error counts as finished unless retry_failed).
+    // Throws ExperimentError if the folder cannot be written.
+    ResultsStore(const Experiment& experiment, const std::string& dir, bool retry_failed, const std::string& command_line);
+    // The rows there, to read only.
+    static ResultsStore reading(const Experiment& experiment, const std::string& dir);
+    bool finished(size_t point) const { return rows_.count(point) != 0; }
+    size_t resumed() const { return resumed_; }
+    const nlohmann::json& row(size_t point) const { return rows_.at(point); }
+    size_t rows() const { return rows_.size(); }
+    // Appends the row (flushed to the disk before returning) and rewrites results.csv.
+    void add(const nlohmann::json& row);
+    // Rows of another results folder of the same experiment (a shard): those this one lacks.
+    size_t merge_from(const std::string& dir);
+    const std::string& dir() const { return dir_; }
+
+private:
+    ResultsStore(const Experiment& experiment, const std::string& dir);
+    void load(bool retry_failed, std::string* kept);
+    void write_csv() const;
+    const Experiment& experiment_;
+    std::string dir_;
+    std::map<size_t, nlohmann::json> rows_;  // by point index
+    std::map<std::string, size_t> index_of_key_;
+    size_t resumed_ = 0;
+};
+
+// The rows of a results.jsonl that parse whole (a line cut short by a kill is left out).
+std::vector<nlohmann::json> read_rows(const std::string& path);
+// results.csv's columns for a row: the parameters, then status, exit and error, then every figure
+// with nested objects flattened ("traffic.mean_latency_cycles"); host timings and per-node arrays are
+// left to the JSON lines.
+std::vector<std::pair<std::string, std::string>> csv_cells(const nlohmann::json& row);
+// A CSV field, quoted when it needs to be.
+std::string csv_field(const std::string& s);
+
+}  // namespace cubecast

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# An experiment's HTML report as a browser shows it: an experiment with two plots runs, `cubecast
+# report` writes the page, headless Chromium renders it offline (no network), and the rendered
+# document must show the outcome, results and sessions tables with every point's row and both plots
+# as inline SVG; a screenshot of it must not be blank.
+set -euo pipefail
+bin="$1"
+work="$2"
+rm -rf "$work" && mkdir -p "$work" && cd "$work"
+cat >report.yaml <<'YAML'
+name: report-check
+run:
+  task: traffic
+  topology: torus
+  radix: 4
+  window: 500
+  drain: 500
+axes:
+  dim: [1, 2]
+  rate: [0.1, 0.3]
+plots:
+  - name: latency
+    x: rate
+    y: traffic.mean_latency_cycles
+    curves: dim
+    reference: [traffic.zero_load_latency_cycles]
+  - name: accepted
+    x: rate
+    y: traffic.accepted
+    curves: dim
+YAML
+"$bin" experiment report.yaml --out results >/dev/null 2>&1
+rm -f results/report.html
+"$bin" report results >/dev/null
+browser=$(command -v chromium || command -v chromium-browser || true)
+[ -n "$browser" ] || { echo "chromium is not installed (scripts/test.sh installs it)"; exit 1; }
+flags=(--headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$work/profile" --virtual-time-budget=2000)
+timeout 120 "$browser" "${flags[@]}" --dump-dom "file://$work/results/report.html" 2>/dev/null >dom.html
+timeout 120 "$browser" "${flags[@]}" --window-size=1280,2000 --screenshot="$work/shot.png" "file://$work/results/report.html" >/dev/null 2>&1
+fail=0
+check() { if [ "$2" != "$3" ]; then echo "FAIL: $1: $2 (expected $3)"; fail=1; else echo "ok: $1: $2"; fi; }
+check "tables" "$(grep -o '<table id="[a-z]*"' dom.html | tr '\n' ' ')" '<table id="summary" <table id="results" <table id="sessions" '
+check "result rows" "$(sed -n '/<table id="results"/,/<\/table>/p' dom.html | grep -c '^<tr><td>')" 4
+check "plots shown" "$(grep -o '<figure class="plot" id="plot-[a-z]*"><svg' dom.html | wc -l)" 2
+check "outcome" "$(grep -c '<td>ok</td><td>4</td>' dom.html)" 1
+# A blank 1280x2000 page compresses to a few kB of PNG; text, tables and curves make it far larger.
+size=$(stat -c %s "$work/shot.png" 2>/dev/null || echo 0)
+if [ "$size" -lt 40000 ]; then echo "FAIL: the screenshot is $size bytes: the page did not render"; fail=1; else echo "ok: screenshot of $size bytes"; fi
+exit "$fail"

@@ -1,0 +1,247 @@
+// Experiment files: parsing and checking (each error names file, line and key), the expansion of
+// axes, the same results whichever way the points run (one core, two, MPI ranks, merged shards),
+// resuming after a kill, and a point that crashes or runs over its time recorded as a row.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <thread>
+
+#include "sim_helpers.h"
+#include "testbenches/app/cli.h"
+#include "testbenches/app/command_line.h"
+#include "testbenches/experiment/experiment_runner.h"
+#include "testbenches/experiment/results_store.h"
+
+using cubecast::Experiment;
+using cubecast::ExperimentError;
+
+namespace {
+
+std::string write_file(const std::string& stem, const std::string& text) {
+    const std::string path = temp_path(stem);
+    std::ofstream(path) << text;
+    return path;
+}
+
+Experiment load(const std::string& text, const std::vector<std::string>& sets = {}) {
+    return cubecast::load_experiment(write_file("ex.yaml", text), sets, cubecast::experiment_run_options());
+}
+
+// The error's text, which must start with "FILE:LINE: " (or "--set KEY") and name the key.
+void expect_error(const std::string& text, int line, const std::string& says, const std::vector<std::string>& sets = {}) {
+    SCOPED_TRACE(text);
+    const std::string path = write_file("bad.yaml", text);
+    try {
+        cubecast::load_experiment(path, sets, cubecast::experiment_run_options());
+        ADD_FAILURE() << "no error";
+    } catch (const ExperimentError& e) {
+        const std::string what = e.what();
+        if (line > 0) {
+            EXPECT_EQ(what.rfind(path + ":" + std::to_string(line) + ": ", 0), 0u) << what;
+        } else {
+            EXPECT_EQ(what.rfind("--set ", 0), 0u) << what;
+        }
+        EXPECT_NE(what.find(says), std::string::npos) << what;
+        EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+    }
+}
+
+struct Cli {
+    int code;
+    std::string out, err;
+};
+Cli cubecast_cli(const std::string& args) {
+    const std::string out = temp_path("out.txt"), err = temp_path("err.txt");
+    const int status = std::system((std::string(CUBECAST_BIN) + " " + args + " >" + out + " 2>" + err).c_str());
+    return Cli{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+}
+
+std::vector<nlohmann::json> rows_of(const std::string& dir) { return cubecast::read_rows(dir + "/results.jsonl"); }
+
+}  // namespace
+
+TEST(ExperimentFile, ErrorsNameTheFileTheLineAndTheKey) {
+    expect_error("run:\n  task: mnb\n  bogus: 3\n", 3, "key 'bogus' is not a run option: accepted topology, dim");
+    expect_error("run:\n  task: mnb\naxes:\n  dim: [3, 20]\n", 4, "key 'dim': --dim 20 is out of range");
+    expect_error("run:\n  task: mnb\naxes:\n  c-star: [3, 4]\n", 4, "--c-star applies to kb/st-random only");
+    expect_error("run:\n  task: mnb\naxes:\n  dim: 1..x\n", 4, "'1..x' is not a range: accepted A..B");
+    expect_error("run:\n  task: mnb\naxes:\n  dim: 5..2\n", 4, "is not a range");
+    expect_error("run:\n  task: [mnb\n", 3, "not valid YAML");
+    expect_error("run:\n  task: mnb\nzip:\n  dim: [1, 2]\n  seed: [1, 2, 3]\n", 5, "has 3 values but 'dim' has 2");
+    expect_error("run:\n  task: mnb\nsweep:\n  dim: 3\n", 3, "key 'sweep' is unknown at the top: accepted name");
+    expect_error("run:\n  task: mnb\n  torus-on-array: maybe\n", 3, "'maybe' is not accepted for a flag: true or false");
+    expect_error("run:\n  task: mnb\n  trace: t.csv\n", 3, "key 'trace' writes files of its own");
+    expect_error("run:\n  task: mnb\n  dim: 3\n  dim: 4\n", 4, "key 'dim' is given twice");
+    expect_error("run:\n  task: mnb\n  dim: 3\naxes:\n  dim: [4, 5]\n", 3, "key 'dim' is both fixed");
+    expect_error("run:\n  task: mnb\n  dim: [3, 4]\n", 3, "takes one value (vary it under axes:)");
+    expect_error("run:\n  task: mnb\nplots:\n  - x: dim\n", 4, "a plot needs x (an axis key) and y");
+    expect_error("run:\n  task: mnb\n", 0, "not a run option an experiment takes", {"nope=3"});
+    expect_error("run:\n  task: mnb\n", 0, "is malformed: accepted KEY=VALUE", {"dim"});
+    expect_error("run:\n  task: mnb\n", 0, "--dim 40 is out of range", {"dim=40"});
+}
+
+TEST(ExperimentFile, AxesCrossFirstOutermostAndZipTogether) {
+    const Experiment ex = load(
+        "run:\n  task: traffic\n  topology: torus\n  radix: 4\naxes:\n  dim: 1..2\n  rate: 0.05..0.2:0.05\n"
+        "zip:\n  window: [100, 200]\n  drain: [300, 400]\n");
+    // Written out independently: dim outermost, then the rates, then the zipped pair.
+    std::vector<std::string> expected;
+    for (const char* dim : {"1", "2"})
+        for (const char* rate : {"0.05", "0.1", "0.15", "0.2"})
+            for (const auto& [window, drain] : {std::pair{"100", "300"}, std::pair{"200", "400"}})
+                expected.push_back(std::string("dim=") + dim + " rate=" + rate + " window=" + window + " drain=" + drain);
+    ASSERT_EQ(ex.points.size(), expected.size());
+    for (size_t i = 0; i < expected.size(); ++i) {
+        EXPECT_EQ(ex.points[i].index, i);
+        EXPECT_EQ(ex.points[i].label, expected[i]);
+    }
+    const cubecast::Point& p = ex.points[5];  // dim=1, rate=0.15, the second zip pair
+    EXPECT_EQ(p.config.dim, 1u);
+    EXPECT_EQ(p.config.radix, 4u);
+    EXPECT_DOUBLE_EQ(*p.config.rate, 0.15);
+    EXPECT_EQ(*p.config.traffic_window, 200u);
+    EXPECT_EQ(*p.config.traffic_drain, 400u);
+    EXPECT_EQ(p.args, (std::vector<std::string>{"--task=traffic", "--topology=torus", "--radix=4", "--dim=1", "--rate=0.15",
+                                                "--window=200", "--drain=400"}));
+    // Every point has its own identity.
+    std::set<std::string> keys;
+    for (const auto& q : ex.points) keys.insert(q.key);
+    EXPECT_EQ(keys.size(), ex.points.size());
+}
+
+TEST(ExperimentFile, RangesAreExactDecimals) {
+    EXPECT_EQ(*cubecast::expand_range("3..6"), (std::vector<std::string>{"3", "4", "5", "6"}));
+    EXPECT_EQ(*cubecast::expand_range("0.1..0.3:0.1"), (std::vector<std::string>{"0.1", "0.2", "0.3"}));
+    EXPECT_EQ(*cubecast::expand_range("1..2:0.25"), (std::vector<std::string>{"1", "1.25", "1.5", "1.75", "2"}));
+    EXPECT_EQ(*cubecast::expand_range("0..10:4"), (std::vector<std::string>{"0", "4", "8"}));
+    EXPECT_FALSE(cubecast::expand_range("4..3"));
+    EXPECT_FALSE(cubecast::expand_range("1..3:0"));
+    EXPECT_FALSE(cubecast::expand_range("-1..3"));
+    EXPECT_FALSE(cubecast::expand_range("3"));
+}
+
+TEST(ExperimentFile, SetOverridesAFixedKeyOrAnAxis) {
+    const std::string file = "run:\n  task: mnb\n  packet-flits: 2\naxes:\n  dim: 1..4\n";
+    const Experiment a = load(file, {"packet-flits=4", "dim=[2, 3]", "seed=7"});
+    ASSERT_EQ(a.points.size(), 2u);
+    EXPECT_EQ(a.points[0].config.packet_flits, 4u);
+    EXPECT_EQ(a.points[1].config.dim, 3u);
+    EXPECT_EQ(a.points[1].config.seed, 7u);
+    const Experiment b = load(file, {"dim=5"});
+    ASSERT_EQ(b.points.size(), 1u);
+    EXPECT_EQ(b.points[0].config.dim, 5u);
+}
+
+// The points' rows, run on one core, on two, as two MPI ranks and as two merged shards: results.csv
+// the same bytes, every point once.
+TEST(Experiment, SameRowsOnOneCoreTwoCoresMpiAndMergedShards) {
+    const std::string file = write_file("same.yaml",
+                                        "name: same\nrun:\n  task: mnb\naxes:\n  dim: 1..5\n  packet-flits: [1, 3]\n"
+                                        "  level: [cycle, tlm]\n");
+    const std::string base = temp_path("same");
+    const Cli one = cubecast_cli("experiment " + file + " --jobs 1 --out " + base + "-1");
+    ASSERT_EQ(one.code, 0) << one.err;
+    const std::string reference = slurp(base + "-1/results.csv");
+    EXPECT_EQ(std::count(reference.begin(), reference.end(), '\n'), 21);  // the header and 20 points
+    ASSERT_EQ(cubecast_cli("experiment " + file + " --jobs 2 --out " + base + "-2").code, 0);
+    EXPECT_EQ(slurp(base + "-2/results.csv"), reference);
+    ASSERT_EQ(cubecast_cli("experiment " + file + " --shard 0/2 --out " + base + "-s0").code, 0);
+    ASSERT_EQ(cubecast_cli("experiment " + file + " --shard 1/2 --out " + base + "-s1").code, 0);
+    EXPECT_EQ(rows_of(base + "-s0").size() + rows_of(base + "-s1").size(), 20u);
+    const Cli merged = cubecast_cli("experiment " + file + " --merge " + base + "-s0 " + base + "-s1 --out " + base + "-m");
+    ASSERT_EQ(merged.code, 0) << merged.err;
+    EXPECT_EQ(slurp(base + "-m/results.csv"), reference);
+    const Cli mpi = Cli{std::system(("mpirun --allow-run-as-root --oversubscribe -np 2 " + std::string(CUBECAST_BIN) +
+                                     " experiment " + file + " --out " + base + "-mpi >/dev/null 2>&1")
+                                        .c_str()),
+                        "", ""};
+    ASSERT_EQ(mpi.code, 0);
+    EXPECT_EQ(slurp(base + "-mpi/results.csv"), reference);
+    std::set<int> ranks;
+    for (const auto& row : rows_of(base + "-mpi")) ranks.insert(row["host"]["rank"].get<int>());
+    EXPECT_EQ(ranks, (std::set<int>{0, 1}));  // both ranks ran points
+    // A missing shard is named, not hidden.
+    const Cli half = cubecast_cli("experiment " + file + " --merge " + base + "-s0 --out " + base + "-half");
+    EXPECT_EQ(half.code, 1);
+    EXPECT_NE(half.err.find("10 of 20 points have no row yet"), std::string::npos) << half.err;
+}
+
+// Killed mid-experiment and started again: the finished points are not run again, the others are,
+// and every point has exactly one row.
+TEST(Experiment, ResumesAfterAKillRunningEveryPointOnce) {
+    const std::string file = write_file("resume.yaml",
+                                        "name: resume\nrun:\n  task: traffic\n  topology: torus\n  dim: 2\n  radix: 8\n"
+                                        "  window: 20000\naxes:\n  seed: 1..8\n");
+    const std::string dir = temp_path("resume");
+    const pid_t pid = fork();
+    if (pid == 0) {
+        execl(CUBECAST_BIN, CUBECAST_BIN, "experiment", file.c_str(), "--jobs", "1", "--out", dir.c_str(), (char*)nullptr);
+        _exit(127);
+    }
+    // Kill it once two points are in (at most 60 s).
+    for (int i = 0; i < 6000 && rows_of(dir).size() < 2; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    kill(pid, SIGKILL);
+    waitpid(pid, nullptr, 0);
+    const size_t before = rows_of(dir).size();
+    ASSERT_GE(before, 2u);
+    ASSERT_LT(before, 8u) << "the experiment finished before it was killed: make its points longer";
+    const Cli again = cubecast_cli("experiment " + file + " --jobs 2 --out " + dir);
+    ASSERT_EQ(again.code, 0) << again.err;
+    EXPECT_NE(again.err.find(std::to_string(before) + " of 8 points already in the results"), std::string::npos) << again.err;
+    std::multiset<std::string> keys;
+    for (const auto& row : rows_of(dir)) keys.insert(row["key"].get<std::string>());
+    EXPECT_EQ(keys.size(), 8u);
+    EXPECT_EQ(std::set<std::string>(keys.begin(), keys.end()).size(), 8u);
+    const std::string csv = slurp(dir + "/results.csv");
+    EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 9);
+    const auto meta = nlohmann::json::parse(slurp(dir + "/meta.json"));
+    EXPECT_EQ(meta["sessions"].size(), 2u);
+    EXPECT_EQ(meta["sessions"][1]["resumed_points"].get<size_t>(), before);
+}
+
+// A point that crashes or runs over --point-timeout is a row with its error; the others run.
+TEST(Experiment, ACrashOrATimeoutIsARowAndTheRestRuns) {
+    const Experiment ex = load("name: faults\nrun:\n  task: mnb\naxes:\n  dim: 1..4\n");
+    cubecast::RunPlan plan;
+    plan.jobs = 2;
+    plan.point_timeout = 1;
+    plan.out_dir = temp_path("faults");
+    const int code = cubecast::run_experiment(ex, plan, [](const cubecast::RunConfig& c) {
+        if (c.dim == 2) raise(SIGSEGV);
+        if (c.dim == 3) std::this_thread::sleep_for(std::chrono::seconds(60));
+        return cubecast::run_point_json(c);
+    });
+    EXPECT_EQ(code, 1);  // a crash is a failed point; it outranks a timeout (3)
+    std::map<unsigned, nlohmann::json> by_dim;
+    for (const auto& row : rows_of(plan.out_dir)) by_dim[std::stoul(row["params"][1][1].get<std::string>())] = row;
+    ASSERT_EQ(by_dim.size(), 4u);
+    EXPECT_EQ(by_dim[1]["error"], "");
+    EXPECT_EQ(by_dim[1]["result"]["status"], "ok");
+    EXPECT_EQ(by_dim[2]["error"].get<std::string>().rfind("crashed (signal 11", 0), 0u) << by_dim[2];
+    EXPECT_EQ(by_dim[2]["exit"], 1);
+    EXPECT_EQ(by_dim[3]["error"], "ran over the point timeout of 1 s");
+    EXPECT_EQ(by_dim[3]["exit"], 3);
+    EXPECT_EQ(by_dim[4]["result"]["status"], "ok");
+    const std::string csv = slurp(plan.out_dir + "/results.csv");
+    EXPECT_NE(csv.find("\n1,mnb,2,error,1,\"crashed (signal 11"), std::string::npos) << csv;
+}
+
+TEST(Experiment, TheCommandRefusesABadFileWithOneLineAndExitTwo) {
+    const std::string file = write_file("bad.yaml", "run:\n  task: mnb\naxes:\n  dim: [2, 17]\n");
+    for (const std::string& args : std::vector<std::string>{
+             "experiment " + file, "experiment " + file + " --jobs 2", "experiment /nonexistent.yaml",
+             "experiment " + file + " --shard 2/2", "experiment " + file + " --point-timeout -1", "report /nonexistent"}) {
+        SCOPED_TRACE(args);
+        const Cli r = cubecast_cli(args);
+        EXPECT_EQ(r.code, 2);
+        EXPECT_EQ(r.out, "");
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+        EXPECT_EQ(r.err.rfind("cubecast: ", 0), 0u) << r.err;
+    }
+}
