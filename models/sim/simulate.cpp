@@ -1,9 +1,11 @@
 #include "models/sim/simulate.h"
 
 #include <chrono>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "models/sim/fork_pool.h"
 #include "models/sim/fork_run.h"
 #include "models/sim/network.h"
 #include "models/sim/result_json.h"
@@ -30,23 +32,52 @@ RunResult simulate(const RunConfig& config) {
     return result;
 }
 
-IsolatedResult simulate_isolated(const RunConfig& config) {
-    if (auto problem = validate(config)) throw ConfigError(*problem);
-    const ForkOutcome out = run_forked([&] {
-        nlohmann::json j;
-        try {
-            j = {{"result", to_json(simulate(config))}};
-        } catch (const ConfigError& e) {
-            j = {{"config_error", e.what()}};
-        } catch (const std::exception& e) {
-            j = {{"error", e.what()}};
-        }
-        return j.dump();
-    });
-    const auto j = nlohmann::json::parse(out.text);
+namespace {
+// A child's simulation as text: its result, or the error it ended with.
+std::string simulate_to_text(const RunConfig& config) {
+    nlohmann::json j;
+    try {
+        j = {{"result", to_json(simulate(config))}};
+    } catch (const ConfigError& e) {
+        j = {{"config_error", e.what()}};
+    } catch (const std::exception& e) {
+        j = {{"error", e.what()}};
+    }
+    return j.dump();
+}
+IsolatedResult result_from_text(const std::string& text, long peak_rss_kib) {
+    const auto j = nlohmann::json::parse(text);
     if (j.contains("config_error")) throw ConfigError(j["config_error"].get<std::string>());
     if (j.contains("error")) throw std::runtime_error(j["error"].get<std::string>());
-    return IsolatedResult{result_from_json(j.at("result")), out.peak_rss_kib};
+    return IsolatedResult{result_from_json(j.at("result")), peak_rss_kib};
+}
+}  // namespace
+
+IsolatedResult simulate_isolated(const RunConfig& config) {
+    if (auto problem = validate(config)) throw ConfigError(*problem);
+    const ForkOutcome out = run_forked([&] { return simulate_to_text(config); });
+    return result_from_text(out.text, out.peak_rss_kib);
+}
+
+void simulate_each(size_t count, const std::function<RunConfig(size_t)>& config_at, unsigned jobs,
+                   const std::function<void(size_t, const IsolatedResult&)>& done) {
+    ForkPool pool(jobs ? jobs : available_cores(), 0);
+    std::map<size_t, PoolOutcome> waiting;  // finished out of order
+    size_t next_start = 0, next_done = 0;
+    while (next_done < count) {
+        while (next_start < count && pool.has_room()) {
+            const RunConfig c = config_at(next_start);
+            if (auto problem = validate(c)) throw ConfigError(*problem);
+            pool.start(next_start++, [&c] { return simulate_to_text(c); });
+        }
+        for (PoolOutcome& o : pool.collect(1000)) waiting[o.id] = std::move(o);
+        for (auto it = waiting.find(next_done); it != waiting.end(); it = waiting.find(next_done)) {
+            if (!it->second.error.empty()) throw std::runtime_error("simulation child " + it->second.error);
+            done(next_done, result_from_text(it->second.text, it->second.peak_rss_kib));
+            waiting.erase(it);
+            ++next_done;
+        }
+    }
 }
 
 }  // namespace cubecast

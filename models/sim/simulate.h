@@ -2,8 +2,10 @@
 // allows one elaboration). simulate_isolated() runs it in a forked child, so a program can run many
 // (tests, sweeps, benchmarks); it also measures the child's peak memory.
 #pragma once
+#include <functional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "models/sim/run.h"
 
@@ -23,5 +25,10 @@ struct IsolatedResult {
 };
 // Throws ConfigError for a bad configuration and std::runtime_error if the child dies.
 IsolatedResult simulate_isolated(const RunConfig& config);
+// Configurations config_at(0..count-1), `jobs` at once (0: every core), each in a child of its own;
+// done(i, result) is called in order, as soon as a run and those before it have finished. Throws as
+// simulate_isolated does, for the first configuration (in order) that fails.
+void simulate_each(size_t count, const std::function<RunConfig(size_t)>& config_at, unsigned jobs,
+                   const std::function<void(size_t, const IsolatedResult&)>& done);
 
 }  // namespace cubecast

@@ -41,14 +41,15 @@ struct SweepAxes {
 };
 // At most this many runs in one sweep (dims x K x seeds): each is a simulation of its own.
 constexpr uint64_t kMaxSweepRuns = 1000000;
-int cmd_sweep(RunConfig base, const SweepAxes& axes, const std::string& format);
+// jobs: runs at once (0: every core); the output is the same in any case.
+int cmd_sweep(RunConfig base, const SweepAxes& axes, const std::string& format, unsigned jobs = 0);
 int cmd_bench(const std::string& format);
 // Paper 004 §V: the dynamic schemes ("periods/vb2", "direct", ...) over loads rho on one cube; with a
 // plot prefix also PREFIX.png and PREFIX.svg (gnuplot) of delay vs rho with the theorem's bound.
 int cmd_sweep_rho(RunConfig base, const std::vector<double>& rhos, const std::vector<std::string>& schemes,
-                  const std::string& format, const std::string& plot_prefix);
+                  const std::string& format, const std::string& plot_prefix, unsigned jobs = 0);
 // Task traffic over offered loads (or, with search, a bisection for the highest carried load).
-int cmd_sweep_rate(RunConfig base, const std::vector<double>& rates, bool search, const std::string& format);
+int cmd_sweep_rate(RunConfig base, const std::vector<double>& rates, bool search, const std::string& format, unsigned jobs = 0);
 // Paper 004's numerical example (N = 2^16, M = 2^10 by default), every row simulated.
 int cmd_example004(unsigned dim, uint64_t m, uint64_t seed, const std::string& format);
 // "1..12" or "3,5,8" -> the list, or an error line.

@@ -320,6 +320,8 @@ int dispatch(int argc, char* argv[], bool check_only) {
     sweep->add_option("--ks", sweep_ks, "kb: numbers of broadcasts K, A..B or a comma list (placed by --placement)");
     sweep->add_option("--seeds", sweep_seeds, "seeds, A..B or a comma list: one run each (a summary counts the outcomes)");
     sweep->add_option("--format", sweep_format, "table, csv or json");
+    unsigned sweep_jobs = 0;
+    sweep->add_option("--jobs,-j", sweep_jobs, "runs at once (default: every core; the output is the same)");
     std::string sweep_rates;  // traffic's loads belong to sweep-rate: said so instead of "not expected"
     sweep->add_option("--rates", sweep_rates, "(task traffic over loads: use sweep-rate --rates)");
 
@@ -339,6 +341,8 @@ int dispatch(int argc, char* argv[], bool check_only) {
             "periods/vbm-split, periods/vbm, periods/vbm-a0 (torus, array; default all)")
         ->delimiter(',');
     sweep_rho->add_option("--format", rho_format, "table, csv or json");
+    unsigned rho_jobs = 0;
+    sweep_rho->add_option("--jobs,-j", rho_jobs, "runs at once (default: every core; the output is the same)");
     sweep_rho->add_option("--plot", rho_plot, "also draw PREFIX.png and PREFIX.svg (gnuplot) and keep PREFIX.dat");
 
     RunConfig rate_config;
@@ -351,6 +355,8 @@ int dispatch(int argc, char* argv[], bool check_only) {
     sweep_rate->add_option("--rates", rates_text,
                            "offered loads in flits/node/cycle, a comma list, or auto (bisection for the saturation point)");
     sweep_rate->add_option("--format", rate_format, "table, csv or json");
+    unsigned rate_jobs = 0;
+    sweep_rate->add_option("--jobs,-j", rate_jobs, "runs at once for a list of rates (default: every core; the same output)");
 
     std::string bench_format = "table";
     auto* bench = app.add_subcommand("bench", "measure simulation speed and peak memory on standard runs");
@@ -443,7 +449,7 @@ int dispatch(int argc, char* argv[], bool check_only) {
                 rates.push_back(r);
             }
         }
-        return cmd_sweep_rate(rate_config, search ? std::vector<double>{1.0} : rates, search, rate_format);
+        return cmd_sweep_rate(rate_config, search ? std::vector<double>{1.0} : rates, search, rate_format, rate_jobs);
     }
     if (sweep_rho->parsed()) {
         const bool mesh = rho_opts.topology != "hypercube";
@@ -454,7 +460,7 @@ int dispatch(int argc, char* argv[], bool check_only) {
         if (sweep_rho->count("--schemes") == 0 && mesh) schemes = {"periods/vbm-split", "periods/vbm", "periods/vbm-a0"};
         if (auto err = rho_opts.into(rho_config); !err.empty()) return bad_input(err);
         if (rho_opts.rho || rho_opts.lambda) return bad_input("sweep-rho takes its loads from --rhos, not --rho or --lambda");
-        return cmd_sweep_rho(rho_config, rhos, schemes, rho_format, rho_plot);
+        return cmd_sweep_rho(rho_config, rhos, schemes, rho_format, rho_plot, rho_jobs);
     }
     if (sweep->parsed()) {
         if (sweep->count("--rates"))
@@ -470,7 +476,7 @@ int dispatch(int argc, char* argv[], bool check_only) {
             return bad_input(error);
         sweep_opts.dim = *std::max_element(axes.dims.begin(), axes.dims.end());
         if (auto err = sweep_opts.into(sweep_config); !err.empty()) return bad_input(err);
-        return cmd_sweep(sweep_config, axes, sweep_format);
+        return cmd_sweep(sweep_config, axes, sweep_format, sweep_jobs);
     }
     return cmd_bench(bench_format);
 }

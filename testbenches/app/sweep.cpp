@@ -109,7 +109,7 @@ void print_row(const std::string& format, const RunResult& r, bool with_k, bool 
 
 }  // namespace
 
-int cmd_sweep(RunConfig base, const SweepAxes& axes, const std::string& format) {
+int cmd_sweep(RunConfig base, const SweepAxes& axes, const std::string& format, unsigned jobs) {
     if (format != "table" && format != "csv" && format != "json") {
         std::cerr << "cubecast: --format '" << format << "' is unknown: accepted table, csv, json\n";
         return kExitBadInput;
@@ -145,22 +145,23 @@ int cmd_sweep(RunConfig base, const SweepAxes& axes, const std::string& format) 
     nlohmann::json all = nlohmann::json::array();
     int worst = kExitOk;
     std::map<RunStatus, uint64_t> by_status;
-    for (uint64_t i = 0; i < total; ++i) {
-        const RunConfig c =
-            make(axes.dims[i / (ks.size() * seeds.size())], ks[i / seeds.size() % ks.size()], seeds[i % seeds.size()]);
-        RunResult r;
-        try {
-            r = simulate_isolated(c).result;
-        } catch (const ConfigError& e) {
-            print_error(e.what());
-            return kExitBadInput;
-        }
-        ++by_status[r.status];
-        if (exit_code_for(r.status) > worst) worst = exit_code_for(r.status);
-        if (format == "json")
-            all.push_back(to_json(r, false));
-        else
-            print_row(format, r, with_k, with_seed);
+    // The runs go on every core (--jobs); the rows come out in order as they finish.
+    const auto config_at = [&](size_t i) {
+        return make(axes.dims[i / (ks.size() * seeds.size())], ks[i / seeds.size() % ks.size()], seeds[i % seeds.size()]);
+    };
+    try {
+        simulate_each(total, config_at, jobs, [&](size_t, const IsolatedResult& ir) {
+            const RunResult& r = ir.result;
+            ++by_status[r.status];
+            if (exit_code_for(r.status) > worst) worst = exit_code_for(r.status);
+            if (format == "json")
+                all.push_back(to_json(r, false));
+            else
+                print_row(format, r, with_k, with_seed);
+        });
+    } catch (const ConfigError& e) {
+        print_error(e.what());
+        return kExitBadInput;
     }
     if (format == "json") std::cout << all.dump(2) << "\n";
     if (format == "table" && total > 1) {

@@ -23,7 +23,7 @@ bool carried(const TrafficResult& t) {
 }
 }  // namespace
 
-int cmd_sweep_rate(RunConfig base, const std::vector<double>& rates, bool search, const std::string& format) {
+int cmd_sweep_rate(RunConfig base, const std::vector<double>& rates, bool search, const std::string& format, unsigned jobs) {
     if (format != "table" && format != "csv" && format != "json") {
         std::cerr << "cubecast: --format '" << format << "' is unknown: accepted table, csv, json\n";
         return kExitBadInput;
@@ -43,15 +43,20 @@ int cmd_sweep_rate(RunConfig base, const std::vector<double>& rates, bool search
     }
     std::map<double, TrafficResult> results;
     int worst = kExitOk;
-    const auto run = [&](double r) -> const TrafficResult& {
+    const auto at_rate = [&](double r) {
+        RunConfig c = base;
+        c.rate = r;
+        return c;
+    };
+    const auto record = [&](double r, const RunResult& res) {
+        worst = std::max(worst, exit_code_for(res.status));
+        results[r] = res.traffic.value_or(TrafficResult{});
+        if (!res.traffic) results[r].saturated = true;  // a stalled or failed run carries nothing
+    };
+    const auto run = [&](double r) -> const TrafficResult& {  // one at a time: the bisection's next rate depends on it
         if (!results.count(r)) {
-            RunConfig c = base;
-            c.rate = r;
             std::cerr << "cubecast: rate " << r << " ..." << std::endl;
-            const RunResult res = simulate_isolated(c).result;
-            worst = std::max(worst, exit_code_for(res.status));
-            results[r] = res.traffic.value_or(TrafficResult{});
-            if (!res.traffic) results[r].saturated = true;  // a stalled or failed run carries nothing
+            record(r, simulate_isolated(at_rate(r)).result);
         }
         return results[r];
     };
@@ -65,7 +70,13 @@ int cmd_sweep_rate(RunConfig base, const std::vector<double>& rates, bool search
         }
         point = lo;
     } else {
-        for (double r : rates) run(r);
+        // The listed rates on every core (--jobs), recorded in order.
+        simulate_each(
+            rates.size(), [&](size_t i) { return at_rate(rates[i]); }, jobs,
+            [&](size_t i, const IsolatedResult& ir) {
+                std::cerr << "cubecast: rate " << rates[i] << " done" << std::endl;
+                if (!results.count(rates[i])) record(rates[i], ir.result);
+            });
         for (const auto& [r, t] : results)
             if (carried(t)) point = std::max(point, r);
     }

@@ -106,7 +106,7 @@ void write_plot(const std::string& prefix, const Topology& topo, unsigned packet
 }  // namespace
 
 int cmd_sweep_rho(RunConfig base, const std::vector<double>& rhos, const std::vector<std::string>& scheme_names,
-                  const std::string& format, const std::string& plot_prefix) {
+                  const std::string& format, const std::string& plot_prefix, unsigned jobs) {
     if (format != "table" && format != "csv" && format != "json") {
         std::cerr << "cubecast: --format '" << format << "' is unknown: accepted table, csv, json\n";
         return kExitBadInput;
@@ -157,54 +157,55 @@ int cmd_sweep_rho(RunConfig base, const std::vector<double>& rhos, const std::ve
     int worst = kExitOk;
     size_t done = 0;
     const size_t total = schemes.size() * rhos.size();
-    for (size_t i = 0; i < rhos.size(); ++i)
-        for (size_t s = 0; s < schemes.size(); ++s) {
-            std::cerr << "cubecast: [" << ++done << "/" << total << "] " << schemes[s].name << " at rho = " << rhos[i]
-                      << " ...\n";
-            RunResult r;
-            try {
-                r = simulate_isolated(configs[s][i]).result;
-            } catch (const ConfigError& e) {
-                print_error(e.what());
-                return kExitBadInput;
-            }
-            worst = std::max(worst, exit_code_for(r.status));
-            results[s].push_back(r);
-            const DynamicResult& dyn = *r.dynamic;
-            const bool has_t = dyn.theory.has_value();
-            const bool t_stable = has_t && dyn.theory->stable;
-            const std::string verdict = r.status != RunStatus::ok                        ? status_name(r.status)
-                                        : !dyn.stable                                    ? "UNSTABLE (backlog grows)"
-                                        : t_stable && dyn.mean_delay > dyn.theory->bound ? "ABOVE THE BOUND"
-                                                                                         : "stable";
-            if (format == "table") {
-                std::cout << std::setw(6) << fixed(dyn.rho, 3) << std::setw(19) << schemes[s].name << std::setw(11)
-                          << (dyn.stable ? fixed(dyn.mean_delay, 3) : "-") << std::setw(9)
-                          << (dyn.stable ? fixed(dyn.ci_half, 3) : "-") << std::setw(10)
-                          << (dyn.stable ? fixed(dyn.p99_delay, 1) : "-") << std::setw(10)
-                          << (t_stable ? fixed(dyn.theory->bound, 3)
-                              : has_t  ? "unstable"
-                                       : "-")
-                          << std::setw(8) << (has_t ? fixed(dyn.theory->rho_limit, 3) : "-") << std::setw(11)
-                          << fixed(dyn.throughput / dyn.lambda, 3) << std::setw(10) << fixed(dyn.mean_backlog, 1) << "  "
-                          << verdict << "\n";
-            } else if (format == "csv") {
-                std::cout << base.dim << "," << schemes[s].name << "," << dyn.rho << "," << dyn.lambda << ","
-                          << (dyn.stable ? std::to_string(dyn.mean_delay) : "") << ","
-                          << (dyn.stable ? std::to_string(dyn.ci_half) : "") << ","
-                          << (dyn.stable ? std::to_string(dyn.p99_delay) : "") << ","
-                          << (t_stable ? std::to_string(dyn.theory->bound) : "") << ","
-                          << (has_t ? std::to_string(dyn.theory->light_load) : "") << ","
-                          << (has_t ? std::to_string(dyn.theory->rho_limit) : "") << "," << dyn.stable << "," << t_stable << ","
-                          << dyn.throughput << "," << dyn.offered << "," << dyn.mean_backlog << "," << dyn.requests << ","
-                          << status_name(r.status) << "," << r.wall_seconds << "\n";
-            } else {
-                nlohmann::json j = to_json(r, false);
-                j["scheme"] = schemes[s].name;
-                all.push_back(j);
-            }
-            std::cout.flush();
+    // The runs go on every core (--jobs); the rows come out in order (rho, then scheme) as they finish.
+    const auto print = [&](size_t at, const RunResult& r) {
+        const size_t i = at / schemes.size(), s = at % schemes.size();
+        std::cerr << "cubecast: [" << ++done << "/" << total << "] " << schemes[s].name << " at rho = " << rhos[i] << " done\n";
+        worst = std::max(worst, exit_code_for(r.status));
+        results[s].push_back(r);
+        const DynamicResult& dyn = *r.dynamic;
+        const bool has_t = dyn.theory.has_value();
+        const bool t_stable = has_t && dyn.theory->stable;
+        const std::string verdict = r.status != RunStatus::ok                        ? status_name(r.status)
+                                    : !dyn.stable                                    ? "UNSTABLE (backlog grows)"
+                                    : t_stable && dyn.mean_delay > dyn.theory->bound ? "ABOVE THE BOUND"
+                                                                                     : "stable";
+        if (format == "table") {
+            std::cout << std::setw(6) << fixed(dyn.rho, 3) << std::setw(19) << schemes[s].name << std::setw(11)
+                      << (dyn.stable ? fixed(dyn.mean_delay, 3) : "-") << std::setw(9)
+                      << (dyn.stable ? fixed(dyn.ci_half, 3) : "-") << std::setw(10)
+                      << (dyn.stable ? fixed(dyn.p99_delay, 1) : "-") << std::setw(10)
+                      << (t_stable ? fixed(dyn.theory->bound, 3)
+                          : has_t  ? "unstable"
+                                   : "-")
+                      << std::setw(8) << (has_t ? fixed(dyn.theory->rho_limit, 3) : "-") << std::setw(11)
+                      << fixed(dyn.throughput / dyn.lambda, 3) << std::setw(10) << fixed(dyn.mean_backlog, 1) << "  " << verdict
+                      << "\n";
+        } else if (format == "csv") {
+            std::cout << base.dim << "," << schemes[s].name << "," << dyn.rho << "," << dyn.lambda << ","
+                      << (dyn.stable ? std::to_string(dyn.mean_delay) : "") << ","
+                      << (dyn.stable ? std::to_string(dyn.ci_half) : "") << ","
+                      << (dyn.stable ? std::to_string(dyn.p99_delay) : "") << ","
+                      << (t_stable ? std::to_string(dyn.theory->bound) : "") << ","
+                      << (has_t ? std::to_string(dyn.theory->light_load) : "") << ","
+                      << (has_t ? std::to_string(dyn.theory->rho_limit) : "") << "," << dyn.stable << "," << t_stable << ","
+                      << dyn.throughput << "," << dyn.offered << "," << dyn.mean_backlog << "," << dyn.requests << ","
+                      << status_name(r.status) << "," << r.wall_seconds << "\n";
+        } else {
+            nlohmann::json j = to_json(r, false);
+            j["scheme"] = schemes[s].name;
+            all.push_back(j);
         }
+        std::cout.flush();
+    };
+    try {
+        simulate_each(
+            total, [&](size_t at) { return configs[at % schemes.size()][at / schemes.size()]; }, jobs,
+            [&](size_t at, const IsolatedResult& ir) { print(at, ir.result); });
+    } catch (const ConfigError& e) {
+        print_error(e.what());
+        return kExitBadInput;
+    }
     if (format == "json") std::cout << all.dump(2) << "\n";
     if (!plot_prefix.empty()) {
         try {
