@@ -11,6 +11,7 @@
 #include "models/fabric/printable.h"
 #include "models/fabric/topology.h"
 #include "testbenches/experiment/experiment.h"
+#include "testbenches/experiment/results_store.h"
 
 namespace cubecast {
 
@@ -313,6 +314,23 @@ Experiment parse_experiment(const std::string& path, const std::string& text, co
                 if (!seen.insert(k).second) r.fail(a.line, "key '" + k + "' varies on two axes: accepted one axis per key");
     }
     ex.fixed = fixed;
+    // Each plot's columns: a key the experiment sets, or a figure a run reports.
+    {
+        std::set<std::string> columns;
+        for (const std::string& c : result_columns()) columns.insert(c);
+        for (const auto& f : fixed) columns.insert(f.first);
+        for (const Axis& a : ex.axes) columns.insert(a.keys.begin(), a.keys.end());
+        for (const PlotSpec& p : ex.plots) {
+            std::vector<std::string> named = {p.x, p.y};
+            named.insert(named.end(), p.references.begin(), p.references.end());
+            if (!p.curves.empty()) named.push_back(p.curves);
+            for (const std::string& c : named)
+                if (!columns.count(c))
+                    r.fail(p.line, "plot '" + p.name + "' names '" + printable(c) +
+                                       "', which is neither a key the experiment sets nor a result column (see "
+                                       "docs/experiments.md: e.g. completion_slots, paper_slots, traffic.mean_latency_cycles)");
+        }
+    }
 
     // The points: every combination of the axes, the first axis outermost.
     size_t total = 1;
@@ -354,6 +372,8 @@ Experiment parse_experiment(const std::string& path, const std::string& text, co
             p.key += k + "=" + v + "\n";
             if (flag[k]) {
                 if (v == "true") p.args.push_back("--" + k);
+            } else if (v.empty()) {
+                // '' leaves the option at its default (a zipped group whose key applies to some rows only)
             } else {
                 p.args.push_back("--" + k + "=" + v);
             }

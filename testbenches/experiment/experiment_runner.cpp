@@ -103,7 +103,7 @@ private:
         std::deque<size_t> queue(order.begin(), order.end());
         const unsigned jobs = plan_.jobs ? plan_.jobs : distributed ? 1 : available_cores();
         ForkPool pool(jobs, plan_.point_timeout);
-        Progress progress(mine, mine - order.size(), jobs);
+        Progress progress(mine, mine - order.size(), plan_.quiet);
         const int others = distributed ? mpi::size() - 1 : 0;
         int stopped = 0;
         int code = 0;
@@ -135,7 +135,12 @@ private:
                     ++stopped;
                 }
             }
-            for (const PoolOutcome& o : pool.collect(distributed ? 5 : 1000)) record(make_row(ex_.points[o.id], o, 0));
+            const std::vector<PoolOutcome> finished = pool.collect(distributed ? 5 : 1000);
+            while (!queue.empty() && pool.has_room()) {  // the next points start before the rows are written
+                run_local(pool, queue.front());
+                queue.pop_front();
+            }
+            for (const PoolOutcome& o : finished) record(make_row(ex_.points[o.id], o, 0));
         }
         progress.end();
         return code;

@@ -16,6 +16,7 @@ struct RunPlan {
     std::string out_dir;
     unsigned shard = 0, shards = 1;  // run the points whose index % shards == shard
     bool retry_failed = false;       // run again the points whose row is an error
+    bool quiet = false;              // no progress on stderr
     std::string command_line;
 };
 

@@ -18,20 +18,20 @@ std::string clock_text(double s) {
 }
 }  // namespace
 
-Progress::Progress(size_t total, size_t already_done, unsigned workers)
+Progress::Progress(size_t total, size_t already_done, bool quiet)
     : total_(total),
       done_(already_done),
-      workers_(workers),
       tty_(isatty(STDERR_FILENO) != 0),
+      quiet_(quiet),
       start_(std::chrono::steady_clock::now()) {
-    if (already_done)
+    if (already_done && !quiet_)
         std::fprintf(stderr, "%zu of %zu points already in the results: running the other %zu\n", already_done, total,
                      total - already_done);
 }
 
 void Progress::running(size_t n) {
     running_ = n;
-    if (tty_) draw();
+    if (tty_ && !quiet_) draw();
 }
 
 void Progress::finished(const std::string& label, const std::string& outcome, double seconds, bool failed, size_t running) {
@@ -39,6 +39,7 @@ void Progress::finished(const std::string& label, const std::string& outcome, do
     ++done_here_;
     failed_ += failed ? 1 : 0;
     running_ = running;
+    if (quiet_) return;
     if (tty_)
         draw();
     else
@@ -60,7 +61,7 @@ void Progress::draw() {
 }
 
 void Progress::end() {
-    if (tty_) {
+    if (tty_ && !quiet_) {
         draw();
         std::fprintf(stderr, "\n");
     }

@@ -9,7 +9,7 @@ namespace cubecast {
 
 class Progress {
 public:
-    Progress(size_t total, size_t already_done, unsigned workers);
+    Progress(size_t total, size_t already_done, bool quiet = false);
     void finished(const std::string& label, const std::string& outcome, double seconds, bool failed, size_t running);
     void running(size_t n);
     void end();
@@ -17,8 +17,7 @@ public:
 private:
     void draw();
     size_t total_, done_, done_here_ = 0, failed_ = 0, running_ = 0;
-    unsigned workers_;
-    bool tty_;
+    bool tty_, quiet_;
     std::chrono::steady_clock::time_point start_;
 };
 

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "models/fabric/printable.h"
+#include "models/sim/result_json.h"
 #include "testbenches/experiment/machine.h"
 
 namespace cubecast {
@@ -93,6 +94,21 @@ std::vector<std::pair<std::string, std::string>> csv_cells(const nlohmann::json&
     for (auto& f : figures)
         if (!params.count(f.first) && f.first != "status") cells.push_back(std::move(f));
     return cells;
+}
+
+std::vector<std::string> result_columns() {
+    RunResult r;
+    r.lower_bound_slots = Slots(1);
+    r.paper_slots = Slots(1);
+    r.unbounded_peak_queue = 0;
+    r.traffic = TrafficResult{};
+    r.dynamic = DynamicResult{};
+    r.dynamic->theory = DynamicTheory{};
+    std::vector<std::pair<std::string, std::string>> cells;
+    flatten("", to_json(r, false), cells);
+    std::vector<std::string> names = {"point", "status", "exit", "error"};
+    for (const auto& c : cells) names.push_back(c.first);
+    return names;
 }
 
 std::vector<nlohmann::json> read_rows(const std::string& path) {

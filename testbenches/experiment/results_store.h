@@ -47,6 +47,9 @@ std::vector<nlohmann::json> read_rows(const std::string& path);
 // with nested objects flattened ("traffic.mean_latency_cycles"); host timings and per-node arrays are
 // left to the JSON lines.
 std::vector<std::pair<std::string, std::string>> csv_cells(const nlohmann::json& row);
+// Every figure column a run's row can have (the optional parts of a result filled in), for checking
+// an experiment's plots before it runs.
+std::vector<std::string> result_columns();
 // A CSV field, quoted when it needs to be.
 std::string csv_field(const std::string& s);
 
