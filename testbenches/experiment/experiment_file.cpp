@@ -232,7 +232,7 @@ Experiment parse_experiment(const std::string& path, const std::string& text, co
                     else if (k == "y")
                         plot.y = r.scalar(v, k);
                     else if (k == "curves")
-                        plot.curves = r.scalar(v, k);
+                        plot.curves = r.values(v, k);
                     else if (k == "log-x" || k == "log-y") {
                         const std::string b = r.scalar(v, k);
                         if (b != "true" && b != "false")
@@ -323,7 +323,7 @@ Experiment parse_experiment(const std::string& path, const std::string& text, co
         for (const PlotSpec& p : ex.plots) {
             std::vector<std::string> named = {p.x, p.y};
             named.insert(named.end(), p.references.begin(), p.references.end());
-            if (!p.curves.empty()) named.push_back(p.curves);
+            named.insert(named.end(), p.curves.begin(), p.curves.end());
             for (const std::string& c : named)
                 if (!columns.count(c))
                     r.fail(p.line, "plot '" + p.name + "' names '" + printable(c) +

@@ -88,7 +88,7 @@ std::vector<std::string> draw_plots(const std::vector<PlotSpec>& plots, const st
     for (const PlotSpec& p : plots) {
         std::vector<std::string> columns = {p.x, p.y};
         columns.insert(columns.end(), p.references.begin(), p.references.end());
-        if (!p.curves.empty()) columns.push_back(p.curves);
+        columns.insert(columns.end(), p.curves.begin(), p.curves.end());
         bool drawable = true;
         for (const std::string& c : columns)
             if (table.column(c) < 0) drawable = false;
@@ -99,7 +99,7 @@ std::vector<std::string> draw_plots(const std::vector<PlotSpec>& plots, const st
         // One block per curve value (in order of first appearance), rows sorted by x.
         std::vector<std::string> curve_names;
         std::map<std::string, std::vector<std::vector<double>>> curves;
-        const int cx = table.column(p.x), cy = table.column(p.y), cc = p.curves.empty() ? -1 : table.column(p.curves);
+        const int cx = table.column(p.x), cy = table.column(p.y);
         for (const auto& row : table.rows) {
             std::vector<double> values;
             double v;
@@ -108,7 +108,12 @@ std::vector<std::string> draw_plots(const std::vector<PlotSpec>& plots, const st
             values.push_back(numeric(row[static_cast<size_t>(cy)], v) ? v : NAN);
             for (const std::string& r : p.references)
                 values.push_back(numeric(row[static_cast<size_t>(table.column(r))], v) ? v : NAN);
-            const std::string name = cc < 0 ? p.y : p.curves + "=" + row[static_cast<size_t>(cc)];
+            std::string name;  // "algorithm=periods pmnb=vb2"; a key left empty in a row is left out
+            for (const std::string& c : p.curves) {
+                const std::string& value = row[static_cast<size_t>(table.column(c))];
+                if (!value.empty()) name += (name.empty() ? "" : " ") + c + "=" + value;
+            }
+            if (name.empty()) name = p.y;
             if (!curves.count(name)) curve_names.push_back(name);
             curves[name].push_back(values);
         }
@@ -134,7 +139,7 @@ std::vector<std::string> draw_plots(const std::vector<PlotSpec>& plots, const st
         plot << "set title " << quoted_for_gnuplot(p.title.empty() ? p.y + " vs " + p.x : p.title) << " noenhanced\n"
              << "set xlabel " << quoted_for_gnuplot(p.x) << " noenhanced\nset ylabel " << quoted_for_gnuplot(p.y)
              << " noenhanced\n"
-             << "set key outside right noenhanced\nset grid\nset datafile missing 'NaN'\n";
+             << "set key below noenhanced\nset grid\nset datafile missing 'NaN'\n";
         if (p.log_x) plot << "set logscale x\n";
         if (p.log_y) plot << "set logscale y\n";
         plot << "plot ";
