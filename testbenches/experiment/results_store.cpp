@@ -102,6 +102,8 @@ std::vector<std::string> result_columns() {
     r.paper_slots = Slots(1);
     r.unbounded_peak_queue = 0;
     r.traffic = TrafficResult{};
+    r.traffic->has_bound = true;
+    r.traffic->measured = 1;
     r.dynamic = DynamicResult{};
     r.dynamic->theory = DynamicTheory{};
     std::vector<std::pair<std::string, std::string>> cells;
