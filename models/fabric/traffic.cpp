@@ -359,6 +359,9 @@ bool TrafficLedger::delivered(const Header& h, uint32_t at, uint64_t cycle) {
     if (cycle >= from && cycle < to) window_flits_delivered_ += flits;
     if (created >= from && created < to) {
         latencies_.push_back(static_cast<uint32_t>(std::min<uint64_t>(cycle - created, ~0u)));
+        const int half = created - from < spec_.window / 2 ? 0 : 1;
+        half_latency_sum_[half] += static_cast<double>(cycle - created);
+        ++half_count_[half];
         const unsigned hop_count = topology_.distance(h.origin, h.dest);
         hop_sum_ += hop_count;
         hop_flit_sum_ += static_cast<double>(hop_count) * flits;
@@ -409,6 +412,9 @@ TrafficResult TrafficLedger::summarize() const {
         r.zero_load_latency = hop_flit_sum_ / count;
         r.mean_flits = static_cast<double>(latency_flits_) / count;
     }
+    if (half_count_[0] && half_count_[1] && half_latency_sum_[0] > 0)
+        r.latency_growth = (half_latency_sum_[1] / static_cast<double>(half_count_[1])) /
+                           (half_latency_sum_[0] / static_cast<double>(half_count_[0]));
     return r;
 }
 

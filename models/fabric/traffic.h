@@ -103,6 +103,10 @@ struct TrafficResult {
     double mean_flits = 0;         // of the measured packets
     std::string sizes;             // the size distribution as given (--packet-sizes; "from the trace" for a trace's), or empty
     bool saturated = false;        // some measured packet arrived after generation had stopped
+    // Mean latency of the measured packets created in the window's second half over that of its first
+    // half: near 1 where queues are stable; well above 1 where latency grows with the time a load has
+    // been on (past saturation, even when every measured packet still arrives in the drain).
+    double latency_growth = 0;
     // Per-link utilisation over the window (flits per cycle): the busiest link and the mean over links.
     double link_max = 0, link_mean = 0;
     uint32_t link_max_src = 0, link_max_dst = 0;
@@ -178,6 +182,8 @@ private:
     uint64_t window_flits_delivered_ = 0;
     std::vector<uint32_t> latencies_;  // of the measured packets delivered
     double hop_sum_ = 0, hop_flit_sum_ = 0;
+    double half_latency_sum_[2] = {0, 0};  // measured packets created in the window's first, second half
+    uint64_t half_count_[2] = {0, 0};
     uint64_t latency_flits_ = 0;  // flits of the measured packets delivered
     bool saturated_ = false;
 };

@@ -72,6 +72,7 @@ void to_json(json& j, const TrafficResult& t) {
          {"mean_packet_flits", t.mean_flits},
          {"packet_sizes", t.sizes},
          {"saturated", t.saturated},
+         {"latency_growth", t.latency_growth},
          {"link_utilisation", {{"max", t.link_max}, {"mean", t.link_mean}, {"busiest", {t.link_max_src, t.link_max_dst}}}}};
     if (t.measured == 0)  // no packet created in the window: no latency to give (null, not 0)
         for (const char* k : {"mean_latency_cycles", "p50_latency_cycles", "p99_latency_cycles", "max_latency_cycles",
@@ -106,6 +107,7 @@ void from_json(const json& j, TrafficResult& t) {
     t.mean_flits = number("mean_packet_flits");
     t.sizes = j.at("packet_sizes");
     t.saturated = j.at("saturated");
+    t.latency_growth = j.value("latency_growth", 0.0);
     const json& links = j.at("link_utilisation");
     t.link_max = links.at("max");
     t.link_mean = links.at("mean");

@@ -1,8 +1,8 @@
 // `cubecast sweep-rate`: task traffic over offered loads, as a table, CSV or JSON, with the
 // saturation throughput (the most any load got accepted) and the saturation point: the highest load
 // the network still carries (accepted within 5 % of offered, the measured packets arriving while the
-// load is on, mean latency under three times the zero-load latency). `--rates auto` finds that point
-// by bisection between 0 and 1 (to 0.01). Each run is a forked child; progress goes to stderr.
+// load is on, mean latency under three times the zero-load latency and not growing over the window). `--rates auto` finds that
+// point by bisection between 0 and 1 (to 0.01). Each run is a forked child; progress goes to stderr.
 #include <cmath>
 #include <iomanip>
 #include <iostream>
@@ -18,8 +18,13 @@
 namespace cubecast {
 
 namespace {
+// Latency may not grow with the time the load has been on: the window's second half no more than
+// 10 % above its first (a stable queue's halves agree within a few per cent; past saturation the
+// second half's packets find longer queues).
+constexpr double kMaxLatencyGrowth = 1.10;
 bool carried(const TrafficResult& t) {
-    return !t.saturated && t.accepted >= 0.95 * t.offered && t.mean_latency <= 3 * std::max(1.0, t.zero_load_latency);
+    return !t.saturated && t.accepted >= 0.95 * t.offered && t.mean_latency <= 3 * std::max(1.0, t.zero_load_latency) &&
+           t.latency_growth <= kMaxLatencyGrowth;
 }
 }  // namespace
 

@@ -568,6 +568,20 @@ TEST(CommandLine, SweepRateFindsTheSaturationPoint) {
     ASSERT_EQ(j.at("runs").size(), 2u);
     EXPECT_DOUBLE_EQ(j.at("saturation_point").get<double>(), 0.5);
     EXPECT_GT(j.at("saturation_throughput").get<double>(), 0.45);
+    // Bit reverse on the 8x8 array: a load just over the channel-load bound (1/7 under XY) leaves
+    // every measured packet arriving in the drain, but its latency grows over the window, so it is
+    // not carried; the point found stays under the bound.
+    const CliResult b =
+        cubecast_cli("sweep-rate --topology array --dim 2 --radix 8 --pattern bitrev --rates 0.1,0.149 --format json");
+    ASSERT_EQ(b.code, 0) << b.err;
+    const auto jb = nlohmann::json::parse(b.out);
+    const double bound = jb.at("channel_load_bound").get<double>();
+    EXPECT_NEAR(bound, 1.0 / 7.0, 1e-4);
+    const auto& over = jb.at("runs").at(1);
+    EXPECT_FALSE(over.at("saturated").get<bool>());
+    EXPECT_GT(over.at("latency_growth").get<double>(), 1.1);
+    EXPECT_LT(jb.at("runs").at(0).at("latency_growth").get<double>(), 1.1);
+    EXPECT_DOUBLE_EQ(jb.at("saturation_point").get<double>(), 0.1);
     expect_bad_input("sweep-rate --dim 4 --rates 0.1,1.5", "1.5", "(0, 1]");
     expect_bad_input("sweep-rate --dim 4 --rates 0.2 --format xml", "xml", "table, csv, json");
     expect_bad_input("sweep-rate --topology torus --radix 4 --dim 2 --rates 0.2 --pattern bitrev --algorithm ecube", "ecube",
