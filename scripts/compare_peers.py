@@ -3,10 +3,15 @@
 BookSim2 and Noxim; a table and a latency-vs-load plot per experiment, and a speed table.
 
 Every simulator is asked for the same thing: Bernoulli injection at a rate in flits per node per
-cycle, a warm-up, then latency (packet creation to delivery, cycles) and accepted throughput (flits
-per node per cycle) over a measurement window. The peers are set as close to cubecast's router as
-they allow (one virtual channel where the routing allows it, deep buffers, their shortest pipeline);
-what differs is printed beside each table."""
+cycle, a warm-up, then latency (packet creation to the tail flit's delivery, cycles) and accepted
+throughput (flits per node per cycle) over a measurement window of the same length. The warm-up is
+as long as the window, because BookSim's warm-up is whole sample periods: BookSim runs one warm-up
+period and one sample period (max_samples counts the warm-up), cubecast and Noxim the same cycles.
+Noxim reports the head flit's latency: the tail's is taken as that plus flits - 1 (exact when the
+worm is not blocked on its way, a lower bound when it is). BookSim's uniform pattern picks the source
+itself as a destination too (its mean hop count on the 8x8 mesh is 5.25, not 5.33); that stays a
+difference, printed beside the tables. The peers are set as close to cubecast's router as they allow
+(one virtual channel where the routing allows it, deep buffers, their shortest pipeline)."""
 import argparse
 import json
 import os
@@ -82,7 +87,7 @@ injection_rate_uses_flits = 1;
 sim_type = latency;
 warmup_periods = 1;
 sample_period = {window};
-max_samples = 1;
+max_samples = 2;
 sim_count = 1;
 seed = 1;
 """
@@ -92,9 +97,10 @@ seed = 1;
     out, seconds, peak = timed([args.booksim, path])
     lat = re.findall(r"Packet latency average = ([\d.]+)", out)
     acc = re.findall(r"Accepted flit rate average\s*=\s*([\d.]+)", out)
+    cycles = re.findall(r"Time taken is (\d+) cycles", out)
     unstable = "unstable" in out.lower() or not lat
     return {"latency": float(lat[-1]) if lat else float("nan"), "accepted": float(acc[-1]) if acc else float("nan"),
-            "saturated": unstable, "wall": seconds, "peak": peak}
+            "saturated": unstable, "wall": seconds, "peak": peak, "cycles": int(cycles[-1]) if cycles else warmup + window}
 
 
 def run_noxim(args, mesh, pattern, flits, load, warmup, window):
@@ -107,8 +113,9 @@ def run_noxim(args, mesh, pattern, flits, load, warmup, window):
                                 "-sim", str(warmup + window), "-seed", "1"])
     lat = re.findall(r"Global average delay \(cycles\): ([\d.eE+-]+)", out)
     acc = re.findall(r"Average IP throughput \(flits/cycle/IP\): ([\d.eE+-]+)", out)
-    return {"latency": float(lat[-1]) if lat else float("nan"), "accepted": float(acc[-1]) if acc else float("nan"),
-            "saturated": not lat, "wall": seconds, "peak": peak}
+    head = float(lat[-1]) if lat else float("nan")
+    return {"latency": head + (flits - 1), "accepted": float(acc[-1]) if acc else float("nan"),
+            "saturated": not lat, "wall": seconds, "peak": peak, "cycles": warmup + window}
 
 
 def fmt(x, digits=2):
@@ -127,7 +134,7 @@ def main():
     args = ap.parse_args()
     args.noxim, args.noxim_config, args.booksim = (os.path.abspath(x) for x in (args.noxim, args.noxim_config, args.booksim))
     os.makedirs(args.out, exist_ok=True)
-    warmup, window = (300, 1000) if args.quick else (1000, 4000)
+    warmup, window = (1000, 1000) if args.quick else (4000, 4000)
     speed_rows = []
     chosen = [e for e in EXPERIMENTS if not args.experiments or e[0] in args.experiments.split(",")]
     for name, title, topo, net, mesh, pattern, flits in chosen:
@@ -167,19 +174,21 @@ def main():
                     f"plot '{os.path.join(args.out, name + '.dat')}' using 1:2 with linespoints title 'cubecast',"
                     f" '' using 1:3 with linespoints title 'BookSim2'" + (", '' using 1:4 with linespoints title 'Noxim'" if mesh else ""))
             subprocess.run(["gnuplot", "-e", plot], check=False)
-        # Speed at the lightest and a middle load: the same network, load and cycles in each simulator.
+        # Speed at the lightest and a middle load: the same network and load; each simulator credited with
+        # the flit-hops of its own cycles (cubecast's flit-hops per cycle times that simulator's cycles).
         for load, c, t, b, n in rows[:: max(1, len(rows) // 2)]:
-            hops = c["flit_hops"]  # the same workload's flit-hops, counted by cubecast's links
-            speed_rows.append((name, load, hops, c, t, b, n))
+            speed_rows.append((name, load, c["flit_hops"] / c["cycles"], c, t, b, n))
     with open(os.path.join(args.out, "speed.md"), "w") as f:
-        f.write("| experiment | load | flit-hops | cubecast cycle level flit-hops/s | TLM | BookSim2 | Noxim | cycle / BookSim | TLM / BookSim | TLM / Noxim | peak MiB cubecast / BookSim / Noxim |\n"
+        f.write("| experiment | load | cycles cubecast / BookSim2 / Noxim | cubecast cycle level flit-hops/s | TLM | BookSim2 | Noxim | cycle / BookSim | TLM / BookSim | TLM / Noxim | peak MiB cubecast / BookSim / Noxim |\n"
                 "|---|---|---|---|---|---|---|---|---|---|---|\n")
-        for name, load, hops, c, t, b, n in speed_rows:
-            rate = lambda secs: hops / secs if secs > 0 else float("nan")
-            f.write(f"| {name} | {load} | {hops} | {rate(c['wall']):.3g} | {rate(t['wall']):.3g} | {rate(b['wall']):.3g} | "
-                    f"{rate(n['wall']):.3g} | " if n else f"| {name} | {load} | {hops} | {rate(c['wall']):.3g} | {rate(t['wall']):.3g} | {rate(b['wall']):.3g} | - | ")
-            f.write(f"{rate(c['wall']) / rate(b['wall']):.2f} | {rate(t['wall']) / rate(b['wall']):.2f} | "
-                    + (f"{rate(t['wall']) / rate(n['wall']):.2f} | " if n else "- | ") +
+        for name, load, per_cycle, c, t, b, n in speed_rows:
+            def rate(run):
+                return per_cycle * run["cycles"] / run["wall"] if run["wall"] > 0 else float("nan")
+            cycles = f"{c['cycles']} / {b['cycles']} / {n['cycles'] if n else '-'}"
+            f.write(f"| {name} | {load} | {cycles} | {rate(c):.3g} | {rate(t):.3g} | {rate(b):.3g} | "
+                    + (f"{rate(n):.3g} | " if n else "- | "))
+            f.write(f"{rate(c) / rate(b):.2f} | {rate(t) / rate(b):.2f} | "
+                    + (f"{rate(t) / rate(n):.2f} | " if n else "- | ") +
                     f"{c['peak']:.0f} / {b['peak']:.0f} / {n['peak'] if n else float('nan'):.0f} |\n")
     print("tables and plots in", args.out)
 
