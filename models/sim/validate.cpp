@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <iomanip>
 #include <sstream>
+#include <stdexcept>
 
 #include "models/fabric/hypercube.h"
 #include "models/fabric/packet.h"
@@ -126,7 +127,7 @@ std::optional<std::string> validate_dynamic(const RunConfig& c, const TaskInfo& 
     if (c.slots != 0 && c.periods) return std::string("give --slots or --periods, not both");
     if (!(c.slots >= 0 && c.slots <= 1e7)) return "--slots " + number(c.slots) + " is out of range: accepted (0, 10000000]";
     if (c.periods && !periods) return only("--periods", "dynamic/periods");
-    if (c.periods > 1000000) return "--periods " + std::to_string(c.periods) + " is out of range: accepted 1..1000000";
+    if (auto e = range_problem("periods", static_cast<long long>(std::min<uint64_t>(c.periods, INT64_MAX)), c)) return e;
     if (!c.pmnb.empty() && !periods) return only("--pmnb", "dynamic/periods");
     if (periods) {
         const std::string name = c.period_pmnb();
@@ -308,7 +309,10 @@ std::optional<std::string> validate_traffic(const RunConfig& c, const TaskInfo& 
                number(1 / s.mean_flits()) + "]";
     if (!(s.rate > 0 && s.rate <= 1))
         return "--rate " + number(s.rate) + " is out of range: accepted flits per node per cycle in (0, 1]";
-    if (s.window < 1) return std::string("--window 0 is out of range: accepted 1 cycle or more");
+    for (const auto& [name, value] : {std::pair{"warmup-cycles", c.traffic_warmup}, std::pair{"window", c.traffic_window},
+                                      std::pair{"drain", c.traffic_drain}})
+        if (value)
+            if (auto e = range_problem(name, static_cast<long long>(std::min<uint64_t>(*value, INT64_MAX)), c)) return e;
     if (s.pattern == "hotspot" && !c.hotspot) return std::string("--pattern hotspot needs --hotspot NODE:FRACTION");
     if (c.hotspot && s.pattern != "hotspot") return "--hotspot applies to --pattern hotspot only, not " + s.pattern;
     if (c.hotspot && *c.hotspot >= topo.nodes()) return not_a_node("--hotspot node " + std::to_string(*c.hotspot), topo);
@@ -336,6 +340,37 @@ RunConfig with_defaults(const RunConfig& given) {
         if (algo && algo->runs_on(*topo)) c.packet_flits = std::max(1u, algo->parts(*topo));
     }
     return c;
+}
+
+std::optional<std::string> range_problem(const std::string& option, long long value, const RunConfig& c) {
+    long long lo = 0, hi = 0;
+    std::string accepted;
+    const auto span = [&](long long a, long long b, const std::string& text = "") {
+        lo = a;
+        hi = b;
+        accepted = text.empty() ? std::to_string(a) + ".." + std::to_string(b) : text;
+    };
+    if (option == "packet-flits" || option == "token-flits") {
+        span(1, kMaxPacketFlits);
+    } else if (option == "queue-depth") {
+        span(0, 1000000, "0 (unbounded)..1000000");
+    } else if (option == "sbt-rotation") {
+        span(0, static_cast<long long>(c.dim) - 1);
+    } else if (option == "k") {
+        const long long nodes =
+            topology_problem(c.topology, c.dim, c.radix) ? 1 : make_topology(c.topology, c.dim, c.radix)->nodes();
+        span(1, nodes, "1.." + std::to_string(nodes) + " distinct nodes (repeat nodes with --sources)");
+    } else if (option == "periods") {
+        span(0, 1000000, "1..1000000");
+    } else if (option == "window") {
+        span(1, 100000000, "1..100000000 cycles");
+    } else if (option == "warmup-cycles" || option == "drain") {
+        span(0, 100000000, "0..100000000 cycles");
+    } else {
+        throw std::logic_error("range_problem: no range for --" + option);
+    }
+    if (value >= lo && value <= hi) return std::nullopt;
+    return "--" + option + " " + std::to_string(value) + " is out of range: accepted " + accepted;
 }
 
 std::optional<std::string> validate(const RunConfig& given) {
@@ -367,14 +402,11 @@ std::optional<std::string> validate(const RunConfig& given) {
                topo->name() + " are " + (here.empty() ? std::string("none (yet)") : here) +
                (fold ? " (or this torus algorithm through Fig. 1's fold: add --torus-on-array)" : "");
     }
-    if (c.packet_flits < 1 || c.packet_flits > kMaxPacketFlits)
-        return "--packet-flits " + std::to_string(c.packet_flits) + " is out of range: accepted 1.." +
-               std::to_string(kMaxPacketFlits);
+    if (auto e = range_problem("packet-flits", c.packet_flits, c)) return e;
+    if (auto e = range_problem("queue-depth", c.queue_depth, c)) return e;
     if (c.k) {
         if (!c.sources.empty()) return std::string("give --sources or --k, not both");
-        if (c.k > nodes)
-            return "--k " + std::to_string(c.k) + " is out of range: accepted 1.." + std::to_string(nodes) +
-                   " distinct nodes (repeat nodes with --sources)";
+        if (auto e = range_problem("k", static_cast<long long>(std::min<uint64_t>(c.k, INT64_MAX)), c)) return e;
         std::string error;
         place_sources(*topo, c.k, c.placement, c.seed, error);
         if (!error.empty()) return error;
@@ -395,9 +427,7 @@ std::optional<std::string> validate(const RunConfig& given) {
     if (c.with_prefix && !entry.takes_with_prefix)
         return "--with-prefix applies to " + algorithms_where([](const AlgorithmEntry& e) { return e.takes_with_prefix; }) +
                " only, not to " + c.task + "/" + c.algorithm;
-    if (c.token_flits < 1 || c.token_flits > kMaxPacketFlits)
-        return "--token-flits " + std::to_string(c.token_flits) + " is out of range: accepted 1.." +
-               std::to_string(kMaxPacketFlits);
+    if (auto e = range_problem("token-flits", c.token_flits, c)) return e;
     const AlgorithmEntry& algo = *algorithms().find(task->kind, c.algorithm);
     if (c.known_sources && !algo.ranks_by_prefix)
         return "--known-sources applies to " + algorithms_where([](const AlgorithmEntry& e) { return e.ranks_by_prefix; }) +
@@ -416,8 +446,7 @@ std::optional<std::string> validate(const RunConfig& given) {
     // Folded, the packets are split as on the torus the algorithm runs on.
     const std::unique_ptr<Topology> folded = c.torus_on_array ? make_topology("torus", c.dim, c.radix) : nullptr;
     if (auto e = parts_problem(c.packet_flits, algo, c.task + "/" + c.algorithm, folded ? *folded : *topo)) return e;
-    if (c.sbt_rotation >= c.dim)
-        return "--sbt-rotation " + std::to_string(c.sbt_rotation) + " is out of range: accepted 0.." + std::to_string(c.dim - 1);
+    if (auto e = range_problem("sbt-rotation", c.sbt_rotation, c)) return e;
     if (auto e = validate_dynamic(c, *task, *topo)) return e;
     if (auto e = validate_rtl(c, *topo)) return e;
     if (auto e = validate_level(c)) return e;

@@ -11,6 +11,11 @@
 namespace cubecast {
 
 std::optional<std::string> validate(const RunConfig& c);
+// The one statement of each whole-number option's range: "--OPTION V is out of range: accepted ...",
+// or nothing if V is in it. The command line asks it for a value its field cannot hold (negative, too
+// large); validate() for the rest. OPTION: packet-flits, token-flits, queue-depth, sbt-rotation, k,
+// periods, warmup-cycles, window, drain (c gives what the range depends on: d, the nodes).
+std::optional<std::string> range_problem(const std::string& option, long long value, const RunConfig& c);
 // The config with what was left to the defaults filled in: the task's natural algorithm on its
 // topology, and packets of the least length the algorithm takes. validate() and simulate() see this.
 RunConfig with_defaults(const RunConfig& c);

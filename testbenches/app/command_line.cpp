@@ -142,20 +142,22 @@ struct CommonOptions {
         const auto level_choice = parse_level(level);
         if (!level_choice) return "--level '" + printable(level) + "' is unknown: accepted cycle, tlm";
         c.level = *level_choice;
-        const bool flits_given = packet_flits_option->count() != 0 || packet_flits != 0;  // else the least the algorithm takes
-        if (flits_given && (packet_flits < 1 || packet_flits > static_cast<long long>(kMaxPacketFlits)))
-            return "--packet-flits " + std::to_string(packet_flits) + " is out of range: accepted 1.." +
-                   std::to_string(kMaxPacketFlits);
-        if (queue_depth < 0 || queue_depth > 1000000)
-            return "--queue-depth " + std::to_string(queue_depth) + " is out of range: accepted 0 (unbounded)..1000000";
         c.dim = static_cast<unsigned>(dim);
+        // Ranges are validate()'s (range_problem): here only what a field cannot hold (a negative or
+        // too large number, or 0 where 0 means "not given") is turned into its range's message.
+        const auto held = [&c](const char* option, long long v, long long low, long long high) -> std::string {
+            return v >= low && v <= high ? "" : range_problem(option, v, c).value_or("");
+        };
+        const bool flits_given = packet_flits_option->count() != 0 || packet_flits != 0;  // else the least the algorithm takes
+        if (flits_given)
+            if (auto e = held("packet-flits", packet_flits, 1, UINT32_MAX); !e.empty()) return e;
+        if (auto e = held("queue-depth", queue_depth, 0, UINT32_MAX); !e.empty()) return e;
         c.root = static_cast<uint32_t>(root);
         c.packet_flits = flits_given ? static_cast<unsigned>(packet_flits) : 0;
         c.queue_depth = static_cast<unsigned>(queue_depth);
         c.seed = seed;
         c.max_cycles = max_cycles;
-        if (sbt_rotation < 0 || sbt_rotation >= dim)
-            return "--sbt-rotation " + std::to_string(sbt_rotation) + " is out of range: accepted 0.." + std::to_string(dim - 1);
+        if (auto e = held("sbt-rotation", sbt_rotation, 0, UINT32_MAX); !e.empty()) return e;
         c.sbt_rotation = static_cast<unsigned>(sbt_rotation);
         const auto router_choice = parse_router(router);
         if (!router_choice) return "--router '" + printable(router) + "' is unknown: accepted systemc, rtl";
@@ -168,23 +170,20 @@ struct CommonOptions {
         if (!parse_node_list("--rtl-nodes", rtl_nodes, c.rtl_nodes, error)) return error;
         if (!parse_node_list("--sources", sources, c.sources, error)) return error;
         if (!parse_node_list("--targets", targets, c.targets, error)) return error;
-        if (k != -1 && k < 1)
-            return "--k " + std::to_string(k) + " is out of range: accepted 1.." + std::to_string(nodes) +
-                   " distinct nodes (repeat nodes with --sources)";
+        if (k != -1)
+            if (auto e = held("k", k, 1, INT64_MAX); !e.empty()) return e;
         c.k = k == -1 ? 0 : static_cast<uint64_t>(k);
         c.placement = placement;
         c.c_star = c_star;
         c.with_prefix = with_prefix;
-        if (token_flits < 1 || token_flits > static_cast<long long>(kMaxPacketFlits))
-            return "--token-flits " + std::to_string(token_flits) + " is out of range: accepted 1.." +
-                   std::to_string(kMaxPacketFlits);
+        if (auto e = held("token-flits", token_flits, 0, UINT32_MAX); !e.empty()) return e;
         c.token_flits = static_cast<unsigned>(token_flits);
         c.known_sources = known_sources;
         c.lambda = lambda;
         c.rho = rho;
         c.slots = slots;
         c.warmup = warmup;
-        if (periods < 0) return "--periods " + std::to_string(periods) + " is out of range: accepted 1..1000000";
+        if (auto e = held("periods", periods, 0, INT64_MAX); !e.empty()) return e;
         c.periods = static_cast<uint64_t>(periods);
         c.pmnb = pmnb;
         c.pattern = pattern;
@@ -200,11 +199,10 @@ struct CommonOptions {
             for (const PacketSize& s : c.packet_sizes) c.packet_flits = std::max(c.packet_flits, s.flits);
         }
         for (const auto& [name, value, field] :
-             {std::tuple{"--warmup-cycles", warmup_cycles, &c.traffic_warmup}, std::tuple{"--window", window, &c.traffic_window},
-              std::tuple{"--drain", drain, &c.traffic_drain}}) {
+             {std::tuple{"warmup-cycles", warmup_cycles, &c.traffic_warmup}, std::tuple{"window", window, &c.traffic_window},
+              std::tuple{"drain", drain, &c.traffic_drain}}) {
             if (!value) continue;
-            if (*value < 0 || *value > 100000000)
-                return std::string(name) + " " + std::to_string(*value) + " is out of range: accepted 0..100000000 cycles";
+            if (auto e = held(name, *value, 0, INT64_MAX); !e.empty()) return e;
             *field = static_cast<uint64_t>(*value);
         }
         if (hotspot) {  // NODE:FRACTION
