@@ -125,21 +125,35 @@ uint32_t gray_position(uint32_t x) {
     return i;
 }
 
-std::vector<uint32_t> place_sources(const Topology& topology, uint64_t k, const std::string& placement, uint64_t seed,
-                                    std::string& error) {
+std::optional<Placement> parse_placement(const std::string& name) {
+    for (Placement p : {Placement::random, Placement::adversarial, Placement::first})
+        if (name == placement_name(p)) return p;
+    return std::nullopt;
+}
+
+const char* placement_name(Placement p) {
+    switch (p) {
+        case Placement::random: return "random";
+        case Placement::adversarial: return "adversarial";
+        case Placement::first: return "first";
+    }
+    return "?";
+}
+
+std::vector<uint32_t> place_sources(const Topology& topology, uint64_t k, Placement placement, uint64_t seed) {
     std::vector<uint32_t> nodes(topology.nodes());
     for (uint32_t i = 0; i < topology.nodes(); ++i) nodes[i] = i;
-    if (placement == "first") {
-    } else if (placement == "random") {
-        std::mt19937_64 rng(seed);
-        std::shuffle(nodes.begin(), nodes.end(), rng);
-    } else if (placement == "adversarial") {
-        // Top-bit nodes first (they all enter node 0 through dimension d), then the rest.
-        std::stable_partition(nodes.begin(), nodes.end(),
-                              [&](uint32_t z) { return (z >> highest_bit(topology.nodes() - 1)) & 1u; });
-    } else {
-        error = "--placement '" + placement + "' is unknown: accepted random, adversarial, first";
-        return {};
+    switch (placement) {
+        case Placement::first: break;
+        case Placement::random: {
+            std::mt19937_64 rng(seed);
+            std::shuffle(nodes.begin(), nodes.end(), rng);
+            break;
+        }
+        case Placement::adversarial:  // top-bit nodes first (they all enter node 0 through dimension d), then the rest
+            std::stable_partition(nodes.begin(), nodes.end(),
+                                  [&](uint32_t z) { return (z >> highest_bit(topology.nodes() - 1)) & 1u; });
+            break;
     }
     nodes.resize(static_cast<size_t>(k));
     return nodes;

@@ -1,6 +1,7 @@
 // The communication tasks: which messages each node starts with and what each node must receive.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -76,8 +77,10 @@ uint32_t gray_position(uint32_t x);
 // drawn with the seed; `adversarial`: against prespecified same-order trees (increasing index
 // order), node 0 is entered from the tree rooted at z through the arc of dimension msb(z), so the
 // K <= 2^(d-1) roots with their top bit set all funnel into the one arc (e_d, 0): at least K slots.
-// Larger K fills up with the other nodes. Returns an error line for an unknown placement.
-std::vector<uint32_t> place_sources(const Topology& topology, uint64_t k, const std::string& placement, uint64_t seed,
-                                    std::string& error);
+// Larger K fills up with the other nodes.
+enum class Placement : uint8_t { random, adversarial, first };
+std::optional<Placement> parse_placement(const std::string& name);
+const char* placement_name(Placement p);
+std::vector<uint32_t> place_sources(const Topology& topology, uint64_t k, Placement placement, uint64_t seed);
 
 }  // namespace cubecast

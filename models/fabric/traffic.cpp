@@ -192,11 +192,19 @@ private:
     unsigned next_flits_ = ledger_.spec_.packet_flits;
 };
 
+std::optional<Injection> parse_injection(const std::string& name) {
+    if (name == "bernoulli") return Injection::bernoulli;
+    if (name == "onoff") return Injection::onoff;
+    return std::nullopt;
+}
+
+const char* injection_name(Injection i) { return i == Injection::onoff ? "onoff" : "bernoulli"; }
+
 TrafficLedger::TrafficLedger(const Topology& topology, const TrafficSpec& spec)
     : topology_(topology),
       spec_(spec),
       pattern_(find_traffic_pattern(spec.pattern).value_or(TrafficPattern::uniform)),  // (validated)
-      onoff_(spec.injection == "onoff"),
+      onoff_(spec.injection == Injection::onoff),
       packet_p_(std::min(1.0, spec.rate / spec.mean_flits())),
       // On/off: mean idle gap G cycles between bursts of mean B packets sent every F cycles (F the
       // mean length), with B F / (B F + G) = rate, so G = B F (1 / rate - 1).
@@ -374,7 +382,7 @@ bool TrafficLedger::delivered(const Header& h, uint32_t at, uint64_t cycle) {
 TrafficResult TrafficLedger::summarize() const {
     TrafficResult r;
     r.pattern = listed_ == 0 ? spec_.pattern : "trace";
-    r.injection = listed_ == 0 ? spec_.injection : "trace";
+    r.injection = listed_ == 0 ? injection_name(spec_.injection) : "trace";
     r.rate = spec_.rate;
     r.warmup = spec_.warmup;
     r.window = spec_.window;

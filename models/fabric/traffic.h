@@ -55,12 +55,16 @@ std::optional<std::string> read_traffic_file(const std::string& path, uint32_t n
 std::optional<std::string> read_traffic(std::istream& in, const std::string& path, uint32_t nodes, unsigned packet_flits,
                                         std::vector<TrafficEvent>& out);
 
+// bernoulli: a packet each cycle with probability rate / packet_flits. onoff: bursts of packets
+// back to back (one every packet_flits cycles), `burst` packets long on average (geometric),
+// separated by idle gaps whose mean keeps the long-run rate (bursty traffic, BookSim's on/off).
+enum class Injection : uint8_t { bernoulli, onoff };
+std::optional<Injection> parse_injection(const std::string& name);
+const char* injection_name(Injection i);
+
 struct TrafficSpec {
     std::string pattern = "uniform";
-    // bernoulli: a packet each cycle with probability rate / packet_flits. onoff: bursts of packets
-    // back to back (one every packet_flits cycles), `burst` packets long on average (geometric),
-    // separated by idle gaps whose mean keeps the long-run rate (bursty traffic, BookSim's on/off).
-    std::string injection = "bernoulli";
+    Injection injection = Injection::bernoulli;
     double burst = 8;
     std::vector<TrafficEvent> events;  // a trace-driven workload instead of pattern and injection
     double rate = 0.1;                 // flits per node per cycle, in (0, 1]

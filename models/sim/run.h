@@ -8,6 +8,7 @@
 
 #include "models/fabric/arrivals.h"
 #include "models/fabric/slots.h"
+#include "models/fabric/task.h"
 #include "models/fabric/traffic.h"
 #include "routers/logic/port_model.h"
 
@@ -35,16 +36,16 @@ struct RunConfig {
     unsigned packet_flits = 0;  // 0: the least the algorithm takes (1, or the parts it splits a packet into)
     unsigned queue_depth = 0;   // 0 = unbounded
     uint64_t seed = 1;
-    uint64_t max_cycles = 0;           // 0 = automatic bound
-    std::string trace_path;            // CSV, empty = none
-    std::string link_load_path;        // task traffic: per-link CSV (src,dst,port,flits,utilisation,channel_load), empty = none
-    std::string vcd_path;              // VCD (+ .gtkw beside it), empty = none
-    std::string fst_path;              // the same waves as FST (converted with GTKWave's vcd2fst), empty = none
-    std::string command_line;          // recorded in the trace header
-    std::vector<uint32_t> sources;     // kb: the broadcasting node of each packet (may repeat)
-    std::vector<uint32_t> targets;     // monotone: the destinations (distinct, as many as sources)
-    uint64_t k = 0;                    // kb: or K distinct nodes placed by `placement` (for this dim)
-    std::string placement = "random";  // random (by seed) | adversarial | first
+    uint64_t max_cycles = 0;        // 0 = automatic bound
+    std::string trace_path;         // CSV, empty = none
+    std::string link_load_path;     // task traffic: per-link CSV (src,dst,port,flits,utilisation,channel_load), empty = none
+    std::string vcd_path;           // VCD (+ .gtkw beside it), empty = none
+    std::string fst_path;           // the same waves as FST (converted with GTKWave's vcd2fst), empty = none
+    std::string command_line;       // recorded in the trace header
+    std::vector<uint32_t> sources;  // kb: the broadcasting node of each packet (may repeat)
+    std::vector<uint32_t> targets;  // monotone: the destinations (distinct, as many as sources)
+    uint64_t k = 0;                 // kb: or K distinct nodes placed by `placement` (for this dim)
+    Placement placement = Placement::random;  // random (by seed) | adversarial | first
     PortModel port_model = PortModel::mla;
     double c_star = 3.0;         // kb/st-random: C* of the fixed phase lengths (> 0)
     bool with_prefix = false;    // kb/rank: compute the ranks with a parallel prefix first
@@ -70,7 +71,7 @@ struct RunConfig {
     std::optional<uint64_t> traffic_warmup, traffic_window, traffic_drain;  // cycles
     std::optional<uint32_t> hotspot;                                        // pattern hotspot: this node ...
     double hotspot_fraction = 0.1;         // ... receives this fraction of the packets (the rest uniform)
-    std::optional<std::string> injection;  // bernoulli (default) | onoff
+    std::optional<Injection> injection;    // bernoulli (default) | onoff
     std::optional<double> burst;           // onoff: mean packets per burst (default 8)
     std::string traffic_file;              // a trace-driven workload (CSV time,src,dst[,size]) instead of a pattern
     std::vector<PacketSize> packet_sizes;  // a size distribution instead of --packet-flits (which is then the largest)

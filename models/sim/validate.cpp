@@ -240,14 +240,11 @@ std::optional<std::string> validate_fold(const RunConfig& c, const TaskInfo& tas
 
 RunConfig with_placed_sources(const RunConfig& c) {
     RunConfig r = c;
-    if (c.k && c.sources.empty()) {
-        std::string error;
-        r.sources = place_sources(*make_topology(c.topology, c.dim, c.radix), c.k, c.placement, c.seed, error);
-    }
+    if (c.k && c.sources.empty()) r.sources = place_sources(*make_topology(c.topology, c.dim, c.radix), c.k, c.placement, c.seed);
     if (c.task == "monotone" && c.targets.empty() && !r.sources.empty()) {
         const std::unique_ptr<Topology> topo = make_topology(c.topology, c.dim, c.radix);
-        std::string error;  // as many random destinations, drawn with the seed after the sources
-        if (r.sources.size() <= topo->nodes()) r.targets = place_sources(*topo, r.sources.size(), "random", c.seed + 1, error);
+        // as many random destinations, drawn with the seed after the sources
+        if (r.sources.size() <= topo->nodes()) r.targets = place_sources(*topo, r.sources.size(), Placement::random, c.seed + 1);
     }
     return r;
 }
@@ -297,9 +294,7 @@ std::optional<std::string> validate_traffic(const RunConfig& c, const TaskInfo& 
                 "(its lines give each packet's size): give the file alone");
     }
     const TrafficSpec s = traffic_spec(c);
-    if (s.injection != "bernoulli" && s.injection != "onoff")
-        return "--injection '" + s.injection + "' is unknown: accepted bernoulli, onoff";
-    if (c.burst && s.injection != "onoff") return std::string("--burst applies to --injection onoff only");
+    if (c.burst && s.injection != Injection::onoff) return std::string("--burst applies to --injection onoff only");
     if (!(s.burst >= 1 && s.burst <= 1e6)) return "--burst " + number(s.burst) + " is out of range: accepted 1..1000000 packets";
     if (auto e = traffic_pattern_problem(s.pattern, topo)) return e;
     if (c.rate && c.packet_rate) return std::string("--rate (flits) and --packet-rate (packets) say the same: give one of them");
@@ -407,9 +402,6 @@ std::optional<std::string> validate(const RunConfig& given) {
     if (c.k) {
         if (!c.sources.empty()) return std::string("give --sources or --k, not both");
         if (auto e = range_problem("k", static_cast<long long>(std::min<uint64_t>(c.k, INT64_MAX)), c)) return e;
-        std::string error;
-        place_sources(*topo, c.k, c.placement, c.seed, error);
-        if (!error.empty()) return error;
     }
     if (auto e = validate_sources(with_placed_sources(c), *task, *topo)) return e;
     if (auto e = validate_traffic(c, *task, *topo)) return e;

@@ -173,7 +173,9 @@ struct CommonOptions {
         if (k != -1)
             if (auto e = held("k", k, 1, INT64_MAX); !e.empty()) return e;
         c.k = k == -1 ? 0 : static_cast<uint64_t>(k);
-        c.placement = placement;
+        const auto placed = parse_placement(placement);
+        if (!placed) return "--placement '" + printable(placement) + "' is unknown: accepted random, adversarial, first";
+        c.placement = *placed;
         c.c_star = c_star;
         c.with_prefix = with_prefix;
         if (auto e = held("token-flits", token_flits, 0, UINT32_MAX); !e.empty()) return e;
@@ -189,7 +191,11 @@ struct CommonOptions {
         c.pattern = pattern;
         c.rate = rate;
         c.packet_rate = packet_rate;
-        c.injection = injection;
+        if (injection) {
+            const auto kind = parse_injection(*injection);
+            if (!kind) return "--injection '" + printable(*injection) + "' is unknown: accepted bernoulli, onoff";
+            c.injection = *kind;
+        }
         c.burst = burst;
         c.traffic_file = traffic_file;
         if (packet_sizes) {  // the largest size is the run's packet length (its slot, its queue entries' flits)

@@ -179,8 +179,7 @@ TEST(StBroadcast, ExactlyTwoCeilKOverDPlus4dForEveryKAndPlacement) {
             if (k > pow2(d)) continue;
             const std::string label = "d=" + std::to_string(d) + " K=" + std::to_string(k);
             expect_st(kb("st", d, random_distinct(d, k, 17 * d + static_cast<unsigned>(k))), label + " random");
-            std::string error;
-            expect_st(kb("st", d, cubecast::place_sources(cubecast::Hypercube(d), k, "adversarial", 1, error)),
+            expect_st(kb("st", d, cubecast::place_sources(cubecast::Hypercube(d), k, cubecast::Placement::adversarial, 1)),
                       label + " adversarial");
         }
     }
@@ -207,8 +206,7 @@ TEST(StBroadcast, MultiFlitPacketsKeepTheCycleFormula) {
 TEST(StBroadcast, BeatsSameOrderTreesOnTheAdversarialPlacement) {
     const unsigned d = 8;
     const uint64_t k = pow2(d - 1);
-    std::string error;
-    const auto sources = cubecast::place_sources(cubecast::Hypercube(d), k, "adversarial", 1, error);
+    const auto sources = cubecast::place_sources(cubecast::Hypercube(d), k, cubecast::Placement::adversarial, 1);
     const auto same = cubecast::simulate_isolated(kb("same-order", d, sources)).result;
     const auto st = cubecast::simulate_isolated(kb("st", d, sources)).result;
     EXPECT_GE(same.completion_slots, k);

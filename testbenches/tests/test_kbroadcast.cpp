@@ -60,13 +60,12 @@ TEST(KBroadcast, AdversarialPlacementForcesKSlotsOnSameOrderTrees) {
 }
 
 TEST(KBroadcast, PlacementOptionBuildsTheAdversarialSet) {
-    std::string error;
-    const auto s = cubecast::place_sources(cubecast::Hypercube(5), 16, "adversarial", 1, error);
-    ASSERT_TRUE(error.empty());
+    const auto s = cubecast::place_sources(cubecast::Hypercube(5), 16, cubecast::Placement::adversarial, 1);
     ASSERT_EQ(s.size(), 16u);
     for (uint32_t z : s) EXPECT_GE(z, 16u) << "every source has its top bit set";
-    cubecast::place_sources(cubecast::Hypercube(5), 4, "clever", 1, error);
-    EXPECT_NE(error.find("clever"), std::string::npos);
+    for (const char* name : {"random", "adversarial", "first"})
+        EXPECT_EQ(cubecast::placement_name(*cubecast::parse_placement(name)), std::string(name));
+    EXPECT_FALSE(cubecast::parse_placement("clever"));
 }
 
 TEST(KBroadcast, PairFinishesInExactlyDSlots) {

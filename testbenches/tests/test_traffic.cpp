@@ -174,7 +174,7 @@ TEST(Traffic, OnOffKeepsTheRateAndQueuesMore) {
     const Net n{"array", 2, 8};
     RunConfig bernoulli = traffic(n, "dor", "uniform", 0.3, 1, 0, 500, 6000, 500);
     RunConfig onoff = bernoulli;
-    onoff.injection = "onoff";
+    onoff.injection = cubecast::Injection::onoff;
     onoff.burst = 16;
     const RunResult b = simulate_isolated(bernoulli).result, o = simulate_isolated(onoff).result;
     ASSERT_EQ(o.status, RunStatus::ok);
