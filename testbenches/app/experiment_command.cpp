@@ -2,6 +2,7 @@
 // (testbenches/experiment/ holds the machinery).
 #include <sys/stat.h>
 
+#include <cstdlib>
 #include <iostream>
 
 #include "models/fabric/printable.h"
@@ -84,7 +85,9 @@ int cmd_experiment(const ExperimentArgs& args, const RunOptions& options, const 
         std::cout << "report: " << write_report(plan.out_dir) << "\n";
         return code;
     } catch (const ExperimentError& e) {
-        print_error(e.what());
+        // Under mpirun every rank reads the file: rank 0 alone says what is wrong.
+        const char* rank = std::getenv("OMPI_COMM_WORLD_RANK");
+        if (!rank || std::atoi(rank) == 0) print_error(e.what());
         return kExitBadInput;
     }
 }

@@ -74,9 +74,11 @@ public:
         int code = 0;
         try {
             code = distributed && mpi::rank() != 0 ? serve() : coordinate(distributed);
-        } catch (...) {
-            if (distributed) mpi::stop();
-            throw;
+        } catch (const std::exception& e) {
+            if (!distributed) throw;
+            // The other ranks wait for rank 0: end the whole job rather than leave them waiting.
+            std::cerr << "cubecast: " << e.what() << "\n";
+            mpi::abort(2);
         }
         if (distributed) mpi::stop();
         return code;
@@ -143,6 +145,7 @@ private:
             for (const PoolOutcome& o : finished) record(make_row(ex_.points[o.id], o, 0));
         }
         progress.end();
+        store.finish();
         return code;
     }
 
@@ -179,6 +182,7 @@ int merge_experiment(const Experiment& experiment, const RunPlan& plan, const st
         const size_t added = store.merge_from(d);
         std::cerr << d << ": " << added << " rows merged\n";
     }
+    store.finish();
     size_t missing = 0;
     std::string some;
     for (const Point& p : experiment.points)

@@ -5,9 +5,10 @@
 
 namespace cubecast::mpi {
 
-bool launched();  // under mpirun with more than one rank (and built with MPI)
-void start();     // MPI_Init
-void stop();      // MPI_Finalize
+bool launched();                    // under mpirun with more than one rank (and built with MPI)
+void start();                       // MPI_Init
+void stop();                        // MPI_Finalize
+[[noreturn]] void abort(int code);  // MPI_Abort: every rank ends
 int rank();
 int size();
 void send(int to, int tag, const std::string& text);

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <ctime>
 #include <fstream>
@@ -188,7 +189,8 @@ ResultsStore::ResultsStore(const Experiment& experiment, const std::string& dir,
 void ResultsStore::add(const nlohmann::json& row) {
     append_line(dir_ + "/results.jsonl", row.dump());
     rows_[row.at("point").get<size_t>()] = row;
-    write_csv();
+    const double now = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    if (now - csv_written_ >= 2.0) write_csv();
 }
 
 size_t ResultsStore::merge_from(const std::string& dir) {
@@ -207,7 +209,7 @@ size_t ResultsStore::merge_from(const std::string& dir) {
     return added;
 }
 
-void ResultsStore::write_csv() const {
+void ResultsStore::write_csv() {
     std::vector<std::string> columns;
     std::set<std::string> seen;
     std::vector<std::vector<std::pair<std::string, std::string>>> table;
@@ -228,6 +230,7 @@ void ResultsStore::write_csv() const {
         os << "\n";
     }
     write_whole(dir_ + "/results.csv", os.str());
+    csv_written_ = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 }  // namespace cubecast

@@ -24,8 +24,10 @@ public:
     size_t resumed() const { return resumed_; }
     const nlohmann::json& row(size_t point) const { return rows_.at(point); }
     size_t rows() const { return rows_.size(); }
-    // Appends the row (flushed to the disk before returning) and rewrites results.csv.
+    // Appends the row (flushed to the disk before returning); results.csv follows at most every 2 s
+    // (it is rewritten whole: a large experiment would spend its time on it) and at finish().
     void add(const nlohmann::json& row);
+    void finish() { write_csv(); }
     // Rows of another results folder of the same experiment (a shard): those this one lacks.
     size_t merge_from(const std::string& dir);
     const std::string& dir() const { return dir_; }
@@ -33,12 +35,13 @@ public:
 private:
     ResultsStore(const Experiment& experiment, const std::string& dir);
     void load(bool retry_failed, std::string* kept);
-    void write_csv() const;
+    void write_csv();
     const Experiment& experiment_;
     std::string dir_;
     std::map<size_t, nlohmann::json> rows_;  // by point index
     std::map<std::string, size_t> index_of_key_;
     size_t resumed_ = 0;
+    double csv_written_ = 0;  // when results.csv was last written (steady clock, seconds)
 };
 
 // The rows of a results.jsonl that parse whole (a line cut short by a kill is left out).
