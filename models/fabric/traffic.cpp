@@ -40,22 +40,26 @@ std::optional<TrafficPattern> find_traffic_pattern(const std::string& name) {
     return static_cast<TrafficPattern>(it - names.begin());
 }
 
-std::optional<std::string> traffic_pattern_problem(const std::string& pattern, const Topology& t) {
-    if (std::find(traffic_patterns().begin(), traffic_patterns().end(), pattern) == traffic_patterns().end()) {
-        std::string list;
-        for (const auto& n : traffic_patterns()) list += (list.empty() ? "" : ", ") + n;
-        return "--pattern '" + pattern + "' is unknown: accepted " + list;
-    }
+const std::string& traffic_pattern_name(TrafficPattern pattern) { return traffic_patterns()[static_cast<size_t>(pattern)]; }
+
+std::string unknown_traffic_pattern(const std::string& name) {
+    std::string list;
+    for (const auto& n : traffic_patterns()) list += (list.empty() ? "" : ", ") + n;
+    return "--pattern '" + name + "' is unknown: accepted " + list;
+}
+
+std::optional<std::string> traffic_pattern_problem(TrafficPattern pattern, const Topology& t) {
     const uint32_t n = t.nodes();
-    if ((pattern == "bitcomp" || pattern == "bitrev" || pattern == "shuffle") && !power_of_two(n))
-        return "--pattern " + pattern + " needs a power-of-two number of nodes, not " + std::to_string(n) +
+    using P = TrafficPattern;
+    if ((pattern == P::bitcomp || pattern == P::bitrev || pattern == P::shuffle) && !power_of_two(n))
+        return "--pattern " + traffic_pattern_name(pattern) + " needs a power-of-two number of nodes, not " + std::to_string(n) +
                ": accepted on the hypercube, or a torus or array whose p^d is a power of two";
-    if (pattern == "transpose" && is_hypercube(t) && t.dim() % 2 != 0)
+    if (pattern == P::transpose && is_hypercube(t) && t.dim() % 2 != 0)
         return "--pattern transpose on the hypercube swaps the two halves of the address: accepted an even --dim, not " +
                std::to_string(t.dim());
-    if (pattern == "transpose" && !is_hypercube(t) && t.dim() < 2)
+    if (pattern == P::transpose && !is_hypercube(t) && t.dim() < 2)
         return "--pattern transpose swaps coordinates: accepted a torus, array or flatfly of --dim 2 or more";
-    if (pattern == "tornado" && !t.wraps())
+    if (pattern == P::tornado && !t.wraps())
         return "--pattern tornado is a torus pattern: accepted --topology torus, not " + std::string(t.name());
     return std::nullopt;
 }
@@ -203,7 +207,7 @@ const char* injection_name(Injection i) { return i == Injection::onoff ? "onoff"
 TrafficLedger::TrafficLedger(const Topology& topology, const TrafficSpec& spec)
     : topology_(topology),
       spec_(spec),
-      pattern_(find_traffic_pattern(spec.pattern).value_or(TrafficPattern::uniform)),  // (validated)
+      pattern_(spec.pattern),
       onoff_(spec.injection == Injection::onoff),
       packet_p_(std::min(1.0, spec.rate / spec.mean_flits())),
       // On/off: mean idle gap G cycles between bursts of mean B packets sent every F cycles (F the
@@ -381,7 +385,7 @@ bool TrafficLedger::delivered(const Header& h, uint32_t at, uint64_t cycle) {
 
 TrafficResult TrafficLedger::summarize() const {
     TrafficResult r;
-    r.pattern = listed_ == 0 ? spec_.pattern : "trace";
+    r.pattern = listed_ == 0 ? traffic_pattern_name(spec_.pattern) : "trace";
     r.injection = listed_ == 0 ? injection_name(spec_.injection) : "trace";
     r.rate = spec_.rate;
     r.warmup = spec_.warmup;

@@ -30,7 +30,10 @@ const std::vector<std::string>& traffic_patterns();
 enum class TrafficPattern : uint8_t { uniform, transpose, bitcomp, bitrev, shuffle, tornado, neighbor, hotspot };
 // The pattern of this name (the names in traffic_patterns()' order), if it is one: parsed once, not per packet.
 std::optional<TrafficPattern> find_traffic_pattern(const std::string& name);
-std::optional<std::string> traffic_pattern_problem(const std::string& pattern, const Topology& topology);
+const std::string& traffic_pattern_name(TrafficPattern pattern);
+// "--pattern 'NAME' is unknown: accepted uniform, transpose, ..."
+std::string unknown_traffic_pattern(const std::string& name);
+std::optional<std::string> traffic_pattern_problem(TrafficPattern pattern, const Topology& topology);
 
 // A packet of a trace-driven workload (--traffic-file): created at `cycle` at src, for dst, `flits` long.
 struct TrafficEvent {
@@ -63,7 +66,7 @@ std::optional<Injection> parse_injection(const std::string& name);
 const char* injection_name(Injection i);
 
 struct TrafficSpec {
-    std::string pattern = "uniform";
+    TrafficPattern pattern = TrafficPattern::uniform;
     Injection injection = Injection::bernoulli;
     double burst = 8;
     std::vector<TrafficEvent> events;  // a trace-driven workload instead of pattern and injection

@@ -63,7 +63,7 @@ std::optional<ChannelLoads> channel_loads(const Topology& t, const TrafficSpec& 
     PathWalker walker(t, logic);
     const uint32_t n = t.nodes();
     const double pair = 1.0 / (n - 1);  // uniform: each other node alike
-    const TrafficPattern pattern = find_traffic_pattern(spec.pattern).value_or(TrafficPattern::uniform);  // (validated)
+    const TrafficPattern pattern = spec.pattern;
     if (pattern == TrafficPattern::uniform) {
         add_uniform(t, walker, pair, r.per_link);
     } else if (pattern ==

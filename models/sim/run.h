@@ -65,9 +65,9 @@ struct RunConfig {
     std::vector<TimedRequest> requests;  // dynamic: these requests instead of Poisson ones (tests)
     // Task traffic: synthetic unicast packets (models/traffic.h).
     // Unset: the defaults of TrafficSpec (uniform, 0.1, 1000 / 4000 / 4000 cycles); set on another task: an error.
-    std::optional<std::string> pattern;  // uniform, transpose, bitcomp, bitrev, shuffle, tornado, neighbor, hotspot
-    std::optional<double> rate;          // flits per node per cycle, in (0, 1]
-    std::optional<double> packet_rate;   // or packets per node per cycle (rate = packet_rate x mean packet flits)
+    std::optional<TrafficPattern> pattern;  // uniform, transpose, bitcomp, bitrev, shuffle, tornado, neighbor, hotspot
+    std::optional<double> rate;             // flits per node per cycle, in (0, 1]
+    std::optional<double> packet_rate;      // or packets per node per cycle (rate = packet_rate x mean packet flits)
     std::optional<uint64_t> traffic_warmup, traffic_window, traffic_drain;  // cycles
     std::optional<uint32_t> hotspot;                                        // pattern hotspot: this node ...
     double hotspot_fraction = 0.1;         // ... receives this fraction of the packets (the rest uniform)

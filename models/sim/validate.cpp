@@ -308,8 +308,9 @@ std::optional<std::string> validate_traffic(const RunConfig& c, const TaskInfo& 
                                       std::pair{"drain", c.traffic_drain}})
         if (value)
             if (auto e = range_problem(name, static_cast<long long>(std::min<uint64_t>(*value, INT64_MAX)), c)) return e;
-    if (s.pattern == "hotspot" && !c.hotspot) return std::string("--pattern hotspot needs --hotspot NODE:FRACTION");
-    if (c.hotspot && s.pattern != "hotspot") return "--hotspot applies to --pattern hotspot only, not " + s.pattern;
+    if (s.pattern == TrafficPattern::hotspot && !c.hotspot) return std::string("--pattern hotspot needs --hotspot NODE:FRACTION");
+    if (c.hotspot && s.pattern != TrafficPattern::hotspot)
+        return "--hotspot applies to --pattern hotspot only, not " + traffic_pattern_name(s.pattern);
     if (c.hotspot && *c.hotspot >= topo.nodes()) return not_a_node("--hotspot node " + std::to_string(*c.hotspot), topo);
     if (c.hotspot && !(c.hotspot_fraction >= 0 && c.hotspot_fraction <= 1))
         return "--hotspot fraction " + number(c.hotspot_fraction) + " is out of range: accepted 0..1";

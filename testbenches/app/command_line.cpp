@@ -188,7 +188,11 @@ struct CommonOptions {
         if (auto e = held("periods", periods, 0, INT64_MAX); !e.empty()) return e;
         c.periods = static_cast<uint64_t>(periods);
         c.pmnb = pmnb;
-        c.pattern = pattern;
+        if (pattern) {
+            const auto kind = find_traffic_pattern(*pattern);
+            if (!kind) return unknown_traffic_pattern(printable(*pattern));
+            c.pattern = *kind;
+        }
         c.rate = rate;
         c.packet_rate = packet_rate;
         if (injection) {

@@ -79,7 +79,7 @@ inline RunConfig traffic(const Net& n, const std::string& algorithm, const std::
     RunConfig c = config("traffic", algorithm, n.dim, 0, flits, depth);
     c.topology = n.topology;
     c.radix = n.topology == "hypercube" ? 0 : n.radix;
-    c.pattern = pattern;
+    c.pattern = cubecast::find_traffic_pattern(pattern).value();  // the tests name only real patterns
     c.rate = rate;
     c.traffic_warmup = warmup;
     c.traffic_window = window;
