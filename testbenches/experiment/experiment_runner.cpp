@@ -19,6 +19,7 @@ namespace {
 
 constexpr int kTagReady = 1;   // a rank asks for a point (with the row of its last one, if any)
 constexpr int kTagAssign = 2;  // rank 0 answers with a point's index, or "stop"
+constexpr int kTagDone = 3;    // a rank has no point left running and will ask for none
 constexpr int kExitCheckFailed = 1, kExitStuck = 3;
 
 // Exit-code precedence as `cubecast run`'s: a broken rule (1) over a run that could not finish (3).
@@ -107,7 +108,7 @@ private:
         ForkPool pool(jobs, plan_.point_timeout);
         Progress progress(mine, mine - order.size(), plan_.quiet);
         const int others = distributed ? mpi::size() - 1 : 0;
-        int stopped = 0;
+        int done_ranks = 0;
         int code = 0;
         // Rows already there count towards the exit code too: the experiment's outcome is all of its points.
         for (const Point& p : ex_.points)
@@ -119,7 +120,7 @@ private:
             progress.finished(row.value("label", ""), outcome_text(row), row["host"].value("seconds", 0.0),
                               !row.value("error", "").empty() || row.at("exit").get<int>() != 0, pool.running());
         };
-        while (!queue.empty() || pool.running() || stopped < others) {
+        while (!queue.empty() || pool.running() || done_ranks < others) {
             while (!queue.empty() && pool.has_room()) {
                 run_local(pool, queue.front());
                 queue.pop_front();
@@ -128,13 +129,16 @@ private:
             int from = 0, tag = 0;
             while (distributed && mpi::waiting(from, tag)) {
                 const std::string text = mpi::receive(from, tag);
+                if (tag == kTagDone) {
+                    ++done_ranks;
+                    continue;
+                }
                 if (!text.empty()) record(nlohmann::json::parse(text));
                 if (!queue.empty()) {
                     mpi::send(from, kTagAssign, std::to_string(queue.back()));  // ranks take the smallest, this rank the largest
                     queue.pop_back();
                 } else {
                     mpi::send(from, kTagAssign, "stop");
-                    ++stopped;
                 }
             }
             const std::vector<PoolOutcome> finished = pool.collect(distributed ? 5 : 1000);
@@ -149,20 +153,27 @@ private:
         return code;
     }
 
-    // Another rank: asks rank 0 for points until told to stop; sends each finished point's row.
+    // Another rank: --jobs points at once (default one: a rank is a core); each free slot asks rank 0
+    // for a point, sending the row of the point that freed it; "stop" closes a slot.
     int serve() {
-        ForkPool pool(1, plan_.point_timeout);  // one point at a time per rank: a rank is a core
-        std::string last;
-        for (;;) {
-            mpi::send(0, kTagReady, last);
-            const std::string answer = mpi::receive(0, kTagAssign);
-            if (answer == "stop") return 0;
-            const size_t index = std::stoul(answer);
-            run_local(pool, index);
-            std::vector<PoolOutcome> done;
-            while (done.empty()) done = pool.collect(1000);
-            last = make_row(ex_.points[index], done.front(), mpi::rank()).dump();
+        const unsigned jobs = plan_.jobs ? plan_.jobs : 1;
+        ForkPool pool(jobs, plan_.point_timeout);
+        for (unsigned i = 0; i < jobs; ++i) mpi::send(0, kTagReady, "");
+        unsigned awaiting = jobs;  // requests sent whose answer has not come yet (each gets exactly one)
+        while (awaiting > 0 || pool.running()) {
+            int from = 0, tag = 0;
+            while (awaiting > 0 && mpi::waiting(from, tag)) {
+                const std::string answer = mpi::receive(0, kTagAssign);
+                --awaiting;
+                if (answer != "stop") run_local(pool, std::stoul(answer));
+            }
+            for (const PoolOutcome& o : pool.collect(5)) {
+                mpi::send(0, kTagReady, make_row(ex_.points[o.id], o, mpi::rank()).dump());
+                ++awaiting;
+            }
         }
+        mpi::send(0, kTagDone, "");
+        return 0;
     }
 
     const Experiment& ex_;

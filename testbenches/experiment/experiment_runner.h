@@ -11,7 +11,7 @@
 namespace cubecast {
 
 struct RunPlan {
-    unsigned jobs = 0;  // points at once on this machine; 0: every core (under MPI: rank 0 runs this many, other ranks one)
+    unsigned jobs = 0;         // points at once on this machine; 0: every core (under MPI: per rank; 0: one)
     double point_timeout = 0;  // seconds; 0: none
     std::string out_dir;
     unsigned shard = 0, shards = 1;  // run the points whose index % shards == shard

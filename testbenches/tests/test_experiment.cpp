@@ -166,6 +166,12 @@ TEST(Experiment, SameRowsOnOneCoreTwoCoresMpiAndMergedShards) {
     std::set<int> ranks;
     for (const auto& row : rows_of(base + "-mpi")) ranks.insert(row["host"]["rank"].get<int>());
     EXPECT_EQ(ranks, (std::set<int>{0, 1}));  // both ranks ran points
+    // Two points at once on each of two ranks.
+    ASSERT_EQ(std::system(("mpirun --allow-run-as-root --oversubscribe -np 2 " + std::string(CUBECAST_BIN) + " experiment " +
+                           file + " --jobs 2 --out " + base + "-mpi2 >/dev/null 2>&1")
+                              .c_str()),
+              0);
+    EXPECT_EQ(slurp(base + "-mpi2/results.csv"), reference);
     // A missing shard is named, not hidden.
     const Cli half = cubecast_cli("experiment " + file + " --merge " + base + "-s0 --out " + base + "-half");
     EXPECT_EQ(half.code, 1);
