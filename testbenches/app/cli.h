@@ -28,7 +28,7 @@ struct ExperimentArgs {
     std::vector<std::string> sets, merge;
     unsigned jobs = 0;
     double point_timeout = 0;
-    bool retry_failed = false, no_plots = false;
+    bool retry_failed = false, no_plots = false, list = false;
 };
 int cmd_experiment(const ExperimentArgs& args, const RunOptions& options, const std::string& command_line);
 // `cubecast report DIR`: DIR/report.html.

@@ -393,6 +393,7 @@ int dispatch(int argc, char* argv[], bool check_only) {
     experiment->add_option("--merge", ex_args.merge, "results folders of this experiment's shards to merge into --out")
         ->expected(1, -1);
     experiment->add_flag("--no-plots", ex_args.no_plots, "leave out the file's plots");
+    experiment->add_flag("--list", ex_args.list, "check the file and print each point as a cubecast run command; run nothing");
     std::string report_dir;
     auto* report = app.add_subcommand("report", "write DIR/report.html: an experiment's results as one self-contained page");
     report->add_option("dir", report_dir, "an experiment's results folder")->required();

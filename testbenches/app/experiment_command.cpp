@@ -53,6 +53,11 @@ void summarise(const ResultsStore& store, const Experiment& ex) {
 int cmd_experiment(const ExperimentArgs& args, const RunOptions& options, const std::string& command_line) {
     try {
         const Experiment ex = load_experiment(args.file, args.sets, options);
+        if (args.list) {  // checked: each point as the command that runs it alone
+            for (const Point& p : ex.points) std::cout << p.command() << "\n";
+            std::cerr << ex.name << ": " << ex.points.size() << " points, all checked\n";
+            return kExitOk;
+        }
         RunPlan plan;
         plan.jobs = args.jobs;
         plan.point_timeout = args.point_timeout;

@@ -48,6 +48,7 @@ struct Point {
     size_t index = 0;
     std::vector<std::pair<std::string, std::string>> params;  // every key set, the fixed ones first
     std::vector<std::string> args;                            // the same as `cubecast run` arguments
+    std::string command() const;                              // "cubecast run ARGS": the point alone
     RunConfig config;
     std::string label;  // the axes' values: "dim=3 seed=2"
     std::string key;    // identity for resuming: every parameter

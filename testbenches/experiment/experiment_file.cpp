@@ -125,6 +125,16 @@ double estimated_cost(const RunConfig& c) {
 
 }  // namespace
 
+std::string Point::command() const {
+    std::string s = "cubecast run";
+    for (const std::string& a : args) {
+        const bool plain =
+            a.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-=.,:/_") == std::string::npos;
+        s += " " + (plain ? a : "'" + a + "'");
+    }
+    return s;
+}
+
 std::optional<std::vector<std::string>> expand_range(const std::string& text) {
     const size_t dots = text.find("..");
     if (dots == std::string::npos) return std::nullopt;

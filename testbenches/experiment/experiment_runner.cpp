@@ -31,7 +31,7 @@ int worse(int a, int b) {
 nlohmann::json make_row(const Point& p, const PoolOutcome& o, int rank) {
     nlohmann::json params = nlohmann::json::array();
     for (const auto& [k, v] : p.params) params.push_back({k, v});
-    nlohmann::json row = {{"point", p.index}, {"key", p.key}, {"label", p.label}, {"params", params}};
+    nlohmann::json row = {{"point", p.index}, {"key", p.key}, {"label", p.label}, {"params", params}, {"command", p.command()}};
     row["error"] = o.error;
     if (o.error.empty()) {
         try {

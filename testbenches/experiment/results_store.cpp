@@ -90,6 +90,7 @@ std::vector<std::pair<std::string, std::string>> csv_cells(const nlohmann::json&
     cells.emplace_back("status", result.value("status", "error"));
     cells.emplace_back("exit", std::to_string(row.at("exit").get<int>()));
     cells.emplace_back("error", row.value("error", ""));
+    cells.emplace_back("command", row.value("command", ""));
     std::vector<std::pair<std::string, std::string>> figures;
     flatten("", result, figures);
     for (auto& f : figures)

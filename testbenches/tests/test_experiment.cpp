@@ -251,3 +251,25 @@ TEST(Experiment, TheCommandRefusesABadFileWithOneLineAndExitTwo) {
         EXPECT_EQ(r.err.rfind("cubecast: ", 0), 0u) << r.err;
     }
 }
+
+// --list checks the file and prints each point as the command that runs it alone; a row's command
+// gives the row's result.
+TEST(Experiment, EachPointIsACommandThatRunsItAlone) {
+    const std::string file =
+        write_file("list.yaml", "name: list\nrun:\n  task: kb\n  algorithm: st\naxes:\n  dim: [3, 4]\n  k: [2, 5]\n");
+    const Cli listed = cubecast_cli("experiment " + file + " --list");
+    ASSERT_EQ(listed.code, 0) << listed.err;
+    EXPECT_EQ(listed.out,
+              "cubecast run --task=kb --algorithm=st --dim=3 --k=2\ncubecast run --task=kb --algorithm=st --dim=3 --k=5\n"
+              "cubecast run --task=kb --algorithm=st --dim=4 --k=2\ncubecast run --task=kb --algorithm=st --dim=4 --k=5\n");
+    const std::string dir = temp_path("list");
+    ASSERT_EQ(cubecast_cli("experiment " + file + " --out " + dir).code, 0);
+    for (const auto& row : rows_of(dir)) {
+        const std::string command = row["command"].get<std::string>();
+        const Cli alone = cubecast_cli(command.substr(std::string("cubecast ").size()) + " --json");
+        ASSERT_EQ(alone.code, 0) << command;
+        const auto j = nlohmann::json::parse(alone.out);
+        EXPECT_EQ(j["completion_cycles"], row["result"]["completion_cycles"]) << command;
+        EXPECT_EQ(j["data_transmissions"], row["result"]["data_transmissions"]) << command;
+    }
+}
