@@ -1,0 +1,77 @@
+// The process pool behind sweeps and experiments: every piece's answer comes back under its own id
+// whatever order the children end in, at most `jobs` run at once, and a child that crashes, throws
+// or runs over the time limit is an outcome with its error, never lost and never an exception.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <map>
+#include <stdexcept>
+#include <thread>
+
+#include "models/sim/fork_pool.h"
+
+using cubecast::ForkPool;
+using cubecast::PoolOutcome;
+
+namespace {
+std::map<size_t, PoolOutcome> run_all(ForkPool& pool, const std::vector<std::function<std::string()>>& work,
+                                      size_t* most_at_once = nullptr) {
+    std::map<size_t, PoolOutcome> out;
+    size_t next = 0;
+    while (out.size() < work.size()) {
+        while (next < work.size() && pool.has_room()) {
+            pool.start(next, work[next]);
+            ++next;
+        }
+        if (most_at_once) *most_at_once = std::max(*most_at_once, pool.running());
+        for (PoolOutcome& o : pool.collect(1000)) out[o.id] = std::move(o);
+    }
+    return out;
+}
+}  // namespace
+
+TEST(ForkPool, EveryAnswerUnderItsIdAtMostJobsAtOnce) {
+    ForkPool pool(3, 0);
+    std::vector<std::function<std::string()>> work;
+    for (int i = 0; i < 10; ++i)
+        work.push_back([i] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(10 * (10 - i)));  // later ids end first
+            return "answer " + std::to_string(i) + " from " + std::to_string(getpid());
+        });
+    size_t most = 0;
+    const auto out = run_all(pool, work, &most);
+    ASSERT_EQ(out.size(), 10u);
+    EXPECT_EQ(most, 3u);
+    for (const auto& [id, o] : out) {
+        EXPECT_EQ(o.error, "");
+        EXPECT_EQ(o.text.rfind("answer " + std::to_string(id) + " from ", 0), 0u) << o.text;
+        EXPECT_EQ(o.text.find(" from " + std::to_string(getpid())), std::string::npos) << "ran in this process";
+    }
+}
+
+TEST(ForkPool, CrashesThrowsAndTimeoutsAreOutcomes) {
+    ForkPool pool(4, 0.5);
+    const auto out = run_all(pool, {[] { return std::string(200000, 'x'); },  // larger than a pipe's buffer
+                                    [] {
+                                        std::abort();
+                                        return std::string();
+                                    },
+                                    []() -> std::string { throw std::runtime_error("no such thing"); },
+                                    [] {
+                                        std::this_thread::sleep_for(std::chrono::seconds(30));
+                                        return std::string("late");
+                                    },
+                                    [] {
+                                        _exit(7);
+                                        return std::string();
+                                    }});
+    EXPECT_EQ(out.at(0).error, "");
+    EXPECT_EQ(out.at(0).text, std::string(200000, 'x'));
+    EXPECT_EQ(out.at(1).error.rfind("crashed (signal 6", 0), 0u) << out.at(1).error;
+    EXPECT_EQ(out.at(2).error, "no such thing");
+    EXPECT_EQ(out.at(3).error, "ran over the point timeout of 0.5 s");
+    EXPECT_LT(out.at(3).seconds, 5.0);  // killed at the limit, not waited for
+    EXPECT_EQ(out.at(4).error, "ended without an answer (exit 7)");
+}
