@@ -162,208 +162,221 @@ Experiment load_experiment(const std::string& path, const std::vector<std::strin
     return parse_experiment(path, ss.str(), sets, options);
 }
 
-Experiment parse_experiment(const std::string& path, const std::string& text, const std::vector<std::string>& sets,
-                            const RunOptions& options) {
-    Experiment ex;
-    ex.path = path;
-    ex.text = text;
-    const Reader r{path, options};
-    YAML::Node root;
-    try {
-        root = YAML::Load(ex.text);
-    } catch (const YAML::Exception& e) {
-        r.fail(e.mark.line + 1, "not valid YAML: " + e.msg);
-    }
-    if (!root.IsMap()) r.fail(1, std::string("an experiment file is a mapping with keys ") + kTopKeys);
-    std::map<std::string, int> key_line;  // where each run key was set (for errors found by the run's checks)
+namespace {
+
+// What the file sets, as it is read: the fixed keys, the axes and plots (in the Experiment), and for
+// each key where it was set and whether it is a flag.
+struct Loader {
+    const Reader& r;
+    const RunOptions& options;
+    Experiment& ex;
+    std::map<std::string, int> key_line;  // where each key was set (for errors found by the run's checks); 0: --set
     std::map<std::string, int> run_line;  // keys under run:
     std::map<std::string, bool> flag;
     std::vector<std::pair<std::string, std::string>> fixed;
-    const std::string stem = path.substr(path.find_last_of('/') + 1);
-    ex.name = stem.substr(0, stem.find('.'));
-    for (const auto& [key, node, line] : r.entries(root, "the file")) {
-        if (key == "name") {
-            ex.name = r.scalar(node, key);
-            if (ex.name.empty() || ex.name.find_first_not_of(
-                                       "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") != std::string::npos)
-                r.fail(line, "name '" + printable(ex.name) + "' is not accepted: letters, digits, '-', '_' and '.' only");
-        } else if (key == "description") {
-            r.scalar(node, key);
-        } else if (key == "run") {
-            for (const auto& [k, v, kline] : r.entries(node, "run")) {
-                flag[k] = r.check_key(k, kline);
-                key_line[k] = run_line[k] = kline;
-                if (!v.IsScalar()) r.fail(kline, "key '" + k + "' under run: takes one value (vary it under axes:)");
-                fixed.emplace_back(k, v.Scalar());
-            }
-        } else if (key == "axes") {
-            for (const auto& [k, v, kline] : r.entries(node, "axes")) {
+
+    void read_run(const YAML::Node& node) {
+        for (const auto& [k, v, kline] : r.entries(node, "run")) {
+            flag[k] = r.check_key(k, kline);
+            key_line[k] = run_line[k] = kline;
+            if (!v.IsScalar()) r.fail(kline, "key '" + k + "' under run: takes one value (vary it under axes:)");
+            fixed.emplace_back(k, v.Scalar());
+        }
+    }
+
+    void read_axes(const YAML::Node& node) {
+        for (const auto& [k, v, kline] : r.entries(node, "axes")) {
+            flag[k] = r.check_key(k, kline);
+            key_line[k] = kline;
+            Axis axis{{k}, {}, kline};
+            for (const std::string& value : r.values(v, k)) axis.values.push_back({value});
+            ex.axes.push_back(axis);
+        }
+    }
+
+    void read_zip(const YAML::Node& node) {
+        std::vector<YAML::Node> groups;
+        if (node.IsSequence())
+            for (const YAML::Node& g : node) groups.push_back(g);
+        else
+            groups.push_back(node);
+        for (const YAML::Node& g : groups) {
+            Axis axis;
+            axis.line = Reader::line_of(g);
+            for (const auto& [k, v, kline] : r.entries(g, "a zip group")) {
                 flag[k] = r.check_key(k, kline);
                 key_line[k] = kline;
-                Axis axis{{k}, {}, kline};
-                for (const std::string& value : r.values(v, k)) axis.values.push_back({value});
-                ex.axes.push_back(axis);
+                const auto vs = r.values(v, k);
+                if (!axis.keys.empty() && vs.size() != axis.values.size())
+                    r.fail(kline, "zipped key '" + k + "' has " + std::to_string(vs.size()) + " values but '" +
+                                      axis.keys.front() + "' has " + std::to_string(axis.values.size()) +
+                                      ": accepted equal lengths in a zip group");
+                if (axis.keys.empty()) axis.values.resize(vs.size());
+                axis.keys.push_back(k);
+                for (size_t i = 0; i < vs.size(); ++i) axis.values[i].push_back(vs[i]);
             }
-        } else if (key == "zip") {
-            std::vector<YAML::Node> groups;
-            if (node.IsSequence())
-                for (const YAML::Node& g : node) groups.push_back(g);
-            else
-                groups.push_back(node);
-            for (const YAML::Node& g : groups) {
-                Axis axis;
-                axis.line = Reader::line_of(g);
-                for (const auto& [k, v, kline] : r.entries(g, "a zip group")) {
-                    flag[k] = r.check_key(k, kline);
-                    key_line[k] = kline;
-                    const auto vs = r.values(v, k);
-                    if (!axis.keys.empty() && vs.size() != axis.values.size())
-                        r.fail(kline, "zipped key '" + k + "' has " + std::to_string(vs.size()) + " values but '" +
-                                          axis.keys.front() + "' has " + std::to_string(axis.values.size()) +
-                                          ": accepted equal lengths in a zip group");
-                    if (axis.keys.empty()) axis.values.resize(vs.size());
-                    axis.keys.push_back(k);
-                    for (size_t i = 0; i < vs.size(); ++i) axis.values[i].push_back(vs[i]);
-                }
-                ex.axes.push_back(axis);
+            ex.axes.push_back(axis);
+        }
+    }
+
+    void read_plots(const YAML::Node& node, int line) {
+        if (!node.IsSequence()) r.fail(line, "plots is a list of plots (each with x and y)");
+        for (const YAML::Node& p : node) {
+            PlotSpec plot;
+            plot.line = Reader::line_of(p);
+            for (const auto& [k, v, kline] : r.entries(p, "a plot")) {
+                if (k == "name")
+                    plot.name = r.scalar(v, k);
+                else if (k == "title")
+                    plot.title = r.scalar(v, k);
+                else if (k == "x")
+                    plot.x = r.scalar(v, k);
+                else if (k == "y")
+                    plot.y = r.scalar(v, k);
+                else if (k == "curves")
+                    plot.curves = r.values(v, k);
+                else if (k == "log-x" || k == "log-y") {
+                    const std::string b = r.scalar(v, k);
+                    if (b != "true" && b != "false") r.fail(kline, k + " '" + printable(b) + "' is not accepted: true or false");
+                    (k == "log-x" ? plot.log_x : plot.log_y) = b == "true";
+                } else if (k == "reference") {
+                    for (const std::string& ref : r.values(v, k)) plot.references.push_back(ref);
+                } else
+                    r.fail(kline, "plot key '" + printable(k) +
+                                      "' is unknown: accepted name, title, x, y, curves, log-x, log-y, reference");
             }
-        } else if (key == "plots") {
-            if (!node.IsSequence()) r.fail(line, "plots is a list of plots (each with x and y)");
-            for (const YAML::Node& p : node) {
-                PlotSpec plot;
-                plot.line = Reader::line_of(p);
-                for (const auto& [k, v, kline] : r.entries(p, "a plot")) {
-                    if (k == "name")
-                        plot.name = r.scalar(v, k);
-                    else if (k == "title")
-                        plot.title = r.scalar(v, k);
-                    else if (k == "x")
-                        plot.x = r.scalar(v, k);
-                    else if (k == "y")
-                        plot.y = r.scalar(v, k);
-                    else if (k == "curves")
-                        plot.curves = r.values(v, k);
-                    else if (k == "log-x" || k == "log-y") {
-                        const std::string b = r.scalar(v, k);
-                        if (b != "true" && b != "false")
-                            r.fail(kline, k + " '" + printable(b) + "' is not accepted: true or false");
-                        (k == "log-x" ? plot.log_x : plot.log_y) = b == "true";
-                    } else if (k == "reference") {
-                        for (const std::string& ref : r.values(v, k)) plot.references.push_back(ref);
-                    } else
-                        r.fail(kline, "plot key '" + printable(k) +
-                                          "' is unknown: accepted name, title, x, y, curves, log-x, log-y, reference");
-                }
-                if (plot.x.empty() || plot.y.empty()) r.fail(plot.line, "a plot needs x (an axis key) and y (a result column)");
-                if (plot.name.empty()) plot.name = plot.y + "-vs-" + plot.x;
-                if (plot.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") !=
-                    std::string::npos)
-                    r.fail(plot.line,
-                           "plot name '" + printable(plot.name) + "' is not accepted: letters, digits, '-', '_' and '.' only");
-                ex.plots.push_back(plot);
-            }
-        } else {
-            r.fail(line, "key '" + printable(key) + "' is unknown at the top: accepted " + kTopKeys +
-                             " (run options go under run: or axes:)");
+            if (plot.x.empty() || plot.y.empty()) r.fail(plot.line, "a plot needs x (an axis key) and y (a result column)");
+            if (plot.name.empty()) plot.name = plot.y + "-vs-" + plot.x;
+            if (plot.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") !=
+                std::string::npos)
+                r.fail(plot.line,
+                       "plot name '" + printable(plot.name) + "' is not accepted: letters, digits, '-', '_' and '.' only");
+            ex.plots.push_back(plot);
         }
     }
 
     // --set key=value: replaces a fixed value or a whole (crossed) axis; a new key becomes fixed.
-    for (const std::string& set : sets) {
-        const size_t eq = set.find('=');
-        const std::string k = set.substr(0, eq);
-        if (eq == std::string::npos || k.empty())
-            throw ExperimentError("--set '" + printable(set) +
-                                  "' is malformed: accepted KEY=VALUE (a value, a list [a, b] or a range A..B)");
-        bool is_flag = false;
-        if (kOutputKeys.count(k) || !options.find(k, is_flag))
-            throw ExperimentError("--set " + printable(k) + ": not a run option an experiment takes: accepted " +
-                                  options.accepted);
-        YAML::Node v;
-        try {
-            v = YAML::Load(set.substr(eq + 1));
-        } catch (const YAML::Exception& e) {
-            throw ExperimentError("--set " + printable(k) + ": the value is not valid YAML: " + e.msg);
-        }
-        std::vector<std::string> vs;
-        try {
-            vs = r.values(v, k);
-        } catch (const ExperimentError& e) {
-            const std::string what = e.what();
-            throw ExperimentError("--set " + printable(k) + ": " + what.substr(what.find(": ", path.size()) + 2));
-        }
-        flag[k] = is_flag;
-        key_line[k] = 0;
-        auto axis = std::find_if(ex.axes.begin(), ex.axes.end(), [&](const Axis& a) { return a.keys == std::vector{k}; });
-        auto zipped = std::find_if(ex.axes.begin(), ex.axes.end(), [&](const Axis& a) {
-            return a.keys.size() > 1 && std::count(a.keys.begin(), a.keys.end(), k);
-        });
-        if (zipped != ex.axes.end())
-            throw ExperimentError("--set " + printable(k) + ": the key is zipped with others in the file (line " +
-                                  std::to_string(zipped->line) + "): accepted --set for fixed keys and crossed axes");
-        fixed.erase(std::remove_if(fixed.begin(), fixed.end(), [&](const auto& f) { return f.first == k; }), fixed.end());
-        if (axis != ex.axes.end()) ex.axes.erase(axis);
-        if (vs.size() == 1)
-            fixed.emplace_back(k, vs.front());
-        else {
-            Axis a{{k}, {}, 0};
-            for (const std::string& value : vs) a.values.push_back({value});
-            ex.axes.push_back(a);
-        }
-        ex.sets.push_back(set);
-    }
-    for (const auto& [k, v] : fixed)
-        for (const Axis& a : ex.axes)
-            if (std::count(a.keys.begin(), a.keys.end(), k))
-                r.fail(run_line[k],
-                       "key '" + k + "' is both fixed (under run:) and an axis (line " + std::to_string(a.line) + ")");
-    {
-        std::set<std::string> seen;
-        for (const Axis& a : ex.axes)
-            for (const std::string& k : a.keys)
-                if (!seen.insert(k).second) r.fail(a.line, "key '" + k + "' varies on two axes: accepted one axis per key");
-    }
-    ex.fixed = fixed;
-    // Each plot's columns: a key the experiment sets, or a figure a run reports.
-    {
-        std::set<std::string> columns;
-        for (const std::string& c : result_columns()) columns.insert(c);
-        for (const auto& f : fixed) columns.insert(f.first);
-        for (const Axis& a : ex.axes) columns.insert(a.keys.begin(), a.keys.end());
-        for (const PlotSpec& p : ex.plots) {
-            std::vector<std::string> named = {p.x, p.y};
-            named.insert(named.end(), p.references.begin(), p.references.end());
-            named.insert(named.end(), p.curves.begin(), p.curves.end());
-            for (const std::string& c : named)
-                if (!columns.count(c))
-                    r.fail(p.line, "plot '" + p.name + "' names '" + printable(c) +
-                                       "', which is neither a key the experiment sets nor a result column (see "
-                                       "docs/experiments.md: e.g. completion_slots, paper_slots, traffic.mean_latency_cycles)");
+    void apply_sets(const std::vector<std::string>& sets) {
+        for (const std::string& set : sets) {
+            const size_t eq = set.find('=');
+            const std::string k = set.substr(0, eq);
+            if (eq == std::string::npos || k.empty())
+                throw ExperimentError("--set '" + printable(set) +
+                                      "' is malformed: accepted KEY=VALUE (a value, a list [a, b] or a range A..B)");
+            bool is_flag = false;
+            if (kOutputKeys.count(k) || !options.find(k, is_flag))
+                throw ExperimentError("--set " + printable(k) + ": not a run option an experiment takes: accepted " +
+                                      options.accepted);
+            YAML::Node v;
+            try {
+                v = YAML::Load(set.substr(eq + 1));
+            } catch (const YAML::Exception& e) {
+                throw ExperimentError("--set " + printable(k) + ": the value is not valid YAML: " + e.msg);
+            }
+            std::vector<std::string> vs;
+            try {
+                vs = r.values(v, k);
+            } catch (const ExperimentError& e) {
+                const std::string what = e.what();
+                throw ExperimentError("--set " + printable(k) + ": " + what.substr(what.find(": ", r.path.size()) + 2));
+            }
+            flag[k] = is_flag;
+            key_line[k] = 0;
+            auto axis = std::find_if(ex.axes.begin(), ex.axes.end(), [&](const Axis& a) { return a.keys == std::vector{k}; });
+            auto zipped = std::find_if(ex.axes.begin(), ex.axes.end(), [&](const Axis& a) {
+                return a.keys.size() > 1 && std::count(a.keys.begin(), a.keys.end(), k);
+            });
+            if (zipped != ex.axes.end())
+                throw ExperimentError("--set " + printable(k) + ": the key is zipped with others in the file (line " +
+                                      std::to_string(zipped->line) + "): accepted --set for fixed keys and crossed axes");
+            fixed.erase(std::remove_if(fixed.begin(), fixed.end(), [&](const auto& f) { return f.first == k; }), fixed.end());
+            if (axis != ex.axes.end()) ex.axes.erase(axis);
+            if (vs.size() == 1)
+                fixed.emplace_back(k, vs.front());
+            else {
+                Axis a{{k}, {}, 0};
+                for (const std::string& value : vs) a.values.push_back({value});
+                ex.axes.push_back(a);
+            }
+            ex.sets.push_back(set);
         }
     }
 
-    // The points: every combination of the axes, the first axis outermost.
-    size_t total = 1;
-    for (const Axis& a : ex.axes) {
-        if (total > kMaxExperimentPoints / a.values.size())
-            r.fail(a.line, "the experiment has more than " + std::to_string(kMaxExperimentPoints) +
-                               " points: accepted at most that many (split it into several files or shards)");
-        total *= a.values.size();
+    void check_conflicts() {
+        for (const auto& [k, v] : fixed)
+            for (const Axis& a : ex.axes)
+                if (std::count(a.keys.begin(), a.keys.end(), k))
+                    r.fail(run_line[k],
+                           "key '" + k + "' is both fixed (under run:) and an axis (line " + std::to_string(a.line) + ")");
+        {
+            std::set<std::string> seen;
+            for (const Axis& a : ex.axes)
+                for (const std::string& k : a.keys)
+                    if (!seen.insert(k).second) r.fail(a.line, "key '" + k + "' varies on two axes: accepted one axis per key");
+        }
     }
-    auto where = [&](const std::string& k) {
-        return key_line[k] ? path + ":" + std::to_string(key_line[k]) + ": key '" + k + "'" : "--set " + k;
-    };
-    for (const auto& [k, v] : fixed)
-        if (flag[k] && v != "true" && v != "false")
-            throw ExperimentError(where(k) + ": '" + printable(v) + "' is not accepted for a flag: true or false");
-    for (const Axis& a : ex.axes)
-        for (size_t i = 0; i < a.keys.size(); ++i)
-            for (const auto& vs : a.values)
-                if (flag[a.keys[i]] && vs[i] != "true" && vs[i] != "false")
-                    throw ExperimentError(where(a.keys[i]) + ": '" + printable(vs[i]) +
-                                          "' is not accepted for a flag: true or false");
-    ex.points.reserve(total);
-    for (size_t index = 0; index < total; ++index) {
+
+    void check_plots() const {
+        {
+            std::set<std::string> columns;
+            for (const std::string& c : result_columns()) columns.insert(c);
+            for (const auto& f : fixed) columns.insert(f.first);
+            for (const Axis& a : ex.axes) columns.insert(a.keys.begin(), a.keys.end());
+            for (const PlotSpec& p : ex.plots) {
+                std::vector<std::string> named = {p.x, p.y};
+                named.insert(named.end(), p.references.begin(), p.references.end());
+                named.insert(named.end(), p.curves.begin(), p.curves.end());
+                for (const std::string& c : named)
+                    if (!columns.count(c))
+                        r.fail(p.line,
+                               "plot '" + p.name + "' names '" + printable(c) +
+                                   "', which is neither a key the experiment sets nor a result column (see "
+                                   "docs/experiments.md: e.g. completion_slots, paper_slots, traffic.mean_latency_cycles)");
+            }
+        }
+    }
+
+    std::string where(const std::string& k) {
+        return key_line[k] ? r.path + ":" + std::to_string(key_line[k]) + ": key '" + k + "'" : "--set " + k;
+    }
+
+    // The points: every combination of the axes, the first axis outermost, each checked as `run` checks.
+    void expand_points() {
+        size_t total = 1;
+        for (const Axis& a : ex.axes) {
+            if (total > kMaxExperimentPoints / a.values.size())
+                r.fail(a.line, "the experiment has more than " + std::to_string(kMaxExperimentPoints) +
+                                   " points: accepted at most that many (split it into several files or shards)");
+            total *= a.values.size();
+        }
+        check_flags();
+        ex.points.reserve(total);
+        for (size_t index = 0; index < total; ++index) {
+            Point p = point(index);
+            if (auto error = options.to_config(p.args, p.config)) {
+                const std::string culprit = blamed(*error, p);
+                const std::string at_point = p.label.empty() ? "" : " (at the point " + p.label + ")";
+                throw ExperimentError((culprit.empty() ? r.path : where(culprit)) + ": " + *error + at_point);
+            }
+            p.cost = estimated_cost(p.config);
+            ex.points.push_back(std::move(p));
+        }
+    }
+
+    void check_flags() {
+        for (const auto& [k, v] : fixed)
+            if (flag[k] && v != "true" && v != "false")
+                throw ExperimentError(where(k) + ": '" + printable(v) + "' is not accepted for a flag: true or false");
+        for (const Axis& a : ex.axes)
+            for (size_t i = 0; i < a.keys.size(); ++i)
+                for (const auto& vs : a.values)
+                    if (flag[a.keys[i]] && vs[i] != "true" && vs[i] != "false")
+                        throw ExperimentError(where(a.keys[i]) + ": '" + printable(vs[i]) +
+                                              "' is not accepted for a flag: true or false");
+    }
+
+    // Point `index`: its parameters (the fixed ones first), label, identity and `run` arguments.
+    Point point(size_t index) {
         Point p;
         p.index = index;
         p.params = fixed;
@@ -382,32 +395,70 @@ Experiment parse_experiment(const std::string& path, const std::string& text, co
             p.key += k + "=" + v + "\n";
             if (flag[k]) {
                 if (v == "true") p.args.push_back("--" + k);
-            } else if (v.empty()) {
-                // '' leaves the option at its default (a zipped group whose key applies to some rows only)
-            } else {
+            } else if (!v.empty()) {  // '' leaves the option at its default (a zipped key for some rows only)
                 p.args.push_back("--" + k + "=" + v);
             }
         }
-        if (auto error = options.to_config(p.args, p.config)) {
-            // Name the key the run's message is about (its "--key"), else the first axis.
-            std::string culprit;
-            for (const auto& [k, v] : p.params) {
-                const size_t at = error->find("--" + k);
-                const size_t end = at + k.size() + 2;
-                if (at != std::string::npos &&
-                    (end >= error->size() ||
-                     !(std::isalnum(static_cast<unsigned char>((*error)[end])) || (*error)[end] == '-'))) {
-                    culprit = k;
-                    break;
-                }
-            }
-            const std::string at_point = p.label.empty() ? "" : " (at the point " + p.label + ")";
-            if (culprit.empty()) throw ExperimentError(path + ": " + *error + at_point);
-            throw ExperimentError(where(culprit) + ": " + *error + at_point);
-        }
-        p.cost = estimated_cost(p.config);
-        ex.points.push_back(std::move(p));
+        return p;
     }
+
+    // The key a run's error message is about (its "--key"), or "" if it names none.
+    static std::string blamed(const std::string& error, const Point& p) {
+        for (const auto& [k, v] : p.params) {
+            const size_t at = error.find("--" + k);
+            const size_t end = at + k.size() + 2;
+            if (at != std::string::npos &&
+                (end >= error.size() || !(std::isalnum(static_cast<unsigned char>(error[end])) || error[end] == '-')))
+                return k;
+        }
+        return "";
+    }
+};
+
+}  // namespace
+
+Experiment parse_experiment(const std::string& path, const std::string& text, const std::vector<std::string>& sets,
+                            const RunOptions& options) {
+    Experiment ex;
+    ex.path = path;
+    ex.text = text;
+    const Reader r{path, options};
+    YAML::Node root;
+    try {
+        root = YAML::Load(ex.text);
+    } catch (const YAML::Exception& e) {
+        r.fail(e.mark.line + 1, "not valid YAML: " + e.msg);
+    }
+    if (!root.IsMap()) r.fail(1, std::string("an experiment file is a mapping with keys ") + kTopKeys);
+    Loader load{r, options, ex, {}, {}, {}, {}};
+    const std::string stem = path.substr(path.find_last_of('/') + 1);
+    ex.name = stem.substr(0, stem.find('.'));
+    for (const auto& [key, node, line] : r.entries(root, "the file")) {
+        if (key == "name") {
+            ex.name = r.scalar(node, key);
+            if (ex.name.empty() || ex.name.find_first_not_of(
+                                       "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") != std::string::npos)
+                r.fail(line, "name '" + printable(ex.name) + "' is not accepted: letters, digits, '-', '_' and '.' only");
+        } else if (key == "description") {
+            r.scalar(node, key);
+        } else if (key == "run") {
+            load.read_run(node);
+        } else if (key == "axes") {
+            load.read_axes(node);
+        } else if (key == "zip") {
+            load.read_zip(node);
+        } else if (key == "plots") {
+            load.read_plots(node, line);
+        } else {
+            r.fail(line, "key '" + printable(key) + "' is unknown at the top: accepted " + kTopKeys +
+                             " (run options go under run: or axes:)");
+        }
+    }
+    load.apply_sets(sets);
+    load.check_conflicts();
+    ex.fixed = load.fixed;
+    load.check_plots();
+    load.expand_points();
     return ex;
 }
 
