@@ -16,6 +16,7 @@
 #include "models/sim/validate.h"
 #include "routers/algorithms/registry.h"
 #include "testbenches/app/cli.h"
+#include "testbenches/experiment/plots.h"
 
 namespace cubecast {
 
@@ -90,16 +91,10 @@ void write_plot(const std::string& prefix, const Topology& topo, unsigned packet
        << "set xlabel '" << (topo.wraps() ? "rho = lambda (N-1)/(2d)" : "rho = lambda (N-1)/d")
        << "'\nset ylabel 'mean delay (slots)'\nset logscale y\nset grid\n"
        << "set key top left\nset xrange [0:" << rho_max * 1.02 << "]\n";
-    std::string plot = "plot ";
-    for (size_t i = 0; i < plots.size(); ++i) plot += (i ? ", " : "") + plots[i];
-    for (const char* terminal : {"pngcairo size 1000,650", "svg size 1000,650"}) {
-        const std::string out = prefix + (std::string(terminal).rfind("png", 0) == 0 ? ".png" : ".svg");
-        gp << "set terminal " << terminal << "\nset output '" << out << "'\n" << plot << "\nunset output\n";
-    }
-    FILE* pipe = popen("gnuplot", "w");
-    if (!pipe) throw ConfigError("--plot needs gnuplot (apt-get install gnuplot-nox)");
-    fputs(gp.str().c_str(), pipe);
-    if (pclose(pipe) != 0) throw ConfigError("gnuplot failed to draw " + prefix + ".png/.svg (is gnuplot-nox installed?)");
+    gp << "plot ";
+    for (size_t i = 0; i < plots.size(); ++i) gp << (i ? ", " : "") << plots[i];
+    if (!gnuplot_png_and_svg(gp.str(), prefix, false))
+        throw ConfigError("gnuplot failed to draw " + prefix + ".png/.svg (is gnuplot-nox installed?)");
     std::cerr << "cubecast: wrote " << prefix << ".png, " << prefix << ".svg (data " << data << ")\n";
 }
 

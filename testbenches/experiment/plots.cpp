@@ -78,6 +78,19 @@ std::string quoted_for_gnuplot(const std::string& s) {
 
 }  // namespace
 
+bool gnuplot_png_and_svg(const std::string& script, const std::string& base, bool quiet) {
+    std::ostringstream gp;
+    for (const char* terminal : {"pngcairo size 1000,650", "svg size 1000,650"}) {
+        const std::string out = base + (std::string(terminal).rfind("png", 0) == 0 ? ".png" : ".svg");
+        gp << "set terminal " << terminal << "\nset output '" << out << "'\n" << script << "\nunset output\n";
+    }
+    FILE* pipe = popen(quiet ? "gnuplot 2>/dev/null" : "gnuplot", "w");
+    if (!pipe) return false;
+    const std::string text = gp.str();
+    std::fwrite(text.data(), 1, text.size(), pipe);
+    return pclose(pipe) == 0;
+}
+
 std::vector<std::string> draw_plots(const std::vector<PlotSpec>& plots, const std::string& dir) {
     std::vector<std::string> written;
     if (plots.empty()) return written;
@@ -154,17 +167,10 @@ std::vector<std::string> draw_plots(const std::vector<PlotSpec>& plots, const st
                      << quoted_for_gnuplot(p.references[r] + (curve_names.size() > 1 ? " (" + curve_names[i] + ")" : ""));
         }
         plot << "\n";
-        std::ostringstream gp;
-        for (const char* terminal : {"pngcairo size 1000,650", "svg size 1000,650"}) {
-            const std::string out = base + (std::string(terminal).rfind("png", 0) == 0 ? ".png" : ".svg");
-            gp << "set terminal " << terminal << "\nset output '" << out << "'\n" << plot.str() << "unset output\n";
-            written.push_back(out);
-        }
-        FILE* pipe = popen("gnuplot 2>/dev/null", "w");
-        if (!pipe) throw ExperimentError("plots need gnuplot, which could not be started");
-        const std::string script = gp.str();
-        std::fwrite(script.data(), 1, script.size(), pipe);
-        if (pclose(pipe) != 0) throw ExperimentError("gnuplot failed to draw plot '" + p.name + "' (" + base + ".png/.svg)");
+        if (!gnuplot_png_and_svg(plot.str(), base, true))
+            throw ExperimentError("gnuplot failed to draw plot '" + p.name + "' (" + base + ".png/.svg)");
+        written.push_back(base + ".png");
+        written.push_back(base + ".svg");
     }
     return written;
 }
