@@ -10,11 +10,19 @@
 
 namespace cubecast {
 
-// Every link's three signals, one bus each (see signal_bus.h).
+// Every link's three signals, one bus each (see signal_bus.h). Input-buffered routers add two: the
+// flit's virtual channel (with valid and flit, from the sender) and the credits going back (from
+// the receiver: 8 bits per virtual channel, the buffer slots it freed at that edge); ready stays high.
 struct LinkBuses {
     explicit LinkBuses(size_t links) : valid("link_valid", links), ready("link_ready", links), flit("link_flit", links) {}
     SignalBus<bool> valid, ready;
     SignalBus<uint64_t> flit;
+    std::unique_ptr<SignalBus<uint8_t>> vc;
+    std::unique_ptr<SignalBus<uint64_t>> credit;
+    void add_virtual_channels(size_t links) {
+        vc = std::make_unique<SignalBus<uint8_t>>("link_vc", links);
+        credit = std::make_unique<SignalBus<uint64_t>>("link_credit", links);
+    }
 };
 
 struct LinkSignals {
@@ -23,9 +31,11 @@ struct LinkSignals {
     BusSignal<bool> valid;
     BusSignal<bool> ready;
     BusSignal<uint64_t> flit;
+    LinkBuses* buses;  // for the virtual-channel and credit buses, if any (entry `index`)
+    size_t index;
     // Link number `index` of the network.
-    LinkSignals(uint32_t s, uint32_t d, unsigned p, LinkBuses& buses, size_t index)
-        : src(s), dst(d), port(p), valid(buses.valid, index), ready(buses.ready, index), flit(buses.flit, index) {}
+    LinkSignals(uint32_t s, uint32_t d, unsigned p, LinkBuses& b, size_t i)
+        : src(s), dst(d), port(p), valid(b.valid, i), ready(b.ready, i), flit(b.flit, i), buses(&b), index(i) {}
 };
 
 }  // namespace cubecast

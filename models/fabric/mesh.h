@@ -42,6 +42,11 @@ public:
     unsigned next_digit(unsigned x, unsigned y) const override;
     std::optional<unsigned> direction_port(unsigned i, bool up) const override { return up ? plus_port(i) : minus_port(i); }
     bool wraps() const override { return wraps_; }
+    unsigned port_dimension(unsigned port) const override { return port / 2; }
+    bool crosses_dateline(uint32_t node, unsigned port) const override {
+        const unsigned x = digit(node, port / 2);
+        return wraps_ && ((port & 1u) ? x + 1 == radix_ : x == 0);
+    }
     bool translation_symmetric() const override { return wraps_; }
     std::optional<std::vector<double>> uniform_dimension_order_loads(double w) const override;
     uint32_t minimal_ports(uint32_t node, uint32_t dest) const override;

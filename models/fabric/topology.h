@@ -65,6 +65,11 @@ public:
         return std::nullopt;
     }
 
+    // The dimension a port moves along (the cube's port i, a mesh's ports 2i and 2i+1), and whether the
+    // link leaving `node` on `port` is a ring's wraparound link (where the torus's dateline sits).
+    virtual unsigned port_dimension(unsigned port) const { return port; }
+    virtual bool crosses_dateline(uint32_t /*node*/, unsigned /*port*/) const { return false; }
+
     // The links leaving (and, every link being two-way, entering) `node`.
     unsigned links_at(uint32_t node) const;
     // The port of `node` that leads to `to`, if they are neighbours (by default a search of the ports).

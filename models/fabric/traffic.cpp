@@ -376,7 +376,7 @@ bool TrafficLedger::delivered(const Header& h, uint32_t at, uint64_t cycle) {
         ++half_count_[half];
         const unsigned hop_count = topology_.distance(h.origin, h.dest);
         hop_sum_ += hop_count;
-        hop_flit_sum_ += static_cast<double>(hop_count) * flits;
+        hop_flit_sum_ += spec_.zero_load.cycles(hop_count, flits);
         latency_flits_ += flits;
         if (cycle >= end_) saturated_ = true;
     }
@@ -422,6 +422,7 @@ TrafficResult TrafficLedger::summarize() const {
         r.max_latency = static_cast<double>(sorted.back());
         r.mean_hops = hop_sum_ / count;
         r.zero_load_latency = hop_flit_sum_ / count;
+        r.zero_load_formula = spec_.zero_load.formula;
         r.mean_flits = static_cast<double>(latency_flits_) / count;
     }
     if (half_count_[0] && half_count_[1] && half_latency_sum_[0] > 0)

@@ -65,8 +65,20 @@ enum class Injection : uint8_t { bernoulli, onoff };
 std::optional<Injection> parse_injection(const std::string& name);
 const char* injection_name(Injection i);
 
+// A packet's latency with no other traffic, as a router's timing gives it: hops x (per_hop + per_hop_flit
+// x flits) + fixed + per_flit x flits cycles (the ideal router: hops x flits).
+struct ZeroLoadTiming {
+    int per_hop = 0, per_hop_flit = 1, fixed = 0, per_flit = 0;
+    std::string formula = "hops x flits (store and forward)";
+    double cycles(unsigned hops, unsigned flits) const {
+        return static_cast<double>(hops) * (per_hop + per_hop_flit * static_cast<int>(flits)) + fixed +
+               per_flit * static_cast<int>(flits);
+    }
+};
+
 struct TrafficSpec {
     TrafficPattern pattern = TrafficPattern::uniform;
+    ZeroLoadTiming zero_load;
     Injection injection = Injection::bernoulli;
     double burst = 8;
     std::vector<TrafficEvent> events;  // a trace-driven workload instead of pattern and injection
@@ -106,10 +118,11 @@ struct TrafficResult {
     uint64_t generated = 0, measured = 0, delivered = 0, ambiguous = 0;
     double mean_latency = 0, p50_latency = 0, p99_latency = 0, max_latency = 0;
     double mean_hops = 0;
-    double zero_load_latency = 0;  // mean of hops x flits: store and forward, no router delay
-    double mean_flits = 0;         // of the measured packets
-    std::string sizes;             // the size distribution as given (--packet-sizes; "from the trace" for a trace's), or empty
-    bool saturated = false;        // some measured packet arrived after generation had stopped
+    double zero_load_latency = 0;  // mean of the router's zero-load latency over the measured packets
+    std::string zero_load_formula;
+    double mean_flits = 0;   // of the measured packets
+    std::string sizes;       // the size distribution as given (--packet-sizes; "from the trace" for a trace's), or empty
+    bool saturated = false;  // some measured packet arrived after generation had stopped
     // Mean latency of the measured packets created in the window's second half over that of its first
     // half: near 1 where queues are stable; well above 1 where latency grows with the time a load has
     // been on (past saturation, even when every measured packet still arrives in the drain).

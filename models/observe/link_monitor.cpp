@@ -5,8 +5,14 @@
 namespace cubecast {
 
 LinkMonitor::LinkMonitor(sc_core::sc_module_name name, const std::vector<std::unique_ptr<LinkSignals>>& links,
-                         PacketFormat format, TraceWriter* trace)
-    : sc_module(name), links_(links), format_(format), trace_(trace), flits_in_(links.size(), 0), state_(links.size()) {
+                         PacketFormat format, TraceWriter* trace, unsigned vcs)
+    : sc_module(name),
+      links_(links),
+      vcs_(vcs),
+      format_(format),
+      trace_(trace),
+      flits_in_(links.size() * vcs, 0),
+      state_(links.size() * vcs) {
     // Entry i of the buses; an absent link (an array's edge) keeps its entry, never valid.
     static const bool never = false;
     static const uint64_t none = 0;
@@ -24,6 +30,7 @@ LinkMonitor::LinkMonitor(sc_core::sc_module_name name, const std::vector<std::un
         ready_.push_back(&l.ready.read());
         flit_.push_back(&l.flit.read());
     }
+    if (first && first->buses->vc) vc_ = first->buses->vc.get();
     if (first) {
         first->valid.bus().keep_true_bitmap();
         valid_bits_ = &first->valid.bus().true_bits();
@@ -46,16 +53,17 @@ void LinkMonitor::on_clock() {
         for (uint64_t word = bits[w]; word != 0; word &= word - 1) visit(w * 64 + static_cast<size_t>(__builtin_ctzll(word)), e);
 }
 
-void LinkMonitor::visit(size_t i, uint64_t e) {
-    if (!*ready_[i]) return;
+void LinkMonitor::visit(size_t link, uint64_t e) {
+    if (!*ready_[link]) return;
     ++flits_;
-    if (flits_in_[i] == 0) {  // a header flit
+    const size_t i = vc_ ? link * vcs_ + vc_->read(link) : link;  // the packet's state
+    if (flits_in_[i] == 0) {                                      // a header flit
         Header h;
-        if (!decode_header(*flit_[i], h)) ++corrupt_;
+        if (!decode_header(*flit_[link], h)) ++corrupt_;
         const unsigned length = format_.length(h);
         if (h.kind == Kind::data) ++data_flits_;
         if (length == 1) {
-            finished(i, e - 1, e, h);
+            finished(link, e - 1, e, h);
             return;
         }
         state_[i] = InFlight{length, e - 1, h};
@@ -66,7 +74,7 @@ void LinkMonitor::visit(size_t i, uint64_t e) {
     if (s.header.kind == Kind::data) ++data_flits_;
     if (++flits_in_[i] < s.length) return;
     flits_in_[i] = 0;
-    finished(i, s.start, e, s.header);
+    finished(link, s.start, e, s.header);
 }
 
 void LinkMonitor::finished(size_t link, uint64_t start, uint64_t end, const Header& h) {

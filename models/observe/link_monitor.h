@@ -1,5 +1,7 @@
 // Watches every link's valid / ready / flit signals (never the routers' intentions) and turns the
-// flits that moved into transmissions: counted, and written to the trace when one is open.
+// flits that moved into transmissions: counted, and written to the trace when one is open. With
+// virtual channels (the links' vc bus) the flits of several packets interleave on a link: each
+// virtual channel's packet is followed apart, from its head's cycle to its tail's.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -20,7 +22,7 @@ public:
     sc_core::sc_in<bool> load;
 
     LinkMonitor(sc_core::sc_module_name name, const std::vector<std::unique_ptr<LinkSignals>>& links, PacketFormat format,
-                TraceWriter* trace);
+                TraceWriter* trace, unsigned vcs = 1);
 
     uint64_t data_transmissions() const { return data_; }
     uint64_t ctrl_transmissions() const { return ctrl_; }
@@ -46,10 +48,12 @@ private:
     const std::vector<uint64_t>* valid_bits_ = nullptr;
     std::vector<const bool*> ready_;
     std::vector<const uint64_t*> flit_;
+    const SignalBus<uint8_t>* vc_ = nullptr;  // the links' virtual channels, if any
+    unsigned vcs_ = 1;
     PacketFormat format_;
     TraceWriter* trace_;
     LinkLoad* load_ = nullptr;
-    std::vector<uint16_t> flits_in_;  // per link: flits of the current packet seen so far (0: none)
+    std::vector<uint16_t> flits_in_;  // per link and virtual channel: flits of the current packet seen so far (0: none)
     std::vector<InFlight> state_;
     uint64_t edge_ = 0;
     uint64_t data_ = 0, ctrl_ = 0, data_flits_ = 0, flits_ = 0, corrupt_ = 0;

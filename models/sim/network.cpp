@@ -160,6 +160,8 @@ void Network::build_cycle_level(const LogicFactory& make_logic, const PacketForm
     // Link i * ports + p leaves node i on port p (none where the topology has no link there).
     links_.resize(size_t{n} * ports);
     link_buses_ = std::make_unique<LinkBuses>(size_t{n} * ports);
+    const bool input_buffered = config.buffering == Buffering::input;
+    if (input_buffered) link_buses_->add_virtual_channels(size_t{n} * ports);
     for (uint32_t i = 0; i < n; ++i)
         for (unsigned p = 0; p < ports; ++p)
             if (const auto j = topology_->across(i, p))
@@ -186,6 +188,10 @@ void Network::build_cycle_level(const LogicFactory& make_logic, const PacketForm
                                             counters_);
         else
 #endif
+            if (input_buffered)
+            r = std::make_unique<InputBufferedRouter>(name.c_str(), i, *topology_, rc, config.ib, make_logic(i), *nodes_[i],
+                                                      counters_);
+        else
             r = std::make_unique<CycleRouter>(name.c_str(), i, *topology_, rc, make_logic(i), *nodes_[i], counters_);
         r->clk(*clk_);
         r->rst(phases_->rst);
@@ -199,7 +205,12 @@ void Network::build_cycle_level(const LogicFactory& make_logic, const PacketForm
         routers_.push_back(std::move(r));
     }
 
-    monitor_ = std::make_unique<LinkMonitor>("link_monitor", links_, format, trace_.get());
+    if (input_buffered) {
+        std::vector<const InputBufferedRouter*> ib;
+        for (const auto& r : routers_) ib.push_back(static_cast<const InputBufferedRouter*>(r.get()));
+        credit_audit_ = std::make_unique<CreditAudit>(*topology_, links_, std::move(ib), config.ib.vcs, config.ib.vc_depth);
+    }
+    monitor_ = std::make_unique<LinkMonitor>("link_monitor", links_, format, trace_.get(), input_buffered ? config.ib.vcs : 1);
     monitor_->count_load(link_load_.get());
     monitor_->clk(*clk_);
     monitor_->rst(phases_->rst);
@@ -219,7 +230,9 @@ void Network::start_of_simulation() { simulation_started_ = std::chrono::steady_
 
 // The cycle level's supervision, on the falling edge while the run phase lasts.
 void Network::after_edge() {
-    if (phases_->running()) supervisor_->after_edge();
+    if (!phases_->running()) return;
+    if (credit_audit_) credit_audit_->check(audited_edges_++);
+    supervisor_->after_edge();
 }
 
 // The transaction level's network: the same nodes, logics, checks and trace, TLM routers bound

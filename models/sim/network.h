@@ -25,10 +25,12 @@
 #include "models/observe/transmission_log.h"
 #include "models/sim/broadcast_delays.h"
 #include "models/sim/channel_load.h"
+#include "models/sim/credit_audit.h"
 #include "models/sim/run.h"
 #include "models/sim/run_supervisor.h"
 #include "routers/algorithms/registry.h"
 #include "routers/cores/cycle_router.h"
+#include "routers/cores/ib_router.h"
 #include "routers/cores/rtl_build.h"
 #include "routers/cores/tlm_router.h"
 
@@ -61,6 +63,7 @@ private:
     // The result (network_result.cpp).
     void close_outputs(RunResult& r, uint64_t cycles);
     void describe_run(RunResult& r) const;
+    std::string deadlock_freedom() const;
     RunChecks read_nodes_and_routers(RunResult& r) const;
     void check_conservation(RunResult& r) const;
     RunStatus settle_status(RunResult& r, const RunChecks& checks) const;
@@ -102,6 +105,8 @@ private:
     std::vector<std::unique_ptr<RouterBase>> routers_;
     std::unique_ptr<TraceWriter> trace_;
     std::unique_ptr<LinkMonitor> monitor_;
+    std::unique_ptr<CreditAudit> credit_audit_;  // input-buffered routers: credits conserved after every edge
+    uint64_t audited_edges_ = 0;
     std::unique_ptr<CycleWaves> waves_;
     std::unique_ptr<TlmWaves> tlm_waves_;         // the transaction level's
     std::unique_ptr<TlmTransferPool> transfers_;  // the transaction level's transactions

@@ -58,6 +58,21 @@ void Network::close_outputs(RunResult& r, uint64_t cycles) {
     r.output_errors.insert(r.output_errors.end(), wave_errors.begin(), wave_errors.end());
 }
 
+// Whether this run's routing can deadlock on the input-buffered router (said in the report).
+std::string Network::deadlock_freedom() const {
+    if (task_.kind() != TaskKind::traffic)
+        return "not guaranteed: a collective's packet holds its virtual channel until its last copy leaves, and the "
+               "schedule's copies may wait on each other in a cycle; a deadlock is detected and reported as a stall";
+    if (!topology_->wraps())
+        return "deadlock-free: dimension-order routes on the " + std::string(topology_->name()) +
+               " never close a cycle of channel dependencies";
+    if (config_.ib.datelines && config_.ib.vcs >= 2)
+        return "deadlock-free: dimension order with dateline classes (virtual channels " + std::to_string(config_.ib.vcs / 2) +
+               "..." + std::to_string(config_.ib.vcs - 1) + " after a ring's wraparound link) breaks every ring's cycle";
+    return "can deadlock: a ring's channels may wait on each other in a cycle without dateline classes (" +
+           std::string(config_.ib.vcs < 2 ? "one virtual channel" : "--datelines off") + "); a deadlock is reported as a stall";
+}
+
 // What ran, the paper's time and the bounds, and what crossed the links.
 void Network::describe_run(RunResult& r) const {
     r.topology = topology_->name();
@@ -65,6 +80,7 @@ void Network::describe_run(RunResult& r) const {
     r.torus_on_array = config_.torus_on_array;
     r.task = config_.task;
     r.algorithm = config_.algorithm;
+    if (config_.buffering == Buffering::input) r.deadlock_freedom = deadlock_freedom();
     r.paper = algo_->paper;
     r.claim = algo_->claim;
     r.dim = topology_->dim();
@@ -72,6 +88,8 @@ void Network::describe_run(RunResult& r) const {
     r.root = config_.root;
     r.packet_flits = config_.packet_flits;
     r.queue_depth = config_.queue_depth;
+    if (config_.buffering == Buffering::input) r.input_buffering = config_.ib;
+    r.preset = config_.preset;
     r.seed = config_.seed;
     r.broadcasts = task_.broadcasts();
     report_bounds(r);
@@ -145,6 +163,11 @@ void Network::check_conservation(RunResult& r) const {
                   counters_.transmissions_started == counters_.transmissions_sent &&
                   counters_.transmissions_sent == counters_.packets_received && counters_.packets_received == monitored &&
                   counters_.in_routers == 0 && counters_.corrupt_headers == 0 && corrupt_on_links == 0;
+    if (credit_audit_ && !credit_audit_->problem().empty()) {  // a broken rule, whatever else happened
+        r.conserved = false;
+        r.problems.push_back(credit_audit_->problem());
+        return;
+    }
     if (r.conserved || supervisor_->status() != RunStatus::ok) return;
     std::ostringstream os;
     os << "packets not conserved: enqueued " << counters_.copies_enqueued << ", started " << counters_.transmissions_started
@@ -227,7 +250,11 @@ void Network::report_bounds(RunResult& r) const {
     if (!r.paper_slots) return;
     // The papers assume unbounded queues ("infinite storage") and their own port model.
     const PortModel model = options.port_model;
-    if (config_.queue_depth)
+    if (config_.buffering == Buffering::input)
+        r.bound_note =
+            "an input-buffered router (the paper's router queues at its outputs, sends every copy at once, "
+            "and has no pipeline): the bound is what the schedule loses against";
+    else if (config_.queue_depth)
         r.bound_note =
             "queues bounded at " + std::to_string(config_.queue_depth) + " packets (the paper assumes unbounded queues)";
     else if (model != PortModel::mla && model != algo_->paper_port_model)

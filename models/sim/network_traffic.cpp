@@ -7,6 +7,28 @@
 
 namespace cubecast {
 
+// The input-buffered router (docs/routers.md derives it): the head leaves a router router_delay cycles
+// after it is routed and takes 1 + link_delay cycles to the next; routed on arrival (wormhole,
+// cut-through) or once the tail is in (store-forward, whose packet also enters the injection buffer
+// one flit a cycle); the tail leaves for the node flits - 1 cycles after the head.
+ZeroLoadTiming zero_load_timing(const RunConfig& c) {
+    if (c.buffering == Buffering::output) return ZeroLoadTiming{};
+    const int r = static_cast<int>(c.ib.router_delay), l = static_cast<int>(c.ib.link_delay);
+    const std::string rl = " (R = " + std::to_string(r) + ", L = " + std::to_string(l) + ")";
+    if (c.ib.switching == Switching::store_forward)
+        return ZeroLoadTiming{l + r, 1, r - 2, 2, "hops x (flits + L + R) + R + 2 (flits - 1), store-forward" + rl};
+    return ZeroLoadTiming{1 + l + r, 0, r - 1, 1,
+                          "hops x (1 + L + R) + R + flits - 1, " + std::string(switching_name(c.ib.switching)) + rl};
+}
+
+std::string describe_input_buffering(const InputBuffering& ib) {
+    return "input-buffered, " + std::to_string(ib.vcs) + " VC" + (ib.vcs > 1 ? "s" : "") + " x " + std::to_string(ib.vc_depth) +
+           " flits, " + switching_name(ib.switching) + ", router delay " + std::to_string(ib.router_delay) + ", link delay " +
+           std::to_string(ib.link_delay) + ", credit delay " + std::to_string(ib.credit_delay) + ", " +
+           std::to_string(ib.alloc_iters) + " allocator iteration" + (ib.alloc_iters > 1 ? "s" : "") +
+           (ib.datelines ? "" : ", no datelines");
+}
+
 TrafficSpec traffic_spec(const RunConfig& c) {
     TrafficSpec s;
     s.pattern = c.pattern.value_or(s.pattern);
@@ -22,6 +44,7 @@ TrafficSpec traffic_spec(const RunConfig& c) {
     s.burst = c.burst.value_or(s.burst);
     s.sizes = c.packet_sizes;
     if (c.packet_rate) s.rate = *c.packet_rate * s.mean_flits();
+    s.zero_load = zero_load_timing(c);
     return s;
 }
 

@@ -69,6 +69,7 @@ void print_traffic_links(std::ostream& os, const TrafficResult& t) {
 // Task traffic: latency and throughput over the packets created in the measurement window.
 void print_traffic(std::ostream& os, const RunResult& r) {
     const TrafficResult& t = *r.traffic;
+    const bool ideal = t.zero_load_formula.empty() || t.zero_load_formula == ZeroLoadTiming{}.formula;
     row(os, "pattern",
         t.pattern == "trace"
             ? std::string("trace-driven (--traffic-file)")
@@ -96,11 +97,14 @@ void print_traffic(std::ostream& os, const RunResult& r) {
             fixed(t.max_latency, 0) + " cycles");
     if (t.sizes.empty())
         row(os, "zero-load latency",
-            fixed(t.zero_load_latency, 2) + " cycles = mean hops " + fixed(t.mean_hops, 3) + " x " + fixed(t.mean_flits, 0) +
-                " flits (store and forward)");
+            ideal ? fixed(t.zero_load_latency, 2) + " cycles = mean hops " + fixed(t.mean_hops, 3) + " x " +
+                        fixed(t.mean_flits, 0) + " flits (store and forward)"
+                  : fixed(t.zero_load_latency, 2) + " cycles: " + t.zero_load_formula + ", mean hops " + fixed(t.mean_hops, 3) +
+                        ", " + fixed(t.mean_flits, 0) + " flits");
     else
         row(os, "zero-load latency",
-            fixed(t.zero_load_latency, 2) + " cycles = mean of hops x flits (store and forward; mean hops " +
+            fixed(t.zero_load_latency, 2) + " cycles = mean of " +
+                (ideal ? "hops x flits (store and forward; " : t.zero_load_formula + " (") + "mean hops " +
                 fixed(t.mean_hops, 3) + ", packets " + t.sizes + ", mean " + fixed(t.mean_flits, 2) + " flits)");
     print_traffic_links(os, t);
 }
@@ -152,11 +156,14 @@ void print_dynamic(std::ostream& os, const RunResult& r) {
 void print_table(std::ostream& os, const RunResult& r) {
     os << "cubecast: " << r.task << " / " << r.algorithm << " on the " << make_topology(r.topology, r.dim, r.radix)->label()
        << (r.torus_on_array ? " simulating the torus (Fig. 1)" : "") << " (" << r.nodes << " nodes), packet " << r.packet_flits
-       << " flit" << (r.packet_flits > 1 ? "s" : "") << ", queues "
-       << (r.queue_depth ? std::to_string(r.queue_depth) + " deep" : std::string("unbounded"))
+       << " flit" << (r.packet_flits > 1 ? "s" : "") << ", "
+       << (r.input_buffering
+               ? describe_input_buffering(*r.input_buffering) + (r.preset.empty() ? "" : " (preset " + r.preset + ")")
+               : "queues " + (r.queue_depth ? std::to_string(r.queue_depth) + " deep" : std::string("unbounded")))
        << (r.broadcasts ? ", K = " + std::to_string(r.broadcasts) + " " + counted_as(find_task(r.task)->kind) : std::string())
        << "\n";
     row(os, "paper", r.paper);
+    if (!r.deadlock_freedom.empty()) row(os, "deadlock freedom", r.deadlock_freedom);
     if (r.completed())
         row(os, "completion", slots_and_cycles(r.completion_cycles, r.packet_flits));
     else

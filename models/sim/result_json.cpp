@@ -78,6 +78,8 @@ void to_json(json& j, const TrafficResult& t) {
         for (const char* k : {"mean_latency_cycles", "p50_latency_cycles", "p99_latency_cycles", "max_latency_cycles",
                               "mean_hops", "zero_load_latency_cycles", "mean_packet_flits"})
             j[k] = nullptr;
+    if (!t.zero_load_formula.empty() && t.zero_load_formula != ZeroLoadTiming{}.formula)
+        j["zero_load_formula"] = t.zero_load_formula;
     if (t.has_bound)
         j["channel_load_bound"] = {{"busiest_channel_load", t.channel_load},
                                    {"saturation_bound", t.channel_bound},
@@ -108,6 +110,7 @@ void from_json(const json& j, TrafficResult& t) {
     t.sizes = j.at("packet_sizes");
     t.saturated = j.at("saturated");
     t.latency_growth = j.value("latency_growth", 0.0);
+    t.zero_load_formula = j.value("zero_load_formula", ZeroLoadTiming{}.formula);
     const json& links = j.at("link_utilisation");
     t.link_max = links.at("max");
     t.link_mean = links.at("mean");
@@ -271,6 +274,20 @@ json to_json(const RunResult& r, bool with_per_node) {
     j["tallies"] = tallies;
     if (r.dynamic) j["dynamic"] = dynamic_json(*r.dynamic);
     if (r.traffic) j["traffic"] = *r.traffic;
+    if (r.input_buffering) {  // the output-queued router's results stay as they were
+        const InputBuffering& ib = *r.input_buffering;
+        j["router"] = {{"buffering", "input"},
+                       {"vcs", ib.vcs},
+                       {"vc_depth", ib.vc_depth},
+                       {"switching", switching_name(ib.switching)},
+                       {"router_delay", ib.router_delay},
+                       {"link_delay", ib.link_delay},
+                       {"credit_delay", ib.credit_delay},
+                       {"alloc_iters", ib.alloc_iters},
+                       {"datelines", ib.datelines},
+                       {"preset", r.preset},
+                       {"deadlock_freedom", r.deadlock_freedom}};
+    }
     return j;
 }
 
@@ -328,6 +345,21 @@ RunResult result_from_json(const json& j) {
     for (const auto& [name, count] : j.at("tallies").items()) r.tallies.emplace_back(name, count.get<uint64_t>());
     if (j.contains("dynamic")) r.dynamic = dynamic_from(j.at("dynamic"));
     if (j.contains("traffic")) r.traffic = j.at("traffic").get<TrafficResult>();
+    if (j.contains("router")) {
+        const json& k = j.at("router");
+        InputBuffering ib;
+        ib.vcs = k.at("vcs");
+        ib.vc_depth = k.at("vc_depth");
+        ib.switching = parse_switching(k.at("switching").get<std::string>()).value_or(Switching::wormhole);
+        ib.router_delay = k.at("router_delay");
+        ib.link_delay = k.at("link_delay");
+        ib.credit_delay = k.at("credit_delay");
+        ib.alloc_iters = k.at("alloc_iters");
+        ib.datelines = k.at("datelines");
+        r.input_buffering = ib;
+        r.preset = k.at("preset");
+        r.deadlock_freedom = k.at("deadlock_freedom");
+    }
     return r;
 }
 

@@ -10,6 +10,7 @@
 #include "models/fabric/slots.h"
 #include "models/fabric/task.h"
 #include "models/fabric/traffic.h"
+#include "routers/blocks/microarchitecture.h"
 #include "routers/logic/port_model.h"
 
 namespace cubecast {
@@ -80,6 +81,13 @@ struct RunConfig {
     std::string rtl_rom_dir;           // where the RTL's memory files are (empty: the build's)
     unsigned sbt_rotation = 0;         // SBT dimension rotation (the trees R^c(SBT))
     bool rtl_invert_priority = false;  // test hook: plants a bug in the RTL queue order
+    // The router's microarchitecture: the papers' ideal output-queued router, or input buffers with
+    // virtual channels and credits (its knobs in `ib`; those given explicitly are named in ib_given,
+    // for the error when they come without --buffering input or against a preset).
+    Buffering buffering = Buffering::output;
+    InputBuffering ib;
+    std::vector<std::string> ib_given;
+    std::string preset;  // booksim | noxim: the knobs of the routers compare-peers configures in those simulators
 
     bool uses_rtl() const { return router == RouterChoice::rtl || !rtl_nodes.empty(); }
     bool is_rtl_node(uint32_t node) const;
@@ -87,6 +95,10 @@ struct RunConfig {
 
 // Task traffic's workload from the run's options (a --traffic-file's packets are read by the caller).
 TrafficSpec traffic_spec(const RunConfig& c);
+// A packet's latency with no other traffic on this run's router.
+ZeroLoadTiming zero_load_timing(const RunConfig& c);
+// The input-buffered router in a phrase ("input-buffered, 2 VCs x 8 flits, wormhole, ...").
+std::string describe_input_buffering(const InputBuffering& ib);
 
 // The dynamic broadcasting theorem of paper 004 §II for this run's lambda and its PMNB's X and V
 // (slots): T = W + X + a N X <= W + X + min((N-1)X/2, rho W), stable for rho < 1 - lambda V.
@@ -143,6 +155,9 @@ struct RunResult {
     uint32_t root = 0;
     unsigned packet_flits = 1;
     unsigned queue_depth = 0;
+    std::optional<InputBuffering> input_buffering;  // the input-buffered router's knobs (none: output queues)
+    std::string preset;
+    std::string deadlock_freedom;  // the input-buffered router: whether this routing can deadlock, and why
     uint64_t seed = 0;
     uint64_t broadcasts = 0;         // K for kb, else 0
     uint64_t completion_cycles = 0;  // the last delivery, or the last node detecting termination if later

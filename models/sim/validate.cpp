@@ -15,6 +15,7 @@
 #include "models/observe/cycle_waves.h"
 #include "models/observe/output_file.h"
 #include "models/sim/dynamic_theory.h"
+#include "models/sim/presets.h"
 #include "routers/algorithms/registry.h"
 #include "routers/cores/rtl_build.h"
 #include "routers/logic/port_model.h"
@@ -166,6 +167,55 @@ std::optional<std::string> validate_level(const RunConfig& c) {
     if (c.uses_rtl())
         return std::string(
             "--router rtl (or --rtl-nodes) with --level tlm: the RTL router is cycle level: accepted --level cycle");
+    return std::nullopt;
+}
+
+// The input-buffered router's knobs: in range, given only with it, and what it cannot run yet.
+std::optional<std::string> validate_microarchitecture(const RunConfig& c, const AlgorithmEntry& algo, const Topology& topo) {
+    if (!c.preset.empty()) {
+        const auto knobs = preset_knobs(c.preset, topo);
+        if (!knobs) return "--preset '" + printable(c.preset) + "' is unknown: accepted booksim, noxim";
+        for (const std::string& name : c.ib_given)
+            if (knob_text(*knobs, name) != knob_text(c.ib, name))
+                return "--" + name + " " + knob_text(c.ib, name) + " conflicts with --preset " + c.preset + ", which sets " +
+                       knob_text(*knobs, name) + " here: give one of them";
+    }
+    if (c.buffering == Buffering::output) {
+        if (!c.ib_given.empty())
+            return "--" + c.ib_given.front() +
+                   " applies to the input-buffered router: add --buffering input (the output-queued router has no virtual "
+                   "channels)";
+        return std::nullopt;
+    }
+    for (const char* name : {"vcs", "vc-depth", "credit-delay", "router-delay", "link-delay", "alloc-iters"})
+        if (auto e = range_problem(name, std::stoll(knob_text(c.ib, name)), c)) return e;
+    if (c.level == Level::tlm) return std::string("--buffering input is not available at this level yet: accepted --level cycle");
+    if (c.uses_rtl())
+        return std::string(
+            "--buffering input is not available with the RTL router yet: accepted --router systemc, no --rtl-nodes");
+    if (c.port_model != PortModel::mla)
+        return "--port-model " + std::string(port_model_name(c.port_model)) +
+               " is checked by the output-queued router only: accepted mla with --buffering input";
+    if (c.queue_depth != 0)
+        return "--queue-depth " + std::to_string(c.queue_depth) +
+               " sizes output queues, which the input-buffered router has none of: give --vc-depth instead";
+    if (algo.name == "adaptive")
+        return std::string(
+            "traffic/adaptive needs an escape virtual channel, which the input-buffered router does not model yet: "
+            "accepted ecube, dor, yx");
+    // The longest packet: a data packet (a part of one if the algorithm splits them), a token, a size.
+    unsigned longest = std::max(c.packet_flits / std::max(1u, algo.parts(topo)), c.token_flits);
+    for (const PacketSize& s : c.packet_sizes) longest = std::max(longest, s.flits);
+    if (c.ib.vc_depth < longest && c.ib.switching != Switching::wormhole)
+        return "--vc-depth " + std::to_string(c.ib.vc_depth) + " is smaller than a " + std::to_string(longest) +
+               "-flit packet, which " + switching_name(c.ib.switching) +
+               " keeps whole in one virtual channel: accepted --vc-depth >= " + std::to_string(longest) +
+               ", or --switching wormhole";
+    if (c.ib.vc_depth < longest && c.task != "traffic")
+        return "--vc-depth " + std::to_string(c.ib.vc_depth) + " is smaller than a " + std::to_string(longest) +
+               "-flit packet: a collective's packet copied to several ports stays whole in its virtual channel until the "
+               "last copy leaves: accepted --vc-depth >= " +
+               std::to_string(longest);
     return std::nullopt;
 }
 
@@ -323,6 +373,11 @@ RunConfig with_defaults(const RunConfig& given) {
     RunConfig c = given;
     const TaskInfo* task = find_task(c.task);
     if (!task || topology_problem(c.topology, c.dim, c.radix)) return c;  // validate() says what is wrong
+    if (const auto knobs = preset_knobs(c.preset, *make_topology(c.topology, c.dim, c.radix))) {
+        c.buffering = Buffering::input;
+        c.ib = *knobs;  // the knobs given on the command line stay (validate() rejects those that conflict)
+        for (const std::string& name : c.ib_given) copy_knob(c.ib, given.ib, name);
+    }
     // Folded (paper 001 Fig. 1), the algorithm is the torus's.
     const bool fold = c.torus_on_array && c.topology == "array" && c.radix > 2;
     const std::unique_ptr<Topology> topo = make_topology(fold ? "torus" : c.topology, c.dim, c.radix);
@@ -358,6 +413,14 @@ std::optional<std::string> range_problem(const std::string& option, long long va
         span(1, nodes, "1.." + std::to_string(nodes) + " distinct nodes (repeat nodes with --sources)");
     } else if (option == "periods") {
         span(0, 1000000, "1..1000000");
+    } else if (option == "vcs") {
+        span(1, kMaxVcs);
+    } else if (option == "vc-depth") {
+        span(1, kMaxVcDepth, "1.." + std::to_string(kMaxVcDepth) + " flits");
+    } else if (option == "credit-delay" || option == "router-delay" || option == "link-delay") {
+        span(0, 1000, "0..1000 cycles");
+    } else if (option == "alloc-iters") {
+        span(1, 8);
     } else if (option == "window") {
         span(1, 100000000, "1..100000000 cycles");
     } else if (option == "warmup-cycles" || option == "drain") {
@@ -443,6 +506,7 @@ std::optional<std::string> validate(const RunConfig& given) {
     if (auto e = validate_dynamic(c, *task, *topo)) return e;
     if (auto e = validate_rtl(c, *topo)) return e;
     if (auto e = validate_level(c)) return e;
+    if (auto e = validate_microarchitecture(c, algo, folded ? *folded : *topo)) return e;
     if (auto e = output_problem("--trace", c.trace_path)) return e;
     if (auto e = output_problem("--link-load", c.link_load_path)) return e;
     if (auto e = output_problem("--delays", c.delays_path)) return e;

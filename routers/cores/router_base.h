@@ -87,6 +87,11 @@ public:
     virtual bool transmitting(unsigned /*port*/) const { return false; }
     virtual std::string held_packet(unsigned /*in_port*/) const { return ""; }
     virtual unsigned queue_occupancy(unsigned /*port*/) const { return 0; }
+    // What a packet waiting for output `port` lacks, for the deadlock diagnosis.
+    virtual std::string blocked_output(unsigned port) const {
+        return "space in its queue to node " + std::to_string(topology_.across(id_, port).value_or(id_)) + " (" +
+               std::to_string(queue_occupancy(port)) + " queued, full)";
+    }
     // Anything this router found that makes the run's result untrustworthy, one line each.
     virtual std::vector<std::string> problems() const { return {}; }
     // Why its control logic has not finished, if it has not (models a failure only in a run that ended).

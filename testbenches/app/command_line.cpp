@@ -69,6 +69,9 @@ struct CommonOptions {
     double slots = 0, warmup = -1;
     long long periods = 0;
     std::string pmnb;
+    std::string buffering = "output";
+    std::optional<std::string> switching, datelines, preset;
+    std::optional<long long> vcs, vc_depth, credit_delay, router_delay, link_delay, alloc_iters;
     void add(CLI::App* app, bool with_dim) {
         app->add_option("--topology", topology,
                         "network topology: " + topology_names() + " (default hypercube; see cubecast list)");
@@ -126,11 +129,29 @@ struct CommonOptions {
         app->add_option("--window", window, "traffic: the measurement window in cycles (default 4000)");
         app->add_option("--drain", drain,
                         "traffic: cycles of injection after the window, while its packets drain (default 4000)");
+        app->add_option("--buffering", buffering,
+                        "the router: output (the papers' ideal output-queued router, default) or input "
+                        "(input buffers, virtual channels, credits)");
+        app->add_option("--vcs", vcs, "--buffering input: virtual channels per input port, 1..8 (default 2)");
+        app->add_option("--vc-depth", vc_depth, "--buffering input: flits per virtual channel, 1..255 (default 8)");
+        app->add_option("--switching", switching, "--buffering input: wormhole (default), cut-through or store-forward");
+        app->add_option("--credit-delay", credit_delay, "--buffering input: extra cycles a credit takes back (default 0)");
+        app->add_option("--router-delay", router_delay,
+                        "--buffering input: cycles a head spends in the router pipeline before switch traversal (default 0)");
+        app->add_option("--link-delay", link_delay, "--buffering input: extra cycles on the wire (default 0)");
+        app->add_option("--alloc-iters", alloc_iters,
+                        "--buffering input: iterations of the separable allocators, 1..8 (default 1)");
+        app->add_option("--datelines", datelines,
+                        "--buffering input on a torus: on (two virtual-channel classes, default) or off (may deadlock)");
+        app->add_option("--preset", preset,
+                        "booksim or noxim: the input-buffered router compare-peers configures in that simulator "
+                        "(docs/routers.md lists its knobs)");
         app->add_option("--pmnb", pmnb,
                         "dynamic/periods: the PMNB of each period: cube vb2 (default), vb3, vb-a0; torus and array vbm-split "
                         "(default), vbm, vbm-a0");
     }
     // Returns an error line, or empty.
+    std::string into_microarchitecture(RunConfig& c) const;
     std::string into(RunConfig& c) const {
         if (auto e = topology_problem(topology, dim, radix)) return *e;
         const auto topo = make_topology(topology, static_cast<unsigned>(dim), static_cast<unsigned>(radix));
@@ -215,6 +236,7 @@ struct CommonOptions {
             if (auto e = held(name, *value, 0, INT64_MAX); !e.empty()) return e;
             *field = static_cast<uint64_t>(*value);
         }
+        if (auto e = into_microarchitecture(c); !e.empty()) return e;
         if (hotspot) {  // NODE:FRACTION
             const size_t colon = hotspot->find(':');
             char* end = nullptr;
@@ -230,6 +252,41 @@ struct CommonOptions {
         return "";
     }
 };
+
+// The router's microarchitecture options (checked in ranges by validate()).
+std::string CommonOptions::into_microarchitecture(RunConfig& c) const {
+    const auto choice = parse_buffering(buffering);
+    if (!choice) return "--buffering '" + printable(buffering) + "' is unknown: accepted output, input";
+    c.buffering = *choice;
+    c.ib_given.clear();
+    const auto held = [&c](const char* option, long long v) -> std::string {
+        return v >= 0 && v <= UINT32_MAX ? "" : range_problem(option, v, c).value_or("");
+    };
+    for (const auto& [name, value, field] :
+         {std::tuple{"vcs", vcs, &c.ib.vcs}, std::tuple{"vc-depth", vc_depth, &c.ib.vc_depth},
+          std::tuple{"credit-delay", credit_delay, &c.ib.credit_delay},
+          std::tuple{"router-delay", router_delay, &c.ib.router_delay}, std::tuple{"link-delay", link_delay, &c.ib.link_delay},
+          std::tuple{"alloc-iters", alloc_iters, &c.ib.alloc_iters}}) {
+        if (!value) continue;
+        if (auto e = held(name, *value); !e.empty()) return e;
+        *field = static_cast<unsigned>(*value);
+        c.ib_given.push_back(name);
+    }
+    if (switching) {
+        const auto s = parse_switching(*switching);
+        if (!s) return "--switching '" + printable(*switching) + "' is unknown: accepted wormhole, cut-through, store-forward";
+        c.ib.switching = *s;
+        c.ib_given.push_back("switching");
+    }
+    if (datelines) {
+        if (*datelines != "on" && *datelines != "off")
+            return "--datelines '" + printable(*datelines) + "' is unknown: accepted on, off";
+        c.ib.datelines = *datelines == "on";
+        c.ib_given.push_back("datelines");
+    }
+    c.preset = preset.value_or("");
+    return "";
+}
 
 // The run command's options on an app: the `run` subcommand, or the parser of an experiment's point.
 struct RunCommandOptions {

@@ -1,0 +1,43 @@
+// The router's microarchitecture as a choice: the papers' ideal router (output queues, store and
+// forward, no pipeline: RouterCore) or an input-buffered router with virtual channels and credits
+// (InputBufferedRouter), whose knobs are these. Every knob's default is the setting that keeps the
+// input-buffered router's zero-load timing that of the ideal one (no router or link delay).
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace cubecast {
+
+enum class Buffering : uint8_t { output, input };
+const char* buffering_name(Buffering b);
+std::optional<Buffering> parse_buffering(const std::string& name);
+
+// When a packet's head may leave a router: when its tail is in (store-forward), when the whole
+// packet fits in the next router's virtual channel (cut-through, BookSim's VCT), or flit by flit as
+// credits allow, a blocked worm holding its virtual channels in several routers (wormhole).
+enum class Switching : uint8_t { store_forward, cut_through, wormhole };
+const char* switching_name(Switching s);
+std::optional<Switching> parse_switching(const std::string& name);
+
+struct InputBuffering {
+    unsigned vcs = 2;           // virtual channels per input port (injection port included)
+    unsigned vc_depth = 8;      // flits each virtual channel buffers
+    unsigned credit_delay = 0;  // extra cycles a credit takes back to the sender
+    unsigned router_delay = 0;  // cycles a head spends in the pipeline after routing, before switch traversal
+    unsigned link_delay = 0;    // extra cycles a flit spends on the wire
+    unsigned alloc_iters = 1;   // iterations of the separable allocators
+    Switching switching = Switching::wormhole;
+    bool datelines = true;  // torus: two virtual-channel classes, the second after the wraparound link (needs vcs >= 2)
+};
+
+// A knob by its option's name (vcs, vc-depth, credit-delay, router-delay, link-delay, alloc-iters,
+// switching, datelines): its value as text (for messages), and copying it from another setting.
+std::string knob_text(const InputBuffering& ib, const std::string& name);
+void copy_knob(InputBuffering& to, const InputBuffering& from, const std::string& name);
+
+// Credits travel back on one 64-bit word per link and cycle: 8 bits per virtual channel.
+constexpr unsigned kMaxVcs = 8;
+constexpr unsigned kMaxVcDepth = 255;
+
+}  // namespace cubecast

@@ -1,0 +1,55 @@
+#include "routers/blocks/vc_allocator.h"
+
+namespace cubecast {
+
+VcAllocator::VcAllocator(unsigned inputs, unsigned outputs, unsigned vcs, unsigned iters)
+    : vcs_(vcs),
+      iters_(iters),
+      pointer_(size_t{inputs} * vcs, 0),
+      arbiters_(size_t{outputs} * vcs, RoundRobinArbiter(inputs * vcs)),
+      granted_vc_(size_t{inputs} * vcs, -1),
+      taken_(size_t{outputs} * vcs, 0) {}
+
+void VcAllocator::request(unsigned in, unsigned vc, unsigned out, uint32_t candidates, int64_t priority) {
+    requests_.push_back({in * vcs_ + vc, out, candidates, priority});
+}
+
+const std::vector<unsigned>& VcAllocator::allocate() {
+    for (unsigned iv : granted_) granted_vc_[iv] = -1;
+    granted_.clear();
+    for (unsigned iter = 0; iter < iters_ && !requests_.empty(); ++iter) {
+        asked_.clear();
+        for (Request& r : requests_) {  // input stage: the first free candidate from the pointer on
+            r.pick = -1;
+            if (granted_vc_[r.input_vc] >= 0) continue;
+            for (unsigned k = 0; k < vcs_; ++k) {
+                const unsigned w = (pointer_[r.input_vc] + k) % vcs_;
+                if (((r.candidates >> w) & 1u) && !taken_[r.out * vcs_ + w]) {
+                    r.pick = static_cast<int>(w);
+                    break;
+                }
+            }
+            if (r.pick < 0) continue;
+            const unsigned ov = r.out * vcs_ + static_cast<unsigned>(r.pick);
+            arbiters_[ov].request(r.input_vc, r.priority);
+            asked_.push_back(ov);
+        }
+        for (unsigned ov : asked_) {  // output stage
+            RoundRobinArbiter& arb = arbiters_[ov];
+            const int iv = arb.winner();
+            if (iv < 0) continue;  // already decided (asked twice)
+            arb.clear();
+            taken_[ov] = 1;
+            granted_vc_[static_cast<unsigned>(iv)] = static_cast<int>(ov % vcs_);
+            granted_.push_back(static_cast<unsigned>(iv));
+            arb.granted(static_cast<unsigned>(iv));
+            pointer_[static_cast<unsigned>(iv)] = (ov % vcs_ + 1) % vcs_;
+        }
+    }
+    for (const Request& r : requests_)
+        for (unsigned w = 0; w < vcs_; ++w) taken_[r.out * vcs_ + w] = 0;
+    requests_.clear();
+    return granted_;
+}
+
+}  // namespace cubecast

@@ -1,0 +1,42 @@
+// The virtual-channel allocator, separable and input-first: each input virtual channel whose packet
+// needs an output virtual channel picks one of the candidates it may take (free, of its class, and
+// under cut-through with room for the whole packet; the router says which), round robin; then each
+// output virtual channel's arbiter picks one of the input virtual channels that picked it (the
+// control logic's priority first, then round robin). iters > 1: the unmatched try again.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "routers/blocks/round_robin_arbiter.h"
+
+namespace cubecast {
+
+class VcAllocator {
+public:
+    VcAllocator(unsigned inputs, unsigned outputs, unsigned vcs, unsigned iters);
+    // Input virtual channel `vc` of `in` asks for one of output `out`'s virtual channels in
+    // `candidates` (bit w: virtual channel w).
+    void request(unsigned in, unsigned vc, unsigned out, uint32_t candidates, int64_t priority);
+    // Matches this cycle's requests and clears them; returns the input virtual channels granted
+    // (index in * vcs + vc).
+    const std::vector<unsigned>& allocate();
+    unsigned granted_vc(unsigned input_vc) const { return static_cast<unsigned>(granted_vc_[input_vc]); }
+
+private:
+    struct Request {
+        unsigned input_vc, out;
+        uint32_t candidates;
+        int64_t priority;
+        int pick = -1;  // the output virtual channel it picked this iteration
+    };
+    unsigned vcs_, iters_;
+    std::vector<Request> requests_;
+    std::vector<unsigned> pointer_;            // per input virtual channel: where its round robin starts
+    std::vector<RoundRobinArbiter> arbiters_;  // per output virtual channel (out * vcs + w)
+    std::vector<int> granted_vc_;              // per input virtual channel (-1: none)
+    std::vector<uint8_t> taken_;               // per output virtual channel, this cycle
+    std::vector<unsigned> asked_, granted_;
+};
+
+}  // namespace cubecast

@@ -1,0 +1,76 @@
+// One virtual channel of an input port: a FIFO of flits (several packets may queue in it, the tail of
+// one before the head of the next) and the state of the packet at its front, the only one routed:
+// its copies (each an output port and the control logic's key, sent one after the other in key
+// order: asynchronous replication, copy by copy), the output virtual channel of the copy in
+// progress, and how far it has read. Flits stay in the buffer until the last copy has read them,
+// so a packet copied to several ports must fit whole (validated).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "models/fabric/packet.h"
+#include "routers/logic/control_logic.h"
+
+namespace cubecast {
+
+struct PacketCopy {
+    unsigned port;  // an output port, or the router's local port (delivery)
+    QueueKey key;
+};
+
+class VirtualChannel {
+public:
+    enum class State : uint8_t { idle, routed, consuming };  // consuming: held or absorbed once its tail is in
+
+    explicit VirtualChannel(unsigned depth = 1) : ring_(depth, 0) {}
+
+    unsigned depth() const { return static_cast<unsigned>(ring_.size()); }
+    unsigned occupancy() const { return count_; }
+    bool empty() const { return count_ == 0; }
+    void push(uint64_t flit) {
+        ring_[(head_ + count_) % ring_.size()] = flit;
+        ++count_;
+    }
+    // Frees the oldest flit (its credit goes back upstream).
+    void pop() {
+        head_ = (head_ + 1) % static_cast<unsigned>(ring_.size());
+        --count_;
+        ++freed;
+    }
+    uint64_t front_flit() const { return ring_[head_]; }
+    // Flit i of the front packet, if it has arrived.
+    bool has_flit(unsigned i) const { return i < freed + count_; }
+    uint64_t flit(unsigned i) const { return ring_[(head_ + i - freed) % ring_.size()]; }
+    bool tail_in() const { return freed + count_ >= length; }
+    // The front packet is done (every copy sent, or it was consumed): the next one may be routed.
+    void finish_packet() {
+        state = State::idle;
+        freed = read = 0;
+        copies.clear();
+        copy = 0;
+        out_vc = -1;
+    }
+    bool last_copy() const { return copy + 1u >= copies.size(); }
+
+    // The front packet.
+    State state = State::idle;
+    Header header;
+    uint64_t header_flit = 0;
+    bool header_ok = true;
+    uint16_t length = 1;
+    uint16_t freed = 0;        // its flits already freed (by the last copy)
+    uint16_t read = 0;         // the next flit the copy in progress sends
+    uint64_t eligible_at = 0;  // routed at this cycle plus the router delay: the head may not leave before
+    std::vector<PacketCopy> copies;
+    uint8_t copy = 0;    // the copy in progress
+    int8_t out_vc = -1;  // ... its output virtual channel (-1: not allocated yet; the local port needs none)
+    bool from_injection = false;
+    Packet delivered;  // the local copy's flits as they leave (the node checks the whole packet)
+
+private:
+    std::vector<uint64_t> ring_;
+    unsigned head_ = 0;
+    unsigned count_ = 0;
+};
+
+}  // namespace cubecast

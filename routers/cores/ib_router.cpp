@@ -1,0 +1,258 @@
+#include "routers/cores/ib_router.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace cubecast {
+
+using namespace sc_core;
+
+InputBufferedRouter::InputBufferedRouter(sc_module_name name, uint32_t id, const Topology& topology, RouterConfig config,
+                                         InputBuffering ib, std::unique_ptr<ControlLogic> logic, Node& node,
+                                         NetworkCounters& counters)
+    : RouterCore(name, id, topology, config, std::move(logic), node, counters),
+      ib_(ib),
+      ports_(topology.ports()),
+      vcs_(size_t{topology.ports() + 1} * ib.vcs, VirtualChannel(ib.vc_depth)),
+      outs_(topology.ports(), VcOutputPort(ib.vcs, ib.vc_depth)),
+      arriving_(size_t{topology.ports()} * ib.vcs, 0),
+      wire_(topology.ports()),
+      injected_copies_(ib.vcs),
+      va_(topology.ports() + 1, topology.ports(), ib.vcs, ib.alloc_iters),
+      sa_(topology.ports() + 1, ib.vcs, topology.ports() + 1, ib.alloc_iters),
+      datelines_(ib.datelines && topology.wraps() && ib.vcs >= 2),
+      in_(topology.ports()),
+      out_(topology.ports()),
+      credits_out_(topology.ports(), 0),
+      credits_written_(topology.ports(), 0) {
+    if (config.pins) throw std::invalid_argument("the input-buffered router has no pin-level ports yet");
+    // What an adaptive logic sees of an output: the flits its downstream buffers hold.
+    queue_length_ = [this](unsigned p) { return p < ports_ ? queue_occupancy(p) : 0u; };
+    SC_HAS_PROCESS(InputBufferedRouter);
+    SC_METHOD(on_clock);
+    sensitive << clk.pos();
+    dont_initialize();
+}
+
+void InputBufferedRouter::connect(unsigned p, LinkSignals& out, LinkSignals& in) {
+    if (!out.buses->vc) throw std::logic_error("the input-buffered router needs links with virtual channels and credits");
+    out_[p] = Wires{out.buses, out.index};
+    in_[p] = Wires{in.buses, in.index};
+}
+
+void InputBufferedRouter::connect_none(unsigned p) { absent_mask_ |= 1u << p; }
+
+void InputBufferedRouter::on_clock() {
+    if (!ready_driven_) {  // credits do the flow control: every input is always ready
+        ready_driven_ = true;
+        for (unsigned p = 0; p < ports_; ++p)
+            if (in_[p].buses) in_[p].buses->ready.write(in_[p].index, true);
+    }
+    if (rst.read()) return;
+    if (!own_routed_) route_own_packets();
+    if (load.read()) return;  // own packets wait in the network interface; injection starts with the run
+    receive_credits();
+    receive_flits();
+    route_arrivals();
+    route_fronts(0, ports_);
+    if (clocked_) run_control_unit();
+    inject_flit();
+    route_fronts(ports_, ports_ + 1);
+    allocate_vcs();
+    allocate_switch_and_traverse();
+    drive_links();
+    ++cycle_;
+}
+
+void InputBufferedRouter::receive_credits() {
+    for (unsigned q = 0; q < ports_; ++q) {
+        if (!out_[q].buses) continue;
+        if (const uint64_t packed = out_[q].buses->credit->read(out_[q].index))
+            outs_[q].credits_arrive(packed, cycle_ + ib_.credit_delay);
+        if (outs_[q].credits_pending()) outs_[q].apply_credits(cycle_);
+    }
+}
+
+// A flit on an input link moved during the cycle before this edge; it reaches its virtual channel
+// link_delay cycles later.
+void InputBufferedRouter::receive_flits() {
+    for (unsigned p = 0; p < ports_; ++p) {
+        if (!in_[p].buses) continue;
+        LinkBuses& b = *in_[p].buses;
+        if (b.valid.read(in_[p].index)) {
+            ++counters_.progress;
+            const uint8_t vc = b.vc->read(in_[p].index);
+            const uint64_t flit = b.flit.read(in_[p].index);
+            if (ib_.link_delay == 0)
+                accept_flit(p, vc, flit);
+            else
+                wire_[p].push_back({cycle_ + ib_.link_delay, vc, flit});
+        }
+        while (!wire_[p].empty() && wire_[p].front().due <= cycle_) {
+            accept_flit(p, wire_[p].front().vc, wire_[p].front().flit);
+            wire_[p].pop_front();
+        }
+    }
+}
+
+void InputBufferedRouter::accept_flit(unsigned p, unsigned vc, uint64_t flit) {
+    VirtualChannel& c = channel(p, vc);
+    if (vc >= ib_.vcs || c.occupancy() >= c.depth()) {
+        problems_.push_back("node " + std::to_string(id_) + " in port " + std::to_string(p) +
+                            ": a flit arrived for virtual channel " + std::to_string(vc) +
+                            " without a credit (its buffer is full): flow control is broken");
+        return;
+    }
+    c.push(flit);
+    max_occupancy_ = std::max(max_occupancy_, c.occupancy());
+    uint16_t& left = arriving_[p * ib_.vcs + vc];
+    if (left == 0) left = static_cast<uint16_t>(config_.format.length_of_flit(flit));  // a header
+    if (--left == 0) {  // the tail is in: the sender's copy is now this router's
+        ++counters_.transmissions_sent;
+        ++counters_.packets_received;
+    }
+}
+
+// The packets at the front of the virtual channels of inputs [first_port, end_port): opened, routed
+// when their switching mode allows, consumed once whole if held or absorbed.
+void InputBufferedRouter::route_fronts(unsigned first_port, unsigned end_port) {
+    for (unsigned p = first_port; p < end_port; ++p)
+        for (unsigned v = 0; v < ib_.vcs; ++v) {
+            VirtualChannel& c = channel(p, v);
+            if (c.state == VirtualChannel::State::consuming) {
+                consume(c);
+                continue;
+            }
+            if (c.state != VirtualChannel::State::idle || c.empty() || c.freed != 0) continue;
+            if (c.read == 0 && c.copies.empty()) open_packet(p, v);
+            const bool whole_first = ib_.switching == Switching::store_forward || (clocked_ && p < ports_);
+            if (whole_first && !c.tail_in()) continue;
+            route_packet(p, v);
+        }
+}
+
+void InputBufferedRouter::open_packet(unsigned p, unsigned vc) {
+    VirtualChannel& c = channel(p, vc);
+    c.header_flit = c.front_flit();
+    c.header_ok = decode_header(c.header_flit, c.header);
+    c.length = static_cast<uint16_t>(config_.format.length_of_flit(c.header_flit));
+    c.from_injection = p == ports_;
+}
+
+void InputBufferedRouter::route_packet(unsigned p, unsigned vc) {
+    VirtualChannel& c = channel(p, vc);
+    c.eligible_at = cycle_ + ib_.router_delay;
+    if (c.from_injection) {  // routed when the node made it: the network interface kept its copies
+        c.copies = std::move(injected_copies_[vc].front());
+        injected_copies_[vc].pop_front();
+        c.state = VirtualChannel::State::routed;
+        return;
+    }
+    if (!c.header_ok) {  // a corrupted header cannot be routed: counted (conservation then fails), dropped
+        ++counters_.corrupt_headers;
+        c.state = VirtualChannel::State::consuming;
+        c.copies.clear();
+        return;
+    }
+    scratch_.clear();
+    logic_->route(view(), c.header, static_cast<int>(p), scratch_);
+    if (scratch_.holds()) {
+        c.state = VirtualChannel::State::consuming;
+        c.copies.assign(1, PacketCopy{ports_, QueueKey{}});  // marks "into the hold buffer"
+        return;
+    }
+    c.copies.clear();
+    for (const Forward& f : scratch_.forwards()) c.copies.push_back({f.port, f.key});
+    std::stable_sort(c.copies.begin(), c.copies.end(), [](const PacketCopy& a, const PacketCopy& b) {
+        return a.key.not_before != b.key.not_before ? a.key.not_before < b.key.not_before : a.key.priority < b.key.priority;
+    });
+    for (const PacketCopy& k : c.copies)
+        if (k.port >= ports_ || ((absent_mask_ >> k.port) & 1u)) {
+            problems_.push_back("control logic of node " + std::to_string(id_) + " sent message origin " +
+                                std::to_string(c.header.origin) + " msg " + std::to_string(c.header.msg) + " to port " +
+                                std::to_string(k.port) + ", which has no link");
+            c.copies.clear();
+            break;
+        }
+    counters_.copies_enqueued += c.copies.size();
+    if (scratch_.delivers()) c.copies.push_back({ports_, QueueKey{}});  // the local copy last
+    if (c.copies.empty()) {
+        ++counters_.absorbed;
+        --counters_.in_routers;
+        c.state = VirtualChannel::State::consuming;
+        return;
+    }
+    counters_.in_routers += static_cast<int64_t>(c.copies.size()) - 1;
+    c.state = VirtualChannel::State::routed;
+}
+
+// A packet held by the logic (into the control unit's hold buffer) or absorbed: taken whole once its
+// tail is in, its flits freed.
+void InputBufferedRouter::consume(VirtualChannel& c) {
+    if (!c.tail_in()) return;
+    const bool hold = !c.copies.empty();
+    const unsigned p = static_cast<unsigned>((&c - vcs_.data()) / ib_.vcs),
+                   vc = static_cast<unsigned>((&c - vcs_.data()) % ib_.vcs);
+    Packet packet;
+    packet.header = c.header;
+    packet.header_flit = c.header_flit;
+    for (unsigned i = 0; i < c.length; ++i) {
+        if (i > 0) packet.payload.push_back(c.front_flit());
+        c.pop();
+        if (p < ports_) credits_out_[p] += uint64_t{1} << (8 * vc);
+    }
+    if (hold) held_.push_back(std::move(packet));
+    ++counters_.progress;
+    c.finish_packet();
+}
+
+// The network interface: one flit per cycle from the node's source queue (what the control unit
+// emitted first, then the node's own packets) into an injection virtual channel, a new packet into
+// the next one with room, round robin.
+void InputBufferedRouter::inject_flit() {
+    if (inject_vc_ < 0) {
+        std::deque<PendingInjection>& source = !emitted_.empty() ? emitted_ : injection_;
+        if (source.empty()) return;
+        for (unsigned k = 0; k < ib_.vcs && inject_vc_ < 0; ++k) {
+            const unsigned v = (inject_pointer_ + k) % ib_.vcs;
+            if (channel(ports_, v).occupancy() < ib_.vc_depth) inject_vc_ = static_cast<int>(v);
+        }
+        if (inject_vc_ < 0) return;
+        injecting_ = std::move(source.front());
+        source.pop_front();
+        inject_pointer_ = (static_cast<unsigned>(inject_vc_) + 1) % ib_.vcs;
+        inject_flit_ = 0;
+        // Its copies (a delivery decided for an own packet or an emission is not one: the control
+        // unit delivered it already, as the output-queued router does).
+        std::vector<PacketCopy> copies;
+        for (const Forward& f : injecting_.decision.forwards()) copies.push_back({f.port, f.key});
+        std::stable_sort(copies.begin(), copies.end(), [](const PacketCopy& a, const PacketCopy& b) {
+            return a.key.not_before != b.key.not_before ? a.key.not_before < b.key.not_before : a.key.priority < b.key.priority;
+        });
+        for (const PacketCopy& k : copies)
+            if (k.port >= ports_ || ((absent_mask_ >> k.port) & 1u)) {
+                problems_.push_back("control logic of node " + std::to_string(id_) + " sent its message origin " +
+                                    std::to_string(injecting_.packet.header.origin) + " msg " +
+                                    std::to_string(injecting_.packet.header.msg) + " to port " + std::to_string(k.port) +
+                                    ", which has no link");
+                copies.clear();
+                break;
+            }
+        counters_.in_routers += static_cast<int64_t>(copies.size()) - 1;
+        counters_.copies_enqueued += copies.size();
+        if (copies.empty()) {  // nothing to send
+            if (!injecting_.decision.delivers()) ++counters_.absorbed;
+            inject_vc_ = -1;
+            return;
+        }
+        injected_copies_[static_cast<unsigned>(inject_vc_)].push_back(std::move(copies));
+    }
+    VirtualChannel& c = channel(ports_, static_cast<unsigned>(inject_vc_));
+    if (c.occupancy() >= ib_.vc_depth) return;
+    c.push(injecting_.packet.flit(inject_flit_));
+    max_occupancy_ = std::max(max_occupancy_, c.occupancy());
+    ++counters_.progress;
+    if (++inject_flit_ == injecting_.packet.length()) inject_vc_ = -1;
+}
+
+}  // namespace cubecast

@@ -1,0 +1,115 @@
+// The input-buffered router (cycle level): the router an architect builds, beside the papers' ideal
+// one (RouterCore's output queues). Its blocks, as in the block diagram (Garnet, BookSim's iq router):
+//   input ports, each with `vcs` VirtualChannels of `vc_depth` flits (routers/blocks/virtual_channel.h),
+//   fed by their link (after `link_delay` cycles on the wire) and, for the injection port, by the
+//   network interface from the node's source queue (one flit per cycle);
+//   route computation: the same ControlLogic as every router, asked when a packet's head reaches the
+//   front of its virtual channel (store-forward, and clocked logics whose hold buffer needs whole
+//   packets: when its tail is in); the head may leave `router_delay` cycles later;
+//   the VcAllocator (an output virtual channel per copy: free, of the packet's dateline class, and
+//   under store-forward or cut-through with room for the whole packet);
+//   the SwitchAllocator (one flit per input and per output each cycle; the logic's queue key is its
+//   priority and not-before cycle);
+//   the crossbar and the output ports (VcOutputPort: credits per downstream virtual channel, returned
+//   `credit_delay` cycles late), and the local output to the node (one flit per cycle).
+// The control unit (own packets, held packets, emissions, the node's arrivals) is RouterCore's.
+// Per clock edge: credits in, flits in, the node's arrivals, network inputs routed, the control unit,
+// one flit injected, injection routed, virtual channels allocated, the switch allocated and
+// traversed, the links and credits driven. The router is clocked every cycle (no clock gating yet).
+#pragma once
+#include <deque>
+#include <memory>
+#include <systemc>
+#include <vector>
+
+#include "models/fabric/signal_bus.h"
+#include "routers/blocks/microarchitecture.h"
+#include "routers/blocks/switch_allocator.h"
+#include "routers/blocks/vc_allocator.h"
+#include "routers/blocks/vc_output_port.h"
+#include "routers/blocks/virtual_channel.h"
+#include "routers/cores/router_core.h"
+
+namespace cubecast {
+
+class InputBufferedRouter : public RouterCore {
+public:
+    InputBufferedRouter(sc_core::sc_module_name name, uint32_t id, const Topology& topology, RouterConfig config,
+                        InputBuffering ib, std::unique_ptr<ControlLogic> logic, Node& node, NetworkCounters& counters);
+
+    void connect(unsigned p, LinkSignals& out, LinkSignals& in) override;
+    void connect_none(unsigned p) override;
+
+    unsigned max_queue_occupancy() const override { return max_occupancy_; }
+    bool waiting_on_time(uint64_t cycle) const override;
+    void describe_stuck(std::ostream& os) const override;
+    uint32_t holding_inputs() const override;
+    uint32_t waits_for(unsigned in_port) const override;
+    bool transmitting(unsigned port) const override;
+    std::string held_packet(unsigned in_port) const override;
+    unsigned queue_occupancy(unsigned port) const override;
+    std::string blocked_output(unsigned port) const override;
+
+    // The credit-conservation check (models/sim): what this router knows of the link leaving on port
+    // p, virtual channel vc (credits left, plus those on their way back past the wire), and of the
+    // link arriving on port p (flits buffered, plus those still on the delayed wire).
+    unsigned credits_held(unsigned p, unsigned vc) const { return outs_[p].credits(vc) + outs_[p].credits_in_flight(vc); }
+    unsigned flits_held(unsigned p, unsigned vc) const;
+    const InputBuffering& microarchitecture() const { return ib_; }
+
+private:
+    struct WireFlit {
+        uint64_t due;
+        uint8_t vc;
+        uint64_t flit;
+    };
+    void on_clock();
+    void receive_credits();
+    void receive_flits();
+    void accept_flit(unsigned p, unsigned vc, uint64_t flit);
+    void route_fronts(unsigned first_port, unsigned end_port);
+    void open_packet(unsigned p, unsigned vc);
+    void route_packet(unsigned p, unsigned vc);
+    void consume(VirtualChannel& c);
+    void inject_flit();
+    void allocate_vcs();
+    void allocate_switch_and_traverse();
+    void traverse(unsigned p, unsigned vc, unsigned out);
+    void drive_links();
+    // The virtual channels a copy from input p (virtual channel vc) to output q may take, one bit each.
+    uint32_t vc_class(unsigned p, unsigned vc, unsigned q) const;
+    // Why a routed packet does not move (for the stuck state), empty if it may.
+    std::string blocked_on(unsigned p, unsigned vc) const;
+    VirtualChannel& channel(unsigned p, unsigned vc) { return vcs_[p * ib_.vcs + vc]; }
+    const VirtualChannel& channel(unsigned p, unsigned vc) const { return vcs_[p * ib_.vcs + vc]; }
+
+    InputBuffering ib_;
+    unsigned ports_;                          // network ports; the injection input and the local output are port ports_
+    std::vector<VirtualChannel> vcs_;         // (ports_ + 1) * vcs, by input port
+    std::vector<VcOutputPort> outs_;          // ports_
+    std::vector<uint16_t> arriving_;          // per input virtual channel: flits of the packet arriving still to come
+    std::vector<std::deque<WireFlit>> wire_;  // per input port: flits on the delayed wire
+    std::vector<std::deque<std::vector<PacketCopy>>> injected_copies_;  // per injection virtual channel: its packets' copies
+    VcAllocator va_;
+    SwitchAllocator sa_;
+    bool datelines_ = false;
+    // The network interface: the packet being injected, into which virtual channel, and its next flit.
+    PendingInjection injecting_;
+    int inject_vc_ = -1;
+    unsigned inject_flit_ = 0;
+    unsigned inject_pointer_ = 0;
+    unsigned max_occupancy_ = 0;
+    // The links (entry `index` of the buses): inputs read valid, flit and vc and write ready and
+    // credits; outputs write valid, flit and vc and read credits.
+    struct Wires {
+        LinkBuses* buses = nullptr;
+        size_t index = 0;
+    };
+    std::vector<Wires> in_, out_;
+    std::vector<uint64_t> credits_out_, credits_written_;  // per input port: this edge's, and the bus's value
+    uint32_t sent_mask_ = 0, valid_mask_ = 0;              // outputs sending at this edge, and whose valid is high
+    bool ready_driven_ = false;
+    std::vector<PacketCopy> scratch_copies_;
+};
+
+}  // namespace cubecast

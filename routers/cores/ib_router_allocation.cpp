@@ -1,0 +1,145 @@
+// The input-buffered router's allocation and switch traversal (see ib_router.h).
+#include <sstream>
+
+#include "routers/cores/ib_router.h"
+
+namespace cubecast {
+
+// Dateline classes (Dally and Towles, ch. 14): on a torus the virtual channels split in two; a packet
+// starts each dimension in the lower class and moves to the upper one when it takes the ring's
+// wraparound link, so no ring's channels wait on each other in a cycle. Without datelines any
+// virtual channel will do.
+uint32_t InputBufferedRouter::vc_class(unsigned p, unsigned vc, unsigned q) const {
+    const uint32_t all = (1u << ib_.vcs) - 1;
+    if (!datelines_) return all;
+    const unsigned half = ib_.vcs / 2;
+    const uint32_t lower = (1u << half) - 1, upper = all & ~lower;
+    const bool same_ring = p < ports_ && topology_.port_dimension(p) == topology_.port_dimension(q);
+    const bool past_dateline = (same_ring && vc >= half) || topology_.crosses_dateline(id_, q);
+    return past_dateline ? upper : lower;
+}
+
+// Each routed copy without an output virtual channel asks for one it may take, once its router
+// delay and not-before cycle have passed.
+void InputBufferedRouter::allocate_vcs() {
+    bool asked = false;
+    for (unsigned p = 0; p <= ports_; ++p)
+        for (unsigned v = 0; v < ib_.vcs; ++v) {
+            const VirtualChannel& c = channel(p, v);
+            if (c.state != VirtualChannel::State::routed || c.out_vc >= 0 || c.eligible_at > cycle_) continue;
+            const PacketCopy& k = c.copies[c.copy];
+            if (k.port == ports_ || k.key.not_before > cycle_) continue;
+            const VcOutputPort& out = outs_[k.port];
+            uint32_t candidates = 0;
+            for (uint32_t m = vc_class(p, v, k.port); m != 0; m &= m - 1) {
+                const unsigned w = static_cast<unsigned>(__builtin_ctz(m));
+                const bool room = ib_.switching == Switching::wormhole || out.credits(w) >= c.length;
+                if (!out.owned(w) && room) candidates |= 1u << w;
+            }
+            if (candidates == 0) continue;
+            va_.request(p, v, k.port, candidates, k.key.priority);
+            asked = true;
+        }
+    if (!asked) return;
+    for (unsigned iv : va_.allocate()) {
+        VirtualChannel& c = vcs_[iv];
+        const unsigned w = va_.granted_vc(iv);
+        c.out_vc = static_cast<int8_t>(w);
+        outs_[c.copies[c.copy].port].take(w, static_cast<int>(iv));
+    }
+}
+
+void InputBufferedRouter::allocate_switch_and_traverse() {
+    bool asked = false;
+    for (unsigned p = 0; p <= ports_; ++p)
+        for (unsigned v = 0; v < ib_.vcs; ++v) {
+            const VirtualChannel& c = channel(p, v);
+            if (c.state != VirtualChannel::State::routed || c.eligible_at > cycle_ || !c.has_flit(c.read)) continue;
+            const PacketCopy& k = c.copies[c.copy];
+            if (k.key.not_before > cycle_) continue;
+            if (k.port != ports_ && (c.out_vc < 0 || outs_[k.port].credits(static_cast<unsigned>(c.out_vc)) == 0)) continue;
+            sa_.request(p, v, k.port, k.key.priority);
+            asked = true;
+        }
+    sent_mask_ = 0;
+    if (!asked) return;
+    for (unsigned p : sa_.allocate()) traverse(p, sa_.granted_vc(p), sa_.granted_out(p));
+}
+
+// One flit through the crossbar: onto output `out`'s link (or to the node), its buffer slot freed
+// (a credit upstream) if this is the packet's last copy.
+void InputBufferedRouter::traverse(unsigned p, unsigned vc, unsigned out) {
+    VirtualChannel& c = channel(p, vc);
+    const uint64_t flit = c.flit(c.read);
+    const bool head = c.read == 0, tail = c.read + 1u == c.length;
+    if (out < ports_) {
+        const unsigned w = static_cast<unsigned>(c.out_vc);
+        LinkBuses& b = *out_[out].buses;
+        b.flit.write(out_[out].index, flit);
+        b.vc->write(out_[out].index, static_cast<uint8_t>(w));
+        sent_mask_ |= 1u << out;
+        outs_[out].flit_sent(w);
+        if (head) ++counters_.transmissions_started;
+        if (tail) outs_[out].release(w);
+    } else {  // the local output: the node checks the whole packet when its tail is out
+        if (head) {
+            c.delivered.header = c.header;
+            c.delivered.header_flit = flit;
+            c.delivered.payload.clear();
+        } else {
+            c.delivered.payload.push_back(flit);
+        }
+        if (tail) {
+            node_.deliver(c.delivered, cycle_);
+            ++counters_.deliveries;
+            --counters_.in_routers;
+            wave_delivered_ += waves_;
+        }
+    }
+    ++counters_.progress;
+    if (c.last_copy()) {
+        c.pop();
+        if (p < ports_) credits_out_[p] += uint64_t{1} << (8 * vc);
+    }
+    ++c.read;
+    if (!tail) return;
+    if (c.last_copy()) {
+        c.finish_packet();
+    } else {
+        ++c.copy;
+        c.read = 0;
+        c.out_vc = -1;
+    }
+}
+
+// Valid high on the outputs that sent a flit at this edge, low on the others; this edge's credits
+// on the inputs' links.
+void InputBufferedRouter::drive_links() {
+    for (uint32_t changed = sent_mask_ ^ valid_mask_; changed != 0; changed &= changed - 1) {
+        const unsigned q = static_cast<unsigned>(__builtin_ctz(changed));
+        out_[q].buses->valid.write(out_[q].index, (sent_mask_ >> q) & 1u);
+    }
+    valid_mask_ = sent_mask_;
+    for (unsigned p = 0; p < ports_; ++p) {
+        if (!in_[p].buses) continue;
+        if (credits_out_[p] != credits_written_[p]) {
+            in_[p].buses->credit->write(in_[p].index, credits_out_[p]);
+            credits_written_[p] = credits_out_[p];
+        }
+        credits_out_[p] = 0;
+    }
+}
+
+unsigned InputBufferedRouter::flits_held(unsigned p, unsigned vc) const {
+    unsigned n = channel(p, vc).occupancy();
+    for (const WireFlit& f : wire_[p]) n += f.vc == vc;
+    return n;
+}
+
+unsigned InputBufferedRouter::queue_occupancy(unsigned q) const {
+    unsigned n = 0;
+    for (unsigned w = 0; w < ib_.vcs; ++w) n += ib_.vc_depth - outs_[q].credits(w);
+    return n;
+}
+
+}  // namespace cubecast
