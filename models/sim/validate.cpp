@@ -199,7 +199,7 @@ std::optional<std::string> validate_microarchitecture(const RunConfig& c, const 
     if (c.queue_depth != 0)
         return "--queue-depth " + std::to_string(c.queue_depth) +
                " sizes output queues, which the input-buffered router has none of: give --vc-depth instead";
-    if (algo.name == "adaptive")
+    if (algo.adaptive_routing)
         return std::string(
             "traffic/adaptive needs an escape virtual channel, which the input-buffered router does not model yet: "
             "accepted ecube, dor, yx");

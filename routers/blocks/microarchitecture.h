@@ -29,6 +29,7 @@ struct InputBuffering {
     unsigned alloc_iters = 1;   // iterations of the separable allocators
     Switching switching = Switching::wormhole;
     bool datelines = true;  // torus: two virtual-channel classes, the second after the wraparound link (needs vcs >= 2)
+    uint64_t plant_lost_credit_at = 0;  // test hook: from this run cycle on, the next credit a router frees is lost (0: never)
 };
 
 // A knob by its option's name (vcs, vc-depth, credit-delay, router-delay, link-delay, alloc-iters,

@@ -128,6 +128,8 @@ void InputBufferedRouter::route_fronts(unsigned first_port, unsigned end_port) {
             const bool whole_first = ib_.switching == Switching::store_forward || (clocked_ && p < ports_);
             if (whole_first && !c.tail_in()) continue;
             route_packet(p, v);
+            // Held or absorbed with its tail in: taken at once, so the logic may release it this very cycle.
+            if (c.state == VirtualChannel::State::consuming) consume(c);
         }
 }
 

@@ -122,6 +122,10 @@ void InputBufferedRouter::drive_links() {
     valid_mask_ = sent_mask_;
     for (unsigned p = 0; p < ports_; ++p) {
         if (!in_[p].buses) continue;
+        if (ib_.plant_lost_credit_at != 0 && cycle_ >= ib_.plant_lost_credit_at && credits_out_[p] != 0) {
+            credits_out_[p] &= credits_out_[p] - 1;  // the planted fault: a credit (one bit of it) vanishes
+            ib_.plant_lost_credit_at = 0;
+        }
         if (credits_out_[p] != credits_written_[p]) {
             in_[p].buses->credit->write(in_[p].index, credits_out_[p]);
             credits_written_[p] = credits_out_[p];

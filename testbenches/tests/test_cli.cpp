@@ -72,6 +72,24 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("run --task mnb --dim 4 --link-load /tmp/x.csv", "--link-load", "task traffic only");
     expect_bad_input("run --task traffic --algorithm ecube --dim 4 --link-load /nonexistent/dir/x.csv", "--link-load",
                      "writable folder");
+    // The input-buffered router's options.
+    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --buffering input --vcs 0", "--vcs 0", "1..8");
+    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --buffering input --vc-depth 300", "--vc-depth 300", "1..255");
+    expect_bad_input(
+        "run --task traffic --algorithm ecube --dim 4 --packet-flits 4 --buffering input --switching cut-through --vc-depth 2",
+        "--vc-depth 2", "--vc-depth >= 4");
+    expect_bad_input("run --task mnb --dim 4 --packet-flits 4 --buffering input --vc-depth 2", "--vc-depth 2", "--vc-depth >= 4");
+    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --vcs 2", "--vcs", "--buffering input");
+    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --buffering sideways", "sideways", "output, input");
+    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --buffering input --switching fast", "fast",
+                     "wormhole, cut-through, store-forward");
+    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --buffering input --router-delay -1", "-1", "0..1000");
+    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --preset booksim --vcs 4", "--vcs 4", "sets 1");
+    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --preset gem5", "gem5", "booksim, noxim");
+    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --buffering input --level tlm", "--level",
+                     "not available at this level yet");
+    expect_bad_input("run --task mnb --dim 4 --buffering input --router rtl", "rtl", "not available");
+    expect_bad_input("run --task traffic --algorithm adaptive --dim 4 --buffering input", "adaptive", "ecube");
     expect_bad_input("sweep --task traffic --rates 0.1,0.2", "--rates '0.1,0.2'", "sweep-rate --rates");
     {
         const std::string bad = temp_path("bad_traffic.csv");

@@ -1,0 +1,109 @@
+// The input-buffered router's allocators on their own: a match never gives an input or an output
+// twice, a request is granted only if made, and with every requester asking all the time each is
+// served in turn (starvation-free round robin), as BookSim's separable input-first allocators do.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "routers/blocks/round_robin_arbiter.h"
+#include "routers/blocks/switch_allocator.h"
+#include "routers/blocks/vc_allocator.h"
+
+using namespace cubecast;
+
+TEST(Allocators, RoundRobinServesEachRequesterInTurnAndPrioritiesFirst) {
+    RoundRobinArbiter arb(4);
+    std::vector<int> order;
+    for (int i = 0; i < 8; ++i) {
+        arb.clear();
+        for (unsigned r : {0u, 2u, 3u}) arb.request(r, 0);
+        order.push_back(arb.winner());
+        arb.granted(static_cast<unsigned>(arb.winner()));
+    }
+    EXPECT_EQ(order, (std::vector<int>{0, 2, 3, 0, 2, 3, 0, 2}));
+    arb.clear();
+    arb.request(1, 5);
+    arb.request(3, -1);  // the smaller key wins whatever the pointer
+    EXPECT_EQ(arb.winner(), 3);
+}
+
+// Five inputs with two virtual channels each, every one asking for output 0 every cycle: one grant a
+// cycle, each input every fifth cycle, and an input's two channels alternate.
+TEST(Allocators, SwitchAllocatorIsStarvationFreeUnderSaturation) {
+    const unsigned inputs = 5, vcs = 2, cycles = 1000;
+    SwitchAllocator sa(inputs, vcs, 3, 1);
+    std::map<unsigned, std::vector<unsigned>> grant_cycles;  // input -> cycles
+    std::map<unsigned, std::vector<unsigned>> vcs_granted;
+    for (unsigned t = 0; t < cycles; ++t) {
+        for (unsigned in = 0; in < inputs; ++in)
+            for (unsigned v = 0; v < vcs; ++v) sa.request(in, v, 0, 0);
+        const auto& granted = sa.allocate();
+        ASSERT_EQ(granted.size(), 1u);
+        EXPECT_EQ(sa.granted_out(granted[0]), 0u);
+        grant_cycles[granted[0]].push_back(t);
+        vcs_granted[granted[0]].push_back(sa.granted_vc(granted[0]));
+    }
+    for (unsigned in = 0; in < inputs; ++in) {
+        ASSERT_EQ(grant_cycles[in].size(), cycles / inputs) << "input " << in;
+        for (size_t k = 1; k < grant_cycles[in].size(); ++k) EXPECT_EQ(grant_cycles[in][k] - grant_cycles[in][k - 1], inputs);
+        for (size_t k = 1; k < vcs_granted[in].size(); ++k) EXPECT_NE(vcs_granted[in][k], vcs_granted[in][k - 1]);
+    }
+}
+
+// Random requests: a legal match (each input and output at most once, only what was asked), and with
+// more iterations never fewer grants than with one.
+TEST(Allocators, SwitchMatchesAreLegalAndIterationsOnlyAdd) {
+    const unsigned inputs = 6, vcs = 3, outputs = 6;
+    SwitchAllocator one(inputs, vcs, outputs, 1), three(inputs, vcs, outputs, 3);
+    uint64_t state = 12345, total_one = 0, total_three = 0;
+    for (unsigned t = 0; t < 2000; ++t) {
+        std::set<std::tuple<unsigned, unsigned, unsigned>> asked;
+        for (unsigned in = 0; in < inputs; ++in)
+            for (unsigned v = 0; v < vcs; ++v) {
+                state = state * 6364136223846793005ull + 1442695040888963407ull;
+                if ((state >> 33) % 3 == 0) continue;
+                const unsigned out = static_cast<unsigned>((state >> 40) % outputs);
+                asked.insert({in, v, out});
+                one.request(in, v, out, 0);
+                three.request(in, v, out, 0);
+            }
+        for (SwitchAllocator* sa : {&one, &three}) {
+            std::set<unsigned> outs;
+            const auto& granted = sa->allocate();
+            for (unsigned in : granted) {
+                EXPECT_TRUE(asked.count({in, sa->granted_vc(in), sa->granted_out(in)}));
+                EXPECT_TRUE(outs.insert(sa->granted_out(in)).second) << "output granted twice";
+            }
+            EXPECT_EQ(std::set<unsigned>(granted.begin(), granted.end()).size(), granted.size()) << "input granted twice";
+            (sa == &one ? total_one : total_three) += granted.size();
+        }
+    }
+    EXPECT_GE(total_three, total_one);
+}
+
+// Virtual channels: two input channels asking for the same single free output channel alternate;
+// a candidate outside the mask is never given; an output channel goes to one input channel a cycle.
+TEST(Allocators, VcAllocatorAlternatesAndRespectsCandidates) {
+    VcAllocator va(3, 2, 2, 1);
+    std::vector<unsigned> winners;
+    for (unsigned t = 0; t < 6; ++t) {
+        va.request(0, 0, 1, 0b10, 0);
+        va.request(2, 1, 1, 0b10, 0);
+        const auto& granted = va.allocate();
+        ASSERT_EQ(granted.size(), 1u);
+        EXPECT_EQ(va.granted_vc(granted[0]), 1u);
+        winners.push_back(granted[0]);
+    }
+    EXPECT_EQ(winners, (std::vector<unsigned>{0, 5, 0, 5, 0, 5}));  // input channels 0*2+0 and 2*2+1
+    // Two input channels that pick the same free output channel: one iteration grants one of them
+    // (separable), a second iteration gives the other the remaining channel.
+    for (unsigned iters : {1u, 2u}) {
+        VcAllocator v(3, 2, 2, iters);
+        v.request(0, 0, 0, 0b11, 0);
+        v.request(1, 0, 0, 0b11, 0);
+        const auto& granted = v.allocate();
+        ASSERT_EQ(granted.size(), iters);
+        if (iters == 2) EXPECT_NE(v.granted_vc(granted[0]), v.granted_vc(granted[1]));
+    }
+}
