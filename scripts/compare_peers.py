@@ -33,7 +33,13 @@ EXPERIMENTS = [
      ["--topology", "array", "--dim", "2", "--radix", "8", "--algorithm", "dor"], {"topology": "mesh", "k": 8, "n": 2}, (8, 8), "transpose", 4),
     ("torus16_uniform_f1", "16x16 torus, uniform, 1-flit packets, DOR",
      ["--topology", "torus", "--dim", "2", "--radix", "16", "--algorithm", "dor"], {"topology": "torus", "k": 16, "n": 2}, None, "uniform", 1),
+    ("mesh8_bitcomp_f1", "8x8 mesh, bit complement, 1-flit packets, XY",
+     ["--topology", "array", "--dim", "2", "--radix", "8", "--algorithm", "dor"], {"topology": "mesh", "k": 8, "n": 2}, None, "bitcomp", 1),
+    ("cube6_uniform_f1", "6-cube, uniform, 1-flit packets, e-cube",
+     ["--topology", "hypercube", "--dim", "6", "--algorithm", "ecube"], {"topology": "mesh", "k": 2, "n": 6}, None, "uniform", 1),
 ]
+# The experiments of the matched comparison (--matched): the ones above but the last two only there.
+FIRST_SIX = [e[0] for e in EXPERIMENTS[:6]]
 
 NOXIM_TRAFFIC = {"uniform": "random", "transpose": "transpose1"}
 
@@ -47,8 +53,8 @@ def timed(cmd, cwd=None):
     return p.stdout + p.stderr, seconds, (int(peak[-1]) / 1024 if peak else 0.0)
 
 
-def run_cubecast(args, topo, pattern, flits, load, level, warmup, window):
-    out, seconds, peak = timed([args.cubecast, "run", "--task", "traffic", *topo, "--pattern", pattern,
+def run_cubecast(args, topo, pattern, flits, load, level, warmup, window, extra=()):
+    out, seconds, peak = timed([args.cubecast, "run", "--task", "traffic", *topo, *extra, "--pattern", pattern,
                                 "--packet-flits", str(flits), "--rate", str(load), "--warmup-cycles", str(warmup),
                                 "--window", str(window), "--drain", str(window), "--level", level, "--json"])
     start = out.find("{")
@@ -131,12 +137,17 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--experiments", default="", help="comma list of experiment names (default: all)")
+    ap.add_argument("--matched", action="store_true",
+                    help="cubecast's input-buffered router set as each peer's (--preset booksim, --preset noxim) instead of its ideal router")
     args = ap.parse_args()
     args.noxim, args.noxim_config, args.booksim = (os.path.abspath(x) for x in (args.noxim, args.noxim_config, args.booksim))
     os.makedirs(args.out, exist_ok=True)
     warmup, window = (1000, 1000) if args.quick else (4000, 4000)
     speed_rows = []
-    chosen = [e for e in EXPERIMENTS if not args.experiments or e[0] in args.experiments.split(",")]
+    default = EXPERIMENTS if args.matched else [e for e in EXPERIMENTS if e[0] in FIRST_SIX]
+    chosen = [e for e in default if not args.experiments or e[0] in args.experiments.split(",")]
+    if args.matched:
+        return matched(args, chosen, warmup, window)
     for name, title, topo, net, mesh, pattern, flits in chosen:
         top = 0.5 if name.startswith("torus") else 0.6
         loads = [0.05, 0.2, 0.4] if args.quick else [round(0.05 * i, 2) for i in range(1, int(top / 0.05) + 1)]
@@ -190,6 +201,61 @@ def main():
             f.write(f"{rate(c) / rate(b):.2f} | {rate(t) / rate(b):.2f} | "
                     + (f"{rate(t) / rate(n):.2f} | " if n else "- | ") +
                     f"{c['peak']:.0f} / {b['peak']:.0f} / {n['peak'] if n else float('nan'):.0f} |\n")
+    print("tables and plots in", args.out)
+
+
+def matched(args, chosen, warmup, window):
+    """Each peer against cubecast's input-buffered router set as that peer's: latency and accepted load
+    side by side, the zero-load latency (at the lightest load) and the saturation throughput (the
+    largest accepted load) compared, one plot per experiment with the curves overlaid."""
+    summary = []
+    for name, title, topo, net, mesh, pattern, flits in chosen:
+        top = 0.5 if name.startswith("torus") else 0.6
+        loads = [0.01] + [round(0.05 * i, 2) for i in range(1, int(top / 0.05) + 1)]
+        if name.startswith("cube"):
+            loads = [0.01, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]
+        rows = []
+        for load in loads:
+            cb = run_cubecast(args, topo, pattern, flits, load, "cycle", warmup, window, ("--preset", "booksim"))
+            b = run_booksim(args, net, pattern, flits, load, warmup, window, args.out)
+            n = run_noxim(args, mesh, pattern, flits, load, warmup, window) if mesh else None
+            cn = run_cubecast(args, topo, pattern, flits, load, "cycle", warmup, window, ("--preset", "noxim")) if n else None
+            rows.append((load, cb, b, cn, n))
+            print(f"{name} load {load}: cubecast/booksim {fmt(cb['latency'])} / {fmt(cb['accepted'], 3)}, BookSim "
+                  f"{fmt(b['latency'])} / {fmt(b['accepted'], 3)}" + (f"; cubecast/noxim {fmt(cn['latency'])} / "
+                  f"{fmt(cn['accepted'], 3)}, Noxim {fmt(n['latency'])} / {fmt(n['accepted'], 3)}" if n else ""), flush=True)
+        with_noxim = rows[0][4] is not None
+        with open(os.path.join(args.out, name + "_matched.md"), "w") as f:
+            f.write(f"### {title}\n\n| offered | cubecast --preset booksim | accepted | BookSim2 | accepted |"
+                    + (" cubecast --preset noxim | accepted | Noxim | accepted |" if with_noxim else "")
+                    + "\n|---|---|---|---|---|" + ("---|---|---|---|" if with_noxim else "") + "\n")
+            for load, cb, b, cn, n in rows:
+                f.write(f"| {load} | {fmt(cb['latency'])}{' (sat)' if cb['saturated'] else ''} | {fmt(cb['accepted'], 3)} | "
+                        f"{fmt(b['latency'])}{' (sat)' if b['saturated'] else ''} | {fmt(b['accepted'], 3)} |"
+                        + (f" {fmt(cn['latency'])}{' (sat)' if cn['saturated'] else ''} | {fmt(cn['accepted'], 3)} | "
+                           f"{fmt(n['latency'])} | {fmt(n['accepted'], 3)} |" if with_noxim else "") + "\n")
+        pairs = [("BookSim2", 1, 2)] + ([("Noxim", 3, 4)] if with_noxim else [])
+        for peer, ci, pi in pairs:
+            zc, zp = rows[0][ci]["latency"], rows[0][pi]["latency"]
+            sc, sp = max(r[ci]["accepted"] for r in rows), max(r[pi]["accepted"] for r in rows)
+            summary.append((name, peer, zc, zp, sc, sp))
+        with open(os.path.join(args.out, name + "_matched.dat"), "w") as f:
+            f.write("# offered cubecast_booksim booksim cubecast_noxim noxim\n")
+            for load, cb, b, cn, n in rows:
+                f.write(f"{load} {cb['latency']} {b['latency']} {cn['latency'] if cn else 'nan'} {n['latency'] if n else 'nan'}\n")
+        dat = os.path.join(args.out, name + "_matched.dat")
+        for term, ext in (("pngcairo size 800,500", "png"), ("svg size 800,500", "svg")):
+            plot = (f"set terminal {term}; set output '{os.path.join(args.out, name + '_matched.' + ext)}'; set title '{title}: matched routers';"
+                    "set xlabel 'offered load (flits/node/cycle)'; set ylabel 'mean latency (cycles)'; set logscale y; set grid; set key left top;"
+                    f"plot '{dat}' using 1:2 with linespoints title 'cubecast --preset booksim', '' using 1:3 with linespoints title 'BookSim2'"
+                    + (", '' using 1:4 with linespoints title 'cubecast --preset noxim', '' using 1:5 with linespoints title 'Noxim'" if with_noxim else ""))
+            subprocess.run(["gnuplot", "-e", plot], check=False)
+    with open(os.path.join(args.out, "matched_summary.md"), "w") as f:
+        f.write("| experiment | peer | zero-load latency cubecast / peer | difference | saturation throughput cubecast / peer | difference |\n"
+                "|---|---|---|---|---|---|\n")
+        for name, peer, zc, zp, sc, sp in summary:
+            f.write(f"| {name} | {peer} | {fmt(zc)} / {fmt(zp)} | {100 * (zc - zp) / zp:+.1f} % | {fmt(sc, 3)} / {fmt(sp, 3)} | "
+                    f"{100 * (sc - sp) / sp:+.1f} % |\n")
     print("tables and plots in", args.out)
 
 

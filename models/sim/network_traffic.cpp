@@ -14,18 +14,24 @@ namespace cubecast {
 ZeroLoadTiming zero_load_timing(const RunConfig& c) {
     if (c.buffering == Buffering::output) return ZeroLoadTiming{};
     const int r = static_cast<int>(c.ib.router_delay), l = static_cast<int>(c.ib.link_delay);
-    const std::string rl = " (R = " + std::to_string(r) + ", L = " + std::to_string(l) + ")";
+    const int ends = static_cast<int>(c.ib.injection_delay + c.ib.ejection_delay);
+    const std::string rl =
+        " (R = " + std::to_string(r) + ", L = " + std::to_string(l) + ", I + E = " + std::to_string(ends) + ")";
     if (c.ib.switching == Switching::store_forward)
-        return ZeroLoadTiming{l + r, 1, r - 2, 2, "hops x (flits + L + R) + R + 2 (flits - 1), store-forward" + rl};
-    return ZeroLoadTiming{1 + l + r, 0, r - 1, 1,
-                          "hops x (1 + L + R) + R + flits - 1, " + std::string(switching_name(c.ib.switching)) + rl};
+        return ZeroLoadTiming{l + r, 1, r - 2 + ends, 2,
+                              "hops x (flits + L + R) + R + I + E + 2 (flits - 1), store-forward" + rl};
+    return ZeroLoadTiming{1 + l + r, 0, r - 1 + ends, 1,
+                          "hops x (1 + L + R) + R + I + E + flits - 1, " + std::string(switching_name(c.ib.switching)) + rl};
 }
 
 std::string describe_input_buffering(const InputBuffering& ib) {
     return "input-buffered, " + std::to_string(ib.vcs) + " VC" + (ib.vcs > 1 ? "s" : "") + " x " + std::to_string(ib.vc_depth) +
            " flits, " + switching_name(ib.switching) + ", router delay " + std::to_string(ib.router_delay) + ", link delay " +
-           std::to_string(ib.link_delay) + ", credit delay " + std::to_string(ib.credit_delay) + ", " +
-           std::to_string(ib.alloc_iters) + " allocator iteration" + (ib.alloc_iters > 1 ? "s" : "") +
+           std::to_string(ib.link_delay) + ", credit delay " + std::to_string(ib.credit_delay) +
+           (ib.injection_delay + ib.ejection_delay == 0 ? ""
+                                                        : ", interface delays " + std::to_string(ib.injection_delay) + " in, " +
+                                                              std::to_string(ib.ejection_delay) + " out") +
+           ", " + std::to_string(ib.alloc_iters) + " allocator iteration" + (ib.alloc_iters > 1 ? "s" : "") +
            (ib.datelines ? "" : ", no datelines");
 }
 

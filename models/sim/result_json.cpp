@@ -282,6 +282,8 @@ json to_json(const RunResult& r, bool with_per_node) {
                        {"switching", switching_name(ib.switching)},
                        {"router_delay", ib.router_delay},
                        {"link_delay", ib.link_delay},
+                       {"injection_delay", ib.injection_delay},
+                       {"ejection_delay", ib.ejection_delay},
                        {"credit_delay", ib.credit_delay},
                        {"alloc_iters", ib.alloc_iters},
                        {"datelines", ib.datelines},
@@ -353,6 +355,8 @@ RunResult result_from_json(const json& j) {
         ib.switching = parse_switching(k.at("switching").get<std::string>()).value_or(Switching::wormhole);
         ib.router_delay = k.at("router_delay");
         ib.link_delay = k.at("link_delay");
+        ib.injection_delay = k.at("injection_delay");
+        ib.ejection_delay = k.at("ejection_delay");
         ib.credit_delay = k.at("credit_delay");
         ib.alloc_iters = k.at("alloc_iters");
         ib.datelines = k.at("datelines");

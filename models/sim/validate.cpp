@@ -187,7 +187,8 @@ std::optional<std::string> validate_microarchitecture(const RunConfig& c, const 
                    "channels)";
         return std::nullopt;
     }
-    for (const char* name : {"vcs", "vc-depth", "credit-delay", "router-delay", "link-delay", "alloc-iters"})
+    for (const char* name :
+         {"vcs", "vc-depth", "credit-delay", "router-delay", "link-delay", "injection-delay", "ejection-delay", "alloc-iters"})
         if (auto e = range_problem(name, std::stoll(knob_text(c.ib, name)), c)) return e;
     if (c.level == Level::tlm) return std::string("--buffering input is not available at this level yet: accepted --level cycle");
     if (c.uses_rtl())
@@ -417,7 +418,8 @@ std::optional<std::string> range_problem(const std::string& option, long long va
         span(1, kMaxVcs);
     } else if (option == "vc-depth") {
         span(1, kMaxVcDepth, "1.." + std::to_string(kMaxVcDepth) + " flits");
-    } else if (option == "credit-delay" || option == "router-delay" || option == "link-delay") {
+    } else if (option == "credit-delay" || option == "router-delay" || option == "link-delay" || option == "injection-delay" ||
+               option == "ejection-delay") {
         span(0, 1000, "0..1000 cycles");
     } else if (option == "alloc-iters") {
         span(1, 8);

@@ -32,6 +32,8 @@ unsigned* number_knob(InputBuffering& ib, const std::string& name) {
     if (name == "credit-delay") return &ib.credit_delay;
     if (name == "router-delay") return &ib.router_delay;
     if (name == "link-delay") return &ib.link_delay;
+    if (name == "injection-delay") return &ib.injection_delay;
+    if (name == "ejection-delay") return &ib.ejection_delay;
     if (name == "alloc-iters") return &ib.alloc_iters;
     return nullptr;
 }

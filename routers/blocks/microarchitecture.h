@@ -21,18 +21,21 @@ const char* switching_name(Switching s);
 std::optional<Switching> parse_switching(const std::string& name);
 
 struct InputBuffering {
-    unsigned vcs = 2;           // virtual channels per input port (injection port included)
-    unsigned vc_depth = 8;      // flits each virtual channel buffers
-    unsigned credit_delay = 0;  // extra cycles a credit takes back to the sender
-    unsigned router_delay = 0;  // cycles a head spends in the pipeline after routing, before switch traversal
-    unsigned link_delay = 0;    // extra cycles a flit spends on the wire
-    unsigned alloc_iters = 1;   // iterations of the separable allocators
+    unsigned vcs = 2;              // virtual channels per input port (injection port included)
+    unsigned vc_depth = 8;         // flits each virtual channel buffers
+    unsigned credit_delay = 0;     // extra cycles a credit takes back to the sender
+    unsigned router_delay = 0;     // cycles a head spends in the pipeline after routing, before switch traversal
+    unsigned link_delay = 0;       // extra cycles a flit spends on the wire
+    unsigned injection_delay = 0;  // cycles from a packet's creation until its head may enter the injection buffer
+    unsigned ejection_delay = 0;   // cycles from its tail leaving the switch until the node has it
+    unsigned alloc_iters = 1;      // iterations of the separable allocators
     Switching switching = Switching::wormhole;
     bool datelines = true;  // torus: two virtual-channel classes, the second after the wraparound link (needs vcs >= 2)
     uint64_t plant_lost_credit_at = 0;  // test hook: from this run cycle on, the next credit a router frees is lost (0: never)
 };
 
-// A knob by its option's name (vcs, vc-depth, credit-delay, router-delay, link-delay, alloc-iters,
+// A knob by its option's name (vcs, vc-depth, credit-delay, router-delay, link-delay, injection-delay,
+// ejection-delay, alloc-iters,
 // switching, datelines): its value as text (for messages), and copying it from another setting.
 std::string knob_text(const InputBuffering& ib, const std::string& name);
 void copy_knob(InputBuffering& to, const InputBuffering& from, const std::string& name);

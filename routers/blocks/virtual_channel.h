@@ -62,8 +62,9 @@ public:
     uint16_t read = 0;         // the next flit the copy in progress sends
     uint64_t eligible_at = 0;  // routed at this cycle plus the router delay: the head may not leave before
     std::vector<PacketCopy> copies;
-    uint8_t copy = 0;    // the copy in progress
-    int8_t out_vc = -1;  // ... its output virtual channel (-1: not allocated yet; the local port needs none)
+    uint8_t copy = 0;          // the copy in progress
+    int8_t out_vc = -1;        // ... its output virtual channel (-1: not allocated yet; the local port needs none)
+    uint64_t switch_from = 0;  // ... the first cycle it may ask for the switch (the allocation after its VC's)
     bool from_injection = false;
     Packet delivered;  // the local copy's flits as they leave (the node checks the whole packet)
 

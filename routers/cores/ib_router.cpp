@@ -49,17 +49,25 @@ void InputBufferedRouter::on_clock() {
             if (in_[p].buses) in_[p].buses->ready.write(in_[p].index, true);
     }
     if (rst.read()) return;
-    if (!own_routed_) route_own_packets();
+    if (!own_routed_) {
+        route_own_packets();
+        note_made();
+    }
     if (load.read()) return;  // own packets wait in the network interface; injection starts with the run
     receive_credits();
     receive_flits();
+    if (!to_node_.empty()) deliver_due();
     route_arrivals();
+    note_made();
     route_fronts(0, ports_);
     if (clocked_) run_control_unit();
     inject_flit();
     route_fronts(ports_, ports_ + 1);
     allocate_vcs();
     allocate_switch_and_traverse();
+    // A packet that reached the front of its buffer as the one before it left is routed in this
+    // same cycle (routing takes no cycle of its own: BookSim's routing_delay 0).
+    route_fronts(0, ports_ + 1);
     drive_links();
     ++cycle_;
 }
@@ -208,13 +216,30 @@ void InputBufferedRouter::consume(VirtualChannel& c) {
     c.finish_packet();
 }
 
+// The node's packets that joined the network interface at this edge (own packets at reset count
+// as made at cycle 0).
+void InputBufferedRouter::note_made() {
+    while (made_at_.size() < injection_.size()) made_at_.push_back(cycle_);
+}
+
+void InputBufferedRouter::deliver_due() {
+    while (!to_node_.empty() && to_node_.front().first <= cycle_) {
+        node_.deliver(to_node_.front().second, cycle_);
+        ++counters_.deliveries;
+        --counters_.in_routers;
+        wave_delivered_ += waves_;
+        to_node_.pop_front();
+    }
+}
+
 // The network interface: one flit per cycle from the node's source queue (what the control unit
 // emitted first, then the node's own packets) into an injection virtual channel, a new packet into
 // the next one with room, round robin.
 void InputBufferedRouter::inject_flit() {
     if (inject_vc_ < 0) {
-        std::deque<PendingInjection>& source = !emitted_.empty() ? emitted_ : injection_;
-        if (source.empty()) return;
+        const bool own = emitted_.empty();
+        std::deque<PendingInjection>& source = own ? injection_ : emitted_;
+        if (source.empty() || (own && made_at_.front() + ib_.injection_delay > cycle_)) return;
         for (unsigned k = 0; k < ib_.vcs && inject_vc_ < 0; ++k) {
             const unsigned v = (inject_pointer_ + k) % ib_.vcs;
             if (channel(ports_, v).occupancy() < ib_.vc_depth) inject_vc_ = static_cast<int>(v);
@@ -222,6 +247,7 @@ void InputBufferedRouter::inject_flit() {
         if (inject_vc_ < 0) return;
         injecting_ = std::move(source.front());
         source.pop_front();
+        if (own) made_at_.pop_front();
         inject_pointer_ = (static_cast<unsigned>(inject_vc_) + 1) % ib_.vcs;
         inject_flit_ = 0;
         // Its copies (a delivery decided for an own packet or an emission is not one: the control

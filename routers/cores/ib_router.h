@@ -15,7 +15,8 @@
 // The control unit (own packets, held packets, emissions, the node's arrivals) is RouterCore's.
 // Per clock edge: credits in, flits in, the node's arrivals, network inputs routed, the control unit,
 // one flit injected, injection routed, virtual channels allocated, the switch allocated and
-// traversed, the links and credits driven. The router is clocked every cycle (no clock gating yet).
+// traversed, the packets that reached the front as others left routed, the links and credits driven. The router is clocked every
+// cycle (no clock gating yet).
 #pragma once
 #include <deque>
 #include <memory>
@@ -72,6 +73,7 @@ private:
     void route_packet(unsigned p, unsigned vc);
     void consume(VirtualChannel& c);
     void inject_flit();
+    void note_made();
     void allocate_vcs();
     void allocate_switch_and_traverse();
     void traverse(unsigned p, unsigned vc, unsigned out);
@@ -109,7 +111,11 @@ private:
     std::vector<uint64_t> credits_out_, credits_written_;  // per input port: this edge's, and the bus's value
     uint32_t sent_mask_ = 0, valid_mask_ = 0;              // outputs sending at this edge, and whose valid is high
     bool ready_driven_ = false;
-    std::vector<PacketCopy> scratch_copies_;
+    // The network interface's delays: when each of the node's packets waiting in injection_ was made,
+    // and the packets on their way to the node.
+    std::deque<uint64_t> made_at_;
+    std::deque<std::pair<uint64_t, Packet>> to_node_;
+    void deliver_due();
 };
 
 }  // namespace cubecast

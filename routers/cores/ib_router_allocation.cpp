@@ -19,16 +19,19 @@ uint32_t InputBufferedRouter::vc_class(unsigned p, unsigned vc, unsigned q) cons
     return past_dateline ? upper : lower;
 }
 
-// Each routed copy without an output virtual channel asks for one it may take, once its router
-// delay and not-before cycle have passed.
+// Each routed copy without an output virtual channel asks for one it may take. With a router delay,
+// the pipeline's last cycle is switch allocation and the one before it virtual-channel allocation
+// (separate stages, as BookSim's): a copy asks for its VC a cycle before its router delay and
+// not-before cycle have passed, and for the switch no sooner than a cycle after it got the VC.
 void InputBufferedRouter::allocate_vcs() {
+    const uint64_t lead = ib_.router_delay >= 1 ? 1 : 0;
     bool asked = false;
     for (unsigned p = 0; p <= ports_; ++p)
         for (unsigned v = 0; v < ib_.vcs; ++v) {
             const VirtualChannel& c = channel(p, v);
-            if (c.state != VirtualChannel::State::routed || c.out_vc >= 0 || c.eligible_at > cycle_) continue;
+            if (c.state != VirtualChannel::State::routed || c.out_vc >= 0 || c.eligible_at > cycle_ + lead) continue;
             const PacketCopy& k = c.copies[c.copy];
-            if (k.port == ports_ || k.key.not_before > cycle_) continue;
+            if (k.port == ports_ || k.key.not_before > cycle_ + lead) continue;
             const VcOutputPort& out = outs_[k.port];
             uint32_t candidates = 0;
             for (uint32_t m = vc_class(p, v, k.port); m != 0; m &= m - 1) {
@@ -45,6 +48,7 @@ void InputBufferedRouter::allocate_vcs() {
         VirtualChannel& c = vcs_[iv];
         const unsigned w = va_.granted_vc(iv);
         c.out_vc = static_cast<int8_t>(w);
+        c.switch_from = cycle_ + lead;
         outs_[c.copies[c.copy].port].take(w, static_cast<int>(iv));
     }
 }
@@ -57,7 +61,9 @@ void InputBufferedRouter::allocate_switch_and_traverse() {
             if (c.state != VirtualChannel::State::routed || c.eligible_at > cycle_ || !c.has_flit(c.read)) continue;
             const PacketCopy& k = c.copies[c.copy];
             if (k.key.not_before > cycle_) continue;
-            if (k.port != ports_ && (c.out_vc < 0 || outs_[k.port].credits(static_cast<unsigned>(c.out_vc)) == 0)) continue;
+            if (k.port != ports_ &&
+                (c.out_vc < 0 || c.switch_from > cycle_ || outs_[k.port].credits(static_cast<unsigned>(c.out_vc)) == 0))
+                continue;
             sa_.request(p, v, k.port, k.key.priority);
             asked = true;
         }
@@ -90,10 +96,8 @@ void InputBufferedRouter::traverse(unsigned p, unsigned vc, unsigned out) {
             c.delivered.payload.push_back(flit);
         }
         if (tail) {
-            node_.deliver(c.delivered, cycle_);
-            ++counters_.deliveries;
-            --counters_.in_routers;
-            wave_delivered_ += waves_;
+            to_node_.emplace_back(cycle_ + ib_.ejection_delay, c.delivered);
+            deliver_due();
         }
     }
     ++counters_.progress;

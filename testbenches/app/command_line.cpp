@@ -71,7 +71,7 @@ struct CommonOptions {
     std::string pmnb;
     std::string buffering = "output";
     std::optional<std::string> switching, datelines, preset;
-    std::optional<long long> vcs, vc_depth, credit_delay, router_delay, link_delay, alloc_iters;
+    std::optional<long long> vcs, vc_depth, credit_delay, router_delay, link_delay, injection_delay, ejection_delay, alloc_iters;
     void add(CLI::App* app, bool with_dim) {
         app->add_option("--topology", topology,
                         "network topology: " + topology_names() + " (default hypercube; see cubecast list)");
@@ -139,6 +139,10 @@ struct CommonOptions {
         app->add_option("--router-delay", router_delay,
                         "--buffering input: cycles a head spends in the router pipeline before switch traversal (default 0)");
         app->add_option("--link-delay", link_delay, "--buffering input: extra cycles on the wire (default 0)");
+        app->add_option("--injection-delay", injection_delay,
+                        "--buffering input: cycles from a packet's creation to its entry into the router (default 0)");
+        app->add_option("--ejection-delay", ejection_delay,
+                        "--buffering input: cycles from a packet's tail leaving the router to the node (default 0)");
         app->add_option("--alloc-iters", alloc_iters,
                         "--buffering input: iterations of the separable allocators, 1..8 (default 1)");
         app->add_option("--datelines", datelines,
@@ -266,6 +270,8 @@ std::string CommonOptions::into_microarchitecture(RunConfig& c) const {
          {std::tuple{"vcs", vcs, &c.ib.vcs}, std::tuple{"vc-depth", vc_depth, &c.ib.vc_depth},
           std::tuple{"credit-delay", credit_delay, &c.ib.credit_delay},
           std::tuple{"router-delay", router_delay, &c.ib.router_delay}, std::tuple{"link-delay", link_delay, &c.ib.link_delay},
+          std::tuple{"injection-delay", injection_delay, &c.ib.injection_delay},
+          std::tuple{"ejection-delay", ejection_delay, &c.ib.ejection_delay},
           std::tuple{"alloc-iters", alloc_iters, &c.ib.alloc_iters}}) {
         if (!value) continue;
         if (auto e = held(name, *value); !e.empty()) return e;

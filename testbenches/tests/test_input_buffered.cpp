@@ -30,21 +30,21 @@ RunConfig input_buffered(RunConfig c, Switching s, unsigned vcs, unsigned depth)
 // interface writes one flit a cycle into the injection buffer from the cycle the packet is made; a
 // router routes a packet when its head is at the front of a buffer (store-forward: when its tail is
 // in too), and its head crosses the switch router_delay cycles later, a flit a cycle after it; a flit
-// put on a link at cycle t is in the next router's buffer at t + 1 + link_delay; the local output
-// hands the tail to the node when it crosses the switch.
+// put on a link at cycle t is in the next router's buffer at t + 1 + link_delay; the network
+// interface adds injection_delay before the injection buffer and ejection_delay after the switch.
 struct Timeline {
     std::vector<uint64_t> head_leaves;  // per router on the path but the last
     uint64_t delivered = 0;
 };
 Timeline walk(unsigned hops, unsigned flits, const InputBuffering& ib, uint64_t made) {
     const bool whole = ib.switching == Switching::store_forward;
-    uint64_t head_in = made, tail_in = made + flits - 1;  // in the injection buffer
+    uint64_t head_in = made + ib.injection_delay, tail_in = head_in + flits - 1;  // in the injection buffer
     Timeline t;
     for (unsigned h = 0; h <= hops; ++h) {
         const uint64_t routed = whole ? tail_in : head_in;
         const uint64_t leaves = routed + ib.router_delay;
         if (h == hops) {
-            t.delivered = leaves + flits - 1;
+            t.delivered = leaves + flits - 1 + ib.ejection_delay;
             break;
         }
         t.head_leaves.push_back(leaves);
@@ -66,7 +66,8 @@ TEST(InputBuffered, ZeroLoadLatencyFollowsThePipelineFlitByFlit) {
     for (const Case& k : cases)
         for (Switching s : {Switching::store_forward, Switching::cut_through, Switching::wormhole})
             for (unsigned flits : {1u, 4u})
-                for (const auto& [r, l, cd] : {std::tuple{0u, 0u, 0u}, {3u, 2u, 1u}, {1u, 0u, 2u}}) {
+                for (const auto& [r, l, cd, in, out] :
+                     {std::tuple{0u, 0u, 0u, 0u, 0u}, {3u, 2u, 1u, 2u, 1u}, {1u, 0u, 2u, 0u, 3u}}) {
                     SCOPED_TRACE(k.net.topology + " " + switching_name(s) + " flits " + std::to_string(flits) + " R " +
                                  std::to_string(r) + " L " + std::to_string(l) + " C " + std::to_string(cd));
                     RunConfig c =
@@ -76,6 +77,8 @@ TEST(InputBuffered, ZeroLoadLatencyFollowsThePipelineFlitByFlit) {
                     c.ib.router_delay = r;
                     c.ib.link_delay = l;
                     c.ib.credit_delay = cd;
+                    c.ib.injection_delay = in;
+                    c.ib.ejection_delay = out;
                     c.traffic_file = temp_path("one.csv");
                     const uint64_t made = 5;
                     std::ofstream(c.traffic_file) << "time,src,dst\n" << made << "," << k.src << "," << k.dst << "\n";
