@@ -14,14 +14,15 @@ namespace cubecast {
 ZeroLoadTiming zero_load_timing(const RunConfig& c) {
     if (c.buffering == Buffering::output) return ZeroLoadTiming{};
     const int r = static_cast<int>(c.ib.router_delay), l = static_cast<int>(c.ib.link_delay);
-    const int ends = static_cast<int>(c.ib.injection_delay + c.ib.ejection_delay);
-    const std::string rl =
-        " (R = " + std::to_string(r) + ", L = " + std::to_string(l) + ", I + E = " + std::to_string(ends) + ")";
+    const int ends = static_cast<int>(c.ib.injection_delay + c.ib.ejection_delay), p = static_cast<int>(c.ib.link_period);
+    const std::string rl = " (R = " + std::to_string(r) + ", L = " + std::to_string(l) + ", I + E = " + std::to_string(ends) +
+                           (p == 1 ? "" : ", P = " + std::to_string(p)) + ")";
+    const std::string body = p == 1 ? "(flits - 1)" : "P (flits - 1)";
     if (c.ib.switching == Switching::store_forward)
-        return ZeroLoadTiming{l + r, 1, r - 2 + ends, 2,
-                              "hops x (flits + L + R) + R + I + E + 2 (flits - 1), store-forward" + rl};
-    return ZeroLoadTiming{1 + l + r, 0, r - 1 + ends, 1,
-                          "hops x (1 + L + R) + R + I + E + flits - 1, " + std::string(switching_name(c.ib.switching)) + rl};
+        return ZeroLoadTiming{1 + l + r - p, p, r + ends - 2 * p, 2 * p,
+                              "hops x (1 + " + body + " + L + R) + R + I + E + 2 " + body + ", store-forward" + rl};
+    return ZeroLoadTiming{1 + l + r, 0, r + ends - p, p,
+                          "hops x (1 + L + R) + R + I + E + " + body + ", " + std::string(switching_name(c.ib.switching)) + rl};
 }
 
 std::string describe_input_buffering(const InputBuffering& ib) {
@@ -32,6 +33,7 @@ std::string describe_input_buffering(const InputBuffering& ib) {
                                                         : ", interface delays " + std::to_string(ib.injection_delay) + " in, " +
                                                               std::to_string(ib.ejection_delay) + " out") +
            ", " + std::to_string(ib.alloc_iters) + " allocator iteration" + (ib.alloc_iters > 1 ? "s" : "") +
+           (ib.link_period == 1 ? "" : ", a flit every " + std::to_string(ib.link_period) + " cycles on a link") +
            (ib.datelines ? "" : ", no datelines");
 }
 

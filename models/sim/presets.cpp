@@ -4,7 +4,8 @@ namespace cubecast {
 
 // Each preset's timing was measured on the peer itself (one packet at a time: loads of 0.0002 to
 // 0.002 over 40,000 to 100,000 cycles, docs/routers.md): BookSim2's iq router takes 4 cycles a hop on
-// its mesh (5 on its torus) plus 6 at the two ends; Noxim 2 a hop plus 2 to the head.
+// its mesh (5 on its torus) plus 6 at the two ends; Noxim 2 a hop plus 2 to the head, and its flits
+// follow one another every second cycle.
 std::optional<InputBuffering> preset_knobs(const std::string& name, const Topology& topology) {
     InputBuffering ib;
     if (name == "booksim") {
@@ -41,6 +42,7 @@ std::optional<InputBuffering> preset_knobs(const std::string& name, const Topolo
         ib.credit_delay = 0;
         ib.injection_delay = 1;
         ib.ejection_delay = 0;
+        ib.link_period = 2;  // its links' alternating-bit handshake (Router.cpp: req, then ack): a flit every other cycle
         return ib;
     }
     return std::nullopt;

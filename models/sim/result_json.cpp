@@ -286,6 +286,7 @@ json to_json(const RunResult& r, bool with_per_node) {
                        {"ejection_delay", ib.ejection_delay},
                        {"credit_delay", ib.credit_delay},
                        {"alloc_iters", ib.alloc_iters},
+                       {"link_period", ib.link_period},
                        {"datelines", ib.datelines},
                        {"preset", r.preset},
                        {"deadlock_freedom", r.deadlock_freedom}};
@@ -359,6 +360,7 @@ RunResult result_from_json(const json& j) {
         ib.ejection_delay = k.at("ejection_delay");
         ib.credit_delay = k.at("credit_delay");
         ib.alloc_iters = k.at("alloc_iters");
+        ib.link_period = k.at("link_period");
         ib.datelines = k.at("datelines");
         r.input_buffering = ib;
         r.preset = k.at("preset");

@@ -187,8 +187,8 @@ std::optional<std::string> validate_microarchitecture(const RunConfig& c, const 
                    "channels)";
         return std::nullopt;
     }
-    for (const char* name :
-         {"vcs", "vc-depth", "credit-delay", "router-delay", "link-delay", "injection-delay", "ejection-delay", "alloc-iters"})
+    for (const char* name : {"vcs", "vc-depth", "credit-delay", "router-delay", "link-delay", "injection-delay", "ejection-delay",
+                             "alloc-iters", "link-period"})
         if (auto e = range_problem(name, std::stoll(knob_text(c.ib, name)), c)) return e;
     if (c.level == Level::tlm) return std::string("--buffering input is not available at this level yet: accepted --level cycle");
     if (c.uses_rtl())
@@ -423,6 +423,8 @@ std::optional<std::string> range_problem(const std::string& option, long long va
         span(0, 1000, "0..1000 cycles");
     } else if (option == "alloc-iters") {
         span(1, 8);
+    } else if (option == "link-period") {
+        span(1, 16, "1..16 cycles a flit");
     } else if (option == "window") {
         span(1, 100000000, "1..100000000 cycles");
     } else if (option == "warmup-cycles" || option == "drain") {

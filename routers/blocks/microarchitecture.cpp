@@ -35,6 +35,7 @@ unsigned* number_knob(InputBuffering& ib, const std::string& name) {
     if (name == "injection-delay") return &ib.injection_delay;
     if (name == "ejection-delay") return &ib.ejection_delay;
     if (name == "alloc-iters") return &ib.alloc_iters;
+    if (name == "link-period") return &ib.link_period;
     return nullptr;
 }
 }  // namespace

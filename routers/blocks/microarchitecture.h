@@ -29,13 +29,14 @@ struct InputBuffering {
     unsigned injection_delay = 0;  // cycles from a packet's creation until its head may enter the injection buffer
     unsigned ejection_delay = 0;   // cycles from its tail leaving the switch until the node has it
     unsigned alloc_iters = 1;      // iterations of the separable allocators
+    unsigned link_period = 1;      // a link (and the node's channels) carries a flit every this many cycles (Noxim's: 2)
     Switching switching = Switching::wormhole;
     bool datelines = true;  // torus: two virtual-channel classes, the second after the wraparound link (needs vcs >= 2)
     uint64_t plant_lost_credit_at = 0;  // test hook: from this run cycle on, the next credit a router frees is lost (0: never)
 };
 
 // A knob by its option's name (vcs, vc-depth, credit-delay, router-delay, link-delay, injection-delay,
-// ejection-delay, alloc-iters,
+// ejection-delay, alloc-iters, link-period,
 // switching, datelines): its value as text (for messages), and copying it from another setting.
 std::string knob_text(const InputBuffering& ib, const std::string& name);
 void copy_knob(InputBuffering& to, const InputBuffering& from, const std::string& name);

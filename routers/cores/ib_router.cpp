@@ -24,7 +24,8 @@ InputBufferedRouter::InputBufferedRouter(sc_module_name name, uint32_t id, const
       in_(topology.ports()),
       out_(topology.ports()),
       credits_out_(topology.ports(), 0),
-      credits_written_(topology.ports(), 0) {
+      credits_written_(topology.ports(), 0),
+      out_free_at_(topology.ports() + 1, 0) {
     if (config.pins) throw std::invalid_argument("the input-buffered router has no pin-level ports yet");
     // What an adaptive logic sees of an output: the flits its downstream buffers hold.
     queue_length_ = [this](unsigned p) { return p < ports_ ? queue_occupancy(p) : 0u; };
@@ -276,8 +277,9 @@ void InputBufferedRouter::inject_flit() {
         injected_copies_[static_cast<unsigned>(inject_vc_)].push_back(std::move(copies));
     }
     VirtualChannel& c = channel(ports_, static_cast<unsigned>(inject_vc_));
-    if (c.occupancy() >= ib_.vc_depth) return;
+    if (c.occupancy() >= ib_.vc_depth || inject_free_at_ > cycle_) return;
     c.push(injecting_.packet.flit(inject_flit_));
+    inject_free_at_ = cycle_ + ib_.link_period;
     max_occupancy_ = std::max(max_occupancy_, c.occupancy());
     ++counters_.progress;
     if (++inject_flit_ == injecting_.packet.length()) inject_vc_ = -1;

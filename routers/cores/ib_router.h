@@ -114,6 +114,10 @@ private:
     // The network interface's delays: when each of the node's packets waiting in injection_ was made,
     // and the packets on their way to the node.
     std::deque<uint64_t> made_at_;
+    // The link period: the first cycle each output (the local one last) and the injection channel may
+    // carry their next flit.
+    std::vector<uint64_t> out_free_at_;
+    uint64_t inject_free_at_ = 0;
     std::deque<std::pair<uint64_t, Packet>> to_node_;
     void deliver_due();
 };

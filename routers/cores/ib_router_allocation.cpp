@@ -60,7 +60,7 @@ void InputBufferedRouter::allocate_switch_and_traverse() {
             const VirtualChannel& c = channel(p, v);
             if (c.state != VirtualChannel::State::routed || c.eligible_at > cycle_ || !c.has_flit(c.read)) continue;
             const PacketCopy& k = c.copies[c.copy];
-            if (k.key.not_before > cycle_) continue;
+            if (k.key.not_before > cycle_ || out_free_at_[k.port] > cycle_) continue;
             if (k.port != ports_ &&
                 (c.out_vc < 0 || c.switch_from > cycle_ || outs_[k.port].credits(static_cast<unsigned>(c.out_vc)) == 0))
                 continue;
@@ -78,6 +78,7 @@ void InputBufferedRouter::traverse(unsigned p, unsigned vc, unsigned out) {
     VirtualChannel& c = channel(p, vc);
     const uint64_t flit = c.flit(c.read);
     const bool head = c.read == 0, tail = c.read + 1u == c.length;
+    out_free_at_[out] = cycle_ + ib_.link_period;
     if (out < ports_) {
         const unsigned w = static_cast<unsigned>(c.out_vc);
         LinkBuses& b = *out_[out].buses;

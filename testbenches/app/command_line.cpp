@@ -71,7 +71,8 @@ struct CommonOptions {
     std::string pmnb;
     std::string buffering = "output";
     std::optional<std::string> switching, datelines, preset;
-    std::optional<long long> vcs, vc_depth, credit_delay, router_delay, link_delay, injection_delay, ejection_delay, alloc_iters;
+    std::optional<long long> vcs, vc_depth, credit_delay, router_delay, link_delay, injection_delay, ejection_delay, alloc_iters,
+        link_period;
     void add(CLI::App* app, bool with_dim) {
         app->add_option("--topology", topology,
                         "network topology: " + topology_names() + " (default hypercube; see cubecast list)");
@@ -143,6 +144,8 @@ struct CommonOptions {
                         "--buffering input: cycles from a packet's creation to its entry into the router (default 0)");
         app->add_option("--ejection-delay", ejection_delay,
                         "--buffering input: cycles from a packet's tail leaving the router to the node (default 0)");
+        app->add_option("--link-period", link_period,
+                        "--buffering input: a link carries a flit every this many cycles, 1..16 (default 1; Noxim's: 2)");
         app->add_option("--alloc-iters", alloc_iters,
                         "--buffering input: iterations of the separable allocators, 1..8 (default 1)");
         app->add_option("--datelines", datelines,
@@ -272,7 +275,7 @@ std::string CommonOptions::into_microarchitecture(RunConfig& c) const {
           std::tuple{"router-delay", router_delay, &c.ib.router_delay}, std::tuple{"link-delay", link_delay, &c.ib.link_delay},
           std::tuple{"injection-delay", injection_delay, &c.ib.injection_delay},
           std::tuple{"ejection-delay", ejection_delay, &c.ib.ejection_delay},
-          std::tuple{"alloc-iters", alloc_iters, &c.ib.alloc_iters}}) {
+          std::tuple{"alloc-iters", alloc_iters, &c.ib.alloc_iters}, std::tuple{"link-period", link_period, &c.ib.link_period}}) {
         if (!value) continue;
         if (auto e = held(name, *value); !e.empty()) return e;
         *field = static_cast<unsigned>(*value);

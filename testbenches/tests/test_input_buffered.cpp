@@ -31,25 +31,27 @@ RunConfig input_buffered(RunConfig c, Switching s, unsigned vcs, unsigned depth)
 // router routes a packet when its head is at the front of a buffer (store-forward: when its tail is
 // in too), and its head crosses the switch router_delay cycles later, a flit a cycle after it; a flit
 // put on a link at cycle t is in the next router's buffer at t + 1 + link_delay; the network
-// interface adds injection_delay before the injection buffer and ejection_delay after the switch.
+// interface adds injection_delay before the injection buffer and ejection_delay after the switch;
+// every link, the node's channels included, carries a flit every link_period cycles.
 struct Timeline {
     std::vector<uint64_t> head_leaves;  // per router on the path but the last
     uint64_t delivered = 0;
 };
 Timeline walk(unsigned hops, unsigned flits, const InputBuffering& ib, uint64_t made) {
     const bool whole = ib.switching == Switching::store_forward;
-    uint64_t head_in = made + ib.injection_delay, tail_in = head_in + flits - 1;  // in the injection buffer
+    const uint64_t body = uint64_t{ib.link_period} * (flits - 1);            // a flit every link_period cycles
+    uint64_t head_in = made + ib.injection_delay, tail_in = head_in + body;  // in the injection buffer
     Timeline t;
     for (unsigned h = 0; h <= hops; ++h) {
         const uint64_t routed = whole ? tail_in : head_in;
         const uint64_t leaves = routed + ib.router_delay;
         if (h == hops) {
-            t.delivered = leaves + flits - 1 + ib.ejection_delay;
+            t.delivered = leaves + body + ib.ejection_delay;
             break;
         }
         t.head_leaves.push_back(leaves);
         head_in = leaves + 1 + ib.link_delay;
-        tail_in = leaves + flits - 1 + 1 + ib.link_delay;
+        tail_in = leaves + body + 1 + ib.link_delay;
     }
     return t;
 }
@@ -66,8 +68,8 @@ TEST(InputBuffered, ZeroLoadLatencyFollowsThePipelineFlitByFlit) {
     for (const Case& k : cases)
         for (Switching s : {Switching::store_forward, Switching::cut_through, Switching::wormhole})
             for (unsigned flits : {1u, 4u})
-                for (const auto& [r, l, cd, in, out] :
-                     {std::tuple{0u, 0u, 0u, 0u, 0u}, {3u, 2u, 1u, 2u, 1u}, {1u, 0u, 2u, 0u, 3u}}) {
+                for (const auto& [r, l, cd, in, out, period] :
+                     {std::tuple{0u, 0u, 0u, 0u, 0u, 1u}, {3u, 2u, 1u, 2u, 1u, 1u}, {1u, 0u, 2u, 0u, 3u, 2u}}) {
                     SCOPED_TRACE(k.net.topology + " " + switching_name(s) + " flits " + std::to_string(flits) + " R " +
                                  std::to_string(r) + " L " + std::to_string(l) + " C " + std::to_string(cd));
                     RunConfig c =
@@ -79,6 +81,7 @@ TEST(InputBuffered, ZeroLoadLatencyFollowsThePipelineFlitByFlit) {
                     c.ib.credit_delay = cd;
                     c.ib.injection_delay = in;
                     c.ib.ejection_delay = out;
+                    c.ib.link_period = period;
                     c.traffic_file = temp_path("one.csv");
                     const uint64_t made = 5;
                     std::ofstream(c.traffic_file) << "time,src,dst\n" << made << "," << k.src << "," << k.dst << "\n";
@@ -100,7 +103,7 @@ TEST(InputBuffered, ZeroLoadLatencyFollowsThePipelineFlitByFlit) {
                         EXPECT_EQ(o.rows[h].src, at);
                         EXPECT_EQ(o.rows[h].dst, k.net.next(at, k.dst));
                         EXPECT_EQ(o.rows[h].start, t.head_leaves[h]);
-                        EXPECT_EQ(o.rows[h].end, t.head_leaves[h] + flits);
+                        EXPECT_EQ(o.rows[h].end, t.head_leaves[h] + 1 + period * (flits - 1));
                         at = o.rows[h].dst;
                     }
                     ++runs;
