@@ -43,6 +43,10 @@ public:
     std::optional<unsigned> direction_port(unsigned i, bool up) const override { return up ? plus_port(i) : minus_port(i); }
     bool wraps() const override { return wraps_; }
     unsigned port_dimension(unsigned port) const override { return port / 2; }
+    bool route_wraps(uint32_t node, unsigned port, uint32_t dest) const override {
+        const unsigned x = digit(node, port / 2), y = digit(dest, port / 2);
+        return wraps_ && ((port & 1u) ? y < x : y > x);
+    }
     bool crosses_dateline(uint32_t node, unsigned port) const override {
         const unsigned x = digit(node, port / 2);
         return wraps_ && ((port & 1u) ? x + 1 == radix_ : x == 0);

@@ -69,6 +69,8 @@ public:
     // link leaving `node` on `port` is a ring's wraparound link (where the torus's dateline sits).
     virtual unsigned port_dimension(unsigned port) const { return port; }
     virtual bool crosses_dateline(uint32_t /*node*/, unsigned /*port*/) const { return false; }
+    // A minimal route from `node` leaving on `port` towards `dest` takes that ring's wraparound link.
+    virtual bool route_wraps(uint32_t /*node*/, unsigned /*port*/, uint32_t /*dest*/) const { return false; }
 
     // The links leaving (and, every link being two-way, entering) `node`.
     unsigned links_at(uint32_t node) const;

@@ -66,7 +66,7 @@ std::string Network::deadlock_freedom() const {
     if (!topology_->wraps())
         return "deadlock-free: dimension-order routes on the " + std::string(topology_->name()) +
                " never close a cycle of channel dependencies";
-    if (config_.ib.datelines && config_.ib.vcs >= 2)
+    if (config_.ib.datelines != Datelines::off && config_.ib.vcs >= 2)
         return "deadlock-free: dimension order with dateline classes (virtual channels " + std::to_string(config_.ib.vcs / 2) +
                "..." + std::to_string(config_.ib.vcs - 1) + " after a ring's wraparound link) breaks every ring's cycle";
     return "can deadlock: a ring's channels may wait on each other in a cycle without dateline classes (" +

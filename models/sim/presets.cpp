@@ -25,7 +25,8 @@ std::optional<InputBuffering> preset_knobs(const std::string& name, const Topolo
         ib.link_delay = topology.wraps() ? 2 : 1;  // ST's output register, and the torus's longer channel
         ib.credit_delay = topology.wraps() ? 1 : 0;
         ib.injection_delay = 2;
-        ib.ejection_delay = 2;  // ST, and the ejection channel
+        ib.ejection_delay = 2;                // ST, and the ejection channel
+        ib.datelines = Datelines::partition;  // dor_next_torus: the upper VC for a ring the route wraps on
         return ib;
     }
     if (name == "noxim") {

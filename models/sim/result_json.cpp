@@ -287,7 +287,7 @@ json to_json(const RunResult& r, bool with_per_node) {
                        {"credit_delay", ib.credit_delay},
                        {"alloc_iters", ib.alloc_iters},
                        {"link_period", ib.link_period},
-                       {"datelines", ib.datelines},
+                       {"datelines", datelines_name(ib.datelines)},
                        {"preset", r.preset},
                        {"deadlock_freedom", r.deadlock_freedom}};
     }
@@ -361,7 +361,7 @@ RunResult result_from_json(const json& j) {
         ib.credit_delay = k.at("credit_delay");
         ib.alloc_iters = k.at("alloc_iters");
         ib.link_period = k.at("link_period");
-        ib.datelines = k.at("datelines");
+        ib.datelines = parse_datelines(k.at("datelines").get<std::string>()).value_or(Datelines::wrap);
         r.input_buffering = ib;
         r.preset = k.at("preset");
         r.deadlock_freedom = k.at("deadlock_freedom");

@@ -5,7 +5,9 @@
 //     waiting for one of a higher dimension, so the waits cannot close a cycle.
 //   dor (torus, array, flatfly): correct digit 0 first, then digit 1, ... (XY routing on the 2-D mesh);
 //     yx (all four) the highest digit first (YX);
-//     on the torus the shorter way round the ring (the plus way on a tie), on the flattened butterfly
+//     on the torus the shorter way round the ring (the plus way on a tie; dor-split: on a tie the plus
+//     way from an even digit, the minus way from an odd one, so both ways carry half of the ties, as
+//     BookSim's random choice does on average), on the flattened butterfly
 //     one hop per digit. Deadlock-free on the array and the flattened butterfly, by the same argument;
 //     on the torus a ring's queues can wait on each other round the ring (there are no
 //     virtual channels here), so bounded queues can deadlock: the run then stops as stalled (exit 3)
@@ -29,18 +31,22 @@ public:
 // round, plus on a tie).
 class DorLogic : public ControlLogic {
 public:
-    DorLogic(const Topology& topology, bool descending) : topology_(topology), descending_(descending) {}
+    DorLogic(const Topology& topology, bool descending, bool split_ties = false)
+        : topology_(topology), descending_(descending), split_ties_(split_ties) {}
     void route(const LocalView& v, const Header& h, int, Decision& out) override {
         if (h.dest == v.id) return out.deliver();
         unsigned i = descending_ ? topology_.dim() - 1 : 0;
         while (topology_.digit(v.id, i) == topology_.digit(h.dest, i)) descending_ ? --i : ++i;
-        const unsigned next = topology_.next_digit(topology_.digit(v.id, i), topology_.digit(h.dest, i));
+        const unsigned x = topology_.digit(v.id, i), y = topology_.digit(h.dest, i), k = topology_.radix();
+        unsigned next = topology_.next_digit(x, y);
+        if (split_ties_ && k % 2 == 0 && (y + k - x) % k == k / 2 && x % 2 == 1) next = (x + k - 1) % k;  // the minus way
         out.forward(*topology_.port_to(v.id, topology_.with_digit(v.id, i, next)));
     }
 
 private:
     const Topology& topology_;
     bool descending_;
+    bool split_ties_;
 };
 
 // Minimal adaptive: of the ports that bring the packet one hop closer (on the torus the shorter way
@@ -85,6 +91,17 @@ void register_traffic_routing(Registry& r) {
                        }};
     dor.topologies = {"torus", "array", "flatfly"};
     r.add(dor);
+    AlgorithmEntry split{TaskKind::traffic,
+                         "dor-split",
+                         "dimension order on the torus, half the ties each way round (the plus way from an even digit)",
+                         "none (measured: latency and throughput)",
+                         none,
+                         [](const AlgorithmSetup& s) -> LogicFactory {
+                             const Topology& topology = s.topology;
+                             return [&topology](uint32_t) { return std::make_unique<DorLogic>(topology, false, true); };
+                         }};
+    split.topologies = {"torus"};
+    r.add(split);
     AlgorithmEntry yx{TaskKind::traffic,
                       "yx",
                       "dimension order from the highest dimension down (YX on the 2-D mesh); deadlock-free where dor is",

@@ -10,6 +10,21 @@ std::optional<Buffering> parse_buffering(const std::string& name) {
     return std::nullopt;
 }
 
+const char* datelines_name(Datelines d) {
+    switch (d) {
+        case Datelines::off: return "off";
+        case Datelines::wrap: return "wrap";
+        case Datelines::partition: return "partition";
+    }
+    return "?";
+}
+
+std::optional<Datelines> parse_datelines(const std::string& name) {
+    for (Datelines d : {Datelines::off, Datelines::wrap, Datelines::partition})
+        if (name == datelines_name(d)) return d;
+    return std::nullopt;
+}
+
 const char* switching_name(Switching s) {
     switch (s) {
         case Switching::store_forward: return "store-forward";
@@ -42,7 +57,7 @@ unsigned* number_knob(InputBuffering& ib, const std::string& name) {
 
 std::string knob_text(const InputBuffering& ib, const std::string& name) {
     if (name == "switching") return switching_name(ib.switching);
-    if (name == "datelines") return ib.datelines ? "on" : "off";
+    if (name == "datelines") return datelines_name(ib.datelines);
     InputBuffering copy = ib;
     const unsigned* v = number_knob(copy, name);
     return v ? std::to_string(*v) : "?";

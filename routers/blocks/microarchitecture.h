@@ -20,6 +20,13 @@ enum class Switching : uint8_t { store_forward, cut_through, wormhole };
 const char* switching_name(Switching s);
 std::optional<Switching> parse_switching(const std::string& name);
 
+// Dateline classes on a torus (virtual channels split in two halves): a packet moves to the upper
+// half when it takes a ring's wraparound link (wrap, Dally and Towles ch. 14), or takes the upper half
+// for a whole ring when its route will wrap on it (partition: BookSim2's dim_order_torus); none: off.
+enum class Datelines : uint8_t { off, wrap, partition };
+const char* datelines_name(Datelines d);
+std::optional<Datelines> parse_datelines(const std::string& name);
+
 struct InputBuffering {
     unsigned vcs = 2;              // virtual channels per input port (injection port included)
     unsigned vc_depth = 8;         // flits each virtual channel buffers
@@ -31,7 +38,7 @@ struct InputBuffering {
     unsigned alloc_iters = 1;      // iterations of the separable allocators
     unsigned link_period = 1;      // a link (and the node's channels) carries a flit every this many cycles (Noxim's: 2)
     Switching switching = Switching::wormhole;
-    bool datelines = true;  // torus: two virtual-channel classes, the second after the wraparound link (needs vcs >= 2)
+    Datelines datelines = Datelines::wrap;  // torus: two virtual-channel classes (needs vcs >= 2)
     uint64_t plant_lost_credit_at = 0;  // test hook: from this run cycle on, the next credit a router frees is lost (0: never)
 };
 

@@ -20,7 +20,7 @@ InputBufferedRouter::InputBufferedRouter(sc_module_name name, uint32_t id, const
       injected_copies_(ib.vcs),
       va_(topology.ports() + 1, topology.ports(), ib.vcs, ib.alloc_iters),
       sa_(topology.ports() + 1, ib.vcs, topology.ports() + 1, ib.alloc_iters),
-      datelines_(ib.datelines && topology.wraps() && ib.vcs >= 2),
+      datelines_(ib.datelines != Datelines::off && topology.wraps() && ib.vcs >= 2),
       in_(topology.ports()),
       out_(topology.ports()),
       credits_out_(topology.ports(), 0),

@@ -79,7 +79,7 @@ private:
     void traverse(unsigned p, unsigned vc, unsigned out);
     void drive_links();
     // The virtual channels a copy from input p (virtual channel vc) to output q may take, one bit each.
-    uint32_t vc_class(unsigned p, unsigned vc, unsigned q) const;
+    uint32_t vc_class(unsigned p, unsigned vc, unsigned q, const Header& h) const;
     // Why a routed packet does not move (for the stuck state), empty if it may.
     std::string blocked_on(unsigned p, unsigned vc) const;
     VirtualChannel& channel(unsigned p, unsigned vc) { return vcs_[p * ib_.vcs + vc]; }

@@ -5,18 +5,23 @@
 
 namespace cubecast {
 
-// Dateline classes (Dally and Towles, ch. 14): on a torus the virtual channels split in two; a packet
-// starts each dimension in the lower class and moves to the upper one when it takes the ring's
-// wraparound link, so no ring's channels wait on each other in a cycle. Without datelines any
-// virtual channel will do.
-uint32_t InputBufferedRouter::vc_class(unsigned p, unsigned vc, unsigned q) const {
+// Dateline classes: on a torus the virtual channels split in two, so that no ring's channels wait on
+// each other in a cycle. wrap (Dally and Towles, ch. 14): a packet starts each ring in the lower class
+// and moves to the upper one when it takes the wraparound link. partition (BookSim2's
+// dim_order_torus): entering a ring, a packet whose route will wrap on it takes the upper class for
+// the whole ring, the others the lower (a broadcast copy, with no destination, as under wrap).
+// Without datelines any virtual channel will do.
+uint32_t InputBufferedRouter::vc_class(unsigned p, unsigned vc, unsigned q, const Header& h) const {
     const uint32_t all = (1u << ib_.vcs) - 1;
     if (!datelines_) return all;
     const unsigned half = ib_.vcs / 2;
     const uint32_t lower = (1u << half) - 1, upper = all & ~lower;
     const bool same_ring = p < ports_ && topology_.port_dimension(p) == topology_.port_dimension(q);
-    const bool past_dateline = (same_ring && vc >= half) || topology_.crosses_dateline(id_, q);
-    return past_dateline ? upper : lower;
+    if (same_ring && vc >= half) return upper;
+    const bool upper_class = ib_.datelines == Datelines::partition && !h.broadcast
+                                 ? !same_ring && topology_.route_wraps(id_, q, h.dest)
+                                 : topology_.crosses_dateline(id_, q);
+    return upper_class ? upper : lower;
 }
 
 // Each routed copy without an output virtual channel asks for one it may take. With a router delay,
@@ -34,7 +39,7 @@ void InputBufferedRouter::allocate_vcs() {
             if (k.port == ports_ || k.key.not_before > cycle_ + lead) continue;
             const VcOutputPort& out = outs_[k.port];
             uint32_t candidates = 0;
-            for (uint32_t m = vc_class(p, v, k.port); m != 0; m &= m - 1) {
+            for (uint32_t m = vc_class(p, v, k.port, c.header); m != 0; m &= m - 1) {
                 const unsigned w = static_cast<unsigned>(__builtin_ctz(m));
                 const bool room = ib_.switching == Switching::wormhole || out.credits(w) >= c.length;
                 if (!out.owned(w) && room) candidates |= 1u << w;

@@ -149,7 +149,8 @@ struct CommonOptions {
         app->add_option("--alloc-iters", alloc_iters,
                         "--buffering input: iterations of the separable allocators, 1..8 (default 1)");
         app->add_option("--datelines", datelines,
-                        "--buffering input on a torus: on (two virtual-channel classes, default) or off (may deadlock)");
+                        "--buffering input on a torus: two virtual-channel classes, the upper one after a ring's wraparound "
+                        "link (wrap, default) or for a whole ring a route wraps on (partition, BookSim's); off may deadlock");
         app->add_option("--preset", preset,
                         "booksim or noxim: the input-buffered router compare-peers configures in that simulator "
                         "(docs/routers.md lists its knobs)");
@@ -288,9 +289,9 @@ std::string CommonOptions::into_microarchitecture(RunConfig& c) const {
         c.ib_given.push_back("switching");
     }
     if (datelines) {
-        if (*datelines != "on" && *datelines != "off")
-            return "--datelines '" + printable(*datelines) + "' is unknown: accepted on, off";
-        c.ib.datelines = *datelines == "on";
+        const auto d = parse_datelines(*datelines);
+        if (!d) return "--datelines '" + printable(*datelines) + "' is unknown: accepted wrap, partition, off";
+        c.ib.datelines = *d;
         c.ib_given.push_back("datelines");
     }
     c.preset = preset.value_or("");

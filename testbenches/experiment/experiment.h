@@ -38,8 +38,9 @@ struct Axis {
 
 struct PlotSpec {
     std::string name, title, x, y;
-    std::vector<std::string> curves;      // one curve per combination of these keys' values (optional)
-    std::vector<std::string> references;  // further result columns drawn dashed (bounds, zero-load latency)
+    std::vector<std::string> curves;                         // one curve per combination of these keys' values (optional)
+    std::vector<std::string> references;                     // further result columns drawn dashed (bounds, zero-load latency)
+    std::vector<std::pair<std::string, std::string>> where;  // only the rows with these values (key, value)
     bool log_x = false, log_y = false;
     int line = 0;
 };

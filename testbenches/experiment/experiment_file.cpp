@@ -241,9 +241,12 @@ struct Loader {
                     (k == "log-x" ? plot.log_x : plot.log_y) = b == "true";
                 } else if (k == "reference") {
                     for (const std::string& ref : r.values(v, k)) plot.references.push_back(ref);
+                } else if (k == "where") {
+                    if (!v.IsMap()) r.fail(kline, "where is a map of keys to values (e.g. where: {task: te})");
+                    for (const auto& [wk, wv, wline] : r.entries(v, "where")) plot.where.emplace_back(wk, r.scalar(wv, wk));
                 } else
                     r.fail(kline, "plot key '" + printable(k) +
-                                      "' is unknown: accepted name, title, x, y, curves, log-x, log-y, reference");
+                                      "' is unknown: accepted name, title, x, y, curves, log-x, log-y, reference, where");
             }
             if (plot.x.empty() || plot.y.empty()) r.fail(plot.line, "a plot needs x (an axis key) and y (a result column)");
             if (plot.name.empty()) plot.name = plot.y + "-vs-" + plot.x;
@@ -326,6 +329,7 @@ struct Loader {
                 std::vector<std::string> named = {p.x, p.y};
                 named.insert(named.end(), p.references.begin(), p.references.end());
                 named.insert(named.end(), p.curves.begin(), p.curves.end());
+                for (const auto& w : p.where) named.push_back(w.first);
                 for (const std::string& c : named)
                     if (!columns.count(c))
                         r.fail(p.line,

@@ -102,6 +102,7 @@ std::vector<std::string> draw_plots(const std::vector<PlotSpec>& plots, const st
         std::vector<std::string> columns = {p.x, p.y};
         columns.insert(columns.end(), p.references.begin(), p.references.end());
         columns.insert(columns.end(), p.curves.begin(), p.curves.end());
+        for (const auto& w : p.where) columns.push_back(w.first);
         bool drawable = true;
         for (const std::string& c : columns)
             if (table.column(c) < 0) drawable = false;
@@ -114,6 +115,9 @@ std::vector<std::string> draw_plots(const std::vector<PlotSpec>& plots, const st
         std::map<std::string, std::vector<std::vector<double>>> curves;
         const int cx = table.column(p.x), cy = table.column(p.y);
         for (const auto& row : table.rows) {
+            bool wanted = true;
+            for (const auto& [key, value] : p.where) wanted = wanted && row[static_cast<size_t>(table.column(key))] == value;
+            if (!wanted) continue;
             std::vector<double> values;
             double v;
             if (!numeric(row[static_cast<size_t>(cx)], v)) continue;
