@@ -223,7 +223,8 @@ def matched(args, chosen, warmup, window):
         rows = []
         saturated_streak = 0
         for load in loads:
-            cb = run_cubecast(args, topo, pattern, flits, load, "cycle", warmup, window, ("--preset", "booksim"))
+            # (BookSim's patterns send a node's packets to itself too: --self-packets)
+            cb = run_cubecast(args, topo, pattern, flits, load, "cycle", warmup, window, ("--preset", "booksim", "--self-packets"))
             b = run_booksim(args, net, pattern, flits, load, warmup, window, args.out)
             n = run_noxim(args, mesh, pattern, flits, load, warmup, window) if mesh else None
             cn = run_cubecast(args, topo, pattern, flits, load, "cycle", warmup, window, ("--preset", "noxim")) if n else None

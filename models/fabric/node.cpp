@@ -50,7 +50,8 @@ void Node::deliver(const Packet& p, uint64_t cycle) {
     };
     if (!payload_intact(p, format_)) return fail(label() + " arrived corrupted");
     if (!h.broadcast && h.dest != id_) return fail(label() + " for node " + std::to_string(h.dest) + " delivered here");
-    if (h.origin == id_) return fail(label() + " delivered back to its origin");
+    // (A unicast packet to its own origin is legitimate only where a traffic ledger sent it so.)
+    if (h.origin == id_ && (!ledger_ || h.broadcast)) return fail(label() + " delivered back to its origin");
     if (ledger_) {
         if (!ledger_(h, id_, cycle)) return fail(label() + " is not on its way here, or was delivered twice");
     } else {

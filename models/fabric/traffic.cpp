@@ -67,7 +67,8 @@ std::optional<std::string> traffic_pattern_problem(TrafficPattern pattern, const
 uint32_t traffic_destination(TrafficPattern pattern, const Topology& t, uint32_t src, const TrafficSpec& spec, double draw_a,
                              double draw_b) {
     const uint32_t n = t.nodes();
-    const auto uniform = [&](double u) {  // any node but src
+    const auto uniform = [&](double u) {  // any node but src (any node with self packets)
+        if (spec.self_packets) return std::min<uint32_t>(n - 1, static_cast<uint32_t>(u * n));
         const uint32_t k = std::min<uint32_t>(n - 2, static_cast<uint32_t>(u * (n - 1)));
         return k >= src ? k + 1 : k;
     };
@@ -161,7 +162,7 @@ private:
             const double a = unit_(rng_), b = unit_(rng_);
             const uint32_t dst = traffic_destination(ledger_.pattern_, ledger_.topology_, node_, spec, a, b);
             next_flits_ = spec.sizes.empty() ? spec.packet_flits : draw_size();
-            if (dst == node_) continue;  // a fixed point of the pattern sends nothing
+            if (dst == node_ && !spec.self_packets) continue;  // a fixed point of the pattern sends nothing
             next_cycle_ = cycle;
             next_dst_ = dst;
             return;
@@ -300,14 +301,14 @@ bool whole(const std::string& s, uint64_t max, uint64_t& v) {
 }  // namespace
 
 std::optional<std::string> read_traffic_file(const std::string& path, uint32_t nodes, unsigned packet_flits,
-                                             std::vector<TrafficEvent>& out) {
+                                             std::vector<TrafficEvent>& out, bool self_packets) {
     std::ifstream in(path);
     if (!in) return "--traffic-file '" + printable(path) + "' cannot be read";
-    return read_traffic(in, path, nodes, packet_flits, out);
+    return read_traffic(in, path, nodes, packet_flits, self_packets, out);
 }
 
 std::optional<std::string> read_traffic(std::istream& in, const std::string& path, uint32_t nodes, unsigned packet_flits,
-                                        std::vector<TrafficEvent>& out) {
+                                        bool self_packets, std::vector<TrafficEvent>& out) {
     std::string line;
     for (uint64_t number = 1;; ++number) {
         // One line, read with a bound (a file of no newlines, /dev/zero, is not read into memory).
@@ -324,7 +325,7 @@ std::optional<std::string> read_traffic(std::istream& in, const std::string& pat
         const auto bad = [&](const std::string& why) {
             return "--traffic-file " + printable(path) + " line " + std::to_string(number) + " ('" + printable(line) +
                    "'): " + why + ": accepted lines time,src,dst[,size] with a cycle 0.." + std::to_string(kMaxTraceCycle) +
-                   ", nodes 0.." + std::to_string(nodes - 1) + " (src != dst) and a size of 1.." +
+                   ", nodes 0.." + std::to_string(nodes - 1) + (self_packets ? "" : " (src != dst)") + " and a size of 1.." +
                    std::to_string(kMaxPacketFlits) + " flits (default --packet-flits, " + std::to_string(packet_flits) + ")";
         };
         std::vector<std::string> cells;
@@ -335,7 +336,7 @@ std::optional<std::string> read_traffic(std::istream& in, const std::string& pat
         if (cells.size() != 3 && cells.size() != 4) return bad(std::to_string(cells.size()) + " fields");
         uint64_t time = 0, src = 0, dst = 0, size = packet_flits;
         if (!whole(cells[0], kMaxTraceCycle, time)) return bad("time '" + printable(cells[0]) + "'");
-        if (!whole(cells[1], nodes - 1, src) || !whole(cells[2], nodes - 1, dst) || src == dst)
+        if (!whole(cells[1], nodes - 1, src) || !whole(cells[2], nodes - 1, dst) || (src == dst && !self_packets))
             return bad("not two distinct nodes");
         if (cells.size() == 4 && (!whole(cells[3], kMaxPacketFlits, size) || size < 1))
             return bad("size '" + printable(cells[3]) + "'");

@@ -52,11 +52,12 @@ std::optional<std::string> parse_packet_sizes(const std::string& text, std::vect
 // Reads FILE.csv, lines "time,src,dst" or "time,src,dst,size" (cycles, node ids, flits 1..64; without a
 // size a packet is `packet_flits` long), '#' comments and an optional header line; an error line
 // naming the file, the line number and what is accepted, or none.
+// With self_packets a line may send a packet to its own source.
 std::optional<std::string> read_traffic_file(const std::string& path, uint32_t nodes, unsigned packet_flits,
-                                             std::vector<TrafficEvent>& out);
+                                             std::vector<TrafficEvent>& out, bool self_packets = false);
 // The same from a stream (`path` names it in the errors): the traffic-file fuzzer's entry.
 std::optional<std::string> read_traffic(std::istream& in, const std::string& path, uint32_t nodes, unsigned packet_flits,
-                                        std::vector<TrafficEvent>& out);
+                                        bool self_packets, std::vector<TrafficEvent>& out);
 
 // bernoulli: a packet each cycle with probability rate / packet_flits. onoff: bursts of packets
 // back to back (one every packet_flits cycles), `burst` packets long on average (geometric),
@@ -79,6 +80,9 @@ struct ZeroLoadTiming {
 struct TrafficSpec {
     TrafficPattern pattern = TrafficPattern::uniform;
     ZeroLoadTiming zero_load;
+    // A packet a pattern addresses to its own source is sent (through the router, back to the node), and
+    // uniform destinations include the source, as BookSim2's patterns do; else such packets are not made.
+    bool self_packets = false;
     Injection injection = Injection::bernoulli;
     double burst = 8;
     std::vector<TrafficEvent> events;  // a trace-driven workload instead of pattern and injection

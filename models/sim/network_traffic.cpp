@@ -51,6 +51,7 @@ TrafficSpec traffic_spec(const RunConfig& c) {
     s.injection = c.injection.value_or(s.injection);
     s.burst = c.burst.value_or(s.burst);
     s.sizes = c.packet_sizes;
+    s.self_packets = c.self_packets;
     if (c.packet_rate) s.rate = *c.packet_rate * s.mean_flits();
     s.zero_load = zero_load_timing(c);
     return s;
@@ -99,7 +100,8 @@ void Network::summarize_links(TrafficResult& t, std::vector<std::string>& errors
 void Network::build_traffic() {
     TrafficSpec spec = traffic_spec(config_);
     if (!config_.traffic_file.empty())
-        read_traffic_file(config_.traffic_file, topology_->nodes(), config_.packet_flits, spec.events);  // validated
+        read_traffic_file(config_.traffic_file, topology_->nodes(), config_.packet_flits, spec.events,
+                          config_.self_packets);  // validated
     link_load_ =
         std::make_unique<LinkLoad>(size_t{topology_->nodes()} * topology_->ports(), spec.warmup, spec.warmup + spec.window);
     traffic_ = std::make_unique<TrafficLedger>(*topology_, spec);

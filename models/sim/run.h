@@ -76,6 +76,7 @@ struct RunConfig {
     std::optional<double> burst;           // onoff: mean packets per burst (default 8)
     std::string traffic_file;              // a trace-driven workload (CSV time,src,dst[,size]) instead of a pattern
     std::vector<PacketSize> packet_sizes;  // a size distribution instead of --packet-flits (which is then the largest)
+    bool self_packets = false;             // packets to their own source are sent (BookSim's patterns)
     RouterChoice router = RouterChoice::systemc;
     std::vector<uint32_t> rtl_nodes;   // with router systemc: these nodes get the Verilated RTL router
     std::string rtl_rom_dir;           // where the RTL's memory files are (empty: the build's)

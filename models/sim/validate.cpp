@@ -180,6 +180,11 @@ std::optional<std::string> validate_microarchitecture(const RunConfig& c, const 
                 return "--" + name + " " + knob_text(c.ib, name) + " conflicts with --preset " + c.preset + ", which sets " +
                        knob_text(*knobs, name) + " here: give one of them";
     }
+    if (c.self_packets && c.task != "traffic") return std::string("--self-packets applies to task traffic only");
+    if (c.self_packets && c.buffering == Buffering::output)
+        return std::string(
+            "--self-packets needs --buffering input (the output-queued router has no path from a node "
+            "back to itself)");
     if (c.buffering == Buffering::output) {
         if (!c.ib_given.empty())
             return "--" + c.ib_given.front() +
@@ -338,7 +343,7 @@ std::optional<std::string> validate_traffic(const RunConfig& c, const TaskInfo& 
     }
     if (!c.traffic_file.empty()) {
         std::vector<TrafficEvent> events;
-        if (auto e = read_traffic_file(c.traffic_file, topo.nodes(), c.packet_flits, events)) return e;
+        if (auto e = read_traffic_file(c.traffic_file, topo.nodes(), c.packet_flits, events, c.self_packets)) return e;
         if (c.pattern || c.rate || c.packet_rate || c.injection || c.hotspot || !c.packet_sizes.empty())
             return std::string(
                 "--traffic-file replaces --pattern, --rate, --injection, --hotspot and --packet-sizes "

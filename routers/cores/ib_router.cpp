@@ -255,6 +255,8 @@ void InputBufferedRouter::inject_flit() {
         // unit delivered it already, as the output-queued router does).
         std::vector<PacketCopy> copies;
         for (const Forward& f : injecting_.decision.forwards()) copies.push_back({f.port, f.key});
+        const Header& h = injecting_.packet.header;  // a node's packet to itself (--self-packets) goes out the local port
+        const bool to_itself = own && injecting_.decision.delivers() && !h.broadcast && h.dest == id_;
         std::stable_sort(copies.begin(), copies.end(), [](const PacketCopy& a, const PacketCopy& b) {
             return a.key.not_before != b.key.not_before ? a.key.not_before < b.key.not_before : a.key.priority < b.key.priority;
         });
@@ -267,8 +269,9 @@ void InputBufferedRouter::inject_flit() {
                 copies.clear();
                 break;
             }
-        counters_.in_routers += static_cast<int64_t>(copies.size()) - 1;
         counters_.copies_enqueued += copies.size();
+        if (to_itself) copies.push_back({ports_, QueueKey{}});  // (not a link's copy: delivered at the local output)
+        counters_.in_routers += static_cast<int64_t>(copies.size()) - 1;
         if (copies.empty()) {  // nothing to send
             if (!injecting_.decision.delivers()) ++counters_.absorbed;
             inject_vc_ = -1;

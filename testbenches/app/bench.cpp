@@ -65,7 +65,8 @@ int cmd_bench(const std::string& format) {
         const char* topology = "hypercube";
         unsigned radix = 0;
         const char* level = "cycle";
-        double rate = 0;  // traffic: flits per node per cycle (uniform, the default window)
+        double rate = 0;          // traffic: flits per node per cycle (uniform, the default window)
+        const char* preset = "";  // an input-buffered router set as a peer's
     };
     // The model's speed, the 16-cube (idle routers must cost nothing; elaboration per router), then
     // the Verilated RTL router at every node against the SystemC one.
@@ -88,6 +89,11 @@ int cmd_bench(const std::string& format) {
                           {"traffic", "ecube", 10, "systemc", 0, "hypercube", 0, "tlm", 0.1},
                           {"traffic", "dor", 2, "systemc", 0, "array", 8, "cycle", 0.3},
                           {"traffic", "dor", 2, "systemc", 0, "array", 8, "tlm", 0.3},
+                          // the input-buffered router as BookSim2's, at light load and near saturation
+                          {"traffic", "ecube", 10, "systemc", 0, "hypercube", 0, "cycle", 0.05, "booksim"},
+                          {"traffic", "ecube", 10, "systemc", 0, "hypercube", 0, "cycle", 0.4, "booksim"},
+                          {"traffic", "dor", 2, "systemc", 0, "array", 8, "cycle", 0.05, "booksim"},
+                          {"traffic", "dor", 2, "systemc", 0, "array", 8, "cycle", 0.18, "booksim"},
                           {"mnb", "bostt", 8, "systemc"},
                           {"mnb", "bostt", 8, "rtl"},
                           {"mnb", "bostt", 10, "rtl"}};
@@ -111,6 +117,7 @@ int cmd_bench(const std::string& format) {
         c.radix = k.radix;
         c.level = *parse_level(k.level);
         if (k.rate > 0) c.rate = k.rate;
+        c.preset = k.preset;
         if (k.k) {
             c.k = k.k;
             c.known_sources = true;
@@ -133,7 +140,7 @@ int cmd_bench(const std::string& format) {
             ratio_line << "  transaction level: " << std::fixed << std::setprecision(2) << sim_seconds[key] / r.wall_seconds
                        << "x the cycle level's simulation speed, " << std::setprecision(2) << totals[key] / total << "x in all, "
                        << per_router_kib / kib_per_router[key] << "x its memory per router\n";
-        else if (std::string(k.router) == "systemc") {
+        else if (std::string(k.router) == "systemc" && !*k.preset) {
             sim_seconds[key] = r.wall_seconds;
             totals[key] = total;
             kib_per_router[key] = per_router_kib;
@@ -146,6 +153,7 @@ int cmd_bench(const std::string& format) {
                        << per_hop / sim_seconds["per hop, 12-cube MNB"] << "x the 12-cube MNB's\n";
         const std::string label = std::string(k.task) + "/" + k.algorithm + (std::string(k.router) == "rtl" ? " rtl" : "") +
                                   (std::string(k.level) == "tlm" ? " tlm" : "") +
+                                  (*k.preset ? std::string(" ib/") + k.preset : "") +
                                   (mesh ? " " + make_topology(k.topology, k.dim, k.radix)->label() : std::string());
         if (format == "table") {
             std::cout << std::left << std::setw(16) << label << std::right << std::setw(4) << k.dim << std::setw(10)
@@ -164,6 +172,8 @@ int cmd_bench(const std::string& format) {
                            {"level", k.level},
                            {"topology", k.topology},
                            {"radix", k.radix},
+                           {"preset", k.preset},
+                           {"rate", k.rate},
                            {"simulated_cycles", r.simulated_cycles},
                            {"packet_hops", hops},
                            {"simulation_seconds", r.wall_seconds},

@@ -70,6 +70,7 @@ struct CommonOptions {
     long long periods = 0;
     std::string pmnb;
     std::string buffering = "output";
+    bool self_packets = false;
     std::optional<std::string> switching, datelines, preset;
     std::optional<long long> vcs, vc_depth, credit_delay, router_delay, link_delay, injection_delay, ejection_delay, alloc_iters,
         link_period;
@@ -130,6 +131,9 @@ struct CommonOptions {
         app->add_option("--window", window, "traffic: the measurement window in cycles (default 4000)");
         app->add_option("--drain", drain,
                         "traffic: cycles of injection after the window, while its packets drain (default 4000)");
+        app->add_flag("--self-packets", self_packets,
+                      "traffic, --buffering input: packets a pattern addresses to their source are sent, and uniform "
+                      "destinations include the source (BookSim's patterns)");
         app->add_option("--buffering", buffering,
                         "the router: output (the papers' ideal output-queued router, default) or input "
                         "(input buffers, virtual channels, credits)");
@@ -266,6 +270,7 @@ std::string CommonOptions::into_microarchitecture(RunConfig& c) const {
     const auto choice = parse_buffering(buffering);
     if (!choice) return "--buffering '" + printable(buffering) + "' is unknown: accepted output, input";
     c.buffering = *choice;
+    c.self_packets = self_packets;
     c.ib_given.clear();
     const auto held = [&c](const char* option, long long v) -> std::string {
         return v >= 0 && v <= UINT32_MAX ? "" : range_problem(option, v, c).value_or("");

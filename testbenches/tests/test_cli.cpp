@@ -90,6 +90,9 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
                      "not available at this level yet");
     expect_bad_input("run --task mnb --dim 4 --buffering input --router rtl", "rtl", "not available");
     expect_bad_input("run --task traffic --algorithm adaptive --dim 4 --buffering input", "adaptive", "ecube");
+    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --self-packets", "--self-packets", "--buffering input");
+    expect_bad_input("run --task traffic --algorithm dor --topology torus --dim 2 --radix 4 --buffering input --datelines on",
+                     "'on'", "wrap, partition, off");
     expect_bad_input("sweep --task traffic --rates 0.1,0.2", "--rates '0.1,0.2'", "sweep-rate --rates");
     {
         const std::string bad = temp_path("bad_traffic.csv");
