@@ -37,6 +37,13 @@ public:
         return n;
     }
     bool credits_pending() const { return !line_.empty(); }
+    // Every credit is back: the next router's buffers hold nothing of this port's.
+    bool all_returned(unsigned depth) const {
+        if (!line_.empty()) return false;
+        for (uint16_t c : credits_)
+            if (c != depth) return false;
+        return true;
+    }
 
 private:
     std::vector<uint16_t> credits_;

@@ -26,6 +26,7 @@ InputBufferedRouter::InputBufferedRouter(sc_module_name name, uint32_t id, const
       credits_out_(topology.ports(), 0),
       credits_written_(topology.ports(), 0),
       out_free_at_(topology.ports() + 1, 0) {
+    active_.assign((vcs_.size() + 63) / 64, 0);
     if (config.pins) throw std::invalid_argument("the input-buffered router has no pin-level ports yet");
     // What an adaptive logic sees of an output: the flits its downstream buffers hold.
     queue_length_ = [this](unsigned p) { return p < ports_ ? queue_occupancy(p) : 0u; };
@@ -55,6 +56,10 @@ void InputBufferedRouter::on_clock() {
         note_made();
     }
     if (load.read()) return;  // own packets wait in the network interface; injection starts with the run
+    if (quiet()) {            // an idle router costs this check
+        ++cycle_;
+        return;
+    }
     receive_credits();
     receive_flits();
     if (!to_node_.empty()) deliver_due();
@@ -73,13 +78,28 @@ void InputBufferedRouter::on_clock() {
     ++cycle_;
 }
 
+// Only the outputs owed credits can receive any (with none in flight, a link's credit word is 0).
 void InputBufferedRouter::receive_credits() {
-    for (unsigned q = 0; q < ports_; ++q) {
-        if (!out_[q].buses) continue;
+    for (uint32_t owed = owed_mask_; owed != 0; owed &= owed - 1) {
+        const unsigned q = static_cast<unsigned>(__builtin_ctz(owed));
         if (const uint64_t packed = out_[q].buses->credit->read(out_[q].index))
             outs_[q].credits_arrive(packed, cycle_ + ib_.credit_delay);
         if (outs_[q].credits_pending()) outs_[q].apply_credits(cycle_);
+        if (outs_[q].all_returned(ib_.vc_depth)) owed_mask_ &= ~(1u << q);
     }
+}
+
+// An edge at which nothing can happen: no flit or credit on its way, nothing buffered, injected,
+// delivered or driven, no logic to clock, no arrival due, no valid high on an input link.
+bool InputBufferedRouter::quiet() const {
+    if (owed_mask_ || credit_mask_ || valid_mask_ || wire_flits_ || inject_vc_ >= 0 || clocked_ || !injection_.empty() ||
+        !emitted_.empty() || !to_node_.empty() || node_.next_arrival_cycle() <= cycle_)
+        return false;
+    for (uint64_t w : active_)
+        if (w) return false;
+    for (unsigned p = 0; p < ports_; ++p)
+        if (in_[p].buses && in_[p].buses->valid.read(in_[p].index)) return false;
+    return true;
 }
 
 // A flit on an input link moved during the cycle before this edge; it reaches its virtual channel
@@ -95,11 +115,12 @@ void InputBufferedRouter::receive_flits() {
             if (ib_.link_delay == 0)
                 accept_flit(p, vc, flit);
             else
-                wire_[p].push_back({cycle_ + ib_.link_delay, vc, flit});
+                wire_[p].push_back({cycle_ + ib_.link_delay, vc, flit}), ++wire_flits_;
         }
         while (!wire_[p].empty() && wire_[p].front().due <= cycle_) {
             accept_flit(p, wire_[p].front().vc, wire_[p].front().flit);
             wire_[p].pop_front();
+            --wire_flits_;
         }
     }
 }
@@ -113,7 +134,9 @@ void InputBufferedRouter::accept_flit(unsigned p, unsigned vc, uint64_t flit) {
         return;
     }
     c.push(flit);
+    mark_active(p * ib_.vcs + vc);
     max_occupancy_ = std::max(max_occupancy_, c.occupancy());
+    note_occupancy(p);
     uint16_t& left = arriving_[p * ib_.vcs + vc];
     if (left == 0) left = static_cast<uint16_t>(config_.format.length_of_flit(flit));  // a header
     if (--left == 0) {  // the tail is in: the sender's copy is now this router's
@@ -125,21 +148,20 @@ void InputBufferedRouter::accept_flit(unsigned p, unsigned vc, uint64_t flit) {
 // The packets at the front of the virtual channels of inputs [first_port, end_port): opened, routed
 // when their switching mode allows, consumed once whole if held or absorbed.
 void InputBufferedRouter::route_fronts(unsigned first_port, unsigned end_port) {
-    for (unsigned p = first_port; p < end_port; ++p)
-        for (unsigned v = 0; v < ib_.vcs; ++v) {
-            VirtualChannel& c = channel(p, v);
-            if (c.state == VirtualChannel::State::consuming) {
-                consume(c);
-                continue;
-            }
-            if (c.state != VirtualChannel::State::idle || c.empty() || c.freed != 0) continue;
-            if (c.read == 0 && c.copies.empty()) open_packet(p, v);
-            const bool whole_first = ib_.switching == Switching::store_forward || (clocked_ && p < ports_);
-            if (whole_first && !c.tail_in()) continue;
-            route_packet(p, v);
-            // Held or absorbed with its tail in: taken at once, so the logic may release it this very cycle.
-            if (c.state == VirtualChannel::State::consuming) consume(c);
+    for_each_active(first_port, end_port, [this](unsigned p, unsigned v) {
+        VirtualChannel& c = channel(p, v);
+        if (c.state == VirtualChannel::State::consuming) {
+            consume(c);
+            return;
         }
+        if (c.state != VirtualChannel::State::idle || c.empty() || c.freed != 0) return;
+        if (c.read == 0 && c.copies.empty()) open_packet(p, v);
+        const bool whole_first = ib_.switching == Switching::store_forward || (clocked_ && p < ports_);
+        if (whole_first && !c.tail_in()) return;
+        route_packet(p, v);
+        // Held or absorbed with its tail in: taken at once, so the logic may release it this very cycle.
+        if (c.state == VirtualChannel::State::consuming) consume(c);
+    });
 }
 
 void InputBufferedRouter::open_packet(unsigned p, unsigned vc) {
@@ -210,11 +232,13 @@ void InputBufferedRouter::consume(VirtualChannel& c) {
     for (unsigned i = 0; i < c.length; ++i) {
         if (i > 0) packet.payload.push_back(c.front_flit());
         c.pop();
-        if (p < ports_) credits_out_[p] += uint64_t{1} << (8 * vc);
+        if (p < ports_) owe_credit(p, vc);
     }
+    note_occupancy(p);
     if (hold) held_.push_back(std::move(packet));
     ++counters_.progress;
     c.finish_packet();
+    settle(c);
 }
 
 // The node's packets that joined the network interface at this edge (own packets at reset count
@@ -282,6 +306,7 @@ void InputBufferedRouter::inject_flit() {
     VirtualChannel& c = channel(ports_, static_cast<unsigned>(inject_vc_));
     if (c.occupancy() >= ib_.vc_depth || inject_free_at_ > cycle_) return;
     c.push(injecting_.packet.flit(inject_flit_));
+    mark_active(ports_ * ib_.vcs + static_cast<unsigned>(inject_vc_));
     inject_free_at_ = cycle_ + ib_.link_period;
     max_occupancy_ = std::max(max_occupancy_, c.occupancy());
     ++counters_.progress;

@@ -74,6 +74,10 @@ private:
     void consume(VirtualChannel& c);
     void inject_flit();
     void note_made();
+    void owe_credit(unsigned p, unsigned vc) {
+        credits_out_[p] += uint64_t{1} << (8 * vc);
+        credit_mask_ |= 1u << p;
+    }
     void allocate_vcs();
     void allocate_switch_and_traverse();
     void traverse(unsigned p, unsigned vc, unsigned out);
@@ -83,6 +87,33 @@ private:
     // Why a routed packet does not move (for the stuck state), empty if it may.
     std::string blocked_on(unsigned p, unsigned vc) const;
     VirtualChannel& channel(unsigned p, unsigned vc) { return vcs_[p * ib_.vcs + vc]; }
+    // The virtual channels with flits or a routed packet, one bit each (index p * vcs + vc): each
+    // cycle's loops visit those only, in index order, so an idle input costs nothing.
+    std::vector<uint64_t> active_;
+    void mark_active(size_t i) { active_[i / 64] |= uint64_t{1} << (i % 64); }
+    void settle(const VirtualChannel& c) {
+        const size_t i = static_cast<size_t>(&c - vcs_.data());
+        if (c.empty() && c.state == VirtualChannel::State::idle) active_[i / 64] &= ~(uint64_t{1} << (i % 64));
+    }
+    // Calls f(p, vc) for every active virtual channel of inputs [first_port, end_port), in index order.
+    template <class F>
+    void for_each_active(unsigned first_port, unsigned end_port, F f) {
+        const size_t begin = size_t{first_port} * ib_.vcs, end = size_t{end_port} * ib_.vcs;
+        for (size_t w = begin / 64; w * 64 < end; ++w)
+            for (uint64_t bits = active_[w]; bits != 0; bits &= bits - 1) {
+                const size_t i = w * 64 + static_cast<size_t>(__builtin_ctzll(bits));
+                if (i < begin) continue;
+                if (i >= end) return;
+                f(static_cast<unsigned>(i / ib_.vcs), static_cast<unsigned>(i % ib_.vcs));
+            }
+    }
+    // The waves' occupancy of input port p: the flits its virtual channels hold.
+    void note_occupancy(unsigned p) {
+        if (!waves_ || p >= ports_) return;
+        unsigned n = 0;
+        for (unsigned v = 0; v < ib_.vcs; ++v) n += channel(p, v).occupancy();
+        wave_occupancy_[p] = n;
+    }
     const VirtualChannel& channel(unsigned p, unsigned vc) const { return vcs_[p * ib_.vcs + vc]; }
 
     InputBuffering ib_;
@@ -110,6 +141,10 @@ private:
     std::vector<Wires> in_, out_;
     std::vector<uint64_t> credits_out_, credits_written_;  // per input port: this edge's, and the bus's value
     uint32_t sent_mask_ = 0, valid_mask_ = 0;              // outputs sending at this edge, and whose valid is high
+    uint32_t owed_mask_ = 0;                               // outputs with credits still to come back
+    uint32_t credit_mask_ = 0;                             // inputs with credits to write (or a non-zero credit word to clear)
+    size_t wire_flits_ = 0;                                // flits on the delayed wires
+    bool quiet() const;                                    // nothing to do at this edge but count it
     bool ready_driven_ = false;
     // The network interface's delays: when each of the node's packets waiting in injection_ was made,
     // and the packets on their way to the node.

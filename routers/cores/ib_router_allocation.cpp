@@ -31,23 +31,22 @@ uint32_t InputBufferedRouter::vc_class(unsigned p, unsigned vc, unsigned q, cons
 void InputBufferedRouter::allocate_vcs() {
     const uint64_t lead = ib_.router_delay >= 1 ? 1 : 0;
     bool asked = false;
-    for (unsigned p = 0; p <= ports_; ++p)
-        for (unsigned v = 0; v < ib_.vcs; ++v) {
-            const VirtualChannel& c = channel(p, v);
-            if (c.state != VirtualChannel::State::routed || c.out_vc >= 0 || c.eligible_at > cycle_ + lead) continue;
-            const PacketCopy& k = c.copies[c.copy];
-            if (k.port == ports_ || k.key.not_before > cycle_ + lead) continue;
-            const VcOutputPort& out = outs_[k.port];
-            uint32_t candidates = 0;
-            for (uint32_t m = vc_class(p, v, k.port, c.header); m != 0; m &= m - 1) {
-                const unsigned w = static_cast<unsigned>(__builtin_ctz(m));
-                const bool room = ib_.switching == Switching::wormhole || out.credits(w) >= c.length;
-                if (!out.owned(w) && room) candidates |= 1u << w;
-            }
-            if (candidates == 0) continue;
-            va_.request(p, v, k.port, candidates, k.key.priority);
-            asked = true;
+    for_each_active(0, ports_ + 1, [&](unsigned p, unsigned v) {
+        const VirtualChannel& c = channel(p, v);
+        if (c.state != VirtualChannel::State::routed || c.out_vc >= 0 || c.eligible_at > cycle_ + lead) return;
+        const PacketCopy& k = c.copies[c.copy];
+        if (k.port == ports_ || k.key.not_before > cycle_ + lead) return;
+        const VcOutputPort& out = outs_[k.port];
+        uint32_t candidates = 0;
+        for (uint32_t m = vc_class(p, v, k.port, c.header); m != 0; m &= m - 1) {
+            const unsigned w = static_cast<unsigned>(__builtin_ctz(m));
+            const bool room = ib_.switching == Switching::wormhole || out.credits(w) >= c.length;
+            if (!out.owned(w) && room) candidates |= 1u << w;
         }
+        if (candidates == 0) return;
+        va_.request(p, v, k.port, candidates, k.key.priority);
+        asked = true;
+    });
     if (!asked) return;
     for (unsigned iv : va_.allocate()) {
         VirtualChannel& c = vcs_[iv];
@@ -60,18 +59,17 @@ void InputBufferedRouter::allocate_vcs() {
 
 void InputBufferedRouter::allocate_switch_and_traverse() {
     bool asked = false;
-    for (unsigned p = 0; p <= ports_; ++p)
-        for (unsigned v = 0; v < ib_.vcs; ++v) {
-            const VirtualChannel& c = channel(p, v);
-            if (c.state != VirtualChannel::State::routed || c.eligible_at > cycle_ || !c.has_flit(c.read)) continue;
-            const PacketCopy& k = c.copies[c.copy];
-            if (k.key.not_before > cycle_ || out_free_at_[k.port] > cycle_) continue;
-            if (k.port != ports_ &&
-                (c.out_vc < 0 || c.switch_from > cycle_ || outs_[k.port].credits(static_cast<unsigned>(c.out_vc)) == 0))
-                continue;
-            sa_.request(p, v, k.port, k.key.priority);
-            asked = true;
-        }
+    for_each_active(0, ports_ + 1, [&](unsigned p, unsigned v) {
+        const VirtualChannel& c = channel(p, v);
+        if (c.state != VirtualChannel::State::routed || c.eligible_at > cycle_ || !c.has_flit(c.read)) return;
+        const PacketCopy& k = c.copies[c.copy];
+        if (k.key.not_before > cycle_ || out_free_at_[k.port] > cycle_) return;
+        if (k.port != ports_ &&
+            (c.out_vc < 0 || c.switch_from > cycle_ || outs_[k.port].credits(static_cast<unsigned>(c.out_vc)) == 0))
+            return;
+        sa_.request(p, v, k.port, k.key.priority);
+        asked = true;
+    });
     sent_mask_ = 0;
     if (!asked) return;
     for (unsigned p : sa_.allocate()) traverse(p, sa_.granted_vc(p), sa_.granted_out(p));
@@ -91,6 +89,7 @@ void InputBufferedRouter::traverse(unsigned p, unsigned vc, unsigned out) {
         b.vc->write(out_[out].index, static_cast<uint8_t>(w));
         sent_mask_ |= 1u << out;
         outs_[out].flit_sent(w);
+        owed_mask_ |= 1u << out;
         if (head) ++counters_.transmissions_started;
         if (tail) outs_[out].release(w);
     } else {  // the local output: the node checks the whole packet when its tail is out
@@ -109,12 +108,14 @@ void InputBufferedRouter::traverse(unsigned p, unsigned vc, unsigned out) {
     ++counters_.progress;
     if (c.last_copy()) {
         c.pop();
-        if (p < ports_) credits_out_[p] += uint64_t{1} << (8 * vc);
+        if (p < ports_) owe_credit(p, vc);
+        note_occupancy(p);
     }
     ++c.read;
     if (!tail) return;
     if (c.last_copy()) {
         c.finish_packet();
+        settle(c);
     } else {
         ++c.copy;
         c.read = 0;
@@ -130,8 +131,8 @@ void InputBufferedRouter::drive_links() {
         out_[q].buses->valid.write(out_[q].index, (sent_mask_ >> q) & 1u);
     }
     valid_mask_ = sent_mask_;
-    for (unsigned p = 0; p < ports_; ++p) {
-        if (!in_[p].buses) continue;
+    for (uint32_t m = credit_mask_; m != 0; m &= m - 1) {
+        const unsigned p = static_cast<unsigned>(__builtin_ctz(m));
         if (ib_.plant_lost_credit_at != 0 && cycle_ >= ib_.plant_lost_credit_at && credits_out_[p] != 0) {
             credits_out_[p] &= credits_out_[p] - 1;  // the planted fault: a credit (one bit of it) vanishes
             ib_.plant_lost_credit_at = 0;
@@ -140,6 +141,7 @@ void InputBufferedRouter::drive_links() {
             in_[p].buses->credit->write(in_[p].index, credits_out_[p]);
             credits_written_[p] = credits_out_[p];
         }
+        if (credits_written_[p] == 0) credit_mask_ &= ~(1u << p);
         credits_out_[p] = 0;
     }
 }
