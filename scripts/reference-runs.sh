@@ -71,6 +71,18 @@ wave_runs=(
   "waves_traffic|--task traffic --algorithm dor --topology array --dim 2 --radix 3 --rate 0.3 --warmup-cycles 20 --window 60 --drain 40"
   "waves_flatfly|--task traffic --algorithm dor --topology flatfly --dim 2 --radix 3 --rate 0.3 --warmup-cycles 20 --window 60 --drain 40"
 )
+# The input-buffered router (cycle level only, for now): traffic with small buffers and every delay,
+# the presets, collectives in each switching mode, a held-packet logic, and a torus deadlock.
+ib_runs=(
+  "ib_traffic_mesh|--task traffic --algorithm dor --topology array --dim 2 --radix 4 --rate 0.4 --packet-flits 4 --buffering input --vcs 2 --vc-depth 3 --credit-delay 2 --link-delay 1 --warmup-cycles 100 --window 300 --drain 300"
+  "ib_booksim_torus|--task traffic --algorithm dor-split --topology torus --dim 2 --radix 6 --rate 0.3 --packet-sizes 1:1,6:1 --preset booksim --self-packets --warmup-cycles 100 --window 300 --drain 300"
+  "ib_noxim_mesh|--task traffic --algorithm dor --topology array --dim 2 --radix 4 --rate 0.2 --packet-flits 4 --preset noxim --warmup-cycles 100 --window 300 --drain 300"
+  "ib_mnb|--task mnb --algorithm bostt --dim 5 --buffering input --vcs 2 --vc-depth 16"
+  "ib_te_sf|--task te --algorithm bostt --dim 4 --packet-flits 4 --buffering input --switching store-forward --vcs 4 --router-delay 3"
+  "ib_snb_ct|--task snb --algorithm sbt --dim 6 --packet-flits 3 --buffering input --switching cut-through --router-delay 1 --injection-delay 2 --ejection-delay 1"
+  "ib_kb_st|--task kb --algorithm st --dim 4 --k 5 --buffering input"
+  "ib_torus_deadlock|--task traffic --algorithm dor --topology torus --dim 2 --radix 8 --rate 0.5 --packet-flits 4 --buffering input --vcs 2 --vc-depth 4 --datelines off"
+)
 rtl_runs=(
   "rtl_mnb|--task mnb --algorithm bostt --dim 4 --router rtl"
   "rtl_te_mixed|--task te --algorithm bostt --dim 4 --rtl-nodes 1,6,11 --packet-flits 2"
@@ -92,7 +104,7 @@ for r in "${runs[@]}"; do
   # shellcheck disable=SC2086
   for level in cycle tlm; do one "$name" "$level" $args; done
 done
-for r in "${rtl_runs[@]}"; do
+for r in "${ib_runs[@]}" "${rtl_runs[@]}"; do
   IFS='|' read -r name args <<<"$r"
   # shellcheck disable=SC2086
   one "$name" cycle $args
