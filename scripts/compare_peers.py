@@ -227,7 +227,9 @@ def matched(args, chosen, warmup, window):
             cb = run_cubecast(args, topo, pattern, flits, load, "cycle", warmup, window, ("--preset", "booksim", "--self-packets"))
             b = run_booksim(args, net, pattern, flits, load, warmup, window, args.out)
             n = run_noxim(args, mesh, pattern, flits, load, warmup, window) if mesh else None
-            cn = run_cubecast(args, topo, pattern, flits, load, "cycle", warmup, window, ("--preset", "noxim")) if n else None
+            # (Noxim's transpose1 sends the anti-diagonal's packets to themselves; its random pattern never does)
+            noxim_extra = ("--preset", "noxim") + (("--self-packets",) if pattern != "uniform" else ())
+            cn = run_cubecast(args, topo, pattern, flits, load, "cycle", warmup, window, noxim_extra) if n else None
             rows.append((load, cb, b, cn, n))
             saturated_streak = saturated_streak + 1 if cb["saturated"] and b["saturated"] and (not n or (cn["saturated"] and n["saturated"])) else 0
             print(f"{name} load {load}: cubecast/booksim {fmt(cb['latency'])} / {fmt(cb['accepted'], 3)}, BookSim "
