@@ -194,19 +194,7 @@ void InputBufferedRouter::route_packet(unsigned p, unsigned vc) {
         c.copies.assign(1, PacketCopy{ports_, QueueKey{}});  // marks "into the hold buffer"
         return;
     }
-    c.copies.clear();
-    for (const Forward& f : scratch_.forwards()) c.copies.push_back({f.port, f.key});
-    std::stable_sort(c.copies.begin(), c.copies.end(), [](const PacketCopy& a, const PacketCopy& b) {
-        return a.key.not_before != b.key.not_before ? a.key.not_before < b.key.not_before : a.key.priority < b.key.priority;
-    });
-    for (const PacketCopy& k : c.copies)
-        if (k.port >= ports_ || ((absent_mask_ >> k.port) & 1u)) {
-            problems_.push_back("control logic of node " + std::to_string(id_) + " sent message origin " +
-                                std::to_string(c.header.origin) + " msg " + std::to_string(c.header.msg) + " to port " +
-                                std::to_string(k.port) + ", which has no link");
-            c.copies.clear();
-            break;
-        }
+    c.copies = link_copies(scratch_, c.header);
     counters_.copies_enqueued += c.copies.size();
     if (scratch_.delivers()) c.copies.push_back({ports_, QueueKey{}});  // the local copy last
     if (c.copies.empty()) {
@@ -217,6 +205,25 @@ void InputBufferedRouter::route_packet(unsigned p, unsigned vc) {
     }
     counters_.in_routers += static_cast<int64_t>(c.copies.size()) - 1;
     c.state = VirtualChannel::State::routed;
+}
+
+// A decision's copies onto links, in key order (not-before cycle, then priority; ties as decided); none,
+// and a problem, if one names a port without a link.
+std::vector<PacketCopy> InputBufferedRouter::link_copies(const Decision& d, const Header& h) {
+    std::vector<PacketCopy> copies;
+    for (const Forward& f : d.forwards()) {
+        if (f.port >= ports_ || ((absent_mask_ >> f.port) & 1u)) {
+            problems_.push_back("control logic of node " + std::to_string(id_) + " sent message origin " +
+                                std::to_string(h.origin) + " msg " + std::to_string(h.msg) + " to port " +
+                                std::to_string(f.port) + ", which has no link");
+            return {};
+        }
+        copies.push_back({f.port, f.key});
+    }
+    std::stable_sort(copies.begin(), copies.end(), [](const PacketCopy& a, const PacketCopy& b) {
+        return a.key.not_before != b.key.not_before ? a.key.not_before < b.key.not_before : a.key.priority < b.key.priority;
+    });
+    return copies;
 }
 
 // A packet held by the logic (into the control unit's hold buffer) or absorbed: taken whole once its
@@ -277,22 +284,9 @@ void InputBufferedRouter::inject_flit() {
         inject_flit_ = 0;
         // Its copies (a delivery decided for an own packet or an emission is not one: the control
         // unit delivered it already, as the output-queued router does).
-        std::vector<PacketCopy> copies;
-        for (const Forward& f : injecting_.decision.forwards()) copies.push_back({f.port, f.key});
         const Header& h = injecting_.packet.header;  // a node's packet to itself (--self-packets) goes out the local port
         const bool to_itself = own && injecting_.decision.delivers() && !h.broadcast && h.dest == id_;
-        std::stable_sort(copies.begin(), copies.end(), [](const PacketCopy& a, const PacketCopy& b) {
-            return a.key.not_before != b.key.not_before ? a.key.not_before < b.key.not_before : a.key.priority < b.key.priority;
-        });
-        for (const PacketCopy& k : copies)
-            if (k.port >= ports_ || ((absent_mask_ >> k.port) & 1u)) {
-                problems_.push_back("control logic of node " + std::to_string(id_) + " sent its message origin " +
-                                    std::to_string(injecting_.packet.header.origin) + " msg " +
-                                    std::to_string(injecting_.packet.header.msg) + " to port " + std::to_string(k.port) +
-                                    ", which has no link");
-                copies.clear();
-                break;
-            }
+        std::vector<PacketCopy> copies = link_copies(injecting_.decision, h);
         counters_.copies_enqueued += copies.size();
         if (to_itself) copies.push_back({ports_, QueueKey{}});  // (not a link's copy: delivered at the local output)
         counters_.in_routers += static_cast<int64_t>(copies.size()) - 1;
