@@ -85,6 +85,10 @@ TEST(ExperimentFile, ErrorsNameTheFileTheLineAndTheKey) {
     expect_error("run:\n  task: mnb\n  dim: 3\naxes:\n  dim: [4, 5]\n", 3, "key 'dim' is both fixed");
     expect_error("run:\n  task: mnb\n  dim: [3, 4]\n", 3, "takes one value (vary it under axes:)");
     expect_error("run:\n  task: mnb\nplots:\n  - x: dim\n", 4, "a plot needs x (an axis key) and y");
+    expect_error("run:\n  task: mnb\naxes:\n  dim: [2, 3]\nplots:\n  - x: dim\n    y: completion_slots\n    where: 3\n", 8,
+                 "where is a map of keys to values");
+    expect_error("run:\n  task: mnb\naxes:\n  dim: [2, 3]\nplots:\n  - x: dim\n    y: completion_slots\n    where: {nokey: 1}\n",
+                 6, "names 'nokey', which is neither a key the experiment sets nor a result column");
     expect_error("run:\n  task: mnb\n", 0, "not a run option an experiment takes", {"nope=3"});
     expect_error("run:\n  task: mnb\n", 0, "is malformed: accepted KEY=VALUE", {"dim"});
     expect_error("run:\n  task: mnb\n", 0, "--dim 40 is out of range", {"dim=40"});
@@ -276,4 +280,25 @@ TEST(Experiment, EachPointIsACommandThatRunsItAlone) {
         EXPECT_EQ(j["completion_cycles"], row["result"]["completion_cycles"]) << command;
         EXPECT_EQ(j["data_transmissions"], row["result"]["data_transmissions"]) << command;
     }
+}
+
+// A plot's where: keeps only the rows with those values: its data holds exactly them.
+TEST(Experiment, APlotsWhereKeepsOnlyItsRows) {
+    const std::string file =
+        write_file("where.yaml",
+                   "name: where\nrun:\n  task: mnb\naxes:\n  dim: 1..4\n  packet-flits: [1, 2]\n"
+                   "plots:\n  - name: two\n    x: dim\n    y: completion_cycles\n    where: {packet-flits: 2}\n");
+    const std::string out = temp_path("where");
+    const Cli run = cubecast_cli("experiment " + file + " --out " + out);
+    ASSERT_EQ(run.code, 0) << run.err;
+    std::istringstream dat(slurp(out + "/plots/two.dat"));
+    std::vector<std::pair<double, double>> points;
+    for (std::string line; std::getline(dat, line);) {
+        if (line.empty() || line[0] == '#') continue;
+        double x = 0, y = 0;
+        std::istringstream(line) >> x >> y;
+        points.emplace_back(x, y);
+    }
+    // The optimal MNB with 2-flit packets: 2 ceil((2^d - 1)/d) cycles for d = 1..4 (paper 003 Section 2).
+    EXPECT_EQ(points, (std::vector<std::pair<double, double>>{{1, 2}, {2, 4}, {3, 6}, {4, 8}}));
 }
