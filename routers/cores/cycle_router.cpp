@@ -31,8 +31,7 @@ void CycleRouter::connect(unsigned p, LinkSignals& out, LinkSignals& in) {
     out_valid_[p] = Wire<bool>{&out.valid.bus(), out.valid.index(), nullptr};
     out_flit_[p] = Wire<uint64_t>{&out.flit.bus(), out.flit.index(), nullptr};
     in_ready_[p] = Wire<bool>{&in.ready.bus(), in.ready.index(), nullptr};
-    wake_valid_.push_back(&in.valid.bus());
-    wake_index_.push_back(in.valid.index());
+    wake_valid_.emplace_back(&in.valid.bus(), in.valid.index());
 }
 
 // A port with no link (an array's edge): it never receives, and a packet routed to it is a failure
@@ -58,8 +57,7 @@ void CycleRouter::end_of_elaboration() {
             out_flit_[p].pin = &pins_->out_flit[p];
             in_ready_[p].pin = &pins_->in_ready[p];
             if (auto* v = dynamic_cast<BusSignal<bool>*>(pins_->in_valid[p].get_interface())) {
-                wake_valid_.push_back(&v->bus());
-                wake_index_.push_back(v->index());
+                wake_valid_.emplace_back(&v->bus(), v->index());
             }
         }
     }
@@ -67,35 +65,22 @@ void CycleRouter::end_of_elaboration() {
     for (unsigned p = 0; p < topology_.ports(); ++p)
         if (!in_valid_value_[p])
             throw std::logic_error("router " + std::to_string(id_) + " port " + std::to_string(p) + " is not connected");
-    auto* clock = dynamic_cast<sc_clock*>(clk.get_interface());
-    gated_ = clock && wake_valid_.size() + static_cast<size_t>(__builtin_popcount(absent_mask_)) == topology_.ports();
-    if (!gated_) return;
-    period_ = clock->period().value();
-    for (size_t i = 0; i < wake_valid_.size(); ++i) wake_valid_[i]->set_wake(wake_index_[i], &wake_);
+    gate_.enable(clk.get_interface(), wake_valid_,
+                 wake_valid_.size() + static_cast<size_t>(__builtin_popcount(absent_mask_)) == topology_.ports());
 }
 
 // One rising edge. The crossbar places, in this order: the inputs' packets by port, what the control
 // unit emitted, the network interface's copies (by port) and the node's next own packet. The transmit registers' handshake is
 // done in the same pass as the start of new packets: receiving and placing never look at them, so the order is the hardware's.
 void CycleRouter::on_clock() {
-    if (asleep_) {  // the gate opened (a valid rose, or the timer is due): run from the next rising edge
-        asleep_ = false;
-        wake_.armed = false;
-        next_trigger(clk.posedge_event());
-        return;
-    }
-    if (rst.read()) return;  // nothing to clear: the state is fresh
+    if (gate_.woke()) return;  // the gate opened (a valid rose, or the timer is due): run from the next rising edge
+    if (rst.read()) return;    // nothing to clear: the state is fresh
     if (!own_routed_) route_own_packets();
     if (load.read()) {
         inject();
         return;
     }
-    if (!running_) {
-        running_ = true;
-        run_start_ = sc_time_stamp();
-    } else if (gated_) {
-        cycle_ = (sc_time_stamp() - run_start_).value() / period_;  // edges may have been skipped
-    }
+    cycle_ = gate_.cycle(cycle_);  // edges may have been skipped
     // The queue lines this cycle will touch, requested together so their misses overlap while the
     // inputs are served (a host-speed hint, no effect on the model).
     for (uint32_t active = out_active_mask_; active != 0; active &= active - 1)
@@ -109,7 +94,7 @@ void CycleRouter::on_clock() {
     drive_outputs();
     drive_ready();
     ++cycle_;
-    if (gated_) gate_clock_if_idle();
+    if (gate_.gated()) gate_clock_if_idle();
 }
 
 // Sleeps if the next edges would change nothing: no input holding or receiving a packet, no valid
@@ -126,14 +111,7 @@ void CycleRouter::gate_clock_if_idle() {
     }
     const uint64_t wake = next_due();
     if (wake <= cycle_) return;  // cycle_ is the next edge's cycle
-    asleep_ = true;
-    wake_.armed = true;
-    if (wake >= kNeverBefore) {
-        next_trigger(wake_.event);
-    } else {  // half a period before the edge of cycle `wake`, then that edge
-        const sc_dt::uint64 delay = (wake - cycle_) * period_ + period_ / 2;
-        next_trigger(sc_time::from_value(delay), wake_.event);
-    }
+    gate_.sleep(cycle_, wake, kNeverBefore);
 }
 
 // Each input in port order: the flit of this edge (a complete packet is routed, delivered, held

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "models/fabric/signal_bus.h"
+#include "routers/cores/clock_gate.h"
 #include "routers/cores/router_core.h"
 
 namespace cubecast {
@@ -40,14 +41,7 @@ private:
     void drive_outputs();       // per output: finish the handshake, start the next packet, drive the link
     void drive_ready();
 
-    // The clock gate. gated_: the router may sleep (its input valids are on signal buses with wake
-    // lines and its clock is an sc_clock, whose period turns time into the cycle count).
-    bool gated_ = false;
-    bool asleep_ = false;
-    bool running_ = false;
-    sc_core::sc_time run_start_;
-    sc_dt::uint64 period_ = 0;  // in the kernel's time resolution
-    WakeLine wake_;
+    ClockGate gate_;
 
     unsigned sending_ = 0;     // links sending during the current cycle
     bool one_message_ = true;  // ... all with the same packet
@@ -76,8 +70,7 @@ private:
     std::vector<const uint64_t*> in_flit_value_;
     std::vector<Wire<bool>> out_valid_, in_ready_;
     std::vector<Wire<uint64_t>> out_flit_;
-    std::vector<SignalBus<bool>*> wake_valid_;  // the input valids' buses, for the clock gate's wake line
-    std::vector<size_t> wake_index_;
+    std::vector<std::pair<SignalBus<bool>*, size_t>> wake_valid_;  // the input valids' bus entries, for the gate's wake line
 };
 
 }  // namespace cubecast

@@ -40,12 +40,19 @@ void InputBufferedRouter::connect(unsigned p, LinkSignals& out, LinkSignals& in)
     if (!out.buses->vc) throw std::logic_error("the input-buffered router needs links with virtual channels and credits");
     out_[p] = Wires{out.buses, out.index};
     in_[p] = Wires{in.buses, in.index};
+    wake_valid_.emplace_back(&in.valid.bus(), in.valid.index());
 }
 
 void InputBufferedRouter::connect_none(unsigned p) { absent_mask_ |= 1u << p; }
 
+void InputBufferedRouter::end_of_elaboration() {
+    gate_.enable(clk.get_interface(), wake_valid_,
+                 wake_valid_.size() + static_cast<size_t>(__builtin_popcount(absent_mask_)) == ports_);
+}
+
 void InputBufferedRouter::on_clock() {
-    if (!ready_driven_) {  // credits do the flow control: every input is always ready
+    if (gate_.woke()) return;  // a valid rose or the node's next packet is due: run from the next edge
+    if (!ready_driven_) {      // credits do the flow control: every input is always ready
         ready_driven_ = true;
         for (unsigned p = 0; p < ports_; ++p)
             if (in_[p].buses) in_[p].buses->ready.write(in_[p].index, true);
@@ -55,8 +62,9 @@ void InputBufferedRouter::on_clock() {
         route_own_packets();
         note_made();
     }
-    if (load.read()) return;  // own packets wait in the network interface; injection starts with the run
-    if (quiet()) {            // an idle router costs this check
+    if (load.read()) return;          // own packets wait in the network interface; injection starts with the run
+    cycle_ = gate_.cycle(cycle_);     // edges may have been skipped
+    if (!gate_.gated() && quiet()) {  // ungated, an idle router costs this check
         ++cycle_;
         return;
     }
@@ -76,6 +84,7 @@ void InputBufferedRouter::on_clock() {
     route_fronts(0, ports_ + 1);
     drive_links();
     ++cycle_;
+    if (gate_.gated() && quiet()) gate_.sleep(cycle_, node_.next_arrival_cycle(), kNeverBefore);
 }
 
 // Only the outputs owed credits can receive any (with none in flight, a link's credit word is 0).

@@ -15,8 +15,9 @@
 // The control unit (own packets, held packets, emissions, the node's arrivals) is RouterCore's.
 // Per clock edge: credits in, flits in, the node's arrivals, network inputs routed, the control unit,
 // one flit injected, injection routed, virtual channels allocated, the switch allocated and
-// traversed, the packets that reached the front as others left routed, the links and credits driven. The router is clocked every
-// cycle (no clock gating yet).
+// traversed, the packets that reached the front as others left routed, the links and credits driven.
+// A router with nothing buffered, owed or due stops its clock until a flit's valid rises on an input
+// link or the node's next packet is due (ClockGate, as the ideal router's).
 #pragma once
 #include <deque>
 #include <memory>
@@ -29,6 +30,7 @@
 #include "routers/blocks/vc_allocator.h"
 #include "routers/blocks/vc_output_port.h"
 #include "routers/blocks/virtual_channel.h"
+#include "routers/cores/clock_gate.h"
 #include "routers/cores/router_core.h"
 
 namespace cubecast {
@@ -59,6 +61,9 @@ public:
     const InputBuffering& microarchitecture() const { return ib_; }
 
 private:
+    void end_of_elaboration() override;
+    ClockGate gate_;
+    std::vector<std::pair<SignalBus<bool>*, size_t>> wake_valid_;  // the input links' valid entries
     struct WireFlit {
         uint64_t due;
         uint8_t vc;
