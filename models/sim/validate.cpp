@@ -513,9 +513,9 @@ std::optional<std::string> validate(const RunConfig& given) {
     if (auto e = parts_problem(c.packet_flits, algo, c.task + "/" + c.algorithm, folded ? *folded : *topo)) return e;
     if (auto e = range_problem("sbt-rotation", c.sbt_rotation, c)) return e;
     if (auto e = validate_dynamic(c, *task, *topo)) return e;
+    if (auto e = validate_microarchitecture(c, algo, folded ? *folded : *topo)) return e;  // (before the RTL build's own limits)
     if (auto e = validate_rtl(c, *topo)) return e;
     if (auto e = validate_level(c)) return e;
-    if (auto e = validate_microarchitecture(c, algo, folded ? *folded : *topo)) return e;
     if (auto e = output_problem("--trace", c.trace_path)) return e;
     if (auto e = output_problem("--link-load", c.link_load_path)) return e;
     if (auto e = output_problem("--delays", c.delays_path)) return e;
