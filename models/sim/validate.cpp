@@ -192,9 +192,8 @@ std::optional<std::string> validate_microarchitecture(const RunConfig& c, const 
                    "channels)";
         return std::nullopt;
     }
-    for (const char* name : {"vcs", "vc-depth", "credit-delay", "router-delay", "link-delay", "injection-delay", "ejection-delay",
-                             "alloc-iters", "link-period"})
-        if (auto e = range_problem(name, std::stoll(knob_text(c.ib, name)), c)) return e;
+    for (const NumberKnob& k : kNumberKnobs)
+        if (auto e = range_problem(k.name, c.ib.*k.field, c)) return e;
     if (c.level == Level::tlm) return std::string("--buffering input is not available at this level yet: accepted --level cycle");
     if (c.uses_rtl())
         return std::string(

@@ -40,34 +40,33 @@ std::optional<Switching> parse_switching(const std::string& name) {
     return std::nullopt;
 }
 
-namespace {
-unsigned* number_knob(InputBuffering& ib, const std::string& name) {
-    if (name == "vcs") return &ib.vcs;
-    if (name == "vc-depth") return &ib.vc_depth;
-    if (name == "credit-delay") return &ib.credit_delay;
-    if (name == "router-delay") return &ib.router_delay;
-    if (name == "link-delay") return &ib.link_delay;
-    if (name == "injection-delay") return &ib.injection_delay;
-    if (name == "ejection-delay") return &ib.ejection_delay;
-    if (name == "alloc-iters") return &ib.alloc_iters;
-    if (name == "link-period") return &ib.link_period;
+const std::array<NumberKnob, 9> kNumberKnobs = {{{"vcs", &InputBuffering::vcs},
+                                                 {"vc-depth", &InputBuffering::vc_depth},
+                                                 {"credit-delay", &InputBuffering::credit_delay},
+                                                 {"router-delay", &InputBuffering::router_delay},
+                                                 {"link-delay", &InputBuffering::link_delay},
+                                                 {"injection-delay", &InputBuffering::injection_delay},
+                                                 {"ejection-delay", &InputBuffering::ejection_delay},
+                                                 {"alloc-iters", &InputBuffering::alloc_iters},
+                                                 {"link-period", &InputBuffering::link_period}}};
+
+unsigned InputBuffering::*number_knob(const std::string& name) {
+    for (const NumberKnob& k : kNumberKnobs)
+        if (name == k.name) return k.field;
     return nullptr;
 }
-}  // namespace
 
 std::string knob_text(const InputBuffering& ib, const std::string& name) {
     if (name == "switching") return switching_name(ib.switching);
     if (name == "datelines") return datelines_name(ib.datelines);
-    InputBuffering copy = ib;
-    const unsigned* v = number_knob(copy, name);
-    return v ? std::to_string(*v) : "?";
+    const auto field = number_knob(name);
+    return field ? std::to_string(ib.*field) : "?";
 }
 
 void copy_knob(InputBuffering& to, const InputBuffering& from, const std::string& name) {
     if (name == "switching") to.switching = from.switching;
     if (name == "datelines") to.datelines = from.datelines;
-    InputBuffering source = from;
-    if (unsigned* v = number_knob(to, name)) *v = *number_knob(source, name);
+    if (const auto field = number_knob(name)) to.*field = from.*field;
 }
 
 }  // namespace cubecast

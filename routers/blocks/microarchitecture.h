@@ -3,6 +3,7 @@
 // (InputBufferedRouter), whose knobs are these. Every knob's default is the setting that keeps the
 // input-buffered router's zero-load timing that of the ideal one (no router or link delay).
 #pragma once
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -45,6 +46,13 @@ struct InputBuffering {
 // A knob by its option's name (vcs, vc-depth, credit-delay, router-delay, link-delay, injection-delay,
 // ejection-delay, alloc-iters, link-period,
 // switching, datelines): its value as text (for messages), and copying it from another setting.
+// The whole-number knobs, each with the field it sets.
+struct NumberKnob {
+    const char* name;
+    unsigned InputBuffering::*field;
+};
+extern const std::array<NumberKnob, 9> kNumberKnobs;
+unsigned InputBuffering::*number_knob(const std::string& name);  // nullptr: not a whole-number knob
 std::string knob_text(const InputBuffering& ib, const std::string& name);
 void copy_knob(InputBuffering& to, const InputBuffering& from, const std::string& name);
 

@@ -1,6 +1,4 @@
 // The input-buffered router's allocation and switch traversal (see ib_router.h).
-#include <sstream>
-
 #include "routers/cores/ib_router.h"
 
 namespace cubecast {

@@ -275,16 +275,14 @@ std::string CommonOptions::into_microarchitecture(RunConfig& c) const {
     const auto held = [&c](const char* option, long long v) -> std::string {
         return v >= 0 && v <= UINT32_MAX ? "" : range_problem(option, v, c).value_or("");
     };
-    for (const auto& [name, value, field] :
-         {std::tuple{"vcs", vcs, &c.ib.vcs}, std::tuple{"vc-depth", vc_depth, &c.ib.vc_depth},
-          std::tuple{"credit-delay", credit_delay, &c.ib.credit_delay},
-          std::tuple{"router-delay", router_delay, &c.ib.router_delay}, std::tuple{"link-delay", link_delay, &c.ib.link_delay},
-          std::tuple{"injection-delay", injection_delay, &c.ib.injection_delay},
-          std::tuple{"ejection-delay", ejection_delay, &c.ib.ejection_delay},
-          std::tuple{"alloc-iters", alloc_iters, &c.ib.alloc_iters}, std::tuple{"link-period", link_period, &c.ib.link_period}}) {
+    for (const auto& [name, value] :
+         {std::pair{"vcs", vcs}, std::pair{"vc-depth", vc_depth}, std::pair{"credit-delay", credit_delay},
+          std::pair{"router-delay", router_delay}, std::pair{"link-delay", link_delay},
+          std::pair{"injection-delay", injection_delay}, std::pair{"ejection-delay", ejection_delay},
+          std::pair{"alloc-iters", alloc_iters}, std::pair{"link-period", link_period}}) {
         if (!value) continue;
         if (auto e = held(name, *value); !e.empty()) return e;
-        *field = static_cast<unsigned>(*value);
+        c.ib.*number_knob(name) = static_cast<unsigned>(*value);
         c.ib_given.push_back(name);
     }
     if (switching) {
