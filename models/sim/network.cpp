@@ -131,6 +131,16 @@ void Network::build_nodes(const PacketFormat& format) {
     }
 }
 
+namespace {
+// The input-buffered router's knobs in the trace header (none for the ideal router's).
+std::string router_trace_comment(const RunConfig& c) {
+    if (c.buffering != Buffering::input) return "";
+    std::string s = " buffering=input";
+    for (const char* name : kKnobs) s += " " + knob_key(name) + "=" + knob_text(c.ib, name);
+    return s + (c.self_packets ? " self_packets=1" : "");
+}
+}  // namespace
+
 // The trace, headed by what ran.
 void Network::open_trace() {
     if (config_.trace_path.empty()) return;
@@ -143,16 +153,7 @@ void Network::open_trace() {
             (c.sources.empty() ? "" : " k=" + std::to_string(c.sources.size())) +
             (c.token_flits == 1 ? "" : " token_flits=" + std::to_string(c.token_flits)) +
             (c.known_sources ? " known_sources=1" : "") + (c.torus_on_array ? " torus_on_array=1" : "") +
-            (c.buffering == Buffering::input
-                 ? " buffering=input vcs=" + std::to_string(c.ib.vcs) + " vc_depth=" + std::to_string(c.ib.vc_depth) +
-                       " switching=" + switching_name(c.ib.switching) + " router_delay=" + std::to_string(c.ib.router_delay) +
-                       " link_delay=" + std::to_string(c.ib.link_delay) + " credit_delay=" + std::to_string(c.ib.credit_delay) +
-                       " injection_delay=" + std::to_string(c.ib.injection_delay) +
-                       " ejection_delay=" + std::to_string(c.ib.ejection_delay) +
-                       " link_period=" + std::to_string(c.ib.link_period) + " alloc_iters=" + std::to_string(c.ib.alloc_iters) +
-                       " datelines=" + datelines_name(c.ib.datelines) + (c.self_packets ? " self_packets=1" : "")
-                 : std::string()) +
-            dynamic_trace_comment(c)};
+            router_trace_comment(c) + dynamic_trace_comment(c)};
     if (!c.command_line.empty()) comments.push_back("command: " + c.command_line);
     trace_ = std::make_unique<TraceWriter>(c.trace_path, comments);
 }

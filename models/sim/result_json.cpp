@@ -276,20 +276,12 @@ json to_json(const RunResult& r, bool with_per_node) {
     if (r.traffic) j["traffic"] = *r.traffic;
     if (r.input_buffering) {  // the output-queued router's results stay as they were
         const InputBuffering& ib = *r.input_buffering;
-        j["router"] = {{"buffering", "input"},
-                       {"vcs", ib.vcs},
-                       {"vc_depth", ib.vc_depth},
-                       {"switching", switching_name(ib.switching)},
-                       {"router_delay", ib.router_delay},
-                       {"link_delay", ib.link_delay},
-                       {"injection_delay", ib.injection_delay},
-                       {"ejection_delay", ib.ejection_delay},
-                       {"credit_delay", ib.credit_delay},
-                       {"alloc_iters", ib.alloc_iters},
-                       {"link_period", ib.link_period},
-                       {"datelines", datelines_name(ib.datelines)},
-                       {"preset", r.preset},
-                       {"deadlock_freedom", r.deadlock_freedom}};
+        json router = {{"buffering", "input"}, {"preset", r.preset}, {"deadlock_freedom", r.deadlock_freedom}};
+        for (const char* name : kKnobs) {  // whole numbers as numbers, switching and datelines by name
+            const auto field = number_knob(name);
+            router[knob_key(name)] = field ? json(ib.*field) : json(knob_text(ib, name));
+        }
+        j["router"] = router;
     }
     return j;
 }
@@ -351,17 +343,10 @@ RunResult result_from_json(const json& j) {
     if (j.contains("router")) {
         const json& k = j.at("router");
         InputBuffering ib;
-        ib.vcs = k.at("vcs");
-        ib.vc_depth = k.at("vc_depth");
-        ib.switching = parse_switching(k.at("switching").get<std::string>()).value_or(Switching::wormhole);
-        ib.router_delay = k.at("router_delay");
-        ib.link_delay = k.at("link_delay");
-        ib.injection_delay = k.at("injection_delay");
-        ib.ejection_delay = k.at("ejection_delay");
-        ib.credit_delay = k.at("credit_delay");
-        ib.alloc_iters = k.at("alloc_iters");
-        ib.link_period = k.at("link_period");
-        ib.datelines = parse_datelines(k.at("datelines").get<std::string>()).value_or(Datelines::wrap);
+        for (const char* name : kKnobs) {
+            const json& v = k.at(knob_key(name));
+            set_knob(ib, name, v.is_string() ? v.get<std::string>() : std::to_string(v.get<unsigned>()));
+        }
         r.input_buffering = ib;
         r.preset = k.at("preset");
         r.deadlock_freedom = k.at("deadlock_freedom");

@@ -63,10 +63,36 @@ std::string knob_text(const InputBuffering& ib, const std::string& name) {
     return field ? std::to_string(ib.*field) : "?";
 }
 
+const std::array<const char*, 11> kKnobs = {"vcs",         "vc-depth",     "switching",       "router-delay",
+                                            "link-delay",  "credit-delay", "injection-delay", "ejection-delay",
+                                            "link-period", "alloc-iters",  "datelines"};
+
+std::string knob_key(const std::string& name) {
+    std::string key = name;
+    for (char& ch : key)
+        if (ch == '-') ch = '_';
+    return key;
+}
+
+bool set_knob(InputBuffering& ib, const std::string& name, const std::string& text) {
+    if (name == "switching") {
+        const auto s = parse_switching(text);
+        if (s) ib.switching = *s;
+        return s.has_value();
+    }
+    if (name == "datelines") {
+        const auto d = parse_datelines(text);
+        if (d) ib.datelines = *d;
+        return d.has_value();
+    }
+    const auto field = number_knob(name);
+    if (!field || text.empty() || text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos) return false;
+    ib.*field = static_cast<unsigned>(std::stoul(text));
+    return true;
+}
+
 void copy_knob(InputBuffering& to, const InputBuffering& from, const std::string& name) {
-    if (name == "switching") to.switching = from.switching;
-    if (name == "datelines") to.datelines = from.datelines;
-    if (const auto field = number_knob(name)) to.*field = from.*field;
+    set_knob(to, name, knob_text(from, name));
 }
 
 }  // namespace cubecast

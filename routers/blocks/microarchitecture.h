@@ -53,7 +53,12 @@ struct NumberKnob {
 };
 extern const std::array<NumberKnob, 9> kNumberKnobs;
 unsigned InputBuffering::*number_knob(const std::string& name);  // nullptr: not a whole-number knob
+// Every knob, in the order a trace header lists them, and a knob's key there and in the JSON (vc_depth).
+extern const std::array<const char*, 11> kKnobs;
+std::string knob_key(const std::string& name);
 std::string knob_text(const InputBuffering& ib, const std::string& name);
+// Sets a knob from its text (a number, or a switching mode or dateline scheme's name); false if it is not one.
+bool set_knob(InputBuffering& ib, const std::string& name, const std::string& text);
 void copy_knob(InputBuffering& to, const InputBuffering& from, const std::string& name);
 
 // Credits travel back on one 64-bit word per link and cycle: 8 bits per virtual channel.
