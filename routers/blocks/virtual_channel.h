@@ -45,6 +45,7 @@ public:
     // The front packet is done (every copy sent, or it was consumed): the next one may be routed.
     void finish_packet() {
         state = State::idle;
+        opened = false;
         freed = read = 0;
         copies.clear();
         copy = 0;
@@ -54,6 +55,7 @@ public:
 
     // The front packet.
     State state = State::idle;
+    bool opened = false;  // its header is decoded (it may wait for its tail before it is routed)
     Header header;
     uint64_t header_flit = 0;
     bool header_ok = true;

@@ -62,12 +62,8 @@ void InputBufferedRouter::on_clock() {
         route_own_packets();
         note_made();
     }
-    if (load.read()) return;          // own packets wait in the network interface; injection starts with the run
-    cycle_ = gate_.cycle(cycle_);     // edges may have been skipped
-    if (!gate_.gated() && quiet()) {  // ungated, an idle router costs this check
-        ++cycle_;
-        return;
-    }
+    if (load.read()) return;       // own packets wait in the network interface; injection starts with the run
+    cycle_ = gate_.cycle(cycle_);  // edges may have been skipped
     receive_credits();
     receive_flits();
     if (!to_node_.empty()) deliver_due();
@@ -164,7 +160,7 @@ void InputBufferedRouter::route_fronts(unsigned first_port, unsigned end_port) {
             return;
         }
         if (c.state != VirtualChannel::State::idle || c.empty() || c.freed != 0) return;
-        if (c.read == 0 && c.copies.empty()) open_packet(p, v);
+        if (!c.opened) open_packet(p, v);
         const bool whole_first = ib_.switching == Switching::store_forward || (clocked_ && p < ports_);
         if (whole_first && !c.tail_in()) return;
         route_packet(p, v);
@@ -179,6 +175,7 @@ void InputBufferedRouter::open_packet(unsigned p, unsigned vc) {
     c.header_ok = decode_header(c.header_flit, c.header);
     c.length = static_cast<uint16_t>(config_.format.length_of_flit(c.header_flit));
     c.from_injection = p == ports_;
+    c.opened = true;
 }
 
 void InputBufferedRouter::route_packet(unsigned p, unsigned vc) {

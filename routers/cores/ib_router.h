@@ -150,7 +150,7 @@ private:
     uint32_t owed_mask_ = 0;                               // outputs with credits still to come back
     uint32_t credit_mask_ = 0;                             // inputs with credits to write (or a non-zero credit word to clear)
     size_t wire_flits_ = 0;                                // flits on the delayed wires
-    bool quiet() const;                                    // nothing to do at this edge but count it
+    bool quiet() const;                                    // nothing to do until a flit or the node comes: the clock may stop
     bool ready_driven_ = false;
     // The network interface's delays: when each of the node's packets waiting in injection_ was made,
     // and the packets on their way to the node.
