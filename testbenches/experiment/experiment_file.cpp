@@ -215,6 +215,8 @@ struct Loader {
                 axis.keys.push_back(k);
                 for (size_t i = 0; i < vs.size(); ++i) axis.values[i].push_back(vs[i]);
             }
+            if (axis.keys.empty())
+                r.fail(axis.line, "a zip group has no keys: accepted a mapping of keys to lists of equal length");
             ex.axes.push_back(axis);
         }
     }

@@ -78,6 +78,7 @@ TEST(ExperimentFile, ErrorsNameTheFileTheLineAndTheKey) {
     expect_error("run:\n  task: mnb\naxes:\n  dim: 5..2\n", 4, "is not a range");
     expect_error("run:\n  task: [mnb\n", 3, "not valid YAML");
     expect_error("run:\n  task: mnb\nzip:\n  dim: [1, 2]\n  seed: [1, 2, 3]\n", 5, "has 3 values but 'dim' has 2");
+    expect_error("run:\n  task: mnb\nzip:\n  - {}\n", 4, "a zip group has no keys");
     expect_error("run:\n  task: mnb\nsweep:\n  dim: 3\n", 3, "key 'sweep' is unknown at the top: accepted name");
     expect_error("run:\n  task: mnb\n  torus-on-array: maybe\n", 3, "'maybe' is not accepted for a flag: true or false");
     expect_error("run:\n  task: mnb\n  trace: t.csv\n", 3, "key 'trace' writes files of its own");
