@@ -70,9 +70,10 @@ wave_runs=(
   "waves_torus_q|--task pmnb --algorithm vbm-split --topology torus --dim 2 --radix 3 --k 4 --packet-flits 4 --queue-depth 1"
   "waves_traffic|--task traffic --algorithm dor --topology array --dim 2 --radix 3 --rate 0.3 --warmup-cycles 20 --window 60 --drain 40"
   "waves_flatfly|--task traffic --algorithm dor --topology flatfly --dim 2 --radix 3 --rate 0.3 --warmup-cycles 20 --window 60 --drain 40"
+  "waves_ib|--task traffic --algorithm dor --topology torus --dim 2 --radix 3 --rate 0.4 --packet-flits 3 --buffering input --vcs 2 --vc-depth 3 --router-delay 1 --link-delay 1 --warmup-cycles 20 --window 60 --drain 40"
 )
-# The input-buffered router (cycle level only, for now): traffic with small buffers and every delay,
-# the presets, collectives in each switching mode, a held-packet logic, and a torus deadlock.
+# The input-buffered router at both levels: traffic with small buffers and every delay, the presets,
+# collectives in each switching mode, a held-packet logic, and a torus deadlock.
 ib_runs=(
   "ib_traffic_mesh|--task traffic --algorithm dor --topology array --dim 2 --radix 4 --rate 0.4 --packet-flits 4 --buffering input --vcs 2 --vc-depth 3 --credit-delay 2 --link-delay 1 --warmup-cycles 100 --window 300 --drain 300"
   "ib_booksim_torus|--task traffic --algorithm dor-split --topology torus --dim 2 --radix 6 --rate 0.3 --packet-sizes 1:1,6:1 --preset booksim --self-packets --warmup-cycles 100 --window 300 --drain 300"
@@ -104,7 +105,12 @@ for r in "${runs[@]}"; do
   # shellcheck disable=SC2086
   for level in cycle tlm; do one "$name" "$level" $args; done
 done
-for r in "${ib_runs[@]}" "${rtl_runs[@]}"; do
+for r in "${ib_runs[@]}"; do
+  IFS='|' read -r name args <<<"$r"
+  # shellcheck disable=SC2086
+  for level in cycle tlm; do one "$name" "$level" $args; done
+done
+for r in "${rtl_runs[@]}"; do
   IFS='|' read -r name args <<<"$r"
   # shellcheck disable=SC2086
   one "$name" cycle $args

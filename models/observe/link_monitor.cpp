@@ -6,13 +6,7 @@ namespace cubecast {
 
 LinkMonitor::LinkMonitor(sc_core::sc_module_name name, const std::vector<std::unique_ptr<LinkSignals>>& links,
                          PacketFormat format, TraceWriter* trace, unsigned vcs)
-    : sc_module(name),
-      links_(links),
-      vcs_(vcs),
-      format_(format),
-      trace_(trace),
-      flits_in_(links.size() * vcs, 0),
-      state_(links.size() * vcs) {
+    : sc_module(name), links_(links), trace_(trace), packets_(links.size(), vcs, format) {
     // Entry i of the buses; an absent link (an array's edge) keeps its entry, never valid.
     static const bool never = false;
     static const uint64_t none = 0;
@@ -55,38 +49,11 @@ void LinkMonitor::on_clock() {
 
 void LinkMonitor::visit(size_t link, uint64_t e) {
     if (!*ready_[link]) return;
-    ++flits_;
-    const size_t i = vc_ ? link * vcs_ + vc_->read(link) : link;  // the packet's state
-    if (flits_in_[i] == 0) {                                      // a header flit
-        Header h;
-        if (!decode_header(*flit_[link], h)) ++corrupt_;
-        const unsigned length = format_.length(h);
-        if (h.kind == Kind::data) ++data_flits_;
-        if (length == 1) {
-            finished(link, e - 1, e, h);
-            return;
-        }
-        state_[i] = InFlight{length, e - 1, h};
-        flits_in_[i] = 1;
-        return;
-    }
-    InFlight& s = state_[i];
-    if (s.header.kind == Kind::data) ++data_flits_;
-    if (++flits_in_[i] < s.length) return;
-    flits_in_[i] = 0;
-    finished(link, s.start, e, s.header);
-}
-
-void LinkMonitor::finished(size_t link, uint64_t start, uint64_t end, const Header& h) {
-    (h.kind == Kind::data ? data_ : ctrl_)++;
-    if (trace_) trace_->row(start, end, links_[link]->src, links_[link]->dst, h);
-    if (load_) load_->add(link, start, end);
-}
-
-uint64_t LinkMonitor::partial_packets() const {
-    uint64_t n = 0;
-    for (uint16_t f : flits_in_) n += f != 0;
-    return n;
+    const unsigned vc = vc_ ? vc_->read(link) : 0;
+    packets_.arrive(link, vc, *flit_[link], e, [&](uint64_t start, uint64_t end, const Header& h, uint64_t) {
+        if (trace_) trace_->row(start, end, links_[link]->src, links_[link]->dst, h);
+        if (load_) load_->add(link, start, end);
+    });
 }
 
 }  // namespace cubecast

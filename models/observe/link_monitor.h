@@ -11,6 +11,7 @@
 #include "models/fabric/link.h"
 #include "models/fabric/packet.h"
 #include "models/observe/link_load.h"
+#include "models/observe/packet_assembler.h"
 #include "models/observe/trace_writer.h"
 
 namespace cubecast {
@@ -24,23 +25,12 @@ public:
     LinkMonitor(sc_core::sc_module_name name, const std::vector<std::unique_ptr<LinkSignals>>& links, PacketFormat format,
                 TraceWriter* trace, unsigned vcs = 1);
 
-    uint64_t data_transmissions() const { return data_; }
-    uint64_t ctrl_transmissions() const { return ctrl_; }
-    uint64_t data_flits() const { return data_flits_; }
-    uint64_t flits_moved() const { return flits_; }
-    uint64_t corrupt_headers() const { return corrupt_; }
-    uint64_t partial_packets() const;                  // packets whose last flit has not crossed yet
-    void count_load(LinkLoad* load) { load_ = load; }  // task traffic: per-link flits in the window
+    const PacketAssembler& moved() const { return packets_; }  // what crossed the links
+    void count_load(LinkLoad* load) { load_ = load; }          // task traffic: per-link flits in the window
 
 private:
-    struct InFlight {  // a multi-flit packet crossing a link
-        unsigned length = 0;
-        uint64_t start = 0;
-        Header header;
-    };
     void on_clock();
     void visit(size_t link, uint64_t edge);  // a link whose valid is high
-    void finished(size_t link, uint64_t start, uint64_t end, const Header& h);
 
     const std::vector<std::unique_ptr<LinkSignals>>& links_;
     // The signals' current values, read through pointers taken once. The valid bus keeps a bitmap of
@@ -49,14 +39,10 @@ private:
     std::vector<const bool*> ready_;
     std::vector<const uint64_t*> flit_;
     const SignalBus<uint8_t>* vc_ = nullptr;  // the links' virtual channels, if any
-    unsigned vcs_ = 1;
-    PacketFormat format_;
     TraceWriter* trace_;
     LinkLoad* load_ = nullptr;
-    std::vector<uint16_t> flits_in_;  // per link and virtual channel: flits of the current packet seen so far (0: none)
-    std::vector<InFlight> state_;
+    PacketAssembler packets_;
     uint64_t edge_ = 0;
-    uint64_t data_ = 0, ctrl_ = 0, data_flits_ = 0, flits_ = 0, corrupt_ = 0;
 };
 
 }  // namespace cubecast

@@ -12,7 +12,7 @@
 
 namespace cubecast {
 
-TlmWaves::TlmWaves(const std::string& path, const Topology& topology, uint64_t load_cycles)
+TlmWaves::TlmWaves(const std::string& path, const Topology& topology, uint64_t load_cycles, uint64_t ready_ns)
     : path_(path), stem_(wave_stem(path)), fst_(has_extension(path, ".fst")), topology_(topology), load_cycles_(load_cycles) {
     {
         std::ofstream probe(stem_ + ".vcd");
@@ -28,10 +28,9 @@ TlmWaves::TlmWaves(const std::string& path, const Topology& topology, uint64_t l
         if (s.kind == WaveSignal::delivered) node_base_[i] = index;
         if (s.kind == WaveSignal::out_valid) link_base_[size_t{i} * ports + static_cast<unsigned>(port)] = index;
     });
-    // Every input's ready register goes high at the first run edge.
     for (uint32_t i = 0; i < topology.nodes(); ++i)
         for (unsigned p = 0; p < ports; ++p)
-            if (topology.across(i, p)) link_ready(size_t{i} * ports + p, run_time(0), true);
+            if (topology.across(i, p)) link_ready(size_t{i} * ports + p, ready_ns, true);
 }
 
 uint32_t TlmWaves::add(const std::string& scope, const std::string& name, unsigned width) {
@@ -82,7 +81,7 @@ std::string value_text(uint64_t v, unsigned width) {
 
 // The changes in time order; at one time the one recorded last wins (a link whose transfer ends and
 // whose next packet starts at the same edge stays valid).
-std::string TlmWaves::write_vcd(const std::string& vcd_path) {
+std::string TlmWaves::write_vcd(const std::string& vcd_path, uint64_t end_ns) {
     std::ofstream out(vcd_path);
     out << "$version cubecast transaction level (values reconstructed from the transactions) $end\n"
         << "$timescale 100 ps $end\n$scope module SystemC $end\n";
@@ -123,6 +122,7 @@ std::string TlmWaves::write_vcd(const std::string& vcd_path) {
         const Change& c = changes_[i];
         const bool superseded =
             i + 1 < changes_.size() && changes_[i + 1].time_ns == c.time_ns && changes_[i + 1].signal == c.signal;
+        if (c.time_ns + 1 >= end_ns) break;  // (end_ns is a nanosecond past the last edge's time)
         if (superseded || value[c.signal] == c.value) continue;
         value[c.signal] = c.value;
         if (stamped != c.time_ns) out << "#" << c.time_ns * 10 << "\n";
@@ -136,7 +136,7 @@ std::vector<std::string> TlmWaves::close(uint64_t end_ns) {
     if (closed_) return {};
     closed_ = true;
     std::vector<std::string> failed;
-    if (auto e = write_vcd(stem_ + ".vcd"); !e.empty()) failed.push_back(e);
+    if (auto e = write_vcd(stem_ + ".vcd", end_ns); !e.empty()) failed.push_back(e);
     if (fst_ && failed.empty() && !vcd_to_fst(stem_))
         failed.push_back("converting '" + printable(stem_) + ".vcd' to FST with vcd2fst failed");
     std::ofstream gtkw(CycleWaves::gtkw_path_for(path_));

@@ -25,7 +25,9 @@ class TlmWaves : public TlmWaveObserver {
 public:
     // Throws std::runtime_error if the files cannot be written. `path` ends in .vcd or .fst (a VCD is
     // then written beside it and converted when closed).
-    TlmWaves(const std::string& path, const Topology& topology, uint64_t load_cycles);
+    // The inputs' ready goes high at `ready_ns` (the ideal router's at its first run edge, the
+    // input-buffered router's at its first clock edge).
+    TlmWaves(const std::string& path, const Topology& topology, uint64_t load_cycles, uint64_t ready_ns);
 
     uint64_t run_time(uint64_t cycle) const override { return 1 + load_cycles_ + cycle; }  // ns
     uint64_t load_time(uint64_t edge) const override { return 1 + edge; }                  // ns
@@ -34,7 +36,8 @@ public:
     void link_ready(size_t link, uint64_t time_ns, bool v) override { record(link_signal(link, 1), time_ns, v); }
     void link_flit(size_t link, uint64_t time_ns, uint64_t flit) override { record(link_signal(link, 2), time_ns, flit); }
     // Writes the VCD (converting it to FST if asked) and the .gtkw zoomed to end_ns: the failures, one
-    // line each.
+    // line each; end_ns is a nanosecond past the last edge's time. Changes recorded ahead for later
+    // times never happened (the run stopped first).
     std::vector<std::string> close(uint64_t end_ns);
 
 private:
@@ -52,7 +55,7 @@ private:
     uint32_t link_signal(size_t link, unsigned which) const { return link_base_[link] + which; }
     void record(uint32_t signal, uint64_t time_ns, uint64_t value) { changes_.push_back({time_ns, signal, value}); }
     void sample(uint32_t signal, uint64_t time_ns, uint64_t value);
-    std::string write_vcd(const std::string& vcd_path);  // the failure, if any
+    std::string write_vcd(const std::string& vcd_path, uint64_t end_ns);  // the failure, if any
 
     std::string path_, stem_;
     bool fst_ = false;

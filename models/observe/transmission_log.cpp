@@ -9,12 +9,22 @@ void TransmissionLog::begin(size_t link, uint32_t src, uint32_t dst, uint64_t st
     in_flight_[link] = Crossing{start, end, kind};
     // Counted whole now; stop() takes back what had not crossed when the run ended.
     (kind == Kind::data ? data_ : ctrl_)++;
-    flits_ += length;
+    flit_count_ += length;
     if (kind == Kind::data) data_flits_ += length;
     if (load_) load_->add(link, start, end);
     if (!trace_) return;
     flush_before(start + 1);
     waiting_.push(Row{end, start, link, src, dst, header_flit});
+}
+
+// At the receiver's edge `arrives`: every flit that arrived earlier has been reported.
+void TransmissionLog::arrived(size_t link, uint32_t src, uint32_t dst, unsigned vc, uint64_t flit, uint64_t arrives) {
+    flits_.arrive(link, vc, flit, arrives, [&](uint64_t start, uint64_t end, const Header&, uint64_t header_flit) {
+        if (load_) load_->add(link, start, end);
+        if (!trace_) return;
+        flush_before(end);
+        waiting_.push(Row{end, start, link, src, dst, header_flit});
+    });
 }
 
 void TransmissionLog::flush_before(uint64_t cycle) {
@@ -34,7 +44,7 @@ void TransmissionLog::stop(uint64_t last) {
         if (c.end <= last) continue;
         const uint64_t length = c.end - c.start, moved = last > c.start ? last - c.start : 0;
         (c.kind == Kind::data ? data_ : ctrl_)--;
-        flits_ -= length - moved;
+        flit_count_ -= length - moved;
         if (c.kind == Kind::data) data_flits_ -= length - moved;
     }
     if (trace_) flush_before(last + 1);

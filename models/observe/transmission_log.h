@@ -2,7 +2,8 @@
 // when the transfer begins (its start and end cycles are known then), counted as the cycle level's
 // LinkMonitor counts flits on the wires, and written to the trace in the same order: by end cycle,
 // then by link (src * ports + port). Rows wait in a heap until no earlier row can come: a transfer
-// that begins at cycle t ends after t.
+// that begins at cycle t ends after t. Input-buffered routers report each flit as it arrives instead,
+// and the packets are assembled from them as the cycle level's monitor assembles them.
 #pragma once
 #include <cstdint>
 #include <queue>
@@ -10,6 +11,7 @@
 
 #include "models/fabric/packet.h"
 #include "models/observe/link_load.h"
+#include "models/observe/packet_assembler.h"
 #include "models/observe/trace_writer.h"
 #include "routers/cores/tlm_observer.h"
 
@@ -17,21 +19,24 @@ namespace cubecast {
 
 class TransmissionLog : public TransferObserver {
 public:
-    TransmissionLog(size_t links, PacketFormat format, TraceWriter* trace) : format_(format), trace_(trace), in_flight_(links) {}
+    TransmissionLog(size_t links, PacketFormat format, TraceWriter* trace, unsigned vcs = 1)
+        : format_(format), trace_(trace), in_flight_(links), flits_(links, vcs, format) {}
 
     // Link `link` (src -> dst) carries a packet from cycle `start` (its first flit is on the link in
     // cycle start + 1) to `end`, when its last flit arrives.
     // The header flit is decoded only when the row is written to a trace.
     void begin(size_t link, uint32_t src, uint32_t dst, uint64_t start, uint64_t header_flit) override;
+    void arrived(size_t link, uint32_t src, uint32_t dst, unsigned vc, uint64_t flit, uint64_t arrives) override;
     void count_load(LinkLoad* load) { load_ = load; }  // task traffic: per-link flits in the window
     // The run stopped after the edge of cycle `last`: the rows of the packets that arrived by then are
     // written, and packets still crossing count only the flits that had moved.
     void stop(uint64_t last);
 
-    uint64_t data_transmissions() const { return data_; }
-    uint64_t ctrl_transmissions() const { return ctrl_; }
-    uint64_t data_flits() const { return data_flits_; }
-    uint64_t flits_moved() const { return flits_; }
+    uint64_t data_transmissions() const { return data_ + flits_.data_transmissions(); }
+    uint64_t ctrl_transmissions() const { return ctrl_ + flits_.ctrl_transmissions(); }
+    uint64_t data_flits() const { return data_flits_ + flits_.data_flits(); }
+    uint64_t flits_moved() const { return flit_count_ + flits_.flits_moved(); }
+    uint64_t corrupt_headers() const { return flits_.corrupt_headers(); }
 
 private:
     struct Row {
@@ -52,7 +57,8 @@ private:
         Kind kind = Kind::data;
     };
     std::vector<Crossing> in_flight_;  // per link, the last transfer (for stop())
-    uint64_t data_ = 0, ctrl_ = 0, data_flits_ = 0, flits_ = 0;
+    uint64_t data_ = 0, ctrl_ = 0, data_flits_ = 0, flit_count_ = 0;
+    PacketAssembler flits_;  // the input-buffered routers' flits
 };
 
 }  // namespace cubecast

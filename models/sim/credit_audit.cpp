@@ -2,32 +2,51 @@
 
 namespace cubecast {
 
-CreditAudit::CreditAudit(const Topology& topology, const std::vector<std::unique_ptr<LinkSignals>>& links,
+CreditAudit::CreditAudit(const Topology& topology, std::function<OnLink(size_t, uint64_t)> on_link,
                          std::vector<const InputBufferedRouter*> routers, unsigned vcs, unsigned depth)
-    : topology_(topology), links_(links), routers_(std::move(routers)), vcs_(vcs), depth_(depth) {}
+    : topology_(topology), on_link_(std::move(on_link)), routers_(std::move(routers)), vcs_(vcs), depth_(depth) {}
 
-bool CreditAudit::check(uint64_t cycle) {
+bool CreditAudit::check(uint64_t cycle, bool all) {
     if (!problem_.empty()) return false;
-    ++checks_;
-    for (const auto& link : links_) {
-        if (!link) continue;
-        const LinkBuses& b = *link->buses;
-        const size_t i = link->index;
-        const InputBufferedRouter& sender = *routers_[link->src];
-        const InputBufferedRouter& receiver = *routers_[link->dst];
-        const unsigned in_port = topology_.arrival_port(link->port);
-        const bool flit_on_link = b.valid.read(i);
-        const uint64_t credits_back = b.credit->read(i);
-        for (unsigned vc = 0; vc < vcs_; ++vc) {
-            const unsigned total = sender.credits_held(link->port, vc) + (flit_on_link && b.vc->read(i) == vc ? 1u : 0u) +
-                                   receiver.flits_held(in_port, vc) + static_cast<unsigned>((credits_back >> (8 * vc)) & 0xffu);
-            if (total == depth_) continue;
-            problem_ = "credits not conserved after cycle " + std::to_string(cycle) + " on the link from node " +
-                       std::to_string(link->src) + " to node " + std::to_string(link->dst) + ", virtual channel " +
-                       std::to_string(vc) + ": credits, flits and returning credits add up to " + std::to_string(total) +
-                       ", not its depth " + std::to_string(depth_);
-            return false;
-        }
+    const unsigned ports = topology_.ports();
+    const auto exists = [&](size_t link) {
+        return topology_.across(static_cast<uint32_t>(link / ports), static_cast<unsigned>(link % ports)).has_value();
+    };
+    bool balanced = true;
+    if (all) {
+        for (size_t link = 0; link < size_t{topology_.nodes()} * ports && balanced; ++link)
+            balanced = !exists(link) || balanced_link(link, cycle);
+    } else {
+        for (size_t link : touched_)
+            if (!(balanced = balanced_link(link, cycle))) break;
+    }
+    touched_.clear();
+    if (balanced) return true;
+    // The first link (in link order) that lost or gained a credit, named.
+    for (size_t link = 0; link < size_t{topology_.nodes()} * ports; ++link)
+        if (exists(link) && !balanced_link(link, cycle, &problem_)) break;
+    return false;
+}
+
+bool CreditAudit::balanced_link(size_t link, uint64_t cycle, std::string* problem) {
+    const unsigned ports = topology_.ports();
+    const auto src = static_cast<uint32_t>(link / ports);
+    const auto port = static_cast<unsigned>(link % ports);
+    const uint32_t dst = *topology_.across(src, port);
+    const OnLink wires = on_link_(link, cycle);
+    const InputBufferedRouter& sender = *routers_[src];
+    const InputBufferedRouter& receiver = *routers_[dst];
+    const unsigned in_port = topology_.arrival_port(port);
+    for (unsigned vc = 0; vc < vcs_; ++vc) {
+        const unsigned total = sender.credits_held(port, vc) + (wires.flit && wires.vc == vc ? 1u : 0u) +
+                               receiver.flits_held(in_port, vc) + static_cast<unsigned>((wires.credits >> (8 * vc)) & 0xffu);
+        if (total == depth_) continue;
+        if (!problem) return false;
+        *problem = "credits not conserved after cycle " + std::to_string(cycle) + " on the link from node " +
+                   std::to_string(src) + " to node " + std::to_string(dst) + ", virtual channel " + std::to_string(vc) +
+                   ": credits, flits and returning credits add up to " + std::to_string(total) + ", not its depth " +
+                   std::to_string(depth_);
+        return false;
     }
     return true;
 }

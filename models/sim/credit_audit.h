@@ -3,12 +3,15 @@
 // way back past the wire's end), the flit on the link, the flits the receiver buffers (with those on
 // its delayed wire) and the credits on the link back add up to the virtual channel's depth. A lost
 // or invented credit or flit fails the run with the first link and cycle where it happened.
+// After an edge, the links on which something moved at it (a flit sent or received, a buffer slot
+// freed, credits received) are checked, so the audit costs what the routers' work costs, not a walk
+// over the whole network every cycle; every link is checked when the run ends. A failure is named by
+// a walk over all links, the first in link order.
 #pragma once
-#include <memory>
+#include <functional>
 #include <string>
 #include <vector>
 
-#include "models/fabric/link.h"
 #include "models/fabric/topology.h"
 #include "routers/cores/ib_router.h"
 
@@ -16,20 +19,33 @@ namespace cubecast {
 
 class CreditAudit {
 public:
-    CreditAudit(const Topology& topology, const std::vector<std::unique_ptr<LinkSignals>>& links,
+    // What a link carries between the routers after an edge: a flit (on virtual channel vc) or none,
+    // and the credits going back (8 bits per virtual channel).
+    struct OnLink {
+        bool flit = false;
+        unsigned vc = 0;
+        uint64_t credits = 0;
+    };
+    // The network's links (number src * ports + port), read through `on_link` (the level's wires)
+    // after the edge checked.
+    CreditAudit(const Topology& topology, std::function<OnLink(size_t link, uint64_t cycle)> on_link,
                 std::vector<const InputBufferedRouter*> routers, unsigned vcs, unsigned depth);
-    // After the edge of `cycle`; false (and problem() says why) from the first imbalance on.
-    bool check(uint64_t cycle);
+    // The routers note here the links on which something moved at an edge.
+    std::vector<size_t>* touched() { return &touched_; }
+    // After the edge of `cycle`, the links touched at it (all of them with `all`); false (and
+    // problem() says why) from the first imbalance on.
+    bool check(uint64_t cycle, bool all = false);
     const std::string& problem() const { return problem_; }
-    uint64_t checks() const { return checks_; }
 
 private:
+    // Whether the link's credits add up after the edge of `cycle`; if not, why in `problem`.
+    bool balanced_link(size_t link, uint64_t cycle, std::string* problem = nullptr);
     const Topology& topology_;
-    const std::vector<std::unique_ptr<LinkSignals>>& links_;
+    std::vector<size_t> touched_;
+    std::function<OnLink(size_t, uint64_t)> on_link_;
     std::vector<const InputBufferedRouter*> routers_;
     unsigned vcs_, depth_;
     std::string problem_;
-    uint64_t checks_ = 0;
 };
 
 }  // namespace cubecast

@@ -215,11 +215,11 @@ void Network::build_cycle_level(const LogicFactory& make_logic, const PacketForm
         routers_.push_back(std::move(r));
     }
 
-    if (input_buffered) {
-        std::vector<const InputBufferedRouter*> ib;
-        for (const auto& r : routers_) ib.push_back(static_cast<const InputBufferedRouter*>(r.get()));
-        credit_audit_ = std::make_unique<CreditAudit>(*topology_, links_, std::move(ib), config.ib.vcs, config.ib.vc_depth);
-    }
+    if (input_buffered)
+        build_credit_audit([this](size_t i, uint64_t) {
+            const LinkBuses& b = *link_buses_;
+            return CreditAudit::OnLink{b.valid.read(i), b.vc->read(i), b.credit->read(i)};
+        });
     monitor_ = std::make_unique<LinkMonitor>("link_monitor", links_, format, trace_.get(), input_buffered ? config.ib.vcs : 1);
     monitor_->count_load(link_load_.get());
     monitor_->clk(*clk_);
@@ -245,6 +245,15 @@ void Network::after_edge() {
     supervisor_->after_edge();
 }
 
+// Credits conserved after every edge, every link read through the level's wires.
+void Network::build_credit_audit(std::function<CreditAudit::OnLink(size_t, uint64_t)> on_link) {
+    std::vector<const InputBufferedRouter*> ib;
+    for (const auto& r : routers_) ib.push_back(static_cast<const InputBufferedRouter*>(r.get()));
+    credit_audit_ =
+        std::make_unique<CreditAudit>(*topology_, std::move(on_link), std::move(ib), config_.ib.vcs, config_.ib.vc_depth);
+    for (const auto& r : routers_) static_cast<InputBufferedRouter*>(r.get())->note_links_in(credit_audit_->touched());
+}
+
 // The transaction level's network: the same nodes, logics, checks and trace, TLM routers bound
 // socket to socket, the transmission log in place of the link monitor, and a supervisor that runs
 // only after the edges some router ran, and when the stall watch or the cycle limit is due.
@@ -256,9 +265,11 @@ constexpr uint32_t kPrefetchRouters = 1024;
 void Network::build_transaction_level(const LogicFactory& make_logic, const PacketFormat& format) {
     const uint32_t n = topology_->nodes();
     const unsigned ports = topology_->ports();
-    log_ = std::make_unique<TransmissionLog>(size_t{n} * ports, format, trace_.get());
+    const bool input_buffered = config_.buffering == Buffering::input;
+    log_ = std::make_unique<TransmissionLog>(size_t{n} * ports, format, trace_.get(), input_buffered ? config_.ib.vcs : 1);
     log_->count_load(link_load_.get());
     wheel_ = std::make_unique<EdgeWheel>("wheel", [this](uint64_t cycle) {
+        if (credit_audit_) credit_audit_->check(cycle);  // credits change only at the edges routers run
         if (const uint64_t again = supervisor_->after_tlm_edge(cycle, tlm_last_progress_)) wheel_->wake_at(again);
     });
     wheel_->prefetch_ahead(n >= kPrefetchRouters);
@@ -270,10 +281,13 @@ void Network::build_transaction_level(const LogicFactory& make_logic, const Pack
     hooks.transfers = transfers_.get();
     const std::string waves = config_.fst_path.empty() ? config_.vcd_path : config_.fst_path;
     if (!waves.empty()) {
-        tlm_waves_ = std::make_unique<TlmWaves>(waves, *topology_, load_cycles_);
+        // (The ideal router raises its inputs' ready at the first run edge, the input-buffered one at the first clock edge.)
+        const uint64_t ready_ns = input_buffered ? 0 : 1 + load_cycles_;
+        tlm_waves_ = std::make_unique<TlmWaves>(waves, *topology_, load_cycles_, ready_ns);
         hooks.waves = tlm_waves_.get();
     }
     const RouterConfig rc{config_.packet_flits, config_.queue_depth, config_.port_model, format};
+    if (input_buffered) return build_transaction_level_ib(make_logic, rc, hooks);
     std::vector<TlmRouter*> tlm(n);
     for (uint32_t i = 0; i < n; ++i) {
         auto r = std::make_unique<TlmRouter>(("router_" + std::to_string(i)).c_str(), i, *topology_, rc, make_logic(i),
@@ -292,6 +306,52 @@ void Network::build_transaction_level(const LogicFactory& make_logic, const Pack
             else
                 tlm[i]->connect_none(p);
         }
+}
+
+// The input-buffered routers at the transaction level: the cycle level's routers on IbTlmLinks (a
+// flit or credits driven at one edge are seen at the next), their edges run by the wheel.
+void Network::build_transaction_level_ib(const LogicFactory& make_logic, const RouterConfig& rc, const TlmNetworkHooks& hooks) {
+    const uint32_t n = topology_->nodes();
+    const unsigned ports = topology_->ports();
+    std::vector<InputBufferedRouter*> ib(n);
+    for (uint32_t i = 0; i < n; ++i) {
+        auto r = std::make_unique<InputBufferedRouter>(("router_" + std::to_string(i)).c_str(), i, *topology_, rc, config_.ib,
+                                                       make_logic(i), *nodes_[i], counters_);
+        r->clk(tlm_low_);
+        r->rst(tlm_low_);
+        r->load(tlm_low_);
+        if (hooks.waves) r->enable_wave_values();
+        ib[i] = r.get();
+        routers_.push_back(std::move(r));
+    }
+    ib_links_.resize(size_t{n} * ports);
+    for (uint32_t i = 0; i < n; ++i)
+        for (unsigned p = 0; p < ports; ++p)
+            if (const auto j = topology_->across(i, p)) {
+                IbTlmLink& l = ib_links_[size_t{i} * ports + p];
+                l.sender = ib[i];
+                l.receiver = ib[*j];
+                l.index = size_t{i} * ports + p;
+                l.src = i;
+                l.dst = *j;
+                l.port = p;
+                l.arrival_port = topology_->arrival_port(p);
+            }
+    for (uint32_t i = 0; i < n; ++i) {
+        ib[i]->use_transaction_level(hooks);
+        for (unsigned p = 0; p < ports; ++p) {
+            if (const auto j = topology_->across(i, p))
+                ib[i]->connect_tlm(p, ib_links_[size_t{i} * ports + p],
+                                   ib_links_[size_t{*j} * ports + topology_->arrival_port(p)]);
+            else
+                ib[i]->connect_none(p);
+        }
+    }
+    build_credit_audit([this](size_t i, uint64_t cycle) {
+        const IbTlmLink& l = ib_links_[i];
+        const IbTlmLink::Flit* f = l.flit_at(cycle + 1);
+        return CreditAudit::OnLink{f != nullptr, f ? f->vc : 0u, l.credits_at(cycle + 1)};
+    });
 }
 
 }  // namespace cubecast

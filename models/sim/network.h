@@ -5,6 +5,7 @@
 // One Network per process (SystemC allows one elaboration): simulate.h runs several, each in a child.
 #pragma once
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <systemc>
 #include <vector>
@@ -60,6 +61,8 @@ private:
     void open_trace();
     void build_cycle_level(const LogicFactory& make_logic, const PacketFormat& format);
     void build_transaction_level(const LogicFactory& make_logic, const PacketFormat& format);
+    void build_transaction_level_ib(const LogicFactory& make_logic, const RouterConfig& rc, const TlmNetworkHooks& hooks);
+    void build_credit_audit(std::function<CreditAudit::OnLink(size_t link, uint64_t cycle)> on_link);
     // The result (network_result.cpp).
     void close_outputs(RunResult& r, uint64_t cycles);
     void describe_run(RunResult& r) const;
@@ -107,6 +110,7 @@ private:
     std::unique_ptr<LinkMonitor> monitor_;
     std::unique_ptr<CreditAudit> credit_audit_;  // input-buffered routers: credits conserved after every edge
     uint64_t audited_edges_ = 0;
+    std::vector<IbTlmLink> ib_links_;  // the input-buffered routers' links at the transaction level
     std::unique_ptr<CycleWaves> waves_;
     std::unique_ptr<TlmWaves> tlm_waves_;         // the transaction level's
     std::unique_ptr<TlmTransferPool> transfers_;  // the transaction level's transactions

@@ -26,6 +26,7 @@ RunResult Network::run() {
     const double binding = std::chrono::duration<double>(simulation_started_ - t0).count();
     const uint64_t cycles = supervisor_->cycles();
     if (log_) log_->stop(cycles - 1);
+    if (credit_audit_) credit_audit_->check(cycles - 1, true);  // every link, once more
     RunResult r;
     close_outputs(r, cycles);
     r.level = config_.level;
@@ -93,9 +94,9 @@ void Network::describe_run(RunResult& r) const {
     r.seed = config_.seed;
     r.broadcasts = task_.broadcasts();
     report_bounds(r);
-    r.data_transmissions = log_ ? log_->data_transmissions() : monitor_->data_transmissions();
-    r.ctrl_transmissions = log_ ? log_->ctrl_transmissions() : monitor_->ctrl_transmissions();
-    r.flits_moved = log_ ? log_->flits_moved() : monitor_->flits_moved();
+    r.data_transmissions = log_ ? log_->data_transmissions() : monitor_->moved().data_transmissions();
+    r.ctrl_transmissions = log_ ? log_->ctrl_transmissions() : monitor_->moved().ctrl_transmissions();
+    r.flits_moved = log_ ? log_->flits_moved() : monitor_->moved().flits_moved();
     r.simulated_cycles = supervisor_->cycles();
 }
 
@@ -146,7 +147,7 @@ Network::RunChecks Network::read_nodes_and_routers(RunResult& r) const {
         r.problems.push_back("... and " + std::to_string(checks.unfinished.size() - 4) + " more logics that never finished");
     r.completion_slots = Slots::of_cycles(r.completion_cycles, config_.packet_flits);
     if (r.completion_cycles)
-        r.link_utilisation = static_cast<double>(log_ ? log_->data_flits() : monitor_->data_flits()) /
+        r.link_utilisation = static_cast<double>(log_ ? log_->data_flits() : monitor_->moved().data_flits()) /
                              (static_cast<double>(topology_->directed_links()) * static_cast<double>(r.completion_cycles));
     r.delivered_exactly_once = checks.node_errors == 0 && checks.all_done && r.deliveries == r.expected_deliveries;
     if (!checks.all_done && supervisor_->status() == RunStatus::ok)
@@ -158,7 +159,7 @@ Network::RunChecks Network::read_nodes_and_routers(RunResult& r) const {
 // and no header was corrupted.
 void Network::check_conservation(RunResult& r) const {
     const uint64_t monitored = r.data_transmissions + r.ctrl_transmissions;
-    const uint64_t corrupt_on_links = log_ ? 0 : monitor_->corrupt_headers();
+    const uint64_t corrupt_on_links = log_ ? log_->corrupt_headers() : monitor_->moved().corrupt_headers();
     r.conserved = counters_.copies_enqueued == counters_.transmissions_started &&
                   counters_.transmissions_started == counters_.transmissions_sent &&
                   counters_.transmissions_sent == counters_.packets_received && counters_.packets_received == monitored &&
@@ -192,7 +193,7 @@ RunStatus Network::settle_status(RunResult& r, const RunChecks& checks) const {
         status = RunStatus::check_failed;
     r.stalled = status == RunStatus::deadlock || status == RunStatus::timeout;
     const bool broke_a_rule = checks.router_problems != 0 || checks.node_errors != 0 || counters_.corrupt_headers != 0 ||
-                              (!log_ && monitor_->corrupt_headers() != 0);
+                              (log_ ? log_->corrupt_headers() : monitor_->moved().corrupt_headers()) != 0;
     const RunStatus ended_as = status;
     if (r.stalled && broke_a_rule) status = RunStatus::check_failed;
     if (ended_as == RunStatus::deadlock) {

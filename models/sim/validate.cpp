@@ -194,7 +194,6 @@ std::optional<std::string> validate_microarchitecture(const RunConfig& c, const 
     }
     for (const NumberKnob& k : kNumberKnobs)
         if (auto e = range_problem(k.name, c.ib.*k.field, c)) return e;
-    if (c.level == Level::tlm) return std::string("--buffering input is not available at this level yet: accepted --level cycle");
     if (c.uses_rtl())
         return std::string(
             "--buffering input is not available with the RTL router yet: accepted --router systemc, no --rtl-nodes");

@@ -185,11 +185,17 @@ void StLogic::on_cycle(const LocalView& v, std::vector<Emission>& out) {
         if (!prefix_) prefix_ = std::make_unique<ParallelPrefix>(s_.d, id_, own_.size());
         prefix_->on_cycle(v, out);
         if (id_ == 0 && prefix_->total() && !k_) k_ = prefix_->total();
-        // The last step of phase 1 (cycle 2d): node 0 tells e_1..e_d the value of K.
-        if (id_ == 0 && v.cycle == 2 * s_.d) {
-            Emission e{make_token(id_, kTokenTotal, *k_), {}};
-            for (unsigned p = 0; p < s_.d; ++p) e.decision.forward(p, QueueKey{v.cycle, 0});
-            out.push_back(std::move(e));
+        // The last step of phase 1 (cycle 2d): node 0 tells e_1..e_d the value of K. On a router
+        // slower than the paper's the prefix may not have brought K by then: phase 1 overran (a
+        // failed check), and K goes out as soon as it is known.
+        if (id_ == 0 && !total_sent_ && v.cycle >= 2 * s_.d) {
+            if (v.cycle == 2 * s_.d && !k_) fail("phase 1 overran: node 0 did not know K at cycle " + std::to_string(v.cycle));
+            if (k_) {
+                total_sent_ = true;
+                Emission e{make_token(id_, kTokenTotal, *k_), {}};
+                for (unsigned p = 0; p < s_.d; ++p) e.decision.forward(p, QueueKey{v.cycle, 0});
+                out.push_back(std::move(e));
+            }
         }
     }
     if (!released_ && ready_to_release()) release_own(out);
@@ -227,7 +233,7 @@ uint64_t StLogic::next_cycle_needed(uint64_t cycle) const {
     if (s_.variant == StVariant::prefix) {
         if (!prefix_) return cycle;
         if (const auto e = prefix_->next_emission(cycle)) at(*e);
-        if (id_ == 0 && cycle <= 2 * uint64_t{s_.d}) at(2 * uint64_t{s_.d});  // K to the roots
+        if (id_ == 0 && !total_sent_) at(2 * uint64_t{s_.d});  // K to the roots (once known)
     }
     if (!released_ && ready_to_release()) return cycle;
     if (my_tree_ && released_ && !phase3_started_) {

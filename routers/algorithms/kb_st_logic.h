@@ -91,6 +91,7 @@ private:
     // Node 0 (random_guaranteed): the latest count of each root.
     std::vector<uint64_t> counts_;
     bool go_sent_ = false;
+    bool total_sent_ = false;  // prefix: node 0 told the roots K
 
     unsigned terminations_ = 0;
     bool finished_ = false;

@@ -67,7 +67,10 @@ void ParallelPrefix::on_cycle(const LocalView& v, std::vector<Emission>& out) {
             return;  // one token per cycle
         }
     }
-    if (!right_of_ || down_level_ == 0) return;
+    // Down only once this node's sum went up: its blocks' sums are then all known. (A down token can
+    // come first only when the schedule's timing broke, e.g. a late token from an earlier period on a
+    // router slower than the paper's: it waits here rather than handing down sums not yet received.)
+    if (!up_sent_ || !right_of_ || down_level_ == 0) return;
     if (last_down_ && v.cycle < *last_down_ + opt_.step_cycles) return;
     // Hand R (and L) of the block at down_level_ to the right child; keep the left child's.
     uint64_t left_child_sum = a_;  // S(left child at level down_level_ - 1)

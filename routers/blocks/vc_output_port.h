@@ -37,6 +37,8 @@ public:
         return n;
     }
     bool credits_pending() const { return !line_.empty(); }
+    bool credits_due(uint64_t cycle) const { return !line_.empty() && line_.front().first <= cycle; }
+    uint64_t next_credits_due() const { return line_.front().first; }  // (credits_pending() only)
     // Every credit is back: the next router's buffers hold nothing of this port's.
     bool all_returned(unsigned depth) const {
         if (!line_.empty()) return false;

@@ -1,7 +1,5 @@
 #include "routers/cores/edge_wheel.h"
 
-#include "routers/cores/tlm_router.h"
-
 namespace cubecast {
 
 using namespace sc_core;
@@ -12,7 +10,7 @@ EdgeWheel::EdgeWheel(sc_module_name name, std::function<void(uint64_t)> after_ed
     SC_METHOD(turn);  // runs at time 0: every router's first edge (they add themselves for cycle 0)
 }
 
-std::vector<TlmRouter*>& EdgeWheel::bucket(uint64_t cycle) {
+std::vector<WheelRouter*>& EdgeWheel::bucket(uint64_t cycle) {
     if (cycle >= now_ + kSlots) return later_[cycle];
     const uint64_t slot = cycle % kSlots;
     if (ring_cycle_[slot] != cycle) {
@@ -22,7 +20,7 @@ std::vector<TlmRouter*>& EdgeWheel::bucket(uint64_t cycle) {
     return ring_[slot];
 }
 
-void EdgeWheel::add(uint64_t cycle, TlmRouter* r) { bucket(cycle).push_back(r); }
+void EdgeWheel::add(uint64_t cycle, WheelRouter* r) { bucket(cycle).push_back(r); }
 
 void EdgeWheel::wake_at(uint64_t cycle) { wakes_.insert(cycle); }
 
@@ -41,10 +39,10 @@ void EdgeWheel::turn() {
     // In memory order: the order does not matter to the result (within an edge a router reads only
     // what earlier edges left), and walking the routers' state in address order lets the host's
     // prefetchers fetch ahead instead of missing the cache router by router.
-    if (prefetch_) std::sort(running_.begin(), running_.end(), std::less<TlmRouter*>());
+    if (prefetch_) std::sort(running_.begin(), running_.end(), std::less<WheelRouter*>());
     const size_t n = running_.size();
     if (!prefetch_) {
-        for (TlmRouter* r : running_) r->run_due(now_);
+        for (WheelRouter* r : running_) r->run_due(now_);
     } else {
         for (size_t i = 0; i < n; ++i) {
             if (i + 8 < n) running_[i + 8]->prefetch_fields();

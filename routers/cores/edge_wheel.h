@@ -14,7 +14,18 @@
 
 namespace cubecast {
 
-class TlmRouter;
+// What the wheel runs: a transaction-level router (the ideal router's TlmRouter, or the input-buffered
+// router when its links are transaction-level ones).
+class WheelRouter {
+public:
+    virtual ~WheelRouter() = default;
+    // Run the edge of `cycle` if this router is still due then.
+    virtual void run_due(uint64_t cycle) = 0;
+    // Host-speed hints, a few routers ahead of running this one (see TlmRouter).
+    virtual void prefetch_fields() const {}
+    virtual void prefetch_state() const {}
+    virtual void prefetch_neighbours() const {}
+};
 
 class EdgeWheel : public sc_core::sc_module {
 public:
@@ -22,8 +33,8 @@ public:
     EdgeWheel(sc_core::sc_module_name name, std::function<void(uint64_t)> after_edge);
 
     uint64_t now() const { return now_; }
-    // CycleRouter r must run the edge of `cycle` (> now, or == now before the wheel reached it).
-    void add(uint64_t cycle, TlmRouter* r);
+    // Router r must run the edge of `cycle` (> now, or == now before the wheel reached it).
+    void add(uint64_t cycle, WheelRouter* r);
     // The supervisor must check at `cycle` even if no router runs then.
     void wake_at(uint64_t cycle);
     // Ask the host to fetch the state of the routers a few places ahead while one runs: worth it only
@@ -33,16 +44,16 @@ public:
 private:
     static constexpr uint64_t kSlots = 1024;  // the near cycles are a ring; later ones wait in a map
     void turn();
-    std::vector<TlmRouter*>& bucket(uint64_t cycle);
+    std::vector<WheelRouter*>& bucket(uint64_t cycle);
 
     std::function<void(uint64_t)> after_edge_;
     uint64_t now_ = 0;
     bool prefetch_ = true;
-    std::vector<std::vector<TlmRouter*>> ring_;
+    std::vector<std::vector<WheelRouter*>> ring_;
     std::vector<uint64_t> ring_cycle_;  // which cycle each slot holds (the slot is empty otherwise)
-    std::map<uint64_t, std::vector<TlmRouter*>> later_;
+    std::map<uint64_t, std::vector<WheelRouter*>> later_;
     std::set<uint64_t> wakes_;
-    std::vector<TlmRouter*> running_;
+    std::vector<WheelRouter*> running_;
     sc_core::sc_event never_;  // nothing due: the process waits on this, which no one notifies
 };
 

@@ -17,6 +17,7 @@ InputBufferedRouter::InputBufferedRouter(sc_module_name name, uint32_t id, const
       outs_(topology.ports(), VcOutputPort(ib.vcs, ib.vc_depth)),
       arriving_(size_t{topology.ports()} * ib.vcs, 0),
       wire_(topology.ports()),
+      on_wire_(size_t{topology.ports()} * ib.vcs, 0),
       injected_copies_(ib.vcs),
       va_(topology.ports() + 1, topology.ports(), ib.vcs, ib.alloc_iters),
       sa_(topology.ports() + 1, ib.vcs, topology.ports() + 1, ib.alloc_iters),
@@ -64,6 +65,11 @@ void InputBufferedRouter::on_clock() {
     }
     if (load.read()) return;       // own packets wait in the network interface; injection starts with the run
     cycle_ = gate_.cycle(cycle_);  // edges may have been skipped
+    run_edge();
+    if (gate_.gated() && quiet()) gate_.sleep(cycle_, node_.next_arrival_cycle(), kNeverBefore);
+}
+
+void InputBufferedRouter::run_edge() {
     receive_credits();
     receive_flits();
     if (!to_node_.empty()) deliver_due();
@@ -80,16 +86,25 @@ void InputBufferedRouter::on_clock() {
     route_fronts(0, ports_ + 1);
     drive_links();
     ++cycle_;
-    if (gate_.gated() && quiet()) gate_.sleep(cycle_, node_.next_arrival_cycle(), kNeverBefore);
 }
 
 // Only the outputs owed credits can receive any (with none in flight, a link's credit word is 0).
 void InputBufferedRouter::receive_credits() {
-    for (uint32_t owed = owed_mask_; owed != 0; owed &= owed - 1) {
+    // (At the transaction level: the outputs whose link was driven for this edge, and those whose
+    // credits are still on their way past the wire.)
+    uint32_t visit = owed_mask_;
+    if (tlm_) {
+        visit = credits_coming_[cycle_ & 1] | (ib_.credit_delay ? owed_mask_ : 0);
+        credits_coming_[cycle_ & 1] = 0;
+    }
+    for (uint32_t owed = visit; owed != 0; owed &= owed - 1) {
         const unsigned q = static_cast<unsigned>(__builtin_ctz(owed));
-        if (const uint64_t packed = out_[q].buses->credit->read(out_[q].index))
+        if (const uint64_t packed = tlm_ ? tlm_out_[q]->credits_at(cycle_) : out_[q].buses->credit->read(out_[q].index)) {
             outs_[q].credits_arrive(packed, cycle_ + ib_.credit_delay);
-        if (outs_[q].credits_pending()) outs_[q].apply_credits(cycle_);
+            touch_out(q);
+            acted_ = true;
+        }
+        if (outs_[q].credits_due(cycle_)) outs_[q].apply_credits(cycle_), touch_out(q), acted_ = true;
         if (outs_[q].all_returned(ib_.vc_depth)) owed_mask_ &= ~(1u << q);
     }
 }
@@ -104,26 +119,40 @@ bool InputBufferedRouter::quiet() const {
         if (w) return false;
     for (unsigned p = 0; p < ports_; ++p)
         if (in_[p].buses && in_[p].buses->valid.read(in_[p].index)) return false;
-    return true;
+    return true;  // (at the transaction level a neighbour that drives a link asks for the edge it is seen at)
 }
 
 // A flit on an input link moved during the cycle before this edge; it reaches its virtual channel
 // link_delay cycles later.
 void InputBufferedRouter::receive_flits() {
+    const auto take = [&](unsigned p, uint8_t vc, uint64_t flit) {
+        ++counters_.progress;
+        touch_in(p);
+        if (ib_.link_delay == 0 || vc >= ib_.vcs)  // (no such virtual channel: reported at once)
+            accept_flit(p, vc, flit);
+        else
+            wire_[p].push_back({cycle_ + ib_.link_delay, vc, flit}), ++wire_flits_, ++on_wire_[p * ib_.vcs + vc];
+    };
+    const uint32_t coming = tlm_ ? flits_coming_[cycle_ & 1] : 0;
+    if (tlm_) flits_coming_[cycle_ & 1] = 0;
     for (unsigned p = 0; p < ports_; ++p) {
-        if (!in_[p].buses) continue;
-        LinkBuses& b = *in_[p].buses;
-        if (b.valid.read(in_[p].index)) {
-            ++counters_.progress;
-            const uint8_t vc = b.vc->read(in_[p].index);
-            const uint64_t flit = b.flit.read(in_[p].index);
-            if (ib_.link_delay == 0)
-                accept_flit(p, vc, flit);
-            else
-                wire_[p].push_back({cycle_ + ib_.link_delay, vc, flit}), ++wire_flits_;
+        if (tlm_) {
+            if (!((coming >> p) & 1u)) {
+                if (wire_flits_ == 0) continue;
+            } else {
+                const IbTlmLink& l = *tlm_in_[p];
+                const IbTlmLink::Flit& f = *l.flit_at(cycle_);
+                hooks_.log->arrived(l.index, l.src, l.dst, f.vc, f.flit, cycle_);
+                take(p, f.vc, f.flit);
+            }
+        } else {
+            if (!in_[p].buses) continue;
+            const LinkBuses& b = *in_[p].buses;
+            if (b.valid.read(in_[p].index)) take(p, b.vc->read(in_[p].index), b.flit.read(in_[p].index));
         }
         while (!wire_[p].empty() && wire_[p].front().due <= cycle_) {
             accept_flit(p, wire_[p].front().vc, wire_[p].front().flit);
+            --on_wire_[p * ib_.vcs + wire_[p].front().vc];
             wire_[p].pop_front();
             --wire_flits_;
         }
@@ -180,6 +209,7 @@ void InputBufferedRouter::open_packet(unsigned p, unsigned vc) {
 
 void InputBufferedRouter::route_packet(unsigned p, unsigned vc) {
     VirtualChannel& c = channel(p, vc);
+    acted_ = true;
     c.eligible_at = cycle_ + ib_.router_delay;
     if (c.from_injection) {  // routed when the node made it: the network interface kept its copies
         c.copies = std::move(injected_copies_[vc].front());
@@ -257,11 +287,12 @@ void InputBufferedRouter::consume(VirtualChannel& c) {
 // The node's packets that joined the network interface at this edge (own packets at reset count
 // as made at cycle 0).
 void InputBufferedRouter::note_made() {
-    while (made_at_.size() < injection_.size()) made_at_.push_back(cycle_);
+    while (made_at_.size() < injection_.size()) made_at_.push_back(cycle_), acted_ = true;
 }
 
 void InputBufferedRouter::deliver_due() {
     while (!to_node_.empty() && to_node_.front().first <= cycle_) {
+        acted_ = true;
         node_.deliver(to_node_.front().second, cycle_);
         ++counters_.deliveries;
         --counters_.in_routers;

@@ -18,6 +18,8 @@
 // traversed, the packets that reached the front as others left routed, the links and credits driven.
 // A router with nothing buffered, owed or due stops its clock until a flit's valid rises on an input
 // link or the node's next packet is due (ClockGate, as the ideal router's).
+// At the transaction level the same router runs without a clock or signals: its links are IbTlmLinks
+// and the EdgeWheel runs its edges at the cycles the clock gate would have let through (ib_router_tlm.cpp).
 #pragma once
 #include <deque>
 #include <memory>
@@ -31,17 +33,36 @@
 #include "routers/blocks/vc_output_port.h"
 #include "routers/blocks/virtual_channel.h"
 #include "routers/cores/clock_gate.h"
+#include "routers/cores/edge_wheel.h"
+#include "routers/cores/ib_tlm_link.h"
 #include "routers/cores/router_core.h"
+#include "routers/cores/tlm_hooks.h"
 
 namespace cubecast {
 
-class InputBufferedRouter : public RouterCore {
+class InputBufferedRouter : public RouterCore, public WheelRouter {
 public:
     InputBufferedRouter(sc_core::sc_module_name name, uint32_t id, const Topology& topology, RouterConfig config,
                         InputBuffering ib, std::unique_ptr<ControlLogic> logic, Node& node, NetworkCounters& counters);
 
     void connect(unsigned p, LinkSignals& out, LinkSignals& in) override;
     void connect_none(unsigned p) override;
+
+    // The transaction level (ib_router_tlm.cpp): no clock; port p's links are `out` and `in`, and the
+    // wheel runs the edges. schedule(): run the edge of `cycle` (a neighbour drove one of our links).
+    void use_transaction_level(const TlmNetworkHooks& hooks);
+    void connect_tlm(unsigned p, IbTlmLink& out, IbTlmLink& in);
+    void run_due(uint64_t cycle) override;
+    void schedule(uint64_t cycle);
+    // A neighbour drove input port p's link (a flit) or output port q's (credits), seen at `cycle`.
+    void flit_coming(unsigned p, uint64_t cycle) {
+        flits_coming_[cycle & 1] |= 1u << p;
+        schedule(cycle);
+    }
+    void credits_coming(unsigned q, uint64_t cycle) {
+        credits_coming_[cycle & 1] |= 1u << q;
+        schedule(cycle);
+    }
 
     unsigned max_queue_occupancy() const override { return max_occupancy_; }
     bool waiting_on_time(uint64_t cycle) const override;
@@ -59,6 +80,9 @@ public:
     unsigned credits_held(unsigned p, unsigned vc) const { return outs_[p].credits(vc) + outs_[p].credits_in_flight(vc); }
     unsigned flits_held(unsigned p, unsigned vc) const;
     const InputBuffering& microarchitecture() const { return ib_; }
+    // The links (their network numbers) on which a flit or credits moved at an edge are added to
+    // `touched` (the credit audit checks those).
+    void note_links_in(std::vector<size_t>* touched) { touched_ = touched; }
 
 private:
     void end_of_elaboration() override;
@@ -70,6 +94,7 @@ private:
         uint64_t flit;
     };
     void on_clock();
+    void run_edge();  // one clock edge, at either level
     void receive_credits();
     void receive_flits();
     void accept_flit(unsigned p, unsigned vc, uint64_t flit);
@@ -81,6 +106,7 @@ private:
     void inject_flit();
     void note_made();
     void owe_credit(unsigned p, unsigned vc) {
+        touch_in(p);
         credits_out_[p] += uint64_t{1} << (8 * vc);
         credit_mask_ |= 1u << p;
     }
@@ -88,6 +114,8 @@ private:
     void allocate_switch_and_traverse();
     void traverse(unsigned p, unsigned vc, unsigned out);
     void drive_links();
+    void drive_tlm_credits();
+    void plant_lost_credit(unsigned p);
     // The virtual channels a copy from input p (virtual channel vc) to output q may take, one bit each.
     uint32_t vc_class(unsigned p, unsigned vc, unsigned q, const Header& h) const;
     // Why a routed packet does not move (for the stuck state), empty if it may.
@@ -103,7 +131,7 @@ private:
     }
     // Calls f(p, vc) for every active virtual channel of inputs [first_port, end_port), in index order.
     template <class F>
-    void for_each_active(unsigned first_port, unsigned end_port, F f) {
+    void for_each_active(unsigned first_port, unsigned end_port, F f) const {
         const size_t begin = size_t{first_port} * ib_.vcs, end = size_t{end_port} * ib_.vcs;
         for (size_t w = begin / 64; w * 64 < end; ++w)
             for (uint64_t bits = active_[w]; bits != 0; bits &= bits - 1) {
@@ -128,6 +156,7 @@ private:
     std::vector<VcOutputPort> outs_;          // ports_
     std::vector<uint16_t> arriving_;          // per input virtual channel: flits of the packet arriving still to come
     std::vector<std::deque<WireFlit>> wire_;  // per input port: flits on the delayed wire
+    std::vector<uint16_t> on_wire_;           // per input virtual channel: its flits among them
     std::vector<std::deque<std::vector<PacketCopy>>> injected_copies_;  // per injection virtual channel: its packets' copies
     VcAllocator va_;
     SwitchAllocator sa_;
@@ -145,6 +174,13 @@ private:
         size_t index = 0;
     };
     std::vector<Wires> in_, out_;
+    std::vector<size_t>* touched_ = nullptr;
+    void touch_in(unsigned p) {
+        if (touched_) touched_->push_back(tlm_ ? tlm_in_[p]->index : in_[p].index);
+    }
+    void touch_out(unsigned q) {
+        if (touched_) touched_->push_back(tlm_ ? tlm_out_[q]->index : out_[q].index);
+    }
     std::vector<uint64_t> credits_out_, credits_written_;  // per input port: this edge's, and the bus's value
     uint32_t sent_mask_ = 0, valid_mask_ = 0;              // outputs sending at this edge, and whose valid is high
     uint32_t owed_mask_ = 0;                               // outputs with credits still to come back
@@ -161,6 +197,23 @@ private:
     uint64_t inject_free_at_ = 0;
     std::deque<std::pair<uint64_t, Packet>> to_node_;
     void deliver_due();
+
+    // The transaction level: its links (per port, none where there is no link), the edge the wheel
+    // runs next, and a later one asked for meanwhile.
+    bool tlm_ = false;
+    TlmNetworkHooks hooks_;
+    std::vector<IbTlmLink*> tlm_in_, tlm_out_;
+    static constexpr uint64_t kNever = IbTlmLink::kNever;
+    uint64_t scheduled_ = kNever, later_ = kNever, last_run_ = kNever;
+    bool started_ = false;
+    // Whether the edge changed anything beyond moving flits (counters_.progress counts those): a
+    // packet routed, a virtual channel allocated, credits in, a delivery, a packet made. An edge that
+    // changed nothing is followed by edges that change nothing until a timer below passes or a
+    // neighbour drives a link: the transaction level skips them.
+    bool acted_ = false;
+    // The ports whose links were driven for an edge, by the edge's parity (cleared as it runs).
+    uint32_t flits_coming_[2] = {0, 0}, credits_coming_[2] = {0, 0};
+    uint64_t next_timer() const;
 };
 
 }  // namespace cubecast

@@ -46,6 +46,7 @@ void InputBufferedRouter::allocate_vcs() {
         asked = true;
     });
     if (!asked) return;
+    acted_ = true;
     for (unsigned iv : va_.allocate()) {
         VirtualChannel& c = vcs_[iv];
         const unsigned w = va_.granted_vc(iv);
@@ -82,10 +83,23 @@ void InputBufferedRouter::traverse(unsigned p, unsigned vc, unsigned out) {
     out_free_at_[out] = cycle_ + ib_.link_period;
     if (out < ports_) {
         const unsigned w = static_cast<unsigned>(c.out_vc);
-        LinkBuses& b = *out_[out].buses;
-        b.flit.write(out_[out].index, flit);
-        b.vc->write(out_[out].index, static_cast<uint8_t>(w));
+        if (tlm_) {  // seen by the receiver at its next edge, which it is asked for
+            IbTlmLink& l = *tlm_out_[out];
+            l.drive_flit(cycle_ + 1, flit, static_cast<uint8_t>(w));
+            l.receiver->flit_coming(l.arrival_port, cycle_ + 1);
+            if (hooks_.waves) {  // valid falls at the next edge unless a flit is sent then too (recorded later: it wins)
+                const uint64_t t = hooks_.waves->run_time(cycle_);
+                hooks_.waves->link_flit(l.index, t, flit);
+                hooks_.waves->link_valid(l.index, t, true);
+                hooks_.waves->link_valid(l.index, t + 1, false);
+            }
+        } else {
+            LinkBuses& b = *out_[out].buses;
+            b.flit.write(out_[out].index, flit);
+            b.vc->write(out_[out].index, static_cast<uint8_t>(w));
+        }
         sent_mask_ |= 1u << out;
+        touch_out(out);
         outs_[out].flit_sent(w);
         owed_mask_ |= 1u << out;
         if (head) ++counters_.transmissions_started;
@@ -124,6 +138,7 @@ void InputBufferedRouter::traverse(unsigned p, unsigned vc, unsigned out) {
 // Valid high on the outputs that sent a flit at this edge, low on the others; this edge's credits
 // on the inputs' links.
 void InputBufferedRouter::drive_links() {
+    if (tlm_) return drive_tlm_credits();
     for (uint32_t changed = sent_mask_ ^ valid_mask_; changed != 0; changed &= changed - 1) {
         const unsigned q = static_cast<unsigned>(__builtin_ctz(changed));
         out_[q].buses->valid.write(out_[q].index, (sent_mask_ >> q) & 1u);
@@ -131,10 +146,7 @@ void InputBufferedRouter::drive_links() {
     valid_mask_ = sent_mask_;
     for (uint32_t m = credit_mask_; m != 0; m &= m - 1) {
         const unsigned p = static_cast<unsigned>(__builtin_ctz(m));
-        if (ib_.plant_lost_credit_at != 0 && cycle_ >= ib_.plant_lost_credit_at && credits_out_[p] != 0) {
-            credits_out_[p] &= credits_out_[p] - 1;  // the planted fault: a credit (one bit of it) vanishes
-            ib_.plant_lost_credit_at = 0;
-        }
+        plant_lost_credit(p);
         if (credits_out_[p] != credits_written_[p]) {
             in_[p].buses->credit->write(in_[p].index, credits_out_[p]);
             credits_written_[p] = credits_out_[p];
@@ -144,10 +156,15 @@ void InputBufferedRouter::drive_links() {
     }
 }
 
+// The planted fault (a test hook): a credit (one bit of the word) vanishes on its way back.
+void InputBufferedRouter::plant_lost_credit(unsigned p) {
+    if (ib_.plant_lost_credit_at == 0 || cycle_ < ib_.plant_lost_credit_at || credits_out_[p] == 0) return;
+    credits_out_[p] &= credits_out_[p] - 1;
+    ib_.plant_lost_credit_at = 0;
+}
+
 unsigned InputBufferedRouter::flits_held(unsigned p, unsigned vc) const {
-    unsigned n = channel(p, vc).occupancy();
-    for (const WireFlit& f : wire_[p]) n += f.vc == vc;
-    return n;
+    return channel(p, vc).occupancy() + on_wire_[p * ib_.vcs + vc];
 }
 
 unsigned InputBufferedRouter::queue_occupancy(unsigned q) const {

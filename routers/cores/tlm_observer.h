@@ -15,6 +15,9 @@ public:
     // Link `link` (src -> dst) carries a packet from cycle `start` (its first flit is on the link in
     // cycle start + 1); its header flit.
     virtual void begin(size_t link, uint32_t src, uint32_t dst, uint64_t start, uint64_t header_flit) = 0;
+    // Input-buffered routers move flits, not packets: a flit arrived over link `link` (src -> dst) on
+    // virtual channel vc at cycle `arrives` (it was on the link in the cycle before).
+    virtual void arrived(size_t link, uint32_t src, uint32_t dst, unsigned vc, uint64_t flit, uint64_t arrives) = 0;
 };
 
 class TlmWaveObserver {

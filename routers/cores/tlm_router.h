@@ -21,6 +21,7 @@
 
 #include "routers/cores/edge_wheel.h"
 #include "routers/cores/router_core.h"
+#include "routers/cores/tlm_hooks.h"
 #include "routers/cores/tlm_observer.h"
 
 namespace cubecast {
@@ -55,28 +56,19 @@ private:
     std::vector<TlmTransfer*> free_;
 };
 
-// What the routers share at the transaction level: the transfer log, the wheel, the stall watch's cycle.
-struct TlmNetworkHooks {
-    TransferObserver* log = nullptr;
-    EdgeWheel* wheel = nullptr;
-    uint64_t* last_progress = nullptr;  // the latest cycle at which something moved, was placed or delivered
-    TlmWaveObserver* waves = nullptr;   // --vcd / --fst: the cycle level's signals, reconstructed
-    TlmTransferPool* transfers = nullptr;
-};
-
-class TlmRouter : public RouterCore, public tlm::tlm_fw_transport_if<>, public tlm::tlm_bw_transport_if<> {
+class TlmRouter : public RouterCore, public WheelRouter, public tlm::tlm_fw_transport_if<>, public tlm::tlm_bw_transport_if<> {
 public:
     TlmRouter(sc_core::sc_module_name name, uint32_t id, const Topology& topology, RouterConfig config,
               std::unique_ptr<ControlLogic> logic, Node& node, NetworkCounters& counters, uint64_t load_cycles,
               const TlmNetworkHooks& hooks);
 
     // The wheel: run the edge of `cycle` if this router is still due then.
-    void run_due(uint64_t cycle);
+    void run_due(uint64_t cycle) override;
     // Host-speed hints for the wheel, a few routers ahead of running this one: first the router's own
     // hot fields, then (once those are in) what they point at: active queues, inputs, the node.
-    void prefetch_fields() const;
-    void prefetch_state() const;
-    void prefetch_neighbours() const;
+    void prefetch_fields() const override;
+    void prefetch_state() const override;
+    void prefetch_neighbours() const override;
     // Elaboration: port p's output is bound to `to`'s input on its arrival port.
     void bind(unsigned p, TlmRouter& to);
     void connect_none(unsigned p) override { absent_mask_ |= 1u << p; }

@@ -90,8 +90,15 @@ int cmd_bench(const std::string& format) {
                           {"traffic", "dor", 2, "systemc", 0, "array", 8, "cycle", 0.3},
                           {"traffic", "dor", 2, "systemc", 0, "array", 8, "tlm", 0.3},
                           // the input-buffered router as BookSim2's, at light load and near saturation
+                          // (and at the transaction level: each row after its cycle-level one)
                           {"traffic", "ecube", 10, "systemc", 0, "hypercube", 0, "cycle", 0.05, "booksim"},
+                          {"traffic", "ecube", 10, "systemc", 0, "hypercube", 0, "tlm", 0.05, "booksim"},
                           {"traffic", "ecube", 10, "systemc", 0, "hypercube", 0, "cycle", 0.4, "booksim"},
+                          {"traffic", "ecube", 10, "systemc", 0, "hypercube", 0, "tlm", 0.4, "booksim"},
+                          {"traffic", "dor-split", 2, "systemc", 0, "torus", 16, "cycle", 0.05, "booksim"},
+                          {"traffic", "dor-split", 2, "systemc", 0, "torus", 16, "tlm", 0.05, "booksim"},
+                          {"traffic", "dor-split", 2, "systemc", 0, "torus", 16, "cycle", 0.19, "booksim"},
+                          {"traffic", "dor-split", 2, "systemc", 0, "torus", 16, "tlm", 0.19, "booksim"},
                           {"traffic", "dor", 2, "systemc", 0, "array", 8, "cycle", 0.05, "booksim"},
                           {"traffic", "dor", 2, "systemc", 0, "array", 8, "cycle", 0.18, "booksim"},
                           {"mnb", "bostt", 8, "systemc"},
@@ -127,20 +134,23 @@ int cmd_bench(const std::string& format) {
         const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         const RunResult& r = ir.result;
         if (exit_code_for(r.status) > worst) worst = exit_code_for(r.status);
-        const std::string key = std::string(k.task) + "/" + k.algorithm + "/" + std::to_string(k.dim);
+        // Rows compared with each other: the same run at both levels, or on both routers.
+        const bool tlm_row = std::string(k.level) == "tlm";
+        const std::string key = std::string(k.task) + "/" + k.algorithm + "/" + std::to_string(k.dim) + "/" + k.topology +
+                                std::to_string(k.radix) + "/" + std::to_string(k.rate) + "/" + k.preset;
         const bool mesh = std::string(k.topology) != "hypercube";
         const uint64_t hops = r.data_transmissions + r.ctrl_transmissions;
         const double per_hop = hops ? r.wall_seconds / static_cast<double>(hops) : 0;
-        if (key == "mnb/bostt/12" && !mesh) sim_seconds["per hop, 12-cube MNB"] = per_hop;
+        if (std::string(k.task) == "mnb" && std::string(k.algorithm) == "bostt" && k.dim == 12 && !tlm_row)
+            sim_seconds["per hop, 12-cube MNB"] = per_hop;
         // Peak memory over the routers: the whole process's, so an upper bound on a router's share.
         const double per_router_kib = static_cast<double>(ir.peak_rss_kib) / static_cast<double>(r.nodes);
         std::ostringstream ratio_line;
-        const bool tlm = std::string(k.level) == "tlm";
-        if (tlm && sim_seconds.count(key) && r.wall_seconds > 0)
+        if (tlm_row && sim_seconds.count(key) && r.wall_seconds > 0)
             ratio_line << "  transaction level: " << std::fixed << std::setprecision(2) << sim_seconds[key] / r.wall_seconds
                        << "x the cycle level's simulation speed, " << std::setprecision(2) << totals[key] / total << "x in all, "
                        << per_router_kib / kib_per_router[key] << "x its memory per router\n";
-        else if (std::string(k.router) == "systemc" && !*k.preset) {
+        else if (std::string(k.router) == "systemc") {
             sim_seconds[key] = r.wall_seconds;
             totals[key] = total;
             kib_per_router[key] = per_router_kib;

@@ -2,6 +2,7 @@
 // on (and the array through the fold), over dimensions, packet lengths, queue depths (including ones
 // that stall), port models and seeds, the cycle level and the transaction level give the same trace,
 // byte for byte, and the same report (every JSON figure but the level and the wall-clock timings).
+// The same for the input-buffered router over its knobs, and the same waves for both routers.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -137,6 +138,158 @@ TEST(Levels, EveryAlgorithmEveryTopologySameTraceAndReport) {
               << " with failed checks\n";
 }
 
+namespace {
+// The input-buffered router's knobs in the sets the levels are compared over: every switching mode,
+// one to four virtual channels, buffers from a packet's length up, router, link, credit, injection
+// and ejection delays, allocator iterations, the link period, and the peers' presets.
+struct IbKnobs {
+    const char* name;
+    Switching switching;
+    unsigned vcs, depth, router_delay, link_delay, credit_delay, injection_delay, ejection_delay, iters, period;
+    const char* preset;
+};
+const IbKnobs kIbKnobs[] = {
+    {"V1 B4 wormhole", Switching::wormhole, 1, 4, 0, 0, 0, 0, 0, 1, 1, ""},
+    {"V2 B3 wormhole R1 L1 C2", Switching::wormhole, 2, 3, 1, 1, 2, 0, 0, 1, 1, ""},
+    {"V4 B8 cut-through R2 C1 iters2", Switching::cut_through, 4, 8, 2, 0, 1, 0, 0, 2, 1, ""},
+    {"V2 B6 store-forward R3 L2 I2 E1", Switching::store_forward, 2, 6, 3, 2, 0, 2, 1, 1, 1, ""},
+    {"V2 B4 wormhole period 2", Switching::wormhole, 2, 4, 0, 0, 0, 0, 0, 1, 2, ""},
+    {"preset booksim", Switching::wormhole, 0, 0, 0, 0, 0, 0, 0, 0, 0, "booksim"},
+    {"preset noxim", Switching::wormhole, 0, 0, 0, 0, 0, 0, 0, 0, 0, "noxim"},
+};
+RunConfig with_ib(RunConfig c, const IbKnobs& k) {
+    c.buffering = Buffering::input;
+    if (*k.preset) {
+        c.preset = k.preset;
+        return c;
+    }
+    c.ib.switching = k.switching;
+    c.ib.vcs = k.vcs;
+    c.ib.vc_depth = k.depth;
+    c.ib.router_delay = k.router_delay;
+    c.ib.link_delay = k.link_delay;
+    c.ib.credit_delay = k.credit_delay;
+    c.ib.injection_delay = k.injection_delay;
+    c.ib.ejection_delay = k.ejection_delay;
+    c.ib.alloc_iters = k.iters;
+    c.ib.link_period = k.period;
+    return c;
+}
+}  // namespace
+
+// Synthetic traffic on the mesh, the torus (with each dateline scheme, and without: it deadlocks),
+// the hypercube and the flattened butterfly, below and past saturation, one- and four-flit packets and
+// a mix, every knob set; then every collective in the registry on the 4-cube or the 4x4 array or torus
+// (else its first topology), with every knob set but the presets (configurations the validation refuses,
+// e.g. a buffer below a collective's packet, are skipped). Stalls and failed checks must agree too.
+TEST(Levels, InputBufferedRouterSameTraceAndReport) {
+    Counts counts;
+    unsigned variant = 0;
+    struct Net {
+        const char* topology;
+        unsigned dim, radix;
+        const char* algorithm;
+        Datelines datelines;
+    };
+    for (const Net& n : {Net{"array", 2, 4, "dor", Datelines::wrap}, Net{"torus", 2, 4, "dor", Datelines::wrap},
+                         Net{"torus", 2, 5, "dor-split", Datelines::partition}, Net{"torus", 2, 6, "dor", Datelines::off},
+                         Net{"hypercube", 4, 0, "ecube", Datelines::wrap}, Net{"flatfly", 2, 3, "dor", Datelines::wrap}})
+        for (const IbKnobs& k : kIbKnobs)
+            for (const double rate : {0.15, 0.6}) {
+                const unsigned flits = variant % 3 == 2 ? 4 : 1;
+                SCOPED_TRACE(std::string(n.topology) + " d=" + std::to_string(n.dim) + " p=" + std::to_string(n.radix) + " " +
+                             datelines_name(n.datelines) + ", " + k.name + ", rate " + std::to_string(rate) + ", " +
+                             std::to_string(flits) + " flits");
+                RunConfig c = with_ib(config("traffic", n.algorithm, n.dim, 0, flits, 0), k);
+                c.topology = n.topology;
+                c.radix = n.radix;
+                if (!*k.preset) c.ib.datelines = n.datelines;
+                if (variant % 3 == 1) {
+                    c.packet_sizes = {PacketSize{1, 1.0}, PacketSize{3, 1.0}};
+                    c.packet_flits = 3;
+                }
+                c.rate = rate;
+                c.seed = 1 + variant++;
+                c.traffic_warmup = 30;
+                c.traffic_window = 150;
+                c.traffic_drain = 100;
+                try {
+                    expect_levels_agree(c, counts);
+                } catch (const std::exception& x) {
+                    ADD_FAILURE() << x.what();
+                }
+            }
+    const unsigned traffic_runs = counts.runs;
+    for (const AlgorithmEntry& e : algorithms().all()) {
+        if (e.task == TaskKind::traffic) continue;
+        // The 4-cube, else the 4x4 array or torus, else the first shape the algorithm takes.
+        const std::vector<Shape> shapes = shapes_for(e);
+        const auto pick = std::find_if(shapes.begin(), shapes.end(), [](const Shape& x) {
+            return !x.folded && x.dim == (x.radix ? 2u : 4u) && (x.radix == 0 || x.radix == 4);
+        });
+        const Shape s = pick != shapes.end() ? *pick : shapes.front();
+        for (unsigned j = 0; j < 5; ++j) {  // each knob set but the presets (for traffic: their depths are a peer's)
+            const IbKnobs& k = kIbKnobs[j];
+            const unsigned flits = std::array{1u, 4u, 2u}[(variant++) % 3];
+            SCOPED_TRACE(task_name(e.task) + "/" + e.name + " on " + s.topology + " d=" + std::to_string(s.dim) +
+                         " p=" + std::to_string(s.radix) + ", " + std::to_string(flits) + " flits, " + k.name);
+            RunConfig c = with_ib(config(task_name(e.task), e.name, s.dim, 0, flits, 0), k);
+            c.topology = s.topology;
+            c.radix = s.radix;
+            c.torus_on_array = s.folded;
+            c.max_cycles = 20000;
+            const uint32_t nodes = s.radix ? power(s.radix, s.dim) : (1u << s.dim);
+            if (e.task == TaskKind::kb || e.task == TaskKind::pmnb || e.task == TaskKind::pack || e.task == TaskKind::monotone ||
+                e.task == TaskKind::pe || e.task == TaskKind::pg)
+                c.k = e.name == "rank" ? s.dim : e.name == "pair" ? 2 : std::max<uint32_t>(1, nodes / 3);
+            if (e.task == TaskKind::dynamic) {
+                c.slots = 60;
+                c.rho = 0.3;
+            }
+            try {
+                expect_levels_agree(c, counts);
+            } catch (const std::exception& x) {
+                ADD_FAILURE() << x.what();
+            }
+        }
+    }
+    EXPECT_EQ(traffic_runs, 6u * std::size(kIbKnobs) * 2);  // every traffic configuration is accepted
+    EXPECT_GT(counts.runs, traffic_runs + 120);
+    EXPECT_GT(counts.stalled, 0u);
+    EXPECT_GT(counts.failed_checks, 0u);
+    std::cout << "levels, input-buffered: " << counts.runs << " runs compared (" << traffic_runs << " of traffic), "
+              << counts.stalled << " stalled, " << counts.failed_checks << " with failed checks\n";
+}
+
+namespace {
+// Runs c with --vcd at both levels: the same status, and every signal changing at the same times to
+// the same values.
+void expect_same_waves(RunConfig c) {
+    std::map<std::string, ValueChanges> waves[2];
+    RunStatus status[2];
+    for (int level = 0; level < 2; ++level) {
+        c.level = level ? cubecast::Level::tlm : cubecast::Level::cycle;
+        c.vcd_path = temp_path(std::string(level_name(c.level)) + "_waves.vcd");
+        status[level] = simulate_isolated(c).result.status;
+        waves[level] = read_vcd_changes(c.vcd_path);
+        std::remove(c.vcd_path.c_str());
+        std::remove((c.vcd_path.substr(0, c.vcd_path.size() - 4) + ".gtkw").c_str());
+    }
+    EXPECT_EQ(status[0], status[1]);
+    EXPECT_GT(waves[0].size(), 10u);
+    EXPECT_EQ(waves[0].size(), waves[1].size());
+    unsigned differing = 0;
+    for (const auto& [name, changes] : waves[0]) {
+        const auto other = waves[1].find(name);
+        if (other != waves[1].end() && other->second == changes) continue;
+        if (++differing <= 3)
+            ADD_FAILURE() << name << ": " << changes.size() << " changes at the cycle level, "
+                          << (other == waves[1].end() ? 0 : other->second.size()) << " at the transaction level";
+    }
+    EXPECT_EQ(differing, 0u);
+}
+}  // namespace
+
 // --vcd at the transaction level: the cycle level's signals reconstructed from the transactions. Every
 // signal of the dump (link valid, ready and flit, the header being sent, queue occupancy, deliveries,
 // held packets) changes at the same times to the same values as the cycle level's sc_trace dump, on
@@ -167,27 +320,34 @@ TEST(Levels, SameWavesAtBothLevels) {
             c.slots = 60;
             c.rho = 0.4;
         }
-        std::map<std::string, ValueChanges> waves[2];
-        RunStatus status[2];
-        for (int level = 0; level < 2; ++level) {
-            c.level = level ? cubecast::Level::tlm : cubecast::Level::cycle;
-            c.vcd_path = temp_path(std::string(level_name(c.level)) + "_waves.vcd");
-            status[level] = simulate_isolated(c).result.status;
-            waves[level] = read_vcd_changes(c.vcd_path);
-            std::remove(c.vcd_path.c_str());
-            std::remove((c.vcd_path.substr(0, c.vcd_path.size() - 4) + ".gtkw").c_str());
-        }
-        EXPECT_EQ(status[0], status[1]);
-        EXPECT_GT(waves[0].size(), 10u);
-        EXPECT_EQ(waves[0].size(), waves[1].size());
-        unsigned differing = 0;
-        for (const auto& [name, changes] : waves[0]) {
-            const auto other = waves[1].find(name);
-            if (other != waves[1].end() && other->second == changes) continue;
-            if (++differing <= 3)
-                ADD_FAILURE() << name << ": " << changes.size() << " changes at the cycle level, "
-                              << (other == waves[1].end() ? 0 : other->second.size()) << " at the transaction level";
-        }
-        EXPECT_EQ(differing, 0u);
+        expect_same_waves(c);
+    }
+}
+
+// The input-buffered router's waves: the same at both levels over the knob sets, on traffic (the
+// torus without datelines deadlocks), a collective with held packets and one split into parts.
+TEST(Levels, InputBufferedRouterSameWaves) {
+    unsigned variant = 0;
+    for (const IbKnobs& k : kIbKnobs) {
+        SCOPED_TRACE(k.name);
+        RunConfig c = with_ib(config("traffic", "dor", 2, 0, 1 + variant % 4, 0), k);
+        c.topology = variant % 2 ? "torus" : "array";
+        c.radix = 4;
+        if (!*k.preset) c.ib.datelines = variant == 2 ? Datelines::off : Datelines::wrap;
+        c.rate = 0.2 + 0.2 * (variant % 3);
+        c.seed = ++variant;
+        c.traffic_warmup = 20;
+        c.traffic_window = 80;
+        c.traffic_drain = 60;
+        expect_same_waves(c);
+    }
+    for (const auto& [task, algorithm, flits] :
+         {std::tuple{"mnb", "bostt", 1u}, {"kb", "st", 2u}, {"pmnb", "vb2", 4u}, {"te", "bostt", 3u}}) {
+        SCOPED_TRACE(std::string(task) + "/" + algorithm);
+        RunConfig c = with_ib(config(task, algorithm, 4, 0, flits, 0), kIbKnobs[variant++ % 5]);
+        c.ib.vc_depth = std::max(c.ib.vc_depth, flits);
+        if (std::string(task) == "kb" || std::string(task) == "pmnb") c.k = 5;
+        c.max_cycles = 5000;
+        expect_same_waves(c);
     }
 }

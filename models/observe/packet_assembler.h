@@ -1,0 +1,68 @@
+// Follows the flits that cross links, each link's virtual channels apart (their packets' flits may
+// interleave), and turns a packet into a transmission once its tail has arrived: from the cycle
+// before its head arrived to the cycle its tail did. Counts what moved as it goes. The cycle level's
+// LinkMonitor feeds it from the wires, the transaction level's TransmissionLog from the input-buffered
+// routers' arrivals.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "models/fabric/packet.h"
+
+namespace cubecast {
+
+class PacketAssembler {
+public:
+    PacketAssembler(size_t links, unsigned vcs, PacketFormat format)
+        : vcs_(vcs), format_(format), flits_in_(links * vcs, 0), state_(links * vcs) {}
+
+    // A flit arrived at cycle `arrives` on link `link`, virtual channel vc. When it completes a packet,
+    // done(start, end, header, header_flit) is called.
+    template <class Done>
+    void arrive(size_t link, unsigned vc, uint64_t flit, uint64_t arrives, Done done) {
+        ++flits_;
+        const size_t i = link * vcs_ + vc;
+        if (flits_in_[i] == 0) {  // a header flit
+            Header h;
+            if (!decode_header(flit, h)) ++corrupt_;
+            const unsigned length = format_.length(h);
+            if (h.kind == Kind::data) ++data_flits_;
+            if (length == 1) return finish(arrives - 1, arrives, h, flit, done);
+            state_[i] = InFlight{length, arrives - 1, h, flit};
+            flits_in_[i] = 1;
+            return;
+        }
+        const InFlight& s = state_[i];
+        if (s.header.kind == Kind::data) ++data_flits_;
+        if (++flits_in_[i] < s.length) return;
+        flits_in_[i] = 0;
+        finish(s.start, arrives, s.header, s.header_flit, done);
+    }
+
+    uint64_t data_transmissions() const { return data_; }
+    uint64_t ctrl_transmissions() const { return ctrl_; }
+    uint64_t data_flits() const { return data_flits_; }
+    uint64_t flits_moved() const { return flits_; }
+    uint64_t corrupt_headers() const { return corrupt_; }
+
+private:
+    struct InFlight {
+        unsigned length = 0;
+        uint64_t start = 0;
+        Header header;
+        uint64_t header_flit = 0;
+    };
+    template <class Done>
+    void finish(uint64_t start, uint64_t end, const Header& h, uint64_t header_flit, Done done) {
+        (h.kind == Kind::data ? data_ : ctrl_)++;
+        done(start, end, h, header_flit);
+    }
+
+    unsigned vcs_;
+    PacketFormat format_;
+    std::vector<uint16_t> flits_in_;  // per link and virtual channel: flits of the current packet seen so far (0: none)
+    std::vector<InFlight> state_;
+    uint64_t data_ = 0, ctrl_ = 0, data_flits_ = 0, flits_ = 0, corrupt_ = 0;
+};
+
+}  // namespace cubecast
