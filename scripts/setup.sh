@@ -5,10 +5,10 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # (clang and its runtimes: the sanitizer build and the fuzzers; xvfb, xauth: GTKWave headless in the tests)
-# (libyaml-cpp-dev: experiment files; libopenmpi-dev, openmpi-bin: experiments over MPI ranks)
+# (libyaml-cpp-dev: experiment files; libopenmpi-dev, openmpi-bin: experiments over MPI ranks; yosys: rtl/synth.sh)
 packages=(cmake g++ make pkg-config libsystemc-dev libgtest-dev googletest libcli11-dev nlohmann-json3-dev gtkwave
           verilator zlib1g-dev iverilog gnuplot-nox clang clang-format libclang-rt-14-dev xvfb xauth
-          libyaml-cpp-dev libopenmpi-dev openmpi-bin)
+          libyaml-cpp-dev libopenmpi-dev openmpi-bin yosys)
 [ "${1:-}" = "--tests" ] && packages+=(chromium)
 missing=()
 for p in "${packages[@]}"; do
