@@ -1,8 +1,8 @@
 // The input-buffered router at the transaction level: the cycle level's edge (run_edge), run by the
-// EdgeWheel at the cycles the clock gate would let through: the next cycle while the router is not
-// quiet, the node's next packet, and the edge after a neighbour drove one of its links (a flit, or
-// credits back). A quiet edge changes nothing (ClockGate), so both levels decide alike: the same
-// trace, report and stuck state. Nothing runs for an idle router.
+// EdgeWheel at the cycles the clock gate would let through (the next cycle while the router is not
+// quiet, the node's next packet, the edge after a neighbour drove one of its links: a flit, or credits
+// back), and after an edge that changed nothing, at its next timer only. A skipped edge would have
+// changed nothing, so both levels decide alike: the same trace, report, waves and stuck state.
 #include "routers/cores/ib_router.h"
 
 namespace cubecast {
