@@ -18,7 +18,6 @@ module cc_input_unit #(
     output wire [PF_MAX*64-1:0]   flits,
     output wire                   holding_now
 );
-    localparam integer IW = PF_MAX > 1 ? $clog2(PF_MAX) : 1;  // bits that index the store
     reg  [6:0]  count;
     reg  [63:0] store [0:PF_MAX-1];
     reg         holding;
@@ -45,7 +44,8 @@ module cc_input_unit #(
             for (k = 0; k < PF_MAX; k = k + 1) store[k] <= 64'd0;
         end else if (run) begin
             if (got) begin
-                store[count[IW-1:0]] <= in_flit;
+                // (the bits that index the store: one for a 1-flit store, not zero)
+                store[count[(PF_MAX > 1 ? $clog2(PF_MAX) : 1)-1:0]] <= in_flit;
                 count <= completing ? 7'd0 : count + 7'd1;
             end
             holding <= offer && !placed;
