@@ -65,23 +65,28 @@ CycleWaves::CycleWaves(const std::string& path, const Topology& topology, const 
     sc_report_handler::set_actions("tracing timescale unit set", SC_INFO, SC_DO_NOTHING);
     file_->set_time_unit(100, SC_PS);
     for (const auto& r : routers) r->enable_wave_values();
-    for_each_wave_signal(topology, [&](uint32_t i, int port, const std::string& scope, const WaveSignalInfo& s) {
-        const RouterBase& r = *routers[i];
-        const unsigned p = port < 0 ? 0 : static_cast<unsigned>(port);
-        const std::string name = scope + "." + s.name;
-        const LinkSignals* l = port < 0 ? nullptr : links[size_t{i} * topology.ports() + p].get();
-        switch (s.kind) {
-            case WaveSignal::delivered: return sc_trace(file_, r.wave_delivered(), name);
-            case WaveSignal::held: return sc_trace(file_, r.wave_held(), name);
-            case WaveSignal::out_valid: return sc_trace(file_, l->valid.read(), name);
-            case WaveSignal::out_ready: return sc_trace(file_, l->ready.read(), name);
-            case WaveSignal::out_flit: return sc_trace(file_, l->flit.read(), name);
-            case WaveSignal::tx_origin: return sc_trace(file_, r.wave_tx_origin()[p], name);
-            case WaveSignal::tx_msg: return sc_trace(file_, r.wave_tx_msg()[p], name);
-            case WaveSignal::tx_dest: return sc_trace(file_, r.wave_tx_dest()[p], name);
-            case WaveSignal::queue: return sc_trace(file_, r.wave_queue_occupancy()[p], name);
-        }
-    });
+    for (const auto& l : links)
+        if (l) virtual_channels_ = l->buses->vc != nullptr;
+    for_each_wave_signal(topology, virtual_channels_,
+                         [&](uint32_t i, int port, const std::string& scope, const WaveSignalInfo& s) {
+                             const RouterBase& r = *routers[i];
+                             const unsigned p = port < 0 ? 0 : static_cast<unsigned>(port);
+                             const std::string name = scope + "." + s.name;
+                             const LinkSignals* l = port < 0 ? nullptr : links[size_t{i} * topology.ports() + p].get();
+                             switch (s.kind) {
+                                 case WaveSignal::delivered: return sc_trace(file_, r.wave_delivered(), name);
+                                 case WaveSignal::held: return sc_trace(file_, r.wave_held(), name);
+                                 case WaveSignal::out_valid: return sc_trace(file_, l->valid.read(), name);
+                                 case WaveSignal::out_ready: return sc_trace(file_, l->ready.read(), name);
+                                 case WaveSignal::out_flit: return sc_trace(file_, l->flit.read(), name);
+                                 case WaveSignal::tx_origin: return sc_trace(file_, r.wave_tx_origin()[p], name);
+                                 case WaveSignal::tx_msg: return sc_trace(file_, r.wave_tx_msg()[p], name);
+                                 case WaveSignal::tx_dest: return sc_trace(file_, r.wave_tx_dest()[p], name);
+                                 case WaveSignal::queue: return sc_trace(file_, r.wave_queue_occupancy()[p], name);
+                                 case WaveSignal::out_vc: return sc_trace(file_, l->buses->vc->read(l->index), name);
+                                 case WaveSignal::out_credit: return sc_trace(file_, l->buses->credit->read(l->index), name);
+                             }
+                         });
     std::ofstream gtkw(gtkw_path_for(path));
     if (!gtkw) throw std::runtime_error("cannot write '" + gtkw_path_for(path) + "'");
 #if CUBECAST_WITH_RTL
@@ -120,7 +125,7 @@ std::vector<std::string> CycleWaves::close(uint64_t nanoseconds) {
             failed.push_back("converting '" + printable(stem_) + "_rtl.vcd' to FST with vcd2fst failed");
     }
     std::ofstream gtkw(gtkw_path_for(path_));
-    gtkw << make_gtkw(path_, topology_, 16, nanoseconds);
+    gtkw << make_gtkw(path_, topology_, 16, nanoseconds, virtual_channels_);
     if (auto e = write_failure("the GTKWave save file", gtkw_path_for(path_), gtkw); !e.empty()) failed.push_back(e);
     return failed;
 }
@@ -130,7 +135,8 @@ double gtkw_zoom_to_fit(double nanoseconds) {
     return std::min(0.0, std::log2(600.0 / (200.0 * 1000.0 * std::max(nanoseconds, 1.0))));
 }
 
-std::string make_gtkw(const std::string& vcd_path, const Topology& topology, uint32_t max_nodes, uint64_t nanoseconds) {
+std::string make_gtkw(const std::string& vcd_path, const Topology& topology, uint32_t max_nodes, uint64_t nanoseconds,
+                      bool virtual_channels) {
     const double zoom = gtkw_zoom_to_fit(static_cast<double>(nanoseconds));
     std::ostringstream os;
     os << "[dumpfile] \"" << vcd_path << "\"\n[timestart] 0\n[size] 1280 700\n[pos] -1 -1\n*" << std::fixed
@@ -159,6 +165,7 @@ std::string make_gtkw(const std::string& vcd_path, const Topology& topology, uin
             // @424: signed decimal, so a broadcast's dest shows as -1
             os << "@24\n" << pre << ".tx_origin[31:0]\n@424\n" << pre << ".tx_dest[31:0]\n@24\n" << pre << ".queue[31:0]\n";
             os << "@22\n" << pre << ".out_flit[63:0]\n";
+            if (virtual_channels) os << "@24\n" << pre << ".out_vc[7:0]\n@22\n" << pre << ".out_credit[63:0]\n";
         }
     }
     return os.str();

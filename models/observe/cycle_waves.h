@@ -19,8 +19,10 @@ namespace cubecast {
 
 // The signals both levels write (the cycle level through sc_trace, the transaction level's TlmWaves
 // reconstructing them), in the one order the VCD lists them: per node its own two, then per linked
-// port seven. TlmWaves's offsets within a group follow this table.
-enum class WaveSignal { delivered, held, out_valid, out_ready, out_flit, tx_origin, tx_msg, tx_dest, queue };
+// port seven, and with input-buffered routers two more (the flit's virtual channel, and the credits
+// the next router returns for this port: 8 bits per virtual channel). TlmWaves's offsets within a
+// group follow this table.
+enum class WaveSignal { delivered, held, out_valid, out_ready, out_flit, tx_origin, tx_msg, tx_dest, queue, out_vc, out_credit };
 struct WaveSignalInfo {
     WaveSignal kind;
     const char* name;
@@ -31,9 +33,11 @@ inline constexpr WaveSignalInfo kPortWaveSignals[] = {
     {WaveSignal::out_valid, "out_valid", 1},  {WaveSignal::out_ready, "out_ready", 1}, {WaveSignal::out_flit, "out_flit", 64},
     {WaveSignal::tx_origin, "tx_origin", 32}, {WaveSignal::tx_msg, "tx_msg", 32},      {WaveSignal::tx_dest, "tx_dest", 32},
     {WaveSignal::queue, "queue", 32}};
+inline constexpr WaveSignalInfo kVirtualChannelWaveSignals[] = {{WaveSignal::out_vc, "out_vc", 8},
+                                                                {WaveSignal::out_credit, "out_credit", 64}};
 // Calls visit(node, port, scope, signal) for every signal in the VCD's order; port is -1 for a node's own.
 template <class Visit>
-void for_each_wave_signal(const Topology& topology, Visit visit) {
+void for_each_wave_signal(const Topology& topology, bool virtual_channels, Visit visit) {
     for (uint32_t i = 0; i < topology.nodes(); ++i) {
         const std::string node = "node" + std::to_string(i);
         for (const WaveSignalInfo& s : kNodeWaveSignals) visit(i, -1, node, s);
@@ -41,6 +45,8 @@ void for_each_wave_signal(const Topology& topology, Visit visit) {
             if (!topology.across(i, p)) continue;  // no link there (an array's edge)
             const std::string pre = node + "." + topology.port_name(p);
             for (const WaveSignalInfo& s : kPortWaveSignals) visit(i, static_cast<int>(p), pre, s);
+            if (virtual_channels)
+                for (const WaveSignalInfo& s : kVirtualChannelWaveSignals) visit(i, static_cast<int>(p), pre, s);
         }
     }
 }
@@ -66,6 +72,7 @@ private:
     sc_core::sc_trace_file* file_ = nullptr;
     std::string path_, stem_;  // the asked path, and it without .vcd / .fst
     bool fst_ = false;
+    bool virtual_channels_ = false;  // input-buffered routers: the links' VC and credit buses too
     const Topology& topology_;
     std::unique_ptr<VerilatedVcdSc> rtl_;
 };
@@ -83,6 +90,7 @@ double gtkw_zoom_to_fit(double nanoseconds);
 
 // The .gtkw text for a dump of `cube` lasting `cycles` (nodes limited to `max_nodes` to keep the
 // view readable).
-std::string make_gtkw(const std::string& vcd_path, const Topology& topology, uint32_t max_nodes, uint64_t nanoseconds);
+std::string make_gtkw(const std::string& vcd_path, const Topology& topology, uint32_t max_nodes, uint64_t nanoseconds,
+                      bool virtual_channels);
 
 }  // namespace cubecast

@@ -12,8 +12,14 @@
 
 namespace cubecast {
 
-TlmWaves::TlmWaves(const std::string& path, const Topology& topology, uint64_t load_cycles, uint64_t ready_ns)
-    : path_(path), stem_(wave_stem(path)), fst_(has_extension(path, ".fst")), topology_(topology), load_cycles_(load_cycles) {
+TlmWaves::TlmWaves(const std::string& path, const Topology& topology, uint64_t load_cycles, uint64_t ready_ns,
+                   bool virtual_channels)
+    : path_(path),
+      stem_(wave_stem(path)),
+      fst_(has_extension(path, ".fst")),
+      topology_(topology),
+      load_cycles_(load_cycles),
+      virtual_channels_(virtual_channels) {
     {
         std::ofstream probe(stem_ + ".vcd");
         if (!probe) throw std::runtime_error("cannot write wave file '" + path + "': " + std::strerror(errno));
@@ -23,11 +29,13 @@ TlmWaves::TlmWaves(const std::string& path, const Topology& topology, uint64_t l
     const unsigned ports = topology.ports();
     link_base_.assign(size_t{topology.nodes()} * ports, 0);
     node_base_.assign(topology.nodes(), 0);
-    for_each_wave_signal(topology, [&](uint32_t i, int port, const std::string& scope, const WaveSignalInfo& s) {
-        const uint32_t index = add(scope, s.name, s.width);
-        if (s.kind == WaveSignal::delivered) node_base_[i] = index;
-        if (s.kind == WaveSignal::out_valid) link_base_[size_t{i} * ports + static_cast<unsigned>(port)] = index;
-    });
+    for_each_wave_signal(topology, virtual_channels,
+                         [&](uint32_t i, int port, const std::string& scope, const WaveSignalInfo& s) {
+                             const uint32_t index = add(scope, s.name, s.width);
+                             if (s.kind == WaveSignal::delivered) node_base_[i] = index;
+                             if (s.kind == WaveSignal::out_valid)
+                                 link_base_[size_t{i} * ports + static_cast<unsigned>(port)] = index;
+                         });
     for (uint32_t i = 0; i < topology.nodes(); ++i)
         for (unsigned p = 0; p < ports; ++p)
             if (topology.across(i, p)) link_ready(size_t{i} * ports + p, ready_ns, true);
@@ -140,7 +148,7 @@ std::vector<std::string> TlmWaves::close(uint64_t end_ns) {
     if (fst_ && failed.empty() && !vcd_to_fst(stem_))
         failed.push_back("converting '" + printable(stem_) + ".vcd' to FST with vcd2fst failed");
     std::ofstream gtkw(CycleWaves::gtkw_path_for(path_));
-    gtkw << make_gtkw(path_, topology_, 16, end_ns);
+    gtkw << make_gtkw(path_, topology_, 16, end_ns, virtual_channels_);
     if (auto e = write_failure("the GTKWave save file", CycleWaves::gtkw_path_for(path_), gtkw); !e.empty()) failed.push_back(e);
     return failed;
 }

@@ -27,7 +27,8 @@ public:
     // then written beside it and converted when closed).
     // The inputs' ready goes high at `ready_ns` (the ideal router's at its first run edge, the
     // input-buffered router's at its first clock edge).
-    TlmWaves(const std::string& path, const Topology& topology, uint64_t load_cycles, uint64_t ready_ns);
+    // `virtual_channels`: the links' VC and credit signals too (input-buffered routers).
+    TlmWaves(const std::string& path, const Topology& topology, uint64_t load_cycles, uint64_t ready_ns, bool virtual_channels);
 
     uint64_t run_time(uint64_t cycle) const override { return 1 + load_cycles_ + cycle; }  // ns
     uint64_t load_time(uint64_t edge) const override { return 1 + edge; }                  // ns
@@ -35,6 +36,8 @@ public:
     void link_valid(size_t link, uint64_t time_ns, bool v) override { record(link_signal(link, 0), time_ns, v); }
     void link_ready(size_t link, uint64_t time_ns, bool v) override { record(link_signal(link, 1), time_ns, v); }
     void link_flit(size_t link, uint64_t time_ns, uint64_t flit) override { record(link_signal(link, 2), time_ns, flit); }
+    void link_vc(size_t link, uint64_t time_ns, unsigned vc) override { record(link_signal(link, 7), time_ns, vc); }
+    void link_credit(size_t link, uint64_t time_ns, uint64_t packed) override { record(link_signal(link, 8), time_ns, packed); }
     // Writes the VCD (converting it to FST if asked) and the .gtkw zoomed to end_ns: the failures, one
     // line each; end_ns is a nanosecond past the last edge's time. Changes recorded ahead for later
     // times never happened (the run stopped first).
@@ -62,6 +65,7 @@ private:
     bool closed_ = false;
     const Topology& topology_;
     uint64_t load_cycles_;
+    bool virtual_channels_;
     std::vector<Signal> signals_;
     std::vector<uint32_t> node_base_;  // per node: its delivered signal (held follows)
     std::vector<uint32_t> link_base_;  // per link: its out_valid (out_ready, out_flit, tx_origin, tx_msg, tx_dest, queue follow)

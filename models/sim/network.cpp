@@ -283,7 +283,7 @@ void Network::build_transaction_level(const LogicFactory& make_logic, const Pack
     if (!waves.empty()) {
         // (The ideal router raises its inputs' ready at the first run edge, the input-buffered one at the first clock edge.)
         const uint64_t ready_ns = input_buffered ? 0 : 1 + load_cycles_;
-        tlm_waves_ = std::make_unique<TlmWaves>(waves, *topology_, load_cycles_, ready_ns);
+        tlm_waves_ = std::make_unique<TlmWaves>(waves, *topology_, load_cycles_, ready_ns, input_buffered);
         hooks.waves = tlm_waves_.get();
     }
     const RouterConfig rc{config_.packet_flits, config_.queue_depth, config_.port_model, format};

@@ -90,6 +90,7 @@ void InputBufferedRouter::traverse(unsigned p, unsigned vc, unsigned out) {
             if (hooks_.waves) {  // valid falls at the next edge unless a flit is sent then too (recorded later: it wins)
                 const uint64_t t = hooks_.waves->run_time(cycle_);
                 hooks_.waves->link_flit(l.index, t, flit);
+                hooks_.waves->link_vc(l.index, t, w);
                 hooks_.waves->link_valid(l.index, t, true);
                 hooks_.waves->link_valid(l.index, t + 1, false);
             }

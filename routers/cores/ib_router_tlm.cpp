@@ -103,6 +103,11 @@ void InputBufferedRouter::drive_tlm_credits() {
             IbTlmLink& l = *tlm_in_[p];
             l.drive_credits(cycle_ + 1, credits_out_[p]);
             l.sender->credits_coming(l.port, cycle_ + 1);
+            if (hooks_.waves) {  // the word clears at the next edge unless credits go back then too
+                const uint64_t t = hooks_.waves->run_time(cycle_);
+                hooks_.waves->link_credit(l.index, t, credits_out_[p]);
+                hooks_.waves->link_credit(l.index, t + 1, 0);
+            }
         }
         credits_out_[p] = 0;
     }

@@ -32,6 +32,9 @@ public:
     virtual void link_valid(size_t link, uint64_t time_ns, bool v) = 0;
     virtual void link_ready(size_t link, uint64_t time_ns, bool v) = 0;
     virtual void link_flit(size_t link, uint64_t time_ns, uint64_t flit) = 0;
+    // Input-buffered routers' links: the flit's virtual channel, and the credits going back.
+    virtual void link_vc(size_t link, uint64_t time_ns, unsigned vc) = 0;
+    virtual void link_credit(size_t link, uint64_t time_ns, uint64_t packed) = 0;
 };
 
 }  // namespace cubecast

@@ -36,4 +36,9 @@ for level in cycle tlm; do
 done
 "$bin" run --task pmnb --algorithm vbm-split --topology torus --dim 2 --radix 3 --k 4 --packet-flits 4 --vcd "$work/torus.vcd" >/dev/null
 check "3x3 torus PMNB, vcd" "$work/torus.vcd" "$work/torus.gtkw"
+for level in cycle tlm; do  # the input-buffered router's links add their VC and credit signals
+  "$bin" run --task traffic --algorithm dor --topology array --dim 2 --radix 3 --rate 0.3 --packet-flits 2 \
+    --buffering input --warmup-cycles 20 --window 60 --drain 40 --level "$level" --vcd "$work/ib_$level.vcd" >/dev/null
+  check "3x3 mesh, input-buffered, $level level, vcd" "$work/ib_$level.vcd" "$work/ib_$level.gtkw"
+done
 exit "$failed"
