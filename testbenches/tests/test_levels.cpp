@@ -59,10 +59,15 @@ struct Counts {
     unsigned runs = 0, stalled = 0, failed_checks = 0;
 };
 
-// Runs c at both levels; false if the configuration is not accepted (then nothing is compared).
-bool expect_levels_agree(RunConfig c, Counts& counts) {
+// The tasks whose runs take K broadcasting nodes.
+bool takes_k(TaskKind t) {
+    return t == TaskKind::kb || t == TaskKind::pmnb || t == TaskKind::pack || t == TaskKind::monotone || t == TaskKind::pe ||
+           t == TaskKind::pg;
+}
+
+// Runs c at each level and compares their traces and reports.
+bool compare_levels(RunConfig c, Counts& counts) {
     c.level = cubecast::Level::cycle;
-    if (validate(c)) return false;
     c.trace_path = temp_path("cycle.csv");
     const RunResult cycle = simulate_isolated(c).result;
     const std::string cycle_trace = slurp(c.trace_path);
@@ -79,6 +84,18 @@ bool expect_levels_agree(RunConfig c, Counts& counts) {
     EXPECT_TRUE(cycle_trace == tlm_trace) << "traces differ";
     EXPECT_EQ(comparable(cycle).dump(1), comparable(tlm).dump(1));
     return true;
+}
+
+// Runs c at both levels; false if the configuration is not accepted (then nothing is compared) or
+// the run threw (a failure).
+bool expect_levels_agree(const RunConfig& c, Counts& counts) {
+    if (validate(c)) return false;
+    try {
+        return compare_levels(c, counts);
+    } catch (const std::exception& x) {
+        ADD_FAILURE() << x.what();
+        return false;
+    }
 }
 
 }  // namespace
@@ -107,9 +124,7 @@ TEST(Levels, EveryAlgorithmEveryTopologySameTraceAndReport) {
                 c.seed = 1 + variant++;
                 c.max_cycles = 20000;  // a run that stalls while a logic waits for time ends here, at both levels
                 const uint32_t nodes = s.radix ? power(s.radix, s.dim) : (1u << s.dim);
-                if (e.task == TaskKind::kb || e.task == TaskKind::pmnb || e.task == TaskKind::pack ||
-                    e.task == TaskKind::monotone || e.task == TaskKind::pe || e.task == TaskKind::pg)
-                    c.k = std::max<uint32_t>(1, nodes / 3 + variant % 3);
+                if (takes_k(e.task)) c.k = std::max<uint32_t>(1, nodes / 3 + variant % 3);
                 if (e.task == TaskKind::dynamic) {
                     c.slots = 120;
                     c.rho = 0.3;
@@ -121,11 +136,7 @@ TEST(Levels, EveryAlgorithmEveryTopologySameTraceAndReport) {
                     c.traffic_drain = 50;
                 }
                 if (e.task == TaskKind::succ && s.dim > 3) continue;  // 2^d successive broadcasts: small cubes suffice
-                try {
-                    accepted += expect_levels_agree(c, counts);
-                } catch (const std::exception& x) {
-                    ADD_FAILURE() << x.what();
-                }
+                accepted += expect_levels_agree(c, counts);
             }
         }
         EXPECT_GT(accepted, 0u) << task << "/" << e.name << ": no configuration was accepted";
@@ -213,11 +224,7 @@ TEST(Levels, InputBufferedRouterSameTraceAndReport) {
                 c.traffic_warmup = 30;
                 c.traffic_window = 150;
                 c.traffic_drain = 100;
-                try {
-                    expect_levels_agree(c, counts);
-                } catch (const std::exception& x) {
-                    ADD_FAILURE() << x.what();
-                }
+                expect_levels_agree(c, counts);
             }
     const unsigned traffic_runs = counts.runs;
     for (const AlgorithmEntry& e : algorithms().all()) {
@@ -239,18 +246,12 @@ TEST(Levels, InputBufferedRouterSameTraceAndReport) {
             c.torus_on_array = s.folded;
             c.max_cycles = 20000;
             const uint32_t nodes = s.radix ? power(s.radix, s.dim) : (1u << s.dim);
-            if (e.task == TaskKind::kb || e.task == TaskKind::pmnb || e.task == TaskKind::pack || e.task == TaskKind::monotone ||
-                e.task == TaskKind::pe || e.task == TaskKind::pg)
-                c.k = e.name == "rank" ? s.dim : e.name == "pair" ? 2 : std::max<uint32_t>(1, nodes / 3);
+            if (takes_k(e.task)) c.k = e.name == "rank" ? s.dim : e.name == "pair" ? 2 : std::max<uint32_t>(1, nodes / 3);
             if (e.task == TaskKind::dynamic) {
                 c.slots = 60;
                 c.rho = 0.3;
             }
-            try {
-                expect_levels_agree(c, counts);
-            } catch (const std::exception& x) {
-                ADD_FAILURE() << x.what();
-            }
+            expect_levels_agree(c, counts);
         }
     }
     EXPECT_EQ(traffic_runs, 6u * std::size(kIbKnobs) * 2);  // every traffic configuration is accepted
