@@ -12,10 +12,6 @@ namespace cubecast {
 
 using namespace sc_core;
 
-namespace {
-
-// Verilator's process-wide settings, once, before the first model: one thread (worker threads
-// deadlock a forked child at exit), the ROM paths as plusargs, tracing allowed.
 void init_verilator_once(const std::string& rom_dir) {
     static bool done = false;
     if (done) return;
@@ -27,6 +23,8 @@ void init_verilator_once(const std::string& rom_dir) {
     Verilated::commandArgs(3, argv);
     Verilated::traceEverOn(true);
 }
+
+namespace {
 
 unsigned popcount32(uint32_t x) { return static_cast<unsigned>(__builtin_popcount(x)); }
 

@@ -23,6 +23,10 @@ class Vcc_router;
 
 namespace cubecast {
 
+// Verilator's process-wide settings, once, before the first Verilated model: one thread (worker threads
+// deadlock a forked child at exit), the ROM paths as plusargs, tracing allowed.
+void init_verilator_once(const std::string& rom_dir);
+
 struct RtlRouterConfig {
     unsigned packet_flits = 1;
     unsigned queue_depth = 0;  // 0: the RTL's hardware depth

@@ -33,6 +33,28 @@ struct LockstepResult {
 
 // Runs in this process (one elaboration per process).
 LockstepResult run_lockstep(const LockstepConfig& c);
+
+// The input-buffered routers' bench (ib_lockstep.cpp): the SystemC InputBufferedRouter and the
+// Verilated cc_ib_router side by side. Each input link's upstream sends random packets on random
+// virtual channels as its credits allow, each output's downstream buffers what arrives and frees it at
+// random, returning credits; the node's own packets and random later ones enter through the network
+// interface. Compared every cycle: every output's valid, VC and flit, every input's credit word, and
+// the deliveries to the node.
+struct IbLockstepConfig {
+    std::string mode = "mnb";  // sbt | mnb | te
+    std::string switching = "wormhole";
+    unsigned dim = 4;
+    uint32_t node = 0;
+    unsigned packet_flits = 1;
+    unsigned vcs = 2, vc_depth = 4, router_delay = 0, credit_delay = 0;
+    unsigned sbt_rotation = 0;
+    uint64_t cycles = 1000000;
+    uint64_t seed = 1;
+    bool plant_bug = false;  // the RTL switch allocator's input pointers stick: the bench must catch it
+    std::string vcd;         // if set: the RTL router's pins and internals (the stimulus is its inputs)
+    std::string describe() const;
+};
+LockstepResult run_ib_lockstep(const IbLockstepConfig& c);
 // The GTKWave view of a lockstep dump: per port, the stimulus, then the SystemC router's and the
 // RTL router's pins and queue occupancy one under the other.
 std::string lockstep_gtkw(const std::string& vcd_path, unsigned dim, double nanoseconds);

@@ -13,6 +13,7 @@
 
 #include "models/observe/cycle_waves.h"
 #include "models/sim/fork_run.h"
+#include "routers/blocks/microarchitecture.h"
 #include "routers/cores/rtl_router.h"
 #include "testbenches/app/lockstep.h"
 
@@ -26,8 +27,15 @@ nlohmann::json to_json(const LockstepResult& r) {
             {"deliveries", r.deliveries}, {"seconds", r.seconds}};
 }
 
-LockstepResult run_isolated(const LockstepConfig& c) {
-    const auto j = nlohmann::json::parse(run_forked([&] { return to_json(run_lockstep(c)).dump(); }).text);
+// Runs one configuration of either bench in a child process (one elaboration per process).
+template <class Config>
+LockstepResult run_isolated(const Config& c) {
+    const auto j = nlohmann::json::parse(run_forked([&] {
+                                             if constexpr (std::is_same_v<Config, IbLockstepConfig>)
+                                                 return to_json(run_ib_lockstep(c)).dump();
+                                             else
+                                                 return to_json(run_lockstep(c)).dump();
+                                         }).text);
     LockstepResult r;
     r.equal = j["equal"];
     r.cycles_run = j["cycles_run"];
@@ -43,6 +51,54 @@ LockstepResult run_isolated(const LockstepConfig& c) {
 int bad_input(const std::string& line) {
     std::cerr << "cubecast_lockstep: " << line << "\n";
     return 2;
+}
+
+void print(const std::string& what, const LockstepResult& r) {
+    std::cout << (r.equal ? "PASS " : "FAIL ") << what << ": " << r.cycles_run << " cycles" << (r.equal ? " equal" : "") << ", "
+              << r.flits_in << " flits in, " << r.flits_out << " flits out, " << r.deliveries << " deliveries, " << std::fixed
+              << std::setprecision(1) << r.seconds << " s\n";
+    if (!r.equal) std::cout << "  first mismatch: " << r.mismatch << "\n";
+    std::cout.flush();
+}
+
+// The input-buffered routers: random configurations of the knobs the RTL was built for.
+int run_input_buffered(const std::vector<std::string>& modes, const std::vector<std::string>& switchings, unsigned configs,
+                       uint64_t cycles, uint64_t seed, long long dim, unsigned vcs, bool plant_bug,
+                       const std::string& waves_dir) {
+    std::mt19937_64 rng(seed);
+    auto pick = [&](unsigned lo, unsigned hi) { return std::uniform_int_distribution<unsigned>(lo, hi)(rng); };
+    int failures = 0;
+    for (const auto& switching : switchings)
+        for (const auto& mode : modes)
+            for (unsigned k = 0; k < configs; ++k) {
+                IbLockstepConfig c;
+                c.mode = mode;
+                c.switching = switching;
+                c.dim = dim ? static_cast<unsigned>(dim) : pick(1, CUBECAST_RTL_IB_PORTS);
+                c.node = pick(0, (1u << c.dim) - 1);
+                c.packet_flits = pick(1, kRtlMaxPacketFlits);
+                c.vcs = vcs ? vcs : pick(1, CUBECAST_RTL_IB_VCS);
+                c.vc_depth = pick(c.packet_flits, CUBECAST_RTL_IB_DEPTH);  // a packet with several copies must fit whole
+                c.router_delay = pick(0, 3);
+                c.credit_delay = pick(0, 3);
+                c.sbt_rotation = mode == "sbt" ? pick(0, c.dim - 1) : 0;
+                c.cycles = cycles;
+                c.seed = rng();
+                c.plant_bug = plant_bug;
+                const LockstepResult r = run_isolated(c);
+                print(c.describe(), r);
+                failures += !r.equal;
+                if (!r.equal && !waves_dir.empty()) {  // the RTL's pins and internals up to the mismatch
+                    mkdir(waves_dir.c_str(), 0755);
+                    IbLockstepConfig w = c;
+                    w.cycles = r.mismatch_cycle + 4;
+                    w.vcd = waves_dir + "/lockstep_ib_" + mode + "_" + switching + ".vcd";
+                    run_isolated(w);
+                    std::cout << "  waves: " << w.vcd
+                              << " (the RTL router: the stimulus on its inputs, its outputs, its state)\n";
+                }
+            }
+    return failures ? 1 : 0;
 }
 
 }  // namespace
@@ -61,7 +117,15 @@ int sc_main(int argc, char* argv[]) {
     app.add_option("--seed", seed, "seed of the configurations and the stimulus");
     app.add_option("--dim", dim, "fix the dimension (default: random 1..RTL maximum)");
     app.add_option("--queue-depth", depth, "fix the queue depth (default: random 1..8 or the RTL's depth)");
-    app.add_flag("--plant-bug", plant_bug, "invert the RTL queue's priority order: the bench must catch it");
+    app.add_flag("--plant-bug", plant_bug,
+                 "plant a bug in the RTL (output-buffered: inverted queue order; input-buffered: the switch allocator's "
+                 "input pointers stick): the bench must catch it");
+    std::string buffering = "output";
+    std::vector<std::string> switchings = {"store-forward", "cut-through", "wormhole"};
+    app.add_option("--buffering", buffering, "the router under test: output (the ideal router) or input (input-buffered)");
+    app.add_option("--switching", switchings, "input-buffered: switching modes to test (default all three)");
+    unsigned long long vcs = 0;
+    app.add_option("--vcs", vcs, "input-buffered: fix the virtual channels per port (default: random 1..the RTL's)");
     app.add_option("--waves", waves_dir,
                    "on a mismatch, dump waves of the failing configuration here "
                    "(default ./lockstep-waves; empty: none)");
@@ -76,6 +140,11 @@ int sc_main(int argc, char* argv[]) {
         if (m != "sbt" && m != "mnb" && m != "te") return bad_input("--mode '" + m + "' is unknown: accepted sbt, mnb, te");
     if (dim < 0 || dim > static_cast<long long>(kRtlMaxDim))
         return bad_input("--dim " + std::to_string(dim) + " is out of range: accepted 1.." + std::to_string(kRtlMaxDim));
+    if (buffering != "output" && buffering != "input")
+        return bad_input("--buffering '" + buffering + "' is unknown: accepted output, input");
+    for (const auto& s : switchings)
+        if (!parse_switching(s))
+            return bad_input("--switching '" + s + "' is unknown: accepted store-forward, cut-through, wormhole");
     if (!vcd.empty() && !has_extension(vcd, ".vcd")) return bad_input("--vcd '" + vcd + "' must name a .vcd file");
     auto parent = [](const std::string& path) {
         const auto slash = path.find_last_of('/');
@@ -90,6 +159,26 @@ int sc_main(int argc, char* argv[]) {
                          std::to_string(kRtlQueueDepth));
     const std::string rom = rtl_rom_problem(CUBECAST_ROM_DIR);
     if (!rom.empty()) return bad_input(rom);
+
+    if (buffering == "input" && dim > CUBECAST_RTL_IB_PORTS)
+        return bad_input("--dim " + std::to_string(dim) + " is out of range for the input-buffered RTL: accepted 1.." +
+                         std::to_string(CUBECAST_RTL_IB_PORTS));
+    if (vcs > CUBECAST_RTL_IB_VCS)
+        return bad_input("--vcs " + std::to_string(vcs) + " is out of range for the input-buffered RTL: accepted 1.." +
+                         std::to_string(CUBECAST_RTL_IB_VCS));
+    if (buffering == "input")
+        return run_input_buffered(modes, switchings, configs, cycles, seed, dim, static_cast<unsigned>(vcs), plant_bug,
+                                  waves_dir);
+
+    if (buffering == "input" && dim > CUBECAST_RTL_IB_PORTS)
+        return bad_input("--dim " + std::to_string(dim) + " is out of range for the input-buffered RTL: accepted 1.." +
+                         std::to_string(CUBECAST_RTL_IB_PORTS));
+    if (vcs > CUBECAST_RTL_IB_VCS)
+        return bad_input("--vcs " + std::to_string(vcs) + " is out of range for the input-buffered RTL: accepted 1.." +
+                         std::to_string(CUBECAST_RTL_IB_VCS));
+    if (buffering == "input")
+        return run_input_buffered(modes, switchings, configs, cycles, seed, dim, static_cast<unsigned>(vcs), plant_bug,
+                                  waves_dir);
 
     std::mt19937_64 rng(seed);
     auto pick = [&](unsigned lo, unsigned hi) { return std::uniform_int_distribution<unsigned>(lo, hi)(rng); };
@@ -109,12 +198,9 @@ int sc_main(int argc, char* argv[]) {
             c.plant_bug = plant_bug;
             c.vcd = vcd;
             const LockstepResult r = run_isolated(c);
-            std::cout << (r.equal ? "PASS " : "FAIL ") << c.describe() << ": " << r.cycles_run << " cycles"
-                      << (r.equal ? " equal" : "") << ", " << r.flits_in << " flits in, " << r.flits_out << " flits out, "
-                      << r.deliveries << " deliveries, " << std::fixed << std::setprecision(1) << r.seconds << " s\n";
+            print(c.describe(), r);
             if (!r.equal) {
                 ++failures;
-                std::cout << "  first mismatch: " << r.mismatch << "\n";
                 if (!waves_dir.empty()) {
                     mkdir(waves_dir.c_str(), 0755);
                     LockstepConfig w = c;

@@ -1,0 +1,73 @@
+// The network interface of the input-buffered router (InputBufferedRouter::inject_flit): one flit per
+// cycle from the node's source queue into an injection virtual channel; a new packet goes into the
+// first VC with room from a round-robin pointer on, and the pointer moves past it.
+`include "cc_defs.vh"
+module cc_ib_injection_unit #(
+    parameter integer VCS = 4,
+    parameter integer VW = 2,
+    parameter integer AW = 4,
+    parameter integer PF_MAX = 4,
+    parameter integer FLIT_W = 64
+) (
+    input  wire                     clk,
+    input  wire                     rst,
+    input  wire                     run,
+    input  wire [6:0]               packet_flits,
+    input  wire [3:0]               vcs,
+    input  wire [7:0]               vc_depth,
+    input  wire                     src_valid,   // the node has a packet to send
+    input  wire [PF_MAX*FLIT_W-1:0] src_flits,
+    output wire                     take,        // ... and the interface takes it at this edge
+    input  wire [VCS*(AW+1)-1:0]    counts,      // the injection VCs' flits
+    output wire                     push,
+    output wire [VW-1:0]            push_vc,
+    output wire [FLIT_W-1:0]        push_flit
+);
+    reg              active;
+    reg [VW-1:0]     vc, pointer;
+    reg [6:0]        index, length;
+    reg [PF_MAX*FLIT_W-1:0] packet;
+
+    reg          found;
+    reg [VW-1:0] first;
+    integer k, w;
+    always @* begin
+        found = 1'b0;
+        first = {VW{1'b0}};
+        for (k = VCS - 1; k >= 0; k = k - 1) begin  // the lowest k wins
+            w = {{(32-VW){1'b0}}, pointer} + k;
+            if (w >= {28'd0, vcs}) w = w - {28'd0, vcs};
+            if (k < {28'd0, vcs} && {{(31-AW){1'b0}}, counts[w*(AW+1) +: AW+1]} < {24'd0, vc_depth}) begin
+                found = 1'b1;
+                first = w[VW-1:0];
+            end
+        end
+    end
+    assign take = run && !active && src_valid && found;
+    wire room = {{(31-AW){1'b0}}, counts[vc*(AW+1) +: AW+1]} < {24'd0, vc_depth};
+    assign push = take || (run && active && room);
+    assign push_vc = active ? vc : first;
+    assign push_flit = active ? packet[index*FLIT_W +: FLIT_W] : src_flits[FLIT_W-1:0];
+    wire [6:0] src_length = `CC_KIND(src_flits) ? 7'd1 : packet_flits;
+
+    always @(posedge clk) begin
+        if (rst) begin
+            active <= 1'b0;
+            vc <= {VW{1'b0}};
+            pointer <= {VW{1'b0}};
+            index <= 7'd0;
+            length <= 7'd1;
+            packet <= {PF_MAX*FLIT_W{1'b0}};
+        end else if (take) begin
+            vc <= first;
+            pointer <= {{(32-VW){1'b0}}, first} + 32'd1 == {28'd0, vcs} ? {VW{1'b0}} : first + 1'b1;
+            packet <= src_flits;
+            length <= src_length;
+            index <= 7'd1;
+            active <= src_length != 7'd1;
+        end else if (push) begin
+            index <= index + 7'd1;
+            if (index + 7'd1 == length) active <= 1'b0;
+        end
+    end
+endmodule

@@ -1,0 +1,220 @@
+// The input-buffered cubecast router in Verilog: routers/cores/ib_router.h's microarchitecture, cycle
+// for cycle and bit for bit, for the hypercube and the control logics of cc_control_logic.v (SBT, MNB,
+// TE), with one iteration of each allocator, no link or network-interface delays and a link period of
+// one cycle (the configurations the bench and the network refuse otherwise).
+//   input units (one per link, one for the injection port: VCs, their control logics)
+//   -> VC allocator -> switch allocator -> crossbar -> output units (credits, VC owners, link)
+// Links: per port valid, VC and flit in each direction, and a credit word back (8 bits per VC), as the
+// SystemC network's LinkBuses. The network interface takes the node's next packet (src_*) into an
+// injection VC; deliveries leave flit by flit on dlv_*. Phases as cc_router.v: rst clears; during
+// load nothing moves; then `cycle` counts edges from 0.
+`include "cc_defs.vh"
+module cc_ib_router #(
+    parameter integer PORTS = 8,     // network ports built; `dim` (<= PORTS) of them are used
+    parameter integer VCS = 4,       // virtual channels built per port; `vcs` (<= VCS) are used
+    parameter integer DEPTH = 16,    // flits a VC buffers (a power of two); `vc_depth` (<= DEPTH) are used
+    parameter integer PF_MAX = 4,    // largest packet, in flits
+    parameter integer FLIT_W = 64,   // link width (>= 64: the header is the low 64 bits)
+    parameter integer CD_MAX = 8     // largest credit delay
+) (
+    input  wire                       clk,
+    input  wire                       rst,
+    input  wire                       load,
+    // configuration straps
+    input  wire [15:0]                node_id,
+    input  wire [4:0]                 dim,
+    input  wire [6:0]                 packet_flits,
+    input  wire [1:0]                 algo,
+    input  wire [3:0]                 sbt_rot,
+    input  wire [3:0]                 vcs,
+    input  wire [7:0]                 vc_depth,
+    input  wire [1:0]                 switching,     // 0 store-forward, 1 cut-through, 2 wormhole
+    input  wire [7:0]                 router_delay,
+    input  wire [3:0]                 credit_delay,
+    input  wire                       tst_freeze_pointers,  // test hook: a planted bug (the switch allocator's input pointers stick)
+    // links
+    input  wire [PORTS-1:0]           in_valid,
+    input  wire [PORTS*VW-1:0]        in_vc,
+    input  wire [PORTS*FLIT_W-1:0]    in_flit,
+    output reg  [PORTS*VCS*8-1:0]     in_credit,
+    output wire [PORTS-1:0]           out_valid,
+    output wire [PORTS*VW-1:0]        out_vc,
+    output wire [PORTS*FLIT_W-1:0]    out_flit,
+    input  wire [PORTS*VCS*8-1:0]     out_credit,
+    // the network interface
+    input  wire                       src_valid,
+    input  wire [PF_MAX*FLIT_W-1:0]   src_flits,
+    output reg                        src_taken,     // the packet offered before the last edge was taken
+    output reg                        dlv_valid,
+    output reg  [FLIT_W-1:0]          dlv_flit,
+    output reg  [7:0]                 dlv_source,    // its input VC (port * VCS + vc): packets to the node may interleave
+    // observation
+    output reg  [31:0]                cycle,
+    output wire [(PORTS+1)*16-1:0]    dbg_occupancy  // flits buffered per input port (the injection port last)
+);
+    localparam integer VW = VCS > 1 ? $clog2(VCS) : 1;
+    localparam integer PW = PORTS > 1 ? $clog2(PORTS) : 1;
+    localparam integer OW = $clog2(PORTS + 1);
+    localparam integer AW = $clog2(DEPTH);
+    localparam integer FW = $clog2(PF_MAX + 1);
+    localparam integer NIN = PORTS + 1;
+    localparam integer NV = NIN * VCS;
+    localparam integer IW_VC = $clog2(NV + 1);
+    localparam integer IW_PORT = 5;
+    wire run = !rst && !load;
+
+    // The output ports' state.
+    wire [PORTS*VCS-1:0]   owned;
+    wire [PORTS*VCS*9-1:0] credits;
+
+    // Input units (the injection port's is fed by the network interface).
+    wire [NIN*VCS*(AW+1)-1:0] counts;
+    wire [NV-1:0]          va_req, va_grant, sa_req;
+    wire [NV*PW-1:0]       va_out;
+    wire [NV*VCS-1:0]      va_candidates;
+    wire [NV*32-1:0]       va_pri, sa_pri;
+    wire [NV*VW-1:0]       va_vc;
+    wire [NV*OW-1:0]       sa_out;
+    wire [NIN-1:0]         sa_grant;
+    wire [NIN*VW-1:0]      sa_vc;
+    wire [NIN*OW-1:0]      sa_granted_out;
+    wire [NIN*FLIT_W-1:0]  tr_flit;
+    wire [NIN*VW-1:0]      tr_out_vc;
+    wire [NIN-1:0]         tr_tail;
+    wire [NIN*VCS-1:0]     freed;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [NV-1:0]          routed;
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [NV*32-1:0]       mnb_addr;
+    wire [NV*PORTS*16-1:0] mnb_row;
+    wire [NV*PORTS-1:0]    te_addr;
+    wire [NV*16-1:0]       te_position;
+    wire                   ni_push;
+    wire [VW-1:0]          ni_vc;
+    wire [FLIT_W-1:0]      ni_flit;
+    wire                   ni_take;
+    genvar p, w;
+    generate
+        for (p = 0; p < NIN; p = p + 1) begin : g_in
+            wire is_link = p < PORTS;
+            cc_ib_input_unit #(.PORTS(PORTS), .VCS(VCS), .VW(VW), .DEPTH(DEPTH), .AW(AW), .FW(FW), .FLIT_W(FLIT_W),
+                               .PW(PW), .OW(OW), .INJECTION(p == PORTS ? 1 : 0)) u_in (
+                .clk(clk), .rst(rst), .run(run), .cycle(cycle), .node_id(node_id), .dim(dim), .packet_flits(packet_flits),
+                .algo(algo), .sbt_rot(sbt_rot), .vcs(vcs), .switching(switching), .router_delay(router_delay),
+                .push(is_link ? run && in_valid[p % PORTS] : ni_push),
+                .push_vc(is_link ? in_vc[(p % PORTS)*VW +: VW] : ni_vc),
+                .push_flit(is_link ? in_flit[(p % PORTS)*FLIT_W +: FLIT_W] : ni_flit),
+                .counts(counts[p*VCS*(AW+1) +: VCS*(AW+1)]), .owned(owned), .credits(credits),
+                .va_req(va_req[p*VCS +: VCS]), .va_out(va_out[p*VCS*PW +: VCS*PW]),
+                .va_candidates(va_candidates[p*VCS*VCS +: VCS*VCS]), .va_pri(va_pri[p*VCS*32 +: VCS*32]),
+                .va_grant(va_grant[p*VCS +: VCS]), .va_vc(va_vc[p*VCS*VW +: VCS*VW]),
+                .sa_req(sa_req[p*VCS +: VCS]), .sa_out(sa_out[p*VCS*OW +: VCS*OW]), .sa_pri(sa_pri[p*VCS*32 +: VCS*32]),
+                .sa_grant(sa_grant[p]), .sa_vc(sa_vc[p*VW +: VW]), .tr_flit(tr_flit[p*FLIT_W +: FLIT_W]),
+                .tr_out_vc(tr_out_vc[p*VW +: VW]), .tr_tail(tr_tail[p]), .freed_now(freed[p*VCS +: VCS]),
+                .dbg_routed(routed[p*VCS +: VCS]),
+                .mnb_addr(mnb_addr[p*VCS*32 +: VCS*32]), .mnb_row(mnb_row[p*VCS*PORTS*16 +: VCS*PORTS*16]),
+                .te_addr(te_addr[p*VCS*PORTS +: VCS*PORTS]), .te_position(te_position[p*VCS*16 +: VCS*16]));
+            // Flits buffered at this input.
+            reg [15:0] sum;
+            integer k;
+            always @* begin
+                sum = 16'd0;
+                for (k = 0; k < VCS; k = k + 1) sum = sum + {{(15-AW){1'b0}}, counts[(p*VCS + k)*(AW+1) +: AW+1]};
+            end
+            assign dbg_occupancy[p*16 +: 16] = sum;
+        end
+    endgenerate
+
+    cc_rom #(.D_MAX(PORTS), .NSRC(NV)) u_rom (
+        .mnb_addr(mnb_addr), .mnb_row(mnb_row), .te_addr(te_addr), .te_position(te_position));
+
+    cc_ib_injection_unit #(.VCS(VCS), .VW(VW), .AW(AW), .PF_MAX(PF_MAX), .FLIT_W(FLIT_W)) u_ni (
+        .clk(clk), .rst(rst), .run(run), .packet_flits(packet_flits), .vcs(vcs), .vc_depth(vc_depth),
+        .src_valid(src_valid), .src_flits(src_flits), .take(ni_take), .counts(counts[PORTS*VCS*(AW+1) +: VCS*(AW+1)]),
+        .push(ni_push), .push_vc(ni_vc), .push_flit(ni_flit));
+
+    cc_ib_vc_allocator #(.PORTS(PORTS), .VCS(VCS), .PW(PW), .VW(VW), .IW(IW_VC)) u_va (
+        .clk(clk), .rst(rst), .run(run), .dim(dim), .vcs(vcs), .req(va_req), .out(va_out),
+        .candidates(va_candidates), .pri(va_pri), .grant(va_grant), .granted_vc(va_vc));
+
+    cc_ib_switch_allocator #(.PORTS(PORTS), .VCS(VCS), .OW(OW), .VW(VW), .IW(IW_PORT)) u_sa (
+        .clk(clk), .rst(rst), .run(run), .dim(dim), .vcs(vcs), .tst_freeze(tst_freeze_pointers), .req(sa_req),
+        .out(sa_out), .pri(sa_pri), .grant(sa_grant), .granted_vc(sa_vc), .granted_out(sa_granted_out));
+
+    // Crossbar and output units.
+    generate
+        for (p = 0; p < PORTS; p = p + 1) begin : g_out
+            reg              send, tail;
+            reg [VW-1:0]     send_vc;
+            reg [FLIT_W-1:0] send_flit;
+            reg [VCS-1:0]    take;
+            integer i;
+            always @* begin
+                send = 1'b0;
+                tail = 1'b0;
+                send_vc = {VW{1'b0}};
+                send_flit = {FLIT_W{1'b0}};
+                for (i = 0; i < NIN; i = i + 1)
+                    if (sa_grant[i] && {{(32-OW){1'b0}}, sa_granted_out[i*OW +: OW]} == p) begin
+                        send = 1'b1;
+                        tail = tr_tail[i];
+                        send_vc = tr_out_vc[i*VW +: VW];
+                        send_flit = tr_flit[i*FLIT_W +: FLIT_W];
+                    end
+                take = {VCS{1'b0}};
+                for (i = 0; i < NV; i = i + 1)
+                    if (va_grant[i] && {{(32-PW){1'b0}}, va_out[i*PW +: PW]} == p)
+                        take = take | ({{(VCS-1){1'b0}}, 1'b1} << va_vc[i*VW +: VW]);
+            end
+            cc_ib_output_unit #(.VCS(VCS), .VW(VW), .FLIT_W(FLIT_W), .CD_MAX(CD_MAX)) u_out (
+                .clk(clk), .rst(rst), .run(run), .vc_depth(vc_depth), .credit_delay(credit_delay),
+                .credit_in(out_credit[p*VCS*8 +: VCS*8]), .credits_now(credits[p*VCS*9 +: VCS*9]),
+                .owned(owned[p*VCS +: VCS]), .take(take), .send(send), .send_vc(send_vc), .send_flit(send_flit),
+                .send_tail(tail), .out_valid(out_valid[p]), .out_vc(out_vc[p*VW +: VW]),
+                .out_flit(out_flit[p*FLIT_W +: FLIT_W]));
+            // Credits upstream: one for each flit freed at this edge.
+            for (w = 0; w < VCS; w = w + 1) begin : g_credit
+                always @(posedge clk)
+                    if (rst) in_credit[(p*VCS + w)*8 +: 8] <= 8'd0;
+                    else if (run) in_credit[(p*VCS + w)*8 +: 8] <= {7'd0, freed[p*VCS + w]};
+            end
+        end
+    endgenerate
+
+    // The local port: one flit per cycle to the node.
+    reg              local_send;
+    reg [FLIT_W-1:0] local_flit;
+    /* verilator lint_off UNUSEDSIGNAL */
+    reg [31:0]       local_source;  // (its low byte is the port)
+    /* verilator lint_on UNUSEDSIGNAL */
+    integer j;
+    always @* begin
+        local_send = 1'b0;
+        local_flit = {FLIT_W{1'b0}};
+        local_source = 32'd0;
+        for (j = 0; j < NIN; j = j + 1)
+            if (sa_grant[j] && {{(32-OW){1'b0}}, sa_granted_out[j*OW +: OW]} == PORTS) begin
+                local_send = 1'b1;
+                local_flit = tr_flit[j*FLIT_W +: FLIT_W];
+                local_source = j * VCS + {{(32-VW){1'b0}}, sa_vc[j*VW +: VW]};
+            end
+    end
+
+    always @(posedge clk) begin
+        if (rst) begin
+            cycle <= 32'd0;
+            src_taken <= 1'b0;
+            dlv_valid <= 1'b0;
+            dlv_flit <= {FLIT_W{1'b0}};
+            dlv_source <= 8'd0;
+        end else begin
+            if (run) cycle <= cycle + 32'd1;
+            src_taken <= ni_take;
+            dlv_valid <= run && local_send;
+            if (local_send) begin
+                dlv_flit <= local_flit;
+                dlv_source <= local_source[7:0];
+            end
+        end
+    end
+endmodule
