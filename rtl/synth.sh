@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # The Verilog router's area with Yosys (generic cells, `synth`, hierarchy kept): for each configuration
 # the cells of each block (all its instances together) and the total, one line each.
-#   rtl/synth.sh [PORTS:QDEPTH:PF_MAX:INJ_DEPTH ...]     default: the grid in docs/rtl-area.md
-# PORTS is D_MAX (the ports built), QDEPTH the output queues' depth in packets, PF_MAX the largest
-# packet in 64-bit flits, INJ_DEPTH the copies each port's injection queue holds (a power of two).
+#   rtl/synth.sh [PORTS:QDEPTH:PF_MAX:INJ_DEPTH ...]       the ideal router (default: the grid in docs/rtl-area.md)
+#   rtl/synth.sh --ib [PORTS:VCS:DEPTH:FLIT_W ...]          the input-buffered router (likewise)
+# Ideal router: PORTS is D_MAX (the ports built), QDEPTH the output queues' depth in packets, PF_MAX the
+# largest packet in 64-bit flits, INJ_DEPTH the copies each port's injection queue holds (a power of two).
+# Input-buffered router: PORTS, VCS virtual channels per port, DEPTH flits per VC (a power of two),
+# FLIT_W the link's width in bits (64 and up: a header is one flit); packets of up to 4 flits, credit
+# delays up to 4.
 # Needs yosys (scripts/setup.sh installs it) and a built build/cubecast_romgen (the ROM images;
 # CUBECAST_ROMGEN names another).
 set -euo pipefail
@@ -11,11 +15,57 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 romgen="${CUBECAST_ROMGEN:-$here/../build/cubecast_romgen}"
 [ -x "$romgen" ] || { echo "synth.sh: build first ($romgen is missing)" >&2; exit 2; }
 command -v yosys >/dev/null || { echo "synth.sh: yosys is missing (scripts/setup.sh installs it)" >&2; exit 2; }
-configs=("$@")
-((${#configs[@]})) || configs=(2:4:2:8 4:4:2:8 6:4:2:8 8:4:2:8 4:2:2:8 4:8:2:8 4:4:1:8 4:4:4:8 4:4:2:32)
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 src="$here/src"
+if [ "${1:-}" = "--ib" ]; then
+  shift
+  configs=("$@")
+  ((${#configs[@]})) || configs=(4:2:8:64 6:2:8:64 8:2:8:64 4:1:8:64 4:4:8:64 4:2:4:64 4:2:16:64 4:2:8:128)
+  for c in "${configs[@]}"; do
+    [[ "$c" =~ ^([2-9]|1[0-2]):([1-8]):([0-9]+):([0-9]+)$ ]] && ((BASH_REMATCH[4] >= 64)) &&
+      ((BASH_REMATCH[3] >= 2 && (BASH_REMATCH[3] & (BASH_REMATCH[3] - 1)) == 0 && BASH_REMATCH[3] <= 128)) ||
+      { echo "synth.sh: '$c' is not PORTS:VCS:DEPTH:FLIT_W: accepted PORTS 2..12, VCS 1..8, DEPTH a power of two 2..128, FLIT_W >= 64" >&2; exit 2; }
+  done
+  printf '%-18s %9s %9s %9s %9s %9s %9s %9s %9s %9s\n' "PORTS:VCS:B:W" "total" "buffers" "control" "rom" "vc alloc" \
+    "sw alloc" "outputs" "interface" "crossbar"
+  for c in "${configs[@]}"; do
+    IFS=: read -r ports vcs depth width <<<"$c"
+    dir="$work/ib-$ports-$vcs-$depth-$width"
+    mkdir -p "$dir"
+    (cd "$dir" && "$romgen" . "$ports" >/dev/null)
+    (cd "$dir" && yosys -q -p "read_verilog -I$src $src/cc_ib_router.v $src/cc_ib_input_unit.v $src/cc_ib_vc_allocator.v \
+        $src/cc_ib_switch_allocator.v $src/cc_ib_output_unit.v $src/cc_ib_injection_unit.v $src/cc_ib_arbiter.v \
+        $src/cc_control_logic.v $src/cc_rom.v; \
+        chparam -set PORTS $ports -set VCS $vcs -set DEPTH $depth -set FLIT_W $width -set PF_MAX 4 -set CD_MAX 4 cc_ib_router; \
+        synth -top cc_ib_router; tee -o stat.txt stat" >/dev/null)
+    # Each module's own cells (less one per submodule instance) times its instances, following the
+    # nested hierarchy (an arbiter belongs to the allocator above it). The columns add up to the total.
+    awk -v name="$c" '
+      /^=== / { module = $2; if (module == "design") in_h = 1; next }
+      !in_h && /Number of cells:/ && !(module in cells) { cells[module] = $4 }
+      in_h && /Number of wires:/ { tree_done = 1 }
+      in_h && !tree_done && NF == 2 && $2 ~ /^[0-9]+$/ {
+        match($0, /^ */); depth = (RLENGTH - 3) / 2; mult[depth] = $2 * (depth ? mult[depth - 1] : 1); parent[depth] = $1
+        m = $1; b = "xbar"
+        if (m ~ /cc_ib_input_unit/) b = "in"; else if (m ~ /cc_control_logic/) b = "ctl"; else if (m ~ /cc_rom/) b = "rom"
+        else if (m ~ /cc_ib_vc_allocator/) b = "va"; else if (m ~ /cc_ib_switch_allocator/) b = "sa"
+        else if (m ~ /cc_ib_output_unit/) b = "out"; else if (m ~ /cc_ib_injection_unit/) b = "ni"
+        else if (m ~ /cc_ib_arbiter/) b = parent[depth - 1] ~ /vc_allocator/ ? "va" : "sa"
+        sum[b] += cells[m] * mult[depth]
+        if (depth) sum[parentblock[depth - 1]] -= mult[depth]   # the instance cell in its parent is not logic
+        parentblock[depth] = b
+      }
+      in_h && /Number of cells:/ { total = $4 }
+      END {
+        printf "%-18s %9d %9d %9d %9d %9d %9d %9d %9d %9d\n", name, total, sum["in"], sum["ctl"], sum["rom"], sum["va"], sum["sa"], \
+          sum["out"], sum["ni"], sum["xbar"]
+      }' "$dir/stat.txt"
+  done
+  exit 0
+fi
+configs=("$@")
+((${#configs[@]})) || configs=(2:4:2:8 4:4:2:8 6:4:2:8 8:4:2:8 4:2:2:8 4:8:2:8 4:4:1:8 4:4:4:8 4:4:2:32)
 for c in "${configs[@]}"; do
   [[ "$c" =~ ^([2-9]|1[0-6]):([2-9]|[1-9][0-9]+):[1-9][0-9]*:([2-9]|[1-9][0-9]+)$ ]] ||
     { echo "synth.sh: '$c' is not PORTS:QDEPTH:PF_MAX:INJ_DEPTH: accepted PORTS 2..16, QDEPTH >= 2, PF_MAX >= 1, INJ_DEPTH a power of two >= 2" >&2; exit 2; }

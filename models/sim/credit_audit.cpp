@@ -3,7 +3,7 @@
 namespace cubecast {
 
 CreditAudit::CreditAudit(const Topology& topology, std::function<OnLink(size_t, uint64_t)> on_link,
-                         std::vector<const InputBufferedRouter*> routers, unsigned vcs, unsigned depth)
+                         std::vector<const CreditHolder*> routers, unsigned vcs, unsigned depth)
     : topology_(topology), on_link_(std::move(on_link)), routers_(std::move(routers)), vcs_(vcs), depth_(depth) {}
 
 bool CreditAudit::check(uint64_t cycle, bool all) {
@@ -34,8 +34,8 @@ bool CreditAudit::balanced_link(size_t link, uint64_t cycle, std::string* proble
     const auto port = static_cast<unsigned>(link % ports);
     const uint32_t dst = *topology_.across(src, port);
     const OnLink wires = on_link_(link, cycle);
-    const InputBufferedRouter& sender = *routers_[src];
-    const InputBufferedRouter& receiver = *routers_[dst];
+    const CreditHolder& sender = *routers_[src];
+    const CreditHolder& receiver = *routers_[dst];
     const unsigned in_port = topology_.arrival_port(port);
     for (unsigned vc = 0; vc < vcs_; ++vc) {
         const unsigned total = sender.credits_held(port, vc) + (wires.flit && wires.vc == vc ? 1u : 0u) +

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "models/fabric/topology.h"
-#include "routers/cores/ib_router.h"
+#include "routers/cores/credit_holder.h"
 
 namespace cubecast {
 
@@ -29,7 +29,7 @@ public:
     // The network's links (number src * ports + port), read through `on_link` (the level's wires)
     // after the edge checked.
     CreditAudit(const Topology& topology, std::function<OnLink(size_t link, uint64_t cycle)> on_link,
-                std::vector<const InputBufferedRouter*> routers, unsigned vcs, unsigned depth);
+                std::vector<const CreditHolder*> routers, unsigned vcs, unsigned depth);
     // The routers note here the links on which something moved at an edge.
     std::vector<size_t>* touched() { return &touched_; }
     // After the edge of `cycle`, the links touched at it (all of them with `all`); false (and
@@ -43,7 +43,7 @@ private:
     const Topology& topology_;
     std::vector<size_t> touched_;
     std::function<OnLink(size_t, uint64_t)> on_link_;
-    std::vector<const InputBufferedRouter*> routers_;
+    std::vector<const CreditHolder*> routers_;
     unsigned vcs_, depth_;
     std::string problem_;
 };

@@ -15,6 +15,7 @@
 #include "models/sim/dynamic_theory.h"
 #include "routers/logic/folded_logic.h"
 #if CUBECAST_WITH_RTL
+#include "routers/cores/rtl_ib_router.h"
 #include "routers/cores/rtl_router.h"
 #endif
 
@@ -180,7 +181,14 @@ void Network::build_cycle_level(const LogicFactory& make_logic, const PacketForm
     const RouterConfig rc{config.packet_flits, config.queue_depth, config.port_model, format};
 #if CUBECAST_WITH_RTL
     RtlRouterConfig rtl;
-    if (config.uses_rtl()) {
+    RtlIbRouterConfig rtl_ib;
+    if (config.uses_rtl() && input_buffered) {
+        rtl_ib.packet_flits = config.packet_flits;
+        rtl_ib.algorithm = *rtl_algorithm_code(config.task, config.algorithm);
+        rtl_ib.sbt_rotation = config.sbt_rotation;
+        rtl_ib.ib = config.ib;
+        rtl_ib.rom_dir = config.rtl_rom_dir.empty() ? CUBECAST_IB_ROM_DIR : config.rtl_rom_dir;
+    } else if (config.uses_rtl()) {
         rtl.packet_flits = config.packet_flits;
         rtl.queue_depth = config.queue_depth;
         rtl.algorithm = *rtl_algorithm_code(config.task, config.algorithm);
@@ -193,7 +201,10 @@ void Network::build_cycle_level(const LogicFactory& make_logic, const PacketForm
         const std::string name = "router_" + std::to_string(i);
         std::unique_ptr<RouterBase> r;
 #if CUBECAST_WITH_RTL
-        if (config.is_rtl_node(i))
+        if (config.is_rtl_node(i) && input_buffered)
+            r = std::make_unique<RtlIbRouter>(name.c_str(), i, static_cast<const Hypercube&>(*topology_), rtl_ib, *nodes_[i],
+                                              counters_);
+        else if (config.is_rtl_node(i))
             r = std::make_unique<RtlRouter>(name.c_str(), i, static_cast<const Hypercube&>(*topology_), rtl, *nodes_[i],
                                             counters_);
         else
@@ -247,11 +258,12 @@ void Network::after_edge() {
 
 // Credits conserved after every edge, every link read through the level's wires.
 void Network::build_credit_audit(std::function<CreditAudit::OnLink(size_t, uint64_t)> on_link) {
-    std::vector<const InputBufferedRouter*> ib;
-    for (const auto& r : routers_) ib.push_back(static_cast<const InputBufferedRouter*>(r.get()));
+    std::vector<CreditHolder*> ib;  // (the SystemC input-buffered routers and their Verilated twins)
+    for (const auto& r : routers_) ib.push_back(dynamic_cast<CreditHolder*>(r.get()));
     credit_audit_ =
-        std::make_unique<CreditAudit>(*topology_, std::move(on_link), std::move(ib), config_.ib.vcs, config_.ib.vc_depth);
-    for (const auto& r : routers_) static_cast<InputBufferedRouter*>(r.get())->note_links_in(credit_audit_->touched());
+        std::make_unique<CreditAudit>(*topology_, std::move(on_link), std::vector<const CreditHolder*>(ib.begin(), ib.end()),
+                                      config_.ib.vcs, config_.ib.vc_depth);
+    for (CreditHolder* r : ib) r->note_links_in(credit_audit_->touched());
 }
 
 // The transaction level's network: the same nodes, logics, checks and trace, TLM routers bound

@@ -194,9 +194,6 @@ std::optional<std::string> validate_microarchitecture(const RunConfig& c, const 
     }
     for (const NumberKnob& k : kNumberKnobs)
         if (auto e = range_problem(k.name, c.ib.*k.field, c)) return e;
-    if (c.uses_rtl())
-        return std::string(
-            "--buffering input is not available with the RTL router yet: accepted --router systemc, no --rtl-nodes");
     if (c.port_model != PortModel::mla)
         return "--port-model " + std::string(port_model_name(c.port_model)) +
                " is checked by the output-queued router only: accepted mla with --buffering input";
@@ -223,6 +220,32 @@ std::optional<std::string> validate_microarchitecture(const RunConfig& c, const 
     return std::nullopt;
 }
 
+// The input-buffered Verilog router: the knobs it was built for (its build's ranges, and the features
+// it does not have: a knob at its default is accepted).
+std::optional<std::string> validate_rtl_input_buffered(const RunConfig& c) {
+    const auto within = [](const char* name, unsigned value, unsigned lo, unsigned hi) -> std::optional<std::string> {
+        if (value <= hi) return std::nullopt;
+        return "--" + std::string(name) + " " + std::to_string(value) +
+               " is beyond the input-buffered RTL router's build: accepted " +
+               (lo == hi ? std::to_string(hi) : std::to_string(lo) + ".." + std::to_string(hi));
+    };
+    if (auto e = within("vcs", c.ib.vcs, 1, kRtlIbVcs)) return e;
+    if (auto e = within("vc-depth", c.ib.vc_depth, 1, kRtlIbDepth)) return e;
+    if (auto e = within("credit-delay", c.ib.credit_delay, 0, kRtlIbCreditDelay)) return e;
+    if (auto e = within("link-delay", c.ib.link_delay, 0, 0)) return e;
+    if (auto e = within("injection-delay", c.ib.injection_delay, 0, 0)) return e;
+    if (auto e = within("ejection-delay", c.ib.ejection_delay, 0, 0)) return e;
+    if (c.ib.alloc_iters != 1)
+        return "--alloc-iters " + std::to_string(c.ib.alloc_iters) +
+               " is not built into the input-buffered RTL router: accepted 1";
+    if (c.ib.link_period != 1)
+        return "--link-period " + std::to_string(c.ib.link_period) +
+               " is not built into the input-buffered RTL router: accepted 1";
+    if (!c.vcd_path.empty() || !c.fst_path.empty())
+        return std::string("--vcd and --fst are not available with the input-buffered RTL router yet: accepted --router systemc");
+    return std::nullopt;
+}
+
 std::optional<std::string> validate_rtl(const RunConfig& c, const Topology& topo) {
     for (uint32_t n : c.rtl_nodes)
         if (n >= topo.nodes()) return not_a_node("--rtl-nodes node " + std::to_string(n), topo);
@@ -239,9 +262,13 @@ std::optional<std::string> validate_rtl(const RunConfig& c, const Topology& topo
         return std::string(
             "this build has no RTL router (configured with -DCUBECAST_RTL=OFF): accepted --router systemc "
             "and no --rtl-nodes (or build with the RTL)");
-    if (c.dim > kRtlMaxDim)
-        return "--dim " + std::to_string(c.dim) + " is beyond the RTL build: the Verilog router has " +
-               std::to_string(kRtlMaxDim) + " ports, accepted 1.." + std::to_string(kRtlMaxDim);
+    const bool ib = c.buffering == Buffering::input;
+    if (ib)
+        if (auto e = validate_rtl_input_buffered(c)) return e;
+    const unsigned ports = ib ? kRtlIbPorts : kRtlMaxDim;
+    if (c.dim > ports)
+        return "--dim " + std::to_string(c.dim) + " is beyond the RTL build: the " + (ib ? "input-buffered " : "") +
+               "Verilog router has " + std::to_string(ports) + " ports, accepted 1.." + std::to_string(ports);
     if (!rtl_algorithm_code(c.task, c.algorithm))
         return "the RTL router has no control logic for " + c.task + "/" + c.algorithm +
                ": accepted snb/sbt, mnb/sbt, mnb/bostt, te/bostt, kb/same-order";
@@ -251,7 +278,8 @@ std::optional<std::string> validate_rtl(const RunConfig& c, const Topology& topo
     if (c.queue_depth > kRtlQueueDepth)
         return "--queue-depth " + std::to_string(c.queue_depth) + " is beyond the RTL build: accepted 0.." +
                std::to_string(kRtlQueueDepth) + " (0: the RTL's own depth, " + std::to_string(kRtlQueueDepth) + ")";
-    const std::string problem = rtl_rom_problem(c.rtl_rom_dir.empty() ? CUBECAST_ROM_DIR : c.rtl_rom_dir);
+    const std::string problem =
+        rtl_rom_problem(c.rtl_rom_dir.empty() ? (ib ? CUBECAST_IB_ROM_DIR : CUBECAST_ROM_DIR) : c.rtl_rom_dir, ports);
     if (!problem.empty()) return problem;
     return std::nullopt;
 }
@@ -269,7 +297,7 @@ std::string algorithms_where(Property has) {
 
 // --torus-on-array (paper 001 Fig. 1): the array runs a torus algorithm whose transmissions keep to
 // its slots, each torus slot as two phases; back-pressure or a port model would move them off the grid.
-std::optional<std::string> validate_fold(const RunConfig& c, const TaskInfo& task, const Topology& topo) {
+std::optional<std::string> validate_fold(const RunConfig& c, const TaskInfo& task) {
     if (c.topology != "array")
         return "--torus-on-array simulates a torus on the array of the same size: accepted with --topology array, not " +
                c.topology;
@@ -458,7 +486,7 @@ std::optional<std::string> validate(const RunConfig& given) {
     const uint32_t nodes = topo->nodes();
     if (c.root >= nodes) return not_a_node("--root " + std::to_string(c.root), *topo);
     if (c.torus_on_array) {
-        if (auto e = validate_fold(c, *task, *topo)) return e;
+        if (auto e = validate_fold(c, *task)) return e;
     } else if (const AlgorithmEntry* e = algorithms().find(task->kind, c.algorithm); !e->runs_on(*topo)) {
         std::string here;
         for (const AlgorithmEntry* x : algorithms().for_task(task->kind))

@@ -33,6 +33,7 @@
 #include "routers/blocks/vc_output_port.h"
 #include "routers/blocks/virtual_channel.h"
 #include "routers/cores/clock_gate.h"
+#include "routers/cores/credit_holder.h"
 #include "routers/cores/edge_wheel.h"
 #include "routers/cores/ib_tlm_link.h"
 #include "routers/cores/router_core.h"
@@ -40,7 +41,7 @@
 
 namespace cubecast {
 
-class InputBufferedRouter : public RouterCore, public WheelRouter {
+class InputBufferedRouter : public RouterCore, public WheelRouter, public CreditHolder {
 public:
     InputBufferedRouter(sc_core::sc_module_name name, uint32_t id, const Topology& topology, RouterConfig config,
                         InputBuffering ib, std::unique_ptr<ControlLogic> logic, Node& node, NetworkCounters& counters);
@@ -77,12 +78,12 @@ public:
     // The credit-conservation check (models/sim): what this router knows of the link leaving on port
     // p, virtual channel vc (credits left, plus those on their way back past the wire), and of the
     // link arriving on port p (flits buffered, plus those still on the delayed wire).
-    unsigned credits_held(unsigned p, unsigned vc) const { return outs_[p].credits(vc) + outs_[p].credits_in_flight(vc); }
-    unsigned flits_held(unsigned p, unsigned vc) const;
+    unsigned credits_held(unsigned p, unsigned vc) const override {
+        return outs_[p].credits(vc) + outs_[p].credits_in_flight(vc);
+    }
+    unsigned flits_held(unsigned p, unsigned vc) const override;
     const InputBuffering& microarchitecture() const { return ib_; }
-    // The links (their network numbers) on which a flit or credits moved at an edge are added to
-    // `touched` (the credit audit checks those).
-    void note_links_in(std::vector<size_t>* touched) { touched_ = touched; }
+    void note_links_in(std::vector<size_t>* touched) override { touched_ = touched; }
 
 private:
     void end_of_elaboration() override;

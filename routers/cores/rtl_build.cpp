@@ -119,9 +119,9 @@ std::string rom_image_problem(const std::string& text, const std::string& shown,
     return "";
 }
 
-std::string rtl_rom_problem(const std::string& rom_dir) {
-    if (std::string e = rom_file_problem(rom_dir + "/mnb_rom.hex", mnb_rom_image(kRtlMaxDim)); !e.empty()) return e;
-    return rom_file_problem(rom_dir + "/te_rom.hex", te_rom_image(kRtlMaxDim));
+std::string rtl_rom_problem(const std::string& rom_dir, unsigned d_max) {
+    if (std::string e = rom_file_problem(rom_dir + "/mnb_rom.hex", mnb_rom_image(d_max)); !e.empty()) return e;
+    return rom_file_problem(rom_dir + "/te_rom.hex", te_rom_image(d_max));
 }
 
 }  // namespace cubecast

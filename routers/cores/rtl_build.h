@@ -19,12 +19,17 @@ constexpr unsigned kRtlMaxDim = CUBECAST_RTL_D_MAX;
 constexpr unsigned kRtlQueueDepth = CUBECAST_RTL_QDEPTH;
 constexpr unsigned kRtlMaxPacketFlits = CUBECAST_RTL_PF_MAX;
 constexpr unsigned kRtlInjectionDepth = CUBECAST_RTL_INJ_DEPTH;  // copies per port's injection queue
+// The input-buffered Verilog router's build: ports, VCs per port, flits per VC, largest credit delay.
+constexpr unsigned kRtlIbPorts = CUBECAST_RTL_IB_PORTS;
+constexpr unsigned kRtlIbVcs = CUBECAST_RTL_IB_VCS;
+constexpr unsigned kRtlIbDepth = CUBECAST_RTL_IB_DEPTH;
+constexpr unsigned kRtlIbCreditDelay = CUBECAST_RTL_IB_CD_MAX;
 
 // The RTL's control-logic selector for a (task, algorithm), if the RTL implements it.
 std::optional<unsigned> rtl_algorithm_code(const std::string& task, const std::string& algorithm);
-// The ROM files the RTL loads, in a directory: empty if both hold exactly the images, else a line
-// naming the file and what is wrong.
-std::string rtl_rom_problem(const std::string& rom_dir);
+// The ROM files the RTL loads, in a directory: empty if both hold exactly the images (of a router with
+// d_max ports), else a line naming the file and what is wrong.
+std::string rtl_rom_problem(const std::string& rom_dir, unsigned d_max = kRtlMaxDim);
 
 std::string mnb_rom_image(unsigned d_max);
 std::string te_rom_image(unsigned d_max);

@@ -40,6 +40,7 @@ module cc_ib_input_unit #(
     input  wire [VW-1:0]            push_vc,
     input  wire [FLIT_W-1:0]        push_flit,
     output wire [VCS*(AW+1)-1:0]    counts,       // flits each VC holds (before this edge)
+    output wire [VCS*(AW+1)-1:0]    peaks,        // observation: flits each VC held at the last edge once its flit was in
     // the output ports' state at this edge
     input  wire [PORTS*VCS-1:0]     owned,
     input  wire [PORTS*VCS*9-1:0]   credits,
@@ -61,6 +62,7 @@ module cc_ib_input_unit #(
     output wire                     tr_tail,
     output wire [VCS-1:0]           freed_now,    // the VC whose flit was freed at this edge (a credit upstream)
     output wire [VCS-1:0]           dbg_routed,
+    output wire [VCS-1:0]           dbg_waiting,  // a routed packet waits for its router delay or not-before cycle
     // the ROM ports of the VCs' control logics
     output wire [VCS*32-1:0]        mnb_addr,
     input  wire [VCS*PORTS*16-1:0]  mnb_row,
@@ -94,6 +96,8 @@ module cc_ib_input_unit #(
             reg [VW-1:0]  out_vc;
             reg [31:0]    eligible_at, switch_from;
             assign counts[c*(AW+1) +: AW+1] = count;
+            reg [AW:0] peak;
+            assign peaks[c*(AW+1) +: AW+1] = peak;
             assign dbg_routed[c] = routed;
 
             wire pushing = push && {{(32-VW){1'b0}}, push_vc} == c;
@@ -151,6 +155,7 @@ module cc_ib_input_unit #(
                 end
             end
             wire cur_local = !cur_link && left_now[PORTS];
+            assign dbg_waiting[c] = routed && (eligible_at > cycle || (cur_link && cur_nb > cycle));
             wire last = (left_now & (left_now - 1'b1)) == {(PORTS+1){1'b0}};
             wire [PORTS:0] cur_bit = cur_link ? {{PORTS{1'b0}}, 1'b1} << cur : {1'b1, {PORTS{1'b0}}};
 
@@ -198,6 +203,7 @@ module cc_ib_input_unit #(
                 if (rst) begin
                     head <= {AW{1'b0}};
                     count <= {(AW+1){1'b0}};
+                    peak <= {(AW+1){1'b0}};
                     routed <= 1'b0;
                     left_valid <= 1'b0;
                     left <= {(PORTS+1){1'b0}};
@@ -211,6 +217,7 @@ module cc_ib_input_unit #(
                     switch_from <= 32'd0;
                 end else if (run) begin
                     if (pushing) ring[head + count[AW-1:0]] <= push_flit;
+                    peak <= count1;
                     count <= count_next;
                     head <= head + {{(AW-1){1'b0}}, pop};
                     routed <= routed_now;

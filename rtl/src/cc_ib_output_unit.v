@@ -16,6 +16,8 @@ module cc_ib_output_unit #(
     input  wire [VCS*8-1:0]  credit_in,     // the link's credit word
     output wire [VCS*9-1:0]  credits_now,   // credits usable at this edge (those due added)
     output wire [VCS-1:0]    owned,
+    output reg  [VCS*9-1:0]  credits_held,  // observation: credits left plus those on their way back
+    output reg               credits_coming,  // ... some are on their way back
     input  wire [VCS-1:0]    take,          // VC allocation at this edge
     input  wire              send,          // a flit leaves at this edge
     input  wire [VW-1:0]     send_vc,
@@ -43,7 +45,18 @@ module cc_ib_output_unit #(
         end
     endgenerate
 
-    integer k;
+    integer k, w2;
+    always @* begin
+        credits_held = {VCS*9{1'b0}};
+        credits_coming = 1'b0;
+        for (k = 0; k < CD_MAX; k = k + 1)
+            if (k < {28'd0, credit_delay} && line[k] != {VCS*8{1'b0}}) credits_coming = 1'b1;
+        for (w2 = 0; w2 < VCS; w2 = w2 + 1) begin
+            credits_held[w2*9 +: 9] = credits[w2];
+            for (k = 0; k < CD_MAX; k = k + 1)
+                if (k < {28'd0, credit_delay}) credits_held[w2*9 +: 9] = credits_held[w2*9 +: 9] + {1'b0, line[k][w2*8 +: 8]};
+        end
+    end
     always @(posedge clk) begin
         if (rst) begin
             for (k = 0; k < CD_MAX; k = k + 1) line[k] <= {VCS*8{1'b0}};

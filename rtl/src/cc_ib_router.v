@@ -50,7 +50,13 @@ module cc_ib_router #(
     output reg  [7:0]                 dlv_source,    // its input VC (port * VCS + vc): packets to the node may interleave
     // observation
     output reg  [31:0]                cycle,
-    output wire [(PORTS+1)*16-1:0]    dbg_occupancy  // flits buffered per input port (the injection port last)
+    output wire [(PORTS+1)*16-1:0]    dbg_occupancy, // flits buffered per input port (the injection port last)
+    output wire [(PORTS+1)*VCS*8-1:0] dbg_vc_flits,  // flits each input VC buffers
+    output wire [(PORTS+1)*VCS*8-1:0] dbg_vc_peaks,  // ... and held at the last edge once its new flit was in
+    output wire [PORTS*VCS*9-1:0]     dbg_credits,   // per output VC: credits left plus those on their way back
+    output wire                       dbg_ni_push,   // the network interface put a flit into an injection VC
+    output wire                       dbg_waiting    // something is due by the clock alone (a pipeline delay, a
+                                                     // not-before cycle, credits on their way back)
 );
     localparam integer VW = VCS > 1 ? $clog2(VCS) : 1;
     localparam integer PW = PORTS > 1 ? $clog2(PORTS) : 1;
@@ -68,7 +74,7 @@ module cc_ib_router #(
     wire [PORTS*VCS*9-1:0] credits;
 
     // Input units (the injection port's is fed by the network interface).
-    wire [NIN*VCS*(AW+1)-1:0] counts;
+    wire [NIN*VCS*(AW+1)-1:0] counts, peaks;
     wire [NV-1:0]          va_req, va_grant, sa_req;
     wire [NV*PW-1:0]       va_out;
     wire [NV*VCS-1:0]      va_candidates;
@@ -85,6 +91,8 @@ module cc_ib_router #(
     /* verilator lint_off UNUSEDSIGNAL */
     wire [NV-1:0]          routed;
     /* verilator lint_on UNUSEDSIGNAL */
+    wire [NV-1:0]          vc_waiting;
+    wire [PORTS-1:0]       credits_coming;
     wire [NV*32-1:0]       mnb_addr;
     wire [NV*PORTS*16-1:0] mnb_row;
     wire [NV*PORTS-1:0]    te_addr;
@@ -104,14 +112,15 @@ module cc_ib_router #(
                 .push(is_link ? run && in_valid[p % PORTS] : ni_push),
                 .push_vc(is_link ? in_vc[(p % PORTS)*VW +: VW] : ni_vc),
                 .push_flit(is_link ? in_flit[(p % PORTS)*FLIT_W +: FLIT_W] : ni_flit),
-                .counts(counts[p*VCS*(AW+1) +: VCS*(AW+1)]), .owned(owned), .credits(credits),
+                .counts(counts[p*VCS*(AW+1) +: VCS*(AW+1)]),
+                .peaks(peaks[p*VCS*(AW+1) +: VCS*(AW+1)]), .owned(owned), .credits(credits),
                 .va_req(va_req[p*VCS +: VCS]), .va_out(va_out[p*VCS*PW +: VCS*PW]),
                 .va_candidates(va_candidates[p*VCS*VCS +: VCS*VCS]), .va_pri(va_pri[p*VCS*32 +: VCS*32]),
                 .va_grant(va_grant[p*VCS +: VCS]), .va_vc(va_vc[p*VCS*VW +: VCS*VW]),
                 .sa_req(sa_req[p*VCS +: VCS]), .sa_out(sa_out[p*VCS*OW +: VCS*OW]), .sa_pri(sa_pri[p*VCS*32 +: VCS*32]),
                 .sa_grant(sa_grant[p]), .sa_vc(sa_vc[p*VW +: VW]), .tr_flit(tr_flit[p*FLIT_W +: FLIT_W]),
                 .tr_out_vc(tr_out_vc[p*VW +: VW]), .tr_tail(tr_tail[p]), .freed_now(freed[p*VCS +: VCS]),
-                .dbg_routed(routed[p*VCS +: VCS]),
+                .dbg_routed(routed[p*VCS +: VCS]), .dbg_waiting(vc_waiting[p*VCS +: VCS]),
                 .mnb_addr(mnb_addr[p*VCS*32 +: VCS*32]), .mnb_row(mnb_row[p*VCS*PORTS*16 +: VCS*PORTS*16]),
                 .te_addr(te_addr[p*VCS*PORTS +: VCS*PORTS]), .te_position(te_position[p*VCS*16 +: VCS*16]));
             // Flits buffered at this input.
@@ -122,6 +131,10 @@ module cc_ib_router #(
                 for (k = 0; k < VCS; k = k + 1) sum = sum + {{(15-AW){1'b0}}, counts[(p*VCS + k)*(AW+1) +: AW+1]};
             end
             assign dbg_occupancy[p*16 +: 16] = sum;
+            for (w = 0; w < VCS; w = w + 1) begin : g_vc_flits
+                assign dbg_vc_flits[(p*VCS + w)*8 +: 8] = {{(7-AW){1'b0}}, counts[(p*VCS + w)*(AW+1) +: AW+1]};
+                assign dbg_vc_peaks[(p*VCS + w)*8 +: 8] = {{(7-AW){1'b0}}, peaks[(p*VCS + w)*(AW+1) +: AW+1]};
+            end
         end
     endgenerate
 
@@ -132,6 +145,8 @@ module cc_ib_router #(
         .clk(clk), .rst(rst), .run(run), .packet_flits(packet_flits), .vcs(vcs), .vc_depth(vc_depth),
         .src_valid(src_valid), .src_flits(src_flits), .take(ni_take), .counts(counts[PORTS*VCS*(AW+1) +: VCS*(AW+1)]),
         .push(ni_push), .push_vc(ni_vc), .push_flit(ni_flit));
+    assign dbg_ni_push = ni_push;
+    assign dbg_waiting = vc_waiting != {NV{1'b0}} || credits_coming != {PORTS{1'b0}};
 
     cc_ib_vc_allocator #(.PORTS(PORTS), .VCS(VCS), .PW(PW), .VW(VW), .IW(IW_VC)) u_va (
         .clk(clk), .rst(rst), .run(run), .dim(dim), .vcs(vcs), .req(va_req), .out(va_out),
@@ -169,7 +184,8 @@ module cc_ib_router #(
             cc_ib_output_unit #(.VCS(VCS), .VW(VW), .FLIT_W(FLIT_W), .CD_MAX(CD_MAX)) u_out (
                 .clk(clk), .rst(rst), .run(run), .vc_depth(vc_depth), .credit_delay(credit_delay),
                 .credit_in(out_credit[p*VCS*8 +: VCS*8]), .credits_now(credits[p*VCS*9 +: VCS*9]),
-                .owned(owned[p*VCS +: VCS]), .take(take), .send(send), .send_vc(send_vc), .send_flit(send_flit),
+                .owned(owned[p*VCS +: VCS]), .credits_held(dbg_credits[p*VCS*9 +: VCS*9]),
+                .credits_coming(credits_coming[p]), .take(take), .send(send), .send_vc(send_vc), .send_flit(send_flit),
                 .send_tail(tail), .out_valid(out_valid[p]), .out_vc(out_vc[p*VW +: VW]),
                 .out_flit(out_flit[p*FLIT_W +: FLIT_W]));
             // Credits upstream: one for each flit freed at this edge.

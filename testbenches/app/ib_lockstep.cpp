@@ -175,6 +175,11 @@ private:
         rtl_->dlv_source(dlv_source_);
         rtl_->cycle(cycle_);
         rtl_->dbg_occupancy(occupancy_);
+        rtl_->dbg_vc_flits(vc_flits_);
+        rtl_->dbg_vc_peaks(vc_peaks_);
+        rtl_->dbg_credits(credits_);
+        rtl_->dbg_ni_push(ni_push_);
+        rtl_->dbg_waiting(waiting_);
     }
 
     Header random_header() {
@@ -357,6 +362,9 @@ private:
     sc_signal<uint64_t> dlv_flit_;
     sc_signal<uint32_t> dlv_source_;
     sc_signal<sc_dt::sc_bv<(kPorts + 1) * 16>> occupancy_;
+    sc_signal<sc_dt::sc_bv<(kPorts + 1) * kVcs * 8>> vc_flits_, vc_peaks_;
+    sc_signal<sc_dt::sc_bv<kPorts * kVcs * 9>> credits_;
+    sc_signal<bool> ni_push_, waiting_;
 };
 
 }  // namespace

@@ -157,18 +157,9 @@ int sc_main(int argc, char* argv[]) {
     if (depth == 0 || depth > static_cast<long long>(kRtlQueueDepth))
         return bad_input("--queue-depth " + std::to_string(depth) + " is out of range: accepted 1.." +
                          std::to_string(kRtlQueueDepth));
-    const std::string rom = rtl_rom_problem(CUBECAST_ROM_DIR);
+    const std::string rom =
+        buffering == "input" ? rtl_rom_problem(CUBECAST_IB_ROM_DIR, CUBECAST_RTL_IB_PORTS) : rtl_rom_problem(CUBECAST_ROM_DIR);
     if (!rom.empty()) return bad_input(rom);
-
-    if (buffering == "input" && dim > CUBECAST_RTL_IB_PORTS)
-        return bad_input("--dim " + std::to_string(dim) + " is out of range for the input-buffered RTL: accepted 1.." +
-                         std::to_string(CUBECAST_RTL_IB_PORTS));
-    if (vcs > CUBECAST_RTL_IB_VCS)
-        return bad_input("--vcs " + std::to_string(vcs) + " is out of range for the input-buffered RTL: accepted 1.." +
-                         std::to_string(CUBECAST_RTL_IB_VCS));
-    if (buffering == "input")
-        return run_input_buffered(modes, switchings, configs, cycles, seed, dim, static_cast<unsigned>(vcs), plant_bug,
-                                  waves_dir);
 
     if (buffering == "input" && dim > CUBECAST_RTL_IB_PORTS)
         return bad_input("--dim " + std::to_string(dim) + " is out of range for the input-buffered RTL: accepted 1.." +

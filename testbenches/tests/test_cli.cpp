@@ -86,7 +86,6 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("run --task traffic --algorithm ecube --dim 4 --buffering input --router-delay -1", "-1", "0..1000");
     expect_bad_input("run --task traffic --algorithm ecube --dim 4 --preset booksim --vcs 4", "--vcs 4", "sets 1");
     expect_bad_input("run --task traffic --algorithm ecube --dim 4 --preset gem5", "gem5", "booksim, noxim");
-    expect_bad_input("run --task mnb --dim 4 --buffering input --router rtl", "rtl", "not available");
     expect_bad_input("run --task traffic --algorithm adaptive --dim 4 --buffering input", "adaptive", "ecube");
     expect_bad_input("run --task traffic --algorithm ecube --dim 4 --self-packets", "--self-packets", "--buffering input");
     expect_bad_input("run --task traffic --algorithm dor --topology torus --dim 2 --radix 4 --buffering input --datelines on",
@@ -194,6 +193,17 @@ TEST(CommandLine, BadRtlInputExitsTwoWithOneLine) {
     expect_bad_input("run --router rtl --rtl-rom-dir /nonexistent", "/nonexistent/mnb_rom.hex", "missing");
     expect_bad_input("run --dim 3 --level tlm --router rtl", "--level tlm", "accepted --level cycle");
     expect_bad_input("run --router rtl --task kb --algorithm st --k 3", "kb/st", "kb/same-order");
+    // The input-buffered Verilog router: the knobs its build has.
+    const std::string ib = "run --task mnb --buffering input --router rtl ";
+    expect_bad_input(ib + "--dim 5", "--dim 5", "1..4");
+    expect_bad_input(ib + "--dim 3 --vcs 5", "--vcs 5", "1..4");
+    expect_bad_input(ib + "--dim 3 --vc-depth 17", "--vc-depth 17", "1..16");
+    expect_bad_input(ib + "--dim 3 --credit-delay 9", "--credit-delay 9", "0..8");
+    expect_bad_input(ib + "--dim 3 --link-delay 1", "--link-delay 1", "accepted 0");
+    expect_bad_input(ib + "--dim 3 --alloc-iters 2", "--alloc-iters 2", "accepted 1");
+    expect_bad_input(ib + "--dim 3 --link-period 2", "--link-period 2", "accepted 1");
+    expect_bad_input("run --task mnb --buffering input --rtl-nodes 1 --dim 3 --vcd " + temp_path("w.vcd"), "--vcd",
+                     "--router systemc");
 }
 
 // The RTL's ROM files are checked word for word against the C++ tables before Verilator loads them:

@@ -266,8 +266,8 @@ TEST(Levels, InputBufferedCollectivesSameTraceAndReport) {
     }
     EXPECT_GT(counts.runs, 120u);
     EXPECT_GT(counts.failed_checks, 0u);
-    std::cout << "levels, input-buffered collectives: " << counts.runs << " runs compared, " << counts.stalled
-              << " stalled, " << counts.failed_checks << " with failed checks\n";
+    std::cout << "levels, input-buffered collectives: " << counts.runs << " runs compared, " << counts.stalled << " stalled, "
+              << counts.failed_checks << " with failed checks\n";
 }
 
 namespace {

@@ -1,0 +1,296 @@
+// The Verilated headers must come before <systemc> (see TOOLCHAIN.md).
+#include "Vcc_ib_router.h"
+#include "verilated.h"
+
+#include "routers/cores/rtl_ib_router.h"
+
+#include <algorithm>
+
+#include "routers/cores/rtl_router.h"
+
+namespace cubecast {
+
+using namespace sc_core;
+
+namespace {
+constexpr unsigned kPorts = CUBECAST_RTL_IB_PORTS, kVcs = CUBECAST_RTL_IB_VCS, kVcBits = kVcs > 2 ? (kVcs > 4 ? 3 : 2) : 1;
+
+unsigned field(const sc_dt::sc_bv_base& v, unsigned lo, unsigned bits) {
+    return static_cast<unsigned>(v.range(lo + bits - 1, lo).to_uint());
+}
+}  // namespace
+
+RtlIbRouter::RtlIbRouter(sc_module_name name, uint32_t id, const Hypercube& cube, RtlIbRouterConfig config, Node& node,
+                         NetworkCounters& counters)
+    : RouterBase(name, id, cube, false),
+      config_(std::move(config)),
+      node_(node),
+      counters_(counters),
+      ports_(cube.ports()),
+      in_(cube.ports()),
+      out_(cube.ports()),
+      arriving_(size_t{cube.ports()} * config_.ib.vcs, 0),
+      arriving_length_(size_t{cube.ports()} * config_.ib.vcs, 1),
+      sending_(size_t{cube.ports()} * config_.ib.vcs, 0),
+      sending_length_(size_t{cube.ports()} * config_.ib.vcs, 1) {
+    init_verilator_once(config_.rom_dir);
+    rtl_ = std::make_unique<Vcc_ib_router>("rtl");
+    Vcc_ib_router& m = *rtl_;
+    m.clk(clk);
+    m.rst(v_rst_);
+    m.load(v_load_);
+    m.node_id(v_node_id_);
+    m.dim(v_dim_);
+    m.packet_flits(v_packet_flits_);
+    m.algo(v_algo_);
+    m.sbt_rot(v_sbt_rot_);
+    m.vcs(v_vcs_);
+    m.vc_depth(v_vc_depth_);
+    m.switching(v_switching_);
+    m.router_delay(v_router_delay_);
+    m.credit_delay(v_credit_delay_);
+    m.tst_freeze_pointers(v_freeze_);
+    m.in_valid(v_in_valid_);
+    m.in_vc(v_in_vc_);
+    m.in_flit(v_in_flit_);
+    m.in_credit(v_in_credit_);
+    m.out_valid(v_out_valid_);
+    m.out_vc(v_out_vc_);
+    m.out_flit(v_out_flit_);
+    m.out_credit(v_out_credit_);
+    m.src_valid(v_src_valid_);
+    m.src_flits(v_src_flits_);
+    m.src_taken(v_src_taken_);
+    m.dlv_valid(v_dlv_valid_);
+    m.dlv_flit(v_dlv_flit_);
+    m.dlv_source(v_dlv_source_);
+    m.cycle(v_cycle_);
+    m.dbg_occupancy(v_occupancy_);
+    m.dbg_vc_flits(v_vc_flits_);
+    m.dbg_vc_peaks(v_vc_peaks_);
+    m.dbg_credits(v_credits_);
+    m.dbg_ni_push(v_ni_push_);
+    m.dbg_waiting(v_waiting_);
+
+    // Straps.
+    v_node_id_.write(id);
+    v_dim_.write(cube.dim());
+    v_packet_flits_.write(config_.packet_flits);
+    v_algo_.write(config_.algorithm);
+    v_sbt_rot_.write(config_.sbt_rotation);
+    v_vcs_.write(config_.ib.vcs);
+    v_vc_depth_.write(config_.ib.vc_depth);
+    v_switching_.write(static_cast<uint32_t>(config_.ib.switching));
+    v_router_delay_.write(config_.ib.router_delay);
+    v_credit_delay_.write(config_.ib.credit_delay);
+
+    // The node's own packets are made at reset (a packet made counts as inside the network until the
+    // interface has taken it; then each copy its head starts on a link).
+    for (const Header& h : node.own_messages()) source_.push_back(make_packet(h, config_.packet_flits));
+    counters_.injected += source_.size();
+    counters_.in_routers += static_cast<int64_t>(source_.size());
+
+    SC_HAS_PROCESS(RtlIbRouter);
+    SC_METHOD(pass_phases);
+    sensitive << rst << load;
+    SC_METHOD(on_posedge);
+    sensitive << clk.pos();
+    dont_initialize();
+    SC_METHOD(after_rise);
+    sensitive << settled_;
+    dont_initialize();
+    SC_METHOD(on_negedge);
+    sensitive << clk.neg();
+    dont_initialize();
+}
+
+RtlIbRouter::~RtlIbRouter() = default;
+
+void RtlIbRouter::connect(unsigned p, LinkSignals& out, LinkSignals& in) {
+    if (!out.buses->vc) throw std::logic_error("the input-buffered RTL router needs links with virtual channels and credits");
+    out_[p] = Wires{out.buses, out.index};
+    in_[p] = Wires{in.buses, in.index};
+}
+
+void RtlIbRouter::pass_phases() {
+    v_rst_.write(rst.read());
+    v_load_.write(load.read());
+}
+
+// (The model's injection port is its last built port: port ports_ here.)
+unsigned RtlIbRouter::vc_index(unsigned p, unsigned vc) const { return ((p == ports_ ? kPorts : p) * kVcs + vc) * 8; }
+
+unsigned RtlIbRouter::vc_flits(unsigned p, unsigned vc) const { return field(v_vc_flits_.read(), vc_index(p, vc), 8); }
+
+unsigned RtlIbRouter::flits_held(unsigned p, unsigned vc) const { return vc_flits(p, vc); }
+
+unsigned RtlIbRouter::credits_held(unsigned p, unsigned vc) const { return field(v_credits_.read(), (p * kVcs + vc) * 9, 9); }
+
+unsigned RtlIbRouter::queue_occupancy(unsigned q) const {
+    unsigned n = 0;
+    for (unsigned w = 0; w < config_.ib.vcs; ++w) n += config_.ib.vc_depth - std::min(config_.ib.vc_depth, credits_held(q, w));
+    return n;
+}
+
+bool RtlIbRouter::waiting_on_time(uint64_t) const { return v_waiting_.read(); }
+
+// After the rising edge: the flits the model took from its input links, those it sent, the credits it
+// returned, the node's deliveries; the links driven with its outputs.
+void RtlIbRouter::after_rise() {
+    if (!ready_driven_) {  // credits do the flow control: every input is always ready
+        ready_driven_ = true;
+        for (unsigned p = 0; p < ports_; ++p) in_[p].buses->ready.write(in_[p].index, true);
+    }
+    const bool running = !v_rst_.read() && !v_load_.read();
+    if (running) take_inputs();
+    drive_links();
+    if (running) count_outputs();
+}
+
+// The flits on the model's inputs were taken at the edge (links always accept: credits).
+void RtlIbRouter::take_inputs() {
+    const uint32_t valid = v_in_valid_.read(), vcs = v_in_vc_.read();
+    if (!valid) return;
+    const auto& flits = v_in_flit_.read();
+    for (unsigned p = 0; p < ports_; ++p) {
+        if (!((valid >> p) & 1u)) continue;
+        ++counters_.progress;
+        if (touched_) touched_->push_back(in_[p].index);
+        const unsigned vc = (vcs >> (kVcBits * p)) & ((1u << kVcBits) - 1);
+        const size_t i = size_t{p} * config_.ib.vcs + vc;
+        if (arriving_[i] == 0) {
+            Header h;
+            decode_header(flits.range(64 * p + 63, 64 * p).to_uint64(), h);
+            arriving_length_[i] = h.kind == Kind::data ? config_.packet_flits : 1;
+        }
+        if (++arriving_[i] == arriving_length_[i]) {  // the tail is in: the sender's copy is this router's now
+            arriving_[i] = 0;
+            ++counters_.transmissions_sent;
+            ++counters_.packets_received;
+            --counters_.in_routers;  // (its copies count as their heads leave)
+        }
+    }
+}
+
+void RtlIbRouter::drive_links() {
+    const uint32_t valid = v_out_valid_.read(), vcs = v_out_vc_.read();
+    const auto& flits = v_out_flit_.read();
+    const auto& credits = v_in_credit_.read();
+    for (unsigned p = 0; p < ports_; ++p) {
+        LinkBuses& out = *out_[p].buses;
+        const bool sending = (valid >> p) & 1u;
+        out.valid.write(out_[p].index, sending);
+        if (sending) {
+            out.flit.write(out_[p].index, flits.range(64 * p + 63, 64 * p).to_uint64());
+            out.vc->write(out_[p].index, static_cast<uint8_t>((vcs >> (kVcBits * p)) & ((1u << kVcBits) - 1)));
+        }
+        in_[p].buses->credit->write(in_[p].index, credits.range(kVcs * 8 * p + kVcs * 8 - 1, kVcs * 8 * p).to_uint64());
+    }
+}
+
+void RtlIbRouter::count_outputs() {
+    const uint32_t valid = v_out_valid_.read(), vcs = v_out_vc_.read();
+    const auto& flits = v_out_flit_.read();
+    const auto& credits = v_in_credit_.read();
+    for (unsigned p = 0; p < ports_; ++p) {
+        if (touched_ && field(credits, kVcs * 8 * p, kVcs * 8) != 0) touched_->push_back(in_[p].index);
+        if (!((valid >> p) & 1u)) continue;
+        ++counters_.progress;
+        if (touched_) touched_->push_back(out_[p].index);
+        const unsigned vc = (vcs >> (kVcBits * p)) & ((1u << kVcBits) - 1);
+        const size_t i = size_t{p} * config_.ib.vcs + vc;
+        if (sending_[i] == 0) {  // a head: a copy starts
+            Header h;
+            decode_header(flits.range(64 * p + 63, 64 * p).to_uint64(), h);
+            sending_length_[i] = h.kind == Kind::data ? config_.packet_flits : 1;
+            ++counters_.transmissions_started;
+            ++counters_.copies_enqueued;
+            ++counters_.in_routers;
+        }
+        if (++sending_[i] == sending_length_[i]) sending_[i] = 0;
+    }
+    if (v_src_taken_.read() && !source_.empty()) {
+        source_.pop_front();
+        --counters_.in_routers;  // (its copies count as their heads leave)
+    }
+    if (v_ni_push_.read()) ++counters_.progress;
+    if (v_dlv_valid_.read()) deliver(v_dlv_source_.read(), v_dlv_flit_.read());
+    // (The largest a VC held: counted as the SystemC router does, once a flit is in and before one leaves.)
+    const auto& peaks = v_vc_peaks_.read();
+    for (unsigned p = 0; p <= ports_; ++p)
+        for (unsigned w = 0; w < config_.ib.vcs; ++w) max_occupancy_ = std::max(max_occupancy_, field(peaks, vc_index(p, w), 8));
+}
+
+// A flit to the node from input VC `source` (the packets of different VCs may interleave).
+void RtlIbRouter::deliver(unsigned source, uint64_t flit) {
+    ++counters_.progress;
+    Delivering& d = delivering_[source];
+    if (!d.open) {
+        d.open = true;
+        d.packet = Packet{};
+        d.packet.header_flit = flit;
+        decode_header(flit, d.packet.header);
+        d.length = d.packet.header.kind == Kind::data ? config_.packet_flits : 1;
+    } else {
+        d.packet.payload.push_back(flit);
+    }
+    if (1 + d.packet.payload.size() < d.length) return;
+    d.open = false;
+    node_.deliver(d.packet, v_cycle_.read() - 1u);
+    ++counters_.deliveries;
+    ++wave_delivered_;
+}
+
+// Falling edge: the links (as driven after the rising edge) and the node's next packet go to the
+// model's pins for the next edge.
+void RtlIbRouter::on_negedge() {
+    uint32_t valid = 0, vcs = 0;
+    sc_dt::sc_bv<CUBECAST_RTL_IB_PORTS * 64> flits;
+    sc_dt::sc_bv<CUBECAST_RTL_IB_PORTS * kVcs * 8> credits;
+    for (unsigned p = 0; p < ports_; ++p) {
+        const LinkBuses& in = *in_[p].buses;
+        if (in.valid.read(in_[p].index)) {
+            valid |= 1u << p;
+            vcs |= uint32_t{in.vc->read(in_[p].index)} << (kVcBits * p);
+            flits.range(64 * p + 63, 64 * p) = in.flit.read(in_[p].index);
+        }
+        credits.range(kVcs * 8 * p + kVcs * 8 - 1, kVcs * 8 * p) = out_[p].buses->credit->read(out_[p].index);
+    }
+    v_in_valid_.write(valid);
+    v_in_vc_.write(vcs);
+    v_in_flit_.write(flits);
+    v_out_credit_.write(credits);
+    feed_interface();
+}
+
+// The node's packets due by the next edge join the source queue; its front is offered.
+void RtlIbRouter::feed_interface() {
+    const uint64_t next_edge = v_cycle_.read();
+    while (node_.next_arrival_cycle() <= next_edge) {
+        source_.push_back(make_packet(node_.take_arrival(), config_.packet_flits));
+        ++counters_.injected;
+        ++counters_.in_routers;
+    }
+    v_src_valid_.write(!source_.empty());
+    if (source_.empty()) return;
+    sc_dt::sc_bv<CUBECAST_RTL_PF_MAX * 64> flits;
+    for (unsigned i = 0; i < source_.front().length(); ++i) flits.range(64 * i + 63, 64 * i) = source_.front().flit(i);
+    v_src_flits_.write(flits);
+}
+
+void RtlIbRouter::describe_stuck(std::ostream& os) const {
+    for (unsigned p = 0; p <= ports_; ++p)
+        for (unsigned w = 0; w < config_.ib.vcs; ++w)
+            if (const unsigned n = vc_flits(p, w))
+                os << "  node " << id_ << " (RTL) "
+                   << (p == ports_ ? std::string("injection port") : "in port " + std::to_string(p)) << " VC " << w << ": " << n
+                   << " flits buffered\n";
+    for (unsigned q = 0; q < ports_; ++q)
+        for (unsigned w = 0; w < config_.ib.vcs; ++w)
+            if (credits_held(q, w) == 0)
+                os << "  node " << id_ << " (RTL) out port " << q << " (to node " << topology_.across(id_, q).value_or(id_)
+                   << ") VC " << w << ": no credit\n";
+    if (!source_.empty()) os << "  node " << id_ << " (RTL) has " << source_.size() << " packets not yet injected\n";
+}
+
+}  // namespace cubecast

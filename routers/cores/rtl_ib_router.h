@@ -1,0 +1,102 @@
+// The input-buffered Verilog router (rtl/src/cc_ib_router.v), Verilated in SystemC mode, in a network
+// of input-buffered routers: on the same link buses as the SystemC InputBufferedRouter (valid, VC and
+// flit forward, a credit word back), so the network can put either at any node. The adapter copies the
+// links into the model's pins at the falling edge and its outputs onto the links as they change after
+// the rising edge, feeds the node's packets to its network interface, hands deliveries to the node, and
+// counts what crosses its pins for the simulator's counters, stall check and credit audit. Every
+// decision is the RTL's.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <vector>
+
+#include "models/fabric/counters.h"
+#include "models/fabric/hypercube.h"
+#include "models/fabric/node.h"
+#include "routers/blocks/microarchitecture.h"
+#include "routers/cores/credit_holder.h"
+#include "routers/cores/router_base.h"
+#include "routers/cores/rtl_build.h"
+
+class Vcc_ib_router;
+
+namespace cubecast {
+
+struct RtlIbRouterConfig {
+    unsigned packet_flits = 1;
+    unsigned algorithm = 0;  // rtl_algorithm_code
+    unsigned sbt_rotation = 0;
+    InputBuffering ib;
+    std::string rom_dir;
+};
+
+class RtlIbRouter : public RouterBase, public CreditHolder {
+public:
+    RtlIbRouter(sc_core::sc_module_name name, uint32_t id, const Hypercube& cube, RtlIbRouterConfig config, Node& node,
+                NetworkCounters& counters);
+    ~RtlIbRouter() override;
+
+    void connect(unsigned p, LinkSignals& out, LinkSignals& in) override;
+    unsigned max_queue_occupancy() const override { return max_occupancy_; }
+    bool waiting_on_time(uint64_t cycle) const override;
+    void describe_stuck(std::ostream& os) const override;
+    unsigned queue_occupancy(unsigned port) const override;
+    unsigned credits_held(unsigned p, unsigned vc) const override;
+    unsigned flits_held(unsigned p, unsigned vc) const override;
+    void note_links_in(std::vector<size_t>* touched) override { touched_ = touched; }
+
+private:
+    struct Wires {
+        LinkBuses* buses = nullptr;
+        size_t index = 0;
+    };
+    void pass_phases();
+    void drive_links();  // the model's outputs onto the links, as they change after a rising edge
+    void on_posedge() { settled_.notify(sc_core::SC_ZERO_TIME); }
+    void after_rise();  // the model has settled after the rising edge: account for what crossed its pins
+    void on_negedge();  // the links and the node's next packet into the model for the next edge
+    void take_inputs();
+    void feed_interface();
+    void count_outputs();
+    void deliver(unsigned source, uint64_t flit);
+    unsigned vc_index(unsigned p, unsigned vc) const;  // the first bit of input p's VC vc in the observation buses
+    unsigned vc_flits(unsigned p, unsigned vc) const;
+
+    RtlIbRouterConfig config_;
+    Node& node_;
+    NetworkCounters& counters_;
+    unsigned ports_;
+    std::vector<Wires> in_, out_;
+    std::vector<size_t>* touched_ = nullptr;
+    std::unique_ptr<Vcc_ib_router> rtl_;
+    std::deque<Packet> source_;                         // the node's packets not yet taken by the interface
+    std::vector<unsigned> arriving_, arriving_length_;  // per input VC: flits of the arriving packet so far, its length
+    std::vector<unsigned> sending_, sending_length_;    // per output VC: likewise for the packet leaving
+    struct Delivering {
+        Packet packet;
+        bool open = false;
+        unsigned length = 1;
+    };
+    std::map<unsigned, Delivering> delivering_;  // per input VC: the packet reaching the node
+    unsigned max_occupancy_ = 0;
+    bool ready_driven_ = false;
+    sc_core::sc_event settled_;
+
+    sc_core::sc_signal<bool> v_rst_, v_load_, v_freeze_, v_src_valid_, v_src_taken_, v_dlv_valid_, v_ni_push_, v_waiting_;
+    sc_core::sc_signal<uint32_t> v_node_id_, v_dim_, v_packet_flits_, v_algo_, v_sbt_rot_, v_vcs_, v_vc_depth_, v_switching_,
+        v_router_delay_, v_credit_delay_;
+    sc_core::sc_signal<uint32_t> v_in_valid_, v_in_vc_, v_out_valid_, v_out_vc_, v_cycle_, v_dlv_source_;
+    sc_core::sc_signal<uint64_t> v_dlv_flit_;
+    sc_core::sc_signal<sc_dt::sc_bv<CUBECAST_RTL_IB_PORTS * 64>> v_in_flit_, v_out_flit_;
+    sc_core::sc_signal<sc_dt::sc_bv<CUBECAST_RTL_IB_PORTS * CUBECAST_RTL_IB_VCS * 8>> v_in_credit_, v_out_credit_;
+    sc_core::sc_signal<sc_dt::sc_bv<CUBECAST_RTL_PF_MAX * 64>> v_src_flits_;
+    sc_core::sc_signal<sc_dt::sc_bv<(CUBECAST_RTL_IB_PORTS + 1) * 16>> v_occupancy_;
+    sc_core::sc_signal<sc_dt::sc_bv<(CUBECAST_RTL_IB_PORTS + 1) * CUBECAST_RTL_IB_VCS * 8>> v_vc_flits_, v_vc_peaks_;
+    sc_core::sc_signal<sc_dt::sc_bv<CUBECAST_RTL_IB_PORTS * CUBECAST_RTL_IB_VCS * 9>> v_credits_;
+};
+
+}  // namespace cubecast
