@@ -232,14 +232,12 @@ std::optional<std::string> validate_rtl_input_buffered(const RunConfig& c) {
     if (auto e = within("vcs", c.ib.vcs, 1, kRtlIbVcs)) return e;
     if (auto e = within("vc-depth", c.ib.vc_depth, 1, kRtlIbDepth)) return e;
     if (auto e = within("credit-delay", c.ib.credit_delay, 0, kRtlIbCreditDelay)) return e;
-    if (auto e = within("link-delay", c.ib.link_delay, 0, 0)) return e;
-    if (auto e = within("injection-delay", c.ib.injection_delay, 0, 0)) return e;
-    if (auto e = within("ejection-delay", c.ib.ejection_delay, 0, 0)) return e;
+    if (auto e = within("link-delay", c.ib.link_delay, 0, kRtlIbLinkDelay)) return e;
+    if (auto e = within("injection-delay", c.ib.injection_delay, 0, kRtlIbInjectionDelay)) return e;
+    if (auto e = within("ejection-delay", c.ib.ejection_delay, 0, kRtlIbEjectionDelay)) return e;
+    if (auto e = within("link-period", c.ib.link_period, 1, kRtlIbLinkPeriod)) return e;
     if (c.ib.alloc_iters != 1)
         return "--alloc-iters " + std::to_string(c.ib.alloc_iters) +
-               " is not built into the input-buffered RTL router: accepted 1";
-    if (c.ib.link_period != 1)
-        return "--link-period " + std::to_string(c.ib.link_period) +
                " is not built into the input-buffered RTL router: accepted 1";
     if (!c.vcd_path.empty() || !c.fst_path.empty())
         return std::string("--vcd and --fst are not available with the input-buffered RTL router yet: accepted --router systemc");

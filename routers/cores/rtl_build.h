@@ -24,6 +24,10 @@ constexpr unsigned kRtlIbPorts = CUBECAST_RTL_IB_PORTS;
 constexpr unsigned kRtlIbVcs = CUBECAST_RTL_IB_VCS;
 constexpr unsigned kRtlIbDepth = CUBECAST_RTL_IB_DEPTH;
 constexpr unsigned kRtlIbCreditDelay = CUBECAST_RTL_IB_CD_MAX;
+constexpr unsigned kRtlIbLinkDelay = CUBECAST_RTL_IB_LD_MAX;
+constexpr unsigned kRtlIbEjectionDelay = CUBECAST_RTL_IB_ED_MAX;
+constexpr unsigned kRtlIbInjectionDelay = 255;  // (an 8-bit strap)
+constexpr unsigned kRtlIbLinkPeriod = 15;       // (a 4-bit strap)
 
 // The RTL's control-logic selector for a (task, algorithm), if the RTL implements it.
 std::optional<unsigned> rtl_algorithm_code(const std::string& task, const std::string& algorithm);

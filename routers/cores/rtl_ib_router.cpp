@@ -49,6 +49,11 @@ RtlIbRouter::RtlIbRouter(sc_module_name name, uint32_t id, const Hypercube& cube
     m.switching(v_switching_);
     m.router_delay(v_router_delay_);
     m.credit_delay(v_credit_delay_);
+    m.link_delay(v_link_delay_);
+    m.link_period(v_link_period_);
+    m.injection_delay(v_injection_delay_);
+    m.ejection_delay(v_ejection_delay_);
+    m.src_made(v_src_made_);
     m.tst_freeze_pointers(v_freeze_);
     m.in_valid(v_in_valid_);
     m.in_vc(v_in_vc_);
@@ -83,10 +88,14 @@ RtlIbRouter::RtlIbRouter(sc_module_name name, uint32_t id, const Hypercube& cube
     v_switching_.write(static_cast<uint32_t>(config_.ib.switching));
     v_router_delay_.write(config_.ib.router_delay);
     v_credit_delay_.write(config_.ib.credit_delay);
+    v_link_delay_.write(config_.ib.link_delay);
+    v_link_period_.write(config_.ib.link_period);
+    v_injection_delay_.write(config_.ib.injection_delay);
+    v_ejection_delay_.write(config_.ib.ejection_delay);
 
     // The node's own packets are made at reset (a packet made counts as inside the network until the
     // interface has taken it; then each copy its head starts on a link).
-    for (const Header& h : node.own_messages()) source_.push_back(make_packet(h, config_.packet_flits));
+    for (const Header& h : node.own_messages()) source_.emplace_back(0, make_packet(h, config_.packet_flits));
     counters_.injected += source_.size();
     counters_.in_routers += static_cast<int64_t>(source_.size());
 
@@ -267,15 +276,18 @@ void RtlIbRouter::on_negedge() {
 void RtlIbRouter::feed_interface() {
     const uint64_t next_edge = v_cycle_.read();
     while (node_.next_arrival_cycle() <= next_edge) {
-        source_.push_back(make_packet(node_.take_arrival(), config_.packet_flits));
+        const uint64_t made = node_.next_arrival_cycle();
+        source_.emplace_back(made, make_packet(node_.take_arrival(), config_.packet_flits));
         ++counters_.injected;
         ++counters_.in_routers;
     }
     v_src_valid_.write(!source_.empty());
     if (source_.empty()) return;
     sc_dt::sc_bv<CUBECAST_RTL_PF_MAX * 64> flits;
-    for (unsigned i = 0; i < source_.front().length(); ++i) flits.range(64 * i + 63, 64 * i) = source_.front().flit(i);
+    const Packet& front = source_.front().second;
+    for (unsigned i = 0; i < front.length(); ++i) flits.range(64 * i + 63, 64 * i) = front.flit(i);
     v_src_flits_.write(flits);
+    v_src_made_.write(static_cast<uint32_t>(source_.front().first));
 }
 
 void RtlIbRouter::describe_stuck(std::ostream& os) const {

@@ -73,7 +73,7 @@ private:
     std::vector<Wires> in_, out_;
     std::vector<size_t>* touched_ = nullptr;
     std::unique_ptr<Vcc_ib_router> rtl_;
-    std::deque<Packet> source_;                         // the node's packets not yet taken by the interface
+    std::deque<std::pair<uint64_t, Packet>> source_;    // the node's packets not yet taken by the interface, and when made
     std::vector<unsigned> arriving_, arriving_length_;  // per input VC: flits of the arriving packet so far, its length
     std::vector<unsigned> sending_, sending_length_;    // per output VC: likewise for the packet leaving
     struct Delivering {
@@ -88,7 +88,7 @@ private:
 
     sc_core::sc_signal<bool> v_rst_, v_load_, v_freeze_, v_src_valid_, v_src_taken_, v_dlv_valid_, v_ni_push_, v_waiting_;
     sc_core::sc_signal<uint32_t> v_node_id_, v_dim_, v_packet_flits_, v_algo_, v_sbt_rot_, v_vcs_, v_vc_depth_, v_switching_,
-        v_router_delay_, v_credit_delay_;
+        v_router_delay_, v_credit_delay_, v_link_delay_, v_link_period_, v_injection_delay_, v_ejection_delay_, v_src_made_;
     sc_core::sc_signal<uint32_t> v_in_valid_, v_in_vc_, v_out_valid_, v_out_vc_, v_cycle_, v_dlv_source_;
     sc_core::sc_signal<uint64_t> v_dlv_flit_;
     sc_core::sc_signal<sc_dt::sc_bv<CUBECAST_RTL_IB_PORTS * 64>> v_in_flit_, v_out_flit_;

@@ -18,6 +18,7 @@ module cc_ib_injection_unit #(
     input  wire                     src_valid,   // the node has a packet to send
     input  wire [PF_MAX*FLIT_W-1:0] src_flits,
     output wire                     take,        // ... and the interface takes it at this edge
+    input  wire                     free,        // the injection channel may carry a flit at this edge
     input  wire [VCS*(AW+1)-1:0]    counts,      // the injection VCs' flits
     output wire                     push,
     output wire [VW-1:0]            push_vc,
@@ -43,10 +44,12 @@ module cc_ib_injection_unit #(
             end
         end
     end
+    // A packet taken waits in the interface while the channel is busy (link period).
     assign take = run && !active && src_valid && found;
-    wire room = {{(31-AW){1'b0}}, counts[vc*(AW+1) +: AW+1]} < {24'd0, vc_depth};
-    assign push = take || (run && active && room);
-    assign push_vc = active ? vc : first;
+    wire [VW-1:0] vc_now = active ? vc : first;
+    wire room = {{(31-AW){1'b0}}, counts[vc_now*(AW+1) +: AW+1]} < {24'd0, vc_depth};
+    assign push = (take || (run && active)) && room && free;
+    assign push_vc = vc_now;
     assign push_flit = active ? packet[index*FLIT_W +: FLIT_W] : src_flits[FLIT_W-1:0];
     wire [6:0] src_length = `CC_KIND(src_flits) ? 7'd1 : packet_flits;
 
@@ -63,8 +66,8 @@ module cc_ib_injection_unit #(
             pointer <= {{(32-VW){1'b0}}, first} + 32'd1 == {28'd0, vcs} ? {VW{1'b0}} : first + 1'b1;
             packet <= src_flits;
             length <= src_length;
-            index <= 7'd1;
-            active <= src_length != 7'd1;
+            index <= push ? 7'd1 : 7'd0;
+            active <= !(push && src_length == 7'd1);
         end else if (push) begin
             index <= index + 7'd1;
             if (index + 7'd1 == length) active <= 1'b0;

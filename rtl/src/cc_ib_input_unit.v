@@ -39,6 +39,7 @@ module cc_ib_input_unit #(
     input  wire                     push,
     input  wire [VW-1:0]            push_vc,
     input  wire [FLIT_W-1:0]        push_flit,
+    input  wire [PORTS:0]           out_free,     // the outputs (the local port last) that may carry a flit at this edge
     output wire [VCS*(AW+1)-1:0]    counts,       // flits each VC holds (before this edge)
     output wire [VCS*(AW+1)-1:0]    peaks,        // observation: flits each VC held at the last edge once its flit was in
     // the output ports' state at this edge
@@ -174,12 +175,14 @@ module cc_ib_input_unit #(
             wire [VW-1:0] out_vc_now = va_grant[c] ? va_vc[c*VW +: VW] : out_vc;
             wire [31:0] switch_from_now = va_grant[c] ? cycle + lead : switch_from;
 
-            // Switch allocation: the next flit is here, and for a link a VC and a credit.
+            // Switch allocation: the next flit is here, its output free (link period), and for a link a VC and a credit.
+            wire [OW-1:0] sa_target = cur_local ? PORTS[OW-1:0] : {{(OW-PW){1'b0}}, cur};
             wire [FW-1:0] rel = rd - freed;
             assign sa_req[c] = routed_now && eligible_now <= cycle && {{(32-FW){1'b0}}, rel} < {{(31-AW){1'b0}}, count1} && cur_nb <= cycle &&
+                               out_free[sa_target] &&
                                (cur_local || (out_vc_valid_now && switch_from_now <= cycle &&
                                               credits[(base + {{(32-VW){1'b0}}, out_vc_now})*9 +: 9] != 9'd0));
-            assign sa_out[c*OW +: OW] = cur_local ? PORTS[OW-1:0] : {{(OW-PW){1'b0}}, cur};
+            assign sa_out[c*OW +: OW] = sa_target;
             assign sa_pri[c*32 +: 32] = cur_local ? 32'd0 : cur_pri;
 
             // Traversal.

@@ -1,7 +1,10 @@
 // The input-buffered cubecast router in Verilog: routers/cores/ib_router.h's microarchitecture, cycle
 // for cycle and bit for bit, for the hypercube and the control logics of cc_control_logic.v (SBT, MNB,
-// TE), with one iteration of each allocator, no link or network-interface delays and a link period of
-// one cycle (the configurations the bench and the network refuse otherwise).
+// TE), with one iteration of each allocator (the configurations the bench and the network refuse
+// otherwise). A flit on a link joins its VC `link_delay` cycles after it crossed; a link, the local
+// port and the injection channel carry a flit every `link_period` cycles; the node's packet enters its
+// injection VC no sooner than `injection_delay` cycles after it was made (`src_made`), and a flit to
+// the node reaches it `ejection_delay` cycles after it left the switch.
 //   input units (one per link, one for the injection port: VCs, their control logics)
 //   -> VC allocator -> switch allocator -> crossbar -> output units (credits, VC owners, link)
 // Links: per port valid, VC and flit in each direction, and a credit word back (8 bits per VC), as the
@@ -15,7 +18,9 @@ module cc_ib_router #(
     parameter integer DEPTH = 16,    // flits a VC buffers (a power of two); `vc_depth` (<= DEPTH) are used
     parameter integer PF_MAX = 4,    // largest packet, in flits
     parameter integer FLIT_W = 64,   // link width (>= 64: the header is the low 64 bits)
-    parameter integer CD_MAX = 8     // largest credit delay
+    parameter integer CD_MAX = 8,    // largest credit delay
+    parameter integer LD_MAX = 4,    // largest link delay
+    parameter integer ED_MAX = 4     // largest ejection delay
 ) (
     input  wire                       clk,
     input  wire                       rst,
@@ -31,6 +36,10 @@ module cc_ib_router #(
     input  wire [1:0]                 switching,     // 0 store-forward, 1 cut-through, 2 wormhole
     input  wire [7:0]                 router_delay,
     input  wire [3:0]                 credit_delay,
+    input  wire [3:0]                 link_delay,
+    input  wire [3:0]                 link_period,   // 1..
+    input  wire [7:0]                 injection_delay,
+    input  wire [3:0]                 ejection_delay,
     input  wire                       tst_freeze_pointers,  // test hook: a planted bug (the switch allocator's input pointers stick)
     // links
     input  wire [PORTS-1:0]           in_valid,
@@ -44,6 +53,7 @@ module cc_ib_router #(
     // the network interface
     input  wire                       src_valid,
     input  wire [PF_MAX*FLIT_W-1:0]   src_flits,
+    input  wire [31:0]                src_made,      // the cycle the offered packet was made
     output reg                        src_taken,     // the packet offered before the last edge was taken
     output reg                        dlv_valid,
     output reg  [FLIT_W-1:0]          dlv_flit,
@@ -102,6 +112,71 @@ module cc_ib_router #(
     wire [FLIT_W-1:0]      ni_flit;
     wire                   ni_take;
     genvar p, w;
+    // The links' wires: a flit joins its VC link_delay edges after the edge that took it.
+    wire [PORTS-1:0]        wire_valid;
+    wire [PORTS*VW-1:0]     wire_vc;
+    wire [PORTS*FLIT_W-1:0] wire_flit;
+    wire [PORTS*VCS*8-1:0]  on_wire;  // per input VC: its flits on the wire (observation)
+    generate
+        for (p = 0; p < PORTS; p = p + 1) begin : g_wire
+            reg              line_valid [0:LD_MAX-1];
+            reg [VW-1:0]     line_vc    [0:LD_MAX-1];
+            reg [FLIT_W-1:0] line_flit  [0:LD_MAX-1];
+            reg              out_valid_r;
+            reg [VW-1:0]     out_vc_r;
+            reg [FLIT_W-1:0] out_flit_r;
+            integer k;
+            always @* begin
+                out_valid_r = run && in_valid[p];
+                out_vc_r = in_vc[p*VW +: VW];
+                out_flit_r = in_flit[p*FLIT_W +: FLIT_W];
+                for (k = 0; k < LD_MAX; k = k + 1)
+                    if ({28'd0, link_delay} == k + 1) begin
+                        out_valid_r = line_valid[k];
+                        out_vc_r = line_vc[k];
+                        out_flit_r = line_flit[k];
+                    end
+            end
+            assign wire_valid[p] = out_valid_r;
+            assign wire_vc[p*VW +: VW] = out_vc_r;
+            assign wire_flit[p*FLIT_W +: FLIT_W] = out_flit_r;
+            always @(posedge clk) begin
+                if (rst) begin
+                    for (k = 0; k < LD_MAX; k = k + 1) line_valid[k] <= 1'b0;
+                end else if (run) begin
+                    line_valid[0] <= in_valid[p];
+                    line_vc[0] <= in_vc[p*VW +: VW];
+                    line_flit[0] <= in_flit[p*FLIT_W +: FLIT_W];
+                    for (k = 1; k < LD_MAX; k = k + 1) begin
+                        line_valid[k] <= line_valid[k - 1];
+                        line_vc[k] <= line_vc[k - 1];
+                        line_flit[k] <= line_flit[k - 1];
+                    end
+                end
+            end
+            for (w = 0; w < VCS; w = w + 1) begin : g_on_wire
+                reg [7:0] n;
+                always @* begin
+                    n = 8'd0;
+                    for (k = 0; k < LD_MAX; k = k + 1)
+                        if (k < {28'd0, link_delay} && line_valid[k] && {{(32-VW){1'b0}}, line_vc[k]} == w) n = n + 8'd1;
+                end
+                assign on_wire[(p*VCS + w)*8 +: 8] = n;
+            end
+        end
+    endgenerate
+
+    // Each output (the local port last) and the injection channel carry a flit every link_period edges.
+    reg  [31:0]  free_at [0:PORTS];
+    reg  [31:0]  inject_free_at;
+    wire [PORTS:0] out_free;
+    generate
+        for (p = 0; p <= PORTS; p = p + 1) begin : g_free
+            assign out_free[p] = free_at[p] <= cycle;
+        end
+    endgenerate
+    wire inject_free = inject_free_at <= cycle;
+
     generate
         for (p = 0; p < NIN; p = p + 1) begin : g_in
             wire is_link = p < PORTS;
@@ -109,9 +184,10 @@ module cc_ib_router #(
                                .PW(PW), .OW(OW), .INJECTION(p == PORTS ? 1 : 0)) u_in (
                 .clk(clk), .rst(rst), .run(run), .cycle(cycle), .node_id(node_id), .dim(dim), .packet_flits(packet_flits),
                 .algo(algo), .sbt_rot(sbt_rot), .vcs(vcs), .switching(switching), .router_delay(router_delay),
-                .push(is_link ? run && in_valid[p % PORTS] : ni_push),
-                .push_vc(is_link ? in_vc[(p % PORTS)*VW +: VW] : ni_vc),
-                .push_flit(is_link ? in_flit[(p % PORTS)*FLIT_W +: FLIT_W] : ni_flit),
+                .push(is_link ? wire_valid[p % PORTS] : ni_push),
+                .push_vc(is_link ? wire_vc[(p % PORTS)*VW +: VW] : ni_vc),
+                .push_flit(is_link ? wire_flit[(p % PORTS)*FLIT_W +: FLIT_W] : ni_flit),
+                .out_free(out_free),
                 .counts(counts[p*VCS*(AW+1) +: VCS*(AW+1)]),
                 .peaks(peaks[p*VCS*(AW+1) +: VCS*(AW+1)]), .owned(owned), .credits(credits),
                 .va_req(va_req[p*VCS +: VCS]), .va_out(va_out[p*VCS*PW +: VCS*PW]),
@@ -132,7 +208,8 @@ module cc_ib_router #(
             end
             assign dbg_occupancy[p*16 +: 16] = sum;
             for (w = 0; w < VCS; w = w + 1) begin : g_vc_flits
-                assign dbg_vc_flits[(p*VCS + w)*8 +: 8] = {{(7-AW){1'b0}}, counts[(p*VCS + w)*(AW+1) +: AW+1]};
+                assign dbg_vc_flits[(p*VCS + w)*8 +: 8] = {{(7-AW){1'b0}}, counts[(p*VCS + w)*(AW+1) +: AW+1]} +
+                                                          (p < PORTS ? on_wire[((p % PORTS)*VCS + w)*8 +: 8] : 8'd0);
                 assign dbg_vc_peaks[(p*VCS + w)*8 +: 8] = {{(7-AW){1'b0}}, peaks[(p*VCS + w)*(AW+1) +: AW+1]};
             end
         end
@@ -143,7 +220,8 @@ module cc_ib_router #(
 
     cc_ib_injection_unit #(.VCS(VCS), .VW(VW), .AW(AW), .PF_MAX(PF_MAX), .FLIT_W(FLIT_W)) u_ni (
         .clk(clk), .rst(rst), .run(run), .packet_flits(packet_flits), .vcs(vcs), .vc_depth(vc_depth),
-        .src_valid(src_valid), .src_flits(src_flits), .take(ni_take), .counts(counts[PORTS*VCS*(AW+1) +: VCS*(AW+1)]),
+        .src_valid(src_valid && src_made + {24'd0, injection_delay} <= cycle), .src_flits(src_flits), .take(ni_take),
+        .free(inject_free), .counts(counts[PORTS*VCS*(AW+1) +: VCS*(AW+1)]),
         .push(ni_push), .push_vc(ni_vc), .push_flit(ni_flit));
     assign dbg_ni_push = ni_push;
     assign dbg_waiting = vc_waiting != {NV{1'b0}} || credits_coming != {PORTS{1'b0}};
@@ -216,6 +294,35 @@ module cc_ib_router #(
             end
     end
 
+    // The ejection channel: a flit reaches the node ejection_delay edges after it left the switch.
+    reg              eject_valid [0:ED_MAX-1];
+    reg [FLIT_W-1:0] eject_flit  [0:ED_MAX-1];
+    reg [7:0]        eject_source [0:ED_MAX-1];
+    reg              ejected_valid;
+    reg [FLIT_W-1:0] ejected_flit;
+    reg [7:0]        ejected_source;
+    integer e;
+    always @* begin
+        ejected_valid = run && local_send;
+        ejected_flit = local_flit;
+        ejected_source = local_source[7:0];
+        for (e = 0; e < ED_MAX; e = e + 1)
+            if ({28'd0, ejection_delay} == e + 1) begin
+                ejected_valid = eject_valid[e];
+                ejected_flit = eject_flit[e];
+                ejected_source = eject_source[e];
+            end
+    end
+
+    // The links' next free cycles: a flit sent at this edge, the output's next one link_period later.
+    reg [PORTS:0] sent;
+    integer o;
+    always @* begin
+        sent = {(PORTS+1){1'b0}};
+        for (o = 0; o < NIN; o = o + 1)
+            if (sa_grant[o]) sent[sa_granted_out[o*OW +: OW]] = 1'b1;
+    end
+
     always @(posedge clk) begin
         if (rst) begin
             cycle <= 32'd0;
@@ -223,13 +330,29 @@ module cc_ib_router #(
             dlv_valid <= 1'b0;
             dlv_flit <= {FLIT_W{1'b0}};
             dlv_source <= 8'd0;
+            for (e = 0; e < ED_MAX; e = e + 1) eject_valid[e] <= 1'b0;
+            for (o = 0; o <= PORTS; o = o + 1) free_at[o] <= 32'd0;
+            inject_free_at <= 32'd0;
         end else begin
             if (run) cycle <= cycle + 32'd1;
             src_taken <= ni_take;
-            dlv_valid <= run && local_send;
-            if (local_send) begin
-                dlv_flit <= local_flit;
-                dlv_source <= local_source[7:0];
+            dlv_valid <= ejected_valid;
+            if (ejected_valid) begin
+                dlv_flit <= ejected_flit;
+                dlv_source <= ejected_source;
+            end
+            if (run) begin
+                eject_valid[0] <= local_send;
+                eject_flit[0] <= local_flit;
+                eject_source[0] <= local_source[7:0];
+                for (e = 1; e < ED_MAX; e = e + 1) begin
+                    eject_valid[e] <= eject_valid[e - 1];
+                    eject_flit[e] <= eject_flit[e - 1];
+                    eject_source[e] <= eject_source[e - 1];
+                end
+                for (o = 0; o <= PORTS; o = o + 1)
+                    if (sent[o]) free_at[o] <= cycle + {28'd0, link_period};
+                if (ni_push) inject_free_at <= cycle + {28'd0, link_period};
             end
         end
     end

@@ -32,7 +32,9 @@ std::string IbLockstepConfig::describe() const {
     std::ostringstream os;
     os << mode << " " << switching << " d=" << dim << " node=" << node << " flits=" << packet_flits << " vcs=" << vcs
        << " vc-depth=" << vc_depth << " router-delay=" << router_delay << " credit-delay=" << credit_delay
-       << " rotation=" << sbt_rotation << " seed=" << seed << (plant_bug ? " planted-bug" : "");
+       << " link-delay=" << link_delay << " link-period=" << link_period << " injection-delay=" << injection_delay
+       << " ejection-delay=" << ejection_delay << " rotation=" << sbt_rotation << " seed=" << seed
+       << (plant_bug ? " planted-bug" : "");
     return os.str();
 }
 
@@ -54,7 +56,7 @@ public:
         phases_->clk(clk_);
         sc_node_ = std::make_unique<Node>(c.node, cube_.nodes(), 1 << 12, c.packet_flits, 0, own);
         rtl_node_ = std::make_unique<Node>(c.node, cube_.nodes(), 1 << 12, c.packet_flits, 0, own);
-        for (const Header& h : own) source_.push_back(make_packet(h, c.packet_flits));
+        for (const Header& h : own) source_.emplace_back(0, make_packet(h, c.packet_flits));
         make_arrivals();
         sc_node_->stream_arrivals(&arrivals_);
 
@@ -63,6 +65,10 @@ public:
         ib.vc_depth = c.vc_depth;
         ib.router_delay = c.router_delay;
         ib.credit_delay = c.credit_delay;
+        ib.link_delay = c.link_delay;
+        ib.link_period = c.link_period;
+        ib.injection_delay = c.injection_delay;
+        ib.ejection_delay = c.ejection_delay;
         ib.switching = *parse_switching(c.switching);
         const AlgorithmEntry* algo = algorithms().find(task->kind, c.mode == "sbt" ? "sbt" : "bostt");
         const LogicFactory logic = algo->build(AlgorithmSetup{cube_, 0, c.packet_flits, c.sbt_rotation, {}});
@@ -147,6 +153,10 @@ private:
         switching_.write(static_cast<uint32_t>(*parse_switching(c_.switching)));
         router_delay_.write(c_.router_delay);
         credit_delay_.write(c_.credit_delay);
+        link_delay_.write(c_.link_delay);
+        link_period_.write(c_.link_period);
+        injection_delay_.write(c_.injection_delay);
+        ejection_delay_.write(c_.ejection_delay);
         freeze_.write(c_.plant_bug);
         rtl_->node_id(node_id_);
         rtl_->dim(dim_);
@@ -158,6 +168,11 @@ private:
         rtl_->switching(switching_);
         rtl_->router_delay(router_delay_);
         rtl_->credit_delay(credit_delay_);
+        rtl_->link_delay(link_delay_);
+        rtl_->link_period(link_period_);
+        rtl_->injection_delay(injection_delay_);
+        rtl_->ejection_delay(ejection_delay_);
+        rtl_->src_made(src_made_);
         rtl_->tst_freeze_pointers(freeze_);
         rtl_->in_valid(in_valid_);
         rtl_->in_vc(in_vc_);
@@ -286,12 +301,15 @@ private:
         if (src_taken_.read() && !source_.empty()) source_.pop_front();
         const uint64_t next_edge = cycle_.read();
         while (next_listed_ < listed_.size() && listed_[next_listed_].cycle <= next_edge)
-            source_.push_back(make_packet(listed_[next_listed_++].header, c_.packet_flits));
+            source_.emplace_back(listed_[next_listed_].cycle, make_packet(listed_[next_listed_].header, c_.packet_flits)),
+                ++next_listed_;
         src_valid_.write(!source_.empty());
         if (source_.empty()) return;
         sc_dt::sc_bv<kPf * 64> flits;
-        for (unsigned i = 0; i < source_.front().length(); ++i) flits.range(64 * i + 63, 64 * i) = source_.front().flit(i);
+        const Packet& front = source_.front().second;
+        for (unsigned i = 0; i < front.length(); ++i) flits.range(64 * i + 63, 64 * i) = front.flit(i);
         src_flits_.write(flits);
+        src_made_.write(static_cast<uint32_t>(source_.front().first));
     }
 
     // A flit to the node from input VC `source` (packets from different VCs may interleave).
@@ -338,7 +356,7 @@ private:
     ListedArrivals arrivals_{{}};
     std::vector<TimedMessage> listed_;
     size_t next_listed_ = 0;
-    std::deque<Packet> source_;
+    std::deque<std::pair<uint64_t, Packet>> source_;  // and when each was made
     NetworkCounters sc_counters_;
     std::unique_ptr<InputBufferedRouter> sysc_;
     std::unique_ptr<Vcc_ib_router> rtl_;
@@ -353,7 +371,8 @@ private:
     LockstepResult result_;
     std::unique_ptr<VerilatedVcdSc> vcd_;
 
-    sc_signal<uint32_t> node_id_, dim_, packet_flits_, algo_, sbt_rot_, vcs_, vc_depth_, switching_, router_delay_, credit_delay_;
+    sc_signal<uint32_t> node_id_, dim_, packet_flits_, algo_, sbt_rot_, vcs_, vc_depth_, switching_, router_delay_, credit_delay_,
+        link_delay_, link_period_, injection_delay_, ejection_delay_, src_made_;
     sc_signal<bool> freeze_, src_valid_, src_taken_, dlv_valid_;
     sc_signal<uint32_t> in_valid_, in_vc_, out_valid_, out_vc_, cycle_;
     sc_signal<sc_dt::sc_bv<kPorts * 64>> in_flit_, out_flit_;

@@ -78,9 +78,14 @@ int run_input_buffered(const std::vector<std::string>& modes, const std::vector<
                 c.node = pick(0, (1u << c.dim) - 1);
                 c.packet_flits = pick(1, kRtlMaxPacketFlits);
                 c.vcs = vcs ? vcs : pick(1, CUBECAST_RTL_IB_VCS);
-                c.vc_depth = pick(c.packet_flits, CUBECAST_RTL_IB_DEPTH);  // a packet with several copies must fit whole
+                // (a packet with several copies must fit whole; deep buffers now and then)
+                c.vc_depth = pick(c.packet_flits, pick(0, 3) == 0 ? CUBECAST_RTL_IB_DEPTH : 16);
                 c.router_delay = pick(0, 3);
                 c.credit_delay = pick(0, 3);
+                c.link_delay = pick(0, 2) == 0 ? pick(1, CUBECAST_RTL_IB_LD_MAX) : 0;
+                c.link_period = pick(0, 3) == 0 ? 2 : 1;
+                c.injection_delay = pick(0, 2) == 0 ? pick(1, 3) : 0;
+                c.ejection_delay = pick(0, 2) == 0 ? pick(1, CUBECAST_RTL_IB_ED_MAX) : 0;
                 c.sbt_rotation = mode == "sbt" ? pick(0, c.dim - 1) : 0;
                 c.cycles = cycles;
                 c.seed = rng();

@@ -197,11 +197,13 @@ TEST(CommandLine, BadRtlInputExitsTwoWithOneLine) {
     const std::string ib = "run --task mnb --buffering input --router rtl ";
     expect_bad_input(ib + "--dim 5", "--dim 5", "1..4");
     expect_bad_input(ib + "--dim 3 --vcs 5", "--vcs 5", "1..4");
-    expect_bad_input(ib + "--dim 3 --vc-depth 17", "--vc-depth 17", "1..16");
+    expect_bad_input(ib + "--dim 3 --vc-depth 65", "--vc-depth 65", "1..64");
     expect_bad_input(ib + "--dim 3 --credit-delay 9", "--credit-delay 9", "0..8");
-    expect_bad_input(ib + "--dim 3 --link-delay 1", "--link-delay 1", "accepted 0");
+    expect_bad_input(ib + "--dim 3 --link-delay 5", "--link-delay 5", "0..4");
+    expect_bad_input(ib + "--dim 3 --ejection-delay 5", "--ejection-delay 5", "0..4");
+    expect_bad_input(ib + "--dim 3 --injection-delay 256", "--injection-delay 256", "0..255");
     expect_bad_input(ib + "--dim 3 --alloc-iters 2", "--alloc-iters 2", "accepted 1");
-    expect_bad_input(ib + "--dim 3 --link-period 2", "--link-period 2", "accepted 1");
+    expect_bad_input(ib + "--dim 3 --link-period 16", "--link-period 16", "1..15");
     expect_bad_input("run --task mnb --buffering input --rtl-nodes 1 --dim 3 --vcd " + temp_path("w.vcd"), "--vcd",
                      "--router systemc");
 }

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "models/sim/result_json.h"
+#include "models/sim/validate.h"
 #include "routers/cores/rtl_build.h"
 #include "sim_helpers.h"
 
@@ -54,17 +55,44 @@ nlohmann::json comparable(const cubecast::RunResult& r) {
     return j;
 }
 
+// Runs c with the SystemC input-buffered router, then every router in RTL and a random half: the same
+// trace and report.
+void expect_same_input_buffered(const RunConfig& c, const std::string& label, unsigned seed) {
+    SCOPED_TRACE(label);
+    const auto [sc_result, sc_trace] = traced(c);
+    ASSERT_EQ(sc_result.status, RunStatus::ok) << (sc_result.problems.empty() ? "" : sc_result.problems.front());
+    RunConfig all_rtl = c;
+    all_rtl.router = cubecast::RouterChoice::rtl;
+    const auto [rtl_result, rtl_trace] = traced(all_rtl);
+    EXPECT_TRUE(sc_trace == rtl_trace) << "every router in RTL: traces differ";
+    EXPECT_EQ(comparable(sc_result).dump(1), comparable(rtl_result).dump(1));
+    RunConfig mix = c;
+    std::mt19937 rng(seed);
+    for (uint32_t n = 0; n < (1u << c.dim); ++n)
+        if (rng() % 2) mix.rtl_nodes.push_back(n);
+    if (mix.rtl_nodes.empty()) mix.rtl_nodes.push_back(0);
+    const auto [mix_result, mix_trace] = traced(mix);
+    EXPECT_TRUE(sc_trace == mix_trace) << "random RTL mix (" << mix.rtl_nodes.size() << " nodes): traces differ";
+    EXPECT_EQ(comparable(sc_result).dump(1), comparable(mix_result).dump(1));
+    EXPECT_GT(sc_trace.size(), 50u);
+}
+
 }  // namespace
 
 // The input-buffered Verilog router in whole networks, every node and a random half of them: the same
 // trace byte for byte and the same report (statistics, checks, the largest VC occupancy) as the SystemC
 // input-buffered router, for every control logic it has, d = 1..4 (its build's ports), every switching
-// mode, and VC counts, depths, router and credit delays across the build's ranges.
+// mode, and VC counts, depths, router, credit, link, injection and ejection delays and link periods
+// across the build's ranges; and the BookSim2 and Noxim presets.
 TEST(Cosim, InputBufferedRtlNetworksGiveTheSameTraceAndReport) {
     struct Knobs {
-        unsigned vcs, depth, router_delay, credit_delay;
+        unsigned vcs, depth, router_delay, credit_delay, link_delay, link_period, injection_delay, ejection_delay;
     };
-    const Knobs knob_sets[] = {{1, 4, 0, 0}, {2, 8, 1, 0}, {4, 16, 3, 2}, {3, 5, 2, 8}};
+    const Knobs knob_sets[] = {{1, 4, 0, 0, 0, 1, 0, 0},
+                               {2, 8, 1, 0, 1, 1, 2, 2},
+                               {4, 16, 3, 2, 4, 1, 0, 4},
+                               {3, 5, 2, 8, 2, 2, 1, 0},
+                               {2, 64, 0, 1, 0, 3, 5, 1}};
     const std::pair<const char*, const char*> algorithms[] = {
         {"snb", "sbt"}, {"mnb", "bostt"}, {"mnb", "sbt"}, {"te", "bostt"}, {"kb", "same-order"}};
     unsigned variant = 0, runs = 0;
@@ -84,30 +112,28 @@ TEST(Cosim, InputBufferedRtlNetworksGiveTheSameTraceAndReport) {
                 c.ib.vc_depth = std::max(k.depth, flits);
                 c.ib.router_delay = k.router_delay;
                 c.ib.credit_delay = k.credit_delay;
+                c.ib.link_delay = k.link_delay;
+                c.ib.link_period = k.link_period;
+                c.ib.injection_delay = k.injection_delay;
+                c.ib.ejection_delay = k.ejection_delay;
                 const std::string label = std::string(task) + "/" + algorithm + " d=" + std::to_string(d) + " " +
                                           cubecast::switching_name(sw) + " F=" + std::to_string(flits) +
                                           " V=" + std::to_string(k.vcs) + " B=" + std::to_string(c.ib.vc_depth) +
-                                          " R=" + std::to_string(k.router_delay) + " C=" + std::to_string(k.credit_delay);
-                SCOPED_TRACE(label);
-                const auto [sc_result, sc_trace] = traced(c);
-                ASSERT_EQ(sc_result.status, RunStatus::ok) << (sc_result.problems.empty() ? "" : sc_result.problems.front());
-                RunConfig all_rtl = c;
-                all_rtl.router = cubecast::RouterChoice::rtl;
-                const auto [rtl_result, rtl_trace] = traced(all_rtl);
-                EXPECT_TRUE(sc_trace == rtl_trace) << "every router in RTL: traces differ";
-                EXPECT_EQ(comparable(sc_result).dump(1), comparable(rtl_result).dump(1));
-                RunConfig mix = c;
-                std::mt19937 rng(variant);
-                for (uint32_t n = 0; n < (1u << d); ++n)
-                    if (rng() % 2) mix.rtl_nodes.push_back(n);
-                if (mix.rtl_nodes.empty()) mix.rtl_nodes.push_back(0);
-                const auto [mix_result, mix_trace] = traced(mix);
-                EXPECT_TRUE(sc_trace == mix_trace) << "random RTL mix (" << mix.rtl_nodes.size() << " nodes): traces differ";
-                EXPECT_EQ(comparable(sc_result).dump(1), comparable(mix_result).dump(1));
-                EXPECT_GT(sc_trace.size(), 50u);
+                                          " R=" + std::to_string(k.router_delay) + " C=" + std::to_string(k.credit_delay) +
+                                          " L=" + std::to_string(k.link_delay) + " P=" + std::to_string(k.link_period) +
+                                          " I=" + std::to_string(k.injection_delay) + " E=" + std::to_string(k.ejection_delay);
+                expect_same_input_buffered(c, label, variant);
                 ++runs;
             }
     EXPECT_EQ(runs, std::size(algorithms) * cubecast::kRtlIbPorts * 3);
+    for (const char* preset : {"booksim", "noxim"})
+        for (auto [task, algorithm] : {algorithms[0], algorithms[1], algorithms[3]}) {
+            RunConfig c = config(task, algorithm, cubecast::kRtlIbPorts);
+            c.buffering = cubecast::Buffering::input;
+            c.preset = preset;
+            c = cubecast::with_defaults(c);
+            expect_same_input_buffered(c, std::string(task) + "/" + algorithm + " --preset " + preset, ++variant);
+        }
 }
 
 TEST(Cosim, RtlNetworksGiveTheSameTraceForEveryAlgorithmD3To7) {
