@@ -92,6 +92,7 @@ RtlIbRouter::RtlIbRouter(sc_module_name name, uint32_t id, const Hypercube& cube
     v_link_period_.write(config_.ib.link_period);
     v_injection_delay_.write(config_.ib.injection_delay);
     v_ejection_delay_.write(config_.ib.ejection_delay);
+    v_freeze_.write(config_.freeze_pointers);
 
     // The node's own packets are made at reset (a packet made counts as inside the network until the
     // interface has taken it; then each copy its head starts on a link).

@@ -32,6 +32,7 @@ struct RtlIbRouterConfig {
     unsigned sbt_rotation = 0;
     InputBuffering ib;
     std::string rom_dir;
+    bool freeze_pointers = false;  // test hook: a planted bug (the switch allocator's input pointers stick)
 };
 
 class RtlIbRouter : public RouterBase, public CreditHolder {
@@ -48,6 +49,8 @@ public:
     unsigned credits_held(unsigned p, unsigned vc) const override;
     unsigned flits_held(unsigned p, unsigned vc) const override;
     void note_links_in(std::vector<size_t>* touched) override { touched_ = touched; }
+    // The Verilated model (to add its internals to a Verilator VCD after elaboration).
+    Vcc_ib_router& model() { return *rtl_; }
 
 private:
     struct Wires {

@@ -177,17 +177,7 @@ private:
         }
     }
 
-    Packet random_packet() {
-        std::uniform_int_distribution<uint32_t> node(0, cube_.nodes() - 1), msg(0, 15), any(0, 255);
-        Header h;
-        h.origin = node(rng_);
-        h.dest = node(rng_);
-        h.broadcast = c_.mode != "te";
-        h.msg = msg(rng_);
-        h.tag = static_cast<uint8_t>(any(rng_));
-        h.kind = any(rng_) < 26 ? Kind::ctrl : Kind::data;
-        return make_packet(h, c_.packet_flits);
-    }
+    Packet random_packet() { return make_packet(random_lockstep_header(rng_, cube_.nodes(), c_.mode != "te"), c_.packet_flits); }
 
     // Falling edge: both routers have settled after the rising edge; their outputs must be equal.
     void compare() {
@@ -210,12 +200,7 @@ private:
     }
 
     void fail(uint64_t cycle, unsigned port, const std::string& what, const std::string& expected, const std::string& actual) {
-        if (!result_.equal) return;
-        result_.equal = false;
-        result_.mismatch_cycle = cycle;
-        result_.mismatch = "cycle " + std::to_string(cycle) + " port " + std::to_string(port) + " " + what + ": SystemC " +
-                           expected + ", RTL " + actual;
-        sc_stop();
+        if (record_mismatch(result_, cycle, port, what, expected, actual)) sc_stop();
     }
 
     void open_waves() {
@@ -265,6 +250,28 @@ private:
 };
 
 }  // namespace
+
+Header random_lockstep_header(std::mt19937_64& rng, uint32_t nodes, bool broadcast) {
+    std::uniform_int_distribution<uint32_t> node(0, nodes - 1), msg(0, 15), any(0, 255);
+    Header h;
+    h.origin = node(rng);
+    h.dest = node(rng);
+    h.broadcast = broadcast;
+    h.msg = msg(rng);
+    h.tag = static_cast<uint8_t>(any(rng));
+    h.kind = any(rng) < 26 ? Kind::ctrl : Kind::data;
+    return h;
+}
+
+bool record_mismatch(LockstepResult& r, uint64_t cycle, unsigned port, const std::string& what, const std::string& expected,
+                     const std::string& actual) {
+    if (!r.equal) return false;
+    r.equal = false;
+    r.mismatch_cycle = cycle;
+    r.mismatch = "cycle " + std::to_string(cycle) + " port " + std::to_string(port) + " " + what + ": SystemC " + expected +
+                 ", RTL " + actual;
+    return true;
+}
 
 std::string lockstep_gtkw(const std::string& vcd_path, unsigned dim, double nanoseconds) {
     std::ostringstream os;

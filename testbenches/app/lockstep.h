@@ -3,7 +3,10 @@
 // compared every cycle. The first difference stops the run and is reported with both values.
 #pragma once
 #include <cstdint>
+#include <random>
 #include <string>
+
+#include "models/fabric/packet.h"
 
 namespace cubecast {
 
@@ -33,6 +36,13 @@ struct LockstepResult {
 
 // Runs in this process (one elaboration per process).
 LockstepResult run_lockstep(const LockstepConfig& c);
+
+// What both benches share: a random header as their stimulus sends (random origin and destination
+// among `nodes`, a broadcast or not, one in ten a control token), and the first mismatch recorded in
+// `r` (the later ones ignored); true if this one was the first.
+Header random_lockstep_header(std::mt19937_64& rng, uint32_t nodes, bool broadcast);
+bool record_mismatch(LockstepResult& r, uint64_t cycle, unsigned port, const std::string& what, const std::string& expected,
+                     const std::string& actual);
 
 // The input-buffered routers' bench (ib_lockstep.cpp): the SystemC InputBufferedRouter and the
 // Verilated cc_ib_router side by side. Each input link's upstream sends random packets on random
