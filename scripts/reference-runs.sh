@@ -76,6 +76,7 @@ wave_runs=(
 # collectives in each switching mode, a held-packet logic, and a torus deadlock.
 ib_runs=(
   "ib_traffic_mesh|--task traffic --algorithm dor --topology array --dim 2 --radix 4 --rate 0.4 --packet-flits 4 --buffering input --vcs 2 --vc-depth 3 --credit-delay 2 --link-delay 1 --warmup-cycles 100 --window 300 --drain 300"
+  "ib_adaptive_torus|--task traffic --algorithm adaptive --topology torus --dim 2 --radix 5 --rate 0.7 --packet-flits 4 --buffering input --vcs 3 --vc-depth 2 --warmup-cycles 100 --window 300 --drain 300"
   "ib_booksim_torus|--task traffic --algorithm dor-split --topology torus --dim 2 --radix 6 --rate 0.3 --packet-sizes 1:1,6:1 --preset booksim --self-packets --warmup-cycles 100 --window 300 --drain 300"
   "ib_noxim_mesh|--task traffic --algorithm dor --topology array --dim 2 --radix 4 --rate 0.2 --packet-flits 4 --preset noxim --warmup-cycles 100 --window 300 --drain 300"
   "ib_mnb|--task mnb --algorithm bostt --dim 5 --buffering input --vcs 2 --vc-depth 16"

@@ -64,6 +64,21 @@ std::string Network::deadlock_freedom() const {
     if (task_.kind() != TaskKind::traffic)
         return "not guaranteed: a collective's packet holds its virtual channel until its last copy leaves, and the "
                "schedule's copies may wait on each other in a cycle; a deadlock is detected and reported as a stall";
+    if (algo_->adaptive_routing) {
+        const unsigned escape = InputBufferedRouter::escape_vcs(*topology_, config_.ib), last = config_.ib.vcs - 1;
+        const std::string adaptive = escape == last ? "virtual channel " + std::to_string(last)
+                                                    : "virtual channels " + std::to_string(escape) + ".." + std::to_string(last);
+        if (escape == 1)
+            return "deadlock-free: minimal adaptive on " + adaptive +
+                   ", with virtual channel 0 an escape channel routed in dimension order (Duato's protocol)";
+        if (escape == 2)
+            return "deadlock-free: minimal adaptive on " + adaptive +
+                   ", with virtual channels 0 and 1 escape channels routed in dimension order with dateline classes "
+                   "(Duato's protocol)";
+        return "can deadlock: adaptive routing without escape channels (they need " +
+               std::string(topology_->wraps() ? "3 virtual channels and datelines on the torus" : "2 virtual channels") +
+               "); a deadlock is reported as a stall";
+    }
     if (!topology_->wraps())
         return "deadlock-free: dimension-order routes on the " + std::string(topology_->name()) +
                " never close a cycle of channel dependencies";

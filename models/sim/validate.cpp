@@ -200,10 +200,6 @@ std::optional<std::string> validate_microarchitecture(const RunConfig& c, const 
     if (c.queue_depth != 0)
         return "--queue-depth " + std::to_string(c.queue_depth) +
                " sizes output queues, which the input-buffered router has none of: give --vc-depth instead";
-    if (algo.adaptive_routing)
-        return std::string(
-            "traffic/adaptive needs an escape virtual channel, which the input-buffered router does not model yet: "
-            "accepted ecube, dor, yx");
     // The longest packet: a data packet (a part of one if the algorithm splits them), a token, a size.
     unsigned longest = std::max(c.packet_flits / std::max(1u, algo.parts(topo)), c.token_flits);
     for (const PacketSize& s : c.packet_sizes) longest = std::max(longest, s.flits);

@@ -28,19 +28,23 @@ public:
 
 // The lowest dimension in which the node and the destination differ (the highest, descending), one
 // hop toward the destination's digit along it (the topology says which: on the torus the shorter way
-// round, plus on a tie).
+// round, plus on a tie; split_ties: the minus way from an odd digit).
+unsigned dimension_order_port(const Topology& topology, uint32_t id, uint32_t dest, bool descending, bool split_ties = false) {
+    unsigned i = descending ? topology.dim() - 1 : 0;
+    while (topology.digit(id, i) == topology.digit(dest, i)) descending ? --i : ++i;
+    const unsigned x = topology.digit(id, i), y = topology.digit(dest, i), k = topology.radix();
+    unsigned next = topology.next_digit(x, y);
+    if (split_ties && k % 2 == 0 && (y + k - x) % k == k / 2 && x % 2 == 1) next = (x + k - 1) % k;  // the minus way
+    return *topology.port_to(id, topology.with_digit(id, i, next));
+}
+
 class DorLogic : public ControlLogic {
 public:
     DorLogic(const Topology& topology, bool descending, bool split_ties = false)
         : topology_(topology), descending_(descending), split_ties_(split_ties) {}
     void route(const LocalView& v, const Header& h, int, Decision& out) override {
         if (h.dest == v.id) return out.deliver();
-        unsigned i = descending_ ? topology_.dim() - 1 : 0;
-        while (topology_.digit(v.id, i) == topology_.digit(h.dest, i)) descending_ ? --i : ++i;
-        const unsigned x = topology_.digit(v.id, i), y = topology_.digit(h.dest, i), k = topology_.radix();
-        unsigned next = topology_.next_digit(x, y);
-        if (split_ties_ && k % 2 == 0 && (y + k - x) % k == k / 2 && x % 2 == 1) next = (x + k - 1) % k;  // the minus way
-        out.forward(*topology_.port_to(v.id, topology_.with_digit(v.id, i, next)));
+        out.forward(dimension_order_port(topology_, v.id, h.dest, descending_, split_ties_));
     }
 
 private:
@@ -50,9 +54,12 @@ private:
 };
 
 // Minimal adaptive: of the ports that bring the packet one hop closer (on the torus the shorter way
-// round, both ways on a tie), the one whose queue is shortest now; the lowest port on a tie. Without
-// escape channels it can deadlock with bounded queues on any network (the waits may close a cycle);
-// such a run stops as stalled, nothing lost.
+// round, both ways on a tie), the one whose queue is shortest now; the lowest port on a tie. Its
+// escape route is dimension order (Duato, "A new theory of deadlock-free adaptive routing in wormhole
+// networks", 1993): the input-buffered router reserves escape virtual channels for it and the
+// routing cannot deadlock. Without escape channels (the output-queued router, or too few virtual
+// channels) it can deadlock with bounded queues on any network (the waits may close a cycle); such a
+// run stops as stalled, nothing lost.
 class AdaptiveLogic : public ControlLogic {
 public:
     void route(const LocalView& v, const Header& h, int, Decision& out) override {
@@ -63,7 +70,7 @@ public:
             const unsigned length = v.queue_length ? (*v.queue_length)(port) : 0;
             if (length < best_length) best = port, best_length = length;
         }
-        out.forward(best);
+        out.forward_or_escape(best, dimension_order_port(*v.topology, v.id, h.dest, false));
     }
 };
 
@@ -116,7 +123,7 @@ void register_traffic_routing(Registry& r) {
     AlgorithmEntry adaptive{
         TaskKind::traffic,
         "adaptive",
-        "minimal adaptive routing (the productive port with the shortest queue); not deadlock-free",
+        "minimal adaptive routing (the productive port with the shortest queue); deadlock-free only with escape virtual channels",
         "none (measured: latency and throughput)",
         none,
         [](const AlgorithmSetup&) -> LogicFactory { return [](uint32_t) { return std::make_unique<AdaptiveLogic>(); }; }};

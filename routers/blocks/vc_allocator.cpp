@@ -8,10 +8,22 @@ VcAllocator::VcAllocator(unsigned inputs, unsigned outputs, unsigned vcs, unsign
       pointer_(size_t{inputs} * vcs, 0),
       arbiters_(size_t{outputs} * vcs, RoundRobinArbiter(inputs * vcs)),
       granted_vc_(size_t{inputs} * vcs, -1),
+      granted_out_(size_t{inputs} * vcs, 0),
       taken_(size_t{outputs} * vcs, 0) {}
 
-void VcAllocator::request(unsigned in, unsigned vc, unsigned out, uint32_t candidates, int64_t priority) {
-    requests_.push_back({in * vcs_ + vc, out, candidates, priority});
+void VcAllocator::request(unsigned in, unsigned vc, unsigned out, uint32_t candidates, int64_t priority, int escape_out,
+                          uint32_t escape_candidates) {
+    requests_.push_back({in * vcs_ + vc, out, candidates, priority, escape_out, escape_candidates});
+}
+
+// The first candidate of `out` not taken this cycle, from the input virtual channel's pointer on
+// (out * vcs + w), or -1.
+int VcAllocator::first_free(unsigned input_vc, unsigned out, uint32_t candidates) const {
+    for (unsigned k = 0; k < vcs_; ++k) {
+        const unsigned w = (pointer_[input_vc] + k) % vcs_;
+        if (((candidates >> w) & 1u) && !taken_[out * vcs_ + w]) return static_cast<int>(out * vcs_ + w);
+    }
+    return -1;
 }
 
 const std::vector<unsigned>& VcAllocator::allocate() {
@@ -22,15 +34,11 @@ const std::vector<unsigned>& VcAllocator::allocate() {
         for (Request& r : requests_) {  // input stage: the first free candidate from the pointer on
             r.pick = -1;
             if (granted_vc_[r.input_vc] >= 0) continue;
-            for (unsigned k = 0; k < vcs_; ++k) {
-                const unsigned w = (pointer_[r.input_vc] + k) % vcs_;
-                if (((r.candidates >> w) & 1u) && !taken_[r.out * vcs_ + w]) {
-                    r.pick = static_cast<int>(w);
-                    break;
-                }
-            }
+            r.pick = first_free(r.input_vc, r.out, r.candidates);
+            if (r.pick < 0 && r.escape_out >= 0)
+                r.pick = first_free(r.input_vc, static_cast<unsigned>(r.escape_out), r.escape_candidates);
             if (r.pick < 0) continue;
-            const unsigned ov = r.out * vcs_ + static_cast<unsigned>(r.pick);
+            const unsigned ov = static_cast<unsigned>(r.pick);
             arbiters_[ov].request(r.input_vc, r.priority);
             asked_.push_back(ov);
         }
@@ -41,13 +49,17 @@ const std::vector<unsigned>& VcAllocator::allocate() {
             arb.clear();
             taken_[ov] = 1;
             granted_vc_[static_cast<unsigned>(iv)] = static_cast<int>(ov % vcs_);
+            granted_out_[static_cast<unsigned>(iv)] = ov / vcs_;
             granted_.push_back(static_cast<unsigned>(iv));
             arb.granted(static_cast<unsigned>(iv));
             pointer_[static_cast<unsigned>(iv)] = (ov % vcs_ + 1) % vcs_;
         }
     }
     for (const Request& r : requests_)
-        for (unsigned w = 0; w < vcs_; ++w) taken_[r.out * vcs_ + w] = 0;
+        for (unsigned w = 0; w < vcs_; ++w) {
+            taken_[r.out * vcs_ + w] = 0;
+            if (r.escape_out >= 0) taken_[static_cast<unsigned>(r.escape_out) * vcs_ + w] = 0;
+        }
     requests_.clear();
     return granted_;
 }

@@ -2,7 +2,9 @@
 // needs an output virtual channel picks one of the candidates it may take (free, of its class, and
 // under cut-through with room for the whole packet; the router says which), round robin; then each
 // output virtual channel's arbiter picks one of the input virtual channels that picked it (the
-// control logic's priority first, then round robin). iters > 1: the unmatched try again.
+// control logic's priority first, then round robin). iters > 1: the unmatched try again. A copy of an
+// adaptive routing also names its escape output and channels (Duato's protocol): it picks one of
+// those only when none of its adaptive candidates is free.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -17,24 +19,30 @@ public:
     VcAllocator(unsigned inputs, unsigned outputs, unsigned vcs, unsigned iters);
     // Input virtual channel `vc` of `in` asks for one of output `out`'s virtual channels in
     // `candidates` (bit w: virtual channel w).
-    void request(unsigned in, unsigned vc, unsigned out, uint32_t candidates, int64_t priority);
+    void request(unsigned in, unsigned vc, unsigned out, uint32_t candidates, int64_t priority, int escape_out = -1,
+                 uint32_t escape_candidates = 0);
     // Matches this cycle's requests and clears them; returns the input virtual channels granted
     // (index in * vcs + vc).
     const std::vector<unsigned>& allocate();
     unsigned granted_vc(unsigned input_vc) const { return static_cast<unsigned>(granted_vc_[input_vc]); }
+    unsigned granted_out(unsigned input_vc) const { return granted_out_[input_vc]; }
 
 private:
     struct Request {
         unsigned input_vc, out;
         uint32_t candidates;
         int64_t priority;
-        int pick = -1;  // the output virtual channel it picked this iteration
+        int escape_out;
+        uint32_t escape_candidates;
+        int pick = -1;  // the output virtual channel it picked this iteration (out * vcs + w)
     };
+    int first_free(unsigned input_vc, unsigned out, uint32_t candidates) const;
     unsigned vcs_, iters_;
     std::vector<Request> requests_;
     std::vector<unsigned> pointer_;            // per input virtual channel: where its round robin starts
     std::vector<RoundRobinArbiter> arbiters_;  // per output virtual channel (out * vcs + w)
     std::vector<int> granted_vc_;              // per input virtual channel (-1: none)
+    std::vector<unsigned> granted_out_;        // per input virtual channel: the output of its grant
     std::vector<uint8_t> taken_;               // per output virtual channel, this cycle
     std::vector<unsigned> asked_, granted_;
 };

@@ -14,8 +14,9 @@
 namespace cubecast {
 
 struct PacketCopy {
-    unsigned port;  // an output port, or the router's local port (delivery)
+    unsigned port;  // an output port, or the router's local port (delivery); the escape port once granted there
     QueueKey key;
+    int escape = -1;  // an adaptive routing's escape port, if the router has escape channels
 };
 
 class VirtualChannel {

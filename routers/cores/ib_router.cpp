@@ -22,6 +22,7 @@ InputBufferedRouter::InputBufferedRouter(sc_module_name name, uint32_t id, const
       va_(topology.ports() + 1, topology.ports(), ib.vcs, ib.alloc_iters),
       sa_(topology.ports() + 1, ib.vcs, topology.ports() + 1, ib.alloc_iters),
       datelines_(ib.datelines != Datelines::off && topology.wraps() && ib.vcs >= 2),
+      escape_vcs_(escape_vcs(topology, ib)),
       in_(topology.ports()),
       out_(topology.ports()),
       credits_out_(topology.ports(), 0),
@@ -254,7 +255,8 @@ std::vector<PacketCopy> InputBufferedRouter::link_copies(const Decision& d, cons
                                 std::to_string(f.port) + ", which has no link");
             return {};
         }
-        copies.push_back({f.port, f.key});
+        const bool escape = escape_vcs_ > 0 && f.escape >= 0 && !((absent_mask_ >> f.escape) & 1u);
+        copies.push_back({f.port, f.key, escape ? f.escape : -1});
     }
     std::stable_sort(copies.begin(), copies.end(), [](const PacketCopy& a, const PacketCopy& b) {
         return a.key.not_before != b.key.not_before ? a.key.not_before < b.key.not_before : a.key.priority < b.key.priority;

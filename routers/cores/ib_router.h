@@ -7,7 +7,9 @@
 //   front of its virtual channel (store-forward, and clocked logics whose hold buffer needs whole
 //   packets: when its tail is in); the head may leave `router_delay` cycles later;
 //   the VcAllocator (an output virtual channel per copy: free, of the packet's dateline class, and
-//   under store-forward or cut-through with room for the whole packet);
+//   under store-forward or cut-through with room for the whole packet; an adaptive routing's copy
+//   takes one of the adaptive channels at its port or, when none is free, an escape channel at its
+//   dimension-order port: Duato's protocol);
 //   the SwitchAllocator (one flit per input and per output each cycle; the logic's queue key is its
 //   priority and not-before cycle);
 //   the crossbar and the output ports (VcOutputPort: credits per downstream virtual channel, returned
@@ -83,6 +85,9 @@ public:
     }
     unsigned flits_held(unsigned p, unsigned vc) const override;
     const InputBuffering& microarchitecture() const { return ib_; }
+    // An adaptive routing's escape channels: virtual channels 0 .. escape_vcs - 1 (one, or a dateline
+    // pair on a torus), the others adaptive; 0 if there are too few virtual channels for them.
+    static unsigned escape_vcs(const Topology& topology, const InputBuffering& ib);
     void note_links_in(std::vector<size_t>* touched) override { touched_ = touched; }
 
 private:
@@ -117,8 +122,9 @@ private:
     void drive_links();
     void drive_tlm_credits();
     void plant_lost_credit(unsigned p);
-    // The virtual channels a copy from input p (virtual channel vc) to output q may take, one bit each.
-    uint32_t vc_class(unsigned p, unsigned vc, unsigned q, const Header& h) const;
+    // The virtual channels a copy from input p (virtual channel vc) to output q may take, one bit each,
+    // among the first `count` (all, or the escape channels; dateline classes split them in halves).
+    uint32_t vc_class(unsigned p, unsigned vc, unsigned q, const Header& h, unsigned count) const;
     // Why a routed packet does not move (for the stuck state), empty if it may.
     std::string blocked_on(unsigned p, unsigned vc) const;
     VirtualChannel& channel(unsigned p, unsigned vc) { return vcs_[p * ib_.vcs + vc]; }
@@ -162,6 +168,7 @@ private:
     VcAllocator va_;
     SwitchAllocator sa_;
     bool datelines_ = false;
+    unsigned escape_vcs_ = 0;
     // The network interface: the packet being injected, into which virtual channel, and its next flit.
     PendingInjection injecting_;
     int inject_vc_ = -1;

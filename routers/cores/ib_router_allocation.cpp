@@ -9,17 +9,34 @@ namespace cubecast {
 // dim_order_torus): entering a ring, a packet whose route will wrap on it takes the upper class for
 // the whole ring, the others the lower (a broadcast copy, with no destination, as under wrap).
 // Without datelines any virtual channel will do.
-uint32_t InputBufferedRouter::vc_class(unsigned p, unsigned vc, unsigned q, const Header& h) const {
-    const uint32_t all = (1u << ib_.vcs) - 1;
+// An adaptive routing's escape channels always use partition: a packet may enter them in the middle
+// of a ring, from an adaptive channel, after it has crossed the wraparound link there; under wrap it
+// would enter the lower class behind the dateline, and the escape channels could close the ring (an
+// upper channel waits, through adaptive ones, on a lower one that leads back to the dateline). Under
+// partition the class follows the rest of the route: the lower class never takes the wraparound
+// link, a minimal route wraps once at most (so a packet only goes from the upper class to the lower),
+// and the upper class's routes all cross the dateline within half a ring of it: neither closes.
+uint32_t InputBufferedRouter::vc_class(unsigned p, unsigned vc, unsigned q, const Header& h, unsigned count) const {
+    const uint32_t all = (1u << count) - 1;
     if (!datelines_) return all;
-    const unsigned half = ib_.vcs / 2;
+    const unsigned half = count / 2;
     const uint32_t lower = (1u << half) - 1, upper = all & ~lower;
-    const bool same_ring = p < ports_ && topology_.port_dimension(p) == topology_.port_dimension(q);
-    if (same_ring && vc >= half) return upper;
-    const bool upper_class = ib_.datelines == Datelines::partition && !h.broadcast
-                                 ? !same_ring && topology_.route_wraps(id_, q, h.dest)
-                                 : topology_.crosses_dateline(id_, q);
+    const bool continuing =  // on along the ring, in these channels
+        p < ports_ && topology_.port_dimension(p) == topology_.port_dimension(q) && vc < count;
+    if (continuing && vc >= half) return upper;
+    const bool partition = ib_.datelines == Datelines::partition || count < ib_.vcs;
+    const bool upper_class =
+        partition && !h.broadcast ? !continuing && topology_.route_wraps(id_, q, h.dest) : topology_.crosses_dateline(id_, q);
     return upper_class ? upper : lower;
+}
+
+// Escape channels for an adaptive routing (Duato's protocol needs a deadlock-free routing on a
+// subset of the channels that every packet can always take): dimension order on virtual channel 0;
+// on a torus with datelines, on the dateline pair 0 and 1. At least one adaptive channel beside them.
+unsigned InputBufferedRouter::escape_vcs(const Topology& topology, const InputBuffering& ib) {
+    const unsigned escape = topology.wraps() ? 2 : 1;
+    if (topology.wraps() && ib.datelines == Datelines::off) return 0;
+    return ib.vcs > escape ? escape : 0;
 }
 
 // Each routed copy without an output virtual channel asks for one it may take. With a router delay,
@@ -34,15 +51,27 @@ void InputBufferedRouter::allocate_vcs() {
         if (c.state != VirtualChannel::State::routed || c.out_vc >= 0 || c.eligible_at > cycle_ + lead) return;
         const PacketCopy& k = c.copies[c.copy];
         if (k.port == ports_ || k.key.not_before > cycle_ + lead) return;
-        const VcOutputPort& out = outs_[k.port];
-        uint32_t candidates = 0;
-        for (uint32_t m = vc_class(p, v, k.port, c.header); m != 0; m &= m - 1) {
-            const unsigned w = static_cast<unsigned>(__builtin_ctz(m));
-            const bool room = ib_.switching == Switching::wormhole || out.credits(w) >= c.length;
-            if (!out.owned(w) && room) candidates |= 1u << w;
+        const auto free_of = [&](unsigned q, uint32_t mask, bool empty = false) {  // those of `mask` free at output q
+            uint32_t candidates = 0;
+            for (uint32_t m = mask; m != 0; m &= m - 1) {
+                const unsigned w = static_cast<unsigned>(__builtin_ctz(m));
+                const bool room = empty ? outs_[q].credits(w) == ib_.vc_depth
+                                        : ib_.switching == Switching::wormhole || outs_[q].credits(w) >= c.length;
+                if (!outs_[q].owned(w) && room) candidates |= 1u << w;
+            }
+            return candidates;
+        };
+        if (k.escape < 0) {
+            const uint32_t candidates = free_of(k.port, vc_class(p, v, k.port, c.header, ib_.vcs));
+            if (candidates == 0) return;
+            va_.request(p, v, k.port, candidates, k.key.priority);
+        } else {  // the adaptive channels at its port, else the escape channels at its escape port
+            const unsigned e = escape_vcs_, escape_port = static_cast<unsigned>(k.escape);
+            const uint32_t adaptive = free_of(k.port, ((1u << ib_.vcs) - 1) & ~((1u << e) - 1), true);
+            const uint32_t escape = free_of(escape_port, vc_class(p, v, escape_port, c.header, e));
+            if ((adaptive | escape) == 0) return;
+            va_.request(p, v, k.port, adaptive, k.key.priority, k.escape, escape);
         }
-        if (candidates == 0) return;
-        va_.request(p, v, k.port, candidates, k.key.priority);
         asked = true;
     });
     if (!asked) return;
@@ -52,7 +81,9 @@ void InputBufferedRouter::allocate_vcs() {
         const unsigned w = va_.granted_vc(iv);
         c.out_vc = static_cast<int8_t>(w);
         c.switch_from = cycle_ + lead;
-        outs_[c.copies[c.copy].port].take(w, static_cast<int>(iv));
+        PacketCopy& k = c.copies[c.copy];
+        k.port = va_.granted_out(iv);  // (an adaptive copy's escape port, if granted there)
+        outs_[k.port].take(w, static_cast<int>(iv));
     }
 }
 

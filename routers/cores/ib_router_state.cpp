@@ -31,6 +31,8 @@ std::string InputBufferedRouter::blocked_on(unsigned p, unsigned vc) const {
     if (k.port == ports_) return c.has_flit(c.read) ? "" : "waiting for flit " + std::to_string(c.read) + " (to the node)";
     const std::string to =
         "output " + std::to_string(k.port) + " (to node " + std::to_string(topology_.across(id_, k.port).value_or(id_)) + ")";
+    if (c.out_vc < 0 && k.escape >= 0)
+        return "waiting for a virtual channel at " + to + " or an escape channel at output " + std::to_string(k.escape);
     if (c.out_vc < 0) return "waiting for a virtual channel at " + to;
     if (outs_[k.port].credits(static_cast<unsigned>(c.out_vc)) == 0)
         return "waiting for a credit of virtual channel " + std::to_string(c.out_vc) + " at " + to;
@@ -59,6 +61,7 @@ uint32_t InputBufferedRouter::waits_for(unsigned in_port) const {
         const PacketCopy& k = c.copies[c.copy];
         if (k.port == ports_) continue;
         if (c.out_vc < 0 || outs_[k.port].credits(static_cast<unsigned>(c.out_vc)) == 0) outputs |= 1u << k.port;
+        if (c.out_vc < 0 && k.escape >= 0) outputs |= 1u << k.escape;
     }
     return outputs;
 }

@@ -37,15 +37,22 @@ struct QueueKey {
     int64_t priority = 0;
 };
 
+// A copy onto output `port`. An adaptive routing may also name an escape port (Duato's protocol): a
+// router with virtual channels may send the copy there instead, on its escape channels, whose routing
+// (dimension order) cannot close a cycle; a router without them ignores it.
 struct Forward {
     unsigned port;
     QueueKey key;
+    int escape = -1;
 };
 
 class Decision {
 public:
     void deliver() { deliver_ = true; }
     void forward(unsigned port, QueueKey key = {}) { forwards_.push_back({port, key}); }
+    void forward_or_escape(unsigned port, unsigned escape_port) {
+        forwards_.push_back({port, QueueKey{}, static_cast<int>(escape_port)});
+    }
     // Keep the packet in the router's hold buffer until on_cycle() emits it (no forwards then).
     void hold() { hold_ = true; }
     bool delivers() const { return deliver_; }

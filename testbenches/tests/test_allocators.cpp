@@ -107,3 +107,29 @@ TEST(Allocators, VcAllocatorAlternatesAndRespectsCandidates) {
         if (iters == 2) EXPECT_NE(v.granted_vc(granted[0]), v.granted_vc(granted[1]));
     }
 }
+
+// Duato's protocol at the VC allocator: a copy takes a free adaptive channel at its port if there is
+// one, an escape channel at its escape port only when there is not (none free in the router, or all
+// taken by an earlier iteration); the grant names the output.
+TEST(Allocators, VcAllocatorTakesTheEscapeChannelOnlyWhenNoAdaptiveOneIsFree) {
+    VcAllocator va(3, 2, 3, 2);
+    va.request(0, 0, 1, 0b110, 0, 0, 0b001);  // adaptive channels 1, 2 at output 1; escape channel 0 at output 0
+    const auto& first = va.allocate();
+    ASSERT_EQ(first.size(), 1u);
+    EXPECT_EQ(va.granted_out(first[0]), 1u);
+    EXPECT_NE(va.granted_vc(first[0]), 0u);
+    va.request(0, 0, 1, 0, 0, 0, 0b001);  // no adaptive channel free at output 1
+    const auto& second = va.allocate();
+    ASSERT_EQ(second.size(), 1u);
+    EXPECT_EQ(va.granted_out(second[0]), 0u);
+    EXPECT_EQ(va.granted_vc(second[0]), 0u);
+    // The only adaptive channel goes to the first (higher priority) input in the first iteration; the
+    // second takes its escape channel in the second.
+    va.request(1, 0, 1, 0b010, -5);
+    va.request(0, 1, 1, 0b010, 0, 0, 0b001);
+    std::map<unsigned, std::pair<unsigned, unsigned>> grants;  // input channel -> (output, channel)
+    for (unsigned iv : va.allocate()) grants[iv] = {va.granted_out(iv), va.granted_vc(iv)};
+    EXPECT_EQ(grants, (std::map<unsigned, std::pair<unsigned, unsigned>>{{1 * 3 + 0, {1, 1}}, {0 * 3 + 1, {0, 0}}}));
+    va.request(0, 2, 1, 0, 0, 0, 0);  // nothing free anywhere: no grant
+    EXPECT_TRUE(va.allocate().empty());
+}

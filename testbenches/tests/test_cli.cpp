@@ -86,7 +86,6 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("run --task traffic --algorithm ecube --dim 4 --buffering input --router-delay -1", "-1", "0..1000");
     expect_bad_input("run --task traffic --algorithm ecube --dim 4 --preset booksim --vcs 4", "--vcs 4", "sets 1");
     expect_bad_input("run --task traffic --algorithm ecube --dim 4 --preset gem5", "gem5", "booksim, noxim");
-    expect_bad_input("run --task traffic --algorithm adaptive --dim 4 --buffering input", "adaptive", "ecube");
     expect_bad_input("run --task traffic --algorithm ecube --dim 4 --self-packets", "--self-packets", "--buffering input");
     expect_bad_input("run --task traffic --algorithm dor --topology torus --dim 2 --radix 4 --buffering input --datelines on",
                      "'on'", "wrap, partition, off");

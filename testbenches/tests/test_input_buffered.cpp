@@ -2,7 +2,7 @@
 // pipeline's definition (not from the model's formula), credits conserved every cycle and a planted
 // lost credit caught, no flit lost, duplicated or reordered inside a packet, a torus deadlock without
 // datelines detected and none with them, and every collective of the registry delivering exactly
-// once or reporting why it did not.
+// once or reporting why it did not; adaptive routing deadlock-free with escape channels only.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -68,50 +68,56 @@ TEST(InputBuffered, ZeroLoadLatencyFollowsThePipelineFlitByFlit) {
         {{"array", 2, 4}, 0, 15}, {{"hypercube", 4, 2}, 0, 15}, {{"torus", 1, 6}, 4, 1}, {{"array", 2, 4}, 5, 5}};
     unsigned runs = 0;
     for (const Case& k : cases)
-        for (Switching s : {Switching::store_forward, Switching::cut_through, Switching::wormhole})
-            for (unsigned flits : {1u, 4u})
-                for (const auto& [r, l, cd, in, out, period] :
-                     {std::tuple{0u, 0u, 0u, 0u, 0u, 1u}, {3u, 2u, 1u, 2u, 1u, 1u}, {1u, 0u, 2u, 0u, 3u, 2u}}) {
-                    SCOPED_TRACE(k.net.topology + " " + switching_name(s) + " flits " + std::to_string(flits) + " R " +
-                                 std::to_string(r) + " L " + std::to_string(l) + " C " + std::to_string(cd));
-                    RunConfig c =
-                        input_buffered(traffic(k.net, algorithm_for(k.net), "uniform", 0.1, flits, 0, 0, 100, 200), s, 2, 16);
-                    c.pattern.reset();
-                    c.rate.reset();
-                    c.ib.router_delay = r;
-                    c.ib.link_delay = l;
-                    c.ib.credit_delay = cd;
-                    c.ib.injection_delay = in;
-                    c.ib.ejection_delay = out;
-                    c.ib.link_period = period;
-                    c.self_packets = k.src == k.dst;
-                    c.traffic_file = temp_path("one.csv");
-                    const uint64_t made = 5;
-                    std::ofstream(c.traffic_file) << "time,src,dst\n" << made << "," << k.src << "," << k.dst << "\n";
-                    ASSERT_FALSE(validate(c)) << *validate(c);
-                    const Outcome o = run_traced(c);
-                    std::remove(c.traffic_file.c_str());
-                    ASSERT_EQ(o.result.status, RunStatus::ok);
-                    const unsigned hops = k.net.hops(k.src, k.dst);
-                    const Timeline t = walk(hops, flits, c.ib, made);
-                    ASSERT_TRUE(o.result.traffic.has_value());
-                    EXPECT_EQ(o.result.traffic->max_latency, static_cast<double>(t.delivered - made));
-                    EXPECT_EQ(o.result.traffic->mean_latency, static_cast<double>(t.delivered - made));
-                    EXPECT_EQ(o.result.traffic->zero_load_latency,
-                              static_cast<double>(t.delivered - made));  // the report's formula
-                    // Each hop on the trace: from the cycle its head went on the link to its tail's arrival.
-                    ASSERT_EQ(o.rows.size(), hops);
-                    uint32_t at = k.src;
-                    for (unsigned h = 0; h < hops; ++h) {
-                        EXPECT_EQ(o.rows[h].src, at);
-                        EXPECT_EQ(o.rows[h].dst, k.net.next(at, k.dst));
-                        EXPECT_EQ(o.rows[h].start, t.head_leaves[h]);
-                        EXPECT_EQ(o.rows[h].end, t.head_leaves[h] + 1 + period * (flits - 1));
-                        at = o.rows[h].dst;
+        for (const bool adaptive : {false, true})  // (minimal adaptive: the same hops at zero load, any of the shortest paths)
+            for (Switching s : {Switching::store_forward, Switching::cut_through, Switching::wormhole})
+                for (unsigned flits : {1u, 4u})
+                    for (const auto& [r, l, cd, in, out, period] :
+                         {std::tuple{0u, 0u, 0u, 0u, 0u, 1u}, {3u, 2u, 1u, 2u, 1u, 1u}, {1u, 0u, 2u, 0u, 3u, 2u}}) {
+                        SCOPED_TRACE(k.net.topology + (adaptive ? " adaptive " : " ") + switching_name(s) + " flits " +
+                                     std::to_string(flits) + " R " + std::to_string(r) + " L " + std::to_string(l) + " C " +
+                                     std::to_string(cd));
+                        RunConfig c = input_buffered(
+                            traffic(k.net, adaptive ? "adaptive" : algorithm_for(k.net), "uniform", 0.1, flits, 0, 0, 100, 200),
+                            s, 2, 16);
+                        c.pattern.reset();
+                        c.rate.reset();
+                        c.ib.router_delay = r;
+                        c.ib.link_delay = l;
+                        c.ib.credit_delay = cd;
+                        c.ib.injection_delay = in;
+                        c.ib.ejection_delay = out;
+                        c.ib.link_period = period;
+                        c.self_packets = k.src == k.dst;
+                        c.traffic_file = temp_path("one.csv");
+                        const uint64_t made = 5;
+                        std::ofstream(c.traffic_file) << "time,src,dst\n" << made << "," << k.src << "," << k.dst << "\n";
+                        ASSERT_FALSE(validate(c)) << *validate(c);
+                        const Outcome o = run_traced(c);
+                        std::remove(c.traffic_file.c_str());
+                        ASSERT_EQ(o.result.status, RunStatus::ok);
+                        const unsigned hops = k.net.hops(k.src, k.dst);
+                        const Timeline t = walk(hops, flits, c.ib, made);
+                        ASSERT_TRUE(o.result.traffic.has_value());
+                        EXPECT_EQ(o.result.traffic->max_latency, static_cast<double>(t.delivered - made));
+                        EXPECT_EQ(o.result.traffic->mean_latency, static_cast<double>(t.delivered - made));
+                        EXPECT_EQ(o.result.traffic->zero_load_latency,
+                                  static_cast<double>(t.delivered - made));  // the report's formula
+                        // Each hop on the trace: from the cycle its head went on the link to its tail's arrival.
+                        ASSERT_EQ(o.rows.size(), hops);
+                        uint32_t at = k.src;
+                        for (unsigned h = 0; h < hops; ++h) {
+                            EXPECT_EQ(o.rows[h].src, at);
+                            if (adaptive)
+                                EXPECT_EQ(k.net.hops(o.rows[h].dst, k.dst), hops - h - 1);
+                            else
+                                EXPECT_EQ(o.rows[h].dst, k.net.next(at, k.dst));
+                            EXPECT_EQ(o.rows[h].start, t.head_leaves[h]);
+                            EXPECT_EQ(o.rows[h].end, t.head_leaves[h] + 1 + period * (flits - 1));
+                            at = o.rows[h].dst;
+                        }
+                        ++runs;
                     }
-                    ++runs;
-                }
-    EXPECT_EQ(runs, 4u * 3 * 2 * 3);
+    EXPECT_EQ(runs, 4u * 2 * 3 * 2 * 3);
 }
 
 // Saturated traffic through small buffers with slow credits and long wires: every packet arrives once
@@ -172,6 +178,44 @@ TEST(InputBuffered, TorusWormholeDeadlocksWithoutDatelinesOnly) {
             EXPECT_EQ(r.deadlock_freedom.rfind("deadlock-free", 0), 0u);
         }
     }
+}
+
+// Minimal adaptive wormhole routing through 2-flit buffers past saturation: without escape channels
+// (one virtual channel on the cube and the array, two on the torus) the waits close a cycle and the
+// run says so; with them (Duato's protocol: dimension order on virtual channel 0, on the torus on the
+// dateline pair 0 and 1) every packet arrives exactly once, each hop one closer to its destination.
+// (The torus case with three channels deadlocked when a packet entering the escape channels after the
+// wraparound link took the lower dateline class: the escape channels' classes follow partition.)
+TEST(InputBuffered, AdaptiveRoutingDeadlocksWithoutEscapeChannelsOnly) {
+    struct Case {
+        Net net;
+        unsigned without, with;  // virtual channels
+    };
+    for (const Case& k : {Case{{"hypercube", 6, 2}, 1, 2}, Case{{"array", 2, 8}, 1, 2}, Case{{"torus", 2, 8}, 2, 3}})
+        for (unsigned vcs : {k.without, k.with}) {
+            SCOPED_TRACE(k.net.topology + " vcs " + std::to_string(vcs));
+            RunConfig c =
+                input_buffered(traffic(k.net, "adaptive", "uniform", 0.8, 4, 0, 500, 1500, 1500), Switching::wormhole, vcs, 2);
+            ASSERT_FALSE(validate(c)) << *validate(c);
+            const Outcome o = run_traced(c);
+            if (vcs == k.without) {
+                EXPECT_EQ(o.result.status, RunStatus::deadlock);
+                EXPECT_EQ(o.result.deadlock_freedom.rfind("can deadlock: adaptive routing without escape channels", 0), 0u)
+                    << o.result.deadlock_freedom;
+                continue;
+            }
+            ASSERT_EQ(o.result.status, RunStatus::ok) << o.result.stall_diagnosis;
+            EXPECT_TRUE(o.result.delivered_exactly_once);
+            EXPECT_TRUE(o.result.conserved);
+            EXPECT_EQ(o.result.deadlock_freedom.rfind("deadlock-free: minimal adaptive on virtual channel", 0), 0u)
+                << o.result.deadlock_freedom;
+            EXPECT_NE(o.result.deadlock_freedom.find("Duato"), std::string::npos);
+            EXPECT_GT(o.result.traffic->accepted, 0.25);  // past saturation (the array carries about 0.29)
+            for (const TraceRow& r : o.rows) {
+                const auto dest = static_cast<uint32_t>(r.dest);
+                ASSERT_EQ(k.net.hops(r.dst, dest) + 1, k.net.hops(r.src, dest));
+            }
+        }
 }
 
 // Every collective of the registry on input-buffered routers with the smallest buffers they accept:

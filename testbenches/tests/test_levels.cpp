@@ -210,7 +210,8 @@ RunConfig with_ib(RunConfig c, const IbKnobs& k) {
 }  // namespace
 
 // Synthetic traffic on the mesh, the torus (with each dateline scheme, and without: it deadlocks),
-// the hypercube and the flattened butterfly, below and past saturation, one- and four-flit packets and
+// the hypercube and the flattened butterfly, adaptive routing on the torus and the cube (with escape
+// channels where there are enough virtual channels), below and past saturation, one- and four-flit packets and
 // a mix, every knob set. Stalls must agree too. (The collectives are the next test: two tests, so that
 // CTest runs them side by side.)
 TEST(Levels, InputBufferedTrafficSameTraceAndReport) {
@@ -224,7 +225,8 @@ TEST(Levels, InputBufferedTrafficSameTraceAndReport) {
     };
     for (const Net& n : {Net{"array", 2, 4, "dor", Datelines::wrap}, Net{"torus", 2, 4, "dor", Datelines::wrap},
                          Net{"torus", 2, 5, "dor-split", Datelines::partition}, Net{"torus", 2, 6, "dor", Datelines::off},
-                         Net{"hypercube", 4, 0, "ecube", Datelines::wrap}, Net{"flatfly", 2, 3, "dor", Datelines::wrap}})
+                         Net{"hypercube", 4, 0, "ecube", Datelines::wrap}, Net{"flatfly", 2, 3, "dor", Datelines::wrap},
+                         Net{"torus", 2, 4, "adaptive", Datelines::wrap}, Net{"hypercube", 4, 0, "adaptive", Datelines::wrap}})
         for (const IbKnobs& k : kIbKnobs)
             for (const double rate : {0.15, 0.6}) {
                 const unsigned flits = variant % 3 == 2 ? 4 : 1;
@@ -246,7 +248,7 @@ TEST(Levels, InputBufferedTrafficSameTraceAndReport) {
                 c.traffic_drain = 100;
                 expect_levels_agree(c, counts);
             }
-    EXPECT_EQ(counts.runs, 6u * std::size(kIbKnobs) * 2);  // every traffic configuration is accepted
+    EXPECT_EQ(counts.runs, 8u * std::size(kIbKnobs) * 2);  // every traffic configuration is accepted
     EXPECT_GT(counts.stalled, 0u);
     std::cout << "levels, input-buffered traffic: " << counts.runs << " runs compared, " << counts.stalled << " stalled, "
               << counts.failed_checks << " with failed checks\n";
@@ -257,7 +259,7 @@ TEST(Levels, InputBufferedTrafficSameTraceAndReport) {
 // collective's packet, are skipped). Stalls and failed checks must agree too.
 TEST(Levels, InputBufferedCollectivesSameTraceAndReport) {
     Counts counts;
-    unsigned variant = 6 * std::size(kIbKnobs) * 2;  // (the packet lengths continue the traffic test's sequence)
+    unsigned variant = 8 * std::size(kIbKnobs) * 2;  // (the packet lengths continue the traffic test's sequence)
     for (const AlgorithmEntry& e : algorithms().all()) {
         if (e.task == TaskKind::traffic) continue;
         // The 4-cube, else the 4x4 array or torus, else the first shape the algorithm takes.
