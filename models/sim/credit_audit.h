@@ -5,8 +5,9 @@
 // or invented credit or flit fails the run with the first link and cycle where it happened.
 // After an edge, the links on which something moved at it (a flit sent or received, a buffer slot
 // freed, credits received) are checked, so the audit costs what the routers' work costs, not a walk
-// over the whole network every cycle; every link is checked when the run ends. A failure is named by
-// a walk over all links, the first in link order.
+// over the whole network every cycle (each link once however often it was touched; its far end and
+// arrival port from a table made at construction); every link is checked when the run ends. A
+// failure is named by a walk over all links, the first in link order.
 #pragma once
 #include <functional>
 #include <string>
@@ -40,7 +41,12 @@ public:
 private:
     // Whether the link's credits add up after the edge of `cycle`; if not, why in `problem`.
     bool balanced_link(size_t link, uint64_t cycle, std::string* problem = nullptr);
+    static constexpr uint32_t kNoLink = ~uint32_t{0};
     const Topology& topology_;
+    std::vector<uint32_t> far_end_;       // per link: the node it leads to (kNoLink: none there)
+    std::vector<unsigned> arrival_port_;  // per port: the port a link leaving on it arrives on
+    std::vector<uint64_t> checked_in_;    // per link: the check that last looked at it (1 + its number)
+    uint64_t checks_ = 0;
     std::vector<size_t> touched_;
     std::function<OnLink(size_t, uint64_t)> on_link_;
     std::vector<const CreditHolder*> routers_;
