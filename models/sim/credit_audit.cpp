@@ -20,8 +20,7 @@ bool CreditAudit::check(uint64_t cycle, bool all) {
     bool balanced = true;
     ++checks_;
     if (all) {
-        for (size_t link = 0; link < far_end_.size() && balanced; ++link)
-            balanced = !exists(link) || balanced_link(link, cycle);
+        for (size_t link = 0; link < far_end_.size() && balanced; ++link) balanced = !exists(link) || balanced_link(link, cycle);
     } else {
         for (size_t link : touched_) {
             if (checked_in_[link] == checks_) continue;

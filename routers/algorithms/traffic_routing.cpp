@@ -35,6 +35,8 @@ unsigned dimension_order_port(const Topology& topology, uint32_t id, uint32_t de
     const unsigned x = topology.digit(id, i), y = topology.digit(dest, i), k = topology.radix();
     unsigned next = topology.next_digit(x, y);
     if (split_ties && k % 2 == 0 && (y + k - x) % k == k / 2 && x % 2 == 1) next = (x + k - 1) % k;  // the minus way
+    const bool up = next == x + 1 || (topology.wraps() && x + 1 == k && next == 0);
+    if (const auto port = topology.direction_port(i, up)) return *port;  // (one port per step: no search)
     return *topology.port_to(id, topology.with_digit(id, i, next));
 }
 

@@ -231,7 +231,7 @@ void InputBufferedRouter::route_packet(unsigned p, unsigned vc) {
         c.copies.assign(1, PacketCopy{ports_, QueueKey{}});  // marks "into the hold buffer"
         return;
     }
-    c.copies = link_copies(scratch_, c.header);
+    link_copies(scratch_, c.header, c.copies);  // (into the channel's own vector: no allocation per packet)
     counters_.copies_enqueued += c.copies.size();
     if (scratch_.delivers()) c.copies.push_back({ports_, QueueKey{}});  // the local copy last
     if (c.copies.empty()) {
@@ -244,24 +244,25 @@ void InputBufferedRouter::route_packet(unsigned p, unsigned vc) {
     c.state = VirtualChannel::State::routed;
 }
 
-// A decision's copies onto links, in key order (not-before cycle, then priority; ties as decided); none,
-// and a problem, if one names a port without a link.
-std::vector<PacketCopy> InputBufferedRouter::link_copies(const Decision& d, const Header& h) {
-    std::vector<PacketCopy> copies;
+// A decision's copies onto links, in key order (not-before cycle, then priority; ties as decided), into
+// `copies`; none, and a problem, if one names a port without a link.
+void InputBufferedRouter::link_copies(const Decision& d, const Header& h, std::vector<PacketCopy>& copies) {
+    copies.clear();
     for (const Forward& f : d.forwards()) {
         if (f.port >= ports_ || ((absent_mask_ >> f.port) & 1u)) {
             problems_.push_back("control logic of node " + std::to_string(id_) + " sent message origin " +
                                 std::to_string(h.origin) + " msg " + std::to_string(h.msg) + " to port " +
                                 std::to_string(f.port) + ", which has no link");
-            return {};
+            copies.clear();
+            return;
         }
         const bool escape = escape_vcs_ > 0 && f.escape >= 0 && !((absent_mask_ >> f.escape) & 1u);
         copies.push_back({f.port, f.key, escape ? f.escape : -1});
     }
+    if (copies.size() < 2) return;  // (stable_sort would ask for a buffer even so)
     std::stable_sort(copies.begin(), copies.end(), [](const PacketCopy& a, const PacketCopy& b) {
         return a.key.not_before != b.key.not_before ? a.key.not_before < b.key.not_before : a.key.priority < b.key.priority;
     });
-    return copies;
 }
 
 // A packet held by the logic (into the control unit's hold buffer) or absorbed: taken whole once its
@@ -325,7 +326,8 @@ void InputBufferedRouter::inject_flit() {
         // unit delivered it already, as the output-queued router does).
         const Header& h = injecting_.packet.header;  // a node's packet to itself (--self-packets) goes out the local port
         const bool to_itself = own && injecting_.decision.delivers() && !h.broadcast && h.dest == id_;
-        std::vector<PacketCopy> copies = link_copies(injecting_.decision, h);
+        std::vector<PacketCopy> copies;
+        link_copies(injecting_.decision, h, copies);
         counters_.copies_enqueued += copies.size();
         if (to_itself) copies.push_back({ports_, QueueKey{}});  // (not a link's copy: delivered at the local output)
         counters_.in_routers += static_cast<int64_t>(copies.size()) - 1;

@@ -108,7 +108,7 @@ private:
     void open_packet(unsigned p, unsigned vc);
     void route_packet(unsigned p, unsigned vc);
     void consume(VirtualChannel& c);
-    std::vector<PacketCopy> link_copies(const Decision& d, const Header& h);
+    void link_copies(const Decision& d, const Header& h, std::vector<PacketCopy>& copies);
     void inject_flit();
     void note_made();
     void owe_credit(unsigned p, unsigned vc) {
