@@ -73,7 +73,7 @@ public:
     uint32_t holding_inputs() const override;
     uint32_t waits_for(unsigned in_port) const override;
     bool transmitting(unsigned port) const override;
-    std::string held_packet(unsigned in_port) const override;
+    std::string held_packet(unsigned in_port, unsigned out_port) const override;
     unsigned queue_occupancy(unsigned port) const override;
     std::string blocked_output(unsigned port) const override;
 

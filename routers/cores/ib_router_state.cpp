@@ -73,11 +73,24 @@ bool InputBufferedRouter::transmitting(unsigned port) const {
     return false;
 }
 
-std::string InputBufferedRouter::held_packet(unsigned in_port) const {
+// The packet at the front of a virtual channel of the input that waits for output `out_port` (a
+// virtual channel or a credit there), else the first routed one.
+std::string InputBufferedRouter::held_packet(unsigned in_port, unsigned out_port) const {
     std::ostringstream os;
+    int first = -1, waiting = -1;
     for (unsigned v = 0; v < ib_.vcs; ++v) {
         const VirtualChannel& c = channel(in_port, v);
         if (c.state != VirtualChannel::State::routed) continue;
+        if (first < 0) first = static_cast<int>(v);
+        const PacketCopy& k = c.copies[c.copy];  // (as waits_for decides)
+        if (k.port == ports_) continue;
+        const bool lacks = c.out_vc < 0 || outs_[k.port].credits(static_cast<unsigned>(c.out_vc)) == 0;
+        const bool at_out = k.port == out_port || (c.out_vc < 0 && k.escape == static_cast<int>(out_port));
+        if (waiting < 0 && lacks && at_out) waiting = static_cast<int>(v);
+    }
+    for (int v : {waiting, first}) {
+        if (v < 0) continue;
+        const VirtualChannel& c = channel(in_port, static_cast<unsigned>(v));
         os << "(virtual channel " << v << ") origin " << c.header.origin << " msg " << c.header.msg << " dest "
            << c.header.trace_dest() << " " << kind_name(c.header.kind);
         return os.str();

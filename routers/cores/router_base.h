@@ -81,11 +81,12 @@ public:
     // For the stall diagnosis (a cycle of waits): the inputs holding a packet the crossbar cannot place
     // (one bit per port), the outputs such an input waits for (their queues lack space), whether an
     // output's transmit register holds a packet still on its way (its link stalls while the receiving
-    // input holds), and a one-line description of what an input holds.
+    // input holds), and a one-line description of what an input holds (with several virtual channels:
+    // the packet that waits for output `out_port`).
     virtual uint32_t holding_inputs() const { return 0; }
     virtual uint32_t waits_for(unsigned /*in_port*/) const { return 0; }
     virtual bool transmitting(unsigned /*port*/) const { return false; }
-    virtual std::string held_packet(unsigned /*in_port*/) const { return ""; }
+    virtual std::string held_packet(unsigned /*in_port*/, unsigned /*out_port*/) const { return ""; }
     virtual unsigned queue_occupancy(unsigned /*port*/) const { return 0; }
     // What a packet waiting for output `port` lacks, for the deadlock diagnosis.
     virtual std::string blocked_output(unsigned port) const {

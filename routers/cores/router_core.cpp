@@ -346,7 +346,7 @@ uint32_t RouterCore::waits_for(unsigned in_port) const {
     return blocked;
 }
 
-std::string RouterCore::held_packet(unsigned in_port) const {
+std::string RouterCore::held_packet(unsigned in_port, unsigned) const {
     std::ostringstream os;
     describe_header(os, inputs_[in_port].packet().header);
     return os.str();

@@ -42,7 +42,7 @@ public:
     uint32_t holding_inputs() const override { return holding_mask_; }
     uint32_t waits_for(unsigned in_port) const override;
     bool transmitting(unsigned port) const override { return sending(port); }
-    std::string held_packet(unsigned in_port) const override;
+    std::string held_packet(unsigned in_port, unsigned out_port) const override;
     unsigned queue_occupancy(unsigned port) const override { return outputs_[port].occupancy(); }
     std::vector<std::string> problems() const override;
     std::string unfinished() const override;

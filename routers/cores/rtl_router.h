@@ -53,7 +53,7 @@ public:
     // The RTL's decision is inside the model: an input waits for whichever of its outputs are full.
     uint32_t waits_for(unsigned in_port) const override;
     bool transmitting(unsigned port) const override { return (v_out_valid_.read() >> port) & 1u; }
-    std::string held_packet(unsigned) const override { return "a packet"; }
+    std::string held_packet(unsigned, unsigned) const override { return "a packet"; }
     unsigned queue_occupancy(unsigned port) const override { return occupancy(port); }
     // Adds the Verilated model's internals to a Verilator VCD (call after elaboration).
     Vcc_router& model() { return *rtl_; }

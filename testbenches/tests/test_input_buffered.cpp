@@ -5,8 +5,10 @@
 // once or reporting why it did not; adaptive routing deadlock-free with escape channels only.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <fstream>
 #include <map>
+#include <sstream>
 
 #include "models/sim/validate.h"
 #include "routers/algorithms/registry.h"
@@ -54,6 +56,29 @@ Timeline walk(unsigned hops, unsigned flits, const InputBuffering& ib, uint64_t 
         tail_in = leaves + body + 1 + ib.link_delay;
     }
     return t;
+}
+
+// Each input of a deadlock's cycle names the packet that waits for the next link of the cycle (not
+// another of its virtual channels' packets): its route goes there, the dimension-order next hop or
+// (adaptive) one hop closer to its destination.
+void expect_cycle_names_its_waiting_packets(const Net& n, const std::string& diagnosis, bool adaptive) {
+    std::istringstream lines(diagnosis);
+    unsigned named = 0;
+    for (std::string line; std::getline(lines, line);) {
+        uint32_t at = 0, from = 0, origin = 0, msg = 0, dest = 0, to = 0;
+        unsigned vc = 0;
+        if (std::sscanf(line.c_str(),
+                        "  node %u, input from node %u: holds (virtual channel %u) origin %u msg %u dest %u data, "
+                        "which needs a virtual channel or a credit at its output to node %u",
+                        &at, &from, &vc, &origin, &msg, &dest, &to) != 7)
+            continue;
+        if (adaptive)
+            EXPECT_EQ(n.hops(to, dest) + 1, n.hops(at, dest)) << line;
+        else
+            EXPECT_EQ(n.next(at, dest), to) << line;
+        ++named;
+    }
+    EXPECT_GT(named, 1u) << diagnosis;
 }
 
 }  // namespace
@@ -170,6 +195,7 @@ TEST(InputBuffered, TorusWormholeDeadlocksWithoutDatelinesOnly) {
         if (datelines == Datelines::off) {
             EXPECT_EQ(r.status, RunStatus::deadlock);
             EXPECT_EQ(r.stall_diagnosis.rfind("deadlock: ", 0), 0u) << r.stall_diagnosis;
+            expect_cycle_names_its_waiting_packets(n, r.stall_diagnosis, false);
             EXPECT_NE(r.deadlock_freedom.find("can deadlock"), std::string::npos);
         } else {
             EXPECT_EQ(r.status, RunStatus::ok);
@@ -202,6 +228,7 @@ TEST(InputBuffered, AdaptiveRoutingDeadlocksWithoutEscapeChannelsOnly) {
                 EXPECT_EQ(o.result.status, RunStatus::deadlock);
                 EXPECT_EQ(o.result.deadlock_freedom.rfind("can deadlock: adaptive routing without escape channels", 0), 0u)
                     << o.result.deadlock_freedom;
+                expect_cycle_names_its_waiting_packets(k.net, o.result.stall_diagnosis, true);
                 continue;
             }
             ASSERT_EQ(o.result.status, RunStatus::ok) << o.result.stall_diagnosis;
