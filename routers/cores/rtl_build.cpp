@@ -20,6 +20,7 @@ std::optional<unsigned> rtl_algorithm_code(const std::string& task, const std::s
     if (algorithm == "same-order" && task == "kb") return 0u;  // the same trees, FIFO
     if (algorithm == "bostt" && task == "mnb") return 1u;
     if (algorithm == "bostt" && task == "te") return 2u;
+    if (algorithm == "ecube" && task == "traffic") return 3u;  // (the input-buffered router's only)
     return std::nullopt;
 }
 

@@ -6,6 +6,8 @@
 //        row 2^dim - 2 + x (a 16-bit slot per port, 0 = no child there).
 //   TE   (003 §4): link k0 = highest bit of id ^ dest; own packets in the Fig. 6 order (ROM of
 //        positions, address id ^ dest), forwarded ones not before slot 2^(k0-1)+1, by origin ^ id.
+//   ECUBE (synthetic traffic, routers/algorithms/traffic_routing.cpp): deliver when id = dest, else
+//        one copy to the lowest dimension in which they differ (dimension order), no key.
 `include "cc_defs.vh"
 module cc_control_logic #(
     parameter integer D_MAX = 8
@@ -42,6 +44,15 @@ module cc_control_logic #(
         begin
             msb16 = 5'd0;
             for (b = 0; b < 16; b = b + 1) if (v[b]) msb16 = b[4:0];
+        end
+    endfunction
+
+    // Lowest set bit of v (v != 0).
+    function [4:0] lsb16(input [15:0] v);
+        integer b;
+        begin
+            lsb16 = 5'd0;
+            for (b = 15; b >= 0; b = b - 1) if (v[b]) lsb16 = b[4:0];
         end
     endfunction
 
@@ -107,7 +118,14 @@ module cc_control_logic #(
                     end
                 end
             end
-            default: ;
+            `CC_ALGO_ECUBE: begin
+                if (x_dest == 16'd0) begin
+                    deliver = 1'b1;
+                end else begin
+                    port = lsb16(x_dest);
+                    fwd[port[PW-1:0]] = 1'b1;
+                end
+            end
         endcase
     end
 endmodule

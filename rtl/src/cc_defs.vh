@@ -8,3 +8,4 @@
 `define CC_ALGO_SBT 2'd0
 `define CC_ALGO_MNB 2'd1
 `define CC_ALGO_TE  2'd2
+`define CC_ALGO_ECUBE 2'd3  // synthetic traffic's e-cube routing (input-buffered router)

@@ -192,6 +192,14 @@ TEST(CommandLine, BadRtlInputExitsTwoWithOneLine) {
     expect_bad_input("run --router rtl --rtl-rom-dir /nonexistent", "/nonexistent/mnb_rom.hex", "missing");
     expect_bad_input("run --dim 3 --level tlm --router rtl", "--level tlm", "accepted --level cycle");
     expect_bad_input("run --router rtl --task kb --algorithm st --k 3", "kb/st", "kb/same-order");
+    // Traffic: e-cube routing on the input-buffered Verilog router, packets of one length, none to itself.
+    expect_bad_input("run --router rtl --task traffic --dim 3", "traffic", "--buffering input");
+    expect_bad_input("run --router rtl --buffering input --task traffic --dim 3 --algorithm adaptive", "traffic/adaptive",
+                     "traffic/ecube");
+    expect_bad_input("run --router rtl --buffering input --task traffic --dim 3 --self-packets", "--self-packets",
+                     "without --self-packets");
+    expect_bad_input("run --rtl-nodes 1 --buffering input --task traffic --dim 3 --packet-sizes 1:1,2:1", "--packet-sizes",
+                     "one packet length");
     // The input-buffered Verilog router: the knobs its build has.
     const std::string ib = "run --task mnb --buffering input --router rtl ";
     expect_bad_input(ib + "--dim 5", "--dim 5", "1..4");

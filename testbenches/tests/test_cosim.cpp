@@ -136,6 +136,62 @@ TEST(Cosim, InputBufferedRtlNetworksGiveTheSameTraceAndReport) {
         }
 }
 
+// Synthetic traffic on the input-buffered Verilog router (its e-cube routing, CC_ALGO_ECUBE): the same
+// trace and report as the SystemC router's, every node in RTL and a random half, d = 1..4, each
+// switching mode, below and past saturation, five patterns, and both presets.
+TEST(Cosim, InputBufferedRtlNetworksRunTrafficWithTheSameTraceAndReport) {
+    using cubecast::TrafficPattern;
+    struct Knobs {
+        unsigned vcs, depth, router_delay, credit_delay, link_delay, link_period, injection_delay, ejection_delay;
+    };
+    const Knobs knob_sets[] = {
+        {1, 4, 0, 0, 0, 1, 0, 0}, {2, 8, 2, 1, 1, 1, 2, 2}, {4, 5, 1, 3, 2, 2, 4, 1}, {3, 64, 3, 0, 4, 1, 1, 4}};
+    const TrafficPattern patterns[] = {TrafficPattern::uniform, TrafficPattern::bitcomp, TrafficPattern::bitrev,
+                                       TrafficPattern::shuffle, TrafficPattern::transpose};
+    unsigned variant = 0;
+    for (unsigned d = 1; d <= cubecast::kRtlIbPorts; ++d)
+        for (const cubecast::Switching sw :
+             {cubecast::Switching::store_forward, cubecast::Switching::cut_through, cubecast::Switching::wormhole})
+            for (const double rate : {0.15, 0.8}) {
+                const Knobs& k = knob_sets[variant % std::size(knob_sets)];
+                TrafficPattern pattern = patterns[variant % std::size(patterns)];
+                if (pattern == TrafficPattern::transpose && d % 2) pattern = TrafficPattern::uniform;  // (even d only)
+                const unsigned flits = 1 + variant % 4;
+                ++variant;
+                RunConfig c = config("traffic", "ecube", d, 0, flits);
+                c.pattern = pattern;
+                c.rate = rate;
+                c.traffic_warmup = 100;
+                c.traffic_window = 300;
+                c.traffic_drain = 400;
+                c.buffering = cubecast::Buffering::input;
+                c.ib.switching = sw;
+                c.ib.vcs = k.vcs;
+                c.ib.vc_depth = std::max(k.depth, flits);
+                c.ib.router_delay = k.router_delay;
+                c.ib.credit_delay = k.credit_delay;
+                c.ib.link_delay = k.link_delay;
+                c.ib.link_period = k.link_period;
+                c.ib.injection_delay = k.injection_delay;
+                c.ib.ejection_delay = k.ejection_delay;
+                expect_same_input_buffered(c,
+                                           "traffic " + cubecast::traffic_pattern_name(pattern) + " at " + std::to_string(rate) +
+                                               " d=" + std::to_string(d) + " " + cubecast::switching_name(sw) +
+                                               " F=" + std::to_string(flits) + " V=" + std::to_string(k.vcs),
+                                           variant);
+            }
+    for (const char* preset : {"booksim", "noxim"}) {
+        RunConfig c = config("traffic", "ecube", cubecast::kRtlIbPorts);
+        c.rate = 0.3;
+        c.traffic_warmup = 200;
+        c.traffic_window = 500;
+        c.buffering = cubecast::Buffering::input;
+        c.preset = preset;
+        c = cubecast::with_defaults(c);
+        expect_same_input_buffered(c, std::string("traffic --preset ") + preset, ++variant);
+    }
+}
+
 TEST(Cosim, RtlNetworksGiveTheSameTraceForEveryAlgorithmD3To7) {
     const std::pair<const char*, const char*> algorithms[] = {{"snb", "sbt"}, {"mnb", "bostt"}, {"mnb", "sbt"}, {"te", "bostt"}};
     for (auto [task, algorithm] : algorithms)
