@@ -161,6 +161,10 @@ void print_table(std::ostream& os, const RunResult& r) {
                ? describe_input_buffering(*r.input_buffering) + (r.preset.empty() ? "" : " (preset " + r.preset + ")")
                : "queues " + (r.queue_depth ? std::to_string(r.queue_depth) + " deep" : std::string("unbounded")))
        << (r.broadcasts ? ", K = " + std::to_string(r.broadcasts) + " " + counted_as(find_task(r.task)->kind) : std::string())
+       << (r.verilog_routers == 0         ? ""
+           : r.verilog_routers == r.nodes ? ", Verilog routers (Verilated) at every node"
+                                          : ", Verilog routers (Verilated) at " + std::to_string(r.verilog_routers) + " of " +
+                                                std::to_string(r.nodes) + " nodes")
        << "\n";
     row(os, "paper", r.paper);
     if (!r.deadlock_freedom.empty()) row(os, "deadlock freedom", r.deadlock_freedom);

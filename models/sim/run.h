@@ -159,6 +159,7 @@ struct RunResult {
     std::optional<InputBuffering> input_buffering;  // the input-buffered router's knobs (none: output queues)
     std::string preset;
     std::string deadlock_freedom;  // the input-buffered router: whether this routing can deadlock, and why
+    uint32_t verilog_routers = 0;  // nodes whose router is the Verilated RTL (the table's header; not in the JSON)
     uint64_t seed = 0;
     uint64_t broadcasts = 0;         // K for kb, else 0
     uint64_t completion_cycles = 0;  // the last delivery, or the last node detecting termination if later

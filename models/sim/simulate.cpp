@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "models/sim/fork_pool.h"
 #include "models/sim/fork_run.h"
@@ -56,7 +57,12 @@ IsolatedResult result_from_text(const std::string& text, long peak_rss_kib) {
 IsolatedResult simulate_isolated(const RunConfig& config) {
     if (auto problem = validate(config)) throw ConfigError(*problem);
     const ForkOutcome out = run_forked([&] { return simulate_to_text(config); });
-    return result_from_text(out.text, out.peak_rss_kib);
+    IsolatedResult r = result_from_text(out.text, out.peak_rss_kib);
+    r.result.verilog_routers =
+        config.router == RouterChoice::rtl
+            ? r.result.nodes
+            : static_cast<uint32_t>(std::set<uint32_t>(config.rtl_nodes.begin(), config.rtl_nodes.end()).size());
+    return r;
 }
 
 void simulate_each(size_t count, const std::function<RunConfig(size_t)>& config_at, unsigned jobs,

@@ -507,6 +507,20 @@ TEST(CommandLine, StReportsItsPhasesAndSweepsCountOutcomes) {
     EXPECT_NE(g.out.find("4 runs: 4 ok (100.0 %)"), std::string::npos) << g.out;
 }
 
+// The table's first line says which routers are the Verilated RTL (each node counted once).
+TEST(CommandLine, TheTableSaysWhichRoutersAreVerilog) {
+    if (!cubecast::kRtlBuilt) GTEST_SKIP() << "this build has no RTL router (CUBECAST_RTL=OFF)";
+    const auto first_line = [](const std::string& args) {
+        const CliResult r = cubecast_cli(args);
+        EXPECT_EQ(r.code, 0) << r.err;
+        return r.out.substr(0, r.out.find('\n'));
+    };
+    EXPECT_EQ(first_line("run --dim 3").find("Verilog"), std::string::npos);
+    EXPECT_NE(first_line("run --dim 3 --router rtl").find(", Verilog routers (Verilated) at every node"), std::string::npos);
+    EXPECT_NE(first_line("run --dim 3 --rtl-nodes 1,1,6 --buffering input").find(", Verilog routers (Verilated) at 2 of 8 nodes"),
+              std::string::npos);
+}
+
 TEST(CommandLine, DefaultRunPrintsTheTable) {
     const CliResult r = cubecast_cli("run");
     ASSERT_EQ(r.code, 0) << r.err;
