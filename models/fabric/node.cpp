@@ -20,6 +20,7 @@ Node::Node(uint32_t id, std::shared_ptr<const DeliveryPlan> plan, PacketFormat f
       own_(std::move(own_messages)),
       listed_(arrivals.empty() ? nullptr : std::make_unique<ListedArrivals>(std::move(arrivals))),
       stream_(listed_.get()),
+      next_arrival_(stream_ ? stream_->next_cycle() : kNoArrival),
       seen_(size_t{plan_->slots()} * plan_->per_origin * plan_->parts, false) {}
 
 namespace {

@@ -62,9 +62,17 @@ public:
     const std::vector<Header>& own_messages() const { return own_; }
     // Messages handed to the router during the run, in cycle order (the ones given at construction, or
     // a stream's): the next one's cycle (kNoArrival if none is left), and taking it.
-    uint64_t next_arrival_cycle() const { return stream_ ? stream_->next_cycle() : kNoArrival; }
-    Header take_arrival() { return stream_->take(); }
-    void stream_arrivals(ArrivalStream* stream) { stream_ = stream; }
+    // (Kept here, read every edge: a stream's next cycle changes only when a message is taken.)
+    uint64_t next_arrival_cycle() const { return next_arrival_; }
+    Header take_arrival() {
+        const Header h = stream_->take();
+        next_arrival_ = stream_->next_cycle();
+        return h;
+    }
+    void stream_arrivals(ArrivalStream* stream) {
+        stream_ = stream;
+        next_arrival_ = stream_ ? stream_->next_cycle() : kNoArrival;
+    }
     // Called with each message at the cycle it is whole here (the run's delay statistics).
     using DeliveryObserver = std::function<void(const Header&, uint64_t cycle)>;
     void observe(DeliveryObserver observer) { observer_ = std::move(observer); }
@@ -98,6 +106,7 @@ private:
     std::vector<Header> own_;
     std::unique_ptr<ListedArrivals> listed_;  // the arrivals given at construction, if any
     ArrivalStream* stream_ = nullptr;         // listed_, or one the node does not own (the traffic ledger's)
+    uint64_t next_arrival_ = kNoArrival;      // stream_'s next cycle
     DeliveryObserver observer_;
     UnicastLedger ledger_;
     std::vector<bool> seen_;  // (slot, msg, part) delivered so far

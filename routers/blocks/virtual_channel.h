@@ -20,6 +20,12 @@ struct PacketCopy {
 };
 
 class VirtualChannel {
+    // (The buffer first, then the front packet's fields each edge reads, the header and the local copy
+    // last: what an edge touches of a virtual channel is its first cache line or two.)
+    std::vector<uint64_t> ring_;
+    unsigned head_ = 0;
+    unsigned count_ = 0;
+
 public:
     enum class State : uint8_t { idle, routed, consuming };  // consuming: held or absorbed once its tail is in
 
@@ -57,24 +63,19 @@ public:
     // The front packet.
     State state = State::idle;
     bool opened = false;  // its header is decoded (it may wait for its tail before it is routed)
-    Header header;
-    uint64_t header_flit = 0;
     bool header_ok = true;
+    bool from_injection = false;
+    uint8_t copy = 0;    // the copy in progress
+    int8_t out_vc = -1;  // ... its output virtual channel (-1: not allocated yet; the local port needs none)
     uint16_t length = 1;
     uint16_t freed = 0;        // its flits already freed (by the last copy)
     uint16_t read = 0;         // the next flit the copy in progress sends
     uint64_t eligible_at = 0;  // routed at this cycle plus the router delay: the head may not leave before
-    std::vector<PacketCopy> copies;
-    uint8_t copy = 0;          // the copy in progress
-    int8_t out_vc = -1;        // ... its output virtual channel (-1: not allocated yet; the local port needs none)
     uint64_t switch_from = 0;  // ... the first cycle it may ask for the switch (the allocation after its VC's)
-    bool from_injection = false;
+    std::vector<PacketCopy> copies;
+    Header header;
+    uint64_t header_flit = 0;
     Packet delivered;  // the local copy's flits as they leave (the node checks the whole packet)
-
-private:
-    std::vector<uint64_t> ring_;
-    unsigned head_ = 0;
-    unsigned count_ = 0;
 };
 
 }  // namespace cubecast

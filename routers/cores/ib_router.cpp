@@ -11,6 +11,8 @@ InputBufferedRouter::InputBufferedRouter(sc_module_name name, uint32_t id, const
                                          InputBuffering ib, std::unique_ptr<ControlLogic> logic, Node& node,
                                          NetworkCounters& counters)
     : RouterCore(name, id, topology, config, std::move(logic), node, counters),
+      datelines_(ib.datelines != Datelines::off && topology.wraps() && ib.vcs >= 2),
+      escape_vcs_(escape_vcs(topology, ib)),
       ib_(ib),
       ports_(topology.ports()),
       vcs_(size_t{topology.ports() + 1} * ib.vcs, VirtualChannel(ib.vc_depth)),
@@ -18,16 +20,14 @@ InputBufferedRouter::InputBufferedRouter(sc_module_name name, uint32_t id, const
       arriving_(size_t{topology.ports()} * ib.vcs, 0),
       wire_(topology.ports()),
       on_wire_(size_t{topology.ports()} * ib.vcs, 0),
-      injected_copies_(ib.vcs),
-      va_(topology.ports() + 1, topology.ports(), ib.vcs, ib.alloc_iters),
-      sa_(topology.ports() + 1, ib.vcs, topology.ports() + 1, ib.alloc_iters),
-      datelines_(ib.datelines != Datelines::off && topology.wraps() && ib.vcs >= 2),
-      escape_vcs_(escape_vcs(topology, ib)),
       in_(topology.ports()),
       out_(topology.ports()),
       credits_out_(topology.ports(), 0),
       credits_written_(topology.ports(), 0),
-      out_free_at_(topology.ports() + 1, 0) {
+      out_free_at_(topology.ports() + 1, 0),
+      injected_copies_(ib.vcs),
+      va_(topology.ports() + 1, topology.ports(), ib.vcs, ib.alloc_iters),
+      sa_(topology.ports() + 1, ib.vcs, topology.ports() + 1, ib.alloc_iters) {
     active_.assign((vcs_.size() + 63) / 64, 0);
     if (config.pins) throw std::invalid_argument("the input-buffered router has no pin-level ports yet");
     // What an adaptive logic sees of an output: the flits its downstream buffers hold.
@@ -54,17 +54,20 @@ void InputBufferedRouter::end_of_elaboration() {
 
 void InputBufferedRouter::on_clock() {
     if (gate_.woke()) return;  // a valid rose or the node's next packet is due: run from the next edge
-    if (!ready_driven_) {      // credits do the flow control: every input is always ready
-        ready_driven_ = true;
-        for (unsigned p = 0; p < ports_; ++p)
-            if (in_[p].buses) in_[p].buses->ready.write(in_[p].index, true);
+    if (!running_) {           // reset, then load: phases that never come back, so read until they are over
+        if (!ready_driven_) {  // credits do the flow control: every input is always ready
+            ready_driven_ = true;
+            for (unsigned p = 0; p < ports_; ++p)
+                if (in_[p].buses) in_[p].buses->ready.write(in_[p].index, true);
+        }
+        if (rst.read()) return;
+        if (!own_routed_) {
+            route_own_packets();
+            note_made();
+        }
+        if (load.read()) return;  // own packets wait in the network interface; injection starts with the run
+        running_ = true;
     }
-    if (rst.read()) return;
-    if (!own_routed_) {
-        route_own_packets();
-        note_made();
-    }
-    if (load.read()) return;       // own packets wait in the network interface; injection starts with the run
     cycle_ = gate_.cycle(cycle_);  // edges may have been skipped
     run_edge();
     if (gate_.gated() && quiet()) gate_.sleep(cycle_, node_.next_arrival_cycle(), kNeverBefore);
@@ -74,8 +77,7 @@ void InputBufferedRouter::run_edge() {
     receive_credits();
     receive_flits();
     if (!to_node_.empty()) deliver_due();
-    route_arrivals();
-    note_made();
+    if (route_arrivals()) note_made();
     route_fronts(0, ports_);
     if (clocked_) run_control_unit();
     inject_flit();
@@ -101,7 +103,7 @@ void InputBufferedRouter::receive_credits() {
     for (uint32_t owed = visit; owed != 0; owed &= owed - 1) {
         const unsigned q = static_cast<unsigned>(__builtin_ctz(owed));
         if (const uint64_t packed = tlm_ ? tlm_out_[q]->credits_at(cycle_) : out_[q].buses->credit->read(out_[q].index)) {
-            outs_[q].credits_arrive(packed, cycle_ + ib_.credit_delay);
+            outs_[q].credits_arrive(packed, cycle_ + ib_.credit_delay, cycle_);
             touch_out(q);
             acted_ = true;
         }
@@ -132,7 +134,8 @@ void InputBufferedRouter::receive_flits() {
         if (ib_.link_delay == 0 || vc >= ib_.vcs)  // (no such virtual channel: reported at once)
             accept_flit(p, vc, flit);
         else
-            wire_[p].push_back({cycle_ + ib_.link_delay, vc, flit}), ++wire_flits_, ++on_wire_[p * ib_.vcs + vc];
+            wire_[p].push_back({cycle_ + ib_.link_delay, vc, flit}), ++wire_flits_, ++on_wire_[p * ib_.vcs + vc],
+                wire_ports_ |= 1u << p;
     };
     const uint32_t coming = tlm_ ? flits_coming_[cycle_ & 1] : 0;
     if (tlm_) flits_coming_[cycle_ & 1] = 0;
@@ -151,12 +154,14 @@ void InputBufferedRouter::receive_flits() {
             const LinkBuses& b = *in_[p].buses;
             if (b.valid.read(in_[p].index)) take(p, b.vc->read(in_[p].index), b.flit.read(in_[p].index));
         }
+        if (!((wire_ports_ >> p) & 1u)) continue;
         while (!wire_[p].empty() && wire_[p].front().due <= cycle_) {
             accept_flit(p, wire_[p].front().vc, wire_[p].front().flit);
             --on_wire_[p * ib_.vcs + wire_[p].front().vc];
             wire_[p].pop_front();
             --wire_flits_;
         }
+        if (wire_[p].empty()) wire_ports_ &= ~(1u << p);
     }
 }
 

@@ -93,7 +93,31 @@ public:
 private:
     void end_of_elaboration() override;
     ClockGate gate_;
-    std::vector<std::pair<SignalBus<bool>*, size_t>> wake_valid_;  // the input links' valid entries
+    // What every edge reads, together (the fields, then the vectors' and deques' headers below); the
+    // blocks and state touched only now and then (allocators, the packet being injected) at the end.
+    uint32_t sent_mask_ = 0, valid_mask_ = 0;  // outputs sending at this edge, and whose valid is high
+    uint32_t owed_mask_ = 0;                   // outputs with credits still to come back
+    uint32_t credit_mask_ = 0;                 // inputs with credits to write (or a non-zero credit word to clear)
+    size_t wire_flits_ = 0;                    // flits on the delayed wires
+    uint32_t wire_ports_ = 0;                  // the inputs whose delayed wire has flits
+    bool ready_driven_ = false;
+    bool running_ = false;  // reset and load are over
+    bool tlm_ = false;
+    bool datelines_ = false;
+    unsigned escape_vcs_ = 0;
+    // The network interface: into which virtual channel, its next flit, the link period's next cycle.
+    int inject_vc_ = -1;
+    unsigned inject_flit_ = 0;
+    unsigned inject_pointer_ = 0;
+    uint64_t inject_free_at_ = 0;
+    unsigned max_occupancy_ = 0;
+    // Whether the edge changed anything beyond moving flits (counters_.progress counts those): a
+    // packet routed, a virtual channel allocated, credits in, a delivery, a packet made. An edge that
+    // changed nothing is followed by edges that change nothing until a timer below passes or a
+    // neighbour drives a link: the transaction level skips them.
+    bool acted_ = false;
+    // The ports whose links were driven for an edge, by the edge's parity (cleared as it runs).
+    uint32_t flits_coming_[2] = {0, 0}, credits_coming_[2] = {0, 0};
     struct WireFlit {
         uint64_t due;
         uint8_t vc;
@@ -164,17 +188,6 @@ private:
     std::vector<uint16_t> arriving_;          // per input virtual channel: flits of the packet arriving still to come
     std::vector<std::deque<WireFlit>> wire_;  // per input port: flits on the delayed wire
     std::vector<uint16_t> on_wire_;           // per input virtual channel: its flits among them
-    std::vector<std::deque<std::vector<PacketCopy>>> injected_copies_;  // per injection virtual channel: its packets' copies
-    VcAllocator va_;
-    SwitchAllocator sa_;
-    bool datelines_ = false;
-    unsigned escape_vcs_ = 0;
-    // The network interface: the packet being injected, into which virtual channel, and its next flit.
-    PendingInjection injecting_;
-    int inject_vc_ = -1;
-    unsigned inject_flit_ = 0;
-    unsigned inject_pointer_ = 0;
-    unsigned max_occupancy_ = 0;
     // The links (entry `index` of the buses): inputs read valid, flit and vc and write ready and
     // credits; outputs write valid, flit and vc and read credits.
     struct Wires {
@@ -190,38 +203,31 @@ private:
         if (touched_) touched_->push_back(tlm_ ? tlm_out_[q]->index : out_[q].index);
     }
     std::vector<uint64_t> credits_out_, credits_written_;  // per input port: this edge's, and the bus's value
-    uint32_t sent_mask_ = 0, valid_mask_ = 0;              // outputs sending at this edge, and whose valid is high
-    uint32_t owed_mask_ = 0;                               // outputs with credits still to come back
-    uint32_t credit_mask_ = 0;                             // inputs with credits to write (or a non-zero credit word to clear)
-    size_t wire_flits_ = 0;                                // flits on the delayed wires
     bool quiet() const;                                    // nothing to do until a flit or the node comes: the clock may stop
-    bool ready_driven_ = false;
     // The network interface's delays: when each of the node's packets waiting in injection_ was made,
     // and the packets on their way to the node.
     std::deque<uint64_t> made_at_;
     // The link period: the first cycle each output (the local one last) and the injection channel may
     // carry their next flit.
     std::vector<uint64_t> out_free_at_;
-    uint64_t inject_free_at_ = 0;
     std::deque<std::pair<uint64_t, Packet>> to_node_;
     void deliver_due();
 
     // The transaction level: its links (per port, none where there is no link), the edge the wheel
     // runs next, and a later one asked for meanwhile.
-    bool tlm_ = false;
     TlmNetworkHooks hooks_;
     std::vector<IbTlmLink*> tlm_in_, tlm_out_;
     static constexpr uint64_t kNever = IbTlmLink::kNever;
     uint64_t scheduled_ = kNever, later_ = kNever, last_run_ = kNever;
     bool started_ = false;
-    // Whether the edge changed anything beyond moving flits (counters_.progress counts those): a
-    // packet routed, a virtual channel allocated, credits in, a delivery, a packet made. An edge that
-    // changed nothing is followed by edges that change nothing until a timer below passes or a
-    // neighbour drives a link: the transaction level skips them.
-    bool acted_ = false;
-    // The ports whose links were driven for an edge, by the edge's parity (cleared as it runs).
-    uint32_t flits_coming_[2] = {0, 0}, credits_coming_[2] = {0, 0};
     uint64_t next_timer() const;
+
+    // Touched only now and then.
+    std::vector<std::pair<SignalBus<bool>*, size_t>> wake_valid_;       // the input links' valid entries
+    std::vector<std::deque<std::vector<PacketCopy>>> injected_copies_;  // per injection virtual channel: its packets' copies
+    VcAllocator va_;
+    SwitchAllocator sa_;
+    PendingInjection injecting_;  // the packet the network interface is injecting
 };
 
 }  // namespace cubecast

@@ -10,10 +10,10 @@ RouterCore::RouterCore(sc_core::sc_module_name name, uint32_t id, const Topology
                        std::unique_ptr<ControlLogic> logic, Node& node, NetworkCounters& counters)
     : RouterBase(name, id, topology, config.pins),
       config_(config),
+      port_check_(config.port_model),
       logic_(std::move(logic)),
       node_(node),
-      counters_(counters),
-      port_check_(config.port_model) {
+      counters_(counters) {
     if (topology.ports() > kMaxRouterPorts)
         throw std::invalid_argument("a router has at most 32 ports (one bit each in its masks)");
     inputs_.assign(topology.ports(), InputUnit(config.format));
@@ -42,9 +42,11 @@ void RouterCore::route_own(const Header& h, bool progress) {
 
 // The node's messages that arrive at this edge (task dynamic): routed like the own packets at reset,
 // before the control unit runs, so a clocked logic sees them in this cycle.
-void RouterCore::route_arrivals() {
+bool RouterCore::route_arrivals() {
     // Not progress by itself: a network stuck while its sources go on generating is stalled.
-    while (node_.next_arrival_cycle() <= cycle_) route_own(node_.take_arrival(), false);
+    bool came = false;
+    for (; node_.next_arrival_cycle() <= cycle_; came = true) route_own(node_.take_arrival(), false);
+    return came;
 }
 
 // The control unit: what the clocked logic emits this cycle joins the crossbar's inputs.

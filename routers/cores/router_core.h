@@ -57,7 +57,7 @@ protected:
     // The steps of a clock edge (the level calls them in this order: arrivals by input port, timed
     // messages, the control unit, the port-model check, emitted and own packets, the outputs).
     void route_own_packets();
-    void route_arrivals();
+    bool route_arrivals();  // whether any came
     void run_control_unit();
     // A complete packet on input p: route it, deliver, hold or place it; false if the crossbar could
     // not place it (the input then holds it, with its decision, until retry_input() succeeds).
@@ -87,11 +87,6 @@ protected:
     LocalView view() const { return LocalView{id_, &topology_, config_.packet_flits, cycle_, &queue_length_}; }
 
     RouterConfig config_;
-    std::unique_ptr<ControlLogic> logic_;
-    Node& node_;
-    NetworkCounters& counters_;
-    uint64_t cycle_ = 0;
-    bool own_routed_ = false;
 
     std::vector<InputUnit> inputs_;
     std::vector<OutputUnit> outputs_;
@@ -105,27 +100,34 @@ protected:
         Packet packet;
         QueueKey key;
     };
-    std::deque<PendingInjection> injection_;
     std::vector<std::deque<InjectedCopy>> injection_queues_;
-    uint32_t injection_mask_ = 0;  // ports whose injection queue is not empty
     // The control unit of clocked logics: packets the logic holds, and what it emitted that the
-    // crossbar has not placed yet (in order).
-    bool clocked_ = false;
+    // crossbar has not placed yet (in order: emitted_, below).
     bool finish_noted_ = false;
     std::vector<Packet> held_;
-    std::deque<PendingInjection> emitted_;
     std::vector<Emission> emissions_;
     PortModelCheck port_check_;
     std::vector<std::string> problems_;
     // Which ports need attention, one bit per port (at most 32).
-    uint32_t holding_mask_ = 0;     // inputs holding a packet the crossbar could not place yet
-    uint32_t out_active_mask_ = 0;  // outputs sending or with packets queued
-    uint32_t absent_mask_ = 0;      // ports without a link (an array's edge)
-    Decision scratch_;              // the routing decision of the packet being placed
+    Decision scratch_;  // the routing decision of the packet being placed
     // What an adaptive logic may ask of its router: an output's queue, the packet in its register included.
     std::function<unsigned(unsigned)> queue_length_ = [this](unsigned p) {
         return outputs_[p].occupancy() + (outputs_[p].busy() ? 1u : 0u);
     };
+    // What every edge reads, together at the end, next to the derived router's own hot fields (a few
+    // cache lines per router, not one per field).
+    std::unique_ptr<ControlLogic> logic_;
+    Node& node_;
+    NetworkCounters& counters_;
+    uint64_t cycle_ = 0;
+    bool own_routed_ = false;
+    bool clocked_ = false;
+    uint32_t injection_mask_ = 0;   // ports whose injection queue is not empty
+    uint32_t holding_mask_ = 0;     // inputs holding a packet the crossbar could not place yet
+    uint32_t out_active_mask_ = 0;  // outputs sending or with packets queued
+    uint32_t absent_mask_ = 0;      // ports without a link (an array's edge)
+    std::deque<PendingInjection> injection_;
+    std::deque<PendingInjection> emitted_;
 
 private:
     void route_own(const Header& h, bool progress = true);
