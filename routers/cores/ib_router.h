@@ -56,6 +56,9 @@ public:
     void use_transaction_level(const TlmNetworkHooks& hooks);
     void connect_tlm(unsigned p, IbTlmLink& out, IbTlmLink& in);
     void run_due(uint64_t cycle) override;
+    void prefetch_fields() const override;
+    void prefetch_state() const override;
+    void prefetch_neighbours() const override;
     void schedule(uint64_t cycle);
     // A neighbour drove input port p's link (a flit) or output port q's (credits), seen at `cycle`.
     void flit_coming(unsigned p, uint64_t cycle) {

@@ -57,6 +57,38 @@ void InputBufferedRouter::run_due(uint64_t cycle) {
     if (next != kNever) schedule(std::max(next, cycle + 1));
 }
 
+// The wheel asks for a router's state a few routers before it runs it (networks of 1,024 routers and
+// more, visited in address order): its hot fields, then what they point at, then the links driven.
+void InputBufferedRouter::prefetch_fields() const {
+    __builtin_prefetch(&scheduled_);
+    __builtin_prefetch(&cycle_);
+    __builtin_prefetch(&sent_mask_);
+    __builtin_prefetch(&vcs_);
+    __builtin_prefetch(&to_node_);
+    __builtin_prefetch(active_.data());
+}
+
+void InputBufferedRouter::prefetch_state() const {
+    for (size_t w = 0; w < active_.size(); ++w)
+        for (uint64_t bits = active_[w]; bits != 0; bits &= bits - 1)
+            __builtin_prefetch(&vcs_[w * 64 + static_cast<size_t>(__builtin_ctzll(bits))]);
+    for (uint32_t m = owed_mask_; m != 0; m &= m - 1) __builtin_prefetch(&outs_[static_cast<unsigned>(__builtin_ctz(m))]);
+    __builtin_prefetch(&node_);
+    __builtin_prefetch(logic_.get());
+    __builtin_prefetch(credits_out_.data());
+    __builtin_prefetch(on_wire_.data());
+    __builtin_prefetch(tlm_in_.data());
+    __builtin_prefetch(tlm_out_.data());
+}
+
+void InputBufferedRouter::prefetch_neighbours() const {
+    if (scheduled_ == kNever) return;
+    for (uint32_t m = flits_coming_[scheduled_ & 1]; m != 0; m &= m - 1)
+        __builtin_prefetch(tlm_in_[static_cast<unsigned>(__builtin_ctz(m))]);
+    for (uint32_t m = credits_coming_[scheduled_ & 1]; m != 0; m &= m - 1)
+        __builtin_prefetch(tlm_out_[static_cast<unsigned>(__builtin_ctz(m))]);
+}
+
 // After an edge that changed nothing, with the router not quiet: it waits for a neighbour (a flit, or
 // credits: they drive a link and ask for the edge) or for time. The first cycle at which one of the
 // edge's timed conditions turns: a flit off the delayed wire, credits due back, a packet due at the
