@@ -77,6 +77,24 @@ void expect_same_input_buffered(const RunConfig& c, const std::string& label, un
     EXPECT_GT(sc_trace.size(), 50u);
 }
 
+// An input-buffered router's knobs, within the RTL build's ranges.
+struct IbKnobs {
+    unsigned vcs, depth, router_delay, credit_delay, link_delay, link_period, injection_delay, ejection_delay;
+    // Sets them on c with switching sw, each VC at least a packet of `flits` deep.
+    void apply(RunConfig& c, cubecast::Switching sw, unsigned flits) const {
+        c.buffering = cubecast::Buffering::input;
+        c.ib.switching = sw;
+        c.ib.vcs = vcs;
+        c.ib.vc_depth = std::max(depth, flits);
+        c.ib.router_delay = router_delay;
+        c.ib.credit_delay = credit_delay;
+        c.ib.link_delay = link_delay;
+        c.ib.link_period = link_period;
+        c.ib.injection_delay = injection_delay;
+        c.ib.ejection_delay = ejection_delay;
+    }
+};
+
 }  // namespace
 
 // The input-buffered Verilog router in whole networks, every node and a random half of them: the same
@@ -85,14 +103,11 @@ void expect_same_input_buffered(const RunConfig& c, const std::string& label, un
 // mode, and VC counts, depths, router, credit, link, injection and ejection delays and link periods
 // across the build's ranges; and the BookSim2 and Noxim presets.
 TEST(Cosim, InputBufferedRtlNetworksGiveTheSameTraceAndReport) {
-    struct Knobs {
-        unsigned vcs, depth, router_delay, credit_delay, link_delay, link_period, injection_delay, ejection_delay;
-    };
-    const Knobs knob_sets[] = {{1, 4, 0, 0, 0, 1, 0, 0},
-                               {2, 8, 1, 0, 1, 1, 2, 2},
-                               {4, 16, 3, 2, 4, 1, 0, 4},
-                               {3, 5, 2, 8, 2, 2, 1, 0},
-                               {2, 64, 0, 1, 0, 3, 5, 1}};
+    const IbKnobs knob_sets[] = {{1, 4, 0, 0, 0, 1, 0, 0},
+                                 {2, 8, 1, 0, 1, 1, 2, 2},
+                                 {4, 16, 3, 2, 4, 1, 0, 4},
+                                 {3, 5, 2, 8, 2, 2, 1, 0},
+                                 {2, 64, 0, 1, 0, 3, 5, 1}};
     const std::pair<const char*, const char*> algorithms[] = {
         {"snb", "sbt"}, {"mnb", "bostt"}, {"mnb", "sbt"}, {"te", "bostt"}, {"kb", "same-order"}};
     unsigned variant = 0, runs = 0;
@@ -100,22 +115,13 @@ TEST(Cosim, InputBufferedRtlNetworksGiveTheSameTraceAndReport) {
         for (unsigned d = 1; d <= cubecast::kRtlIbPorts; ++d)
             for (const cubecast::Switching sw :
                  {cubecast::Switching::store_forward, cubecast::Switching::cut_through, cubecast::Switching::wormhole}) {
-                const Knobs& k = knob_sets[variant % std::size(knob_sets)];
+                const IbKnobs& k = knob_sets[variant % std::size(knob_sets)];
                 const unsigned flits = 1 + variant % 4;
                 ++variant;
                 RunConfig c = config(task, algorithm, d, 0, flits);
                 if (std::string(task) == "kb") c.k = std::min(3u, 1u << d);
                 if (std::string(algorithm) == "sbt" && d > 1) c.sbt_rotation = variant % d;
-                c.buffering = cubecast::Buffering::input;
-                c.ib.switching = sw;
-                c.ib.vcs = k.vcs;
-                c.ib.vc_depth = std::max(k.depth, flits);
-                c.ib.router_delay = k.router_delay;
-                c.ib.credit_delay = k.credit_delay;
-                c.ib.link_delay = k.link_delay;
-                c.ib.link_period = k.link_period;
-                c.ib.injection_delay = k.injection_delay;
-                c.ib.ejection_delay = k.ejection_delay;
+                k.apply(c, sw, flits);
                 const std::string label = std::string(task) + "/" + algorithm + " d=" + std::to_string(d) + " " +
                                           cubecast::switching_name(sw) + " F=" + std::to_string(flits) +
                                           " V=" + std::to_string(k.vcs) + " B=" + std::to_string(c.ib.vc_depth) +
@@ -141,10 +147,7 @@ TEST(Cosim, InputBufferedRtlNetworksGiveTheSameTraceAndReport) {
 // switching mode, below and past saturation, five patterns, and both presets.
 TEST(Cosim, InputBufferedRtlNetworksRunTrafficWithTheSameTraceAndReport) {
     using cubecast::TrafficPattern;
-    struct Knobs {
-        unsigned vcs, depth, router_delay, credit_delay, link_delay, link_period, injection_delay, ejection_delay;
-    };
-    const Knobs knob_sets[] = {
+    const IbKnobs knob_sets[] = {
         {1, 4, 0, 0, 0, 1, 0, 0}, {2, 8, 2, 1, 1, 1, 2, 2}, {4, 5, 1, 3, 2, 2, 4, 1}, {3, 64, 3, 0, 4, 1, 1, 4}};
     const TrafficPattern patterns[] = {TrafficPattern::uniform, TrafficPattern::bitcomp, TrafficPattern::bitrev,
                                        TrafficPattern::shuffle, TrafficPattern::transpose};
@@ -153,7 +156,7 @@ TEST(Cosim, InputBufferedRtlNetworksRunTrafficWithTheSameTraceAndReport) {
         for (const cubecast::Switching sw :
              {cubecast::Switching::store_forward, cubecast::Switching::cut_through, cubecast::Switching::wormhole})
             for (const double rate : {0.15, 0.8}) {
-                const Knobs& k = knob_sets[variant % std::size(knob_sets)];
+                const IbKnobs& k = knob_sets[variant % std::size(knob_sets)];
                 TrafficPattern pattern = patterns[variant % std::size(patterns)];
                 if (pattern == TrafficPattern::transpose && d % 2) pattern = TrafficPattern::uniform;  // (even d only)
                 const unsigned flits = 1 + variant % 4;
@@ -164,16 +167,7 @@ TEST(Cosim, InputBufferedRtlNetworksRunTrafficWithTheSameTraceAndReport) {
                 c.traffic_warmup = 100;
                 c.traffic_window = 300;
                 c.traffic_drain = 400;
-                c.buffering = cubecast::Buffering::input;
-                c.ib.switching = sw;
-                c.ib.vcs = k.vcs;
-                c.ib.vc_depth = std::max(k.depth, flits);
-                c.ib.router_delay = k.router_delay;
-                c.ib.credit_delay = k.credit_delay;
-                c.ib.link_delay = k.link_delay;
-                c.ib.link_period = k.link_period;
-                c.ib.injection_delay = k.injection_delay;
-                c.ib.ejection_delay = k.ejection_delay;
+                k.apply(c, sw, flits);
                 expect_same_input_buffered(c,
                                            "traffic " + cubecast::traffic_pattern_name(pattern) + " at " + std::to_string(rate) +
                                                " d=" + std::to_string(d) + " " + cubecast::switching_name(sw) +
