@@ -213,7 +213,7 @@ private:
                 const unsigned svc = buses_.vc->read(out), rvc = rtl_buses_.vc->read(out);
                 if (svc != rvc) fail(cycle, p, "out_vc", std::to_string(svc), std::to_string(rvc));
                 const uint64_t sf = buses_.flit.read(out), rf = rtl_buses_.flit.read(out);
-                if (sf != rf) fail(cycle, p, "out_flit", hex(sf), hex(rf));
+                if (sf != rf) fail(cycle, p, "out_flit", header_text(sf), header_text(rf));
             }
             const uint64_t sc_credit = buses_.credit->read(p), rtl_credit = rtl_buses_.credit->read(p);
             if (sc_credit != rtl_credit) fail(cycle, p, "in_credit", hex(sc_credit), hex(rtl_credit));

@@ -39,15 +39,6 @@ std::pair<std::string, std::string> task_and_algorithm(const std::string& mode) 
     return {"mnb", "bostt"};
 }
 
-std::string header_text(uint64_t flit) {
-    Header h;
-    const bool ok = decode_header(flit, h);
-    std::ostringstream os;
-    os << "0x" << std::hex << flit << std::dec << " (origin " << h.origin << " dest " << h.trace_dest() << " msg " << h.msg << " "
-       << kind_name(h.kind) << (ok ? "" : ", not a header: payload") << ")";
-    return os.str();
-}
-
 struct Side {  // the signals one router drives
     std::vector<std::unique_ptr<sc_signal<bool>>> in_ready, out_valid;
     std::vector<std::unique_ptr<sc_signal<uint64_t>>> out_flit;
@@ -250,6 +241,15 @@ private:
 };
 
 }  // namespace
+
+std::string header_text(uint64_t flit) {
+    Header h;
+    const bool ok = decode_header(flit, h);
+    std::ostringstream os;
+    os << "0x" << std::hex << flit << std::dec << " (origin " << h.origin << " dest " << h.trace_dest() << " msg " << h.msg << " "
+       << kind_name(h.kind) << (ok ? "" : ", not a header: payload") << ")";
+    return os.str();
+}
 
 Header random_lockstep_header(std::mt19937_64& rng, uint32_t nodes, bool broadcast) {
     std::uniform_int_distribution<uint32_t> node(0, nodes - 1), msg(0, 15), any(0, 255);
