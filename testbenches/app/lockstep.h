@@ -41,10 +41,10 @@ LockstepResult run_lockstep(const LockstepConfig& c);
 // among `nodes`, a broadcast or not, one in ten a control token), and the first mismatch recorded in
 // `r` (the later ones ignored); true if this one was the first.
 Header random_lockstep_header(std::mt19937_64& rng, uint32_t nodes, bool broadcast);
-// A flit as a mismatch prints it: in hex, and decoded as a header (or said to be payload).
-std::string header_text(uint64_t flit);
 bool record_mismatch(LockstepResult& r, uint64_t cycle, unsigned port, const std::string& what, const std::string& expected,
                      const std::string& actual);
+// A flit as a mismatch prints it: in hex, and decoded as a header (or said to be payload).
+std::string header_text(uint64_t flit);
 
 // The input-buffered routers' bench (ib_lockstep.cpp): the SystemC InputBufferedRouter and the
 // Verilated cc_ib_router side by side. Each input link's upstream sends random packets on random
