@@ -1,6 +1,8 @@
 #if CUBECAST_WITH_RTL
 // The Verilated headers must come before <systemc> (see TOOLCHAIN.md).
+#include "Vcc_ib_router.h"
 #include "Vcc_router.h"
+#include "routers/cores/rtl_ib_router.h"
 #include "routers/cores/rtl_router.h"
 #include "verilated_vcd_sc.h"
 #else
@@ -91,7 +93,7 @@ CycleWaves::CycleWaves(const std::string& path, const Topology& topology, const 
     if (!gtkw) throw std::runtime_error("cannot write '" + gtkw_path_for(path) + "'");
 #if CUBECAST_WITH_RTL
     for (const auto& r : routers)
-        if (dynamic_cast<RtlRouter*>(r.get())) {
+        if (dynamic_cast<RtlRouter*>(r.get()) || dynamic_cast<RtlIbRouter*>(r.get())) {
             rtl_ = std::make_unique<VerilatedVcdSc>();
             break;
         }
@@ -103,8 +105,10 @@ CycleWaves::~CycleWaves() { static_cast<void>(close(0)); }
 void CycleWaves::trace_rtl(const std::vector<std::unique_ptr<RouterBase>>& routers) {
 #if CUBECAST_WITH_RTL
     if (!rtl_) return;
-    for (const auto& r : routers)
+    for (const auto& r : routers) {
         if (auto* rtl = dynamic_cast<RtlRouter*>(r.get())) rtl->model().trace(rtl_.get(), 99);
+        if (auto* rtl = dynamic_cast<RtlIbRouter*>(r.get())) rtl->model().trace(rtl_.get(), 99);
+    }
     rtl_->open((stem_ + "_rtl.vcd").c_str());
 #else
     static_cast<void>(routers);

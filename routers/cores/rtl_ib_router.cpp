@@ -155,6 +155,8 @@ void RtlIbRouter::after_rise() {
     if (running) take_inputs();
     drive_links();
     if (running) count_outputs();
+    if (waves_)  // a port's queue in the waves: the flits its input VCs buffer, as the SystemC router shows it
+        for (unsigned p = 0; p < ports_; ++p) wave_occupancy_[p] = field(v_occupancy_.read(), 16 * p, 16);
 }
 
 // The flits on the model's inputs were taken at the edge (links always accept: credits).

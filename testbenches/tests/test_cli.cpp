@@ -211,8 +211,6 @@ TEST(CommandLine, BadRtlInputExitsTwoWithOneLine) {
     expect_bad_input(ib + "--dim 3 --injection-delay 256", "--injection-delay 256", "0..255");
     expect_bad_input(ib + "--dim 3 --alloc-iters 2", "--alloc-iters 2", "accepted 1");
     expect_bad_input(ib + "--dim 3 --link-period 16", "--link-period 16", "1..15");
-    expect_bad_input("run --task mnb --buffering input --rtl-nodes 1 --dim 3 --vcd " + temp_path("w.vcd"), "--vcd",
-                     "--router systemc");
 }
 
 // The RTL's ROM files are checked word for word against the C++ tables before Verilator loads them:

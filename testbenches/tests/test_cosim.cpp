@@ -186,6 +186,55 @@ TEST(Cosim, InputBufferedRtlNetworksRunTrafficWithTheSameTraceAndReport) {
     }
 }
 
+// The waves of input-buffered Verilog routers: the network's VCD (links, VCs, credits, each input's
+// buffered flits, deliveries) the same byte for byte as with the SystemC router, every node in RTL
+// and a random half; the RTL's internals (each input VC's control) in <stem>_rtl.vcd.
+TEST(Cosim, InputBufferedRtlNetworksGiveTheSameWaves) {
+    // The dump without its first lines ($date, the time it was written, $end).
+    const auto waves = [](RunConfig c, const std::string& stem) {
+        const std::string path = temp_path(stem), vcd = path + ".vcd", internals_vcd = path + "_rtl.vcd";
+        c.vcd_path = vcd;
+        const auto r = cubecast::simulate_isolated(c).result;
+        EXPECT_EQ(r.status, RunStatus::ok) << (r.problems.empty() ? "" : r.problems.front());
+        const std::string text = slurp(vcd), internals = slurp(internals_vcd);
+        for (const std::string& f : {vcd, internals_vcd, path + ".gtkw"}) std::remove(f.c_str());
+        const size_t version = text.find("$version");
+        return std::pair{version == std::string::npos ? std::string() : text.substr(version), internals};
+    };
+    const IbKnobs knobs[] = {{2, 4, 1, 3, 2, 1, 1, 2}, {3, 6, 3, 0, 0, 2, 0, 0}, {1, 4, 0, 1, 1, 1, 2, 1}};
+    const cubecast::Switching modes[] = {cubecast::Switching::store_forward, cubecast::Switching::wormhole,
+                                         cubecast::Switching::cut_through};
+    const std::pair<const char*, const char*> runs[] = {{"traffic", "ecube"}, {"mnb", "bostt"}, {"te", "bostt"}};
+    for (unsigned i = 0; i < std::size(runs); ++i) {
+        const auto [task, algorithm] = runs[i];
+        const unsigned flits = 1 + i;
+        RunConfig c = config(task, algorithm, cubecast::kRtlIbPorts - i % 2, 0, flits);
+        knobs[i].apply(c, modes[i], flits);
+        if (std::string(task) == "traffic") {
+            c.rate = 0.5;
+            c.traffic_warmup = 50;
+            c.traffic_window = 200;
+            c.traffic_drain = 200;
+        }
+        SCOPED_TRACE(std::string(task) + "/" + algorithm + " " + cubecast::switching_name(modes[i]));
+        const auto [systemc, none] = waves(c, "ibwaves_sc");
+        EXPECT_TRUE(none.empty());
+        ASSERT_NE(systemc.find("out_credit"), std::string::npos);
+        RunConfig all = c;
+        all.router = cubecast::RouterChoice::rtl;
+        const auto [rtl, internals] = waves(all, "ibwaves_rtl");
+        EXPECT_TRUE(systemc == rtl) << "every router in RTL: the waves differ";
+        EXPECT_NE(internals.find("network.router_0.rtl"), std::string::npos);
+        EXPECT_NE(internals.find("g_vc[" + std::to_string(knobs[i].vcs - 1) + "]"), std::string::npos);
+        RunConfig mix = c;
+        mix.rtl_nodes = {1, 2};
+        const auto [mixed, mixed_internals] = waves(mix, "ibwaves_mix");
+        EXPECT_TRUE(systemc == mixed) << "RTL at nodes 1 and 2: the waves differ";
+        EXPECT_NE(mixed_internals.find("network.router_2.rtl"), std::string::npos);
+        EXPECT_EQ(mixed_internals.find("network.router_0.rtl"), std::string::npos);
+    }
+}
+
 TEST(Cosim, RtlNetworksGiveTheSameTraceForEveryAlgorithmD3To7) {
     const std::pair<const char*, const char*> algorithms[] = {{"snb", "sbt"}, {"mnb", "bostt"}, {"mnb", "sbt"}, {"te", "bostt"}};
     for (auto [task, algorithm] : algorithms)
