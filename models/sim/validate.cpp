@@ -232,9 +232,7 @@ std::optional<std::string> validate_rtl_input_buffered(const RunConfig& c) {
     if (auto e = within("injection-delay", c.ib.injection_delay, 0, kRtlIbInjectionDelay)) return e;
     if (auto e = within("ejection-delay", c.ib.ejection_delay, 0, kRtlIbEjectionDelay)) return e;
     if (auto e = within("link-period", c.ib.link_period, 1, kRtlIbLinkPeriod)) return e;
-    if (c.ib.alloc_iters != 1)
-        return "--alloc-iters " + std::to_string(c.ib.alloc_iters) +
-               " is not built into the input-buffered RTL router: accepted 1";
+    if (auto e = within("alloc-iters", c.ib.alloc_iters, 1, kRtlIbAllocIters)) return e;
     return std::nullopt;
 }
 

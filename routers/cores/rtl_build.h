@@ -19,13 +19,15 @@ constexpr unsigned kRtlMaxDim = CUBECAST_RTL_D_MAX;
 constexpr unsigned kRtlQueueDepth = CUBECAST_RTL_QDEPTH;
 constexpr unsigned kRtlMaxPacketFlits = CUBECAST_RTL_PF_MAX;
 constexpr unsigned kRtlInjectionDepth = CUBECAST_RTL_INJ_DEPTH;  // copies per port's injection queue
-// The input-buffered Verilog router's build: ports, VCs per port, flits per VC, largest credit delay.
+// The input-buffered Verilog router's build: ports, VCs per port, flits per VC, largest credit, link
+// and ejection delays, allocator iterations.
 constexpr unsigned kRtlIbPorts = CUBECAST_RTL_IB_PORTS;
 constexpr unsigned kRtlIbVcs = CUBECAST_RTL_IB_VCS;
 constexpr unsigned kRtlIbDepth = CUBECAST_RTL_IB_DEPTH;
 constexpr unsigned kRtlIbCreditDelay = CUBECAST_RTL_IB_CD_MAX;
 constexpr unsigned kRtlIbLinkDelay = CUBECAST_RTL_IB_LD_MAX;
 constexpr unsigned kRtlIbEjectionDelay = CUBECAST_RTL_IB_ED_MAX;
+constexpr unsigned kRtlIbAllocIters = CUBECAST_RTL_IB_ITERS;
 constexpr unsigned kRtlIbInjectionDelay = 255;  // (an 8-bit strap)
 constexpr unsigned kRtlIbLinkPeriod = 15;       // (a 4-bit strap)
 

@@ -53,6 +53,7 @@ RtlIbRouter::RtlIbRouter(sc_module_name name, uint32_t id, const Hypercube& cube
     m.link_period(v_link_period_);
     m.injection_delay(v_injection_delay_);
     m.ejection_delay(v_ejection_delay_);
+    m.alloc_iters(v_alloc_iters_);
     m.src_made(v_src_made_);
     m.tst_freeze_pointers(v_freeze_);
     m.in_valid(v_in_valid_);
@@ -92,6 +93,7 @@ RtlIbRouter::RtlIbRouter(sc_module_name name, uint32_t id, const Hypercube& cube
     v_link_period_.write(config_.ib.link_period);
     v_injection_delay_.write(config_.ib.injection_delay);
     v_ejection_delay_.write(config_.ib.ejection_delay);
+    v_alloc_iters_.write(config_.ib.alloc_iters);
     v_freeze_.write(config_.freeze_pointers);
 
     // The node's own packets are made at reset (a packet made counts as inside the network until the

@@ -91,7 +91,8 @@ private:
 
     sc_core::sc_signal<bool> v_rst_, v_load_, v_freeze_, v_src_valid_, v_src_taken_, v_dlv_valid_, v_ni_push_, v_waiting_;
     sc_core::sc_signal<uint32_t> v_node_id_, v_dim_, v_packet_flits_, v_algo_, v_sbt_rot_, v_vcs_, v_vc_depth_, v_switching_,
-        v_router_delay_, v_credit_delay_, v_link_delay_, v_link_period_, v_injection_delay_, v_ejection_delay_, v_src_made_;
+        v_router_delay_, v_credit_delay_, v_link_delay_, v_link_period_, v_injection_delay_, v_ejection_delay_, v_alloc_iters_,
+        v_src_made_;
     sc_core::sc_signal<uint32_t> v_in_valid_, v_in_vc_, v_out_valid_, v_out_vc_, v_cycle_, v_dlv_source_;
     sc_core::sc_signal<uint64_t> v_dlv_flit_;
     sc_core::sc_signal<sc_dt::sc_bv<CUBECAST_RTL_IB_PORTS * 64>> v_in_flit_, v_out_flit_;

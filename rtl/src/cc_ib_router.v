@@ -1,7 +1,7 @@
 // The input-buffered cubecast router in Verilog: routers/cores/ib_router.h's microarchitecture, cycle
 // for cycle and bit for bit, for the hypercube and the control logics of cc_control_logic.v (SBT, MNB,
-// TE), with one iteration of each allocator (the configurations the bench and the network refuse
-// otherwise). A flit on a link joins its VC `link_delay` cycles after it crossed; a link, the local
+// TE, e-cube), with up to ITERS iterations of each allocator (the configurations the bench and the
+// network refuse otherwise). A flit on a link joins its VC `link_delay` cycles after it crossed; a link, the local
 // port and the injection channel carry a flit every `link_period` cycles; the node's packet enters its
 // injection VC no sooner than `injection_delay` cycles after it was made (`src_made`), and a flit to
 // the node reaches it `ejection_delay` cycles after it left the switch.
@@ -20,7 +20,8 @@ module cc_ib_router #(
     parameter integer FLIT_W = 64,   // link width (>= 64: the header is the low 64 bits)
     parameter integer CD_MAX = 8,    // largest credit delay
     parameter integer LD_MAX = 4,    // largest link delay
-    parameter integer ED_MAX = 4     // largest ejection delay
+    parameter integer ED_MAX = 4,    // largest ejection delay
+    parameter integer ITERS = 1      // allocator iterations built; `alloc_iters` (<= ITERS) are used
 ) (
     input  wire                       clk,
     input  wire                       rst,
@@ -40,6 +41,7 @@ module cc_ib_router #(
     input  wire [3:0]                 link_period,   // 1..
     input  wire [7:0]                 injection_delay,
     input  wire [3:0]                 ejection_delay,
+    input  wire [3:0]                 alloc_iters,   // 1..ITERS
     input  wire                       tst_freeze_pointers,  // test hook: a planted bug (the switch allocator's input pointers stick)
     // links
     input  wire [PORTS-1:0]           in_valid,
@@ -226,12 +228,13 @@ module cc_ib_router #(
     assign dbg_ni_push = ni_push;
     assign dbg_waiting = vc_waiting != {NV{1'b0}} || credits_coming != {PORTS{1'b0}};
 
-    cc_ib_vc_allocator #(.PORTS(PORTS), .VCS(VCS), .PW(PW), .VW(VW), .IW(IW_VC)) u_va (
-        .clk(clk), .rst(rst), .run(run), .dim(dim), .vcs(vcs), .req(va_req), .out(va_out),
+    cc_ib_vc_allocator #(.PORTS(PORTS), .VCS(VCS), .ITERS(ITERS), .PW(PW), .VW(VW), .IW(IW_VC)) u_va (
+        .clk(clk), .rst(rst), .run(run), .dim(dim), .vcs(vcs), .iters(alloc_iters), .req(va_req), .out(va_out),
         .candidates(va_candidates), .pri(va_pri), .grant(va_grant), .granted_vc(va_vc));
 
-    cc_ib_switch_allocator #(.PORTS(PORTS), .VCS(VCS), .OW(OW), .VW(VW), .IW(IW_PORT)) u_sa (
-        .clk(clk), .rst(rst), .run(run), .dim(dim), .vcs(vcs), .tst_freeze(tst_freeze_pointers), .req(sa_req),
+    cc_ib_switch_allocator #(.PORTS(PORTS), .VCS(VCS), .ITERS(ITERS), .OW(OW), .VW(VW), .IW(IW_PORT)) u_sa (
+        .clk(clk), .rst(rst), .run(run), .dim(dim), .vcs(vcs), .iters(alloc_iters), .tst_freeze(tst_freeze_pointers),
+        .req(sa_req),
         .out(sa_out), .pri(sa_pri), .grant(sa_grant), .granted_vc(sa_vc), .granted_out(sa_granted_out));
 
     // Crossbar and output units.

@@ -1,14 +1,18 @@
-// The switch allocator, separable and input-first, one iteration: routers/blocks/switch_allocator.cpp
-// bit for bit. Each input port's arbiter picks one of its requesting virtual channels (priority, then
-// round robin over VC numbers); each output's arbiter picks one of the inputs whose pick goes there
-// (that request's priority, then round robin over input ports, the injection port counted as port
-// `dim`). Output PORTS is the local port (delivery to the node). A grant moves both pointers.
+// The switch allocator, separable and input-first: routers/blocks/switch_allocator.cpp bit for bit.
+// Each input port's arbiter picks one of its requesting virtual channels (priority, then round robin
+// over VC numbers); each output's arbiter picks one of the inputs whose pick goes there (that
+// request's priority, then round robin over input ports, the injection port counted as port `dim`).
+// Output PORTS is the local port (delivery to the node). Up to ITERS iterations (`iters` of them are
+// used): in each, the inputs and outputs still unmatched try again with their other requests. A
+// grant moves both pointers; as a matched input or output takes no part in a later iteration, moving
+// them at the cycle's end is the same as the C++ moving them at each grant.
 module cc_ib_switch_allocator #(
     parameter integer PORTS = 8,
     parameter integer VCS = 4,
-    parameter integer OW = 4,   // bits of an output number (0..PORTS)
+    parameter integer ITERS = 1,  // iterations built
+    parameter integer OW = 4,     // bits of an output number (0..PORTS)
     parameter integer VW = 2,
-    parameter integer IW = 5    // bits of an input port's logical index, and of vcs
+    parameter integer IW = 5      // bits of an input port's logical index, and of vcs
 ) (
     input  wire                          clk,
     input  wire                          rst,
@@ -16,6 +20,7 @@ module cc_ib_switch_allocator #(
     input  wire                          tst_freeze,  // test hook: the input pointers stick (a planted bug)
     input  wire [4:0]                    dim,
     input  wire [3:0]                    vcs,
+    input  wire [3:0]                    iters,       // 1..ITERS
     input  wire [(PORTS+1)*VCS-1:0]      req,
     input  wire [(PORTS+1)*VCS*OW-1:0]   out,
     input  wire [(PORTS+1)*VCS*32-1:0]   pri,
@@ -27,51 +32,83 @@ module cc_ib_switch_allocator #(
     reg [IW-1:0] in_pointer [0:NIN-1];
     reg [IW-1:0] out_pointer [0:NIN-1];
 
-    // Input stage.
-    wire [NIN-1:0]    picked;
-    wire [NIN*32-1:0] pick;
     wire [VCS*IW-1:0] vc_index;
-    wire [NIN*OW-1:0] pick_out;
-    wire [NIN*32-1:0] pick_pri;
     wire [NIN*IW-1:0] in_index;
-    genvar p, v;
+    wire [IW-1:0]     inputs = dim[IW-1:0] + 1'b1;
+
+    genvar p, v, k;
     generate
         for (v = 0; v < VCS; v = v + 1) begin : g_vc_index
             assign vc_index[v*IW +: IW] = v;
         end
-        for (p = 0; p < NIN; p = p + 1) begin : g_in
-            cc_ib_arbiter #(.N(VCS), .IW(IW)) u_arb (
-                .req(req[p*VCS +: VCS]), .pri(pri[p*VCS*32 +: VCS*32]), .index(vc_index), .pointer(in_pointer[p]),
-                .n({{(IW-4){1'b0}}, vcs}), .valid(picked[p]), .winner(pick[p*32 +: 32]));
-            wire [31:0] r = p * VCS + pick[p*32 +: 32];
-            assign pick_out[p*OW +: OW] = out[r*OW +: OW];
-            assign pick_pri[p*32 +: 32] = pri[r*32 +: 32];
+        for (p = 0; p < NIN; p = p + 1) begin : g_in_index
             assign in_index[p*IW +: IW] = p == PORTS ? dim[IW-1:0] : p;
         end
-    endgenerate
-
-    // Output stage.
-    wire [NIN-1:0]    won;
-    wire [NIN*32-1:0] winner;
-    wire [IW-1:0]     inputs = dim[IW-1:0] + 1'b1;
-    generate
-        for (p = 0; p < NIN; p = p + 1) begin : g_out
-            wire [NIN-1:0] asks;
-            genvar j;
-            for (j = 0; j < NIN; j = j + 1) begin : g_ask
-                assign asks[j] = picked[j] && {{(32-OW){1'b0}}, pick_out[j*OW +: OW]} == p;
+        // Iteration k: the inputs matched and the outputs taken before it (done, busy) and after it,
+        // and the grants so far (each input's VC and output from the iteration that granted it).
+        for (k = 0; k < ITERS; k = k + 1) begin : g_iter
+            wire           active = {28'd0, iters} > k;
+            wire [NIN-1:0] done, busy;
+            wire [NIN*VW-1:0] vc_before;
+            wire [NIN*OW-1:0] out_before;
+            if (k == 0) begin : g_first
+                assign done = {NIN{1'b0}};
+                assign busy = {NIN{1'b0}};
+                assign vc_before = {NIN*VW{1'b0}};
+                assign out_before = {NIN*OW{1'b0}};
+            end else begin : g_next
+                assign done = g_iter[k-1].done_after;
+                assign busy = g_iter[k-1].busy_after;
+                assign vc_before = g_iter[k-1].vc_after;
+                assign out_before = g_iter[k-1].out_after;
             end
-            cc_ib_arbiter #(.N(NIN), .IW(IW)) u_arb (
-                .req(asks), .pri(pick_pri), .index(in_index), .pointer(out_pointer[p]), .n(inputs),
-                .valid(won[p]), .winner(winner[p*32 +: 32]));
-        end
-        for (p = 0; p < NIN; p = p + 1) begin : g_grant
-            wire [31:0] o = {{(32-OW){1'b0}}, pick_out[p*OW +: OW]};
-            assign grant[p] = picked[p] && won[o] && winner[o*32 +: 32] == p;
-            assign granted_vc[p*VW +: VW] = pick[p*32 +: VW];
-            assign granted_out[p*OW +: OW] = pick_out[p*OW +: OW];
+            // Input stage: the requests of unmatched inputs to outputs not yet taken.
+            wire [NIN-1:0]    picked;
+            wire [NIN*32-1:0] pick;
+            wire [NIN*OW-1:0] pick_out;
+            wire [NIN*32-1:0] pick_pri;
+            for (p = 0; p < NIN; p = p + 1) begin : g_in
+                wire [VCS-1:0] open;
+                for (v = 0; v < VCS; v = v + 1) begin : g_open
+                    assign open[v] = active && !done[p] && req[p*VCS + v] && !busy[out[(p*VCS + v)*OW +: OW]];
+                end
+                cc_ib_arbiter #(.N(VCS), .IW(IW)) u_arb (
+                    .req(open), .pri(pri[p*VCS*32 +: VCS*32]), .index(vc_index), .pointer(in_pointer[p]),
+                    .n({{(IW-4){1'b0}}, vcs}), .valid(picked[p]), .winner(pick[p*32 +: 32]));
+                wire [31:0] r = p * VCS + pick[p*32 +: 32];
+                assign pick_out[p*OW +: OW] = out[r*OW +: OW];
+                assign pick_pri[p*32 +: 32] = pri[r*32 +: 32];
+            end
+            // Output stage.
+            wire [NIN-1:0]    won;
+            wire [NIN*32-1:0] winner;
+            for (p = 0; p < NIN; p = p + 1) begin : g_out
+                wire [NIN-1:0] asks;
+                genvar j;
+                for (j = 0; j < NIN; j = j + 1) begin : g_ask
+                    assign asks[j] = picked[j] && {{(32-OW){1'b0}}, pick_out[j*OW +: OW]} == p;
+                end
+                cc_ib_arbiter #(.N(NIN), .IW(IW)) u_arb (
+                    .req(asks), .pri(pick_pri), .index(in_index), .pointer(out_pointer[p]), .n(inputs),
+                    .valid(won[p]), .winner(winner[p*32 +: 32]));
+            end
+            wire [NIN-1:0]    granted;
+            wire [NIN*VW-1:0] vc_after;
+            wire [NIN*OW-1:0] out_after;
+            for (p = 0; p < NIN; p = p + 1) begin : g_grant
+                wire [31:0] o = {{(32-OW){1'b0}}, pick_out[p*OW +: OW]};
+                assign granted[p] = picked[p] && won[o] && winner[o*32 +: 32] == p;
+                assign vc_after[p*VW +: VW] = granted[p] ? pick[p*32 +: VW] : vc_before[p*VW +: VW];
+                assign out_after[p*OW +: OW] = granted[p] ? pick_out[p*OW +: OW] : out_before[p*OW +: OW];
+            end
+            /* verilator lint_off UNUSEDSIGNAL */  // (the last iteration's busy_after)
+            wire [NIN-1:0] done_after = done | granted, busy_after = busy | won;
+            /* verilator lint_on UNUSEDSIGNAL */
         end
     endgenerate
+    assign grant = g_iter[ITERS-1].done_after;
+    assign granted_vc = g_iter[ITERS-1].vc_after;
+    assign granted_out = g_iter[ITERS-1].out_after;
 
     integer r;
     always @(posedge clk) begin
@@ -83,9 +120,9 @@ module cc_ib_switch_allocator #(
         end else if (run) begin
             for (r = 0; r < NIN; r = r + 1)
                 if (grant[r]) begin
-                    if (!tst_freeze) in_pointer[r] <= {{(IW-VW){1'b0}}, pick[r*32 +: VW]} + 1'b1 == {{(IW-4){1'b0}}, vcs} ?
-                                     {IW{1'b0}} : {{(IW-VW){1'b0}}, pick[r*32 +: VW]} + 1'b1;
-                    out_pointer[pick_out[r*OW +: OW]] <= in_index[r*IW +: IW] + 1'b1 == inputs ? {IW{1'b0}} : in_index[r*IW +: IW] + 1'b1;
+                    if (!tst_freeze) in_pointer[r] <= {{(IW-VW){1'b0}}, granted_vc[r*VW +: VW]} + 1'b1 == {{(IW-4){1'b0}}, vcs} ?
+                                     {IW{1'b0}} : {{(IW-VW){1'b0}}, granted_vc[r*VW +: VW]} + 1'b1;
+                    out_pointer[granted_out[r*OW +: OW]] <= in_index[r*IW +: IW] + 1'b1 == inputs ? {IW{1'b0}} : in_index[r*IW +: IW] + 1'b1;
                 end
         end
     end

@@ -32,8 +32,8 @@ std::string IbLockstepConfig::describe() const {
     os << mode << " " << switching << " d=" << dim << " node=" << node << " flits=" << packet_flits << " vcs=" << vcs
        << " vc-depth=" << vc_depth << " router-delay=" << router_delay << " credit-delay=" << credit_delay
        << " link-delay=" << link_delay << " link-period=" << link_period << " injection-delay=" << injection_delay
-       << " ejection-delay=" << ejection_delay << " rotation=" << sbt_rotation << " seed=" << seed
-       << (plant_bug ? " planted-bug" : "");
+       << " ejection-delay=" << ejection_delay << " alloc-iters=" << alloc_iters << " rotation=" << sbt_rotation
+       << " seed=" << seed << (plant_bug ? " planted-bug" : "");
     return os.str();
 }
 
@@ -72,6 +72,7 @@ public:
         ib.link_period = c.link_period;
         ib.injection_delay = c.injection_delay;
         ib.ejection_delay = c.ejection_delay;
+        ib.alloc_iters = c.alloc_iters;
         ib.switching = *parse_switching(c.switching);
         const AlgorithmEntry* algo = algorithms().find(task->kind, c.mode == "sbt" ? "sbt" : "bostt");
         const LogicFactory logic = algo->build(AlgorithmSetup{cube_, 0, c.packet_flits, c.sbt_rotation, {}});

@@ -209,7 +209,9 @@ TEST(CommandLine, BadRtlInputExitsTwoWithOneLine) {
     expect_bad_input(ib + "--dim 3 --link-delay 5", "--link-delay 5", "0..4");
     expect_bad_input(ib + "--dim 3 --ejection-delay 5", "--ejection-delay 5", "0..4");
     expect_bad_input(ib + "--dim 3 --injection-delay 256", "--injection-delay 256", "0..255");
-    expect_bad_input(ib + "--dim 3 --alloc-iters 2", "--alloc-iters 2", "accepted 1");
+    const std::string iters = std::to_string(cubecast::kRtlIbAllocIters + 1);
+    expect_bad_input(ib + "--dim 3 --alloc-iters " + iters, "--alloc-iters " + iters,
+                     "1.." + std::to_string(cubecast::kRtlIbAllocIters));
     expect_bad_input(ib + "--dim 3 --link-period 16", "--link-period 16", "1..15");
 }
 

@@ -80,6 +80,7 @@ void expect_same_input_buffered(const RunConfig& c, const std::string& label, un
 // An input-buffered router's knobs, within the RTL build's ranges.
 struct IbKnobs {
     unsigned vcs, depth, router_delay, credit_delay, link_delay, link_period, injection_delay, ejection_delay;
+    unsigned alloc_iters = 1;
     // Sets them on c with switching sw, each VC at least a packet of `flits` deep.
     void apply(RunConfig& c, cubecast::Switching sw, unsigned flits) const {
         c.buffering = cubecast::Buffering::input;
@@ -92,6 +93,7 @@ struct IbKnobs {
         c.ib.link_period = link_period;
         c.ib.injection_delay = injection_delay;
         c.ib.ejection_delay = ejection_delay;
+        c.ib.alloc_iters = alloc_iters;
     }
 };
 
@@ -104,8 +106,8 @@ struct IbKnobs {
 // across the build's ranges; and the BookSim2 and Noxim presets.
 TEST(Cosim, InputBufferedRtlNetworksGiveTheSameTraceAndReport) {
     const IbKnobs knob_sets[] = {{1, 4, 0, 0, 0, 1, 0, 0},
-                                 {2, 8, 1, 0, 1, 1, 2, 2},
-                                 {4, 16, 3, 2, 4, 1, 0, 4},
+                                 {2, 8, 1, 0, 1, 1, 2, 2, cubecast::kRtlIbAllocIters},
+                                 {4, 16, 3, 2, 4, 1, 0, 4, cubecast::kRtlIbAllocIters},
                                  {3, 5, 2, 8, 2, 2, 1, 0},
                                  {2, 64, 0, 1, 0, 3, 5, 1}};
     const std::pair<const char*, const char*> algorithms[] = {
@@ -127,7 +129,8 @@ TEST(Cosim, InputBufferedRtlNetworksGiveTheSameTraceAndReport) {
                                           " V=" + std::to_string(k.vcs) + " B=" + std::to_string(c.ib.vc_depth) +
                                           " R=" + std::to_string(k.router_delay) + " C=" + std::to_string(k.credit_delay) +
                                           " L=" + std::to_string(k.link_delay) + " P=" + std::to_string(k.link_period) +
-                                          " I=" + std::to_string(k.injection_delay) + " E=" + std::to_string(k.ejection_delay);
+                                          " I=" + std::to_string(k.injection_delay) + " E=" + std::to_string(k.ejection_delay) +
+                                          " A=" + std::to_string(k.alloc_iters);
                 expect_same_input_buffered(c, label, variant);
                 ++runs;
             }
@@ -147,8 +150,10 @@ TEST(Cosim, InputBufferedRtlNetworksGiveTheSameTraceAndReport) {
 // switching mode, below and past saturation, five patterns, and both presets.
 TEST(Cosim, InputBufferedRtlNetworksRunTrafficWithTheSameTraceAndReport) {
     using cubecast::TrafficPattern;
-    const IbKnobs knob_sets[] = {
-        {1, 4, 0, 0, 0, 1, 0, 0}, {2, 8, 2, 1, 1, 1, 2, 2}, {4, 5, 1, 3, 2, 2, 4, 1}, {3, 64, 3, 0, 4, 1, 1, 4}};
+    const IbKnobs knob_sets[] = {{1, 4, 0, 0, 0, 1, 0, 0},
+                                 {2, 8, 2, 1, 1, 1, 2, 2, cubecast::kRtlIbAllocIters},
+                                 {4, 5, 1, 3, 2, 2, 4, 1, cubecast::kRtlIbAllocIters},
+                                 {3, 64, 3, 0, 4, 1, 1, 4}};
     const TrafficPattern patterns[] = {TrafficPattern::uniform, TrafficPattern::bitcomp, TrafficPattern::bitrev,
                                        TrafficPattern::shuffle, TrafficPattern::transpose};
     unsigned variant = 0;
@@ -171,7 +176,8 @@ TEST(Cosim, InputBufferedRtlNetworksRunTrafficWithTheSameTraceAndReport) {
                 expect_same_input_buffered(c,
                                            "traffic " + cubecast::traffic_pattern_name(pattern) + " at " + std::to_string(rate) +
                                                " d=" + std::to_string(d) + " " + cubecast::switching_name(sw) +
-                                               " F=" + std::to_string(flits) + " V=" + std::to_string(k.vcs),
+                                               " F=" + std::to_string(flits) + " V=" + std::to_string(k.vcs) +
+                                               " A=" + std::to_string(k.alloc_iters),
                                            variant);
             }
     for (const char* preset : {"booksim", "noxim"}) {
@@ -201,7 +207,8 @@ TEST(Cosim, InputBufferedRtlNetworksGiveTheSameWaves) {
         const size_t version = text.find("$version");
         return std::pair{version == std::string::npos ? std::string() : text.substr(version), internals};
     };
-    const IbKnobs knobs[] = {{2, 4, 1, 3, 2, 1, 1, 2}, {3, 6, 3, 0, 0, 2, 0, 0}, {1, 4, 0, 1, 1, 1, 2, 1}};
+    const IbKnobs knobs[] = {
+        {2, 4, 1, 3, 2, 1, 1, 2, cubecast::kRtlIbAllocIters}, {3, 6, 3, 0, 0, 2, 0, 0}, {1, 4, 0, 1, 1, 1, 2, 1}};
     const cubecast::Switching modes[] = {cubecast::Switching::store_forward, cubecast::Switching::wormhole,
                                          cubecast::Switching::cut_through};
     const std::pair<const char*, const char*> runs[] = {{"traffic", "ecube"}, {"mnb", "bostt"}, {"te", "bostt"}};
