@@ -200,19 +200,21 @@ TEST(CommandLine, BadRtlInputExitsTwoWithOneLine) {
                      "without --self-packets");
     expect_bad_input("run --rtl-nodes 1 --buffering input --task traffic --dim 3 --packet-sizes 1:1,2:1", "--packet-sizes",
                      "one packet length");
-    // The input-buffered Verilog router: the knobs its build has.
+    // The input-buffered Verilog router: the knobs its build has (one past each built limit).
     const std::string ib = "run --task mnb --buffering input --router rtl ";
-    expect_bad_input(ib + "--dim 5", "--dim 5", "1..4");
-    expect_bad_input(ib + "--dim 3 --vcs 5", "--vcs 5", "1..4");
-    expect_bad_input(ib + "--dim 3 --vc-depth 65", "--vc-depth 65", "1..64");
-    expect_bad_input(ib + "--dim 3 --credit-delay 9", "--credit-delay 9", "0..8");
-    expect_bad_input(ib + "--dim 3 --link-delay 5", "--link-delay 5", "0..4");
-    expect_bad_input(ib + "--dim 3 --ejection-delay 5", "--ejection-delay 5", "0..4");
-    expect_bad_input(ib + "--dim 3 --injection-delay 256", "--injection-delay 256", "0..255");
-    const std::string iters = std::to_string(cubecast::kRtlIbAllocIters + 1);
-    expect_bad_input(ib + "--dim 3 --alloc-iters " + iters, "--alloc-iters " + iters,
-                     "1.." + std::to_string(cubecast::kRtlIbAllocIters));
-    expect_bad_input(ib + "--dim 3 --link-period 16", "--link-period 16", "1..15");
+    const auto beyond = [&](const std::string& knob, unsigned built, unsigned lo) {
+        const std::string arg = "--" + knob + " " + std::to_string(built + 1);
+        expect_bad_input(ib + (knob == "dim" ? "" : "--dim 1 ") + arg, arg, std::to_string(lo) + ".." + std::to_string(built));
+    };
+    beyond("dim", cubecast::kRtlIbPorts, 1);
+    beyond("vcs", cubecast::kRtlIbVcs, 1);
+    beyond("vc-depth", cubecast::kRtlIbDepth, 1);
+    beyond("credit-delay", cubecast::kRtlIbCreditDelay, 0);
+    beyond("link-delay", cubecast::kRtlIbLinkDelay, 0);
+    beyond("ejection-delay", cubecast::kRtlIbEjectionDelay, 0);
+    beyond("injection-delay", cubecast::kRtlIbInjectionDelay, 0);
+    beyond("alloc-iters", cubecast::kRtlIbAllocIters, 1);
+    beyond("link-period", cubecast::kRtlIbLinkPeriod, 1);
 }
 
 // The RTL's ROM files are checked word for word against the C++ tables before Verilator loads them:

@@ -57,12 +57,22 @@ nlohmann::json comparable(const cubecast::RunResult& r) {
 
 // Runs c with the SystemC input-buffered router, then every router in RTL and a random half: the same
 // trace and report.
+// In a build with more ports than the default's 4 (CMake's RTL_IB_PORTS), the knob sets chosen for
+// d <= 4 may deadlock above it (MNB with one shallow VC does): there both must stall alike, at the same
+// cycle after the same trace (the stuck state names RTL nodes as such, so the reports differ there).
 void expect_same_input_buffered(const RunConfig& c, const std::string& label, unsigned seed) {
     SCOPED_TRACE(label);
     const auto [sc_result, sc_trace] = traced(c);
-    ASSERT_EQ(sc_result.status, RunStatus::ok) << (sc_result.problems.empty() ? "" : sc_result.problems.front());
     RunConfig all_rtl = c;
     all_rtl.router = cubecast::RouterChoice::rtl;
+    if (c.dim > 4 && sc_result.status == RunStatus::deadlock) {
+        const auto [rtl_result, rtl_trace] = traced(all_rtl);
+        EXPECT_EQ(rtl_result.status, RunStatus::deadlock);
+        EXPECT_EQ(rtl_result.simulated_cycles, sc_result.simulated_cycles);
+        EXPECT_TRUE(sc_trace == rtl_trace) << "every router in RTL, stalled: traces differ";
+        return;
+    }
+    ASSERT_EQ(sc_result.status, RunStatus::ok) << (sc_result.problems.empty() ? "" : sc_result.problems.front());
     const auto [rtl_result, rtl_trace] = traced(all_rtl);
     EXPECT_TRUE(sc_trace == rtl_trace) << "every router in RTL: traces differ";
     EXPECT_EQ(comparable(sc_result).dump(1), comparable(rtl_result).dump(1));
