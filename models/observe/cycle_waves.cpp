@@ -19,6 +19,7 @@ public:
 #include "models/fabric/hypercube.h"
 #include "models/fabric/printable.h"
 #include "models/observe/output_file.h"
+#include "models/observe/rtl_gtkw.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -107,7 +108,10 @@ void CycleWaves::trace_rtl(const std::vector<std::unique_ptr<RouterBase>>& route
     if (!rtl_) return;
     for (const auto& r : routers) {
         if (auto* rtl = dynamic_cast<RtlRouter*>(r.get())) rtl->model().trace(rtl_.get(), 99);
-        if (auto* rtl = dynamic_cast<RtlIbRouter*>(r.get())) rtl->model().trace(rtl_.get(), 99);
+        if (auto* rtl = dynamic_cast<RtlIbRouter*>(r.get())) {
+            rtl->model().trace(rtl_.get(), 99);
+            rtl_vcs_ = rtl->virtual_channels();
+        }
     }
     rtl_->open((stem_ + "_rtl.vcd").c_str());
 #else
@@ -123,6 +127,14 @@ std::vector<std::string> CycleWaves::close(uint64_t nanoseconds) {
     std::vector<std::string> failed;
     // SystemC's writer reports no errors: the dump must end with its last time stamp.
     if (auto e = incomplete_file("the waves", stem_ + ".vcd", "#"); !e.empty()) failed.push_back(e);
+    if (rtl_ && failed.empty()) {  // the internals' save file, from the dump's own declarations
+        std::ifstream dump(stem_ + "_rtl.vcd");
+        const std::string text =
+            make_rtl_gtkw(stem_ + (fst_ ? "_rtl.fst" : "_rtl.vcd"), dump, topology_.ports(), rtl_vcs_, 16, nanoseconds);
+        std::ofstream gtkw(stem_ + "_rtl.gtkw");
+        gtkw << text;
+        if (auto e = write_failure("the GTKWave save file", stem_ + "_rtl.gtkw", gtkw); !e.empty()) failed.push_back(e);
+    }
     if (fst_ && failed.empty()) {
         if (!vcd_to_fst(stem_)) failed.push_back("converting '" + printable(stem_) + ".vcd' to FST with vcd2fst failed");
         if (rtl_ && !vcd_to_fst(stem_ + "_rtl"))

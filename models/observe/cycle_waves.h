@@ -75,6 +75,7 @@ private:
     bool virtual_channels_ = false;  // input-buffered routers: the links' VC and credit buses too
     const Topology& topology_;
     std::unique_ptr<VerilatedVcdSc> rtl_;
+    unsigned rtl_vcs_ = 0;  // the input-buffered RTL routers' VCs in use (their internals' .gtkw shows those)
 };
 
 // True if `path` is a file name ending in `ext` (e.g. ".vcd") with something before it.

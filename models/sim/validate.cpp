@@ -549,11 +549,12 @@ std::optional<std::string> validate(const RunConfig& given) {
         return "--vcd '" + printable(c.vcd_path) + "' must name a .vcd file";
     if (!c.fst_path.empty() && !has_extension(c.fst_path, ".fst"))
         return "--fst '" + printable(c.fst_path) + "' must name a .fst file";
-    // The waves, the .gtkw beside them, the VCD an FST is converted from, the RTL's internals.
+    // The waves, the .gtkw beside them, the VCD an FST is converted from, the RTL's internals and theirs.
     for (const auto& [option, path] : {std::pair<const char*, std::string>{"--vcd", c.vcd_path}, {"--fst", c.fst_path}}) {
         if (path.empty()) continue;
         const std::string stem = wave_stem(path);
-        for (const std::string& file : {path, stem + ".vcd", stem + ".gtkw", c.uses_rtl() ? stem + "_rtl.vcd" : std::string()})
+        for (const std::string& file : {path, stem + ".vcd", stem + ".gtkw", c.uses_rtl() ? stem + "_rtl.vcd" : std::string(),
+                                        c.uses_rtl() ? stem + "_rtl.gtkw" : std::string()})
             if (auto e = output_problem(option, file)) return e;
     }
     if (!c.fst_path.empty()) {

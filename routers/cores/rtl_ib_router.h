@@ -51,6 +51,7 @@ public:
     void note_links_in(std::vector<size_t>* touched) override { touched_ = touched; }
     // The Verilated model (to add its internals to a Verilator VCD after elaboration).
     Vcc_ib_router& model() { return *rtl_; }
+    unsigned virtual_channels() const { return config_.ib.vcs; }  // those in use (the build may have more)
 
 private:
     struct Wires {

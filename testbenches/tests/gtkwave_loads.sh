@@ -41,4 +41,11 @@ for level in cycle tlm; do  # the input-buffered router's links add their VC and
     --buffering input --warmup-cycles 20 --window 60 --drain 40 --level "$level" --vcd "$work/ib_$level.vcd" >/dev/null
   check "3x3 mesh, input-buffered, $level level, vcd" "$work/ib_$level.vcd" "$work/ib_$level.gtkw"
 done
+if "$bin" run --task mnb --dim 2 --router rtl >/dev/null 2>&1; then  # (a build with the Verilog routers)
+  # Their internals' save file: each router's state by port (and VC), named from the dump's declarations.
+  "$bin" run --task mnb --dim 3 --rtl-nodes 1,6 --vcd "$work/rtl.vcd" >/dev/null
+  check "3-cube MNB, ideal Verilog routers' internals, vcd" "$work/rtl_rtl.vcd" "$work/rtl_rtl.gtkw"
+  "$bin" run --task mnb --dim 3 --buffering input --vcs 2 --router rtl --fst "$work/ib_rtl.fst" >/dev/null
+  check "3-cube MNB, input-buffered Verilog routers' internals, fst" "$work/ib_rtl_rtl.fst" "$work/ib_rtl_rtl.gtkw"
+fi
 exit "$failed"

@@ -600,14 +600,24 @@ TEST(CommandLine, RtlRunsDumpTheRtlInternalsAndFstWorks) {
     EXPECT_NE(internals.find("network.router_1.rtl"), std::string::npos);
     EXPECT_NE(internals.find("network.router_6.rtl"), std::string::npos);
     EXPECT_NE(internals.find("occupancy"), std::string::npos);
+    // Their save file: the two RTL routers, each output port of the 3-cube, no other node.
+    const std::string view = slurp(stem + "_rtl.gtkw");
+    EXPECT_NE(view.find("-node 1 (RTL, ideal)"), std::string::npos);
+    EXPECT_NE(view.find("-node 6 (RTL, ideal)"), std::string::npos);
+    EXPECT_EQ(view.find("-node 0 "), std::string::npos);
+    EXPECT_NE(view.find("-  out port 2\n"), std::string::npos);
+    EXPECT_EQ(view.find("-  out port 3\n"), std::string::npos);
+    EXPECT_NE(view.find("network.router_6.rtl.cc_router.g_out[2].u_out.occupancy[15:0]"), std::string::npos);
     const std::string fst = temp_path("rtlwaves.fst");
     const CliResult f = cubecast_cli("run --task mnb --dim 3 --router rtl --fst " + fst);
     ASSERT_EQ(f.code, 0) << f.err;
     EXPECT_GT(slurp(fst).size(), 100u);
     EXPECT_GT(slurp(fst.substr(0, fst.size() - 4) + "_rtl.fst").size(), 100u);
     EXPECT_NE(slurp(fst.substr(0, fst.size() - 4) + ".gtkw").find(".fst"), std::string::npos);
-    for (const std::string& f2 : {vcd, stem + "_rtl.vcd", stem + ".gtkw", fst, fst.substr(0, fst.size() - 4) + "_rtl.fst",
-                                  fst.substr(0, fst.size() - 4) + ".gtkw"})
+    EXPECT_NE(slurp(fst.substr(0, fst.size() - 4) + "_rtl.gtkw").find("_rtl.fst\""), std::string::npos);
+    for (const std::string& f2 :
+         {vcd, stem + "_rtl.vcd", stem + ".gtkw", stem + "_rtl.gtkw", fst, fst.substr(0, fst.size() - 4) + "_rtl.fst",
+          fst.substr(0, fst.size() - 4) + ".gtkw", fst.substr(0, fst.size() - 4) + "_rtl.gtkw"})
         std::remove(f2.c_str());
 }
 
