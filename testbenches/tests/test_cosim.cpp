@@ -360,9 +360,14 @@ TEST(Cosim, InputBufferedLockstepCatchesAPlantedBug) {
     }
     EXPECT_NE(text.find("first mismatch: cycle"), std::string::npos) << text;
     EXPECT_EQ(std::system((std::string(CUBECAST_LOCKSTEP) + args + " >" + out + " 2>&1").c_str()), 0) << slurp(out);
-    const int bad = std::system((std::string(CUBECAST_LOCKSTEP) + " --buffering input --vcs 5 >" + out + " 2>&1").c_str());
-    ASSERT_TRUE(WIFEXITED(bad));
-    EXPECT_EQ(WEXITSTATUS(bad), 2);
-    EXPECT_EQ(slurp(out), "cubecast_lockstep: --vcs 5 is out of range for the input-buffered RTL: accepted 1..4\n");
+    for (const auto& [knob, built] : {std::pair{"vcs", cubecast::kRtlIbVcs}, {"alloc-iters", cubecast::kRtlIbAllocIters}}) {
+        const std::string arg = std::string("--") + knob + " " + std::to_string(built + 1);
+        const int bad =
+            std::system((std::string(CUBECAST_LOCKSTEP) + " --buffering input " + arg + " >" + out + " 2>&1").c_str());
+        ASSERT_TRUE(WIFEXITED(bad));
+        EXPECT_EQ(WEXITSTATUS(bad), 2);
+        EXPECT_EQ(slurp(out), "cubecast_lockstep: " + arg + " is out of range for the input-buffered RTL: accepted 1.." +
+                                  std::to_string(built) + "\n");
+    }
     std::remove(out.c_str());
 }
