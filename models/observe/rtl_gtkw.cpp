@@ -1,6 +1,7 @@
 #include "models/observe/rtl_gtkw.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <iomanip>
 #include <map>
 #include <sstream>
