@@ -124,17 +124,19 @@ undated() { sed -e '/^\$date/,/^\$end/d' "$1"; }
 waves="reference-waves"
 # The RTL's dump holds its ROM files' paths: the ROMs are copied here and named relatively.
 if [ -d "$(dirname "$bin")/rtl" ]; then
-  mkdir -p roms && cp "$(dirname "$bin")"/rtl/*.hex roms/
+  mkdir -p roms roms_ib && cp "$(dirname "$bin")"/rtl/*.hex roms/ && cp "$(dirname "$bin")"/rtl_ib/*.hex roms_ib/
 fi
-for r in "${wave_runs[@]}" "waves_rtl|--task mnb --algorithm bostt --dim 3 --router rtl --rtl-rom-dir roms"; do
+for r in "${wave_runs[@]}" "waves_rtl|--task mnb --algorithm bostt --dim 3 --router rtl --rtl-rom-dir roms" \
+  "waves_rtl_ib|--task mnb --algorithm bostt --dim 3 --router rtl --buffering input --vcs 2 --vc-depth 4 --rtl-rom-dir roms_ib"; do
   IFS='|' read -r name args <<<"$r"
   for level in cycle tlm; do
-    [[ "$name" == waves_rtl && "$level" == tlm ]] && continue
+    [[ "$name" == waves_rtl* && "$level" == tlm ]] && continue
     # shellcheck disable=SC2086
     "$bin" run $args --level "$level" --vcd "$waves.vcd" >/dev/null 2>&1
     undated "$waves.vcd" >"$out/${name}_$level.vcd"
     cp "$waves.gtkw" "$out/${name}_$level.gtkw"
     [ -f "${waves}_rtl.vcd" ] && undated "${waves}_rtl.vcd" >"$out/${name}_${level}_rtl.vcd" && rm -f "${waves}_rtl.vcd"
+    [ -f "${waves}_rtl.gtkw" ] && mv "${waves}_rtl.gtkw" "$out/${name}_${level}_rtl.gtkw"
     rm -f "$waves.vcd" "$waves.gtkw"
   done
 done
