@@ -5,9 +5,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <random>
 #include <systemc>
 
@@ -89,11 +91,12 @@ int run_input_buffered(const std::vector<std::string>& modes, const std::vector<
                 c.sbt_rotation = mode == "sbt" ? pick(0, c.dim - 1) : 0;
                 c.cycles = cycles;
                 c.seed = rng();
-                // Allocator iterations: more than one in half the configurations (drawn from the
-                // seed's high bits, so the other knobs' draws are those of a bench without them).
-                c.alloc_iters = alloc_iters             ? alloc_iters
-                                : ((c.seed >> 32) & 1u) ? 2 + static_cast<unsigned>((c.seed >> 40) % (kRtlIbAllocIters - 1))
-                                                        : 1;
+                // Allocator iterations (alloc_iters 0: drawn): more than one in half the configurations
+                // of a build with more (from the seed's high bits, so the other knobs' draws are those of
+                // a bench without them).
+                c.alloc_iters = alloc_iters ? alloc_iters : 1;
+                if (!alloc_iters && kRtlIbAllocIters > 1 && ((c.seed >> 32) & 1u))
+                    c.alloc_iters = 2 + static_cast<unsigned>((c.seed >> 40) % std::max(1u, kRtlIbAllocIters - 1));
                 c.plant_bug = plant_bug;
                 const LockstepResult r = run_isolated(c);
                 print(c.describe(), r);
@@ -136,7 +139,7 @@ int sc_main(int argc, char* argv[]) {
     app.add_option("--switching", switchings, "input-buffered: switching modes to test (default all three)");
     unsigned long long vcs = 0;
     app.add_option("--vcs", vcs, "input-buffered: fix the virtual channels per port (default: random 1..the RTL's)");
-    long long alloc_iters = -1;
+    std::optional<long long> alloc_iters;
     app.add_option(
         "--alloc-iters", alloc_iters,
         "input-buffered: fix the allocators' iterations (default: 1 in half the configurations, else random 2..the RTL's)");
@@ -181,12 +184,12 @@ int sc_main(int argc, char* argv[]) {
     if (vcs > CUBECAST_RTL_IB_VCS)
         return bad_input("--vcs " + std::to_string(vcs) + " is out of range for the input-buffered RTL: accepted 1.." +
                          std::to_string(CUBECAST_RTL_IB_VCS));
-    if (alloc_iters == 0 || alloc_iters > static_cast<long long>(kRtlIbAllocIters))
-        return bad_input("--alloc-iters " + std::to_string(alloc_iters) +
+    if (alloc_iters && (*alloc_iters < 1 || *alloc_iters > static_cast<long long>(kRtlIbAllocIters)))
+        return bad_input("--alloc-iters " + std::to_string(*alloc_iters) +
                          " is out of range for the input-buffered RTL: accepted 1.." + std::to_string(kRtlIbAllocIters));
     if (buffering == "input")
         return run_input_buffered(modes, switchings, configs, cycles, seed, dim, static_cast<unsigned>(vcs),
-                                  alloc_iters < 0 ? 0u : static_cast<unsigned>(alloc_iters), plant_bug, waves_dir);
+                                  static_cast<unsigned>(alloc_iters.value_or(0)), plant_bug, waves_dir);
 
     std::mt19937_64 rng(seed);
     auto pick = [&](unsigned lo, unsigned hi) { return std::uniform_int_distribution<unsigned>(lo, hi)(rng); };

@@ -360,8 +360,11 @@ TEST(Cosim, InputBufferedLockstepCatchesAPlantedBug) {
     }
     EXPECT_NE(text.find("first mismatch: cycle"), std::string::npos) << text;
     EXPECT_EQ(std::system((std::string(CUBECAST_LOCKSTEP) + args + " >" + out + " 2>&1").c_str()), 0) << slurp(out);
-    for (const auto& [knob, built] : {std::pair{"vcs", cubecast::kRtlIbVcs}, {"alloc-iters", cubecast::kRtlIbAllocIters}}) {
-        const std::string arg = std::string("--") + knob + " " + std::to_string(built + 1);
+    const std::string vcs = std::to_string(cubecast::kRtlIbVcs + 1), iters = std::to_string(cubecast::kRtlIbAllocIters + 1);
+    for (const auto& [arg, built] : {std::pair{"--vcs " + vcs, cubecast::kRtlIbVcs},
+                                     {"--alloc-iters " + iters, cubecast::kRtlIbAllocIters},
+                                     {"--alloc-iters 0", cubecast::kRtlIbAllocIters},
+                                     {"--alloc-iters -1", cubecast::kRtlIbAllocIters}}) {
         const int bad =
             std::system((std::string(CUBECAST_LOCKSTEP) + " --buffering input " + arg + " >" + out + " 2>&1").c_str());
         ASSERT_TRUE(WIFEXITED(bad));
