@@ -396,7 +396,8 @@ TrafficResult TrafficLedger::summarize() const {
     r.delivered = delivered_;
     r.measured = measured_;
     r.ambiguous = ambiguous_;
-    r.saturated = saturated_;
+    r.saturation_judged = spec_.drain > 0;
+    r.saturated = saturated_ && r.saturation_judged;
     for (const PacketSize& s : spec_.sizes)
         r.sizes += (r.sizes.empty() ? "" : ",") + std::to_string(s.flits) + ":" + [&] {
             std::ostringstream w;

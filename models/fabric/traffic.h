@@ -127,6 +127,9 @@ struct TrafficResult {
     double mean_flits = 0;   // of the measured packets
     std::string sizes;       // the size distribution as given (--packet-sizes; "from the trace" for a trace's), or empty
     bool saturated = false;  // some measured packet arrived after generation had stopped
+    // Whether that says anything: with no drain (--drain 0) injection stops with the window, so the
+    // window's last packets are always in flight then, at any load.
+    bool saturation_judged = true;
     // Mean latency of the measured packets created in the window's second half over that of its first
     // half: near 1 where queues are stable; well above 1 where latency grows with the time a load has
     // been on (past saturation, even when every measured packet still arrives in the drain).

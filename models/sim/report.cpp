@@ -83,7 +83,10 @@ void print_traffic(std::ostream& os, const RunResult& r) {
             " delivered");
     row(os, "offered / accepted",
         fixed(t.offered, 4) + " / " + fixed(t.accepted, 4) + " flits/node/cycle" +
-            (t.saturated ? "  SATURATED: measured packets still in flight when injection stopped" : ""));
+            (t.saturated ? "  SATURATED: measured packets still in flight when injection stopped"
+             : !t.saturation_judged
+                 ? "  (saturation not judged: with no drain the window's last packets are in flight at any load)"
+                 : ""));
     if (t.measured == 0) {
         row(os, "latency",
             "NONE MEASURED: no packet was created in the measurement window (cycles " + std::to_string(t.warmup) + " .. " +

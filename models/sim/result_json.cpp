@@ -71,9 +71,10 @@ void to_json(json& j, const TrafficResult& t) {
          {"zero_load_latency_cycles", t.zero_load_latency},
          {"mean_packet_flits", t.mean_flits},
          {"packet_sizes", t.sizes},
-         {"saturated", t.saturated},
+         {"saturated", t.saturated},  // (null when not judged: no drain)
          {"latency_growth", t.latency_growth},
          {"link_utilisation", {{"max", t.link_max}, {"mean", t.link_mean}, {"busiest", {t.link_max_src, t.link_max_dst}}}}};
+    if (!t.saturation_judged) j["saturated"] = nullptr;
     if (t.measured == 0)  // no packet created in the window: no latency to give (null, not 0)
         for (const char* k : {"mean_latency_cycles", "p50_latency_cycles", "p99_latency_cycles", "max_latency_cycles",
                               "mean_hops", "zero_load_latency_cycles", "mean_packet_flits"})
@@ -108,7 +109,8 @@ void from_json(const json& j, TrafficResult& t) {
     t.zero_load_latency = number("zero_load_latency_cycles");
     t.mean_flits = number("mean_packet_flits");
     t.sizes = j.at("packet_sizes");
-    t.saturated = j.at("saturated");
+    t.saturation_judged = !j.at("saturated").is_null();
+    t.saturated = t.saturation_judged && j.at("saturated").get<bool>();
     t.latency_growth = j.value("latency_growth", 0.0);
     t.zero_load_formula = j.value("zero_load_formula", ZeroLoadTiming{}.formula);
     const json& links = j.at("link_utilisation");

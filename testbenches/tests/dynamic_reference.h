@@ -136,6 +136,8 @@ inline void expect_periods_as_the_paper_says(cubecast::RunConfig c, uint32_t nod
         last_in_period[q.start] = std::max(last_in_period[q.start], at);
     }
     for (const Period& p : periods)
-        if (p.m) EXPECT_EQ(last_in_period[p.start], p.end) << "the period starting at cycle " << p.start;
+        if (p.m) {
+            EXPECT_EQ(last_in_period[p.start], p.end) << "the period starting at cycle " << p.start;
+        }
     EXPECT_EQ(r.completion_cycles, periods.size() > 1 ? periods[periods.size() - 2].end : 0);
 }

@@ -104,7 +104,9 @@ TEST(Allocators, VcAllocatorAlternatesAndRespectsCandidates) {
         v.request(1, 0, 0, 0b11, 0);
         const auto& granted = v.allocate();
         ASSERT_EQ(granted.size(), iters);
-        if (iters == 2) EXPECT_NE(v.granted_vc(granted[0]), v.granted_vc(granted[1]));
+        if (iters == 2) {
+            EXPECT_NE(v.granted_vc(granted[0]), v.granted_vc(granted[1]));
+        }
     }
 }
 

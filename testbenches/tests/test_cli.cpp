@@ -652,6 +652,31 @@ TEST(CommandLine, SweepRateFindsTheSaturationPoint) {
                      "dor");
 }
 
+// With no drain, injection stops with the window, so its last packets are in flight then at any load:
+// the run does not call itself saturated (null in the JSON, said in the table). With a drain, the same
+// light load is judged and is not saturated; a load past saturation still is, with or without a drain
+// of a few cycles.
+TEST(CommandLine, NoDrainLeavesSaturationUnjudged) {
+    const std::string light =
+        "run --task traffic --topology array --dim 2 --radix 4 --rate 0.05 --warmup-cycles 100 --window 400";
+    const CliResult none = cubecast_cli(light + " --drain 0 --json");
+    ASSERT_EQ(none.code, 0) << none.err;
+    const auto jn = nlohmann::json::parse(none.out);
+    ASSERT_GT(jn.at("traffic").at("measured").get<uint64_t>(), 0u);
+    EXPECT_TRUE(jn.at("traffic").at("saturated").is_null());
+    const CliResult table = cubecast_cli(light + " --drain 0");
+    EXPECT_EQ(table.out.find("SATURATED"), std::string::npos) << table.out;
+    EXPECT_NE(table.out.find("saturation not judged"), std::string::npos) << table.out;
+    const CliResult drained = cubecast_cli(light + " --drain 200 --json");
+    ASSERT_EQ(drained.code, 0) << drained.err;
+    EXPECT_FALSE(nlohmann::json::parse(drained.out).at("traffic").at("saturated").get<bool>());
+    const std::string heavy = "run --task traffic --topology array --dim 2 --radix 4 --rate 1 --warmup-cycles 100 --window 400";
+    const CliResult over = cubecast_cli(heavy + " --drain 10 --json");
+    ASSERT_EQ(over.code, 0) << over.err;
+    EXPECT_TRUE(nlohmann::json::parse(over.out).at("traffic").at("saturated").get<bool>());
+    EXPECT_TRUE(nlohmann::json::parse(cubecast_cli(heavy + " --drain 0 --json").out).at("traffic").at("saturated").is_null());
+}
+
 // `--task T` alone runs T's natural algorithm (the paper's optimal one; dimension order for traffic),
 // with packets as short as it takes: dynamic's periods split each packet into d mini-packets (004
 // §IV-B), so its default packet is d flits; and `cubecast list` marks each default.

@@ -106,7 +106,9 @@ void expect_st(const RunConfig& c, const std::string& label) {
     expect_st_trace(o, c, trees, p3);
     const auto& r = o.result;
     EXPECT_EQ(r.completion_cycles, p3 + (ceil_div(k, d) + d - 1) * f + 1);
-    if (f == 1) EXPECT_EQ(r.completion_slots, 2 * ceil_div(k, d) + 4 * d);
+    if (f == 1) {
+        EXPECT_EQ(r.completion_slots, 2 * ceil_div(k, d) + 4 * d);
+    }
     EXPECT_EQ(r.paper_slots.value_or(0), 2 * ceil_div(k, d) + 4 * d);
     uint64_t phase2_hops = 0;
     for (const auto& [id, j] : trees) phase2_hops += popcount(id.first ^ (1u << (j - 1)));

@@ -114,7 +114,9 @@ TEST(KBroadcast, RankWithPrefixFinishesInExactly3dSlots) {
             const Outcome o = run_traced(c);
             expect_clean_run(o, c);
             EXPECT_EQ(o.result.completion_cycles, 2 * d + d * f);
-            if (f == 1) EXPECT_EQ(o.result.completion_slots, 3 * d);
+            if (f == 1) {
+                EXPECT_EQ(o.result.completion_slots, 3 * d);
+            }
             EXPECT_EQ(o.result.paper_slots.value_or(0), 3 * d);
             EXPECT_EQ(o.result.ctrl_transmissions, 2 * (pow2(d) - 1));  // one token up, one down, per node but 0
         }

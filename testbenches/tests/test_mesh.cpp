@@ -38,7 +38,9 @@ TEST(Mesh, NeighboursAsDefined) {
                         const unsigned expected = plus ? (digit + 1) % p : (digit + p - 1) % p;
                         EXPECT_EQ(*y / power(p, i) % p, expected);
                         EXPECT_EQ(m.across(*y, m.arrival_port(port)), x) << "the link back";
-                        if (p > 2) EXPECT_TRUE(seen.insert(*y).second) << "two ports to one node";
+                        if (p > 2) {
+                            EXPECT_TRUE(seen.insert(*y).second) << "two ports to one node";
+                        }
                     }
                 }
                 EXPECT_EQ(links, m.directed_links());

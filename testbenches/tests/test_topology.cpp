@@ -70,18 +70,25 @@ TEST(Topology, EveryRegisteredTopologyAgreesWithItsLinks) {
                     unsigned differing = 0;
                     for (unsigned i = 0; i < s.dim; ++i) differing += t->digit(v, i) != t->digit(*w, i);
                     EXPECT_EQ(differing, 1u);
-                    if (type.name == "torus" || type.name == "array")
+                    if (type.name == "torus" || type.name == "array") {
                         EXPECT_TRUE(adjacent(v, *w, p, s.dim, type.name == "torus"));
-                    if (type.name == "hypercube") EXPECT_EQ(__builtin_popcount(v ^ *w), 1);
+                    }
+                    if (type.name == "hypercube") {
+                        EXPECT_EQ(__builtin_popcount(v ^ *w), 1);
+                    }
                 }
                 EXPECT_EQ(neighbours.size(), t->links_at(v));
-                if (type.name == "flatfly") EXPECT_EQ(neighbours.size(), s.dim * (p - 1)) << "every node differing in one digit";
+                if (type.name == "flatfly") {
+                    EXPECT_EQ(neighbours.size(), s.dim * (p - 1)) << "every node differing in one digit";
+                }
                 for (unsigned i = 0; i < s.dim; ++i)
                     for (unsigned x = 0; x < p; ++x) {
                         const uint32_t u = t->with_digit(v, i, x);
                         EXPECT_EQ(t->digit(u, i), x);
                         for (unsigned j = 0; j < s.dim; ++j)
-                            if (j != i) EXPECT_EQ(t->digit(u, j), t->digit(v, j));
+                            if (j != i) {
+                                EXPECT_EQ(t->digit(u, j), t->digit(v, j));
+                            }
                     }
             }
             EXPECT_EQ(links, t->directed_links());
@@ -109,11 +116,12 @@ TEST(Topology, EveryRegisteredTopologyAgreesWithItsLinks) {
                 EXPECT_EQ(t->eccentricity(a), farthest);
             }
             // Translation symmetry, where claimed: port p of v + c leads to (port p of v) + c.
-            if (t->translation_symmetric())
+            if (t->translation_symmetric()) {
                 for (uint32_t c = 0; c < t->nodes(); ++c)
                     for (uint32_t v = 0; v < t->nodes(); ++v)
                         for (unsigned port = 0; port < t->ports(); ++port)
                             EXPECT_EQ(t->across(translate(*t, v, c), port), translate(*t, *t->across(v, port), c));
+            }
         }
 }
 

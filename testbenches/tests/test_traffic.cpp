@@ -44,7 +44,9 @@ TEST(Traffic, PatternsAndRoutesHopByHop) {
                 for (const auto& [id, rows] : packets) {
                     const uint32_t origin = std::get<0>(id), dest = static_cast<uint32_t>(std::get<2>(id));
                     EXPECT_NE(origin, dest);
-                    if (const auto expected = pattern_dest(pattern, n, origin)) EXPECT_EQ(dest, *expected) << "from " << origin;
+                    if (const auto expected = pattern_dest(pattern, n, origin)) {
+                        EXPECT_EQ(dest, *expected) << "from " << origin;
+                    }
                     to_hotspot += pattern == "hotspot" && dest == 1;
                     // (msg repeats every 4096 packets of an origin: rows of one packet are hops() apart in count)
                     EXPECT_EQ(rows.size() % n.hops(origin, dest), 0u);
