@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "models/observe/cycle_waves.h"
+#include "models/sim/conservation.h"
 #include "models/sim/dynamic_theory.h"
 #include "models/sim/network.h"
 
@@ -170,21 +171,22 @@ Network::RunChecks Network::read_nodes_and_routers(RunResult& r) const {
     return checks;
 }
 
-// Every copy enqueued was started, sent, received and seen on a link, none is left inside a router,
-// and no header was corrupted.
+// Packets (conservation.h: judged from the counts) and credits (the audit, judged whatever happened).
 void Network::check_conservation(RunResult& r) const {
     const uint64_t monitored = r.data_transmissions + r.ctrl_transmissions;
     const uint64_t corrupt_on_links = log_ ? log_->corrupt_headers() : monitor_->moved().corrupt_headers();
-    r.conserved = counters_.copies_enqueued == counters_.transmissions_started &&
-                  counters_.transmissions_started == counters_.transmissions_sent &&
-                  counters_.transmissions_sent == counters_.packets_received && counters_.packets_received == monitored &&
-                  counters_.in_routers == 0 && counters_.corrupt_headers == 0 && corrupt_on_links == 0;
+    const RunStatus ended_as = supervisor_->status();
+    const ConservationVerdict verdict = judge_conservation(counters_, monitored, corrupt_on_links, ended_as);
+    r.conserved = verdict.conserved;
+    r.conservation_judged = verdict.judged;
+    r.left_in_routers = counters_.in_routers;
     if (credit_audit_ && !credit_audit_->problem().empty()) {  // a broken rule, whatever else happened
         r.conserved = false;
+        r.conservation_judged = true;
         r.problems.push_back(credit_audit_->problem());
         return;
     }
-    if (r.conserved || supervisor_->status() != RunStatus::ok) return;
+    if (r.conserved || !r.conservation_judged || ended_as == RunStatus::check_failed) return;
     std::ostringstream os;
     os << "packets not conserved: enqueued " << counters_.copies_enqueued << ", started " << counters_.transmissions_started
        << ", sent " << counters_.transmissions_sent << ", received " << counters_.packets_received << ", seen on links "

@@ -242,7 +242,7 @@ json to_json(const RunResult& r, bool with_per_node) {
         {"deliveries", r.deliveries},
         {"expected_deliveries", r.expected_deliveries},
         {"delivered_exactly_once", r.delivered_exactly_once},
-        {"conserved", r.conserved},
+        {"conserved", r.conserved},  // (null when not judged: the run did not finish)
         {"simulated_cycles", r.simulated_cycles},
         {"wall_seconds", r.wall_seconds},
         {"elaboration_seconds", r.elaboration_seconds},
@@ -256,6 +256,10 @@ json to_json(const RunResult& r, bool with_per_node) {
         {"unbounded_peak_queue", r.unbounded_peak_queue ? json(*r.unbounded_peak_queue) : json(nullptr)},
         {"stuck_state", r.stuck_state},
     };
+    if (!r.conservation_judged) {
+        j["conserved"] = nullptr;
+        j["left_in_routers"] = r.left_in_routers;
+    }
     json marks = json::array();
     for (const RunMark& m : r.marks) marks.push_back({{"name", m.name}, {"cycle", m.cycle}, {"phase_end", m.phase_end}});
     j["marks"] = marks;
@@ -322,7 +326,9 @@ RunResult result_from_json(const json& j) {
     r.deliveries = j.at("deliveries");
     r.expected_deliveries = j.at("expected_deliveries");
     r.delivered_exactly_once = j.at("delivered_exactly_once");
-    r.conserved = j.at("conserved");
+    r.conservation_judged = !j.at("conserved").is_null();
+    r.conserved = r.conservation_judged && j.at("conserved").get<bool>();
+    r.left_in_routers = j.value("left_in_routers", int64_t{0});
     r.simulated_cycles = j.at("simulated_cycles");
     r.wall_seconds = j.at("wall_seconds");
     r.elaboration_seconds = j.at("elaboration_seconds");

@@ -186,6 +186,11 @@ struct RunResult {
     uint64_t expected_deliveries = 0;
     bool delivered_exactly_once = false;
     bool conserved = false;
+    // False for a run that did not finish: the packets it left inside routers cannot be told from lost
+    // ones by the counts; a stalled run is still checked for what a standstill shows (every packet sent
+    // arrived whole and was seen on its link, none corrupted) and is judged not conserved if that fails.
+    bool conservation_judged = true;
+    int64_t left_in_routers = 0;
     uint64_t simulated_cycles = 0;
     double wall_seconds = 0;         // the simulation (sc_start to the end)
     double elaboration_seconds = 0;  // building the network before it

@@ -652,6 +652,33 @@ TEST(CommandLine, SweepRateFindsTheSaturationPoint) {
                      "dor");
 }
 
+// A run that stalls leaves packets inside routers, which the counts cannot tell from lost ones: its
+// conservation is "not judged" (null in the JSON, with the count left inside), not "NO"; at both
+// levels, as at the cycle limit. A finished run is judged.
+TEST(CommandLine, AStalledRunsConservationIsNotJudged) {
+    for (const std::string level : {"cycle", "tlm"}) {
+        const std::string stall = "run --task mnb --dim 6 --queue-depth 1 --level " + level;
+        const CliResult table = cubecast_cli(stall);
+        ASSERT_EQ(table.code, 3) << table.err;
+        const std::regex inside("stalled at cycle [0-9]+ with ([0-9]+) packets inside routers");
+        std::smatch m;
+        ASSERT_TRUE(std::regex_search(table.out, m, inside)) << table.out;
+        EXPECT_NE(table.out.find("packets conserved           not judged: " + m[1].str() + " packets stayed inside routers"),
+                  std::string::npos)
+            << table.out;
+        const auto j = nlohmann::json::parse(cubecast_cli(stall + " --json").out);
+        EXPECT_TRUE(j.at("conserved").is_null());
+        EXPECT_EQ(j.at("left_in_routers").get<int64_t>(), std::stoll(m[1].str()));
+        const auto limit =
+            nlohmann::json::parse(cubecast_cli("run --task mnb --dim 6 --max-cycles 5 --json --level " + level).out);
+        EXPECT_EQ(limit.at("status"), "timeout");
+        EXPECT_TRUE(limit.at("conserved").is_null());
+        const auto done = nlohmann::json::parse(cubecast_cli("run --task mnb --dim 6 --json --level " + level).out);
+        EXPECT_TRUE(done.at("conserved").get<bool>());
+        EXPECT_FALSE(done.contains("left_in_routers"));
+    }
+}
+
 // With no drain, injection stops with the window, so its last packets are in flight then at any load:
 // the run does not call itself saturated (null in the JSON, said in the table). With a drain, the same
 // light load is judged and is not saturated; a load past saturation still is, with or without a drain

@@ -177,6 +177,7 @@ TEST(InputBuffered, APlantedLostCreditFailsTheRun) {
     const RunResult r = simulate_isolated(c).result;
     EXPECT_NE(r.status, RunStatus::ok);
     EXPECT_FALSE(r.conserved);
+    EXPECT_TRUE(r.conservation_judged) << "a lost credit is judged, stalled or not";
     bool named = false;
     for (const std::string& p : r.problems) named = named || p.find("credits not conserved after cycle 30") == 0;
     EXPECT_TRUE(named) << (r.problems.empty() ? "no problem reported" : r.problems.front());
@@ -195,6 +196,9 @@ TEST(InputBuffered, TorusWormholeDeadlocksWithoutDatelinesOnly) {
         if (datelines == Datelines::off) {
             EXPECT_EQ(r.status, RunStatus::deadlock);
             EXPECT_EQ(r.stall_diagnosis.rfind("deadlock: ", 0), 0u) << r.stall_diagnosis;
+            // Worms stuck inside routers: conservation is not judged (not "NO"), and nothing was lost.
+            EXPECT_FALSE(r.conservation_judged);
+            EXPECT_GT(r.left_in_routers, 0);
             expect_cycle_names_its_waiting_packets(n, r.stall_diagnosis, false);
             EXPECT_NE(r.deadlock_freedom.find("can deadlock"), std::string::npos);
         } else {
