@@ -82,6 +82,7 @@ struct RunConfig {
     std::string rtl_rom_dir;           // where the RTL's memory files are (empty: the build's)
     unsigned sbt_rotation = 0;         // SBT dimension rotation (the trees R^c(SBT))
     bool rtl_invert_priority = false;  // test hook: plants a bug in the RTL queue order
+    std::string progress_label;        // what the progress lines on stderr call the run (a diagnosis's re-run says so)
     // The router's microarchitecture: the papers' ideal output-queued router, or input buffers with
     // virtual channels and credits (its knobs in `ib`; those given explicitly are named in ib_given,
     // for the error when they come without --buffering input or against a preset).

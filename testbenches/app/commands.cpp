@@ -50,6 +50,7 @@ std::optional<unsigned> unbounded_peak(RunConfig c) {
     c.fst_path.clear();
     c.delays_path.clear();
     c.link_load_path.clear();
+    c.progress_label = "diagnosis, the same run with unbounded queues: ";
     try {
         const RunResult u = simulate_isolated(c).result;
         if (u.status == RunStatus::ok) return u.max_queue_occupancy;

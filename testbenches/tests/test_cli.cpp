@@ -355,6 +355,28 @@ TEST(CommandLine, ProgressCountsLikeWithLike) {
     std::remove(err.c_str());
 }
 
+// A stalled bounded-queue run runs again with unbounded queues for its diagnosis; that run's progress
+// lines say so (they gave cycles past the stall as if they were the run's own).
+TEST(CommandLine, TheDiagnosisRerunsProgressIsLabelled) {
+    const std::string err = temp_path("rerun.err");
+    const int status = std::system(("CUBECAST_PROGRESS_SECONDS=0 " + std::string(CUBECAST_BIN) +
+                                    " run --task mnb --dim 6 --queue-depth 1 >/dev/null 2>" + err)
+                                       .c_str());
+    EXPECT_EQ(WEXITSTATUS(status), 3);
+    const std::regex own(R"(^cubecast: \d+ s: cycle (\d+), )"),
+        rerun(R"(^cubecast: diagnosis, the same run with unbounded queues: \d+ s: cycle (\d+), )");
+    std::istringstream lines(slurp(err));
+    std::string l;
+    unsigned own_lines = 0, rerun_lines = 0;
+    while (std::getline(lines, l)) {
+        own_lines += std::regex_search(l, own);
+        rerun_lines += std::regex_search(l, rerun);
+    }
+    EXPECT_GT(own_lines, 0u);
+    EXPECT_GT(rerun_lines, 0u);
+    std::remove(err.c_str());
+}
+
 TEST(CommandLine, JsonHasTheDocumentedFields) {
     const CliResult r = cubecast_cli("run --task te --algorithm bostt --dim 4 --json");
     ASSERT_EQ(r.code, 0) << r.err;
