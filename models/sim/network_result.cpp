@@ -152,6 +152,12 @@ Network::RunChecks Network::read_nodes_and_routers(RunResult& r) const {
                 it->cycle = std::max(it->cycle, m.cycle);
         }
         r.max_queue_occupancy = std::max(r.max_queue_occupancy, router->max_queue_occupancy());
+        if (const auto peaks = router->buffer_peaks()) {
+            r.peak_flits_owed = std::max(r.peak_flits_owed, peaks->owed);
+            r.peak_injection_flits = std::max(r.peak_injection_flits, peaks->injection);
+        } else {
+            r.buffer_peaks_known = false;
+        }
         for (const auto& p : router->problems())
             if (++checks.router_problems <= 4) r.problems.push_back(p);
     }

@@ -256,6 +256,9 @@ json to_json(const RunResult& r, bool with_per_node) {
         {"unbounded_peak_queue", r.unbounded_peak_queue ? json(*r.unbounded_peak_queue) : json(nullptr)},
         {"stuck_state", r.stuck_state},
     };
+    if (r.buffer_peaks_known && (r.peak_flits_owed || r.peak_injection_flits))  // (the input-buffered router)
+        j["input_buffer_peaks"] = {{"flits_owed", r.peak_flits_owed}, {"injection_flits", r.peak_injection_flits}};
+    if (r.vc_depth_needed) j["vc_depth_needed"] = *r.vc_depth_needed;
     if (!r.conservation_judged) {
         j["conserved"] = nullptr;
         j["left_in_routers"] = r.left_in_routers;
@@ -340,6 +343,11 @@ RunResult result_from_json(const json& j) {
     r.stall_diagnosis = j.at("stall_diagnosis");
     r.stalled = j.at("stalled");
     if (!j.at("unbounded_peak_queue").is_null()) r.unbounded_peak_queue = j.at("unbounded_peak_queue").get<unsigned>();
+    if (j.contains("input_buffer_peaks")) {
+        r.peak_flits_owed = j["input_buffer_peaks"].at("flits_owed");
+        r.peak_injection_flits = j["input_buffer_peaks"].at("injection_flits");
+    }
+    if (j.contains("vc_depth_needed")) r.vc_depth_needed = j.at("vc_depth_needed").get<unsigned>();
     r.last_delivery_cycles = j.at("last_delivery_cycles");
     for (const auto& m : j.at("marks"))
         r.marks.push_back(RunMark{m.at("name").get<std::string>(), m.at("cycle").get<uint64_t>(), m.at("phase_end").get<bool>()});

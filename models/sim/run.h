@@ -183,6 +183,10 @@ struct RunResult {
     uint64_t flits_moved = 0;
     double link_utilisation = 0;  // data flits / (directed links x completion cycles)
     unsigned max_queue_occupancy = 0;
+    // The input-buffered router (0 for the ideal one): the most flits one output virtual channel was
+    // owed credits for and the most one injection virtual channel held, over the network.
+    unsigned peak_flits_owed = 0, peak_injection_flits = 0;
+    bool buffer_peaks_known = true;  // false with Verilated input-buffered routers (they cannot tell)
     uint64_t deliveries = 0;
     uint64_t expected_deliveries = 0;
     bool delivered_exactly_once = false;
@@ -206,6 +210,7 @@ struct RunResult {
     std::string stall_diagnosis;                            // for a stall: why, first (a cycle of waits, or what waits)
     std::string stuck_state;                                // ... then the stuck queues
     std::optional<unsigned> unbounded_peak_queue;           // a stall with bounded queues: the same run's peak queue unbounded
+    std::optional<unsigned> vc_depth_needed;                // an input-buffered stall: the depth that runs it as deep buffers do
     std::vector<std::pair<std::string, uint64_t>> tallies;  // counts the logics kept (e.g. periods)
     std::optional<DynamicResult> dynamic;
     std::optional<TrafficResult> traffic;  // task traffic

@@ -14,7 +14,7 @@ namespace cubecast {
 
 class VcOutputPort {
 public:
-    VcOutputPort(unsigned vcs, unsigned depth) : vcs_(static_cast<uint8_t>(vcs)) {
+    VcOutputPort(unsigned vcs, unsigned depth) : vcs_(static_cast<uint8_t>(vcs)), least_credits_(static_cast<uint16_t>(depth)) {
         credits_.fill(static_cast<uint16_t>(depth));
         owner_.fill(-1);
     }
@@ -24,7 +24,12 @@ public:
     int owner(unsigned vc) const { return owner_[vc]; }
     void take(unsigned vc, int input_vc) { owner_[vc] = static_cast<int16_t>(input_vc); }
     void release(unsigned vc) { owner_[vc] = -1; }
-    void flit_sent(unsigned vc) { --credits_[vc]; }
+    void flit_sent(unsigned vc) {
+        if (--credits_[vc] < least_credits_) least_credits_ = credits_[vc];
+    }
+    // The fewest credits any of its virtual channels has had (a stalled run's diagnosis: the depth its
+    // buffers need).
+    unsigned least_credits() const { return least_credits_; }
     // Credits seen on the link at `cycle` (8 bits per virtual channel), usable from cycle `due`: at
     // once if nothing waits before them (no credit delay), else in line.
     void credits_arrive(uint64_t packed, uint64_t due, uint64_t cycle) {
@@ -66,6 +71,7 @@ private:
     // Inline, so that the credits and owners of a port are one cache line with the port itself (and
     // the count of credit words in line_, so that the line is read only when it holds some).
     uint8_t vcs_;
+    uint16_t least_credits_;
     uint32_t waiting_ = 0;
     std::array<uint16_t, kMaxVcs> credits_;
     std::array<int16_t, kMaxVcs> owner_;  // an input virtual channel (p * vcs + vc: below 33 * 8), -1 for none

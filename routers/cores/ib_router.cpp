@@ -349,6 +349,7 @@ void InputBufferedRouter::inject_flit() {
     mark_active(ports_ * ib_.vcs + static_cast<unsigned>(inject_vc_));
     inject_free_at_ = cycle_ + ib_.link_period;
     max_occupancy_ = std::max(max_occupancy_, c.occupancy());
+    peak_injection_ = std::max(peak_injection_, c.occupancy());
     ++counters_.progress;
     if (++inject_flit_ == injecting_.packet.length()) inject_vc_ = -1;
 }

@@ -71,6 +71,7 @@ public:
     }
 
     unsigned max_queue_occupancy() const override { return max_occupancy_; }
+    std::optional<BufferPeaks> buffer_peaks() const override;
     bool waiting_on_time(uint64_t cycle) const override;
     void describe_stuck(std::ostream& os) const override;
     uint32_t holding_inputs() const override;
@@ -114,6 +115,7 @@ private:
     unsigned inject_pointer_ = 0;
     uint64_t inject_free_at_ = 0;
     unsigned max_occupancy_ = 0;
+    unsigned peak_injection_ = 0;  // the most flits an injection virtual channel held
     // Whether the edge changed anything beyond moving flits (counters_.progress counts those): a
     // packet routed, a virtual channel allocated, credits in, a delivery, a packet made. An edge that
     // changed nothing is followed by edges that change nothing until a timer below passes or a

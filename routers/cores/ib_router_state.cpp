@@ -1,5 +1,6 @@
 // What the input-buffered router shows of itself when a run stops moving: whether it waits for time,
-// its stuck state, and the waits the stall diagnosis follows (see ib_router.h).
+// its stuck state, the waits the stall diagnosis follows, and its buffers' peaks (see ib_router.h).
+#include <algorithm>
 #include <sstream>
 
 #include "routers/cores/ib_router.h"
@@ -96,6 +97,13 @@ std::string InputBufferedRouter::held_packet(unsigned in_port, unsigned out_port
         return os.str();
     }
     return "";
+}
+
+std::optional<InputBufferedRouter::BufferPeaks> InputBufferedRouter::buffer_peaks() const {
+    BufferPeaks peaks;
+    peaks.injection = peak_injection_;
+    for (const VcOutputPort& out : outs_) peaks.owed = std::max(peaks.owed, ib_.vc_depth - out.least_credits());
+    return peaks;
 }
 
 void InputBufferedRouter::describe_stuck(std::ostream& os) const {

@@ -12,6 +12,7 @@
 // most of its elaboration time and memory.
 #pragma once
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <stdexcept>
 #include <string>
@@ -74,6 +75,13 @@ public:
         pins_->in_ready[p](in.ready);
     }
     virtual unsigned max_queue_occupancy() const = 0;
+    // The input-buffered routers: the most flits one of an output's virtual channels was owed credits
+    // for, and the most one of the injection virtual channels held (a stall's diagnosis derives the
+    // buffer depth a run needs from them); none for a router that cannot tell (the Verilated one).
+    struct BufferPeaks {
+        unsigned owed = 0, injection = 0;
+    };
+    virtual std::optional<BufferPeaks> buffer_peaks() const { return BufferPeaks{}; }
     // True if something here is due at a later cycle by the clock alone: a queue head waiting for its
     // not-before cycle, or a clocked logic's next scheduled step (the run is not stuck).
     virtual bool waiting_on_time(uint64_t cycle) const = 0;

@@ -47,6 +47,8 @@ public:
     void describe_stuck(std::ostream& os) const override;
     unsigned queue_occupancy(unsigned port) const override;
     unsigned credits_held(unsigned p, unsigned vc) const override;
+    // (Its credit counts as the allocators see them, without those on their way back, are not among its pins.)
+    std::optional<BufferPeaks> buffer_peaks() const override { return std::nullopt; }
     unsigned flits_held(unsigned p, unsigned vc) const override;
     void note_links_in(std::vector<size_t>* touched) override { touched_ = touched; }
     // The Verilated model (to add its internals to a Verilator VCD after elaboration).

@@ -1,4 +1,5 @@
 // `cubecast run` and `cubecast list`.
+#include <algorithm>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -8,6 +9,7 @@
 #include "models/sim/report.h"
 #include "models/sim/result_json.h"
 #include "models/sim/simulate.h"
+#include "models/sim/validate.h"
 #include "routers/algorithms/registry.h"
 #include "testbenches/app/cli.h"
 
@@ -38,11 +40,9 @@ int exit_code_for(RunStatus s) {
 }
 
 namespace {
-// A bounded-queue run that stalled: the same run with unbounded queues (the SystemC router, no
-// outputs written), whose peak queue is the depth at which this schedule runs unchanged (a queue that
-// never fills never refuses a packet).
-std::optional<unsigned> unbounded_peak(RunConfig c) {
-    c.queue_depth = 0;
+// A stalled run's configuration run again for its diagnosis, with the SystemC router and no outputs
+// written (`label` names it in the progress lines); none if that cannot run.
+std::optional<RunResult> rerun_for_diagnosis(RunConfig c, const std::string& label) {
     c.router = RouterChoice::systemc;
     c.rtl_nodes.clear();
     c.trace_path.clear();
@@ -50,26 +50,69 @@ std::optional<unsigned> unbounded_peak(RunConfig c) {
     c.fst_path.clear();
     c.delays_path.clear();
     c.link_load_path.clear();
-    c.progress_label = "diagnosis, the same run with unbounded queues: ";
+    c.progress_label = "diagnosis, the same run with " + label + ": ";
     try {
-        const RunResult u = simulate_isolated(c).result;
-        if (u.status == RunStatus::ok) return u.max_queue_occupancy;
-    } catch (const std::exception&) {}
-    return std::nullopt;
+        if (validate(c)) return std::nullopt;
+        return simulate_isolated(c).result;
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+// A bounded-queue run that stalled: the same run with unbounded queues, whose peak queue is the depth
+// at which this schedule runs unchanged (a queue that never fills never refuses a packet).
+std::string unbounded_queues_line(RunConfig c, RunResult& r) {
+    c.queue_depth = 0;
+    const auto u = rerun_for_diagnosis(c, "unbounded queues");
+    if (!u || u->status != RunStatus::ok) return "";
+    r.unbounded_peak_queue = u->max_queue_occupancy;
+    return "the same run with unbounded queues peaks at " + std::to_string(u->max_queue_occupancy) +
+           " packets in one queue: --queue-depth " + std::to_string(u->max_queue_occupancy) + " or more runs it unchanged\n";
+}
+
+// An input-buffered run that stalled: the same run with the deepest virtual channels. If that one
+// finishes and its buffers never limited it (no credit count and no injection channel ever came near
+// the depth), a depth D decides every step as it did when (a) a copy asks for the switch only with a
+// credit left: D above the most flits a virtual channel was owed; (b) under cut-through and
+// store-and-forward a packet takes a virtual channel only with room for all of it: D at least that
+// plus the longest packet; (c) the network interface pushes a flit only into a channel with room: D
+// above the most an injection channel held. The rest does not depend on D. So D runs it unchanged
+// (less may do). The line says so, or that deeper buffers alone stall too.
+std::string deep_buffers_line(RunConfig c, RunResult& r) {
+    constexpr unsigned kDeepest = 255;  // (--vc-depth's limit: credits travel as 8 bits per channel)
+    c = with_defaults(c);
+    c.preset.clear();
+    c.ib_given.clear();
+    c.ib.vc_depth = kDeepest;
+    const std::string same = std::to_string(kDeepest) + "-flit virtual channels";
+    const auto deep = rerun_for_diagnosis(c, same);
+    if (!deep) return "";
+    if (deep->status == RunStatus::deadlock)
+        return "the same run with " + same + " stalls too: deeper buffers alone do not let it finish\n";
+    if (deep->status != RunStatus::ok) return "";
+    const unsigned longest = std::max(c.packet_flits, c.token_flits);  // (at least the longest packet)
+    const unsigned needed =
+        std::max({deep->peak_flits_owed + (c.ib.switching == Switching::wormhole ? 1 : longest), deep->peak_injection_flits + 1,
+                  longest});           // (the last: what validation asks of a collective's, or cut-through's, channel)
+    if (needed > kDeepest) return "";  // the deep run's own buffers may have limited it
+    r.vc_depth_needed = needed;
+    return "the same run with " + same + " finishes (" + std::to_string(deep->completion_cycles) +
+           " cycles; a virtual channel was owed at most " + std::to_string(deep->peak_flits_owed) +
+           " flits, an injection channel held at most " + std::to_string(deep->peak_injection_flits) + "): --vc-depth " +
+           std::to_string(needed) + " or more runs it unchanged\n";
 }
 }  // namespace
 
 // The run goes in a child process (one SystemC elaboration per process), so that a stalled run with
-// bounded queues can run again with unbounded ones for its diagnosis.
+// bounded queues can run again with unbounded ones (input buffers: with the deepest) for its diagnosis.
 // in_this_process: simulate here (a process of its own already, as an experiment's point is).
 RunResult run_diagnosed(const RunConfig& config, bool in_this_process = false) {
     RunResult r = in_this_process ? simulate(config) : simulate_isolated(config).result;
-    if (r.stalled && !r.stall_diagnosis.empty() && config.queue_depth) {
-        r.unbounded_peak_queue = unbounded_peak(config);
-        if (r.unbounded_peak_queue)
-            r.stall_diagnosis += "the same run with unbounded queues peaks at " + std::to_string(*r.unbounded_peak_queue) +
-                                 " packets in one queue: --queue-depth " + std::to_string(*r.unbounded_peak_queue) +
-                                 " or more runs it unchanged\n";
+    if (!r.stalled || r.stall_diagnosis.empty()) return r;
+    if (with_defaults(config).buffering == Buffering::input) {
+        if (!in_this_process) r.stall_diagnosis += deep_buffers_line(config, r);
+    } else if (config.queue_depth) {
+        r.stall_diagnosis += unbounded_queues_line(config, r);
     }
     return r;
 }

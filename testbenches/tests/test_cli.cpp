@@ -355,6 +355,60 @@ TEST(CommandLine, ProgressCountsLikeWithLike) {
     std::remove(err.c_str());
 }
 
+// An input-buffered run that stalls runs again with 255-flit virtual channels for its diagnosis; when
+// that one finishes, the depth it names runs the stalled configuration unchanged: checked here by
+// running it, whose trace must equal the deep run's, transmission for transmission (wormhole, where
+// the credits decide; cut-through and store-and-forward, where a packet needs room for all of it; and
+// an injection channel that fills deepest). A run that deeper buffers do not help says so.
+TEST(CommandLine, AnInputBufferedStallNamesTheDepthThatRunsIt) {
+    const std::vector<std::pair<std::string, std::string>> stalls = {
+        // a configuration and its stalling depth
+        {"--task mnb --dim 6 --packet-flits 4 --buffering input --vcs 1", "4"},
+        {"--task mnb --dim 6 --packet-flits 4 --buffering input --vcs 1 --switching cut-through", "4"},
+        {"--task mnb --dim 6 --packet-flits 2 --buffering input --vcs 2 --switching store-forward", "2"},
+        {"--task traffic --algorithm adaptive --dim 5 --rate 0.8 --packet-flits 4 --buffering input --vcs 1 --warmup-cycles 100 "
+         "--window 300 --drain 100",
+         "2"},
+        {"--task traffic --algorithm dor --topology torus --dim 2 --radix 8 --rate 0.5 --packet-flits 4 --buffering input --vcs "
+         "2 "
+         "--datelines off --warmup-cycles 100 --window 300 --drain 100",
+         "4"}};
+    const auto body = [](const std::string& trace) {
+        std::istringstream in(trace);
+        std::string line, out;
+        while (std::getline(in, line))
+            if (line.rfind("#", 0) != 0) out += line + "\n";
+        return out;
+    };
+    for (const auto& [stall, stalling_depth] : stalls) {
+        SCOPED_TRACE(stall + " --vc-depth " + stalling_depth);
+        const CliResult r = cubecast_cli("run " + stall + " --vc-depth " + stalling_depth + " --json");
+        ASSERT_EQ(r.code, 3) << r.err;
+        const auto j = nlohmann::json::parse(r.out);
+        ASSERT_TRUE(j.contains("vc_depth_needed")) << j.at("stall_diagnosis");
+        const unsigned depth = j.at("vc_depth_needed").get<unsigned>();
+        EXPECT_NE(
+            j.at("stall_diagnosis").get<std::string>().find("--vc-depth " + std::to_string(depth) + " or more runs it unchanged"),
+            std::string::npos);
+        std::string traces[2];
+        const unsigned depths[2] = {depth, 255};
+        for (int k = 0; k < 2; ++k) {
+            const std::string path = temp_path("depth" + std::to_string(k) + ".csv");
+            const CliResult ok = cubecast_cli("run " + stall + " --vc-depth " + std::to_string(depths[k]) + " --trace " + path);
+            EXPECT_EQ(ok.code, 0) << "--vc-depth " << depths[k] << ": " << ok.err;
+            traces[k] = body(slurp(path));
+            std::remove(path.c_str());
+        }
+        EXPECT_GT(traces[0].size(), 100u);
+        EXPECT_TRUE(traces[0] == traces[1]) << "--vc-depth " << depth << " ran otherwise than 255-flit channels";
+    }
+    const auto deep_too =
+        nlohmann::json::parse(cubecast_cli("run --task kb --algorithm st --dim 4 --k 5 --buffering input --json").out);
+    EXPECT_EQ(deep_too.at("status"), "deadlock");
+    EXPECT_FALSE(deep_too.contains("vc_depth_needed"));
+    EXPECT_NE(deep_too.at("stall_diagnosis").get<std::string>().find("255-flit virtual channels stalls too"), std::string::npos);
+}
+
 // A stalled bounded-queue run runs again with unbounded queues for its diagnosis; that run's progress
 // lines say so (they gave cycles past the stall as if they were the run's own).
 TEST(CommandLine, TheDiagnosisRerunsProgressIsLabelled) {
