@@ -17,6 +17,7 @@ struct NetworkCounters {
     uint64_t absorbed = 0;            // placed nowhere and not delivered (consumed by the logic)
     uint64_t corrupt_headers = 0;
     int64_t unfinished_logics = 0;  // clocked control logics that have not finished yet
+    bool buffers_short = false;     // a diagnosis run's buffers ran short (InputBuffering::stop_below_credits)
 };
 
 }  // namespace cubecast

@@ -111,7 +111,7 @@ void RunSupervisor::check_end(uint64_t cycle) {
         else
             return stall();
     }
-    if (cycle + 1 >= cycle_limit()) finish(RunStatus::timeout);
+    if (cycle + 1 >= cycle_limit() || counters.buffers_short) finish(RunStatus::timeout);
     if ((cycle & 63) == 0) note_progress(cycle);
 }
 

@@ -41,6 +41,9 @@ struct InputBuffering {
     Switching switching = Switching::wormhole;
     Datelines datelines = Datelines::wrap;  // torus: two virtual-channel classes (needs vcs >= 2)
     uint64_t plant_lost_credit_at = 0;  // test hook: from this run cycle on, the next credit a router frees is lost (0: never)
+    // A stall's diagnosis run (0: off): the run stops once a virtual channel has fewer credits than this
+    // after a flit left for it, or an injection channel is full (its buffers, not the schedule, then decide).
+    unsigned stop_below_credits = 0;
 };
 
 // A knob by its option's name (vcs, vc-depth, credit-delay, router-delay, link-delay, injection-delay,

@@ -350,6 +350,7 @@ void InputBufferedRouter::inject_flit() {
     inject_free_at_ = cycle_ + ib_.link_period;
     max_occupancy_ = std::max(max_occupancy_, c.occupancy());
     peak_injection_ = std::max(peak_injection_, c.occupancy());
+    if (ib_.stop_below_credits && c.occupancy() == ib_.vc_depth) counters_.buffers_short = true;
     ++counters_.progress;
     if (++inject_flit_ == injecting_.packet.length()) inject_vc_ = -1;
 }

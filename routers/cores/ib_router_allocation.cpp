@@ -133,6 +133,7 @@ void InputBufferedRouter::traverse(unsigned p, unsigned vc, unsigned out) {
         sent_mask_ |= 1u << out;
         touch_out(out);
         outs_[out].flit_sent(w);
+        if (outs_[out].credits(w) < ib_.stop_below_credits) counters_.buffers_short = true;
         owed_mask_ |= 1u << out;
         if (head) ++counters_.transmissions_started;
         if (tail) outs_[out].release(w);

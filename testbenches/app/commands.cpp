@@ -77,29 +77,33 @@ std::string unbounded_queues_line(RunConfig c, RunResult& r) {
 // store-and-forward a packet takes a virtual channel only with room for all of it: D at least that
 // plus the longest packet; (c) the network interface pushes a flit only into a channel with room: D
 // above the most an injection channel held. The rest does not depend on D. So D runs it unchanged
-// (less may do). The line says so, or that deeper buffers alone stall too.
+// (less may do). The line says so, or that deeper buffers alone stall too, or that even they fill (the
+// deep run stops there: its own buffers would decide from then on).
 std::string deep_buffers_line(RunConfig c, RunResult& r) {
     constexpr unsigned kDeepest = 255;  // (--vc-depth's limit: credits travel as 8 bits per channel)
     c = with_defaults(c);
     c.preset.clear();
     c.ib_given.clear();
     c.ib.vc_depth = kDeepest;
-    const std::string same = std::to_string(kDeepest) + "-flit virtual channels";
-    const auto deep = rerun_for_diagnosis(c, same);
-    if (!deep) return "";
-    if (deep->status == RunStatus::deadlock)
-        return "the same run with " + same + " stalls too: deeper buffers alone do not let it finish\n";
-    if (deep->status != RunStatus::ok) return "";
     const unsigned longest = std::max(c.packet_flits, c.token_flits);  // (at least the longest packet)
-    const unsigned needed =
-        std::max({deep->peak_flits_owed + (c.ib.switching == Switching::wormhole ? 1 : longest), deep->peak_injection_flits + 1,
-                  longest});           // (the last: what validation asks of a collective's, or cut-through's, channel)
-    if (needed > kDeepest) return "";  // the deep run's own buffers may have limited it
+    const unsigned margin = c.ib.switching == Switching::wormhole ? 1 : longest;
+    c.ib.stop_below_credits = margin;  // past that the deep run's own buffers would decide: stop there
+    const std::string channels = std::to_string(kDeepest) + "-flit virtual channels", same = "the same run with " + channels;
+    const auto deep = rerun_for_diagnosis(c, channels);
+    if (!deep) return "";
+    if (deep->status == RunStatus::deadlock) return same + " stalls too: deeper buffers alone do not let it finish\n";
+    const unsigned needed = std::max({deep->peak_flits_owed + margin, deep->peak_injection_flits + 1, longest});
+    // (the last: what validation asks of a collective's, or cut-through's, channel)
+    if (needed > kDeepest)
+        return same + " fills them too (by cycle " + std::to_string(deep->simulated_cycles) + " a virtual channel was owed " +
+               std::to_string(deep->peak_flits_owed) + " flits, an injection channel held " +
+               std::to_string(deep->peak_injection_flits) + "): even the deepest channels --vc-depth allows would hold it back\n";
+    if (deep->status != RunStatus::ok) return "";
     r.vc_depth_needed = needed;
-    return "the same run with " + same + " finishes (" + std::to_string(deep->completion_cycles) +
-           " cycles; a virtual channel was owed at most " + std::to_string(deep->peak_flits_owed) +
-           " flits, an injection channel held at most " + std::to_string(deep->peak_injection_flits) + "): --vc-depth " +
-           std::to_string(needed) + " or more runs it unchanged\n";
+    return same + " finishes (" + std::to_string(deep->completion_cycles) + " cycles; a virtual channel was owed at most " +
+           std::to_string(deep->peak_flits_owed) + " flits, an injection channel held at most " +
+           std::to_string(deep->peak_injection_flits) + "): --vc-depth " + std::to_string(needed) +
+           " or more runs it unchanged\n";
 }
 }  // namespace
 

@@ -359,7 +359,8 @@ TEST(CommandLine, ProgressCountsLikeWithLike) {
 // that one finishes, the depth it names runs the stalled configuration unchanged: checked here by
 // running it, whose trace must equal the deep run's, transmission for transmission (wormhole, where
 // the credits decide; cut-through and store-and-forward, where a packet needs room for all of it; and
-// an injection channel that fills deepest). A run that deeper buffers do not help says so.
+// an injection channel that fills deepest). A run that deeper buffers do not help says so, and so does
+// one whose deep run fills even 255-flit channels.
 TEST(CommandLine, AnInputBufferedStallNamesTheDepthThatRunsIt) {
     const std::vector<std::pair<std::string, std::string>> stalls = {
         // a configuration and its stalling depth
@@ -407,6 +408,16 @@ TEST(CommandLine, AnInputBufferedStallNamesTheDepthThatRunsIt) {
     EXPECT_EQ(deep_too.at("status"), "deadlock");
     EXPECT_FALSE(deep_too.contains("vc_depth_needed"));
     EXPECT_NE(deep_too.at("stall_diagnosis").get<std::string>().find("255-flit virtual channels stalls too"), std::string::npos);
+    // Past saturation the deep run's injection channels fill: it stops there, and no depth is named.
+    const auto full = nlohmann::json::parse(
+        cubecast_cli("run --task traffic --algorithm adaptive --dim 5 --rate 0.9 --packet-flits 4 --buffering input --vcs 1 "
+                     "--vc-depth 2 --warmup-cycles 100 --window 1500 --drain 100 --seed 3 --json")
+            .out);
+    EXPECT_EQ(full.at("status"), "deadlock");
+    EXPECT_FALSE(full.contains("vc_depth_needed"));
+    const std::string why = full.at("stall_diagnosis");
+    EXPECT_NE(why.find("255-flit virtual channels fills them too"), std::string::npos) << why;
+    EXPECT_NE(why.find("an injection channel held 255"), std::string::npos) << why;
 }
 
 // A stalled bounded-queue run runs again with unbounded queues for its diagnosis; that run's progress
