@@ -17,8 +17,10 @@ struct ConservationVerdict {
     bool judged = true;
 };
 
+// inside_counted: the count of packets inside routers includes every router's (not so with Verilated
+// input-buffered routers: then a stalled run that balances is never judged whole).
 inline ConservationVerdict judge_conservation(const NetworkCounters& c, uint64_t seen_on_links, uint64_t corrupt_on_links,
-                                              RunStatus ended_as) {
+                                              RunStatus ended_as, bool inside_counted = true) {
     const bool clean = c.corrupt_headers == 0 && corrupt_on_links == 0;
     const bool arrived = c.transmissions_sent == c.packets_received && c.packets_received == seen_on_links;
     ConservationVerdict v;
@@ -27,9 +29,11 @@ inline ConservationVerdict judge_conservation(const NetworkCounters& c, uint64_t
     if (ended_as == RunStatus::deadlock) {
         const bool standstill_balanced = clean && arrived && c.copies_enqueued >= c.transmissions_started &&
                                          c.transmissions_started >= c.transmissions_sent && c.in_routers >= 0;
-        v.judged = v.conserved || !standstill_balanced;
+        v.judged = (v.conserved && inside_counted) || !standstill_balanced;
+        if (!inside_counted && standstill_balanced) v.conserved = false;
     } else if (ended_as == RunStatus::timeout) {
-        v.judged = v.conserved;  // still moving: flits on the wires as well
+        v.judged = v.conserved && inside_counted;  // still moving: flits on the wires as well
+        v.conserved = v.judged;
     }
     return v;
 }

@@ -177,15 +177,21 @@ Network::RunChecks Network::read_nodes_and_routers(RunResult& r) const {
     return checks;
 }
 
+// Whether the count of packets inside routers covers every router (see RouterBase::counts_packets_inside).
+bool Network::packets_inside_counted() const {
+    return std::all_of(routers_.begin(), routers_.end(), [](const auto& r) { return r->counts_packets_inside(); });
+}
+
 // Packets (conservation.h: judged from the counts) and credits (the audit, judged whatever happened).
 void Network::check_conservation(RunResult& r) const {
     const uint64_t monitored = r.data_transmissions + r.ctrl_transmissions;
     const uint64_t corrupt_on_links = log_ ? log_->corrupt_headers() : monitor_->moved().corrupt_headers();
     const RunStatus ended_as = supervisor_->status();
-    const ConservationVerdict verdict = judge_conservation(counters_, monitored, corrupt_on_links, ended_as);
+    const ConservationVerdict verdict =
+        judge_conservation(counters_, monitored, corrupt_on_links, ended_as, packets_inside_counted());
     r.conserved = verdict.conserved;
     r.conservation_judged = verdict.judged;
-    r.left_in_routers = counters_.in_routers;
+    if (packets_inside_counted()) r.left_in_routers = counters_.in_routers;
     if (credit_audit_ && !credit_audit_->problem().empty()) {  // a broken rule, whatever else happened
         r.conserved = false;
         r.conservation_judged = true;
@@ -220,9 +226,10 @@ RunStatus Network::settle_status(RunResult& r, const RunChecks& checks) const {
     const RunStatus ended_as = status;
     if (r.stalled && broke_a_rule) status = RunStatus::check_failed;
     if (ended_as == RunStatus::deadlock) {
-        r.problems.push_back("stalled at cycle " + std::to_string(supervisor_->cycles()) + " with " +
-                             std::to_string(counters_.in_routers) + " packets inside routers and " +
-                             std::to_string(r.expected_deliveries - r.deliveries) + " deliveries missing");
+        r.problems.push_back(
+            "stalled at cycle " + std::to_string(supervisor_->cycles()) + " with " +
+            (packets_inside_counted() ? std::to_string(counters_.in_routers) + " packets inside routers and " : std::string()) +
+            std::to_string(r.expected_deliveries - r.deliveries) + " deliveries missing");
         r.stuck_state = supervisor_->stuck_state();
         r.stall_diagnosis = supervisor_->diagnosis();
     }

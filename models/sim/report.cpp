@@ -233,13 +233,18 @@ void print_table(std::ostream& os, const RunResult& r) {
     row(os, "delivered exactly once",
         std::string(r.delivered_exactly_once ? "yes" : "NO") + " (" + std::to_string(r.deliveries) + " of " +
             std::to_string(r.expected_deliveries) + ")");
+    const std::string stayed = r.left_in_routers
+                                   ? std::to_string(*r.left_in_routers) + " packets stayed inside routers"
+                                   : std::string("packets stayed inside routers (the Verilated ones do not count theirs)");
     row(os, "packets conserved",
         r.conservation_judged ? (r.conserved ? "yes" : "NO")
         : !r.stall_diagnosis.empty()  // (a standstill, not the cycle limit)
-            ? "not judged: " + std::to_string(r.left_in_routers) +
-                  " packets stayed inside routers (the counts cannot tell those from lost ones); every packet sent "
-                  "arrived whole and was seen on its link"
-            : "not judged: the run did not finish (" + std::to_string(r.left_in_routers) + " packets inside routers)");
+            ? "not judged: " + stayed +
+                  ", which the counts cannot tell from lost ones; every packet sent arrived whole and was "
+                  "seen on its link"
+            : "not judged: the run did not finish (" +
+                  (r.left_in_routers ? std::to_string(*r.left_in_routers) : std::string("uncounted")) +
+                  " packets inside routers)");
     {
         std::ostringstream s;
         s << std::fixed << std::setprecision(3) << r.wall_seconds << " s, " << human(r.router_cycles_per_second)

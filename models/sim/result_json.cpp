@@ -261,7 +261,7 @@ json to_json(const RunResult& r, bool with_per_node) {
     if (r.vc_depth_needed) j["vc_depth_needed"] = *r.vc_depth_needed;
     if (!r.conservation_judged) {
         j["conserved"] = nullptr;
-        j["left_in_routers"] = r.left_in_routers;
+        j["left_in_routers"] = r.left_in_routers ? json(*r.left_in_routers) : json(nullptr);
     }
     json marks = json::array();
     for (const RunMark& m : r.marks) marks.push_back({{"name", m.name}, {"cycle", m.cycle}, {"phase_end", m.phase_end}});
@@ -331,7 +331,8 @@ RunResult result_from_json(const json& j) {
     r.delivered_exactly_once = j.at("delivered_exactly_once");
     r.conservation_judged = !j.at("conserved").is_null();
     r.conserved = r.conservation_judged && j.at("conserved").get<bool>();
-    r.left_in_routers = j.value("left_in_routers", int64_t{0});
+    if (j.contains("left_in_routers") && !j.at("left_in_routers").is_null())
+        r.left_in_routers = j.at("left_in_routers").get<int64_t>();
     r.simulated_cycles = j.at("simulated_cycles");
     r.wall_seconds = j.at("wall_seconds");
     r.elaboration_seconds = j.at("elaboration_seconds");

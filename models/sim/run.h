@@ -195,7 +195,7 @@ struct RunResult {
     // ones by the counts; a stalled run is still checked for what a standstill shows (every packet sent
     // arrived whole and was seen on its link, none corrupted) and is judged not conserved if that fails.
     bool conservation_judged = true;
-    int64_t left_in_routers = 0;
+    std::optional<int64_t> left_in_routers;  // (none where Verilated input-buffered routers do not count theirs)
     uint64_t simulated_cycles = 0;
     double wall_seconds = 0;         // the simulation (sc_start to the end)
     double elaboration_seconds = 0;  // building the network before it

@@ -154,11 +154,15 @@ void RunSupervisor::stall() {
             r->logic_report(lr);
             logics += !lr.problems.empty();
         }
-        diagnosis_ = "nothing moved for " + std::to_string(stall_limit(net_.config.packet_flits)) +
-                     " cycles and nothing is due by the clock: " + std::to_string(counters.in_routers) +
-                     " packets are inside routers (" + std::to_string(holding) +
-                     " held by inputs that cannot place them), with no cycle of waits among them; the control logics of " +
-                     std::to_string(logics) + " nodes wait for packets that do not come\n";
+        diagnosis_ =
+            "nothing moved for " + std::to_string(stall_limit(net_.config.packet_flits)) +
+            " cycles and nothing is due by the clock: " +
+            (std::all_of(net_.routers.begin(), net_.routers.end(), [](const auto& r) { return r->counts_packets_inside(); })
+                 ? std::to_string(counters.in_routers) + " packets are"
+                 : std::string("packets (not counted in Verilated routers) are")) +
+            " inside routers (" + std::to_string(holding) +
+            " held by inputs that cannot place them), with no cycle of waits among them; the control logics of " +
+            std::to_string(logics) + " nodes wait for packets that do not come\n";
     }
     std::ostringstream os;
     for (const auto& r : net_.routers) r->describe_stuck(os);

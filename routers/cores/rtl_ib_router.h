@@ -49,6 +49,8 @@ public:
     unsigned credits_held(unsigned p, unsigned vc) const override;
     // (Its credit counts as the allocators see them, without those on their way back, are not among its pins.)
     std::optional<BufferPeaks> buffer_peaks() const override { return std::nullopt; }
+    // (Which packets its buffers hold, and how many copies of each are still to go, is not on its pins.)
+    bool counts_packets_inside() const override { return false; }
     unsigned flits_held(unsigned p, unsigned vc) const override;
     void note_links_in(std::vector<size_t>* touched) override { touched_ = touched; }
     // The Verilated model (to add its internals to a Verilator VCD after elaboration).

@@ -69,3 +69,18 @@ TEST(Conservation, ARunAtTheCycleLimitIsNotJudgedUnlessItBalances) {
     EXPECT_FALSE(judge_conservation(balanced(100, 3), 99, 0, RunStatus::timeout).judged);
     EXPECT_TRUE(judge_conservation(balanced(100, 0), 100, 0, RunStatus::timeout).judged);
 }
+
+// Verilated input-buffered routers count a packet only on a link or in its node's queue, not in their
+// buffers: a stalled network of them that balances is not judged whole even when its count is 0 (it
+// was called conserved while its packets sat in the RTL's buffers), nor is one at the cycle limit; a
+// broken flow is still judged.
+TEST(Conservation, UncountedBuffersAreNeverJudgedWhole) {
+    EXPECT_FALSE(judge_conservation(balanced(100, 0), 100, 0, RunStatus::deadlock, false).judged);
+    EXPECT_FALSE(judge_conservation(balanced(100, 0), 100, 0, RunStatus::timeout, false).judged);
+    NetworkCounters lost_tail = balanced(100, 0);
+    ++lost_tail.transmissions_sent;
+    const ConservationVerdict v = judge_conservation(lost_tail, 100, 0, RunStatus::deadlock, false);
+    EXPECT_TRUE(v.judged);
+    EXPECT_FALSE(v.conserved);
+    EXPECT_TRUE(judge_conservation(balanced(100, 0), 100, 0, RunStatus::ok, false).conserved);  // a finished run: as before
+}
