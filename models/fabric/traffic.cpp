@@ -377,7 +377,9 @@ bool TrafficLedger::delivered(const Header& h, uint32_t at, uint64_t cycle) {
         ++half_count_[half];
         const unsigned hop_count = topology_.distance(h.origin, h.dest);
         hop_sum_ += hop_count;
-        hop_flit_sum_ += spec_.zero_load.cycles(hop_count, flits);
+        const double zero_load = spec_.zero_load.cycles(hop_count, flits);
+        hop_flit_sum_ += zero_load;
+        longest_zero_load_ = std::max(longest_zero_load_, zero_load);
         latency_flits_ += flits;
         if (cycle >= end_) saturated_ = true;
     }
@@ -396,7 +398,9 @@ TrafficResult TrafficLedger::summarize() const {
     r.delivered = delivered_;
     r.measured = measured_;
     r.ambiguous = ambiguous_;
-    r.saturation_judged = spec_.drain > 0;
+    // A drain shorter than a measured packet's zero-load latency ends with packets of the window in
+    // flight at any load: then the run is not judged.
+    r.saturation_judged = static_cast<double>(spec_.drain) >= longest_zero_load_ && spec_.drain > 0;
     r.saturated = saturated_ && r.saturation_judged;
     for (const PacketSize& s : spec_.sizes)
         r.sizes += (r.sizes.empty() ? "" : ",") + std::to_string(s.flits) + ":" + [&] {

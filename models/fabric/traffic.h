@@ -127,8 +127,8 @@ struct TrafficResult {
     double mean_flits = 0;   // of the measured packets
     std::string sizes;       // the size distribution as given (--packet-sizes; "from the trace" for a trace's), or empty
     bool saturated = false;  // some measured packet arrived after generation had stopped
-    // Whether that says anything: with no drain (--drain 0) injection stops with the window, so the
-    // window's last packets are always in flight then, at any load.
+    // Whether that says anything: with a drain shorter than a measured packet's zero-load latency (or
+    // none) the window's last packets are still in flight when injection stops, at any load.
     bool saturation_judged = true;
     // Mean latency of the measured packets created in the window's second half over that of its first
     // half: near 1 where queues are stable; well above 1 where latency grows with the time a load has
@@ -209,6 +209,7 @@ private:
     uint64_t window_flits_delivered_ = 0;
     std::vector<uint32_t> latencies_;  // of the measured packets delivered
     double hop_sum_ = 0, hop_flit_sum_ = 0;
+    double longest_zero_load_ = 0;         // the longest zero-load latency of a measured packet
     double half_latency_sum_[2] = {0, 0};  // measured packets created in the window's first, second half
     uint64_t half_count_[2] = {0, 0};
     uint64_t latency_flits_ = 0;  // flits of the measured packets delivered

@@ -85,7 +85,8 @@ void print_traffic(std::ostream& os, const RunResult& r) {
         fixed(t.offered, 4) + " / " + fixed(t.accepted, 4) + " flits/node/cycle" +
             (t.saturated ? "  SATURATED: measured packets still in flight when injection stopped"
              : !t.saturation_judged
-                 ? "  (saturation not judged: with no drain the window's last packets are in flight at any load)"
+                 ? "  (saturation not judged: with a drain shorter than a packet's zero-load latency the window's last "
+                   "packets are in flight at any load)"
                  : ""));
     if (t.measured == 0) {
         row(os, "latency",

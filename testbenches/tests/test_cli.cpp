@@ -766,8 +766,9 @@ TEST(CommandLine, AStalledRunsConservationIsNotJudged) {
     }
 }
 
-// With no drain, injection stops with the window, so its last packets are in flight then at any load:
-// the run does not call itself saturated (null in the JSON, said in the table). With a drain, the same
+// With no drain (or one shorter than a measured packet's zero-load latency), injection stops while the
+// window's last packets are in flight, at any load: the run does not call itself saturated (null in
+// the JSON, said in the table). With a drain, the same
 // light load is judged and is not saturated; a load past saturation still is, with or without a drain
 // of a few cycles.
 TEST(CommandLine, NoDrainLeavesSaturationUnjudged) {
@@ -781,6 +782,10 @@ TEST(CommandLine, NoDrainLeavesSaturationUnjudged) {
     const CliResult table = cubecast_cli(light + " --drain 0");
     EXPECT_EQ(table.out.find("SATURATED"), std::string::npos) << table.out;
     EXPECT_NE(table.out.find("saturation not judged"), std::string::npos) << table.out;
+    // A drain shorter than the longest measured packet's zero-load latency (6 hops, 6 cycles here) is
+    // not judged either; one as long is.
+    EXPECT_TRUE(nlohmann::json::parse(cubecast_cli(light + " --drain 5 --json").out).at("traffic").at("saturated").is_null());
+    EXPECT_FALSE(nlohmann::json::parse(cubecast_cli(light + " --drain 6 --json").out).at("traffic").at("saturated").is_null());
     const CliResult drained = cubecast_cli(light + " --drain 200 --json");
     ASSERT_EQ(drained.code, 0) << drained.err;
     EXPECT_FALSE(nlohmann::json::parse(drained.out).at("traffic").at("saturated").get<bool>());
