@@ -66,6 +66,7 @@ private:
     void check_end(uint64_t cycle);
     void watch_waits(uint64_t cycle);
     void stall();
+    bool every_router(bool (RouterBase::*property)() const) const;
     void note_progress(uint64_t cycle);
     void finish(RunStatus status);
 

@@ -51,6 +51,7 @@ public:
     std::optional<BufferPeaks> buffer_peaks() const override { return std::nullopt; }
     // (Which packets its buffers hold, and how many copies of each are still to go, is not on its pins.)
     bool counts_packets_inside() const override { return false; }
+    bool reports_waits() const override { return false; }
     unsigned flits_held(unsigned p, unsigned vc) const override;
     void note_links_in(std::vector<size_t>* touched) override { touched_ = touched; }
     // The Verilated model (to add its internals to a Verilator VCD after elaboration).

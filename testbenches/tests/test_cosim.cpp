@@ -211,7 +211,8 @@ TEST(Cosim, InputBufferedRtlNetworksRunTrafficWithTheSameTraceAndReport) {
 // A stall with every router in RTL (MNB on the 4-cube, one 2-flit virtual channel, 2-flit packets,
 // delays): the same cycle and trace as the SystemC routers'. The Verilated router does not count the
 // packets its buffers hold, so that run claims no count of packets inside and leaves conservation not
-// judged (it said 0 inside and "conserved"); the SystemC run gives its count.
+// judged (it said 0 inside and "conserved"); the SystemC run gives its count. Nor does it report its
+// inputs' waits, and the diagnosis says so instead of calling the network empty.
 TEST(Cosim, AnInputBufferedRtlStallClaimsNoCountOfPacketsInside) {
     RunConfig c = config("mnb", "bostt", 4, 0, 2, 0);
     c.buffering = cubecast::Buffering::input;
@@ -235,6 +236,11 @@ TEST(Cosim, AnInputBufferedRtlStallClaimsNoCountOfPacketsInside) {
     EXPECT_FALSE(rtl_result.left_in_routers.has_value());
     EXPECT_FALSE(rtl_result.conservation_judged);
     for (const std::string& p : rtl_result.problems) EXPECT_EQ(p.find("packets inside routers"), std::string::npos) << p;
+    // Nor does its diagnosis call the network empty (it did: "no packet for them was ever sent"), or say
+    // no cycle of waits was found among routers that do not report their waits.
+    EXPECT_EQ(rtl_result.stall_diagnosis.find("the network is empty"), std::string::npos) << rtl_result.stall_diagnosis;
+    EXPECT_NE(rtl_result.stall_diagnosis.find("do not report what their inputs wait for"), std::string::npos)
+        << rtl_result.stall_diagnosis;
     const auto j = cubecast::to_json(rtl_result);
     EXPECT_TRUE(j.at("conserved").is_null());
     EXPECT_TRUE(j.at("left_in_routers").is_null());
