@@ -6,7 +6,7 @@
 # (with Verilog routers: --router rtl or --rtl-nodes) shows their internals' dump and save file instead.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-out="${1:?usage: waves/screenshot.sh OUT.png [cubecast run arguments]}"
+out="${1:?usage: waves/screenshot.sh OUT.png [--internals] [cubecast run arguments]}"
 shift
 view=""
 if [ "${1:-}" = "--internals" ]; then

@@ -69,7 +69,6 @@ private:
     std::string deadlock_freedom() const;
     RunChecks read_nodes_and_routers(RunResult& r) const;
     void check_conservation(RunResult& r) const;
-    bool packets_inside_counted() const;
     RunStatus settle_status(RunResult& r, const RunChecks& checks) const;
     void report_dynamic(RunResult& r) const;
     void report_bounds(RunResult& r) const;

@@ -132,6 +132,7 @@ Network::RunChecks Network::read_nodes_and_routers(RunResult& r) const {
         checks.all_done = checks.all_done && node->done();
     }
     r.last_delivery_cycles = r.completion_cycles;
+    bool peaks_unknown = false;  // a Verilated input-buffered router cannot tell its buffers' peaks
     for (const auto& router : routers_) {
         if (std::string u = router->unfinished(); !u.empty()) checks.unfinished.push_back(std::move(u));
         LogicReport lr;
@@ -156,11 +157,12 @@ Network::RunChecks Network::read_nodes_and_routers(RunResult& r) const {
             r.peak_flits_owed = std::max(r.peak_flits_owed, peaks->owed);
             r.peak_injection_flits = std::max(r.peak_injection_flits, peaks->injection);
         } else {
-            r.buffer_peaks_known = false;
+            peaks_unknown = true;
         }
         for (const auto& p : router->problems())
             if (++checks.router_problems <= 4) r.problems.push_back(p);
     }
+    if (peaks_unknown) r.peak_flits_owed = r.peak_injection_flits = 0;  // (not the other routers' alone)
     if (checks.router_problems > 4)
         r.problems.push_back("... and " + std::to_string(checks.router_problems - 4) + " more such problems at other nodes");
     // Logics that never finished: a failure if the run ended, a stall's symptom.
@@ -177,21 +179,16 @@ Network::RunChecks Network::read_nodes_and_routers(RunResult& r) const {
     return checks;
 }
 
-// Whether the count of packets inside routers covers every router (see RouterBase::counts_packets_inside).
-bool Network::packets_inside_counted() const {
-    return std::all_of(routers_.begin(), routers_.end(), [](const auto& r) { return r->counts_packets_inside(); });
-}
-
 // Packets (conservation.h: judged from the counts) and credits (the audit, judged whatever happened).
 void Network::check_conservation(RunResult& r) const {
     const uint64_t monitored = r.data_transmissions + r.ctrl_transmissions;
     const uint64_t corrupt_on_links = log_ ? log_->corrupt_headers() : monitor_->moved().corrupt_headers();
     const RunStatus ended_as = supervisor_->status();
     const ConservationVerdict verdict =
-        judge_conservation(counters_, monitored, corrupt_on_links, ended_as, packets_inside_counted());
+        judge_conservation(counters_, monitored, corrupt_on_links, ended_as, supervisor_->packets_inside_counted());
     r.conserved = verdict.conserved;
     r.conservation_judged = verdict.judged;
-    if (packets_inside_counted()) r.left_in_routers = counters_.in_routers;
+    if (supervisor_->packets_inside_counted()) r.left_in_routers = counters_.in_routers;
     if (credit_audit_ && !credit_audit_->problem().empty()) {  // a broken rule, whatever else happened
         r.conserved = false;
         r.conservation_judged = true;
@@ -226,10 +223,11 @@ RunStatus Network::settle_status(RunResult& r, const RunChecks& checks) const {
     const RunStatus ended_as = status;
     if (r.stalled && broke_a_rule) status = RunStatus::check_failed;
     if (ended_as == RunStatus::deadlock) {
-        r.problems.push_back(
-            "stalled at cycle " + std::to_string(supervisor_->cycles()) + " with " +
-            (packets_inside_counted() ? std::to_string(counters_.in_routers) + " packets inside routers and " : std::string()) +
-            std::to_string(r.expected_deliveries - r.deliveries) + " deliveries missing");
+        r.problems.push_back("stalled at cycle " + std::to_string(supervisor_->cycles()) + " with " +
+                             (supervisor_->packets_inside_counted()
+                                  ? std::to_string(counters_.in_routers) + " packets inside routers and "
+                                  : std::string()) +
+                             std::to_string(r.expected_deliveries - r.deliveries) + " deliveries missing");
         r.stuck_state = supervisor_->stuck_state();
         r.stall_diagnosis = supervisor_->diagnosis();
     }

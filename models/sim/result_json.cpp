@@ -71,7 +71,7 @@ void to_json(json& j, const TrafficResult& t) {
          {"zero_load_latency_cycles", t.zero_load_latency},
          {"mean_packet_flits", t.mean_flits},
          {"packet_sizes", t.sizes},
-         {"saturated", t.saturated},  // (null when not judged: no drain)
+         {"saturated", t.saturated},  // (null when not judged: a drain shorter than a packet's zero-load latency)
          {"latency_growth", t.latency_growth},
          {"link_utilisation", {{"max", t.link_max}, {"mean", t.link_mean}, {"busiest", {t.link_max_src, t.link_max_dst}}}}};
     if (!t.saturation_judged) j["saturated"] = nullptr;
@@ -256,7 +256,7 @@ json to_json(const RunResult& r, bool with_per_node) {
         {"unbounded_peak_queue", r.unbounded_peak_queue ? json(*r.unbounded_peak_queue) : json(nullptr)},
         {"stuck_state", r.stuck_state},
     };
-    if (r.buffer_peaks_known && (r.peak_flits_owed || r.peak_injection_flits))  // (the input-buffered router)
+    if (r.peak_flits_owed || r.peak_injection_flits)  // (the input-buffered router)
         j["input_buffer_peaks"] = {{"flits_owed", r.peak_flits_owed}, {"injection_flits", r.peak_injection_flits}};
     if (r.vc_depth_needed) j["vc_depth_needed"] = *r.vc_depth_needed;
     if (!r.conservation_judged) {

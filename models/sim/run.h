@@ -183,10 +183,10 @@ struct RunResult {
     uint64_t flits_moved = 0;
     double link_utilisation = 0;  // data flits / (directed links x completion cycles)
     unsigned max_queue_occupancy = 0;
-    // The input-buffered router (0 for the ideal one): the most flits one output virtual channel was
-    // owed credits for and the most one injection virtual channel held, over the network.
+    // The input-buffered router (0 for the ideal one, and where a Verilated router cannot tell): the
+    // most flits one output virtual channel was owed credits for and the most one injection virtual
+    // channel held, over the network.
     unsigned peak_flits_owed = 0, peak_injection_flits = 0;
-    bool buffer_peaks_known = true;  // false with Verilated input-buffered routers (they cannot tell)
     uint64_t deliveries = 0;
     uint64_t expected_deliveries = 0;
     bool delivered_exactly_once = false;

@@ -28,6 +28,10 @@ uint64_t arrivals_end(const Task& task) {
 
 RunSupervisor::RunSupervisor(SupervisedNetwork network)
     : net_(network),
+      inside_counted_(
+          std::all_of(network.routers.begin(), network.routers.end(), [](const auto& r) { return r->counts_packets_inside(); })),
+      waits_reported_(
+          std::all_of(network.routers.begin(), network.routers.end(), [](const auto& r) { return r->reports_waits(); })),
       watch_waits_(network.config.queue_depth != 0 || network.config.uses_rtl()) {  // unbounded queues never refuse a packet
     if (const char* every = std::getenv("CUBECAST_PROGRESS_SECONDS")) {
         char* end = nullptr;
@@ -129,10 +133,6 @@ void RunSupervisor::watch_waits(uint64_t cycle) {
     suspected_cycle_ = found;
 }
 
-bool RunSupervisor::every_router(bool (RouterBase::*property)() const) const {
-    return std::all_of(net_.routers.begin(), net_.routers.end(), [&](const auto& r) { return ((*r).*property)(); });
-}
-
 // The run cannot finish: the diagnosis first (a cycle of waits, or what is stuck), then every stuck
 // queue and input (the first 40 lines).
 void RunSupervisor::stall() {
@@ -140,7 +140,7 @@ void RunSupervisor::stall() {
     const std::vector<WaitingInput> cycle = find_wait_cycle(net_.topology, net_.routers);
     if (!cycle.empty()) {
         diagnosis_ = describe_wait_cycle(net_.topology, net_.routers, cycle);
-    } else if (counters.in_routers == 0 && every_router(&RouterBase::counts_packets_inside)) {
+    } else if (counters.in_routers == 0 && inside_counted_) {
         uint64_t delivered = 0, expected = 0;  // whole messages (deliveries count parts)
         for (const auto& node : net_.nodes) delivered += node->delivered(), expected += node->expected();
         if (net_.traffic) expected = net_.traffic->generated();
@@ -158,16 +158,15 @@ void RunSupervisor::stall() {
             r->logic_report(lr);
             logics += !lr.problems.empty();
         }
-        const bool waits_known = every_router(&RouterBase::reports_waits);
         diagnosis_ =
             "nothing moved for " + std::to_string(stall_limit(net_.config.packet_flits)) +
             " cycles and nothing is due by the clock: " +
-            (every_router(&RouterBase::counts_packets_inside) ? std::to_string(counters.in_routers) + " packets are"
-                                                              : std::string("packets (not counted in Verilated routers) are")) +
+            (inside_counted_ ? std::to_string(counters.in_routers) + " packets are"
+                             : std::string("packets (not counted in Verilated routers) are")) +
             " inside routers (" + std::to_string(holding) + " held by inputs that cannot place them" +
-            (waits_known ? "), with no cycle of waits among them"
-                         : ", not counting the Verilated input-buffered routers, which do not report what their inputs "
-                           "wait for: a cycle of waits through them is not looked for)") +
+            (waits_reported_ ? "), with no cycle of waits among them"
+                             : ", not counting the Verilated input-buffered routers, which do not report what their inputs "
+                               "wait for: a cycle of waits through them is not looked for)") +
             "; the control logics of " + std::to_string(logics) + " nodes wait for packets that do not come\n";
     }
     std::ostringstream os;

@@ -59,6 +59,9 @@ public:
     const std::string& stuck_state() const { return stuck_state_; }
     const std::string& diagnosis() const { return diagnosis_; }
     uint64_t expected_messages() const;
+    // Whether the count of packets inside routers covers every router, and every router reports its
+    // inputs' waits (not so with Verilated input-buffered routers: RouterBase::counts_packets_inside).
+    bool packets_inside_counted() const { return inside_counted_; }
     // When the verdict stopped the kernel.
     std::chrono::steady_clock::time_point ended_at() const { return ended_at_; }
 
@@ -66,11 +69,11 @@ private:
     void check_end(uint64_t cycle);
     void watch_waits(uint64_t cycle);
     void stall();
-    bool every_router(bool (RouterBase::*property)() const) const;
     void note_progress(uint64_t cycle);
     void finish(RunStatus status);
 
     SupervisedNetwork net_;
+    bool inside_counted_ = true, waits_reported_ = true;
     uint64_t cycle_ = 0;
     uint64_t last_progress_ = 0, last_progress_cycle_ = 0;
     RunStatus status_ = RunStatus::ok;
