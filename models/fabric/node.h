@@ -35,6 +35,7 @@ class ArrivalStream {
 public:
     virtual ~ArrivalStream() = default;
     virtual uint64_t next_cycle() const = 0;  // kNoArrival when the stream has ended
+    virtual Header peek() const = 0;          // the next message, not taken (a router's pins show it before its edge)
     virtual Header take() = 0;                // the next message (its cycle has come); draws the one after it
 };
 constexpr uint64_t kNoArrival = ~uint64_t{0};
@@ -43,6 +44,7 @@ class ListedArrivals : public ArrivalStream {
 public:
     explicit ListedArrivals(std::vector<TimedMessage> list) : list_(std::move(list)) {}
     uint64_t next_cycle() const override { return next_ < list_.size() ? list_[next_].cycle : kNoArrival; }
+    Header peek() const override { return list_[next_].header; }
     Header take() override { return list_[next_++].header; }
 
 private:
@@ -64,6 +66,7 @@ public:
     // a stream's): the next one's cycle (kNoArrival if none is left), and taking it.
     // (Kept here, read every edge: a stream's next cycle changes only when a message is taken.)
     uint64_t next_arrival_cycle() const { return next_arrival_; }
+    Header peek_arrival() const { return stream_->peek(); }
     Header take_arrival() {
         const Header h = stream_->take();
         next_arrival_ = stream_->next_cycle();

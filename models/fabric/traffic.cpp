@@ -120,6 +120,7 @@ public:
         draw();
     }
     uint64_t next_cycle() const override { return next_cycle_; }
+    Header peek() const override { return ledger_.next_header(node_, next_dst_, next_flits_); }
     Header take() override {
         Header h;
         ledger_.created(node_, next_dst_, next_flits_, next_cycle_, h);
@@ -241,11 +242,18 @@ uint64_t TrafficLedger::packets_bound() const {
     return 2 * static_cast<uint64_t>(std::ceil(packet_p_ * static_cast<double>(end_) * topology_.nodes())) + topology_.nodes();
 }
 
-void TrafficLedger::created(uint32_t src, uint32_t dst, unsigned flits, uint64_t cycle, Header& h) {
+Header TrafficLedger::next_header(uint32_t src, uint32_t dst, unsigned flits) const {
+    Header h;
     h.origin = src;
     h.dest = dst;
-    h.msg = seq_[src]++ & kMaxMsg;
+    h.msg = seq_[src] & kMaxMsg;
     h.tag = static_cast<uint8_t>(flits - 1);  // the length, for the links and routers (PacketFormat::sized)
+    return h;
+}
+
+void TrafficLedger::created(uint32_t src, uint32_t dst, unsigned flits, uint64_t cycle, Header& h) {
+    h = next_header(src, dst, flits);
+    ++seq_[src];
     ++generated_;
     ++expected_at_[dst];
     if (cycle >= spec_.warmup && cycle < spec_.warmup + spec_.window) ++measured_, measured_flits_ += flits;

@@ -170,6 +170,8 @@ private:
     class Source;
     friend class Source;
     void created(uint32_t src, uint32_t dst, unsigned flits, uint64_t cycle, Header& h);  // a router took it: h is made here
+    // The header `created` will make for src's next packet (nothing counted).
+    Header next_header(uint32_t src, uint32_t dst, unsigned flits) const;
     void source_ended() { --sources_left_; }
 
     struct InFlight {

@@ -154,7 +154,10 @@ void RtlIbRouter::after_rise() {
         for (unsigned p = 0; p < ports_; ++p) in_[p].buses->ready.write(in_[p].index, true);
     }
     const bool running = !v_rst_.read() && !v_load_.read();
-    if (running) take_inputs();
+    if (running) {
+        take_arrivals(v_cycle_.read() - 1u);
+        take_inputs();
+    }
     drive_links();
     if (running) count_outputs();
     if (waves_)  // a port's queue in the waves: the flits its input VCs buffer, as the SystemC router shows it
@@ -277,22 +280,28 @@ void RtlIbRouter::on_negedge() {
     feed_interface();
 }
 
-// The node's packets due by the next edge join the source queue; its front is offered.
-void RtlIbRouter::feed_interface() {
-    const uint64_t next_edge = v_cycle_.read();
-    while (node_.next_arrival_cycle() <= next_edge) {
+// The node's packets made by the edge of cycle `upto` join the source queue: taken at that edge, as
+// the SystemC router takes them (a run that stops after it has made no more).
+void RtlIbRouter::take_arrivals(uint64_t upto) {
+    while (node_.next_arrival_cycle() <= upto) {
         const uint64_t made = node_.next_arrival_cycle();
         source_.emplace_back(made, make_packet(node_.take_arrival(), config_.packet_flits));
         ++counters_.injected;
         ++counters_.in_routers;
     }
-    v_src_valid_.write(!source_.empty());
-    if (source_.empty()) return;
+}
+
+// The interface is offered the source queue's front or, with the queue empty, the node's packet due
+// at the next edge (seen, not taken: it joins the queue after that edge).
+void RtlIbRouter::feed_interface() {
+    const bool queued = !source_.empty(), due = !queued && node_.next_arrival_cycle() <= v_cycle_.read();
+    v_src_valid_.write(queued || due);
+    if (!queued && !due) return;
     sc_dt::sc_bv<CUBECAST_RTL_PF_MAX * 64> flits;
-    const Packet& front = source_.front().second;
+    const Packet front = queued ? source_.front().second : make_packet(node_.peek_arrival(), config_.packet_flits);
     for (unsigned i = 0; i < front.length(); ++i) flits.range(64 * i + 63, 64 * i) = front.flit(i);
     v_src_flits_.write(flits);
-    v_src_made_.write(static_cast<uint32_t>(source_.front().first));
+    v_src_made_.write(static_cast<uint32_t>(queued ? source_.front().first : node_.next_arrival_cycle()));
 }
 
 void RtlIbRouter::describe_stuck(std::ostream& os) const {

@@ -69,6 +69,7 @@ private:
     void after_rise();  // the model has settled after the rising edge: account for what crossed its pins
     void on_negedge();  // the links and the node's next packet into the model for the next edge
     void take_inputs();
+    void take_arrivals(uint64_t upto);
     void feed_interface();
     void count_outputs();
     void deliver(unsigned source, uint64_t flit);

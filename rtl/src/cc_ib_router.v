@@ -66,7 +66,7 @@ module cc_ib_router #(
     output wire [(PORTS+1)*VCS*8-1:0] dbg_vc_flits,  // flits each input VC buffers
     output wire [(PORTS+1)*VCS*8-1:0] dbg_vc_peaks,  // ... and held at the last edge once its new flit was in
     output wire [PORTS*VCS*9-1:0]     dbg_credits,   // per output VC: credits left plus those on their way back
-    output wire                       dbg_ni_push,   // the network interface put a flit into an injection VC
+    output reg                        dbg_ni_push,   // the network interface put a flit into an injection VC at the last edge
     output wire                       dbg_waiting    // something is due by the clock alone (a pipeline delay, a
                                                      // not-before cycle, credits on their way back)
 );
@@ -225,7 +225,6 @@ module cc_ib_router #(
         .src_valid(src_valid && src_made + {24'd0, injection_delay} <= cycle), .src_flits(src_flits), .take(ni_take),
         .free(inject_free), .counts(counts[PORTS*VCS*(AW+1) +: VCS*(AW+1)]),
         .push(ni_push), .push_vc(ni_vc), .push_flit(ni_flit));
-    assign dbg_ni_push = ni_push;
     assign dbg_waiting = vc_waiting != {NV{1'b0}} || credits_coming != {PORTS{1'b0}};
 
     cc_ib_vc_allocator #(.PORTS(PORTS), .VCS(VCS), .ITERS(ITERS), .PW(PW), .VW(VW), .IW(IW_VC)) u_va (
@@ -336,7 +335,9 @@ module cc_ib_router #(
             for (e = 0; e < ED_MAX; e = e + 1) eject_valid[e] <= 1'b0;
             for (o = 0; o <= PORTS; o = o + 1) free_at[o] <= 32'd0;
             inject_free_at <= 32'd0;
+            dbg_ni_push <= 1'b0;
         end else begin
+            dbg_ni_push <= ni_push;
             if (run) cycle <= cycle + 32'd1;
             src_taken <= ni_take;
             dlv_valid <= ejected_valid;
