@@ -92,6 +92,7 @@ rtl_runs=(
   "rtl_ib_mnb|--task mnb --algorithm bostt --dim 4 --router rtl --buffering input --vcs 2 --vc-depth 4 --router-delay 1"
   "rtl_ib_te_mixed|--task te --algorithm bostt --dim 4 --rtl-nodes 0,5,10,15 --packet-flits 4 --buffering input --switching cut-through --credit-delay 2"
   "rtl_ib_traffic|--task traffic --algorithm ecube --dim 4 --rate 0.3 --warmup-cycles 200 --window 500 --drain 300 --router rtl --buffering input --vcs 2 --vc-depth 4 --router-delay 1 --link-delay 1"
+  "rtl_ib_mesh|--task traffic --algorithm dor --topology array --dim 2 --radix 4 --rate 0.3 --packet-flits 2 --warmup-cycles 100 --window 300 --drain 300 --router rtl --buffering input --vcs 2 --vc-depth 4 --switching wormhole --router-delay 1"
 )
 strip_speed() { grep -v -E '"(wall_seconds|elaboration_seconds|router_cycles_per_second|packet_hops_per_second)"'; }
 one() {  # name level args...

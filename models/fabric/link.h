@@ -14,15 +14,23 @@ namespace cubecast {
 // flit's virtual channel (with valid and flit, from the sender) and the credits going back (from
 // the receiver: 8 bits per virtual channel, the buffer slots it freed at that edge); ready stays high.
 struct LinkBuses {
-    explicit LinkBuses(size_t links) : valid("link_valid", links), ready("link_ready", links), flit("link_flit", links) {}
+    // (`prefix` names the SystemC objects: two sets of buses in one module need two.)
+    explicit LinkBuses(size_t links, const std::string& prefix = "link")
+        : valid((prefix + "_valid").c_str(), links),
+          ready((prefix + "_ready").c_str(), links),
+          flit((prefix + "_flit").c_str(), links),
+          prefix_(prefix) {}
     SignalBus<bool> valid, ready;
     SignalBus<uint64_t> flit;
     std::unique_ptr<SignalBus<uint8_t>> vc;
     std::unique_ptr<SignalBus<uint64_t>> credit;
     void add_virtual_channels(size_t links) {
-        vc = std::make_unique<SignalBus<uint8_t>>("link_vc", links);
-        credit = std::make_unique<SignalBus<uint64_t>>("link_credit", links);
+        vc = std::make_unique<SignalBus<uint8_t>>((prefix_ + "_vc").c_str(), links);
+        credit = std::make_unique<SignalBus<uint64_t>>((prefix_ + "_credit").c_str(), links);
     }
+
+private:
+    std::string prefix_;
 };
 
 struct LinkSignals {

@@ -202,8 +202,7 @@ void Network::build_cycle_level(const LogicFactory& make_logic, const PacketForm
         std::unique_ptr<RouterBase> r;
 #if CUBECAST_WITH_RTL
         if (config.is_rtl_node(i) && input_buffered)
-            r = std::make_unique<RtlIbRouter>(name.c_str(), i, static_cast<const Hypercube&>(*topology_), rtl_ib, *nodes_[i],
-                                              counters_);
+            r = std::make_unique<RtlIbRouter>(name.c_str(), i, *topology_, rtl_ib, *nodes_[i], counters_);
         else if (config.is_rtl_node(i))
             r = std::make_unique<RtlRouter>(name.c_str(), i, static_cast<const Hypercube&>(*topology_), rtl, *nodes_[i],
                                             counters_);

@@ -240,11 +240,14 @@ std::optional<std::string> validate_rtl(const RunConfig& c, const Topology& topo
     for (uint32_t n : c.rtl_nodes)
         if (n >= topo.nodes()) return not_a_node("--rtl-nodes node " + std::to_string(n), topo);
     if (!c.uses_rtl()) return std::nullopt;
-    if (c.topology != "hypercube")
-        return std::string(
-                   "the RTL router is the hypercube's: --router rtl and --rtl-nodes are accepted with --topology hypercube only, "
-                   "not ") +
-               topo.name();
+    const bool ib = c.buffering == Buffering::input, array = c.topology == "array" || c.topology == "torus";
+    if (c.topology != "hypercube" && !(array && ib))
+        return "--topology " + std::string(topo.name()) + " with --router rtl (or --rtl-nodes): accepted --topology hypercube, " +
+               "or array or torus with --buffering input (the input-buffered Verilog router also routes those)";
+    if (array && (topo.radix() & (topo.radix() - 1)) != 0)
+        return "--radix " + std::to_string(topo.radix()) + " on the " + topo.name() +
+               " with the RTL router: accepted a power of two (the Verilog router reads a node's digits as bit fields of its "
+               "id)";
     if (c.port_model != PortModel::mla)
         return std::string("--port-model ") + port_model_name(c.port_model) +
                " is not built into the RTL router: accepted mla with --router rtl";
@@ -252,16 +255,20 @@ std::optional<std::string> validate_rtl(const RunConfig& c, const Topology& topo
         return std::string(
             "this build has no RTL router (configured with -DCUBECAST_RTL=OFF): accepted --router systemc "
             "and no --rtl-nodes (or build with the RTL)");
-    const bool ib = c.buffering == Buffering::input;
     if (ib)
         if (auto e = validate_rtl_input_buffered(c)) return e;
     const unsigned ports = ib ? kRtlIbPorts : kRtlMaxDim;
-    if (c.dim > ports)
-        return "--dim " + std::to_string(c.dim) + " is beyond the RTL build: the " + (ib ? "input-buffered " : "") +
-               "Verilog router has " + std::to_string(ports) + " ports, accepted 1.." + std::to_string(ports);
+    if (topo.ports() > ports)
+        return "--dim " + std::to_string(c.dim) + (array ? " on the " + std::string(topo.name()) : "") +
+               " is beyond the RTL build: the " + (ib ? "input-buffered " : "") + "Verilog router has " + std::to_string(ports) +
+               " ports" + (array ? ", two per dimension" : "") + ", accepted 1.." + std::to_string(array ? ports / 2 : ports);
+    if (array && !(c.task == "traffic" && c.algorithm == "dor"))
+        return "the RTL router has no control logic for " + c.task + "/" + c.algorithm + " on the " + topo.name() +
+               ": accepted traffic/dor (its collectives' logic is the hypercube's)";
     if (!rtl_algorithm_code(c.task, c.algorithm))
         return "the RTL router has no control logic for " + c.task + "/" + c.algorithm +
-               ": accepted snb/sbt, mnb/sbt, mnb/bostt, te/bostt, kb/same-order, and traffic/ecube with --buffering input";
+               ": accepted snb/sbt, mnb/sbt, mnb/bostt, te/bostt, kb/same-order, and traffic/ecube (traffic/dor on the array "
+               "and the torus) with --buffering input";
     if (c.task == "traffic" && !ib)
         return std::string(
             "traffic on the RTL router needs --buffering input: the ideal Verilog router takes its node's packets at reset "
@@ -316,7 +323,9 @@ std::optional<std::string> validate_fold(const RunConfig& c, const TaskInfo& tas
     if (c.port_model != PortModel::mla)
         return std::string("--port-model ") + port_model_name(c.port_model) + " with --torus-on-array: accepted mla";
     if (c.uses_rtl())
-        return std::string("--torus-on-array with the RTL router: accepted --router systemc (the RTL is the hypercube's)");
+        return std::string(
+            "--torus-on-array with the RTL router: accepted --router systemc (the RTL router has no control logic for the folded "
+            "torus's algorithms)");
     return std::nullopt;
 }
 

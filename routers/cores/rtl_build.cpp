@@ -21,6 +21,7 @@ std::optional<unsigned> rtl_algorithm_code(const std::string& task, const std::s
     if (algorithm == "bostt" && task == "mnb") return 1u;
     if (algorithm == "bostt" && task == "te") return 2u;
     if (algorithm == "ecube" && task == "traffic") return 3u;  // (the input-buffered router's only)
+    if (algorithm == "dor" && task == "traffic") return 3u;    // (the same code: the array's dimension order)
     return std::nullopt;
 }
 

@@ -20,19 +20,19 @@ unsigned field(const sc_dt::sc_bv_base& v, unsigned lo, unsigned bits) {
 }
 }  // namespace
 
-RtlIbRouter::RtlIbRouter(sc_module_name name, uint32_t id, const Hypercube& cube, RtlIbRouterConfig config, Node& node,
+RtlIbRouter::RtlIbRouter(sc_module_name name, uint32_t id, const Topology& topology, RtlIbRouterConfig config, Node& node,
                          NetworkCounters& counters)
-    : RouterBase(name, id, cube, false),
+    : RouterBase(name, id, topology, false),
       config_(std::move(config)),
       node_(node),
       counters_(counters),
-      ports_(cube.ports()),
-      in_(cube.ports()),
-      out_(cube.ports()),
-      arriving_(size_t{cube.ports()} * config_.ib.vcs, 0),
-      arriving_length_(size_t{cube.ports()} * config_.ib.vcs, 1),
-      sending_(size_t{cube.ports()} * config_.ib.vcs, 0),
-      sending_length_(size_t{cube.ports()} * config_.ib.vcs, 1) {
+      ports_(topology.ports()),
+      in_(topology.ports()),
+      out_(topology.ports()),
+      arriving_(size_t{topology.ports()} * config_.ib.vcs, 0),
+      arriving_length_(size_t{topology.ports()} * config_.ib.vcs, 1),
+      sending_(size_t{topology.ports()} * config_.ib.vcs, 0),
+      sending_length_(size_t{topology.ports()} * config_.ib.vcs, 1) {
     init_verilator_once(config_.rom_dir);
     rtl_ = std::make_unique<Vcc_ib_router>("rtl");
     Vcc_ib_router& m = *rtl_;
@@ -44,6 +44,9 @@ RtlIbRouter::RtlIbRouter(sc_module_name name, uint32_t id, const Hypercube& cube
     m.packet_flits(v_packet_flits_);
     m.algo(v_algo_);
     m.sbt_rot(v_sbt_rot_);
+    m.radix_bits(v_radix_bits_);
+    m.torus(v_torus_);
+    m.datelines(v_datelines_);
     m.vcs(v_vcs_);
     m.vc_depth(v_vc_depth_);
     m.switching(v_switching_);
@@ -80,7 +83,14 @@ RtlIbRouter::RtlIbRouter(sc_module_name name, uint32_t id, const Hypercube& cube
 
     // Straps.
     v_node_id_.write(id);
-    v_dim_.write(cube.dim());
+    // The array's and the torus's straps: the radix's bits, whether the rings close and the dateline
+    // scheme; `dim` counts ports (two per dimension) as on the cube.
+    v_dim_.write(topology.ports());
+    // (The cube is the topology with a port per dimension.)
+    const bool cube = topology.ports() == topology.dim();
+    v_radix_bits_.write(cube ? 0u : static_cast<uint32_t>(__builtin_ctz(topology.radix())));
+    v_torus_.write(topology.wraps());
+    v_datelines_.write(static_cast<uint32_t>(config_.ib.datelines));  // (off 0, wrap 1, partition 2 as cc_ib_router.v)
     v_packet_flits_.write(config_.packet_flits);
     v_algo_.write(config_.algorithm);
     v_sbt_rot_.write(config_.sbt_rotation);
@@ -151,7 +161,8 @@ bool RtlIbRouter::waiting_on_time(uint64_t) const { return v_waiting_.read(); }
 void RtlIbRouter::after_rise() {
     if (!ready_driven_) {  // credits do the flow control: every input is always ready
         ready_driven_ = true;
-        for (unsigned p = 0; p < ports_; ++p) in_[p].buses->ready.write(in_[p].index, true);
+        for (unsigned p = 0; p < ports_; ++p)
+            if (!((absent_mask_ >> p) & 1u)) in_[p].buses->ready.write(in_[p].index, true);
     }
     const bool running = !v_rst_.read() && !v_load_.read();
     if (running) {
@@ -194,6 +205,7 @@ void RtlIbRouter::drive_links() {
     const auto& flits = v_out_flit_.read();
     const auto& credits = v_in_credit_.read();
     for (unsigned p = 0; p < ports_; ++p) {
+        if ((absent_mask_ >> p) & 1u) continue;
         LinkBuses& out = *out_[p].buses;
         const bool sending = (valid >> p) & 1u;
         out.valid.write(out_[p].index, sending);
@@ -210,6 +222,7 @@ void RtlIbRouter::count_outputs() {
     const auto& flits = v_out_flit_.read();
     const auto& credits = v_in_credit_.read();
     for (unsigned p = 0; p < ports_; ++p) {
+        if ((absent_mask_ >> p) & 1u) continue;
         if (touched_ && field(credits, kVcs * 8 * p, kVcs * 8) != 0) touched_->push_back(in_[p].index);
         if (!((valid >> p) & 1u)) continue;
         ++counters_.progress;
@@ -265,6 +278,7 @@ void RtlIbRouter::on_negedge() {
     sc_dt::sc_bv<CUBECAST_RTL_IB_PORTS * 64> flits;
     sc_dt::sc_bv<CUBECAST_RTL_IB_PORTS * kVcs * 8> credits;
     for (unsigned p = 0; p < ports_; ++p) {
+        if ((absent_mask_ >> p) & 1u) continue;
         const LinkBuses& in = *in_[p].buses;
         if (in.valid.read(in_[p].index)) {
             valid |= 1u << p;

@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "models/fabric/counters.h"
-#include "models/fabric/hypercube.h"
 #include "models/fabric/node.h"
+#include "models/fabric/topology.h"
 #include "routers/blocks/microarchitecture.h"
 #include "routers/cores/credit_holder.h"
 #include "routers/cores/router_base.h"
@@ -37,11 +37,13 @@ struct RtlIbRouterConfig {
 
 class RtlIbRouter : public RouterBase, public CreditHolder {
 public:
-    RtlIbRouter(sc_core::sc_module_name name, uint32_t id, const Hypercube& cube, RtlIbRouterConfig config, Node& node,
+    // On a hypercube, or on an array or torus of radix a power of two (its dimension-order routing).
+    RtlIbRouter(sc_core::sc_module_name name, uint32_t id, const Topology& topology, RtlIbRouterConfig config, Node& node,
                 NetworkCounters& counters);
     ~RtlIbRouter() override;
 
     void connect(unsigned p, LinkSignals& out, LinkSignals& in) override;
+    void connect_none(unsigned p) override { absent_mask_ |= 1u << p; }  // (its inputs idle, nothing routed there)
     unsigned max_queue_occupancy() const override { return max_occupancy_; }
     bool waiting_on_time(uint64_t cycle) const override;
     void describe_stuck(std::ostream& os) const override;
@@ -80,6 +82,7 @@ private:
     Node& node_;
     NetworkCounters& counters_;
     unsigned ports_;
+    uint32_t absent_mask_ = 0;  // ports without a link (an array's edge)
     std::vector<Wires> in_, out_;
     std::vector<size_t>* touched_ = nullptr;
     std::unique_ptr<Vcc_ib_router> rtl_;
@@ -96,10 +99,11 @@ private:
     bool ready_driven_ = false;
     sc_core::sc_event settled_;
 
-    sc_core::sc_signal<bool> v_rst_, v_load_, v_freeze_, v_src_valid_, v_src_taken_, v_dlv_valid_, v_ni_push_, v_waiting_;
-    sc_core::sc_signal<uint32_t> v_node_id_, v_dim_, v_packet_flits_, v_algo_, v_sbt_rot_, v_vcs_, v_vc_depth_, v_switching_,
-        v_router_delay_, v_credit_delay_, v_link_delay_, v_link_period_, v_injection_delay_, v_ejection_delay_, v_alloc_iters_,
-        v_src_made_;
+    sc_core::sc_signal<bool> v_rst_, v_load_, v_freeze_, v_torus_, v_src_valid_, v_src_taken_, v_dlv_valid_, v_ni_push_,
+        v_waiting_;
+    sc_core::sc_signal<uint32_t> v_node_id_, v_dim_, v_radix_bits_, v_datelines_, v_packet_flits_, v_algo_, v_sbt_rot_, v_vcs_,
+        v_vc_depth_, v_switching_, v_router_delay_, v_credit_delay_, v_link_delay_, v_link_period_, v_injection_delay_,
+        v_ejection_delay_, v_alloc_iters_, v_src_made_;
     sc_core::sc_signal<uint32_t> v_in_valid_, v_in_vc_, v_out_valid_, v_out_vc_, v_cycle_, v_dlv_source_;
     sc_core::sc_signal<uint64_t> v_dlv_flit_;
     sc_core::sc_signal<sc_dt::sc_bv<CUBECAST_RTL_IB_PORTS * 64>> v_in_flit_, v_out_flit_;

@@ -7,7 +7,12 @@
 //   TE   (003 §4): link k0 = highest bit of id ^ dest; own packets in the Fig. 6 order (ROM of
 //        positions, address id ^ dest), forwarded ones not before slot 2^(k0-1)+1, by origin ^ id.
 //   ECUBE (synthetic traffic, routers/algorithms/traffic_routing.cpp): deliver when id = dest, else
-//        one copy to the lowest dimension in which they differ (dimension order), no key.
+//        one copy to the lowest dimension in which they differ (dimension order), no key. On the
+//        array and the torus (radix_bits = k > 0: radix 2^k, a node's digit i its bits [k*i +: k],
+//        ports 2i and 2i+1 its minus and plus neighbour along dimension i, `dim` the ports, two per
+//        dimension) the same rule over digits (dor, XY on the 2-D mesh): one step along the lowest
+//        dimension whose digit differs, up if the destination's digit is larger; on the torus the
+//        shorter way round the ring, up on a tie (Mesh::next_digit).
 `include "cc_defs.vh"
 module cc_control_logic #(
     parameter integer D_MAX = 8
@@ -17,6 +22,8 @@ module cc_control_logic #(
     input  wire [6:0]           packet_flits,
     input  wire [1:0]           algo,
     input  wire [3:0]           sbt_rot,
+    input  wire [2:0]           radix_bits, // 0: the hypercube; k: an array or torus of radix 2^k (ECUBE only)
+    input  wire                 torus,      // (with radix_bits > 0) the rings close
     input  wire                 own,       // the node's own packet (local input port)
     /* verilator lint_off UNUSEDSIGNAL */
     input  wire [63:0]          hdr,       // uses origin, dest
@@ -62,6 +69,32 @@ module cc_control_logic #(
         begin
             s = {1'b0, j} + {2'b0, rot};
             rot_port = (s >= {1'b0, d}) ? s[4:0] - d : s[4:0];
+        end
+    endfunction
+
+    // Dimension order on the array and the torus: the lowest dimension whose digit differs, and the port a
+    // step toward the destination takes there (2i down, 2i + 1 up; round the ring the way with fewer hops).
+    function [4:0] dor_port(input [15:0] id, input [15:0] dest, input [2:0] k, input [4:0] ports, input wraps);
+        integer i;
+        reg found;
+        reg [15:0] digit_mask, own_digit, dest_digit;
+        begin
+            dor_port = 5'd0;
+            found = 1'b0;
+            digit_mask = (16'd1 << k) - 16'd1;
+            for (i = 0; i < D_MAX / 2; i = i + 1)
+                if (!found && 2 * i < ports) begin
+                    own_digit = (id >> (k * i)) & digit_mask;
+                    dest_digit = (dest >> (k * i)) & digit_mask;
+                    if (own_digit != dest_digit) begin
+                        found = 1'b1;
+                        if (wraps)  // hops the plus way against the minus way, both mod 2^k
+                            dor_port = 5'd2 * i[4:0] + (((dest_digit - own_digit) & digit_mask) <=
+                                                        ((own_digit - dest_digit) & digit_mask) ? 5'd1 : 5'd0);
+                        else
+                            dor_port = 5'd2 * i[4:0] + (dest_digit > own_digit ? 5'd1 : 5'd0);
+                    end
+                end
         end
     endfunction
 
@@ -118,7 +151,14 @@ module cc_control_logic #(
                     end
                 end
             end
-            `CC_ALGO_ECUBE: begin
+            `CC_ALGO_ECUBE: if (radix_bits != 3'd0) begin
+                if (`CC_DEST(hdr) == node_id) begin
+                    deliver = 1'b1;
+                end else begin
+                    port = dor_port(node_id, `CC_DEST(hdr), radix_bits, dim, torus);
+                    fwd[port[PW-1:0]] = 1'b1;
+                end
+            end else begin
                 if (x_dest == 16'd0) begin
                     deliver = 1'b1;
                 end else begin

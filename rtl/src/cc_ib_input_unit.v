@@ -21,7 +21,8 @@ module cc_ib_input_unit #(
     parameter integer FLIT_W = 64,
     parameter integer PW = 3,       // bits of a network port number
     parameter integer OW = 4,       // bits of an output number (PORTS: the local port)
-    parameter integer INJECTION = 0 // the injection port: the node's own packets (never delivered back)
+    parameter integer INJECTION = 0,// the injection port: the node's own packets (never delivered back)
+    parameter integer PORT = 0      // this input's port (PORTS: the injection port)
 ) (
     input  wire                     clk,
     input  wire                     rst,
@@ -32,6 +33,9 @@ module cc_ib_input_unit #(
     input  wire [6:0]               packet_flits,
     input  wire [1:0]               algo,
     input  wire [3:0]               sbt_rot,
+    input  wire [2:0]               radix_bits,
+    input  wire                     torus,
+    input  wire [1:0]               datelines,
     input  wire [3:0]               vcs,
     input  wire [1:0]               switching,
     input  wire [7:0]               router_delay,
@@ -120,7 +124,7 @@ module cc_ib_input_unit #(
             wire [PORTS-1:0] fwd;
             wire [PORTS*32-1:0] nb, pr;
             cc_control_logic #(.D_MAX(PORTS)) u_ctl (
-                .node_id(node_id), .dim(dim), .packet_flits(packet_flits), .algo(algo), .sbt_rot(sbt_rot),
+                .node_id(node_id), .dim(dim), .packet_flits(packet_flits), .algo(algo), .sbt_rot(sbt_rot), .radix_bits(radix_bits), .torus(torus),
                 .own(INJECTION != 0), .hdr(header), .deliver(deliver), .fwd(fwd), .not_before(nb), .prio(pr),
                 .mnb_addr(mnb_addr[c*32 +: 32]), .row(mnb_row[c*PORTS*16 +: PORTS*16]),
                 .te_addr(te_addr[c*PORTS +: PORTS]), .own_position(te_position[c*16 +: 16]));
@@ -160,11 +164,29 @@ module cc_ib_input_unit #(
             wire last = (left_now & (left_now - 1'b1)) == {(PORTS+1){1'b0}};
             wire [PORTS:0] cur_bit = cur_link ? {{PORTS{1'b0}}, 1'b1} << cur : {1'b1, {PORTS{1'b0}}};
 
+            // Dateline classes on the torus (InputBufferedRouter::vc_class): with datelines and two VCs or
+            // more, a packet starts each ring in the lower half of the VCs and takes the upper half with the
+            // ring's wraparound link (wrap), or takes the upper half for a whole ring whose wraparound link
+            // its route will cross (partition; a broadcast copy as under wrap); a copy going on along the
+            // ring it came in on, in an upper VC, stays in the upper half.
+            wire [31:0] cur_dim = {{(32-PW){1'b0}}, cur} >> 1;
+            wire [15:0] digit_mask = (16'd1 << radix_bits) - 16'd1;
+            wire [15:0] own_digit = (node_id >> ({29'd0, radix_bits} * cur_dim)) & digit_mask;
+            wire [15:0] dest_digit = (`CC_DEST(header) >> ({29'd0, radix_bits} * cur_dim)) & digit_mask;
+            wire continuing = INJECTION == 0 && PORT / 2 == cur_dim;
+            wire crosses = cur[0] ? own_digit == digit_mask : own_digit == 16'd0;  // the wraparound link
+            wire wraps_ahead = cur[0] ? dest_digit < own_digit : dest_digit > own_digit;
+            wire upper_class = datelines == 2'd2 && !header[32] ? !continuing && wraps_ahead : crosses;
+            wire classes = torus && datelines != 2'd0 && vcs >= 4'd2;
+            wire [3:0] half = vcs >> 1;
+
             // VC allocation: an output VC free, and under store-forward or cut-through with room for the packet.
             wire [31:0] base = {{(32-PW){1'b0}}, cur} * VCS;
             genvar w;
             for (w = 0; w < VCS; w = w + 1) begin : g_cand
-                assign va_candidates[c*VCS + w] = w < vcs && !owned[base + w] &&
+                wire upper = w >= half;
+                wire in_class = !classes || (continuing && c >= half ? upper : upper_class == upper);
+                assign va_candidates[c*VCS + w] = w < vcs && in_class && !owned[base + w] &&
                     (switching == WORMHOLE || credits[(base + w)*9 +: 9] >= {2'd0, len_now});
             end
             assign va_req[c] = routed_now && !out_vc_valid && eligible_now <= cycle + lead && cur_link &&

@@ -32,6 +32,9 @@ module cc_ib_router #(
     input  wire [6:0]                 packet_flits,
     input  wire [1:0]                 algo,
     input  wire [3:0]                 sbt_rot,
+    input  wire [2:0]                 radix_bits,    // 0: a hypercube (`dim` its dimension); k: an array of radix 2^k, `dim` its ports
+    input  wire                       torus,         // (radix_bits > 0) a torus: its rings close
+    input  wire [1:0]                 datelines,     // on the torus: 0 off, 1 wrap, 2 partition (the VC classes)
     input  wire [3:0]                 vcs,
     input  wire [7:0]                 vc_depth,
     input  wire [1:0]                 switching,     // 0 store-forward, 1 cut-through, 2 wormhole
@@ -183,9 +186,9 @@ module cc_ib_router #(
         for (p = 0; p < NIN; p = p + 1) begin : g_in
             wire is_link = p < PORTS;
             cc_ib_input_unit #(.PORTS(PORTS), .VCS(VCS), .VW(VW), .DEPTH(DEPTH), .AW(AW), .FW(FW), .FLIT_W(FLIT_W),
-                               .PW(PW), .OW(OW), .INJECTION(p == PORTS ? 1 : 0)) u_in (
+                               .PW(PW), .OW(OW), .INJECTION(p == PORTS ? 1 : 0), .PORT(p)) u_in (
                 .clk(clk), .rst(rst), .run(run), .cycle(cycle), .node_id(node_id), .dim(dim), .packet_flits(packet_flits),
-                .algo(algo), .sbt_rot(sbt_rot), .vcs(vcs), .switching(switching), .router_delay(router_delay),
+                .algo(algo), .sbt_rot(sbt_rot), .radix_bits(radix_bits), .torus(torus), .datelines(datelines), .vcs(vcs), .switching(switching), .router_delay(router_delay),
                 .push(is_link ? wire_valid[p % PORTS] : ni_push),
                 .push_vc(is_link ? wire_vc[(p % PORTS)*VW +: VW] : ni_vc),
                 .push_flit(is_link ? wire_flit[(p % PORTS)*FLIT_W +: FLIT_W] : ni_flit),

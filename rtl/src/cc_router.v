@@ -89,7 +89,7 @@ module cc_router #(
     generate
         for (p = 0; p < NCTL; p = p + 1) begin : g_ctl
             cc_control_logic #(.D_MAX(D_MAX)) u_ctl (
-                .node_id(node_id), .dim(dim), .packet_flits(packet_flits), .algo(algo), .sbt_rot(sbt_rot),
+                .node_id(node_id), .dim(dim), .packet_flits(packet_flits), .algo(algo), .sbt_rot(sbt_rot), .radix_bits(3'd0), .torus(1'b0),
                 .own(p == LOCAL), .hdr(ctl_hdr[p*64 +: 64]), .deliver(deliver[p]),
                 .fwd(fwd[p*D_MAX +: D_MAX]), .not_before(nb[p*D_MAX*32 +: D_MAX*32]),
                 .prio(pri[p*D_MAX*32 +: D_MAX*32]),

@@ -15,7 +15,9 @@
 #include <systemc>
 
 #include "models/fabric/counters.h"
+#include "models/fabric/hypercube.h"
 #include "models/fabric/link.h"
+#include "models/fabric/mesh.h"
 #include "models/fabric/node.h"
 #include "models/fabric/phases.h"
 #include "routers/algorithms/registry.h"
@@ -29,7 +31,9 @@ using namespace sc_core;
 
 std::string IbLockstepConfig::describe() const {
     std::ostringstream os;
-    os << mode << " " << switching << " d=" << dim << " node=" << node << " flits=" << packet_flits << " vcs=" << vcs
+    os << mode << " " << switching << " d=" << dim
+       << (radix ? (torus ? " torus radix=" : " array radix=") + std::to_string(radix) : "")
+       << (radix && torus ? " datelines=" + datelines : "") << " node=" << node << " flits=" << packet_flits << " vcs=" << vcs
        << " vc-depth=" << vc_depth << " router-delay=" << router_delay << " credit-delay=" << credit_delay
        << " link-delay=" << link_delay << " link-period=" << link_period << " injection-delay=" << injection_delay
        << " ejection-delay=" << ejection_delay << " alloc-iters=" << alloc_iters << " rotation=" << sbt_rotation
@@ -44,21 +48,24 @@ public:
     IbLockstep(sc_module_name name, const IbLockstepConfig& c)
         : sc_module(name),
           c_(c),
-          cube_(c.dim),
+          topology_(c.radix ? std::unique_ptr<Topology>(std::make_unique<Mesh>(c.torus, c.dim, c.radix))
+                            : std::make_unique<Hypercube>(c.dim)),
+          ports_(topology_->ports()),
           clk_("clk", 1, SC_NS),
           rng_(c.seed),
-          buses_(2 * size_t{c.dim}),
-          rtl_buses_(2 * size_t{c.dim}) {
-        buses_.add_virtual_channels(2 * size_t{c.dim});
-        rtl_buses_.add_virtual_channels(2 * size_t{c.dim});
-        const auto task_name = c.mode == "te" ? "te" : "mnb";
+          buses_(2 * size_t{ports_}, "sysc_link"),
+          rtl_buses_(2 * size_t{ports_}, "rtl_link") {
+        buses_.add_virtual_channels(2 * size_t{ports_});
+        rtl_buses_.add_virtual_channels(2 * size_t{ports_});
+        const bool dor = c.mode == "dor";  // (synthetic traffic: the node's packets are the random later ones)
+        const auto task_name = dor ? "traffic" : c.mode == "te" ? "te" : "mnb";
         const TaskInfo* task = find_task(task_name);
-        Task t(task->kind, cube_, 0);
-        std::vector<Header> own = t.own_messages(c.node);
+        std::vector<Header> own;
+        if (!dor) own = Task(task->kind, *topology_, 0).own_messages(c.node);
         phases_ = std::make_unique<PhaseSequencer>("phases", 1);
         phases_->clk(clk_);
-        sc_node_ = std::make_unique<Node>(c.node, cube_.nodes(), 1 << 12, c.packet_flits, 0, own);
-        rtl_node_ = std::make_unique<Node>(c.node, cube_.nodes(), 1 << 12, c.packet_flits, 0, own);
+        sc_node_ = std::make_unique<Node>(c.node, topology_->nodes(), 1 << 12, c.packet_flits, 0, own);
+        rtl_node_ = std::make_unique<Node>(c.node, topology_->nodes(), 1 << 12, c.packet_flits, 0, own);
         make_arrivals();
         sc_node_->stream_arrivals(&sc_arrivals_);
         rtl_node_->stream_arrivals(&rtl_arrivals_);
@@ -74,35 +81,41 @@ public:
         ib.ejection_delay = c.ejection_delay;
         ib.alloc_iters = c.alloc_iters;
         ib.switching = *parse_switching(c.switching);
-        const AlgorithmEntry* algo = algorithms().find(task->kind, c.mode == "sbt" ? "sbt" : "bostt");
-        const LogicFactory logic = algo->build(AlgorithmSetup{cube_, 0, c.packet_flits, c.sbt_rotation, {}});
+        ib.datelines = *parse_datelines(c.datelines);
+        const std::string algorithm = dor ? "dor" : c.mode == "sbt" ? "sbt" : "bostt";
+        const AlgorithmEntry* algo = algorithms().find(task->kind, algorithm);
+        const LogicFactory logic = algo->build(AlgorithmSetup{*topology_, 0, c.packet_flits, c.sbt_rotation, {}});
         sysc_ = std::make_unique<InputBufferedRouter>(
-            "sysc", c.node, cube_, RouterConfig{c.packet_flits, 0, PortModel::mla, PacketFormat{c.packet_flits}, false, 0}, ib,
-            logic(c.node), *sc_node_, sc_counters_);
+            "sysc", c.node, *topology_, RouterConfig{c.packet_flits, 0, PortModel::mla, PacketFormat{c.packet_flits}, false, 0},
+            ib, logic(c.node), *sc_node_, sc_counters_);
         // The RTL router (the network's adapter) on links of its own, which the stimulus drives alike.
         RtlIbRouterConfig rc;
         rc.packet_flits = c.packet_flits;
-        rc.algorithm = *rtl_algorithm_code(task_name, c.mode == "sbt" ? "sbt" : "bostt");
+        rc.algorithm = *rtl_algorithm_code(task_name, algorithm);
         rc.sbt_rotation = c.sbt_rotation;
         rc.ib = ib;
         rc.rom_dir = CUBECAST_IB_ROM_DIR;
         rc.freeze_pointers = c.plant_bug;
-        rtl_ = std::make_unique<RtlIbRouter>("rtl", c.node, cube_, rc, *rtl_node_, rtl_counters_);
+        rtl_ = std::make_unique<RtlIbRouter>("rtl", c.node, *topology_, rc, *rtl_node_, rtl_counters_);
         for (RouterBase* r : {static_cast<RouterBase*>(sysc_.get()), static_cast<RouterBase*>(rtl_.get())}) {
             LinkBuses& buses = r == sysc_.get() ? buses_ : rtl_buses_;
             r->clk(clk_);
             r->rst(phases_->rst);
             r->load(phases_->load);
-            for (unsigned p = 0; p < c.dim; ++p) {  // link p arrives on port p, link dim + p leaves on it
-                const uint32_t other = c.node ^ (1u << p);
-                links_.push_back(std::make_unique<LinkSignals>(c.node, other, p, buses, c.dim + p));
-                links_.push_back(std::make_unique<LinkSignals>(other, c.node, p, buses, p));
+            for (unsigned p = 0; p < ports_; ++p) {  // link p arrives on port p, link ports + p leaves on it
+                const auto other = topology_->across(c.node, p);
+                if (!other) {  // (an array's edge: no neighbour, no stimulus)
+                    r->connect_none(p);
+                    continue;
+                }
+                links_.push_back(std::make_unique<LinkSignals>(c.node, *other, p, buses, ports_ + p));
+                links_.push_back(std::make_unique<LinkSignals>(*other, c.node, p, buses, p));
                 r->connect(p, *links_[links_.size() - 2], *links_.back());
             }
         }
 
-        upstream_.assign(c.dim, Upstream(c.vcs, c.vc_depth));
-        downstream_.assign(c.dim, std::vector<unsigned>(c.vcs, 0));
+        upstream_.assign(ports_, Upstream(c.vcs, c.vc_depth));
+        downstream_.assign(ports_, std::vector<unsigned>(c.vcs, 0));
         SC_HAS_PROCESS(IbLockstep);
         SC_METHOD(stimulate);
         sensitive << clk_.posedge_event();
@@ -144,7 +157,7 @@ private:
             Header h = random_header();
             h.origin = c_.node;
             if (!h.broadcast)
-                while (h.dest == c_.node) h.dest = static_cast<uint32_t>(rng_() % cube_.nodes());
+                while (h.dest == c_.node) h.dest = static_cast<uint32_t>(rng_() % topology_->nodes());
             h.kind = Kind::data;
             list.push_back({cycle, h});
         }
@@ -152,7 +165,7 @@ private:
         rtl_arrivals_ = ListedArrivals(std::move(list));
     }
 
-    Header random_header() { return random_lockstep_header(rng_, cube_.nodes(), c_.mode != "te"); }
+    Header random_header() { return random_lockstep_header(rng_, topology_->nodes(), c_.mode != "te" && c_.mode != "dor"); }
 
     // Rising edge: the neighbours. Each upstream takes the credits the router returned at the last edge
     // and sends a flit of one of its packets on a VC with a credit; each downstream takes the flit the
@@ -160,7 +173,8 @@ private:
     void stimulate() {
         if (!phases_->running()) return;
         std::uniform_real_distribution<double> u(0.0, 1.0);
-        for (unsigned p = 0; p < c_.dim; ++p) {
+        for (unsigned p = 0; p < ports_; ++p) {
+            if (!topology_->across(c_.node, p)) continue;
             Upstream& up = upstream_[p];
             const uint64_t word = buses_.credit->read(p);
             for (unsigned v = 0; v < c_.vcs; ++v) up.credits[v] += static_cast<unsigned>((word >> (8 * v)) & 0xffu);
@@ -187,7 +201,7 @@ private:
                 if (++up.next[v] == up.packet[v].length()) up.active[v] = false;
             }
             // The downstream router's buffers.
-            const size_t out = c_.dim + p;
+            const size_t out = ports_ + p;
             if (buses_.valid.read(out)) {
                 const unsigned v = buses_.vc->read(out);
                 ++result_.flits_out;
@@ -206,8 +220,9 @@ private:
     void compare() {
         if (!phases_->running()) return;
         const uint64_t cycle = result_.cycles_run++;
-        for (unsigned p = 0; p < c_.dim; ++p) {
-            const size_t out = c_.dim + p;
+        for (unsigned p = 0; p < ports_; ++p) {
+            if (!topology_->across(c_.node, p)) continue;
+            const size_t out = ports_ + p;
             const bool sv = buses_.valid.read(out), rv = rtl_buses_.valid.read(out);
             if (sv != rv) fail(cycle, p, "out_valid", sv ? "1" : "0", rv ? "1" : "0");
             if (sv && rv) {
@@ -236,7 +251,8 @@ private:
     }
 
     IbLockstepConfig c_;
-    Hypercube cube_;
+    std::unique_ptr<Topology> topology_;  // the cube, or the array (mode dor)
+    unsigned ports_;
     sc_clock clk_;
     std::mt19937_64 rng_;
     LinkBuses buses_, rtl_buses_;  // the SystemC router's links, the RTL router's

@@ -50,12 +50,16 @@ std::string header_text(uint64_t flit);
 // Verilated cc_ib_router side by side. Each input link's upstream sends random packets on random
 // virtual channels as its credits allow, each output's downstream buffers what arrives and frees it at
 // random, returning credits; the node's own packets and random later ones enter through the network
-// interface. Compared every cycle: every output's valid, VC and flit, every input's credit word, and
-// the deliveries to the node.
+// interface. Mode dor puts the router at a node of an array (an edge's ports have no link) or a torus
+// with its dimension-order routing (and on the torus its dateline classes). Compared every cycle: every output's valid, VC and
+// flit, every input's credit word, and the deliveries to the node.
 struct IbLockstepConfig {
-    std::string mode = "mnb";  // sbt | mnb | te
+    std::string mode = "mnb";  // sbt | mnb | te | dor (synthetic traffic on the array)
     std::string switching = "wormhole";
     unsigned dim = 4;
+    unsigned radix = 0;  // 0: the d-cube; else the d-dimensional array (or torus) of this radix (mode dor)
+    bool torus = false;
+    std::string datelines = "wrap";  // (the torus's VC classes)
     uint32_t node = 0;
     unsigned packet_flits = 1;
     unsigned vcs = 2, vc_depth = 4, router_delay = 0, credit_delay = 0;

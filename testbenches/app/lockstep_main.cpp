@@ -76,8 +76,19 @@ int run_input_buffered(const std::vector<std::string>& modes, const std::vector<
                 IbLockstepConfig c;
                 c.mode = mode;
                 c.switching = switching;
-                c.dim = dim ? static_cast<unsigned>(dim) : pick(1, CUBECAST_RTL_IB_PORTS);
-                c.node = pick(0, (1u << c.dim) - 1);
+                uint32_t nodes;
+                if (mode == "dor") {  // an array of radix 2, 4 or 8, or a torus of 4 or 8, two ports a dimension
+                    c.dim = dim ? static_cast<unsigned>(dim) : pick(1, CUBECAST_RTL_IB_PORTS / 2);
+                    c.torus = pick(0, 1) == 1;
+                    c.radix = 1u << pick(c.torus ? 2 : 1, 3);
+                    c.datelines = c.torus ? datelines_name(static_cast<Datelines>(pick(0, 2))) : "wrap";
+                    nodes = 1;
+                    for (unsigned i = 0; i < c.dim; ++i) nodes *= c.radix;
+                } else {
+                    c.dim = dim ? static_cast<unsigned>(dim) : pick(1, CUBECAST_RTL_IB_PORTS);
+                    nodes = 1u << c.dim;
+                }
+                c.node = pick(0, nodes - 1);
                 c.packet_flits = pick(1, kRtlMaxPacketFlits);
                 c.vcs = vcs ? vcs : pick(1, CUBECAST_RTL_IB_VCS);
                 // (a packet with several copies must fit whole; deep buffers now and then)
@@ -124,7 +135,8 @@ int sc_main(int argc, char* argv[]) {
     bool plant_bug = false;
     std::string waves_dir = "lockstep-waves", vcd;
     long long dim = 0, depth = -1;
-    app.add_option("--mode", modes, "control logics to test: sbt, mnb, te (default all)");
+    app.add_option("--mode", modes,
+                   "control logics to test: sbt, mnb, te, and with --buffering input dor (the array's routing; default all)");
     app.add_option("--cycles", cycles, "cycles per configuration (default 10^6)");
     app.add_option("--configs", configs, "random configurations per mode (default 1)");
     app.add_option("--seed", seed, "seed of the configurations and the stimulus");
@@ -153,8 +165,11 @@ int sc_main(int argc, char* argv[]) {
         if (e.get_exit_code() == 0) return app.exit(e);
         return bad_input(e.what());
     }
+    const bool input_buffered = buffering == "input";
+    if (input_buffered && !app.count("--mode")) modes.push_back("dor");
     for (const auto& m : modes)
-        if (m != "sbt" && m != "mnb" && m != "te") return bad_input("--mode '" + m + "' is unknown: accepted sbt, mnb, te");
+        if (m != "sbt" && m != "mnb" && m != "te" && !(m == "dor" && input_buffered))
+            return bad_input("--mode '" + m + "' is unknown: accepted sbt, mnb, te, and dor with --buffering input");
     if (dim < 0 || dim > static_cast<long long>(kRtlMaxDim))
         return bad_input("--dim " + std::to_string(dim) + " is out of range: accepted 1.." + std::to_string(kRtlMaxDim));
     if (buffering != "output" && buffering != "input")
@@ -181,6 +196,9 @@ int sc_main(int argc, char* argv[]) {
     if (buffering == "input" && dim > CUBECAST_RTL_IB_PORTS)
         return bad_input("--dim " + std::to_string(dim) + " is out of range for the input-buffered RTL: accepted 1.." +
                          std::to_string(CUBECAST_RTL_IB_PORTS));
+    if (std::find(modes.begin(), modes.end(), "dor") != modes.end() && dim > CUBECAST_RTL_IB_PORTS / 2)
+        return bad_input("--dim " + std::to_string(dim) + " is out of range for the array (mode dor): accepted 1.." +
+                         std::to_string(CUBECAST_RTL_IB_PORTS / 2) + " (two ports a dimension)");
     if (vcs > CUBECAST_RTL_IB_VCS)
         return bad_input("--vcs " + std::to_string(vcs) + " is out of range for the input-buffered RTL: accepted 1.." +
                          std::to_string(CUBECAST_RTL_IB_VCS));

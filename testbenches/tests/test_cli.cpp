@@ -140,8 +140,8 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
                      "accepted for mnb on the torus");
     expect_bad_input("run --topology array --dim 1 --radix 5 --task kb --algorithm line-split --k 2", "kb/line-split",
                      "accepted for kb on the array are line");
-    expect_bad_input("run --topology torus --dim 1 --radix 4 --router rtl --task kb --algorithm line --k 2", "torus",
-                     "--topology hypercube only");
+    expect_bad_input("run --topology torus --dim 1 --radix 4 --router rtl --task kb --algorithm line --k 2", "--topology torus",
+                     "accepted --topology hypercube, or array or torus with --buffering input");
     // Fig. 1's fold: on the array only, for torus algorithms that keep to their slots, unbounded mla queues.
     expect_bad_input("run --topology torus --dim 2 --radix 4 --task mnb --algorithm quadrant --torus-on-array",
                      "--torus-on-array", "--topology array, not torus");
@@ -200,6 +200,23 @@ TEST(CommandLine, BadRtlInputExitsTwoWithOneLine) {
                      "without --self-packets");
     expect_bad_input("run --rtl-nodes 1 --buffering input --task traffic --dim 3 --packet-sizes 1:1,2:1", "--packet-sizes",
                      "one packet length");
+    // On the array and the torus: the input-buffered router's dimension-order traffic, a power-of-two radix, two
+    // ports a dimension.
+    const std::string mesh = "run --task traffic --topology array --radix 4 ";
+    expect_bad_input(mesh + "--dim 2 --router rtl", "--topology array", "or array or torus with --buffering input");
+    expect_bad_input("run --task traffic --topology torus --radix 4 --dim 2 --router rtl --buffering input --algorithm dor-split",
+                     "traffic/dor-split on the torus", "accepted traffic/dor");
+    expect_bad_input("run --task traffic --topology torus --radix 6 --dim 2 --router rtl --buffering input",
+                     "--radix 6 on the torus", "a power of two");
+    expect_bad_input(mesh + "--dim 2 --rtl-nodes 3 --buffering input --algorithm yx", "traffic/yx on the array",
+                     "accepted traffic/dor");
+    expect_bad_input("run --task mnb --topology array --radix 4 --dim 2 --router rtl --buffering input", "mnb/vbm on the array",
+                     "accepted traffic/dor");
+    expect_bad_input("run --task traffic --topology array --radix 6 --dim 2 --router rtl --buffering input", "--radix 6",
+                     "a power of two");
+    expect_bad_input(mesh + "--dim " + std::to_string(cubecast::kRtlIbPorts / 2 + 1) + " --router rtl --buffering input",
+                     "--dim " + std::to_string(cubecast::kRtlIbPorts / 2 + 1) + " on the array",
+                     "accepted 1.." + std::to_string(cubecast::kRtlIbPorts / 2));
     // The input-buffered Verilog router: the knobs its build has (one past each built limit).
     const std::string ib = "run --task mnb --buffering input --router rtl ";
     const auto beyond = [&](const std::string& knob, unsigned built, unsigned lo) {
