@@ -30,9 +30,11 @@ RunSupervisor::RunSupervisor(SupervisedNetwork network)
     : net_(network),
       inside_counted_(
           std::all_of(network.routers.begin(), network.routers.end(), [](const auto& r) { return r->counts_packets_inside(); })),
-      waits_reported_(
-          std::all_of(network.routers.begin(), network.routers.end(), [](const auto& r) { return r->reports_waits(); })),
-      watch_waits_(network.config.queue_depth != 0 || network.config.uses_rtl()) {  // unbounded queues never refuse a packet
+      // Bounded output queues (the ideal Verilog router's always are) are watched for a cycle of waits that
+      // never clears: unbounded ones never refuse a packet. Input buffers are not: a stall there is the
+      // stall window's to find (a wait for a credit clears when it comes), for both routers alike.
+      watch_waits_(network.config.buffering != Buffering::input &&
+                   (network.config.queue_depth != 0 || network.config.uses_rtl())) {
     if (const char* every = std::getenv("CUBECAST_PROGRESS_SECONDS")) {
         char* end = nullptr;
         const double s = std::strtod(every, &end);
@@ -158,16 +160,14 @@ void RunSupervisor::stall() {
             r->logic_report(lr);
             logics += !lr.problems.empty();
         }
-        diagnosis_ =
-            "nothing moved for " + std::to_string(stall_limit(net_.config.packet_flits)) +
-            " cycles and nothing is due by the clock: " +
-            (inside_counted_ ? std::to_string(counters.in_routers) + " packets are"
-                             : std::string("packets (not counted in Verilated routers) are")) +
-            " inside routers (" + std::to_string(holding) + " held by inputs that cannot place them" +
-            (waits_reported_ ? "), with no cycle of waits among them"
-                             : ", not counting the Verilated input-buffered routers, which do not report what their inputs "
-                               "wait for: a cycle of waits through them is not looked for)") +
-            "; the control logics of " + std::to_string(logics) + " nodes wait for packets that do not come\n";
+        diagnosis_ = "nothing moved for " + std::to_string(stall_limit(net_.config.packet_flits)) +
+                     " cycles and nothing is due by the clock: " +
+                     (inside_counted_ ? std::to_string(counters.in_routers) + " packets are"
+                                      : std::string("packets (not counted in Verilated routers) are")) +
+                     " inside routers (" + std::to_string(holding) +
+                     " held by inputs that cannot place them), with no cycle of "
+                     "waits among them; the control logics of " +
+                     std::to_string(logics) + " nodes wait for packets that do not come\n";
     }
     std::ostringstream os;
     for (const auto& r : net_.routers) r->describe_stuck(os);

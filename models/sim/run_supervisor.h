@@ -73,7 +73,7 @@ private:
     void finish(RunStatus status);
 
     SupervisedNetwork net_;
-    bool inside_counted_ = true, waits_reported_ = true;
+    bool inside_counted_ = true;
     uint64_t cycle_ = 0;
     uint64_t last_progress_ = 0, last_progress_cycle_ = 0;
     RunStatus status_ = RunStatus::ok;

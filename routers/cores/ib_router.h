@@ -37,6 +37,7 @@
 #include "routers/cores/clock_gate.h"
 #include "routers/cores/credit_holder.h"
 #include "routers/cores/edge_wheel.h"
+#include "routers/cores/ib_stuck_words.h"
 #include "routers/cores/ib_tlm_link.h"
 #include "routers/cores/router_core.h"
 #include "routers/cores/tlm_hooks.h"
@@ -154,8 +155,9 @@ private:
     // The virtual channels a copy from input p (virtual channel vc) to output q may take, one bit each,
     // among the first `count` (all, or the escape channels; dateline classes split them in halves).
     uint32_t vc_class(unsigned p, unsigned vc, unsigned q, const Header& h, unsigned count) const;
-    // Why a routed packet does not move (for the stuck state), empty if it may.
-    std::string blocked_on(unsigned p, unsigned vc) const;
+    // A virtual channel (and an input's) as the stuck report's words see it.
+    VcSnapshot snapshot(unsigned p, unsigned vc) const;
+    std::vector<VcSnapshot> input_snapshot(unsigned p) const;
     VirtualChannel& channel(unsigned p, unsigned vc) { return vcs_[p * ib_.vcs + vc]; }
     // The virtual channels with flits or a routed packet, one bit each (index p * vcs + vc): each
     // cycle's loops visit those only, in index order, so an idle input costs nothing.

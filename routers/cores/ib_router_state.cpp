@@ -20,31 +20,35 @@ bool InputBufferedRouter::waiting_on_time(uint64_t cycle) const {
     return false;
 }
 
-// A routed packet that cannot move: what it waits for at its output.
-std::string InputBufferedRouter::blocked_on(unsigned p, unsigned vc) const {
+// A virtual channel as the stuck report's words see it (ib_stuck_words.h).
+VcSnapshot InputBufferedRouter::snapshot(unsigned p, unsigned vc) const {
     const VirtualChannel& c = channel(p, vc);
-    if (c.state == VirtualChannel::State::consuming) return c.tail_in() ? "" : "waiting for its tail (to be held or dropped)";
-    if (c.state != VirtualChannel::State::routed) {
-        if (c.empty()) return "";
-        return "waiting for its tail to be routed";
-    }
+    VcSnapshot s;
+    s.flits = c.occupancy();
+    s.routed = c.state == VirtualChannel::State::routed;
+    s.consuming = c.state == VirtualChannel::State::consuming;
+    s.tail_in = c.tail_in();
+    s.header = c.header;
+    s.read = c.read;
+    s.next_here = c.has_flit(c.read);
+    if (!s.routed) return s;
     const PacketCopy& k = c.copies[c.copy];
-    if (k.port == ports_) return c.has_flit(c.read) ? "" : "waiting for flit " + std::to_string(c.read) + " (to the node)";
-    const std::string to =
-        "output " + std::to_string(k.port) + " (to node " + std::to_string(topology_.across(id_, k.port).value_or(id_)) + ")";
-    if (c.out_vc < 0 && k.escape >= 0)
-        return "waiting for a virtual channel at " + to + " or an escape channel at output " + std::to_string(k.escape);
-    if (c.out_vc < 0) return "waiting for a virtual channel at " + to;
-    if (outs_[k.port].credits(static_cast<unsigned>(c.out_vc)) == 0)
-        return "waiting for a credit of virtual channel " + std::to_string(c.out_vc) + " at " + to;
-    if (!c.has_flit(c.read)) return "waiting for flit " + std::to_string(c.read) + ", to go on to " + to;
-    return "";
+    s.local = k.port == ports_;
+    s.port = k.port;
+    s.escape = k.escape;
+    s.out_vc = c.out_vc;
+    if (!s.local && c.out_vc >= 0) s.out_credits = outs_[k.port].credits(static_cast<unsigned>(c.out_vc));
+    return s;
+}
+
+std::vector<VcSnapshot> InputBufferedRouter::input_snapshot(unsigned p) const {
+    std::vector<VcSnapshot> input;
+    for (unsigned v = 0; v < ib_.vcs; ++v) input.push_back(snapshot(p, v));
+    return input;
 }
 
 std::string InputBufferedRouter::blocked_output(unsigned q) const {
-    return "a virtual channel or a credit at its output to node " + std::to_string(topology_.across(id_, q).value_or(id_)) +
-           " (the next router buffers " + std::to_string(queue_occupancy(q)) + " of its flits, " +
-           std::to_string(ib_.vcs * ib_.vc_depth) + " at most)";
+    return blocked_output_words(topology_, id_, q, queue_occupancy(q), ib_.vcs * ib_.vc_depth);
 }
 
 uint32_t InputBufferedRouter::holding_inputs() const {
@@ -54,17 +58,7 @@ uint32_t InputBufferedRouter::holding_inputs() const {
 }
 
 uint32_t InputBufferedRouter::waits_for(unsigned in_port) const {
-    uint32_t outputs = 0;
-    if (in_port >= ports_) return 0;
-    for (unsigned v = 0; v < ib_.vcs; ++v) {
-        const VirtualChannel& c = channel(in_port, v);
-        if (c.state != VirtualChannel::State::routed) continue;
-        const PacketCopy& k = c.copies[c.copy];
-        if (k.port == ports_) continue;
-        if (c.out_vc < 0 || outs_[k.port].credits(static_cast<unsigned>(c.out_vc)) == 0) outputs |= 1u << k.port;
-        if (c.out_vc < 0 && k.escape >= 0) outputs |= 1u << k.escape;
-    }
-    return outputs;
+    return in_port < ports_ ? waits_of(input_snapshot(in_port)) : 0;
 }
 
 // An output whose next router's buffers hold flits of ours (a worm on its way, or stopped).
@@ -74,29 +68,8 @@ bool InputBufferedRouter::transmitting(unsigned port) const {
     return false;
 }
 
-// The packet at the front of a virtual channel of the input that waits for output `out_port` (a
-// virtual channel or a credit there), else the first routed one.
 std::string InputBufferedRouter::held_packet(unsigned in_port, unsigned out_port) const {
-    std::ostringstream os;
-    int first = -1, waiting = -1;
-    for (unsigned v = 0; v < ib_.vcs; ++v) {
-        const VirtualChannel& c = channel(in_port, v);
-        if (c.state != VirtualChannel::State::routed) continue;
-        if (first < 0) first = static_cast<int>(v);
-        const PacketCopy& k = c.copies[c.copy];  // (as waits_for decides)
-        if (k.port == ports_) continue;
-        const bool lacks = c.out_vc < 0 || outs_[k.port].credits(static_cast<unsigned>(c.out_vc)) == 0;
-        const bool at_out = k.port == out_port || (c.out_vc < 0 && k.escape == static_cast<int>(out_port));
-        if (waiting < 0 && lacks && at_out) waiting = static_cast<int>(v);
-    }
-    for (int v : {waiting, first}) {
-        if (v < 0) continue;
-        const VirtualChannel& c = channel(in_port, static_cast<unsigned>(v));
-        os << "(virtual channel " << v << ") origin " << c.header.origin << " msg " << c.header.msg << " dest "
-           << c.header.trace_dest() << " " << kind_name(c.header.kind);
-        return os.str();
-    }
-    return "";
+    return held_packet_words(input_snapshot(in_port), out_port);
 }
 
 std::optional<InputBufferedRouter::BufferPeaks> InputBufferedRouter::buffer_peaks() const {
@@ -108,24 +81,12 @@ std::optional<InputBufferedRouter::BufferPeaks> InputBufferedRouter::buffer_peak
 
 void InputBufferedRouter::describe_stuck(std::ostream& os) const {
     for (unsigned p = 0; p <= ports_; ++p)
-        for (unsigned v = 0; v < ib_.vcs; ++v) {
-            const VirtualChannel& c = channel(p, v);
-            if (c.empty() && c.state == VirtualChannel::State::idle) continue;
-            os << "  node " << id_ << (p == ports_ ? " injection" : " in port " + std::to_string(p)) << " vc " << v << ": "
-               << c.occupancy() << " flits";
-            if (c.state != VirtualChannel::State::idle || !c.empty())
-                os << "; front: origin " << c.header.origin << " msg " << c.header.msg << " dest " << c.header.trace_dest() << " "
-                   << kind_name(c.header.kind);
-            const std::string why = blocked_on(p, v);
-            if (!why.empty()) os << ", " << why;
-            os << "\n";
-        }
+        for (unsigned v = 0; v < ib_.vcs; ++v)
+            if (const VcSnapshot s = snapshot(p, v); s.shown()) describe_vc(os, topology_, id_, p, v, s);
     for (unsigned q = 0; q < ports_; ++q)
         for (unsigned w = 0; w < ib_.vcs; ++w)
             if (outs_[q].owned(w))
-                os << "  node " << id_ << " out port " << q << " vc " << w << ": held by input virtual channel "
-                   << outs_[q].owner(w) / static_cast<int>(ib_.vcs) << "." << outs_[q].owner(w) % static_cast<int>(ib_.vcs)
-                   << ", " << outs_[q].credits(w) << " credits\n";
+                describe_held_output(os, id_, q, w, static_cast<unsigned>(outs_[q].owner(w)), ib_.vcs, outs_[q].credits(w));
     if (!injection_.empty() || !emitted_.empty())
         os << "  node " << id_ << " has " << injection_.size() + emitted_.size() << " packets not yet injected\n";
     if (!held_.empty()) os << "  node " << id_ << ": its control logic holds " << held_.size() << " packets\n";

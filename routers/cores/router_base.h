@@ -85,9 +85,6 @@ public:
     // Whether the network's count of packets inside routers includes the packets this router buffers
     // (the Verilated input-buffered router counts a packet only on a link or in its node's queue).
     virtual bool counts_packets_inside() const { return true; }
-    // Whether holding_inputs() and waits_for() report this router's waits (the stall diagnosis's cycle
-    // of waits goes through routers that do).
-    virtual bool reports_waits() const { return true; }
     // True if something here is due at a later cycle by the clock alone: a queue head waiting for its
     // not-before cycle, or a clocked logic's next scheduled step (the run is not stuck).
     virtual bool waiting_on_time(uint64_t cycle) const = 0;

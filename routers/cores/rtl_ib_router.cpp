@@ -18,6 +18,15 @@ constexpr unsigned kPorts = CUBECAST_RTL_IB_PORTS, kVcs = CUBECAST_RTL_IB_VCS, k
 unsigned field(const sc_dt::sc_bv_base& v, unsigned lo, unsigned bits) {
     return static_cast<unsigned>(v.range(lo + bits - 1, lo).to_uint());
 }
+
+// Bit i of a pin's value (an integer up to 64 bits, an sc_bv beyond).
+template <class Bits>
+bool bit_of(const Bits& bits, unsigned i) {
+    if constexpr (std::is_integral_v<Bits>)
+        return (bits >> i) & 1u;
+    else
+        return bits[i].to_bool();
+}
 }  // namespace
 
 RtlIbRouter::RtlIbRouter(sc_module_name name, uint32_t id, const Topology& topology, RtlIbRouterConfig config, Node& node,
@@ -79,6 +88,8 @@ RtlIbRouter::RtlIbRouter(sc_module_name name, uint32_t id, const Topology& topol
     m.dbg_vc_peaks(v_vc_peaks_);
     m.dbg_credits(v_credits_);
     m.dbg_ni_push(v_ni_push_);
+    m.dbg_vc_state(v_vc_state_);
+    m.dbg_owned(v_owned_);
     m.dbg_waiting(v_waiting_);
 
     // Straps.
@@ -318,19 +329,74 @@ void RtlIbRouter::feed_interface() {
     v_src_made_.write(static_cast<uint32_t>(queued ? source_.front().first : node_.next_arrival_cycle()));
 }
 
+// Input p's VC vc as dbg_vc_state shows it (its layout: cc_ib_router.v). Its credits are those held,
+// with any on their way back: a stall has none on the way.
+VcSnapshot RtlIbRouter::snapshot(unsigned p, unsigned vc) const {
+    const auto& state = v_vc_state_.read();
+    const unsigned base = ((p == ports_ ? kPorts : p) * kVcs + vc) * 96;
+    VcSnapshot s;
+    s.flits = vc_flits(p, vc);
+    decode_header(state.range(base + 63, base).to_uint64(), s.header);
+    s.routed = state[base + 64].to_bool();
+    s.local = state[base + 66].to_bool();
+    s.next_here = state[base + 67].to_bool();
+    s.port = field(state, base + 68, 8);
+    s.read = field(state, base + 84, 8);
+    s.tail_in = true;
+    if (!s.routed) return s;
+    if (state[base + 65].to_bool()) s.out_vc = static_cast<int>(field(state, base + 76, 8));
+    if (!s.local && s.out_vc >= 0) s.out_credits = credits_held(s.port, static_cast<unsigned>(s.out_vc));
+    return s;
+}
+
+std::vector<VcSnapshot> RtlIbRouter::input_snapshot(unsigned p) const {
+    std::vector<VcSnapshot> input;
+    for (unsigned v = 0; v < config_.ib.vcs; ++v) input.push_back(snapshot(p, v));
+    return input;
+}
+
+bool RtlIbRouter::owned(unsigned q, unsigned w) const { return bit_of(v_owned_.read(), q * kVcs + w); }
+
+uint32_t RtlIbRouter::holding_inputs() const {
+    uint32_t mask = 0;
+    for (unsigned p = 0; p < ports_; ++p) mask |= waits_for(p) != 0 ? 1u << p : 0u;
+    return mask;
+}
+
+uint32_t RtlIbRouter::waits_for(unsigned in_port) const { return in_port < ports_ ? waits_of(input_snapshot(in_port)) : 0; }
+
+bool RtlIbRouter::transmitting(unsigned port) const {
+    for (unsigned w = 0; w < config_.ib.vcs; ++w)
+        if (owned(port, w) || credits_held(port, w) < config_.ib.vc_depth) return true;
+    return false;
+}
+
+std::string RtlIbRouter::held_packet(unsigned in_port, unsigned out_port) const {
+    return held_packet_words(input_snapshot(in_port), out_port);
+}
+
+std::string RtlIbRouter::blocked_output(unsigned q) const {
+    return blocked_output_words(topology_, id_, q, queue_occupancy(q), config_.ib.vcs * config_.ib.vc_depth);
+}
+
+// In the SystemC router's words; an owned output VC's holder is the input VC whose copy in progress has
+// it (the RTL keeps the owner as that VC's state: the output unit only marks the channel taken).
 void RtlIbRouter::describe_stuck(std::ostream& os) const {
+    std::vector<VcSnapshot> all;
     for (unsigned p = 0; p <= ports_; ++p)
-        for (unsigned w = 0; w < config_.ib.vcs; ++w)
-            if (const unsigned n = vc_flits(p, w))
-                os << "  node " << id_ << " (RTL) "
-                   << (p == ports_ ? std::string("injection port") : "in port " + std::to_string(p)) << " VC " << w << ": " << n
-                   << " flits buffered\n";
+        for (unsigned v = 0; v < config_.ib.vcs; ++v) {
+            all.push_back(snapshot(p, v));
+            if (all.back().shown()) describe_vc(os, topology_, id_, p, v, all.back());
+        }
     for (unsigned q = 0; q < ports_; ++q)
-        for (unsigned w = 0; w < config_.ib.vcs; ++w)
-            if (credits_held(q, w) == 0)
-                os << "  node " << id_ << " (RTL) out port " << q << " (to node " << topology_.across(id_, q).value_or(id_)
-                   << ") VC " << w << ": no credit\n";
-    if (!source_.empty()) os << "  node " << id_ << " (RTL) has " << source_.size() << " packets not yet injected\n";
+        for (unsigned w = 0; w < config_.ib.vcs; ++w) {
+            if (!owned(q, w)) continue;
+            unsigned owner = 0;
+            for (unsigned i = 0; i < all.size(); ++i)
+                if (all[i].routed && !all[i].local && all[i].port == q && all[i].out_vc == static_cast<int>(w)) owner = i;
+            describe_held_output(os, id_, q, w, owner, config_.ib.vcs, credits_held(q, w));
+        }
+    if (!source_.empty()) os << "  node " << id_ << " has " << source_.size() << " packets not yet injected\n";
 }
 
 }  // namespace cubecast

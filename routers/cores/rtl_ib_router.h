@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 #include <systemc>
+#include <type_traits>
 #include <vector>
 
 #include "models/fabric/counters.h"
@@ -19,6 +20,7 @@
 #include "models/fabric/topology.h"
 #include "routers/blocks/microarchitecture.h"
 #include "routers/cores/credit_holder.h"
+#include "routers/cores/ib_stuck_words.h"
 #include "routers/cores/router_base.h"
 #include "routers/cores/rtl_build.h"
 
@@ -53,7 +55,12 @@ public:
     std::optional<BufferPeaks> buffer_peaks() const override { return std::nullopt; }
     // (Which packets its buffers hold, and how many copies of each are still to go, is not on its pins.)
     bool counts_packets_inside() const override { return false; }
-    bool reports_waits() const override { return false; }
+    // Its inputs' waits, from its observation pins in the SystemC router's words (ib_stuck_words.h).
+    uint32_t holding_inputs() const override;
+    uint32_t waits_for(unsigned in_port) const override;
+    bool transmitting(unsigned port) const override;
+    std::string held_packet(unsigned in_port, unsigned out_port) const override;
+    std::string blocked_output(unsigned port) const override;
     unsigned flits_held(unsigned p, unsigned vc) const override;
     void note_links_in(std::vector<size_t>* touched) override { touched_ = touched; }
     // The Verilated model (to add its internals to a Verilator VCD after elaboration).
@@ -77,6 +84,9 @@ private:
     void deliver(unsigned source, uint64_t flit);
     unsigned vc_index(unsigned p, unsigned vc) const;  // the first bit of input p's VC vc in the observation buses
     unsigned vc_flits(unsigned p, unsigned vc) const;
+    VcSnapshot snapshot(unsigned p, unsigned vc) const;  // input p's VC vc off dbg_vc_state
+    std::vector<VcSnapshot> input_snapshot(unsigned p) const;
+    bool owned(unsigned q, unsigned w) const;
 
     RtlIbRouterConfig config_;
     Node& node_;
@@ -112,6 +122,12 @@ private:
     sc_core::sc_signal<sc_dt::sc_bv<(CUBECAST_RTL_IB_PORTS + 1) * 16>> v_occupancy_;
     sc_core::sc_signal<sc_dt::sc_bv<(CUBECAST_RTL_IB_PORTS + 1) * CUBECAST_RTL_IB_VCS * 8>> v_vc_flits_, v_vc_peaks_;
     sc_core::sc_signal<sc_dt::sc_bv<CUBECAST_RTL_IB_PORTS * CUBECAST_RTL_IB_VCS * 9>> v_credits_;
+    sc_core::sc_signal<sc_dt::sc_bv<(CUBECAST_RTL_IB_PORTS + 1) * CUBECAST_RTL_IB_VCS * 96>> v_vc_state_;
+    // (A pin of up to 32 bits is a uint32_t in Verilator's SystemC model, up to 64 a uint64_t.)
+    static constexpr unsigned kOwnedBits = CUBECAST_RTL_IB_PORTS * CUBECAST_RTL_IB_VCS;
+    sc_core::sc_signal<std::conditional_t<(kOwnedBits <= 32), uint32_t,
+                                          std::conditional_t<(kOwnedBits <= 64), uint64_t, sc_dt::sc_bv<kOwnedBits>>>>
+        v_owned_;
 };
 
 }  // namespace cubecast

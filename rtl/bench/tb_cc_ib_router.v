@@ -32,7 +32,7 @@ module tb_cc_ib_router;
         .out_valid(out_valid), .out_vc(out_vc), .out_flit(out_flit), .out_credit({P*V*8{1'b0}}),
         .src_valid(src_valid), .src_flits(src_flits), .src_made(32'd0), .src_taken(src_taken), .dlv_valid(dlv_valid),
         .dlv_flit(dlv_flit), .dlv_source(dlv_source), .cycle(cycle), .dbg_occupancy(occupancy),
-        .dbg_vc_flits(), .dbg_vc_peaks(), .dbg_credits(), .dbg_ni_push(), .dbg_waiting());
+        .dbg_vc_flits(), .dbg_vc_peaks(), .dbg_credits(), .dbg_ni_push(), .dbg_vc_state(), .dbg_owned(), .dbg_waiting());
 
     always #5 clk = !clk;
     integer errors = 0, deliveries = 0, credits_back = 0, forwarded = 0;

@@ -68,6 +68,7 @@ module cc_ib_input_unit #(
     output wire [VCS-1:0]           freed_now,    // the VC whose flit was freed at this edge (a credit upstream)
     output wire [VCS-1:0]           dbg_routed,
     output wire [VCS-1:0]           dbg_waiting,  // a routed packet waits for its router delay or not-before cycle
+    output wire [VCS*96-1:0]        dbg_state,    // per VC, for stuck-state reports (see cc_ib_router.v)
     // the ROM ports of the VCs' control logics
     output wire [VCS*32-1:0]        mnb_addr,
     input  wire [VCS*PORTS*16-1:0]  mnb_row,
@@ -200,6 +201,11 @@ module cc_ib_input_unit #(
             // Switch allocation: the next flit is here, its output free (link period), and for a link a VC and a credit.
             wire [OW-1:0] sa_target = cur_local ? PORTS[OW-1:0] : {{(OW-PW){1'b0}}, cur};
             wire [FW-1:0] rel = rd - freed;
+            // Observation: the front packet's header, whether it is routed, has its output VC, goes to the
+            // node, has the copy's next flit here; the copy's output, output VC and next flit.
+            assign dbg_state[c*96 +: 96] = {4'd0, {(8-FW){1'b0}}, rd, {(8-VW){1'b0}}, out_vc, {(8-PW){1'b0}}, cur,
+                                            {{(31-AW){1'b0}}, count} > {{(32-FW){1'b0}}, rel}, cur_local, out_vc_valid,
+                                            routed, header};
             assign sa_req[c] = routed_now && eligible_now <= cycle && {{(32-FW){1'b0}}, rel} < {{(31-AW){1'b0}}, count1} && cur_nb <= cycle &&
                                out_free[sa_target] &&
                                (cur_local || (out_vc_valid_now && switch_from_now <= cycle &&

@@ -70,6 +70,12 @@ module cc_ib_router #(
     output wire [(PORTS+1)*VCS*8-1:0] dbg_vc_peaks,  // ... and held at the last edge once its new flit was in
     output wire [PORTS*VCS*9-1:0]     dbg_credits,   // per output VC: credits left plus those on their way back
     output reg                        dbg_ni_push,   // the network interface put a flit into an injection VC at the last edge
+    output wire [(PORTS+1)*VCS*96-1:0] dbg_vc_state, // per input VC (the injection port's last), for stuck-state reports:
+                                                     // [63:0] the front packet's header, [64] routed, [65] output VC
+                                                     // allocated, [66] the copy goes to the node, [67] its next
+                                                     // flit is here, [75:68] its output, [83:76] output VC, [91:84]
+                                                     // the index of its next flit
+    output wire [PORTS*VCS-1:0]       dbg_owned,     // per output VC: an input VC holds it
     output wire                       dbg_waiting    // something is due by the clock alone (a pipeline delay, a
                                                      // not-before cycle, credits on their way back)
 );
@@ -202,6 +208,7 @@ module cc_ib_router #(
                 .sa_grant(sa_grant[p]), .sa_vc(sa_vc[p*VW +: VW]), .tr_flit(tr_flit[p*FLIT_W +: FLIT_W]),
                 .tr_out_vc(tr_out_vc[p*VW +: VW]), .tr_tail(tr_tail[p]), .freed_now(freed[p*VCS +: VCS]),
                 .dbg_routed(routed[p*VCS +: VCS]), .dbg_waiting(vc_waiting[p*VCS +: VCS]),
+                .dbg_state(dbg_vc_state[p*VCS*96 +: VCS*96]),
                 .mnb_addr(mnb_addr[p*VCS*32 +: VCS*32]), .mnb_row(mnb_row[p*VCS*PORTS*16 +: VCS*PORTS*16]),
                 .te_addr(te_addr[p*VCS*PORTS +: VCS*PORTS]), .te_position(te_position[p*VCS*16 +: VCS*16]));
             // Flits buffered at this input.
@@ -228,6 +235,7 @@ module cc_ib_router #(
         .src_valid(src_valid && src_made + {24'd0, injection_delay} <= cycle), .src_flits(src_flits), .take(ni_take),
         .free(inject_free), .counts(counts[PORTS*VCS*(AW+1) +: VCS*(AW+1)]),
         .push(ni_push), .push_vc(ni_vc), .push_flit(ni_flit));
+    assign dbg_owned = owned;
     assign dbg_waiting = vc_waiting != {NV{1'b0}} || credits_coming != {PORTS{1'b0}};
 
     cc_ib_vc_allocator #(.PORTS(PORTS), .VCS(VCS), .ITERS(ITERS), .PW(PW), .VW(VW), .IW(IW_VC)) u_va (
