@@ -130,7 +130,7 @@ std::vector<std::string> CycleWaves::close(uint64_t nanoseconds) {
     if (rtl_ && failed.empty()) {  // the internals' save file, from the dump's own declarations
         std::ifstream dump(stem_ + "_rtl.vcd");
         const std::string text =
-            make_rtl_gtkw(stem_ + (fst_ ? "_rtl.fst" : "_rtl.vcd"), dump, topology_.ports(), rtl_vcs_, 16, nanoseconds);
+            make_rtl_gtkw(stem_ + (fst_ ? "_rtl.fst" : "_rtl.vcd"), dump, topology_, rtl_vcs_, 16, nanoseconds);
         std::ofstream gtkw(stem_ + "_rtl.gtkw");
         gtkw << text;
         if (auto e = write_failure("the GTKWave save file", stem_ + "_rtl.gtkw", gtkw); !e.empty()) failed.push_back(e);

@@ -86,8 +86,9 @@ void emit(std::ostream& os, const std::vector<const Var*>& vars, const Shown* be
 
 }  // namespace
 
-std::string make_rtl_gtkw(const std::string& dump_path, std::istream& vcd, unsigned ports, unsigned vcs, uint32_t max_nodes,
-                          uint64_t nanoseconds) {
+std::string make_rtl_gtkw(const std::string& dump_path, std::istream& vcd, const Topology& topology, unsigned vcs,
+                          uint32_t max_nodes, uint64_t nanoseconds) {
+    const auto ports = static_cast<long>(topology.ports());
     // Per router: its own signals, and per block (an input VC or an output unit) theirs.
     struct Router {
         bool input_buffered = false;
@@ -124,8 +125,9 @@ std::string make_rtl_gtkw(const std::string& dump_path, std::istream& vcd, unsig
             emit(os, r.own, std::begin(kIbRouter), std::end(kIbRouter));
             for (const auto& [at, block] : r.blocks) {
                 const auto [p, w] = at;
-                if ((p >= static_cast<long>(ports) && p != r.injection_port) || w >= static_cast<long>(vcs))
-                    continue;  // built, not in use
+                const bool linked = p == r.injection_port ||
+                                    (p < ports && topology.across(static_cast<uint32_t>(node), static_cast<unsigned>(p)));
+                if (!linked || w >= static_cast<long>(vcs)) continue;  // built, not in use
                 os << "@200\n-  " << (p == r.injection_port ? std::string("injection") : "in port " + std::to_string(p)) << " VC "
                    << w << "\n";
                 emit(os, block, std::begin(kIbVirtualChannel), std::end(kIbVirtualChannel));
@@ -133,7 +135,7 @@ std::string make_rtl_gtkw(const std::string& dump_path, std::istream& vcd, unsig
         } else {
             emit(os, r.own, std::begin(kIdealRouter), std::end(kIdealRouter));
             for (const auto& [at, block] : r.blocks) {
-                if (at.first >= static_cast<long>(ports)) continue;
+                if (at.first >= ports) continue;
                 os << "@200\n-  out port " << at.first << "\n";
                 emit(os, block, std::begin(kIdealOutput), std::end(kIdealOutput));
             }

@@ -6,12 +6,15 @@
 #include <istream>
 #include <string>
 
+#include "models/fabric/topology.h"
+
 namespace cubecast {
 
 // The .gtkw text for the dump at `dump_path`, whose declarations `vcd` holds (read up to
-// $enddefinitions), showing at most `max_nodes` routers, zoomed to `nanoseconds`; `ports` and `vcs`
-// are the network's (ports and virtual channels beyond them, built but unused, are left out).
-std::string make_rtl_gtkw(const std::string& dump_path, std::istream& vcd, unsigned ports, unsigned vcs, uint32_t max_nodes,
-                          uint64_t nanoseconds);
+// $enddefinitions), showing at most `max_nodes` routers, zoomed to `nanoseconds`; `vcs` is the
+// network's (ports and virtual channels beyond the topology's and vcs, built but unused, are left out,
+// and so are the inputs an array's edge has no link to).
+std::string make_rtl_gtkw(const std::string& dump_path, std::istream& vcd, const Topology& topology, unsigned vcs,
+                          uint32_t max_nodes, uint64_t nanoseconds);
 
 }  // namespace cubecast

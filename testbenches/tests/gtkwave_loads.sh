@@ -47,5 +47,12 @@ if "$bin" run --task mnb --dim 2 --router rtl >/dev/null 2>&1; then  # (a build 
   check "3-cube MNB, ideal Verilog routers' internals, vcd" "$work/rtl_rtl.vcd" "$work/rtl_rtl.gtkw"
   "$bin" run --task mnb --dim 3 --buffering input --vcs 2 --router rtl --fst "$work/ib_rtl.fst" >/dev/null
   check "3-cube MNB, input-buffered Verilog routers' internals, fst" "$work/ib_rtl_rtl.fst" "$work/ib_rtl_rtl.gtkw"
+  "$bin" run --task traffic --topology torus --dim 2 --radix 4 --rate 0.3 --buffering input --vcs 2 --warmup-cycles 20 \
+    --window 60 --drain 60 --rtl-nodes 0,5 --vcd "$work/torus_rtl.vcd" >/dev/null
+  check "4x4 torus traffic, input-buffered Verilog routers' internals, vcd" "$work/torus_rtl_rtl.vcd" "$work/torus_rtl_rtl.gtkw"
+  "$bin" run --task traffic --topology array --dim 2 --radix 4 --rate 0.3 --buffering input --vcs 2 --warmup-cycles 20 \
+    --window 60 --drain 60 --router rtl --vcd "$work/mesh_rtl.vcd" >/dev/null
+  check "4x4 mesh traffic, input-buffered Verilog routers' internals (edges without their unlinked inputs), vcd" \
+    "$work/mesh_rtl_rtl.vcd" "$work/mesh_rtl_rtl.gtkw"
 fi
 exit "$failed"

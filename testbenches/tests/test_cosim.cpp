@@ -439,6 +439,26 @@ TEST(Cosim, InputBufferedRtlNetworksGiveTheSameWaves) {
         EXPECT_EQ(count(mixed.view, "\n-node "), 2u);
         EXPECT_NE(mixed.view.find("-node 2 (RTL, input-buffered)"), std::string::npos);
     }
+    // The 4x4 mesh: the same network waves; in the view, each node's linked inputs only (the corners'
+    // two, the edges' three, the inner four's four) and its injection port.
+    RunConfig mesh = config("traffic", "dor", 2, 0, 2);
+    mesh.topology = "array";
+    mesh.radix = 4;
+    mesh.rate = 0.4;
+    mesh.traffic_warmup = 20;
+    mesh.traffic_window = 100;
+    mesh.traffic_drain = 100;
+    knobs[0].apply(mesh, cubecast::Switching::wormhole, 2);
+    const Waves systemc = waves(mesh, "ibwaves_mesh_sc");
+    RunConfig all = mesh;
+    all.router = cubecast::RouterChoice::rtl;
+    const Waves rtl = waves(all, "ibwaves_mesh_rtl");
+    EXPECT_TRUE(systemc.network == rtl.network) << "the 4x4 mesh, every router in RTL: the waves differ";
+    const size_t linked_inputs = 4 * 2 + 8 * 3 + 4 * 4;
+    EXPECT_EQ(count(rtl.view, " VC "), (linked_inputs + 16) * knobs[0].vcs);
+    const size_t node0 = rtl.view.find("-node 0 "), node1 = rtl.view.find("-node 1 ");
+    EXPECT_EQ(rtl.view.substr(node0, node1 - node0).find("in port 0 VC"), std::string::npos) << "node 0 has no x- link";
+    EXPECT_NE(rtl.view.substr(node0, node1 - node0).find("in port 1 VC"), std::string::npos);
 }
 
 TEST(Cosim, RtlNetworksGiveTheSameTraceForEveryAlgorithmD3To7) {
