@@ -240,11 +240,12 @@ std::optional<std::string> validate_rtl(const RunConfig& c, const Topology& topo
     for (uint32_t n : c.rtl_nodes)
         if (n >= topo.nodes()) return not_a_node("--rtl-nodes node " + std::to_string(n), topo);
     if (!c.uses_rtl()) return std::nullopt;
-    const bool ib = c.buffering == Buffering::input, array = c.topology == "array" || c.topology == "torus";
-    if (c.topology != "hypercube" && !(array && ib))
+    // (mesh: the array or the torus, whose routers have two ports a dimension)
+    const bool ib = c.buffering == Buffering::input, mesh = c.topology == "array" || c.topology == "torus";
+    if (c.topology != "hypercube" && !(mesh && ib))
         return "--topology " + std::string(topo.name()) + " with --router rtl (or --rtl-nodes): accepted --topology hypercube, " +
                "or array or torus with --buffering input (the input-buffered Verilog router also routes those)";
-    if (array && (topo.radix() & (topo.radix() - 1)) != 0)
+    if (mesh && (topo.radix() & (topo.radix() - 1)) != 0)
         return "--radix " + std::to_string(topo.radix()) + " on the " + topo.name() +
                " with the RTL router: accepted a power of two (the Verilog router reads a node's digits as bit fields of its "
                "id)";
@@ -259,10 +260,10 @@ std::optional<std::string> validate_rtl(const RunConfig& c, const Topology& topo
         if (auto e = validate_rtl_input_buffered(c)) return e;
     const unsigned ports = ib ? kRtlIbPorts : kRtlMaxDim;
     if (topo.ports() > ports)
-        return "--dim " + std::to_string(c.dim) + (array ? " on the " + std::string(topo.name()) : "") +
+        return "--dim " + std::to_string(c.dim) + (mesh ? " on the " + std::string(topo.name()) : "") +
                " is beyond the RTL build: the " + (ib ? "input-buffered " : "") + "Verilog router has " + std::to_string(ports) +
-               " ports" + (array ? ", two per dimension" : "") + ", accepted 1.." + std::to_string(array ? ports / 2 : ports);
-    if (array && !(c.task == "traffic" && c.algorithm == "dor"))
+               " ports" + (mesh ? ", two per dimension" : "") + ", accepted 1.." + std::to_string(mesh ? ports / 2 : ports);
+    if (mesh && !(c.task == "traffic" && c.algorithm == "dor"))
         return "the RTL router has no control logic for " + c.task + "/" + c.algorithm + " on the " + topo.name() +
                ": accepted traffic/dor (its collectives' logic is the hypercube's)";
     if (!rtl_algorithm_code(c.task, c.algorithm))
