@@ -68,8 +68,8 @@ nlohmann::json comparable(const cubecast::RunResult& r) {
 // trace and report.
 // In a build with more ports than the default's 4 (CMake's RTL_IB_PORTS), the knob sets chosen for
 // d <= 4 may deadlock above it (MNB with one shallow VC does): there both must stall alike, at the same
-// cycle after the same trace (their reports differ in the count of packets inside, which the Verilated
-// router does not give).
+// cycle after the same trace, stuck state and diagnosis (their reports differ in the count of packets
+// inside, which the Verilated router does not give).
 void expect_same_input_buffered(const RunConfig& c, const std::string& label, unsigned seed) {
     SCOPED_TRACE(label);
     const auto [sc_result, sc_trace] = traced(c);
@@ -80,6 +80,8 @@ void expect_same_input_buffered(const RunConfig& c, const std::string& label, un
         EXPECT_EQ(rtl_result.status, RunStatus::deadlock);
         EXPECT_EQ(rtl_result.simulated_cycles, sc_result.simulated_cycles);
         EXPECT_TRUE(sc_trace == rtl_trace) << "every router in RTL, stalled: traces differ";
+        EXPECT_EQ(rtl_result.stuck_state, sc_result.stuck_state);
+        EXPECT_EQ(rtl_result.stall_diagnosis, sc_result.stall_diagnosis);
         return;
     }
     ASSERT_EQ(sc_result.status, RunStatus::ok) << (sc_result.problems.empty() ? "" : sc_result.problems.front());
