@@ -59,8 +59,8 @@ public:
     const std::string& stuck_state() const { return stuck_state_; }
     const std::string& diagnosis() const { return diagnosis_; }
     uint64_t expected_messages() const;
-    // Whether the count of packets inside routers covers every router, and every router reports its
-    // inputs' waits (not so with Verilated input-buffered routers: RouterBase::counts_packets_inside).
+    // Whether the count of packets inside routers covers every router (not so with Verilated
+    // input-buffered routers: RouterBase::counts_packets_inside).
     bool packets_inside_counted() const { return inside_counted_; }
     // When the verdict stopped the kernel.
     std::chrono::steady_clock::time_point ended_at() const { return ended_at_; }

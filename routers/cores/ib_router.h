@@ -75,7 +75,8 @@ public:
     std::optional<BufferPeaks> buffer_peaks() const override;
     bool waiting_on_time(uint64_t cycle) const override;
     void describe_stuck(std::ostream& os) const override;
-    uint32_t holding_inputs() const override;
+    // (Its waiting inputs, as RouterBase derives them: not RouterCore's mask of the output-queued router.)
+    uint32_t holding_inputs() const override { return RouterBase::holding_inputs(); }
     uint32_t waits_for(unsigned in_port) const override;
     bool transmitting(unsigned port) const override;
     std::string held_packet(unsigned in_port, unsigned out_port) const override;

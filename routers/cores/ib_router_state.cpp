@@ -51,12 +51,6 @@ std::string InputBufferedRouter::blocked_output(unsigned q) const {
     return blocked_output_words(topology_, id_, q, queue_occupancy(q), ib_.vcs * ib_.vc_depth);
 }
 
-uint32_t InputBufferedRouter::holding_inputs() const {
-    uint32_t mask = 0;
-    for (unsigned p = 0; p < ports_; ++p) mask |= waits_for(p) != 0 ? 1u << p : 0u;
-    return mask;
-}
-
 uint32_t InputBufferedRouter::waits_for(unsigned in_port) const {
     return in_port < ports_ ? waits_of(input_snapshot(in_port)) : 0;
 }

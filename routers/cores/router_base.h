@@ -94,7 +94,12 @@ public:
     // output's transmit register holds a packet still on its way (its link stalls while the receiving
     // input holds), and a one-line description of what an input holds (with several virtual channels:
     // the packet that waits for output `out_port`).
-    virtual uint32_t holding_inputs() const { return 0; }
+    // (By default the inputs that wait for some output: a router that keeps them as a mask says so.)
+    virtual uint32_t holding_inputs() const {
+        uint32_t mask = 0;
+        for (unsigned p = 0; p < topology_.ports(); ++p) mask |= waits_for(p) != 0 ? 1u << p : 0u;
+        return mask;
+    }
     virtual uint32_t waits_for(unsigned /*in_port*/) const { return 0; }
     virtual bool transmitting(unsigned /*port*/) const { return false; }
     virtual std::string held_packet(unsigned /*in_port*/, unsigned /*out_port*/) const { return ""; }

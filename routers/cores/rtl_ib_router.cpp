@@ -357,12 +357,6 @@ std::vector<VcSnapshot> RtlIbRouter::input_snapshot(unsigned p) const {
 
 bool RtlIbRouter::owned(unsigned q, unsigned w) const { return bit_of(v_owned_.read(), q * kVcs + w); }
 
-uint32_t RtlIbRouter::holding_inputs() const {
-    uint32_t mask = 0;
-    for (unsigned p = 0; p < ports_; ++p) mask |= waits_for(p) != 0 ? 1u << p : 0u;
-    return mask;
-}
-
 uint32_t RtlIbRouter::waits_for(unsigned in_port) const { return in_port < ports_ ? waits_of(input_snapshot(in_port)) : 0; }
 
 bool RtlIbRouter::transmitting(unsigned port) const {

@@ -56,7 +56,6 @@ public:
     // (Which packets its buffers hold, and how many copies of each are still to go, is not on its pins.)
     bool counts_packets_inside() const override { return false; }
     // Its inputs' waits, from its observation pins in the SystemC router's words (ib_stuck_words.h).
-    uint32_t holding_inputs() const override;
     uint32_t waits_for(unsigned in_port) const override;
     bool transmitting(unsigned port) const override;
     std::string held_packet(unsigned in_port, unsigned out_port) const override;
