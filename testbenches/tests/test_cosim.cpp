@@ -54,6 +54,20 @@ uint32_t nodes_of(const RunConfig& c) {
     return n;
 }
 
+// Synthetic traffic under dimension order on the d-dimensional array or torus of radix p: packets of
+// `flits` flits at `rate`, a warm-up, a measured window and a drain of the given cycles.
+RunConfig mesh_traffic(const char* topology, unsigned d, unsigned radix, unsigned flits, double rate, uint64_t warmup,
+                       uint64_t window, uint64_t drain) {
+    RunConfig c = config("traffic", "dor", d, 0, flits);
+    c.topology = topology;
+    c.radix = radix;
+    c.rate = rate;
+    c.traffic_warmup = warmup;
+    c.traffic_window = window;
+    c.traffic_drain = drain;
+    return c;
+}
+
 // The report without what may differ between the routers' implementations (wall-clock time, speeds,
 // and the input buffers' peaks, which only the SystemC router reports).
 nlohmann::json comparable(const cubecast::RunResult& r) {
@@ -246,14 +260,8 @@ TEST(Cosim, InputBufferedRtlArraysRunTrafficWithTheSameTraceAndReport) {
                 if (pattern == TrafficPattern::transpose && d == 1) pattern = TrafficPattern::uniform;  // (2-D only)
                 const unsigned flits = 1 + variant % 4;
                 ++variant;
-                RunConfig c = config("traffic", "dor", d, 0, flits);
-                c.topology = topology;
-                c.radix = radix;
+                RunConfig c = mesh_traffic(topology, d, radix, flits, rate, 50, radix == 8 && d == 2 ? 100 : 300, 300);
                 c.pattern = pattern;
-                c.rate = rate;
-                c.traffic_warmup = 50;
-                c.traffic_window = radix == 8 && d == 2 ? 100 : 300;
-                c.traffic_drain = 300;
                 k.apply(c, sw, flits);
                 if (c.topology == "torus") c.ib.vcs = std::max(2u, c.ib.vcs);  // (the dateline classes need two)
                 c.ib.datelines = datelines;
@@ -267,13 +275,7 @@ TEST(Cosim, InputBufferedRtlArraysRunTrafficWithTheSameTraceAndReport) {
             }
     // The peers' networks with their presets: 2-D, radix p, at `rate` for `window` cycles.
     const auto preset_run = [&](const char* topology, unsigned radix, double rate, uint64_t window, const char* preset) {
-        RunConfig c = config("traffic", "dor", 2);
-        c.topology = topology;
-        c.radix = radix;
-        c.rate = rate;
-        c.traffic_warmup = window / 3;
-        c.traffic_window = window;
-        c.traffic_drain = 150;
+        RunConfig c = mesh_traffic(topology, 2, radix, 1, rate, window / 3, window, 150);
         c.buffering = cubecast::Buffering::input;
         c.preset = preset;
         expect_same_input_buffered(cubecast::with_defaults(c),
@@ -290,13 +292,7 @@ TEST(Cosim, InputBufferedRtlArraysRunTrafficWithTheSameTraceAndReport) {
 // sources made up to the stall: the RTL's interface is shown the node's next packet before the edge
 // but takes it at the edge, as the SystemC router does), stuck state and diagnosis.
 TEST(Cosim, InputBufferedRtlTorusWithoutDatelinesStallsAlike) {
-    RunConfig c = config("traffic", "dor", 2, 0, 4);
-    c.topology = "torus";
-    c.radix = 8;
-    c.rate = 0.5;
-    c.traffic_warmup = 100;
-    c.traffic_window = 300;
-    c.traffic_drain = 300;
+    RunConfig c = mesh_traffic("torus", 2, 8, 4, 0.5, 100, 300, 300);
     c.buffering = cubecast::Buffering::input;
     c.ib.vcs = 2;
     c.ib.vc_depth = 4;
@@ -443,13 +439,7 @@ TEST(Cosim, InputBufferedRtlNetworksGiveTheSameWaves) {
     }
     // The 4x4 mesh: the same network waves; in the view, each node's linked inputs only (the corners'
     // two, the edges' three, the inner four's four) and its injection port.
-    RunConfig mesh = config("traffic", "dor", 2, 0, 2);
-    mesh.topology = "array";
-    mesh.radix = 4;
-    mesh.rate = 0.4;
-    mesh.traffic_warmup = 20;
-    mesh.traffic_window = 100;
-    mesh.traffic_drain = 100;
+    RunConfig mesh = mesh_traffic("array", 2, 4, 2, 0.4, 20, 100, 100);
     knobs[0].apply(mesh, cubecast::Switching::wormhole, 2);
     const Waves systemc = waves(mesh, "ibwaves_mesh_sc");
     RunConfig all = mesh;
