@@ -11,11 +11,11 @@ bool InputBufferedRouter::waiting_on_time(uint64_t cycle) const {
     if (clocked_ && !logic_->finished() && logic_->next_cycle_needed(cycle) != kNoCycle) return true;
     for (const auto& w : wire_)
         if (!w.empty()) return true;
-    if (!to_node_.empty() || (!made_at_.empty() && made_at_.front() + ib_.injection_delay > cycle)) return true;
+    if (!to_node_.empty() || (!made_at_.empty() && made_at_.front() + ib_.injection_delay >= cycle)) return true;
     for (const VcOutputPort& o : outs_)
         if (o.credits_pending()) return true;
     for (const VirtualChannel& c : vcs_)
-        if (c.state == VirtualChannel::State::routed && (c.eligible_at > cycle || c.copies[c.copy].key.not_before > cycle))
+        if (c.state == VirtualChannel::State::routed && (c.eligible_at >= cycle || c.copies[c.copy].key.not_before >= cycle))
             return true;
     return false;
 }

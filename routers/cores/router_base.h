@@ -85,8 +85,9 @@ public:
     // Whether the network's count of packets inside routers includes the packets this router buffers
     // (the Verilated input-buffered router counts a packet only on a link or in its node's queue).
     virtual bool counts_packets_inside() const { return true; }
-    // True if something here is due at a later cycle by the clock alone: a queue head waiting for its
-    // not-before cycle, or a clocked logic's next scheduled step (the run is not stuck).
+    // True if something here is due by the clock alone at the edge of `cycle` (the next edge) or later:
+    // a queue head waiting for its not-before cycle, or a clocked logic's next scheduled step (the run
+    // is not stuck; a head due at the next edge moves then, so it counts too).
     virtual bool waiting_on_time(uint64_t cycle) const = 0;
     virtual void describe_stuck(std::ostream& os) const = 0;
     // For the stall diagnosis (a cycle of waits): the inputs holding a packet the crossbar cannot place

@@ -326,7 +326,7 @@ bool RouterCore::waiting_on_time(uint64_t cycle) const {
     // waits for packets does not count: if none can come, that is the stall to report.
     if (clocked_ && !logic_->finished() && logic_->next_cycle_needed(cycle) != kNoCycle) return true;
     for (const auto& o : outputs_)
-        if (!o.busy() && o.head() && o.head()->not_before() > cycle) return true;
+        if (!o.busy() && o.head() && o.head()->not_before() >= cycle) return true;
     return false;
 }
 

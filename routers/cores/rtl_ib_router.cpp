@@ -165,7 +165,11 @@ unsigned RtlIbRouter::queue_occupancy(unsigned q) const {
     return n;
 }
 
-bool RtlIbRouter::waiting_on_time(uint64_t) const { return v_waiting_.read(); }
+// The Verilog's own timers, and the network interface's: a packet of the node's waiting out its
+// injection delay (the SystemC router's rule, InputBufferedRouter::waiting_on_time).
+bool RtlIbRouter::waiting_on_time(uint64_t cycle) const {
+    return v_waiting_.read() || (!source_.empty() && source_.front().first + config_.ib.injection_delay >= cycle);
+}
 
 // After the rising edge: the flits the model took from its input links, those it sent, the credits it
 // returned, the node's deliveries; the links driven with its outputs.

@@ -161,7 +161,7 @@ module cc_ib_input_unit #(
                 end
             end
             wire cur_local = !cur_link && left_now[PORTS];
-            assign dbg_waiting[c] = routed && (eligible_at > cycle || (cur_link && cur_nb > cycle));
+            assign dbg_waiting[c] = routed && (eligible_at >= cycle || (cur_link && cur_nb >= cycle));
             wire last = (left_now & (left_now - 1'b1)) == {(PORTS+1){1'b0}};
             wire [PORTS:0] cur_bit = cur_link ? {{PORTS{1'b0}}, 1'b1} << cur : {1'b1, {PORTS{1'b0}}};
 

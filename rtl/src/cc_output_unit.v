@@ -92,7 +92,7 @@ module cc_output_unit #(
             end
         enqueued = rank;
     end
-    assign waiting = run && !out_valid && best_found && best_nb > cycle;
+    assign waiting = run && !out_valid && best_found && best_nb >= cycle;
 
     // Transmit register after this edge's handshake.
     wire accepted = out_valid && out_ready;
