@@ -19,10 +19,13 @@
 
 namespace cubecast {
 
-// A clock-enable input: `event` fires (one delta later) when a watched signal rises while `armed`.
+// A clock-enable input: when a watched signal rises while `armed`, `event` fires (one delta later),
+// or, for a router clocked by a hub, its bit in `enable_word` is set.
 struct WakeLine {
     sc_core::sc_event event;
     bool armed = false;
+    uint64_t* enable_word = nullptr;
+    uint64_t enable_bit = 0;
 };
 
 template <class T>
@@ -80,8 +83,12 @@ protected:
                     true_bits_[i / 64] &= ~(uint64_t{1} << (i % 64));
             }
             if (high && !wake_.empty() && wake_[i] && wake_[i]->armed) {
-                wake_[i]->armed = false;
-                wake_[i]->event.notify(sc_core::SC_ZERO_TIME);
+                WakeLine& line = *wake_[i];
+                line.armed = false;
+                if (line.enable_word)
+                    *line.enable_word |= line.enable_bit;
+                else
+                    line.event.notify(sc_core::SC_ZERO_TIME);
             }
             if (!watched_[i]) continue;
             Events& e = *events_[i];

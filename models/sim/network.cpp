@@ -178,7 +178,10 @@ void Network::build_cycle_level(const LogicFactory& make_logic, const PacketForm
             if (const auto j = topology_->across(i, p))
                 links_[size_t{i} * ports + p] = std::make_unique<LinkSignals>(i, *j, p, *link_buses_, size_t{i} * ports + p);
 
-    const RouterConfig rc{config.packet_flits, config.queue_depth, config.port_model, format};
+    RouterConfig rc{config.packet_flits, config.queue_depth, config.port_model, format};
+    clock_hub_ = std::make_unique<ClockHub>("clock_hub");
+    clock_hub_->clk(*clk_);
+    rc.hub = clock_hub_.get();
 #if CUBECAST_WITH_RTL
     RtlRouterConfig rtl;
     RtlIbRouterConfig rtl_ib;

@@ -94,6 +94,7 @@ private:
     uint64_t expected_total_ = 0;  // deliveries the task makes (traffic: the ledger counts them as generated)
 
     std::unique_ptr<sc_core::sc_clock> clk_;  // the cycle level's (the transaction level has no clock)
+    std::unique_ptr<ClockHub> clock_hub_;     // the SystemC routers' edges, run off clk_ (gated router by router)
     // The transaction level: the log of link transfers, the routers' constant clock/reset inputs, and
     // the supervisor's events (an edge ran; the stall watch is due).
     std::unique_ptr<TransmissionLog> log_;

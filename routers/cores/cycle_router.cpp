@@ -17,6 +17,10 @@ CycleRouter::CycleRouter(sc_module_name name, uint32_t id, const Topology& topol
     out_valid_.resize(topology.ports());
     in_ready_.resize(topology.ports());
     out_flit_.resize(topology.ports());
+    if (config.hub && !config.pins) {
+        hub_index_ = config.hub->add(this);
+        return;
+    }
     SC_HAS_PROCESS(CycleRouter);
     SC_METHOD(on_clock);
     sensitive << clk.pos();
@@ -66,7 +70,8 @@ void CycleRouter::end_of_elaboration() {
         if (!in_valid_value_[p])
             throw std::logic_error("router " + std::to_string(id_) + " port " + std::to_string(p) + " is not connected");
     gate_.enable(clk.get_interface(), wake_valid_,
-                 wake_valid_.size() + static_cast<size_t>(__builtin_popcount(absent_mask_)) == topology_.ports());
+                 wake_valid_.size() + static_cast<size_t>(__builtin_popcount(absent_mask_)) == topology_.ports(),
+                 config_.pins ? nullptr : config_.hub, hub_index_);
 }
 
 // One rising edge. The crossbar places, in this order: the inputs' packets by port, what the control

@@ -25,13 +25,14 @@
 
 namespace cubecast {
 
-class CycleRouter : public RouterCore {
+class CycleRouter : public RouterCore, public HubClocked {
 public:
     CycleRouter(sc_core::sc_module_name name, uint32_t id, const Topology& topology, RouterConfig config,
                 std::unique_ptr<ControlLogic> logic, Node& node, NetworkCounters& counters);
 
     void connect(unsigned p, LinkSignals& out, LinkSignals& in) override;
     void connect_none(unsigned p) override;
+    void hub_edge() override { on_clock(); }
 
 private:
     void end_of_elaboration() override;
@@ -42,6 +43,7 @@ private:
     void drive_ready();
 
     ClockGate gate_;
+    unsigned hub_index_ = 0;
 
     unsigned sending_ = 0;     // links sending during the current cycle
     bool one_message_ = true;  // ... all with the same packet

@@ -7,6 +7,10 @@ namespace cubecast {
 
 using namespace sc_core;
 
+namespace {
+const bool kLow = false;  // the valid of an input without a link
+}  // namespace
+
 InputBufferedRouter::InputBufferedRouter(sc_module_name name, uint32_t id, const Topology& topology, RouterConfig config,
                                          InputBuffering ib, std::unique_ptr<ControlLogic> logic, Node& node,
                                          NetworkCounters& counters)
@@ -22,6 +26,8 @@ InputBufferedRouter::InputBufferedRouter(sc_module_name name, uint32_t id, const
       on_wire_(size_t{topology.ports()} * ib.vcs, 0),
       in_(topology.ports()),
       out_(topology.ports()),
+      in_values_(topology.ports(), InputValues{&kLow, nullptr, nullptr}),
+      credit_values_(topology.ports(), nullptr),
       credits_out_(topology.ports(), 0),
       credits_written_(topology.ports(), 0),
       out_free_at_(topology.ports() + 1, 0),
@@ -29,9 +35,18 @@ InputBufferedRouter::InputBufferedRouter(sc_module_name name, uint32_t id, const
       va_(topology.ports() + 1, topology.ports(), ib.vcs, ib.alloc_iters),
       sa_(topology.ports() + 1, ib.vcs, topology.ports() + 1, ib.alloc_iters) {
     active_.assign((vcs_.size() + 63) / 64, 0);
+    vcs_per_port_ = ib.vcs;
+    vc_reciprocal_ = ((1u << 16) + ib.vcs - 1) / ib.vcs;
+    one_word_ = vcs_.size() <= 64;
+    for (unsigned p = 0; one_word_ && p <= ports_ + 1; ++p)
+        below_port_[p] = p * ib.vcs >= 64 ? ~uint64_t{0} : (uint64_t{1} << (p * ib.vcs)) - 1;
     if (config.pins) throw std::invalid_argument("the input-buffered router has no pin-level ports yet");
     // What an adaptive logic sees of an output: the flits its downstream buffers hold.
     queue_length_ = [this](unsigned p) { return p < ports_ ? queue_occupancy(p) : 0u; };
+    if (config.hub) {
+        hub_index_ = config.hub->add(this);
+        return;
+    }
     SC_HAS_PROCESS(InputBufferedRouter);
     SC_METHOD(on_clock);
     sensitive << clk.pos();
@@ -42,6 +57,8 @@ void InputBufferedRouter::connect(unsigned p, LinkSignals& out, LinkSignals& in)
     if (!out.buses->vc) throw std::logic_error("the input-buffered router needs links with virtual channels and credits");
     out_[p] = Wires{out.buses, out.index};
     in_[p] = Wires{in.buses, in.index};
+    in_values_[p] = InputValues{&in.buses->valid.read(in.index), &in.buses->vc->read(in.index), &in.buses->flit.read(in.index)};
+    credit_values_[p] = &out.buses->credit->read(out.index);
     wake_valid_.emplace_back(&in.valid.bus(), in.valid.index());
 }
 
@@ -49,7 +66,7 @@ void InputBufferedRouter::connect_none(unsigned p) { absent_mask_ |= 1u << p; }
 
 void InputBufferedRouter::end_of_elaboration() {
     gate_.enable(clk.get_interface(), wake_valid_,
-                 wake_valid_.size() + static_cast<size_t>(__builtin_popcount(absent_mask_)) == ports_);
+                 wake_valid_.size() + static_cast<size_t>(__builtin_popcount(absent_mask_)) == ports_, config_.hub, hub_index_);
 }
 
 void InputBufferedRouter::on_clock() {
@@ -102,7 +119,7 @@ void InputBufferedRouter::receive_credits() {
     }
     for (uint32_t owed = visit; owed != 0; owed &= owed - 1) {
         const unsigned q = static_cast<unsigned>(__builtin_ctz(owed));
-        if (const uint64_t packed = tlm_ ? tlm_out_[q]->credits_at(cycle_) : out_[q].buses->credit->read(out_[q].index)) {
+        if (const uint64_t packed = tlm_ ? tlm_out_[q]->credits_at(cycle_) : *credit_values_[q]) {
             outs_[q].credits_arrive(packed, cycle_ + ib_.credit_delay, cycle_);
             touch_out(q);
             acted_ = true;
@@ -121,7 +138,7 @@ bool InputBufferedRouter::quiet() const {
     for (uint64_t w : active_)
         if (w) return false;
     for (unsigned p = 0; p < ports_; ++p)
-        if (in_[p].buses && in_[p].buses->valid.read(in_[p].index)) return false;
+        if (*in_values_[p].valid) return false;
     return true;  // (at the transaction level a neighbour that drives a link asks for the edge it is seen at)
 }
 
@@ -150,9 +167,8 @@ void InputBufferedRouter::receive_flits() {
                 take(p, f.vc, f.flit);
             }
         } else {
-            if (!in_[p].buses) continue;
-            const LinkBuses& b = *in_[p].buses;
-            if (b.valid.read(in_[p].index)) take(p, b.vc->read(in_[p].index), b.flit.read(in_[p].index));
+            const InputValues& in = in_values_[p];
+            if (*in.valid) take(p, *in.vc, *in.flit);
         }
         if (!((wire_ports_ >> p) & 1u)) continue;
         while (!wire_[p].empty() && wire_[p].front().due <= cycle_) {

@@ -23,6 +23,7 @@
 // At the transaction level the same router runs without a clock or signals: its links are IbTlmLinks
 // and the EdgeWheel runs its edges at the cycles the clock gate would have let through (ib_router_tlm.cpp).
 #pragma once
+#include <array>
 #include <deque>
 #include <memory>
 #include <systemc>
@@ -44,13 +45,14 @@
 
 namespace cubecast {
 
-class InputBufferedRouter : public RouterCore, public WheelRouter, public CreditHolder {
+class InputBufferedRouter : public RouterCore, public WheelRouter, public CreditHolder, public HubClocked {
 public:
     InputBufferedRouter(sc_core::sc_module_name name, uint32_t id, const Topology& topology, RouterConfig config,
                         InputBuffering ib, std::unique_ptr<ControlLogic> logic, Node& node, NetworkCounters& counters);
 
     void connect(unsigned p, LinkSignals& out, LinkSignals& in) override;
     void connect_none(unsigned p) override;
+    void hub_edge() override { on_clock(); }
 
     // The transaction level (ib_router_tlm.cpp): no clock; port p's links are `out` and `in`, and the
     // wheel runs the edges. schedule(): run the edge of `cycle` (a neighbour drove one of our links).
@@ -99,6 +101,7 @@ public:
 private:
     void end_of_elaboration() override;
     ClockGate gate_;
+    unsigned hub_index_ = 0;
     // What every edge reads, together (the fields, then the vectors' and deques' headers below); the
     // blocks and state touched only now and then (allocators, the packet being injected) at the end.
     uint32_t sent_mask_ = 0, valid_mask_ = 0;  // outputs sending at this edge, and whose valid is high
@@ -168,18 +171,31 @@ private:
         const size_t i = static_cast<size_t>(&c - vcs_.data());
         if (c.empty() && c.state == VirtualChannel::State::idle) active_[i / 64] &= ~(uint64_t{1} << (i % 64));
     }
-    // Calls f(p, vc) for every active virtual channel of inputs [first_port, end_port), in index order.
+    // Calls f(p, vc) for every active virtual channel of inputs [first_port, end_port), in index order
+    // (the range cut from each word by masks; the port by a multiply with 1/vcs, exact below 2^16 / vcs).
     template <class F>
     void for_each_active(unsigned first_port, unsigned end_port, F f) const {
-        const size_t begin = size_t{first_port} * ib_.vcs, end = size_t{end_port} * ib_.vcs;
-        for (size_t w = begin / 64; w * 64 < end; ++w)
-            for (uint64_t bits = active_[w]; bits != 0; bits &= bits - 1) {
-                const size_t i = w * 64 + static_cast<size_t>(__builtin_ctzll(bits));
-                if (i < begin) continue;
-                if (i >= end) return;
-                f(static_cast<unsigned>(i / ib_.vcs), static_cast<unsigned>(i % ib_.vcs));
+        const auto visit = [&](unsigned w, uint64_t bits) {
+            for (; bits != 0; bits &= bits - 1) {
+                const unsigned i = w * 64 + static_cast<unsigned>(__builtin_ctzll(bits));
+                const unsigned p = (i * vc_reciprocal_) >> 16;
+                f(p, i - p * vcs_per_port_);
             }
+        };
+        if (one_word_) return visit(0, active_[0] & below_port_[end_port] & ~below_port_[first_port]);
+        const unsigned begin = first_port * vcs_per_port_, end = end_port * vcs_per_port_;
+        for (unsigned w = begin / 64; w * 64 < end; ++w) {
+            uint64_t bits = active_[w];
+            if (w == begin / 64) bits &= ~uint64_t{0} << (begin % 64);
+            if (end < (w + 1) * 64) bits &= (uint64_t{1} << (end % 64)) - 1;
+            visit(w, bits);
+        }
     }
+    // (Set at construction.) The virtual channels per input; ceil(2^16 / that); whether all of them
+    // fit one word of active_, and then the bits of the inputs below each port.
+    unsigned vcs_per_port_ = 1, vc_reciprocal_ = 0;
+    bool one_word_ = false;
+    std::array<uint64_t, kMaxRouterPorts + 2> below_port_{};
     // The waves' occupancy of input port p: the flits its virtual channels hold.
     void note_occupancy(unsigned p) {
         if (!waves_ || p >= ports_) return;
@@ -203,6 +219,15 @@ private:
         size_t index = 0;
     };
     std::vector<Wires> in_, out_;
+    // What an edge reads of its links, straight from the buses' values (fixed once built): each input's
+    // valid, VC and flit, each output's credit word (a port without a link reads a low valid).
+    struct InputValues {
+        const bool* valid;
+        const uint8_t* vc;
+        const uint64_t* flit;
+    };
+    std::vector<InputValues> in_values_;
+    std::vector<const uint64_t*> credit_values_;
     std::vector<size_t>* touched_ = nullptr;
     void touch_in(unsigned p) {
         if (touched_) touched_->push_back(tlm_ ? tlm_in_[p]->index : in_[p].index);

@@ -22,6 +22,8 @@
 
 namespace cubecast {
 
+class ClockHub;
+
 struct RouterConfig {
     unsigned packet_flits = 1;  // cycles per slot (a whole packet's flits)
     unsigned queue_depth = 0;   // 0 = unbounded
@@ -29,6 +31,7 @@ struct RouterConfig {
     PacketFormat format;           // flits of a data packet (a mini-packet if split) and of a token
     bool pins = false;             // SystemC ports for the links (the lockstep bench); else connect()
     unsigned injection_depth = 0;  // copies each port's injection queue holds (0 = unbounded; the RTL's is finite)
+    ClockHub* hub = nullptr;       // the cycle level's clock for the network's routers (none: a process of its own)
 };
 
 class RouterCore : public RouterBase {
