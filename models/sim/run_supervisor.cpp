@@ -44,13 +44,16 @@ RunSupervisor::RunSupervisor(SupervisedNetwork network)
 
 uint64_t RunSupervisor::expected_messages() const { return net_.traffic ? net_.traffic->generated() : net_.expected_messages; }
 
+// (Fixed by the run's configuration and workload: worked out once, at the first check.)
 uint64_t RunSupervisor::cycle_limit() const {
-    if (net_.config.max_cycles) return net_.config.max_cycles;
+    if (cycle_limit_ != 0) return cycle_limit_;
+    if (net_.config.max_cycles) return cycle_limit_ = net_.config.max_cycles;
     // Generous: every packet crossing every link one after the other would take less, after the last
     // packet or request appears (a trace's or a dynamic run's last arrival).
     const uint64_t packets = (net_.traffic ? net_.traffic->packets_bound() : net_.expected_messages) + 1;
     const uint64_t last_arrival = net_.traffic ? net_.traffic->generation_end() : arrivals_end(net_.task);
-    return last_arrival + std::max<uint64_t>(100000, packets * net_.config.packet_flits * (net_.topology.dim() + 1) * 4);
+    return cycle_limit_ =
+               last_arrival + std::max<uint64_t>(100000, packets * net_.config.packet_flits * (net_.topology.dim() + 1) * 4);
 }
 
 void RunSupervisor::finish(RunStatus status) {

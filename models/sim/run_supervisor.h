@@ -66,6 +66,7 @@ public:
     std::chrono::steady_clock::time_point ended_at() const { return ended_at_; }
 
 private:
+    mutable uint64_t cycle_limit_ = 0;  // (cycle_limit(), once worked out)
     void check_end(uint64_t cycle);
     void watch_waits(uint64_t cycle);
     void stall();
