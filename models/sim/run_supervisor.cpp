@@ -19,6 +19,20 @@ std::string limit_lines(const std::string& text, size_t max) {
 }
 }  // namespace
 
+namespace {
+// The first data packets the logics absorbed, as "; the first: origin O msg M at node N in cycle C, ...".
+std::string absorbed_examples(const NetworkCounters& counters) {
+    std::string text;
+    for (size_t i = 0; i < counters.first_absorbed.size() && i < counters.absorbed; ++i) {
+        const AbsorbedPacket& a = counters.first_absorbed[i];
+        text += (i == 0 ? "; the first: origin " : ", origin ") + std::to_string(a.origin) + " msg " + std::to_string(a.msg) +
+                (a.part ? " part " + std::to_string(a.part) : "") + " at node " + std::to_string(a.node) + " in cycle " +
+                std::to_string(a.cycle);
+    }
+    return text;
+}
+}  // namespace
+
 uint64_t arrivals_end(const Task& task) {
     uint64_t end = 0;
     for (const auto& list : task.arrivals())
@@ -152,8 +166,10 @@ void RunSupervisor::stall() {
         diagnosis_ = "the network is empty but " + std::to_string(expected - std::min(expected, delivered)) +
                      " deliveries never happened: " +
                      (counters.absorbed ? std::to_string(counters.absorbed) +
-                                              " packets were absorbed by control logics that no longer routed them (a phase "
-                                              "or period had ended before they came: see the problems above)\n"
+                                              " data packets were absorbed: the control logics neither forwarded nor "
+                                              "delivered them (a phase or period of the schedule had ended before they came, "
+                                              "or it had no further place for them; see the problems above" +
+                                              absorbed_examples(counters) + ")\n"
                                         : std::string("no packet for them was ever sent\n"));
     } else {
         uint64_t holding = 0, logics = 0;

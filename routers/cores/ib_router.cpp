@@ -256,7 +256,7 @@ void InputBufferedRouter::route_packet(unsigned p, unsigned vc) {
     counters_.copies_enqueued += c.copies.size();
     if (scratch_.delivers()) c.copies.push_back({ports_, QueueKey{}});  // the local copy last
     if (c.copies.empty()) {
-        ++counters_.absorbed;
+        note_absorbed(c.header);
         --counters_.in_routers;
         c.state = VirtualChannel::State::consuming;
         return;
@@ -353,7 +353,7 @@ void InputBufferedRouter::inject_flit() {
         if (to_itself) copies.push_back({ports_, QueueKey{}});  // (not a link's copy: delivered at the local output)
         counters_.in_routers += static_cast<int64_t>(copies.size()) - 1;
         if (copies.empty()) {  // nothing to send
-            if (!injecting_.decision.delivers()) ++counters_.absorbed;
+            if (!injecting_.decision.delivers()) note_absorbed(h);
             inject_vc_ = -1;
             return;
         }

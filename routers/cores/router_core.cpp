@@ -256,7 +256,7 @@ bool RouterCore::place(Packet& packet, const Decision& decision) {
                                 std::to_string(packet.header.origin) + " msg " + std::to_string(packet.header.msg) + " to port " +
                                 std::to_string(f.port) + ", which has no link");
             --counters_.in_routers;  // dropped, and the run fails with this problem
-            ++counters_.absorbed;
+            note_absorbed(packet.header);
             return true;
         }
     if (config_.queue_depth != 0)  // unbounded queues always have space
@@ -272,7 +272,7 @@ bool RouterCore::place(Packet& packet, const Decision& decision) {
     }
     counters_.copies_enqueued += fwd.size();
     counters_.in_routers += static_cast<int64_t>(fwd.size()) - 1;
-    if (fwd.empty() && !decision.delivers()) ++counters_.absorbed;
+    if (fwd.empty() && !decision.delivers()) note_absorbed(packet.header);
     ++counters_.progress;
     return true;
 }

@@ -131,6 +131,8 @@ protected:
     uint32_t absent_mask_ = 0;      // ports without a link (an array's edge)
     std::deque<PendingInjection> injection_;
     std::deque<PendingInjection> emitted_;
+    // A packet the logic neither forwarded nor delivered (a data packet: tokens are the logic's to take).
+    void note_absorbed(const Header& h) { counters_.note_absorbed(id_, cycle_, h.kind == Kind::data, h.origin, h.msg, h.part); }
 
 private:
     void route_own(const Header& h, bool progress = true);

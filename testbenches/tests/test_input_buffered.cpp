@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "models/sim/run_supervisor.h"
@@ -182,6 +183,43 @@ TEST(InputBuffered, ADelayAroundTheStallWindowIsNoStall) {
                 ++runs;
             }
     EXPECT_EQ(runs, 2u * 5 * 11);
+}
+
+// A collective whose schedule breaks on the input-buffered router (kb/st on the 4-cube: its phases are
+// timed for the ideal router) stalls with its network empty; the diagnosis counts the data packets the
+// logics absorbed, not the control tokens they took (the prefix's tokens, absorbed by design, made it
+// 68), and names the first ones where and when: each is its node's own packet or, on the trace, one
+// that had reached that node by then.
+TEST(InputBuffered, AStallNamesTheDataPacketsItsLogicsAbsorbed) {
+    RunConfig c = config("kb", "st", 4);
+    c.k = 5;
+    c.buffering = Buffering::input;
+    ASSERT_FALSE(validate(c)) << *validate(c);
+    const Outcome o = run_traced(c);
+    ASSERT_EQ(o.result.status, RunStatus::deadlock);
+    const std::string& d = o.result.stall_diagnosis;
+    unsigned absorbed = 0;
+    const size_t count_at = d.find("deliveries never happened: ");
+    ASSERT_NE(count_at, std::string::npos) << d;
+    ASSERT_EQ(std::sscanf(d.c_str() + count_at, "deliveries never happened: %u data packets were absorbed", &absorbed), 1) << d;
+    uint64_t data_rows = 0;
+    for (const TraceRow& r : o.rows) data_rows += r.kind == "data";
+    EXPECT_LT(absorbed, data_rows);
+    size_t named = 0;
+    for (size_t at = d.find("the first: origin "); at != std::string::npos; at = d.find(", origin ", at + 1)) {
+        uint32_t origin = 0, msg = 0, node = 0;
+        uint64_t cycle = 0;
+        const char* text = d.c_str() + at + (d[at] == ',' ? 2 : std::string("the first: ").size());
+        ASSERT_EQ(std::sscanf(text, "origin %u msg %u at node %u in cycle %lu", &origin, &msg, &node, &cycle), 4) << text;
+        bool reached = origin == node;
+        for (const TraceRow& r : o.rows)
+            reached = reached || (r.kind == "data" && r.origin == origin && r.msg == msg && r.dst == node && r.end <= cycle + 1);
+        EXPECT_TRUE(reached) << "origin " << origin << " msg " << msg << " had not reached node " << node << " by cycle "
+                             << cycle;
+        ++named;
+    }
+    EXPECT_EQ(named, std::min<size_t>(absorbed, 3));
+    EXPECT_GT(named, 0u);
 }
 
 // Saturated traffic through small buffers with slow credits and long wires: every packet arrives once
