@@ -35,7 +35,8 @@ public:
     // Router i's clock stops after this edge, until its wake line fires or `later` edges after the next
     // one (`never`: no timer).
     void sleep(unsigned i, uint64_t later, uint64_t never);
-    // Where router i's wake line sets its clock-enable bit.
+    // Where router i's wake line sets its clock-enable bit (fixed once every router has joined: the
+    // gates ask at the end of elaboration).
     uint64_t* enable_word(unsigned i) { return &enabled_[i / 64]; }
     static uint64_t enable_bit(unsigned i) { return uint64_t{1} << (i % 64); }
     // The edge being run, in the kernel's time units since time 0 (read by the routers' gates).
