@@ -36,9 +36,7 @@ struct NetworkCounters {
     int64_t unfinished_logics = 0;  // clocked control logics that have not finished yet
     bool buffers_short = false;     // a diagnosis run's buffers ran short (InputBuffering::stop_below_credits)
 
-    void note_absorbed(uint32_t node, uint64_t cycle, bool data, uint32_t origin, uint32_t msg, unsigned part) {
-        if (!data) return;
-        const AbsorbedPacket a{cycle, node, origin, msg, part};
+    void note_absorbed(const AbsorbedPacket& a) {
         const size_t kept = absorbed < first_absorbed.size() ? static_cast<size_t>(absorbed) : first_absorbed.size();
         ++absorbed;
         if (kept == first_absorbed.size() && !(a < first_absorbed.back())) return;

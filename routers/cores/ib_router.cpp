@@ -35,11 +35,7 @@ InputBufferedRouter::InputBufferedRouter(sc_module_name name, uint32_t id, const
       va_(topology.ports() + 1, topology.ports(), ib.vcs, ib.alloc_iters),
       sa_(topology.ports() + 1, ib.vcs, topology.ports() + 1, ib.alloc_iters) {
     active_.assign((vcs_.size() + 63) / 64, 0);
-    vcs_per_port_ = ib.vcs;
     vc_reciprocal_ = ((1u << 16) + ib.vcs - 1) / ib.vcs;
-    one_word_ = vcs_.size() <= 64;
-    for (unsigned p = 0; one_word_ && p <= ports_ + 1; ++p)
-        below_port_[p] = p * ib.vcs >= 64 ? ~uint64_t{0} : (uint64_t{1} << (p * ib.vcs)) - 1;
     if (config.pins) throw std::invalid_argument("the input-buffered router has no pin-level ports yet");
     // What an adaptive logic sees of an output: the flits its downstream buffers hold.
     queue_length_ = [this](unsigned p) { return p < ports_ ? queue_occupancy(p) : 0u; };

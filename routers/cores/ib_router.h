@@ -23,7 +23,6 @@
 // At the transaction level the same router runs without a clock or signals: its links are IbTlmLinks
 // and the EdgeWheel runs its edges at the cycles the clock gate would have let through (ib_router_tlm.cpp).
 #pragma once
-#include <array>
 #include <deque>
 #include <memory>
 #include <systemc>
@@ -175,27 +174,19 @@ private:
     // (the range cut from each word by masks; the port by a multiply with 1/vcs, exact below 2^16 / vcs).
     template <class F>
     void for_each_active(unsigned first_port, unsigned end_port, F f) const {
-        const auto visit = [&](unsigned w, uint64_t bits) {
-            for (; bits != 0; bits &= bits - 1) {
-                const unsigned i = w * 64 + static_cast<unsigned>(__builtin_ctzll(bits));
-                const unsigned p = (i * vc_reciprocal_) >> 16;
-                f(p, i - p * vcs_per_port_);
-            }
-        };
-        if (one_word_) return visit(0, active_[0] & below_port_[end_port] & ~below_port_[first_port]);
-        const unsigned begin = first_port * vcs_per_port_, end = end_port * vcs_per_port_;
+        const unsigned begin = first_port * ib_.vcs, end = end_port * ib_.vcs;
         for (unsigned w = begin / 64; w * 64 < end; ++w) {
             uint64_t bits = active_[w];
             if (w == begin / 64) bits &= ~uint64_t{0} << (begin % 64);
             if (end < (w + 1) * 64) bits &= (uint64_t{1} << (end % 64)) - 1;
-            visit(w, bits);
+            for (; bits != 0; bits &= bits - 1) {
+                const unsigned i = w * 64 + static_cast<unsigned>(__builtin_ctzll(bits));
+                const unsigned p = (i * vc_reciprocal_) >> 16;
+                f(p, i - p * ib_.vcs);
+            }
         }
     }
-    // (Set at construction.) The virtual channels per input; ceil(2^16 / that); whether all of them
-    // fit one word of active_, and then the bits of the inputs below each port.
-    unsigned vcs_per_port_ = 1, vc_reciprocal_ = 0;
-    bool one_word_ = false;
-    std::array<uint64_t, kMaxRouterPorts + 2> below_port_{};
+    unsigned vc_reciprocal_ = 0;  // ceil(2^16 / vcs), set at construction
     // The waves' occupancy of input port p: the flits its virtual channels hold.
     void note_occupancy(unsigned p) {
         if (!waves_ || p >= ports_) return;

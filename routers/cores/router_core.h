@@ -132,7 +132,9 @@ protected:
     std::deque<PendingInjection> injection_;
     std::deque<PendingInjection> emitted_;
     // A packet the logic neither forwarded nor delivered (a data packet: tokens are the logic's to take).
-    void note_absorbed(const Header& h) { counters_.note_absorbed(id_, cycle_, h.kind == Kind::data, h.origin, h.msg, h.part); }
+    void note_absorbed(const Header& h) {
+        if (h.kind == Kind::data) counters_.note_absorbed(AbsorbedPacket{cycle_, id_, h.origin, h.msg, h.part});
+    }
 
 private:
     void route_own(const Header& h, bool progress = true);
