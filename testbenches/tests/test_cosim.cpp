@@ -12,6 +12,7 @@
 #include "models/sim/validate.h"
 #include "routers/cores/rtl_build.h"
 #include "sim_helpers.h"
+#include "testbenches/tests/traffic_helpers.h"
 
 using cubecast::RunConfig;
 using cubecast::RunStatus;
@@ -53,20 +54,6 @@ uint32_t nodes_of(const RunConfig& c) {
     uint32_t n = 1;
     for (unsigned i = 0; i < c.dim; ++i) n *= c.topology == "hypercube" ? 2 : c.radix;
     return n;
-}
-
-// Synthetic traffic under dimension order on the d-dimensional array or torus of radix p: packets of
-// `flits` flits at `rate`, a warm-up, a measured window and a drain of the given cycles.
-RunConfig mesh_traffic(const char* topology, unsigned d, unsigned radix, unsigned flits, double rate, uint64_t warmup,
-                       uint64_t window, uint64_t drain) {
-    RunConfig c = config("traffic", "dor", d, 0, flits);
-    c.topology = topology;
-    c.radix = radix;
-    c.rate = rate;
-    c.traffic_warmup = warmup;
-    c.traffic_window = window;
-    c.traffic_drain = drain;
-    return c;
 }
 
 // The report without what may differ between the routers' implementations (wall-clock time, speeds,
@@ -261,7 +248,8 @@ TEST(Cosim, InputBufferedRtlArraysRunTrafficWithTheSameTraceAndReport) {
                 if (pattern == TrafficPattern::transpose && d == 1) pattern = TrafficPattern::uniform;  // (2-D only)
                 const unsigned flits = 1 + variant % 4;
                 ++variant;
-                RunConfig c = mesh_traffic(topology, d, radix, flits, rate, 50, radix == 8 && d == 2 ? 100 : 300, 300);
+                RunConfig c = traffic_test::traffic({topology, d, radix}, "dor", "uniform", rate, flits, 0, 50,
+                                                    radix == 8 && d == 2 ? 100 : 300, 300);
                 c.pattern = pattern;
                 k.apply(c, sw, flits);
                 if (c.topology == "torus") c.ib.vcs = std::max(2u, c.ib.vcs);  // (the dateline classes need two)
@@ -276,7 +264,7 @@ TEST(Cosim, InputBufferedRtlArraysRunTrafficWithTheSameTraceAndReport) {
             }
     // The peers' networks with their presets: 2-D, radix p, at `rate` for `window` cycles.
     const auto preset_run = [&](const char* topology, unsigned radix, double rate, uint64_t window, const char* preset) {
-        RunConfig c = mesh_traffic(topology, 2, radix, 1, rate, window / 3, window, 150);
+        RunConfig c = traffic_test::traffic({topology, 2, radix}, "dor", "uniform", rate, 1, 0, window / 3, window, 150);
         c.buffering = cubecast::Buffering::input;
         c.preset = preset;
         expect_same_input_buffered(cubecast::with_defaults(c),
@@ -293,7 +281,7 @@ TEST(Cosim, InputBufferedRtlArraysRunTrafficWithTheSameTraceAndReport) {
 // sources made up to the stall: the RTL's interface is shown the node's next packet before the edge
 // but takes it at the edge, as the SystemC router does), stuck state and diagnosis.
 TEST(Cosim, InputBufferedRtlTorusWithoutDatelinesStallsAlike) {
-    RunConfig c = mesh_traffic("torus", 2, 8, 4, 0.5, 100, 300, 300);
+    RunConfig c = traffic_test::traffic({"torus", 2, 8}, "dor", "uniform", 0.5, 4, 0, 100, 300, 300);
     c.buffering = cubecast::Buffering::input;
     c.ib.vcs = 2;
     c.ib.vc_depth = 4;
@@ -347,7 +335,7 @@ TEST(Cosim, InputBufferedRtlDelayAroundTheStallWindowIsNoStall) {
     for (const bool injection : {false, true})
         for (unsigned delay = window - 3; delay <= window + 3; ++delay) {
             SCOPED_TRACE(std::string(injection ? "injection" : "router") + " delay " + std::to_string(delay));
-            RunConfig c = mesh_traffic("array", 2, 2, 1, 0.002, 0, 4000, 200);
+            RunConfig c = traffic_test::traffic({"array", 2, 2}, "dor", "uniform", 0.002, 1, 0, 0, 4000, 200);
             c.buffering = cubecast::Buffering::input;
             (injection ? c.ib.injection_delay : c.ib.router_delay) = delay;
             const auto [sc_result, sc_trace] = traced(c);
@@ -465,7 +453,7 @@ TEST(Cosim, InputBufferedRtlNetworksGiveTheSameWaves) {
     }
     // The 4x4 mesh: the same network waves; in the view, each node's linked inputs only (the corners'
     // two, the edges' three, the inner four's four) and its injection port.
-    RunConfig mesh = mesh_traffic("array", 2, 4, 2, 0.4, 20, 100, 100);
+    RunConfig mesh = traffic_test::traffic({"array", 2, 4}, "dor", "uniform", 0.4, 2, 0, 20, 100, 100);
     knobs[0].apply(mesh, cubecast::Switching::wormhole, 2);
     const Waves systemc = waves(mesh, "ibwaves_mesh_sc");
     RunConfig all = mesh;

@@ -29,6 +29,16 @@ RunConfig input_buffered(RunConfig c, Switching s, unsigned vcs, unsigned depth)
     return c;
 }
 
+// c with one packet alone for its workload, from `src` to `dst`, made at cycle `made` (a trace-driven
+// workload in a file of `name`, which the caller removes).
+RunConfig one_packet(RunConfig c, uint32_t src, uint32_t dst, uint64_t made, const std::string& name) {
+    c.pattern.reset();
+    c.rate.reset();
+    c.traffic_file = temp_path(name);
+    std::ofstream(c.traffic_file) << "time,src,dst\n" << made << "," << src << "," << dst << "\n";
+    return c;
+}
+
 // One packet alone from `src` to `dst`, made at cycle `made`: the cycle each router puts its head on
 // the next link, and the cycle its tail reaches the node. The pipeline as defined: the network
 // interface writes one flit a cycle into the injection buffer from the cycle the packet is made; a
@@ -103,11 +113,11 @@ TEST(InputBuffered, ZeroLoadLatencyFollowsThePipelineFlitByFlit) {
                         SCOPED_TRACE(k.net.topology + (adaptive ? " adaptive " : " ") + switching_name(s) + " flits " +
                                      std::to_string(flits) + " R " + std::to_string(r) + " L " + std::to_string(l) + " C " +
                                      std::to_string(cd));
-                        RunConfig c = input_buffered(
-                            traffic(k.net, adaptive ? "adaptive" : algorithm_for(k.net), "uniform", 0.1, flits, 0, 0, 100, 200),
-                            s, 2, 16);
-                        c.pattern.reset();
-                        c.rate.reset();
+                        const uint64_t made = 5;
+                        RunConfig c = one_packet(input_buffered(traffic(k.net, adaptive ? "adaptive" : algorithm_for(k.net),
+                                                                        "uniform", 0.1, flits, 0, 0, 100, 200),
+                                                                s, 2, 16),
+                                                 k.src, k.dst, made, "one.csv");
                         c.ib.router_delay = r;
                         c.ib.link_delay = l;
                         c.ib.credit_delay = cd;
@@ -115,9 +125,6 @@ TEST(InputBuffered, ZeroLoadLatencyFollowsThePipelineFlitByFlit) {
                         c.ib.ejection_delay = out;
                         c.ib.link_period = period;
                         c.self_packets = k.src == k.dst;
-                        c.traffic_file = temp_path("one.csv");
-                        const uint64_t made = 5;
-                        std::ofstream(c.traffic_file) << "time,src,dst\n" << made << "," << k.src << "," << k.dst << "\n";
                         ASSERT_FALSE(validate(c)) << *validate(c);
                         const Outcome o = run_traced(c);
                         std::remove(c.traffic_file.c_str());
@@ -162,17 +169,15 @@ TEST(InputBuffered, ADelayAroundTheStallWindowIsNoStall) {
         for (const std::string knob : {"router", "injection", "ejection", "link", "credit"})
             for (unsigned delay = window - 6; delay <= window + 4; ++delay) {
                 SCOPED_TRACE(std::string(level_name(level)) + " " + knob + " delay " + std::to_string(delay));
-                RunConfig c = input_buffered(traffic(mesh, "dor", "uniform", 0.1, 1, 0, 0, 100, 200), Switching::wormhole, 2, 16);
+                RunConfig c = one_packet(
+                    input_buffered(traffic(mesh, "dor", "uniform", 0.1, 1, 0, 0, 100, 200), Switching::wormhole, 2, 16), 0, 15,
+                    made, "late.csv");
                 c.level = level;
-                c.pattern.reset();
-                c.rate.reset();
                 (knob == "router"      ? c.ib.router_delay
                  : knob == "injection" ? c.ib.injection_delay
                  : knob == "ejection"  ? c.ib.ejection_delay
                  : knob == "link"      ? c.ib.link_delay
                                        : c.ib.credit_delay) = delay;
-                c.traffic_file = temp_path("late.csv");
-                std::ofstream(c.traffic_file) << "time,src,dst\n" << made << ",0,15\n";
                 ASSERT_FALSE(validate(c)) << *validate(c);
                 const Outcome o = run_traced(c);
                 std::remove(c.traffic_file.c_str());
