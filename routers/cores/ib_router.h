@@ -26,6 +26,7 @@
 #include <deque>
 #include <memory>
 #include <systemc>
+#include <type_traits>
 #include <vector>
 
 #include "models/fabric/signal_bus.h"
@@ -165,26 +166,41 @@ private:
     // The virtual channels with flits or a routed packet, one bit each (index p * vcs + vc): each
     // cycle's loops visit those only, in index order, so an idle input costs nothing.
     std::vector<uint64_t> active_;
-    void mark_active(size_t i) { active_[i / 64] |= uint64_t{1} << (i % 64); }
+    // Those of them whose front route_fronts has to look at again: a flit came in, or a packet left
+    // and another is at the front, since it last looked (nothing else changes what it does).
+    std::vector<uint64_t> to_route_;
+    static void set_bit(std::vector<uint64_t>& bits, size_t i) { bits[i / 64] |= uint64_t{1} << (i % 64); }
+    void mark_active(size_t i) { set_bit(active_, i), set_bit(to_route_, i); }
+    // After a packet left its virtual channel.
     void settle(const VirtualChannel& c) {
         const size_t i = static_cast<size_t>(&c - vcs_.data());
-        if (c.empty() && c.state == VirtualChannel::State::idle) active_[i / 64] &= ~(uint64_t{1} << (i % 64));
+        if (!c.empty())
+            set_bit(to_route_, i);
+        else if (c.state == VirtualChannel::State::idle)
+            active_[i / 64] &= ~(uint64_t{1} << (i % 64));
     }
-    // Calls f(p, vc) for every active virtual channel of inputs [first_port, end_port), in index order
-    // (the range cut from each word by masks; the port by a multiply with 1/vcs, exact below 2^16 / vcs).
-    template <class F>
-    void for_each_active(unsigned first_port, unsigned end_port, F f) const {
+    // Calls f(p, vc) for every virtual channel of inputs [first_port, end_port) in `set`, in index
+    // order, as the set was when its word was reached (the range cut from each word by masks; the port
+    // by a multiply with 1/vcs, exact below 2^16 / vcs); a set given as not const is emptied of them
+    // before f is called.
+    template <class Set, class F>
+    void for_each_in(Set& set, unsigned first_port, unsigned end_port, F f) const {
         const unsigned begin = first_port * ib_.vcs, end = end_port * ib_.vcs;
         for (unsigned w = begin / 64; w * 64 < end; ++w) {
-            uint64_t bits = active_[w];
+            uint64_t bits = set[w];
             if (w == begin / 64) bits &= ~uint64_t{0} << (begin % 64);
             if (end < (w + 1) * 64) bits &= (uint64_t{1} << (end % 64)) - 1;
+            if constexpr (!std::is_const_v<Set>) set[w] &= ~bits;
             for (; bits != 0; bits &= bits - 1) {
                 const unsigned i = w * 64 + static_cast<unsigned>(__builtin_ctzll(bits));
                 const unsigned p = (i * vc_reciprocal_) >> 16;
                 f(p, i - p * ib_.vcs);
             }
         }
+    }
+    template <class F>
+    void for_each_active(unsigned first_port, unsigned end_port, F f) const {
+        for_each_in(active_, first_port, end_port, f);
     }
     unsigned vc_reciprocal_ = 0;  // ceil(2^16 / vcs), set at construction
     // The waves' occupancy of input port p: the flits its virtual channels hold.
