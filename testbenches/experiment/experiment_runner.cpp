@@ -71,7 +71,15 @@ public:
                     "launched by mpirun but this cubecast was built without MPI: install libopenmpi-dev and rebuild");
         }
         const bool distributed = mpi::launched();
-        if (distributed) mpi::start();
+        if (distributed) {
+            try {
+                mpi::start();
+            } catch (const std::runtime_error& e) {
+                throw ExperimentError(std::string(e.what()) +
+                                      ": an MPI run needs libcubecast_mpi.so beside the cubecast executable (both are built when "
+                                      "libopenmpi-dev is installed)");
+            }
+        }
         int code = 0;
         try {
             code = distributed && mpi::rank() != 0 ? serve() : coordinate(distributed);

@@ -187,6 +187,23 @@ TEST(Experiment, SameRowsOnOneCoreTwoCoresMpiAndMergedShards) {
     EXPECT_NE(half.err.find("10 of 20 points have no row yet"), std::string::npos) << half.err;
 }
 
+// Open MPI is a plugin beside the executable, loaded only under mpirun: an executable without it
+// says so in one line and exits 2 on every rank.
+TEST(Experiment, AnMpiRunWithoutThePluginSaysSo) {
+    const std::string file = write_file("lone.yaml", "name: lone\nrun:\n  task: mnb\naxes:\n  dim: 1..2\n");
+    const std::string dir = temp_path("lone");
+    ASSERT_EQ(std::system(("mkdir -p " + dir + " && cp " + std::string(CUBECAST_BIN) + " " + dir + "/").c_str()), 0);
+    const std::string err = temp_path("lone-err.txt");
+    const int status =
+        std::system((kMpirun + dir + "/cubecast experiment " + file + " --out " + dir + "/out >/dev/null 2>" + err).c_str());
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 2);
+    const std::string text = slurp(err);
+    EXPECT_NE(text.find("cubecast: cannot load this cubecast's MPI support: " + dir + "/libcubecast_mpi.so"), std::string::npos)
+        << text;
+    EXPECT_NE(text.find("needs libcubecast_mpi.so beside the cubecast executable"), std::string::npos) << text;
+}
+
 // Killed mid-experiment and started again: the finished points are not run again, the others are,
 // and every point has exactly one row.
 TEST(Experiment, ResumesAfterAKillRunningEveryPointOnce) {
