@@ -42,10 +42,14 @@ private:
     // Whether the link's credits add up after the edge of `cycle`; if not, why in `problem`.
     bool balanced_link(size_t link, uint64_t cycle, std::string* problem = nullptr);
     static constexpr uint32_t kNoLink = ~uint32_t{0};
-    const Topology& topology_;
-    std::vector<uint32_t> far_end_;       // per link: the node it leads to (kNoLink: none there)
-    std::vector<unsigned> arrival_port_;  // per port: the port a link leaving on it arrives on
-    std::vector<uint64_t> checked_in_;    // per link: the check that last looked at it (1 + its number)
+    // Per link, from the topology once: its ends and ports (dst kNoLink: no link there).
+    struct Ends {
+        uint32_t src, dst;
+        uint16_t port, in_port;
+    };
+    bool exists(size_t link) const { return ends_[link].dst != kNoLink; }
+    std::vector<Ends> ends_;
+    std::vector<uint64_t> checked_in_;  // per link: the check that last looked at it (1 + its number)
     uint64_t checks_ = 0;
     std::vector<size_t> touched_;
     std::function<OnLink(size_t, uint64_t)> on_link_;

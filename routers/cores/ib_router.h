@@ -31,6 +31,7 @@
 
 #include "models/fabric/signal_bus.h"
 #include "routers/blocks/microarchitecture.h"
+#include "routers/blocks/ring_queue.h"
 #include "routers/blocks/switch_allocator.h"
 #include "routers/blocks/vc_allocator.h"
 #include "routers/blocks/vc_output_port.h"
@@ -213,12 +214,12 @@ private:
     const VirtualChannel& channel(unsigned p, unsigned vc) const { return vcs_[p * ib_.vcs + vc]; }
 
     InputBuffering ib_;
-    unsigned ports_;                          // network ports; the injection input and the local output are port ports_
-    std::vector<VirtualChannel> vcs_;         // (ports_ + 1) * vcs, by input port
-    std::vector<VcOutputPort> outs_;          // ports_
-    std::vector<uint16_t> arriving_;          // per input virtual channel: flits of the packet arriving still to come
-    std::vector<std::deque<WireFlit>> wire_;  // per input port: flits on the delayed wire
-    std::vector<uint16_t> on_wire_;           // per input virtual channel: its flits among them
+    unsigned ports_;                         // network ports; the injection input and the local output are port ports_
+    std::vector<VirtualChannel> vcs_;        // (ports_ + 1) * vcs, by input port
+    std::vector<VcOutputPort> outs_;         // ports_
+    std::vector<uint16_t> arriving_;         // per input virtual channel: flits of the packet arriving still to come
+    std::vector<RingQueue<WireFlit>> wire_;  // per input port: flits on the delayed wire
+    std::vector<uint16_t> on_wire_;          // per input virtual channel: its flits among them
     // The links (entry `index` of the buses): inputs read valid, flit and vc and write ready and
     // credits; outputs write valid, flit and vc and read credits.
     struct Wires {

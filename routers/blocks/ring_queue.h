@@ -1,0 +1,40 @@
+// A FIFO in one array, grown by doubling when full (a std::deque allocates and frees a block every
+// few dozen entries): for queues whose length has a small bound, such as a delayed wire's flits
+// (never more than the link delay plus one).
+#pragma once
+#include <algorithm>
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+namespace cubecast {
+
+template <class T>
+class RingQueue {
+public:
+    bool empty() const { return count_ == 0; }
+    size_t size() const { return count_; }
+    T& front() { return items_[head_]; }
+    const T& front() const { return items_[head_]; }
+    void push_back(const T& item) {
+        if (count_ == items_.size()) grow();
+        items_[(head_ + count_) & (items_.size() - 1)] = item;
+        ++count_;
+    }
+    void pop_front() {
+        head_ = (head_ + 1) & (items_.size() - 1);
+        --count_;
+    }
+
+private:
+    void grow() {  // (sizes are powers of two)
+        std::vector<T> bigger(std::max<size_t>(4, 2 * items_.size()));
+        for (size_t i = 0; i < count_; ++i) bigger[i] = std::move(items_[(head_ + i) & (items_.size() - 1)]);
+        items_.swap(bigger);
+        head_ = 0;
+    }
+    std::vector<T> items_;
+    size_t head_ = 0, count_ = 0;
+};
+
+}  // namespace cubecast
