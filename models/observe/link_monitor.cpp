@@ -50,9 +50,9 @@ void LinkMonitor::on_clock() {
 void LinkMonitor::visit(size_t link, uint64_t e) {
     if (!*ready_[link]) return;
     const unsigned vc = vc_ ? vc_->read(link) : 0;
+    if (load_) load_->add_flit(link, e - 1);  // (it moved during cycle e - 1)
     packets_.arrive(link, vc, *flit_[link], e, [&](uint64_t start, uint64_t end, const Header& h, uint64_t) {
         if (trace_) trace_->row(start, end, links_[link]->src, links_[link]->dst, h);
-        if (load_) load_->add(link, start, end);
     });
 }
 

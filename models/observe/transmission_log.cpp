@@ -19,8 +19,8 @@ void TransmissionLog::begin(size_t link, uint32_t src, uint32_t dst, uint64_t st
 
 // At the receiver's edge `arrives`: every flit that arrived earlier has been reported.
 void TransmissionLog::arrived(size_t link, uint32_t src, uint32_t dst, unsigned vc, uint64_t flit, uint64_t arrives) {
+    if (load_) load_->add_flit(link, arrives - 1);
     flits_.arrive(link, vc, flit, arrives, [&](uint64_t start, uint64_t end, const Header&, uint64_t header_flit) {
-        if (load_) load_->add(link, start, end);
         if (!trace_) return;
         flush_before(end);
         waiting_.push(Row{end, start, link, src, dst, header_flit});

@@ -174,56 +174,75 @@ TEST(Traffic, ChannelLoadBoundFromTheRoutes) {
     EXPECT_NEAR(bound_of({"array", 2, 8}).second, 0.4921875, 1e-9);
 }
 
-// Per-link loads in the window, exactly: a trace-driven workload with packets of several sizes puts
-// each packet's flits on every link of its route (as written here); the --link-load CSV counts just
-// that, the same at both levels.
-TEST(Traffic, LinkLoadsCountEveryFlitOnItsRoute) {
-    for (const Net& n : {Net{"array", 2, 4}, Net{"torus", 2, 5}, Net{"hypercube", 4, 2}}) {
-        SCOPED_TRACE(n.topology);
-        const std::string path = temp_path("loads.csv");
-        std::ofstream csv(path);
-        std::map<std::pair<uint32_t, uint32_t>, uint64_t> expected;
-        for (uint32_t i = 0; i < 40; ++i) {
-            const uint32_t s = (i * 7 + 2) % n.nodes(), t = (i * 11 + 5) % n.nodes(), flits = 1 + i % 4;
-            if (s == t) continue;
-            csv << i * 3 << "," << s << "," << t << "," << flits << "\n";
-            for (uint32_t at = s; at != t; at = n.next(at, t)) expected[{at, n.next(at, t)}] += flits;
-        }
-        csv.close();
-        std::string outputs[2];
-        for (int level = 0; level < 2; ++level) {
-            RunConfig c = traffic(n, algorithm_for(n), "uniform", 0.1, 1, 0, 0, 100000, 0);
-            c.pattern.reset();
-            c.rate.reset();
-            c.traffic_file = path;
-            c.level = level ? cubecast::Level::tlm : cubecast::Level::cycle;
-            c.link_load_path = temp_path("link_load.csv");
-            const RunResult r = simulate_isolated(c).result;
-            ASSERT_EQ(r.status, RunStatus::ok);
-            EXPECT_FALSE(r.traffic->has_bound);
-            std::ifstream in(c.link_load_path);
-            std::stringstream all;
-            all << in.rdbuf();
-            outputs[level] = all.str();
-            std::remove(c.link_load_path.c_str());
-        }
-        std::remove(path.c_str());
-        EXPECT_EQ(outputs[0], outputs[1]);
-        std::stringstream rows(outputs[0]);
-        std::string line;
-        uint64_t links = 0;
-        while (std::getline(rows, line)) {
-            if (line.empty() || line[0] == '#' || line[0] == 's') continue;
-            uint32_t src = 0, dst = 0, port = 0;
-            unsigned long long flits = 0;
-            ASSERT_EQ(std::sscanf(line.c_str(), "%u,%u,%u,%llu", &src, &dst, &port, &flits), 4) << line;
-            const std::pair<uint32_t, uint32_t> link{src, dst};
-            EXPECT_EQ(flits, expected[link]) << src << "->" << dst;
-            ++links;
-        }
-        uint64_t directed = 0;
-        for (uint32_t v = 0; v < n.nodes(); ++v)
-            for (uint32_t w = 0; w < n.nodes(); ++w) directed += v != w && n.hops(v, w) == 1;
-        EXPECT_EQ(links, directed);
+namespace {
+// A trace-driven workload's per-link loads, exactly: each packet's flits on every link of its route
+// (as written here) and nothing else, the same at both levels, no link above a flit a cycle.
+// `burst` packets start each cycle (a burst makes worms meet); `vcs` > 0: the input-buffered router.
+void expect_route_loads(const Net& n, uint32_t packets, uint32_t burst, uint32_t max_flits, unsigned vcs) {
+    SCOPED_TRACE(n.topology);
+    const std::string path = temp_path("loads.csv");
+    std::ofstream csv(path);
+    std::map<std::pair<uint32_t, uint32_t>, uint64_t> expected;
+    for (uint32_t i = 0; i < packets; ++i) {
+        const uint32_t s = (i * 7 + 2) % n.nodes(), t = (i * 11 + 5) % n.nodes(), flits = 1 + i % max_flits;
+        if (s == t) continue;
+        csv << (i / burst) * 3 << "," << s << "," << t << "," << flits << "\n";
+        for (uint32_t at = s; at != t; at = n.next(at, t)) expected[{at, n.next(at, t)}] += flits;
     }
+    csv.close();
+    std::string outputs[2];
+    for (int level = 0; level < 2; ++level) {
+        RunConfig c = traffic(n, algorithm_for(n), "uniform", 0.1, 1, 0, 0, 100000, 0);
+        c.pattern.reset();
+        c.rate.reset();
+        c.traffic_file = path;
+        c.level = level ? cubecast::Level::tlm : cubecast::Level::cycle;
+        if (vcs > 0) {  // worms longer than a buffer, in several virtual channels: their flits interleave and wait
+            c.buffering = Buffering::input;
+            c.ib.switching = Switching::wormhole;
+            c.ib.vcs = vcs;
+            c.ib.vc_depth = 2;
+        }
+        c.link_load_path = temp_path("link_load.csv");
+        const RunResult r = simulate_isolated(c).result;
+        ASSERT_EQ(r.status, RunStatus::ok);
+        EXPECT_FALSE(r.traffic->has_bound);
+        EXPECT_LE(r.traffic->link_max, 1.0);
+        std::ifstream in(c.link_load_path);
+        std::stringstream all;
+        all << in.rdbuf();
+        outputs[level] = all.str();
+        std::remove(c.link_load_path.c_str());
+    }
+    std::remove(path.c_str());
+    EXPECT_EQ(outputs[0], outputs[1]);
+    std::stringstream rows(outputs[0]);
+    std::string line;
+    uint64_t links = 0;
+    while (std::getline(rows, line)) {
+        if (line.empty() || line[0] == '#' || line[0] == 's') continue;
+        uint32_t src = 0, dst = 0, port = 0;
+        unsigned long long flits = 0;
+        ASSERT_EQ(std::sscanf(line.c_str(), "%u,%u,%u,%llu", &src, &dst, &port, &flits), 4) << line;
+        const std::pair<uint32_t, uint32_t> link{src, dst};
+        EXPECT_EQ(flits, expected[link]) << src << "->" << dst;
+        ++links;
+    }
+    uint64_t directed = 0;
+    for (uint32_t v = 0; v < n.nodes(); ++v)
+        for (uint32_t w = 0; w < n.nodes(); ++w) directed += v != w && n.hops(v, w) == 1;
+    EXPECT_EQ(links, directed);
+}
+}  // namespace
+
+// The ideal router: packets of several sizes, one every three cycles.
+TEST(Traffic, LinkLoadsCountEveryFlitOnItsRoute) {
+    for (const Net& n : {Net{"array", 2, 4}, Net{"torus", 2, 5}, Net{"hypercube", 4, 2}}) expect_route_loads(n, 40, 1, 4, 0);
+}
+
+// The input-buffered router: worms of up to 8 flits through 2-flit buffers in two virtual channels,
+// four starting together: a link's flits are counted one by one, not as their packets' spans (which
+// overlap when virtual channels interleave, and stretch when a worm waits for credits).
+TEST(Traffic, LinkLoadsCountEveryFlitOnItsRouteThroughVirtualChannels) {
+    for (const Net& n : {Net{"array", 2, 4}, Net{"torus", 2, 4}, Net{"hypercube", 4, 2}}) expect_route_loads(n, 120, 4, 8, 2);
 }
