@@ -230,7 +230,12 @@ void print_table(std::ostream& os, const RunResult& r) {
         u << std::fixed << std::setprecision(1) << 100.0 * r.link_utilisation << " %";
         row(os, "link utilisation", u.str());
     }
-    row(os, "max queue occupancy", std::to_string(r.max_queue_occupancy) + " packets");
+    if (r.input_buffering)  // (its buffers hold flits: the most one virtual channel held, of its depth)
+        row(os, "max buffer occupancy",
+            std::to_string(r.max_queue_occupancy) + " flits in a virtual channel (of " +
+                std::to_string(r.input_buffering->vc_depth) + ")");
+    else
+        row(os, "max queue occupancy", std::to_string(r.max_queue_occupancy) + " packets");
     row(os, "delivered exactly once",
         std::string(r.delivered_exactly_once ? "yes" : "NO") + " (" + std::to_string(r.deliveries) + " of " +
             std::to_string(r.expected_deliveries) + ")");

@@ -635,6 +635,28 @@ TEST(CommandLine, DefaultRunPrintsTheTable) {
     EXPECT_TRUE(r.err.empty()) << r.err;
 }
 
+// The table gives each router's occupancy in its own unit: packets in the ideal router's output
+// queues, flits in the input-buffered router's virtual channels (never more than their depth), the
+// figure the JSON's max_queue_occupancy holds.
+TEST(CommandLine, OccupancyIsInPacketsOrFlitsAsTheRouterBuffers) {
+    const std::string ib =
+        "run --task traffic --topology torus --dim 2 --radix 4 --buffering input --vcs 2 --vc-depth 5 "
+        "--switching wormhole --packet-flits 6 --rate 0.3";
+    const CliResult table = cubecast_cli(ib);
+    ASSERT_EQ(table.code, 0) << table.err;
+    const unsigned flits = nlohmann::json::parse(cubecast_cli(ib + " --json").out).at("max_queue_occupancy");
+    EXPECT_GE(flits, 1u);
+    EXPECT_LE(flits, 5u);
+    EXPECT_NE(table.out.find("max buffer occupancy        " + std::to_string(flits) + " flits in a virtual channel (of 5)"),
+              std::string::npos)
+        << table.out;
+    EXPECT_EQ(table.out.find("packets\n  delivered"), std::string::npos) << table.out;
+    const CliResult ideal = cubecast_cli("run --task mnb --dim 4");
+    const unsigned packets = nlohmann::json::parse(cubecast_cli("run --task mnb --dim 4 --json").out).at("max_queue_occupancy");
+    EXPECT_NE(ideal.out.find("max queue occupancy         " + std::to_string(packets) + " packets"), std::string::npos)
+        << ideal.out;
+}
+
 TEST(CommandLine, StalledRunExitsThreeWithTheStuckQueues) {
     // Search a few bounded-queue runs for one that stalls; each must be ok (0) or stalled (3).
     bool saw_stall = false;
