@@ -172,7 +172,9 @@ void print_table(std::ostream& os, const RunResult& r) {
        << "\n";
     row(os, "paper", r.paper);
     if (!r.deadlock_freedom.empty()) row(os, "deadlock freedom", r.deadlock_freedom);
-    if (r.completed())
+    if (r.completed() && r.task == "traffic")  // (slots are the collectives' unit: a time step per packet)
+        row(os, "completion", std::to_string(r.completion_cycles) + " cycles");
+    else if (r.completed())
         row(os, "completion", slots_and_cycles(r.completion_cycles, r.packet_flits));
     else
         row(os, "completion",

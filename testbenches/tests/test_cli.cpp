@@ -637,7 +637,7 @@ TEST(CommandLine, DefaultRunPrintsTheTable) {
 
 // The table gives each router's occupancy in its own unit: packets in the ideal router's output
 // queues, flits in the input-buffered router's virtual channels (never more than their depth), the
-// figure the JSON's max_queue_occupancy holds.
+// figure the JSON's max_queue_occupancy holds; a traffic run's completion in cycles only.
 TEST(CommandLine, OccupancyIsInPacketsOrFlitsAsTheRouterBuffers) {
     const std::string ib =
         "run --task traffic --topology torus --dim 2 --radix 4 --buffering input --vcs 2 --vc-depth 5 "
@@ -651,6 +651,7 @@ TEST(CommandLine, OccupancyIsInPacketsOrFlitsAsTheRouterBuffers) {
               std::string::npos)
         << table.out;
     EXPECT_EQ(table.out.find("packets\n  delivered"), std::string::npos) << table.out;
+    EXPECT_EQ(table.out.find(" slots"), std::string::npos) << table.out;  // (traffic's completion is in cycles)
     const CliResult ideal = cubecast_cli("run --task mnb --dim 4");
     const unsigned packets = nlohmann::json::parse(cubecast_cli("run --task mnb --dim 4 --json").out).at("max_queue_occupancy");
     EXPECT_NE(ideal.out.find("max queue occupancy         " + std::to_string(packets) + " packets"), std::string::npos)
