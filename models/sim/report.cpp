@@ -78,6 +78,13 @@ void print_traffic(std::ostream& os, const RunResult& r) {
     row(os, "window",
         "cycles " + std::to_string(t.warmup) + " .. " + std::to_string(t.warmup + t.window) + " measured (" +
             std::to_string(t.warmup) + " warm-up), then " + std::to_string(t.drain) + " of drain");
+    // A run that stopped (a stall, a failed check) before its window ended measured only part of it.
+    const bool cut_short = r.status != RunStatus::ok && r.simulated_cycles < t.warmup + t.window;
+    if (cut_short)
+        row(os, "stopped",
+            "at cycle " + std::to_string(r.simulated_cycles) + " (" + status_name(r.status) + "), " +
+                (r.simulated_cycles <= t.warmup ? "before the window began: nothing below is measured"
+                                                : "inside the window: what follows covers its cycles up to there"));
     row(os, "packets",
         std::to_string(t.generated) + " generated, " + std::to_string(t.measured) + " measured, " + std::to_string(t.delivered) +
             " delivered");
@@ -90,9 +97,10 @@ void print_traffic(std::ostream& os, const RunResult& r) {
                  : ""));
     if (t.measured == 0) {
         row(os, "latency",
-            "NONE MEASURED: no packet was created in the measurement window (cycles " + std::to_string(t.warmup) + " .. " +
-                std::to_string(t.warmup + t.window) +
-                "); the loads above cover that window too (--warmup-cycles and --window place it)");
+            cut_short ? std::string("NONE MEASURED: the run stopped first")
+                      : "NONE MEASURED: no packet was created in the measurement window (cycles " + std::to_string(t.warmup) +
+                            " .. " + std::to_string(t.warmup + t.window) +
+                            "); the loads above cover that window too (--warmup-cycles and --window place it)");
         print_traffic_links(os, t);
         return;
     }
@@ -120,7 +128,11 @@ void print_dynamic(std::ostream& os, const RunResult& r) {
     row(os, "run", fixed(d.horizon, 0) + " slots of arrivals, the first " + fixed(d.warmup, 0) + " left out; then drained");
     for (const auto& [name, count] : r.tallies) row(os, name, std::to_string(count));
     row(os, "requests", std::to_string(d.requests) + " (" + std::to_string(d.measured) + " in the window)");
-    if (!d.stable) {
+    if (r.status != RunStatus::ok) {  // (a failed or stalled run's backlog says nothing of the load's stability)
+        row(os, "measured",
+            std::string("none: the run ended ") + status_name(r.status) + " at cycle " + std::to_string(r.simulated_cycles) +
+                "; neither its delay nor its stability is judged");
+    } else if (!d.stable) {
         row(os, "measured",
             "UNSTABLE: the backlog grew from " + fixed(d.backlog_first_quarter, 1) + " to " + fixed(d.backlog_last_quarter, 1) +
                 " requests (first and last quarter of the window); "

@@ -350,6 +350,29 @@ TEST(CommandLine, NothingMeasuredIsSaid) {
     EXPECT_TRUE(d["p99_delay_slots"].is_null());
 }
 
+// A run that stopped before its window says so before its figures, and blames neither the window's
+// placement (traffic) nor the load (the dynamic scheme's stability) for what it did not measure.
+TEST(CommandLine, AStoppedRunSaysWhereItStopped) {
+    const std::string deadlock =
+        "run --task traffic --topology torus --dim 2 --radix 4 --buffering input --vcs 1 --vc-depth 2 "
+        "--switching wormhole --rate 0.6 --packet-flits 4";
+    const CliResult table = cubecast_cli(deadlock);
+    EXPECT_EQ(table.code, 3) << table.err;
+    const auto j = nlohmann::json::parse(cubecast_cli(deadlock + " --json").out);
+    ASSERT_EQ(j["status"], "deadlock");
+    ASSERT_LT(j["simulated_cycles"].get<uint64_t>(), j["traffic"]["warmup_cycles"].get<uint64_t>());
+    EXPECT_NE(table.out.find("stopped                     at cycle " + std::to_string(j["simulated_cycles"].get<uint64_t>()) +
+                             " (deadlock), before the window began: nothing below is measured"),
+              std::string::npos)
+        << table.out;
+    EXPECT_EQ(table.out.find("--window place it"), std::string::npos) << table.out;
+    const CliResult failed = cubecast_cli("run --task dynamic --preset noxim");  // (a timed scheme on a real router)
+    EXPECT_EQ(failed.code, 1) << failed.err;
+    EXPECT_NE(failed.out.find("measured                    none: the run ended check_failed at cycle "), std::string::npos)
+        << failed.out;
+    EXPECT_EQ(failed.out.find("UNSTABLE"), std::string::npos) << failed.out;
+}
+
 // The progress line of a run with split packets counts parts on both sides (it compared mini-packets
 // with messages).
 TEST(CommandLine, ProgressCountsLikeWithLike) {
