@@ -4,14 +4,8 @@
 // mapping of its own, aligned to 2 MiB and advised for transparent huge pages (two faults where the
 // kernel honours the advice; where it does not, the same small pages as before). Only operator new[]
 // is replaced (std::allocator does not use it), and not under AddressSanitizer, which has its own.
-#if defined(__SANITIZE_ADDRESS__)
-#define CUBECAST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define CUBECAST_ASAN 1
-#endif
-#endif
-#if !defined(CUBECAST_ASAN)
+#include "testbenches/app/large_arrays.h"
+#if CUBECAST_LARGE_ARRAYS
 #include <sys/mman.h>
 
 #include <cstdint>

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "models/sim/fork_pool.h"
+#include "testbenches/app/large_arrays.h"
 
 using cubecast::ForkPool;
 using cubecast::PoolOutcome;
@@ -80,14 +81,7 @@ TEST(ForkPool, CrashesThrowsAndTimeoutsAreOutcomes) {
 // starts on a 2 MiB boundary (a huge page's), holds what is written into it, and goes back with
 // delete[]; a small one comes from malloc as before. (Not under AddressSanitizer: it keeps its own.)
 TEST(LargeArrays, StartOnAHugePageBoundaryAndGoBack) {
-#if defined(__SANITIZE_ADDRESS__)
-#define CUBECAST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define CUBECAST_ASAN 1
-#endif
-#endif
-#if defined(CUBECAST_ASAN)
+#if !CUBECAST_LARGE_ARRAYS
     GTEST_SKIP() << "AddressSanitizer's operator new[] is in use";
 #else
     constexpr size_t kHuge = size_t{2} << 20;
