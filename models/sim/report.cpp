@@ -84,7 +84,8 @@ void print_traffic(std::ostream& os, const RunResult& r) {
         row(os, "stopped",
             "at cycle " + std::to_string(r.simulated_cycles) + " (" + status_name(r.status) + "), " +
                 (r.simulated_cycles <= t.warmup ? "before the window began: nothing below is measured"
-                                                : "inside the window: what follows covers its cycles up to there"));
+                                                : "inside the window: what follows counts its cycles up to there, and its rates "
+                                                  "divide by the whole window"));
     row(os, "packets",
         std::to_string(t.generated) + " generated, " + std::to_string(t.measured) + " measured, " + std::to_string(t.delivered) +
             " delivered");

@@ -366,6 +366,11 @@ TEST(CommandLine, AStoppedRunSaysWhereItStopped) {
               std::string::npos)
         << table.out;
     EXPECT_EQ(table.out.find("--window place it"), std::string::npos) << table.out;
+    const CliResult inside = cubecast_cli(deadlock + " --warmup-cycles 100");  // (the same deadlock, inside the window)
+    EXPECT_NE(inside.out.find("(deadlock), inside the window: what follows counts its cycles up to there, and its rates "
+                              "divide by the whole window"),
+              std::string::npos)
+        << inside.out;
     const CliResult failed = cubecast_cli("run --task dynamic --preset noxim");  // (a timed scheme on a real router)
     EXPECT_EQ(failed.code, 1) << failed.err;
     EXPECT_NE(failed.out.find("measured                    none: the run ended check_failed at cycle "), std::string::npos)
