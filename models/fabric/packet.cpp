@@ -81,7 +81,8 @@ Packet make_packet(const Header& h, const PacketFormat& format) {
     Packet p;
     p.header = h;
     p.header_flit = encode_header(h);
-    for (unsigned i = 1; i < format.length(h); ++i) p.payload.push_back(payload_word(h, i));
+    p.header_flits = static_cast<uint8_t>(format.header_flits());
+    for (unsigned i = p.header_flits; i < format.length(h); ++i) p.payload.push_back(payload_word(h, i) & format.flit_mask());
     return p;
 }
 
@@ -89,9 +90,9 @@ bool payload_intact(const Packet& p, const PacketFormat& format) {
     Header decoded;
     if (!decode_header(p.header_flit, decoded) || !(decoded == p.header)) return false;
     const unsigned expected = format.length(p.header);
-    if (p.length() != expected) return false;
-    for (unsigned i = 1; i < expected; ++i)
-        if (p.payload[i - 1] != payload_word(p.header, i)) return false;
+    if (p.header_flits != format.header_flits() || p.length() != expected) return false;
+    for (unsigned i = p.header_flits; i < expected; ++i)
+        if (p.payload[i - p.header_flits] != (payload_word(p.header, i) & format.flit_mask())) return false;
     return true;
 }
 

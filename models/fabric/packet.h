@@ -1,6 +1,8 @@
-// Packet and flit format. A link carries one 64-bit flit per cycle per direction. The first flit of
-// a packet is its header; a data packet has packet_flits flits in all (the rest carry payload words),
-// a control token has one. The header layout is fixed by kMaxDim, so the same pin-level interface
+// Packet and flit format. A link carries one flit per cycle per direction, of 64 bits (the first flit
+// of a packet is its header) or, with the input-buffered router, of 32 (the header takes the first two
+// flits, its low half first, and each payload flit carries a 32-bit word); a data packet has
+// packet_flits flits in all (the rest carry payload words), a control token has one (two with 32-bit
+// flits). The header layout is fixed by kMaxDim, so the same pin-level interface
 // serves every dimension (and the Verilog router of a later issue).
 //
 //   bits  0..15  origin           bits 33..44  msg (message index at its origin)
@@ -69,6 +71,9 @@ struct PacketFormat {
     unsigned data;
     unsigned token;
     bool sized = false;
+    unsigned flit_bits = 64;  // 64, or 32: the header is two flits, a payload flit a word's low 32 bits
+    unsigned header_flits() const { return flit_bits < 64 ? 2u : 1u; }
+    uint64_t flit_mask() const { return flit_bits < 64 ? (uint64_t{1} << flit_bits) - 1 : ~uint64_t{0}; }
     unsigned length(Kind k) const { return k == Kind::data ? data : token; }
     unsigned length(const Header& h) const { return sized && h.kind == Kind::data ? h.tag + 1u : length(h.kind); }
     unsigned length_of_flit(uint64_t header_flit) const {
@@ -77,13 +82,21 @@ struct PacketFormat {
     }
 };
 
+// A 64-bit header that crossed as two 32-bit flits.
+inline uint64_t join_header(uint64_t low_flit, uint64_t high_flit) { return (low_flit & 0xffffffffu) | high_flit << 32; }
+
 // A packet as a router stores it: its header, the raw header flit and the payload words it received.
 struct Packet {
     Header header;
+    uint8_t header_flits = 1;  // the link flits its header takes (PacketFormat::header_flits)
     uint64_t header_flit = 0;
-    std::vector<uint64_t> payload;  // packet_flits-1 words for data, empty for ctrl
-    unsigned length() const { return 1u + static_cast<unsigned>(payload.size()); }
-    uint64_t flit(unsigned i) const { return i == 0 ? header_flit : payload[i - 1]; }
+    std::vector<uint64_t> payload;  // a word per flit after the header's (none for a one-flit token)
+    unsigned length() const { return header_flits + static_cast<unsigned>(payload.size()); }
+    // Link flit i (a 64-bit header's halves, low first, when it takes two).
+    uint64_t flit(unsigned i) const {
+        if (i >= header_flits) return payload[i - header_flits];
+        return header_flits == 1 ? header_flit : (header_flit >> (32 * i)) & 0xffffffffu;
+    }
 };
 
 // A packet as its origin makes it (a token's extra flits carry payload words like a data packet's).

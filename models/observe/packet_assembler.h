@@ -22,14 +22,25 @@ public:
     void arrive(size_t link, unsigned vc, uint64_t flit, uint64_t arrives, Done done) {
         ++flits_;
         const size_t i = link * vcs_ + vc;
-        if (flits_in_[i] == 0) {  // a header flit
-            Header h;
-            if (!decode_header(flit, h)) ++corrupt_;
-            const unsigned length = format_.length(h);
-            if (h.kind == Kind::data) ++data_flits_;
-            if (length == 1) return finish(arrives - 1, arrives, h, flit, done);
-            state_[i] = InFlight{length, arrives - 1, h, flit};
+        const unsigned header_flits = format_.header_flits();
+        if (flits_in_[i] + 1u < header_flits) {  // a 32-bit header's first flit: its start, its low half
+            state_[i] = InFlight{0, arrives - 1, Header{}, flit};
             flits_in_[i] = 1;
+            return;
+        }
+        if (flits_in_[i] + 1u == header_flits) {  // the header is in
+            const uint64_t header_flit = header_flits == 1 ? flit : join_header(state_[i].header_flit, flit);
+            const uint64_t start = header_flits == 1 ? arrives - 1 : state_[i].start;
+            Header h;
+            if (!decode_header(header_flit, h)) ++corrupt_;
+            const unsigned length = format_.length(h);
+            if (h.kind == Kind::data) data_flits_ += header_flits;
+            if (length <= header_flits) {
+                flits_in_[i] = 0;
+                return finish(start, arrives, h, header_flit, done);
+            }
+            state_[i] = InFlight{length, start, h, header_flit};
+            flits_in_[i] = static_cast<uint16_t>(header_flits);
             return;
         }
         const InFlight& s = state_[i];

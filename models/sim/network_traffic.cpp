@@ -10,7 +10,9 @@ namespace cubecast {
 // The input-buffered router (docs/routers.md derives it): the head leaves a router router_delay cycles
 // after it is routed and takes 1 + link_delay cycles to the next; routed on arrival (wormhole,
 // cut-through) or once the tail is in (store-forward, whose packet also enters the injection buffer
-// one flit a cycle); the tail leaves for the node flits - 1 cycles after the head.
+// one flit a cycle); the tail leaves for the node flits - 1 cycles after the head. A header of H
+// flits (two of 32 bits) is routed once its last flit is in: H - 1 flit times later at every router on
+// the way, the source's included, unless the whole packet is waited for anyway (store-forward).
 ZeroLoadTiming zero_load_timing(const RunConfig& c) {
     if (c.buffering == Buffering::output) return ZeroLoadTiming{};
     const int r = static_cast<int>(c.ib.router_delay), l = static_cast<int>(c.ib.link_delay);
@@ -21,8 +23,12 @@ ZeroLoadTiming zero_load_timing(const RunConfig& c) {
     if (c.ib.switching == Switching::store_forward)
         return ZeroLoadTiming{1 + l + r - p, p, r + ends - 2 * p, 2 * p,
                               "hops x (1 + " + body + " + L + R) + R + I + E + 2 " + body + ", store-forward" + rl};
-    return ZeroLoadTiming{1 + l + r, 0, r + ends - p, p,
-                          "hops x (1 + L + R) + R + I + E + " + body + ", " + std::string(switching_name(c.ib.switching)) + rl};
+    const int header_wait = p * (static_cast<int>(c.header_flits()) - 1);
+    const std::string header_term = header_wait == 0 ? "" : p == 1 ? " + (hops + 1) (H - 1)" : " + (hops + 1) P (H - 1)";
+    const std::string h = header_wait == 0 ? "" : ", H = " + std::to_string(c.header_flits()) + " header flits";
+    return ZeroLoadTiming{1 + l + r + header_wait, 0, r + ends - p + header_wait, p,
+                          "hops x (1 + L + R) + R + I + E + " + body + header_term + ", " +
+                              std::string(switching_name(c.ib.switching)) + rl.substr(0, rl.size() - 1) + h + ")"};
 }
 
 std::string describe_input_buffering(const InputBuffering& ib) {

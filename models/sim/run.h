@@ -92,6 +92,8 @@ struct RunConfig {
     std::string preset;  // booksim | noxim: the knobs of the routers compare-peers configures in those simulators
 
     bool uses_rtl() const { return router == RouterChoice::rtl || !rtl_nodes.empty(); }
+    // The link flits a header takes: two with the input-buffered router's 32-bit flits, else one.
+    unsigned header_flits() const { return buffering == Buffering::input && ib.flit_bits < 64 ? 2u : 1u; }
     bool is_rtl_node(uint32_t node) const;
 };
 

@@ -201,8 +201,28 @@ std::optional<std::string> validate_microarchitecture(const RunConfig& c, const 
         return "--queue-depth " + std::to_string(c.queue_depth) +
                " sizes output queues, which the input-buffered router has none of: give --vc-depth instead";
     // The longest packet: a data packet (a part of one if the algorithm splits them), a token, a size.
-    unsigned longest = std::max(c.packet_flits / std::max(1u, algo.parts(topo)), c.token_flits);
+    const unsigned parts = std::max(1u, algo.parts(topo)), part_flits = c.packet_flits / parts;
+    unsigned longest = std::max(part_flits, c.token_flits);
     for (const PacketSize& s : c.packet_sizes) longest = std::max(longest, s.flits);
+    // 32-bit flits: a header is two flits, so is every packet at least (with_defaults makes a token two).
+    if (c.header_flits() > 1) {
+        if (part_flits < c.header_flits())
+            return "--packet-flits " + std::to_string(c.packet_flits) +
+                   (parts > 1 ? " makes " + std::to_string(parts) + " parts of " + std::to_string(part_flits) +
+                                    (part_flits == 1 ? " flit, " : " flits, ")
+                              : std::string(" is ")) +
+                   "shorter than a header of 32-bit flits: accepted --packet-flits >= " + std::to_string(2 * parts) +
+                   " with --flit-bits 32";
+        for (const PacketSize& s : c.packet_sizes)
+            if (s.flits < c.header_flits())
+                return "--packet-sizes has " + std::to_string(s.flits) +
+                       "-flit packets, shorter than a header of 32-bit flits: accepted sizes of 2 flits or more with "
+                       "--flit-bits 32";
+        if (c.ib.vc_depth < c.header_flits())
+            return "--vc-depth " + std::to_string(c.ib.vc_depth) +
+                   " cannot hold a header of 32-bit flits, which is routed once both its flits are in: accepted --vc-depth "
+                   ">= 2 with --flit-bits 32";
+    }
     if (c.ib.vc_depth < longest && c.ib.switching != Switching::wormhole)
         return "--vc-depth " + std::to_string(c.ib.vc_depth) + " is smaller than a " + std::to_string(longest) +
                "-flit packet, which " + switching_name(c.ib.switching) +
@@ -233,6 +253,10 @@ std::optional<std::string> validate_rtl_input_buffered(const RunConfig& c) {
     if (auto e = within("ejection-delay", c.ib.ejection_delay, 0, kRtlIbEjectionDelay)) return e;
     if (auto e = within("link-period", c.ib.link_period, 1, kRtlIbLinkPeriod)) return e;
     if (auto e = within("alloc-iters", c.ib.alloc_iters, 1, kRtlIbAllocIters)) return e;
+    if (c.ib.flit_bits != kRtlIbFlitBits)
+        return "--flit-bits " + std::to_string(c.ib.flit_bits) + " is not the input-buffered RTL router's build: accepted " +
+               std::to_string(kRtlIbFlitBits) + " (cmake -DRTL_IB_FLIT_W=" + (kRtlIbFlitBits == 64 ? "32" : "64") +
+               " builds the other)";
     return std::nullopt;
 }
 
@@ -382,6 +406,11 @@ std::optional<std::string> validate_traffic(const RunConfig& c, const TaskInfo& 
     if (!c.traffic_file.empty()) {
         std::vector<TrafficEvent> events;
         if (auto e = read_traffic_file(c.traffic_file, topo.nodes(), c.packet_flits, events, c.self_packets)) return e;
+        for (const TrafficEvent& e : events)
+            if (e.flits < c.header_flits())
+                return "--traffic-file " + printable(c.traffic_file) + " has a " + std::to_string(e.flits) + "-flit packet (" +
+                       std::to_string(e.src) + " to " + std::to_string(e.dst) + " at cycle " + std::to_string(e.cycle) +
+                       "), shorter than a header of 32-bit flits: accepted sizes of 2 flits or more with --flit-bits 32";
         if (c.pattern || c.rate || c.packet_rate || c.injection || c.hotspot || !c.packet_sizes.empty())
             return std::string(
                 "--traffic-file replaces --pattern, --rate, --injection, --hotspot and --packet-sizes "
@@ -425,13 +454,14 @@ RunConfig with_defaults(const RunConfig& given) {
     const std::unique_ptr<Topology> topo = make_topology(fold ? "torus" : c.topology, c.dim, c.radix);
     if (c.algorithm.empty())
         if (const AlgorithmEntry* e = default_algorithm(task->kind, *topo)) c.algorithm = e->name;
-    if (c.packet_flits == 0) {
-        c.packet_flits = 1;
+    if (c.packet_flits == 0) {  // a flit a part (two with 32-bit flits: the header's)
+        c.packet_flits = c.header_flits();
         const AlgorithmEntry* algo = algorithms().find(task->kind, c.algorithm);
         if (algo && algo->runs_pmnb_periods)
             algo = algorithms().find(TaskKind::pmnb, c.period_pmnb());  // its periods' PMNB splits the packets
-        if (algo && algo->runs_on(*topo)) c.packet_flits = std::max(1u, algo->parts(*topo));
+        if (algo && algo->runs_on(*topo)) c.packet_flits = std::max(1u, algo->parts(*topo)) * c.header_flits();
     }
+    if (c.header_flits() > 1) c.token_flits = std::max(c.token_flits, c.header_flits());  // a token is a header
     return c;
 }
 
@@ -466,6 +496,9 @@ std::optional<std::string> range_problem(const std::string& option, long long va
         span(1, 8);
     } else if (option == "link-period") {
         span(1, 16, "1..16 cycles a flit");
+    } else if (option == "flit-bits") {
+        if (value == 32 || value == 64) return std::nullopt;
+        return "--flit-bits " + std::to_string(value) + " is not a width the model has: accepted 32, 64";
     } else if (option == "window") {
         span(1, 100000000, "1..100000000 cycles");
     } else if (option == "warmup-cycles" || option == "drain") {

@@ -45,6 +45,8 @@ public:
         ++freed;
     }
     uint64_t front_flit() const { return ring_[head_]; }
+    // The flit `k` places before the newest (0: the newest).
+    uint64_t back_flit(unsigned k) const { return ring_[(head_ + count_ - 1 - k) % ring_.size()]; }
     // Flit i of the front packet, if it has arrived.
     bool has_flit(unsigned i) const { return i < freed + count_; }
     uint64_t flit(unsigned i) const { return ring_[(head_ + i - freed) % ring_.size()]; }

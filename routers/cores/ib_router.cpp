@@ -190,9 +190,13 @@ void InputBufferedRouter::accept_flit(unsigned p, unsigned vc, uint64_t flit) {
     mark_active(p * ib_.vcs + vc);
     max_occupancy_ = std::max(max_occupancy_, c.occupancy());
     note_occupancy(p);
+    // The flits of the packet arriving still to come (kHeaderHalf: a 32-bit header's second half).
     uint16_t& left = arriving_[p * ib_.vcs + vc];
-    if (left == 0) left = static_cast<uint16_t>(config_.format.length_of_flit(flit));  // a header
-    if (--left == 0) {  // the tail is in: the sender's copy is now this router's
+    if (left == kHeaderHalf)
+        left = static_cast<uint16_t>(config_.format.length_of_flit(join_header(c.back_flit(1), flit)) - 1);
+    else if (left == 0)
+        left = config_.format.header_flits() == 1 ? static_cast<uint16_t>(config_.format.length_of_flit(flit)) : kHeaderHalf;
+    if (left != kHeaderHalf && --left == 0) {  // the tail is in: the sender's copy is now this router's
         ++counters_.transmissions_sent;
         ++counters_.packets_received;
     }
@@ -208,7 +212,7 @@ void InputBufferedRouter::route_fronts(unsigned first_port, unsigned end_port) {
             return;
         }
         if (c.state != VirtualChannel::State::idle || c.empty() || c.freed != 0) return;
-        if (!c.opened) open_packet(p, v);
+        if (!c.opened && !open_packet(p, v)) return;
         const bool whole_first = ib_.switching == Switching::store_forward || (clocked_ && p < ports_);
         if (whole_first && !c.tail_in()) return;
         route_packet(p, v);
@@ -217,13 +221,16 @@ void InputBufferedRouter::route_fronts(unsigned first_port, unsigned end_port) {
     });
 }
 
-void InputBufferedRouter::open_packet(unsigned p, unsigned vc) {
+bool InputBufferedRouter::open_packet(unsigned p, unsigned vc) {
     VirtualChannel& c = channel(p, vc);
-    c.header_flit = c.front_flit();
+    const unsigned header_flits = config_.format.header_flits();
+    if (!c.has_flit(header_flits - 1)) return false;  // (a 32-bit header's second half is still on its way)
+    c.header_flit = header_flits == 1 ? c.front_flit() : join_header(c.flit(0), c.flit(1));
     c.header_ok = decode_header(c.header_flit, c.header);
     c.length = static_cast<uint16_t>(config_.format.length_of_flit(c.header_flit));
     c.from_injection = p == ports_;
     c.opened = true;
+    return true;
 }
 
 void InputBufferedRouter::route_packet(unsigned p, unsigned vc) {
@@ -293,8 +300,9 @@ void InputBufferedRouter::consume(VirtualChannel& c) {
     Packet packet;
     packet.header = c.header;
     packet.header_flit = c.header_flit;
+    packet.header_flits = static_cast<uint8_t>(config_.format.header_flits());
     for (unsigned i = 0; i < c.length; ++i) {
-        if (i > 0) packet.payload.push_back(c.front_flit());
+        if (i >= packet.header_flits) packet.payload.push_back(c.front_flit());
         c.pop();
         if (p < ports_) owe_credit(p, vc);
     }

@@ -140,7 +140,7 @@ private:
     void receive_flits();
     void accept_flit(unsigned p, unsigned vc, uint64_t flit);
     void route_fronts(unsigned first_port, unsigned end_port);
-    void open_packet(unsigned p, unsigned vc);
+    bool open_packet(unsigned p, unsigned vc);  // false: its header is not all in yet
     void route_packet(unsigned p, unsigned vc);
     void consume(VirtualChannel& c);
     void link_copies(const Decision& d, const Header& h, std::vector<PacketCopy>& copies);
@@ -214,12 +214,13 @@ private:
     const VirtualChannel& channel(unsigned p, unsigned vc) const { return vcs_[p * ib_.vcs + vc]; }
 
     InputBuffering ib_;
-    unsigned ports_;                         // network ports; the injection input and the local output are port ports_
-    std::vector<VirtualChannel> vcs_;        // (ports_ + 1) * vcs, by input port
-    std::vector<VcOutputPort> outs_;         // ports_
-    std::vector<uint16_t> arriving_;         // per input virtual channel: flits of the packet arriving still to come
-    std::vector<RingQueue<WireFlit>> wire_;  // per input port: flits on the delayed wire
-    std::vector<uint16_t> on_wire_;          // per input virtual channel: its flits among them
+    unsigned ports_;                   // network ports; the injection input and the local output are port ports_
+    std::vector<VirtualChannel> vcs_;  // (ports_ + 1) * vcs, by input port
+    std::vector<VcOutputPort> outs_;   // ports_
+    std::vector<uint16_t> arriving_;   // per input virtual channel: flits of the packet arriving still to come
+    static constexpr uint16_t kHeaderHalf = UINT16_MAX;  // ... unknown: half of its 32-bit header is in
+    std::vector<RingQueue<WireFlit>> wire_;              // per input port: flits on the delayed wire
+    std::vector<uint16_t> on_wire_;                      // per input virtual channel: its flits among them
     // The links (entry `index` of the buses): inputs read valid, flit and vc and write ready and
     // credits; outputs write valid, flit and vc and read credits.
     struct Wires {

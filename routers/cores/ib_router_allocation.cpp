@@ -140,11 +140,11 @@ void InputBufferedRouter::traverse(unsigned p, unsigned vc, unsigned out) {
     } else {  // the local output: the node checks the whole packet when its tail is out
         if (head) {
             c.delivered.header = c.header;
-            c.delivered.header_flit = flit;
+            c.delivered.header_flit = c.header_flit;
+            c.delivered.header_flits = static_cast<uint8_t>(config_.format.header_flits());
             c.delivered.payload.clear();
-        } else {
-            c.delivered.payload.push_back(flit);
         }
+        if (c.read >= c.delivered.header_flits) c.delivered.payload.push_back(flit);
         if (tail) {
             to_node_.emplace_back(cycle_ + ib_.ejection_delay, c.delivered);
             deliver_due();

@@ -28,6 +28,7 @@ constexpr unsigned kRtlIbCreditDelay = CUBECAST_RTL_IB_CD_MAX;
 constexpr unsigned kRtlIbLinkDelay = CUBECAST_RTL_IB_LD_MAX;
 constexpr unsigned kRtlIbEjectionDelay = CUBECAST_RTL_IB_ED_MAX;
 constexpr unsigned kRtlIbAllocIters = CUBECAST_RTL_IB_ITERS;
+constexpr unsigned kRtlIbFlitBits = CUBECAST_RTL_IB_FLIT_W;
 constexpr unsigned kRtlIbInjectionDelay = 255;  // (an 8-bit strap)
 constexpr unsigned kRtlIbLinkPeriod = 15;       // (a 4-bit strap)
 

@@ -73,7 +73,7 @@ struct CommonOptions {
     bool self_packets = false;
     std::optional<std::string> switching, datelines, preset;
     std::optional<long long> vcs, vc_depth, credit_delay, router_delay, link_delay, injection_delay, ejection_delay, alloc_iters,
-        link_period;
+        link_period, flit_bits;
     void add(CLI::App* app, bool with_dim) {
         app->add_option("--topology", topology,
                         "network topology: " + topology_names() + " (default hypercube; see cubecast list)");
@@ -150,6 +150,8 @@ struct CommonOptions {
                         "--buffering input: cycles from a packet's tail leaving the router to the node (default 0)");
         app->add_option("--link-period", link_period,
                         "--buffering input: a link carries a flit every this many cycles, 1..16 (default 1; Noxim's: 2)");
+        app->add_option("--flit-bits", flit_bits,
+                        "--buffering input: a flit's width, 64 (default: a header is one flit) or 32 (a header is two)");
         app->add_option("--alloc-iters", alloc_iters,
                         "--buffering input: iterations of the separable allocators, 1..8 (default 1)");
         app->add_option("--datelines", datelines,
@@ -279,7 +281,7 @@ std::string CommonOptions::into_microarchitecture(RunConfig& c) const {
          {std::pair{"vcs", vcs}, std::pair{"vc-depth", vc_depth}, std::pair{"credit-delay", credit_delay},
           std::pair{"router-delay", router_delay}, std::pair{"link-delay", link_delay},
           std::pair{"injection-delay", injection_delay}, std::pair{"ejection-delay", ejection_delay},
-          std::pair{"alloc-iters", alloc_iters}, std::pair{"link-period", link_period}}) {
+          std::pair{"alloc-iters", alloc_iters}, std::pair{"link-period", link_period}, std::pair{"flit-bits", flit_bits}}) {
         if (!value) continue;
         if (auto e = held(name, *value); !e.empty()) return e;
         c.ib.*number_knob(name) = static_cast<unsigned>(*value);

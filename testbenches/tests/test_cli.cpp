@@ -98,8 +98,21 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
         expect_bad_input("run --task traffic --algorithm ecube --dim 4 --traffic-file " + bad, "line 1", "0..15");
         std::ofstream(bad) << "0,1,2,3\n4,2,1,65\n";
         expect_bad_input("run --task traffic --algorithm ecube --dim 4 --traffic-file " + bad, "line 2", "1..64 flits");
+        std::ofstream(bad) << "0,1,2,3\n4,2,1,1\n";
+        expect_bad_input("run --task traffic --algorithm ecube --dim 4 --buffering input --flit-bits 32 --traffic-file " + bad,
+                         "1-flit packet (2 to 1 at cycle 4)", "sizes of 2 flits or more");
         std::remove(bad.c_str());
     }
+    // 32-bit flits: only those and 64, on the input-buffered router, and every packet at least a header long.
+    const std::string narrow = "run --task traffic --algorithm ecube --dim 4 --buffering input --flit-bits 32 ";
+    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --buffering input --flit-bits 48", "--flit-bits 48", "32, 64");
+    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --flit-bits 32", "--flit-bits", "--buffering input");
+    expect_bad_input(narrow + "--packet-flits 1", "--packet-flits 1", "--packet-flits >= 2");
+    expect_bad_input("run --task pmnb --algorithm vb2 --dim 4 --k 3 --buffering input --flit-bits 32 --packet-flits 4",
+                     "4 parts of 1 flit,", "--packet-flits >= 8");
+    expect_bad_input(narrow + "--packet-sizes 1:1,4:1", "1-flit packets", "2 flits or more");
+    expect_bad_input(narrow + "--packet-flits 2 --vc-depth 1", "--vc-depth 1", "--vc-depth >= 2");
+    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --preset booksim --flit-bits 32", "--flit-bits 32", "sets 64");
     expect_bad_input("run --dim 0", "--dim 0", "1..16");
     expect_bad_input("run --dim -3", "-3", "1..16");
     expect_bad_input("run --dim abc", "abc", "--dim");
@@ -232,6 +245,9 @@ TEST(CommandLine, BadRtlInputExitsTwoWithOneLine) {
     beyond("injection-delay", cubecast::kRtlIbInjectionDelay, 0);
     beyond("alloc-iters", cubecast::kRtlIbAllocIters, 1);
     beyond("link-period", cubecast::kRtlIbLinkPeriod, 1);
+    const unsigned other_width = cubecast::kRtlIbFlitBits == 64 ? 32 : 64;
+    expect_bad_input(ib + "--dim 1 --packet-flits 2 --flit-bits " + std::to_string(other_width),
+                     "--flit-bits " + std::to_string(other_width), "accepted " + std::to_string(cubecast::kRtlIbFlitBits));
 }
 
 // The RTL's ROM files are checked word for word against the C++ tables before Verilator loads them:

@@ -46,7 +46,9 @@ RunConfig one_packet(RunConfig c, uint32_t src, uint32_t dst, uint64_t made, con
 // in too), and its head crosses the switch router_delay cycles later, a flit a cycle after it; a flit
 // put on a link at cycle t is in the next router's buffer at t + 1 + link_delay; the network
 // interface adds injection_delay before the injection buffer and ejection_delay after the switch;
-// every link, the node's channels included, carries a flit every link_period cycles.
+// every link, the node's channels included, carries a flit every link_period cycles. With 32-bit flits
+// a header is two flits, its second one link_period after its first: a router routes the packet when
+// that second flit is at the front too.
 struct Timeline {
     std::vector<uint64_t> head_leaves;  // per router on the path but the last
     uint64_t delivered = 0;
@@ -56,8 +58,9 @@ Timeline walk(unsigned hops, unsigned flits, const InputBuffering& ib, uint64_t 
     const uint64_t body = uint64_t{ib.link_period} * (flits - 1);            // a flit every link_period cycles
     uint64_t head_in = made + ib.injection_delay, tail_in = head_in + body;  // in the injection buffer
     Timeline t;
+    const uint64_t header_rest = ib.flit_bits == 32 ? ib.link_period : 0;  // the header's second flit after its first
     for (unsigned h = 0; h <= hops; ++h) {
-        const uint64_t routed = whole ? tail_in : head_in;
+        const uint64_t routed = whole ? tail_in : head_in + header_rest;
         const uint64_t leaves = routed + ib.router_delay;
         if (h == hops) {
             t.delivered = leaves + body + ib.ejection_delay;
@@ -107,12 +110,12 @@ TEST(InputBuffered, ZeroLoadLatencyFollowsThePipelineFlitByFlit) {
     for (const Case& k : cases)
         for (const bool adaptive : {false, true})  // (minimal adaptive: the same hops at zero load, any of the shortest paths)
             for (Switching s : {Switching::store_forward, Switching::cut_through, Switching::wormhole})
-                for (unsigned flits : {1u, 4u})
+                for (const auto& [bits, flits] : {std::pair{64u, 1u}, {64u, 4u}, {32u, 2u}, {32u, 4u}})
                     for (const auto& [r, l, cd, in, out, period] :
                          {std::tuple{0u, 0u, 0u, 0u, 0u, 1u}, {3u, 2u, 1u, 2u, 1u, 1u}, {1u, 0u, 2u, 0u, 3u, 2u}}) {
                         SCOPED_TRACE(k.net.topology + (adaptive ? " adaptive " : " ") + switching_name(s) + " flits " +
-                                     std::to_string(flits) + " R " + std::to_string(r) + " L " + std::to_string(l) + " C " +
-                                     std::to_string(cd));
+                                     std::to_string(flits) + " of " + std::to_string(bits) + " bits R " + std::to_string(r) +
+                                     " L " + std::to_string(l) + " C " + std::to_string(cd));
                         const uint64_t made = 5;
                         RunConfig c = one_packet(input_buffered(traffic(k.net, adaptive ? "adaptive" : algorithm_for(k.net),
                                                                         "uniform", 0.1, flits, 0, 0, 100, 200),
@@ -124,6 +127,7 @@ TEST(InputBuffered, ZeroLoadLatencyFollowsThePipelineFlitByFlit) {
                         c.ib.injection_delay = in;
                         c.ib.ejection_delay = out;
                         c.ib.link_period = period;
+                        c.ib.flit_bits = bits;
                         c.self_packets = k.src == k.dst;
                         ASSERT_FALSE(validate(c)) << *validate(c);
                         const Outcome o = run_traced(c);
@@ -151,7 +155,7 @@ TEST(InputBuffered, ZeroLoadLatencyFollowsThePipelineFlitByFlit) {
                         }
                         ++runs;
                     }
-    EXPECT_EQ(runs, 4u * 2 * 3 * 2 * 3);
+    EXPECT_EQ(runs, 4u * 2 * 3 * 4 * 3);
 }
 
 // A packet waiting out a pipeline or interface delay is due by the clock, not stuck: one packet alone
@@ -233,12 +237,15 @@ TEST(InputBuffered, AStallNamesTheDataPacketsItsLogicsAbsorbed) {
 TEST(InputBuffered, NoFlitLostDuplicatedOrReorderedAndCreditsConserved) {
     for (const Net& n : {Net{"array", 2, 4}, Net{"hypercube", 4, 2}, Net{"torus", 2, 4}})
         for (Switching s : {Switching::wormhole, Switching::cut_through})
-            for (unsigned vcs : {2u, 3u}) {
-                SCOPED_TRACE(n.topology + " " + switching_name(s) + " vcs " + std::to_string(vcs));
+            for (const auto& [vcs, bits] : {std::pair{2u, 64u}, {3u, 64u}, {2u, 32u}}) {
+                SCOPED_TRACE(n.topology + " " + switching_name(s) + " vcs " + std::to_string(vcs) + " flits of " +
+                             std::to_string(bits) + " bits");
                 RunConfig c = input_buffered(traffic(n, algorithm_for(n), "uniform", 0.8, 1, 0, 100, 600, 300), s, vcs,
                                              s == Switching::wormhole ? 3 : 8);
                 c.packet_flits = 0;
-                c.packet_sizes = {{1, 1.0}, {8, 1.0}};  // 1- and 8-flit packets, interleaving on the links' VCs
+                c.ib.flit_bits = bits;  // (32: a header of two flits, whose halves must meet again)
+                // 1- (2- with 32-bit flits) and 8-flit packets, interleaving on the links' VCs
+                c.packet_sizes = {{bits == 64 ? 1u : 2u, 1.0}, {8, 1.0}};
                 c.ib.credit_delay = 2;
                 c.ib.link_delay = 1;
                 ASSERT_FALSE(validate(c)) << *validate(c);

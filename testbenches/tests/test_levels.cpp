@@ -173,12 +173,13 @@ TEST(Levels, EveryAlgorithmEveryTopologySameTraceAndReportSecondHalf) {
 namespace {
 // The input-buffered router's knobs in the sets the levels are compared over: every switching mode,
 // one to four virtual channels, buffers from a packet's length up, router, link, credit, injection
-// and ejection delays, allocator iterations, the link period, and the peers' presets.
+// and ejection delays, allocator iterations, the link period, 32-bit flits, and the peers' presets.
 struct IbKnobs {
     const char* name;
     Switching switching;
     unsigned vcs, depth, router_delay, link_delay, credit_delay, injection_delay, ejection_delay, iters, period;
     const char* preset;
+    unsigned flit_bits = 64;
 };
 const IbKnobs kIbKnobs[] = {
     {"V1 B4 wormhole", Switching::wormhole, 1, 4, 0, 0, 0, 0, 0, 1, 1, ""},
@@ -186,6 +187,7 @@ const IbKnobs kIbKnobs[] = {
     {"V4 B8 cut-through R2 C1 iters2", Switching::cut_through, 4, 8, 2, 0, 1, 0, 0, 2, 1, ""},
     {"V2 B6 store-forward R3 L2 I2 E1", Switching::store_forward, 2, 6, 3, 2, 0, 2, 1, 1, 1, ""},
     {"V2 B4 wormhole period 2", Switching::wormhole, 2, 4, 0, 0, 0, 0, 0, 1, 2, ""},
+    {"V2 B5 cut-through R1 C1 32-bit flits", Switching::cut_through, 2, 5, 1, 0, 1, 0, 0, 1, 1, "", 32},
     {"preset booksim", Switching::wormhole, 0, 0, 0, 0, 0, 0, 0, 0, 0, "booksim"},
     {"preset noxim", Switching::wormhole, 0, 0, 0, 0, 0, 0, 0, 0, 0, "noxim"},
 };
@@ -205,6 +207,8 @@ RunConfig with_ib(RunConfig c, const IbKnobs& k) {
     c.ib.ejection_delay = k.ejection_delay;
     c.ib.alloc_iters = k.iters;
     c.ib.link_period = k.period;
+    c.ib.flit_bits = k.flit_bits;
+    if (k.flit_bits == 32) c.packet_flits = std::max(2u, c.packet_flits);  // (a header is two flits)
     return c;
 }
 }  // namespace
@@ -238,7 +242,7 @@ TEST(Levels, InputBufferedTrafficSameTraceAndReport) {
                 c.radix = n.radix;
                 if (!*k.preset) c.ib.datelines = n.datelines;
                 if (variant % 3 == 1) {
-                    c.packet_sizes = {PacketSize{1, 1.0}, PacketSize{3, 1.0}};
+                    c.packet_sizes = {PacketSize{k.flit_bits == 32 ? 2u : 1u, 1.0}, PacketSize{3, 1.0}};
                     c.packet_flits = 3;
                 }
                 c.rate = rate;
@@ -268,7 +272,7 @@ TEST(Levels, InputBufferedCollectivesSameTraceAndReport) {
             return !x.folded && x.dim == (x.radix ? 2u : 4u) && (x.radix == 0 || x.radix == 4);
         });
         const Shape s = pick != shapes.end() ? *pick : shapes.front();
-        for (unsigned j = 0; j < 5; ++j) {  // each knob set but the presets (for traffic: their depths are a peer's)
+        for (unsigned j = 0; j < 6; ++j) {  // each knob set but the presets (for traffic: their depths are a peer's)
             const IbKnobs& k = kIbKnobs[j];
             const unsigned flits = std::array{1u, 4u, 2u}[(variant++) % 3];
             SCOPED_TRACE(task_name(e.task) + "/" + e.name + " on " + s.topology + " d=" + std::to_string(s.dim) +

@@ -33,6 +33,33 @@ TEST(Packet, PayloadIsCheckedWordByWord) {
     EXPECT_FALSE(payload_intact(make_packet(h, 3), 4));  // a flit missing
 }
 
+// 32-bit flits: the header crosses as two flits, low half first, and every payload flit is a word's
+// low 32 bits; the halves put back together decode to the header, and a short or wide word is caught.
+TEST(Packet, ThirtyTwoBitFlitsSplitTheHeaderAndNarrowThePayload) {
+    Header h;
+    h.origin = 300;
+    h.dest = 77;
+    h.msg = 9;
+    h.kind = Kind::data;
+    PacketFormat narrow(5, 2);
+    narrow.flit_bits = 32;
+    Packet p = make_packet(h, narrow);
+    ASSERT_EQ(p.length(), 5u);
+    ASSERT_EQ(p.payload.size(), 3u);
+    const uint64_t header = encode_header(h);
+    EXPECT_EQ(p.flit(0), header & 0xffffffffu);
+    EXPECT_EQ(p.flit(1), header >> 32);
+    EXPECT_EQ(join_header(p.flit(0), p.flit(1)), header);
+    for (unsigned i = 2; i < 5; ++i) {
+        EXPECT_LE(p.flit(i), 0xffffffffu);
+        EXPECT_EQ(p.flit(i), payload_word(h, i) & 0xffffffffu);
+    }
+    EXPECT_TRUE(payload_intact(p, narrow));
+    EXPECT_FALSE(payload_intact(p, PacketFormat(5, 2)));  // the same flits read as 64-bit ones
+    p.payload[2] |= uint64_t{1} << 40;
+    EXPECT_FALSE(payload_intact(p, narrow));
+}
+
 #include "models/fabric/node.h"
 
 // The node's delivery checks: what makes a run exit 1 instead of printing a quiet wrong table.
