@@ -6,7 +6,7 @@
 # Ideal router: PORTS is D_MAX (the ports built), QDEPTH the output queues' depth in packets, PF_MAX the
 # largest packet in 64-bit flits, INJ_DEPTH the copies each port's injection queue holds (a power of two).
 # Input-buffered router: PORTS, VCS virtual channels per port, DEPTH flits per VC (a power of two),
-# FLIT_W the link's width in bits (64 and up: a header is one flit), ITERS the allocators' iterations
+# FLIT_W the link's width in bits (64 and up: a header is one flit; 32: two), ITERS the allocators' iterations
 # built (default 1); packets of up to 4 flits, credit delays up to 4.
 # Needs yosys (scripts/setup.sh installs it) and a built build/cubecast_romgen (the ROM images;
 # CUBECAST_ROMGEN names another).
@@ -21,11 +21,11 @@ src="$here/src"
 if [ "${1:-}" = "--ib" ]; then
   shift
   configs=("$@")
-  ((${#configs[@]})) || configs=(4:2:8:64 6:2:8:64 8:2:8:64 4:1:8:64 4:4:8:64 4:2:4:64 4:2:16:64 4:2:8:128 4:2:8:64:2)
+  ((${#configs[@]})) || configs=(4:2:8:64 6:2:8:64 8:2:8:64 4:1:8:64 4:4:8:64 4:2:4:64 4:2:16:64 4:2:8:32 4:2:8:128 4:2:8:64:2)
   for c in "${configs[@]}"; do
-    [[ "$c" =~ ^([2-9]|1[0-2]):([1-8]):([0-9]+):([0-9]+)(:[1-8])?$ ]] && ((BASH_REMATCH[4] >= 64)) &&
+    [[ "$c" =~ ^([2-9]|1[0-2]):([1-8]):([0-9]+):([0-9]+)(:[1-8])?$ ]] && ((BASH_REMATCH[4] == 32 || BASH_REMATCH[4] >= 64)) &&
       ((BASH_REMATCH[3] >= 2 && (BASH_REMATCH[3] & (BASH_REMATCH[3] - 1)) == 0 && BASH_REMATCH[3] <= 128)) ||
-      { echo "synth.sh: '$c' is not PORTS:VCS:DEPTH:FLIT_W[:ITERS]: accepted PORTS 2..12, VCS 1..8, DEPTH a power of two 2..128, FLIT_W >= 64, ITERS 1..8" >&2; exit 2; }
+      { echo "synth.sh: '$c' is not PORTS:VCS:DEPTH:FLIT_W[:ITERS]: accepted PORTS 2..12, VCS 1..8, DEPTH a power of two 2..128, FLIT_W 32 or >= 64, ITERS 1..8" >&2; exit 2; }
   done
   printf '%-18s %9s %9s %9s %9s %9s %9s %9s %9s %9s\n' "PORTS:VCS:B:W[:I]" "total" "buffers" "control" "rom" "vc alloc" \
     "sw alloc" "outputs" "interface" "crossbar"

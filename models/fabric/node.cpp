@@ -32,10 +32,9 @@ std::shared_ptr<const DeliveryPlan> every_origin(uint32_t nodes, uint32_t per_or
 }
 }  // namespace
 
-Node::Node(uint32_t id, uint32_t nodes, uint32_t broadcasts_per_origin, unsigned packet_flits, uint64_t expected_deliveries,
+Node::Node(uint32_t id, uint32_t nodes, uint32_t broadcasts_per_origin, PacketFormat format, uint64_t expected_deliveries,
            std::vector<Header> own_messages)
-    : Node(id, every_origin(nodes, broadcasts_per_origin), PacketFormat{packet_flits}, expected_deliveries,
-           std::move(own_messages)) {}
+    : Node(id, every_origin(nodes, broadcasts_per_origin), format, expected_deliveries, std::move(own_messages)) {}
 
 void Node::fail(std::string what) {
     ++errors_;

@@ -57,7 +57,7 @@ public:
     Node(uint32_t id, std::shared_ptr<const DeliveryPlan> plan, PacketFormat format, uint64_t expected_deliveries,
          std::vector<Header> own_messages, std::vector<TimedMessage> arrivals = {});
     // Every origin may send, unsplit (the plain tasks, and the unit tests).
-    Node(uint32_t id, uint32_t nodes, uint32_t broadcasts_per_origin, unsigned packet_flits, uint64_t expected_deliveries,
+    Node(uint32_t id, uint32_t nodes, uint32_t broadcasts_per_origin, PacketFormat format, uint64_t expected_deliveries,
          std::vector<Header> own_messages);
 
     uint32_t id() const { return id_; }

@@ -188,6 +188,7 @@ void Network::build_cycle_level(const LogicFactory& make_logic, const PacketForm
     RtlIbRouterConfig rtl_ib;
     if (config.uses_rtl() && input_buffered) {
         rtl_ib.packet_flits = config.packet_flits;
+        rtl_ib.format = format;
         rtl_ib.algorithm = *rtl_algorithm_code(config.task, config.algorithm);
         rtl_ib.sbt_rotation = config.sbt_rotation;
         rtl_ib.ib = config.ib;

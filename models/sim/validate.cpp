@@ -253,10 +253,6 @@ std::optional<std::string> validate_rtl_input_buffered(const RunConfig& c) {
     if (auto e = within("ejection-delay", c.ib.ejection_delay, 0, kRtlIbEjectionDelay)) return e;
     if (auto e = within("link-period", c.ib.link_period, 1, kRtlIbLinkPeriod)) return e;
     if (auto e = within("alloc-iters", c.ib.alloc_iters, 1, kRtlIbAllocIters)) return e;
-    if (c.ib.flit_bits != kRtlIbFlitBits)
-        return "--flit-bits " + std::to_string(c.ib.flit_bits) + " is not the input-buffered RTL router's build: accepted " +
-               std::to_string(kRtlIbFlitBits) + " (cmake -DRTL_IB_FLIT_W=" + (kRtlIbFlitBits == 64 ? "32" : "64") +
-               " builds the other)";
     return std::nullopt;
 }
 
@@ -312,6 +308,10 @@ std::optional<std::string> validate_rtl(const RunConfig& c, const Topology& topo
     if (c.queue_depth > kRtlQueueDepth)
         return "--queue-depth " + std::to_string(c.queue_depth) + " is beyond the RTL build: accepted 0.." +
                std::to_string(kRtlQueueDepth) + " (0: the RTL's own depth, " + std::to_string(kRtlQueueDepth) + ")";
+    if (ib && c.ib.flit_bits != kRtlIbFlitBits)
+        return "--flit-bits " + std::to_string(c.ib.flit_bits) + " is not the input-buffered RTL router's build: accepted " +
+               std::to_string(kRtlIbFlitBits) + " (cmake -DRTL_IB_FLIT_W=" + (kRtlIbFlitBits == 64 ? "32" : "64") +
+               " builds the other)";
     const std::string problem =
         rtl_rom_problem(c.rtl_rom_dir.empty() ? (ib ? CUBECAST_IB_ROM_DIR : CUBECAST_ROM_DIR) : c.rtl_rom_dir, ports);
     if (!problem.empty()) return problem;

@@ -27,6 +27,23 @@ bool bit_of(const Bits& bits, unsigned i) {
     else
         return bits[i].to_bool();
 }
+
+// Flit i of a pin that carries flits of kFlitBits side by side, and setting it.
+constexpr unsigned kFlitBits = CUBECAST_RTL_IB_FLIT_W;
+template <class Bits>
+uint64_t flit_of(const Bits& bits, unsigned i) {
+    if constexpr (std::is_integral_v<Bits>)
+        return kFlitBits >= 64 ? static_cast<uint64_t>(bits) : (static_cast<uint64_t>(bits) >> (kFlitBits * i)) & 0xffffffffu;
+    else
+        return bits.range(kFlitBits * i + kFlitBits - 1, kFlitBits * i).to_uint64();
+}
+template <class Bits>
+void set_flit(Bits& bits, unsigned i, uint64_t flit) {
+    if constexpr (std::is_integral_v<Bits>)
+        bits = static_cast<Bits>(bits | (kFlitBits >= 64 ? flit : (flit & 0xffffffffu) << (kFlitBits * i)));
+    else
+        bits.range(kFlitBits * i + kFlitBits - 1, kFlitBits * i) = static_cast<sc_dt::uint64>(flit);
+}
 }  // namespace
 
 RtlIbRouter::RtlIbRouter(sc_module_name name, uint32_t id, const Topology& topology, RtlIbRouterConfig config, Node& node,
@@ -38,10 +55,8 @@ RtlIbRouter::RtlIbRouter(sc_module_name name, uint32_t id, const Topology& topol
       ports_(topology.ports()),
       in_(topology.ports()),
       out_(topology.ports()),
-      arriving_(size_t{topology.ports()} * config_.ib.vcs, 0),
-      arriving_length_(size_t{topology.ports()} * config_.ib.vcs, 1),
-      sending_(size_t{topology.ports()} * config_.ib.vcs, 0),
-      sending_length_(size_t{topology.ports()} * config_.ib.vcs, 1) {
+      arriving_(size_t{topology.ports()} * config_.ib.vcs),
+      sending_(size_t{topology.ports()} * config_.ib.vcs) {
     init_verilator_once(config_.rom_dir);
     rtl_ = std::make_unique<Vcc_ib_router>("rtl");
     Vcc_ib_router& m = *rtl_;
@@ -119,7 +134,7 @@ RtlIbRouter::RtlIbRouter(sc_module_name name, uint32_t id, const Topology& topol
 
     // The node's own packets are made at reset (a packet made counts as inside the network until the
     // interface has taken it; then each copy its head starts on a link).
-    for (const Header& h : node.own_messages()) source_.emplace_back(0, make_packet(h, config_.packet_flits));
+    for (const Header& h : node.own_messages()) source_.emplace_back(0, make_packet(h, config_.format));
     counters_.injected += source_.size();
     counters_.in_routers += static_cast<int64_t>(source_.size());
 
@@ -200,14 +215,8 @@ void RtlIbRouter::take_inputs() {
         ++counters_.progress;
         if (touched_) touched_->push_back(in_[p].index);
         const unsigned vc = (vcs >> (kVcBits * p)) & ((1u << kVcBits) - 1);
-        const size_t i = size_t{p} * config_.ib.vcs + vc;
-        if (arriving_[i] == 0) {
-            Header h;
-            decode_header(flits.range(64 * p + 63, 64 * p).to_uint64(), h);
-            arriving_length_[i] = h.kind == Kind::data ? config_.packet_flits : 1;
-        }
-        if (++arriving_[i] == arriving_length_[i]) {  // the tail is in: the sender's copy is this router's now
-            arriving_[i] = 0;
+        if (follow(arriving_[size_t{p} * config_.ib.vcs + vc],
+                   flit_of(flits, p))) {  // the tail is in: the sender's copy is this router's now
             ++counters_.transmissions_sent;
             ++counters_.packets_received;
             --counters_.in_routers;  // (its copies count as their heads leave)
@@ -225,7 +234,7 @@ void RtlIbRouter::drive_links() {
         const bool sending = (valid >> p) & 1u;
         out.valid.write(out_[p].index, sending);
         if (sending) {
-            out.flit.write(out_[p].index, flits.range(64 * p + 63, 64 * p).to_uint64());
+            out.flit.write(out_[p].index, flit_of(flits, p));
             out.vc->write(out_[p].index, static_cast<uint8_t>((vcs >> (kVcBits * p)) & ((1u << kVcBits) - 1)));
         }
         in_[p].buses->credit->write(in_[p].index, credits.range(kVcs * 8 * p + kVcs * 8 - 1, kVcs * 8 * p).to_uint64());
@@ -243,44 +252,51 @@ void RtlIbRouter::count_outputs() {
         ++counters_.progress;
         if (touched_) touched_->push_back(out_[p].index);
         const unsigned vc = (vcs >> (kVcBits * p)) & ((1u << kVcBits) - 1);
-        const size_t i = size_t{p} * config_.ib.vcs + vc;
-        if (sending_[i] == 0) {  // a head: a copy starts
-            Header h;
-            decode_header(flits.range(64 * p + 63, 64 * p).to_uint64(), h);
-            sending_length_[i] = h.kind == Kind::data ? config_.packet_flits : 1;
+        Following& f = sending_[size_t{p} * config_.ib.vcs + vc];
+        if (f.seen == 0) {  // a head: a copy starts
             ++counters_.transmissions_started;
             ++counters_.copies_enqueued;
             ++counters_.in_routers;
         }
-        if (++sending_[i] == sending_length_[i]) sending_[i] = 0;
+        follow(f, flit_of(flits, p));
     }
     if (v_src_taken_.read() && !source_.empty()) {
         source_.pop_front();
         --counters_.in_routers;  // (its copies count as their heads leave)
     }
     if (v_ni_push_.read()) ++counters_.progress;
-    if (v_dlv_valid_.read()) deliver(v_dlv_source_.read(), v_dlv_flit_.read());
+    if (v_dlv_valid_.read()) deliver(v_dlv_source_.read(), flit_of(v_dlv_flit_.read(), 0));
     // (The largest a VC held: counted as the SystemC router does, once a flit is in and before one leaves.)
     const auto& peaks = v_vc_peaks_.read();
     for (unsigned p = 0; p <= ports_; ++p)
         for (unsigned w = 0; w < config_.ib.vcs; ++w) max_occupancy_ = std::max(max_occupancy_, field(peaks, vc_index(p, w), 8));
 }
 
+// One more flit of the packet a VC carries (its length known once its header is whole): true when it was the tail.
+bool RtlIbRouter::follow(Following& f, uint64_t flit) const {
+    const unsigned header_flits = config_.format.header_flits();
+    if (f.seen == 0) f.first = flit;
+    if (++f.seen == header_flits) f.length = config_.format.length_of_flit(header_flits == 1 ? flit : join_header(f.first, flit));
+    if (f.seen < header_flits || f.seen < f.length) return false;
+    f.seen = 0;
+    return true;
+}
+
 // A flit to the node from input VC `source` (the packets of different VCs may interleave).
 void RtlIbRouter::deliver(unsigned source, uint64_t flit) {
     ++counters_.progress;
     Delivering& d = delivering_[source];
-    if (!d.open) {
-        d.open = true;
+    if (d.flits.seen == 0) {
         d.packet = Packet{};
-        d.packet.header_flit = flit;
-        decode_header(flit, d.packet.header);
-        d.length = d.packet.header.kind == Kind::data ? config_.packet_flits : 1;
-    } else {
-        d.packet.payload.push_back(flit);
+        d.packet.header_flits = static_cast<uint8_t>(config_.format.header_flits());
     }
-    if (1 + d.packet.payload.size() < d.length) return;
-    d.open = false;
+    if (d.flits.seen >= d.packet.header_flits) d.packet.payload.push_back(flit);
+    const bool tail = follow(d.flits, flit);
+    if (d.flits.seen == d.packet.header_flits || (tail && d.packet.payload.empty())) {  // the header is whole
+        d.packet.header_flit = d.packet.header_flits == 1 ? flit : join_header(d.flits.first, flit);
+        decode_header(d.packet.header_flit, d.packet.header);
+    }
+    if (!tail) return;
     node_.deliver(d.packet, v_cycle_.read() - 1u);
     ++counters_.deliveries;
     ++wave_delivered_;
@@ -290,7 +306,7 @@ void RtlIbRouter::deliver(unsigned source, uint64_t flit) {
 // model's pins for the next edge.
 void RtlIbRouter::on_negedge() {
     uint32_t valid = 0, vcs = 0;
-    sc_dt::sc_bv<CUBECAST_RTL_IB_PORTS * 64> flits;
+    Pin<CUBECAST_RTL_IB_PORTS * kFlitBits> flits{};
     sc_dt::sc_bv<CUBECAST_RTL_IB_PORTS * kVcs * 8> credits;
     for (unsigned p = 0; p < ports_; ++p) {
         if ((absent_mask_ >> p) & 1u) continue;
@@ -298,7 +314,7 @@ void RtlIbRouter::on_negedge() {
         if (in.valid.read(in_[p].index)) {
             valid |= 1u << p;
             vcs |= uint32_t{in.vc->read(in_[p].index)} << (kVcBits * p);
-            flits.range(64 * p + 63, 64 * p) = in.flit.read(in_[p].index);
+            set_flit(flits, p, in.flit.read(in_[p].index));
         }
         credits.range(kVcs * 8 * p + kVcs * 8 - 1, kVcs * 8 * p) = out_[p].buses->credit->read(out_[p].index);
     }
@@ -314,7 +330,7 @@ void RtlIbRouter::on_negedge() {
 void RtlIbRouter::take_arrivals(uint64_t upto) {
     while (node_.next_arrival_cycle() <= upto) {
         const uint64_t made = node_.next_arrival_cycle();
-        source_.emplace_back(made, make_packet(node_.take_arrival(), config_.packet_flits));
+        source_.emplace_back(made, make_packet(node_.take_arrival(), config_.format));
         ++counters_.injected;
         ++counters_.in_routers;
     }
@@ -326,9 +342,9 @@ void RtlIbRouter::feed_interface() {
     const bool queued = !source_.empty(), due = !queued && node_.next_arrival_cycle() <= v_cycle_.read();
     v_src_valid_.write(queued || due);
     if (!queued && !due) return;
-    sc_dt::sc_bv<CUBECAST_RTL_PF_MAX * 64> flits;
-    const Packet front = queued ? source_.front().second : make_packet(node_.peek_arrival(), config_.packet_flits);
-    for (unsigned i = 0; i < front.length(); ++i) flits.range(64 * i + 63, 64 * i) = front.flit(i);
+    Pin<CUBECAST_RTL_PF_MAX * kFlitBits> flits{};
+    const Packet front = queued ? source_.front().second : make_packet(node_.peek_arrival(), config_.format);
+    for (unsigned i = 0; i < front.length(); ++i) set_flit(flits, i, front.flit(i));
     v_src_flits_.write(flits);
     v_src_made_.write(static_cast<uint32_t>(queued ? source_.front().first : node_.next_arrival_cycle()));
 }

@@ -30,6 +30,7 @@ namespace cubecast {
 
 struct RtlIbRouterConfig {
     unsigned packet_flits = 1;
+    PacketFormat format;     // its flits (64 or 32 bits: the build's width, kRtlIbFlitBits)
     unsigned algorithm = 0;  // rtl_algorithm_code
     unsigned sbt_rotation = 0;
     InputBuffering ib;
@@ -95,13 +96,19 @@ private:
     std::vector<Wires> in_, out_;
     std::vector<size_t>* touched_ = nullptr;
     std::unique_ptr<Vcc_ib_router> rtl_;
-    std::deque<std::pair<uint64_t, Packet>> source_;    // the node's packets not yet taken by the interface, and when made
-    std::vector<unsigned> arriving_, arriving_length_;  // per input VC: flits of the arriving packet so far, its length
-    std::vector<unsigned> sending_, sending_length_;    // per output VC: likewise for the packet leaving
+    std::deque<std::pair<uint64_t, Packet>> source_;  // the node's packets not yet taken by the interface, and when made
+    // The packet a link's VC carries, flit by flit: how many have crossed, its first (a 32-bit header's
+    // low half) and its length once its header is whole.
+    struct Following {
+        unsigned seen = 0, length = 0;
+        uint64_t first = 0;
+    };
+    bool follow(Following& f, uint64_t flit) const;  // true: that flit was the tail
+    std::vector<Following> arriving_;                // per input VC: the packet arriving
+    std::vector<Following> sending_;                 // per output VC: the packet leaving
     struct Delivering {
         Packet packet;
-        bool open = false;
-        unsigned length = 1;
+        Following flits;
     };
     std::map<unsigned, Delivering> delivering_;  // per input VC: the packet reaching the node
     unsigned max_occupancy_ = 0;
@@ -114,15 +121,18 @@ private:
         v_vc_depth_, v_switching_, v_router_delay_, v_credit_delay_, v_link_delay_, v_link_period_, v_injection_delay_,
         v_ejection_delay_, v_alloc_iters_, v_src_made_;
     sc_core::sc_signal<uint32_t> v_in_valid_, v_in_vc_, v_out_valid_, v_out_vc_, v_cycle_, v_dlv_source_;
-    sc_core::sc_signal<uint64_t> v_dlv_flit_;
-    sc_core::sc_signal<sc_dt::sc_bv<CUBECAST_RTL_IB_PORTS * 64>> v_in_flit_, v_out_flit_;
+    // (A pin of up to 32 bits is a uint32_t in Verilator's SystemC model, up to 64 a uint64_t, an sc_bv beyond.)
+    template <unsigned Bits>
+    using Pin = std::conditional_t<(Bits <= 32), uint32_t, std::conditional_t<(Bits <= 64), uint64_t, sc_dt::sc_bv<Bits>>>;
+    static constexpr unsigned kFlitBits = CUBECAST_RTL_IB_FLIT_W;
+    sc_core::sc_signal<Pin<kFlitBits>> v_dlv_flit_;
+    sc_core::sc_signal<Pin<CUBECAST_RTL_IB_PORTS * kFlitBits>> v_in_flit_, v_out_flit_;
     sc_core::sc_signal<sc_dt::sc_bv<CUBECAST_RTL_IB_PORTS * CUBECAST_RTL_IB_VCS * 8>> v_in_credit_, v_out_credit_;
-    sc_core::sc_signal<sc_dt::sc_bv<CUBECAST_RTL_PF_MAX * 64>> v_src_flits_;
+    sc_core::sc_signal<Pin<CUBECAST_RTL_PF_MAX * kFlitBits>> v_src_flits_;
     sc_core::sc_signal<sc_dt::sc_bv<(CUBECAST_RTL_IB_PORTS + 1) * 16>> v_occupancy_;
     sc_core::sc_signal<sc_dt::sc_bv<(CUBECAST_RTL_IB_PORTS + 1) * CUBECAST_RTL_IB_VCS * 8>> v_vc_flits_, v_vc_peaks_;
     sc_core::sc_signal<sc_dt::sc_bv<CUBECAST_RTL_IB_PORTS * CUBECAST_RTL_IB_VCS * 9>> v_credits_;
     sc_core::sc_signal<sc_dt::sc_bv<(CUBECAST_RTL_IB_PORTS + 1) * CUBECAST_RTL_IB_VCS * 96>> v_vc_state_;
-    // (A pin of up to 32 bits is a uint32_t in Verilator's SystemC model, up to 64 a uint64_t.)
     static constexpr unsigned kOwnedBits = CUBECAST_RTL_IB_PORTS * CUBECAST_RTL_IB_VCS;
     sc_core::sc_signal<std::conditional_t<(kOwnedBits <= 32), uint32_t,
                                           std::conditional_t<(kOwnedBits <= 64), uint64_t, sc_dt::sc_bv<kOwnedBits>>>>

@@ -1,14 +1,19 @@
 // Directed self-checking bench for cc_ib_router under Icarus (and any Verilog-2005 simulator): a
-// 2-cube input-buffered router at node 0 with the SBT control logic, 2 VCs of 4 flits, 2-flit
-// packets, wormhole, no delays.
+// 2-cube input-buffered router at node 0 with the SBT control logic, 2 VCs of 4 flits, packets of a
+// header and one payload flit, wormhole, no delays. Flits of 64 bits, or of 32 with -DTB_FLIT_W=32
+// (a header is then two flits, low half first, and a packet three: every packet's head leaves a flit
+// time later, once its header's second flit is in).
 //   1. its own broadcast (x = 0: both dimensions) enters the injection VC at the first edge and its
-//      copies leave one after the other: port 0 on VC 0 at edges 0-1, then port 1 on VC 1 at edges
-//      2-3 (the copy's VC allocator pointer moved past VC 0);
+//      copies leave one after the other: port 0 on VC 0 (64-bit flits: at edges 0-1), then port 1 on
+//      VC 1 (edges 2-3; the copy's VC allocator pointer moved past VC 0);
 //   2. a packet from origin 1 arriving on port 0, VC 1 (x = 1: forward on port 1, deliver) leaves on
-//      port 1 and reaches the node, and its two buffer slots come back as credits of VC 1 on port 0.
+//      port 1 and reaches the node, and its buffer slots come back as credits of VC 1 on port 0.
 `timescale 1ns/1ps
 module tb_cc_ib_router;
-    localparam integer P = 2, V = 2, FW = 64, PF = 2;
+`ifndef TB_FLIT_W
+`define TB_FLIT_W 64
+`endif
+    localparam integer P = 2, V = 2, FW = `TB_FLIT_W, HF = FW >= 64 ? 1 : 2, PF = HF + 1;
     reg clk = 0, rst = 1, load = 0;
     reg  [P-1:0]    in_valid = 0;
     reg  [P-1:0]    in_vc = 0;
@@ -25,7 +30,7 @@ module tb_cc_ib_router;
     wire [(P+1)*16-1:0] occupancy;
 
     cc_ib_router #(.PORTS(P), .VCS(V), .DEPTH(4), .PF_MAX(PF), .FLIT_W(FW), .CD_MAX(2), .ITERS(2)) dut (
-        .clk(clk), .rst(rst), .load(load), .node_id(16'd0), .dim(5'd2), .packet_flits(7'd2), .algo(2'd0),
+        .clk(clk), .rst(rst), .load(load), .node_id(16'd0), .dim(5'd2), .packet_flits(PF[6:0]), .algo(2'd0),
         .sbt_rot(4'd0), .radix_bits(3'd0), .torus(1'b0), .datelines(2'd0), .vcs(4'd2), .vc_depth(8'd4), .switching(2'd2), .router_delay(8'd0), .credit_delay(4'd0),
         .link_delay(4'd0), .link_period(4'd1), .injection_delay(8'd0), .ejection_delay(4'd0), .alloc_iters(4'd1),
         .tst_freeze_pointers(1'b0), .in_valid(in_valid), .in_vc(in_vc), .in_flit(in_flit), .in_credit(in_credit),
@@ -39,6 +44,15 @@ module tb_cc_ib_router;
     // header: origin [15:0], dest [31:16], broadcast [32]
     localparam [63:0] OWN = 64'h0000_0001_0000_0000, OWN_PAYLOAD = 64'hABCD;
     localparam [63:0] FROM1 = 64'h0000_0001_0000_0001, FROM1_PAYLOAD = 64'h1234;
+    // Flit i of a packet on the link: the header (or its halves), then the payload word (its low FW bits).
+    function [FW-1:0] flit_of(input [63:0] header, input [63:0] payload, input integer i);
+        reg [127:0] wide;
+        begin
+            wide = i < HF ? {64'd0, header} >> (32 * i * (HF - 1)) : {64'd0, payload};
+            flit_of = wide[FW-1:0];
+        end
+    endfunction
+    integer i;
     reg counting = 0;
     always @(negedge clk) if (counting) begin
         if (dlv_valid) deliveries = deliveries + 1;
@@ -47,7 +61,7 @@ module tb_cc_ib_router;
         if (in_credit[7:0] != 0) begin $display("FAIL: a credit for VC 0"); errors = errors + 1; end
         credits_back = credits_back + in_credit[15:8];
     end
-    task expect_link(input integer port, input integer vc, input [63:0] flit);
+    task expect_link(input integer port, input integer vc, input [FW-1:0] flit);
         if (!out_valid[port] || out_vc[port] != vc[0] || out_flit[port*FW +: FW] != flit) begin
             $display("FAIL cycle %0d: port %0d expected vc %0d flit %h, got valid %b vc %b flit %h",
                      cycle, port, vc, flit, out_valid[port], out_vc[port], out_flit[port*FW +: FW]);
@@ -58,24 +72,31 @@ module tb_cc_ib_router;
     initial begin
         @(negedge clk) rst = 0;
         src_valid = 1;
-        src_flits = {OWN_PAYLOAD, OWN};
+        for (i = 0; i < PF; i = i + 1) src_flits[i*FW +: FW] = flit_of(OWN, OWN_PAYLOAD, i);
         @(negedge clk);  // edge 0 done
         if (!src_taken) begin $display("FAIL: the interface did not take the packet"); errors = errors + 1; end
         src_valid = 0;
-        expect_link(0, 0, OWN);
-        @(negedge clk) expect_link(0, 0, OWN_PAYLOAD);
-        @(negedge clk) expect_link(1, 1, OWN);
-        @(negedge clk) expect_link(1, 1, OWN_PAYLOAD);
-        @(negedge clk);
+        for (i = 1; i < HF; i = i + 1) begin  // (a header's second flit enters the injection VC at edge 1)
+            if (out_valid != 0) begin $display("FAIL cycle %0d: a flit left before its header was in", cycle); errors = errors + 1; end
+            @(negedge clk);
+        end
+        for (i = 0; i < 2 * PF; i = i + 1) begin
+            expect_link(i / PF, i / PF, flit_of(OWN, OWN_PAYLOAD, i % PF));
+            @(negedge clk);
+        end
         if (out_valid != 0) begin $display("FAIL: a link still busy after the broadcast"); errors = errors + 1; end
         counting = 1;
-        in_valid = 2'b01; in_vc = 2'b01; in_flit = {64'd0, FROM1};
-        @(negedge clk) in_flit = {64'd0, FROM1_PAYLOAD};
-        @(negedge clk) in_valid = 0;
+        in_valid = 2'b01; in_vc = 2'b01;
+        for (i = 0; i < PF; i = i + 1) begin
+            in_flit = {P*FW{1'b0}};
+            in_flit[0 +: FW] = flit_of(FROM1, FROM1_PAYLOAD, i);
+            @(negedge clk);
+        end
+        in_valid = 0;
         repeat (12) @(negedge clk);
-        if (forwarded != 2 || deliveries != 2 || credits_back != 2) begin
-            $display("FAIL: forwarded %0d flits, delivered %0d, credits back %0d (expected 2 each)", forwarded, deliveries,
-                     credits_back);
+        if (forwarded != PF || deliveries != PF || credits_back != PF) begin
+            $display("FAIL: forwarded %0d flits, delivered %0d, credits back %0d (expected %0d each)", forwarded, deliveries,
+                     credits_back, PF);
             errors = errors + 1;
         end
         if (errors == 0) $display("PASS tb_cc_ib_router");

@@ -51,7 +51,8 @@ module cc_ib_injection_unit #(
     assign push = (take || (run && active)) && room && free;
     assign push_vc = vc_now;
     assign push_flit = active ? packet[index*FLIT_W +: FLIT_W] : src_flits[FLIT_W-1:0];
-    wire [6:0] src_length = `CC_KIND(src_flits) ? 7'd1 : packet_flits;
+    localparam integer HF = FLIT_W >= 64 ? 1 : 2;  // a header's flits (a token is its header)
+    wire [6:0] src_length = `CC_KIND(src_flits) ? HF[6:0] : packet_flits;  // (the header is the packed flits' low 64 bits)
 
     always @(posedge clk) begin
         if (rst) begin

@@ -76,13 +76,15 @@ module cc_ib_input_unit #(
     input  wire [VCS*16-1:0]        te_position
 );
     localparam [1:0] STORE_FORWARD = 2'd0, WORMHOLE = 2'd2;
+    localparam integer HF = FLIT_W >= 64 ? 1 : 2;  // a header's flits: two of 32 bits, the low half first
+    localparam integer KIND_BIT = 49 - 32 * (HF - 1);  // the header's kind bit in its last flit
     wire [31:0] lead = router_delay != 8'd0 ? 32'd1 : 32'd0;
     /* verilator lint_off UNUSEDSIGNAL */
     wire [31:0] dim_ones = (32'd1 << dim) - 32'd1;
     /* verilator lint_on UNUSEDSIGNAL */
     wire [PORTS-1:0] dim_mask = dim_ones[PORTS-1:0];
-    function [6:0] length_of(input token, input [6:0] data_flits);  // a token is one flit
-        length_of = token ? 7'd1 : data_flits;
+    function [6:0] length_of(input token, input [6:0] data_flits);  // a token is its header
+        length_of = token ? HF[6:0] : data_flits;
     endfunction
 
     wire [VCS*FLIT_W-1:0] tr_flits;
@@ -108,14 +110,18 @@ module cc_ib_input_unit #(
 
             wire pushing = push && {{(32-VW){1'b0}}, push_vc} == c;
             wire [AW:0] count1 = count + {{AW{1'b0}}, pushing};
-            // Flits counted from the buffer's front (at index count: the one arriving now).
+            // Flits counted from the buffer's front (at index count: the one arriving now). The front
+            // packet's header: the low 64 bits of its first flit, or of its first two (32-bit flits).
             /* verilator lint_off UNUSEDSIGNAL */
-            wire [FLIT_W-1:0] front = count == {(AW+1){1'b0}} ? push_flit : ring[head];  // (the header is its low 64 bits)
+            wire [FLIT_W-1:0] front = count == {(AW+1){1'b0}} ? push_flit : ring[head];
+            wire [FLIT_W-1:0] second = count <= {{AW{1'b0}}, 1'b1} ? push_flit : ring[head + 1'b1];
+            wire [2*FLIT_W-1:0] front_pair = HF == 1 ? {{FLIT_W{1'b0}}, front} : {second, front};
             /* verilator lint_on UNUSEDSIGNAL */
+            wire [63:0] front_header = front_pair[63:0];
             wire fixed = routed && left_valid;
-            wire [63:0] header = fixed ? hdr : front[63:0];
-            wire [6:0] len_now = fixed ? len : length_of(`CC_KIND(front), packet_flits);
-            wire route_now = !routed && count1 != 0 &&
+            wire [63:0] header = fixed ? hdr : front_header;
+            wire [6:0] len_now = fixed ? len : length_of(`CC_KIND(front_header), packet_flits);
+            wire route_now = !routed && {{(31-AW){1'b0}}, count1} >= HF &&
                              (switching != STORE_FORWARD || {{(31-AW){1'b0}}, count1} >= {25'd0, len_now});
             wire routed_now = routed || route_now;
             wire [31:0] eligible_now = route_now ? cycle + {24'd0, router_delay} : eligible_at;
@@ -226,8 +232,13 @@ module cc_ib_input_unit #(
             assign tails[c] = tail;
             assign freed_now[c] = pop && INJECTION == 0;
             wire [AW:0] count_next = count1 - {{AW{1'b0}}, pop};
-            wire next_token = count == {{AW{1'b0}}, 1'b1} ? `CC_KIND(push_flit) : `CC_KIND(ring[head + 1'b1]);  // after a pop
-            wire next_routes = count_next != 0 && (switching != STORE_FORWARD ||
+            // After a pop: the next packet's kind, in its header's last flit (here or arriving now).
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire [31:0] kind_at = {{(32-AW){1'b0}}, head} + HF;
+            wire [FLIT_W-1:0] kind_flit = {{(31-AW){1'b0}}, count} == HF ? push_flit : ring[kind_at[AW-1:0]];
+            /* verilator lint_on UNUSEDSIGNAL */
+            wire next_token = kind_flit[KIND_BIT];
+            wire next_routes = {{(31-AW){1'b0}}, count_next} >= HF && (switching != STORE_FORWARD ||
                                {{(31-AW){1'b0}}, count_next} >= {25'd0, length_of(next_token, packet_flits)});
 
             always @(posedge clk) begin
@@ -253,7 +264,7 @@ module cc_ib_input_unit #(
                     head <= head + {{(AW-1){1'b0}}, pop};
                     routed <= routed_now;
                     if (routed_now && !fixed) begin  // routed at this edge, or at the last one after a packet ended
-                        hdr <= front[63:0];
+                        hdr <= front_header;
                         len <= len_now;
                         left <= left_now;
                         left_valid <= 1'b1;

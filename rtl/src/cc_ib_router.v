@@ -17,7 +17,7 @@ module cc_ib_router #(
     parameter integer VCS = 4,       // virtual channels built per port; `vcs` (<= VCS) are used
     parameter integer DEPTH = 16,    // flits a VC buffers (a power of two); `vc_depth` (<= DEPTH) are used
     parameter integer PF_MAX = 4,    // largest packet, in flits
-    parameter integer FLIT_W = 64,   // link width (>= 64: the header is the low 64 bits)
+    parameter integer FLIT_W = 64,   // link width: >= 64 (the header is a flit's low 64 bits) or 32 (two flits, low half first)
     parameter integer CD_MAX = 8,    // largest credit delay
     parameter integer LD_MAX = 4,    // largest link delay
     parameter integer ED_MAX = 4,    // largest ejection delay

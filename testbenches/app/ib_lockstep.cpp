@@ -64,8 +64,8 @@ public:
         if (!dor) own = Task(task->kind, *topology_, 0).own_messages(c.node);
         phases_ = std::make_unique<PhaseSequencer>("phases", 1);
         phases_->clk(clk_);
-        sc_node_ = std::make_unique<Node>(c.node, topology_->nodes(), 1 << 12, c.packet_flits, 0, own);
-        rtl_node_ = std::make_unique<Node>(c.node, topology_->nodes(), 1 << 12, c.packet_flits, 0, own);
+        sc_node_ = std::make_unique<Node>(c.node, topology_->nodes(), 1 << 12, format_, 0, own);
+        rtl_node_ = std::make_unique<Node>(c.node, topology_->nodes(), 1 << 12, format_, 0, own);
         make_arrivals();
         sc_node_->stream_arrivals(&sc_arrivals_);
         rtl_node_->stream_arrivals(&rtl_arrivals_);
@@ -82,15 +82,17 @@ public:
         ib.alloc_iters = c.alloc_iters;
         ib.switching = *parse_switching(c.switching);
         ib.datelines = *parse_datelines(c.datelines);
+        ib.flit_bits = kRtlIbFlitBits;
         const std::string algorithm = dor ? "dor" : c.mode == "sbt" ? "sbt" : "bostt";
         const AlgorithmEntry* algo = algorithms().find(task->kind, algorithm);
         const LogicFactory logic = algo->build(AlgorithmSetup{*topology_, 0, c.packet_flits, c.sbt_rotation, {}});
-        sysc_ = std::make_unique<InputBufferedRouter>(
-            "sysc", c.node, *topology_, RouterConfig{c.packet_flits, 0, PortModel::mla, PacketFormat{c.packet_flits}, false, 0},
-            ib, logic(c.node), *sc_node_, sc_counters_);
+        sysc_ = std::make_unique<InputBufferedRouter>("sysc", c.node, *topology_,
+                                                      RouterConfig{c.packet_flits, 0, PortModel::mla, format_, false, 0}, ib,
+                                                      logic(c.node), *sc_node_, sc_counters_);
         // The RTL router (the network's adapter) on links of its own, which the stimulus drives alike.
         RtlIbRouterConfig rc;
         rc.packet_flits = c.packet_flits;
+        rc.format = format_;
         rc.algorithm = *rtl_algorithm_code(task_name, algorithm);
         rc.sbt_rotation = c.sbt_rotation;
         rc.ib = ib;
@@ -180,7 +182,7 @@ private:
             for (unsigned v = 0; v < c_.vcs; ++v) up.credits[v] += static_cast<unsigned>((word >> (8 * v)) & 0xffu);
             for (unsigned v = 0; v < c_.vcs; ++v)
                 if (!up.active[v] && u(rng_) < 0.3) {
-                    up.packet[v] = make_packet(random_header(), c_.packet_flits);
+                    up.packet[v] = make_packet(random_header(), format_);
                     up.next[v] = 0;
                     up.active[v] = true;
                 }
@@ -251,6 +253,12 @@ private:
     }
 
     IbLockstepConfig c_;
+    // Its packets in the build's flits (a token is its header: one flit, or two of 32 bits).
+    PacketFormat format_ = [this] {
+        PacketFormat f(c_.packet_flits, kRtlIbFlitBits < 64 ? 2 : 1);
+        f.flit_bits = kRtlIbFlitBits;
+        return f;
+    }();
     std::unique_ptr<Topology> topology_;  // the cube, or the array (mode dor)
     unsigned ports_;
     sc_clock clk_;

@@ -89,7 +89,7 @@ int run_input_buffered(const std::vector<std::string>& modes, const std::vector<
                     nodes = 1u << c.dim;
                 }
                 c.node = pick(0, nodes - 1);
-                c.packet_flits = pick(1, kRtlMaxPacketFlits);
+                c.packet_flits = pick(kRtlIbFlitBits < 64 ? 2 : 1, kRtlMaxPacketFlits);  // (at least a header)
                 c.vcs = vcs ? vcs : pick(1, CUBECAST_RTL_IB_VCS);
                 // (a packet with several copies must fit whole; deep buffers now and then)
                 c.vc_depth = pick(c.packet_flits, pick(0, 3) == 0 ? CUBECAST_RTL_IB_DEPTH : 16);

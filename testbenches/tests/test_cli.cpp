@@ -667,8 +667,10 @@ TEST(CommandLine, TheTableSaysWhichRoutersAreVerilog) {
     };
     EXPECT_EQ(first_line("run --dim 3").find("Verilog"), std::string::npos);
     EXPECT_NE(first_line("run --dim 3 --router rtl").find(", Verilog routers (Verilated) at every node"), std::string::npos);
-    EXPECT_NE(first_line("run --dim 3 --rtl-nodes 1,1,6 --buffering input").find(", Verilog routers (Verilated) at 2 of 8 nodes"),
-              std::string::npos);
+    EXPECT_NE(
+        first_line("run --dim 3 --rtl-nodes 1,1,6 --buffering input --flit-bits " + std::to_string(cubecast::kRtlIbFlitBits))
+            .find(", Verilog routers (Verilated) at 2 of 8 nodes"),
+        std::string::npos);
 }
 
 TEST(CommandLine, DefaultRunPrintsTheTable) {

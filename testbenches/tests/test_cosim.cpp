@@ -118,8 +118,23 @@ struct IbKnobs {
         c.ib.injection_delay = injection_delay;
         c.ib.ejection_delay = ejection_delay;
         c.ib.alloc_iters = alloc_iters;
+        for_the_build(c);
+    }
+    // The RTL build's flit width on an input-buffered run (a build of 32-bit flits: packets of a header
+    // at least, VCs that hold one).
+    static void for_the_build(RunConfig& c) {
+        c.ib.flit_bits = cubecast::kRtlIbFlitBits;
+        if (cubecast::kRtlIbFlitBits < 64) {
+            c.packet_flits = std::max(c.packet_flits, 2u);
+            c.ib.vc_depth = std::max(c.ib.vc_depth, 2u);
+            if (c.ib.switching != cubecast::Switching::wormhole || c.task != "traffic")
+                c.ib.vc_depth = std::max(c.ib.vc_depth, c.packet_flits);
+        }
     }
 };
+// The peers' presets have 64-bit flits (a 32-bit build cannot run them).
+constexpr const char* kPresetsBuilt[] = {cubecast::kRtlIbFlitBits == 64 ? "booksim" : nullptr,
+                                         cubecast::kRtlIbFlitBits == 64 ? "noxim" : nullptr};
 
 }  // namespace
 
@@ -159,8 +174,9 @@ TEST(Cosim, InputBufferedRtlNetworksGiveTheSameTraceAndReport) {
                 ++runs;
             }
     EXPECT_EQ(runs, std::size(algorithms) * cubecast::kRtlIbPorts * 3);
-    for (const char* preset : {"booksim", "noxim"})
+    for (const char* preset : kPresetsBuilt)
         for (auto [task, algorithm] : {algorithms[0], algorithms[1], algorithms[3]}) {
+            if (!preset) continue;
             RunConfig c = config(task, algorithm, cubecast::kRtlIbPorts);
             c.buffering = cubecast::Buffering::input;
             c.preset = preset;
@@ -204,7 +220,8 @@ TEST(Cosim, InputBufferedRtlNetworksRunTrafficWithTheSameTraceAndReport) {
                                                " A=" + std::to_string(k.alloc_iters),
                                            variant);
             }
-    for (const char* preset : {"booksim", "noxim"}) {
+    for (const char* preset : kPresetsBuilt) {
+        if (!preset) continue;
         RunConfig c = config("traffic", "ecube", cubecast::kRtlIbPorts);
         c.rate = 0.3;
         c.traffic_warmup = 200;
@@ -271,6 +288,7 @@ TEST(Cosim, InputBufferedRtlArraysRunTrafficWithTheSameTraceAndReport) {
                                    std::to_string(radix) + "x" + std::to_string(radix) + " " + topology + " --preset " + preset,
                                    ++variant);
     };
+    if (cubecast::kRtlIbFlitBits != 64) return;  // (the presets have 64-bit flits)
     preset_run("array", 8, 0.15, 150, "booksim");
     preset_run("array", 8, 0.15, 150, "noxim");
     preset_run("torus", 16, 0.1, 60, "booksim");
@@ -286,6 +304,7 @@ TEST(Cosim, InputBufferedRtlTorusWithoutDatelinesStallsAlike) {
     c.ib.vcs = 2;
     c.ib.vc_depth = 4;
     c.ib.datelines = cubecast::Datelines::off;
+    IbKnobs::for_the_build(c);
     const auto [sc_result, sc_trace] = traced(c);
     ASSERT_EQ(sc_result.status, RunStatus::deadlock);
     RunConfig all_rtl = c, mix = c;
@@ -313,6 +332,7 @@ TEST(Cosim, InputBufferedRtlRunStoppedEarlyMadeTheSamePackets) {
     c.max_cycles = 300;
     c.buffering = cubecast::Buffering::input;
     c.ib.vcs = 2;
+    IbKnobs::for_the_build(c);
     const auto [sc_result, sc_trace] = traced(c);
     RunConfig rtl = c;
     rtl.router = cubecast::RouterChoice::rtl;
@@ -338,6 +358,7 @@ TEST(Cosim, InputBufferedRtlDelayAroundTheStallWindowIsNoStall) {
             RunConfig c = traffic_test::traffic({"array", 2, 2}, "dor", "uniform", 0.002, 1, 0, 0, 4000, 200);
             c.buffering = cubecast::Buffering::input;
             (injection ? c.ib.injection_delay : c.ib.router_delay) = delay;
+            IbKnobs::for_the_build(c);
             const auto [sc_result, sc_trace] = traced(c);
             RunConfig rtl = c;
             rtl.router = cubecast::RouterChoice::rtl;
@@ -364,6 +385,7 @@ TEST(Cosim, AnInputBufferedRtlStallClaimsNoCountOfPacketsInside) {
     c.ib.router_delay = 1;
     c.ib.link_delay = 3;
     c.ib.injection_delay = 2;
+    IbKnobs::for_the_build(c);
     const auto [sc_result, sc_trace] = traced(c);
     RunConfig rtl = c;
     rtl.router = cubecast::RouterChoice::rtl;
