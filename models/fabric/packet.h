@@ -75,11 +75,16 @@ struct PacketFormat {
     unsigned header_flits() const { return flit_bits < 64 ? 2u : 1u; }
     uint64_t flit_mask() const { return flit_bits < 64 ? (uint64_t{1} << flit_bits) - 1 : ~uint64_t{0}; }
     unsigned length(Kind k) const { return k == Kind::data ? data : token; }
-    unsigned length(const Header& h) const { return sized && h.kind == Kind::data ? h.tag + 1u : length(h.kind); }
+    unsigned length(const Header& h) const {
+        return sized && h.kind == Kind::data ? at_least_a_header(h.tag + 1u) : length(h.kind);
+    }
     unsigned length_of_flit(uint64_t header_flit) const {
         const Kind k = flit_kind(header_flit);
-        return sized && k == Kind::data ? static_cast<unsigned>((header_flit >> 50) & 0xffu) + 1u : length(k);
+        return sized && k == Kind::data ? at_least_a_header(static_cast<unsigned>((header_flit >> 50) & 0xffu) + 1u) : length(k);
     }
+    // (a sized packet is never shorter than its header, a corrupted one's tag notwithstanding; data and
+    // token lengths are validated)
+    unsigned at_least_a_header(unsigned flits) const { return flits < header_flits() ? header_flits() : flits; }
 };
 
 // A 64-bit header that crossed as two 32-bit flits.
