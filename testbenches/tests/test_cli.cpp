@@ -671,6 +671,10 @@ TEST(CommandLine, TheTableSaysWhichRoutersAreVerilog) {
         first_line("run --dim 3 --rtl-nodes 1,1,6 --buffering input --flit-bits " + std::to_string(cubecast::kRtlIbFlitBits))
             .find(", Verilog routers (Verilated) at 2 of 8 nodes"),
         std::string::npos);
+    // (and the flits' width when it is not 64 bits)
+    EXPECT_NE(first_line("run --dim 3 --buffering input --flit-bits 32").find(", 32-bit flits (a header is two)"),
+              std::string::npos);
+    EXPECT_EQ(first_line("run --dim 3 --buffering input").find("-bit flits"), std::string::npos);
 }
 
 TEST(CommandLine, DefaultRunPrintsTheTable) {
