@@ -66,13 +66,20 @@ uint64_t token_value(const Header& h);
 // a mini-packet) `data` flits, a control token `token` flits (the papers' t_p = token / packet_flits).
 // Sized (synthetic traffic, whose packets may differ in length): a data packet's tag is its length
 // less one, so every router and link learns the length from the header flit, as a length field would.
+// The link flits a 64-bit header takes on flits of `flit_bits`: two of 32 bits, else one.
+inline unsigned header_flits_for(unsigned flit_bits) { return flit_bits < 64 ? 2u : 1u; }
+// A 64-bit header that crossed as two 32-bit flits.
+inline uint64_t join_header(uint64_t low_flit, uint64_t high_flit) { return (low_flit & 0xffffffffu) | high_flit << 32; }
+
 struct PacketFormat {
     PacketFormat(unsigned data_flits = 1, unsigned token_flits = 1) : data(data_flits), token(token_flits) {}
     unsigned data;
     unsigned token;
     bool sized = false;
     unsigned flit_bits = 64;  // 64, or 32: the header is two flits, a payload flit a word's low 32 bits
-    unsigned header_flits() const { return flit_bits < 64 ? 2u : 1u; }
+    unsigned header_flits() const { return header_flits_for(flit_bits); }
+    // A packet's header flit from its first flit and the last of its header's (the same flit at 64 bits).
+    uint64_t whole_header(uint64_t first, uint64_t last) const { return header_flits() == 1 ? last : join_header(first, last); }
     uint64_t flit_mask() const { return flit_bits < 64 ? (uint64_t{1} << flit_bits) - 1 : ~uint64_t{0}; }
     unsigned length(Kind k) const { return k == Kind::data ? data : token; }
     unsigned length(const Header& h) const {
@@ -86,9 +93,6 @@ struct PacketFormat {
     // token lengths are validated)
     unsigned at_least_a_header(unsigned flits) const { return flits < header_flits() ? header_flits() : flits; }
 };
-
-// A 64-bit header that crossed as two 32-bit flits.
-inline uint64_t join_header(uint64_t low_flit, uint64_t high_flit) { return (low_flit & 0xffffffffu) | high_flit << 32; }
 
 // A packet as a router stores it: its header, the raw header flit and the payload words it received.
 struct Packet {

@@ -29,7 +29,7 @@ public:
             return;
         }
         if (flits_in_[i] + 1u == header_flits) {  // the header is in
-            const uint64_t header_flit = header_flits == 1 ? flit : join_header(state_[i].header_flit, flit);
+            const uint64_t header_flit = format_.whole_header(state_[i].header_flit, flit);
             const uint64_t start = header_flits == 1 ? arrives - 1 : state_[i].start;
             Header h;
             if (!decode_header(header_flit, h)) ++corrupt_;

@@ -72,7 +72,7 @@ Network::Network(sc_module_name name, const RunConfig& config)
     const PacketFormat format = [&] {
         PacketFormat f{config.packet_flits / task_.parts(), config.token_flits};
         f.sized = task_.kind() == TaskKind::traffic;  // packets of different lengths (the tag is the length)
-        f.flit_bits = config.header_flits() > 1 ? config.ib.flit_bits : 64;
+        f.flit_bits = config.flit_bits();
         return f;
     }();
     if (task_.kind() == TaskKind::traffic) build_traffic();  // its nodes expect nothing in advance: the ledger counts

@@ -17,18 +17,19 @@ ZeroLoadTiming zero_load_timing(const RunConfig& c) {
     if (c.buffering == Buffering::output) return ZeroLoadTiming{};
     const int r = static_cast<int>(c.ib.router_delay), l = static_cast<int>(c.ib.link_delay);
     const int ends = static_cast<int>(c.ib.injection_delay + c.ib.ejection_delay), p = static_cast<int>(c.ib.link_period);
+    // (a header of two flits waits for its second one: not under store-forward, which waits for the tail)
+    const int header_wait = c.ib.switching == Switching::store_forward ? 0 : p * (static_cast<int>(c.header_flits()) - 1);
     const std::string rl = " (R = " + std::to_string(r) + ", L = " + std::to_string(l) + ", I + E = " + std::to_string(ends) +
-                           (p == 1 ? "" : ", P = " + std::to_string(p)) + ")";
+                           (p == 1 ? "" : ", P = " + std::to_string(p)) +
+                           (header_wait == 0 ? "" : ", H = " + std::to_string(c.header_flits()) + " header flits") + ")";
     const std::string body = p == 1 ? "(flits - 1)" : "P (flits - 1)";
     if (c.ib.switching == Switching::store_forward)
         return ZeroLoadTiming{1 + l + r - p, p, r + ends - 2 * p, 2 * p,
                               "hops x (1 + " + body + " + L + R) + R + I + E + 2 " + body + ", store-forward" + rl};
-    const int header_wait = p * (static_cast<int>(c.header_flits()) - 1);
     const std::string header_term = header_wait == 0 ? "" : p == 1 ? " + (hops + 1) (H - 1)" : " + (hops + 1) P (H - 1)";
-    const std::string h = header_wait == 0 ? "" : ", H = " + std::to_string(c.header_flits()) + " header flits";
-    return ZeroLoadTiming{1 + l + r + header_wait, 0, r + ends - p + header_wait, p,
-                          "hops x (1 + L + R) + R + I + E + " + body + header_term + ", " +
-                              std::string(switching_name(c.ib.switching)) + rl.substr(0, rl.size() - 1) + h + ")"};
+    return ZeroLoadTiming{
+        1 + l + r + header_wait, 0, r + ends - p + header_wait, p,
+        "hops x (1 + L + R) + R + I + E + " + body + header_term + ", " + std::string(switching_name(c.ib.switching)) + rl};
 }
 
 std::string describe_input_buffering(const InputBuffering& ib) {

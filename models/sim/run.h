@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "models/fabric/arrivals.h"
+#include "models/fabric/packet.h"
 #include "models/fabric/slots.h"
 #include "models/fabric/task.h"
 #include "models/fabric/traffic.h"
@@ -92,8 +93,10 @@ struct RunConfig {
     std::string preset;  // booksim | noxim: the knobs of the routers compare-peers configures in those simulators
 
     bool uses_rtl() const { return router == RouterChoice::rtl || !rtl_nodes.empty(); }
-    // The link flits a header takes: two with the input-buffered router's 32-bit flits, else one.
-    unsigned header_flits() const { return buffering == Buffering::input && ib.flit_bits < 64 ? 2u : 1u; }
+    // A link flit's width (the input-buffered router's knob; the ideal router's flits are 64 bits), and
+    // the flits a header takes on it.
+    unsigned flit_bits() const { return buffering == Buffering::input ? ib.flit_bits : 64; }
+    unsigned header_flits() const { return header_flits_for(flit_bits()); }
     bool is_rtl_node(uint32_t node) const;
 };
 

@@ -225,7 +225,7 @@ bool InputBufferedRouter::open_packet(unsigned p, unsigned vc) {
     VirtualChannel& c = channel(p, vc);
     const unsigned header_flits = config_.format.header_flits();
     if (!c.has_flit(header_flits - 1)) return false;  // (a 32-bit header's second half is still on its way)
-    c.header_flit = header_flits == 1 ? c.front_flit() : join_header(c.flit(0), c.flit(1));
+    c.header_flit = config_.format.whole_header(c.flit(0), c.flit(header_flits - 1));
     c.header_ok = decode_header(c.header_flit, c.header);
     c.length = static_cast<uint16_t>(config_.format.length_of_flit(c.header_flit));
     c.from_injection = p == ports_;

@@ -28,21 +28,21 @@ bool bit_of(const Bits& bits, unsigned i) {
         return bits[i].to_bool();
 }
 
-// Flit i of a pin that carries flits of kFlitBits side by side, and setting it.
-constexpr unsigned kFlitBits = CUBECAST_RTL_IB_FLIT_W;
+// Flit i of a pin that carries flits of the build's width side by side, and setting it.
 template <class Bits>
 uint64_t flit_of(const Bits& bits, unsigned i) {
     if constexpr (std::is_integral_v<Bits>)
-        return kFlitBits >= 64 ? static_cast<uint64_t>(bits) : (static_cast<uint64_t>(bits) >> (kFlitBits * i)) & 0xffffffffu;
+        return kRtlIbFlitBits >= 64 ? static_cast<uint64_t>(bits)
+                                    : (static_cast<uint64_t>(bits) >> (kRtlIbFlitBits * i)) & 0xffffffffu;
     else
-        return bits.range(kFlitBits * i + kFlitBits - 1, kFlitBits * i).to_uint64();
+        return bits.range(kRtlIbFlitBits * i + kRtlIbFlitBits - 1, kRtlIbFlitBits * i).to_uint64();
 }
 template <class Bits>
 void set_flit(Bits& bits, unsigned i, uint64_t flit) {
     if constexpr (std::is_integral_v<Bits>)
-        bits = static_cast<Bits>(bits | (kFlitBits >= 64 ? flit : (flit & 0xffffffffu) << (kFlitBits * i)));
+        bits = static_cast<Bits>(bits | (kRtlIbFlitBits >= 64 ? flit : (flit & 0xffffffffu) << (kRtlIbFlitBits * i)));
     else
-        bits.range(kFlitBits * i + kFlitBits - 1, kFlitBits * i) = static_cast<sc_dt::uint64>(flit);
+        bits.range(kRtlIbFlitBits * i + kRtlIbFlitBits - 1, kRtlIbFlitBits * i) = static_cast<sc_dt::uint64>(flit);
 }
 }  // namespace
 
@@ -275,8 +275,11 @@ void RtlIbRouter::count_outputs() {
 // One more flit of the packet a VC carries (its length known once its header is whole): true when it was the tail.
 bool RtlIbRouter::follow(Following& f, uint64_t flit) const {
     const unsigned header_flits = config_.format.header_flits();
-    if (f.seen == 0) f.first = flit;
-    if (++f.seen == header_flits) f.length = config_.format.length_of_flit(header_flits == 1 ? flit : join_header(f.first, flit));
+    if (f.seen == 0) f.header = flit;
+    if (++f.seen == header_flits) {
+        f.header = config_.format.whole_header(f.header, flit);
+        f.length = config_.format.length_of_flit(f.header);
+    }
     if (f.seen < header_flits || f.seen < f.length) return false;
     f.seen = 0;
     return true;
@@ -291,12 +294,9 @@ void RtlIbRouter::deliver(unsigned source, uint64_t flit) {
         d.packet.header_flits = static_cast<uint8_t>(config_.format.header_flits());
     }
     if (d.flits.seen >= d.packet.header_flits) d.packet.payload.push_back(flit);
-    const bool tail = follow(d.flits, flit);
-    if (d.flits.seen == d.packet.header_flits || (tail && d.packet.payload.empty())) {  // the header is whole
-        d.packet.header_flit = d.packet.header_flits == 1 ? flit : join_header(d.flits.first, flit);
-        decode_header(d.packet.header_flit, d.packet.header);
-    }
-    if (!tail) return;
+    if (!follow(d.flits, flit)) return;
+    d.packet.header_flit = d.flits.header;  // (the tail is in: the node takes the packet now)
+    decode_header(d.packet.header_flit, d.packet.header);
     node_.deliver(d.packet, v_cycle_.read() - 1u);
     ++counters_.deliveries;
     ++wave_delivered_;
@@ -306,7 +306,7 @@ void RtlIbRouter::deliver(unsigned source, uint64_t flit) {
 // model's pins for the next edge.
 void RtlIbRouter::on_negedge() {
     uint32_t valid = 0, vcs = 0;
-    Pin<CUBECAST_RTL_IB_PORTS * kFlitBits> flits{};
+    Pin<CUBECAST_RTL_IB_PORTS * kRtlIbFlitBits> flits{};
     sc_dt::sc_bv<CUBECAST_RTL_IB_PORTS * kVcs * 8> credits;
     for (unsigned p = 0; p < ports_; ++p) {
         if ((absent_mask_ >> p) & 1u) continue;
@@ -342,7 +342,7 @@ void RtlIbRouter::feed_interface() {
     const bool queued = !source_.empty(), due = !queued && node_.next_arrival_cycle() <= v_cycle_.read();
     v_src_valid_.write(queued || due);
     if (!queued && !due) return;
-    Pin<CUBECAST_RTL_PF_MAX * kFlitBits> flits{};
+    Pin<CUBECAST_RTL_PF_MAX * kRtlIbFlitBits> flits{};
     const Packet front = queued ? source_.front().second : make_packet(node_.peek_arrival(), config_.format);
     for (unsigned i = 0; i < front.length(); ++i) set_flit(flits, i, front.flit(i));
     v_src_flits_.write(flits);

@@ -97,11 +97,11 @@ private:
     std::vector<size_t>* touched_ = nullptr;
     std::unique_ptr<Vcc_ib_router> rtl_;
     std::deque<std::pair<uint64_t, Packet>> source_;  // the node's packets not yet taken by the interface, and when made
-    // The packet a link's VC carries, flit by flit: how many have crossed, its first (a 32-bit header's
-    // low half) and its length once its header is whole.
+    // The packet a link's VC carries, flit by flit: how many have crossed, its header flit (a 32-bit
+    // header's low half until its second flit is in) and its length once its header is whole.
     struct Following {
         unsigned seen = 0, length = 0;
-        uint64_t first = 0;
+        uint64_t header = 0;
     };
     bool follow(Following& f, uint64_t flit) const;  // true: that flit was the tail
     std::vector<Following> arriving_;                // per input VC: the packet arriving
@@ -124,19 +124,16 @@ private:
     // (A pin of up to 32 bits is a uint32_t in Verilator's SystemC model, up to 64 a uint64_t, an sc_bv beyond.)
     template <unsigned Bits>
     using Pin = std::conditional_t<(Bits <= 32), uint32_t, std::conditional_t<(Bits <= 64), uint64_t, sc_dt::sc_bv<Bits>>>;
-    static constexpr unsigned kFlitBits = CUBECAST_RTL_IB_FLIT_W;
-    sc_core::sc_signal<Pin<kFlitBits>> v_dlv_flit_;
-    sc_core::sc_signal<Pin<CUBECAST_RTL_IB_PORTS * kFlitBits>> v_in_flit_, v_out_flit_;
+    sc_core::sc_signal<Pin<kRtlIbFlitBits>> v_dlv_flit_;
+    sc_core::sc_signal<Pin<CUBECAST_RTL_IB_PORTS * kRtlIbFlitBits>> v_in_flit_, v_out_flit_;
     sc_core::sc_signal<sc_dt::sc_bv<CUBECAST_RTL_IB_PORTS * CUBECAST_RTL_IB_VCS * 8>> v_in_credit_, v_out_credit_;
-    sc_core::sc_signal<Pin<CUBECAST_RTL_PF_MAX * kFlitBits>> v_src_flits_;
+    sc_core::sc_signal<Pin<CUBECAST_RTL_PF_MAX * kRtlIbFlitBits>> v_src_flits_;
     sc_core::sc_signal<sc_dt::sc_bv<(CUBECAST_RTL_IB_PORTS + 1) * 16>> v_occupancy_;
     sc_core::sc_signal<sc_dt::sc_bv<(CUBECAST_RTL_IB_PORTS + 1) * CUBECAST_RTL_IB_VCS * 8>> v_vc_flits_, v_vc_peaks_;
     sc_core::sc_signal<sc_dt::sc_bv<CUBECAST_RTL_IB_PORTS * CUBECAST_RTL_IB_VCS * 9>> v_credits_;
     sc_core::sc_signal<sc_dt::sc_bv<(CUBECAST_RTL_IB_PORTS + 1) * CUBECAST_RTL_IB_VCS * 96>> v_vc_state_;
     static constexpr unsigned kOwnedBits = CUBECAST_RTL_IB_PORTS * CUBECAST_RTL_IB_VCS;
-    sc_core::sc_signal<std::conditional_t<(kOwnedBits <= 32), uint32_t,
-                                          std::conditional_t<(kOwnedBits <= 64), uint64_t, sc_dt::sc_bv<kOwnedBits>>>>
-        v_owned_;
+    sc_core::sc_signal<Pin<kOwnedBits>> v_owned_;
 };
 
 }  // namespace cubecast

@@ -255,7 +255,7 @@ private:
     IbLockstepConfig c_;
     // Its packets in the build's flits (a token is its header: one flit, or two of 32 bits).
     PacketFormat format_ = [this] {
-        PacketFormat f(c_.packet_flits, kRtlIbFlitBits < 64 ? 2 : 1);
+        PacketFormat f(c_.packet_flits, header_flits_for(kRtlIbFlitBits));
         f.flit_bits = kRtlIbFlitBits;
         return f;
     }();
