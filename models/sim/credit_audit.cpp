@@ -1,5 +1,7 @@
 #include "models/sim/credit_audit.h"
 
+#include "routers/cores/ib_router.h"
+
 namespace cubecast {
 
 CreditAudit::CreditAudit(const Topology& topology, std::function<OnLink(size_t, uint64_t)> on_link,
@@ -13,6 +15,18 @@ CreditAudit::CreditAudit(const Topology& topology, std::function<OnLink(size_t, 
                 Ends{src, to ? *to : kNoLink, static_cast<uint16_t>(port), static_cast<uint16_t>(topology.arrival_port(port))});
         }
     checked_in_.assign(ends_.size(), 0);
+    systemc_routers_ = true;
+    for (const CreditHolder* r : routers_) systemc_routers_ = systemc_routers_ && dynamic_cast<const InputBufferedRouter*>(r);
+}
+
+template <class Holder>
+bool CreditAudit::check_touched(uint64_t cycle) {
+    for (size_t link : touched_) {
+        if (checked_in_[link] == checks_) continue;
+        checked_in_[link] = checks_;
+        if (!balanced_link<Holder>(link, cycle)) return false;
+    }
+    return true;
 }
 
 bool CreditAudit::check(uint64_t cycle, bool all) {
@@ -20,27 +34,25 @@ bool CreditAudit::check(uint64_t cycle, bool all) {
     bool balanced = true;
     ++checks_;
     if (all) {
-        for (size_t link = 0; link < ends_.size() && balanced; ++link) balanced = !exists(link) || balanced_link(link, cycle);
+        for (size_t link = 0; link < ends_.size() && balanced; ++link)
+            balanced = !exists(link) || balanced_link<CreditHolder>(link, cycle);
     } else {
-        for (size_t link : touched_) {
-            if (checked_in_[link] == checks_) continue;
-            checked_in_[link] = checks_;
-            if (!(balanced = balanced_link(link, cycle))) break;
-        }
+        balanced = systemc_routers_ ? check_touched<InputBufferedRouter>(cycle) : check_touched<CreditHolder>(cycle);
     }
     touched_.clear();
     if (balanced) return true;
     // The first link (in link order) that lost or gained a credit, named.
     for (size_t link = 0; link < ends_.size(); ++link)
-        if (exists(link) && !balanced_link(link, cycle, &problem_)) break;
+        if (exists(link) && !balanced_link<CreditHolder>(link, cycle, &problem_)) break;
     return false;
 }
 
+template <class Holder>
 bool CreditAudit::balanced_link(size_t link, uint64_t cycle, std::string* problem) {
     const Ends& e = ends_[link];
     const OnLink wires = on_link_(link, cycle);
-    const CreditHolder& sender = *routers_[e.src];
-    const CreditHolder& receiver = *routers_[e.dst];
+    const Holder& sender = static_cast<const Holder&>(*routers_[e.src]);
+    const Holder& receiver = static_cast<const Holder&>(*routers_[e.dst]);
     for (unsigned vc = 0; vc < vcs_; ++vc) {
         const unsigned total = sender.credits_held(e.port, vc) + (wires.flit && wires.vc == vc ? 1u : 0u) +
                                receiver.flits_held(e.in_port, vc) + static_cast<unsigned>((wires.credits >> (8 * vc)) & 0xffu);

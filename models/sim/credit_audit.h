@@ -39,8 +39,12 @@ public:
     const std::string& problem() const { return problem_; }
 
 private:
-    // Whether the link's credits add up after the edge of `cycle`; if not, why in `problem`.
+    // Whether the link's credits add up after the edge of `cycle`; if not, why in `problem`. Holder:
+    // the routers' class when all are SystemC input-buffered routers (their calls inlined), else the interface.
+    template <class Holder>
     bool balanced_link(size_t link, uint64_t cycle, std::string* problem = nullptr);
+    template <class Holder>
+    bool check_touched(uint64_t cycle);
     static constexpr uint32_t kNoLink = ~uint32_t{0};
     // Per link, from the topology once: its ends and ports (dst kNoLink: no link there).
     struct Ends {
@@ -54,6 +58,7 @@ private:
     std::vector<size_t> touched_;
     std::function<OnLink(size_t, uint64_t)> on_link_;
     std::vector<const CreditHolder*> routers_;
+    bool systemc_routers_ = false;  // all of them InputBufferedRouters
     unsigned vcs_, depth_;
     std::string problem_;
 };

@@ -37,6 +37,7 @@ InputBufferedRouter::InputBufferedRouter(sc_module_name name, uint32_t id, const
     active_.assign((vcs_.size() + 63) / 64, 0);
     to_route_ = active_;
     vc_reciprocal_ = ((1u << 16) + ib.vcs - 1) / ib.vcs;
+    one_word_ = active_.size() == 1;
     if (config.pins) throw std::invalid_argument("the input-buffered router has no pin-level ports yet");
     // What an adaptive logic sees of an output: the flits its downstream buffers hold.
     queue_length_ = [this](unsigned p) { return p < ports_ ? queue_occupancy(p) : 0u; };
@@ -204,7 +205,7 @@ void InputBufferedRouter::accept_flit(unsigned p, unsigned vc, uint64_t flit) {
 
 // The packets at the front of the virtual channels of inputs [first_port, end_port): opened, routed
 // when their switching mode allows, consumed once whole if held or absorbed.
-void InputBufferedRouter::route_fronts(unsigned first_port, unsigned end_port) {
+void InputBufferedRouter::walk_fronts(unsigned first_port, unsigned end_port) {
     for_each_in(to_route_, first_port, end_port, [this](unsigned p, unsigned v) {
         VirtualChannel& c = channel(p, v);
         if (c.state == VirtualChannel::State::consuming) {

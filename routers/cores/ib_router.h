@@ -89,10 +89,8 @@ public:
     // The credit-conservation check (models/sim): what this router knows of the link leaving on port
     // p, virtual channel vc (credits left, plus those on their way back past the wire), and of the
     // link arriving on port p (flits buffered, plus those still on the delayed wire).
-    unsigned credits_held(unsigned p, unsigned vc) const override {
-        return outs_[p].credits(vc) + outs_[p].credits_in_flight(vc);
-    }
-    unsigned flits_held(unsigned p, unsigned vc) const override;
+    unsigned credits_held(unsigned p, unsigned vc) const final { return outs_[p].credits(vc) + outs_[p].credits_in_flight(vc); }
+    unsigned flits_held(unsigned p, unsigned vc) const final { return channel(p, vc).occupancy() + on_wire_[p * ib_.vcs + vc]; }
     const InputBuffering& microarchitecture() const { return ib_; }
     // An adaptive routing's escape channels: virtual channels 0 .. escape_vcs - 1 (one, or a dateline
     // pair on a torus), the others adaptive; 0 if there are too few virtual channels for them.
@@ -139,7 +137,11 @@ private:
     void receive_credits();
     void receive_flits();
     void accept_flit(unsigned p, unsigned vc, uint64_t flit);
-    void route_fronts(unsigned first_port, unsigned end_port);
+    void route_fronts(unsigned first_port, unsigned end_port) {
+        if (one_word_ && to_route_[0] == 0) return;  // (most edges: no front changed)
+        walk_fronts(first_port, end_port);
+    }
+    void walk_fronts(unsigned first_port, unsigned end_port);
     bool open_packet(unsigned p, unsigned vc);  // false: its header is not all in yet
     void route_packet(unsigned p, unsigned vc);
     void consume(VirtualChannel& c);
@@ -189,6 +191,7 @@ private:
         const unsigned begin = first_port * ib_.vcs, end = end_port * ib_.vcs;
         for (unsigned w = begin / 64; w * 64 < end; ++w) {
             uint64_t bits = set[w];
+            if (bits == 0) continue;  // (the common case: nothing to visit in this word)
             if (w == begin / 64) bits &= ~uint64_t{0} << (begin % 64);
             if (end < (w + 1) * 64) bits &= (uint64_t{1} << (end % 64)) - 1;
             if constexpr (!std::is_const_v<Set>) set[w] &= ~bits;
@@ -204,6 +207,7 @@ private:
         for_each_in(active_, first_port, end_port, f);
     }
     unsigned vc_reciprocal_ = 0;  // ceil(2^16 / vcs), set at construction
+    bool one_word_ = false;       // all the router's virtual channels in one word of the sets above
     // The waves' occupancy of input port p: the flits its virtual channels hold.
     void note_occupancy(unsigned p) {
         if (!waves_ || p >= ports_) return;

@@ -196,10 +196,6 @@ void InputBufferedRouter::plant_lost_credit(unsigned p) {
     ib_.plant_lost_credit_at = 0;
 }
 
-unsigned InputBufferedRouter::flits_held(unsigned p, unsigned vc) const {
-    return channel(p, vc).occupancy() + on_wire_[p * ib_.vcs + vc];
-}
-
 unsigned InputBufferedRouter::queue_occupancy(unsigned q) const {
     unsigned n = 0;
     for (unsigned w = 0; w < ib_.vcs; ++w) n += ib_.vc_depth - outs_[q].credits(w);
