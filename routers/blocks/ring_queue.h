@@ -1,6 +1,7 @@
 // A FIFO in one array, grown by doubling when full (a std::deque allocates and frees a block every
-// few dozen entries): for queues whose length has a small bound, such as a delayed wire's flits
-// (never more than the link delay plus one).
+// few dozen entries, and holds 576 bytes even when empty): for queues whose length has a small bound,
+// such as a delayed wire's flits (never more than the link delay plus one), and for queues that are
+// empty in most routers. Empty until the first push: it costs no allocation.
 #pragma once
 #include <algorithm>
 #include <cstddef>
@@ -16,9 +17,15 @@ public:
     size_t size() const { return count_; }
     T& front() { return items_[head_]; }
     const T& front() const { return items_[head_]; }
+    const T& operator[](size_t i) const { return items_[(head_ + i) & (items_.size() - 1)]; }  // i-th from the front
     void push_back(const T& item) {
         if (count_ == items_.size()) grow();
         items_[(head_ + count_) & (items_.size() - 1)] = item;
+        ++count_;
+    }
+    void push_back(T&& item) {
+        if (count_ == items_.size()) grow();
+        items_[(head_ + count_) & (items_.size() - 1)] = std::move(item);
         ++count_;
     }
     void pop_front() {

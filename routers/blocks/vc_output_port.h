@@ -5,10 +5,10 @@
 #pragma once
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <utility>
 
 #include "routers/blocks/microarchitecture.h"
+#include "routers/blocks/ring_queue.h"
 
 namespace cubecast {
 
@@ -34,7 +34,7 @@ public:
     // once if nothing waits before them (no credit delay), else in line.
     void credits_arrive(uint64_t packed, uint64_t due, uint64_t cycle) {
         if (waiting_ == 0 && due <= cycle) return add(packed);
-        line_.emplace_back(due, packed);
+        line_.push_back({due, packed});
         ++waiting_;
     }
     // Applies the credits due by `cycle`.
@@ -49,7 +49,7 @@ public:
     unsigned credits_in_flight(unsigned vc) const {
         unsigned n = 0;
         if (waiting_ != 0)
-            for (const auto& entry : line_) n += static_cast<unsigned>((entry.second >> (8 * vc)) & 0xffu);
+            for (size_t i = 0; i < line_.size(); ++i) n += static_cast<unsigned>((line_[i].second >> (8 * vc)) & 0xffu);
         return n;
     }
     bool credits_pending() const { return waiting_ != 0; }
@@ -75,7 +75,7 @@ private:
     uint32_t waiting_ = 0;
     std::array<uint16_t, kMaxVcs> credits_;
     std::array<int16_t, kMaxVcs> owner_;  // an input virtual channel (p * vcs + vc: below 33 * 8), -1 for none
-    std::deque<std::pair<uint64_t, uint64_t>> line_;
+    RingQueue<std::pair<uint64_t, uint64_t>> line_;
 };
 
 }  // namespace cubecast

@@ -337,7 +337,7 @@ void InputBufferedRouter::deliver_due() {
 void InputBufferedRouter::inject_flit() {
     if (inject_vc_ < 0) {
         const bool own = emitted_.empty();
-        std::deque<PendingInjection>& source = own ? injection_ : emitted_;
+        RingQueue<PendingInjection>& source = own ? injection_ : emitted_;
         if (source.empty() || (own && made_at_.front() + ib_.injection_delay > cycle_)) return;
         for (unsigned k = 0; k < ib_.vcs && inject_vc_ < 0; ++k) {
             const unsigned v = (inject_pointer_ + k) % ib_.vcs;

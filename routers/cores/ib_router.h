@@ -23,7 +23,6 @@
 // At the transaction level the same router runs without a clock or signals: its links are IbTlmLinks
 // and the EdgeWheel runs its edges at the cycles the clock gate would have let through (ib_router_tlm.cpp).
 #pragma once
-#include <deque>
 #include <memory>
 #include <systemc>
 #include <type_traits>
@@ -101,7 +100,7 @@ private:
     void end_of_elaboration() override;
     ClockGate gate_;
     unsigned hub_index_ = 0;
-    // What every edge reads, together (the fields, then the vectors' and deques' headers below); the
+    // What every edge reads, together (the fields, then the vectors' and queues' headers below); the
     // blocks and state touched only now and then (allocators, the packet being injected) at the end.
     uint32_t sent_mask_ = 0, valid_mask_ = 0;  // outputs sending at this edge, and whose valid is high
     uint32_t owed_mask_ = 0;                   // outputs with credits still to come back
@@ -252,11 +251,11 @@ private:
     bool quiet() const;                                    // nothing to do until a flit or the node comes: the clock may stop
     // The network interface's delays: when each of the node's packets waiting in injection_ was made,
     // and the packets on their way to the node.
-    std::deque<uint64_t> made_at_;
+    RingQueue<uint64_t> made_at_;
     // The link period: the first cycle each output (the local one last) and the injection channel may
     // carry their next flit.
     std::vector<uint64_t> out_free_at_;
-    std::deque<std::pair<uint64_t, Packet>> to_node_;
+    RingQueue<std::pair<uint64_t, Packet>> to_node_;
     void deliver_due();
 
     // The transaction level: its links (per port, none where there is no link), the edge the wheel
@@ -269,8 +268,8 @@ private:
     uint64_t next_timer() const;
 
     // Touched only now and then.
-    std::vector<std::pair<SignalBus<bool>*, size_t>> wake_valid_;       // the input links' valid entries
-    std::vector<std::deque<std::vector<PacketCopy>>> injected_copies_;  // per injection virtual channel: its packets' copies
+    std::vector<std::pair<SignalBus<bool>*, size_t>> wake_valid_;      // the input links' valid entries
+    std::vector<RingQueue<std::vector<PacketCopy>>> injected_copies_;  // per injection virtual channel: its packets' copies
     VcAllocator va_;
     SwitchAllocator sa_;
     PendingInjection injecting_;  // the packet the network interface is injecting

@@ -146,7 +146,7 @@ void InputBufferedRouter::traverse(unsigned p, unsigned vc, unsigned out) {
         }
         if (c.read >= c.delivered.header_flits) c.delivered.payload.push_back(flit);
         if (tail) {
-            to_node_.emplace_back(cycle_ + ib_.ejection_delay, c.delivered);
+            to_node_.push_back({cycle_ + ib_.ejection_delay, c.delivered});
             deliver_due();
         }
     }

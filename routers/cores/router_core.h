@@ -5,7 +5,6 @@
 // transactions and timed events. Both call the same steps in the same order within a clock edge, so
 // they decide alike and their traces are the same.
 #pragma once
-#include <deque>
 #include <memory>
 #include <ostream>
 #include <systemc>
@@ -16,6 +15,7 @@
 #include "models/fabric/topology.h"
 #include "routers/blocks/input_unit.h"
 #include "routers/blocks/output_unit.h"
+#include "routers/blocks/ring_queue.h"
 #include "routers/cores/router_base.h"
 #include "routers/logic/control_logic.h"
 #include "routers/logic/port_model.h"
@@ -103,7 +103,7 @@ protected:
         Packet packet;
         QueueKey key;
     };
-    std::vector<std::deque<InjectedCopy>> injection_queues_;
+    std::vector<RingQueue<InjectedCopy>> injection_queues_;
     // The control unit of clocked logics: packets the logic holds, and what it emitted that the
     // crossbar has not placed yet (in order: emitted_, below).
     bool finish_noted_ = false;
@@ -129,8 +129,8 @@ protected:
     uint32_t holding_mask_ = 0;     // inputs holding a packet the crossbar could not place yet
     uint32_t out_active_mask_ = 0;  // outputs sending or with packets queued
     uint32_t absent_mask_ = 0;      // ports without a link (an array's edge)
-    std::deque<PendingInjection> injection_;
-    std::deque<PendingInjection> emitted_;
+    RingQueue<PendingInjection> injection_;
+    RingQueue<PendingInjection> emitted_;
     // A packet the logic neither forwarded nor delivered (a data packet: tokens are the logic's to take).
     void note_absorbed(const Header& h) {
         if (h.kind == Kind::data) counters_.note_absorbed(AbsorbedPacket{cycle_, id_, h.origin, h.msg, h.part});
