@@ -14,7 +14,7 @@ const bool kLow = false;  // the valid of an input without a link
 InputBufferedRouter::InputBufferedRouter(sc_module_name name, uint32_t id, const Topology& topology, RouterConfig config,
                                          InputBuffering ib, std::unique_ptr<ControlLogic> logic, Node& node,
                                          NetworkCounters& counters)
-    : RouterCore(name, id, topology, config, std::move(logic), node, counters),
+    : RouterCore(name, id, topology, config, std::move(logic), node, counters, Blocks::control_unit_only),
       datelines_(ib.datelines != Datelines::off && topology.wraps() && ib.vcs >= 2),
       escape_vcs_(escape_vcs(topology, ib)),
       ib_(ib),

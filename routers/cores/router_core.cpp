@@ -7,7 +7,7 @@
 namespace cubecast {
 
 RouterCore::RouterCore(sc_core::sc_module_name name, uint32_t id, const Topology& topology, RouterConfig config,
-                       std::unique_ptr<ControlLogic> logic, Node& node, NetworkCounters& counters)
+                       std::unique_ptr<ControlLogic> logic, Node& node, NetworkCounters& counters, Blocks blocks)
     : RouterBase(name, id, topology, config.pins),
       config_(config),
       port_check_(config.port_model),
@@ -16,9 +16,11 @@ RouterCore::RouterCore(sc_core::sc_module_name name, uint32_t id, const Topology
       counters_(counters) {
     if (topology.ports() > kMaxRouterPorts)
         throw std::invalid_argument("a router has at most 32 ports (one bit each in its masks)");
-    inputs_.assign(topology.ports(), InputUnit(config.format));
-    outputs_.assign(topology.ports(), OutputUnit(config.queue_depth));
-    injection_queues_.resize(topology.ports());
+    if (blocks == Blocks::output_queued) {
+        inputs_.assign(topology.ports(), InputUnit(config.format));
+        outputs_.assign(topology.ports(), OutputUnit(config.queue_depth));
+        injection_queues_.resize(topology.ports());
+    }
     clocked_ = logic_->clocked();
     if (clocked_) ++counters_.unfinished_logics;
 }

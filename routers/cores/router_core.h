@@ -36,8 +36,12 @@ struct RouterConfig {
 
 class RouterCore : public RouterBase {
 public:
+    // The ideal router's input units, output queues and injection queues, or none: a router with blocks
+    // of its own (the input-buffered router) keeps only the control unit and the network interface's
+    // packet queues.
+    enum class Blocks { output_queued, control_unit_only };
     RouterCore(sc_core::sc_module_name name, uint32_t id, const Topology& topology, RouterConfig config,
-               std::unique_ptr<ControlLogic> logic, Node& node, NetworkCounters& counters);
+               std::unique_ptr<ControlLogic> logic, Node& node, NetworkCounters& counters, Blocks blocks = Blocks::output_queued);
 
     unsigned max_queue_occupancy() const override;
     bool waiting_on_time(uint64_t cycle) const override;
