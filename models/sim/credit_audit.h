@@ -33,6 +33,9 @@ public:
                 std::vector<const CreditHolder*> routers, unsigned vcs, unsigned depth);
     // The routers note here the links on which something moved at an edge.
     std::vector<size_t>* touched() { return &touched_; }
+    // Whether a check asks for the routers' state some links ahead (large networks, whose state is
+    // cold by the end of a cycle).
+    void prefetch_ahead(bool on) { prefetch_ahead_ = on; }
     // After the edge of `cycle`, the links touched at it (all of them with `all`); false (and
     // problem() says why) from the first imbalance on.
     bool check(uint64_t cycle, bool all = false);
@@ -59,6 +62,7 @@ private:
     std::function<OnLink(size_t, uint64_t)> on_link_;
     std::vector<const CreditHolder*> routers_;
     bool systemc_routers_ = false;  // all of them InputBufferedRouters
+    bool prefetch_ahead_ = false;
     unsigned vcs_, depth_;
     std::string problem_;
 };

@@ -90,6 +90,12 @@ public:
     // link arriving on port p (flits buffered, plus those still on the delayed wire).
     unsigned credits_held(unsigned p, unsigned vc) const final { return outs_[p].credits(vc) + outs_[p].credits_in_flight(vc); }
     unsigned flits_held(unsigned p, unsigned vc) const final { return channel(p, vc).occupancy() + on_wire_[p * ib_.vcs + vc]; }
+    // What the two above read, asked for ahead.
+    void prefetch_credits(unsigned p) const { __builtin_prefetch(&outs_[p]); }
+    void prefetch_flits(unsigned p) const {
+        __builtin_prefetch(&vcs_[p * ib_.vcs]);
+        __builtin_prefetch(&on_wire_[p * ib_.vcs]);
+    }
     const InputBuffering& microarchitecture() const { return ib_; }
     // An adaptive routing's escape channels: virtual channels 0 .. escape_vcs - 1 (one, or a dateline
     // pair on a torus), the others adaptive; 0 if there are too few virtual channels for them.
