@@ -19,6 +19,34 @@ struct PacketCopy {
     int escape = -1;  // an adaptive routing's escape port, if the router has escape channels
 };
 
+// A packet's copies, in one array: a single copy (every packet of synthetic traffic, most of the
+// collectives') in place, in the virtual channel's own cache lines; two or more on the heap, whose
+// block is kept for the next packet. Neither routing a packet nor injecting one allocates.
+class CopyList {
+public:
+    size_t size() const { return count_; }
+    bool empty() const { return count_ == 0; }
+    void clear() { count_ = 0; }
+    PacketCopy* begin() { return count_ <= 1 ? &single_ : more_.data(); }
+    PacketCopy* end() { return begin() + count_; }
+    PacketCopy& operator[](size_t i) { return begin()[i]; }
+    const PacketCopy& operator[](size_t i) const { return (count_ <= 1 ? &single_ : more_.data())[i]; }
+    void push_back(const PacketCopy& k) {
+        if (count_ == 0) {
+            single_ = k;
+        } else {
+            if (count_ == 1) more_.assign(1, single_);  // (from two copies on, all of them on the heap)
+            more_.push_back(k);
+        }
+        ++count_;
+    }
+
+private:
+    PacketCopy single_{};
+    uint32_t count_ = 0;
+    std::vector<PacketCopy> more_;
+};
+
 class VirtualChannel {
     // (The buffer first, then the front packet's fields each edge reads, the header and the local copy
     // last: what an edge touches of a virtual channel is its first cache line or two.)
@@ -74,7 +102,7 @@ public:
     uint16_t read = 0;         // the next flit the copy in progress sends
     uint64_t eligible_at = 0;  // routed at this cycle plus the router delay: the head may not leave before
     uint64_t switch_from = 0;  // ... the first cycle it may ask for the switch (the allocation after its VC's)
-    std::vector<PacketCopy> copies;
+    CopyList copies;
     Header header;
     uint64_t header_flit = 0;
     Packet delivered;  // the local copy's flits as they leave (the node checks the whole packet)

@@ -254,10 +254,11 @@ void InputBufferedRouter::route_packet(unsigned p, unsigned vc) {
     logic_->route(view(), c.header, static_cast<int>(p), scratch_);
     if (scratch_.holds()) {
         c.state = VirtualChannel::State::consuming;
-        c.copies.assign(1, PacketCopy{ports_, QueueKey{}});  // marks "into the hold buffer"
+        c.copies.clear();
+        c.copies.push_back(PacketCopy{ports_, QueueKey{}});  // marks "into the hold buffer"
         return;
     }
-    link_copies(scratch_, c.header, c.copies);  // (into the channel's own vector: no allocation per packet)
+    link_copies(scratch_, c.header, c.copies);  // (into the channel's own list: no allocation per packet)
     counters_.copies_enqueued += c.copies.size();
     if (scratch_.delivers()) c.copies.push_back({ports_, QueueKey{}});  // the local copy last
     if (c.copies.empty()) {
@@ -272,7 +273,7 @@ void InputBufferedRouter::route_packet(unsigned p, unsigned vc) {
 
 // A decision's copies onto links, in key order (not-before cycle, then priority; ties as decided), into
 // `copies`; none, and a problem, if one names a port without a link.
-void InputBufferedRouter::link_copies(const Decision& d, const Header& h, std::vector<PacketCopy>& copies) {
+void InputBufferedRouter::link_copies(const Decision& d, const Header& h, CopyList& copies) {
     copies.clear();
     for (const Forward& f : d.forwards()) {
         if (f.port >= ports_ || ((absent_mask_ >> f.port) & 1u)) {
@@ -353,7 +354,7 @@ void InputBufferedRouter::inject_flit() {
         // unit delivered it already, as the output-queued router does).
         const Header& h = injecting_.packet.header;  // a node's packet to itself (--self-packets) goes out the local port
         const bool to_itself = own && injecting_.decision.delivers() && !h.broadcast && h.dest == id_;
-        std::vector<PacketCopy> copies;
+        CopyList copies;
         link_copies(injecting_.decision, h, copies);
         counters_.copies_enqueued += copies.size();
         if (to_itself) copies.push_back({ports_, QueueKey{}});  // (not a link's copy: delivered at the local output)

@@ -150,7 +150,7 @@ private:
     bool open_packet(unsigned p, unsigned vc);  // false: its header is not all in yet
     void route_packet(unsigned p, unsigned vc);
     void consume(VirtualChannel& c);
-    void link_copies(const Decision& d, const Header& h, std::vector<PacketCopy>& copies);
+    void link_copies(const Decision& d, const Header& h, CopyList& copies);
     void inject_flit();
     void note_made();
     void owe_credit(unsigned p, unsigned vc) {
@@ -274,8 +274,8 @@ private:
     uint64_t next_timer() const;
 
     // Touched only now and then.
-    std::vector<std::pair<SignalBus<bool>*, size_t>> wake_valid_;      // the input links' valid entries
-    std::vector<RingQueue<std::vector<PacketCopy>>> injected_copies_;  // per injection virtual channel: its packets' copies
+    std::vector<std::pair<SignalBus<bool>*, size_t>> wake_valid_;  // the input links' valid entries
+    std::vector<RingQueue<CopyList>> injected_copies_;             // per injection virtual channel: its packets' copies
     VcAllocator va_;
     SwitchAllocator sa_;
     PendingInjection injecting_;  // the packet the network interface is injecting
