@@ -34,10 +34,9 @@ InputBufferedRouter::InputBufferedRouter(sc_module_name name, uint32_t id, const
       injected_copies_(ib.vcs),
       va_(topology.ports() + 1, topology.ports(), ib.vcs, ib.alloc_iters),
       sa_(topology.ports() + 1, ib.vcs, topology.ports() + 1, ib.alloc_iters) {
-    active_.assign((vcs_.size() + 63) / 64, 0);
-    to_route_ = active_;
+    vc_words_ = static_cast<unsigned>((vcs_.size() + 63) / 64);
     vc_reciprocal_ = ((1u << 16) + ib.vcs - 1) / ib.vcs;
-    one_word_ = active_.size() == 1;
+    one_word_ = vc_words_ == 1;
     if (config.pins) throw std::invalid_argument("the input-buffered router has no pin-level ports yet");
     // What an adaptive logic sees of an output: the flits its downstream buffers hold.
     queue_length_ = [this](unsigned p) { return p < ports_ ? queue_occupancy(p) : 0u; };
@@ -133,8 +132,8 @@ bool InputBufferedRouter::quiet() const {
     if (owed_mask_ || credit_mask_ || valid_mask_ || wire_flits_ || inject_vc_ >= 0 || clocked_ || !injection_.empty() ||
         !emitted_.empty() || !to_node_.empty() || node_.next_arrival_cycle() <= cycle_)
         return false;
-    for (uint64_t w : active_)
-        if (w) return false;
+    for (unsigned w = 0; w < vc_words_; ++w)
+        if (active_[w]) return false;
     for (unsigned p = 0; p < ports_; ++p)
         if (*in_values_[p].valid) return false;
     return true;  // (at the transaction level a neighbour that drives a link asks for the edge it is seen at)

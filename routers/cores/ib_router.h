@@ -23,6 +23,7 @@
 // At the transaction level the same router runs without a clock or signals: its links are IbTlmLinks
 // and the EdgeWheel runs its edges at the cycles the clock gate would have let through (ib_router_tlm.cpp).
 #pragma once
+#include <array>
 #include <memory>
 #include <systemc>
 #include <type_traits>
@@ -173,11 +174,14 @@ private:
     VirtualChannel& channel(unsigned p, unsigned vc) { return vcs_[p * ib_.vcs + vc]; }
     // The virtual channels with flits or a routed packet, one bit each (index p * vcs + vc): each
     // cycle's loops visit those only, in index order, so an idle input costs nothing.
-    std::vector<uint64_t> active_;
+    static constexpr size_t kVcWords = ((kMaxRouterPorts + 1) * kMaxVcs + 63) / 64;
+    using VcSet = std::array<uint64_t, kVcWords>;  // (in the router's own lines, not on the heap)
+    VcSet active_{};
+    unsigned vc_words_ = 1;  // the words its virtual channels take
     // Those of them whose front route_fronts has to look at again: a flit came in, or a packet left
     // and another is at the front, since it last looked (nothing else changes what it does).
-    std::vector<uint64_t> to_route_;
-    static void set_bit(std::vector<uint64_t>& bits, size_t i) { bits[i / 64] |= uint64_t{1} << (i % 64); }
+    VcSet to_route_{};
+    static void set_bit(VcSet& bits, size_t i) { bits[i / 64] |= uint64_t{1} << (i % 64); }
     void mark_active(size_t i) { set_bit(active_, i), set_bit(to_route_, i); }
     // After a packet left its virtual channel.
     void settle(const VirtualChannel& c) {

@@ -69,7 +69,7 @@ void InputBufferedRouter::prefetch_fields() const {
 }
 
 void InputBufferedRouter::prefetch_state() const {
-    for (size_t w = 0; w < active_.size(); ++w)
+    for (size_t w = 0; w < vc_words_; ++w)
         for (uint64_t bits = active_[w]; bits != 0; bits &= bits - 1)
             __builtin_prefetch(&vcs_[w * 64 + static_cast<size_t>(__builtin_ctzll(bits))]);
     for (uint32_t m = owed_mask_; m != 0; m &= m - 1) __builtin_prefetch(&outs_[static_cast<unsigned>(__builtin_ctz(m))]);
