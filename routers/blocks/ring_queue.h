@@ -18,12 +18,7 @@ public:
     T& front() { return items_[head_]; }
     const T& front() const { return items_[head_]; }
     const T& operator[](size_t i) const { return items_[(head_ + i) & (items_.size() - 1)]; }  // i-th from the front
-    void push_back(const T& item) {
-        if (count_ == items_.size()) grow();
-        items_[(head_ + count_) & (items_.size() - 1)] = item;
-        ++count_;
-    }
-    void push_back(T&& item) {
+    void push_back(T item) {  // (copied or moved in by the caller, then moved into its slot)
         if (count_ == items_.size()) grow();
         items_[(head_ + count_) & (items_.size() - 1)] = std::move(item);
         ++count_;

@@ -28,9 +28,10 @@ public:
     bool empty() const { return count_ == 0; }
     void clear() { count_ = 0; }
     PacketCopy* begin() { return count_ <= 1 ? &single_ : more_.data(); }
+    const PacketCopy* begin() const { return count_ <= 1 ? &single_ : more_.data(); }
     PacketCopy* end() { return begin() + count_; }
     PacketCopy& operator[](size_t i) { return begin()[i]; }
-    const PacketCopy& operator[](size_t i) const { return (count_ <= 1 ? &single_ : more_.data())[i]; }
+    const PacketCopy& operator[](size_t i) const { return begin()[i]; }
     void push_back(const PacketCopy& k) {
         if (count_ == 0) {
             single_ = k;

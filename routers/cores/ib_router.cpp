@@ -36,7 +36,6 @@ InputBufferedRouter::InputBufferedRouter(sc_module_name name, uint32_t id, const
       sa_(topology.ports() + 1, ib.vcs, topology.ports() + 1, ib.alloc_iters) {
     vc_words_ = static_cast<unsigned>((vcs_.size() + 63) / 64);
     vc_reciprocal_ = ((1u << 16) + ib.vcs - 1) / ib.vcs;
-    one_word_ = vc_words_ == 1;
     if (config.pins) throw std::invalid_argument("the input-buffered router has no pin-level ports yet");
     // What an adaptive logic sees of an output: the flits its downstream buffers hold.
     queue_length_ = [this](unsigned p) { return p < ports_ ? queue_occupancy(p) : 0u; };

@@ -144,7 +144,7 @@ private:
     void receive_flits();
     void accept_flit(unsigned p, unsigned vc, uint64_t flit);
     void route_fronts(unsigned first_port, unsigned end_port) {
-        if (one_word_ && to_route_[0] == 0) return;  // (most edges: no front changed)
+        if (vc_words_ == 1 && to_route_[0] == 0) return;  // (most edges: no front changed)
         walk_fronts(first_port, end_port);
     }
     void walk_fronts(unsigned first_port, unsigned end_port);
@@ -216,7 +216,6 @@ private:
         for_each_in(active_, first_port, end_port, f);
     }
     unsigned vc_reciprocal_ = 0;  // ceil(2^16 / vcs), set at construction
-    bool one_word_ = false;       // all the router's virtual channels in one word of the sets above
     // The waves' occupancy of input port p: the flits its virtual channels hold.
     void note_occupancy(unsigned p) {
         if (!waves_ || p >= ports_) return;

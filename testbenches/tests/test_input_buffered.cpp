@@ -261,13 +261,11 @@ TEST(InputBuffered, NoFlitLostDuplicatedOrReorderedAndCreditsConserved) {
 
 TEST(InputBuffered, APlantedLostCreditFailsTheRun) {
     // (The 10-cube: a network large enough for the audit to ask for the routers' state ahead.)
-    for (const auto& [n, planted_at, named_as] :
-         {std::tuple{Net{"array", 2, 4}, 300, "credits not conserved after cycle 30"},
-          std::tuple{Net{"hypercube", 10, 2}, 150, "credits not conserved after cycle 15"}}) {
+    for (const auto& [n, algorithm, rate, planted_at, named_as] :
+         {std::tuple{Net{"array", 2, 4}, "dor", 0.5, 300, "credits not conserved after cycle 30"},
+          std::tuple{Net{"hypercube", 10, 2}, "ecube", 0.1, 150, "credits not conserved after cycle 15"}}) {
         SCOPED_TRACE(n.topology);
-        const bool cube = n.topology == "hypercube";
-        RunConfig c = input_buffered(traffic(n, cube ? "ecube" : "dor", "uniform", cube ? 0.1 : 0.5, 4, 0, 100, 400, 200),
-                                     Switching::wormhole, 2, 4);
+        RunConfig c = input_buffered(traffic(n, algorithm, "uniform", rate, 4, 0, 100, 400, 200), Switching::wormhole, 2, 4);
         c.ib.plant_lost_credit_at = static_cast<uint64_t>(planted_at);
         const RunResult r = simulate_isolated(c).result;
         EXPECT_NE(r.status, RunStatus::ok);
