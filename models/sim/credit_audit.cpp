@@ -7,8 +7,8 @@
 namespace cubecast {
 
 CreditAudit::CreditAudit(const Topology& topology, std::function<OnLink(size_t, uint64_t)> on_link,
-                         std::vector<const CreditHolder*> routers, unsigned vcs, unsigned depth)
-    : on_link_(std::move(on_link)), routers_(std::move(routers)), vcs_(vcs), depth_(depth) {
+                         std::vector<const CreditHolder*> routers, unsigned vcs, unsigned depth, const LinkBuses* buses)
+    : on_link_(std::move(on_link)), buses_(buses), routers_(std::move(routers)), vcs_(vcs), depth_(depth) {
     const unsigned ports = topology.ports();
     for (uint32_t src = 0; src < topology.nodes(); ++src)
         for (unsigned port = 0; port < ports; ++port) {
@@ -66,7 +66,7 @@ bool CreditAudit::check(uint64_t cycle, bool all) {
 template <class Holder>
 bool CreditAudit::balanced_link(size_t link, uint64_t cycle, std::string* problem) {
     const Ends& e = ends_[link];
-    const OnLink wires = on_link_(link, cycle);
+    const OnLink wires = this->wires(link, cycle);
     const Holder& sender = static_cast<const Holder&>(*routers_[e.src]);
     const Holder& receiver = static_cast<const Holder&>(*routers_[e.dst]);
     for (unsigned vc = 0; vc < vcs_; ++vc) {

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "models/fabric/link.h"
 #include "models/fabric/topology.h"
 #include "routers/cores/credit_holder.h"
 
@@ -28,9 +29,9 @@ public:
         uint64_t credits = 0;
     };
     // The network's links (number src * ports + port), read through `on_link` (the level's wires)
-    // after the edge checked.
+    // after the edge checked, or straight from the cycle level's `buses` when given.
     CreditAudit(const Topology& topology, std::function<OnLink(size_t link, uint64_t cycle)> on_link,
-                std::vector<const CreditHolder*> routers, unsigned vcs, unsigned depth);
+                std::vector<const CreditHolder*> routers, unsigned vcs, unsigned depth, const LinkBuses* buses = nullptr);
     // The routers note here the links on which something moved at an edge.
     std::vector<size_t>* touched() { return &touched_; }
     // Whether a check asks for the routers' state some links ahead (large networks, whose state is
@@ -60,6 +61,11 @@ private:
     uint64_t checks_ = 0;
     std::vector<size_t> touched_;
     std::function<OnLink(size_t, uint64_t)> on_link_;
+    const LinkBuses* buses_;
+    OnLink wires(size_t link, uint64_t cycle) const {
+        return buses_ ? OnLink{buses_->valid.read(link), buses_->vc->read(link), buses_->credit->read(link)}
+                      : on_link_(link, cycle);
+    }
     std::vector<const CreditHolder*> routers_;
     bool systemc_routers_ = false;  // all of them InputBufferedRouters
     bool prefetch_ahead_ = false;

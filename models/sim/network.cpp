@@ -230,11 +230,7 @@ void Network::build_cycle_level(const LogicFactory& make_logic, const PacketForm
         routers_.push_back(std::move(r));
     }
 
-    if (input_buffered)
-        build_credit_audit([this](size_t i, uint64_t) {
-            const LinkBuses& b = *link_buses_;
-            return CreditAudit::OnLink{b.valid.read(i), b.vc->read(i), b.credit->read(i)};
-        });
+    if (input_buffered) build_credit_audit(nullptr, link_buses_.get());
     monitor_ = std::make_unique<LinkMonitor>("link_monitor", links_, format, trace_.get(), input_buffered ? config.ib.vcs : 1);
     monitor_->count_load(link_load_.get());
     monitor_->clk(*clk_);
@@ -266,12 +262,12 @@ void Network::after_edge() {
 constexpr uint32_t kPrefetchRouters = 1024;
 
 // Credits conserved after every edge, every link read through the level's wires.
-void Network::build_credit_audit(std::function<CreditAudit::OnLink(size_t, uint64_t)> on_link) {
+void Network::build_credit_audit(std::function<CreditAudit::OnLink(size_t, uint64_t)> on_link, const LinkBuses* buses) {
     std::vector<CreditHolder*> ib;  // (the SystemC input-buffered routers and their Verilated twins)
     for (const auto& r : routers_) ib.push_back(dynamic_cast<CreditHolder*>(r.get()));
     credit_audit_ =
         std::make_unique<CreditAudit>(*topology_, std::move(on_link), std::vector<const CreditHolder*>(ib.begin(), ib.end()),
-                                      config_.ib.vcs, config_.ib.vc_depth);
+                                      config_.ib.vcs, config_.ib.vc_depth, buses);
     for (CreditHolder* r : ib) r->note_links_in(credit_audit_->touched());
     credit_audit_->prefetch_ahead(topology_->nodes() >= kPrefetchRouters);
 }
