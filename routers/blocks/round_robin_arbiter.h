@@ -12,7 +12,7 @@ public:
     explicit RoundRobinArbiter(unsigned n = 1) : n_(n) {}
     void clear() { winner_ = -1; }
     void request(unsigned i, int64_t priority) {
-        const unsigned distance = (i + n_ - pointer_) % n_;
+        const unsigned distance = i >= pointer_ ? i - pointer_ : i + n_ - pointer_;  // (i, pointer_ < n_: no division)
         if (winner_ < 0 || priority < priority_ || (priority == priority_ && distance < distance_)) {
             winner_ = static_cast<int>(i);
             priority_ = priority;
@@ -20,7 +20,7 @@ public:
         }
     }
     int winner() const { return winner_; }  // -1: nobody asked
-    void granted(unsigned i) { pointer_ = (i + 1) % n_; }
+    void granted(unsigned i) { pointer_ = i + 1 == n_ ? 0 : i + 1; }
 
 private:
     unsigned n_;

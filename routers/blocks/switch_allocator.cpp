@@ -20,6 +20,7 @@ void SwitchAllocator::request(unsigned in, unsigned vc, unsigned out, int64_t pr
 const std::vector<unsigned>& SwitchAllocator::allocate() {
     for (unsigned in : granted_) vc_of_[in] = out_of_[in] = -1;
     granted_.clear();
+    if (asking_.size() == 1 && requests_[asking_[0]].size() == 1) return grant_alone();
     std::vector<unsigned>& outputs_asked = outputs_asked_;
     for (unsigned iter = 0; iter < iters_; ++iter) {
         bool any = false;
@@ -60,6 +61,21 @@ const std::vector<unsigned>& SwitchAllocator::allocate() {
     for (unsigned in : asking_) requests_[in].clear();
     asking_.clear();
     for (unsigned in : granted_) taken_by_[static_cast<unsigned>(out_of_[in])] = -1;
+    return granted_;
+}
+
+// One request, from one input (most cycles at light load): both its arbiters pick it, as the
+// iterations above would, and move their pointers past it.
+const std::vector<unsigned>& SwitchAllocator::grant_alone() {
+    const unsigned in = asking_[0];
+    const Request r = requests_[in][0];
+    vc_of_[in] = static_cast<int>(r.vc);
+    out_of_[in] = static_cast<int>(r.out);
+    output_arbiters_[r.out].granted(in);
+    input_arbiters_[in].granted(r.vc);
+    granted_.push_back(in);
+    requests_[in].clear();
+    asking_.clear();
     return granted_;
 }
 

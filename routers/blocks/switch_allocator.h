@@ -27,6 +27,7 @@ private:
         unsigned vc, out;
         int64_t priority;
     };
+    const std::vector<unsigned>& grant_alone();
     unsigned iters_;
     std::vector<std::vector<Request>> requests_;  // per input
     std::vector<unsigned> asking_;                // inputs with requests this cycle

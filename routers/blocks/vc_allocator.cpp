@@ -19,10 +19,8 @@ void VcAllocator::request(unsigned in, unsigned vc, unsigned out, uint32_t candi
 // The first candidate of `out` not taken this cycle, from the input virtual channel's pointer on
 // (out * vcs + w), or -1.
 int VcAllocator::first_free(unsigned input_vc, unsigned out, uint32_t candidates) const {
-    for (unsigned k = 0; k < vcs_; ++k) {
-        const unsigned w = (pointer_[input_vc] + k) % vcs_;
+    for (unsigned k = 0, w = pointer_[input_vc]; k < vcs_; ++k, w = w + 1 == vcs_ ? 0 : w + 1)
         if (((candidates >> w) & 1u) && !taken_[out * vcs_ + w]) return static_cast<int>(out * vcs_ + w);
-    }
     return -1;
 }
 
@@ -48,11 +46,12 @@ const std::vector<unsigned>& VcAllocator::allocate() {
             if (iv < 0) continue;  // already decided (asked twice)
             arb.clear();
             taken_[ov] = 1;
-            granted_vc_[static_cast<unsigned>(iv)] = static_cast<int>(ov % vcs_);
+            const unsigned w = ov % vcs_;
+            granted_vc_[static_cast<unsigned>(iv)] = static_cast<int>(w);
             granted_out_[static_cast<unsigned>(iv)] = ov / vcs_;
             granted_.push_back(static_cast<unsigned>(iv));
             arb.granted(static_cast<unsigned>(iv));
-            pointer_[static_cast<unsigned>(iv)] = (ov % vcs_ + 1) % vcs_;
+            pointer_[static_cast<unsigned>(iv)] = w + 1 == vcs_ ? 0 : w + 1;
         }
     }
     for (const Request& r : requests_)
