@@ -52,33 +52,35 @@ class VirtualChannel {
     // (The buffer first, then the front packet's fields each edge reads, the header and the local copy
     // last: what an edge touches of a virtual channel is its first cache line or two.)
     std::vector<uint64_t> ring_;
+    unsigned depth_;
     unsigned head_ = 0;
     unsigned count_ = 0;
+    unsigned slot(unsigned k) const { return k >= depth_ ? k - depth_ : k; }  // (k below twice the depth: no division)
 
 public:
     enum class State : uint8_t { idle, routed, consuming };  // consuming: held or absorbed once its tail is in
 
-    explicit VirtualChannel(unsigned depth = 1) : ring_(depth, 0) {}
+    explicit VirtualChannel(unsigned depth = 1) : ring_(depth, 0), depth_(depth) {}
 
-    unsigned depth() const { return static_cast<unsigned>(ring_.size()); }
+    unsigned depth() const { return depth_; }
     unsigned occupancy() const { return count_; }
     bool empty() const { return count_ == 0; }
     void push(uint64_t flit) {
-        ring_[(head_ + count_) % ring_.size()] = flit;
+        ring_[slot(head_ + count_)] = flit;
         ++count_;
     }
     // Frees the oldest flit (its credit goes back upstream).
     void pop() {
-        head_ = (head_ + 1) % static_cast<unsigned>(ring_.size());
+        head_ = slot(head_ + 1);
         --count_;
         ++freed;
     }
     uint64_t front_flit() const { return ring_[head_]; }
     // The flit `k` places before the newest (0: the newest).
-    uint64_t back_flit(unsigned k) const { return ring_[(head_ + count_ - 1 - k) % ring_.size()]; }
+    uint64_t back_flit(unsigned k) const { return ring_[slot(head_ + count_ - 1 - k)]; }
     // Flit i of the front packet, if it has arrived.
     bool has_flit(unsigned i) const { return i < freed + count_; }
-    uint64_t flit(unsigned i) const { return ring_[(head_ + i - freed) % ring_.size()]; }
+    uint64_t flit(unsigned i) const { return ring_[slot(head_ + i - freed)]; }
     bool tail_in() const { return freed + count_ >= length; }
     // The front packet is done (every copy sent, or it was consumed): the next one may be routed.
     void finish_packet() {
