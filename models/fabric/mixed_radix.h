@@ -12,9 +12,10 @@ constexpr uint32_t kMaxRadixNodes = uint32_t{1} << 16;
 class MixedRadix {
 public:
     // p^d nodes (d <= 16), at most 2^16: else std::invalid_argument naming the network.
-    MixedRadix(unsigned dim, unsigned radix, const std::string& network) : radix_(radix) {
+    MixedRadix(unsigned dim, unsigned radix, const std::string& network) : radix_(radix), radix_reciprocal_(reciprocal(radix)) {
         for (unsigned i = 0; i < dim; ++i) {
             weight_[i] = nodes_;
+            weight_reciprocal_[i] = reciprocal(nodes_);
             if (uint64_t{nodes_} * radix > kMaxRadixNodes)
                 throw std::invalid_argument("a " + network + " has at most 2^16 nodes");
             nodes_ *= radix;
@@ -22,15 +23,25 @@ public:
         weight_[dim] = nodes_;
     }
     uint32_t nodes() const { return nodes_; }
-    unsigned digit(uint32_t node, unsigned i) const { return node / weight_[i] % radix_; }
+    unsigned digit(uint32_t node, unsigned i) const {
+        const uint32_t above = divide(node, weight_reciprocal_[i]);  // node / p^i
+        return above - divide(above, radix_reciprocal_) * radix_;
+    }
     uint32_t with_digit(uint32_t node, unsigned i, unsigned value) const {
         return node - digit(node, i) * weight_[i] + value * weight_[i];
     }
 
 private:
+    // Division of a node id (below 2^16) by d <= 2^16 as a multiply: with m = ceil(2^32 / d),
+    // n * m / 2^32 exceeds n / d by less than n / 2^32 < 1 / d, too little to reach the next
+    // integer, so its floor is the quotient (routing asks for digits every hop).
+    static uint64_t reciprocal(uint32_t d) { return ((uint64_t{1} << 32) + d - 1) / d; }
+    static uint32_t divide(uint32_t n, uint64_t m) { return static_cast<uint32_t>((n * m) >> 32); }
     unsigned radix_;
+    uint64_t radix_reciprocal_;
     uint32_t nodes_ = 1;
-    uint32_t weight_[17];  // p^i
+    uint32_t weight_[17];             // p^i
+    uint64_t weight_reciprocal_[17];  // ceil(2^32 / p^i)
 };
 
 }  // namespace cubecast

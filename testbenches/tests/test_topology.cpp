@@ -8,6 +8,7 @@
 #include <deque>
 #include <set>
 
+#include "models/fabric/mixed_radix.h"
 #include "models/fabric/topology.h"
 #include "testbenches/tests/mesh_helpers.h"
 
@@ -135,4 +136,18 @@ TEST(Topology, RegistryRefusesWhatItCannotBuild) {
     EXPECT_FALSE(topology_problem("flatfly", 2, 17).has_value());                               // 32 ports
     EXPECT_NE(topology_problem("torus", 2, 2)->find("--radix 2 on the torus"), std::string::npos);
     EXPECT_NE(topology_problem("array", 5, 10)->find("10^5"), std::string::npos);
+}
+
+// The digits of node ids, which MixedRadix finds by multiplying with reciprocals, against plain
+// division, for every id of networks up to the 2^16 nodes allowed (radices from 2 to 2^16).
+TEST(Topology, MixedRadixDigitsEqualDivision) {
+    const Size sizes[] = {{16, 2}, {8, 4}, {4, 16}, {2, 256}, {1, 65536}, {3, 40}, {5, 9}, {2, 255}, {6, 6}, {1, 65521}};
+    for (const Size& s : sizes) {
+        const MixedRadix address(s.dim, s.radix, "network");
+        uint32_t weight = 1;
+        for (unsigned i = 0; i < s.dim; ++i, weight *= s.radix)
+            for (uint32_t node = 0; node < address.nodes(); ++node)
+                ASSERT_EQ(address.digit(node, i), node / weight % s.radix)
+                    << s.dim << " digits of radix " << s.radix << ", node " << node;
+    }
 }
