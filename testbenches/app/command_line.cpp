@@ -378,12 +378,18 @@ int dispatch(int argc, char* argv[], bool check_only) {
         "cubecast: cycle-accurate hypercube interconnect model running the papers' optimal "
         "broadcast and exchange algorithms as router control logic"};
     app.require_subcommand(1);
+    const std::set<std::string> commands = {"run",        "list",   "sweep", "sweep-rho", "sweep-rate",
+                                            "experiment", "report", "bench", "example004"};
+    // The shared options (about 60 a command, each name checked by CLI11 against those before it)
+    // only for the command named, or for all when none is (help, a mistyped command).
+    const std::string named = argc > 1 ? argv[1] : "";
+    const auto wanted = [&](const std::string& command) { return !commands.count(named) || named == command; };
 
     RunCommandOptions run_command;
     RunConfig& run_config = run_command.config;
     CommonOptions& run_opts = run_command.common;
     auto* run = app.add_subcommand("run", "simulate one task with one algorithm and print the result");
-    run_command.add(run);
+    if (wanted("run")) run_command.add(run);
 
     bool list_json = false;
     auto* list = app.add_subcommand("list", "list the tasks and algorithms with their papers and claimed times");
@@ -393,7 +399,7 @@ int dispatch(int argc, char* argv[], bool check_only) {
     CommonOptions sweep_opts;
     std::string dims = "1..10", sweep_ks, sweep_seeds, sweep_format = "table";
     auto* sweep = app.add_subcommand("sweep", "run one task/algorithm over dimensions (kb: also over K and seeds)");
-    sweep_opts.add(sweep, false);
+    if (wanted("sweep")) sweep_opts.add(sweep, false);
     sweep->add_option("--task,-t", sweep_config.task, "task");
     sweep->add_option("--algorithm,-a", sweep_config.algorithm, "algorithm");
     sweep->add_option("--dims", dims, "dimensions: A..B or a comma list (default 1..10)");
@@ -412,7 +418,7 @@ int dispatch(int argc, char* argv[], bool check_only) {
     std::string rho_format = "table", rho_plot;
     auto* sweep_rho =
         app.add_subcommand("sweep-rho", "dynamic broadcasting: every scheme over loads rho, with the theorem's bound");
-    rho_opts.add(sweep_rho, true);  // --packet-flits defaults to d here (vb2's d mini-packets)
+    if (wanted("sweep-rho")) rho_opts.add(sweep_rho, true);  // --packet-flits defaults to d here (vb2's d mini-packets)
     sweep_rho->add_option("--rhos", rhos, "loads rho, a comma list (default 0.1,0.2,...,0.9)")->delimiter(',');
     sweep_rho
         ->add_option(
@@ -430,7 +436,7 @@ int dispatch(int argc, char* argv[], bool check_only) {
     std::string rates_text = "0.05,0.1,0.15,0.2,0.25,0.3,0.35,0.4,0.45,0.5,0.6,0.7,0.8,0.9,1", rate_format = "table";
     auto* sweep_rate =
         app.add_subcommand("sweep-rate", "task traffic over offered loads: latency, throughput, the saturation point");
-    rate_opts.add(sweep_rate, true);
+    if (wanted("sweep-rate")) rate_opts.add(sweep_rate, true);
     sweep_rate->add_option("--algorithm,-a", rate_config.algorithm, "routing: ecube (hypercube), dor (torus, array), adaptive");
     sweep_rate->add_option("--rates", rates_text,
                            "offered loads in flits/node/cycle, a comma list, or auto (bisection for the saturation point)");
@@ -470,8 +476,6 @@ int dispatch(int argc, char* argv[], bool check_only) {
     auto* report = app.add_subcommand("report", "write DIR/report.html: an experiment's results as one self-contained page");
     report->add_option("dir", report_dir, "an experiment's results folder")->required();
 
-    const std::set<std::string> commands = {"run",        "list",   "sweep", "sweep-rho", "sweep-rate",
-                                            "experiment", "report", "bench", "example004"};
     if (argc > 1 && argv[1][0] != '-' && !commands.count(argv[1]))
         return bad_input(std::string("unknown command '") + argv[1] +
                          "': accepted run, list, sweep, sweep-rho, sweep-rate, experiment, report, bench, example004 (see "
