@@ -21,6 +21,7 @@ public:
             nodes_ *= radix;
         }
         weight_[dim] = nodes_;
+        weight_reciprocal_[dim] = reciprocal(nodes_);  // (digit dim of every id: 0, as with division)
     }
     uint32_t nodes() const { return nodes_; }
     unsigned digit(uint32_t node, unsigned i) const {
@@ -41,7 +42,7 @@ private:
     uint64_t radix_reciprocal_;
     uint32_t nodes_ = 1;
     uint32_t weight_[17];             // p^i
-    uint64_t weight_reciprocal_[17];  // ceil(2^32 / p^i)
+    uint64_t weight_reciprocal_[17];  // ceil(2^32 / p^i), set with weight_ up to p^d
 };
 
 }  // namespace cubecast

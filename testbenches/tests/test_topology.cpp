@@ -144,8 +144,8 @@ TEST(Topology, MixedRadixDigitsEqualDivision) {
     const Size sizes[] = {{16, 2}, {8, 4}, {4, 16}, {2, 256}, {1, 65536}, {3, 40}, {5, 9}, {2, 255}, {6, 6}, {1, 65521}};
     for (const Size& s : sizes) {
         const MixedRadix address(s.dim, s.radix, "network");
-        uint32_t weight = 1;
-        for (unsigned i = 0; i < s.dim; ++i, weight *= s.radix)
+        uint64_t weight = 1;
+        for (unsigned i = 0; i <= s.dim; ++i, weight *= s.radix)  // (digit d: 0, above every id)
             for (uint32_t node = 0; node < address.nodes(); ++node)
                 ASSERT_EQ(address.digit(node, i), node / weight % s.radix)
                     << s.dim << " digits of radix " << s.radix << ", node " << node;
