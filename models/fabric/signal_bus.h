@@ -6,11 +6,13 @@
 // notes the link; the bus's single update() copies the changed values. Semantics are sc_signal's
 // with one writer: a write takes effect in the update phase, value_changed_event() (and for bool
 // posedge/negedge) fire one delta later, event() is true in the delta of a change.
-// Two extras serve the idle hardware (routers and monitor that skip cycles with nothing to do):
+// Three extras serve the idle hardware (routers and monitor that skip cycles with nothing to do):
 //   - a wake line per entry: a sleeping router arms its line, and the entry's rising value (a flit's
 //     valid coming up on one of its input links) fires the line's event, like a clock enable;
 //   - a bitmap of the entries whose value is true, so the link monitor visits only the links that
-//     carry a flit instead of all of them (a 16-cube has 1,048,576).
+//     carry a flit instead of all of them (a 16-cube has 1,048,576);
+//   - a mirror bit per entry in its reader's own word, so a router sees which of its input links
+//     carry a flit without reading each link's entry (on a large network each a cache miss).
 #pragma once
 #include <map>
 #include <memory>
@@ -35,46 +37,46 @@ public:
         sc_core::sc_event changed, posedge, negedge;
     };
 
-    SignalBus(const char* name, size_t n)
-        : sc_prim_channel(name),
-          cur_(std::make_unique<T[]>(n)),
-          next_(std::make_unique<T[]>(n)),
-          stamp_(n, ~sc_dt::uint64{0}),
-          dirty_flag_(n, 0),
-          watched_(n, 0) {}
+    SignalBus(const char* name, size_t n) : sc_prim_channel(name), cur_(std::make_unique<T[]>(n)), side_(n) {}
 
     const T& read(size_t i) const { return cur_[i]; }
     void write(size_t i, const T& v) {
-        next_[i] = v;
-        if (dirty_flag_[i]) return;
+        Side& e = side_[i];
+        e.next = v;
+        if (e.dirty) return;
         if (v == cur_[i]) return;  // nothing to change (an earlier write this delta would be dirty)
-        dirty_flag_[i] = 1;
+        e.dirty = 1;
         dirty_.push_back(i);
         if (dirty_.size() == 1) request_update();
     }
-    bool event(size_t i) const { return simcontext()->event_occurred(stamp_[i]); }
+    bool event(size_t i) const { return simcontext()->event_occurred(side_[i].stamp); }
     // Entry i's rising value fires `line` when it is armed.
-    void set_wake(size_t i, WakeLine* line) {
-        if (wake_.empty()) wake_.assign(stamp_.size(), nullptr);
-        wake_[i] = line;
+    void set_wake(size_t i, WakeLine* line) { side_[i].wake = line; }
+    // Entry i's value kept as bit `bit` of `*word` too (set while it is true): a reader that would
+    // read many scattered entries each cycle (a router's input valids) reads one word of its own.
+    void mirror(size_t i, uint32_t* word, uint32_t bit) {
+        side_[i].mirror = word;
+        side_[i].mirror_bit = bit;
+        if (static_cast<bool>(cur_[i])) *word |= bit;
     }
     // Keep a bitmap of the entries whose value is true (from now on; all values are false at start).
-    void keep_true_bitmap() { true_bits_.assign((stamp_.size() + 63) / 64, 0); }
+    void keep_true_bitmap() { true_bits_.assign((side_.size() + 63) / 64, 0); }
     const std::vector<uint64_t>& true_bits() const { return true_bits_; }
     Events& events(size_t i) {  // created on first request (a process made sensitive to the signal)
         auto& e = events_[i];
         if (!e) e = std::make_unique<Events>();
-        watched_[i] = 1;
+        side_[i].watched = 1;
         return *e;
     }
 
 protected:
     void update() override {
         for (size_t i : dirty_) {
-            dirty_flag_[i] = 0;
-            if (next_[i] == cur_[i]) continue;
-            cur_[i] = next_[i];
-            stamp_[i] = simcontext()->change_stamp();
+            Side& side = side_[i];
+            side.dirty = 0;
+            if (side.next == cur_[i]) continue;
+            cur_[i] = side.next;
+            side.stamp = simcontext()->change_stamp();
             const bool high = static_cast<bool>(cur_[i]);
             if (!true_bits_.empty()) {
                 if (high)
@@ -82,15 +84,21 @@ protected:
                 else
                     true_bits_[i / 64] &= ~(uint64_t{1} << (i % 64));
             }
-            if (high && !wake_.empty() && wake_[i] && wake_[i]->armed) {
-                WakeLine& line = *wake_[i];
+            if (side.mirror) {
+                if (high)
+                    *side.mirror |= side.mirror_bit;
+                else
+                    *side.mirror &= ~side.mirror_bit;
+            }
+            if (high && side.wake && side.wake->armed) {
+                WakeLine& line = *side.wake;
                 line.armed = false;
                 if (line.enable_word)
                     *line.enable_word |= line.enable_bit;
                 else
                     line.event.notify(sc_core::SC_ZERO_TIME);
             }
-            if (!watched_[i]) continue;
+            if (!side.watched) continue;
             Events& e = *events_[i];
             e.changed.notify(sc_core::SC_ZERO_TIME);
             if (high)
@@ -102,12 +110,20 @@ protected:
     }
 
 private:
-    std::unique_ptr<T[]> cur_, next_;
-    std::vector<sc_dt::uint64> stamp_;
-    std::vector<uint8_t> dirty_flag_, watched_;
+    // The values every reader reads, dense; beside them, per entry, what only a write and the update
+    // touch, together (one cache line or two per changed entry, not one per field).
+    std::unique_ptr<T[]> cur_;
+    struct Side {
+        T next{};
+        uint8_t dirty = 0, watched = 0;
+        uint32_t mirror_bit = 0;
+        WakeLine* wake = nullptr;
+        uint32_t* mirror = nullptr;
+        sc_dt::uint64 stamp = ~sc_dt::uint64{0};
+    };
+    std::vector<Side> side_;
     std::vector<size_t> dirty_;
     std::map<size_t, std::unique_ptr<Events>> events_;
-    std::vector<WakeLine*> wake_;      // empty until a line is set
     std::vector<uint64_t> true_bits_;  // empty unless kept
 };
 

@@ -7,10 +7,6 @@ namespace cubecast {
 
 using namespace sc_core;
 
-namespace {
-const bool kLow = false;  // the valid of an input without a link
-}  // namespace
-
 InputBufferedRouter::InputBufferedRouter(sc_module_name name, uint32_t id, const Topology& topology, RouterConfig config,
                                          InputBuffering ib, std::unique_ptr<ControlLogic> logic, Node& node,
                                          NetworkCounters& counters)
@@ -26,7 +22,7 @@ InputBufferedRouter::InputBufferedRouter(sc_module_name name, uint32_t id, const
       on_wire_(size_t{topology.ports()} * ib.vcs, 0),
       in_(topology.ports()),
       out_(topology.ports()),
-      in_values_(topology.ports(), InputValues{&kLow, nullptr, nullptr}),
+      in_values_(topology.ports(), InputValues{nullptr, nullptr}),
       credit_values_(topology.ports(), nullptr),
       credits_out_(topology.ports(), 0),
       credits_written_(topology.ports(), 0),
@@ -53,8 +49,9 @@ void InputBufferedRouter::connect(unsigned p, LinkSignals& out, LinkSignals& in)
     if (!out.buses->vc) throw std::logic_error("the input-buffered router needs links with virtual channels and credits");
     out_[p] = Wires{out.buses, out.index};
     in_[p] = Wires{in.buses, in.index};
-    in_values_[p] = InputValues{&in.buses->valid.read(in.index), &in.buses->vc->read(in.index), &in.buses->flit.read(in.index)};
+    in_values_[p] = InputValues{&in.buses->vc->read(in.index), &in.buses->flit.read(in.index)};
     credit_values_[p] = &out.buses->credit->read(out.index);
+    in.buses->valid.mirror(in.index, &valid_in_, 1u << p);
     wake_valid_.emplace_back(&in.valid.bus(), in.valid.index());
 }
 
@@ -133,9 +130,8 @@ bool InputBufferedRouter::quiet() const {
         return false;
     for (unsigned w = 0; w < vc_words_; ++w)
         if (active_[w]) return false;
-    for (unsigned p = 0; p < ports_; ++p)
-        if (*in_values_[p].valid) return false;
-    return true;  // (at the transaction level a neighbour that drives a link asks for the edge it is seen at)
+    return valid_in_ == 0;  // (at the transaction level a neighbour that drives a link asks for the edge it is seen at)  // (at
+                            // the transaction level a neighbour that drives a link asks for the edge it is seen at)
 }
 
 // A flit on an input link moved during the cycle before this edge; it reaches its virtual channel
@@ -150,21 +146,22 @@ void InputBufferedRouter::receive_flits() {
             wire_[p].push_back({cycle_ + ib_.link_delay, vc, flit}), ++wire_flits_, ++on_wire_[p * ib_.vcs + vc],
                 wire_ports_ |= 1u << p;
     };
-    const uint32_t coming = tlm_ ? flits_coming_[cycle_ & 1] : 0;
+    // The inputs with a flit on their link (the transaction level's links said so when driven; the
+    // cycle level's valid bus keeps its bits in valid_in_), and those with flits on the delayed wire.
+    const uint32_t coming = tlm_ ? flits_coming_[cycle_ & 1] : valid_in_;
     if (tlm_) flits_coming_[cycle_ & 1] = 0;
-    for (unsigned p = 0; p < ports_; ++p) {
-        if (tlm_) {
-            if (!((coming >> p) & 1u)) {
-                if (wire_flits_ == 0) continue;
-            } else {
+    for (uint32_t visit = coming | wire_ports_; visit != 0; visit &= visit - 1) {
+        const unsigned p = static_cast<unsigned>(__builtin_ctz(visit));
+        if ((coming >> p) & 1u) {
+            if (tlm_) {
                 const IbTlmLink& l = *tlm_in_[p];
                 const IbTlmLink::Flit& f = *l.flit_at(cycle_);
                 hooks_.log->arrived(l.index, l.src, l.dst, f.vc, f.flit, cycle_);
                 take(p, f.vc, f.flit);
+            } else {
+                const InputValues& in = in_values_[p];
+                take(p, *in.vc, *in.flit);
             }
-        } else {
-            const InputValues& in = in_values_[p];
-            if (*in.valid) take(p, *in.vc, *in.flit);
         }
         if (!((wire_ports_ >> p) & 1u)) continue;
         while (!wire_[p].empty() && wire_[p].front().due <= cycle_) {

@@ -112,6 +112,7 @@ private:
     uint32_t sent_mask_ = 0, valid_mask_ = 0;  // outputs sending at this edge, and whose valid is high
     uint32_t owed_mask_ = 0;                   // outputs with credits still to come back
     uint32_t credit_mask_ = 0;                 // inputs with credits to write (or a non-zero credit word to clear)
+    uint32_t valid_in_ = 0;                    // inputs whose link's valid is high (the valid bus keeps it)
     size_t wire_flits_ = 0;                    // flits on the delayed wires
     uint32_t wire_ports_ = 0;                  // the inputs whose delayed wire has flits
     bool ready_driven_ = false;
@@ -241,9 +242,8 @@ private:
     };
     std::vector<Wires> in_, out_;
     // What an edge reads of its links, straight from the buses' values (fixed once built): each input's
-    // valid, VC and flit, each output's credit word (a port without a link reads a low valid).
+    // VC and flit (read when its bit in valid_in_ is set), each output's credit word.
     struct InputValues {
-        const bool* valid;
         const uint8_t* vc;
         const uint64_t* flit;
     };
