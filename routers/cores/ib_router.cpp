@@ -52,6 +52,7 @@ void InputBufferedRouter::connect(unsigned p, LinkSignals& out, LinkSignals& in)
     in_values_[p] = InputValues{&in.buses->vc->read(in.index), &in.buses->flit.read(in.index)};
     credit_values_[p] = &out.buses->credit->read(out.index);
     in.buses->valid.mirror(in.index, &valid_in_, 1u << p);
+    out.buses->credit->mirror(out.index, &credit_in_, 1u << p);
     wake_valid_.emplace_back(&in.valid.bus(), in.valid.index());
 }
 
@@ -103,9 +104,10 @@ void InputBufferedRouter::run_edge() {
 
 // Only the outputs owed credits can receive any (with none in flight, a link's credit word is 0).
 void InputBufferedRouter::receive_credits() {
-    // (At the transaction level: the outputs whose link was driven for this edge, and those whose
-    // credits are still on their way past the wire.)
-    uint32_t visit = owed_mask_;
+    // The owed outputs whose credit word is not zero (the credit bus keeps them in credit_in_; at the
+    // transaction level: whose link was driven for this edge), and with a credit delay those whose
+    // credits are still on their way past the wire.
+    uint32_t visit = (credit_in_ & owed_mask_) | (ib_.credit_delay ? owed_mask_ : 0);
     if (tlm_) {
         visit = credits_coming_[cycle_ & 1] | (ib_.credit_delay ? owed_mask_ : 0);
         credits_coming_[cycle_ & 1] = 0;

@@ -113,6 +113,7 @@ private:
     uint32_t owed_mask_ = 0;                   // outputs with credits still to come back
     uint32_t credit_mask_ = 0;                 // inputs with credits to write (or a non-zero credit word to clear)
     uint32_t valid_in_ = 0;                    // inputs whose link's valid is high (the valid bus keeps it)
+    uint32_t credit_in_ = 0;                   // outputs whose link's credit word is not zero (the credit bus keeps it)
     size_t wire_flits_ = 0;                    // flits on the delayed wires
     uint32_t wire_ports_ = 0;                  // the inputs whose delayed wire has flits
     bool ready_driven_ = false;
