@@ -15,26 +15,35 @@ namespace cubecast {
 class SwitchAllocator {
 public:
     SwitchAllocator(unsigned inputs, unsigned vcs, unsigned outputs, unsigned iters);
-    // This cycle's requests: virtual channel `vc` of input `in` has a flit for output `out`.
+    // This cycle's requests: virtual channel `vc` of input `in` has a flit for output `out` (one
+    // request per virtual channel and cycle).
     void request(unsigned in, unsigned vc, unsigned out, int64_t priority);
     // Matches the requests, clears them for the next cycle, and returns the inputs granted.
     const std::vector<unsigned>& allocate();
-    unsigned granted_vc(unsigned in) const { return static_cast<unsigned>(vc_of_[in]); }
-    unsigned granted_out(unsigned in) const { return static_cast<unsigned>(out_of_[in]); }
+    unsigned granted_vc(unsigned in) const { return static_cast<unsigned>(inputs_[in].vc_of); }
+    unsigned granted_out(unsigned in) const { return static_cast<unsigned>(inputs_[in].out_of); }
 
 private:
     struct Request {
         unsigned vc, out;
         int64_t priority;
     };
+    // An input's state in one place (a router's allocation touches a line per input that asks, not
+    // one per array): its arbiter over its virtual channels, its grant (-1: none), the request its
+    // arbiter picked this iteration, and how many requests it has (at requests_[in * vcs]).
+    struct Input {
+        RoundRobinArbiter arbiter;
+        int vc_of = -1, out_of = -1, pick = -1;
+        unsigned count = 0;
+    };
+    const Request* requests_of(unsigned in) const { return &requests_[in * vcs_]; }
     const std::vector<unsigned>& grant_alone();
-    unsigned iters_;
-    std::vector<std::vector<Request>> requests_;  // per input
-    std::vector<unsigned> asking_;                // inputs with requests this cycle
-    std::vector<RoundRobinArbiter> input_arbiters_, output_arbiters_;
-    std::vector<int> vc_of_, out_of_;  // per input: its grant (-1: none)
-    std::vector<int> taken_by_;        // per output: the input granted (-1: free)
-    std::vector<int> pick_;            // per input: the request its arbiter picked this iteration
+    unsigned vcs_, iters_;
+    std::vector<Input> inputs_;
+    std::vector<Request> requests_;  // vcs per input
+    std::vector<RoundRobinArbiter> output_arbiters_;
+    std::vector<int> taken_by_;     // per output: the input granted (-1: free)
+    std::vector<unsigned> asking_;  // inputs with requests this cycle
     std::vector<unsigned> granted_;
     std::vector<unsigned> outputs_asked_;  // this iteration's, to clear their arbiters
 };
