@@ -24,8 +24,8 @@ public:
     // Matches this cycle's requests and clears them; returns the input virtual channels granted
     // (index in * vcs + vc).
     const std::vector<unsigned>& allocate();
-    unsigned granted_vc(unsigned input_vc) const { return static_cast<unsigned>(granted_vc_[input_vc]); }
-    unsigned granted_out(unsigned input_vc) const { return granted_out_[input_vc]; }
+    unsigned granted_vc(unsigned input_vc) const { return static_cast<unsigned>(inputs_[input_vc].granted_vc); }
+    unsigned granted_out(unsigned input_vc) const { return inputs_[input_vc].granted_out; }
 
 private:
     struct Request {
@@ -36,14 +36,22 @@ private:
         uint32_t escape_candidates;
         int pick = -1;  // the output virtual channel it picked this iteration (out * vcs + w)
     };
+    // An input virtual channel's state in one entry: where its round robin starts, and its grant.
+    struct InputVc {
+        unsigned pointer = 0;
+        int granted_vc = -1;  // -1: none
+        unsigned granted_out = 0;
+    };
+    // An output virtual channel's: its arbiter, and whether it was taken this cycle.
+    struct OutputVc {
+        RoundRobinArbiter arbiter;
+        bool taken = false;
+    };
     int first_free(unsigned input_vc, unsigned out, uint32_t candidates) const;
     unsigned vcs_, iters_;
     std::vector<Request> requests_;
-    std::vector<unsigned> pointer_;            // per input virtual channel: where its round robin starts
-    std::vector<RoundRobinArbiter> arbiters_;  // per output virtual channel (out * vcs + w)
-    std::vector<int> granted_vc_;              // per input virtual channel (-1: none)
-    std::vector<unsigned> granted_out_;        // per input virtual channel: the output of its grant
-    std::vector<uint8_t> taken_;               // per output virtual channel, this cycle
+    std::vector<InputVc> inputs_;    // per input virtual channel (in * vcs + vc)
+    std::vector<OutputVc> outputs_;  // per output virtual channel (out * vcs + w)
     std::vector<unsigned> asked_, granted_;
 };
 
