@@ -132,8 +132,9 @@ bool InputBufferedRouter::quiet() const {
         return false;
     for (unsigned w = 0; w < vc_words_; ++w)
         if (active_[w]) return false;
-    return valid_in_ == 0;  // (at the transaction level a neighbour that drives a link asks for the edge it is seen at)  // (at
-                            // the transaction level a neighbour that drives a link asks for the edge it is seen at)
+    // (At the transaction level valid_in_ stays 0: a neighbour that drives a link asks for the edge it
+    // is seen at.)
+    return valid_in_ == 0;
 }
 
 // A flit on an input link moved during the cycle before this edge; it reaches its virtual channel
