@@ -107,11 +107,9 @@ void InputBufferedRouter::receive_credits() {
     // The owed outputs whose credit word is not zero (the credit bus keeps them in credit_in_; at the
     // transaction level: whose link was driven for this edge), and with a credit delay those whose
     // credits are still on their way past the wire.
-    uint32_t visit = (credit_in_ & owed_mask_) | (ib_.credit_delay ? owed_mask_ : 0);
-    if (tlm_) {
-        visit = credits_coming_[cycle_ & 1] | (ib_.credit_delay ? owed_mask_ : 0);
-        credits_coming_[cycle_ & 1] = 0;
-    }
+    uint32_t visit = tlm_ ? credits_coming_[cycle_ & 1] : credit_in_ & owed_mask_;
+    if (ib_.credit_delay) visit |= owed_mask_;
+    if (tlm_) credits_coming_[cycle_ & 1] = 0;
     for (uint32_t owed = visit; owed != 0; owed &= owed - 1) {
         const unsigned q = static_cast<unsigned>(__builtin_ctz(owed));
         if (const uint64_t packed = tlm_ ? tlm_out_[q]->credits_at(cycle_) : *credit_values_[q]) {
