@@ -36,6 +36,15 @@ void CycleRouter::connect(unsigned p, LinkSignals& out, LinkSignals& in) {
     out_flit_[p] = Wire<uint64_t>{&out.flit.bus(), out.flit.index(), nullptr};
     in_ready_[p] = Wire<bool>{&in.ready.bus(), in.ready.index(), nullptr};
     wake_valid_.emplace_back(&in.valid.bus(), in.valid.index());
+    in.valid.bus().mirror(in.valid.index(), &valid_in_, 1u << p);
+    valid_mirrored_ = true;
+}
+
+uint32_t CycleRouter::input_valids() const {
+    if (valid_mirrored_) return valid_in_;
+    uint32_t valid = 0;
+    for (unsigned p = 0; p < inputs_.size(); ++p) valid |= static_cast<uint32_t>(*in_valid_value_[p]) << p;
+    return valid;
 }
 
 // A port with no link (an array's edge): it never receives, and a packet routed to it is a failure
@@ -107,9 +116,9 @@ void CycleRouter::on_clock() {
 // router needs its clock again at the earliest of its queue heads' not-before cycles and its clocked
 // logic's next scheduled cycle, or when a flit arrives (the wake line).
 void CycleRouter::gate_clock_if_idle() {
-    if (holding_mask_ || out_valid_mask_ || injecting() || !emitted_.empty()) return;
+    if (holding_mask_ || out_valid_mask_ || injecting() || !emitted_.empty() || input_valids()) return;
     for (unsigned p = 0; p < inputs_.size(); ++p)
-        if (*in_valid_value_[p] || inputs_[p].receiving()) return;
+        if (inputs_[p].receiving()) return;
     for (uint32_t active = out_active_mask_; active != 0; active &= active - 1) {
         const OutputUnit& out = outputs_[static_cast<unsigned>(__builtin_ctz(active))];
         if (out.busy() || !out.head()) return;
@@ -124,13 +133,13 @@ void CycleRouter::gate_clock_if_idle() {
 // now. Routing touches no queue, so routing and placing port by port gives the same queue order
 // as routing every arrival first.
 void CycleRouter::serve_inputs() {
-    for (unsigned p = 0; p < inputs_.size(); ++p) {
-        const uint32_t bit = 1u << p;
-        InputUnit& in = inputs_[p];
-        if (!(not_ready_mask_ & bit) && *in_valid_value_[p]) {
+    const uint32_t taking = input_valids() & ~not_ready_mask_;
+    for (uint32_t visit = taking | holding_mask_; visit != 0; visit &= visit - 1) {
+        const unsigned p = static_cast<unsigned>(__builtin_ctz(visit));
+        if ((taking >> p) & 1u) {
             ++receiving_;
-            if (in.accept(*in_flit_value_[p])) route_input(p);
-        } else if (holding_mask_ & bit) {
+            if (inputs_[p].accept(*in_flit_value_[p])) route_input(p);
+        } else {
             retry_input(p);
         }
     }
