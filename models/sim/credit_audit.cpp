@@ -1,14 +1,17 @@
 #include "models/sim/credit_audit.h"
 
+#include <stdexcept>
 #include <type_traits>
 
 #include "routers/cores/ib_router.h"
 
 namespace cubecast {
 
-CreditAudit::CreditAudit(const Topology& topology, std::function<OnLink(size_t, uint64_t)> on_link,
-                         std::vector<const CreditHolder*> routers, unsigned vcs, unsigned depth, const LinkBuses* buses)
-    : on_link_(std::move(on_link)), buses_(buses), routers_(std::move(routers)), vcs_(vcs), depth_(depth) {
+CreditAudit::CreditAudit(const Topology& topology, const LinkBuses* buses, const std::vector<IbTlmLink>* tlm_links,
+                         std::vector<const CreditHolder*> routers, unsigned vcs, unsigned depth)
+    : buses_(buses), tlm_links_(tlm_links), routers_(std::move(routers)), vcs_(vcs), depth_(depth) {
+    if (!buses_ == !tlm_links_)
+        throw std::logic_error("credit audit: give the cycle level's buses or the transaction level's links");
     const unsigned ports = topology.ports();
     for (uint32_t src = 0; src < topology.nodes(); ++src)
         for (unsigned port = 0; port < ports; ++port) {

@@ -9,13 +9,13 @@
 // arrival port from a table made at construction); every link is checked when the run ends. A
 // failure is named by a walk over all links, the first in link order.
 #pragma once
-#include <functional>
 #include <string>
 #include <vector>
 
 #include "models/fabric/link.h"
 #include "models/fabric/topology.h"
 #include "routers/cores/credit_holder.h"
+#include "routers/cores/ib_tlm_link.h"
 
 namespace cubecast {
 
@@ -28,10 +28,10 @@ public:
         unsigned vc = 0;
         uint64_t credits = 0;
     };
-    // The network's links (number src * ports + port), read through `on_link` (the level's wires)
-    // after the edge checked, or straight from the cycle level's `buses` when given.
-    CreditAudit(const Topology& topology, std::function<OnLink(size_t link, uint64_t cycle)> on_link,
-                std::vector<const CreditHolder*> routers, unsigned vcs, unsigned depth, const LinkBuses* buses = nullptr);
+    // The network's links (number src * ports + port), read after the edge checked from the level's
+    // wires: the cycle level's `buses`, or the transaction level's `tlm_links` (one of the two given).
+    CreditAudit(const Topology& topology, const LinkBuses* buses, const std::vector<IbTlmLink>* tlm_links,
+                std::vector<const CreditHolder*> routers, unsigned vcs, unsigned depth);
     // The routers note here the links on which something moved at an edge.
     std::vector<size_t>* touched() { return &touched_; }
     // Whether a check asks for the routers' state some links ahead (large networks, whose state is
@@ -60,11 +60,13 @@ private:
     std::vector<uint64_t> checked_in_;  // per link: the check that last looked at it (1 + its number)
     uint64_t checks_ = 0;
     std::vector<size_t> touched_;
-    std::function<OnLink(size_t, uint64_t)> on_link_;
     const LinkBuses* buses_;
+    const std::vector<IbTlmLink>* tlm_links_;
     OnLink wires(size_t link, uint64_t cycle) const {
-        return buses_ ? OnLink{buses_->valid.read(link), buses_->vc->read(link), buses_->credit->read(link)}
-                      : on_link_(link, cycle);
+        if (buses_) return OnLink{buses_->valid.read(link), buses_->vc->read(link), buses_->credit->read(link)};
+        const IbTlmLink& l = (*tlm_links_)[link];  // (what the edge drove is seen at the next)
+        const IbTlmLink::Flit* f = l.flit_at(cycle + 1);
+        return OnLink{f != nullptr, f ? f->vc : 0u, l.credits_at(cycle + 1)};
     }
     std::vector<const CreditHolder*> routers_;
     bool systemc_routers_ = false;  // all of them InputBufferedRouters

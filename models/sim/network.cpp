@@ -230,7 +230,7 @@ void Network::build_cycle_level(const LogicFactory& make_logic, const PacketForm
         routers_.push_back(std::move(r));
     }
 
-    if (input_buffered) build_credit_audit(nullptr, link_buses_.get());
+    if (input_buffered) build_credit_audit(link_buses_.get(), nullptr);
     monitor_ = std::make_unique<LinkMonitor>("link_monitor", links_, format, trace_.get(), input_buffered ? config.ib.vcs : 1);
     monitor_->count_load(link_load_.get());
     monitor_->clk(*clk_);
@@ -262,12 +262,12 @@ void Network::after_edge() {
 constexpr uint32_t kPrefetchRouters = 1024;
 
 // Credits conserved after every edge, every link read through the level's wires.
-void Network::build_credit_audit(std::function<CreditAudit::OnLink(size_t, uint64_t)> on_link, const LinkBuses* buses) {
+void Network::build_credit_audit(const LinkBuses* buses, const std::vector<IbTlmLink>* tlm_links) {
     std::vector<CreditHolder*> ib;  // (the SystemC input-buffered routers and their Verilated twins)
     for (const auto& r : routers_) ib.push_back(dynamic_cast<CreditHolder*>(r.get()));
     credit_audit_ =
-        std::make_unique<CreditAudit>(*topology_, std::move(on_link), std::vector<const CreditHolder*>(ib.begin(), ib.end()),
-                                      config_.ib.vcs, config_.ib.vc_depth, buses);
+        std::make_unique<CreditAudit>(*topology_, buses, tlm_links, std::vector<const CreditHolder*>(ib.begin(), ib.end()),
+                                      config_.ib.vcs, config_.ib.vc_depth);
     for (CreditHolder* r : ib) r->note_links_in(credit_audit_->touched());
     credit_audit_->prefetch_ahead(topology_->nodes() >= kPrefetchRouters);
 }
@@ -312,6 +312,7 @@ void Network::build_transaction_level(const LogicFactory& make_logic, const Pack
         tlm[i] = r.get();
         routers_.push_back(std::move(r));
     }
+    wheel_->enroll(std::vector<WheelRouter*>(tlm.begin(), tlm.end()));
     for (uint32_t i = 0; i < n; ++i)
         for (unsigned p = 0; p < ports; ++p) {
             if (const auto j = topology_->across(i, p))
@@ -337,6 +338,7 @@ void Network::build_transaction_level_ib(const LogicFactory& make_logic, const R
         ib[i] = r.get();
         routers_.push_back(std::move(r));
     }
+    hooks.wheel->enroll(std::vector<WheelRouter*>(ib.begin(), ib.end()));
     ib_links_.resize(size_t{n} * ports);
     for (uint32_t i = 0; i < n; ++i)
         for (unsigned p = 0; p < ports; ++p)
@@ -360,11 +362,7 @@ void Network::build_transaction_level_ib(const LogicFactory& make_logic, const R
                 ib[i]->connect_none(p);
         }
     }
-    build_credit_audit([this](size_t i, uint64_t cycle) {
-        const IbTlmLink& l = ib_links_[i];
-        const IbTlmLink::Flit* f = l.flit_at(cycle + 1);
-        return CreditAudit::OnLink{f != nullptr, f ? f->vc : 0u, l.credits_at(cycle + 1)};
-    });
+    build_credit_audit(nullptr, &ib_links_);
 }
 
 }  // namespace cubecast

@@ -62,9 +62,8 @@ private:
     void build_cycle_level(const LogicFactory& make_logic, const PacketFormat& format);
     void build_transaction_level(const LogicFactory& make_logic, const PacketFormat& format);
     void build_transaction_level_ib(const LogicFactory& make_logic, const RouterConfig& rc, const TlmNetworkHooks& hooks);
-    // (The links read through `on_link`, or straight from the cycle level's `buses`.)
-    void build_credit_audit(std::function<CreditAudit::OnLink(size_t link, uint64_t cycle)> on_link,
-                            const LinkBuses* buses = nullptr);
+    // (The links read from the cycle level's `buses` or the transaction level's `tlm_links`.)
+    void build_credit_audit(const LinkBuses* buses, const std::vector<IbTlmLink>* tlm_links);
     // The result (network_result.cpp).
     void close_outputs(RunResult& r, uint64_t cycles);
     void describe_run(RunResult& r) const;

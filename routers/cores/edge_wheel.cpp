@@ -1,5 +1,7 @@
 #include "routers/cores/edge_wheel.h"
 
+#include <stdexcept>
+
 namespace cubecast {
 
 using namespace sc_core;
@@ -24,6 +26,13 @@ void EdgeWheel::add(uint64_t cycle, WheelRouter* r) { bucket(cycle).push_back(r)
 
 void EdgeWheel::wake_at(uint64_t cycle) { wakes_.insert(cycle); }
 
+void EdgeWheel::enroll(std::vector<WheelRouter*> routers) {
+    std::sort(routers.begin(), routers.end(), std::less<WheelRouter*>());
+    for (size_t i = 0; i < routers.size(); ++i) routers[i]->wheel_rank = static_cast<uint32_t>(i);
+    by_rank_ = std::move(routers);
+    due_.assign((by_rank_.size() + 63) / 64, 0);
+}
+
 void EdgeWheel::turn() {
     now_ = static_cast<uint64_t>(sc_time_stamp().value() / sc_time(1, SC_NS).value());
     const uint64_t slot = now_ % kSlots;
@@ -38,8 +47,20 @@ void EdgeWheel::turn() {
     }
     // In memory order: the order does not matter to the result (within an edge a router reads only
     // what earlier edges left), and walking the routers' state in address order lets the host's
-    // prefetchers fetch ahead instead of missing the cache router by router.
-    if (prefetch_) std::sort(running_.begin(), running_.end(), std::less<WheelRouter*>());
+    // prefetchers fetch ahead instead of missing the cache router by router. (A router listed twice
+    // runs once either way: run_due ignores an edge it ran.)
+    if (prefetch_ && !by_rank_.empty()) {
+        for (const WheelRouter* r : running_) {
+            if (r->wheel_rank >= by_rank_.size()) throw std::logic_error("edge wheel: a router runs that was not enrolled");
+            due_[r->wheel_rank / 64] |= uint64_t{1} << (r->wheel_rank % 64);
+        }
+        running_.clear();
+        for (size_t w = 0; w < due_.size(); ++w) {
+            for (uint64_t bits = due_[w]; bits != 0; bits &= bits - 1)
+                running_.push_back(by_rank_[w * 64 + static_cast<size_t>(__builtin_ctzll(bits))]);
+            due_[w] = 0;
+        }
+    }
     const size_t n = running_.size();
     if (!prefetch_) {
         for (WheelRouter* r : running_) r->run_due(now_);

@@ -25,6 +25,7 @@ public:
     virtual void prefetch_fields() const {}
     virtual void prefetch_state() const {}
     virtual void prefetch_neighbours() const {}
+    uint32_t wheel_rank = UINT32_MAX;  // its place in address order among the routers enrolled (set by the wheel)
 };
 
 class EdgeWheel : public sc_core::sc_module {
@@ -40,6 +41,9 @@ public:
     // Ask the host to fetch the state of the routers a few places ahead while one runs: worth it only
     // when the routers' state is larger than the host's caches (it costs instructions on every edge).
     void prefetch_ahead(bool on) { prefetch_ = on; }
+    // The routers it will run, so that with prefetch_ahead a turn walks its routers in address order
+    // (a bit per router, by rank) instead of sorting them.
+    void enroll(std::vector<WheelRouter*> routers);
 
 private:
     static constexpr uint64_t kSlots = 1024;  // the near cycles are a ring; later ones wait in a map
@@ -48,13 +52,15 @@ private:
 
     std::function<void(uint64_t)> after_edge_;
     uint64_t now_ = 0;
-    bool prefetch_ = true;
+    bool prefetch_ = false;
     std::vector<std::vector<WheelRouter*>> ring_;
     std::vector<uint64_t> ring_cycle_;  // which cycle each slot holds (the slot is empty otherwise)
     std::map<uint64_t, std::vector<WheelRouter*>> later_;
     std::set<uint64_t> wakes_;
     std::vector<WheelRouter*> running_;
-    sc_core::sc_event never_;  // nothing due: the process waits on this, which no one notifies
+    std::vector<WheelRouter*> by_rank_;  // the enrolled routers in address order
+    std::vector<uint64_t> due_;          // (a turn's routers, a bit each by rank)
+    sc_core::sc_event never_;            // nothing due: the process waits on this, which no one notifies
 };
 
 }  // namespace cubecast

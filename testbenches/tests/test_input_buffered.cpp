@@ -260,25 +260,28 @@ TEST(InputBuffered, NoFlitLostDuplicatedOrReorderedAndCreditsConserved) {
 }
 
 TEST(InputBuffered, APlantedLostCreditFailsTheRun) {
-    // (The 10-cube: a network large enough for the audit to ask for the routers' state ahead.)
-    for (const auto& [n, algorithm, rate, planted_at, named_as] :
-         {std::tuple{Net{"array", 2, 4}, "dor", 0.5, 300, "credits not conserved after cycle 30"},
-          std::tuple{Net{"hypercube", 10, 2}, "ecube", 0.1, 150, "credits not conserved after cycle 15"}}) {
-        SCOPED_TRACE(n.topology);
-        RunConfig c = input_buffered(traffic(n, algorithm, "uniform", rate, 4, 0, 100, 400, 200), Switching::wormhole, 2, 4);
-        c.ib.plant_lost_credit_at = static_cast<uint64_t>(planted_at);
-        const RunResult r = simulate_isolated(c).result;
-        EXPECT_NE(r.status, RunStatus::ok);
-        EXPECT_FALSE(r.conserved);
-        EXPECT_TRUE(r.conservation_judged) << "a lost credit is judged, stalled or not";
-        bool named = false;
-        for (const std::string& p : r.problems) named = named || p.find(named_as) == 0;
-        EXPECT_TRUE(named) << (r.problems.empty() ? "no problem reported" : r.problems.front());
-        c.ib.plant_lost_credit_at = 0;  // the same run without the planted loss: balanced throughout
-        const RunResult whole = simulate_isolated(c).result;
-        EXPECT_EQ(whole.status, RunStatus::ok);
-        EXPECT_TRUE(whole.conserved);
-    }
+    // (The 10-cube: a network large enough for the audit to ask for the routers' state ahead. Both
+    // levels: the audit reads each level's links its own way.)
+    for (const Level level : {Level::cycle, Level::tlm})
+        for (const auto& [n, algorithm, rate, planted_at, named_as] :
+             {std::tuple{Net{"array", 2, 4}, "dor", 0.5, 300, "credits not conserved after cycle 30"},
+              std::tuple{Net{"hypercube", 10, 2}, "ecube", 0.1, 150, "credits not conserved after cycle 15"}}) {
+            SCOPED_TRACE(n.topology + (level == Level::tlm ? " tlm" : " cycle"));
+            RunConfig c = input_buffered(traffic(n, algorithm, "uniform", rate, 4, 0, 100, 400, 200), Switching::wormhole, 2, 4);
+            c.level = level;
+            c.ib.plant_lost_credit_at = static_cast<uint64_t>(planted_at);
+            const RunResult r = simulate_isolated(c).result;
+            EXPECT_NE(r.status, RunStatus::ok);
+            EXPECT_FALSE(r.conserved);
+            EXPECT_TRUE(r.conservation_judged) << "a lost credit is judged, stalled or not";
+            bool named = false;
+            for (const std::string& p : r.problems) named = named || p.find(named_as) == 0;
+            EXPECT_TRUE(named) << (r.problems.empty() ? "no problem reported" : r.problems.front());
+            c.ib.plant_lost_credit_at = 0;  // the same run without the planted loss: balanced throughout
+            const RunResult whole = simulate_isolated(c).result;
+            EXPECT_EQ(whole.status, RunStatus::ok);
+            EXPECT_TRUE(whole.conserved);
+        }
 }
 
 // Dimension-order wormhole routing on a torus closes each ring into a cycle of channel dependencies:
