@@ -41,8 +41,8 @@ public:
     // Ask the host to fetch the state of the routers a few places ahead while one runs: worth it only
     // when the routers' state is larger than the host's caches (it costs instructions on every edge).
     void prefetch_ahead(bool on) { prefetch_ = on; }
-    // The routers it will run, so that with prefetch_ahead a turn walks its routers in address order
-    // (a bit per router, by rank) instead of sorting them.
+    // The routers it will run, so that a turn walks its routers in address order (a bit per router,
+    // by rank): the host's prefetchers then fetch ahead instead of missing router by router.
     void enroll(std::vector<WheelRouter*> routers);
 
 private:
