@@ -47,7 +47,7 @@ void EdgeWheel::turn() {
     }
     // In memory order: the order does not matter to the result (within an edge a router reads only
     // what earlier edges left), and walking the routers' state in address order lets the host's
-    // prefetchers fetch ahead instead of missing the cache router by router (2 to 3 % off the 8x8 mesh,
+    // prefetchers fetch ahead instead of missing the cache router by router (1.5 to 3 % off the 8x8 mesh,
     // the 16x16 torus and the 8-cube). A router listed twice runs once either way: run_due ignores
     // an edge it ran.
     if (!by_rank_.empty()) {
