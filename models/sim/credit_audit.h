@@ -21,13 +21,6 @@ namespace cubecast {
 
 class CreditAudit {
 public:
-    // What a link carries between the routers after an edge: a flit (on virtual channel vc) or none,
-    // and the credits going back (8 bits per virtual channel).
-    struct OnLink {
-        bool flit = false;
-        unsigned vc = 0;
-        uint64_t credits = 0;
-    };
     // The network's links (number src * ports + port), read after the edge checked from the level's
     // wires: the cycle level's `buses`, or the transaction level's `tlm_links` (one of the two given).
     CreditAudit(const Topology& topology, const LinkBuses* buses, const std::vector<IbTlmLink>* tlm_links,
@@ -62,6 +55,13 @@ private:
     std::vector<size_t> touched_;
     const LinkBuses* buses_;
     const std::vector<IbTlmLink>* tlm_links_;
+    // What a link carries between the routers after an edge: a flit (on virtual channel vc) or none,
+    // and the credits going back (8 bits per virtual channel).
+    struct OnLink {
+        bool flit = false;
+        unsigned vc = 0;
+        uint64_t credits = 0;
+    };
     OnLink wires(size_t link, uint64_t cycle) const {
         if (buses_) return OnLink{buses_->valid.read(link), buses_->vc->read(link), buses_->credit->read(link)};
         const IbTlmLink& l = (*tlm_links_)[link];  // (what the edge drove is seen at the next)

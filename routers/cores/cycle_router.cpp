@@ -37,11 +37,10 @@ void CycleRouter::connect(unsigned p, LinkSignals& out, LinkSignals& in) {
     in_ready_[p] = Wire<bool>{&in.ready.bus(), in.ready.index(), nullptr};
     wake_valid_.emplace_back(&in.valid.bus(), in.valid.index());
     in.valid.bus().mirror(in.valid.index(), &valid_in_, 1u << p);
-    valid_mirrored_ = true;
 }
 
 uint32_t CycleRouter::input_valids() const {
-    if (valid_mirrored_) return valid_in_;
+    if (!pins_) return valid_in_;  // (a port without a link is never valid: no bit)
     uint32_t valid = 0;
     for (unsigned p = 0; p < inputs_.size(); ++p) valid |= static_cast<uint32_t>(*in_valid_value_[p]) << p;
     return valid;

@@ -55,7 +55,6 @@ private:
     // Inputs whose link's valid is high: kept by the valid bus where the links are bus entries (the
     // network), read pin by pin otherwise (a router made on its own, with pins).
     uint32_t valid_in_ = 0;
-    bool valid_mirrored_ = false;
     uint32_t input_valids() const;
     // The links: the current values of in_valid, in_flit and out_ready (read by reference, each
     // cycle, with no call), and where out_valid, out_flit and in_ready are written (a bus entry, or
