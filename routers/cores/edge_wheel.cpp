@@ -50,17 +50,15 @@ void EdgeWheel::turn() {
     // prefetchers fetch ahead instead of missing the cache router by router (1.5 to 3 % off the 8x8 mesh,
     // the 16x16 torus and the 8-cube). A router listed twice runs once either way: run_due ignores
     // an edge it ran.
-    if (!by_rank_.empty()) {
-        for (const WheelRouter* r : running_) {
-            if (r->wheel_rank >= by_rank_.size()) throw std::logic_error("edge wheel: a router runs that was not enrolled");
-            due_[r->wheel_rank / 64] |= uint64_t{1} << (r->wheel_rank % 64);
-        }
-        running_.clear();
-        for (size_t w = 0; w < due_.size(); ++w) {
-            for (uint64_t bits = due_[w]; bits != 0; bits &= bits - 1)
-                running_.push_back(by_rank_[w * 64 + static_cast<size_t>(__builtin_ctzll(bits))]);
-            due_[w] = 0;
-        }
+    for (const WheelRouter* r : running_) {
+        if (r->wheel_rank >= by_rank_.size()) throw std::logic_error("edge wheel: a router runs that was not enrolled");
+        due_[r->wheel_rank / 64] |= uint64_t{1} << (r->wheel_rank % 64);
+    }
+    running_.clear();
+    for (size_t w = 0; w < due_.size(); ++w) {
+        for (uint64_t bits = due_[w]; bits != 0; bits &= bits - 1)
+            running_.push_back(by_rank_[w * 64 + static_cast<size_t>(__builtin_ctzll(bits))]);
+        due_[w] = 0;
     }
     const size_t n = running_.size();
     if (!prefetch_) {
