@@ -27,6 +27,10 @@ std::optional<InputBuffering> preset_knobs(const std::string& name, const Topolo
         ib.injection_delay = 2;
         ib.ejection_delay = 2;                // ST, and the ejection channel
         ib.datelines = Datelines::partition;  // dor_next_torus: the upper VC for a ring the route wraps on
+        // Its ejection channel is an output like any other: a packet for the node is allocated one of
+        // its VCs (any of them, dim_order's range at the destination) and holds it until its tail has
+        // crossed the switch, so one VC passes a packet to the node no more often than every other cycle.
+        ib.ejection_vcs = ib.vcs;
         return ib;
     }
     if (name == "noxim") {

@@ -503,6 +503,8 @@ std::optional<std::string> range_problem(const std::string& option, long long va
         span(1, 100000000, "1..100000000 cycles");
     } else if (option == "warmup-cycles" || option == "drain") {
         span(0, 100000000, "0..100000000 cycles");
+    } else if (option == "ejection-vcs") {
+        span(0, c.ib.vcs, "0.." + std::to_string(c.ib.vcs) + " (at most --vcs)");
     } else {
         throw std::logic_error("range_problem: no range for --" + option);
     }

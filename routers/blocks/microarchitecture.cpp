@@ -40,13 +40,14 @@ std::optional<Switching> parse_switching(const std::string& name) {
     return std::nullopt;
 }
 
-const std::array<NumberKnob, 10> kNumberKnobs = {{{"vcs", &InputBuffering::vcs},
+const std::array<NumberKnob, 11> kNumberKnobs = {{{"vcs", &InputBuffering::vcs},
                                                   {"vc-depth", &InputBuffering::vc_depth},
                                                   {"credit-delay", &InputBuffering::credit_delay},
                                                   {"router-delay", &InputBuffering::router_delay},
                                                   {"link-delay", &InputBuffering::link_delay},
                                                   {"injection-delay", &InputBuffering::injection_delay},
                                                   {"ejection-delay", &InputBuffering::ejection_delay},
+                                                  {"ejection-vcs", &InputBuffering::ejection_vcs},
                                                   {"alloc-iters", &InputBuffering::alloc_iters},
                                                   {"link-period", &InputBuffering::link_period},
                                                   {"flit-bits", &InputBuffering::flit_bits}}};
@@ -64,9 +65,9 @@ std::string knob_text(const InputBuffering& ib, const std::string& name) {
     return field ? std::to_string(ib.*field) : "?";
 }
 
-const std::array<const char*, 12> kKnobs = {"vcs",         "vc-depth",     "switching",       "router-delay",
-                                            "link-delay",  "credit-delay", "injection-delay", "ejection-delay",
-                                            "link-period", "alloc-iters",  "datelines",       "flit-bits"};
+const std::array<const char*, 13> kKnobs = {"vcs",          "vc-depth",        "switching",      "router-delay", "link-delay",
+                                            "credit-delay", "injection-delay", "ejection-delay", "ejection-vcs", "link-period",
+                                            "alloc-iters",  "datelines",       "flit-bits"};
 
 std::string knob_key(const std::string& name) {
     std::string key = name;

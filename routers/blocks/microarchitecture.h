@@ -36,9 +36,13 @@ struct InputBuffering {
     unsigned link_delay = 0;       // extra cycles a flit spends on the wire
     unsigned injection_delay = 0;  // cycles from a packet's creation until its head may enter the injection buffer
     unsigned ejection_delay = 0;   // cycles from its tail leaving the switch until the node has it
-    unsigned alloc_iters = 1;      // iterations of the separable allocators
-    unsigned link_period = 1;      // a link (and the node's channels) carries a flit every this many cycles (Noxim's: 2)
-    unsigned flit_bits = 64;       // a flit's width: 64, or 32 (a header then takes two flits; packet.h)
+    // Virtual channels at the output to the node (BookSim's ejection channel is an output like any
+    // other): a packet for the node is allocated one of them, as at a link, and holds it until its
+    // tail has crossed the switch. 0: none, the node takes a packet from any input as it comes.
+    unsigned ejection_vcs = 0;
+    unsigned alloc_iters = 1;  // iterations of the separable allocators
+    unsigned link_period = 1;  // a link (and the node's channels) carries a flit every this many cycles (Noxim's: 2)
+    unsigned flit_bits = 64;   // a flit's width: 64, or 32 (a header then takes two flits; packet.h)
     Switching switching = Switching::wormhole;
     Datelines datelines = Datelines::wrap;  // torus: two virtual-channel classes (needs vcs >= 2)
     uint64_t plant_lost_credit_at = 0;  // test hook: from this run cycle on, the next credit a router frees is lost (0: never)
@@ -48,17 +52,17 @@ struct InputBuffering {
 };
 
 // A knob by its option's name (vcs, vc-depth, credit-delay, router-delay, link-delay, injection-delay,
-// ejection-delay, alloc-iters, link-period, flit-bits,
+// ejection-delay, ejection-vcs, alloc-iters, link-period, flit-bits,
 // switching, datelines): its value as text (for messages), and copying it from another setting.
 // The whole-number knobs, each with the field it sets.
 struct NumberKnob {
     const char* name;
     unsigned InputBuffering::*field;
 };
-extern const std::array<NumberKnob, 10> kNumberKnobs;
+extern const std::array<NumberKnob, 11> kNumberKnobs;
 unsigned InputBuffering::*number_knob(const std::string& name);  // nullptr: not a whole-number knob
 // Every knob, in the order a trace header lists them, and a knob's key there and in the JSON (vc_depth).
-extern const std::array<const char*, 12> kKnobs;
+extern const std::array<const char*, 13> kKnobs;
 std::string knob_key(const std::string& name);
 std::string knob_text(const InputBuffering& ib, const std::string& name);
 // Sets a knob from its text (a number, or a switching mode or dateline scheme's name); false if it is not one.

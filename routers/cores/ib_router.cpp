@@ -17,6 +17,7 @@ InputBufferedRouter::InputBufferedRouter(sc_module_name name, uint32_t id, const
       ports_(topology.ports()),
       vcs_(size_t{topology.ports() + 1} * ib.vcs, VirtualChannel(ib.vc_depth)),
       outs_(topology.ports(), VcOutputPort(ib.vcs, ib.vc_depth)),
+      local_out_(ib.vcs, ib.vc_depth),
       arriving_(size_t{topology.ports()} * ib.vcs, 0),
       wire_(topology.ports()),
       on_wire_(size_t{topology.ports()} * ib.vcs, 0),
@@ -28,7 +29,7 @@ InputBufferedRouter::InputBufferedRouter(sc_module_name name, uint32_t id, const
       credits_written_(topology.ports(), 0),
       out_free_at_(topology.ports() + 1, 0),
       injected_copies_(ib.vcs),
-      va_(topology.ports() + 1, topology.ports(), ib.vcs, ib.alloc_iters),
+      va_(topology.ports() + 1, topology.ports() + 1, ib.vcs, ib.alloc_iters),
       sa_(topology.ports() + 1, ib.vcs, topology.ports() + 1, ib.alloc_iters) {
     vc_words_ = static_cast<unsigned>((vcs_.size() + 63) / 64);
     vc_reciprocal_ = ((1u << 16) + ib.vcs - 1) / ib.vcs;

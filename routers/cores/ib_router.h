@@ -231,7 +231,11 @@ private:
     unsigned ports_;                   // network ports; the injection input and the local output are port ports_
     std::vector<VirtualChannel> vcs_;  // (ports_ + 1) * vcs, by input port
     std::vector<VcOutputPort> outs_;   // ports_
-    std::vector<uint16_t> arriving_;   // per input virtual channel: flits of the packet arriving still to come
+    // The output to the node: its virtual channels' owners when packets are allocated one
+    // (--ejection-vcs; the node takes every flit, so no credits are kept).
+    VcOutputPort local_out_;
+    VcOutputPort& output(unsigned q) { return q == ports_ ? local_out_ : outs_[q]; }
+    std::vector<uint16_t> arriving_;                     // per input virtual channel: flits of the packet arriving still to come
     static constexpr uint16_t kHeaderHalf = UINT16_MAX;  // ... unknown: half of its 32-bit header is in
     std::vector<RingQueue<WireFlit>> wire_;              // per input port: flits on the delayed wire
     std::vector<uint16_t> on_wire_;                      // per input virtual channel: its flits among them

@@ -50,7 +50,17 @@ void InputBufferedRouter::allocate_vcs() {
         const VirtualChannel& c = channel(p, v);
         if (c.state != VirtualChannel::State::routed || c.out_vc >= 0 || c.eligible_at > cycle_ + lead) return;
         const PacketCopy& k = c.copies[c.copy];
-        if (k.port == ports_ || k.key.not_before > cycle_ + lead) return;
+        if (k.key.not_before > cycle_ + lead) return;
+        if (k.port == ports_) {  // to the node: one of its ejection channels, if it has any
+            if (ib_.ejection_vcs == 0) return;
+            uint32_t candidates = 0;
+            for (unsigned w = 0; w < ib_.ejection_vcs; ++w)
+                if (!local_out_.owned(w)) candidates |= 1u << w;
+            if (candidates == 0) return;
+            va_.request(p, v, ports_, candidates, k.key.priority);
+            asked = true;
+            return;
+        }
         const auto free_of = [&](unsigned q, uint32_t mask, bool empty = false) {  // those of `mask` free at output q
             uint32_t candidates = 0;
             for (uint32_t m = mask; m != 0; m &= m - 1) {
@@ -83,7 +93,7 @@ void InputBufferedRouter::allocate_vcs() {
         c.switch_from = cycle_ + lead;
         PacketCopy& k = c.copies[c.copy];
         k.port = va_.granted_out(iv);  // (an adaptive copy's escape port, if granted there)
-        outs_[k.port].take(w, static_cast<int>(iv));
+        output(k.port).take(w, static_cast<int>(iv));
     }
 }
 
@@ -94,8 +104,9 @@ void InputBufferedRouter::allocate_switch_and_traverse() {
         if (c.state != VirtualChannel::State::routed || c.eligible_at > cycle_ || !c.has_flit(c.read)) return;
         const PacketCopy& k = c.copies[c.copy];
         if (k.key.not_before > cycle_ || out_free_at_[k.port] > cycle_) return;
-        if (k.port != ports_ &&
-            (c.out_vc < 0 || c.switch_from > cycle_ || outs_[k.port].credits(static_cast<unsigned>(c.out_vc)) == 0))
+        if (k.port == ports_
+                ? ib_.ejection_vcs != 0 && (c.out_vc < 0 || c.switch_from > cycle_)
+                : c.out_vc < 0 || c.switch_from > cycle_ || outs_[k.port].credits(static_cast<unsigned>(c.out_vc)) == 0)
             return;
         sa_.request(p, v, k.port, k.key.priority);
         asked = true;
@@ -148,6 +159,7 @@ void InputBufferedRouter::traverse(unsigned p, unsigned vc, unsigned out) {
         if (tail) {
             to_node_.push_back({cycle_ + ib_.ejection_delay, c.delivered});
             deliver_due();
+            if (c.out_vc >= 0) local_out_.release(static_cast<unsigned>(c.out_vc));
         }
     }
     ++counters_.progress;

@@ -34,6 +34,7 @@ VcSnapshot InputBufferedRouter::snapshot(unsigned p, unsigned vc) const {
     if (!s.routed) return s;
     const PacketCopy& k = c.copies[c.copy];
     s.local = k.port == ports_;
+    s.local_vcs = ib_.ejection_vcs != 0;
     s.port = k.port;
     s.escape = k.escape;
     s.out_vc = c.out_vc;

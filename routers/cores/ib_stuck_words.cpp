@@ -16,6 +16,7 @@ std::string output_words(const Topology& topology, uint32_t id, unsigned q) {
 std::string vc_blocked_on(const VcSnapshot& s, const Topology& topology, uint32_t id) {
     if (s.consuming) return s.tail_in ? "" : "waiting for its tail (to be held or dropped)";
     if (!s.routed) return s.flits == 0 ? "" : "waiting for its tail to be routed";
+    if (s.local && s.local_vcs && s.out_vc < 0) return "waiting for a virtual channel to the node";
     if (s.local) return s.next_here ? "" : "waiting for flit " + std::to_string(s.read) + " (to the node)";
     const std::string to = output_words(topology, id, s.port);
     if (s.out_vc < 0 && s.escape >= 0)

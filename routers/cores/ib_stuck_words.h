@@ -21,6 +21,7 @@ struct VcSnapshot {
     bool tail_in = true;
     Header header;             // the front packet's
     bool local = false;        // the copy in progress goes to the node
+    bool local_vcs = false;    // ... whose output has virtual channels to allocate (--ejection-vcs)
     unsigned port = 0;         // ... else to this output
     int escape = -1;           // an adaptive routing's escape output
     int out_vc = -1;           // its output virtual channel (-1: none yet)

@@ -80,6 +80,7 @@ RtlIbRouter::RtlIbRouter(sc_module_name name, uint32_t id, const Topology& topol
     m.link_period(v_link_period_);
     m.injection_delay(v_injection_delay_);
     m.ejection_delay(v_ejection_delay_);
+    m.ejection_vcs(v_ejection_vcs_);
     m.alloc_iters(v_alloc_iters_);
     m.src_made(v_src_made_);
     m.tst_freeze_pointers(v_freeze_);
@@ -129,6 +130,7 @@ RtlIbRouter::RtlIbRouter(sc_module_name name, uint32_t id, const Topology& topol
     v_link_period_.write(config_.ib.link_period);
     v_injection_delay_.write(config_.ib.injection_delay);
     v_ejection_delay_.write(config_.ib.ejection_delay);
+    v_ejection_vcs_.write(config_.ib.ejection_vcs);
     v_alloc_iters_.write(config_.ib.alloc_iters);
     v_freeze_.write(config_.freeze_pointers);
 
@@ -368,6 +370,7 @@ VcSnapshot RtlIbRouter::snapshot(unsigned p, unsigned vc) const {
     if (!s.local && s.out_vc >= 0) s.out_credits = credits_held(s.port, static_cast<unsigned>(s.out_vc));
     return s;
 }
+    s.local_vcs = config_.ib.ejection_vcs != 0;
 
 std::vector<VcSnapshot> RtlIbRouter::input_snapshot(unsigned p) const {
     std::vector<VcSnapshot> input;

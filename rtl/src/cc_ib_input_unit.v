@@ -39,6 +39,7 @@ module cc_ib_input_unit #(
     input  wire [3:0]               vcs,
     input  wire [1:0]               switching,
     input  wire [7:0]               router_delay,
+    input  wire [3:0]               ejection_vcs,  // the local port's VCs a packet to the node is allocated (0: none)
     // the link (or the network interface)
     input  wire                     push,
     input  wire [VW-1:0]            push_vc,
@@ -46,12 +47,12 @@ module cc_ib_input_unit #(
     input  wire [PORTS:0]           out_free,     // the outputs (the local port last) that may carry a flit at this edge
     output wire [VCS*(AW+1)-1:0]    counts,       // flits each VC holds (before this edge)
     output wire [VCS*(AW+1)-1:0]    peaks,        // observation: flits each VC held at the last edge once its flit was in
-    // the output ports' state at this edge
-    input  wire [PORTS*VCS-1:0]     owned,
+    // the output ports' state at this edge (owned: the local port's VCs last)
+    input  wire [(PORTS+1)*VCS-1:0] owned,
     input  wire [PORTS*VCS*9-1:0]   credits,
     // VC allocation
     output wire [VCS-1:0]           va_req,
-    output wire [VCS*PW-1:0]        va_out,
+    output wire [VCS*OW-1:0]        va_out,
     output wire [VCS*VCS-1:0]       va_candidates,
     output wire [VCS*32-1:0]        va_pri,
     input  wire [VCS-1:0]           va_grant,
@@ -167,6 +168,7 @@ module cc_ib_input_unit #(
                 end
             end
             wire cur_local = !cur_link && left_now[PORTS];
+            wire [OW-1:0] sa_target = cur_local ? PORTS[OW-1:0] : {{(OW-PW){1'b0}}, cur};
             assign dbg_waiting[c] = routed && (eligible_at >= cycle || (cur_link && cur_nb >= cycle));
             wire last = (left_now & (left_now - 1'b1)) == {(PORTS+1){1'b0}};
             wire [PORTS:0] cur_bit = cur_link ? {{PORTS{1'b0}}, 1'b1} << cur : {1'b1, {PORTS{1'b0}}};
@@ -187,25 +189,27 @@ module cc_ib_input_unit #(
             wire classes = torus && datelines != 2'd0 && vcs >= 4'd2;
             wire [3:0] half = vcs >> 1;
 
-            // VC allocation: an output VC free, and under store-forward or cut-through with room for the packet.
+            // VC allocation: an output VC free, and under store-forward or cut-through with room for the
+            // packet; to the node (with ejection VCs) one of the first ejection_vcs of the local port.
             wire [31:0] base = {{(32-PW){1'b0}}, cur} * VCS;
             genvar w;
             for (w = 0; w < VCS; w = w + 1) begin : g_cand
                 wire upper = w >= half;
                 wire in_class = !classes || (continuing && c >= half ? upper : upper_class == upper);
-                assign va_candidates[c*VCS + w] = w < vcs && in_class && !owned[base + w] &&
+                assign va_candidates[c*VCS + w] = cur_local ? w < ejection_vcs && !owned[PORTS*VCS + w] :
+                    w < vcs && in_class && !owned[base + w] &&
                     (switching == WORMHOLE || credits[(base + w)*9 +: 9] >= {2'd0, len_now});
             end
-            assign va_req[c] = routed_now && !out_vc_valid && eligible_now <= cycle + lead && cur_link &&
+            wire local_vcs = cur_local && ejection_vcs != 4'd0;
+            assign va_req[c] = routed_now && !out_vc_valid && eligible_now <= cycle + lead && (cur_link || local_vcs) &&
                                cur_nb <= cycle + lead && va_candidates[c*VCS +: VCS] != {VCS{1'b0}};
-            assign va_out[c*PW +: PW] = cur;
+            assign va_out[c*OW +: OW] = sa_target;
             assign va_pri[c*32 +: 32] = cur_pri;
             wire out_vc_valid_now = out_vc_valid || va_grant[c];
             wire [VW-1:0] out_vc_now = va_grant[c] ? va_vc[c*VW +: VW] : out_vc;
             wire [31:0] switch_from_now = va_grant[c] ? cycle + lead : switch_from;
 
             // Switch allocation: the next flit is here, its output free (link period), and for a link a VC and a credit.
-            wire [OW-1:0] sa_target = cur_local ? PORTS[OW-1:0] : {{(OW-PW){1'b0}}, cur};
             wire [FW-1:0] rel = rd - freed;
             // Observation: the front packet's header, whether it is routed, has its output VC, goes to the
             // node, has the copy's next flit here; the copy's output, output VC and next flit.
@@ -214,8 +218,9 @@ module cc_ib_input_unit #(
                                             routed, header};
             assign sa_req[c] = routed_now && eligible_now <= cycle && {{(32-FW){1'b0}}, rel} < {{(31-AW){1'b0}}, count1} && cur_nb <= cycle &&
                                out_free[sa_target] &&
-                               (cur_local || (out_vc_valid_now && switch_from_now <= cycle &&
-                                              credits[(base + {{(32-VW){1'b0}}, out_vc_now})*9 +: 9] != 9'd0));
+                               (cur_local ? !local_vcs || (out_vc_valid_now && switch_from_now <= cycle) :
+                                            out_vc_valid_now && switch_from_now <= cycle &&
+                                            credits[(base + {{(32-VW){1'b0}}, out_vc_now})*9 +: 9] != 9'd0);
             assign sa_out[c*OW +: OW] = sa_target;
             assign sa_pri[c*32 +: 32] = cur_local ? 32'd0 : cur_pri;
 

@@ -44,6 +44,7 @@ module cc_ib_router #(
     input  wire [3:0]                 link_period,   // 1..
     input  wire [7:0]                 injection_delay,
     input  wire [3:0]                 ejection_delay,
+    input  wire [3:0]                 ejection_vcs,  // the local port's VCs, allocated per packet (0: none, as no VC is needed)
     input  wire [3:0]                 alloc_iters,   // 1..ITERS
     input  wire                       tst_freeze_pointers,  // test hook: a planted bug (the switch allocator's input pointers stick)
     // links
@@ -90,14 +91,14 @@ module cc_ib_router #(
     localparam integer IW_PORT = 5;
     wire run = !rst && !load;
 
-    // The output ports' state.
-    wire [PORTS*VCS-1:0]   owned;
+    // The output ports' state (owned: the local port's VCs last).
+    wire [(PORTS+1)*VCS-1:0] owned;
     wire [PORTS*VCS*9-1:0] credits;
 
     // Input units (the injection port's is fed by the network interface).
     wire [NIN*VCS*(AW+1)-1:0] counts, peaks;
     wire [NV-1:0]          va_req, va_grant, sa_req;
-    wire [NV*PW-1:0]       va_out;
+    wire [NV*OW-1:0]       va_out;
     wire [NV*VCS-1:0]      va_candidates;
     wire [NV*32-1:0]       va_pri, sa_pri;
     wire [NV*VW-1:0]       va_vc;
@@ -195,13 +196,14 @@ module cc_ib_router #(
                                .PW(PW), .OW(OW), .INJECTION(p == PORTS ? 1 : 0), .PORT(p)) u_in (
                 .clk(clk), .rst(rst), .run(run), .cycle(cycle), .node_id(node_id), .dim(dim), .packet_flits(packet_flits),
                 .algo(algo), .sbt_rot(sbt_rot), .radix_bits(radix_bits), .torus(torus), .datelines(datelines), .vcs(vcs), .switching(switching), .router_delay(router_delay),
+                .ejection_vcs(ejection_vcs),
                 .push(is_link ? wire_valid[p % PORTS] : ni_push),
                 .push_vc(is_link ? wire_vc[(p % PORTS)*VW +: VW] : ni_vc),
                 .push_flit(is_link ? wire_flit[(p % PORTS)*FLIT_W +: FLIT_W] : ni_flit),
                 .out_free(out_free),
                 .counts(counts[p*VCS*(AW+1) +: VCS*(AW+1)]),
                 .peaks(peaks[p*VCS*(AW+1) +: VCS*(AW+1)]), .owned(owned), .credits(credits),
-                .va_req(va_req[p*VCS +: VCS]), .va_out(va_out[p*VCS*PW +: VCS*PW]),
+                .va_req(va_req[p*VCS +: VCS]), .va_out(va_out[p*VCS*OW +: VCS*OW]),
                 .va_candidates(va_candidates[p*VCS*VCS +: VCS*VCS]), .va_pri(va_pri[p*VCS*32 +: VCS*32]),
                 .va_grant(va_grant[p*VCS +: VCS]), .va_vc(va_vc[p*VCS*VW +: VCS*VW]),
                 .sa_req(sa_req[p*VCS +: VCS]), .sa_out(sa_out[p*VCS*OW +: VCS*OW]), .sa_pri(sa_pri[p*VCS*32 +: VCS*32]),
@@ -235,10 +237,10 @@ module cc_ib_router #(
         .src_valid(src_valid && src_made + {24'd0, injection_delay} <= cycle), .src_flits(src_flits), .take(ni_take),
         .free(inject_free), .counts(counts[PORTS*VCS*(AW+1) +: VCS*(AW+1)]),
         .push(ni_push), .push_vc(ni_vc), .push_flit(ni_flit));
-    assign dbg_owned = owned;
+    assign dbg_owned = owned[PORTS*VCS-1:0];
     assign dbg_waiting = vc_waiting != {NV{1'b0}} || credits_coming != {PORTS{1'b0}};
 
-    cc_ib_vc_allocator #(.PORTS(PORTS), .VCS(VCS), .ITERS(ITERS), .PW(PW), .VW(VW), .IW(IW_VC)) u_va (
+    cc_ib_vc_allocator #(.PORTS(PORTS), .VCS(VCS), .ITERS(ITERS), .PW(OW), .VW(VW), .IW(IW_VC)) u_va (
         .clk(clk), .rst(rst), .run(run), .dim(dim), .vcs(vcs), .iters(alloc_iters), .req(va_req), .out(va_out),
         .candidates(va_candidates), .pri(va_pri), .grant(va_grant), .granted_vc(va_vc));
 
@@ -269,7 +271,7 @@ module cc_ib_router #(
                     end
                 take = {VCS{1'b0}};
                 for (i = 0; i < NV; i = i + 1)
-                    if (va_grant[i] && {{(32-PW){1'b0}}, va_out[i*PW +: PW]} == p)
+                    if (va_grant[i] && {{(32-OW){1'b0}}, va_out[i*OW +: OW]} == p)
                         take = take | ({{(VCS-1){1'b0}}, 1'b1} << va_vc[i*VW +: VW]);
             end
             cc_ib_output_unit #(.VCS(VCS), .VW(VW), .FLIT_W(FLIT_W), .CD_MAX(CD_MAX)) u_out (
@@ -288,8 +290,12 @@ module cc_ib_router #(
         end
     endgenerate
 
-    // The local port: one flit per cycle to the node.
-    reg              local_send;
+    // The local port: one flit per cycle to the node; with ejection VCs, each held by an input VC from
+    // its allocation until the packet's tail has left for the node.
+    reg              local_send, local_tail;
+    reg [VW-1:0]     local_vc;
+    reg [VCS-1:0]    local_take, local_owned;
+    assign owned[PORTS*VCS +: VCS] = local_owned;
     reg [FLIT_W-1:0] local_flit;
     /* verilator lint_off UNUSEDSIGNAL */
     reg [31:0]       local_source;  // (its low byte is the port)
@@ -299,13 +305,26 @@ module cc_ib_router #(
         local_send = 1'b0;
         local_flit = {FLIT_W{1'b0}};
         local_source = 32'd0;
+        local_tail = 1'b0;
+        local_vc = {VW{1'b0}};
         for (j = 0; j < NIN; j = j + 1)
             if (sa_grant[j] && {{(32-OW){1'b0}}, sa_granted_out[j*OW +: OW]} == PORTS) begin
                 local_send = 1'b1;
                 local_flit = tr_flit[j*FLIT_W +: FLIT_W];
                 local_source = j * VCS + {{(32-VW){1'b0}}, sa_vc[j*VW +: VW]};
+                local_tail = tr_tail[j];
+                local_vc = tr_out_vc[j*VW +: VW];
             end
+        local_take = {VCS{1'b0}};
+        for (j = 0; j < NV; j = j + 1)
+            if (va_grant[j] && {{(32-OW){1'b0}}, va_out[j*OW +: OW]} == PORTS)
+                local_take = local_take | ({{(VCS-1){1'b0}}, 1'b1} << va_vc[j*VW +: VW]);
     end
+    always @(posedge clk)
+        if (rst) local_owned <= {VCS{1'b0}};
+        else if (run)
+            local_owned <= (local_owned | local_take) &
+                           ~(local_send && local_tail && ejection_vcs != 4'd0 ? {{(VCS-1){1'b0}}, 1'b1} << local_vc : {VCS{1'b0}});
 
     // The ejection channel: a flit reaches the node ejection_delay edges after it left the switch.
     reg              eject_valid [0:ED_MAX-1];

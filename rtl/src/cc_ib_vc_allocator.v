@@ -2,7 +2,8 @@
 // bit. Each requesting input VC picks the first of its candidate output VCs from its own round-robin
 // pointer on; each output VC's arbiter (cc_ib_arbiter) picks one of the input VCs that picked it, the
 // control logic's priority first, then round robin over the input VCs' logical indices (port * vcs +
-// vc, the injection port counted as port `dim`). Up to ITERS iterations (`iters` of them are used):
+// vc, the injection port counted as port `dim`). The outputs are the PORTS links and the local port
+// (PORTS: the node's ejection VCs, asked for only with `ejection_vcs`). Up to ITERS iterations (`iters` of them are used):
 // in each, the input VCs still unmatched pick again among the output VCs not yet taken. A grant moves
 // both pointers just past it (at the cycle's end: a matched input VC or taken output VC takes no part
 // in a later iteration, so this is the C++ moving them at each grant).
@@ -10,7 +11,7 @@ module cc_ib_vc_allocator #(
     parameter integer PORTS = 8,  // network ports built (outputs); inputs are PORTS + 1
     parameter integer VCS = 4,
     parameter integer ITERS = 1,  // iterations built
-    parameter integer PW = 3,     // bits of an output port number
+    parameter integer PW = 3,     // bits of an output number (PORTS: the local port)
     parameter integer VW = 2,     // bits of a VC number
     parameter integer IW = 6      // bits of an input VC's logical index
 ) (
@@ -28,7 +29,7 @@ module cc_ib_vc_allocator #(
     output wire [(PORTS+1)*VCS*VW-1:0]   granted_vc
 );
     localparam integer NV = (PORTS + 1) * VCS;
-    localparam integer NO = PORTS * VCS;
+    localparam integer NO = (PORTS + 1) * VCS;
     /* verilator lint_off UNUSEDSIGNAL */
     wire [31:0] n_wide = ({27'd0, dim} + 32'd1) * {28'd0, vcs};
     /* verilator lint_on UNUSEDSIGNAL */

@@ -72,8 +72,8 @@ struct CommonOptions {
     std::string buffering = "output";
     bool self_packets = false;
     std::optional<std::string> switching, datelines, preset;
-    std::optional<long long> vcs, vc_depth, credit_delay, router_delay, link_delay, injection_delay, ejection_delay, alloc_iters,
-        link_period, flit_bits;
+    std::optional<long long> vcs, vc_depth, credit_delay, router_delay, link_delay, injection_delay, ejection_delay, ejection_vcs,
+        alloc_iters, link_period, flit_bits;
     void add(CLI::App* app, bool with_dim) {
         app->add_option("--topology", topology,
                         "network topology: " + topology_names() + " (default hypercube; see cubecast list)");
@@ -153,6 +153,9 @@ struct CommonOptions {
         app->add_option("--flit-bits", flit_bits,
                         "--buffering input: a flit's width, 64 (default: a header is one flit) or 32 (a header is two)");
         app->add_option("--alloc-iters", alloc_iters,
+        app->add_option("--ejection-vcs", ejection_vcs,
+                        "--buffering input: virtual channels at the output to the node, allocated per packet as at a link "
+                        "(BookSim's ejection channel), 0..vcs (default 0: none, the node takes any packet)");
                         "--buffering input: iterations of the separable allocators, 1..8 (default 1)");
         app->add_option("--datelines", datelines,
                         "--buffering input on a torus: two virtual-channel classes, the upper one after a ring's wraparound "
@@ -281,7 +284,8 @@ std::string CommonOptions::into_microarchitecture(RunConfig& c) const {
          {std::pair{"vcs", vcs}, std::pair{"vc-depth", vc_depth}, std::pair{"credit-delay", credit_delay},
           std::pair{"router-delay", router_delay}, std::pair{"link-delay", link_delay},
           std::pair{"injection-delay", injection_delay}, std::pair{"ejection-delay", ejection_delay},
-          std::pair{"alloc-iters", alloc_iters}, std::pair{"link-period", link_period}, std::pair{"flit-bits", flit_bits}}) {
+          std::pair{"ejection-vcs", ejection_vcs}, std::pair{"alloc-iters", alloc_iters}, std::pair{"link-period", link_period},
+          std::pair{"flit-bits", flit_bits}}) {
         if (!value) continue;
         if (auto e = held(name, *value); !e.empty()) return e;
         c.ib.*number_knob(name) = static_cast<unsigned>(*value);

@@ -36,8 +36,8 @@ std::string IbLockstepConfig::describe() const {
        << (radix && torus ? " datelines=" + datelines : "") << " node=" << node << " flits=" << packet_flits << " vcs=" << vcs
        << " vc-depth=" << vc_depth << " router-delay=" << router_delay << " credit-delay=" << credit_delay
        << " link-delay=" << link_delay << " link-period=" << link_period << " injection-delay=" << injection_delay
-       << " ejection-delay=" << ejection_delay << " alloc-iters=" << alloc_iters << " rotation=" << sbt_rotation
-       << " seed=" << seed << (plant_bug ? " planted-bug" : "");
+       << " ejection-delay=" << ejection_delay << " ejection-vcs=" << ejection_vcs << " alloc-iters=" << alloc_iters
+       << " rotation=" << sbt_rotation << " seed=" << seed << (plant_bug ? " planted-bug" : "");
     return os.str();
 }
 
@@ -79,6 +79,7 @@ public:
         ib.link_period = c.link_period;
         ib.injection_delay = c.injection_delay;
         ib.ejection_delay = c.ejection_delay;
+        ib.ejection_vcs = c.ejection_vcs;
         ib.alloc_iters = c.alloc_iters;
         ib.switching = *parse_switching(c.switching);
         ib.datelines = *parse_datelines(c.datelines);

@@ -63,7 +63,7 @@ struct IbLockstepConfig {
     uint32_t node = 0;
     unsigned packet_flits = 1;
     unsigned vcs = 2, vc_depth = 4, router_delay = 0, credit_delay = 0;
-    unsigned link_delay = 0, link_period = 1, injection_delay = 0, ejection_delay = 0;
+    unsigned link_delay = 0, link_period = 1, injection_delay = 0, ejection_delay = 0, ejection_vcs = 0;
     unsigned alloc_iters = 1;
     unsigned sbt_rotation = 0;
     uint64_t cycles = 1000000;

@@ -108,6 +108,8 @@ int run_input_buffered(const std::vector<std::string>& modes, const std::vector<
                 c.alloc_iters = alloc_iters ? alloc_iters : 1;
                 if (!alloc_iters && kRtlIbAllocIters > 1 && ((c.seed >> 32) & 1u))
                     c.alloc_iters = 2 + static_cast<unsigned>((c.seed >> 40) % std::max(1u, kRtlIbAllocIters - 1));
+                // Ejection VCs (allocated per packet to the node) in half the configurations, likewise.
+                if ((c.seed >> 48) & 1u) c.ejection_vcs = 1 + static_cast<unsigned>((c.seed >> 52) % c.vcs);
                 c.plant_bug = plant_bug;
                 const LockstepResult r = run_isolated(c);
                 print(c.describe(), r);

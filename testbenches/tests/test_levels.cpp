@@ -180,6 +180,7 @@ struct IbKnobs {
     unsigned vcs, depth, router_delay, link_delay, credit_delay, injection_delay, ejection_delay, iters, period;
     const char* preset;
     unsigned flit_bits = 64;
+    unsigned ejection_vcs = 0;
 };
 const IbKnobs kIbKnobs[] = {
     {"V1 B4 wormhole", Switching::wormhole, 1, 4, 0, 0, 0, 0, 0, 1, 1, ""},
@@ -188,6 +189,7 @@ const IbKnobs kIbKnobs[] = {
     {"V2 B6 store-forward R3 L2 I2 E1", Switching::store_forward, 2, 6, 3, 2, 0, 2, 1, 1, 1, ""},
     {"V2 B4 wormhole period 2", Switching::wormhole, 2, 4, 0, 0, 0, 0, 0, 1, 2, ""},
     {"V2 B5 cut-through R1 C1 32-bit flits", Switching::cut_through, 2, 5, 1, 0, 1, 0, 0, 1, 1, "", 32},
+    {"V3 B4 wormhole R2 L1 two ejection VCs", Switching::wormhole, 3, 4, 2, 1, 0, 0, 0, 1, 1, "", 64, 2},
     {"preset booksim", Switching::wormhole, 0, 0, 0, 0, 0, 0, 0, 0, 0, "booksim"},
     {"preset noxim", Switching::wormhole, 0, 0, 0, 0, 0, 0, 0, 0, 0, "noxim"},
 };
@@ -208,6 +210,7 @@ RunConfig with_ib(RunConfig c, const IbKnobs& k) {
     c.ib.alloc_iters = k.iters;
     c.ib.link_period = k.period;
     c.ib.flit_bits = k.flit_bits;
+    c.ib.ejection_vcs = k.ejection_vcs;
     if (k.flit_bits == 32) c.packet_flits = std::max(2u, c.packet_flits);  // (a header is two flits)
     return c;
 }
