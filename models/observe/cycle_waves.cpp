@@ -34,13 +34,6 @@ namespace cubecast {
 
 using namespace sc_core;
 
-bool vcd_to_fst(const std::string& stem) {
-    const std::string cmd = "vcd2fst -v '" + stem + ".vcd' -f '" + stem + ".fst' >/dev/null 2>&1";
-    const bool ok = std::system(cmd.c_str()) == 0;
-    if (ok) std::remove((stem + ".vcd").c_str());
-    return ok;
-}
-
 bool has_extension(const std::string& path, const std::string& ext) {
     return path.size() > ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0;
 }
@@ -58,11 +51,7 @@ std::string CycleWaves::gtkw_path_for(const std::string& vcd_path) { return wave
 CycleWaves::CycleWaves(const std::string& path, const Topology& topology, const std::vector<std::unique_ptr<LinkSignals>>& links,
                        const std::vector<std::unique_ptr<RouterBase>>& routers)
     : path_(path), stem_(wave_stem(path)), fst_(has_extension(path, ".fst")), topology_(topology) {
-    {
-        std::ofstream probe(stem_ + ".vcd");
-        if (!probe) throw std::runtime_error("cannot write wave file '" + path + "': " + std::strerror(errno));
-    }
-    file_ = sc_create_vcd_trace_file(stem_.c_str());
+    file_ = sc_create_vcd_trace_file(scratch_.path("waves").c_str());  // (SystemC adds the .vcd)
     // RTL routers' observation values change on the falling edge. SystemC notes the unit on stderr
     // (I703), which tells a user nothing: that one note is switched off.
     sc_report_handler::set_actions("tracing timescale unit set", SC_INFO, SC_DO_NOTHING);
@@ -90,8 +79,6 @@ CycleWaves::CycleWaves(const std::string& path, const Topology& topology, const 
                                  case WaveSignal::out_credit: return sc_trace(file_, l->buses->credit->read(l->index), name);
                              }
                          });
-    std::ofstream gtkw(gtkw_path_for(path));
-    if (!gtkw) throw std::runtime_error("cannot write '" + gtkw_path_for(path) + "'");
 #if CUBECAST_WITH_RTL
     for (const auto& r : routers)
         if (dynamic_cast<RtlRouter*>(r.get()) || dynamic_cast<RtlIbRouter*>(r.get())) {
@@ -101,7 +88,10 @@ CycleWaves::CycleWaves(const std::string& path, const Topology& topology, const 
 #endif
 }
 
-CycleWaves::~CycleWaves() { static_cast<void>(close(0)); }
+CycleWaves::~CycleWaves() {  // (a run that did not end: nothing reaches the user's paths)
+    if (file_) sc_close_vcd_trace_file(file_);
+    if (rtl_) rtl_->close();
+}
 
 void CycleWaves::trace_rtl(const std::vector<std::unique_ptr<RouterBase>>& routers) {
 #if CUBECAST_WITH_RTL
@@ -113,32 +103,35 @@ void CycleWaves::trace_rtl(const std::vector<std::unique_ptr<RouterBase>>& route
             rtl_vcs_ = rtl->virtual_channels();
         }
     }
-    rtl_->open((stem_ + "_rtl.vcd").c_str());
+    rtl_->open(scratch_.path("rtl.vcd").c_str());
 #else
     static_cast<void>(routers);
 #endif
 }
 
-std::vector<std::string> CycleWaves::close(uint64_t nanoseconds) {
+std::vector<std::string> CycleWaves::close(uint64_t start_ns, uint64_t end_ns) {
     if (!file_) return {};
     sc_close_vcd_trace_file(file_);
     file_ = nullptr;
     if (rtl_) rtl_->close();
+    const uint64_t nanoseconds = end_ns > start_ns ? end_ns - start_ns : 1;
     std::vector<std::string> failed;
     // SystemC's writer reports no errors: the dump must end with its last time stamp.
-    if (auto e = incomplete_file("the waves", stem_ + ".vcd", "#"); !e.empty()) failed.push_back(e);
-    if (rtl_ && failed.empty()) {  // the internals' save file, from the dump's own declarations
-        std::ifstream dump(stem_ + "_rtl.vcd");
-        const std::string text =
-            make_rtl_gtkw(stem_ + (fst_ ? "_rtl.fst" : "_rtl.vcd"), dump, topology_, rtl_vcs_, 16, nanoseconds);
+    const std::string dump = scratch_.path("waves.vcd"), rtl_dump = scratch_.path("rtl.vcd");
+    if (auto e = incomplete_file("the waves", dump, "#"); !e.empty()) failed.push_back(e);
+    if (failed.empty())
+        if (auto e = publish_vcd(scratch_, dump, path_, static_cast<double>(start_ns), "the waves"); !e.empty())
+            failed.push_back(e);
+    if (rtl_ && failed.empty()) {  // the internals, and their save file from the dump's own declarations
+        const std::string rtl_path = stem_ + (fst_ ? "_rtl.fst" : "_rtl.vcd");
+        if (auto e = publish_vcd(scratch_, rtl_dump, rtl_path, static_cast<double>(start_ns), "the RTL routers' waves");
+            !e.empty())
+            failed.push_back(e);
+        std::ifstream in(rtl_dump);
+        const std::string text = make_rtl_gtkw(rtl_path, in, topology_, rtl_vcs_, 16, nanoseconds);
         std::ofstream gtkw(stem_ + "_rtl.gtkw");
         gtkw << text;
         if (auto e = write_failure("the GTKWave save file", stem_ + "_rtl.gtkw", gtkw); !e.empty()) failed.push_back(e);
-    }
-    if (fst_ && failed.empty()) {
-        if (!vcd_to_fst(stem_)) failed.push_back("converting '" + printable(stem_) + ".vcd' to FST with vcd2fst failed");
-        if (rtl_ && !vcd_to_fst(stem_ + "_rtl"))
-            failed.push_back("converting '" + printable(stem_) + "_rtl.vcd' to FST with vcd2fst failed");
     }
     std::ofstream gtkw(gtkw_path_for(path_));
     gtkw << make_gtkw(path_, topology_, 16, nanoseconds, virtual_channels_);

@@ -11,6 +11,7 @@
 
 #include "models/fabric/link.h"
 #include "models/fabric/topology.h"
+#include "models/observe/wave_file.h"
 #include "routers/cores/router_base.h"
 
 class VerilatedVcdSc;
@@ -53,22 +54,24 @@ void for_each_wave_signal(const Topology& topology, bool virtual_channels, Visit
 
 class CycleWaves {
 public:
-    // Throws std::runtime_error if the files cannot be written.
-    // `path` ends in .vcd or .fst (then a VCD is written beside it and converted when closed).
+    // Throws std::runtime_error if its temporary folder cannot be made (wave_file.h: the dumps are
+    // written there and reach `path`, a .vcd or .fst, when closed).
     CycleWaves(const std::string& path, const Topology& topology, const std::vector<std::unique_ptr<LinkSignals>>& links,
                const std::vector<std::unique_ptr<RouterBase>>& routers);
     ~CycleWaves();
     // After elaboration: adds the internals of the Verilated routers to <name>_rtl.vcd.
     void trace_rtl(const std::vector<std::unique_ptr<RouterBase>>& routers);
-    // Closes the dumps (converting to FST if asked) and writes the .gtkw, zoomed to `nanoseconds`.
-    // Closes the dump (and converts it to FST): the failures, one line each (none: empty).
-    std::vector<std::string> close(uint64_t nanoseconds);
+    // Closes the dumps and writes them to the path asked (and the RTL's beside it), their times moved
+    // so that cycle 0 (at `start_ns` in the simulation) is at 0, with the .gtkw zoomed to the run up
+    // to `end_ns`: the failures, one line each (none: empty).
+    std::vector<std::string> close(uint64_t start_ns, uint64_t end_ns);
 
     // The signal names the VCD holds for a node's port (also what the .gtkw lists).
     static std::string port_prefix(const Topology& topology, uint32_t node, unsigned port);
     static std::string gtkw_path_for(const std::string& vcd_path);
 
 private:
+    WaveScratch scratch_;
     sc_core::sc_trace_file* file_ = nullptr;
     std::string path_, stem_;  // the asked path, and it without .vcd / .fst
     bool fst_ = false;
@@ -83,14 +86,12 @@ bool has_extension(const std::string& path, const std::string& ext);
 // The path without its .vcd or .fst ending: the stem other dumps and the .gtkw are named after.
 std::string wave_stem(const std::string& path);
 
-// vcd2fst (GTKWave's): converts STEM.vcd to STEM.fst and removes the VCD; false if it failed.
-bool vcd_to_fst(const std::string& stem);
-
-// GTKWave's zoom level that fits `nanoseconds` of a dump (time unit 100 ps) in about 600 pixels.
+// GTKWave's zoom level that fits `nanoseconds` of a dump (time unit 100 ps) in the wave pane of the
+// window make_gtkw sets.
 double gtkw_zoom_to_fit(double nanoseconds);
 
-// The .gtkw text for a dump of `cube` lasting `cycles` (nodes limited to `max_nodes` to keep the
-// view readable).
+// The .gtkw text for a dump of `topology` lasting `nanoseconds` (nodes limited to `max_nodes` to keep
+// the view readable).
 std::string make_gtkw(const std::string& vcd_path, const Topology& topology, uint32_t max_nodes, uint64_t nanoseconds,
                       bool virtual_channels);
 

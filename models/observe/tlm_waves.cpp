@@ -14,16 +14,7 @@ namespace cubecast {
 
 TlmWaves::TlmWaves(const std::string& path, const Topology& topology, uint64_t load_cycles, uint64_t ready_ns,
                    bool virtual_channels)
-    : path_(path),
-      stem_(wave_stem(path)),
-      fst_(has_extension(path, ".fst")),
-      topology_(topology),
-      load_cycles_(load_cycles),
-      virtual_channels_(virtual_channels) {
-    {
-        std::ofstream probe(stem_ + ".vcd");
-        if (!probe) throw std::runtime_error("cannot write wave file '" + path + "': " + std::strerror(errno));
-    }
+    : path_(path), topology_(topology), load_cycles_(load_cycles), virtual_channels_(virtual_channels) {
     // The cycle level's signals in its order (the table in cycle_waves.h): a node's group starts at its
     // delivered signal, a link's at its out_valid.
     const unsigned ports = topology.ports();
@@ -144,11 +135,14 @@ std::vector<std::string> TlmWaves::close(uint64_t end_ns) {
     if (closed_) return {};
     closed_ = true;
     std::vector<std::string> failed;
-    if (auto e = write_vcd(stem_ + ".vcd", end_ns); !e.empty()) failed.push_back(e);
-    if (fst_ && failed.empty() && !vcd_to_fst(stem_))
-        failed.push_back("converting '" + printable(stem_) + ".vcd' to FST with vcd2fst failed");
+    const std::string dump = scratch_.path("waves.vcd");
+    if (auto e = write_vcd(dump, end_ns); !e.empty()) failed.push_back(e);
+    const uint64_t start_ns = run_time(0);
+    if (failed.empty())
+        if (auto e = publish_vcd(scratch_, dump, path_, static_cast<double>(start_ns), "the waves"); !e.empty())
+            failed.push_back(e);
     std::ofstream gtkw(CycleWaves::gtkw_path_for(path_));
-    gtkw << make_gtkw(path_, topology_, 16, end_ns, virtual_channels_);
+    gtkw << make_gtkw(path_, topology_, 16, end_ns > start_ns ? end_ns - start_ns : 1, virtual_channels_);
     if (auto e = write_failure("the GTKWave save file", CycleWaves::gtkw_path_for(path_), gtkw); !e.empty()) failed.push_back(e);
     return failed;
 }

@@ -8,7 +8,8 @@
 //     packet; when the receiver accepts the transfer (start a), flit k shows from cycle a + k and valid
 //     falls at a + L unless the next packet starts then (recorded later, so it wins);
 //   - a link's ready is its receiver's input: high from cycle 0, low while the input holds a packet.
-// Times are the cycle level's: rst at 0 ns, load edge i at 1 + i ns, run cycle c at 1 + L + c ns.
+// Times are the cycle level's: rst at 0 ns, load edge i at 1 + i ns, run cycle c at 1 + L + c ns; the
+// dump reaches the user's path with cycle c at c ns, as the cycle level's (wave_file.h).
 #pragma once
 #include <cstdint>
 #include <fstream>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "models/fabric/topology.h"
+#include "models/observe/wave_file.h"
 #include "routers/cores/router_base.h"
 #include "routers/cores/tlm_observer.h"
 
@@ -23,8 +25,7 @@ namespace cubecast {
 
 class TlmWaves : public TlmWaveObserver {
 public:
-    // Throws std::runtime_error if the files cannot be written. `path` ends in .vcd or .fst (a VCD is
-    // then written beside it and converted when closed).
+    // Throws std::runtime_error if its temporary folder cannot be made. `path` ends in .vcd or .fst.
     // The inputs' ready goes high at `ready_ns` (the ideal router's at its first run edge, the
     // input-buffered router's at its first clock edge).
     // `virtual_channels`: the links' VC and credit signals too (input-buffered routers).
@@ -60,8 +61,8 @@ private:
     void sample(uint32_t signal, uint64_t time_ns, uint64_t value);
     std::string write_vcd(const std::string& vcd_path, uint64_t end_ns);  // the failure, if any
 
-    std::string path_, stem_;
-    bool fst_ = false;
+    std::string path_;
+    WaveScratch scratch_;
     bool closed_ = false;
     const Topology& topology_;
     uint64_t load_cycles_;

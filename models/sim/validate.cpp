@@ -594,11 +594,11 @@ std::optional<std::string> validate(const RunConfig& given) {
         return "--vcd '" + printable(c.vcd_path) + "' must name a .vcd file";
     if (!c.fst_path.empty() && !has_extension(c.fst_path, ".fst"))
         return "--fst '" + printable(c.fst_path) + "' must name a .fst file";
-    // The waves, the .gtkw beside them, the VCD an FST is converted from, the RTL's internals and theirs.
+    // The waves, the .gtkw beside them, the RTL's internals and theirs (nothing else: wave_file.h).
     for (const auto& [option, path] : {std::pair<const char*, std::string>{"--vcd", c.vcd_path}, {"--fst", c.fst_path}}) {
         if (path.empty()) continue;
-        const std::string stem = wave_stem(path);
-        for (const std::string& file : {path, stem + ".vcd", stem + ".gtkw", c.uses_rtl() ? stem + "_rtl.vcd" : std::string(),
+        const std::string stem = wave_stem(path), ext = path.substr(path.size() - 4);
+        for (const std::string& file : {path, stem + ".gtkw", c.uses_rtl() ? stem + "_rtl" + ext : std::string(),
                                         c.uses_rtl() ? stem + "_rtl.gtkw" : std::string()})
             if (auto e = output_problem(option, file)) return e;
     }

@@ -76,6 +76,7 @@ void InputBufferedRouter::on_clock() {
         if (!own_routed_) {
             route_own_packets();
             note_made();
+            if (waves_) note_held();
         }
         if (load.read()) return;  // own packets wait in the network interface; injection starts with the run
         running_ = true;
@@ -100,6 +101,7 @@ void InputBufferedRouter::run_edge() {
     // same cycle (routing takes no cycle of its own: BookSim's routing_delay 0).
     route_fronts(0, ports_ + 1);
     drive_links();
+    if (waves_) note_held();
     ++cycle_;
 }
 

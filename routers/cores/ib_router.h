@@ -226,6 +226,14 @@ private:
         wave_occupancy_[p] = n;
     }
     const VirtualChannel& channel(unsigned p, unsigned vc) const { return vcs_[p * ib_.vcs + vc]; }
+    // The waves' header of output q: the packet whose flit is on its link (from its header's last flit).
+    void note_sending(unsigned q, const Header& h) {
+        wave_tx_origin_[q] = h.origin;
+        wave_tx_msg_[q] = h.msg;
+        wave_tx_dest_[q] = static_cast<int>(h.trace_dest());
+    }
+    // The waves' held packets: what the node's interface has not taken yet and the control unit holds.
+    void note_held() { wave_held_ = static_cast<unsigned>(injection_.size() + emitted_.size() + held_.size()); }
 
     InputBuffering ib_;
     unsigned ports_;                   // network ports; the injection input and the local output are port ports_

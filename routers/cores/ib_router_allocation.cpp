@@ -143,6 +143,7 @@ void InputBufferedRouter::traverse(unsigned p, unsigned vc, unsigned out) {
         }
         sent_mask_ |= 1u << out;
         touch_out(out);
+        if (waves_ && c.read + 1u >= config_.format.header_flits()) note_sending(out, c.header);
         outs_[out].flit_sent(w);
         if (outs_[out].credits(w) < ib_.stop_below_credits) counters_.buffers_short = true;
         owed_mask_ |= 1u << out;

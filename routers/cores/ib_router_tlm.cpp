@@ -43,6 +43,7 @@ void InputBufferedRouter::run_due(uint64_t cycle) {
         started_ = true;
         route_own_packets();
         note_made();
+        if (waves_) note_held();
         if (hooks_.waves) hooks_.waves->sample_router(*this, hooks_.waves->load_time(0));
     }
     cycle_ = cycle;

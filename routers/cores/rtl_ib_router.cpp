@@ -255,17 +255,26 @@ void RtlIbRouter::count_outputs() {
         if (touched_) touched_->push_back(out_[p].index);
         const unsigned vc = (vcs >> (kVcBits * p)) & ((1u << kVcBits) - 1);
         Following& f = sending_[size_t{p} * config_.ib.vcs + vc];
-        if (f.seen == 0) {  // a head: a copy starts
+        const unsigned seen = f.seen;
+        if (seen == 0) {  // a head: a copy starts
             ++counters_.transmissions_started;
             ++counters_.copies_enqueued;
             ++counters_.in_routers;
         }
         follow(f, flit_of(flits, p));
+        if (waves_ && seen + 1 >= config_.format.header_flits()) {  // the header is whole on the link: the waves show it
+            Header h;
+            decode_header(f.header, h);
+            wave_tx_origin_[p] = h.origin;
+            wave_tx_msg_[p] = h.msg;
+            wave_tx_dest_[p] = static_cast<int>(h.trace_dest());
+        }
     }
     if (v_src_taken_.read() && !source_.empty()) {
         source_.pop_front();
         --counters_.in_routers;  // (its copies count as their heads leave)
     }
+    wave_held_ = static_cast<unsigned>(source_.size());  // (the node's packets the interface has not taken)
     if (v_ni_push_.read()) ++counters_.progress;
     if (v_dlv_valid_.read()) deliver(v_dlv_source_.read(), flit_of(v_dlv_flit_.read(), 0));
     // (The largest a VC held: counted as the SystemC router does, once a flit is in and before one leaves.)
@@ -361,6 +370,7 @@ VcSnapshot RtlIbRouter::snapshot(unsigned p, unsigned vc) const {
     decode_header(state.range(base + 63, base).to_uint64(), s.header);
     s.routed = state[base + 64].to_bool();
     s.local = state[base + 66].to_bool();
+    s.local_vcs = config_.ib.ejection_vcs != 0;
     s.next_here = state[base + 67].to_bool();
     s.port = field(state, base + 68, 8);
     s.read = field(state, base + 84, 8);
@@ -370,7 +380,6 @@ VcSnapshot RtlIbRouter::snapshot(unsigned p, unsigned vc) const {
     if (!s.local && s.out_vc >= 0) s.out_credits = credits_held(s.port, static_cast<unsigned>(s.out_vc));
     return s;
 }
-    s.local_vcs = config_.ib.ejection_vcs != 0;
 
 std::vector<VcSnapshot> RtlIbRouter::input_snapshot(unsigned p) const {
     std::vector<VcSnapshot> input;

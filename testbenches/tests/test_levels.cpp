@@ -390,3 +390,75 @@ TEST(Levels, InputBufferedRouterSameWaves) {
         expect_same_waves(c);
     }
 }
+
+namespace {
+// The value a dump shows for a signal at `time` (its last change at or before it; 0 before any).
+uint64_t value_at(const ValueChanges& changes, uint64_t time) {
+    const auto after = std::upper_bound(changes.begin(), changes.end(), std::make_pair(time, ~uint64_t{0}));
+    return after == changes.begin() ? 0 : std::prev(after)->second;
+}
+}  // namespace
+
+// The waves and the trace tell one story: at the cycle a trace row starts (time = cycle, in ns: the
+// dump's 100 ps unit times 10), the link's out_valid is high and its tx_origin, tx_msg and tx_dest show
+// the row's packet, on both routers (the input-buffered one with virtual channels interleaving on a
+// link) and both levels, whatever the task's load phase lasts (the total exchange preloads 15 packets a
+// node, the MNB one).
+TEST(Levels, WavesShowEachTraceRowsHeaderAtItsCycle) {
+    struct Case {
+        const char* name;
+        RunConfig c;
+    };
+    std::vector<Case> cases;
+    cases.push_back({"ideal MNB, 2-flit packets", config("mnb", "bostt", 4, 0, 2)});
+    cases.push_back({"ideal TE", config("te", "bostt", 4, 0, 1)});
+    RunConfig ib = config("mnb", "bostt", 4, 0, 2);  // the audit's case
+    ib.buffering = Buffering::input;
+    ib.ib.vcs = 2;
+    ib.ib.vc_depth = 8;
+    ib.ib.router_delay = 2;
+    cases.push_back({"input-buffered MNB, R = 2", ib});
+    cases.push_back({"input-buffered TE, V4 cut-through", with_ib(config("te", "bostt", 4, 0, 3), kIbKnobs[2])});
+    RunConfig mesh = with_ib(config("traffic", "dor", 2, 0, 3), kIbKnobs[1]);  // 2 VCs interleave on a link
+    mesh.topology = "array";
+    mesh.radix = 4;
+    mesh.rate = 0.5;
+    mesh.traffic_warmup = 20;
+    mesh.traffic_window = 80;
+    mesh.traffic_drain = 60;
+    cases.push_back({"input-buffered mesh traffic, 2 VCs of 3 flits", mesh});
+    for (Case& k : cases)
+        for (const Level level : {Level::cycle, Level::tlm}) {
+            SCOPED_TRACE(std::string(k.name) + " at the " + level_name(level) + " level");
+            RunConfig c = k.c;
+            c.level = level;
+            c.vcd_path = temp_path("rows_waves.vcd");
+            const Outcome o = run_traced(c);
+            ASSERT_EQ(o.result.status, RunStatus::ok);
+            const auto waves = read_vcd_changes(c.vcd_path);
+            std::remove(c.vcd_path.c_str());
+            std::remove((c.vcd_path.substr(0, c.vcd_path.size() - 4) + ".gtkw").c_str());
+            const auto topology = make_topology(c.topology, c.dim, c.radix);
+            ASSERT_GT(o.rows.size(), 20u);
+            unsigned wrong = 0;
+            for (const TraceRow& row : o.rows) {
+                unsigned port = 0;
+                while (topology->across(row.src, port) != std::optional<uint32_t>(row.dst)) ++port;
+                const std::string link = "SystemC.node" + std::to_string(row.src) + "." + topology->port_name(port) + ".";
+                const uint64_t t = row.start * 10;
+                const auto at = [&](const char* signal) {
+                    const auto it = waves.find(link + signal);
+                    return it == waves.end() ? 0 : value_at(it->second, t);
+                };
+                const uint64_t shown[] = {at("out_valid"), at("tx_origin"), at("tx_msg"), at("tx_dest")};
+                const uint64_t expected[] = {1, row.origin, row.msg, static_cast<uint32_t>(row.dest)};
+                if (std::equal(std::begin(shown), std::end(shown), std::begin(expected))) continue;
+                if (++wrong <= 3)
+                    ADD_FAILURE() << "row " << row.start << "," << row.end << "," << row.src << "," << row.dst << ","
+                                  << row.origin << "," << row.msg << ",...," << row.dest << ": the waves show valid " << shown[0]
+                                  << " origin " << shown[1] << " msg " << shown[2] << " dest " << static_cast<int32_t>(shown[3])
+                                  << " at " << t / 10 << " ns";
+            }
+            EXPECT_EQ(wrong, 0u) << "of " << o.rows.size() << " rows";
+        }
+}
