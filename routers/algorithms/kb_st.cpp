@@ -9,7 +9,7 @@ namespace cubecast {
 namespace {
 
 LogicFactory build_with(StVariant variant, const AlgorithmSetup& s) {
-    StSetup st{variant, s.topology.dim(), s.packet_flits};
+    StSetup st{variant, s.topology.dim(), s.packet_flits, s.token_flits};
     st.k = variant == StVariant::mnb ? s.topology.nodes() : s.sources.size();
     st.budget = st_random_budget(s.topology.dim(), st.k, s.c_star);
     st.seed = s.seed;
@@ -23,6 +23,12 @@ std::function<Bounds(const BoundQuery&)> kb_bounds(
         const unsigned d = q.topology.dim();
         return Bounds{paper(d, q.k, q.options), kb_lower_bound(q), kb_transmissions(d, q.k)};
     };
+}
+
+// A termination token's d hops behind a root's last packet, which it cannot pass: (d - 1) max(1, t_p).
+Slots termination_hops(unsigned d, const FormulaOptions& o) {
+    const Slots t_p = o.t_p_slots();
+    return (t_p > Slots(1) ? t_p : Slots(1)) * (d - 1);
 }
 
 }  // namespace
@@ -41,10 +47,16 @@ AlgorithmEntry with_token_range(AlgorithmEntry e) {
 }
 
 void register_kb_st(Registry& r) {
-    // Total time 2 ceil(K/d) + 4d: phase 1 2d + 1, phase 2 ceil(K/d) + d - 1, phase 3 ceil(K/d) + d.
+    // Total time 2 ceil(K/d) + 4d (000 §3.2): phase 1 2d + 1, phase 2 ceil(K/d) + d - 1, phase 3
+    // ceil(K/d) + d. The text counts its tokens (prefix steps, K, termination) as packets of a slot;
+    // with tokens of t_p = T/F slots, from its argument: phase 1 is 2d + 1 token steps, (2d + 1) t_p;
+    // in phase 3 the termination token follows a root's last packet down the d levels of its tree and
+    // cannot pass it, so it arrives ceil(K/d) + (d - 1) max(1, t_p) + t_p after the phase began. In
+    // all 2 ceil(K/d) + d - 1 + (2d + 2) t_p + (d - 1) max(1, t_p): the paper's figure at t_p = 1.
     r.add(with_token_range({TaskKind::kb, "st", "000 §3.2 (prefix ranks, d edge-disjoint SBTs of §2.1.3, termination packets)",
-                            "2ceil(K/d)+4d", kb_bounds([](unsigned d, uint64_t k, const FormulaOptions&) {
-                                return std::optional<Slots>(2 * ceil_div(k, d) + 4 * uint64_t{d});
+                            "2ceil(K/d)+d-1+(2d+2)t_p+(d-1)max(1,t_p)", kb_bounds([](unsigned d, uint64_t k, const FormulaOptions& o) {
+                                return std::optional<Slots>(Slots(2 * ceil_div(k, d) + d - 1) + o.t_p_slots() * (2 * uint64_t{d} + 2) +
+                                                            termination_hops(d, o));
                             }),
                             [](const AlgorithmSetup& s) { return build_with(StVariant::prefix, s); }}));
     AlgorithmEntry random =
@@ -60,12 +72,13 @@ void register_kb_st(Registry& r) {
                             "Theta(max(d, K/d)) w.h.p., always correct",
                             kb_bounds([](unsigned, uint64_t, const FormulaOptions&) { return std::optional<Slots>(); }),
                             [](const AlgorithmSetup& s) { return build_with(StVariant::random_guaranteed, s); }}));
-    // K = 2^d: r_x = 2^d - x is known, no phase 1: 2 ceil(2^d/d) + 2d - 1.
-    r.add({TaskKind::mnb, "st", "000 §3.2 with K = 2^d (no prefix phase: r_x = 2^d - x)", "2ceil(2^d/d)+2d-1",
+    // K = 2^d: r_x = 2^d - x is known, no phase 1: 2 ceil(2^d/d) + 2d - 1 (termination tokens of a
+    // slot; of t_p slots, as above: 2 ceil(2^d/d) + d - 1 + (d - 1) max(1, t_p) + t_p).
+    r.add({TaskKind::mnb, "st", "000 §3.2 with K = 2^d (no prefix phase: r_x = 2^d - x)", "2ceil(2^d/d)+d-1+(d-1)max(1,t_p)+t_p",
            [](const BoundQuery& q) {
                const unsigned d = q.topology.dim();
-               return Bounds{Slots(2 * ceil_div(uint64_t{1} << d, d) + 2 * uint64_t{d} - 1), mnb_lower_bound(q),
-                             broadcast_transmissions(d)};
+               return Bounds{Slots(2 * ceil_div(uint64_t{1} << d, d) + d - 1) + q.options.t_p_slots() + termination_hops(d, q.options),
+                             mnb_lower_bound(q), broadcast_transmissions(d)};
            },
            [](const AlgorithmSetup& s) { return build_with(StVariant::mnb, s); }});
 }

@@ -36,7 +36,12 @@ StLogic::StLogic(const StSetup& s, uint32_t id)
     if (id == 0) counts_.assign(s_.d + 1, 0);
 }
 
-uint64_t StLogic::phase2_start() const { return s_.variant == StVariant::prefix ? 2 * s_.d + 1 : 0; }
+// Phase 1 is 2d + 1 token steps (000 §3.2 counts them as slots: its tokens are packets; here a step is
+// a token's hop, T cycles, the papers' t_p = T/F slots).
+uint64_t StLogic::phase2_start() const {
+    return s_.variant == StVariant::prefix ? (2 * uint64_t{s_.d} + 1) * s_.token_flits : 0;
+}
+uint64_t StLogic::k_deadline() const { return 2 * uint64_t{s_.d} * s_.token_flits; }
 
 // Phase 2 lasts ceil(K/d) + d - 1 slots (B + d - 1 for the fixed randomized variant).
 uint64_t StLogic::phase3_start() const {
@@ -185,11 +190,12 @@ void StLogic::on_cycle(const LocalView& v, std::vector<Emission>& out) {
         if (!prefix_) prefix_ = std::make_unique<ParallelPrefix>(s_.d, id_, own_.size());
         prefix_->on_cycle(v, out);
         if (id_ == 0 && prefix_->total() && !k_) k_ = prefix_->total();
-        // The last step of phase 1 (cycle 2d): node 0 tells e_1..e_d the value of K. On a router
-        // slower than the paper's the prefix may not have brought K by then: phase 1 overran (a
-        // failed check), and K goes out as soon as it is known.
-        if (id_ == 0 && !total_sent_ && v.cycle >= 2 * s_.d) {
-            if (v.cycle == 2 * s_.d && !k_) fail("phase 1 overran: node 0 did not know K at cycle " + std::to_string(v.cycle));
+        // The last step of phase 1 (from cycle 2dT): node 0 tells e_1..e_d the value of K. On a
+        // router slower than the paper's the prefix may not have brought K by then: phase 1 overran
+        // (a failed check), and K goes out as soon as it is known.
+        if (id_ == 0 && !total_sent_ && v.cycle >= k_deadline()) {
+            if (v.cycle == k_deadline() && !k_)
+                fail("phase 1 overran: node 0 did not know K at cycle " + std::to_string(v.cycle));
             if (k_) {
                 total_sent_ = true;
                 Emission e{make_token(id_, kTokenTotal, *k_), {}};
@@ -233,7 +239,7 @@ uint64_t StLogic::next_cycle_needed(uint64_t cycle) const {
     if (s_.variant == StVariant::prefix) {
         if (!prefix_) return cycle;
         if (const auto e = prefix_->next_emission(cycle)) at(*e);
-        if (id_ == 0 && !total_sent_) at(2 * uint64_t{s_.d});  // K to the roots (once known)
+        if (id_ == 0 && !total_sent_) at(k_deadline());  // K to the roots (once known)
     }
     if (!released_ && ready_to_release()) return cycle;
     if (my_tree_ && released_ && !phase3_started_) {

@@ -1,7 +1,7 @@
 // The K-broadcast algorithm of paper 000 §3.2 on the d edge-disjoint spanning binomial trees, as one
 // clocked control logic with four variants (kb_st.cpp registers them):
-//   prefix: kb/st. Phase 1 (2d + 1 token steps): parallel prefix (§2.2) gives r_x = sum_{y>=x} a_y,
-//     and node 0 sends K to e_1..e_d. Phase 2: the m-th packet of node x goes to root e_j,
+//   prefix: kb/st. Phase 1 (2d + 1 token steps, T cycles each): parallel prefix (§2.2) gives
+//     r_x = sum_{y>=x} a_y, and node 0 sends K to e_1..e_d in the last step. Phase 2: the m-th packet of node x goes to root e_j,
 //     j = (r_x - a_x - 1 + m) mod d + 1 (end of §3.2; m = a_x = 1 gives j = (r_x - 1) mod d + 1),
 //     along the reversed path of T^(j). It lasts ceil(K/d) + d - 1 slots, which the roots compute
 //     from K. Phase 3: root e_j broadcasts its N_j packets down T^(j), then a termination packet.
@@ -39,6 +39,7 @@ struct StSetup {
     StVariant variant;
     unsigned d;
     unsigned packet_flits;
+    unsigned token_flits = 1;  // a token's flits T: a prefix step (a token's hop) takes T cycles, t_p = T/F slots
     uint64_t k = 0;       // known K (all but prefix; for random_guaranteed only node 0 uses it)
     uint64_t budget = 0;  // random_fixed: B = ceil(C* K / d)
     uint64_t seed = 1;
@@ -65,6 +66,7 @@ private:
     void check_finished(uint64_t cycle);
     void fail(const std::string& what);
     uint64_t phase2_start() const;
+    uint64_t k_deadline() const;  // the cycle node 0 sends K (phase 1's last step)
     uint64_t phase3_start() const;  // the scheduled start (not random_guaranteed)
 
     StSetup s_;

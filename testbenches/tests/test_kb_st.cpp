@@ -66,7 +66,7 @@ void expect_st_trace(const Outcome& o, const RunConfig& c, const std::map<std::p
     EXPECT_EQ(r.status, RunStatus::ok) << (r.problems.empty() ? "" : r.problems.front());
     EXPECT_TRUE(r.delivered_exactly_once);
     EXPECT_TRUE(r.conserved);
-    const TraceFacts f = check_trace(o.rows, c.dim, c.packet_flits);
+    const TraceFacts f = check_trace(o.rows, c.dim, c.packet_flits, c.token_flits);
     EXPECT_TRUE(f.violations.empty()) << f.violations.front();
     EXPECT_EQ(f.data_rows, r.data_transmissions);
     const unsigned d = c.dim;
@@ -95,21 +95,27 @@ void expect_st_trace(const Outcome& o, const RunConfig& c, const std::map<std::p
     }
 }
 
-// kb/st: exactly 2 ceil(K/d) + 4d slots (F = 1); in cycles (2d + 1) + 2 (ceil(K/d) + d - 1) F + 1.
+// kb/st: exactly 2 ceil(K/d) + 4d slots (F = T = 1). In cycles, with tokens of T flits (a prefix
+// step, a token's hop, takes T cycles): phase 1 is 2d + 1 steps, (2d + 1) T; phase 2 (ceil(K/d) + d -
+// 1) F; in phase 3 a root sends its ceil(K/d) packets, then the termination token, which follows the
+// last packet down d levels and cannot pass it: ceil(K/d) F + (d - 1) max(F, T) + T. The paper's time
+// (its figure with tokens of t_p = T/F slots) is that, exactly.
 void expect_st(const RunConfig& c, const std::string& label) {
     SCOPED_TRACE(label);
     const unsigned d = c.dim;
-    const uint64_t k = c.sources.size(), f = c.packet_flits, n = pow2(d);
+    const uint64_t k = c.sources.size(), f = c.packet_flits, t = c.token_flits, n = pow2(d);
     const auto trees = trees_by_rank(d, c.sources);
-    const uint64_t p2 = 2 * d + 1, p3 = p2 + (ceil_div(k, d) + d - 1) * f;
+    const uint64_t p2 = (2 * d + 1) * t, p3 = p2 + (ceil_div(k, d) + d - 1) * f;
+    const uint64_t end = p3 + ceil_div(k, d) * f + (d - 1) * std::max(f, t) + t;
     const Outcome o = run_traced(c);
     expect_st_trace(o, c, trees, p3);
     const auto& r = o.result;
-    EXPECT_EQ(r.completion_cycles, p3 + (ceil_div(k, d) + d - 1) * f + 1);
-    if (f == 1) {
+    EXPECT_EQ(r.status, cubecast::RunStatus::ok) << (r.problems.empty() ? "" : r.problems.front());
+    EXPECT_EQ(r.completion_cycles, end);
+    if (f == 1 && t == 1) {
         EXPECT_EQ(r.completion_slots, 2 * ceil_div(k, d) + 4 * d);
     }
-    EXPECT_EQ(r.paper_slots.value_or(0), 2 * ceil_div(k, d) + 4 * d);
+    EXPECT_EQ(r.paper_slots.value_or(0), cubecast::Slots::of_cycles(end, static_cast<unsigned>(f)));
     uint64_t phase2_hops = 0;
     for (const auto& [id, j] : trees) phase2_hops += popcount(id.first ^ (1u << (j - 1)));
     EXPECT_EQ(r.data_transmissions, k * (n - 1) + phase2_hops);
@@ -204,6 +210,23 @@ TEST(StBroadcast, MultiFlitPacketsKeepTheCycleFormula) {
             expect_st(kb("st", d, random_distinct(d, 3 * d + 1, d + f), f), "F=" + std::to_string(f) + " d=" + std::to_string(d));
 }
 
+// Tokens longer than a flit (t_p = T/F, any t_p <= 1 as the paper allows, and beyond): the phases
+// stretch by T, at both levels, and each run meets the paper's time for its t_p exactly.
+TEST(StBroadcast, LongTokensStretchThePhasesByTheirLength) {
+    const struct {
+        unsigned d, f, t;
+        uint64_t k;
+    } runs[] = {{6, 8, 4, 20}, {3, 2, 2, 3}, {4, 4, 3, 9}, {5, 2, 1, 11}, {4, 1, 2, 7}, {5, 3, 5, 16}};
+    for (const auto& x : runs)
+        for (const auto level : {cubecast::Level::cycle, cubecast::Level::tlm}) {
+            RunConfig c = kb("st", x.d, random_distinct(x.d, x.k, x.d * 31 + x.t), x.f);
+            c.token_flits = x.t;
+            c.level = level;
+            expect_st(c, "d=" + std::to_string(x.d) + " K=" + std::to_string(x.k) + " F=" + std::to_string(x.f) +
+                             " T=" + std::to_string(x.t) + " at the " + level_name(level) + " level");
+        }
+}
+
 // §3.1 vs §3.2: the adversarial set costs the same-order trees at least K slots; st stays at its bound.
 TEST(StBroadcast, BeatsSameOrderTreesOnTheAdversarialPlacement) {
     const unsigned d = 8;
@@ -216,7 +239,8 @@ TEST(StBroadcast, BeatsSameOrderTreesOnTheAdversarialPlacement) {
     EXPECT_LT(st.completion_slots, same.completion_slots);
 }
 
-// mnb/st: K = 2^d, r_x = 2^d - x known, no phase 1: 2 ceil(2^d/d) + 2d - 1 slots.
+// mnb/st: K = 2^d, r_x = 2^d - x known, no phase 1: 2 ceil(2^d/d) + 2d - 1 slots (F = T = 1). With
+// tokens of T flits the termination token follows the last packet as in kb/st above.
 TEST(StBroadcast, MultinodeBroadcastWithoutPrefix) {
     for (unsigned d = 1; d <= 9; ++d) {
         RunConfig c = config("mnb", "st", d);
@@ -231,6 +255,17 @@ TEST(StBroadcast, MultinodeBroadcastWithoutPrefix) {
         uint64_t phase2_hops = 0;
         for (const auto& [id, j] : trees) phase2_hops += popcount(id.first ^ (1u << (j - 1)));
         EXPECT_EQ(o.result.data_transmissions, pow2(d) * (pow2(d) - 1) + phase2_hops);
+    }
+    for (const auto& [d, f, t] : {std::tuple{4u, 1u, 2u}, {5u, 3u, 2u}, {6u, 2u, 5u}}) {
+        RunConfig c = config("mnb", "st", d, 0, f);
+        c.token_flits = t;
+        const uint64_t n = ceil_div(pow2(d), d);
+        const Outcome o = run_traced(c);
+        SCOPED_TRACE("d=" + std::to_string(d) + " F=" + std::to_string(f) + " T=" + std::to_string(t));
+        EXPECT_EQ(o.result.status, cubecast::RunStatus::ok);
+        // phase 2 (n + d - 1) F, then n F, the termination token's (d - 1) max(F, T) and its last hop T
+        EXPECT_EQ(o.result.completion_cycles, (n + d - 1) * f + n * f + (d - 1) * std::max(f, t) + t);
+        EXPECT_EQ(o.result.paper_slots.value_or(0), cubecast::Slots::of_cycles(o.result.completion_cycles, f));
     }
 }
 
