@@ -49,7 +49,9 @@ std::string Slots::str() const {
     while (d % 2 == 0) d /= 2, ++twos;
     while (d % 5 == 0) d /= 5, ++fives;
     places = twos > fives ? twos : fives;
-    if (d != 1 || places > 9) return fraction();  // not a short terminating decimal
+    if (d != 1 || places > 9)  // not a short terminating decimal: a whole number and the rest
+        return num_ < den_ ? fraction()
+                           : std::to_string(num_ / den_) + " " + std::to_string(num_ % den_) + "/" + std::to_string(den_);
     uint64_t scale = 1;
     for (unsigned i = 0; i < places; ++i) scale *= 10;
     const u128 scaled = u128{num_} * scale / den_;  // exact: den_ divides num_ * scale

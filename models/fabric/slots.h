@@ -26,7 +26,8 @@ public:
     double value() const { return static_cast<double>(num_) / static_cast<double>(den_); }
     // The same time in cycles at packet_flits cycles per slot (exact: a fraction of cycles too).
     Slots cycles(unsigned packet_flits) const { return ratio(num_ * packet_flits, den_); }
-    // "13", "12.16" (a terminating decimal), or "37/3".
+    // "13", "12.16" (a terminating decimal), or "12 1/3" (a whole number and a proper fraction): how a
+    // person reads it, exactly.
     std::string str() const;
     // "num/den" or a whole number (what fraction() writes); false if malformed.
     static bool parse(const std::string& text, Slots& out);

@@ -109,6 +109,7 @@ void Network::describe_run(RunResult& r) const {
     r.preset = config_.preset;
     r.seed = config_.seed;
     r.broadcasts = task_.broadcasts();
+    r.chosen = config_.chosen;
     report_bounds(r);
     r.data_transmissions = log_ ? log_->data_transmissions() : monitor_->moved().data_transmissions();
     r.ctrl_transmissions = log_ ? log_->ctrl_transmissions() : monitor_->moved().ctrl_transmissions();

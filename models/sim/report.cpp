@@ -27,6 +27,12 @@ void row(std::ostream& os, const std::string& k, const std::string& v) {
 std::string slots_and_cycles(uint64_t cycles, unsigned packet_flits) {
     return Slots::of_cycles(cycles, packet_flits).str() + " slots (" + std::to_string(cycles) + " cycles)";
 }
+// What the run chose itself, for the first line.
+std::string chosen_words(const std::vector<std::string>& chosen) {
+    std::string s;
+    for (const std::string& c : chosen) s += (s.empty() ? "; chosen for you: " : "; ") + c;
+    return s;
+}
 // A bound in slots and in cycles, both exact.
 std::string bound(const Slots& s, unsigned packet_flits) {
     return s.str() + " slots (" + s.cycles(packet_flits).str() + " cycles)";
@@ -182,7 +188,7 @@ void print_table(std::ostream& os, const RunResult& r) {
            : r.verilog_routers == r.nodes ? ", Verilog routers (Verilated) at every node"
                                           : ", Verilog routers (Verilated) at " + std::to_string(r.verilog_routers) + " of " +
                                                 std::to_string(r.nodes) + " nodes")
-       << "\n";
+       << chosen_words(r.chosen) << "\n";
     row(os, "paper", r.paper);
     if (!r.deadlock_freedom.empty()) row(os, "deadlock freedom", r.deadlock_freedom);
     if (r.completed() && r.task == "traffic")  // (slots are the collectives' unit: a time step per packet)

@@ -259,6 +259,7 @@ json to_json(const RunResult& r, bool with_per_node) {
     if (r.peak_flits_owed || r.peak_injection_flits)  // (the input-buffered router)
         j["input_buffer_peaks"] = {{"flits_owed", r.peak_flits_owed}, {"injection_flits", r.peak_injection_flits}};
     if (r.vc_depth_needed) j["vc_depth_needed"] = *r.vc_depth_needed;
+    if (!r.chosen.empty()) j["chosen"] = r.chosen;  // (what the run chose because the command did not say)
     if (!r.conservation_judged) {
         j["conserved"] = nullptr;
         j["left_in_routers"] = r.left_in_routers ? json(*r.left_in_routers) : json(nullptr);
@@ -349,6 +350,7 @@ RunResult result_from_json(const json& j) {
         r.peak_injection_flits = j["input_buffer_peaks"].at("injection_flits");
     }
     if (j.contains("vc_depth_needed")) r.vc_depth_needed = j.at("vc_depth_needed").get<unsigned>();
+    if (j.contains("chosen")) r.chosen = j.at("chosen").get<std::vector<std::string>>();
     r.last_delivery_cycles = j.at("last_delivery_cycles");
     for (const auto& m : j.at("marks"))
         r.marks.push_back(RunMark{m.at("name").get<std::string>(), m.at("cycle").get<uint64_t>(), m.at("phase_end").get<bool>()});

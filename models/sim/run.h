@@ -84,6 +84,9 @@ struct RunConfig {
     unsigned sbt_rotation = 0;         // SBT dimension rotation (the trees R^c(SBT))
     bool rtl_invert_priority = false;  // test hook: plants a bug in the RTL queue order
     std::string progress_label;        // what the progress lines on stderr call the run (a diagnosis's re-run says so)
+    // What the run chose itself because the command did not say (a task's own topology, its K): the
+    // report's first line names each.
+    std::vector<std::string> chosen;
     // The router's microarchitecture: the papers' ideal output-queued router, or input buffers with
     // virtual channels and credits (its knobs in `ib`; those given explicitly are named in ib_given,
     // for the error when they come without --buffering input or against a preset).
@@ -167,9 +170,10 @@ struct RunResult {
     std::string deadlock_freedom;  // the input-buffered router: whether this routing can deadlock, and why
     uint32_t verilog_routers = 0;  // nodes whose router is the Verilated RTL (the table's header; not in the JSON)
     uint64_t seed = 0;
-    uint64_t broadcasts = 0;         // K for kb, else 0
-    uint64_t completion_cycles = 0;  // the last delivery, or the last node detecting termination if later
-    Slots completion_slots;          // completion_cycles / packet_flits, exactly
+    uint64_t broadcasts = 0;          // K for kb, else 0
+    std::vector<std::string> chosen;  // what the run chose because the command did not say (RunConfig::chosen)
+    uint64_t completion_cycles = 0;   // the last delivery, or the last node detecting termination if later
+    Slots completion_slots;           // completion_cycles / packet_flits, exactly
     uint64_t last_delivery_cycles = 0;
     std::optional<Slots> lower_bound_slots;  // what any algorithm needs on this network and input ...
     std::string lower_bound_argument;        // ... and the argument it comes from

@@ -462,6 +462,22 @@ RunConfig with_defaults(const RunConfig& given) {
         if (algo && algo->runs_on(*topo)) c.packet_flits = std::max(1u, algo->parts(*topo)) * c.header_flits();
     }
     if (c.header_flits() > 1) c.token_flits = std::max(c.token_flits, c.header_flits());  // a token is a header
+    // A task of active nodes given none: half the nodes (else d, 2, 1: the first the algorithm takes),
+    // placed at random by the seed.
+    if (takes_sources(task->kind) && c.sources.empty() && c.k == 0) {
+        const AlgorithmEntry* algo = algorithms().find(task->kind, c.algorithm);
+        const uint64_t nodes = topo->nodes();
+        for (const uint64_t k : {nodes / 2, uint64_t{c.dim}, uint64_t{2}, uint64_t{1}}) {
+            if (k == 0 || k > nodes) continue;
+            std::vector<uint32_t> probe(k);
+            for (uint32_t i = 0; i < k; ++i) probe[i] = i;
+            if (algo && algo->sources_check && algo->sources_check(c.dim, probe)) continue;
+            c.k = k;
+            c.chosen.push_back("K = " + std::to_string(k) + (k == nodes / 2 ? ", half the nodes," : "") +
+                               " placed at random by the seed (--k or --sources to choose)");
+            break;
+        }
+    }
     return c;
 }
 
@@ -487,6 +503,8 @@ std::optional<std::string> range_problem(const std::string& option, long long va
         span(0, 1000000, "1..1000000");
     } else if (option == "vcs") {
         span(1, kMaxVcs);
+    } else if (option == "ejection-vcs") {
+        span(0, c.ib.vcs, "0.." + std::to_string(c.ib.vcs) + " (at most --vcs)");
     } else if (option == "vc-depth") {
         span(1, kMaxVcDepth, "1.." + std::to_string(kMaxVcDepth) + " flits");
     } else if (option == "credit-delay" || option == "router-delay" || option == "link-delay" || option == "injection-delay" ||
@@ -503,8 +521,6 @@ std::optional<std::string> range_problem(const std::string& option, long long va
         span(1, 100000000, "1..100000000 cycles");
     } else if (option == "warmup-cycles" || option == "drain") {
         span(0, 100000000, "0..100000000 cycles");
-    } else if (option == "ejection-vcs") {
-        span(0, c.ib.vcs, "0.." + std::to_string(c.ib.vcs) + " (at most --vcs)");
     } else {
         throw std::logic_error("range_problem: no range for --" + option);
     }

@@ -54,9 +54,10 @@ void register_kb_st(Registry& r) {
     // cannot pass it, so it arrives ceil(K/d) + (d - 1) max(1, t_p) + t_p after the phase began. In
     // all 2 ceil(K/d) + d - 1 + (2d + 2) t_p + (d - 1) max(1, t_p): the paper's figure at t_p = 1.
     r.add(with_token_range({TaskKind::kb, "st", "000 §3.2 (prefix ranks, d edge-disjoint SBTs of §2.1.3, termination packets)",
-                            "2ceil(K/d)+d-1+(2d+2)t_p+(d-1)max(1,t_p)", kb_bounds([](unsigned d, uint64_t k, const FormulaOptions& o) {
-                                return std::optional<Slots>(Slots(2 * ceil_div(k, d) + d - 1) + o.t_p_slots() * (2 * uint64_t{d} + 2) +
-                                                            termination_hops(d, o));
+                            "2ceil(K/d)+d-1+(2d+2)t_p+(d-1)max(1,t_p)",
+                            kb_bounds([](unsigned d, uint64_t k, const FormulaOptions& o) {
+                                return std::optional<Slots>(Slots(2 * ceil_div(k, d) + d - 1) +
+                                                            o.t_p_slots() * (2 * uint64_t{d} + 2) + termination_hops(d, o));
                             }),
                             [](const AlgorithmSetup& s) { return build_with(StVariant::prefix, s); }}));
     AlgorithmEntry random =
@@ -77,8 +78,9 @@ void register_kb_st(Registry& r) {
     r.add({TaskKind::mnb, "st", "000 §3.2 with K = 2^d (no prefix phase: r_x = 2^d - x)", "2ceil(2^d/d)+d-1+(d-1)max(1,t_p)+t_p",
            [](const BoundQuery& q) {
                const unsigned d = q.topology.dim();
-               return Bounds{Slots(2 * ceil_div(uint64_t{1} << d, d) + d - 1) + q.options.t_p_slots() + termination_hops(d, q.options),
-                             mnb_lower_bound(q), broadcast_transmissions(d)};
+               return Bounds{
+                   Slots(2 * ceil_div(uint64_t{1} << d, d) + d - 1) + q.options.t_p_slots() + termination_hops(d, q.options),
+                   mnb_lower_bound(q), broadcast_transmissions(d)};
            },
            [](const AlgorithmSetup& s) { return build_with(StVariant::mnb, s); }});
 }

@@ -38,9 +38,7 @@ StLogic::StLogic(const StSetup& s, uint32_t id)
 
 // Phase 1 is 2d + 1 token steps (000 §3.2 counts them as slots: its tokens are packets; here a step is
 // a token's hop, T cycles, the papers' t_p = T/F slots).
-uint64_t StLogic::phase2_start() const {
-    return s_.variant == StVariant::prefix ? (2 * uint64_t{s_.d} + 1) * s_.token_flits : 0;
-}
+uint64_t StLogic::phase2_start() const { return s_.variant == StVariant::prefix ? (2 * uint64_t{s_.d} + 1) * s_.token_flits : 0; }
 uint64_t StLogic::k_deadline() const { return 2 * uint64_t{s_.d} * s_.token_flits; }
 
 // Phase 2 lasts ceil(K/d) + d - 1 slots (B + d - 1 for the fixed randomized variant).

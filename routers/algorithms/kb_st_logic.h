@@ -40,8 +40,8 @@ struct StSetup {
     unsigned d;
     unsigned packet_flits;
     unsigned token_flits = 1;  // a token's flits T: a prefix step (a token's hop) takes T cycles, t_p = T/F slots
-    uint64_t k = 0;       // known K (all but prefix; for random_guaranteed only node 0 uses it)
-    uint64_t budget = 0;  // random_fixed: B = ceil(C* K / d)
+    uint64_t k = 0;            // known K (all but prefix; for random_guaranteed only node 0 uses it)
+    uint64_t budget = 0;       // random_fixed: B = ceil(C* K / d)
     uint64_t seed = 1;
 };
 
@@ -66,7 +66,7 @@ private:
     void check_finished(uint64_t cycle);
     void fail(const std::string& what);
     uint64_t phase2_start() const;
-    uint64_t k_deadline() const;  // the cycle node 0 sends K (phase 1's last step)
+    uint64_t k_deadline() const;    // the cycle node 0 sends K (phase 1's last step)
     uint64_t phase3_start() const;  // the scheduled start (not random_guaranteed)
 
     StSetup s_;

@@ -89,6 +89,16 @@ std::vector<std::string> default_on(const AlgorithmEntry& e) {
     return names;
 }
 
+std::string natural_topology(TaskKind task) {
+    const char* first = nullptr;
+    for (const DefaultChoice& choice : kDefaults)
+        if (choice.task == task) {
+            if (std::string(choice.topology) == "hypercube") return choice.topology;
+            if (!first) first = choice.topology;
+        }
+    return first ? first : "hypercube";
+}
+
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 unsigned ceil_log2(uint64_t x) {
     unsigned m = 0;

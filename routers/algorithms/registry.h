@@ -134,6 +134,9 @@ const AlgorithmEntry* default_algorithm(TaskKind task, const Topology& topology)
 // The topologies on which the entry is its task's default (where its dimension check allows: the
 // quadrants on the 2-D torus only), for `cubecast list`.
 std::vector<std::string> default_on(const AlgorithmEntry& e);
+// The topology a task runs on when none is named: the hypercube if it has an algorithm there, else the
+// first it has one on (registry.cpp's table).
+std::string natural_topology(TaskKind task);
 
 // Formulas shared by several entries (paper 003, Table 1).
 uint64_t ceil_div(uint64_t a, uint64_t b);

@@ -16,6 +16,7 @@
 #include "models/fabric/printable.h"
 #include "models/fabric/task.h"
 #include "models/sim/validate.h"
+#include "routers/algorithms/registry.h"
 #include "testbenches/app/cli.h"
 #include "testbenches/app/command_line.h"
 
@@ -74,11 +75,15 @@ struct CommonOptions {
     std::optional<std::string> switching, datelines, preset;
     std::optional<long long> vcs, vc_depth, credit_delay, router_delay, link_delay, injection_delay, ejection_delay, ejection_vcs,
         alloc_iters, link_period, flit_bits;
+    CLI::Option *topology_option = nullptr, *dim_option = nullptr, *radix_option = nullptr;
     void add(CLI::App* app, bool with_dim) {
-        app->add_option("--topology", topology,
-                        "network topology: " + topology_names() + " (default hypercube; see cubecast list)");
-        if (with_dim) app->add_option("--dim,-d", dim, "dimension d: the d-cube (1..16), or a d-dimensional torus/array");
-        app->add_option("--radix,-p", radix, "torus (p >= 3), array, flatfly (p >= 2): nodes per dimension (N = p^d <= 65536)");
+        topology_option = app->add_option("--topology", topology,
+                                          "network topology: " + topology_names() +
+                                              " (default hypercube, or the first a task runs on: the 8x8 array for pack)");
+        if (with_dim)
+            dim_option = app->add_option("--dim,-d", dim, "dimension d: the d-cube (1..16), or a d-dimensional torus/array");
+        radix_option = app->add_option("--radix,-p", radix,
+                                       "torus (p >= 3), array, flatfly (p >= 2): nodes per dimension (N = p^d <= 65536)");
         app->add_option("--level", level,
                         "cycle (pin-level routers, default) or tlm (TLM-2.0 transactions, the same traces, faster)");
         app->add_flag("--torus-on-array", torus_on_array,
@@ -148,14 +153,14 @@ struct CommonOptions {
                         "--buffering input: cycles from a packet's creation to its entry into the router (default 0)");
         app->add_option("--ejection-delay", ejection_delay,
                         "--buffering input: cycles from a packet's tail leaving the router to the node (default 0)");
+        app->add_option("--ejection-vcs", ejection_vcs,
+                        "--buffering input: virtual channels at the output to the node, allocated per packet as at a link "
+                        "(BookSim's ejection channel), 0..vcs (default 0: none, the node takes any packet)");
         app->add_option("--link-period", link_period,
                         "--buffering input: a link carries a flit every this many cycles, 1..16 (default 1; Noxim's: 2)");
         app->add_option("--flit-bits", flit_bits,
                         "--buffering input: a flit's width, 64 (default: a header is one flit) or 32 (a header is two)");
         app->add_option("--alloc-iters", alloc_iters,
-        app->add_option("--ejection-vcs", ejection_vcs,
-                        "--buffering input: virtual channels at the output to the node, allocated per packet as at a link "
-                        "(BookSim's ejection channel), 0..vcs (default 0: none, the node takes any packet)");
                         "--buffering input: iterations of the separable allocators, 1..8 (default 1)");
         app->add_option("--datelines", datelines,
                         "--buffering input on a torus: two virtual-channel classes, the upper one after a ring's wraparound "
@@ -169,9 +174,26 @@ struct CommonOptions {
     }
     // Returns an error line, or empty.
     std::string into_microarchitecture(RunConfig& c) const;
-    std::string into(RunConfig& c) const {
+    // A task given without --topology that has no algorithm on the hypercube runs on the first network
+    // it has one on, at 64 nodes unless --dim or --radix say otherwise (the 8x8 array); said in the
+    // report's first line.
+    bool choose_topology(const RunConfig& c) {
+        const TaskInfo* task = find_task(c.task);
+        if (!task || (topology_option && topology_option->count() != 0)) return false;
+        const std::string natural = natural_topology(task->kind);
+        if (natural == topology) return false;
+        topology = natural;
+        if (!dim_option || dim_option->count() == 0) dim = 2;
+        if (!radix_option || radix_option->count() == 0) radix = 8;
+        return true;
+    }
+    std::string into(RunConfig& c) {
+        const bool chosen = choose_topology(c);
         if (auto e = topology_problem(topology, dim, radix)) return *e;
         const auto topo = make_topology(topology, static_cast<unsigned>(dim), static_cast<unsigned>(radix));
+        if (chosen)
+            c.chosen.push_back("the " + topo->label() + " (" + c.task +
+                               " has no algorithm on the hypercube; --topology to choose)");
         const long long nodes = topo->nodes();
         if (root < 0 || root >= nodes) return not_a_node("--root " + std::to_string(root), *topo);
         c.topology = topology;

@@ -32,7 +32,9 @@ TEST(Slots, PrintedExactly) {
     EXPECT_EQ(Slots::ratio(304, 25).str(), "12.16");
     EXPECT_EQ(Slots::ratio(525, 32).str(), "16.40625");
     EXPECT_EQ(Slots::ratio(1, 20).str(), "0.05");
-    EXPECT_EQ(Slots::ratio(37, 3).str(), "37/3");  // no terminating decimal: the fraction
+    EXPECT_EQ(Slots::ratio(37, 3).str(), "12 1/3");  // no terminating decimal: whole and a proper fraction
+    EXPECT_EQ(Slots::ratio(2, 3).str(), "2/3");
+    EXPECT_EQ(Slots::ratio(60037, 3).str(), "20012 1/3");
     Slots s;
     EXPECT_TRUE(Slots::parse("304/25", s));
     EXPECT_EQ(s, Slots::ratio(304, 25));

@@ -910,6 +910,21 @@ TEST(CommandLine, ATaskAloneRunsItsNaturalAlgorithm) {
         {"--task pe --topology array --dim 2 --radix 3 --k 2", "pe / rc on the 3x3 array"},
         {"--task dynamic --topology torus --dim 2 --radix 3 --rho 0.3 --slots 200",
          "dynamic / periods on the 3x3 torus (9 nodes), packet 4 flits"},
+        // Given alone: the task's own network (64 nodes) and active nodes (half of them), each named.
+        {"--task pack",
+         "pack / greedy on the 8x8 array (64 nodes), packet 1 flit, queues unbounded, K = 32 packets; chosen "
+         "for you: the 8x8 array (pack has no algorithm on the hypercube; --topology to choose); K = 32, half "
+         "the nodes,"},
+        {"--task pe", "pe / rc on the 8x8 array"},
+        {"--task pg", "pg / rc on the 8x8 array"},
+        {"--task monotone --radix 4", "monotone / greedy on the 4x4 array"},
+        {"--task kb --dim 4",
+         "kb / st on the 4-cube (16 nodes), packet 1 flit, queues unbounded, K = 8 broadcasts; chosen for "
+         "you: K = 8, half the nodes, placed at random by the seed"},
+        {"--task kb --algorithm rank --dim 4",
+         "kb / rank on the 4-cube (16 nodes), packet 1 flit, queues unbounded, K = 4 "
+         "broadcasts; chosen for you: K = 4 placed"},
+        {"--task pmnb --dim 3", "pmnb / vb3 on the 3-cube (8 nodes), packet 1 flit, queues unbounded, K = 4 broadcasts"},
     };
     for (const auto& [args, header] : natural) {
         SCOPED_TRACE(args);
