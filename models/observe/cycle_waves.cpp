@@ -133,6 +133,7 @@ std::vector<std::string> CycleWaves::close(uint64_t start_ns, uint64_t end_ns) {
         gtkw << text;
         if (auto e = write_failure("the GTKWave save file", stem_ + "_rtl.gtkw", gtkw); !e.empty()) failed.push_back(e);
     }
+    scratch_.remove();
     std::ofstream gtkw(gtkw_path_for(path_));
     gtkw << make_gtkw(path_, topology_, 16, nanoseconds, virtual_channels_);
     if (auto e = write_failure("the GTKWave save file", gtkw_path_for(path_), gtkw); !e.empty()) failed.push_back(e);

@@ -71,7 +71,7 @@ public:
     static std::string gtkw_path_for(const std::string& vcd_path);
 
 private:
-    WaveScratch scratch_;
+    ScratchFolder scratch_{"waves"};
     sc_core::sc_trace_file* file_ = nullptr;
     std::string path_, stem_;  // the asked path, and it without .vcd / .fst
     bool fst_ = false;

@@ -5,11 +5,40 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <stdexcept>
 
 #include "models/fabric/printable.h"
 
 namespace cubecast {
+
+ScratchFolder::ScratchFolder(const std::string& purpose) {
+    const char* tmp = std::getenv("TMPDIR");
+    const std::string base = tmp && *tmp ? tmp : "/tmp";
+    std::string pattern = base + "/cubecast-" + purpose + "-XXXXXX";
+    if (!mkdtemp(pattern.data()))
+        throw std::runtime_error("cannot make a temporary folder for the " + purpose + " under '" + printable(base) +
+                                 "': " + std::strerror(errno) + " (set TMPDIR to a writable folder)");
+    dir_ = pattern;
+}
+
+void ScratchFolder::remove() {
+    std::error_code ignored;
+    if (!dir_.empty()) std::filesystem::remove_all(dir_, ignored);
+    dir_.clear();
+}
+
+std::string copy_checked(const std::string& from, const std::string& to, const std::string& what) {
+    std::ifstream in(from, std::ios::binary);
+    if (!in || in.peek() == std::char_traits<char>::eof())
+        return "writing " + what + " '" + printable(to) + "' failed: nothing was made to write";
+    std::ofstream out(to, std::ios::binary | std::ios::trunc);
+    if (!out) return "writing " + what + " '" + printable(to) + "' failed: " + std::strerror(errno);
+    out << in.rdbuf();
+    return write_failure(what, to, out);
+}
 
 std::optional<std::string> output_problem(const std::string& option, const std::string& path) {
     if (path.empty()) return std::nullopt;

@@ -9,6 +9,28 @@
 
 namespace cubecast {
 
+// A fresh folder of the run's own under $TMPDIR (or /tmp), removed with what is in it when it goes:
+// where a program that reports no write errors (SystemC's and Verilator's VCD writers, gnuplot, GTKWave's
+// vcd2fst) writes, so that only copy_checked() writes the user's paths. Throws std::runtime_error
+// naming the folder if it cannot be made.
+class ScratchFolder {
+public:
+    explicit ScratchFolder(const std::string& purpose);
+    ~ScratchFolder() { remove(); }
+    // Removes it now (its owner may never be destroyed: a simulated network is left to the process's end).
+    void remove();
+    ScratchFolder(const ScratchFolder&) = delete;
+    ScratchFolder& operator=(const ScratchFolder&) = delete;
+    std::string path(const std::string& name) const { return dir_ + "/" + name; }
+
+private:
+    std::string dir_;
+};
+
+// Copies `from` (a file the program wrote) to `to` through a checked stream: the failure, one line
+// naming `what` and `to` (also a `from` that is missing or empty: the program wrote nothing), or empty.
+std::string copy_checked(const std::string& from, const std::string& to, const std::string& what);
+
 // What stops `path` being written, as one line naming the option and the path, or none.
 std::optional<std::string> output_problem(const std::string& option, const std::string& path);
 

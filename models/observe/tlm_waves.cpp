@@ -141,6 +141,7 @@ std::vector<std::string> TlmWaves::close(uint64_t end_ns) {
     if (failed.empty())
         if (auto e = publish_vcd(scratch_, dump, path_, static_cast<double>(start_ns), "the waves"); !e.empty())
             failed.push_back(e);
+    scratch_.remove();
     std::ofstream gtkw(CycleWaves::gtkw_path_for(path_));
     gtkw << make_gtkw(path_, topology_, 16, end_ns > start_ns ? end_ns - start_ns : 1, virtual_channels_);
     if (auto e = write_failure("the GTKWave save file", CycleWaves::gtkw_path_for(path_), gtkw); !e.empty()) failed.push_back(e);

@@ -62,7 +62,7 @@ private:
     std::string write_vcd(const std::string& vcd_path, uint64_t end_ns);  // the failure, if any
 
     std::string path_;
-    WaveScratch scratch_;
+    ScratchFolder scratch_{"waves"};
     bool closed_ = false;
     const Topology& topology_;
     uint64_t load_cycles_;

@@ -8,7 +8,6 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -21,20 +20,6 @@
 extern char** environ;
 
 namespace cubecast {
-
-WaveScratch::WaveScratch() {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/cubecast-waves-XXXXXX";
-    if (!mkdtemp(pattern.data()))
-        throw std::runtime_error("cannot make a temporary folder for the waves under '" + printable(tmp && *tmp ? tmp : "/tmp") +
-                                 "': " + std::strerror(errno) + " (set TMPDIR to a writable folder)");
-    dir_ = pattern;
-}
-
-WaveScratch::~WaveScratch() {
-    std::error_code ignored;
-    std::filesystem::remove_all(dir_, ignored);
-}
 
 namespace {
 
@@ -158,7 +143,7 @@ std::string retime_vcd(std::istream& in, std::ostream& out, double start_ns) {
     return "";
 }
 
-std::string publish_vcd(const WaveScratch& scratch, const std::string& from, const std::string& to, double start_ns,
+std::string publish_vcd(const ScratchFolder& scratch, const std::string& from, const std::string& to, double start_ns,
                         const std::string& what) {
     const bool fst = to.size() > 4 && to.compare(to.size() - 4, 4, ".fst") == 0;
     const std::string vcd = fst ? scratch.path("publish.vcd") : to;
@@ -175,14 +160,10 @@ std::string publish_vcd(const WaveScratch& scratch, const std::string& from, con
     const std::string converted = scratch.path("publish.fst");
     if (!run_quietly({"vcd2fst", "-v", vcd, "-f", converted}))
         return "converting " + what + " to FST with vcd2fst failed (for '" + printable(to) + "')";
-    std::ifstream in(converted, std::ios::binary);
-    if (!in || in.peek() == std::char_traits<char>::eof())
-        return "converting " + what + " to FST with vcd2fst failed: it wrote nothing (for '" + printable(to) + "')";
-    std::ofstream out(to, std::ios::binary);
-    out << in.rdbuf();
+    const std::string e = copy_checked(converted, to, what);
     std::remove(vcd.c_str());
     std::remove(converted.c_str());
-    return write_failure(what, to, out);
+    return e;
 }
 
 }  // namespace cubecast

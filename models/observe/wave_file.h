@@ -10,25 +10,13 @@
 #include <ostream>
 #include <string>
 
+#include "models/observe/output_file.h"
+
 namespace cubecast {
-
-class WaveScratch {
-public:
-    // A new folder under $TMPDIR (or /tmp); throws std::runtime_error naming it if it cannot be made.
-    WaveScratch();
-    ~WaveScratch();  // removes the folder and what is in it
-    WaveScratch(const WaveScratch&) = delete;
-    WaveScratch& operator=(const WaveScratch&) = delete;
-    // A file of that name inside the folder.
-    std::string path(const std::string& name) const { return dir_ + "/" + name; }
-
-private:
-    std::string dir_;
-};
 
 // Copies the VCD `from` to `to` (a .vcd; or a .fst, converted in the scratch folder and then copied),
 // its times moved back by `start_ns`: the failure, one line naming `what` and `to`, or empty.
-std::string publish_vcd(const WaveScratch& scratch, const std::string& from, const std::string& to, double start_ns,
+std::string publish_vcd(const ScratchFolder& scratch, const std::string& from, const std::string& to, double start_ns,
                         const std::string& what);
 
 // The time move itself, on streams: every value change at or before `start_ns` becomes an initial

@@ -2,6 +2,8 @@
 // 004 §V): measured mean delay with its confidence interval beside the theorem's bound and stability
 // limit, as a table, CSV or JSON, and optionally a plot (PNG and SVG, drawn by gnuplot). Each run is
 // a forked child; progress goes to stderr.
+#include <sys/stat.h>
+
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -10,6 +12,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "models/fabric/printable.h"
+#include "models/observe/output_file.h"
 #include "models/sim/dynamic_theory.h"
 #include "models/sim/result_json.h"
 #include "models/sim/simulate.h"
@@ -84,7 +88,7 @@ void write_plot(const std::string& prefix, const Topology& topo, unsigned packet
         plots.push_back("'" + data + "' index " + std::to_string(block++) + " with lines lt " + std::to_string(k + 1) +
                         " dt 2 lw 2 title '" + s.name + ": theorem bound'");
     }
-    dat.close();
+    if (auto e = write_failure("the plot's data", data, dat); !e.empty()) throw ConfigError(e);
     std::ostringstream gp;
     gp << "set title 'Dynamic broadcasting on the " << topo.label() << " (" << topo.nodes() << " nodes), packet " << packet_flits
        << " flits: mean delay vs load'\n"
@@ -93,8 +97,7 @@ void write_plot(const std::string& prefix, const Topology& topo, unsigned packet
        << "set key top left\nset xrange [0:" << rho_max * 1.02 << "]\n";
     gp << "plot ";
     for (size_t i = 0; i < plots.size(); ++i) gp << (i ? ", " : "") << plots[i];
-    if (!gnuplot_png_and_svg(gp.str(), prefix, false))
-        throw ConfigError("gnuplot failed to draw " + prefix + ".png/.svg (is gnuplot-nox installed?)");
+    if (auto e = gnuplot_png_and_svg(gp.str(), prefix, false); !e.empty()) throw ConfigError(e);
     std::cerr << "cubecast: wrote " << prefix << ".png, " << prefix << ".svg (data " << data << ")\n";
 }
 
@@ -119,6 +122,20 @@ int cmd_sweep_rho(RunConfig base, const std::vector<double>& rhos, const std::ve
     if (!plot_prefix.empty() && std::system("command -v gnuplot >/dev/null 2>&1") != 0) {
         std::cerr << "cubecast: --plot needs gnuplot, which is not installed (accepted: apt-get install gnuplot-nox)\n";
         return kExitBadInput;
+    }
+    if (!plot_prefix.empty()) {  // PREFIX names the files, never a file itself (a device, a folder)
+        struct stat st {};
+        if (stat(plot_prefix.c_str(), &st) == 0 || plot_prefix.back() == '/') {
+            print_error("--plot '" + printable(plot_prefix) +
+                        "' names an existing file or folder: accepted a prefix the plot's files are named after (PREFIX.png, "
+                        "PREFIX.svg, PREFIX.dat), e.g. results/rho");
+            return kExitBadInput;
+        }
+        for (const char* ext : {".png", ".svg", ".dat"})
+            if (auto e = output_problem("--plot", plot_prefix + ext)) {
+                print_error(*e);
+                return kExitBadInput;
+            }
     }
     std::vector<std::vector<RunConfig>> configs(schemes.size());
     for (size_t s = 0; s < schemes.size(); ++s)

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "models/fabric/printable.h"
+#include "models/observe/output_file.h"
 
 namespace cubecast {
 
@@ -78,17 +79,21 @@ std::string quoted_for_gnuplot(const std::string& s) {
 
 }  // namespace
 
-bool gnuplot_png_and_svg(const std::string& script, const std::string& base, bool quiet) {
+std::string gnuplot_png_and_svg(const std::string& script, const std::string& base, bool quiet) {
+    const ScratchFolder scratch("plot");  // (gnuplot reports no failed write: it writes here)
     std::ostringstream gp;
-    for (const char* terminal : {"pngcairo size 1000,650", "svg size 1000,650"}) {
-        const std::string out = base + (std::string(terminal).rfind("png", 0) == 0 ? ".png" : ".svg");
-        gp << "set terminal " << terminal << "\nset output '" << out << "'\n" << script << "\nunset output\n";
-    }
+    for (const char* ext : {"png", "svg"})
+        gp << "set terminal " << (std::string(ext) == "png" ? "pngcairo" : "svg") << " size 1000,650\nset output '"
+           << scratch.path(std::string("plot.") + ext) << "'\n"
+           << script << "\nunset output\n";
     FILE* pipe = popen(quiet ? "gnuplot 2>/dev/null" : "gnuplot", "w");
-    if (!pipe) return false;
+    if (!pipe) return "gnuplot could not be started to draw " + printable(base) + ".png/.svg (is gnuplot-nox installed?)";
     const std::string text = gp.str();
     std::fwrite(text.data(), 1, text.size(), pipe);
-    return pclose(pipe) == 0;
+    if (pclose(pipe) != 0) return "gnuplot failed to draw " + printable(base) + ".png/.svg";
+    for (const char* ext : {"png", "svg"})
+        if (auto e = copy_checked(scratch.path(std::string("plot.") + ext), base + "." + ext, "the plot"); !e.empty()) return e;
+    return "";
 }
 
 std::vector<std::string> draw_plots(const std::vector<PlotSpec>& plots, const std::string& dir) {
@@ -171,8 +176,8 @@ std::vector<std::string> draw_plots(const std::vector<PlotSpec>& plots, const st
                      << quoted_for_gnuplot(p.references[r] + (curve_names.size() > 1 ? " (" + curve_names[i] + ")" : ""));
         }
         plot << "\n";
-        if (!gnuplot_png_and_svg(plot.str(), base, true))
-            throw ExperimentError("gnuplot failed to draw plot '" + p.name + "' (" + base + ".png/.svg)");
+        if (auto e = gnuplot_png_and_svg(plot.str(), base, true); !e.empty())
+            throw ExperimentError("plot '" + p.name + "': " + e);
         written.push_back(base + ".png");
         written.push_back(base + ".svg");
     }

@@ -12,9 +12,10 @@ namespace cubecast {
 // results do not have, gnuplot missing or failing).
 std::vector<std::string> draw_plots(const std::vector<PlotSpec>& plots, const std::string& dir);
 
-// Has gnuplot draw `script` (settings and a plot command) as BASE.png and BASE.svg, 1000 x 650;
-// false if it could not be started or failed. quiet: its own warnings are not shown.
-bool gnuplot_png_and_svg(const std::string& script, const std::string& base, bool quiet);
+// Has gnuplot draw `script` (settings and a plot command) as BASE.png and BASE.svg, 1000 x 650, in a
+// scratch folder, then copies them there through checked writes: the failure, one line, or empty.
+// quiet: its own warnings are not shown.
+std::string gnuplot_png_and_svg(const std::string& script, const std::string& base, bool quiet);
 
 // results.csv as a header and rows of cells.
 struct CsvTable {

@@ -113,18 +113,50 @@ std::vector<std::string> result_columns() {
     return names;
 }
 
+namespace {
+// What is wrong with a results row, field by field as the rows are written (empty: nothing).
+std::string row_problem(const nlohmann::json& j) {
+    if (!j.is_object()) return "not a JSON object";
+    if (!j.contains("key") || !j.at("key").is_string()) return "'key' is missing or not a string";
+    if (!j.contains("point") || !j.at("point").is_number_unsigned()) return "'point' is missing or not a point number";
+    if (!j.contains("params") || !j.at("params").is_array()) return "'params' is missing or not a list";
+    for (const auto& kv : j.at("params"))
+        if (!kv.is_array() || kv.size() != 2 || !kv[0].is_string() || !kv[1].is_string())
+            return "'params' has an entry that is not a [key, value] pair of strings";
+    const nlohmann::json* exit = j.contains("exit") ? &j.at("exit") : nullptr;
+    if (!exit || !exit->is_number_integer() || exit->get<long long>() < 0 || exit->get<long long>() > 3)
+        return "'exit' is " + (exit ? exit->dump() : std::string("missing")) + ": accepted an exit code 0..3";
+    if (j.contains("result") && !j.at("result").is_object()) return "'result' is not an object";
+    if (j.contains("error") && !j.at("error").is_string()) return "'error' is not a string";
+    if (!j.contains("result") && !j.contains("error")) return "neither a 'result' nor an 'error'";
+    return "";
+}
+}  // namespace
+
 std::vector<nlohmann::json> read_rows(const std::string& path) {
     std::vector<nlohmann::json> rows;
+    struct stat st {};
+    if (stat(path.c_str(), &st) != 0) return rows;  // none yet
+    if (!S_ISREG(st.st_mode))                       // (a device such as /dev/full never ends: it is never read)
+        throw ExperimentError("'" + printable(path) + "' is not a regular file: accepted a results folder this command wrote");
     std::ifstream in(path, std::ios::binary);
     std::string line;
-    while (std::getline(in, line)) {
-        if (in.eof()) break;  // no newline after it: cut short
+    for (size_t number = 1; std::getline(in, line); ++number) {
+        if (in.eof()) break;  // no newline after it: a row cut short by a kill, which is run again
+        nlohmann::json j;
+        std::string problem;
         try {
-            nlohmann::json j = nlohmann::json::parse(line);
-            if (j.is_object() && j.contains("key") && j.contains("point") && j.contains("params") && j.contains("exit"))
-                rows.push_back(std::move(j));
-        } catch (const nlohmann::json::exception&) {}
+            j = nlohmann::json::parse(line);
+            problem = row_problem(j);
+        } catch (const nlohmann::json::exception&) {
+            problem = "not JSON";
+        }
+        if (!problem.empty())
+            throw ExperimentError(printable(path) + ":" + std::to_string(number) + ": a results row is wrong: " + problem +
+                                  " (accepted rows as cubecast experiment writes them)");
+        rows.push_back(std::move(j));
     }
+    if (in.bad()) throw ExperimentError("reading '" + printable(path) + "' failed: " + std::strerror(errno));
     return rows;
 }
 

@@ -71,7 +71,8 @@ const std::string kMpirun = "ASAN_OPTIONS=detect_leaks=0 mpirun --allow-run-as-r
 }  // namespace
 
 TEST(ExperimentFile, ErrorsNameTheFileTheLineAndTheKey) {
-    expect_error("run:\n  task: mnb\n  bogus: 3\n", 3, "key 'bogus' is not a run option: accepted topology, dim");
+    expect_error("run:\n  task: mnb\n  bogus: 3\n", 3,
+                 "key 'bogus' is not a run option: accepted task, algorithm, topology, dim");
     expect_error("run:\n  task: mnb\naxes:\n  dim: [3, 20]\n", 4, "key 'dim': --dim 20 is out of range");
     expect_error("run:\n  task: mnb\naxes:\n  c-star: [3, 4]\n", 4, "--c-star applies to kb/st-random only");
     expect_error("run:\n  task: mnb\naxes:\n  dim: 1..x\n", 4, "'1..x' is not a range: accepted A..B");
@@ -185,6 +186,29 @@ TEST(Experiment, SameRowsOnOneCoreTwoCoresMpiAndMergedShards) {
     const Cli half = cubecast_cli("experiment " + file + " --merge " + base + "-s0 --out " + base + "-half");
     EXPECT_EQ(half.code, 1);
     EXPECT_NE(half.err.find("10 of 20 points have no row yet"), std::string::npos) << half.err;
+}
+
+// A results row is read as it is written, each field with its one meaning: a shard's row whose exit
+// is not an exit code, or a results file that is a device (it would be read forever), is refused with
+// the file and line.
+TEST(Experiment, ARowIsCheckedWhereItIsRead) {
+    const std::string file = write_file("rows.yaml", "name: rows\nrun:\n  task: mnb\naxes:\n  dim: 1..2\n");
+    const std::string base = temp_path("rows");
+    ASSERT_EQ(cubecast_cli("experiment " + file + " --out " + base + "-a").code, 0);
+    std::string text = slurp(base + "-a/results.jsonl");
+    const size_t exit = text.find("\"exit\":0");
+    ASSERT_NE(exit, std::string::npos) << text;
+    text.replace(exit, 8, "\"exit\":\"zero\"");
+    std::ofstream(base + "-a/results.jsonl") << text;
+    const Cli merged = cubecast_cli("experiment " + file + " --merge " + base + "-a --out " + base + "-m");
+    EXPECT_EQ(merged.code, 2) << merged.err;
+    EXPECT_NE(merged.err.find("results.jsonl:1: a results row is wrong: 'exit' is \"zero\": accepted an exit code 0..3"),
+              std::string::npos)
+        << merged.err;
+    ASSERT_EQ(std::system(("mkdir -p " + base + "-dev && ln -sf /dev/full " + base + "-dev/results.jsonl").c_str()), 0);
+    const Cli device = cubecast_cli("experiment " + file + " --out " + base + "-dev");
+    EXPECT_EQ(device.code, 2);
+    EXPECT_NE(device.err.find("results.jsonl' is not a regular file"), std::string::npos) << device.err;
 }
 
 // Open MPI is a plugin beside the executable, loaded only under mpirun: an executable without it
