@@ -164,6 +164,7 @@ Network::RunChecks Network::read_nodes_and_routers(RunResult& r) const {
             if (++checks.router_problems <= 4) r.problems.push_back(p);
     }
     if (peaks_unknown) r.peak_flits_owed = r.peak_injection_flits = 0;  // (not the other routers' alone)
+    r.buffer_peaks_known = !peaks_unknown;
     if (checks.router_problems > 4)
         r.problems.push_back("... and " + std::to_string(checks.router_problems - 4) + " more such problems at other nodes");
     // Logics that never finished: a failure if the run ended, a stall's symptom.

@@ -30,6 +30,9 @@ void to_json(json& j, const DynamicTheory& t) {
              {"w", t.w},
              {"bound", t.bound},
              {"light_load", t.light_load}};
+    // Past the stability limit the theorem gives no backlog, W or bound: null, not a 0 read as a figure.
+    if (!t.stable)
+        for (const char* k : {"m_bar", "a_low", "w", "bound"}) j[k] = nullptr;
 }
 void from_json(const json& j, DynamicTheory& t) {
     auto number = [&](const char* k) {
@@ -256,8 +259,10 @@ json to_json(const RunResult& r, bool with_per_node) {
         {"unbounded_peak_queue", r.unbounded_peak_queue ? json(*r.unbounded_peak_queue) : json(nullptr)},
         {"stuck_state", r.stuck_state},
     };
-    if (r.peak_flits_owed || r.peak_injection_flits)  // (the input-buffered router)
-        j["input_buffer_peaks"] = {{"flits_owed", r.peak_flits_owed}, {"injection_flits", r.peak_injection_flits}};
+    if (r.input_buffering)  // (the input-buffered router; null where its routers cannot tell: Verilated ones)
+        j["input_buffer_peaks"] = r.buffer_peaks_known
+                                      ? json{{"flits_owed", r.peak_flits_owed}, {"injection_flits", r.peak_injection_flits}}
+                                      : json{{"flits_owed", nullptr}, {"injection_flits", nullptr}};
     if (r.vc_depth_needed) j["vc_depth_needed"] = *r.vc_depth_needed;
     if (!r.chosen.empty()) j["chosen"] = r.chosen;  // (what the run chose because the command did not say)
     if (!r.conservation_judged) {
@@ -346,8 +351,12 @@ RunResult result_from_json(const json& j) {
     r.stalled = j.at("stalled");
     if (!j.at("unbounded_peak_queue").is_null()) r.unbounded_peak_queue = j.at("unbounded_peak_queue").get<unsigned>();
     if (j.contains("input_buffer_peaks")) {
-        r.peak_flits_owed = j["input_buffer_peaks"].at("flits_owed");
-        r.peak_injection_flits = j["input_buffer_peaks"].at("injection_flits");
+        const json& peaks = j.at("input_buffer_peaks");
+        r.buffer_peaks_known = !peaks.at("flits_owed").is_null();
+        if (r.buffer_peaks_known) {
+            r.peak_flits_owed = peaks.at("flits_owed");
+            r.peak_injection_flits = peaks.at("injection_flits");
+        }
     }
     if (j.contains("vc_depth_needed")) r.vc_depth_needed = j.at("vc_depth_needed").get<unsigned>();
     if (j.contains("chosen")) r.chosen = j.at("chosen").get<std::vector<std::string>>();

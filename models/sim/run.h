@@ -197,6 +197,7 @@ struct RunResult {
     // channel held, over the network.
     unsigned peak_flits_owed = 0, peak_injection_flits = 0;
     uint64_t deliveries = 0;
+    bool buffer_peaks_known = true;  // false where Verilated input-buffered routers cannot tell them
     uint64_t expected_deliveries = 0;
     bool delivered_exactly_once = false;
     bool conserved = false;
