@@ -1,5 +1,6 @@
 #include "models/fabric/printable.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace cubecast {
@@ -41,6 +42,28 @@ std::string printable(const std::string& value, size_t max_chars) {
         ++i;
     }
     return out;
+}
+
+std::string nearest_name(const std::string& given, const std::vector<std::string>& names) {
+    const auto distance = [](const std::string& a, const std::string& b) {  // Levenshtein, one row at a time
+        std::vector<size_t> row(b.size() + 1);
+        for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+        for (size_t i = 1; i <= a.size(); ++i) {
+            size_t diagonal = row[0];
+            row[0] = i;
+            for (size_t j = 1; j <= b.size(); ++j) {
+                const size_t above = row[j];
+                row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+                diagonal = above;
+            }
+        }
+        return row[b.size()];
+    };
+    std::string best;
+    size_t best_distance = std::max<size_t>(2, given.size() / 3) + 1;
+    for (const std::string& name : names)
+        if (const size_t d = distance(given, name); d < best_distance) best = name, best_distance = d;
+    return best;
 }
 
 }  // namespace cubecast

@@ -2,9 +2,14 @@
 // break the one-line error), and cut short if long.
 #pragma once
 #include <string>
+#include <vector>
 
 namespace cubecast {
 
 std::string printable(const std::string& value, size_t max_chars = 100);
+
+// The name of `names` nearest to a mistyped one (by edit distance, at most a third of its length and
+// at least 2 edits allowed), or empty if none is that near: what "did you mean ...?" offers.
+std::string nearest_name(const std::string& given, const std::vector<std::string>& names);
 
 }  // namespace cubecast

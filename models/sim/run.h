@@ -39,6 +39,7 @@ struct RunConfig {
     unsigned queue_depth = 0;   // 0 = unbounded
     uint64_t seed = 1;
     uint64_t max_cycles = 0;        // 0 = automatic bound
+    uint64_t memory_limit = 0;      // bytes a run's estimate may reach (memory_estimate.h); 0 = the memory available
     std::string trace_path;         // CSV, empty = none
     std::string link_load_path;     // task traffic: per-link CSV (src,dst,port,flits,utilisation,channel_load), empty = none
     std::string vcd_path;           // VCD (+ .gtkw beside it), empty = none
@@ -196,8 +197,8 @@ struct RunResult {
     // most flits one output virtual channel was owed credits for and the most one injection virtual
     // channel held, over the network.
     unsigned peak_flits_owed = 0, peak_injection_flits = 0;
-    uint64_t deliveries = 0;
     bool buffer_peaks_known = true;  // false where Verilated input-buffered routers cannot tell them
+    uint64_t deliveries = 0;
     uint64_t expected_deliveries = 0;
     bool delivered_exactly_once = false;
     bool conserved = false;

@@ -8,6 +8,7 @@
 
 #include "models/sim/fork_pool.h"
 #include "models/sim/fork_run.h"
+#include "models/sim/memory_estimate.h"
 #include "models/sim/network.h"
 #include "models/sim/result_json.h"
 #include "models/sim/validate.h"
@@ -41,6 +42,11 @@ std::string simulate_to_text(const RunConfig& config) {
         j = {{"result", to_json(simulate(config))}};
     } catch (const ConfigError& e) {
         j = {{"config_error", e.what()}};
+    } catch (const std::bad_alloc&) {  // what it grew as it ran (queues) is beyond the estimate validate() checked
+        j = {{"config_error", "the run ran out of memory as it went (its estimate before it began was " +
+                                  memory_words(estimate_memory(with_placed_sources(with_defaults(config))).bytes) +
+                                  ", which leaves out what queues grow to): accepted a smaller run, bounded queues "
+                                  "(--queue-depth), or a machine with more memory"}};
     } catch (const std::exception& e) {
         j = {{"error", e.what()}};
     }

@@ -15,6 +15,7 @@
 #include "models/observe/cycle_waves.h"
 #include "models/observe/output_file.h"
 #include "models/sim/dynamic_theory.h"
+#include "models/sim/memory_estimate.h"
 #include "models/sim/presets.h"
 #include "routers/algorithms/registry.h"
 #include "routers/cores/rtl_build.h"
@@ -622,6 +623,15 @@ std::optional<std::string> validate(const RunConfig& given) {
         if (std::system("command -v vcd2fst >/dev/null 2>&1") != 0)
             return "--fst needs GTKWave's vcd2fst, which is not installed (accepted: apt-get install gtkwave, or use --vcd)";
     }
+    // Last: what fits (the estimate is the least the run takes; what it grows as it goes is not in it).
+    const MemoryEstimate memory = estimate_memory(with_placed_sources(c));
+    const uint64_t limit = c.memory_limit ? c.memory_limit : available_memory();
+    if (limit && memory.bytes > limit)
+        return "this run needs at least " + memory_words(memory.bytes) + " (the largest part: " + memory.largest +
+               "), more than " +
+               (c.memory_limit ? "--memory-limit " + memory_words(limit)
+                               : "the " + memory_words(limit) + " this machine has available") +
+               ": accepted a smaller run, or --memory-limit above the estimate on a machine that has it";
     return std::nullopt;
 }
 

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 #include <iostream>
+#include <limits>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -15,6 +16,7 @@
 #include "models/fabric/packet.h"
 #include "models/fabric/printable.h"
 #include "models/fabric/task.h"
+#include "models/sim/memory_estimate.h"
 #include "models/sim/validate.h"
 #include "routers/algorithms/registry.h"
 #include "testbenches/app/cli.h"
@@ -44,6 +46,18 @@ bool parse_node_list(const std::string& option, const std::string& text, std::ve
     return true;
 }
 
+// The groups `cubecast run --help` shows the options in, by concern, the task first.
+const char* const kTaskAndNetwork = "Task and network";
+const char* const kPackets = "Packets";
+const char* const kAlgorithmOptions = "Algorithm options";
+const char* const kDynamicBroadcasting = "Dynamic broadcasting (--task dynamic)";
+const char* const kSyntheticTraffic = "Synthetic traffic (--task traffic)";
+const char* const kRouter = "Router";
+const char* const kInputBufferedRouter = "Input-buffered router (--buffering input)";
+const char* const kVerilogRouter = "Verilog router";
+const char* const kSimulation = "Simulation";
+const char* const kOutputs = "Outputs";
+
 // Options shared by run and sweep. Integers are read wide so that "-3" or "99999999999" reach our
 // own range checks (one line naming the value and the accepted range) instead of wrapping.
 struct CommonOptions {
@@ -52,6 +66,7 @@ struct CommonOptions {
     unsigned long long seed = 1, max_cycles = 0;
     long long sbt_rotation = 0;
     std::string router = "systemc", rtl_nodes, rtl_rom_dir, sources, targets, placement = "random", port_model = "mla";
+    std::optional<std::string> memory_limit;
     long long k = -1;  // -1: not given
     double c_star = 3.0;
     bool with_prefix = false;
@@ -79,98 +94,151 @@ struct CommonOptions {
     void add(CLI::App* app, bool with_dim) {
         topology_option = app->add_option("--topology", topology,
                                           "network topology: " + topology_names() +
-                                              " (default hypercube, or the first a task runs on: the 8x8 array for pack)");
+                                              " (default hypercube, or the first a task runs on: the 8x8 array for pack)")
+                              ->group(kTaskAndNetwork);
         if (with_dim)
-            dim_option = app->add_option("--dim,-d", dim, "dimension d: the d-cube (1..16), or a d-dimensional torus/array");
+            dim_option =
+                app->add_option(
+                       "--dim,-d", dim,
+                       "dimension d: the d-cube (1..16), or a d-dimensional torus/array (default 6; 2 for a task's array)")
+                    ->group(kTaskAndNetwork);
         radix_option = app->add_option("--radix,-p", radix,
-                                       "torus (p >= 3), array, flatfly (p >= 2): nodes per dimension (N = p^d <= 65536)");
-        app->add_option("--level", level,
-                        "cycle (pin-level routers, default) or tlm (TLM-2.0 transactions, the same traces, faster)");
+                                       "torus (p >= 3), array, flatfly (p >= 2): nodes per dimension (N = p^d <= 65536)")
+                           ->group(kTaskAndNetwork);
         app->add_flag("--torus-on-array", torus_on_array,
-                      "array: run the torus algorithm through paper 001's Fig. 1 fold (slowdown 2)");
-        app->add_option("--root", root, "root node of snb and scatter");
-        packet_flits_option = app->add_option(
-            "--packet-flits", packet_flits,
-            "flits per data packet = cycles per slot, 1..64 (default: 1, or the parts the algorithm splits a packet into)");
-        app->add_option("--packet-sizes", packet_sizes,
-                        "traffic: a size distribution SIZE:WEIGHT,... in flits instead of --packet-flits (e.g. 1:4,8:1)");
-        app->add_option("--queue-depth", queue_depth, "packets per output queue, 0 = unbounded");
-        app->add_option("--seed", seed, "random seed (runs repeat exactly per seed)");
-        app->add_option("--max-cycles", max_cycles, "give up after this many cycles (0 = automatic)");
-        app->add_option("--router", router, "router at every node: systemc or rtl (the Verilated Verilog router)");
-        app->add_option("--rtl-nodes", rtl_nodes, "comma list of nodes that get the RTL router (the rest SystemC)");
-        app->add_option("--rtl-rom-dir", rtl_rom_dir, "directory of the RTL's memory files (default: the build's)");
-        app->add_option("--sbt-rotation", sbt_rotation, "rotate the SBT's dimensions by this much (trees R^c(SBT))");
-        app->add_option("--port-model", port_model,
-                        "mla (all ports, default), sla (one send, one receive), "
-                        "shout (one message to any set of links, one receive, half duplex)");
-        app->add_option("--sources", sources, "kb, pmnb, pack, monotone: comma list of sending nodes (kb: a node may repeat)");
+                      "array: run the torus algorithm through paper 001's Fig. 1 fold (slowdown 2)")
+            ->group(kTaskAndNetwork);
+        app->add_option("--root", root, "root node of snb and scatter")->group(kTaskAndNetwork);
+        app->add_option("--sources", sources, "kb, pmnb, pack, monotone: comma list of sending nodes (kb: a node may repeat)")
+            ->group(kTaskAndNetwork);
         app->add_option("--targets", targets,
-                        "monotone: comma list of destinations, as many as sources (default: random, by --seed)");
-        app->add_option("--k", k, "kb, pmnb: number of broadcasting nodes (K or M), placed by --placement");
-        app->add_option("--placement", placement, "kb, pmnb with --k: random (by --seed), adversarial or first");
-        app->add_option("--c-star", c_star,
-                        "kb/st-random: the constant C* of the fixed phase lengths (paper: C* > e; default 3)");
-        app->add_flag("--with-prefix", with_prefix, "kb/rank: compute the ranks with a parallel-prefix phase first (3d slots)");
-        app->add_option("--token-flits", token_flits, "flits of a control token, 1..64 (a prefix step: t_p = T / packet-flits)");
-        app->add_flag("--known-sources", known_sources,
-                      "pmnb: the active set is known in advance: no rank computation (t_p = 0)");
-        app->add_option("--lambda", lambda, "dynamic: broadcast requests per node per slot, in (0, 1]");
-        app->add_option("--rho", rho, "dynamic: load rho = lambda (N-1)/d, > 0 (default 0.5)");
-        app->add_option("--slots", slots,
-                        "dynamic: requests arrive during this many slots (default 20000, fewer at high lambda)");
-        app->add_option("--periods", periods, "dynamic/periods: about this many PMNB periods instead of --slots");
-        app->add_option("--warmup", warmup, "dynamic: slots left out of the statistics (default: a tenth)");
-        app->add_option("--pattern", pattern,
-                        "traffic: uniform (default), transpose, bitcomp, bitrev, shuffle, tornado (torus), neighbor, hotspot");
-        app->add_option("--rate", rate, "traffic: offered load in flits per node per cycle, in (0, 1] (default 0.1)");
-        app->add_option("--packet-rate", packet_rate,
-                        "traffic: the offered load in packets per node per cycle instead (x the mean packet length <= 1 flit)");
-        app->add_option("--hotspot", hotspot,
-                        "traffic --pattern hotspot: NODE:FRACTION, the node receiving that fraction of the packets");
-        app->add_option("--injection", injection, "traffic: bernoulli (default) or onoff (bursts of back-to-back packets)");
-        app->add_option("--burst", burst, "traffic --injection onoff: mean packets per burst (default 8)");
-        app->add_option("--traffic-file", traffic_file,
-                        "traffic: replay a CSV of time,src,dst[,size] (cycles, nodes, flits) instead of a pattern");
-        app->add_option("--warmup-cycles", warmup_cycles, "traffic: cycles before the measurement window (default 1000)");
-        app->add_option("--window", window, "traffic: the measurement window in cycles (default 4000)");
-        app->add_option("--drain", drain,
-                        "traffic: cycles of injection after the window, while its packets drain (default 4000)");
-        app->add_flag("--self-packets", self_packets,
-                      "traffic, --buffering input: packets a pattern addresses to their source are sent, and uniform "
-                      "destinations include the source (BookSim's patterns)");
-        app->add_option("--buffering", buffering,
-                        "the router: output (the papers' ideal output-queued router, default) or input "
-                        "(input buffers, virtual channels, credits)");
-        app->add_option("--vcs", vcs, "--buffering input: virtual channels per input port, 1..8 (default 2)");
-        app->add_option("--vc-depth", vc_depth, "--buffering input: flits per virtual channel, 1..255 (default 8)");
-        app->add_option("--switching", switching, "--buffering input: wormhole (default), cut-through or store-forward");
-        app->add_option("--credit-delay", credit_delay, "--buffering input: extra cycles a credit takes back (default 0)");
-        app->add_option("--router-delay", router_delay,
-                        "--buffering input: cycles a head spends in the router pipeline before switch traversal (default 0)");
-        app->add_option("--link-delay", link_delay, "--buffering input: extra cycles on the wire (default 0)");
-        app->add_option("--injection-delay", injection_delay,
-                        "--buffering input: cycles from a packet's creation to its entry into the router (default 0)");
-        app->add_option("--ejection-delay", ejection_delay,
-                        "--buffering input: cycles from a packet's tail leaving the router to the node (default 0)");
-        app->add_option("--ejection-vcs", ejection_vcs,
-                        "--buffering input: virtual channels at the output to the node, allocated per packet as at a link "
-                        "(BookSim's ejection channel), 0..vcs (default 0: none, the node takes any packet)");
-        app->add_option("--link-period", link_period,
-                        "--buffering input: a link carries a flit every this many cycles, 1..16 (default 1; Noxim's: 2)");
-        app->add_option("--flit-bits", flit_bits,
-                        "--buffering input: a flit's width, 64 (default: a header is one flit) or 32 (a header is two)");
-        app->add_option("--alloc-iters", alloc_iters,
-                        "--buffering input: iterations of the separable allocators, 1..8 (default 1)");
-        app->add_option("--datelines", datelines,
-                        "--buffering input on a torus: two virtual-channel classes, the upper one after a ring's wraparound "
-                        "link (wrap, default) or for a whole ring a route wraps on (partition, BookSim's); off may deadlock");
-        app->add_option("--preset", preset,
-                        "booksim or noxim: the input-buffered router compare-peers configures in that simulator "
-                        "(docs/routers.md lists its knobs)");
+                        "monotone: comma list of destinations, as many as sources (default: random, by --seed)")
+            ->group(kTaskAndNetwork);
+        app->add_option("--k", k, "kb, pmnb: number of broadcasting nodes (K or M), placed by --placement")
+            ->group(kTaskAndNetwork);
+        app->add_option("--placement", placement, "kb, pmnb with --k: random (by --seed), adversarial or first")
+            ->group(kTaskAndNetwork);
+        app->add_option("--seed", seed, "random seed (default 1; runs repeat exactly per seed)")->group(kTaskAndNetwork);
+        packet_flits_option =
+            app->add_option(
+                   "--packet-flits", packet_flits,
+                   "flits per data packet = cycles per slot, 1..64 (default: 1, or the parts the algorithm splits a packet into)")
+                ->group(kPackets);
+        app->add_option("--token-flits", token_flits, "flits of a control token, 1..64 (a prefix step: t_p = T / packet-flits)")
+            ->group(kPackets);
+        app->add_option("--packet-sizes", packet_sizes,
+                        "traffic: a size distribution SIZE:WEIGHT,... in flits instead of --packet-flits (e.g. 1:4,8:1)")
+            ->group(kPackets);
+        app->add_option("--sbt-rotation", sbt_rotation, "rotate the SBT's dimensions by this much (trees R^c(SBT))")
+            ->group(kAlgorithmOptions);
+        app->add_option("--c-star", c_star, "kb/st-random: the constant C* of the fixed phase lengths (paper: C* > e; default 3)")
+            ->group(kAlgorithmOptions);
+        app->add_flag("--with-prefix", with_prefix, "kb/rank: compute the ranks with a parallel-prefix phase first (3d slots)")
+            ->group(kAlgorithmOptions);
+        app->add_flag("--known-sources", known_sources, "pmnb: the active set is known in advance: no rank computation (t_p = 0)")
+            ->group(kAlgorithmOptions);
         app->add_option("--pmnb", pmnb,
                         "dynamic/periods: the PMNB of each period: cube vb2 (default), vb3, vb-a0; torus and array vbm-split "
-                        "(default), vbm, vbm-a0");
+                        "(default), vbm, vbm-a0")
+            ->group(kAlgorithmOptions);
+        app->add_option("--lambda", lambda, "dynamic: broadcast requests per node per slot, in (0, 1]")
+            ->group(kDynamicBroadcasting);
+        app->add_option("--rho", rho, "dynamic: load rho = lambda (N-1)/d, > 0 (default 0.5)")->group(kDynamicBroadcasting);
+        app->add_option("--slots", slots, "dynamic: requests arrive during this many slots (default 20000, fewer at high lambda)")
+            ->group(kDynamicBroadcasting);
+        app->add_option("--periods", periods, "dynamic/periods: about this many PMNB periods instead of --slots")
+            ->group(kDynamicBroadcasting);
+        app->add_option("--warmup", warmup, "dynamic: slots left out of the statistics (default: a tenth)")
+            ->group(kDynamicBroadcasting);
+        app->add_option("--pattern", pattern,
+                        "traffic: uniform (default), transpose, bitcomp, bitrev, shuffle, tornado (torus), neighbor, hotspot")
+            ->group(kSyntheticTraffic);
+        app->add_option("--rate", rate, "traffic: offered load in flits per node per cycle, in (0, 1] (default 0.1)")
+            ->group(kSyntheticTraffic);
+        app->add_option("--packet-rate", packet_rate,
+                        "traffic: the offered load in packets per node per cycle instead (x the mean packet length <= 1 flit)")
+            ->group(kSyntheticTraffic);
+        app->add_option("--hotspot", hotspot,
+                        "traffic --pattern hotspot: NODE:FRACTION, the node receiving that fraction of the packets")
+            ->group(kSyntheticTraffic);
+        app->add_option("--injection", injection, "traffic: bernoulli (default) or onoff (bursts of back-to-back packets)")
+            ->group(kSyntheticTraffic);
+        app->add_option("--burst", burst, "traffic --injection onoff: mean packets per burst (default 8)")
+            ->group(kSyntheticTraffic);
+        app->add_option("--traffic-file", traffic_file,
+                        "traffic: replay a CSV of time,src,dst[,size] (cycles, nodes, flits) instead of a pattern")
+            ->group(kSyntheticTraffic);
+        app->add_option("--warmup-cycles", warmup_cycles, "traffic: cycles before the measurement window (default 1000)")
+            ->group(kSyntheticTraffic);
+        app->add_option("--window", window, "traffic: the measurement window in cycles (default 4000)")->group(kSyntheticTraffic);
+        app->add_option("--drain", drain, "traffic: cycles of injection after the window, while its packets drain (default 4000)")
+            ->group(kSyntheticTraffic);
+        app->add_flag("--self-packets", self_packets,
+                      "traffic, --buffering input: packets a pattern addresses to their source are sent, and uniform "
+                      "destinations include the source (BookSim's patterns)")
+            ->group(kSyntheticTraffic);
+        app->add_option("--buffering", buffering,
+                        "the router: output (the papers' ideal output-queued router, default) or input "
+                        "(input buffers, virtual channels, credits)")
+            ->group(kRouter);
+        app->add_option("--preset", preset,
+                        "booksim or noxim: the input-buffered router compare-peers configures in that simulator "
+                        "(docs/routers.md lists its knobs)")
+            ->group(kRouter);
+        app->add_option("--queue-depth", queue_depth, "packets per output queue, 0 = unbounded")->group(kRouter);
+        app->add_option("--port-model", port_model,
+                        "mla (all ports, default), sla (one send, one receive), "
+                        "shout (one message to any set of links, one receive, half duplex)")
+            ->group(kRouter);
+        app->add_option("--vcs", vcs, "--buffering input: virtual channels per input port, 1..8 (default 2)")
+            ->group(kInputBufferedRouter);
+        app->add_option("--vc-depth", vc_depth, "--buffering input: flits per virtual channel, 1..255 (default 8)")
+            ->group(kInputBufferedRouter);
+        app->add_option("--switching", switching, "--buffering input: wormhole (default), cut-through or store-forward")
+            ->group(kInputBufferedRouter);
+        app->add_option("--credit-delay", credit_delay, "--buffering input: extra cycles a credit takes back (default 0)")
+            ->group(kInputBufferedRouter);
+        app->add_option("--router-delay", router_delay,
+                        "--buffering input: cycles a head spends in the router pipeline before switch traversal (default 0)")
+            ->group(kInputBufferedRouter);
+        app->add_option("--link-delay", link_delay, "--buffering input: extra cycles on the wire (default 0)")
+            ->group(kInputBufferedRouter);
+        app->add_option("--injection-delay", injection_delay,
+                        "--buffering input: cycles from a packet's creation to its entry into the router (default 0)")
+            ->group(kInputBufferedRouter);
+        app->add_option("--ejection-delay", ejection_delay,
+                        "--buffering input: cycles from a packet's tail leaving the router to the node (default 0)")
+            ->group(kInputBufferedRouter);
+        app->add_option("--ejection-vcs", ejection_vcs,
+                        "--buffering input: virtual channels at the output to the node, allocated per packet as at a link "
+                        "(BookSim's ejection channel), 0..vcs (default 0: none, the node takes any packet)")
+            ->group(kInputBufferedRouter);
+        app->add_option("--link-period", link_period,
+                        "--buffering input: a link carries a flit every this many cycles, 1..16 (default 1; Noxim's: 2)")
+            ->group(kInputBufferedRouter);
+        app->add_option("--flit-bits", flit_bits,
+                        "--buffering input: a flit's width, 64 (default: a header is one flit) or 32 (a header is two)")
+            ->group(kInputBufferedRouter);
+        app->add_option("--alloc-iters", alloc_iters,
+                        "--buffering input: iterations of the separable allocators, 1..8 (default 1)")
+            ->group(kInputBufferedRouter);
+        app->add_option("--datelines", datelines,
+                        "--buffering input on a torus: two virtual-channel classes, the upper one after a ring's wraparound "
+                        "link (wrap, default) or for a whole ring a route wraps on (partition, BookSim's); off may deadlock")
+            ->group(kInputBufferedRouter);
+        app->add_option("--router", router, "router at every node: systemc or rtl (the Verilated Verilog router)")
+            ->group(kVerilogRouter);
+        app->add_option("--rtl-nodes", rtl_nodes, "comma list of nodes that get the RTL router (the rest SystemC)")
+            ->group(kVerilogRouter);
+        app->add_option("--rtl-rom-dir", rtl_rom_dir, "directory of the RTL's memory files (default: the build's)")
+            ->group(kVerilogRouter);
+        app->add_option("--level", level,
+                        "cycle (pin-level routers, default) or tlm (TLM-2.0 transactions, the same traces, faster)")
+            ->group(kSimulation);
+        app->add_option("--max-cycles", max_cycles, "give up after this many cycles (0 = automatic)")->group(kSimulation);
+        app->add_option("--memory-limit", memory_limit,
+                        "refuse a run whose memory estimate is above this (e.g. 8G; default: the memory available)")
+            ->group(kSimulation);
     }
     // Returns an error line, or empty.
     std::string into_microarchitecture(RunConfig& c) const;
@@ -217,6 +285,13 @@ struct CommonOptions {
         c.queue_depth = static_cast<unsigned>(queue_depth);
         c.seed = seed;
         c.max_cycles = max_cycles;
+        if (memory_limit) {
+            const auto bytes = parse_memory_size(*memory_limit);
+            if (!bytes)
+                return "--memory-limit '" + printable(*memory_limit) +
+                       "' is not a size: accepted bytes, or a number with K, M, G or T (e.g. 8G)";
+            c.memory_limit = *bytes;
+        }
         if (auto e = held("sbt-rotation", sbt_rotation, 0, UINT32_MAX); !e.empty()) return e;
         c.sbt_rotation = static_cast<unsigned>(sbt_rotation);
         const auto router_choice = parse_router(router);
@@ -335,24 +410,97 @@ struct RunCommandOptions {
     CommonOptions common;
     bool json = false;
     void add(CLI::App* run) {
-        common.add(run, true);
-        run->add_option("--task,-t", config.task, "task: " + accepted_tasks_and_algorithms());
+        run->add_option("--task,-t", config.task, "task: " + accepted_tasks_and_algorithms())->group(kTaskAndNetwork);
         run->add_option("--algorithm,-a", config.algorithm,
-                        "algorithm for the task (default: the task's natural one on the topology, marked in cubecast list)");
-        run->add_option("--trace", config.trace_path, "write the link-transmission trace CSV here");
-        run->add_option(
-            "--link-load", config.link_load_path,
-            "traffic: write each link's load in the window (src,dst,port,flits,utilisation,channel_load) to this CSV");
-        run->add_option("--vcd", config.vcd_path, "write a VCD of links and routers here (+ .gtkw beside it)");
-        run->add_option("--fst", config.fst_path, "the same waves as FST (needs GTKWave's vcd2fst)");
-        run->add_flag("--json", json, "print the result as one JSON object");
-        run->add_option("--delays", config.delays_path, "dynamic: write each request's arrival, completion and delay (CSV)");
+                        "algorithm for the task (default: the task's natural one on the topology, marked in cubecast list)")
+            ->group(kTaskAndNetwork);
+        common.add(run, true);
+        run->add_option("--trace", config.trace_path, "write the link-transmission trace CSV here")->group(kOutputs);
+        run->add_option("--vcd", config.vcd_path, "write a VCD of links and routers here (+ .gtkw beside it)")->group(kOutputs);
+        run->add_option("--fst", config.fst_path, "the same waves as FST (needs GTKWave's vcd2fst)")->group(kOutputs);
+        run->add_flag("--json", json, "print the result as one JSON object")->group(kOutputs);
+        run->add_option("--link-load", config.link_load_path,
+                        "traffic: write each link's load in the window (src,dst,port,flits,utilisation,channel_load) to this CSV")
+            ->group(kOutputs);
+        run->add_option("--delays", config.delays_path, "dynamic: write each request's arrival, completion and delay (CSV)")
+            ->group(kOutputs);
     }
 };
 
 int bad_input(const std::string& line) {
     print_error(line);
     return kExitBadInput;
+}
+
+// CLI11 turns a number its option's type cannot hold into the nearest it can (99999999999999999999
+// into 9223372036854775807, -1 into an unsigned 18446744073709551615), so every whole-number option's
+// text is checked before it converts, and such a value is refused as it was given. (The marker starts
+// our own line inside CLI11's "--option: ..." message.)
+const std::string kOwnLine = "\x01";
+std::string accepted_whole(const std::string& option, bool is_unsigned) {
+    if (option == "dim") return "1.." + std::to_string(kMaxDim) + " on the hypercube, p^d <= 65536 nodes on a torus or array";
+    if (option == "radix") return "2..65536 nodes per dimension (p^d <= 65536)";
+    if (option == "root") return "a node, 0..N-1";
+    try {
+        const auto e = range_problem(option, std::numeric_limits<long long>::max(), RunConfig{});
+        if (e && e->find("accepted ") != std::string::npos) return e->substr(e->find("accepted ") + 9);
+    } catch (const std::logic_error&) {  // (an option range_problem has no range for: its type's)
+    }
+    return is_unsigned ? "0..18446744073709551615" : "a whole number from -9223372036854775808 to 9223372036854775807";
+}
+void guard_whole_numbers(CLI::App& app) {
+    for (CLI::Option* o : app.get_options()) {
+        const std::string type = o->get_type_name();
+        if (type != "INT" && type != "UINT") continue;
+        const bool is_unsigned = type == "UINT";
+        const std::string name = o->get_name(false, true), option = o->get_lnames().empty() ? name : o->get_lnames().front();
+        o->check(CLI::Validator(
+            [option, is_unsigned](std::string& text) -> std::string {
+                errno = 0;
+                char* end = nullptr;
+                const bool negative = text.find('-') != std::string::npos;
+                if (is_unsigned)
+                    static_cast<void>(std::strtoull(text.c_str(), &end, 10));
+                else
+                    static_cast<void>(std::strtoll(text.c_str(), &end, 10));
+                const bool whole =
+                    !text.empty() && end && *end == '\0' && text.find_first_not_of("+-0123456789") == std::string::npos;
+                if (whole && errno != ERANGE && !(is_unsigned && negative)) return "";
+                return kOwnLine + "--" + option + " " + printable(text) +
+                       (whole ? " is out of range: accepted " : " is not a whole number: accepted ") +
+                       accepted_whole(option, is_unsigned);
+            },
+            "", "whole number"));
+    }
+    for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) guard_whole_numbers(*sub);
+}
+
+// A parse error as one line: our own (a whole number), an unknown option with the nearest one
+// offered, or CLI11's words.
+std::string parse_error_line(const CLI::ParseError& e, CLI::App& app, int argc, char* argv[]) {
+    const std::string what = e.what();
+    if (const size_t own = what.find(kOwnLine); own != std::string::npos) return what.substr(own + kOwnLine.size());
+    if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
+        const CLI::App* command = nullptr;
+        for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+            if (argc > 1 && sub->get_name() == argv[1]) command = sub;
+        for (int i = 2; command && i < argc; ++i) {
+            const std::string arg = argv[i];
+            if (arg.rfind("--", 0) != 0) continue;
+            const std::string given = arg.substr(0, arg.find('='));
+            if (command->get_option_no_throw(given)) continue;
+            std::vector<std::string> names;
+            for (const CLI::Option* o : command->get_options())
+                for (const std::string& n : o->get_lnames()) names.push_back("--" + n);
+            const std::string near = nearest_name(given, names);
+            return "unknown option '" + printable(given) + "'" + (near.empty() ? "" : ": did you mean " + near + "?") +
+                   " (cubecast " + argv[1] + " --help lists them)";
+        }
+    }
+    std::string line = what;
+    for (char& ch : line)
+        if (ch == '\n') ch = ' ';
+    return line + " (see cubecast --help)";
 }
 
 }  // namespace
@@ -367,7 +515,7 @@ RunOptions experiment_run_options() {
         for (const std::string& name : opt->get_lnames())
             if (name != "help" && name != "trace" && name != "link-load" && name != "vcd" && name != "fst" && name != "json" &&
                 name != "delays")
-                o.accepted += (o.accepted.empty() ? "" : ", ") + name;
+                o.accepted += (o.accepted.empty() ? "" : ", ") + name, o.keys.push_back(name);
     }
     o.find = [prototype, holder](const std::string& key, bool& is_flag) {
         if (key.empty() || key == "help") return false;
@@ -380,11 +528,13 @@ RunOptions experiment_run_options() {
         CLI::App app;
         RunCommandOptions run;
         run.add(&app);
+        guard_whole_numbers(app);
         std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last first
         try {
             app.parse(reversed);
         } catch (const CLI::ParseError& e) {
             std::string what = e.what();
+            if (const size_t own = what.find(kOwnLine); own != std::string::npos) return what.substr(own + kOwnLine.size());
             for (char& ch : what)
                 if (ch == '\n') ch = ' ';
             return what;
@@ -401,8 +551,8 @@ RunOptions experiment_run_options() {
 
 int dispatch(int argc, char* argv[], bool check_only) {
     CLI::App app{
-        "cubecast: cycle-accurate hypercube interconnect model running the papers' optimal "
-        "broadcast and exchange algorithms as router control logic"};
+        "cubecast: a cycle-accurate model of hypercube, torus and array (mesh) interconnects, in which the "
+        "papers' optimal broadcast and exchange algorithms run as the routers' control logic"};
     app.require_subcommand(1);
     const std::set<std::string> commands = {"run",        "list",   "sweep", "sweep-rho", "sweep-rate",
                                             "experiment", "report", "bench", "example004"};
@@ -502,18 +652,19 @@ int dispatch(int argc, char* argv[], bool check_only) {
     auto* report = app.add_subcommand("report", "write DIR/report.html: an experiment's results as one self-contained page");
     report->add_option("dir", report_dir, "an experiment's results folder")->required();
 
-    if (argc > 1 && argv[1][0] != '-' && !commands.count(argv[1]))
-        return bad_input(std::string("unknown command '") + argv[1] +
-                         "': accepted run, list, sweep, sweep-rho, sweep-rate, experiment, report, bench, example004 (see "
+    if (argc > 1 && argv[1][0] != '-' && !commands.count(argv[1])) {
+        const std::string near = nearest_name(argv[1], std::vector<std::string>(commands.begin(), commands.end()));
+        return bad_input(std::string("unknown command '") + printable(argv[1]) + "'" +
+                         (near.empty() ? "" : ": did you mean " + near + "?") +
+                         " (accepted run, list, sweep, sweep-rho, sweep-rate, experiment, report, bench, example004; see "
                          "cubecast --help)");
+    }
+    guard_whole_numbers(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         if (e.get_exit_code() == 0) return app.exit(e);
-        std::string what = e.what();
-        for (char& ch : what)
-            if (ch == '\n') ch = ' ';
-        return bad_input(what + " (see cubecast --help)");
+        return bad_input(parse_error_line(e, app, argc, argv));
     }
 
     if (run->parsed()) {

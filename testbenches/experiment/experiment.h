@@ -23,7 +23,8 @@ struct ExperimentError : std::runtime_error {
 struct RunOptions {
     // Whether the key is a run option, and whether it is a flag (true/false, no value).
     std::function<bool(const std::string& key, bool& is_flag)> find;
-    std::string accepted;  // the keys an experiment accepts, for the error line
+    std::string accepted;           // the keys an experiment accepts, for the error line
+    std::vector<std::string> keys;  // ... one by one (a mistyped key is offered the nearest)
     // The run's arguments to a checked configuration, or the command line's error line.
     std::function<std::optional<std::string>(const std::vector<std::string>& args, RunConfig& out)> to_config;
 };
@@ -72,7 +73,8 @@ Experiment parse_experiment(const std::string& path, const std::string& text, co
                             const RunOptions& options);
 
 // "A..B", "A..B:STEP" or a single value -> the values (exact decimal steps); nullopt if not a range.
-std::optional<std::vector<std::string>> expand_range(const std::string& text);
+// (too_many: set to the count of values when a range has more than an experiment may.)
+std::optional<std::vector<std::string>> expand_range(const std::string& text, std::string* too_many = nullptr);
 
 // At most this many points in one experiment.
 constexpr size_t kMaxExperimentPoints = 1000000;

@@ -35,9 +35,14 @@ struct Reader {
         bool is_flag = false;
         if (kOutputKeys.count(key))
             fail(line, "key '" + printable(key) + "' writes files of its own: an experiment writes one results row per point");
-        if (!options.find(key, is_flag))
-            fail(line, "key '" + printable(key) + "' is not a run option: accepted " + options.accepted);
+        if (!options.find(key, is_flag)) fail(line, "key '" + printable(key) + "' is not a run option" + suggestion(key));
         return is_flag;
+    }
+    // "did you mean KEY?" for a near one, else every key.
+    std::string suggestion(const std::string& key) const {
+        const std::string near = nearest_name(key, options.keys);
+        return near.empty() ? ": accepted " + options.accepted
+                            : ": did you mean " + near + "? (docs/experiments.md lists the keys)";
     }
     std::string scalar(const YAML::Node& n, const std::string& key) const {
         if (!n.IsScalar()) fail(line_of(n), "key '" + key + "' needs a single value here (a number, a word or true/false)");
@@ -51,7 +56,12 @@ struct Reader {
         } else {
             const std::string text = scalar(n, key);
             if (text.find("..") != std::string::npos) {
-                auto range = expand_range(text);
+                std::string too_many;
+                auto range = expand_range(text, &too_many);
+                if (!range && !too_many.empty())
+                    fail(line_of(n), "key '" + key + "': the range " + printable(text) + " has " + too_many +
+                                         " values: accepted at most " + std::to_string(kMaxExperimentPoints) +
+                                         " points in an experiment (a coarser step, or several files or shards)");
                 if (!range)
                     fail(line_of(n), "key '" + key + "': '" + printable(text) +
                                          "' is not a range: accepted A..B, A..B:STEP (non-negative numbers, A <= B) or a "
@@ -135,7 +145,7 @@ std::string Point::command() const {
     return s;
 }
 
-std::optional<std::vector<std::string>> expand_range(const std::string& text) {
+std::optional<std::vector<std::string>> expand_range(const std::string& text, std::string* too_many) {
     const size_t dots = text.find("..");
     if (dots == std::string::npos) return std::nullopt;
     const size_t colon = text.find(':', dots);
@@ -148,7 +158,11 @@ std::optional<std::vector<std::string>> expand_range(const std::string& text) {
     const int places = std::max({pa, pb, ps});
     if (places > 9) return std::nullopt;
     const long long lo = scale(da, pa, places), hi = scale(db, pb, places), st = scale(ds, ps, places);
-    if (lo > hi || (hi - lo) / st >= static_cast<long long>(kMaxExperimentPoints)) return std::nullopt;
+    if (lo > hi) return std::nullopt;
+    if ((hi - lo) / st >= static_cast<long long>(kMaxExperimentPoints)) {
+        if (too_many) *too_many = std::to_string((hi - lo) / st + 1);
+        return std::nullopt;
+    }
     std::vector<std::string> out;
     for (long long v = lo; v <= hi; v += st) out.push_back(decimal(v, places));
     return out;
@@ -270,8 +284,7 @@ struct Loader {
                                       "' is malformed: accepted KEY=VALUE (a value, a list [a, b] or a range A..B)");
             bool is_flag = false;
             if (kOutputKeys.count(k) || !options.find(k, is_flag))
-                throw ExperimentError("--set " + printable(k) + ": not a run option an experiment takes: accepted " +
-                                      options.accepted);
+                throw ExperimentError("--set " + printable(k) + ": not a run option an experiment takes" + r.suggestion(k));
             YAML::Node v;
             try {
                 v = YAML::Load(set.substr(eq + 1));

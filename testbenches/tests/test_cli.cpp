@@ -1,8 +1,11 @@
 // The `cubecast` command as a user meets it: bad input gives exit 2 and one line naming the bad
 // value and what is accepted; --json is machine-readable; the trace and waves are written.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -942,4 +945,123 @@ TEST(CommandLine, ATaskAloneRunsItsNaturalAlgorithm) {
     for (const auto& e : json) has_default[e.at("task")] = has_default[e.at("task")] || !e.at("default_on").empty();
     EXPECT_EQ(has_default.size(), 13u);
     for (const auto& [task, marked] : has_default) EXPECT_TRUE(marked) << task;
+}
+
+// A run whose estimate cannot fit is refused at once, with the estimate, its largest part and the
+// ceiling: the 16-cube total exchange's 2^32 packets (which ran 86 s into std::bad_alloc before), and
+// any run against a --memory-limit below its estimate; one above it runs.
+TEST(CommandLine, ARunThatCannotFitIsRefusedBeforeItStarts) {
+    const auto t0 = std::chrono::steady_clock::now();
+    expect_bad_input("run --task te --dim 16", "needs at least", "4294901760 packets preloaded (the total exchange's N(N-1))");
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 5.0);
+    expect_bad_input("run --task mnb --dim 6 --memory-limit 10M", "needs at least", "more than --memory-limit 10 MB");
+    expect_bad_input("run --task mnb --dim 6 --memory-limit 10X", "--memory-limit '10X'", "accepted bytes, or a number with K");
+    EXPECT_EQ(cubecast_cli("run --task mnb --dim 6 --memory-limit 1G").code, 0);
+}
+
+// The estimate against the peak memory measured, on runs whose memory is what they build (routers,
+// virtual channels, preloaded packets): within 30 % either way.
+TEST(CommandLine, TheMemoryEstimateIsNearThePeakOfRunsItCanSee) {
+    for (const std::string& args : {std::string("--task snb --dim 12"), std::string("--task te --dim 9"),
+                                    std::string("--task snb --dim 10 --buffering input --vcs 8 --vc-depth 255"),
+                                    std::string("--task snb --dim 11 --buffering input --vcs 2 --vc-depth 8 --level tlm")}) {
+        SCOPED_TRACE(args);
+        const CliResult estimate = cubecast_cli("run " + args + " --memory-limit 1K");
+        const std::smatch m = [&] {
+            std::smatch s;
+            std::regex_search(estimate.err, s, std::regex("needs at least ([0-9.]+) (MB|GB)"));
+            return s;
+        }();
+        ASSERT_EQ(m.size(), 3u) << estimate.err;
+        const double estimated = std::stod(m[1]) * (m[2] == "GB" ? 1e9 : 1e6);
+        // The peak of the command and its children (the run is a child): wait4's rusage of the one child.
+        const pid_t pid = fork();
+        if (pid == 0) {
+            execl("/bin/sh", "sh", "-c", (std::string(CUBECAST_BIN) + " run " + args + " >/dev/null").c_str(), nullptr);
+            _exit(127);
+        }
+        int status = 0;
+        struct rusage usage {};
+        ASSERT_EQ(wait4(pid, &status, 0, &usage), pid);
+        ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        const double peak = static_cast<double>(usage.ru_maxrss) * 1024;  // (KiB)
+        EXPECT_GT(estimated, 0.7 * peak) << estimated << " estimated, " << peak << " at the peak";
+        EXPECT_LT(estimated, 1.3 * peak) << estimated << " estimated, " << peak << " at the peak";
+    }
+}
+
+// Numbers an option's type cannot hold are refused as given (CLI11 would clamp them), in the command
+// and in an experiment file; a mistyped option or experiment key is offered the nearest one.
+TEST(CommandLine, NumbersOutOfRangeAndTyposGetOneLine) {
+    expect_bad_input("run --task mnb --dim 3 --seed 18446744073709551616", "--seed 18446744073709551616",
+                     "accepted 0..18446744073709551615");
+    expect_bad_input("run --task mnb --dim 3 --max-cycles -1", "--max-cycles -1", "accepted 0..18446744073709551615");
+    expect_bad_input("run --task mnb --dim 3 --max-cycles 99999999999999999999999", "--max-cycles 99999999999999999999999",
+                     "accepted");
+    expect_bad_input("run --task mnb --dim 3 --queue-depth 99999999999999999999", "--queue-depth 99999999999999999999",
+                     "accepted 0 (unbounded)..1000000");
+    expect_bad_input("run --task mnb --dim 99999999999999999999", "--dim 99999999999999999999", "1..16 on the hypercube");
+    expect_bad_input("run --task mnb --dim three", "--dim three is not a whole number", "accepted 1..16");
+    expect_bad_input("run --task mnb --dim 3 --buffering input --vc-dept 4", "unknown option '--vc-dept'",
+                     "did you mean --vc-depth?");
+    expect_bad_input("runn --task mnb", "unknown command 'runn'", "did you mean run?");
+    const std::string file = temp_path("typo.yaml");
+    std::ofstream(file) << "name: typo\nrun:\n  task: mnb\n  dimm: 3\n";
+    expect_bad_input("experiment " + file + " --list", "key 'dimm' is not a run option", "did you mean dim?");
+    std::ofstream(file) << "name: typo\nrun:\n  task: mnb\naxes:\n  seed: 1..1000000000\n";
+    expect_bad_input("experiment " + file + " --list", "the range 1..1000000000 has 1000000000 values",
+                     "accepted at most 1000000 points");
+    std::remove(file.c_str());
+    const CliResult help = cubecast_cli("run --help");
+    EXPECT_LT(help.out.find("--task"), help.out.find("--vcs")) << "the task comes first in run --help";
+    EXPECT_NE(help.out.find("Input-buffered router (--buffering input):"), std::string::npos);
+    EXPECT_NE(help.out.find("default 6"), std::string::npos) << "--dim's default";
+}
+
+// Every write is checked: a dump, a plot, the standard output onto a full device fail with one line
+// and a non-zero exit, and a device in a results folder is refused, not read forever.
+TEST(CommandLine, WritesOntoAFullDeviceFailWithOneLine) {
+    const std::string dir = temp_path("full");
+    ASSERT_EQ(std::system(("mkdir -p " + dir + " && ln -s /dev/full " + dir + "/w.vcd && ln -s /dev/full " + dir +
+                           "/p.svg && echo keep > " + dir + "/x.vcd")
+                              .c_str()),
+              0);
+    for (const std::string& args :
+         {"run --task mnb --dim 3 --vcd " + dir + "/w.vcd", "run --task mnb --dim 3 --level tlm --vcd " + dir + "/w.vcd"}) {
+        SCOPED_TRACE(args);
+        const CliResult r = cubecast_cli(args);
+        EXPECT_EQ(r.code, 2);
+        EXPECT_NE(r.err.find("writing the waves '" + dir + "/w.vcd' failed (No space left on device)"), std::string::npos)
+            << r.err;
+    }
+    EXPECT_EQ(cubecast_cli("run --task mnb --dim 3 --fst " + dir + "/x.fst").code, 0);
+    EXPECT_EQ(slurp(dir + "/x.vcd"), "keep\n") << "--fst touched the VCD beside it";
+    const CliResult plot = cubecast_cli("sweep-rho --dim 3 --rhos 0.2 --schemes periods/vb2 --plot " + dir + "/p");
+    EXPECT_EQ(plot.code, 2);
+    EXPECT_NE(plot.err.find("writing the plot '" + dir + "/p.svg' failed"), std::string::npos) << plot.err;
+    expect_bad_input("sweep-rho --dim 3 --rhos 0.2 --plot /dev/full", "--plot '/dev/full' names an existing file",
+                     "accepted a prefix");
+    const int status = std::system(
+        (std::string(CUBECAST_BIN) + " sweep --task mnb --dims 1..2 --format csv >/dev/full 2>" + dir + "/err.txt").c_str());
+    EXPECT_EQ(WEXITSTATUS(status), 2);
+    EXPECT_NE(slurp(dir + "/err.txt").find("standard output failed: No space left on device"), std::string::npos)
+        << slurp(dir + "/err.txt");
+    std::system(("rm -rf " + dir).c_str());
+}
+
+// Each JSON field has one meaning: past the theorem's stability limit its W and bound are null, not
+// 0; the input-buffered router's buffer peaks are in every input-buffered report, null where the
+// Verilated router cannot tell them.
+TEST(CommandLine, JsonFieldsKeepOneMeaning) {
+    const CliResult unstable = cubecast_cli("run --task dynamic --dim 5 --pmnb vb3 --packet-flits 1 --rho 0.2 --seed 914 --json");
+    const auto theory = nlohmann::json::parse(unstable.out).at("dynamic").at("theory");
+    ASSERT_FALSE(theory.at("stable").get<bool>());  // rho 0.2 is past vb3's limit on the 5-cube (0.17)
+    for (const char* k : {"w", "bound", "m_bar", "a_low"}) EXPECT_TRUE(theory.at(k).is_null()) << k << ": " << theory.at(k);
+    const std::string ib = "run --task mnb --dim 3 --buffering input --vcs 2 --vc-depth 4 --json";
+    const auto systemc = nlohmann::json::parse(cubecast_cli(ib).out).at("input_buffer_peaks");
+    EXPECT_GT(systemc.at("flits_owed").get<unsigned>(), 0u);
+    if (cubecast::kRtlBuilt) {
+        const auto rtl = nlohmann::json::parse(cubecast_cli(ib + " --router rtl").out).at("input_buffer_peaks");
+        EXPECT_TRUE(rtl.at("flits_owed").is_null() && rtl.at("injection_flits").is_null()) << rtl;
+    }
 }

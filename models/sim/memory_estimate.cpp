@@ -1,0 +1,147 @@
+#include "models/sim/memory_estimate.h"
+
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+
+#include "models/fabric/task.h"
+#include "models/sim/dynamic_theory.h"
+#include "routers/algorithms/registry.h"
+
+namespace cubecast {
+
+namespace {
+// Costs measured with peak RSS on this build (Release, 2026), rounded up; docs/performance.md has the runs.
+constexpr double kProcessBytes = 14e6;        // the process with a small network
+constexpr double kRouterBytes = 1200;         // a router, beyond its ports
+constexpr double kPortBytes = 1300;           // a port: links, queues' and units' fixed parts
+constexpr double kVirtualChannelBytes = 260;  // an input virtual channel, beyond its flits
+constexpr double kFlitSlotBytes = 8;          // a buffered flit's slot
+constexpr double kOwnPacketBytes = 220;       // a packet held from reset (node and interface)
+constexpr double kPayloadWordBytes = 40;      // ... each flit beyond its header
+constexpr double kRequestBytes = 120;         // a request listed in advance (task dynamic)
+
+// The packets the nodes hold from reset, and what they are, by task.
+std::pair<double, std::string> preloaded(const RunConfig& c, TaskKind kind, double n, unsigned parts) {
+    const double k = static_cast<double>(c.sources.empty() ? c.k : c.sources.size());
+    switch (kind) {
+        case TaskKind::snb: return {parts, "the broadcast"};
+        case TaskKind::mnb:
+        case TaskKind::succ: return {n * parts, "one broadcast a node"};
+        case TaskKind::scatter: return {n - 1, "the root's N - 1 packets"};
+        case TaskKind::te: return {n * (n - 1), "the total exchange's N(N-1)"};
+        case TaskKind::kb:
+        case TaskKind::pmnb: return {k * parts, "the K broadcasts"};
+        case TaskKind::pe: return {k * (n - 1), "M(N-1), each active node's packet to every other"};
+        case TaskKind::pg: return {k * (n - 1), "every node's packet to each of the M active nodes"};
+        case TaskKind::pack:
+        case TaskKind::monotone: return {k, "one a source"};
+        case TaskKind::dynamic:
+        case TaskKind::traffic: return {0, ""};
+    }
+    return {0, ""};
+}
+}  // namespace
+
+MemoryEstimate estimate_memory(const RunConfig& c) {
+    MemoryEstimate e;
+    const TaskInfo* task = find_task(c.task);
+    if (!task) return e;
+    const std::unique_ptr<Topology> topo = make_topology(c.topology, c.dim, c.radix);
+    const double n = topo->nodes(), ports = topo->ports();
+    const AlgorithmEntry* algo = algorithms().find(task->kind, c.algorithm);
+    const unsigned parts = algo && algo->runs_on(*topo) ? std::max(1u, algo->parts(*topo)) : 1;
+    struct Part {
+        double bytes;
+        std::string words;
+    };
+    std::vector<Part> items;
+    const auto count = [](double x) {
+        std::ostringstream os;
+        os << std::fixed << std::setprecision(0) << x;
+        return os.str();
+    };
+    items.push_back({n * (kRouterBytes + ports * kPortBytes), count(n) + " routers of " + count(ports) + " ports"});
+    if (c.buffering == Buffering::input) {
+        const double vcs = n * (ports + 1) * c.ib.vcs;
+        items.push_back({vcs * (kVirtualChannelBytes + kFlitSlotBytes * c.ib.vc_depth),
+                         count(vcs) + " virtual channels of " + std::to_string(c.ib.vc_depth) + " flits"});
+    }
+    const auto [packets, what] = preloaded(c, task->kind, n, parts);
+    if (packets > 0) {
+        const double flits = std::max(1u, c.packet_flits / parts);
+        items.push_back({packets * (kOwnPacketBytes + kPayloadWordBytes * (flits - 1)),
+                         count(packets) + " packets preloaded (" + what + ")"});
+    }
+    if (task->kind == TaskKind::dynamic) {
+        const DynamicLoad load = dynamic_load(c);
+        const double requests = load.lambda * n * load.horizon * parts;
+        items.push_back({requests * kRequestBytes, count(requests) + " requests listed in advance"});
+    }
+    // Delivery bits: each node keeps one per (sending origin, message, part) it may receive.
+    const double senders = task->kind == TaskKind::te || task->kind == TaskKind::mnb || task->kind == TaskKind::succ ? n
+                           : c.sources.empty() && c.k                                                                ? c.k
+                                                      : c.sources.size();
+    if (task->kind != TaskKind::traffic && task->kind != TaskKind::dynamic)
+        items.push_back({n * senders * parts / 8, "the nodes' delivery bits"});
+    double total = kProcessBytes;
+    const Part* largest = nullptr;
+    for (const Part& p : items) {
+        total += p.bytes;
+        if (!largest || p.bytes > largest->bytes) largest = &p;
+    }
+    e.bytes = static_cast<uint64_t>(std::min(total, 1.8e19));
+    if (largest) e.largest = largest->words + ", " + memory_words(static_cast<uint64_t>(std::min(largest->bytes, 1.8e19)));
+    return e;
+}
+
+uint64_t available_memory() {
+    std::ifstream in("/proc/meminfo");
+    std::string key;
+    uint64_t kib = 0;
+    std::string unit;
+    while (in >> key >> kib >> unit)
+        if (key == "MemAvailable:") return kib * 1024;
+    return 0;
+}
+
+std::optional<uint64_t> parse_memory_size(const std::string& text) {
+    if (text.empty()) return std::nullopt;
+    size_t used = 0;
+    double value = 0;
+    try {
+        value = std::stod(text, &used);
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+    const std::string unit = text.substr(used);
+    double scale = 1;
+    if (unit == "K" || unit == "KB" || unit == "k")
+        scale = 1e3;
+    else if (unit == "M" || unit == "MB")
+        scale = 1e6;
+    else if (unit == "G" || unit == "GB")
+        scale = 1e9;
+    else if (unit == "T" || unit == "TB")
+        scale = 1e12;
+    else if (!unit.empty())
+        return std::nullopt;
+    if (!(value > 0) || !std::isfinite(value) || value * scale > 1.8e19) return std::nullopt;
+    return static_cast<uint64_t>(value * scale);
+}
+
+std::string memory_words(uint64_t bytes) {
+    std::ostringstream os;
+    const double b = static_cast<double>(bytes);
+    os << std::fixed << std::setprecision(1);
+    if (b >= 1e12)
+        os << b / 1e12 << " TB";
+    else if (b >= 1e9)
+        os << b / 1e9 << " GB";
+    else
+        os << std::setprecision(0) << b / 1e6 << " MB";
+    return os.str();
+}
+
+}  // namespace cubecast

@@ -1,0 +1,33 @@
+// A run's memory, estimated from its size before anything is built: the routers and their buffers
+// (per port; per virtual channel on the input-buffered router), the packets the nodes hold from reset
+// (the total exchange's N(N-1)), the requests listed in advance (task dynamic), and each node's
+// delivery bits, at per-item costs measured on this build (docs/performance.md). What the run grows
+// as it goes (unbounded queues) is not in it: the estimate is the least the run takes. validate()
+// refuses a run whose estimate is above --memory-limit (default: the memory this machine has
+// available), so a run that cannot fit ends at once, not minutes later in std::bad_alloc.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "models/sim/run.h"
+
+namespace cubecast {
+
+struct MemoryEstimate {
+    uint64_t bytes = 0;
+    std::string largest;  // the largest part, in words ("4294901760 packets preloaded: the total exchange's N(N-1)")
+};
+
+// c with its defaults applied (with_defaults).
+MemoryEstimate estimate_memory(const RunConfig& c);
+
+// The memory this machine has available now (MemAvailable of /proc/meminfo), in bytes; 0 if unknown.
+uint64_t available_memory();
+
+// "1.5G", "800M", "64K" or a number of bytes -> bytes; none if it is not one.
+std::optional<uint64_t> parse_memory_size(const std::string& text);
+// 23.4 GB, 512 MB, ...
+std::string memory_words(uint64_t bytes);
+
+}  // namespace cubecast
