@@ -14,6 +14,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <iostream>
 #include <stdexcept>
 
 namespace cubecast {
@@ -57,6 +58,7 @@ ForkPool::~ForkPool() {
 void ForkPool::start(size_t id, const std::function<std::string()>& work) {
     int fds[2];
     if (pipe(fds) != 0) throw std::runtime_error(std::string("pipe failed: ") + std::strerror(errno));
+    std::cout.flush();  // (its buffer may be the command's own, not stdio's: a child must not inherit it unwritten)
     std::fflush(stdout);
     std::fflush(stderr);
     const pid_t parent = getpid();

@@ -265,6 +265,14 @@ json to_json(const RunResult& r, bool with_per_node) {
                                       : json{{"flits_owed", nullptr}, {"injection_flits", nullptr}};
     if (r.vc_depth_needed) j["vc_depth_needed"] = *r.vc_depth_needed;
     if (!r.chosen.empty()) j["chosen"] = r.chosen;  // (what the run chose because the command did not say)
+    if (!r.remedies.empty()) {
+        json tried = json::array();
+        for (const Remedy& m : r.remedies)
+            tried.push_back({{"change", m.change},
+                             {"outcome", m.outcome},
+                             {"cycles", m.outcome == "finishes" ? json(m.cycles) : json(nullptr)}});
+        j["remedies"] = tried;
+    }
     if (!r.conservation_judged) {
         j["conserved"] = nullptr;
         j["left_in_routers"] = r.left_in_routers ? json(*r.left_in_routers) : json(nullptr);
@@ -360,6 +368,10 @@ RunResult result_from_json(const json& j) {
     }
     if (j.contains("vc_depth_needed")) r.vc_depth_needed = j.at("vc_depth_needed").get<unsigned>();
     if (j.contains("chosen")) r.chosen = j.at("chosen").get<std::vector<std::string>>();
+    if (j.contains("remedies"))
+        for (const json& m : j.at("remedies"))
+            r.remedies.push_back(
+                {m.at("change"), m.at("outcome"), m.at("cycles").is_null() ? 0 : m.at("cycles").get<uint64_t>()});
     r.last_delivery_cycles = j.at("last_delivery_cycles");
     for (const auto& m : j.at("marks"))
         r.marks.push_back(RunMark{m.at("name").get<std::string>(), m.at("cycle").get<uint64_t>(), m.at("phase_end").get<bool>()});

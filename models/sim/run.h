@@ -84,7 +84,7 @@ struct RunConfig {
     std::string rtl_rom_dir;           // where the RTL's memory files are (empty: the build's)
     unsigned sbt_rotation = 0;         // SBT dimension rotation (the trees R^c(SBT))
     bool rtl_invert_priority = false;  // test hook: plants a bug in the RTL queue order
-    std::string progress_label;        // what the progress lines on stderr call the run (a diagnosis's re-run says so)
+    bool progress = true;              // progress lines on stderr for a long run (a diagnosis's tries have none)
     // What the run chose itself because the command did not say (a task's own topology, its K): the
     // report's first line names each.
     std::vector<std::string> chosen;
@@ -152,6 +152,13 @@ struct RunMark {
     std::string name;
     uint64_t cycle = 0;
     bool phase_end = false;  // the end of a phase: the report gives the phases' durations
+};
+
+// A stalled run tried again with one change (stall_remedies.h): the change as an option, and how it went.
+struct Remedy {
+    std::string change;   // "--vcs 4", "--algorithm sbt", "--vc-depth 87", "--queue-depth 84"
+    std::string outcome;  // finishes, stalls, fails, fills (the deepest channels too), not known (not within the time bound)
+    uint64_t cycles = 0;  // finishes: its completion
 };
 
 struct RunResult {
@@ -222,6 +229,7 @@ struct RunResult {
     std::string stuck_state;                                // ... then the stuck queues
     std::optional<unsigned> unbounded_peak_queue;           // a stall with bounded queues: the same run's peak queue unbounded
     std::optional<unsigned> vc_depth_needed;                // an input-buffered stall: the depth that runs it as deep buffers do
+    std::vector<Remedy> remedies;                           // a stall: the changes tried, and how each went
     std::vector<std::pair<std::string, uint64_t>> tallies;  // counts the logics kept (e.g. periods)
     std::optional<DynamicResult> dynamic;
     std::optional<TrafficResult> traffic;  // task traffic

@@ -198,13 +198,12 @@ void RunSupervisor::stall() {
 // run also how far the arrivals are), so a long run is visibly alive. Short runs print nothing.
 void RunSupervisor::note_progress(uint64_t cycle) {
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
-    if (wall < next_progress_note_) return;
+    if (wall < next_progress_note_ || !net_.config.progress) return;
     next_progress_note_ = wall + progress_every_;
     std::ostringstream os;
     // Deliveries are counted in parts (mini-packets, halves): the same unit on both sides.
-    os << "cubecast: " << net_.config.progress_label << static_cast<int>(wall) << " s: cycle " << cycle << ", "
-       << net_.counters.deliveries << " of " << expected_messages() * net_.task.parts()
-       << (net_.task.parts() > 1 ? " part deliveries" : " deliveries");
+    os << "cubecast: " << static_cast<int>(wall) << " s: cycle " << cycle << ", " << net_.counters.deliveries << " of "
+       << expected_messages() * net_.task.parts() << (net_.task.parts() > 1 ? " part deliveries" : " deliveries");
     if (net_.task.kind() == TaskKind::dynamic) {
         const uint64_t end = arrivals_end(net_.task);
         os << " (requests arrive until cycle " << end << (cycle >= end ? ", draining" : "") << ")";

@@ -77,9 +77,10 @@ std::string describe_wait_cycle(const Topology& t, const std::vector<std::unique
         }
         s += "  node " + std::to_string(w.router) + ", input from node " +
              std::to_string(t.across(w.router, w.port).value_or(w.router)) + ": holds " + r.held_packet(w.port, q) +
-             ", which needs " + r.blocked_output(q) + ", whose link waits for\n";
+             ", which needs " + r.needs(w.port, q) + ", whose link waits for\n";
     }
-    s += "  node " + std::to_string(cycle.front().router) + " (the first): deeper queues, or routes without a cycle, avoid it\n";
+    s += "  node " + std::to_string(cycle.front().router) + " (the first): " + routers[cycle.front().router]->cycle_remedy() +
+         "\n";
     return s;
 }
 

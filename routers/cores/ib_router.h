@@ -85,6 +85,12 @@ public:
     std::string held_packet(unsigned in_port, unsigned out_port) const override;
     unsigned queue_occupancy(unsigned port) const override;
     std::string blocked_output(unsigned port) const override;
+    std::string needs(unsigned in_port, unsigned port) const override {
+        return needs_words(input_snapshot(in_port), port, topology_, id_, ib_.vcs, ib_.vc_depth);
+    }
+    std::string cycle_remedy() const override {
+        return "more virtual channels, deeper ones, or routes without a cycle, avoid it";
+    }
 
     // The credit-conservation check (models/sim): what this router knows of the link leaving on port
     // p, virtual channel vc (credits left, plus those on their way back past the wire), and of the

@@ -64,6 +64,23 @@ std::string held_packet_words(const std::vector<VcSnapshot>& input, unsigned out
     return "(virtual channel " + std::to_string(v) + ") " + packet_words(input[static_cast<size_t>(v)].header);
 }
 
+std::string needs_words(const std::vector<VcSnapshot>& input, unsigned out, const Topology& topology, uint32_t id, unsigned vcs,
+                        unsigned depth) {
+    const std::string next = "node " + std::to_string(topology.across(id, out).value_or(id));
+    for (const VcSnapshot& s : input) {
+        if (!s.lacks() || !(s.port == out || (s.out_vc < 0 && s.escape == static_cast<int>(out)))) continue;
+        if (s.out_vc < 0)
+            return "a virtual channel at its output to " + next + " (" +
+                   (vcs == 1   ? std::string("its one virtual channel there is")
+                    : vcs == 2 ? std::string("both there are")
+                               : "all " + std::to_string(vcs) + " there are") +
+                   " held by other packets)";
+        return "a credit of virtual channel " + std::to_string(s.out_vc) + " at its output to " + next + " (that channel at " +
+               next + " holds " + std::to_string(depth) + " of its " + std::to_string(depth) + " flits)";
+    }
+    return "a virtual channel or a credit at its output to " + next;
+}
+
 std::string blocked_output_words(const Topology& topology, uint32_t id, unsigned q, unsigned buffered, unsigned capacity) {
     return "a virtual channel or a credit at its output to node " + std::to_string(topology.across(id, q).value_or(id)) +
            " (the next router buffers " + std::to_string(buffered) + " of its flits, " + std::to_string(capacity) + " at most)";

@@ -45,6 +45,10 @@ uint32_t waits_of(const std::vector<VcSnapshot>& input);
 // The packet an input holds that waits at output `out`, else its first routed one: "(virtual channel v)
 // origin ... msg ... dest ... kind".
 std::string held_packet_words(const std::vector<VcSnapshot>& input, unsigned out);
+// What the packet an input holds needs at output `out` (it lacks a virtual channel there, or a credit
+// of the one it has: that channel at the next router is full), in words.
+std::string needs_words(const std::vector<VcSnapshot>& input, unsigned out, const Topology& topology, uint32_t id, unsigned vcs,
+                        unsigned depth);
 // What an output waits for, given the flits the next router buffers of ours and the most it can.
 std::string blocked_output_words(const Topology& topology, uint32_t id, unsigned q, unsigned buffered, unsigned capacity);
 

@@ -110,6 +110,10 @@ public:
         return "space in its queue to node " + std::to_string(topology_.across(id_, port).value_or(id_)) + " (" +
                std::to_string(queue_occupancy(port)) + " queued, full)";
     }
+    // What the packet input `in_port` holds needs at output `port` (the deadlock diagnosis's words),
+    // and what avoids a cycle of such waits on this router.
+    virtual std::string needs(unsigned /*in_port*/, unsigned port) const { return blocked_output(port); }
+    virtual std::string cycle_remedy() const { return "deeper queues, or routes without a cycle, avoid it"; }
     // Anything this router found that makes the run's result untrustworthy, one line each.
     virtual std::vector<std::string> problems() const { return {}; }
     // Why its control logic has not finished, if it has not (models a failure only in a run that ended).

@@ -61,6 +61,12 @@ public:
     bool transmitting(unsigned port) const override;
     std::string held_packet(unsigned in_port, unsigned out_port) const override;
     std::string blocked_output(unsigned port) const override;
+    std::string needs(unsigned in_port, unsigned port) const override {
+        return needs_words(input_snapshot(in_port), port, topology_, id_, config_.ib.vcs, config_.ib.vc_depth);
+    }
+    std::string cycle_remedy() const override {
+        return "more virtual channels, deeper ones, or routes without a cycle, avoid it";
+    }
     unsigned flits_held(unsigned p, unsigned vc) const override;
     void note_links_in(std::vector<size_t>* touched) override { touched_ = touched; }
     // The Verilated model (to add its internals to a Verilator VCD after elaboration).

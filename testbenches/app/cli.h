@@ -20,7 +20,9 @@ int exit_code_for(RunStatus s);
 void print_error(const std::string& message);
 // Test hook (the command-line fuzzer): print_error appends its line to *sink instead (nullptr: stderr).
 void capture_errors(std::string* sink);
-int cmd_run(const RunConfig& config, bool json);
+// policy: what a stalled run's diagnosis may try (stall_remedies.h).
+struct RerunPolicy;
+int cmd_run(const RunConfig& config, bool json, const RerunPolicy& policy);
 // One run as an experiment's point: {"exit": code, "result": the report's JSON} (throws ConfigError).
 std::string run_point_json(const RunConfig& config);
 struct ExperimentArgs {

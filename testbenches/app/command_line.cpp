@@ -21,6 +21,7 @@
 #include "routers/algorithms/registry.h"
 #include "testbenches/app/cli.h"
 #include "testbenches/app/command_line.h"
+#include "testbenches/app/stall_remedies.h"
 
 namespace cubecast {
 
@@ -566,6 +567,13 @@ int dispatch(int argc, char* argv[], bool check_only) {
     CommonOptions& run_opts = run_command.common;
     auto* run = app.add_subcommand("run", "simulate one task with one algorithm and print the result");
     if (wanted("run")) run_command.add(run);
+    bool no_rerun = false;
+    double rerun_seconds = 30;
+    run->add_flag("--no-rerun", no_rerun, "a stall's diagnosis tries nothing (by default it tries what might run it)")
+        ->group(kSimulation);
+    run->add_option("--rerun-seconds", rerun_seconds,
+                    "a stall's diagnosis tries what might run it for at most this long, 1..3600 s (default 30)")
+        ->group(kSimulation);
 
     bool list_json = false;
     auto* list = app.add_subcommand("list", "list the tasks and algorithms with their papers and claimed times");
@@ -674,7 +682,10 @@ int dispatch(int argc, char* argv[], bool check_only) {
             if (auto e = validate(run_config)) return bad_input(*e);
             return kExitOk;
         }
-        return cmd_run(run_config, run_command.json);
+        if (!(rerun_seconds >= 1 && rerun_seconds <= 3600))
+            return bad_input("--rerun-seconds " + printable(run->get_option("--rerun-seconds")->as<std::string>()) +
+                             " is out of range: accepted 1..3600 seconds");
+        return cmd_run(run_config, run_command.json, RerunPolicy{!no_rerun, rerun_seconds});
     }
     if (check_only) return kExitOk;  // (the other commands check their runs as they make them)
     if (list->parsed()) return cmd_list(list_json);

@@ -12,6 +12,7 @@
 #include "models/sim/validate.h"
 #include "routers/algorithms/registry.h"
 #include "testbenches/app/cli.h"
+#include "testbenches/app/stall_remedies.h"
 
 namespace cubecast {
 
@@ -39,99 +40,28 @@ int exit_code_for(RunStatus s) {
     return kExitCheckFailed;
 }
 
-namespace {
-// A stalled run's configuration run again for its diagnosis, with the SystemC router and no outputs
-// written (`label` names it in the progress lines); none if that cannot run.
-std::optional<RunResult> rerun_for_diagnosis(RunConfig c, const std::string& label) {
-    c.router = RouterChoice::systemc;
-    c.rtl_nodes.clear();
-    c.trace_path.clear();
-    c.vcd_path.clear();
-    c.fst_path.clear();
-    c.delays_path.clear();
-    c.link_load_path.clear();
-    c.progress_label = "diagnosis, the same run with " + label + ": ";
-    try {
-        if (validate(c)) return std::nullopt;
-        return simulate_isolated(c).result;
-    } catch (const std::exception&) {
-        return std::nullopt;
-    }
-}
-
-// A bounded-queue run that stalled: the same run with unbounded queues, whose peak queue is the depth
-// at which this schedule runs unchanged (a queue that never fills never refuses a packet).
-std::string unbounded_queues_line(RunConfig c, RunResult& r) {
-    c.queue_depth = 0;
-    const auto u = rerun_for_diagnosis(c, "unbounded queues");
-    if (!u || u->status != RunStatus::ok) return "";
-    r.unbounded_peak_queue = u->max_queue_occupancy;
-    return "the same run with unbounded queues peaks at " + std::to_string(u->max_queue_occupancy) +
-           " packets in one queue: --queue-depth " + std::to_string(u->max_queue_occupancy) + " or more runs it unchanged\n";
-}
-
-// An input-buffered run that stalled: the same run with the deepest virtual channels. If that one
-// finishes and its buffers never limited it (no credit count and no injection channel ever came near
-// the depth), a depth D decides every step as it did when (a) a copy asks for the switch only with a
-// credit left: D above the most flits a virtual channel was owed; (b) under cut-through and
-// store-and-forward a packet takes a virtual channel only with room for all of it: D at least that
-// plus the longest packet; (c) the network interface pushes a flit only into a channel with room: D
-// above the most an injection channel held. The rest does not depend on D. So D runs it unchanged
-// (less may do). The line says so, or that deeper buffers alone stall too, or that even they fill (the
-// deep run stops there: its own buffers would decide from then on).
-std::string deep_buffers_line(RunConfig c, RunResult& r) {
-    constexpr unsigned kDeepest = 255;  // (--vc-depth's limit: credits travel as 8 bits per channel)
-    c = with_defaults(c);
-    c.preset.clear();
-    c.ib_given.clear();
-    c.ib.vc_depth = kDeepest;
-    const unsigned longest = std::max(c.packet_flits, c.token_flits);  // (at least the longest packet)
-    const unsigned margin = c.ib.switching == Switching::wormhole ? 1 : longest;
-    c.ib.stop_below_credits = margin;  // past that the deep run's own buffers would decide: stop there
-    const std::string channels = std::to_string(kDeepest) + "-flit virtual channels", same = "the same run with " + channels;
-    const auto deep = rerun_for_diagnosis(c, channels);
-    if (!deep) return "";
-    if (deep->status == RunStatus::deadlock) return same + " stalls too: deeper buffers alone do not let it finish\n";
-    const unsigned needed = std::max({deep->peak_flits_owed + margin, deep->peak_injection_flits + 1, longest});
-    // (the last: what validation asks of a collective's, or cut-through's, channel)
-    if (needed > kDeepest)
-        return same + " fills them too (by cycle " + std::to_string(deep->simulated_cycles) + " a virtual channel was owed " +
-               std::to_string(deep->peak_flits_owed) + " flits, an injection channel held " +
-               std::to_string(deep->peak_injection_flits) + "): even the deepest channels --vc-depth allows would hold it back\n";
-    if (deep->status != RunStatus::ok) return "";
-    r.vc_depth_needed = needed;
-    return same + " finishes (" + std::to_string(deep->completion_cycles) + " cycles; a virtual channel was owed at most " +
-           std::to_string(deep->peak_flits_owed) + " flits, an injection channel held at most " +
-           std::to_string(deep->peak_injection_flits) + "): --vc-depth " + std::to_string(needed) +
-           " or more runs it unchanged\n";
-}
-}  // namespace
-
-// The run goes in a child process (one SystemC elaboration per process), so that a stalled run with
-// bounded queues can run again with unbounded ones (input buffers: with the deepest) for its diagnosis.
-// in_this_process: simulate here (a process of its own already, as an experiment's point is).
-RunResult run_diagnosed(const RunConfig& config, bool in_this_process = false) {
+// The run goes in a child process (one SystemC elaboration per process), so that a stalled run can
+// be tried again with what might run it (stall_remedies.h). in_this_process: simulate here (a process
+// of its own already, as an experiment's point is): no tries then.
+RunResult run_diagnosed(const RunConfig& config, bool in_this_process = false, const RerunPolicy& policy = {}) {
     RunResult r = in_this_process ? simulate(config) : simulate_isolated(config).result;
-    if (!r.stalled || r.stall_diagnosis.empty()) return r;
-    if (with_defaults(config).buffering == Buffering::input) {
-        if (!in_this_process) r.stall_diagnosis += deep_buffers_line(config, r);
-    } else if (config.queue_depth) {
-        r.stall_diagnosis += unbounded_queues_line(config, r);
-    }
+    if (!r.stalled || r.stall_diagnosis.empty() || in_this_process) return r;
+    r.stall_diagnosis += what_would_run_it(config, r, policy);
     return r;
 }
 
 std::string run_point_json(const RunConfig& config) {
-    // (A bounded run's stall diagnosis runs the same again: that needs this process unelaborated.)
+    // (A bounded run's stall is tried with unbounded queues: that needs this process unelaborated. An
+    // input-buffered point's stall is not tried: a point has no time to spare.)
     const RunResult r = run_diagnosed(config, config.queue_depth == 0);
     const int exit = r.output_errors.empty() ? exit_code_for(r.status) : kExitBadInput;
     return nlohmann::json{{"exit", exit}, {"result", to_json(r, false)}}.dump();
 }
 
-int cmd_run(const RunConfig& config, bool json) {
+int cmd_run(const RunConfig& config, bool json, const RerunPolicy& policy) {
     RunResult r;
     try {
-        r = run_diagnosed(config);
+        r = run_diagnosed(config, false, policy);
     } catch (const ConfigError& e) {
         print_error(e.what());
         return kExitBadInput;

@@ -452,9 +452,10 @@ TEST(CommandLine, AnInputBufferedStallNamesTheDepthThatRunsIt) {
         const auto j = nlohmann::json::parse(r.out);
         ASSERT_TRUE(j.contains("vc_depth_needed")) << j.at("stall_diagnosis");
         const unsigned depth = j.at("vc_depth_needed").get<unsigned>();
-        EXPECT_NE(
-            j.at("stall_diagnosis").get<std::string>().find("--vc-depth " + std::to_string(depth) + " or more runs it unchanged"),
-            std::string::npos);
+        EXPECT_NE(j.at("stall_diagnosis")
+                      .get<std::string>()
+                      .find("--vc-depth " + std::to_string(depth) + " or more: finishes unchanged"),
+                  std::string::npos);
         std::string traces[2];
         const unsigned depths[2] = {depth, 255};
         for (int k = 0; k < 2; ++k) {
@@ -471,7 +472,8 @@ TEST(CommandLine, AnInputBufferedStallNamesTheDepthThatRunsIt) {
         nlohmann::json::parse(cubecast_cli("run --task kb --algorithm st --dim 4 --k 5 --buffering input --json").out);
     EXPECT_EQ(deep_too.at("status"), "deadlock");
     EXPECT_FALSE(deep_too.contains("vc_depth_needed"));
-    EXPECT_NE(deep_too.at("stall_diagnosis").get<std::string>().find("255-flit virtual channels stalls too"), std::string::npos);
+    EXPECT_NE(deep_too.at("stall_diagnosis").get<std::string>().find("--vc-depth 255: stalls too: deeper virtual channels alone"),
+              std::string::npos);
     // Past saturation the deep run's injection channels fill: it stops there, and no depth is named.
     const auto full = nlohmann::json::parse(
         cubecast_cli("run --task traffic --algorithm adaptive --dim 5 --rate 0.9 --packet-flits 4 --buffering input --vcs 1 "
@@ -480,29 +482,31 @@ TEST(CommandLine, AnInputBufferedStallNamesTheDepthThatRunsIt) {
     EXPECT_EQ(full.at("status"), "deadlock");
     EXPECT_FALSE(full.contains("vc_depth_needed"));
     const std::string why = full.at("stall_diagnosis");
-    EXPECT_NE(why.find("255-flit virtual channels fills them too"), std::string::npos) << why;
+    EXPECT_NE(why.find("--vc-depth 255: fills them too"), std::string::npos) << why;
     EXPECT_NE(why.find("an injection channel held 255"), std::string::npos) << why;
 }
 
-// A stalled bounded-queue run runs again with unbounded queues for its diagnosis; that run's progress
-// lines say so (they gave cycles past the stall as if they were the run's own).
-TEST(CommandLine, TheDiagnosisRerunsProgressIsLabelled) {
+// A stalled run's diagnosis tries changes in children of their own: one line says so, and the tries
+// print no progress lines (theirs gave cycles past the stall as if they were the run's own).
+TEST(CommandLine, TheDiagnosisTriesAreAnnouncedAndPrintNoProgress) {
     const std::string err = temp_path("rerun.err");
     const int status = std::system(("CUBECAST_PROGRESS_SECONDS=0 " + std::string(CUBECAST_BIN) +
                                     " run --task mnb --dim 6 --queue-depth 1 >/dev/null 2>" + err)
                                        .c_str());
     EXPECT_EQ(WEXITSTATUS(status), 3);
-    const std::regex own(R"(^cubecast: \d+ s: cycle (\d+), )"),
-        rerun(R"(^cubecast: diagnosis, the same run with unbounded queues: \d+ s: cycle (\d+), )");
+    const std::regex own(R"(^cubecast: \d+ s: cycle (\d+), )");
     std::istringstream lines(slurp(err));
     std::string l;
-    unsigned own_lines = 0, rerun_lines = 0;
+    unsigned own_lines = 0, announced = 0;
+    uint64_t last_cycle = 0;
+    std::smatch m;
     while (std::getline(lines, l)) {
-        own_lines += std::regex_search(l, own);
-        rerun_lines += std::regex_search(l, rerun);
+        if (std::regex_search(l, m, own)) ++own_lines, last_cycle = std::max<uint64_t>(last_cycle, std::stoull(m[1]));
+        announced += l.rfind("cubecast: the run stalled; trying 1 change that might run it, at most 30 s", 0) == 0;
     }
     EXPECT_GT(own_lines, 0u);
-    EXPECT_GT(rerun_lines, 0u);
+    EXPECT_EQ(announced, 1u) << slurp(err);
+    EXPECT_LT(last_cycle, 100u) << "a progress line past the stall";
     std::remove(err.c_str());
 }
 
@@ -1064,4 +1068,42 @@ TEST(CommandLine, JsonFieldsKeepOneMeaning) {
         const auto rtl = nlohmann::json::parse(cubecast_cli(ib + " --router rtl").out).at("input_buffer_peaks");
         EXPECT_TRUE(rtl.at("flits_owed").is_null() && rtl.at("injection_flits").is_null()) << rtl;
     }
+}
+
+// An input-buffered stall's diagnosis in the router's words (a virtual channel or a credit of a named
+// one, the channel's depth), then what would run it, each tried: more virtual channels, the task's
+// other algorithms on this network, the depth; each finishing try's cycles are those the changed run
+// itself gives. --no-rerun tries nothing.
+TEST(CommandLine, AStallSaysWhatWouldRunItEachTried) {
+    const std::string stall = "run --task mnb --dim 6 --packet-flits 4 --buffering input --vcs 1 --vc-depth 4";
+    const CliResult r = cubecast_cli(stall + " --json");
+    ASSERT_EQ(r.code, 3) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    const std::string why = j.at("stall_diagnosis");
+    EXPECT_NE(why.find("which needs a credit of virtual channel 0 at its output to node "), std::string::npos) << why;
+    EXPECT_NE(why.find("holds 4 of its 4 flits"), std::string::npos) << why;
+    EXPECT_NE(why.find("(its one virtual channel there is held by other packets)"), std::string::npos) << why;
+    EXPECT_NE(why.find("more virtual channels, deeper ones, or routes without a cycle"), std::string::npos) << why;
+    EXPECT_EQ(why.find("deeper queues"), std::string::npos) << "a router without queues";
+    std::map<std::string, std::pair<std::string, uint64_t>> tried;
+    for (const auto& m : j.at("remedies"))
+        tried[m.at("change")] = {m.at("outcome"), m.at("cycles").is_null() ? 0 : m.at("cycles").get<uint64_t>()};
+    for (const std::string& change : {"--vcs 2", "--vcs 8", "--algorithm sbt", "--algorithm st", "--algorithm vb3"})
+        EXPECT_TRUE(tried.count(change)) << change << " was not tried";
+    EXPECT_TRUE(tried.count("--vc-depth " + std::to_string(j.at("vc_depth_needed").get<unsigned>())));
+    for (const auto& [change, outcome] : tried) {
+        if (outcome.first != "finishes" || change.rfind("--vc-depth", 0) == 0) continue;
+        SCOPED_TRACE(change);
+        const std::string changed =
+            change.rfind("--vcs", 0) == 0 ? std::regex_replace(stall, std::regex("--vcs 1"), change) : stall + " " + change;
+        const auto alone = nlohmann::json::parse(cubecast_cli(changed + " --json").out);
+        EXPECT_EQ(alone.at("status"), "ok");
+        EXPECT_EQ(alone.at("completion_cycles").get<uint64_t>(), outcome.second);
+    }
+    const CliResult skipped = cubecast_cli(stall + " --no-rerun --json");
+    EXPECT_EQ(skipped.code, 3);
+    const auto k = nlohmann::json::parse(skipped.out);
+    EXPECT_FALSE(k.contains("remedies"));
+    EXPECT_NE(k.at("stall_diagnosis").get<std::string>().find("what would run it: not tried (--no-rerun)"), std::string::npos);
+    expect_bad_input(stall + " --rerun-seconds 0", "--rerun-seconds 0", "accepted 1..3600 seconds");
 }

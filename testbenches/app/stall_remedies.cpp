@@ -1,0 +1,210 @@
+#include "testbenches/app/stall_remedies.h"
+
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "models/fabric/task.h"
+#include "models/sim/fork_pool.h"
+#include "models/sim/memory_estimate.h"
+#include "models/sim/result_json.h"
+#include "models/sim/simulate.h"
+#include "models/sim/validate.h"
+#include "routers/algorithms/registry.h"
+
+namespace cubecast {
+
+namespace {
+
+constexpr unsigned kDeepest = 255;  // (--vc-depth's limit: credits travel as 8 bits per channel)
+
+// One try: the change in the words of an option, and the run it makes.
+struct Try {
+    std::string change;
+    RunConfig config;
+    enum class Kind { vcs, algorithm, deep, unbounded } kind;
+};
+
+// The run again with the SystemC router, no outputs written, no progress lines.
+RunConfig quiet_copy(const RunConfig& given) {
+    RunConfig c = with_defaults(given);
+    c.router = RouterChoice::systemc;
+    c.rtl_nodes.clear();
+    c.trace_path.clear();
+    c.vcd_path.clear();
+    c.fst_path.clear();
+    c.delays_path.clear();
+    c.link_load_path.clear();
+    c.progress = false;
+    c.chosen.clear();
+    return c;
+}
+
+std::vector<Try> tries_for(const RunConfig& given) {
+    std::vector<Try> tries;
+    const RunConfig base = quiet_copy(given);
+    if (base.buffering != Buffering::input) {
+        if (base.queue_depth == 0) return tries;
+        RunConfig c = base;
+        c.queue_depth = 0;
+        tries.push_back({"unbounded queues", c, Try::Kind::unbounded});
+        return tries;
+    }
+    RunConfig router = base;  // the knobs as they are, a preset's spelled out (so one can change)
+    router.preset.clear();
+    router.ib_given.clear();
+    // More virtual channels: one more, twice as many, the most (an ejection channel count as it was).
+    std::vector<unsigned> vcs;
+    for (unsigned v : {base.ib.vcs + 1, 2 * base.ib.vcs, kMaxVcs})
+        if (v > base.ib.vcs && v <= kMaxVcs && std::find(vcs.begin(), vcs.end(), v) == vcs.end()) vcs.push_back(v);
+    for (unsigned v : vcs) {
+        RunConfig c = router;
+        c.ib.vcs = v;
+        tries.push_back({"--vcs " + std::to_string(v), c, Try::Kind::vcs});
+    }
+    // Another algorithm of the task on this network, with the router as it is.
+    const TaskInfo* task = find_task(base.task);
+    const auto topo = make_topology(base.topology, base.dim, base.radix);
+    for (const AlgorithmEntry* e : algorithms().for_task(task->kind)) {
+        if (e->name == base.algorithm || !e->runs_on(*topo)) continue;
+        RunConfig c = base;
+        c.algorithm = e->name;
+        c.packet_flits = given.packet_flits;  // (with_defaults again: the parts the other algorithm takes)
+        c = quiet_copy(c);
+        if (validate(c)) continue;  // (it does not take this run's options)
+        tries.push_back({"--algorithm " + e->name, c, Try::Kind::algorithm});
+    }
+    // The deepest channels: stopped as soon as its own buffers would decide (deep_line says why).
+    RunConfig deep = router;
+    deep.ib.vc_depth = kDeepest;
+    const unsigned longest = std::max(base.packet_flits, base.token_flits);
+    deep.ib.stop_below_credits = base.ib.switching == Switching::wormhole ? 1 : longest;
+    tries.push_back({"--vc-depth " + std::to_string(kDeepest), deep, Try::Kind::deep});
+    return tries;
+}
+
+// The deep run's word: if it finishes and its buffers never limited it (no credit count and no
+// injection channel ever came near the depth), a depth D decides every step as it did when (a) a copy
+// asks for the switch only with a credit left: D above the most flits a virtual channel was owed; (b)
+// under cut-through and store-and-forward a packet takes a virtual channel only with room for all of
+// it: D at least that plus the longest packet; (c) the network interface pushes a flit only into a
+// channel with room: D above the most an injection channel held. The rest does not depend on D. So D
+// runs it unchanged (less may do).
+std::string deep_line(const RunConfig& given, const RunResult& deep, RunResult& r, Remedy& remedy) {
+    const RunConfig c = with_defaults(given);
+    const unsigned longest = std::max(c.packet_flits, c.token_flits);
+    const unsigned margin = c.ib.switching == Switching::wormhole ? 1 : longest;
+    if (deep.status == RunStatus::deadlock) {
+        remedy.outcome = "stalls";
+        return "--vc-depth " + std::to_string(kDeepest) + ": stalls too: deeper virtual channels alone do not let it finish";
+    }
+    const unsigned needed = std::max({deep.peak_flits_owed + margin, deep.peak_injection_flits + 1, longest});
+    if (needed > kDeepest) {
+        remedy.outcome = "fills";
+        return "--vc-depth " + std::to_string(kDeepest) + ": fills them too (by cycle " + std::to_string(deep.simulated_cycles) +
+               " a virtual channel was owed " + std::to_string(deep.peak_flits_owed) + " flits, an injection channel held " +
+               std::to_string(deep.peak_injection_flits) + "): even the deepest channels would hold it back";
+    }
+    if (deep.status != RunStatus::ok) {
+        remedy.outcome = "fails";
+        return "--vc-depth " + std::to_string(kDeepest) + ": " +
+               (deep.problems.empty() ? "fails its checks" : deep.problems.front());
+    }
+    r.vc_depth_needed = needed;
+    remedy.change = "--vc-depth " + std::to_string(needed);
+    remedy.outcome = "finishes";
+    remedy.cycles = deep.completion_cycles;
+    return "--vc-depth " + std::to_string(needed) + " or more: finishes unchanged (with " + std::to_string(kDeepest) +
+           "-flit virtual channels it ends at cycle " + std::to_string(deep.completion_cycles) +
+           "; a virtual channel was owed at most " + std::to_string(deep.peak_flits_owed) +
+           " flits, an injection channel held at most " + std::to_string(deep.peak_injection_flits) + ")";
+}
+
+std::string seconds_words(double s) {
+    const long whole = static_cast<long>(s);
+    return std::to_string(whole) + " s";
+}
+
+}  // namespace
+
+std::string what_would_run_it(const RunConfig& config, RunResult& r, const RerunPolicy& policy) {
+    if (!policy.enabled) return "what would run it: not tried (--no-rerun)\n";
+    const std::vector<Try> tries = tries_for(config);
+    if (tries.empty()) return "";
+    std::cerr << "cubecast: the run stalled; trying " << tries.size() << (tries.size() == 1 ? " change" : " changes")
+              << " that might run it, at most " << seconds_words(policy.seconds)
+              << " (--no-rerun skips this, --rerun-seconds bounds it)" << std::endl;
+    // In the order given, as many at once as there are cores (and memory for), until the time bound:
+    // what still runs then is stopped (the pool's end), what did not end is not known.
+    const uint64_t need = std::max<uint64_t>(1, estimate_memory(tries.front().config).bytes);
+    const uint64_t room = available_memory();
+    const unsigned by_memory = room ? static_cast<unsigned>(std::max<uint64_t>(1, room / need)) : 1;
+    std::vector<std::optional<PoolOutcome>> outcomes(tries.size());
+    {
+        ForkPool pool(std::max(1u, std::min(available_cores(), by_memory)), 0);
+        const auto started = std::chrono::steady_clock::now();
+        size_t next = 0;
+        while (next < tries.size() || pool.running() > 0) {
+            if (std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() >= policy.seconds) break;
+            for (; next < tries.size() && pool.has_room(); ++next) {
+                const RunConfig c = tries[next].config;
+                pool.start(next, [c] {
+                    try {
+                        return to_json(simulate(c)).dump();
+                    } catch (const std::exception& e) {
+                        return nlohmann::json{{"error", e.what()}}.dump();
+                    }
+                });
+            }
+            for (PoolOutcome& o : pool.collect(200)) outcomes[o.id] = std::move(o);
+        }
+    }
+    std::string lines =
+        "what would run it (each the same run with one change, tried for at most " + seconds_words(policy.seconds) + "):\n";
+    for (size_t i = 0; i < tries.size(); ++i) {
+        const Try& t = tries[i];
+        Remedy remedy{t.change, "not known", 0};
+        std::string line;
+        if (!outcomes[i]) {  // not begun, or stopped at the bound
+            line = t.change + ": not known within " + seconds_words(policy.seconds);
+        } else if (!outcomes[i]->error.empty()) {
+            remedy.outcome = "fails";
+            line = t.change + ": " + outcomes[i]->error;
+        } else {
+            const auto j = nlohmann::json::parse(outcomes[i]->text);
+            if (j.contains("error")) {
+                remedy.outcome = "fails";
+                line = t.change + ": cannot run (" + j["error"].get<std::string>() + ")";
+            } else {
+                const RunResult tried = result_from_json(j);
+                if (t.kind == Try::Kind::deep) {
+                    line = deep_line(config, tried, r, remedy);
+                } else if (t.kind == Try::Kind::unbounded && tried.status == RunStatus::ok) {
+                    r.unbounded_peak_queue = tried.max_queue_occupancy;
+                    remedy = {"--queue-depth " + std::to_string(tried.max_queue_occupancy), "finishes", tried.completion_cycles};
+                    line = "the same run with unbounded queues peaks at " + std::to_string(tried.max_queue_occupancy) +
+                           " packets in one queue: --queue-depth " + std::to_string(tried.max_queue_occupancy) +
+                           " or more runs it unchanged";
+                } else if (tried.status == RunStatus::ok) {
+                    remedy.outcome = "finishes";
+                    remedy.cycles = tried.completion_cycles;
+                    line = t.change + ": finishes in " + std::to_string(tried.completion_cycles) + " cycles";
+                } else if (tried.stalled) {
+                    remedy.outcome = "stalls";
+                    line = t.change + ": stalls too";
+                } else {
+                    remedy.outcome = "fails";
+                    line = t.change + ": finishes but fails its checks" +
+                           (tried.problems.empty() ? "" : " (" + tried.problems.front() + ")");
+                }
+            }
+        }
+        r.remedies.push_back(remedy);
+        lines += "  " + line + "\n";
+    }
+    return lines;
+}
+
+}  // namespace cubecast
