@@ -142,7 +142,7 @@ std::vector<std::string> CycleWaves::close(uint64_t start_ns, uint64_t end_ns) {
 
 double gtkw_zoom_to_fit(double nanoseconds) {
     // GTKWave shows about 200 * 2^zoom pixels per picosecond for a dump in units of 100 ps.
-    return std::min(0.0, std::log2(600.0 / (200.0 * 1000.0 * std::max(nanoseconds, 1.0))));
+    return std::min(0.0, std::log2(700.0 / (200.0 * 1000.0 * std::max(nanoseconds, 1.0))));
 }
 
 std::string make_gtkw(const std::string& vcd_path, const Topology& topology, uint32_t max_nodes, uint64_t nanoseconds,

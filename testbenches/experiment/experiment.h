@@ -63,6 +63,8 @@ struct Experiment {
     std::vector<std::pair<std::string, std::string>> fixed;
     std::vector<Axis> axes;
     std::vector<PlotSpec> plots;
+    std::vector<std::string> report_columns;  // the report's summary table (`report: columns:`; empty: its default)
+    int report_line = 0;
     std::vector<Point> points;
 };
 

@@ -19,7 +19,7 @@ namespace {
 
 // Keys a point cannot take: each point writes one results row, not files of its own.
 const std::set<std::string> kOutputKeys = {"trace", "link-load", "vcd", "fst", "delays", "json"};
-const char* const kTopKeys = "name, description, run, axes, zip, plots";
+const char* const kTopKeys = "name, description, run, axes, zip, plots, report";
 
 struct Reader {
     const std::string& path;
@@ -340,6 +340,11 @@ struct Loader {
             for (const std::string& c : result_columns()) columns.insert(c);
             for (const auto& f : fixed) columns.insert(f.first);
             for (const Axis& a : ex.axes) columns.insert(a.keys.begin(), a.keys.end());
+            for (const std::string& c : ex.report_columns)
+                if (!columns.count(c) && c != "command")
+                    r.fail(ex.report_line, "report column '" + printable(c) +
+                                               "' is neither a key the experiment sets nor a result column (see "
+                                               "docs/experiments.md: e.g. completion_slots, paper_slots)");
             for (const PlotSpec& p : ex.plots) {
                 std::vector<std::string> named = {p.x, p.y};
                 named.insert(named.end(), p.references.begin(), p.references.end());
@@ -468,6 +473,12 @@ Experiment parse_experiment(const std::string& path, const std::string& text, co
             load.read_zip(node);
         } else if (key == "plots") {
             load.read_plots(node, line);
+        } else if (key == "report") {
+            ex.report_line = line;
+            for (const auto& [k, v, kline] : r.entries(node, "report")) {
+                if (k != "columns") r.fail(kline, "report key '" + printable(k) + "' is unknown: accepted columns");
+                ex.report_columns = r.values(v, k);
+            }
         } else {
             r.fail(line, "key '" + printable(key) + "' is unknown at the top: accepted " + kTopKeys +
                              " (run options go under run: or axes:)");

@@ -113,6 +113,9 @@ private:
         std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return ex_.points[a].cost > ex_.points[b].cost; });
         std::deque<size_t> queue(order.begin(), order.end());
         const unsigned jobs = plan_.jobs ? plan_.jobs : distributed ? 1 : available_cores();
+        store.note_session({{"jobs", jobs},
+                            {"mpi_ranks", distributed ? mpi::size() : 1},
+                            {"shard", plan_.shards > 1 ? std::to_string(plan_.shard) + "/" + std::to_string(plan_.shards) : ""}});
         ForkPool pool(jobs, plan_.point_timeout);
         Progress progress(mine, mine - order.size(), plan_.quiet);
         const int others = distributed ? mpi::size() - 1 : 0;
@@ -197,6 +200,7 @@ int run_experiment(const Experiment& experiment, const RunPlan& plan, const Poin
 
 int merge_experiment(const Experiment& experiment, const RunPlan& plan, const std::vector<std::string>& dirs) {
     ResultsStore store(experiment, plan.out_dir, false, plan.command_line);
+    store.note_session({{"merged", dirs}});
     for (const std::string& d : dirs) {
         const size_t added = store.merge_from(d);
         std::cerr << d << ": " << added << " rows merged\n";

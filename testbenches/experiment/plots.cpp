@@ -71,6 +71,53 @@ bool numeric(const std::string& s, double& v) {
     return *end == '\0';
 }
 
+}  // namespace
+
+std::string column_title(const std::string& column) {
+    static const std::pair<const char*, const char*> kTitles[] = {
+        {"completion_slots", "completion (slots)"},
+        {"completion_cycles", "completion (cycles)"},
+        {"lower_bound_slots", "lower bound (slots)"},
+        {"paper_slots", "the paper's time (slots)"},
+        {"paper_cycles", "the paper's time (cycles)"},
+        {"ratio_to_lower_bound", "completion / lower bound"},
+        {"data_transmissions", "data transmissions"},
+        {"optimal_transmissions", "optimal transmissions"},
+        {"link_utilisation", "link utilisation"},
+        {"max_queue_occupancy", "largest queue (packets)"},
+        {"traffic.mean_latency_cycles", "mean latency (cycles)"},
+        {"traffic.p99_latency_cycles", "99th percentile latency (cycles)"},
+        {"traffic.zero_load_latency_cycles", "zero-load latency (cycles)"},
+        {"traffic.accepted", "accepted load (flits/node/cycle)"},
+        {"traffic.offered", "offered load (flits/node/cycle)"},
+        {"dynamic.mean_delay_slots", "mean delay (slots)"},
+        {"dynamic.theory.bound", "the theorem's bound on the mean delay (slots)"},
+        {"dynamic.rho", "load rho"},
+        {"dynamic.throughput_per_node_slot", "throughput (broadcasts/node/slot)"},
+        {"k", "K (broadcasting or active nodes)"},
+        {"dim", "dimension d"},
+        {"radix", "radix p"},
+        {"rate", "offered load (flits/node/cycle)"},
+        {"rho", "load rho"},
+        {"packet-flits", "packet length (flits)"},
+        {"queue-depth", "queue depth (packets)"},
+        {"vcs", "virtual channels"},
+        {"vc-depth", "virtual-channel depth (flits)"},
+        {"router-delay", "router delay (cycles)"},
+        {"seed", "seed"},
+        {"status", "status"},
+        {"command", "command"},
+    };
+    for (const auto& [name, title] : kTitles)
+        if (column == name) return title;
+    std::string words = column;
+    for (char& c : words)
+        if (c == '_' || c == '.') c = ' ';
+    return words;
+}
+
+namespace {
+
 std::string quoted_for_gnuplot(const std::string& s) {
     std::string q;
     for (char c : s) q += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
@@ -140,40 +187,82 @@ std::vector<std::string> draw_plots(const std::vector<PlotSpec>& plots, const st
             curves[name].push_back(values);
         }
         const std::string base = dir + "/plots/" + p.name;
+        for (auto& [name, pts] : curves)
+            std::stable_sort(pts.begin(), pts.end(), [](const auto& a, const auto& b) { return a[0] < b[0]; });
+        // Curves with the same points are one line (their names joined, said "the same" in the key); a
+        // reference that is the same along every curve (a bound that does not depend on the curves' keys)
+        // is drawn once.
+        const auto column_of = [](const std::vector<std::vector<double>>& pts, size_t k) {
+            std::vector<std::pair<double, double>> xs;
+            for (const auto& v : pts) xs.emplace_back(v[0], v[k]);
+            return xs;
+        };
+        const auto same = [](const std::vector<std::pair<double, double>>& a, const std::vector<std::pair<double, double>>& b) {
+            if (a.size() != b.size()) return false;
+            for (size_t i = 0; i < a.size(); ++i)
+                if (a[i].first != b[i].first ||
+                    !(a[i].second == b[i].second || (std::isnan(a[i].second) && std::isnan(b[i].second))))
+                    return false;
+            return true;
+        };
+        std::vector<std::vector<std::string>> lines;  // each: the names of the curves drawn as it
+        for (const std::string& name : curve_names) {
+            bool joined = false;
+            for (auto& line : lines)
+                if (same(column_of(curves[line.front()], 1), column_of(curves[name], 1))) {
+                    line.push_back(name);
+                    joined = true;
+                    break;
+                }
+            if (!joined) lines.push_back({name});
+        }
+        std::vector<bool> shared_reference(p.references.size(), true);
+        for (size_t r = 0; r < p.references.size(); ++r)
+            for (const std::string& name : curve_names)
+                shared_reference[r] =
+                    shared_reference[r] && same(column_of(curves[curve_names.front()], r + 2), column_of(curves[name], r + 2));
         std::ofstream dat(base + ".dat");
         dat << "# " << p.x << " " << p.y;
         for (const std::string& r : p.references) dat << " " << r;
         dat << "\n";
-        for (const std::string& name : curve_names) {
-            auto& pts = curves[name];
-            std::stable_sort(pts.begin(), pts.end(), [](const auto& a, const auto& b) { return a[0] < b[0]; });
-            dat << "# " << name << "\n";
-            for (const auto& v : pts) {
+        double x_min = INFINITY, x_max = -INFINITY;
+        for (const auto& line : lines) {
+            dat << "# ";
+            for (size_t i = 0; i < line.size(); ++i) dat << (i ? " = " : "") << line[i];
+            dat << "\n";
+            for (const auto& v : curves[line.front()]) {
+                x_min = std::min(x_min, v[0]), x_max = std::max(x_max, v[0]);
                 for (size_t i = 0; i < v.size(); ++i)
                     dat << (i ? " " : "") << (std::isnan(v[i]) ? std::string("NaN") : std::to_string(v[i]));
                 dat << "\n";
             }
             dat << "\n\n";
         }
-        dat.close();
-        if (!dat) throw ExperimentError("cannot write '" + printable(base) + ".dat'");
+        if (auto e = write_failure("the plot's data", base + ".dat", dat); !e.empty()) throw ExperimentError(e);
         std::ostringstream plot;
-        plot << "set title " << quoted_for_gnuplot(p.title.empty() ? p.y + " vs " + p.x : p.title) << " noenhanced\n"
-             << "set xlabel " << quoted_for_gnuplot(p.x) << " noenhanced\nset ylabel " << quoted_for_gnuplot(p.y)
+        plot << "set title "
+             << quoted_for_gnuplot(p.title.empty() ? column_title(p.y) + " against " + column_title(p.x) : p.title)
              << " noenhanced\n"
-             << "set key below noenhanced\nset grid\nset datafile missing 'NaN'\n";
+             << "set xlabel " << quoted_for_gnuplot(column_title(p.x)) << " noenhanced\nset ylabel "
+             << quoted_for_gnuplot(column_title(p.y)) << " noenhanced\n"
+             << "set key outside below noenhanced\nset grid\nset datafile missing 'NaN'\n";
         if (p.log_x) plot << "set logscale x\n";
         if (p.log_y) plot << "set logscale y\n";
+        if (x_min < x_max) plot << "set xrange [" << x_min << ":" << x_max << "]\n";  // (the data's, not gnuplot's round one)
         plot << "plot ";
-        bool first = true;
-        for (size_t i = 0; i < curve_names.size(); ++i) {
-            plot << (first ? "" : ", ") << "'" << base << ".dat' index " << i << " using 1:2 with linespoints lw 2 lc " << i + 1
-                 << " title " << quoted_for_gnuplot(curve_names[i]);
-            first = false;
-            for (size_t r = 0; r < p.references.size(); ++r)
+        for (size_t i = 0; i < lines.size(); ++i) {
+            std::string title = lines[i].front();
+            for (size_t k = 1; k < lines[i].size(); ++k) title += (k == 1 ? "; " : ", ") + lines[i][k];
+            if (lines[i].size() > 1) title += " (the same)";
+            plot << (i ? ", " : "") << "'" << base << ".dat' index " << i << " using 1:2 with linespoints lw 2 lc " << i + 1
+                 << " title " << quoted_for_gnuplot(title);
+            for (size_t r = 0; r < p.references.size(); ++r) {
+                if (shared_reference[r] && i > 0) continue;  // (drawn once, with the first line)
                 plot << ", '" << base << ".dat' index " << i << " using 1:" << r + 3 << " with lines dt " << r + 2 << " lc "
-                     << i + 1 << " title "
-                     << quoted_for_gnuplot(p.references[r] + (curve_names.size() > 1 ? " (" + curve_names[i] + ")" : ""));
+                     << (shared_reference[r] ? std::string("rgb 'black'") : std::to_string(i + 1)) << " title "
+                     << quoted_for_gnuplot(column_title(p.references[r]) +
+                                           (shared_reference[r] || lines.size() < 2 ? "" : " (" + title + ")"));
+            }
         }
         plot << "\n";
         if (auto e = gnuplot_png_and_svg(plot.str(), base, true); !e.empty())

@@ -17,6 +17,10 @@ std::vector<std::string> draw_plots(const std::vector<PlotSpec>& plots, const st
 // quiet: its own warnings are not shown.
 std::string gnuplot_png_and_svg(const std::string& script, const std::string& base, bool quiet);
 
+// A results column or axis key as a person reads it ("completion (slots)" for completion_slots), for
+// the plots' axes and the report's headings.
+std::string column_title(const std::string& column);
+
 // results.csv as a header and rows of cells.
 struct CsvTable {
     std::vector<std::string> header;

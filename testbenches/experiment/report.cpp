@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "models/fabric/printable.h"
+#include "models/observe/output_file.h"
 #include "testbenches/experiment/experiment.h"
 #include "testbenches/experiment/plots.h"
 
@@ -51,10 +52,13 @@ std::vector<std::string> svg_files(const std::string& dir) {
     return names;
 }
 
-std::string table_html(const CsvTable& t, const std::string& id) {
+// A table's headings are the columns' titles (column_title), its cells cut at 200 characters.
+std::string table_html(const CsvTable& t, const std::string& id, bool titled = false) {
     std::ostringstream os;
     os << "<div class=\"scroll\"><table id=\"" << id << "\"><thead><tr>";
-    for (const std::string& h : t.header) os << "<th>" << html(h) << "</th>";
+    for (const std::string& h : t.header)
+        os << "<th" << (titled ? " title=\"" + html(h) + "\"" : std::string()) << ">" << html(titled ? column_title(h) : h)
+           << "</th>";
     os << "</tr></thead><tbody>\n";
     for (const auto& row : t.rows) {
         os << "<tr>";
@@ -64,6 +68,42 @@ std::string table_html(const CsvTable& t, const std::string& id) {
     os << "</tbody></table></div>\n";
     return os.str();
 }
+
+// The columns of `from` named, in that order (those it lacks, or empty in every row, left out).
+CsvTable pick(const CsvTable& from, const std::vector<std::string>& names) {
+    CsvTable t;
+    std::vector<int> at;
+    for (const std::string& n : names) {
+        const int c = from.column(n);
+        if (c < 0 || std::find(t.header.begin(), t.header.end(), n) != t.header.end()) continue;
+        const bool any = std::any_of(from.rows.begin(), from.rows.end(),
+                                     [&](const std::vector<std::string>& r) { return !r[static_cast<size_t>(c)].empty(); });
+        if (!any) continue;
+        t.header.push_back(n);
+        at.push_back(c);
+    }
+    for (const auto& row : from.rows) {
+        t.rows.emplace_back();
+        for (int c : at) t.rows.back().push_back(row[static_cast<size_t>(c)]);
+    }
+    return t;
+}
+
+// The summary's default columns: what varies, then the figures people come for (a collective's time
+// beside its bounds, traffic's latency and load, dynamic broadcasting's delay and bound), the command last.
+const char* const kSummaryFigures[] = {"status",
+                                       "completion_slots",
+                                       "lower_bound_slots",
+                                       "paper_slots",
+                                       "ratio_to_lower_bound",
+                                       "traffic.offered",
+                                       "traffic.accepted",
+                                       "traffic.mean_latency_cycles",
+                                       "traffic.zero_load_latency_cycles",
+                                       "traffic.saturated",
+                                       "dynamic.mean_delay_slots",
+                                       "dynamic.theory.bound",
+                                       "dynamic.stable"};
 
 }  // namespace
 
@@ -77,17 +117,35 @@ std::string write_report(const std::string& dir) {
                               "/meta.json' is missing or unreadable: accepted an experiment's results folder");
     }
     const std::string name = meta.value("name", "experiment");
-    // A summary: points per status.
+    // The summary: the file's report columns, else the axes and the figures people come for.
+    std::vector<std::string> columns = meta.value("report_columns", std::vector<std::string>{});
+    if (columns.empty()) {
+        for (const auto& axis : meta.value("axes", nlohmann::json::array()))
+            for (const auto& k : axis) columns.push_back(k.get<std::string>());
+        columns.insert(columns.end(), std::begin(kSummaryFigures), std::end(kSummaryFigures));
+    }
+    if (std::find(columns.begin(), columns.end(), "command") == columns.end()) columns.push_back("command");
+    const CsvTable summary = pick(results, columns);
+    // The outcome: points per status.
     std::map<std::string, size_t> by_status;
     const int status = results.column("status");
     for (const auto& row : results.rows) ++by_status[status >= 0 ? row[static_cast<size_t>(status)] : "?"];
-    CsvTable summary{{"status", "points"}, {}};
-    for (const auto& [s, n] : by_status) summary.rows.push_back({s, std::to_string(n)});
-    CsvTable sessions{{"started", "host", "cores", "system", "cubecast", "resumed points", "command"}, {}};
-    for (const auto& s : meta.value("sessions", nlohmann::json::array()))
+    CsvTable outcome{{"status", "points"}, {}};
+    for (const auto& [s, n] : by_status) outcome.rows.push_back({s, std::to_string(n)});
+    // Every column, the command last.
+    std::vector<std::string> all = results.header;
+    all.erase(std::remove(all.begin(), all.end(), "command"), all.end());
+    all.push_back("command");
+    const CsvTable everything = pick(results, all);
+    CsvTable sessions{
+        {"started", "host", "cores", "points at once", "MPI ranks", "system", "cubecast", "resumed points", "command"}, {}};
+    for (const auto& s : meta.value("sessions", nlohmann::json::array())) {
+        const auto number = [&](const char* k) { return s.contains(k) ? std::to_string(s.value(k, 0)) : std::string("-"); };
         sessions.rows.push_back({s.value("started", ""), s.value("hostname", ""), std::to_string(s.value("cores", 0)),
-                                 s.value("system", ""), s.value("cubecast_version", ""),
-                                 std::to_string(s.value("resumed_points", 0)), s.value("command", "")});
+                                 number("jobs"), s.contains("merged") ? "merged" : number("mpi_ranks"), s.value("system", ""),
+                                 s.value("cubecast_version", ""), std::to_string(s.value("resumed_points", 0)),
+                                 s.value("command", "")});
+    }
 
     std::ostringstream os;
     os << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" << html(name) << " - cubecast</title>\n"
@@ -95,11 +153,11 @@ std::string write_report(const std::string& dir) {
           "th,td{border:1px solid #bbb;padding:2px "
           "6px;text-align:right;white-space:nowrap}th{background:#eee;position:sticky;top:0}"
           ".scroll{overflow:auto;max-height:32em;margin-bottom:1em}figure{margin:1em 0}figure svg{max-width:100%;height:auto}"
-          "pre{background:#f6f6f6;padding:1em;overflow:auto}</style></head><body>\n"
+          "pre{background:#f6f6f6;padding:1em;overflow:auto}summary{cursor:pointer;font-weight:bold}</style></head><body>\n"
        << "<h1>" << html(name) << "</h1>\n<p>" << results.rows.size() << " of " << meta.value("points", 0)
        << " points have results (file <code>" << html(meta.value("file", "")) << "</code>, first started "
-       << html(meta.value("started", "")) << ").</p>\n<h2>Outcome</h2>\n"
-       << table_html(summary, "summary");
+       << html(meta.value("started", "")) << ").</p>\n<h2>Summary</h2>\n"
+       << table_html(summary, "summary", true);
     const std::vector<std::string> svgs = svg_files(dir + "/plots");
     if (!svgs.empty()) os << "<h2>Plots</h2>\n";
     for (const std::string& f : svgs) {
@@ -109,15 +167,16 @@ std::string write_report(const std::string& dir) {
         os << "<figure class=\"plot\" id=\"plot-" << html(f.substr(0, f.size() - 4)) << "\">" << svg.substr(start)
            << "<figcaption>" << html(f.substr(0, f.size() - 4)) << "</figcaption></figure>\n";
     }
-    os << "<h2>Results</h2>\n<p>One row per point (results.csv).</p>\n"
-       << table_html(results, "results") << "<h2>Runs of this experiment</h2>\n"
+    os << "<h2>Outcome</h2>\n"
+       << table_html(outcome, "outcome") << "<h2>All results</h2>\n<details><summary>every column of "
+       << "results.csv (" << everything.header.size() << ")</summary>\n"
+       << table_html(everything, "results") << "</details>\n<h2>Runs of this experiment</h2>\n"
        << table_html(sessions, "sessions") << "<h2>Experiment file</h2>\n<pre>" << html(slurp(dir + "/experiment.yaml"))
        << "</pre>\n</body></html>\n";
     const std::string path = dir + "/report.html";
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out << os.str();
-    out.close();
-    if (!out) throw ExperimentError("cannot write '" + printable(path) + "'");
+    if (auto e = write_failure("the report", path, out); !e.empty()) throw ExperimentError(e);
     return path;
 }
 

@@ -211,6 +211,7 @@ ResultsStore::ResultsStore(const Experiment& experiment, const std::string& dir,
     nlohmann::json axes = nlohmann::json::array();
     for (const Axis& a : experiment.axes) axes.push_back(a.keys);
     meta["axes"] = axes;
+    meta["report_columns"] = experiment.report_columns;
     if (!meta.contains("started")) meta["started"] = session["started"];
     meta["sessions"].push_back(session);
     write_whole(dir + "/meta.json", meta.dump(2) + "\n");
@@ -222,6 +223,19 @@ void ResultsStore::add(const nlohmann::json& row) {
     rows_[row.at("point").get<size_t>()] = row;
     const double now = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
     if (now - csv_written_ >= 2.0) write_csv();
+}
+
+void ResultsStore::note_session(const nlohmann::json& facts) {
+    nlohmann::json meta;
+    try {
+        std::ifstream in(dir_ + "/meta.json");
+        meta = nlohmann::json::parse(in);
+    } catch (const nlohmann::json::exception&) {
+        return;  // (written by the constructor: only a folder changed under the run lacks it)
+    }
+    if (!meta.contains("sessions") || meta["sessions"].empty()) return;
+    for (const auto& [k, v] : facts.items()) meta["sessions"].back()[k] = v;
+    write_whole(dir_ + "/meta.json", meta.dump(2) + "\n");
 }
 
 size_t ResultsStore::merge_from(const std::string& dir) {

@@ -31,6 +31,8 @@ public:
     // Rows of another results folder of the same experiment (a shard): those this one lacks.
     size_t merge_from(const std::string& dir);
     const std::string& dir() const { return dir_; }
+    // Facts of this session known once it runs (points at once, MPI ranks), added to meta.json's last one.
+    void note_session(const nlohmann::json& facts);
 
 private:
     ResultsStore(const Experiment& experiment, const std::string& dir);

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # An experiment's HTML report as a browser shows it: an experiment with two plots runs, `cubecast
 # report` writes the page, headless Chromium renders it offline (no network), and the rendered
-# document must show the outcome, results and sessions tables with every point's row and both plots
-# as inline SVG; a screenshot of it must not be blank.
+# document must lead with the summary of the columns the file chose (titled as people read them, the
+# command last), then show both plots as inline SVG, the outcome, every result and the sessions (with
+# the points at once and MPI ranks); a screenshot of it must not be blank.
 set -euo pipefail
 bin="$1"
 work="$2"
@@ -28,6 +29,8 @@ plots:
     x: rate
     y: traffic.accepted
     curves: dim
+report:
+  columns: [dim, rate, traffic.mean_latency_cycles]
 YAML
 "$bin" experiment report.yaml --out results >/dev/null 2>&1
 rm -f results/report.html
@@ -39,8 +42,12 @@ timeout 120 "$browser" "${flags[@]}" --dump-dom "file://$work/results/report.htm
 timeout 120 "$browser" "${flags[@]}" --window-size=1280,2000 --screenshot="$work/shot.png" "file://$work/results/report.html" >/dev/null 2>&1
 fail=0
 check() { if [ "$2" != "$3" ]; then echo "FAIL: $1: $2 (expected $3)"; fail=1; else echo "ok: $1: $2"; fi; }
-check "tables" "$(grep -o '<table id="[a-z]*"' dom.html | tr '\n' ' ')" '<table id="summary" <table id="results" <table id="sessions" '
+check "tables" "$(grep -o '<table id="[a-z]*"' dom.html | tr '\n' ' ')" '<table id="summary" <table id="outcome" <table id="results" <table id="sessions" '
+check "summary first" "$(grep -o '<table id="summary"\|<figure class="plot"' dom.html | head -1)" '<table id="summary"'
+check "summary columns" "$(grep '<table id="summary"' dom.html | sed 's/<\/thead>.*//' | grep -o '<th[^>]*>[^<]*</th>' | sed 's/<[^>]*>//g' | tr '\n' '|')" 'dimension d|offered load (flits/node/cycle)|mean latency (cycles)|command|'
+check "summary rows" "$(sed -n '/<table id="summary"/,/<\/table>/p' dom.html | grep -c '^<tr><td>')" 4
 check "result rows" "$(sed -n '/<table id="results"/,/<\/table>/p' dom.html | grep -c '^<tr><td>')" 4
+check "sessions record" "$(grep -c '<th>points at once</th><th>MPI ranks</th>' dom.html)" 1
 check "plots shown" "$(grep -o '<figure class="plot" id="plot-[a-z]*"><svg' dom.html | wc -l)" 2
 check "outcome" "$(grep -c '<td>ok</td><td>4</td>' dom.html)" 1
 # A blank 1280x2000 page compresses to a few kB of PNG; text, tables and curves make it far larger.

@@ -344,3 +344,28 @@ TEST(Experiment, APlotsWhereKeepsOnlyItsRows) {
     // The optimal MNB with 2-flit packets: 2 ceil((2^d - 1)/d) cycles for d = 1..4 (paper 003 Section 2).
     EXPECT_EQ(points, (std::vector<std::pair<double, double>>{{1, 2}, {2, 4}, {3, 6}, {4, 8}}));
 }
+
+// A plot draws curves that coincide once, said so in its key: kb/st's time does not depend on the
+// placement (paper 000 §3.2: 2 ceil(K/d) + 4d for any K-tuple), so its random and adversarial curves
+// are one line, with its paper's time beside it; same-order's two placements differ and stay two.
+TEST(Experiment, APlotDrawsCoincidingCurvesAndASharedBoundOnce) {
+    const std::string file = write_file(
+        "coincide.yaml",
+        "name: coincide\nrun:\n  task: kb\n  dim: 4\naxes:\n  algorithm: [same-order, st]\n  placement: [random, adversarial]\n"
+        "  k: [2, 5, 9]\nplots:\n  - name: kb\n    x: k\n    y: completion_slots\n    curves: [algorithm, placement]\n"
+        "    reference: [paper_slots]\n");
+    const std::string out = temp_path("coincide");
+    const Cli run = cubecast_cli("experiment " + file + " --out " + out);
+    ASSERT_EQ(run.code, 0) << run.err;
+    const std::string dat = slurp(out + "/plots/kb.dat");
+    EXPECT_NE(dat.find("# algorithm=st placement=random = algorithm=st placement=adversarial\n"), std::string::npos) << dat;
+    std::vector<std::string> blocks;
+    std::istringstream lines(dat);
+    for (std::string line; std::getline(lines, line);)
+        if (line.rfind("# algorithm=", 0) == 0) blocks.push_back(line);
+    EXPECT_EQ(blocks.size(), 3u) << dat;  // same-order random, same-order adversarial, st (both)
+    // 2 ceil(K/d) + 4d for d = 4: K = 2, 5, 9 -> 18, 20, 22.
+    EXPECT_NE(dat.find("2.000000 18.000000 18.000000\n5.000000 20.000000 20.000000\n9.000000 22.000000 22.000000"),
+              std::string::npos)
+        << dat;
+}
