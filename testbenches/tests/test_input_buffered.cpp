@@ -81,11 +81,14 @@ void expect_cycle_names_its_waiting_packets(const Net& n, const std::string& dia
     unsigned named = 0;
     for (std::string line; std::getline(lines, line);) {
         uint32_t at = 0, from = 0, origin = 0, msg = 0, dest = 0, to = 0;
-        unsigned vc = 0;
-        if (std::sscanf(line.c_str(),
-                        "  node %u, input from node %u: holds (virtual channel %u) origin %u msg %u dest %u data, "
-                        "which needs a virtual channel or a credit at its output to node %u",
-                        &at, &from, &vc, &origin, &msg, &dest, &to) != 7)
+        unsigned vc = 0, out_vc = 0;
+        const char* head = "  node %u, input from node %u: holds (virtual channel %u) origin %u msg %u dest %u data, ";
+        // (it lacks a virtual channel at the output, or a credit of the one it has)
+        if (std::sscanf(line.c_str(), (std::string(head) + "which needs a virtual channel at its output to node %u").c_str(), &at,
+                        &from, &vc, &origin, &msg, &dest, &to) != 7 &&
+            std::sscanf(line.c_str(),
+                        (std::string(head) + "which needs a credit of virtual channel %u at its output to node %u").c_str(), &at,
+                        &from, &vc, &origin, &msg, &dest, &out_vc, &to) != 8)
             continue;
         if (adaptive)
             EXPECT_EQ(n.hops(to, dest) + 1, n.hops(at, dest)) << line;
@@ -164,6 +167,29 @@ TEST(InputBuffered, ZeroLoadLatencyFollowsThePipelineFlitByFlit) {
 // levels. (A delay that ended at the edge right after such a look was once taken for a stall: the
 // packet made at cycle 5 with an injection delay of 65, due at the edge after the look at cycle 69,
 // or a head whose router delay of 70 ended there.)
+// Ejection virtual channels (--ejection-vcs, BookSim2's ejection channel): a packet for the node is
+// allocated one and holds it until its tail has crossed the switch. Two 1-flit packets reach node 0's
+// router from two neighbours at the same cycle: without ejection VCs the local output takes one flit a
+// cycle, so the second is delivered a cycle after the first; with one ejection VC the second wins it
+// only at the VC allocation after the first's tail has crossed (allocation, then switch, a cycle
+// each: R = 2), so two cycles after; with two ejection VCs each has its own, a cycle after again.
+TEST(InputBuffered, EjectionVirtualChannelsAreAllocatedPerPacket) {
+    uint64_t last[3];
+    for (unsigned e = 0; e <= 2; ++e) {
+        RunConfig c = input_buffered(config("traffic", "ecube", 2), Switching::wormhole, 2, 4);
+        c.ib.router_delay = 2;
+        c.ib.ejection_vcs = e;
+        c.traffic_file = temp_path("ejection.csv");
+        std::ofstream(c.traffic_file) << "time,src,dst\n5,1,0\n5,2,0\n";
+        const Outcome o = run_traced(c);
+        std::remove(c.traffic_file.c_str());
+        ASSERT_EQ(o.result.status, RunStatus::ok);
+        last[e] = o.result.node_last_delivery_cycle.at(0);
+    }
+    EXPECT_EQ(last[1], last[0] + 1) << "one ejection VC: the second packet waits a cycle more";
+    EXPECT_EQ(last[2], last[0]) << "two ejection VCs: each packet has one";
+}
+
 TEST(InputBuffered, ADelayAroundTheStallWindowIsNoStall) {
     const Net mesh{"array", 2, 4};
     const uint64_t made = 5;
