@@ -1,31 +1,75 @@
 #!/usr/bin/env bash
 # Installs the Debian packages cubecast needs (only those missing), then configures and builds it in
-# build/. Called by scripts/run.sh and scripts/test.sh; safe to run again (incremental). With --tests
-# it also installs what only the tests need (Chromium, to render the HTML report).
+# build/, saying what it does and how far it is. Called by scripts/run.sh (which needs only the
+# cubecast command and its ROMs) and scripts/test.sh (--tests: every target, and what only the tests
+# need: Chromium, to render the HTML report); safe to run again (incremental).
+#   scripts/setup.sh [--tests]
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+tests=0
+[ "${1:-}" = "--tests" ] && tests=1
+say() { echo "cubecast setup: $*" >&2; }
 # (clang and its runtimes: the sanitizer build and the fuzzers; xvfb, xauth: GTKWave headless in the tests)
 # (libyaml-cpp-dev: experiment files; libopenmpi-dev, openmpi-bin: experiments over MPI ranks; yosys: rtl/synth.sh)
 packages=(cmake g++ make pkg-config libsystemc-dev libgtest-dev googletest libcli11-dev nlohmann-json3-dev gtkwave
           verilator zlib1g-dev iverilog gnuplot-nox clang clang-format libclang-rt-14-dev xvfb xauth
           libyaml-cpp-dev libopenmpi-dev openmpi-bin yosys)
-[ "${1:-}" = "--tests" ] && packages+=(chromium)
+# (python3-yaml: scripts/docs_tables.py, which the tests run to hold the docs' tables to their experiments)
+((tests)) && packages+=(chromium python3 python3-yaml)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if ((${#missing[@]})); then
-  echo "cubecast setup: installing ${missing[*]}" >&2
+  say "installing ${#missing[@]} Debian packages (a few minutes on a fresh machine): ${missing[*]}"
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-# Build output goes to build/build.log (Verilator's runtime headers are noisy); shown if it fails.
+# Build output goes to build/build.log (Verilator's runtime headers are noisy); shown if it fails. The
+# run needs the cubecast command only; the tests every target.
 mkdir -p "$root/build"
 log="$root/build/build.log"
-if ! { cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=Release && cmake --build "$root/build" -j "$(nproc)"; } >"$log" 2>&1; then
+jobs="$(nproc)"
+if ((tests)); then
+  targets=(all)
+  what="cubecast, its tests and benches (about 15 minutes from scratch on 2 cores)"
+else
+  targets=(cubecast)
+  what="the cubecast command with its Verilated routers (about 6 minutes from scratch on 2 cores)"
+fi
+if ! cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=Release >"$log" 2>&1; then
   tail -n 40 "$log" >&2
-  echo "cubecast setup: the build failed (full log: $log)" >&2
+  say "configuring the build failed (full log: $log)"
   exit 1
 fi
+start=$SECONDS
+cmake --build "$root/build" -j "$jobs" --target "${targets[@]}" >>"$log" 2>&1 &
+builder=$!
+# An up-to-date build ends within seconds and says nothing; a real one says what it builds, then its
+# progress from make's own percentages, a line every half minute.
+for _ in 1 2 3 4 5; do kill -0 "$builder" 2>/dev/null && sleep 1; done
+if ! kill -0 "$builder" 2>/dev/null; then
+  if wait "$builder"; then exit 0; fi
+  tail -n 40 "$log" >&2
+  say "the build failed (full log: $log)"
+  exit 1
+fi
+say "building $what; log: $log"
+last=""
+while kill -0 "$builder" 2>/dev/null; do
+  for _ in $(seq 30); do kill -0 "$builder" 2>/dev/null && sleep 1; done
+  kill -0 "$builder" 2>/dev/null || break
+  percent="$(grep -o '^\[ *[0-9]*%\]' "$log" | tail -n 1 | tr -dc '0-9')"
+  if [ -n "$percent" ] && [ "$percent" != "$last" ]; then
+    say "building: ${percent}% after $(((SECONDS - start) / 60))m$(((SECONDS - start) % 60))s"
+    last="$percent"
+  fi
+done
+if ! wait "$builder"; then
+  tail -n 40 "$log" >&2
+  say "the build failed (full log: $log)"
+  exit 1
+fi
+say "built in $(((SECONDS - start) / 60))m$(((SECONDS - start) % 60))s"

@@ -19,7 +19,7 @@ namespace {
 
 // Keys a point cannot take: each point writes one results row, not files of its own.
 const std::set<std::string> kOutputKeys = {"trace", "link-load", "vcd", "fst", "delays", "json"};
-const char* const kTopKeys = "name, description, run, axes, zip, plots, report";
+const char* const kTopKeys = "name, description, run, axes, zip, plots, report, table";
 
 struct Reader {
     const std::string& path;
@@ -473,6 +473,8 @@ Experiment parse_experiment(const std::string& path, const std::string& text, co
             load.read_zip(node);
         } else if (key == "plots") {
             load.read_plots(node, line);
+        } else if (key == "table") {  // the docs' table this file regenerates: scripts/docs_tables.py reads it
+            if (!node.IsMap()) r.fail(line, "table is a mapping (doc, rows, columns: see scripts/docs_tables.py)");
         } else if (key == "report") {
             ex.report_line = line;
             for (const auto& [k, v, kline] : r.entries(node, "report")) {

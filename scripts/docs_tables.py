@@ -1,0 +1,240 @@
+#!/usr/bin/env python3
+"""The docs' tables from their experiment files. An experiment file with a `table:` section names the
+doc it belongs in and how its rows and cells are made from the experiment's results.csv; this script
+runs the experiment (`cubecast experiment`, resuming a results folder of its own under build/) and
+writes the table into the doc between the lines
+
+    <!-- table NAME: scripts/docs-tables.sh regenerates it from experiments/FILE -->
+    ...
+    <!-- end of table NAME -->
+
+so a table is never edited by hand. --check writes nothing: it regenerates each table (or, with
+--affordable, only the rows the file's `check:` subset gives, which the test suite can afford) and
+fails, naming the first cell that differs, if the doc's table is not what the results give.
+
+A table section:
+
+    table:
+      doc: docs/results.md
+      rows: [dim]                 # one row per value of these keys, in the results' order
+      check: {dim: 1..8}          # --set's of axes for the rows the suite affords (--affordable), or skip
+      columns:                    # [title, cell template, optional where: {key: value}]
+        - [d, "{dim}"]
+        - [bostt (optimal MNB), "{completion_slots}", {algorithm: bostt}]
+        - [link use, "{link_utilisation:percent}", {algorithm: bostt}]
+
+A template's {column} is that result column of the one row the row key and `where` select (`where`
+may say `from: NAME`: another experiment's results, run as this one's); {column|V=WORD|...} shows a
+value V as WORD;
+{column:FORMAT} formats it: percent (x 100, one decimal, " %"), 2f, 3f, ... (decimals), thousands (with
+commas), range ("least..most" over every row selected), rate=STATUS (the share of selected rows with
+that status, " %"). A cell whose row is missing is "-"; a cell with an empty value takes the section's
+`empty:` word (default "-")."""
+import argparse
+import csv
+import os
+import re
+import subprocess
+import sys
+
+import yaml
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def fmt(values, spec):
+    if spec.startswith("rate="):
+        status = spec[5:]
+        return f"{round(100 * sum(1 for v in values if v == status) / len(values))} %" if values else "-"
+    if spec == "range":
+        numbers = [float(v) for v in values if v not in ("", None)]
+        if not numbers:
+            return ""
+        lo, hi = min(numbers), max(numbers)
+        show = lambda x: str(int(x)) if x == int(x) else repr(x)
+        return show(lo) if lo == hi else f"{show(lo)}..{show(hi)}"
+    value = values[0] if values else ""
+    if value in ("", None):
+        return ""
+    if spec == "":
+        return value
+    x = float(value)
+    if spec == "percent":
+        return f"{100 * x:.1f} %"
+    if re.fullmatch(r"[0-9]f", spec):  # decimals
+        return f"{x:.{spec[0]}f}"
+    if spec == "thousands":
+        return f"{int(x):,}"
+    raise SystemExit(f"unknown format '{spec}'")
+
+
+def make_table(name, section, results, others):
+    rows = list(csv.DictReader(open(results)))
+    keys = section["rows"]
+    row_keys = []
+    for r in rows:
+        k = tuple(r.get(c, "") for c in keys)
+        if k not in row_keys:
+            row_keys.append(k)
+    empty = section.get("empty", "-")
+    columns = section["columns"]
+    lines = ["| " + " | ".join(str(c[0]) for c in columns) + " |", "|" + "---|" * len(columns)]
+    table = {}
+    for k in row_keys:
+        cells = []
+        for col in columns:
+            template, where = str(col[1]), dict(col[2] if len(col) > 2 else {})
+            source = others[where.pop("from")] if "from" in where else rows  # (another experiment's results)
+            chosen = [r for r in source if tuple(r.get(c, "") for c in keys) == k and
+                      all(r.get(wk, "") == str(wv) for wk, wv in where.items())]
+            if not chosen:
+                cells.append("-")
+                continue
+            blank = False
+
+            def fill(m):
+                nonlocal blank
+                inner, *words = m.group(1).split("|")  # {column|value=word|...}: a value shown as a word
+                column, _, spec = inner.partition(":")
+                if column not in chosen[0]:
+                    raise SystemExit(f"table {name}: no result column '{column}' (in {template})")
+                aggregate = spec == "range" or spec.startswith("rate=")
+                text = fmt([r[column] for r in (chosen if aggregate else chosen[:1])], spec)
+                if words:
+                    return dict(w.split("=", 1) for w in words).get(text, text)
+                blank = blank or text == ""
+                return text
+
+            cell = re.sub(r"\{([^}]+)\}", fill, template)
+            cells.append(empty if blank else cell)
+        table[k] = cells
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines), table
+
+
+def results_of(args, file, name, sets):
+    """Runs (or resumes) the experiment into its folder under --out: the folder."""
+    out = os.path.join(args.out, name + ("-check" if sets else ""))
+    command = [args.cubecast, "experiment", os.path.join(ROOT, "experiments", file), "--out", out, "--no-plots"]
+    for k, v in sets.items():
+        command += ["--set", f"{k}={v}"]
+    run = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if run.returncode not in (0, 1, 3):  # (points that fail or stall are rows too)
+        sys.exit(f"{file}: the experiment failed (exit {run.returncode}): {run.stderr.strip()}")
+    return out
+
+
+def markers(name, file):
+    return (f"<!-- table {name}: scripts/docs-tables.sh regenerates it from experiments/{file} -->",
+            f"<!-- end of table {name} -->")
+
+
+OUTPUT = re.compile(r"<!-- output (?P<name>[\w-]+): build/cubecast (?P<args>[^|]*?)(?: \| keep: (?P<keep>.*?))?"
+                    r"(?P<suite> \| in the suite)? -->\n(?P<body>.*?)<!-- end of output (?P=name) -->", re.S)
+
+
+def outputs(args, failed):
+    """The command outputs the docs show (README.md and docs/*.md), between the lines
+    <!-- output NAME: build/cubecast ARGS | keep: REGEX | in the suite --> and <!-- end of output NAME -->:
+    the command's first line and those matching REGEX (all without it), '...' where lines are left
+    out; "in the suite" (optional): --affordable checks it too."""
+    for doc in ["README.md"] + sorted("docs/" + f for f in os.listdir(os.path.join(ROOT, "docs")) if f.endswith(".md")):
+        path = os.path.join(ROOT, doc)
+        text = open(path).read()
+
+        def regenerate(m):
+            if (args.names and m["name"] not in args.names) or (args.affordable and not m["suite"]):
+                return m.group(0)
+            run = subprocess.run([args.cubecast] + m["args"].split(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 text=True, env=dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1"))
+            lines = run.stdout.splitlines()
+            keep = re.compile(m["keep"]) if m["keep"] else None
+            shown, skipped = [], False
+            for i, line in enumerate(lines):
+                if keep is None or keep.search(line) or i == 0:
+                    if skipped:
+                        shown.append("  ...")
+                    shown.append(line)
+                    skipped = False
+                else:
+                    skipped = True
+            if skipped:
+                shown.append("  ...")
+            body = "    $ build/cubecast " + m["args"] + "\n" + "".join("    " + l + "\n" for l in shown)
+            if args.check and body != m["body"]:
+                old = [l for l in m["body"].splitlines() if l not in body.splitlines()]
+                print(f"{doc}: output {m['name']}: the doc says {old[:1]}, the command prints otherwise")
+                failed.append(m["name"])
+            elif args.check:
+                print(f"{doc}: output {m['name']}: as the command prints it")
+            return m.group(0).replace(m["body"], body)
+
+        new = OUTPUT.sub(regenerate, text)
+        if new != text and not args.check:
+            open(path, "w").write(new)
+            print(f"{doc}: outputs written")
+
+
+def main():
+    ap = argparse.ArgumentParser(description="the docs' tables from experiments/*.yaml")
+    ap.add_argument("--cubecast", default=os.path.join(ROOT, "build", "cubecast"))
+    ap.add_argument("--check", action="store_true", help="write nothing; exit 1 if a doc's table differs")
+    ap.add_argument("--affordable", action="store_true", help="with --check: only each file's check: rows")
+    ap.add_argument("--out", default=os.path.join(ROOT, "build", "docs-tables"), help="the experiments' results folders")
+    ap.add_argument("names", nargs="*", help="experiment names (default: every file with a table)")
+    args = ap.parse_args()
+    failed = 0
+    for file in sorted(os.listdir(os.path.join(ROOT, "experiments"))):
+        if not file.endswith(".yaml"):
+            continue
+        spec = yaml.safe_load(open(os.path.join(ROOT, "experiments", file)))
+        section = spec.get("table")
+        name = spec.get("name", file[:-5])
+        if not section or (args.names and name not in args.names):
+            continue
+        check = section.get("check") or {}
+        if args.affordable and check == "skip":  # (a file none of whose rows the suite affords)
+            print(f"{section['doc']}: table {name}: not checked (check: skip)")
+            continue
+        sets = check if args.affordable else {}
+        out = results_of(args, file, name, sets)
+        others = {}
+        for col in section["columns"]:
+            other = (col[2] if len(col) > 2 else {}).get("from")
+            if other and other not in others:
+                others[other] = list(csv.DictReader(open(os.path.join(results_of(args, other + ".yaml", other, sets), "results.csv"))))
+        text, cells = make_table(name, section, os.path.join(out, "results.csv"), others)
+        doc = os.path.join(ROOT, section["doc"])
+        body = open(doc).read()
+        begin, end = markers(name, file)
+        if begin not in body or end not in body:
+            sys.exit(f"{section['doc']} has no lines '{begin}' ... '{end}' for table {name}")
+        head, rest = body.split(begin, 1)
+        old, tail = rest.split(end, 1)
+        if args.check:
+            committed = {}
+            for line in old.strip().splitlines()[2:]:
+                parts = [c.strip() for c in line.strip().strip("|").split("|")]
+                committed[tuple(parts[:len(section["rows"])])] = parts
+            keys = section["rows"]
+            # (the row key's cells are its first columns when the table shows them; else whole rows compare)
+            for k, row in cells.items():
+                match = next((v for kk, v in committed.items() if v == row or kk == tuple(row[:len(keys)])), None)
+                if match != row:
+                    print(f"{section['doc']}: table {name}, row {dict(zip(keys, k))}: the doc says {match}, "
+                          f"the results give {row}")
+                    failed += 1
+                    break
+            else:
+                print(f"{section['doc']}: table {name}: {len(cells)} rows as the results give")
+        else:
+            open(doc, "w").write(head + begin + "\n" + text + "\n" + end + tail)
+            print(f"{section['doc']}: table {name} written ({len(cells)} rows)")
+    broken = []  # (with --affordable, the outputs marked "in the suite" only)
+    outputs(args, broken)
+    failed += len(broken)
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
