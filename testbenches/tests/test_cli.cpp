@@ -14,6 +14,7 @@
 
 #include "routers/cores/rtl_build.h"
 #include "sim_helpers.h"
+#include "testbenches/app/large_arrays.h"
 
 namespace {
 
@@ -127,7 +128,10 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("run --queue-depth -1", "-1", "unbounded");
     expect_bad_input("run --topology ring", "ring", "hypercube, torus, array, flatfly");
     expect_bad_input("run --task pe --algorithm rc --topology array --dim 3 --radix 3 --k 2", "--dim 3", "accepted --dim 2");
-    expect_bad_input("run --task pe --algorithm rc --dim 4 --k 2", "pe/rc", "on the hypercube");
+    // Named on the hypercube, pe/rc is refused there; without --topology it goes to the array and
+    // refuses the hypercube's dimension.
+    expect_bad_input("run --task pe --algorithm rc --topology hypercube --dim 4 --k 2", "pe/rc", "on the hypercube");
+    expect_bad_input("run --task pe --algorithm rc --dim 4 --k 2", "--dim 4", "accepted --dim 2");
     expect_bad_input("run --task pg --algorithm rc --topology torus --dim 1 --radix 5 --k 2", "--dim 1", "accepted --dim 2");
     expect_bad_input("run --task monotone --algorithm greedy --topology array --dim 2 --radix 4 --sources 1,2 --targets 3",
                      "1 --targets", "as many targets as sources");
@@ -176,7 +180,6 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("sweep --dims 3..99", "3..99", "1..16");
     expect_bad_input("frobnicate", "frobnicate", "--help");
     expect_bad_input("run --sbt-rotation 9 --task snb --algorithm sbt --dim 4", "9", "0..3");
-    expect_bad_input("run --task kb --algorithm same-order --dim 6", "task kb", "--k K");
     expect_bad_input("run --task kb --algorithm same-order --dim 6 --k 0", "--k 0", "1..64");
     expect_bad_input("run --task kb --algorithm same-order --dim 6 --k 65", "--k 65", "1..64");
     expect_bad_input("run --task kb --algorithm same-order --dim 4 --sources 3,99", "99", "0..15");
@@ -532,7 +535,6 @@ TEST(CommandLine, PmnbBadInputAndTheExampleCommand) {
     expect_bad_input("run --task pmnb --algorithm vb9 --dim 4 --k 3", "vb9", "vb1, vb-a0, vb2, vb3");
     expect_bad_input("run --task mnb --algorithm vb3 --dim 4 --known-sources", "--known-sources", "pmnb/vb1");
     expect_bad_input("run --task pmnb --algorithm vb3 --dim 4 --k 3 --token-flits 0", "--token-flits 0", "1..64");
-    expect_bad_input("run --task pmnb --algorithm vb3 --dim 4", "task pmnb", "--k M");
     expect_bad_input("example004 --dim 6 --m 65", "--m 65", "1..64");
     // Paper 001's PMNB: the torus sends halves, so packets of an odd number of flits cannot be cut.
     expect_bad_input("run --task pmnb --algorithm vbm-a0 --topology torus --dim 2 --radix 4 --k 3 --packet-flits 3",
@@ -966,6 +968,10 @@ TEST(CommandLine, ARunThatCannotFitIsRefusedBeforeItStarts) {
 // The estimate against the peak memory measured, on runs whose memory is what they build (routers,
 // virtual channels, preloaded packets): within 30 % either way.
 TEST(CommandLine, TheMemoryEstimateIsNearThePeakOfRunsItCanSee) {
+#if !CUBECAST_LARGE_ARRAYS
+    GTEST_SKIP() << "the estimate is for the release build; AddressSanitizer's shadow memory and its own operator new[] "
+                    "add to the peak";
+#endif
     for (const std::string& args : {std::string("--task snb --dim 12"), std::string("--task te --dim 9"),
                                     std::string("--task snb --dim 10 --buffering input --vcs 8 --vc-depth 255"),
                                     std::string("--task snb --dim 11 --buffering input --vcs 2 --vc-depth 8 --level tlm")}) {
@@ -1076,7 +1082,8 @@ TEST(CommandLine, JsonFieldsKeepOneMeaning) {
 // itself gives. --no-rerun tries nothing.
 TEST(CommandLine, AStallSaysWhatWouldRunItEachTried) {
     const std::string stall = "run --task mnb --dim 6 --packet-flits 4 --buffering input --vcs 1 --vc-depth 4";
-    const CliResult r = cubecast_cli(stall + " --json");
+    // (a generous bound: under the sanitizers on a busy machine the tries must still end)
+    const CliResult r = cubecast_cli(stall + " --rerun-seconds 1800 --json");
     ASSERT_EQ(r.code, 3) << r.err;
     const auto j = nlohmann::json::parse(r.out);
     const std::string why = j.at("stall_diagnosis");
@@ -1088,10 +1095,11 @@ TEST(CommandLine, AStallSaysWhatWouldRunItEachTried) {
     std::map<std::string, std::pair<std::string, uint64_t>> tried;
     for (const auto& m : j.at("remedies"))
         tried[m.at("change")] = {m.at("outcome"), m.at("cycles").is_null() ? 0 : m.at("cycles").get<uint64_t>()};
-    for (const std::string& change : {"--vcs 2", "--vcs 8", "--algorithm sbt", "--algorithm st", "--algorithm vb3"})
+    for (const char* change : {"--vcs 2", "--vcs 8", "--algorithm sbt", "--algorithm st", "--algorithm vb3"})
         EXPECT_TRUE(tried.count(change)) << change << " was not tried";
     EXPECT_TRUE(tried.count("--vc-depth " + std::to_string(j.at("vc_depth_needed").get<unsigned>())));
     for (const auto& [change, outcome] : tried) {
+        EXPECT_NE(outcome.first, "not known") << change;
         if (outcome.first != "finishes" || change.rfind("--vc-depth", 0) == 0) continue;
         SCOPED_TRACE(change);
         const std::string changed =
