@@ -37,7 +37,7 @@ if ((tests)); then
   what="cubecast, its tests and benches (about 15 minutes from scratch on 2 cores)"
 else
   targets=(cubecast)
-  what="the cubecast command with its Verilated routers (about 6 minutes from scratch on 2 cores)"
+  what="the cubecast command with its Verilated routers (about 10 minutes from scratch on 2 cores)"
 fi
 if ! cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=Release >"$log" 2>&1; then
   tail -n 40 "$log" >&2
