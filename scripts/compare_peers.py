@@ -20,9 +20,9 @@ seeds' latencies (one seed near the knee strays by several percent in every simu
 import argparse
 import json
 import math
-import statistics
 import os
 import re
+import statistics
 import subprocess
 import time
 
@@ -145,6 +145,11 @@ def zero_load_window(net, flits, window):
     return max(window, math.ceil(ZERO_LOAD_PACKETS * flits / (nodes * ZERO_LOAD)))
 
 
+def stable(run, offered):
+    """A run below its saturation: not marked saturated, accepting at least 90 % of what is offered."""
+    return not run["saturated"] and run["accepted"] >= 0.9 * offered and run["latency"] == run["latency"]
+
+
 def fmt(x, digits=2):
     return "-" if x != x else f"{x:.{digits}f}"
 
@@ -242,15 +247,16 @@ def matched(args, chosen, warmup, window):
             loads = [0.01, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]
         if net["topology"] == "torus":  # BookSim breaks a ring's ties at random: half each way round
             topo = [x if x != "dor" else "dor-split" for x in topo]
+        # (BookSim's patterns send a node's packets to itself too: --self-packets; Noxim's transpose1 sends
+        # the anti-diagonal's packets to themselves, its random pattern never does)
+        booksim_extra = ("--preset", "booksim", "--self-packets")
+        noxim_extra = ("--preset", "noxim") + (("--self-packets",) if pattern != "uniform" else ())
         rows = []
         saturated_streak = 0
         for load in loads:
-            # (BookSim's patterns send a node's packets to itself too: --self-packets)
-            cb = run_cubecast(args, topo, pattern, flits, load, "cycle", warmup, window, ("--preset", "booksim", "--self-packets"))
+            cb = run_cubecast(args, topo, pattern, flits, load, "cycle", warmup, window, booksim_extra)
             b = run_booksim(args, net, pattern, flits, load, warmup, window, args.out)
             n = run_noxim(args, mesh, pattern, flits, load, warmup, window) if mesh else None
-            # (Noxim's transpose1 sends the anti-diagonal's packets to themselves; its random pattern never does)
-            noxim_extra = ("--preset", "noxim") + (("--self-packets",) if pattern != "uniform" else ())
             cn = run_cubecast(args, topo, pattern, flits, load, "cycle", warmup, window, noxim_extra) if n else None
             rows.append((load, cb, b, cn, n))
             saturated_streak = saturated_streak + 1 if cb["saturated"] and b["saturated"] and (not n or (cn["saturated"] and n["saturated"])) else 0
@@ -262,7 +268,7 @@ def matched(args, chosen, warmup, window):
         with_noxim = rows[0][4] is not None
         # The zero-load latency: the lightest load again, over a window of ZERO_LOAD_PACKETS packets.
         zw = zero_load_window(net, flits, window)
-        zero = {1: run_cubecast(args, topo, pattern, flits, ZERO_LOAD, "cycle", zw, zw, ("--preset", "booksim", "--self-packets")),
+        zero = {1: run_cubecast(args, topo, pattern, flits, ZERO_LOAD, "cycle", zw, zw, booksim_extra),
                 2: run_booksim(args, net, pattern, flits, ZERO_LOAD, zw, zw, args.out)}
         if with_noxim:
             zero[3] = run_cubecast(args, topo, pattern, flits, ZERO_LOAD, "cycle", zw, zw, noxim_extra)
@@ -277,8 +283,8 @@ def matched(args, chosen, warmup, window):
                         f"{fmt(b['latency'])}{' (sat)' if b['saturated'] else ''} | {fmt(b['accepted'], 3)} |"
                         + (f" {fmt(cn['latency'])}{' (sat)' if cn['saturated'] else ''} | {fmt(cn['accepted'], 3)} | "
                            f"{fmt(n['latency'])} | {fmt(n['accepted'], 3)} |" if with_noxim else "") + "\n")
-        pairs = [("BookSim2", 1, 2)] + ([("Noxim", 3, 4)] if with_noxim else [])
-        for peer, ci, pi in pairs:
+        pairs = [("BookSim2", 1, 2, booksim_extra)] + ([("Noxim", 3, 4, noxim_extra)] if with_noxim else [])
+        for peer, ci, pi, extra in pairs:
             zc, zp = zero[ci]["latency"], zero[pi]["latency"]
             sc, sp = max(r[ci]["accepted"] for r in rows), max(r[pi]["accepted"] for r in rows)
             # Under load: the loads below 90 % of the peer's saturation throughput that both runs accept
@@ -287,8 +293,6 @@ def matched(args, chosen, warmup, window):
             # differently). One seed's mean latency near the knee strays by several percent from seed to
             # seed in every simulator, so at these loads both are run with --seeds seeds and the means of
             # the seeds compared; the largest difference is reported with its standard error.
-            def stable(run, offered):
-                return not run["saturated"] and run["accepted"] >= 0.9 * offered and run["latency"] == run["latency"]
             worst, seeds_of = None, {}
             for r in rows:
                 load = r[0]
@@ -296,13 +300,9 @@ def matched(args, chosen, warmup, window):
                     continue
                 mine, theirs = [r[ci]["latency"]], [r[pi]["latency"]]
                 for seed in range(2, args.seeds + 1):
-                    if peer == "BookSim2":
-                        mine.append(run_cubecast(args, topo, pattern, flits, load, "cycle", warmup, window,
-                                                 ("--preset", "booksim", "--self-packets"), seed)["latency"])
-                        theirs.append(run_booksim(args, net, pattern, flits, load, warmup, window, args.out, seed)["latency"])
-                    else:
-                        mine.append(run_cubecast(args, topo, pattern, flits, load, "cycle", warmup, window, noxim_extra, seed)["latency"])
-                        theirs.append(run_noxim(args, mesh, pattern, flits, load, warmup, window, seed)["latency"])
+                    mine.append(run_cubecast(args, topo, pattern, flits, load, "cycle", warmup, window, extra, seed)["latency"])
+                    theirs.append((run_booksim(args, net, pattern, flits, load, warmup, window, args.out, seed) if peer == "BookSim2"
+                                   else run_noxim(args, mesh, pattern, flits, load, warmup, window, seed))["latency"])
                 mc, mp = statistics.fmean(mine), statistics.fmean(theirs)
                 se = (math.sqrt((statistics.variance(mine) + statistics.variance(theirs)) / len(mine)) / mp
                       if len(mine) > 1 else float("nan"))
