@@ -29,7 +29,8 @@ value V as WORD;
 {column:FORMAT} formats it: percent (x 100, one decimal, " %"), 2f, 3f, ... (decimals), thousands (with
 commas), range ("least..most" over every row selected), rate=STATUS (the share of selected rows with
 that status, " %"). A cell whose row is missing is "-"; a cell with an empty value takes the section's
-`empty:` word (default "-")."""
+`empty:` word (default "-"); a completion cell of a run whose status the section's `not_ok:` names
+({deadlock: stall, ...}) is that word."""
 import argparse
 import csv
 import os
@@ -77,6 +78,7 @@ def make_table(name, section, results, others):
         if k not in row_keys:
             row_keys.append(k)
     empty = section.get("empty", "-")
+    not_ok = section.get("not_ok", {})  # a status word for a completion cell of a run that did not finish
     columns = section["columns"]
     lines = ["| " + " | ".join(str(c[0]) for c in columns) + " |", "|" + "---|" * len(columns)]
     table = {}
@@ -89,6 +91,9 @@ def make_table(name, section, results, others):
                       all(r.get(wk, "") == str(wv) for wk, wv in where.items())]
             if not chosen:
                 cells.append("-")
+                continue
+            if chosen[0].get("status") in not_ok and "{completion" in template:
+                cells.append(not_ok[chosen[0]["status"]])  # (a run that did not finish has no completion)
                 continue
             blank = False
 

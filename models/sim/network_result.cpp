@@ -84,8 +84,11 @@ std::string Network::deadlock_freedom() const {
         return "deadlock-free: dimension-order routes on the " + std::string(topology_->name()) +
                " never close a cycle of channel dependencies";
     if (config_.ib.datelines != Datelines::off && config_.ib.vcs >= 2)
-        return "deadlock-free: dimension order with dateline classes (virtual channels " + std::to_string(config_.ib.vcs / 2) +
-               "..." + std::to_string(config_.ib.vcs - 1) + " after a ring's wraparound link) breaks every ring's cycle";
+        return "deadlock-free: dimension order with dateline classes (" +
+               (config_.ib.vcs == 2
+                    ? std::string("virtual channel 1")
+                    : "virtual channels " + std::to_string(config_.ib.vcs / 2) + ".." + std::to_string(config_.ib.vcs - 1)) +
+               " after a ring's wraparound link) breaks every ring's cycle";
     return "can deadlock: a ring's channels may wait on each other in a cycle without dateline classes (" +
            std::string(config_.ib.vcs < 2 ? "one virtual channel" : "--datelines off") + "); a deadlock is reported as a stall";
 }

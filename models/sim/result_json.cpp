@@ -264,6 +264,15 @@ json to_json(const RunResult& r, bool with_per_node) {
                                       ? json{{"flits_owed", r.peak_flits_owed}, {"injection_flits", r.peak_injection_flits}}
                                       : json{{"flits_owed", nullptr}, {"injection_flits", nullptr}};
     if (r.vc_depth_needed) j["vc_depth_needed"] = *r.vc_depth_needed;
+    if (r.deadlock_check) {
+        const DeadlockCheck& d = *r.deadlock_check;
+        j["deadlock_check"] = {{"checked", d.checked},
+                               {"acyclic", d.checked ? json(d.acyclic()) : json(nullptr)},
+                               {"channels", d.checked ? json(d.channels) : json(nullptr)},
+                               {"dependencies", d.checked ? json(d.dependencies) : json(nullptr)},
+                               {"cycle", d.cycle},
+                               {"not_checked", d.checked ? json(nullptr) : json(d.not_checked)}};
+    }
     if (!r.chosen.empty()) j["chosen"] = r.chosen;  // (what the run chose because the command did not say)
     if (!r.remedies.empty()) {
         json tried = json::array();
@@ -367,6 +376,19 @@ RunResult result_from_json(const json& j) {
         }
     }
     if (j.contains("vc_depth_needed")) r.vc_depth_needed = j.at("vc_depth_needed").get<unsigned>();
+    if (j.contains("deadlock_check")) {
+        const json& k = j.at("deadlock_check");
+        DeadlockCheck d;
+        d.checked = k.at("checked");
+        if (d.checked) {
+            d.channels = k.at("channels");
+            d.dependencies = k.at("dependencies");
+            d.cycle = k.at("cycle").get<std::vector<std::string>>();
+        } else {
+            d.not_checked = k.at("not_checked");
+        }
+        r.deadlock_check = d;
+    }
     if (j.contains("chosen")) r.chosen = j.at("chosen").get<std::vector<std::string>>();
     if (j.contains("remedies"))
         for (const json& m : j.at("remedies"))

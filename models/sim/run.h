@@ -145,6 +145,18 @@ struct DynamicResult {
     std::optional<DynamicTheory> theory;  // periods only
 };
 
+// A run's channel dependency graph checked for a cycle (models/sim/channel_dependency.h).
+struct DeadlockCheck {
+    bool checked = false;
+    std::string not_checked;  // why not, when not checked
+    bool adaptive = false;    // not checked: an adaptive routing
+    size_t channels = 0, dependencies = 0;
+    std::vector<std::string> cycle;  // channel names, when one is found
+    bool acyclic() const { return checked && cycle.empty(); }
+    std::string line() const;         // "deadlock-free: ...", "not guaranteed: ..." or "not checked (...)"
+    std::string graph_words() const;  // "the channel dependency graph of this run (...) is acyclic" (or its cycle)
+};
+
 enum class RunStatus { ok = 0, check_failed = 1, deadlock = 3, timeout = 4 };
 
 // A named instant reported by the control logics (the latest over all nodes), in cycles.
@@ -175,8 +187,9 @@ struct RunResult {
     unsigned queue_depth = 0;
     std::optional<InputBuffering> input_buffering;  // the input-buffered router's knobs (none: output queues)
     std::string preset;
-    std::string deadlock_freedom;  // the input-buffered router: whether this routing can deadlock, and why
-    uint32_t verilog_routers = 0;  // nodes whose router is the Verilated RTL (the table's header; not in the JSON)
+    std::string deadlock_freedom;                 // the input-buffered router: whether this routing can deadlock, and why
+    std::optional<DeadlockCheck> deadlock_check;  // the input-buffered router: this run's graph checked (cubecast run)
+    uint32_t verilog_routers = 0;                 // nodes whose router is the Verilated RTL (the table's header; not in the JSON)
     uint64_t seed = 0;
     uint64_t broadcasts = 0;          // K for kb, else 0
     std::vector<std::string> chosen;  // what the run chose because the command did not say (RunConfig::chosen)

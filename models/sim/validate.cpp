@@ -277,6 +277,10 @@ std::optional<std::string> validate_rtl(const RunConfig& c, const Topology& topo
         return std::string(
             "this build has no RTL router (configured with -DCUBECAST_RTL=OFF): accepted --router systemc "
             "and no --rtl-nodes (or build with the RTL)");
+    if (ib && c.ib.forwarding == Forwarding::node)
+        return std::string(
+            "--forwarding node is not in the Verilog router yet: accepted --forwarding router with --router rtl (or "
+            "--rtl-nodes), or --router systemc");
     if (ib)
         if (auto e = validate_rtl_input_buffered(c)) return e;
     const unsigned ports = ib ? kRtlIbPorts : kRtlMaxDim;

@@ -10,6 +10,14 @@ std::optional<Buffering> parse_buffering(const std::string& name) {
     return std::nullopt;
 }
 
+const char* forwarding_name(Forwarding f) { return f == Forwarding::node ? "node" : "router"; }
+
+std::optional<Forwarding> parse_forwarding(const std::string& name) {
+    for (Forwarding f : {Forwarding::router, Forwarding::node})
+        if (name == forwarding_name(f)) return f;
+    return std::nullopt;
+}
+
 const char* datelines_name(Datelines d) {
     switch (d) {
         case Datelines::off: return "off";
@@ -61,13 +69,14 @@ unsigned InputBuffering::*number_knob(const std::string& name) {
 std::string knob_text(const InputBuffering& ib, const std::string& name) {
     if (name == "switching") return switching_name(ib.switching);
     if (name == "datelines") return datelines_name(ib.datelines);
+    if (name == "forwarding") return forwarding_name(ib.forwarding);
     const auto field = number_knob(name);
     return field ? std::to_string(ib.*field) : "?";
 }
 
-const std::array<const char*, 13> kKnobs = {"vcs",          "vc-depth",        "switching",      "router-delay", "link-delay",
+const std::array<const char*, 14> kKnobs = {"vcs",          "vc-depth",        "switching",      "router-delay", "link-delay",
                                             "credit-delay", "injection-delay", "ejection-delay", "ejection-vcs", "link-period",
-                                            "alloc-iters",  "datelines",       "flit-bits"};
+                                            "alloc-iters",  "datelines",       "flit-bits",      "forwarding"};
 
 std::string knob_key(const std::string& name) {
     std::string key = name;
@@ -86,6 +95,11 @@ bool set_knob(InputBuffering& ib, const std::string& name, const std::string& te
         const auto d = parse_datelines(text);
         if (d) ib.datelines = *d;
         return d.has_value();
+    }
+    if (name == "forwarding") {
+        const auto f = parse_forwarding(text);
+        if (f) ib.forwarding = *f;
+        return f.has_value();
     }
     const auto field = number_knob(name);
     if (!field || text.empty() || text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos) return false;

@@ -28,6 +28,15 @@ enum class Datelines : uint8_t { off, wrap, partition };
 const char* datelines_name(Datelines d);
 std::optional<Datelines> parse_datelines(const std::string& name);
 
+// Where a packet that goes on is forwarded: in the router (its input virtual channel holds it until
+// its copies have crossed the switch) or through the node (ejected whole into the node's memory and
+// injected again by its network interface with the same routes, as the iPSC and nCUBE machines ran
+// these algorithms in software: no network channel then waits on another, so a collective is
+// deadlock-free on one virtual channel, and each hop pays the ejection and the injection).
+enum class Forwarding : uint8_t { router, node };
+const char* forwarding_name(Forwarding f);
+std::optional<Forwarding> parse_forwarding(const std::string& name);
+
 struct InputBuffering {
     unsigned vcs = 2;              // virtual channels per input port (injection port included)
     unsigned vc_depth = 8;         // flits each virtual channel buffers
@@ -45,6 +54,7 @@ struct InputBuffering {
     unsigned flit_bits = 64;   // a flit's width: 64, or 32 (a header then takes two flits; packet.h)
     Switching switching = Switching::wormhole;
     Datelines datelines = Datelines::wrap;  // torus: two virtual-channel classes (needs vcs >= 2)
+    Forwarding forwarding = Forwarding::router;
     uint64_t plant_lost_credit_at = 0;  // test hook: from this run cycle on, the next credit a router frees is lost (0: never)
     // A stall's diagnosis run (0: off): the run stops once a virtual channel has fewer credits than this
     // after a flit left for it, or an injection channel is full (its buffers, not the schedule, then decide).
@@ -53,7 +63,7 @@ struct InputBuffering {
 
 // A knob by its option's name (vcs, vc-depth, credit-delay, router-delay, link-delay, injection-delay,
 // ejection-delay, ejection-vcs, alloc-iters, link-period, flit-bits,
-// switching, datelines): its value as text (for messages), and copying it from another setting.
+// switching, datelines, forwarding): its value as text (for messages), and copying it from another setting.
 // The whole-number knobs, each with the field it sets.
 struct NumberKnob {
     const char* name;
@@ -62,10 +72,10 @@ struct NumberKnob {
 extern const std::array<NumberKnob, 11> kNumberKnobs;
 unsigned InputBuffering::*number_knob(const std::string& name);  // nullptr: not a whole-number knob
 // Every knob, in the order a trace header lists them, and a knob's key there and in the JSON (vc_depth).
-extern const std::array<const char*, 13> kKnobs;
+extern const std::array<const char*, 14> kKnobs;
 std::string knob_key(const std::string& name);
 std::string knob_text(const InputBuffering& ib, const std::string& name);
-// Sets a knob from its text (a number, or a switching mode or dateline scheme's name); false if it is not one.
+// Sets a knob from its text (a number, or a switching mode's, dateline scheme's or forwarding's name); false if it is not one.
 bool set_knob(InputBuffering& ib, const std::string& name, const std::string& text);
 void copy_knob(InputBuffering& to, const InputBuffering& from, const std::string& name);
 

@@ -30,6 +30,7 @@ public:
     PacketCopy* begin() { return count_ <= 1 ? &single_ : more_.data(); }
     const PacketCopy* begin() const { return count_ <= 1 ? &single_ : more_.data(); }
     PacketCopy* end() { return begin() + count_; }
+    const PacketCopy* end() const { return begin() + count_; }
     PacketCopy& operator[](size_t i) { return begin()[i]; }
     const PacketCopy& operator[](size_t i) const { return begin()[i]; }
     void push_back(const PacketCopy& k) {
@@ -90,6 +91,7 @@ public:
         copies.clear();
         copy = 0;
         out_vc = -1;
+        through_node = false;
     }
     bool last_copy() const { return copy + 1u >= copies.size(); }
 
@@ -98,8 +100,9 @@ public:
     bool opened = false;  // its header is decoded (it may wait for its tail before it is routed)
     bool header_ok = true;
     bool from_injection = false;
-    uint8_t copy = 0;    // the copy in progress
-    int8_t out_vc = -1;  // ... its output virtual channel (-1: not allocated yet; the local port needs none)
+    bool through_node = false;  // --forwarding node: taken whole into the node, its copies (below) injected again
+    uint8_t copy = 0;           // the copy in progress
+    int8_t out_vc = -1;         // ... its output virtual channel (-1: not allocated yet; the local port needs none)
     uint16_t length = 1;
     uint16_t freed = 0;        // its flits already freed (by the last copy)
     uint16_t read = 0;         // the next flit the copy in progress sends

@@ -258,6 +258,15 @@ void InputBufferedRouter::route_packet(unsigned p, unsigned vc) {
         return;
     }
     link_copies(scratch_, c.header, c.copies);  // (into the channel's own list: no allocation per packet)
+    if (ib_.forwarding == Forwarding::node && !c.copies.empty()) {
+        // Through the node: consume() takes it whole into the node's memory once its tail is in, and
+        // the network interface injects it again with these copies (and the local one, if any, is
+        // delivered then). Its input channel waits on nothing but its own tail.
+        c.through_node = true;
+        if (scratch_.delivers()) c.copies.push_back({ports_, QueueKey{}});
+        c.state = VirtualChannel::State::consuming;
+        return;
+    }
     counters_.copies_enqueued += c.copies.size();
     if (scratch_.delivers()) c.copies.push_back({ports_, QueueKey{}});  // the local copy last
     if (c.copies.empty()) {
@@ -308,10 +317,33 @@ void InputBufferedRouter::consume(VirtualChannel& c) {
         if (p < ports_) owe_credit(p, vc);
     }
     note_occupancy(p);
-    if (hold) held_.push_back(std::move(packet));
+    if (c.through_node) {
+        forward_through_node(c.copies, std::move(packet));
+    } else if (hold) {
+        held_.push_back(std::move(packet));
+    }
     ++counters_.progress;
     c.finish_packet();
     settle(c);
+}
+
+// --forwarding node: the packet is in the node's memory; its local copy (a copy of the port to the
+// node) is delivered after the ejection delay, and the network interface injects it again, among
+// the control unit's emissions, with the routes its logic gave (one packet inside the router still).
+void InputBufferedRouter::forward_through_node(const CopyList& copies, Packet packet) {
+    Decision again;
+    for (const PacketCopy& k : copies) {
+        if (k.port == ports_) {
+            ++counters_.in_routers;  // the local copy, counted out as it is delivered
+            to_node_.push_back({cycle_ + ib_.ejection_delay, packet});
+            deliver_due();
+        } else if (k.escape >= 0) {
+            again.forward_or_escape(k.port, static_cast<unsigned>(k.escape));
+        } else {
+            again.forward(k.port, k.key);
+        }
+    }
+    emitted_.push_back(PendingInjection{std::move(packet), std::move(again)});
 }
 
 // The node's packets that joined the network interface at this edge (own packets at reset count

@@ -1,6 +1,8 @@
 // The input-buffered router's allocation and switch traversal (see ib_router.h).
 #include "routers/cores/ib_router.h"
 
+#include "routers/blocks/dateline_class.h"
+
 namespace cubecast {
 
 // Dateline classes: on a torus the virtual channels split in two, so that no ring's channels wait on
@@ -23,11 +25,8 @@ uint32_t InputBufferedRouter::vc_class(unsigned p, unsigned vc, unsigned q, cons
     const uint32_t lower = (1u << half) - 1, upper = all & ~lower;
     const bool continuing =  // on along the ring, in these channels
         p < ports_ && topology_.port_dimension(p) == topology_.port_dimension(q) && vc < count;
-    if (continuing && vc >= half) return upper;
     const bool partition = ib_.datelines == Datelines::partition || count < ib_.vcs;
-    const bool upper_class =
-        partition && !h.broadcast ? !continuing && topology_.route_wraps(id_, q, h.dest) : topology_.crosses_dateline(id_, q);
-    return upper_class ? upper : lower;
+    return takes_upper_dateline_class(topology_, partition, id_, continuing, vc >= half, q, h) ? upper : lower;
 }
 
 // Escape channels for an adaptive routing (Duato's protocol needs a deadlock-free routing on a

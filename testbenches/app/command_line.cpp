@@ -88,7 +88,7 @@ struct CommonOptions {
     std::string pmnb;
     std::string buffering = "output";
     bool self_packets = false;
-    std::optional<std::string> switching, datelines, preset;
+    std::optional<std::string> switching, datelines, forwarding, preset;
     std::optional<long long> vcs, vc_depth, credit_delay, router_delay, link_delay, injection_delay, ejection_delay, ejection_vcs,
         alloc_iters, link_period, flit_bits;
     CLI::Option *topology_option = nullptr, *dim_option = nullptr, *radix_option = nullptr;
@@ -226,6 +226,10 @@ struct CommonOptions {
         app->add_option("--datelines", datelines,
                         "--buffering input on a torus: two virtual-channel classes, the upper one after a ring's wraparound "
                         "link (wrap, default) or for a whole ring a route wraps on (partition, BookSim's); off may deadlock")
+            ->group(kInputBufferedRouter);
+        app->add_option("--forwarding", forwarding,
+                        "--buffering input: a packet that goes on is forwarded in the router (default), or through the node "
+                        "(ejected whole and injected again: a collective is deadlock-free on one virtual channel)")
             ->group(kInputBufferedRouter);
         app->add_option("--router", router, "router at every node: systemc or rtl (the Verilated Verilog router)")
             ->group(kVerilogRouter);
@@ -401,6 +405,12 @@ std::string CommonOptions::into_microarchitecture(RunConfig& c) const {
         c.ib.datelines = *d;
         c.ib_given.push_back("datelines");
     }
+    if (forwarding) {
+        const auto f = parse_forwarding(*forwarding);
+        if (!f) return "--forwarding '" + printable(*forwarding) + "' is unknown: accepted router, node";
+        c.ib.forwarding = *f;
+        c.ib_given.push_back("forwarding");
+    }
     c.preset = preset.value_or("");
     return "";
 }
@@ -410,16 +420,18 @@ struct RunCommandOptions {
     RunConfig config;
     CommonOptions common;
     bool json = false;
-    void add(CLI::App* run) {
+    // outputs: the files a run writes (not for check-deadlock, which runs nothing of the user's).
+    void add(CLI::App* run, bool outputs = true) {
         run->add_option("--task,-t", config.task, "task: " + accepted_tasks_and_algorithms())->group(kTaskAndNetwork);
         run->add_option("--algorithm,-a", config.algorithm,
                         "algorithm for the task (default: the task's natural one on the topology, marked in cubecast list)")
             ->group(kTaskAndNetwork);
         common.add(run, true);
+        run->add_flag("--json", json, "print the result as one JSON object")->group(kOutputs);
+        if (!outputs) return;
         run->add_option("--trace", config.trace_path, "write the link-transmission trace CSV here")->group(kOutputs);
         run->add_option("--vcd", config.vcd_path, "write a VCD of links and routers here (+ .gtkw beside it)")->group(kOutputs);
         run->add_option("--fst", config.fst_path, "the same waves as FST (needs GTKWave's vcd2fst)")->group(kOutputs);
-        run->add_flag("--json", json, "print the result as one JSON object")->group(kOutputs);
         run->add_option("--link-load", config.link_load_path,
                         "traffic: write each link's load in the window (src,dst,port,flits,utilisation,channel_load) to this CSV")
             ->group(kOutputs);
@@ -555,8 +567,8 @@ int dispatch(int argc, char* argv[], bool check_only) {
         "cubecast: a cycle-accurate model of hypercube, torus and array (mesh) interconnects, in which the "
         "papers' optimal broadcast and exchange algorithms run as the routers' control logic"};
     app.require_subcommand(1);
-    const std::set<std::string> commands = {"run",        "list",   "sweep", "sweep-rho", "sweep-rate",
-                                            "experiment", "report", "bench", "example004"};
+    const std::set<std::string> commands = {"run",        "check-deadlock", "list",   "sweep", "sweep-rho",
+                                            "sweep-rate", "experiment",     "report", "bench", "example004"};
     // The shared options (about 60 a command, each name checked by CLI11 against those before it)
     // only for the command named, or for all when none is (help, a mistyped command).
     const std::string named = argc > 1 ? argv[1] : "";
@@ -574,6 +586,12 @@ int dispatch(int argc, char* argv[], bool check_only) {
     run->add_option("--rerun-seconds", rerun_seconds,
                     "a stall's diagnosis tries what might run it for at most this long, 1..3600 s (default 30)")
         ->group(kSimulation);
+
+    RunCommandOptions check_command;
+    auto* check = app.add_subcommand(
+        "check-deadlock",
+        "the run's channel dependency graph on the input-buffered router, checked for a cycle (nothing else is run)");
+    if (wanted("check-deadlock")) check_command.add(check, false);
 
     bool list_json = false;
     auto* list = app.add_subcommand("list", "list the tasks and algorithms with their papers and claimed times");
@@ -662,10 +680,10 @@ int dispatch(int argc, char* argv[], bool check_only) {
 
     if (argc > 1 && argv[1][0] != '-' && !commands.count(argv[1])) {
         const std::string near = nearest_name(argv[1], std::vector<std::string>(commands.begin(), commands.end()));
-        return bad_input(std::string("unknown command '") + printable(argv[1]) + "'" +
-                         (near.empty() ? "" : ": did you mean " + near + "?") +
-                         " (accepted run, list, sweep, sweep-rho, sweep-rate, experiment, report, bench, example004; see "
-                         "cubecast --help)");
+        return bad_input(
+            std::string("unknown command '") + printable(argv[1]) + "'" + (near.empty() ? "" : ": did you mean " + near + "?") +
+            " (accepted run, check-deadlock, list, sweep, sweep-rho, sweep-rate, experiment, report, bench, example004; see "
+            "cubecast --help)");
     }
     guard_whole_numbers(app);
     try {
@@ -686,6 +704,13 @@ int dispatch(int argc, char* argv[], bool check_only) {
             return bad_input("--rerun-seconds " + printable(run->get_option("--rerun-seconds")->as<std::string>()) +
                              " is out of range: accepted 1..3600 seconds");
         return cmd_run(run_config, run_command.json, RerunPolicy{!no_rerun, rerun_seconds});
+    }
+    if (check->parsed()) {
+        if (auto err = check_command.common.into(check_command.config); !err.empty()) return bad_input(err);
+        check_command.config.command_line = join_args(argc, argv);
+        if (auto e = validate(check_command.config)) return bad_input(*e);
+        if (check_only) return kExitOk;
+        return cmd_check_deadlock(check_command.config, check_command.json);
     }
     if (check_only) return kExitOk;  // (the other commands check their runs as they make them)
     if (list->parsed()) return cmd_list(list_json);

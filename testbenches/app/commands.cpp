@@ -6,6 +6,7 @@
 
 #include "models/fabric/printable.h"
 #include "models/fabric/task.h"
+#include "models/sim/channel_dependency.h"
 #include "models/sim/report.h"
 #include "models/sim/result_json.h"
 #include "models/sim/simulate.h"
@@ -58,10 +59,29 @@ std::string run_point_json(const RunConfig& config) {
     return nlohmann::json{{"exit", exit}, {"result", to_json(r, false)}}.dump();
 }
 
+// The input-buffered router's deadlock freedom as this run's checked graph says it (the routing's
+// argument, for traffic, stays in front of it).
+void say_deadlock_check(RunResult& r, const DeadlockCheck& d) {
+    r.deadlock_check = d;
+    if (!d.checked) {
+        r.deadlock_freedom += " (this run's channel dependency graph not checked: " + d.not_checked + ")";
+        return;
+    }
+    if (r.task != "traffic") {
+        r.deadlock_freedom = d.line() + (d.acyclic() ? "" : "; a deadlock is detected and reported as a stall");
+        return;
+    }
+    r.deadlock_freedom += "; checked: " + d.graph_words();
+}
+
 int cmd_run(const RunConfig& config, bool json, const RerunPolicy& policy) {
     RunResult r;
     try {
+        // Before the run: its routes' channel dependency graph (a child process of its own).
+        std::optional<DeadlockCheck> check;
+        if (config.buffering == Buffering::input) check = check_deadlock(config);
         r = run_diagnosed(config, false, policy);
+        if (check && !check->adaptive) say_deadlock_check(r, *check);
     } catch (const ConfigError& e) {
         print_error(e.what());
         return kExitBadInput;
@@ -82,6 +102,33 @@ int cmd_run(const RunConfig& config, bool json, const RerunPolicy& policy) {
     for (const std::string& e : r.output_errors) print_error(e);
     if (!r.output_errors.empty()) return kExitBadInput;
     return exit_code_for(r.status);
+}
+
+int cmd_check_deadlock(const RunConfig& config, bool json) {
+    if (config.buffering != Buffering::input) {
+        print_error("--buffering " + std::string(buffering_name(config.buffering)) +
+                    ": the ideal router's output queues take every packet, so it cannot deadlock; check-deadlock checks "
+                    "the input-buffered router: accepted --buffering input");
+        return kExitBadInput;
+    }
+    const DeadlockCheck d = check_deadlock(config);
+    if (d.adaptive) {
+        print_error("--algorithm " + config.algorithm + ": " + d.not_checked +
+                    ", not fixed routes to check: accepted the collectives and the oblivious routings");
+        return kExitBadInput;
+    }
+    if (json) {
+        nlohmann::json j = {{"checked", d.checked},
+                            {"acyclic", d.acyclic()},
+                            {"channels", d.channels},
+                            {"dependencies", d.dependencies},
+                            {"cycle", d.cycle}};
+        if (!d.checked) j["not_checked"] = d.not_checked;
+        std::cout << j.dump(2) << "\n";
+    } else {
+        std::cout << d.line() << "\n";
+    }
+    return d.acyclic() ? kExitOk : kExitCheckFailed;
 }
 
 int cmd_list(bool json) {

@@ -1115,3 +1115,59 @@ TEST(CommandLine, AStallSaysWhatWouldRunItEachTried) {
     EXPECT_NE(k.at("stall_diagnosis").get<std::string>().find("what would run it: not tried (--no-rerun)"), std::string::npos);
     expect_bad_input(stall + " --rerun-seconds 0", "--rerun-seconds 0", "accepted 1..3600 seconds");
 }
+
+// check-deadlock: the spanning binomial trees' MNB (every node's SBT, dimensions ascending) has every
+// link as a channel and at each node each pair of dimensions i < j as a dependency, acyclic; the optimal
+// MNB's rotated trees close a cycle, named link by link; the run's report says the same before its
+// figures; what it cannot check is exit 2 with one line.
+TEST(CommandLine, CheckDeadlockProvesOrNamesACycle) {
+    for (unsigned d : {3u, 4u, 5u}) {
+        const CliResult r =
+            cubecast_cli("check-deadlock --task mnb --algorithm sbt --dim " + std::to_string(d) + " --buffering input --json");
+        ASSERT_EQ(r.code, 0) << r.err;
+        const auto j = nlohmann::json::parse(r.out);
+        const uint64_t n = uint64_t{1} << d;
+        EXPECT_EQ(j["acyclic"], true);
+        EXPECT_EQ(j["channels"], n * d);
+        EXPECT_EQ(j["dependencies"], n * d * (d - 1) / 2);
+    }
+    const CliResult cyclic = cubecast_cli("check-deadlock --task mnb --dim 6 --buffering input");
+    EXPECT_EQ(cyclic.code, 1) << cyclic.err;
+    ASSERT_NE(cyclic.out.find("has the cycle "), std::string::npos) << cyclic.out;
+    // Each channel of the cycle starts where the one before it ends, and the last leads to the first.
+    std::vector<std::pair<std::string, std::string>> links;
+    std::istringstream names(cyclic.out.substr(cyclic.out.find("has the cycle ") + 14));
+    std::string word;
+    while (names >> word)
+        if (word != "->") links.push_back({word.substr(0, word.find("->")), word.substr(word.find("->") + 2)});
+    ASSERT_GE(links.size(), 3u);
+    EXPECT_EQ(links.front(), links.back());
+    for (size_t i = 0; i + 1 < links.size(); ++i) EXPECT_EQ(links[i].second, links[i + 1].first) << cyclic.out;
+    // The total exchange's routes (paper 003's BOSTT, each packet in dimension order) are acyclic.
+    EXPECT_EQ(cubecast_cli("check-deadlock --task te --dim 5 --buffering input").code, 0);
+    // A run on the input-buffered router says it in its report and JSON.
+    const CliResult run = cubecast_cli("run --task mnb --algorithm sbt --dim 4 --buffering input --json");
+    ASSERT_EQ(run.code, 0) << run.err;
+    const auto j = nlohmann::json::parse(run.out);
+    EXPECT_EQ(j["deadlock_check"]["acyclic"], true);
+    EXPECT_EQ(j["deadlock_check"]["channels"], 64);
+    const CliResult table = cubecast_cli("run --task mnb --dim 4 --buffering input --vcs 4");
+    EXPECT_NE(table.out.find("deadlock freedom            not guaranteed: the channel dependency graph of this run (64 channels"),
+              std::string::npos)
+        << table.out;
+    expect_bad_input("check-deadlock --task mnb --dim 4", "--buffering output", "accepted --buffering input");
+    expect_bad_input("check-deadlock --task traffic --algorithm adaptive --dim 4 --buffering input --vcs 2",
+                     "--algorithm adaptive", "accepted the collectives and the oblivious routings");
+    // Through the node the same MNB has no dependency at all: it runs on one VC and says so.
+    const CliResult node = cubecast_cli("run --task mnb --dim 4 --buffering input --vcs 1 --forwarding node --json");
+    ASSERT_EQ(node.code, 0) << node.err;
+    const auto k = nlohmann::json::parse(node.out);
+    EXPECT_EQ(k["deadlock_check"]["dependencies"], 0);
+    EXPECT_EQ(k["router"]["forwarding"], "node");
+    expect_bad_input("run --task mnb --dim 4 --buffering input --forwarding nodes", "--forwarding 'nodes'",
+                     "accepted router, node");
+    expect_bad_input("run --task mnb --dim 4 --forwarding node", "--forwarding", "--buffering input");
+    if (cubecast::kRtlBuilt)
+        expect_bad_input("run --task mnb --dim 4 --buffering input --forwarding node --router rtl", "--forwarding node",
+                         "not in the Verilog router yet");
+}

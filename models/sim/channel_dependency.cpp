@@ -1,0 +1,332 @@
+#include "models/sim/channel_dependency.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+#include <string_view>
+#include <unordered_map>
+
+#include "models/fabric/task.h"
+#include "models/sim/fork_run.h"
+#include "models/sim/simulate.h"
+#include "models/sim/validate.h"
+#include "routers/algorithms/registry.h"
+#include "routers/blocks/dateline_class.h"
+
+namespace cubecast {
+
+size_t ChannelDependencyGraph::channel(uint32_t src, uint32_t dst, unsigned vc_class) {
+    const uint64_t key = (static_cast<uint64_t>(src) << 33) ^ (static_cast<uint64_t>(dst) << 2) ^ vc_class;
+    const auto [it, added] = index_.emplace(key, channels_.size());
+    if (added) {
+        channels_.push_back({src, dst, vc_class});
+        next_.emplace_back();
+        classes_ = classes_ || vc_class != 0;
+    }
+    return it->second;
+}
+
+void ChannelDependencyGraph::depend(size_t from, size_t to) {
+    std::vector<size_t>& n = next_.at(from);
+    if (std::find(n.begin(), n.end(), to) != n.end()) return;
+    n.push_back(to);
+    ++dependencies_;
+}
+
+// Depth-first search without recursion (a graph of a 16-cube has a million channels): a channel met
+// again while it is on the path closes a cycle, read back along the path.
+std::vector<size_t> ChannelDependencyGraph::find_cycle() const {
+    enum : uint8_t { unseen, on_path, done };
+    std::vector<uint8_t> state(channels_.size(), unseen);
+    std::vector<std::pair<size_t, size_t>> path;  // (channel, next dependency to follow)
+    for (size_t root = 0; root < channels_.size(); ++root) {
+        if (state[root] != unseen) continue;
+        path.push_back({root, 0});
+        state[root] = on_path;
+        while (!path.empty()) {
+            auto& [c, i] = path.back();
+            if (i == next_[c].size()) {
+                state[c] = done;
+                path.pop_back();
+                continue;
+            }
+            const size_t n = next_[c][i++];
+            if (state[n] == on_path) {
+                std::vector<size_t> cycle;
+                size_t k = path.size();
+                while (path[k - 1].first != n) --k;
+                for (; k <= path.size(); ++k) cycle.push_back(path[k - 1].first);
+                return cycle;
+            }
+            if (state[n] == unseen) {
+                state[n] = on_path;
+                path.push_back({n, 0});
+            }
+        }
+    }
+    return {};
+}
+
+std::string ChannelDependencyGraph::name(size_t c) const {
+    const Channel& ch = channels_.at(c);
+    std::string s = std::to_string(ch.src) + "->" + std::to_string(ch.dst);
+    if (classes_) s += " (class " + std::to_string(ch.vc_class) + ")";
+    return s;
+}
+
+ClassRule class_rule(const RunConfig& c, const Topology& topology) {
+    ClassRule rule;
+    rule.datelines = c.buffering == Buffering::input && c.ib.datelines != Datelines::off && topology.wraps() && c.ib.vcs >= 2;
+    rule.partition = c.ib.datelines == Datelines::partition;
+    rule.through_node = c.buffering == Buffering::input && c.ib.forwarding == Forwarding::node;
+    return rule;
+}
+
+namespace {
+
+struct Row {
+    uint64_t start = 0, end = 0;
+    uint32_t src = 0, dst = 0;
+    Header header;
+};
+
+Row parse_row(const std::string& line, size_t number) {
+    const auto bad = [&](const std::string& why) {
+        return std::runtime_error("trace line " + std::to_string(number) + ": " + why +
+                                  " (expected start,end,src,dst,origin,msg,part,dest,kind)");
+    };
+    std::vector<std::string_view> f;
+    const std::string_view text(line);
+    for (size_t at = 0;;) {
+        const size_t comma = text.find(',', at);
+        f.push_back(text.substr(at, comma == std::string_view::npos ? std::string_view::npos : comma - at));
+        if (comma == std::string_view::npos) break;
+        at = comma + 1;
+    }
+    if (f.size() != 9) throw bad(std::to_string(f.size()) + " fields");
+    const auto whole = [&](std::string_view s, uint64_t most) {
+        uint64_t v = 0;
+        const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+        if (s.empty() || ec != std::errc() || end != s.data() + s.size() || v > most)
+            throw bad("'" + std::string(s) + "' is not a number of the trace");
+        return v;
+    };
+    Row r;
+    r.start = whole(f[0], UINT64_MAX);
+    r.end = whole(f[1], UINT64_MAX);
+    r.src = static_cast<uint32_t>(whole(f[2], UINT32_MAX));
+    r.dst = static_cast<uint32_t>(whole(f[3], UINT32_MAX));
+    r.header.origin = static_cast<uint32_t>(whole(f[4], UINT32_MAX));
+    r.header.msg = static_cast<uint32_t>(whole(f[5], UINT32_MAX));
+    r.header.part = static_cast<uint8_t>(whole(f[6], UINT8_MAX));
+    r.header.broadcast = f[7] == "-1";
+    r.header.dest = r.header.broadcast ? 0 : static_cast<uint32_t>(whole(f[7], UINT32_MAX));
+    if (f[8] != "data" && f[8] != "ctrl") throw bad("kind '" + std::string(f[8]) + "' is not data or ctrl");
+    r.header.kind = f[8] == "data" ? Kind::data : Kind::ctrl;
+    return r;
+}
+
+// A packet copy at a node: the same header from hop to hop, and where it is.
+struct CopyAt {
+    uint32_t origin, msg, dest, node;
+    uint8_t part;
+    bool broadcast;
+    Kind kind;
+    bool operator==(const CopyAt& o) const {
+        return origin == o.origin && msg == o.msg && dest == o.dest && node == o.node && part == o.part &&
+               broadcast == o.broadcast && kind == o.kind;
+    }
+};
+struct CopyAtHash {
+    size_t operator()(const CopyAt& c) const {
+        uint64_t h = c.origin;
+        for (uint64_t x : {uint64_t{c.msg}, uint64_t{c.dest}, uint64_t{c.node},
+                           uint64_t{c.part} << 2 | uint64_t{c.broadcast} << 1 | uint64_t(c.kind == Kind::ctrl)})
+            h = (h ^ x) * 0x100000001b3ull + (h >> 29);
+        return static_cast<size_t>(h);
+    }
+};
+CopyAt copy_at(const Header& h, uint32_t node) {
+    return {h.origin, h.msg, h.broadcast ? 0 : h.dest, node, h.part, h.broadcast, h.kind};
+}
+
+}  // namespace
+
+ChannelDependencyGraph dependency_graph_from_trace(std::istream& trace, const Topology& topology, ClassRule rule) {
+    std::vector<Row> rows;
+    std::string line;
+    size_t number = 0;
+    while (std::getline(trace, line)) {
+        ++number;
+        if (line.empty() || line[0] == '#' || line.rfind("start,", 0) == 0) continue;
+        rows.push_back(parse_row(line, number));
+        if (rows.back().src >= topology.nodes() || rows.back().dst >= topology.nodes() ||
+            !topology.port_to(rows.back().src, rows.back().dst))
+            throw std::runtime_error("trace line " + std::to_string(number) + ": " + std::to_string(rows.back().src) + "->" +
+                                     std::to_string(rows.back().dst) + " is not a link of the " + topology.describe());
+    }
+    // In order of departure: a hop's predecessor (the same copy's arrival at its source, begun
+    // before it left) is then placed, with its class, before the hop is.
+    std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.start < b.start; });
+    ChannelDependencyGraph g;
+    struct Arrival {
+        uint64_t start;
+        size_t channel;
+        unsigned port;  // at the receiver: the port it came in by
+        bool upper;
+    };
+    // Every arrival of a copy at a node. A hop depends on each arrival of its header at its source
+    // begun before it left: in a tree that is one; where a header comes back to a node (a held
+    // packet sent on again, a message number used again) it may be more, and counting them all can
+    // only add dependencies, so an acyclic graph stays a proof.
+    std::unordered_map<CopyAt, std::vector<Arrival>, CopyAtHash> arrivals;
+    std::vector<Arrival> leaving;
+    for (const Row& r : rows) {
+        const unsigned out = *topology.port_to(r.src, r.dst);
+        const auto it = rule.through_node ? arrivals.end() : arrivals.find(copy_at(r.header, r.src));
+        leaving.clear();
+        const auto leave = [&](const Arrival* from) {
+            bool upper = false;
+            if (rule.datelines) {
+                const bool continuing = from && topology.port_dimension(from->port) == topology.port_dimension(out);
+                upper =
+                    takes_upper_dateline_class(topology, rule.partition, r.src, continuing, from && from->upper, out, r.header);
+            }
+            const size_t c = g.channel(r.src, r.dst, upper ? 1 : 0);
+            if (from) g.depend(from->channel, c);
+            for (const Arrival& l : leaving)
+                if (l.channel == c) return;
+            leaving.push_back({r.start, c, *topology.port_to(r.dst, r.src), upper});
+        };
+        bool any = false;
+        if (it != arrivals.end())
+            for (const Arrival& a : it->second)
+                if (a.start < r.start) leave(&a), any = true;
+        if (!any) leave(nullptr);  // injected here
+        std::vector<Arrival>& there = arrivals[copy_at(r.header, r.dst)];
+        there.insert(there.end(), leaving.begin(), leaving.end());
+    }
+    return g;
+}
+
+DeadlockCheck check_graph(const ChannelDependencyGraph& g) {
+    DeadlockCheck d;
+    d.checked = true;
+    d.channels = g.channels();
+    d.dependencies = g.dependencies();
+    for (size_t c : g.find_cycle()) d.cycle.push_back(g.name(c));
+    return d;
+}
+
+std::string DeadlockCheck::graph_words() const {
+    const std::string size = std::to_string(channels) + " channels, " + std::to_string(dependencies) + " dependencies";
+    if (cycle.empty()) return "the channel dependency graph of this run (" + size + ") is acyclic";
+    std::string names;
+    for (const std::string& c : cycle) names += c + " -> ";
+    names += cycle.front();
+    return "the channel dependency graph of this run (" + size + ") has the cycle " + names;
+}
+
+std::string DeadlockCheck::line() const {
+    if (!checked) return "not checked (" + not_checked + ")";
+    return (cycle.empty() ? "deadlock-free: " : "not guaranteed: ") + graph_words();
+}
+
+namespace {
+
+// Transmissions the dry run's trace may hold (rows of about 40 bytes, kept in memory too).
+constexpr uint64_t kMostRows = 20'000'000;
+
+// At most as many as every node's packet to every node along the longest route (the collectives move
+// each packet's parts once per link of a route or tree), or for traffic a packet per node per cycle.
+uint64_t transmissions_at_most(const RunConfig& c, const TaskInfo& task, const AlgorithmEntry* entry, const Topology& t) {
+    const uint64_t n = t.nodes(), longest = std::max<uint64_t>(1, t.eccentricity(0));
+    const uint64_t parts = entry ? std::max(1u, entry->parts(t)) : 1;
+    if (task.kind == TaskKind::traffic) return n * traffic_spec(c).generation_end() * longest;
+    return n * n * longest * parts;
+}
+
+}  // namespace
+
+DeadlockCheck check_deadlock(const RunConfig& given) {
+    DeadlockCheck d;
+    const RunConfig c = with_defaults(given);
+    if (c.buffering != Buffering::input) {
+        d.not_checked = "the ideal router: its output queues take every packet, so nothing waits on a channel";
+        return d;
+    }
+    const TaskInfo* task = find_task(c.task);
+    const auto topology = make_topology(c.topology, c.dim, c.radix);
+    const AlgorithmEntry* entry = task ? algorithms().find(task->kind, c.algorithm) : nullptr;
+    if (entry && entry->adaptive_routing) {
+        d.adaptive = true;
+        d.not_checked = "an adaptive routing: its routes depend on the queues; it rests on Duato's escape channels";
+        return d;
+    }
+    RunConfig dry = c;
+    dry.buffering = Buffering::output;
+    dry.ib = InputBuffering{};
+    dry.ib_given.clear();
+    dry.preset.clear();
+    dry.queue_depth = 0;
+    dry.level = Level::tlm;
+    dry.router = RouterChoice::systemc;
+    dry.rtl_nodes.clear();
+    dry.vcd_path.clear();
+    dry.fst_path.clear();
+    dry.delays_path.clear();
+    dry.link_load_path.clear();
+    dry.progress = false;
+    dry.chosen.clear();
+    const uint64_t rows = task ? transmissions_at_most(c, *task, entry, *topology) : 0;
+    if (rows > kMostRows) {
+        d.not_checked =
+            "about " + std::to_string(rows) + " transmissions to trace, more than the check's " + std::to_string(kMostRows);
+        return d;
+    }
+    const ClassRule rule = class_rule(c, *topology);
+    ForkOutcome out;
+    try {
+        out = run_forked([&]() -> std::string {
+            char path[] = "/tmp/cubecast-routes-XXXXXX";
+            const int fd = mkstemp(path);
+            if (fd < 0) return nlohmann::json{{"error", "cannot make a temporary file in /tmp"}}.dump();
+            close(fd);
+            dry.trace_path = path;
+            nlohmann::json j;
+            try {
+                const RunResult r = simulate(dry);
+                if (r.status != RunStatus::ok) throw std::runtime_error("its run on the ideal router did not finish");
+                std::ifstream in(path);
+                const DeadlockCheck k = check_graph(dependency_graph_from_trace(in, *topology, rule));
+                j = {{"channels", k.channels}, {"dependencies", k.dependencies}, {"cycle", k.cycle}};
+            } catch (const std::exception& e) {
+                j = {{"error", e.what()}};
+            }
+            std::remove(path);
+            return j.dump();
+        });
+    } catch (const std::exception& e) {
+        d.not_checked = std::string("its run on the ideal router ended: ") + e.what();
+        return d;
+    }
+    const auto j = nlohmann::json::parse(out.text);
+    if (j.contains("error")) {
+        d.not_checked = j["error"].get<std::string>();
+        return d;
+    }
+    d.checked = true;
+    d.channels = j["channels"];
+    d.dependencies = j["dependencies"];
+    d.cycle = j["cycle"].get<std::vector<std::string>>();
+    return d;
+}
+
+}  // namespace cubecast

@@ -1,0 +1,77 @@
+// Deadlock freedom of a run on the input-buffered router, checked rather than asserted: the channel
+// dependency graph of the routes the run's logic takes, searched for a cycle.
+//
+// Dally and Seitz (1987): a routing on wormhole (or virtual cut-through, or store-and-forward) routers
+// is deadlock-free if its channel dependency graph is acyclic. A channel here is a link with a
+// virtual-channel class (the router's dateline classes on a torus; one class elsewhere: any of the
+// link's VCs may be taken, so they wait on each other as one). A dependency runs from the channel a
+// packet arrives on to each channel it leaves by at that router: the input virtual channel holds the
+// packet until its copies have left (the router replicates serially), so every branch counts.
+// Consumption channels (Boppana, Chalasani and Raghavendra) do not close cycles here: the node's
+// network interface takes every packet (its memory is not bounded), and a packet its control logic
+// holds leaves the input channel for the control unit's hold buffer. Under --forwarding node every
+// packet that goes on does so too (into the node's memory), so no network channel waits on another. A held packet's onward hops
+// are still counted as dependent on its arrival: that can only add dependencies, so an acyclic graph
+// stays a proof.
+//
+// The routes are those of the same run on the ideal router (the transaction level, its trace): the
+// collectives' trees and the oblivious routings (dimension order) do not depend on timing, so they are
+// the routes the input-buffered router takes. An adaptive routing's are not: it rests on Duato's
+// escape channels instead (ib_router_allocation.cpp) and is not checked here.
+#pragma once
+#include <cstdint>
+#include <istream>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "models/fabric/topology.h"
+#include "models/sim/run.h"
+
+namespace cubecast {
+
+class ChannelDependencyGraph {
+public:
+    // The channel src -> dst in class `vc_class` (added if new).
+    size_t channel(uint32_t src, uint32_t dst, unsigned vc_class);
+    void depend(size_t from, size_t to);  // a packet holding `from` waits for `to`
+    size_t channels() const { return channels_.size(); }
+    size_t dependencies() const { return dependencies_; }
+    // A cycle of channels (each waiting on the next, the last on the first), or none: acyclic.
+    std::vector<size_t> find_cycle() const;
+    std::string name(size_t c) const;  // "3->7" or "3->7 (class 1)"
+
+private:
+    struct Channel {
+        uint32_t src, dst;
+        unsigned vc_class;
+    };
+    std::vector<Channel> channels_;
+    std::vector<std::vector<size_t>> next_;
+    std::unordered_map<uint64_t, size_t> index_;
+    size_t dependencies_ = 0;
+    bool classes_ = false;
+};
+
+// How the router picks a copy's class: none (one class), or the dateline classes of a torus.
+struct ClassRule {
+    bool datelines = false;
+    bool partition = false;     // BookSim2's scheme, else wrap
+    bool through_node = false;  // --forwarding node: every hop leaves from the node (no channel waits on another)
+};
+ClassRule class_rule(const RunConfig& c, const Topology& topology);
+
+// The graph of a trace (the public CSV: start,end,src,dst,origin,msg,part,dest,kind; comment lines
+// skipped). Throws std::runtime_error naming the line if a row cannot be read.
+ChannelDependencyGraph dependency_graph_from_trace(std::istream& trace, const Topology& topology, ClassRule rule);
+
+DeadlockCheck check_graph(const ChannelDependencyGraph& g);
+
+// The check for a run configuration (with its defaults applied): the run on the ideal router at the
+// transaction level in a child process, its trace in a fresh temporary file (removed after), read
+// into the graph. Not checked (and said why) off the input-buffered router, for an adaptive routing,
+// or for a run too large to trace here.
+DeadlockCheck check_deadlock(const RunConfig& config);
+
+}  // namespace cubecast

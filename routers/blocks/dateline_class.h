@@ -1,0 +1,23 @@
+// The dateline class a copy takes on its way out of a torus router (ib_router_allocation.cpp gives the
+// two schemes' reasoning). One rule for the router's virtual-channel allocator and for the
+// channel-dependency check (models/sim/channel_dependency.h), so the check proves what the router does.
+#pragma once
+#include <cstdint>
+
+#include "models/fabric/packet.h"
+#include "models/fabric/topology.h"
+
+namespace cubecast {
+
+// Whether the copy of `h` leaving `node` by port `out` takes the upper class. `continuing`: it arrived
+// on a port of the same dimension (on along the ring), `arrived_upper`: in the upper class.
+// `partition`: BookSim2's scheme (a unicast's class chosen for the whole ring as it enters), else wrap
+// (Dally and Towles: the upper class from the wraparound link on).
+inline bool takes_upper_dateline_class(const Topology& topology, bool partition, uint32_t node, bool continuing,
+                                       bool arrived_upper, unsigned out, const Header& h) {
+    if (continuing && arrived_upper) return true;
+    return partition && !h.broadcast ? !continuing && topology.route_wraps(node, out, h.dest)
+                                     : topology.crosses_dateline(node, out);
+}
+
+}  // namespace cubecast

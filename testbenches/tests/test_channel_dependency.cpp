@@ -1,0 +1,133 @@
+// The channel-dependency check (models/sim/channel_dependency.h) against graphs built by hand here:
+// the spanning binomial trees of a cube (ascending dimensions: acyclic, Dally and Seitz's dimension
+// order), two rotated families of them on one class (a cycle through every dimension) and on two
+// (acyclic), and a torus ring read from a trace written here, without datelines (a cycle round the
+// ring) and with them (acyclic). A cycle the check names is verified link by link against the
+// dependencies the test itself added.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <sstream>
+
+#include "models/fabric/topology.h"
+#include "models/sim/channel_dependency.h"
+
+using namespace cubecast;
+
+namespace {
+
+// Adds the dependencies of every node's spanning binomial tree of the d-cube, its dimensions taken in
+// the order rotated by `rotation` (Ho and Johnsson's rotated SBTs), on VC class `vc_class`: a packet that
+// came in on dimension order[k] goes on by each dimension order[l], l > k. Records each added pair.
+void add_sbts(ChannelDependencyGraph& g, unsigned d, unsigned rotation, unsigned vc_class,
+              std::set<std::pair<size_t, size_t>>& added) {
+    const uint32_t n = 1u << d;
+    for (uint32_t u = 0; u < n; ++u)
+        for (unsigned k = 0; k < d; ++k)
+            for (unsigned l = k + 1; l < d; ++l) {
+                const unsigned in = (k + rotation) % d, out = (l + rotation) % d;
+                const size_t from = g.channel(u ^ (1u << in), u, vc_class), to = g.channel(u, u ^ (1u << out), vc_class);
+                g.depend(from, to);
+                added.insert({from, to});
+            }
+}
+
+// A cycle is a cycle: each channel waits on the next (and the last on the first) by a dependency the
+// test added, and no channel appears twice.
+void expect_real_cycle(const std::vector<size_t>& cycle, const std::set<std::pair<size_t, size_t>>& added) {
+    ASSERT_GE(cycle.size(), 2u);
+    EXPECT_EQ(std::set<size_t>(cycle.begin(), cycle.end()).size(), cycle.size());
+    for (size_t i = 0; i < cycle.size(); ++i)
+        EXPECT_TRUE(added.count({cycle[i], cycle[(i + 1) % cycle.size()]})) << "step " << i << " is not a dependency";
+}
+
+}  // namespace
+
+TEST(ChannelDependency, AscendingSpanningBinomialTreesAreAcyclic) {
+    for (unsigned d = 1; d <= 6; ++d) {
+        ChannelDependencyGraph g;
+        std::set<std::pair<size_t, size_t>> added;
+        add_sbts(g, d, 0, 0, added);
+        EXPECT_TRUE(g.find_cycle().empty()) << "d=" << d;
+        // Every link a channel (N d of them, for d > 1), and at every node each pair of dimensions i < j once.
+        if (d > 1) {
+            EXPECT_EQ(g.channels(), (size_t{1} << d) * d);
+        }
+        EXPECT_EQ(g.dependencies(), (size_t{1} << d) * d * (d - 1) / 2);
+        EXPECT_EQ(g.dependencies(), added.size());
+    }
+}
+
+TEST(ChannelDependency, TwoRotatedTreeFamiliesOnOneClassCloseACycle) {
+    for (unsigned d = 2; d <= 5; ++d) {
+        ChannelDependencyGraph g;
+        std::set<std::pair<size_t, size_t>> added;
+        add_sbts(g, d, 0, 0, added);
+        add_sbts(g, d, 1, 0, added);  // its last dimension (0) after the others: d-1 waits on 0 there
+        const std::vector<size_t> cycle = g.find_cycle();
+        expect_real_cycle(cycle, added);
+    }
+}
+
+TEST(ChannelDependency, TheSameTreesOnTwoClassesAreAcyclic) {
+    for (unsigned d = 2; d <= 5; ++d) {
+        ChannelDependencyGraph g;
+        std::set<std::pair<size_t, size_t>> added;
+        add_sbts(g, d, 0, 0, added);
+        add_sbts(g, d, 1, 1, added);
+        EXPECT_TRUE(g.find_cycle().empty()) << "d=" << d;
+        EXPECT_EQ(g.channels(), 2 * (size_t{1} << d) * d) << "every link in each class";
+        EXPECT_NE(g.name(0).find("(class 0)"), std::string::npos) << g.name(0);
+    }
+}
+
+// A ring of four: each node sends a packet two hops up the ring, i -> i+1 -> i+2 (mod 4), written as
+// the trace the simulator writes.
+std::string ring_trace() {
+    std::ostringstream t;
+    t << "# a hand-written trace\nstart,end,src,dst,origin,msg,part,dest,kind\n";
+    for (unsigned i = 0; i < 4; ++i) t << "0,1," << i << "," << (i + 1) % 4 << "," << i << ",0,0," << (i + 2) % 4 << ",data\n";
+    for (unsigned i = 0; i < 4; ++i)
+        t << "1,2," << (i + 1) % 4 << "," << (i + 2) % 4 << "," << i << ",0,0," << (i + 2) % 4 << ",data\n";
+    return t.str();
+}
+
+TEST(ChannelDependency, ATorusRingWithoutDatelinesIsACycleAndWithThemIsNot) {
+    const auto ring = make_topology("torus", 1, 4);
+    {
+        std::istringstream in(ring_trace());
+        const ChannelDependencyGraph g = dependency_graph_from_trace(in, *ring, ClassRule{});
+        EXPECT_EQ(g.channels(), 4u);
+        EXPECT_EQ(g.dependencies(), 4u);
+        const DeadlockCheck d = check_graph(g);
+        ASSERT_EQ(d.cycle.size(), 4u) << d.line();
+        EXPECT_NE(d.line().find("has the cycle"), std::string::npos) << d.line();
+        // The names run round the ring: each link starts where the one before it ends.
+        for (size_t i = 0; i < 4; ++i) {
+            const std::string& a = d.cycle[i];
+            const std::string& b = d.cycle[(i + 1) % 4];
+            EXPECT_EQ(a.substr(a.find("->") + 2), b.substr(0, b.find("->"))) << a << " then " << b;
+        }
+    }
+    for (const bool partition : {false, true}) {
+        std::istringstream in(ring_trace());
+        const ChannelDependencyGraph g = dependency_graph_from_trace(in, *ring, ClassRule{true, partition});
+        const DeadlockCheck d = check_graph(g);
+        EXPECT_TRUE(d.acyclic()) << d.line();
+        EXPECT_NE(d.line().find("is acyclic"), std::string::npos);
+    }
+}
+
+TEST(ChannelDependency, ATraceThatIsNotOneIsRefusedWithItsLine) {
+    const auto cube = make_topology("hypercube", 3, 0);
+    for (const std::string bad :
+         {"0,1,0,1,0,0,0,-1\n", "0,1,0,3,0,0,0,-1,data\n", "0,x,0,1,0,0,0,-1,data\n", "0,1,0,1,0,0,0,-1,flit\n"}) {
+        std::istringstream in("start,end,src,dst,origin,msg,part,dest,kind\n" + bad);
+        try {
+            dependency_graph_from_trace(in, *cube, ClassRule{});
+            ADD_FAILURE() << "accepted " << bad;
+        } catch (const std::runtime_error& e) {
+            EXPECT_NE(std::string(e.what()).find("trace line 2"), std::string::npos) << e.what();
+        }
+    }
+}
