@@ -4,7 +4,7 @@
 # a third quicker to compile than -O2 -g), with the libFuzzer targets, in build-sanitize/; runs its
 # unit, cli, algorithms, routers, levels and experiment tests (any sanitizer report fails them) but
 # the largest repeats, then each fuzzer for SECONDS (default 10) from the committed corpus. Called by
-# scripts/test.sh after the main suite (run scripts/setup.sh first for the packages).
+# scripts/test.sh --sanitize after the main suite (run scripts/setup.sh first for the packages).
 #   scripts/sanitize.sh [SECONDS]        CUBECAST_SANITIZE_ALL=1: the largest repeats too (about
 #                                        20 more minutes of two cores)
 set -euo pipefail
@@ -27,7 +27,8 @@ fi
 largest='^(Levels\.EveryAlgorithmEveryTopology|MeshDynamic\.TheoremFigures|Pmnb\.Vb2MiniPacketsExact|Pmnb\.Vb3ClassesExact'
 largest+='|DynamicPeriods\.(MeanDelay|LightLoad|BeyondTheLimit|SameSeed)|MultinodeBroadcast\.BosttIsOptimalFor'
 largest+='|MeshPmnb\.ExactSchedule|MeshPack\.GreedyPaths|CommandLine\.AStoppedRunSaysWhereItStopped'
-largest+='|CommandLine\.AnInputBufferedStallNamesTheDepth|Experiment\.ResumesAfterAKill)'
+largest+='|CommandLine\.AnInputBufferedStallNamesTheDepth|Experiment\.ResumesAfterAKill'
+largest+='|InputBuffered\.ThroughTheNodeNoCollective|InputBuffered\.EveryCollectiveDeliversOnce)'
 exclude=()
 [ "${CUBECAST_SANITIZE_ALL:-0}" = 1 ] || exclude=(-E "$largest")
 status=0
