@@ -270,21 +270,13 @@ DeadlockCheck check_deadlock(const RunConfig& given) {
         d.not_checked = "an adaptive routing: its routes depend on the queues; it rests on Duato's escape channels";
         return d;
     }
-    RunConfig dry = c;
+    RunConfig dry = without_outputs(c);  // (on the ideal router, unbounded, at the transaction level)
     dry.buffering = Buffering::output;
     dry.ib = InputBuffering{};
     dry.ib_given.clear();
     dry.preset.clear();
     dry.queue_depth = 0;
     dry.level = Level::tlm;
-    dry.router = RouterChoice::systemc;
-    dry.rtl_nodes.clear();
-    dry.vcd_path.clear();
-    dry.fst_path.clear();
-    dry.delays_path.clear();
-    dry.link_load_path.clear();
-    dry.progress = false;
-    dry.chosen.clear();
     const uint64_t rows = task ? transmissions_at_most(c, *task, entry, *topology) : 0;
     if (rows > kMostRows) {
         d.not_checked =

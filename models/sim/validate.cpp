@@ -445,6 +445,19 @@ std::optional<std::string> validate_traffic(const RunConfig& c, const TaskInfo& 
     return std::nullopt;  // (the RTL router's limits: validate_rtl)
 }
 
+RunConfig without_outputs(RunConfig c) {
+    c.router = RouterChoice::systemc;
+    c.rtl_nodes.clear();
+    c.trace_path.clear();
+    c.vcd_path.clear();
+    c.fst_path.clear();
+    c.delays_path.clear();
+    c.link_load_path.clear();
+    c.progress = false;
+    c.chosen.clear();
+    return c;
+}
+
 RunConfig with_defaults(const RunConfig& given) {
     RunConfig c = given;
     const TaskInfo* task = find_task(c.task);

@@ -19,6 +19,9 @@ std::optional<std::string> range_problem(const std::string& option, long long va
 // The config with what was left to the defaults filled in: the task's natural algorithm on its
 // topology, and packets of the least length the algorithm takes. validate() and simulate() see this.
 RunConfig with_defaults(const RunConfig& c);
+// c as a run made for its figures alone (a stall's tries, the deadlock check's routes): the SystemC
+// router at every node, no output file written, no progress lines, nothing chosen to report.
+RunConfig without_outputs(RunConfig c);
 // The config with kb's sources placed when given as --k K --placement P (for its own dimension).
 // The config must be valid.
 RunConfig with_placed_sources(const RunConfig& c);

@@ -28,19 +28,7 @@ struct Try {
 };
 
 // The run again with the SystemC router, no outputs written, no progress lines.
-RunConfig quiet_copy(const RunConfig& given) {
-    RunConfig c = with_defaults(given);
-    c.router = RouterChoice::systemc;
-    c.rtl_nodes.clear();
-    c.trace_path.clear();
-    c.vcd_path.clear();
-    c.fst_path.clear();
-    c.delays_path.clear();
-    c.link_load_path.clear();
-    c.progress = false;
-    c.chosen.clear();
-    return c;
-}
+RunConfig quiet_copy(const RunConfig& given) { return without_outputs(with_defaults(given)); }
 
 std::vector<Try> tries_for(const RunConfig& given) {
     std::vector<Try> tries;

@@ -376,6 +376,22 @@ TEST(InputBuffered, AdaptiveRoutingDeadlocksWithoutEscapeChannelsOnly) {
         }
 }
 
+namespace {
+
+// A collective on the 4-cube or a 4x4 (flat butterfly 3x3) network, K = 5 where it takes one, on the
+// input-buffered router with `vcs` virtual channels of one packet (or token) each.
+RunConfig small_collective(const std::string& task, const std::string& algorithm, const std::string& topology, Switching s,
+                           unsigned vcs) {
+    RunConfig c = config(task, algorithm, topology == "hypercube" ? 4 : 2);
+    c.topology = topology;
+    c.radix = topology == "hypercube" ? 0 : topology == "flatfly" ? 3 : 4;
+    if (task == "kb" || task == "pmnb") c.k = 5;
+    c = with_defaults(c);
+    return input_buffered(c, s, vcs, std::max(c.packet_flits, c.token_flits));
+}
+
+}  // namespace
+
 // Every collective of the registry on input-buffered routers with the smallest buffers they accept:
 // it finishes with every delivery made exactly once, or it stops and says why (a stall with its
 // diagnosis, or its algorithm's own check: the papers' phases are timed for the ideal router); a
@@ -390,12 +406,7 @@ TEST(InputBuffered, EveryCollectiveDeliversOnceOrSaysWhyNot) {
         for (const std::string& topology : e.topologies)
             for (Switching s : {Switching::wormhole, Switching::store_forward})
                 for (unsigned vcs : {1u, 2u}) {
-                    RunConfig c = config(task, e.name, topology == "hypercube" ? 4 : 2);
-                    c.topology = topology;
-                    c.radix = topology == "hypercube" ? 0 : topology == "flatfly" ? 3 : 4;
-                    if (task == "kb" || task == "pmnb") c.k = 5;
-                    c = with_defaults(c);
-                    c = input_buffered(c, s, vcs, std::max(c.packet_flits, c.token_flits));
+                    const RunConfig c = small_collective(task, e.name, topology, s, vcs);
                     if (validate(c)) continue;  // e.g. an algorithm for other dimensions
                     SCOPED_TRACE(task + "/" + e.name + " on " + topology + " " + switching_name(s) + " vcs " +
                                  std::to_string(vcs));
@@ -445,12 +456,7 @@ TEST(InputBuffered, ThroughTheNodeNoCollectiveHoldsTheNetwork) {
         for (const std::string& topology : e.topologies)
             for (Switching s : {Switching::wormhole, Switching::cut_through, Switching::store_forward})
                 for (unsigned delay : {0u, 3u}) {
-                    RunConfig c = config(task, e.name, topology == "hypercube" ? 4 : 2);
-                    c.topology = topology;
-                    c.radix = topology == "hypercube" ? 0 : topology == "flatfly" ? 3 : 4;
-                    if (task == "kb" || task == "pmnb") c.k = 5;
-                    c = with_defaults(c);
-                    c = input_buffered(c, s, 1, std::max(c.packet_flits, c.token_flits));
+                    RunConfig c = small_collective(task, e.name, topology, s, 1);
                     c.ib.router_delay = delay;
                     c.ib.forwarding = Forwarding::node;
                     if (validate(c)) continue;
