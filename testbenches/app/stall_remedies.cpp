@@ -24,7 +24,7 @@ constexpr unsigned kDeepest = 255;  // (--vc-depth's limit: credits travel as 8 
 struct Try {
     std::string change;
     RunConfig config;
-    enum class Kind { vcs, algorithm, deep, unbounded } kind;
+    enum class Kind { vcs, forwarding, algorithm, deep, unbounded } kind;
 };
 
 // The run again with the SystemC router, no outputs written, no progress lines.
@@ -52,8 +52,14 @@ std::vector<Try> tries_for(const RunConfig& given) {
         c.ib.vcs = v;
         tries.push_back({"--vcs " + std::to_string(v), c, Try::Kind::vcs});
     }
-    // Another algorithm of the task on this network, with the router as it is.
     const TaskInfo* task = find_task(base.task);
+    // A collective forwarded through the node: no network channel then waits on another.
+    if (task->kind != TaskKind::traffic && base.ib.forwarding == Forwarding::router) {
+        RunConfig c = router;
+        c.ib.forwarding = Forwarding::node;
+        tries.push_back({"--forwarding node", c, Try::Kind::forwarding});
+    }
+    // Another algorithm of the task on this network, with the router as it is.
     const auto topo = make_topology(base.topology, base.dim, base.radix);
     for (const AlgorithmEntry* e : algorithms().for_task(task->kind)) {
         if (e->name == base.algorithm || !e->runs_on(*topo)) continue;

@@ -1,6 +1,7 @@
 // What would run a stalled run: the same run again with one thing changed, each in a child of its own
 // (SystemC elaborates once per process), all within a time bound, and the outcome of each said in the
-// diagnosis. On the input-buffered router: more virtual channels, another algorithm of the task that
+// diagnosis. On the input-buffered router: more virtual channels, a collective forwarded through the
+// node (--forwarding node), another algorithm of the task that
 // runs on this network, deeper virtual channels (the depth that runs it unchanged, when the deep run
 // says one does); on the ideal router with bounded queues: unbounded ones (the depth that runs it).
 #pragma once

@@ -1095,8 +1095,9 @@ TEST(CommandLine, AStallSaysWhatWouldRunItEachTried) {
     std::map<std::string, std::pair<std::string, uint64_t>> tried;
     for (const auto& m : j.at("remedies"))
         tried[m.at("change")] = {m.at("outcome"), m.at("cycles").is_null() ? 0 : m.at("cycles").get<uint64_t>()};
-    for (const char* change : {"--vcs 2", "--vcs 8", "--algorithm sbt", "--algorithm st", "--algorithm vb3"})
+    for (const char* change : {"--vcs 2", "--vcs 8", "--forwarding node", "--algorithm sbt", "--algorithm st", "--algorithm vb3"})
         EXPECT_TRUE(tried.count(change)) << change << " was not tried";
+    EXPECT_EQ(tried["--forwarding node"].first, "finishes") << "through the node no channel waits on another";
     EXPECT_TRUE(tried.count("--vc-depth " + std::to_string(j.at("vc_depth_needed").get<unsigned>())));
     for (const auto& [change, outcome] : tried) {
         EXPECT_NE(outcome.first, "not known") << change;
