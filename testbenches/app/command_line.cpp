@@ -590,7 +590,7 @@ int dispatch(int argc, char* argv[], bool check_only) {
     RunCommandOptions check_command;
     auto* check = app.add_subcommand(
         "check-deadlock",
-        "the run's channel dependency graph on the input-buffered router, checked for a cycle (nothing else is run)");
+        "the run's channel dependency graph on the input-buffered router, checked for a cycle (the run itself is not made)");
     if (wanted("check-deadlock")) check_command.add(check, false);
 
     bool list_json = false;
