@@ -378,6 +378,18 @@ TEST(InputBuffered, AdaptiveRoutingDeadlocksWithoutEscapeChannelsOnly) {
 
 namespace {
 
+// f(entry, its task's name, a topology) for every collective of the registry on each topology it runs on.
+template <typename F>
+void for_each_collective(F f) {
+    for (const AlgorithmEntry& e : algorithms().all()) {
+        if (e.task == TaskKind::traffic) continue;
+        std::string task;
+        for (const TaskInfo& t : tasks())
+            if (t.kind == e.task) task = t.name;
+        for (const std::string& topology : e.topologies) f(e, task, topology);
+    }
+}
+
 // A collective on the 4-cube or a 4x4 (flat butterfly 3x3) network, K = 5 where it takes one, on the
 // input-buffered router with `vcs` virtual channels of one packet (or token) each.
 RunConfig small_collective(const std::string& task, const std::string& algorithm, const std::string& topology, Switching s,
@@ -398,41 +410,34 @@ RunConfig small_collective(const std::string& task, const std::string& algorithm
 // router never breaks flow control, never loses a packet silently, never hangs.
 TEST(InputBuffered, EveryCollectiveDeliversOnceOrSaysWhyNot) {
     unsigned runs = 0, ok = 0;
-    for (const AlgorithmEntry& e : algorithms().all()) {
-        if (e.task == TaskKind::traffic) continue;
-        std::string task;
-        for (const TaskInfo& t : tasks())
-            if (t.kind == e.task) task = t.name;
-        for (const std::string& topology : e.topologies)
-            for (Switching s : {Switching::wormhole, Switching::store_forward})
-                for (unsigned vcs : {1u, 2u}) {
-                    const RunConfig c = small_collective(task, e.name, topology, s, vcs);
-                    if (validate(c)) continue;  // e.g. an algorithm for other dimensions
-                    SCOPED_TRACE(task + "/" + e.name + " on " + topology + " " + switching_name(s) + " vcs " +
-                                 std::to_string(vcs));
-                    const RunResult r = simulate_isolated(c).result;
-                    ++runs;
-                    if (std::getenv("CUBECAST_TEST_VERBOSE"))
-                        std::cout << task << "/" << e.name << " " << topology << " " << switching_name(s) << " vcs " << vcs
-                                  << ": " << static_cast<int>(r.status) << " " << (r.problems.empty() ? "" : r.problems.front())
-                                  << "\n";
-                    for (const std::string& p : r.problems) {
-                        EXPECT_EQ(p.find("credits not conserved"), std::string::npos) << p;
-                        EXPECT_EQ(p.find("flow control is broken"), std::string::npos) << p;
-                        EXPECT_EQ(p.find("which has no link"), std::string::npos) << p;
-                    }
-                    if (r.status == RunStatus::ok) {
-                        ++ok;
-                        EXPECT_TRUE(r.delivered_exactly_once);
-                        EXPECT_TRUE(r.conserved);
-                    } else if (r.status == RunStatus::deadlock) {
-                        EXPECT_FALSE(r.stall_diagnosis.empty());
-                    } else {
-                        EXPECT_EQ(r.status, RunStatus::check_failed);
-                        EXPECT_FALSE(r.problems.empty());
-                    }
+    for_each_collective([&](const AlgorithmEntry& e, const std::string& task, const std::string& topology) {
+        for (Switching s : {Switching::wormhole, Switching::store_forward})
+            for (unsigned vcs : {1u, 2u}) {
+                const RunConfig c = small_collective(task, e.name, topology, s, vcs);
+                if (validate(c)) continue;  // e.g. an algorithm for other dimensions
+                SCOPED_TRACE(task + "/" + e.name + " on " + topology + " " + switching_name(s) + " vcs " + std::to_string(vcs));
+                const RunResult r = simulate_isolated(c).result;
+                ++runs;
+                if (std::getenv("CUBECAST_TEST_VERBOSE"))
+                    std::cout << task << "/" << e.name << " " << topology << " " << switching_name(s) << " vcs " << vcs << ": "
+                              << static_cast<int>(r.status) << " " << (r.problems.empty() ? "" : r.problems.front()) << "\n";
+                for (const std::string& p : r.problems) {
+                    EXPECT_EQ(p.find("credits not conserved"), std::string::npos) << p;
+                    EXPECT_EQ(p.find("flow control is broken"), std::string::npos) << p;
+                    EXPECT_EQ(p.find("which has no link"), std::string::npos) << p;
                 }
-    }
+                if (r.status == RunStatus::ok) {
+                    ++ok;
+                    EXPECT_TRUE(r.delivered_exactly_once);
+                    EXPECT_TRUE(r.conserved);
+                } else if (r.status == RunStatus::deadlock) {
+                    EXPECT_FALSE(r.stall_diagnosis.empty());
+                } else {
+                    EXPECT_EQ(r.status, RunStatus::check_failed);
+                    EXPECT_FALSE(r.problems.empty());
+                }
+            }
+    });
     EXPECT_GT(runs, 100u);
     std::cout << runs << " collective runs on input-buffered routers, " << ok << " finished\n";
 }
@@ -448,39 +453,33 @@ TEST(InputBuffered, EveryCollectiveDeliversOnceOrSaysWhyNot) {
 TEST(InputBuffered, ThroughTheNodeNoCollectiveHoldsTheNetwork) {
     unsigned runs = 0, ok = 0;
     const std::set<std::string> must_finish = {"mnb/bostt", "mnb/sbt", "snb/sbt", "te/bostt", "mnb/quadrant"};
-    for (const AlgorithmEntry& e : algorithms().all()) {
-        if (e.task == TaskKind::traffic) continue;
-        std::string task;
-        for (const TaskInfo& t : tasks())
-            if (t.kind == e.task) task = t.name;
-        for (const std::string& topology : e.topologies)
-            for (Switching s : {Switching::wormhole, Switching::cut_through, Switching::store_forward})
-                for (unsigned delay : {0u, 3u}) {
-                    RunConfig c = small_collective(task, e.name, topology, s, 1);
-                    c.ib.router_delay = delay;
-                    c.ib.forwarding = Forwarding::node;
-                    if (validate(c)) continue;
-                    const std::string name = task + "/" + e.name;
-                    SCOPED_TRACE(name + " on " + topology + " " + switching_name(s) + " R " + std::to_string(delay));
-                    const RunResult r = simulate_isolated(c).result;
-                    ++runs;
-                    if (r.status == RunStatus::ok) {
-                        ++ok;
-                        EXPECT_TRUE(r.delivered_exactly_once);
-                        EXPECT_TRUE(r.conserved);
-                    } else if (r.status == RunStatus::deadlock) {
-                        // (a stall's conservation is judged only when no packet stayed inside a router)
-                        EXPECT_TRUE(r.conservation_judged && r.conserved)
-                            << "a packet held in the network: " << r.stall_diagnosis;
-                    } else {
-                        EXPECT_EQ(r.status, RunStatus::check_failed);
-                        EXPECT_FALSE(r.problems.empty());
-                    }
-                    if (must_finish.count(name) && (topology == "hypercube" || name == "mnb/quadrant")) {
-                        EXPECT_EQ(r.status, RunStatus::ok) << (r.problems.empty() ? "" : r.problems.front());
-                    }
+    for_each_collective([&](const AlgorithmEntry& e, const std::string& task, const std::string& topology) {
+        for (Switching s : {Switching::wormhole, Switching::cut_through, Switching::store_forward})
+            for (unsigned delay : {0u, 3u}) {
+                RunConfig c = small_collective(task, e.name, topology, s, 1);
+                c.ib.router_delay = delay;
+                c.ib.forwarding = Forwarding::node;
+                if (validate(c)) continue;
+                const std::string name = task + "/" + e.name;
+                SCOPED_TRACE(name + " on " + topology + " " + switching_name(s) + " R " + std::to_string(delay));
+                const RunResult r = simulate_isolated(c).result;
+                ++runs;
+                if (r.status == RunStatus::ok) {
+                    ++ok;
+                    EXPECT_TRUE(r.delivered_exactly_once);
+                    EXPECT_TRUE(r.conserved);
+                } else if (r.status == RunStatus::deadlock) {
+                    // (a stall's conservation is judged only when no packet stayed inside a router)
+                    EXPECT_TRUE(r.conservation_judged && r.conserved) << "a packet held in the network: " << r.stall_diagnosis;
+                } else {
+                    EXPECT_EQ(r.status, RunStatus::check_failed);
+                    EXPECT_FALSE(r.problems.empty());
                 }
-    }
+                if (must_finish.count(name) && (topology == "hypercube" || name == "mnb/quadrant")) {
+                    EXPECT_EQ(r.status, RunStatus::ok) << (r.problems.empty() ? "" : r.problems.front());
+                }
+            }
+    });
     EXPECT_GT(runs, 100u);
     std::cout << runs << " collective runs through the node on one VC, " << ok << " finished\n";
 }
