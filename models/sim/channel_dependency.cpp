@@ -23,7 +23,8 @@
 namespace cubecast {
 
 size_t ChannelDependencyGraph::channel(uint32_t src, uint32_t dst, unsigned vc_class) {
-    const uint64_t key = (static_cast<uint64_t>(src) << 33) ^ (static_cast<uint64_t>(dst) << 2) ^ vc_class;
+    const uint64_t key =
+        (static_cast<uint64_t>(src) << 33) | (static_cast<uint64_t>(dst) << 1) | (vc_class & 1u);  // (classes 0, 1)
     const auto [it, added] = index_.emplace(key, channels_.size());
     if (added) {
         channels_.push_back({src, dst, vc_class});
@@ -83,7 +84,7 @@ std::string ChannelDependencyGraph::name(size_t c) const {
 
 ClassRule class_rule(const RunConfig& c, const Topology& topology) {
     ClassRule rule;
-    rule.datelines = c.buffering == Buffering::input && c.ib.datelines != Datelines::off && topology.wraps() && c.ib.vcs >= 2;
+    rule.datelines = c.buffering == Buffering::input && uses_dateline_classes(topology, c.ib);
     rule.partition = c.ib.datelines == Datelines::partition;
     rule.through_node = c.buffering == Buffering::input && c.ib.forwarding == Forwarding::node;
     return rule;

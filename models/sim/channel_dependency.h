@@ -10,9 +10,9 @@
 // Consumption channels (Boppana, Chalasani and Raghavendra) do not close cycles here: the node's
 // network interface takes every packet (its memory is not bounded), and a packet its control logic
 // holds leaves the input channel for the control unit's hold buffer. Under --forwarding node every
-// packet that goes on does so too (into the node's memory), so no network channel waits on another. A held packet's onward hops
-// are still counted as dependent on its arrival: that can only add dependencies, so an acyclic graph
-// stays a proof.
+// packet that goes on does so too (into the node's memory), so no network channel waits on another.
+// A held packet's onward hops are still counted as dependent on its arrival: that can only add
+// dependencies, so an acyclic graph stays a proof.
 //
 // The routes are those of the same run on the ideal router (the transaction level, its trace): the
 // collectives' trees and the oblivious routings (dimension order) do not depend on timing, so they are
@@ -21,7 +21,6 @@
 #pragma once
 #include <cstdint>
 #include <istream>
-#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>

@@ -264,15 +264,7 @@ json to_json(const RunResult& r, bool with_per_node) {
                                       ? json{{"flits_owed", r.peak_flits_owed}, {"injection_flits", r.peak_injection_flits}}
                                       : json{{"flits_owed", nullptr}, {"injection_flits", nullptr}};
     if (r.vc_depth_needed) j["vc_depth_needed"] = *r.vc_depth_needed;
-    if (r.deadlock_check) {
-        const DeadlockCheck& d = *r.deadlock_check;
-        j["deadlock_check"] = {{"checked", d.checked},
-                               {"acyclic", d.checked ? json(d.acyclic()) : json(nullptr)},
-                               {"channels", d.checked ? json(d.channels) : json(nullptr)},
-                               {"dependencies", d.checked ? json(d.dependencies) : json(nullptr)},
-                               {"cycle", d.cycle},
-                               {"not_checked", d.checked ? json(nullptr) : json(d.not_checked)}};
-    }
+    if (r.deadlock_check) j["deadlock_check"] = deadlock_check_json(*r.deadlock_check);
     if (!r.chosen.empty()) j["chosen"] = r.chosen;  // (what the run chose because the command did not say)
     if (!r.remedies.empty()) {
         json tried = json::array();
@@ -316,6 +308,15 @@ json to_json(const RunResult& r, bool with_per_node) {
         j["router"] = router;
     }
     return j;
+}
+
+json deadlock_check_json(const DeadlockCheck& d) {
+    return {{"checked", d.checked},
+            {"acyclic", d.checked ? json(d.acyclic()) : json(nullptr)},
+            {"channels", d.checked ? json(d.channels) : json(nullptr)},
+            {"dependencies", d.checked ? json(d.dependencies) : json(nullptr)},
+            {"cycle", d.cycle},
+            {"not_checked", d.checked ? json(nullptr) : json(d.not_checked)}};
 }
 
 RunResult result_from_json(const json& j) {

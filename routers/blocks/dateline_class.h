@@ -6,8 +6,14 @@
 
 #include "models/fabric/packet.h"
 #include "models/fabric/topology.h"
+#include "routers/blocks/microarchitecture.h"
 
 namespace cubecast {
+
+// Whether the router splits a torus's virtual channels into the two dateline classes at all.
+inline bool uses_dateline_classes(const Topology& topology, const InputBuffering& ib) {
+    return ib.datelines != Datelines::off && topology.wraps() && ib.vcs >= 2;
+}
 
 // Whether the copy of `h` leaving `node` by port `out` takes the upper class. `continuing`: it arrived
 // on a port of the same dimension (on along the ring), `arrived_upper`: in the upper class.

@@ -1,5 +1,7 @@
 #include "routers/cores/ib_router.h"
 
+#include "routers/blocks/dateline_class.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -11,7 +13,7 @@ InputBufferedRouter::InputBufferedRouter(sc_module_name name, uint32_t id, const
                                          InputBuffering ib, std::unique_ptr<ControlLogic> logic, Node& node,
                                          NetworkCounters& counters)
     : RouterCore(name, id, topology, config, std::move(logic), node, counters, Blocks::control_unit_only),
-      datelines_(ib.datelines != Datelines::off && topology.wraps() && ib.vcs >= 2),
+      datelines_(uses_dateline_classes(topology, ib)),
       escape_vcs_(escape_vcs(topology, ib)),
       ib_(ib),
       ports_(topology.ports()),

@@ -67,7 +67,7 @@ void say_deadlock_check(RunResult& r, const DeadlockCheck& d) {
         r.deadlock_freedom += " (this run's channel dependency graph not checked: " + d.not_checked + ")";
         return;
     }
-    if (r.task != "traffic") {
+    if (find_task(r.task)->kind != TaskKind::traffic) {
         r.deadlock_freedom = d.line() + (d.acyclic() ? "" : "; a deadlock is detected and reported as a stall");
         return;
     }
@@ -118,13 +118,7 @@ int cmd_check_deadlock(const RunConfig& config, bool json) {
         return kExitBadInput;
     }
     if (json) {
-        nlohmann::json j = {{"checked", d.checked},
-                            {"acyclic", d.acyclic()},
-                            {"channels", d.channels},
-                            {"dependencies", d.dependencies},
-                            {"cycle", d.cycle}};
-        if (!d.checked) j["not_checked"] = d.not_checked;
-        std::cout << j.dump(2) << "\n";
+        std::cout << deadlock_check_json(d).dump(2) << "\n";
     } else {
         std::cout << d.line() << "\n";
     }
