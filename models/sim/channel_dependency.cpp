@@ -271,6 +271,13 @@ DeadlockCheck check_deadlock(const RunConfig& given) {
         d.not_checked = "an adaptive routing: its routes depend on the queues; it rests on Duato's escape channels";
         return d;
     }
+    const ClassRule rule = class_rule(c, *topology);
+    if (rule.through_node) {  // every hop ends in the node's memory: no channel waits on another, whatever the routes
+        d.checked = true;
+        d.channels = topology->directed_links();
+        d.dependencies = 0;
+        return d;
+    }
     RunConfig dry = without_outputs(c);  // (on the ideal router, unbounded, at the transaction level)
     dry.buffering = Buffering::output;
     dry.ib = InputBuffering{};
@@ -284,7 +291,6 @@ DeadlockCheck check_deadlock(const RunConfig& given) {
             "about " + std::to_string(rows) + " transmissions to trace, more than the check's " + std::to_string(kMostRows);
         return d;
     }
-    const ClassRule rule = class_rule(c, *topology);
     ForkOutcome out;
     try {
         out = run_forked([&]() -> std::string {

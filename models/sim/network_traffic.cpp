@@ -42,7 +42,9 @@ std::string describe_input_buffering(const InputBuffering& ib) {
            ", " + std::to_string(ib.alloc_iters) + " allocator iteration" + (ib.alloc_iters > 1 ? "s" : "") +
            (ib.link_period == 1 ? "" : ", a flit every " + std::to_string(ib.link_period) + " cycles on a link") +
            (ib.flit_bits == 64 ? "" : ", " + std::to_string(ib.flit_bits) + "-bit flits (a header is two)") +
-           (ib.datelines == Datelines::wrap ? "" : std::string(", datelines ") + datelines_name(ib.datelines));
+           (ib.datelines == Datelines::wrap ? "" : std::string(", datelines ") + datelines_name(ib.datelines)) +
+           (ib.forwarding == Forwarding::router ? "" : ", forwarding through the node") +
+           (ib.network_interface == InjectionModel::one_port ? "" : ", all-port network interface");
 }
 
 TrafficSpec traffic_spec(const RunConfig& c) {

@@ -281,6 +281,11 @@ std::optional<std::string> validate_rtl(const RunConfig& c, const Topology& topo
         return std::string(
             "--forwarding node is not in the Verilog router yet: accepted --forwarding router with --router rtl (or "
             "--rtl-nodes), or --router systemc");
+    if (ib && c.ib.network_interface == InjectionModel::all_port)
+        return std::string(
+            "--network-interface all-port is not in the Verilog router yet: accepted --network-interface one-port with --router "
+            "rtl (or "
+            "--rtl-nodes), or --router systemc");
     if (ib)
         if (auto e = validate_rtl_input_buffered(c)) return e;
     const unsigned ports = ib ? kRtlIbPorts : kRtlMaxDim;

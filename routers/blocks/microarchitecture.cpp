@@ -18,6 +18,14 @@ std::optional<Forwarding> parse_forwarding(const std::string& name) {
     return std::nullopt;
 }
 
+const char* network_interface_name(InjectionModel i) { return i == InjectionModel::all_port ? "all-port" : "one-port"; }
+
+std::optional<InjectionModel> parse_network_interface(const std::string& name) {
+    for (InjectionModel i : {InjectionModel::one_port, InjectionModel::all_port})
+        if (name == network_interface_name(i)) return i;
+    return std::nullopt;
+}
+
 const char* datelines_name(Datelines d) {
     switch (d) {
         case Datelines::off: return "off";
@@ -70,13 +78,15 @@ std::string knob_text(const InputBuffering& ib, const std::string& name) {
     if (name == "switching") return switching_name(ib.switching);
     if (name == "datelines") return datelines_name(ib.datelines);
     if (name == "forwarding") return forwarding_name(ib.forwarding);
+    if (name == "network-interface") return network_interface_name(ib.network_interface);
     const auto field = number_knob(name);
     return field ? std::to_string(ib.*field) : "?";
 }
 
-const std::array<const char*, 14> kKnobs = {"vcs",          "vc-depth",        "switching",      "router-delay", "link-delay",
-                                            "credit-delay", "injection-delay", "ejection-delay", "ejection-vcs", "link-period",
-                                            "alloc-iters",  "datelines",       "flit-bits",      "forwarding"};
+const std::array<const char*, 15> kKnobs = {"vcs",          "vc-depth",     "switching",        "router-delay",
+                                            "link-delay",   "credit-delay", "injection-delay",  "ejection-delay",
+                                            "ejection-vcs", "link-period",  "alloc-iters",      "datelines",
+                                            "flit-bits",    "forwarding",   "network-interface"};
 
 std::string knob_key(const std::string& name) {
     std::string key = name;
@@ -100,6 +110,11 @@ bool set_knob(InputBuffering& ib, const std::string& name, const std::string& te
         const auto f = parse_forwarding(text);
         if (f) ib.forwarding = *f;
         return f.has_value();
+    }
+    if (name == "network-interface") {
+        const auto i = parse_network_interface(text);
+        if (i) ib.network_interface = *i;
+        return i.has_value();
     }
     const auto field = number_knob(name);
     if (!field || text.empty() || text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos) return false;

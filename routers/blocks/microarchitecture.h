@@ -37,6 +37,13 @@ enum class Forwarding : uint8_t { router, node };
 const char* forwarding_name(Forwarding f);
 std::optional<Forwarding> parse_forwarding(const std::string& name);
 
+// How the node's network interface injects (routers/blocks/network_interface.h): into one injection
+// input, a packet at a time (one-port), or into one per link, each link's copies in schedule order
+// (all-port: the papers' model of a node that sends on all its links at once).
+enum class InjectionModel : uint8_t { one_port, all_port };
+const char* network_interface_name(InjectionModel i);
+std::optional<InjectionModel> parse_network_interface(const std::string& name);
+
 struct InputBuffering {
     unsigned vcs = 2;              // virtual channels per input port (injection port included)
     unsigned vc_depth = 8;         // flits each virtual channel buffers
@@ -55,6 +62,7 @@ struct InputBuffering {
     Switching switching = Switching::wormhole;
     Datelines datelines = Datelines::wrap;  // torus: two virtual-channel classes (needs vcs >= 2)
     Forwarding forwarding = Forwarding::router;
+    InjectionModel network_interface = InjectionModel::one_port;
     uint64_t plant_lost_credit_at = 0;  // test hook: from this run cycle on, the next credit a router frees is lost (0: never)
     // A stall's diagnosis run (0: off): the run stops once a virtual channel has fewer credits than this
     // after a flit left for it, or an injection channel is full (its buffers, not the schedule, then decide).
@@ -63,7 +71,7 @@ struct InputBuffering {
 
 // A knob by its option's name (vcs, vc-depth, credit-delay, router-delay, link-delay, injection-delay,
 // ejection-delay, ejection-vcs, alloc-iters, link-period, flit-bits,
-// switching, datelines, forwarding): its value as text (for messages), and copying it from another setting.
+// switching, datelines, forwarding, network-interface): its value as text (for messages), and copying it from another setting.
 // The whole-number knobs, each with the field it sets.
 struct NumberKnob {
     const char* name;
@@ -72,10 +80,11 @@ struct NumberKnob {
 extern const std::array<NumberKnob, 11> kNumberKnobs;
 unsigned InputBuffering::*number_knob(const std::string& name);  // nullptr: not a whole-number knob
 // Every knob, in the order a trace header lists them, and a knob's key there and in the JSON (vc_depth).
-extern const std::array<const char*, 14> kKnobs;
+extern const std::array<const char*, 15> kKnobs;
 std::string knob_key(const std::string& name);
 std::string knob_text(const InputBuffering& ib, const std::string& name);
-// Sets a knob from its text (a number, or a switching mode's, dateline scheme's or forwarding's name); false if it is not one.
+// Sets a knob from its text (a number, or a switching mode's, dateline scheme's, forwarding's or network interface's name); false
+// if it is not one.
 bool set_knob(InputBuffering& ib, const std::string& name, const std::string& text);
 void copy_knob(InputBuffering& to, const InputBuffering& from, const std::string& name);
 

@@ -17,7 +17,8 @@ InputBufferedRouter::InputBufferedRouter(sc_module_name name, uint32_t id, const
       escape_vcs_(escape_vcs(topology, ib)),
       ib_(ib),
       ports_(topology.ports()),
-      vcs_(size_t{topology.ports() + 1} * ib.vcs, VirtualChannel(ib.vc_depth)),
+      inputs_(topology.ports() + (ib.network_interface == InjectionModel::all_port ? topology.ports() : 1)),
+      vcs_(size_t{inputs_} * ib.vcs, VirtualChannel(ib.vc_depth)),
       outs_(topology.ports(), VcOutputPort(ib.vcs, ib.vc_depth)),
       local_out_(ib.vcs, ib.vc_depth),
       arriving_(size_t{topology.ports()} * ib.vcs, 0),
@@ -30,9 +31,10 @@ InputBufferedRouter::InputBufferedRouter(sc_module_name name, uint32_t id, const
       credits_out_(topology.ports(), 0),
       credits_written_(topology.ports(), 0),
       out_free_at_(topology.ports() + 1, 0),
-      injected_copies_(ib.vcs),
-      va_(topology.ports() + 1, topology.ports() + 1, ib.vcs, ib.alloc_iters),
-      sa_(topology.ports() + 1, ib.vcs, topology.ports() + 1, ib.alloc_iters) {
+      injected_copies_(size_t{inputs_ - topology.ports()} * ib.vcs),
+      va_(inputs_, topology.ports() + 1, ib.vcs, ib.alloc_iters),
+      sa_(inputs_, ib.vcs, topology.ports() + 1, ib.alloc_iters),
+      ni_(ib.network_interface, topology.ports()) {
     vc_words_ = static_cast<unsigned>((vcs_.size() + 63) / 64);
     vc_reciprocal_ = ((1u << 16) + ib.vcs - 1) / ib.vcs;
     if (config.pins) throw std::invalid_argument("the input-buffered router has no pin-level ports yet");
@@ -95,13 +97,13 @@ void InputBufferedRouter::run_edge() {
     if (route_arrivals()) note_made();
     route_fronts(0, ports_);
     if (clocked_) run_control_unit();
-    inject_flit();
-    route_fronts(ports_, ports_ + 1);
+    inject_flits();
+    route_fronts(ports_, inputs_);
     allocate_vcs();
     allocate_switch_and_traverse();
     // A packet that reached the front of its buffer as the one before it left is routed in this
     // same cycle (routing takes no cycle of its own: BookSim's routing_delay 0).
-    route_fronts(0, ports_ + 1);
+    route_fronts(0, inputs_);
     drive_links();
     if (waves_) note_held();
     ++cycle_;
@@ -130,8 +132,8 @@ void InputBufferedRouter::receive_credits() {
 // An edge at which nothing can happen: no flit or credit on its way, nothing buffered, injected,
 // delivered or driven, no logic to clock, no arrival due, no valid high on an input link.
 bool InputBufferedRouter::quiet() const {
-    if (owed_mask_ || credit_mask_ || valid_mask_ || wire_flits_ || inject_vc_ >= 0 || clocked_ || !injection_.empty() ||
-        !emitted_.empty() || !to_node_.empty() || node_.next_arrival_cycle() <= cycle_)
+    if (owed_mask_ || credit_mask_ || valid_mask_ || wire_flits_ || ni_.injecting() || ni_.waiting() || clocked_ ||
+        !injection_.empty() || !emitted_.empty() || !to_node_.empty() || node_.next_arrival_cycle() <= cycle_)
         return false;
     for (unsigned w = 0; w < vc_words_; ++w)
         if (active_[w]) return false;
@@ -230,7 +232,7 @@ bool InputBufferedRouter::open_packet(unsigned p, unsigned vc) {
     c.header_flit = config_.format.whole_header(c.flit(0), c.flit(header_flits - 1));
     c.header_ok = decode_header(c.header_flit, c.header);
     c.length = static_cast<uint16_t>(config_.format.length_of_flit(c.header_flit));
-    c.from_injection = p == ports_;
+    c.from_injection = p >= ports_;
     c.opened = true;
     return true;
 }
@@ -240,8 +242,9 @@ void InputBufferedRouter::route_packet(unsigned p, unsigned vc) {
     acted_ = true;
     c.eligible_at = cycle_ + ib_.router_delay;
     if (c.from_injection) {  // routed when the node made it: the network interface kept its copies
-        c.copies = std::move(injected_copies_[vc].front());
-        injected_copies_[vc].pop_front();
+        RingQueue<CopyList>& injected = injected_copies_[(p - ports_) * ib_.vcs + vc];
+        c.copies = std::move(injected.front());
+        injected.pop_front();
         c.state = VirtualChannel::State::routed;
         return;
     }
@@ -260,10 +263,12 @@ void InputBufferedRouter::route_packet(unsigned p, unsigned vc) {
         return;
     }
     link_copies(scratch_, c.header, c.copies);  // (into the channel's own list: no allocation per packet)
-    if (ib_.forwarding == Forwarding::node && !c.copies.empty()) {
+    if (ib_.forwarding == Forwarding::node && (!c.copies.empty() || scratch_.delivers())) {
         // Through the node: consume() takes it whole into the node's memory once its tail is in, and
         // the network interface injects it again with these copies (and the local one, if any, is
-        // delivered then). Its input channel waits on nothing but its own tail.
+        // delivered then). Its input channel waits on nothing but its own tail: the network interface
+        // sinks every packet for the node from the channel it arrived in (a packet only delivered
+        // too), so no channel waits on the one output to the node either.
         c.through_node = true;
         if (scratch_.delivers()) c.copies.push_back({ports_, QueueKey{}});
         c.state = VirtualChannel::State::consuming;
@@ -345,6 +350,10 @@ void InputBufferedRouter::forward_through_node(const CopyList& copies, Packet pa
             again.forward(k.port, k.key);
         }
     }
+    if (again.forwards().empty()) {  // only delivered: it leaves the router here
+        --counters_.in_routers;
+        return;
+    }
     emitted_.push_back(PendingInjection{std::move(packet), std::move(again)});
 }
 
@@ -365,50 +374,101 @@ void InputBufferedRouter::deliver_due() {
     }
 }
 
-// The network interface: one flit per cycle from the node's source queue (what the control unit
-// emitted first, then the node's own packets) into an injection virtual channel, a new packet into
-// the next one with room, round robin.
-void InputBufferedRouter::inject_flit() {
-    if (inject_vc_ < 0) {
-        const bool own = emitted_.empty();
-        RingQueue<PendingInjection>& source = own ? injection_ : emitted_;
-        if (source.empty() || (own && made_at_.front() + ib_.injection_delay > cycle_)) return;
-        for (unsigned k = 0; k < ib_.vcs && inject_vc_ < 0; ++k) {
-            const unsigned v = (inject_pointer_ + k) % ib_.vcs;
-            if (channel(ports_, v).occupancy() < ib_.vc_depth) inject_vc_ = static_cast<int>(v);
-        }
-        if (inject_vc_ < 0) return;
-        injecting_ = std::move(source.front());
+// The network interface (routers/blocks/network_interface.h). one-port: one flit per cycle from the
+// node's source queue (what the control unit emitted first, then the node's own packets) into an
+// injection virtual channel, a new packet into the next one with room, round robin. all-port: the
+// same from each link's queue of copies, every link's injection input at once.
+void InputBufferedRouter::inject_flits() {
+    if (ni_.model() == InjectionModel::one_port) return inject_flit(0);
+    queue_for_links();
+    for (unsigned j = 0; j < ni_.inputs(); ++j) inject_flit(j);
+}
+
+// A packet's copies as it leaves the node (a delivery decided for an own packet or an emission is not
+// one: the control unit delivered it already, as the output-queued router does), counted in.
+CopyList InputBufferedRouter::injected_copies(const PendingInjection& pending, bool own) {
+    const Header& h = pending.packet.header;  // a node's packet to itself (--self-packets) goes out the local port
+    const bool to_itself = own && pending.decision.delivers() && !h.broadcast && h.dest == id_;
+    CopyList copies;
+    link_copies(pending.decision, h, copies);
+    counters_.copies_enqueued += copies.size();
+    if (to_itself) copies.push_back({ports_, QueueKey{}});  // (not a link's copy: delivered at the local output)
+    counters_.in_routers += static_cast<int64_t>(copies.size()) - 1;
+    if (copies.empty() && !pending.decision.delivers()) note_absorbed(h);
+    return copies;
+}
+
+// all-port: the control unit's emissions and the node's packets (once their injection delay has
+// passed) leave the source queue at once, each copy into its link's queue (the local one into the
+// first input's).
+void InputBufferedRouter::queue_for_links() {
+    const auto split = [&](RingQueue<PendingInjection>& source, bool own) {
+        PendingInjection pending = std::move(source.front());
         source.pop_front();
         if (own) made_at_.pop_front();
-        inject_pointer_ = (static_cast<unsigned>(inject_vc_) + 1) % ib_.vcs;
-        inject_flit_ = 0;
-        // Its copies (a delivery decided for an own packet or an emission is not one: the control
-        // unit delivered it already, as the output-queued router does).
-        const Header& h = injecting_.packet.header;  // a node's packet to itself (--self-packets) goes out the local port
-        const bool to_itself = own && injecting_.decision.delivers() && !h.broadcast && h.dest == id_;
-        CopyList copies;
-        link_copies(injecting_.decision, h, copies);
-        counters_.copies_enqueued += copies.size();
-        if (to_itself) copies.push_back({ports_, QueueKey{}});  // (not a link's copy: delivered at the local output)
-        counters_.in_routers += static_cast<int64_t>(copies.size()) - 1;
-        if (copies.empty()) {  // nothing to send
-            if (!injecting_.decision.delivers()) note_absorbed(h);
-            inject_vc_ = -1;
-            return;
+        const CopyList copies = injected_copies(pending, own);
+        for (size_t i = 0; i < copies.size(); ++i) {
+            const unsigned j = copies[i].port < ports_ ? copies[i].port : 0;
+            ni_.queue(j, i + 1 == copies.size() ? std::move(pending.packet) : pending.packet, copies[i]);
         }
-        injected_copies_[static_cast<unsigned>(inject_vc_)].push_back(std::move(copies));
+        acted_ = true;
+    };
+    while (!emitted_.empty()) split(emitted_, false);
+    while (!injection_.empty() && made_at_.front() + ib_.injection_delay <= cycle_) split(injection_, true);
+}
+
+// Injection input j's next flit, if it may push one (a new packet first takes a virtual channel with
+// room, round robin).
+void InputBufferedRouter::inject_flit(unsigned j) {
+    NetworkInterface::Injector& in = ni_.injector(j);
+    const unsigned input = ports_ + j;
+    if (in.vc < 0) {
+        const auto free_vc = [&] {
+            for (unsigned k = 0; k < ib_.vcs; ++k) {
+                const unsigned v = (in.pointer + k) % ib_.vcs;
+                if (channel(input, v).occupancy() < ib_.vc_depth) return static_cast<int>(v);
+            }
+            return -1;
+        };
+        CopyList copies;
+        if (ni_.model() == InjectionModel::all_port) {
+            if (!ni_.due(j, cycle_)) return;
+            const int v = free_vc();
+            if (v < 0) return;
+            NetworkInterface::Waiting w = ni_.take(j);
+            in.packet = std::move(w.packet);
+            copies.push_back(w.copy);
+            in.vc = v;
+        } else {
+            const bool own = emitted_.empty();
+            RingQueue<PendingInjection>& source = own ? injection_ : emitted_;
+            if (source.empty() || (own && made_at_.front() + ib_.injection_delay > cycle_)) return;
+            const int v = free_vc();
+            if (v < 0) return;
+            PendingInjection pending = std::move(source.front());
+            source.pop_front();
+            if (own) made_at_.pop_front();
+            in.pointer = (static_cast<unsigned>(v) + 1) % ib_.vcs;
+            copies = injected_copies(pending, own);
+            if (copies.empty()) return;  // nothing to send
+            in.packet = std::move(pending.packet);
+            in.vc = v;
+        }
+        ni_.started(j);
+        in.pointer = (static_cast<unsigned>(in.vc) + 1) % ib_.vcs;
+        in.flit = 0;
+        injected_copies_[j * ib_.vcs + static_cast<unsigned>(in.vc)].push_back(std::move(copies));
     }
-    VirtualChannel& c = channel(ports_, static_cast<unsigned>(inject_vc_));
-    if (c.occupancy() >= ib_.vc_depth || inject_free_at_ > cycle_) return;
-    c.push(injecting_.packet.flit(inject_flit_));
-    mark_active(ports_ * ib_.vcs + static_cast<unsigned>(inject_vc_));
-    inject_free_at_ = cycle_ + ib_.link_period;
+    VirtualChannel& c = channel(input, static_cast<unsigned>(in.vc));
+    if (c.occupancy() >= ib_.vc_depth || in.free_at > cycle_) return;
+    c.push(in.packet.flit(in.flit));
+    mark_active(input * ib_.vcs + static_cast<unsigned>(in.vc));
+    in.free_at = cycle_ + ib_.link_period;
     max_occupancy_ = std::max(max_occupancy_, c.occupancy());
     peak_injection_ = std::max(peak_injection_, c.occupancy());
     if (ib_.stop_below_credits && c.occupancy() == ib_.vc_depth) counters_.buffers_short = true;
     ++counters_.progress;
-    if (++inject_flit_ == injecting_.packet.length()) inject_vc_ = -1;
+    if (++in.flit == in.packet.length()) ni_.finished(j);
 }
 
 }  // namespace cubecast

@@ -1,8 +1,8 @@
 // The input-buffered router (cycle level): the router an architect builds, beside the papers' ideal
 // one (RouterCore's output queues). Its blocks, as in the block diagram (Garnet, BookSim's iq router):
 //   input ports, each with `vcs` VirtualChannels of `vc_depth` flits (routers/blocks/virtual_channel.h),
-//   fed by their link (after `link_delay` cycles on the wire) and, for the injection port, by the
-//   network interface from the node's source queue (one flit per cycle);
+//   fed by their link (after `link_delay` cycles on the wire) and, for the injection inputs (one, or
+//   one per link: --network-interface), by the NetworkInterface from the node's memory (a flit per cycle each);
 //   route computation: the same ControlLogic as every router, asked when a packet's head reaches the
 //   front of its virtual channel (store-forward, and clocked logics whose hold buffer needs whole
 //   packets: when its tail is in); the head may leave `router_delay` cycles later;
@@ -31,6 +31,7 @@
 
 #include "models/fabric/signal_bus.h"
 #include "routers/blocks/microarchitecture.h"
+#include "routers/blocks/network_interface.h"
 #include "routers/blocks/ring_queue.h"
 #include "routers/blocks/switch_allocator.h"
 #include "routers/blocks/vc_allocator.h"
@@ -127,11 +128,6 @@ private:
     bool tlm_ = false;
     bool datelines_ = false;
     unsigned escape_vcs_ = 0;
-    // The network interface: into which virtual channel, its next flit, the link period's next cycle.
-    int inject_vc_ = -1;
-    unsigned inject_flit_ = 0;
-    unsigned inject_pointer_ = 0;
-    uint64_t inject_free_at_ = 0;
     unsigned max_occupancy_ = 0;
     unsigned peak_injection_ = 0;  // the most flits an injection virtual channel held
     // Whether the edge changed anything beyond moving flits (counters_.progress counts those): a
@@ -160,7 +156,11 @@ private:
     void route_packet(unsigned p, unsigned vc);
     void consume(VirtualChannel& c);
     void link_copies(const Decision& d, const Header& h, CopyList& copies);
-    void inject_flit();
+    void inject_flits();
+    void inject_flit(unsigned j);  // from injection input j
+    void queue_for_links();        // all-port: the node's packets and emissions split into their links' queues
+    void start_injection(unsigned j, Packet packet, CopyList copies);
+    CopyList injected_copies(const PendingInjection& pending, bool own);
     void note_made();
     void owe_credit(unsigned p, unsigned vc) {
         touch_in(p);
@@ -183,8 +183,8 @@ private:
     VirtualChannel& channel(unsigned p, unsigned vc) { return vcs_[p * ib_.vcs + vc]; }
     // The virtual channels with flits or a routed packet, one bit each (index p * vcs + vc): each
     // cycle's loops visit those only, in index order, so an idle input costs nothing.
-    static constexpr size_t kVcWords = ((kMaxRouterPorts + 1) * kMaxVcs + 63) / 64;
-    using VcSet = std::array<uint64_t, kVcWords>;  // (in the router's own lines, not on the heap)
+    static constexpr size_t kVcWords = (2 * kMaxRouterPorts * kMaxVcs + 63) / 64;  // (all-port: an injection input per link)
+    using VcSet = std::array<uint64_t, kVcWords>;                                  // (in the router's own lines, not on the heap)
     VcSet active_{};
     unsigned vc_words_ = 1;  // the words its virtual channels take
     // Those of them whose front route_fronts has to look at again: a flit came in, or a packet left
@@ -240,11 +240,12 @@ private:
         wave_tx_dest_[q] = static_cast<int>(h.trace_dest());
     }
     // The waves' held packets: what the node's interface has not taken yet and the control unit holds.
-    void note_held() { wave_held_ = static_cast<unsigned>(injection_.size() + emitted_.size() + held_.size()); }
+    void note_held() { wave_held_ = static_cast<unsigned>(injection_.size() + emitted_.size() + ni_.waiting() + held_.size()); }
 
     InputBuffering ib_;
-    unsigned ports_;                   // network ports; the injection input and the local output are port ports_
-    std::vector<VirtualChannel> vcs_;  // (ports_ + 1) * vcs, by input port
+    unsigned ports_;                   // network ports; the local output is port ports_
+    unsigned inputs_;                  // ... and the injection inputs after them: ports_ .. inputs_ - 1
+    std::vector<VirtualChannel> vcs_;  // inputs_ * vcs, by input port
     std::vector<VcOutputPort> outs_;   // ports_
     // The output to the node: its virtual channels' owners when packets are allocated one
     // (--ejection-vcs; the node takes every flit, so no credits are kept).
@@ -298,10 +299,10 @@ private:
 
     // Touched only now and then.
     std::vector<std::pair<SignalBus<bool>*, size_t>> wake_valid_;  // the input links' valid entries
-    std::vector<RingQueue<CopyList>> injected_copies_;             // per injection virtual channel: its packets' copies
+    std::vector<RingQueue<CopyList>> injected_copies_;             // per injection input and virtual channel: its packets' copies
     VcAllocator va_;
     SwitchAllocator sa_;
-    PendingInjection injecting_;  // the packet the network interface is injecting
+    NetworkInterface ni_;
 };
 
 }  // namespace cubecast

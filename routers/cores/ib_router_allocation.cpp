@@ -45,7 +45,7 @@ unsigned InputBufferedRouter::escape_vcs(const Topology& topology, const InputBu
 void InputBufferedRouter::allocate_vcs() {
     const uint64_t lead = ib_.router_delay >= 1 ? 1 : 0;
     bool asked = false;
-    for_each_active(0, ports_ + 1, [&](unsigned p, unsigned v) {
+    for_each_active(0, inputs_, [&](unsigned p, unsigned v) {
         const VirtualChannel& c = channel(p, v);
         if (c.state != VirtualChannel::State::routed || c.out_vc >= 0 || c.eligible_at > cycle_ + lead) return;
         const PacketCopy& k = c.copies[c.copy];
@@ -98,7 +98,7 @@ void InputBufferedRouter::allocate_vcs() {
 
 void InputBufferedRouter::allocate_switch_and_traverse() {
     bool asked = false;
-    for_each_active(0, ports_ + 1, [&](unsigned p, unsigned v) {
+    for_each_active(0, inputs_, [&](unsigned p, unsigned v) {
         const VirtualChannel& c = channel(p, v);
         if (c.state != VirtualChannel::State::routed || c.eligible_at > cycle_ || !c.has_flit(c.read)) return;
         const PacketCopy& k = c.copies[c.copy];

@@ -12,6 +12,7 @@ bool InputBufferedRouter::waiting_on_time(uint64_t cycle) const {
     for (const auto& w : wire_)
         if (!w.empty()) return true;
     if (!to_node_.empty() || (!made_at_.empty() && made_at_.front() + ib_.injection_delay >= cycle)) return true;
+    if (ni_.waiting() && ni_.next_due() >= cycle) return true;
     for (const VcOutputPort& o : outs_)
         if (o.credits_pending()) return true;
     for (const VirtualChannel& c : vcs_)
@@ -75,7 +76,7 @@ std::optional<InputBufferedRouter::BufferPeaks> InputBufferedRouter::buffer_peak
 }
 
 void InputBufferedRouter::describe_stuck(std::ostream& os) const {
-    for (unsigned p = 0; p <= ports_; ++p)
+    for (unsigned p = 0; p < inputs_; ++p)
         for (unsigned v = 0; v < ib_.vcs; ++v)
             if (const VcSnapshot s = snapshot(p, v); s.shown()) describe_vc(os, topology_, id_, p, v, s);
     for (unsigned q = 0; q < ports_; ++q)
@@ -84,6 +85,7 @@ void InputBufferedRouter::describe_stuck(std::ostream& os) const {
                 describe_held_output(os, id_, q, w, static_cast<unsigned>(outs_[q].owner(w)), ib_.vcs, outs_[q].credits(w));
     if (!injection_.empty() || !emitted_.empty())
         os << "  node " << id_ << " has " << injection_.size() + emitted_.size() << " packets not yet injected\n";
+    if (ni_.waiting()) os << "  node " << id_ << " has " << ni_.waiting() << " copies waiting for their links' injection\n";
     if (!held_.empty()) os << "  node " << id_ << ": its control logic holds " << held_.size() << " packets\n";
     if (clocked_ && !logic_->finished()) os << "  node " << id_ << ": its control logic has not finished\n";
 }

@@ -110,12 +110,12 @@ uint64_t InputBufferedRouter::next_timer() const {
         if (out.credits_pending()) at(out.next_credits_due());
     }
     if (!to_node_.empty()) at(to_node_.front().first);
-    if (inject_vc_ >= 0)
-        at(inject_free_at_);
-    else if (!injection_.empty())
-        at(made_at_.front() + ib_.injection_delay);
+    for (unsigned j = 0; j < ni_.inputs(); ++j)
+        if (ni_.injector(j).vc >= 0) at(ni_.injector(j).free_at);
+    if (!injection_.empty()) at(made_at_.front() + ib_.injection_delay);
+    if (ni_.waiting()) at(ni_.next_due());
     const uint64_t lead = ib_.router_delay >= 1 ? 1 : 0;  // (virtual-channel allocation a cycle ahead)
-    for_each_active(0, ports_ + 1, [&](unsigned p, unsigned v) {
+    for_each_active(0, inputs_, [&](unsigned p, unsigned v) {
         const VirtualChannel& c = channel(p, v);
         if (c.state != VirtualChannel::State::routed) return;
         const PacketCopy& k = c.copies[c.copy];

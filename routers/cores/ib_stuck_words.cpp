@@ -28,8 +28,11 @@ std::string vc_blocked_on(const VcSnapshot& s, const Topology& topology, uint32_
 }
 
 void describe_vc(std::ostream& os, const Topology& topology, uint32_t id, unsigned p, unsigned v, const VcSnapshot& s) {
-    os << "  node " << id << (p == topology.ports() ? " injection" : " in port " + std::to_string(p)) << " vc " << v << ": "
-       << s.flits << " flits; front: " << packet_words(s.header);
+    os << "  node " << id
+       << (p >= topology.ports()
+               ? " injection" + (p > topology.ports() ? " for port " + std::to_string(p - topology.ports()) : std::string())
+               : " in port " + std::to_string(p))
+       << " vc " << v << ": " << s.flits << " flits; front: " << packet_words(s.header);
     const std::string why = vc_blocked_on(s, topology, id);
     if (!why.empty()) os << ", " << why;
     os << "\n";

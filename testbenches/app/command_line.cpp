@@ -88,7 +88,7 @@ struct CommonOptions {
     std::string pmnb;
     std::string buffering = "output";
     bool self_packets = false;
-    std::optional<std::string> switching, datelines, forwarding, preset;
+    std::optional<std::string> switching, datelines, forwarding, network_interface, preset;
     std::optional<long long> vcs, vc_depth, credit_delay, router_delay, link_delay, injection_delay, ejection_delay, ejection_vcs,
         alloc_iters, link_period, flit_bits;
     CLI::Option *topology_option = nullptr, *dim_option = nullptr, *radix_option = nullptr;
@@ -230,6 +230,11 @@ struct CommonOptions {
         app->add_option("--forwarding", forwarding,
                         "--buffering input: a packet that goes on is forwarded in the router (default), or through the node "
                         "(ejected whole and injected again: a collective is deadlock-free on one virtual channel)")
+            ->group(kInputBufferedRouter);
+        app->add_option("--network-interface", network_interface,
+                        "--buffering input: the node's network interface injects into one injection input, a packet at a "
+                        "time (one-port, default), or into one per link, each link's copies in schedule order (all-port, "
+                        "the papers' model)")
             ->group(kInputBufferedRouter);
         app->add_option("--router", router, "router at every node: systemc or rtl (the Verilated Verilog router)")
             ->group(kVerilogRouter);
@@ -410,6 +415,12 @@ std::string CommonOptions::into_microarchitecture(RunConfig& c) const {
         if (!f) return "--forwarding '" + printable(*forwarding) + "' is unknown: accepted router, node";
         c.ib.forwarding = *f;
         c.ib_given.push_back("forwarding");
+    }
+    if (network_interface) {
+        const auto i = parse_network_interface(*network_interface);
+        if (!i) return "--network-interface '" + printable(*network_interface) + "' is unknown: accepted one-port, all-port";
+        c.ib.network_interface = *i;
+        c.ib_given.push_back("network-interface");
     }
     c.preset = preset.value_or("");
     return "";

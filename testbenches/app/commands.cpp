@@ -74,14 +74,36 @@ void say_deadlock_check(RunResult& r, const DeadlockCheck& d) {
     r.deadlock_freedom += "; checked: " + d.graph_words();
 }
 
-int cmd_run(const RunConfig& config, bool json, const RerunPolicy& policy) {
+// A collective on the input-buffered router whose routes' channel dependency graph has a cycle in
+// the router, with neither --forwarding nor --network-interface given, runs through the node on an
+// all-port network interface instead: deadlock-free on any number of virtual channels, the papers'
+// all-port model. The words say so, and how to run it in the router anyway.
+std::string choose_forwarding(RunConfig& c, std::optional<DeadlockCheck>& check) {
+    const auto given = [&](const char* knob) {
+        return std::find(c.ib_given.begin(), c.ib_given.end(), knob) != c.ib_given.end();
+    };
+    if (!check || !check->checked || check->acyclic() || find_task(c.task)->kind == TaskKind::traffic || given("forwarding") ||
+        given("network-interface") || c.uses_rtl())
+        return "";
+    const std::string in_router = check->graph_words();
+    c.ib.forwarding = Forwarding::node;
+    c.ib.network_interface = InjectionModel::all_port;
+    check = check_deadlock(c);
+    return "; forwarded through the node on an all-port network interface, chosen because in the router " + in_router +
+           " (--forwarding router runs it there, and may stall)";
+}
+
+int cmd_run(const RunConfig& given, bool json, const RerunPolicy& policy) {
     RunResult r;
+    RunConfig config = given;
     try {
         // Before the run: its routes' channel dependency graph (a child process of its own).
         std::optional<DeadlockCheck> check;
         if (config.buffering == Buffering::input) check = check_deadlock(config);
+        const std::string chosen = choose_forwarding(config, check);
         r = run_diagnosed(config, false, policy);
         if (check && !check->adaptive) say_deadlock_check(r, *check);
+        r.deadlock_freedom += chosen;
     } catch (const ConfigError& e) {
         print_error(e.what());
         return kExitBadInput;

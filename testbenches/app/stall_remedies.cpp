@@ -53,11 +53,13 @@ std::vector<Try> tries_for(const RunConfig& given) {
         tries.push_back({"--vcs " + std::to_string(v), c, Try::Kind::vcs});
     }
     const TaskInfo* task = find_task(base.task);
-    // A collective forwarded through the node: no network channel then waits on another.
+    // A collective forwarded through the node: no network channel then waits on another; with a
+    // network interface on every link (all-port) the node's links are not one packet at a time.
     if (task->kind != TaskKind::traffic && base.ib.forwarding == Forwarding::router) {
         RunConfig c = router;
         c.ib.forwarding = Forwarding::node;
-        tries.push_back({"--forwarding node", c, Try::Kind::forwarding});
+        c.ib.network_interface = InjectionModel::all_port;
+        tries.push_back({"--forwarding node --network-interface all-port", c, Try::Kind::forwarding});
     }
     // Another algorithm of the task on this network, with the router as it is.
     const auto topo = make_topology(base.topology, base.dim, base.radix);

@@ -431,9 +431,9 @@ TEST(CommandLine, ProgressCountsLikeWithLike) {
 TEST(CommandLine, AnInputBufferedStallNamesTheDepthThatRunsIt) {
     const std::vector<std::pair<std::string, std::string>> stalls = {
         // a configuration and its stalling depth
-        {"--task mnb --dim 6 --packet-flits 4 --buffering input --vcs 1", "4"},
-        {"--task mnb --dim 6 --packet-flits 4 --buffering input --vcs 1 --switching cut-through", "4"},
-        {"--task mnb --dim 6 --packet-flits 2 --buffering input --vcs 2 --switching store-forward", "2"},
+        {"--task mnb --dim 6 --packet-flits 4 --buffering input --vcs 1 --forwarding router", "4"},
+        {"--task mnb --dim 6 --packet-flits 4 --buffering input --vcs 1 --switching cut-through --forwarding router", "4"},
+        {"--task mnb --dim 6 --packet-flits 2 --buffering input --vcs 2 --switching store-forward --forwarding router", "2"},
         {"--task traffic --algorithm adaptive --dim 5 --rate 0.8 --packet-flits 4 --buffering input --vcs 1 --warmup-cycles 100 "
          "--window 300 --drain 100",
          "2"},
@@ -1067,7 +1067,7 @@ TEST(CommandLine, JsonFieldsKeepOneMeaning) {
     const auto theory = nlohmann::json::parse(unstable.out).at("dynamic").at("theory");
     ASSERT_FALSE(theory.at("stable").get<bool>());  // rho 0.2 is past vb3's limit on the 5-cube (0.17)
     for (const char* k : {"w", "bound", "m_bar", "a_low"}) EXPECT_TRUE(theory.at(k).is_null()) << k << ": " << theory.at(k);
-    const std::string ib = "run --task mnb --dim 3 --buffering input --vcs 2 --vc-depth 4 --json";
+    const std::string ib = "run --task mnb --dim 3 --buffering input --vcs 2 --vc-depth 4 --forwarding router --json";
     const auto systemc = nlohmann::json::parse(cubecast_cli(ib).out).at("input_buffer_peaks");
     EXPECT_GT(systemc.at("flits_owed").get<unsigned>(), 0u);
     if (cubecast::kRtlBuilt) {
@@ -1081,7 +1081,8 @@ TEST(CommandLine, JsonFieldsKeepOneMeaning) {
 // other algorithms on this network, the depth; each finishing try's cycles are those the changed run
 // itself gives. --no-rerun tries nothing.
 TEST(CommandLine, AStallSaysWhatWouldRunItEachTried) {
-    const std::string stall = "run --task mnb --dim 6 --packet-flits 4 --buffering input --vcs 1 --vc-depth 4";
+    const std::string stall =
+        "run --task mnb --dim 6 --packet-flits 4 --buffering input --vcs 1 --vc-depth 4 --forwarding router";
     // (a generous bound: under the sanitizers on a busy machine the tries must still end)
     const CliResult r = cubecast_cli(stall + " --rerun-seconds 1800 --json");
     ASSERT_EQ(r.code, 3) << r.err;
@@ -1095,16 +1096,24 @@ TEST(CommandLine, AStallSaysWhatWouldRunItEachTried) {
     std::map<std::string, std::pair<std::string, uint64_t>> tried;
     for (const auto& m : j.at("remedies"))
         tried[m.at("change")] = {m.at("outcome"), m.at("cycles").is_null() ? 0 : m.at("cycles").get<uint64_t>()};
-    for (const char* change : {"--vcs 2", "--vcs 8", "--forwarding node", "--algorithm sbt", "--algorithm st", "--algorithm vb3"})
+    const std::string node = "--forwarding node --network-interface all-port";
+    for (const std::string& change : {std::string("--vcs 2"), std::string("--vcs 8"), node, std::string("--algorithm sbt"),
+                                      std::string("--algorithm st"), std::string("--algorithm vb3")})
         EXPECT_TRUE(tried.count(change)) << change << " was not tried";
-    EXPECT_EQ(tried["--forwarding node"].first, "finishes") << "through the node no channel waits on another";
+    EXPECT_EQ(tried[node].first, "finishes") << "through the node no channel waits on another";
+    // (003 §2's ceil(63/6) = 11 slots of 4 flits is the least; one 4-flit channel waits for its credits
+    // between packets, so through the node on every link it takes somewhat longer, not 10 times)
+    EXPECT_GE(tried[node].second, 44u);
+    EXPECT_LE(2 * tried[node].second, 3 * 44u);
     EXPECT_TRUE(tried.count("--vc-depth " + std::to_string(j.at("vc_depth_needed").get<unsigned>())));
     for (const auto& [change, outcome] : tried) {
         EXPECT_NE(outcome.first, "not known") << change;
         if (outcome.first != "finishes" || change.rfind("--vc-depth", 0) == 0) continue;
         SCOPED_TRACE(change);
-        const std::string changed =
-            change.rfind("--vcs", 0) == 0 ? std::regex_replace(stall, std::regex("--vcs 1"), change) : stall + " " + change;
+        const std::string changed = change.rfind("--vcs", 0) == 0 ? std::regex_replace(stall, std::regex("--vcs 1"), change)
+                                    : change.rfind("--forwarding", 0) == 0
+                                        ? std::regex_replace(stall, std::regex("--forwarding router"), change)
+                                        : stall + " " + change;
         const auto alone = nlohmann::json::parse(cubecast_cli(changed + " --json").out);
         EXPECT_EQ(alone.at("status"), "ok");
         EXPECT_EQ(alone.at("completion_cycles").get<uint64_t>(), outcome.second);
@@ -1152,10 +1161,25 @@ TEST(CommandLine, CheckDeadlockProvesOrNamesACycle) {
     const auto j = nlohmann::json::parse(run.out);
     EXPECT_EQ(j["deadlock_check"]["acyclic"], true);
     EXPECT_EQ(j["deadlock_check"]["channels"], 64);
-    const CliResult table = cubecast_cli("run --task mnb --dim 4 --buffering input --vcs 4");
+    const CliResult table = cubecast_cli("run --task mnb --dim 4 --buffering input --vcs 4 --forwarding router");
     EXPECT_NE(table.out.find("deadlock freedom            not guaranteed: the channel dependency graph of this run (64 channels"),
               std::string::npos)
         << table.out;
+    // Not told where to forward, a collective whose routes close a cycle in the router runs through the
+    // node on an all-port network interface, and the report says why; told, it does as it is told.
+    const CliResult chosen = cubecast_cli("run --task mnb --dim 4 --buffering input --vcs 4 --json");
+    ASSERT_EQ(chosen.code, 0) << chosen.err;
+    const auto c = nlohmann::json::parse(chosen.out);
+    EXPECT_EQ(c["router"]["forwarding"], "node");
+    EXPECT_EQ(c["router"]["network_interface"], "all-port");
+    EXPECT_EQ(c["completion_cycles"], 4) << "003 §2: ceil(15/4) slots";
+    const std::string words = c["router"]["deadlock_freedom"];
+    EXPECT_NE(words.find("chosen because in the router the channel dependency graph of this run (64 channels"), std::string::npos)
+        << words;
+    EXPECT_NE(words.find("--forwarding router runs it there"), std::string::npos) << words;
+    const auto told = nlohmann::json::parse(
+        cubecast_cli("run --task mnb --dim 4 --buffering input --vcs 4 --network-interface one-port --json").out);
+    EXPECT_EQ(told["router"]["forwarding"], "router");
     expect_bad_input("check-deadlock --task mnb --dim 4", "--buffering output", "accepted --buffering input");
     expect_bad_input("check-deadlock --task traffic --algorithm adaptive --dim 4 --buffering input --vcs 2",
                      "--algorithm adaptive", "accepted the collectives and the oblivious routings");
@@ -1168,6 +1192,11 @@ TEST(CommandLine, CheckDeadlockProvesOrNamesACycle) {
     expect_bad_input("run --task mnb --dim 4 --buffering input --forwarding nodes", "--forwarding 'nodes'",
                      "accepted router, node");
     expect_bad_input("run --task mnb --dim 4 --forwarding node", "--forwarding", "--buffering input");
+    expect_bad_input("run --task mnb --dim 4 --buffering input --network-interface all", "--network-interface 'all'",
+                     "accepted one-port, all-port");
+    if (cubecast::kRtlBuilt)
+        expect_bad_input("run --task mnb --dim 4 --buffering input --network-interface all-port --router rtl",
+                         "--network-interface all-port", "not in the Verilog router yet");
     if (cubecast::kRtlBuilt)
         expect_bad_input("run --task mnb --dim 4 --buffering input --forwarding node --router rtl", "--forwarding node",
                          "not in the Verilog router yet");
