@@ -92,6 +92,7 @@ public:
         copy = 0;
         out_vc = -1;
         through_node = false;
+        held_delivers = false;
     }
     bool last_copy() const { return copy + 1u >= copies.size(); }
 
@@ -100,9 +101,10 @@ public:
     bool opened = false;  // its header is decoded (it may wait for its tail before it is routed)
     bool header_ok = true;
     bool from_injection = false;
-    bool through_node = false;  // --forwarding node: taken whole into the node, its copies (below) injected again
-    uint8_t copy = 0;           // the copy in progress
-    int8_t out_vc = -1;         // ... its output virtual channel (-1: not allocated yet; the local port needs none)
+    bool through_node = false;   // --forwarding node: taken whole into the node, its copies (below) injected again
+    bool held_delivers = false;  // held by the logic, and delivered to the node too
+    uint8_t copy = 0;            // the copy in progress
+    int8_t out_vc = -1;          // ... its output virtual channel (-1: not allocated yet; the local port needs none)
     uint16_t length = 1;
     uint16_t freed = 0;        // its flits already freed (by the last copy)
     uint16_t read = 0;         // the next flit the copy in progress sends

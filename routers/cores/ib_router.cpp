@@ -260,6 +260,7 @@ void InputBufferedRouter::route_packet(unsigned p, unsigned vc) {
         c.state = VirtualChannel::State::consuming;
         c.copies.clear();
         c.copies.push_back(PacketCopy{ports_, QueueKey{}});  // marks "into the hold buffer"
+        c.held_delivers = scratch_.delivers();               // (a root keeps what it also delivers: kb/st)
         return;
     }
     link_copies(scratch_, c.header, c.copies);  // (into the channel's own list: no allocation per packet)
@@ -327,6 +328,11 @@ void InputBufferedRouter::consume(VirtualChannel& c) {
     if (c.through_node) {
         forward_through_node(c.copies, std::move(packet));
     } else if (hold) {
+        if (c.held_delivers) {  // the node's copy, counted out as it is delivered
+            ++counters_.in_routers;
+            to_node_.push_back({cycle_ + ib_.ejection_delay, packet});
+            deliver_due();
+        }
         held_.push_back(std::move(packet));
     }
     ++counters_.progress;

@@ -472,7 +472,9 @@ TEST(CommandLine, AnInputBufferedStallNamesTheDepthThatRunsIt) {
         EXPECT_TRUE(traces[0] == traces[1]) << "--vc-depth " << depth << " ran otherwise than 255-flit channels";
     }
     const auto deep_too =
-        nlohmann::json::parse(cubecast_cli("run --task kb --algorithm st --dim 4 --k 5 --buffering input --json").out);
+        nlohmann::json::parse(cubecast_cli("run --task pmnb --algorithm vb2 --dim 4 --k 5 --buffering input --router-delay 3 "
+                                           "--forwarding router --json")
+                                  .out);
     EXPECT_EQ(deep_too.at("status"), "deadlock");
     EXPECT_FALSE(deep_too.contains("vc_depth_needed"));
     EXPECT_NE(deep_too.at("stall_diagnosis").get<std::string>().find("--vc-depth 255: stalls too: deeper virtual channels alone"),
