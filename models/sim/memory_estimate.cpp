@@ -64,7 +64,8 @@ MemoryEstimate estimate_memory(const RunConfig& c) {
     };
     items.push_back({n * (kRouterBytes + ports * kPortBytes), count(n) + " routers of " + count(ports) + " ports"});
     if (c.buffering == Buffering::input) {
-        const double vcs = n * (ports + 1) * c.ib.vcs;
+        const unsigned injection_inputs = c.ib.network_interface == InjectionModel::all_port ? ports : 1;
+        const double vcs = n * (ports + injection_inputs) * c.ib.vcs;
         items.push_back({vcs * (kVirtualChannelBytes + kFlitSlotBytes * c.ib.vc_depth),
                          count(vcs) + " virtual channels of " + std::to_string(c.ib.vc_depth) + " flits"});
     }

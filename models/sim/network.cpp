@@ -35,18 +35,21 @@ std::vector<uint32_t> Network::torus_nodes(const std::vector<uint32_t>& array_no
 LogicFactory Network::build_logic(const PacketFormat& format) {
     // The run's options on a topology, with its root, sources and time scale (1, or 2 folded).
     const auto setup = [&](const Topology& t, uint32_t root, std::vector<uint32_t> sources, unsigned scale) {
-        return AlgorithmSetup{t,
-                              root,
-                              scale * config_.packet_flits,
-                              config_.sbt_rotation,
-                              std::move(sources),
-                              config_.seed,
-                              config_.c_star,
-                              config_.with_prefix,
-                              scale * config_.token_flits,
-                              config_.known_sources,
-                              config_.period_pmnb(),
-                              arrivals_end(task_)};
+        AlgorithmSetup s{t,
+                         root,
+                         scale * config_.packet_flits,
+                         config_.sbt_rotation,
+                         std::move(sources),
+                         config_.seed,
+                         config_.c_star,
+                         config_.with_prefix,
+                         scale * config_.token_flits,
+                         config_.known_sources,
+                         config_.period_pmnb(),
+                         arrivals_end(task_)};
+        s.hop = hop_time(config_);
+        s.hop.extra *= scale;
+        return s;
     };
     if (!fold_) return algo_->build(setup(*topology_, config_.root, config_.sources, 1));
     const auto fold = fold_;

@@ -32,6 +32,23 @@ ZeroLoadTiming zero_load_timing(const RunConfig& c) {
         "hops x (1 + L + R) + R + I + E + " + body + header_term + ", " + std::string(switching_name(c.ib.switching)) + rl};
 }
 
+// The input-buffered router: a whole packet in (its flits at the link period and the wire's delay),
+// routed, then the router delay before its head leaves (clocked logics route a packet once its tail
+// is in); through the node under store-and-forward the network interface puts it whole into an
+// injection buffer before it is routed again. Zero load: the slot the schedule can count on.
+HopTime hop_time(const RunConfig& c) {
+    HopTime h;
+    if (c.buffering != Buffering::input) return h;
+    h.period = c.ib.link_period;
+    h.extra = c.ib.router_delay + c.ib.link_delay;
+    h.reinjects_whole = c.ib.forwarding == Forwarding::node && c.ib.switching == Switching::store_forward;
+    if (c.ib.vcs == 1) {  // the credits come back a cycle and the credit delay after the wire's delay
+        h.lone_vc_depth = c.ib.vc_depth;
+        h.credit_loop = c.ib.link_delay + 1 + c.ib.credit_delay;
+    }
+    return h;
+}
+
 std::string describe_input_buffering(const InputBuffering& ib) {
     return "input-buffered, " + std::to_string(ib.vcs) + " VC" + (ib.vcs > 1 ? "s" : "") + " x " + std::to_string(ib.vc_depth) +
            " flits, " + switching_name(ib.switching) + ", router delay " + std::to_string(ib.router_delay) + ", link delay " +

@@ -12,6 +12,7 @@
 #include "models/fabric/task.h"
 #include "models/fabric/traffic.h"
 #include "routers/blocks/microarchitecture.h"
+#include "routers/logic/control_logic.h"
 #include "routers/logic/port_model.h"
 
 namespace cubecast {
@@ -108,6 +109,8 @@ struct RunConfig {
 TrafficSpec traffic_spec(const RunConfig& c);
 // A packet's latency with no other traffic on this run's router.
 ZeroLoadTiming zero_load_timing(const RunConfig& c);
+// The phase-timed logics' hop on this run's router (routers/logic/control_logic.h).
+HopTime hop_time(const RunConfig& c);
 // The input-buffered router in a phrase ("input-buffered, 2 VCs x 8 flits, wormhole, ...").
 std::string describe_input_buffering(const InputBuffering& ib);
 

@@ -13,6 +13,7 @@ LogicFactory build_with(StVariant variant, const AlgorithmSetup& s) {
     st.k = variant == StVariant::mnb ? s.topology.nodes() : s.sources.size();
     st.budget = st_random_budget(s.topology.dim(), st.k, s.c_star);
     st.seed = s.seed;
+    st.hop = s.hop;
     return [st](uint32_t node) { return std::make_unique<StLogic>(st, node); };
 }
 

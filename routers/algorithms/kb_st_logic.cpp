@@ -37,14 +37,17 @@ StLogic::StLogic(const StSetup& s, uint32_t id)
 }
 
 // Phase 1 is 2d + 1 token steps (000 §3.2 counts them as slots: its tokens are packets; here a step is
-// a token's hop, T cycles, the papers' t_p = T/F slots).
-uint64_t StLogic::phase2_start() const { return s_.variant == StVariant::prefix ? (2 * uint64_t{s_.d} + 1) * s_.token_flits : 0; }
-uint64_t StLogic::k_deadline() const { return 2 * uint64_t{s_.d} * s_.token_flits; }
+// a token's hop, T cycles on the ideal router, the papers' t_p = T/F slots; on another router a token's
+// hop there, hop.of(T), as a slot is hop.of(F): the phases follow the router they run on).
+uint64_t StLogic::phase2_start() const {
+    return s_.variant == StVariant::prefix ? (2 * uint64_t{s_.d} + 1) * s_.hop.of(s_.token_flits) : 0;
+}
+uint64_t StLogic::k_deadline() const { return 2 * uint64_t{s_.d} * s_.hop.of(s_.token_flits); }
 
 // Phase 2 lasts ceil(K/d) + d - 1 slots (B + d - 1 for the fixed randomized variant).
 uint64_t StLogic::phase3_start() const {
     const uint64_t per_root = s_.variant == StVariant::random_fixed ? s_.budget : ceil_div(*k_, s_.d);
-    return phase2_start() + (per_root + s_.d - 1) * s_.packet_flits;
+    return phase2_start() + (per_root + s_.d - 1) * s_.hop.of(s_.packet_flits);
 }
 
 void StLogic::fail(const std::string& what) { problems_.add(what); }
@@ -173,7 +176,7 @@ void StLogic::start_phase3(const LocalView& v, std::vector<Emission>& out) {
 void StLogic::check_finished(uint64_t cycle) {
     if (finished_ || !released_) return;
     if (s_.variant == StVariant::random_fixed) {
-        const uint64_t end = phase3_start() + (s_.budget + s_.d) * s_.packet_flits;
+        const uint64_t end = phase3_start() + (s_.budget + s_.d) * s_.hop.of(s_.packet_flits);
         if (cycle >= end) finished_ = true, finished_cycle_ = end;
         return;
     }
@@ -253,7 +256,7 @@ uint64_t StLogic::next_cycle_needed(uint64_t cycle) const {
         if (total == *k_) return cycle;
     }
     if (s_.variant == StVariant::random_fixed && released_ && !finished_)
-        at(phase3_start() + (s_.budget + s_.d) * s_.packet_flits);
+        at(phase3_start() + (s_.budget + s_.d) * s_.hop.of(s_.packet_flits));
     return next;
 }
 

@@ -43,6 +43,7 @@ struct StSetup {
     uint64_t k = 0;            // known K (all but prefix; for random_guaranteed only node 0 uses it)
     uint64_t budget = 0;       // random_fixed: B = ceil(C* K / d)
     uint64_t seed = 1;
+    HopTime hop{};  // the phases' slot and token step on the router it runs on: hop.of(F), hop.of(T) cycles
 };
 
 class StLogic : public ControlLogic {

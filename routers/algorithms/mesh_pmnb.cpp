@@ -30,7 +30,7 @@ bool halves_for(PmnbVariant v) { return v == PmnbVariant::a0 || v == PmnbVariant
 std::function<LogicFactory(const AlgorithmSetup&)> builder(PmnbVariant variant) {
     return [variant](const AlgorithmSetup& s) -> LogicFactory {
         const Mesh& mesh = as_mesh(s.topology);
-        PmnbSetup setup{variant, mesh.dim(), s.packet_flits, s.token_flits, s.known_sources, nullptr};
+        PmnbSetup setup{variant, mesh.dim(), s.packet_flits, s.token_flits, s.known_sources, nullptr, s.hop};
         std::vector<uint32_t> active = s.sources;
         if (variant == PmnbVariant::mnb) {
             active.resize(mesh.nodes());
@@ -72,7 +72,7 @@ Bounds bounds(PmnbVariant variant, const BoundQuery& q) {
 std::function<PeriodFactory(const AlgorithmSetup&)> period_builder(PmnbVariant variant) {
     return [variant](const AlgorithmSetup& s) -> PeriodFactory {
         const Mesh& mesh = as_mesh(s.topology);
-        const PmnbSetup setup{variant, mesh.dim(), s.packet_flits, s.token_flits, false, std::make_shared<PmnbRom>()};
+        const PmnbSetup setup{variant, mesh.dim(), s.packet_flits, s.token_flits, false, std::make_shared<PmnbRom>(), s.hop};
         const MeshPmnbShape shape{&mesh, mesh.wraps() && halves_for(variant)};
         return [setup, shape](uint32_t node) { return std::make_unique<MeshPmnbLogic>(setup, shape, node); };
     };

@@ -31,14 +31,17 @@ MeshPmnbLogic::MeshPmnbLogic(const PmnbSetup& s, const MeshPmnbShape& shape, uin
 
 std::unique_ptr<RankPrefix> MeshPmnbLogic::make_prefix(uint64_t a, uint8_t up_tag, uint8_t down_tag, unsigned rotation,
                                                        uint64_t start) const {
-    return std::make_unique<MeshPrefix>(mesh_, id_, a, MeshPrefixOptions{up_tag, down_tag, rotation, s_.token_flits, start});
+    return std::make_unique<MeshPrefix>(
+        mesh_, id_, a, MeshPrefixOptions{up_tag, down_tag, rotation, static_cast<unsigned>(s_.hop.of(s_.token_flits)), start});
 }
 
 uint32_t MeshPmnbLogic::packing_destination(uint64_t rank, unsigned c) const {
     return tree_to_mesh(mesh_, static_cast<uint32_t>(rank), c);
 }
 
-uint64_t MeshPmnbLogic::round_cycles() const { return mesh_round_hops(mesh_, shape_.halves) * (step_cycles() / halves()); }
+uint64_t MeshPmnbLogic::round_cycles() const {
+    return mesh_round_hops(mesh_, shape_.halves) * s_.hop.of(s_.packet_flits / class_parts() / halves());
+}
 
 uint64_t MeshPmnbLogic::rounds(unsigned l) const {
     const bool per_class = s_.variant == PmnbVariant::classes || s_.variant == PmnbVariant::mnb;

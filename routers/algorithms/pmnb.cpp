@@ -18,7 +18,7 @@ uint32_t cube_order(unsigned d, uint32_t x, unsigned c) { return rotate_right(x,
 
 std::function<LogicFactory(const AlgorithmSetup&)> builder(PmnbVariant variant) {
     return [variant](const AlgorithmSetup& s) -> LogicFactory {
-        PmnbSetup setup{variant, s.topology.dim(), s.packet_flits, s.token_flits, s.known_sources, nullptr};
+        PmnbSetup setup{variant, s.topology.dim(), s.packet_flits, s.token_flits, s.known_sources, nullptr, s.hop};
         std::vector<uint32_t> active = s.sources;
         if (variant == PmnbVariant::mnb) {
             active.resize(s.topology.nodes());
@@ -36,7 +36,8 @@ std::function<LogicFactory(const AlgorithmSetup&)> builder(PmnbVariant variant) 
 // One period's PMNB for the dynamic scheme: ranks always by prefix (the active set is news).
 std::function<PeriodFactory(const AlgorithmSetup&)> period_builder(PmnbVariant variant) {
     return [variant](const AlgorithmSetup& s) -> PeriodFactory {
-        const PmnbSetup setup{variant, s.topology.dim(), s.packet_flits, s.token_flits, false, std::make_shared<PmnbRom>()};
+        const PmnbSetup setup{variant, s.topology.dim(), s.packet_flits, s.token_flits, false, std::make_shared<PmnbRom>(),
+                              s.hop};
         return [setup](uint32_t node) { return std::make_unique<PmnbLogic>(setup, node); };
     };
 }

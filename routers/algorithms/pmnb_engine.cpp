@@ -62,7 +62,7 @@ unsigned PmnbEngine::classes() const { return s_.variant == PmnbVariant::vb1 || 
 
 uint64_t PmnbEngine::packing_start() const {
     if (!by_prefix()) return 0;
-    return (s_.variant == PmnbVariant::classes ? 2 : 1) * prefix_steps() * s_.token_flits;
+    return (s_.variant == PmnbVariant::classes ? 2 : 1) * prefix_steps() * s_.hop.of(s_.token_flits);
 }
 
 bool PmnbEngine::ranks_known() const {
@@ -163,7 +163,7 @@ void PmnbEngine::on_cycle(const LocalView& v, std::vector<Emission>& out) {
 
 std::optional<uint64_t> PmnbEngine::period_end() const {
     if (!m_) return std::nullopt;
-    if (*m_ == 0) return prefix_steps() * s_.token_flits;
+    if (*m_ == 0) return prefix_steps() * s_.hop.of(s_.token_flits);
     return broadcast_end();
 }
 

@@ -63,6 +63,7 @@ struct PmnbSetup {
     unsigned token_flits;   // T: cycles per prefix step
     bool known = false;     // ranks from the ROM, no prefix
     std::shared_ptr<const PmnbRom> rom;
+    HopTime hop{};  // a slot's and a prefix step's cycles on the router it runs on: hop.of(flits)
 };
 
 class PmnbEngine : public PmnbPeriodLogic {

@@ -25,14 +25,16 @@ PmnbLogic::PmnbLogic(const PmnbSetup& s, uint32_t id) : PmnbEngine(s, id), occup
 
 std::unique_ptr<RankPrefix> PmnbLogic::make_prefix(uint64_t a, uint8_t up_tag, uint8_t down_tag, unsigned rotation,
                                                    uint64_t /*start: self-timed*/) const {
-    return std::make_unique<ParallelPrefix>(s_.d, id_, a, PrefixOptions{up_tag, down_tag, rotation, true, s_.token_flits});
+    return std::make_unique<ParallelPrefix>(
+        s_.d, id_, a, PrefixOptions{up_tag, down_tag, rotation, true, static_cast<unsigned>(s_.hop.of(s_.token_flits))});
 }
 
 uint32_t PmnbLogic::packing_destination(uint64_t rank, unsigned c) const {
     return rotate_left(static_cast<uint32_t>(rank), s_.d, c);
 }
 
-uint64_t PmnbLogic::slot_cycles() const { return s_.variant == PmnbVariant::split ? s_.packet_flits / s_.d : s_.packet_flits; }
+uint64_t PmnbLogic::slot_flits() const { return s_.variant == PmnbVariant::split ? s_.packet_flits / s_.d : s_.packet_flits; }
+uint64_t PmnbLogic::slot_cycles() const { return s_.hop.of(slot_flits()); }
 
 uint64_t PmnbLogic::subphase_start(unsigned l) const {
     const bool per_class = s_.variant == PmnbVariant::classes || s_.variant == PmnbVariant::mnb;
@@ -47,10 +49,12 @@ unsigned PmnbLogic::vb1_m() const { return ceil_log2(*m_); }
 void PmnbLogic::route_data(const LocalView& v, const Header& h, unsigned c, int in_port, Decision& out) {
     if (in_port == kLocalPort) return pack_or_broadcast(h, c, 0, out);  // released at its rank's start
     const uint64_t b = broadcast_start(), p = packing_start(), step = slot_cycles();
-    if (v.cycle <= b) {  // the packing phase: it arrived at the end of a step
-        if (v.cycle < p || (v.cycle - p) % step != 0)
+    if (v.cycle <= b) {  // the packing phase: it arrived at the end of a step (on a router whose slot
+                         // waits for credits after the hop, up to that wait before the end)
+        const uint64_t early = step - s_.hop.latency(slot_flits());
+        if (v.cycle < p || (v.cycle - p + early) % step > early)
             return fail(label(h) + " arrived in cycle " + std::to_string(v.cycle) + ", off the packing steps");
-        pack_or_broadcast(h, c, (v.cycle - p) / step, out);
+        pack_or_broadcast(h, c, (v.cycle - p + early) / step, out);
     } else if (h.origin != id_) {
         out.deliver();
     }

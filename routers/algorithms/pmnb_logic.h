@@ -72,6 +72,7 @@ protected:
 
 private:
     unsigned port(unsigned tree_dim, unsigned c) const { return (tree_dim + c) % s_.d; }
+    uint64_t slot_flits() const;  // a (mini-)packet's flits
     uint64_t slot_cycles() const;
     uint64_t broadcast_start() const { return packing_start() + s_.d * slot_cycles(); }
     uint64_t subphase_start(unsigned l) const;  // A_0's subphase l (1..d+1: d+1 is the end)

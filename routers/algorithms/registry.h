@@ -32,6 +32,7 @@ struct AlgorithmSetup {
     bool known_sources = false;  // pmnb: ranks known in advance (ROM), no prefix phase
     std::string pmnb = "vb2";    // dynamic/periods: the PMNB run in each period
     uint64_t arrivals_end = 0;   // dynamic: no request arrives at this cycle or later
+    HopTime hop{};               // the phase-timed logics' hop on this run's router (control_logic.h)
 };
 
 using LogicFactory = std::function<std::unique_ptr<ControlLogic>(uint32_t node)>;

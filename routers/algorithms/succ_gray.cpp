@@ -17,6 +17,8 @@ namespace {
 
 class GrayLogic : public ControlLogic {
 public:
+    // A slot of the schedule is a hop on the router it runs on (the broadcasts' order rests on it).
+    explicit GrayLogic(uint64_t slot_cycles) : slot_cycles_(slot_cycles) {}
     void route(const LocalView& v, const Header& h, int in_port, Decision& out) override {
         if (in_port != kLocalPort) out.deliver();
         const unsigned d = v.topology->dim();
@@ -28,12 +30,16 @@ public:
         const uint32_t w = rotate_right(u, d, nu);
         const unsigned below = w == 0 ? d : static_cast<unsigned>(__builtin_ctz(w));
         const uint64_t slot = 2ull * j + popcount(u) + 1;  // level l sends in slot 2j + l + 1
-        for (unsigned b = 0; b < below; ++b) out.forward((b + nu) % d, QueueKey{v.slot_start(slot), 0});
+        for (unsigned b = 0; b < below; ++b) out.forward((b + nu) % d, QueueKey{(slot - 1) * slot_cycles_, 0});
     }
+
+private:
+    uint64_t slot_cycles_;
 };
 
-LogicFactory build(const AlgorithmSetup&) {
-    return [](uint32_t) { return std::make_unique<GrayLogic>(); };
+LogicFactory build(const AlgorithmSetup& s) {
+    const uint64_t slot = s.hop.of(s.packet_flits);
+    return [slot](uint32_t) { return std::make_unique<GrayLogic>(slot); };
 }
 
 }  // namespace

@@ -11,6 +11,8 @@ namespace {
 
 class SequentialLogic : public ControlLogic {
 public:
+    // A slot of the sequence is a hop on the router it runs on (the messages' order rests on it).
+    explicit SequentialLogic(uint64_t slot_cycles) : slot_cycles_(slot_cycles) {}
     void route(const LocalView& v, const Header& h, int in_port, Decision& out) override {
         if (in_port != kLocalPort) out.deliver();
         const unsigned d = v.topology->dim();
@@ -18,12 +20,16 @@ public:
         const uint64_t start = uint64_t{gray_position(h.origin)} * d;  // slots before mu_j begins
         const uint64_t slot = start + popcount(x) + 1;                 // this node sends in this slot
         const unsigned first = x == 0 ? 0 : highest_bit(x) + 1;
-        for (unsigned j = first; j < d; ++j) out.forward(j, QueueKey{v.slot_start(slot), 0});
+        for (unsigned j = first; j < d; ++j) out.forward(j, QueueKey{(slot - 1) * slot_cycles_, 0});
     }
+
+private:
+    uint64_t slot_cycles_;
 };
 
-LogicFactory build(const AlgorithmSetup&) {
-    return [](uint32_t) { return std::make_unique<SequentialLogic>(); };
+LogicFactory build(const AlgorithmSetup& s) {
+    const uint64_t slot = s.hop.of(s.packet_flits);
+    return [slot](uint32_t) { return std::make_unique<SequentialLogic>(slot); };
 }
 
 }  // namespace

@@ -120,6 +120,29 @@ struct LogicReport {
     std::vector<std::pair<std::string, uint64_t>> tallies;
 };
 
+// How long a hop takes on the router a logic runs on, for the logics that time their phases by the
+// clock: a whole packet of `flits` crosses a link and can be routed at the next node of(flits) cycles
+// after it started, at zero load. On the ideal router that is its flits (the papers' slot); the
+// input-buffered router adds its router and link delays, and with a link period P takes P cycles a
+// flit. Built once at elaboration from the run's router (a ROM constant of every node's logic).
+struct HopTime {
+    unsigned period = 1;
+    unsigned extra = 0;
+    bool reinjects_whole = false;  // the packet then enters the next injection buffer whole before it is routed again
+    // One virtual channel of this many flits (0: more, or no credits): a packet after another on the
+    // same link waits for the credits of the one before unless the channel covers their round trip
+    // (credit_loop cycles past the packet's flits).
+    unsigned lone_vc_depth = 0;
+    unsigned credit_loop = 0;
+    // The slot: a packet's hop, and the wait for credits before the next packet on its link.
+    uint64_t of(uint64_t flits) const { return latency(flits) + credit_wait(flits); }
+    // Its hop alone: the packet is at the next node this many cycles after it started (at most of()).
+    uint64_t latency(uint64_t flits) const { return flits * period + extra + (reinjects_whole ? (flits - 1) * period : 0); }
+    uint64_t credit_wait(uint64_t flits) const {
+        return lone_vc_depth && flits + credit_loop > lone_vc_depth ? flits + credit_loop - lone_vc_depth : 0;
+    }
+};
+
 struct LocalView {
     uint32_t id;
     const Topology* topology;

@@ -74,23 +74,27 @@ void say_deadlock_check(RunResult& r, const DeadlockCheck& d) {
     r.deadlock_freedom += "; checked: " + d.graph_words();
 }
 
-// A collective on the input-buffered router whose routes' channel dependency graph has a cycle in
-// the router, with neither --forwarding nor --network-interface given, runs through the node on an
-// all-port network interface instead: deadlock-free on any number of virtual channels, the papers'
-// all-port model. The words say so, and how to run it in the router anyway.
+// A collective on the input-buffered router, with neither --forwarding nor --network-interface
+// given, runs through the node on an all-port network interface: deadlock-free on any number of
+// virtual channels (every hop ends in the node's memory), the papers' all-port model, and the one
+// mode in which every collective of the registry keeps its schedule (a phase-timed logic's slot is
+// the router's zero-load hop, which contention in the router can stretch). The words say so, what
+// the routes' graph is in the router, and how to run it there.
 std::string choose_forwarding(RunConfig& c, std::optional<DeadlockCheck>& check) {
     const auto given = [&](const char* knob) {
         return std::find(c.ib_given.begin(), c.ib_given.end(), knob) != c.ib_given.end();
     };
-    if (!check || !check->checked || check->acyclic() || find_task(c.task)->kind == TaskKind::traffic || given("forwarding") ||
+    if (!check || check->adaptive || find_task(c.task)->kind == TaskKind::traffic || given("forwarding") ||
         given("network-interface") || c.uses_rtl())
         return "";
-    const std::string in_router = check->graph_words();
+    const bool cyclic = check->checked && !check->acyclic();
+    const std::string in_router =
+        check->checked ? check->graph_words() : "its channel dependency graph is not checked (" + check->not_checked + ")";
     c.ib.forwarding = Forwarding::node;
     c.ib.network_interface = InjectionModel::all_port;
     check = check_deadlock(c);
-    return "; forwarded through the node on an all-port network interface, chosen because in the router " + in_router +
-           " (--forwarding router runs it there, and may stall)";
+    return "; forwarded through the node on an all-port network interface, a collective's mode unless told (in the router " +
+           in_router + (cyclic ? ": --forwarding router runs it there, and may stall)" : "; --forwarding router runs it there)");
 }
 
 int cmd_run(const RunConfig& given, bool json, const RerunPolicy& policy) {

@@ -472,8 +472,8 @@ TEST(CommandLine, AnInputBufferedStallNamesTheDepthThatRunsIt) {
         EXPECT_TRUE(traces[0] == traces[1]) << "--vc-depth " << depth << " ran otherwise than 255-flit channels";
     }
     const auto deep_too =
-        nlohmann::json::parse(cubecast_cli("run --task pmnb --algorithm vb2 --dim 4 --k 5 --buffering input --router-delay 3 "
-                                           "--forwarding router --json")
+        nlohmann::json::parse(cubecast_cli("run --task pmnb --algorithm vb2 --dim 4 --k 5 --buffering input --forwarding router "
+                                           "--json")
                                   .out);
     EXPECT_EQ(deep_too.at("status"), "deadlock");
     EXPECT_FALSE(deep_too.contains("vc_depth_needed"));
@@ -1167,8 +1167,8 @@ TEST(CommandLine, CheckDeadlockProvesOrNamesACycle) {
     EXPECT_NE(table.out.find("deadlock freedom            not guaranteed: the channel dependency graph of this run (64 channels"),
               std::string::npos)
         << table.out;
-    // Not told where to forward, a collective whose routes close a cycle in the router runs through the
-    // node on an all-port network interface, and the report says why; told, it does as it is told.
+    // Not told where to forward, a collective runs through the node on an all-port network interface,
+    // and the report says so and what its routes' graph is in the router; told, it does as it is told.
     const CliResult chosen = cubecast_cli("run --task mnb --dim 4 --buffering input --vcs 4 --json");
     ASSERT_EQ(chosen.code, 0) << chosen.err;
     const auto c = nlohmann::json::parse(chosen.out);
@@ -1176,9 +1176,18 @@ TEST(CommandLine, CheckDeadlockProvesOrNamesACycle) {
     EXPECT_EQ(c["router"]["network_interface"], "all-port");
     EXPECT_EQ(c["completion_cycles"], 4) << "003 §2: ceil(15/4) slots";
     const std::string words = c["router"]["deadlock_freedom"];
-    EXPECT_NE(words.find("chosen because in the router the channel dependency graph of this run (64 channels"), std::string::npos)
+    EXPECT_NE(words.find("a collective's mode unless told (in the router the channel dependency graph of this run (64 channels"),
+              std::string::npos)
         << words;
-    EXPECT_NE(words.find("--forwarding router runs it there"), std::string::npos) << words;
+    EXPECT_NE(words.find("has the cycle"), std::string::npos) << words;
+    EXPECT_NE(words.find("--forwarding router runs it there, and may stall)"), std::string::npos) << words;
+    // The total exchange's routes are acyclic in the router too; through the node it keeps 003 §4's
+    // 2^(d-1) slots.
+    const auto te = nlohmann::json::parse(cubecast_cli("run --task te --dim 5 --buffering input --json").out);
+    EXPECT_EQ(te["router"]["forwarding"], "node");
+    EXPECT_EQ(te["completion_cycles"], 16);
+    EXPECT_NE(te["router"]["deadlock_freedom"].get<std::string>().find("is acyclic; --forwarding router runs it there)"),
+              std::string::npos);
     const auto told = nlohmann::json::parse(
         cubecast_cli("run --task mnb --dim 4 --buffering input --vcs 4 --network-interface one-port --json").out);
     EXPECT_EQ(told["router"]["forwarding"], "router");
