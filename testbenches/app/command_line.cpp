@@ -228,13 +228,14 @@ struct CommonOptions {
                         "link (wrap, default) or for a whole ring a route wraps on (partition, BookSim's); off may deadlock")
             ->group(kInputBufferedRouter);
         app->add_option("--forwarding", forwarding,
-                        "--buffering input: a packet that goes on is forwarded in the router (default), or through the node "
-                        "(ejected whole and injected again: a collective is deadlock-free on one virtual channel)")
+                        "--buffering input: a packet that goes on is forwarded in the router, or through the node (ejected "
+                        "whole and injected again: a collective is deadlock-free on one virtual channel); default: node for "
+                        "a collective given to cubecast run without this or --network-interface, else router")
             ->group(kInputBufferedRouter);
         app->add_option("--network-interface", network_interface,
                         "--buffering input: the node's network interface injects into one injection input, a packet at a "
-                        "time (one-port, default), or into one per link, each link's copies in schedule order (all-port, "
-                        "the papers' model)")
+                        "time (one-port), or into one per link, each link's copies in schedule order (all-port, the papers' "
+                        "model); default: all-port where --forwarding defaults to node, else one-port")
             ->group(kInputBufferedRouter);
         app->add_option("--router", router, "router at every node: systemc or rtl (the Verilated Verilog router)")
             ->group(kVerilogRouter);
