@@ -2,6 +2,7 @@
 // network: what ran, the paper's time and the bounds, the nodes' deliveries, the routers' tallies and
 // problems, packet conservation, and the verdict's precedence (a broken rule outranks a stall).
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 
 #include "models/observe/cycle_waves.h"
@@ -284,11 +285,20 @@ void Network::report_bounds(RunResult& r) const {
     if (!r.paper_slots) return;
     // The papers assume unbounded queues ("infinite storage") and their own port model.
     const PortModel model = options.port_model;
-    if (config_.buffering == Buffering::input)
+    if (config_.buffering == Buffering::input) {
         r.bound_note =
             "an input-buffered router (the paper's router queues at its outputs, sends every copy at once, "
             "and has no pipeline): the bound is what the schedule loses against";
-    else if (config_.queue_depth)
+        // Restated in this router's hop, the slot the phase-timed logics count in (HopTime).
+        const uint64_t hop = hop_time(config_).of(config_.packet_flits);
+        if (hop != config_.packet_flits) {
+            std::ostringstream os;
+            os << "; a hop of a " << config_.packet_flits << "-flit packet takes " << hop << " cycles on it at zero load, so the "
+               << "claim counted in its hops is about " << static_cast<uint64_t>(std::ceil(r.paper_slots->value() * hop))
+               << " cycles";
+            r.bound_note += os.str();
+        }
+    } else if (config_.queue_depth)
         r.bound_note =
             "queues bounded at " + std::to_string(config_.queue_depth) + " packets (the paper assumes unbounded queues)";
     else if (model != PortModel::mla && model != algo_->paper_port_model)

@@ -1212,3 +1212,19 @@ TEST(CommandLine, CheckDeadlockProvesOrNamesACycle) {
         expect_bad_input("run --task mnb --dim 4 --buffering input --forwarding node --router rtl", "--forwarding node",
                          "not in the Verilog router yet");
 }
+
+// On the input-buffered router the report restates the paper's claim in the router's hop: 004's vb3
+// on the 6-cube with M = 16 claims ceil(M/d) + 2d + 4d t_p - 1 = 3 + 12 + 24 - 1 = 38 slots (t_p = 1),
+// and a hop of a 1-flit packet with a router delay of 3 takes 4 cycles, so 152; the run keeps it.
+TEST(CommandLine, TheClaimIsRestatedInTheRoutersHop) {
+    const CliResult r = cubecast_cli("run --task pmnb --algorithm vb3 --dim 6 --k 16 --buffering input --router-delay 3 --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_NE(j.at("bound_note")
+                  .get<std::string>()
+                  .find("a hop of a 1-flit packet takes 4 cycles on it at zero load, so the "
+                        "claim counted in its hops is about 152 cycles"),
+              std::string::npos)
+        << j.at("bound_note");
+    EXPECT_LE(j.at("completion_cycles").get<uint64_t>(), 152u);
+}
