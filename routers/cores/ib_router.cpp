@@ -328,11 +328,7 @@ void InputBufferedRouter::consume(VirtualChannel& c) {
     if (c.through_node) {
         forward_through_node(c.copies, std::move(packet));
     } else if (hold) {
-        if (c.held_delivers) {  // the node's copy, counted out as it is delivered
-            ++counters_.in_routers;
-            to_node_.push_back({cycle_ + ib_.ejection_delay, packet});
-            deliver_due();
-        }
+        if (c.held_delivers) eject(packet);
         held_.push_back(std::move(packet));
     }
     ++counters_.progress;
@@ -347,9 +343,7 @@ void InputBufferedRouter::forward_through_node(const CopyList& copies, Packet pa
     Decision again;
     for (const PacketCopy& k : copies) {
         if (k.port == ports_) {
-            ++counters_.in_routers;  // the local copy, counted out as it is delivered
-            to_node_.push_back({cycle_ + ib_.ejection_delay, packet});
-            deliver_due();
+            eject(packet);
         } else if (k.escape >= 0) {
             again.forward_or_escape(k.port, static_cast<unsigned>(k.escape));
         } else {
@@ -361,6 +355,14 @@ void InputBufferedRouter::forward_through_node(const CopyList& copies, Packet pa
         return;
     }
     emitted_.push_back(PendingInjection{std::move(packet), std::move(again)});
+}
+
+// The node's copy of a packet taken whole from its input channel, delivered after the ejection delay
+// (counted in the router until then).
+void InputBufferedRouter::eject(const Packet& packet) {
+    ++counters_.in_routers;
+    to_node_.push_back({cycle_ + ib_.ejection_delay, packet});
+    deliver_due();
 }
 
 // The node's packets that joined the network interface at this edge (own packets at reset count
@@ -429,10 +431,13 @@ void InputBufferedRouter::inject_flit(unsigned j) {
     NetworkInterface::Injector& in = ni_.injector(j);
     const unsigned input = ports_ + j;
     if (in.vc < 0) {
-        const auto free_vc = [&] {
+        const auto free_vc = [&] {  // (the search starts after it next time, even if its packet sends nothing)
             for (unsigned k = 0; k < ib_.vcs; ++k) {
                 const unsigned v = (in.pointer + k) % ib_.vcs;
-                if (channel(input, v).occupancy() < ib_.vc_depth) return static_cast<int>(v);
+                if (channel(input, v).occupancy() < ib_.vc_depth) {
+                    in.pointer = (v + 1) % ib_.vcs;
+                    return static_cast<int>(v);
+                }
             }
             return -1;
         };
@@ -454,14 +459,12 @@ void InputBufferedRouter::inject_flit(unsigned j) {
             PendingInjection pending = std::move(source.front());
             source.pop_front();
             if (own) made_at_.pop_front();
-            in.pointer = (static_cast<unsigned>(v) + 1) % ib_.vcs;
             copies = injected_copies(pending, own);
             if (copies.empty()) return;  // nothing to send
             in.packet = std::move(pending.packet);
             in.vc = v;
         }
         ni_.started(j);
-        in.pointer = (static_cast<unsigned>(in.vc) + 1) % ib_.vcs;
         in.flit = 0;
         injected_copies_[j * ib_.vcs + static_cast<unsigned>(in.vc)].push_back(std::move(copies));
     }

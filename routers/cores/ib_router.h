@@ -177,6 +177,7 @@ private:
     // among the first `count` (all, or the escape channels; dateline classes split them in halves).
     uint32_t vc_class(unsigned p, unsigned vc, unsigned q, const Header& h, unsigned count) const;
     void forward_through_node(const CopyList& copies, Packet packet);
+    void eject(const Packet& packet);
     // A virtual channel (and an input's) as the stuck report's words see it.
     VcSnapshot snapshot(unsigned p, unsigned vc) const;
     std::vector<VcSnapshot> input_snapshot(unsigned p) const;

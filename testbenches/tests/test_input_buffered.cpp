@@ -403,6 +403,26 @@ RunConfig small_collective(const std::string& task, const std::string& algorithm
     return input_buffered(c, s, vcs, std::max(c.packet_flits, c.token_flits));
 }
 
+// Every collective of the registry forwarded through the node on one VC, on the network interface
+// `model`, in each switching mode, with router delay 0 and 3: f(its task/algorithm, its topology,
+// the configuration) for each configuration it takes, named in a SCOPED_TRACE.
+template <class F>
+void for_each_through_node(InjectionModel model, F f) {
+    for_each_collective([&](const AlgorithmEntry& e, const std::string& task, const std::string& topology) {
+        for (Switching s : {Switching::wormhole, Switching::cut_through, Switching::store_forward})
+            for (unsigned delay : {0u, 3u}) {
+                RunConfig c = small_collective(task, e.name, topology, s, 1);
+                c.ib.router_delay = delay;
+                c.ib.forwarding = Forwarding::node;
+                c.ib.network_interface = model;
+                if (validate(c)) continue;
+                const std::string name = task + "/" + e.name;
+                SCOPED_TRACE(name + " on " + topology + " " + switching_name(s) + " R " + std::to_string(delay));
+                f(name, topology, c);
+            }
+    });
+}
+
 }  // namespace
 
 // Every collective of the registry on input-buffered routers with the smallest buffers they accept:
@@ -454,33 +474,25 @@ TEST(InputBuffered, EveryCollectiveDeliversOnceOrSaysWhyNot) {
 TEST(InputBuffered, ThroughTheNodeNoCollectiveHoldsTheNetwork) {
     unsigned runs = 0, ok = 0;
     const std::set<std::string> must_finish = {"mnb/bostt", "mnb/sbt", "snb/sbt", "te/bostt", "mnb/quadrant"};
-    for_each_collective([&](const AlgorithmEntry& e, const std::string& task, const std::string& topology) {
-        for (Switching s : {Switching::wormhole, Switching::cut_through, Switching::store_forward})
-            for (unsigned delay : {0u, 3u}) {
-                RunConfig c = small_collective(task, e.name, topology, s, 1);
-                c.ib.router_delay = delay;
-                c.ib.forwarding = Forwarding::node;
-                if (validate(c)) continue;
-                const std::string name = task + "/" + e.name;
-                SCOPED_TRACE(name + " on " + topology + " " + switching_name(s) + " R " + std::to_string(delay));
-                const RunResult r = simulate_isolated(c).result;
-                ++runs;
-                if (r.status == RunStatus::ok) {
-                    ++ok;
-                    EXPECT_TRUE(r.delivered_exactly_once);
-                    EXPECT_TRUE(r.conserved);
-                } else if (r.status == RunStatus::deadlock) {
-                    // (a stall's conservation is judged only when no packet stayed inside a router)
-                    EXPECT_TRUE(r.conservation_judged && r.conserved) << "a packet held in the network: " << r.stall_diagnosis;
-                } else {
-                    EXPECT_EQ(r.status, RunStatus::check_failed);
-                    EXPECT_FALSE(r.problems.empty());
-                }
-                if (must_finish.count(name) && (topology == "hypercube" || name == "mnb/quadrant")) {
-                    EXPECT_EQ(r.status, RunStatus::ok) << (r.problems.empty() ? "" : r.problems.front());
-                }
+    for_each_through_node(
+        InjectionModel::one_port, [&](const std::string& name, const std::string& topology, const RunConfig& c) {
+            const RunResult r = simulate_isolated(c).result;
+            ++runs;
+            if (r.status == RunStatus::ok) {
+                ++ok;
+                EXPECT_TRUE(r.delivered_exactly_once);
+                EXPECT_TRUE(r.conserved);
+            } else if (r.status == RunStatus::deadlock) {
+                // (a stall's conservation is judged only when no packet stayed inside a router)
+                EXPECT_TRUE(r.conservation_judged && r.conserved) << "a packet held in the network: " << r.stall_diagnosis;
+            } else {
+                EXPECT_EQ(r.status, RunStatus::check_failed);
+                EXPECT_FALSE(r.problems.empty());
             }
-    });
+            if (must_finish.count(name) && (topology == "hypercube" || name == "mnb/quadrant")) {
+                EXPECT_EQ(r.status, RunStatus::ok) << (r.problems.empty() ? "" : r.problems.front());
+            }
+        });
     EXPECT_GT(runs, 100u);
     std::cout << runs << " collective runs through the node on one VC, " << ok << " finished\n";
 }
@@ -584,21 +596,12 @@ TEST(InputBuffered, APacketHeldAndDeliveredReachesTheNode) {
 // (HopTime: the packet's flits plus the router and link delays), so none fails its own timing.
 TEST(InputBuffered, ThroughTheNodeOnEveryLinkEveryCollectiveFinishes) {
     unsigned runs = 0;
-    for_each_collective([&](const AlgorithmEntry& e, const std::string& task, const std::string& topology) {
-        for (Switching s : {Switching::wormhole, Switching::cut_through, Switching::store_forward})
-            for (unsigned delay : {0u, 3u}) {
-                RunConfig c = small_collective(task, e.name, topology, s, 1);
-                c.ib.router_delay = delay;
-                c.ib.forwarding = Forwarding::node;
-                c.ib.network_interface = InjectionModel::all_port;
-                if (validate(c)) continue;
-                SCOPED_TRACE(task + "/" + e.name + " on " + topology + " " + switching_name(s) + " R " + std::to_string(delay));
-                const RunResult r = simulate_isolated(c).result;
-                ++runs;
-                ASSERT_EQ(r.status, RunStatus::ok) << (r.problems.empty() ? r.stall_diagnosis : r.problems.front());
-                EXPECT_TRUE(r.delivered_exactly_once);
-                EXPECT_TRUE(r.conserved);
-            }
+    for_each_through_node(InjectionModel::all_port, [&](const std::string&, const std::string&, const RunConfig& c) {
+        const RunResult r = simulate_isolated(c).result;
+        ++runs;
+        ASSERT_EQ(r.status, RunStatus::ok) << (r.problems.empty() ? r.stall_diagnosis : r.problems.front());
+        EXPECT_TRUE(r.delivered_exactly_once);
+        EXPECT_TRUE(r.conserved);
     });
     EXPECT_GT(runs, 100u);
 }
