@@ -19,12 +19,12 @@
 #include "models/sim/validate.h"
 #include "routers/algorithms/registry.h"
 #include "routers/blocks/dateline_class.h"
+#include "routers/logic/vc_classes.h"
 
 namespace cubecast {
 
 size_t ChannelDependencyGraph::channel(uint32_t src, uint32_t dst, unsigned vc_class) {
-    const uint64_t key =
-        (static_cast<uint64_t>(src) << 33) | (static_cast<uint64_t>(dst) << 1) | (vc_class & 1u);  // (classes 0, 1)
+    const uint64_t key = (static_cast<uint64_t>(src) << 36) | (static_cast<uint64_t>(dst) << 8) | (vc_class & 0xffu);
     const auto [it, added] = index_.emplace(key, channels_.size());
     if (added) {
         channels_.push_back({src, dst, vc_class});
@@ -84,6 +84,7 @@ std::string ChannelDependencyGraph::name(size_t c) const {
 
 ClassRule class_rule(const RunConfig& c, const Topology& topology) {
     ClassRule rule;
+    rule.route_classes = c.buffering == Buffering::input ? c.ib.vc_classes : 1;
     rule.datelines = c.buffering == Buffering::input && uses_dateline_classes(topology, c.ib);
     rule.partition = c.ib.datelines == Datelines::partition;
     rule.through_node = c.buffering == Buffering::input && c.ib.forwarding == Forwarding::node;
@@ -181,6 +182,7 @@ ChannelDependencyGraph dependency_graph_from_trace(std::istream& trace, const To
         uint64_t start;
         size_t channel;
         unsigned port;  // at the receiver: the port it came in by
+        unsigned route_class;
         bool upper;
     };
     // Every arrival of a copy at a node. A hop depends on each arrival of its header at its source
@@ -194,17 +196,20 @@ ChannelDependencyGraph dependency_graph_from_trace(std::istream& trace, const To
         const auto it = rule.through_node ? arrivals.end() : arrivals.find(copy_at(r.header, r.src));
         leaving.clear();
         const auto leave = [&](const Arrival* from) {
+            const unsigned route_class = next_turn_class(topology, from ? static_cast<int>(from->port) : kLocalPort,
+                                                         from ? from->route_class : 0, out, rule.route_classes);
             bool upper = false;
             if (rule.datelines) {
-                const bool continuing = from && topology.port_dimension(from->port) == topology.port_dimension(out);
+                const bool continuing = from && topology.port_dimension(from->port) == topology.port_dimension(out) &&
+                                        from->route_class == route_class;
                 upper =
                     takes_upper_dateline_class(topology, rule.partition, r.src, continuing, from && from->upper, out, r.header);
             }
-            const size_t c = g.channel(r.src, r.dst, upper ? 1 : 0);
+            const size_t c = g.channel(r.src, r.dst, route_class * (rule.datelines ? 2 : 1) + (upper ? 1 : 0));
             if (from) g.depend(from->channel, c);
             for (const Arrival& l : leaving)
                 if (l.channel == c) return;
-            leaving.push_back({r.start, c, *topology.port_to(r.dst, r.src), upper});
+            leaving.push_back({r.start, c, *topology.port_to(r.dst, r.src), route_class, upper});
         };
         bool any = false;
         if (it != arrivals.end())
@@ -227,7 +232,8 @@ DeadlockCheck check_graph(const ChannelDependencyGraph& g) {
 }
 
 std::string DeadlockCheck::graph_words() const {
-    const std::string size = std::to_string(channels) + " channels, " + std::to_string(dependencies) + " dependencies";
+    std::string size = std::to_string(channels) + " channels, " + std::to_string(dependencies) + " dependencies";
+    if (route_classes > 1) size += ", " + std::to_string(route_classes) + " route classes";
     if (cycle.empty()) return "the channel dependency graph of this run (" + size + ") is acyclic";
     std::string names;
     for (const std::string& c : cycle) names += c + " -> ";
@@ -237,7 +243,21 @@ std::string DeadlockCheck::graph_words() const {
 
 std::string DeadlockCheck::line() const {
     if (!checked) return "not checked (" + not_checked + ")";
-    return (cycle.empty() ? "deadlock-free: " : "not guaranteed: ") + graph_words();
+    if (cycle.empty()) return "deadlock-free: " + graph_words();
+    std::string s = "not guaranteed: " + graph_words();
+    if (declared_classes > 1) {
+        const std::string classes = "its " + std::to_string(declared_classes) + " route classes";
+        if (in_rtl)
+            s += "; " + classes + " are not in the Verilog router yet";
+        else if (!acyclic_with_classes)
+            s += "; " + classes + " (--vcs " + std::to_string(vcs_for_classes) + ") do not make it acyclic either";
+        else if (vcs_for_classes > kMaxVcs)
+            s += "; " + classes + " would make it acyclic but take " + std::to_string(vcs_for_classes) +
+                 " virtual channels, more than the router's " + std::to_string(kMaxVcs) + " (--forwarding node runs it on one)";
+        else
+            s += "; with --vcs " + std::to_string(vcs_for_classes) + " " + classes + " make it acyclic";
+    }
+    return s;
 }
 
 namespace {
@@ -272,6 +292,17 @@ DeadlockCheck check_deadlock(const RunConfig& given) {
         return d;
     }
     const ClassRule rule = class_rule(c, *topology);
+    d.route_classes = rule.route_classes;
+    // A collective that declares route classes its VCs do not cover (or in the Verilog router): the
+    // dry run's routes are checked with them too, to say what they would make of it.
+    ClassRule with_classes = rule;
+    if (entry && rule.route_classes == 1 && entry->route_classes(*topology) > 1 && !rule.through_node) {
+        d.declared_classes = entry->route_classes(*topology);
+        d.vcs_for_classes = vcs_for_route_classes(*topology, c.ib, d.declared_classes);
+        d.in_rtl = c.uses_rtl();
+        with_classes.route_classes = d.declared_classes;
+        with_classes.datelines = c.ib.datelines != Datelines::off && topology->wraps();
+    }
     if (rule.through_node) {  // every hop ends in the node's memory: no channel waits on another, whatever the routes
         d.checked = true;
         d.channels = topology->directed_links();
@@ -306,6 +337,11 @@ DeadlockCheck check_deadlock(const RunConfig& given) {
                 std::ifstream in(path);
                 const DeadlockCheck k = check_graph(dependency_graph_from_trace(in, *topology, rule));
                 j = {{"channels", k.channels}, {"dependencies", k.dependencies}, {"cycle", k.cycle}};
+                if (d.declared_classes > 1 && !k.cycle.empty()) {
+                    std::ifstream again(path);
+                    j["acyclic_with_classes"] =
+                        check_graph(dependency_graph_from_trace(again, *topology, with_classes)).cycle.empty();
+                }
             } catch (const std::exception& e) {
                 j = {{"error", e.what()}};
             }
@@ -325,6 +361,7 @@ DeadlockCheck check_deadlock(const RunConfig& given) {
     d.channels = j["channels"];
     d.dependencies = j["dependencies"];
     d.cycle = j["cycle"].get<std::vector<std::string>>();
+    d.acyclic_with_classes = j.value("acyclic_with_classes", false);
     return d;
 }
 

@@ -53,11 +53,13 @@ private:
     bool classes_ = false;
 };
 
-// How the router picks a copy's class: none (one class), or the dateline classes of a torus.
+// How the router picks a copy's class: its route class (a turn down the port order takes the next),
+// and within it the dateline classes of a torus.
 struct ClassRule {
     bool datelines = false;
-    bool partition = false;     // BookSim2's scheme, else wrap
-    bool through_node = false;  // --forwarding node: every hop leaves from the node (no channel waits on another)
+    bool partition = false;      // BookSim2's scheme, else wrap
+    bool through_node = false;   // --forwarding node: every hop leaves from the node (no channel waits on another)
+    unsigned route_classes = 1;  // a collective's route classes (routers/logic/vc_classes.h: turns)
 };
 ClassRule class_rule(const RunConfig& c, const Topology& topology);
 

@@ -316,6 +316,10 @@ json deadlock_check_json(const DeadlockCheck& d) {
             {"channels", d.checked ? json(d.channels) : json(nullptr)},
             {"dependencies", d.checked ? json(d.dependencies) : json(nullptr)},
             {"cycle", d.cycle},
+            {"route_classes", d.route_classes},
+            {"declared_classes", d.declared_classes},
+            {"vcs_for_classes", d.declared_classes > 1 ? json(d.vcs_for_classes) : json(nullptr)},
+            {"acyclic_with_classes", d.declared_classes > 1 && !d.in_rtl ? json(d.acyclic_with_classes) : json(nullptr)},
             {"not_checked", d.checked ? json(nullptr) : json(d.not_checked)}};
 }
 
@@ -385,6 +389,13 @@ RunResult result_from_json(const json& j) {
             d.channels = k.at("channels");
             d.dependencies = k.at("dependencies");
             d.cycle = k.at("cycle").get<std::vector<std::string>>();
+            d.route_classes = k.value("route_classes", 1u);
+            d.declared_classes = k.value("declared_classes", 1u);
+            if (d.declared_classes > 1) {
+                d.vcs_for_classes = k.at("vcs_for_classes").get<unsigned>();
+                d.in_rtl = k.at("acyclic_with_classes").is_null();
+                d.acyclic_with_classes = !d.in_rtl && k.at("acyclic_with_classes").get<bool>();
+            }
         } else {
             d.not_checked = k.at("not_checked");
         }

@@ -155,6 +155,14 @@ struct DeadlockCheck {
     bool adaptive = false;    // not checked: an adaptive routing
     size_t channels = 0, dependencies = 0;
     std::vector<std::string> cycle;  // channel names, when one is found
+    // A collective's route classes in the router (routers/logic/vc_classes.h): those the run takes
+    // (1: one class), and, when it takes one but its entry declares more (its VCs do not cover them),
+    // how many it declares, the VCs they need and whether its routes are acyclic with them.
+    unsigned route_classes = 1;
+    unsigned declared_classes = 1;
+    unsigned vcs_for_classes = 0;
+    bool acyclic_with_classes = false;
+    bool in_rtl = false;  // the Verilog router, which has no route classes yet
     bool acyclic() const { return checked && cycle.empty(); }
     std::string line() const;         // "deadlock-free: ...", "not guaranteed: ..." or "not checked (...)"
     std::string graph_words() const;  // "the channel dependency graph of this run (...) is acyclic" (or its cycle)

@@ -18,6 +18,7 @@
 #include "models/sim/memory_estimate.h"
 #include "models/sim/presets.h"
 #include "routers/algorithms/registry.h"
+#include "routers/blocks/dateline_class.h"
 #include "routers/cores/rtl_build.h"
 #include "routers/logic/port_model.h"
 
@@ -501,7 +502,19 @@ RunConfig with_defaults(const RunConfig& given) {
             break;
         }
     }
+    c.ib.vc_classes = route_classes_taken(c, *make_topology(c.topology, c.dim, c.radix));
     return c;
+}
+
+// A collective forwarded in the input-buffered router takes its entry's route classes when its virtual
+// channels cover them (two each on a torus with datelines), not in the Verilog router (which has no
+// classes yet: a run there stays as it was); else one, and the deadlock check says what the run then is.
+unsigned route_classes_taken(const RunConfig& c, const Topology& network) {
+    if (c.buffering != Buffering::input || c.ib.forwarding != Forwarding::router || c.uses_rtl()) return 1;
+    const TaskInfo* task = find_task(c.task);
+    const AlgorithmEntry* e = task ? algorithms().find(task->kind, c.algorithm) : nullptr;
+    if (!e || e->route_classes(network) <= 1) return 1;
+    return c.ib.vcs >= vcs_for_route_classes(network, c.ib, e->route_classes(network)) ? e->route_classes(network) : 1;
 }
 
 std::optional<std::string> range_problem(const std::string& option, long long value, const RunConfig& c) {

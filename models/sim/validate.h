@@ -19,6 +19,9 @@ std::optional<std::string> range_problem(const std::string& option, long long va
 // The config with what was left to the defaults filled in: the task's natural algorithm on its
 // topology, and packets of the least length the algorithm takes. validate() and simulate() see this.
 RunConfig with_defaults(const RunConfig& c);
+// The route classes (routers/logic/vc_classes.h) the run's collective takes in the input-buffered
+// router: its entry's when its packets are forwarded there and its virtual channels cover them, else 1.
+unsigned route_classes_taken(const RunConfig& c, const Topology& network);
 // c as a run made for its figures alone (a stall's tries, the deadlock check's routes): the SystemC
 // router at every node, no output file written, no progress lines, nothing chosen to report.
 RunConfig without_outputs(RunConfig c);

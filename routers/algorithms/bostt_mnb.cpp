@@ -56,12 +56,21 @@ LogicFactory build_full(const AlgorithmSetup& s) {
 }  // namespace
 
 void register_bostt_mnb(Registry& r) {
-    r.add({TaskKind::mnb, "bostt", "003 §2 (classes R_kn, sets A_i, xor-translated trees)", "ceil((2^d-1)/d)",
-           [](const BoundQuery& q) {
-               const unsigned d = q.topology.dim();
-               return Bounds{Slots(mnb_optimal_slots(d)), mnb_lower_bound(q), broadcast_transmissions(d)};
-           },
-           build});
+    AlgorithmEntry mnb{TaskKind::mnb,
+                       "bostt",
+                       "003 §2 (classes R_kn, sets A_i, xor-translated trees)",
+                       "ceil((2^d-1)/d)",
+                       [](const BoundQuery& q) {
+                           const unsigned d = q.topology.dim();
+                           return Bounds{Slots(mnb_optimal_slots(d)), mnb_lower_bound(q), broadcast_transmissions(d)};
+                       },
+                       build};
+    // Forwarded in the router, the translated trees' routes turn down the dimension order (one class
+    // is cyclic); each route is a shortest path, every dimension at most once, so it turns down at
+    // most d - 1 times: d classes (vc_classes.h). (Its traces use d - 1 on even d.)
+    mnb.vc_scheme = VcClassScheme::turns;
+    mnb.vc_classes = [](const Topology& t) { return t.dim(); };
+    r.add(std::move(mnb));
     // 004 §IV: T_PMNB <= ceil((N-1)/d) by a full MNB; M active packets need M(N-1) transmissions.
     r.add({TaskKind::pmnb, "full-mnb", "004 §IV baseline (003's optimal MNB, dummy packets for inactive nodes)", "ceil((N-1)/d)",
            [](const BoundQuery& q) {

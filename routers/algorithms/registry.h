@@ -16,6 +16,7 @@
 #include "routers/algorithms/pmnb_period.h"
 #include "routers/logic/control_logic.h"
 #include "routers/logic/port_model.h"
+#include "routers/logic/vc_classes.h"
 
 namespace cubecast {
 
@@ -114,6 +115,14 @@ struct AlgorithmEntry {
     // slots), with the X and V of the dynamic broadcasting theorem.
     std::function<PeriodFactory(const AlgorithmSetup&)> build_period = nullptr;
     std::function<PeriodCost(const Topology&, const FormulaOptions&)> period_cost = nullptr;
+    // Its routes' virtual-channel classes when its packets are forwarded in the input-buffered router
+    // (routers/logic/vc_classes.h): the scheme and how many classes it declares on a topology (nullptr:
+    // one). The channel-dependency check proves each run with them.
+    VcClassScheme vc_scheme = VcClassScheme::one;
+    std::function<unsigned(const Topology&)> vc_classes = nullptr;
+    unsigned route_classes(const Topology& t) const {
+        return vc_scheme == VcClassScheme::turns && vc_classes ? vc_classes(t) : 1;
+    }
 };
 
 class Registry {

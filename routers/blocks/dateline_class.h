@@ -10,9 +10,15 @@
 
 namespace cubecast {
 
-// Whether the router splits a torus's virtual channels into the two dateline classes at all.
+// Whether the router splits a torus's virtual channels into the two dateline classes at all (each
+// route class, routers/logic/vc_classes.h, into two halves).
 inline bool uses_dateline_classes(const Topology& topology, const InputBuffering& ib) {
-    return ib.datelines != Datelines::off && topology.wraps() && ib.vcs >= 2;
+    return ib.datelines != Datelines::off && topology.wraps() && ib.vcs >= 2 * ib.vc_classes;
+}
+
+// The virtual channels `classes` route classes take: one each, two on a torus with datelines.
+inline unsigned vcs_for_route_classes(const Topology& topology, const InputBuffering& ib, unsigned classes) {
+    return classes * (ib.datelines != Datelines::off && topology.wraps() ? 2 : 1);
 }
 
 // Whether the copy of `h` leaving `node` by port `out` takes the upper class. `continuing`: it arrived

@@ -63,6 +63,9 @@ struct InputBuffering {
     Datelines datelines = Datelines::wrap;  // torus: two virtual-channel classes (needs vcs >= 2)
     Forwarding forwarding = Forwarding::router;
     InjectionModel network_interface = InjectionModel::one_port;
+    // The virtual-channel classes a collective's routes take in the router (routers/logic/vc_classes.h):
+    // resolved from its registry entry for the run (with_defaults), not a knob; 1: one class.
+    unsigned vc_classes = 1;
     uint64_t plant_lost_credit_at = 0;  // test hook: from this run cycle on, the next credit a router frees is lost (0: never)
     // A stall's diagnosis run (0: off): the run stops once a virtual channel has fewer credits than this
     // after a flit left for it, or an injection channel is full (its buffers, not the schedule, then decide).

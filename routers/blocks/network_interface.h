@@ -8,7 +8,9 @@
 //     of its link in schedule order (the logic's queue key: not-before cycle, then priority, then
 //     arrival), and leave when their not-before cycle has come, every link at once. The node's memory
 //     takes them all: a collective forwarded through the node then pays a hop's ejection and injection
-//     but not the one link's bandwidth.
+//     but not the one link's bandwidth. Its ejection side is all-port too: the node takes a flit from
+//     every input at once, each input's copy for the node by its own lane (eject_by_lanes in
+//     ib_router_allocation.cpp), not through the switch's one local output.
 // The router (ib_router.cpp) pushes the flits; this block keeps who injects what, and when.
 #pragma once
 #include <algorithm>

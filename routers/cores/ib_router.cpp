@@ -15,6 +15,7 @@ InputBufferedRouter::InputBufferedRouter(sc_module_name name, uint32_t id, const
     : RouterCore(name, id, topology, config, std::move(logic), node, counters, Blocks::control_unit_only),
       datelines_(uses_dateline_classes(topology, ib)),
       escape_vcs_(escape_vcs(topology, ib)),
+      ejection_lanes_(ib.network_interface == InjectionModel::all_port && ib.ejection_vcs == 0),
       ib_(ib),
       ports_(topology.ports()),
       inputs_(topology.ports() + (ib.network_interface == InjectionModel::all_port ? topology.ports() : 1)),

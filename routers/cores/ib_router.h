@@ -13,7 +13,10 @@
 //   the SwitchAllocator (one flit per input and per output each cycle; the logic's queue key is its
 //   priority and not-before cycle);
 //   the crossbar and the output ports (VcOutputPort: credits per downstream virtual channel, returned
-//   `credit_delay` cycles late), and the local output to the node (one flit per cycle).
+//   `credit_delay` cycles late), and the local output to the node (one flit per cycle; all-port, a
+//   lane to the node from every input instead);
+//   a collective's route classes (routers/logic/vc_classes.h) split the virtual channels first, the
+//   dateline halves within each.
 // The control unit (own packets, held packets, emissions, the node's arrivals) is RouterCore's.
 // Per clock edge: credits in, flits in, the node's arrivals, network inputs routed, the control unit,
 // one flit injected, injection routed, virtual channels allocated, the switch allocated and
@@ -169,6 +172,9 @@ private:
     }
     void allocate_vcs();
     void allocate_switch_and_traverse();
+    void eject_by_lanes();
+    bool ejection_lanes_ = false;  // all-port without ejection virtual channels: a lane to the node from every input
+    uint32_t ejected_inputs_ = 0;  // the inputs that sent a flit to the node by their lane at this edge
     void traverse(unsigned p, unsigned vc, unsigned out);
     void drive_links();
     void drive_tlm_credits();

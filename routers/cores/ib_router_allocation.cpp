@@ -2,6 +2,7 @@
 #include "routers/cores/ib_router.h"
 
 #include "routers/blocks/dateline_class.h"
+#include "routers/logic/vc_classes.h"
 
 namespace cubecast {
 
@@ -18,15 +19,26 @@ namespace cubecast {
 // partition the class follows the rest of the route: the lower class never takes the wraparound
 // link, a minimal route wraps once at most (so a packet only goes from the upper class to the lower),
 // and the upper class's routes all cross the dateline within half a ring of it: neither closes.
+// A collective's route classes (routers/logic/vc_classes.h) come first: the copy's class is its
+// arrival's, one up at a turn down the port order, and its channels that class's; the dateline halves
+// are then taken within them.
 uint32_t InputBufferedRouter::vc_class(unsigned p, unsigned vc, unsigned q, const Header& h, unsigned count) const {
-    const uint32_t all = (1u << count) - 1;
+    const unsigned classes = count == ib_.vcs ? ib_.vc_classes : 1;  // (not among the escape channels)
+    const bool from_link = p < ports_;
+    const unsigned in_class = from_link && classes > 1 ? class_of_vc(vc, ib_.vcs, classes) : 0;
+    const unsigned out_class = next_turn_class(topology_, from_link ? static_cast<int>(p) : kLocalPort, in_class, q, classes);
+    const unsigned lo = first_vc_of_class(out_class, count, classes), hi = first_vc_of_class(out_class + 1, count, classes);
+    const uint32_t all = ((1u << (hi - lo)) - 1) << lo;
     if (!datelines_) return all;
-    const unsigned half = count / 2;
-    const uint32_t lower = (1u << half) - 1, upper = all & ~lower;
+    const unsigned half = (hi - lo) / 2;
+    const uint32_t lower = ((1u << half) - 1) << lo, upper = all & ~lower;
+    const unsigned in_lo = first_vc_of_class(in_class, count, classes), in_hi = first_vc_of_class(in_class + 1, count, classes);
     const bool continuing =  // on along the ring, in these channels
-        p < ports_ && topology_.port_dimension(p) == topology_.port_dimension(q) && vc < count;
+        from_link && topology_.port_dimension(p) == topology_.port_dimension(q) && vc >= in_lo && vc < in_hi &&
+        in_class == out_class;
+    const bool arrived_upper = vc >= in_lo + (in_hi - in_lo) / 2;
     const bool partition = ib_.datelines == Datelines::partition || count < ib_.vcs;
-    return takes_upper_dateline_class(topology_, partition, id_, continuing, vc >= half, q, h) ? upper : lower;
+    return takes_upper_dateline_class(topology_, partition, id_, continuing, arrived_upper, q, h) ? upper : lower;
 }
 
 // Escape channels for an adaptive routing (Duato's protocol needs a deadlock-free routing on a
@@ -96,11 +108,32 @@ void InputBufferedRouter::allocate_vcs() {
     }
 }
 
+// All-port, the network interface takes a flit from every input at once (the papers' all-port node
+// receives on all its links at once): a node's copy leaves its input by that input's own lane to the
+// node, not through the switch's one local output; the input's buffer gives one flit a cycle either
+// way. One-port (or with ejection virtual channels, which BookSim2's one ejection output has), the
+// node's copies share the local output like any output.
+void InputBufferedRouter::eject_by_lanes() {
+    unsigned lane[kMaxRouterPorts * 2], vc[kMaxRouterPorts * 2], n = 0;
+    for_each_active(0, inputs_, [&](unsigned p, unsigned v) {
+        const VirtualChannel& c = channel(p, v);
+        if (c.state != VirtualChannel::State::routed || c.eligible_at > cycle_ || !c.has_flit(c.read)) return;
+        const PacketCopy& k = c.copies[c.copy];
+        if (k.port != ports_ || k.key.not_before > cycle_ || (ejected_inputs_ >> p) & 1u) return;
+        ejected_inputs_ |= 1u << p;
+        lane[n] = p, vc[n++] = v;
+    });
+    for (unsigned i = 0; i < n; ++i) traverse(lane[i], vc[i], ports_);
+}
+
 void InputBufferedRouter::allocate_switch_and_traverse() {
+    ejected_inputs_ = 0;
+    if (ejection_lanes_) eject_by_lanes();
     bool asked = false;
     for_each_active(0, inputs_, [&](unsigned p, unsigned v) {
         const VirtualChannel& c = channel(p, v);
         if (c.state != VirtualChannel::State::routed || c.eligible_at > cycle_ || !c.has_flit(c.read)) return;
+        if ((ejected_inputs_ >> p) & 1u) return;
         const PacketCopy& k = c.copies[c.copy];
         if (k.key.not_before > cycle_ || out_free_at_[k.port] > cycle_) return;
         if (k.port == ports_
@@ -121,7 +154,7 @@ void InputBufferedRouter::traverse(unsigned p, unsigned vc, unsigned out) {
     VirtualChannel& c = channel(p, vc);
     const uint64_t flit = c.flit(c.read);
     const bool head = c.read == 0, tail = c.read + 1u == c.length;
-    out_free_at_[out] = cycle_ + ib_.link_period;
+    if (out < ports_ || !ejection_lanes_) out_free_at_[out] = cycle_ + ib_.link_period;
     if (out < ports_) {
         const unsigned w = static_cast<unsigned>(c.out_vc);
         if (tlm_) {  // seen by the receiver at its next edge, which it is asked for

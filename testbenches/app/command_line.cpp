@@ -234,8 +234,9 @@ struct CommonOptions {
             ->group(kInputBufferedRouter);
         app->add_option("--network-interface", network_interface,
                         "--buffering input: the node's network interface injects into one injection input, a packet at a "
-                        "time (one-port), or into one per link, each link's copies in schedule order (all-port, the papers' "
-                        "model); default: all-port where --forwarding defaults to node, else one-port")
+                        "time (one-port), or into one per link, each link's copies in schedule order, and takes a flit "
+                        "for the node from every input at once (all-port, the papers' model); default: all-port where "
+                        "--forwarding defaults to node, else one-port")
             ->group(kInputBufferedRouter);
         app->add_option("--router", router, "router at every node: systemc or rtl (the Verilated Verilog router)")
             ->group(kVerilogRouter);

@@ -13,6 +13,7 @@
 #include "models/sim/simulate.h"
 #include "models/sim/validate.h"
 #include "routers/algorithms/registry.h"
+#include "routers/blocks/dateline_class.h"
 
 namespace cubecast {
 
@@ -43,9 +44,16 @@ std::vector<Try> tries_for(const RunConfig& given) {
     RunConfig router = base;  // the knobs as they are, a preset's spelled out (so one can change)
     router.preset.clear();
     router.ib_given.clear();
-    // More virtual channels: one more, twice as many, the most (an ejection channel count as it was).
+    // More virtual channels: those of a collective's route classes in the router (routers/logic/vc_classes.h:
+    // the fewest that make it deadlock-free), one more, twice as many, the most (an ejection channel
+    // count as it was).
     std::vector<unsigned> vcs;
-    for (unsigned v : {base.ib.vcs + 1, 2 * base.ib.vcs, kMaxVcs})
+    const auto network = make_topology(base.topology, base.dim, base.radix);
+    const TaskInfo* kind = find_task(base.task);
+    const AlgorithmEntry* entry = kind ? algorithms().find(kind->kind, base.algorithm) : nullptr;
+    const unsigned classes = entry && base.ib.forwarding == Forwarding::router ? entry->route_classes(*network) : 1;
+    const unsigned for_classes = classes > 1 ? vcs_for_route_classes(*network, base.ib, classes) : 0;
+    for (unsigned v : {for_classes, base.ib.vcs + 1, 2 * base.ib.vcs, kMaxVcs})
         if (v > base.ib.vcs && v <= kMaxVcs && std::find(vcs.begin(), vcs.end(), v) == vcs.end()) vcs.push_back(v);
     for (unsigned v : vcs) {
         RunConfig c = router;

@@ -3,7 +3,8 @@
 // order), two rotated families of them on one class (a cycle through every dimension) and on two
 // (acyclic), and a torus ring read from a trace written here, without datelines (a cycle round the
 // ring) and with them (acyclic). A cycle the check names is verified link by link against the
-// dependencies the test itself added.
+// dependencies the test itself added. The route classes (a class up at each turn down the port
+// order) against the rule stated here, and on a trace of the two rotated families written here.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -11,6 +12,7 @@
 
 #include "models/fabric/topology.h"
 #include "models/sim/channel_dependency.h"
+#include "routers/logic/vc_classes.h"
 
 using namespace cubecast;
 
@@ -129,5 +131,74 @@ TEST(ChannelDependency, ATraceThatIsNotOneIsRefusedWithItsLine) {
         } catch (const std::runtime_error& e) {
             EXPECT_NE(std::string(e.what()).find("trace line 2"), std::string::npos) << e.what();
         }
+    }
+}
+
+// The turn rule, stated here: on the d-cube a copy that came along dimension i and leaves by dimension
+// j goes up a class when j < i or j == i (back where it came from); from the node it starts in class
+// 0; the last class takes every further turn. On the torus going straight on (leaving by the port it
+// travelled along) keeps the class, turning back takes the next.
+TEST(ChannelDependency, ARouteGoesUpAClassAtEachTurnDownThePortOrder) {
+    const auto cube = make_topology("hypercube", 5, 0);
+    for (unsigned i = 0; i < 5; ++i)
+        for (unsigned j = 0; j < 5; ++j)
+            for (unsigned in_class = 0; in_class < 4; ++in_class) {
+                const unsigned expected = std::min(in_class + (j <= i ? 1u : 0u), 3u);
+                EXPECT_EQ(next_turn_class(*cube, static_cast<int>(i), in_class, j, 4), expected) << i << "->" << j;
+            }
+    EXPECT_EQ(next_turn_class(*cube, kLocalPort, 0, 0, 4), 0u);
+    EXPECT_EQ(next_turn_class(*cube, 4, 0, 0, 1), 0u) << "one class: always class 0";
+    const auto torus = make_topology("torus", 2, 4);
+    for (unsigned along = 0; along < torus->ports(); ++along) {
+        const unsigned in = torus->arrival_port(along);
+        EXPECT_EQ(next_turn_class(*torus, static_cast<int>(in), 1, along, 4), 1u) << "straight on along port " << along;
+        EXPECT_EQ(next_turn_class(*torus, static_cast<int>(in), 1, in, 4), 2u) << "back along port " << along;
+    }
+}
+
+// Every node's spanning binomial tree in ascending dimensions (message 0) and in dimensions rotated by
+// one (message 1: 1, 2, .., d-1, then 0), as the trace the simulator writes, each hop a slot.
+std::string rotated_trees_trace(unsigned d) {
+    std::ostringstream t;
+    t << "start,end,src,dst,origin,msg,part,dest,kind\n";
+    const uint32_t n = 1u << d;
+    for (unsigned rotation : {0u, 1u})
+        for (uint32_t root = 0; root < n; ++root)
+            for (uint32_t mask = 1; mask < n; ++mask) {  // the route to root ^ mask: its bits in the rotated order
+                uint32_t at = root;
+                unsigned hop = 0;
+                for (unsigned k = 0; k < d; ++k) {
+                    const unsigned dim = (k + rotation) % d;
+                    if (!((mask >> dim) & 1u)) continue;
+                    // (only the hop that reaches a new node of the tree: the last of this route)
+                    const uint32_t next = at ^ (1u << dim);
+                    if ((next ^ root) == mask)
+                        t << hop << "," << hop + 1 << "," << at << "," << next << "," << root << "," << rotation
+                          << ",0,-1,data\n";
+                    at = next;
+                    ++hop;
+                }
+            }
+    return t.str();
+}
+
+TEST(ChannelDependency, TwoRotatedTreeFamiliesTakeTwoRouteClasses) {
+    for (unsigned d = 3; d <= 5; ++d) {
+        const auto cube = make_topology("hypercube", d, 0);
+        std::istringstream one(rotated_trees_trace(d));
+        const DeadlockCheck cyclic = check_graph(dependency_graph_from_trace(one, *cube, ClassRule{}));
+        EXPECT_FALSE(cyclic.acyclic()) << "d=" << d << ": " << cyclic.line();
+        ClassRule two;
+        two.route_classes = 2;  // the rotated family turns down once (to dimension 0)
+        std::istringstream again(rotated_trees_trace(d));
+        const ChannelDependencyGraph g = dependency_graph_from_trace(again, *cube, two);
+        const DeadlockCheck d2 = check_graph(g);
+        EXPECT_TRUE(d2.acyclic()) << "d=" << d << ": " << d2.line();
+        // Class 1 holds exactly the rotated family's hops on dimension 0 and after it: its dimension-0
+        // links (every link of dimension 0 is one), nothing else turns.
+        size_t upper = 0;
+        for (size_t c = 0; c < g.channels(); ++c) upper += g.name(c).find("(class 1)") != std::string::npos;
+        EXPECT_EQ(upper, size_t{1} << d) << "d=" << d;
+        for (size_t c = 0; c < g.channels(); ++c) EXPECT_EQ(g.name(c).find("(class 2)"), std::string::npos);
     }
 }

@@ -1148,7 +1148,8 @@ TEST(CommandLine, CheckDeadlockProvesOrNamesACycle) {
     ASSERT_NE(cyclic.out.find("has the cycle "), std::string::npos) << cyclic.out;
     // Each channel of the cycle starts where the one before it ends, and the last leads to the first.
     std::vector<std::pair<std::string, std::string>> links;
-    std::istringstream names(cyclic.out.substr(cyclic.out.find("has the cycle ") + 14));
+    const std::string after = cyclic.out.substr(cyclic.out.find("has the cycle ") + 14);
+    std::istringstream names(after.substr(0, after.find(';')));  // (what its route classes would do follows)
     std::string word;
     while (names >> word)
         if (word != "->") links.push_back({word.substr(0, word.find("->")), word.substr(word.find("->") + 2)});
@@ -1163,13 +1164,29 @@ TEST(CommandLine, CheckDeadlockProvesOrNamesACycle) {
     const auto j = nlohmann::json::parse(run.out);
     EXPECT_EQ(j["deadlock_check"]["acyclic"], true);
     EXPECT_EQ(j["deadlock_check"]["channels"], 64);
-    const CliResult table = cubecast_cli("run --task mnb --dim 4 --buffering input --vcs 4 --forwarding router");
+    const CliResult table = cubecast_cli("run --task mnb --dim 4 --buffering input --vcs 3 --forwarding router");
     EXPECT_NE(table.out.find("deadlock freedom            not guaranteed: the channel dependency graph of this run (64 channels"),
               std::string::npos)
         << table.out;
+    // ... and with a virtual channel for each of its d route classes (a class up at each turn down the
+    // dimension order) the same routes are acyclic: the report says how many VCs would do, and then proves it.
+    EXPECT_NE(table.out.find("with --vcs 4 its 4 route classes make it acyclic"), std::string::npos) << table.out;
+    const CliResult classes =
+        cubecast_cli("check-deadlock --task mnb --dim 4 --buffering input --vcs 4 --forwarding router --json");
+    EXPECT_EQ(classes.code, 0) << classes.out;
+    const auto proven = nlohmann::json::parse(classes.out);
+    EXPECT_EQ(proven["acyclic"], true);
+    EXPECT_EQ(proven["route_classes"], 4);
+    // A route class per turn down takes 10 classes on the 10-cube: more than the credit word's 8 VCs.
+    const CliResult ten = cubecast_cli("check-deadlock --task mnb --dim 10 --buffering input --vcs 8 --forwarding router");
+    EXPECT_EQ(ten.code, 1);
+    EXPECT_NE(ten.out.find("its 10 route classes would make it acyclic but take 10 virtual channels, more than the router's 8 "
+                           "(--forwarding node runs it on one)"),
+              std::string::npos)
+        << ten.out;
     // Not told where to forward, a collective runs through the node on an all-port network interface,
     // and the report says so and what its routes' graph is in the router; told, it does as it is told.
-    const CliResult chosen = cubecast_cli("run --task mnb --dim 4 --buffering input --vcs 4 --json");
+    const CliResult chosen = cubecast_cli("run --task mnb --dim 4 --buffering input --vcs 2 --json");
     ASSERT_EQ(chosen.code, 0) << chosen.err;
     const auto c = nlohmann::json::parse(chosen.out);
     EXPECT_EQ(c["router"]["forwarding"], "node");

@@ -1,0 +1,41 @@
+// Virtual-channel classes for a collective's routes when its packets are forwarded in the
+// input-buffered router (--forwarding router). Each collective's registry entry declares its scheme
+// and how many classes it takes; the router splits its virtual channels among them (class c on
+// virtual channels [cV/C, (c+1)V/C), each class split again into dateline halves on a torus), and the
+// channel-dependency check (models/sim/channel_dependency.h) applies the same rule to prove the run.
+//   one     every copy in one class: the routes are acyclic as they are (a spanning binomial tree's
+//           routes ascend the dimensions: Dally and Seitz's e-cube argument), or rest on the node
+//           (held packets, --forwarding node).
+//   turns   a copy goes up a class each time its route turns down the port order: it leaves by a port
+//           numbered below the one it travelled along to get here, or back along the link it came by.
+//           Within a class a route's ports then rise, and stay the same only straight on, so a cycle
+//           of waits within a class could only run round a ring, which the dateline classes break;
+//           between classes waits only climb (Dally and Seitz: the channel dependency graph is
+//           acyclic). A route that turns down t times takes t + 1 classes; the optimal MNB's rotated
+//           trees turn down up to d - 2 times on the d-cube (read from its traces), so they take d - 1.
+// A logic that holds a packet and sends it on later starts it again in class 0 (from the node's
+// memory), while the check would carry its class on: only logics that never hold take `turns`.
+#pragma once
+#include <cstdint>
+
+#include "models/fabric/topology.h"
+#include "routers/logic/control_logic.h"
+
+namespace cubecast {
+
+enum class VcClassScheme : uint8_t { one, turns };
+
+// The class of the copy that arrived by `in_port` (kLocalPort: from the node) in `in_class` and leaves
+// by `out`, among `classes` (the last class takes every further turn: the check then sees those waits).
+inline unsigned next_turn_class(const Topology& t, int in_port, unsigned in_class, unsigned out, unsigned classes) {
+    if (in_port < 0 || classes <= 1) return 0;
+    const unsigned in = static_cast<unsigned>(in_port), along = t.arrival_port(in);  // (the port it left the last router by)
+    const unsigned next = in_class + (out < along || out == in ? 1u : 0u);
+    return next < classes ? next : classes - 1;
+}
+
+// The class virtual channel `vc` of `vcs` belongs to, and the first channel of class `c`.
+inline unsigned class_of_vc(unsigned vc, unsigned vcs, unsigned classes) { return vc * classes / vcs; }
+inline unsigned first_vc_of_class(unsigned c, unsigned vcs, unsigned classes) { return (c * vcs + classes - 1) / classes; }
+
+}  // namespace cubecast
