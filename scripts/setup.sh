@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages cubecast needs (only those missing), then configures and builds it in
 # build/, saying what it does and how far it is. Called by scripts/run.sh (which needs only the
-# cubecast command and its ROMs) and scripts/test.sh (--tests: every target, and what only the tests
+# cubecast command: on a first build without the Verilated routers, unless CUBECAST_RTL=ON) and
+# scripts/test.sh (--tests: every target, the Verilated routers included, and what only the tests
 # need: Chromium, to render the HTML report); safe to run again (incremental).
 #   scripts/setup.sh [--tests]
 set -euo pipefail
@@ -11,11 +12,25 @@ tests=0
 say() { echo "cubecast setup: $*" >&2; }
 # (clang and its runtimes: the sanitizer build and the fuzzers; xvfb, xauth: GTKWave headless in the tests)
 # (libyaml-cpp-dev: experiment files; libopenmpi-dev, openmpi-bin: experiments over MPI ranks; yosys: rtl/synth.sh)
-packages=(cmake g++ make pkg-config libsystemc-dev libgtest-dev googletest libcli11-dev nlohmann-json3-dev gtkwave
-          verilator zlib1g-dev iverilog gnuplot-nox clang clang-format libclang-rt-14-dev xvfb xauth
-          libyaml-cpp-dev libopenmpi-dev openmpi-bin yosys)
-# (python3-yaml: scripts/docs_tables.py, which the tests run to hold the docs' tables to their experiments)
-((tests)) && packages+=(chromium python3 python3-yaml)
+# The Verilated Verilog routers (--router rtl) take most of a first build: running builds them only
+# when asked (CUBECAST_RTL=ON) or when an earlier build has them; the tests always do.
+rtl=()
+if ((tests)); then
+  rtl=(-DCUBECAST_RTL=ON)
+elif [ -n "${CUBECAST_RTL:-}" ]; then
+  rtl=(-DCUBECAST_RTL="$CUBECAST_RTL")
+elif [ ! -f "$root/build/CMakeCache.txt" ]; then
+  rtl=(-DCUBECAST_RTL=OFF)
+fi
+# What running needs; the tests add the Verilog tools, the waves' viewer, the linters and the browser
+# (python3-yaml: scripts/docs_tables.py, which the tests run to hold the docs' tables to their experiments).
+packages=(cmake g++ make pkg-config libsystemc-dev libgtest-dev libcli11-dev nlohmann-json3-dev zlib1g-dev gnuplot-nox
+          libyaml-cpp-dev libopenmpi-dev openmpi-bin)
+((tests)) && packages+=(googletest gtkwave verilator iverilog clang clang-format libclang-rt-14-dev xvfb xauth yosys
+                        chromium python3 python3-yaml)
+if [ "${CUBECAST_RTL:-}" = ON ] || grep -qs '^CUBECAST_RTL:BOOL=ON' "$root/build/CMakeCache.txt"; then
+  packages+=(verilator)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -32,17 +47,20 @@ fi
 mkdir -p "$root/build"
 log="$root/build/build.log"
 jobs="$(nproc)"
-if ((tests)); then
-  targets=(all)
-  what="cubecast, its tests and benches (about 15 minutes from scratch on 2 cores)"
-else
-  targets=(cubecast)
-  what="the cubecast command with its Verilated routers (about 10 minutes from scratch on 2 cores)"
-fi
-if ! cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=Release >"$log" 2>&1; then
+if ! cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=Release "${rtl[@]}" >"$log" 2>&1; then
   tail -n 40 "$log" >&2
   say "configuring the build failed (full log: $log)"
   exit 1
+fi
+if ((tests)); then
+  targets=(all)
+  what="cubecast, its Verilated routers, its tests and benches (about 15 minutes from scratch on 2 cores)"
+elif grep -qs '^CUBECAST_RTL:BOOL=ON' "$root/build/CMakeCache.txt"; then
+  targets=(cubecast)
+  what="the cubecast command with its Verilated routers (about 10 minutes from scratch on 2 cores)"
+else
+  targets=(cubecast)
+  what="the cubecast command (about 4 minutes from scratch on 2 cores; the Verilated routers of --router rtl come with bash scripts/test.sh, or CUBECAST_RTL=ON bash scripts/run.sh)"
 fi
 start=$SECONDS
 cmake --build "$root/build" -j "$jobs" --target "${targets[@]}" >>"$log" 2>&1 &

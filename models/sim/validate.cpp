@@ -276,8 +276,9 @@ std::optional<std::string> validate_rtl(const RunConfig& c, const Topology& topo
                " is not built into the RTL router: accepted mla with --router rtl";
     if (!kRtlBuilt)
         return std::string(
-            "this build has no RTL router (configured with -DCUBECAST_RTL=OFF): accepted --router systemc "
-            "and no --rtl-nodes (or build with the RTL)");
+            "this build has no RTL router (configured with -DCUBECAST_RTL=OFF, as scripts/run.sh builds it first): accepted "
+            "--router systemc and no --rtl-nodes (bash scripts/test.sh, or CUBECAST_RTL=ON bash scripts/run.sh, builds the "
+            "Verilog routers)");
     if (ib && c.ib.forwarding == Forwarding::node)
         return std::string(
             "--forwarding node is not in the Verilog router yet: accepted --forwarding router with --router rtl (or "
