@@ -249,6 +249,8 @@ std::string DeadlockCheck::line() const {
         const std::string classes = "its " + std::to_string(declared_classes) + " route classes";
         if (in_rtl)
             s += "; " + classes + " are not in the Verilog router yet";
+        else if (classes_off && acyclic_with_classes)
+            s += "; with --route-classes on " + classes + " make it acyclic";
         else if (!acyclic_with_classes)
             s += "; " + classes + " (--vcs " + std::to_string(vcs_for_classes) + ") do not make it acyclic either";
         else if (vcs_for_classes > kMaxVcs)
@@ -300,6 +302,7 @@ DeadlockCheck check_deadlock(const RunConfig& given) {
         d.declared_classes = entry->route_classes(*topology);
         d.vcs_for_classes = vcs_for_route_classes(*topology, c.ib, d.declared_classes);
         d.in_rtl = c.uses_rtl();
+        d.classes_off = !c.ib.route_classes && c.ib.vcs >= d.vcs_for_classes;
         with_classes.route_classes = d.declared_classes;
         with_classes.datelines = c.ib.datelines != Datelines::off && topology->wraps();
     }

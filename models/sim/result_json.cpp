@@ -320,6 +320,7 @@ json deadlock_check_json(const DeadlockCheck& d) {
             {"declared_classes", d.declared_classes},
             {"vcs_for_classes", d.declared_classes > 1 ? json(d.vcs_for_classes) : json(nullptr)},
             {"acyclic_with_classes", d.declared_classes > 1 && !d.in_rtl ? json(d.acyclic_with_classes) : json(nullptr)},
+            {"route_classes_off", d.classes_off},
             {"not_checked", d.checked ? json(nullptr) : json(d.not_checked)}};
 }
 
@@ -394,6 +395,7 @@ RunResult result_from_json(const json& j) {
             if (d.declared_classes > 1) {
                 d.vcs_for_classes = k.at("vcs_for_classes").get<unsigned>();
                 d.in_rtl = k.at("acyclic_with_classes").is_null();
+                d.classes_off = k.value("route_classes_off", false);
                 d.acyclic_with_classes = !d.in_rtl && k.at("acyclic_with_classes").get<bool>();
             }
         } else {

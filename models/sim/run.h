@@ -162,7 +162,8 @@ struct DeadlockCheck {
     unsigned declared_classes = 1;
     unsigned vcs_for_classes = 0;
     bool acyclic_with_classes = false;
-    bool in_rtl = false;  // the Verilog router, which has no route classes yet
+    bool in_rtl = false;       // the Verilog router, which has no route classes yet
+    bool classes_off = false;  // --route-classes off, with VCs that cover them
     bool acyclic() const { return checked && cycle.empty(); }
     std::string line() const;         // "deadlock-free: ...", "not guaranteed: ..." or "not checked (...)"
     std::string graph_words() const;  // "the channel dependency graph of this run (...) is acyclic" (or its cycle)

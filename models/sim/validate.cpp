@@ -288,6 +288,15 @@ std::optional<std::string> validate_rtl(const RunConfig& c, const Topology& topo
             "--network-interface all-port is not in the Verilog router yet: accepted --network-interface one-port with --router "
             "rtl (or "
             "--rtl-nodes), or --router systemc");
+    if (ib && c.ib.route_classes && c.ib.forwarding == Forwarding::router) {  // (what the SystemC router would take)
+        RunConfig systemc = c;
+        systemc.router = RouterChoice::systemc;
+        systemc.rtl_nodes.clear();
+        if (const unsigned classes = route_classes_taken(systemc, topo); classes > 1)
+            return c.task + "/" + c.algorithm + "'s " + std::to_string(classes) +
+                   " route classes are not in the Verilog router yet: accepted --route-classes off with --router rtl (or "
+                   "--rtl-nodes), or --router systemc";
+    }
     if (ib)
         if (auto e = validate_rtl_input_buffered(c)) return e;
     const unsigned ports = ib ? kRtlIbPorts : kRtlMaxDim;
@@ -511,7 +520,7 @@ RunConfig with_defaults(const RunConfig& given) {
 // channels cover them (two each on a torus with datelines), not in the Verilog router (which has no
 // classes yet: a run there stays as it was); else one, and the deadlock check says what the run then is.
 unsigned route_classes_taken(const RunConfig& c, const Topology& network) {
-    if (c.buffering != Buffering::input || c.ib.forwarding != Forwarding::router || c.uses_rtl()) return 1;
+    if (c.buffering != Buffering::input || c.ib.forwarding != Forwarding::router || !c.ib.route_classes || c.uses_rtl()) return 1;
     const TaskInfo* task = find_task(c.task);
     const AlgorithmEntry* e = task ? algorithms().find(task->kind, c.algorithm) : nullptr;
     if (!e || e->route_classes(network) <= 1) return 1;

@@ -79,14 +79,15 @@ std::string knob_text(const InputBuffering& ib, const std::string& name) {
     if (name == "datelines") return datelines_name(ib.datelines);
     if (name == "forwarding") return forwarding_name(ib.forwarding);
     if (name == "network-interface") return network_interface_name(ib.network_interface);
+    if (name == "route-classes") return ib.route_classes ? "on" : "off";
     const auto field = number_knob(name);
     return field ? std::to_string(ib.*field) : "?";
 }
 
-const std::array<const char*, 15> kKnobs = {"vcs",          "vc-depth",     "switching",        "router-delay",
-                                            "link-delay",   "credit-delay", "injection-delay",  "ejection-delay",
-                                            "ejection-vcs", "link-period",  "alloc-iters",      "datelines",
-                                            "flit-bits",    "forwarding",   "network-interface"};
+const std::array<const char*, 16> kKnobs = {"vcs",          "vc-depth",     "switching",         "router-delay",
+                                            "link-delay",   "credit-delay", "injection-delay",   "ejection-delay",
+                                            "ejection-vcs", "link-period",  "alloc-iters",       "datelines",
+                                            "flit-bits",    "forwarding",   "network-interface", "route-classes"};
 
 std::string knob_key(const std::string& name) {
     std::string key = name;
@@ -115,6 +116,11 @@ bool set_knob(InputBuffering& ib, const std::string& name, const std::string& te
         const auto i = parse_network_interface(text);
         if (i) ib.network_interface = *i;
         return i.has_value();
+    }
+    if (name == "route-classes") {
+        if (text != "on" && text != "off") return false;
+        ib.route_classes = text == "on";
+        return true;
     }
     const auto field = number_knob(name);
     if (!field || text.empty() || text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos) return false;

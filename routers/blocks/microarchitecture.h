@@ -63,8 +63,10 @@ struct InputBuffering {
     Datelines datelines = Datelines::wrap;  // torus: two virtual-channel classes (needs vcs >= 2)
     Forwarding forwarding = Forwarding::router;
     InjectionModel network_interface = InjectionModel::one_port;
-    // The virtual-channel classes a collective's routes take in the router (routers/logic/vc_classes.h):
-    // resolved from its registry entry for the run (with_defaults), not a knob; 1: one class.
+    // Whether a collective forwarded in the router takes the route classes its registry entry declares
+    // (routers/logic/vc_classes.h; --route-classes on|off), and how many it takes: resolved for the run
+    // (with_defaults) from the entry, this switch and the VCs; 1: one class.
+    bool route_classes = true;
     unsigned vc_classes = 1;
     uint64_t plant_lost_credit_at = 0;  // test hook: from this run cycle on, the next credit a router frees is lost (0: never)
     // A stall's diagnosis run (0: off): the run stops once a virtual channel has fewer credits than this
@@ -74,8 +76,8 @@ struct InputBuffering {
 
 // A knob by its option's name (vcs, vc-depth, credit-delay, router-delay, link-delay, injection-delay,
 // ejection-delay, ejection-vcs, alloc-iters, link-period, flit-bits,
-// switching, datelines, forwarding, network-interface): its value as text (for messages), and copying it from another setting.
-// The whole-number knobs, each with the field it sets.
+// switching, datelines, forwarding, network-interface, route-classes): its value as text (for messages), and copying it from
+// another setting. The whole-number knobs, each with the field it sets.
 struct NumberKnob {
     const char* name;
     unsigned InputBuffering::*field;
@@ -83,7 +85,7 @@ struct NumberKnob {
 extern const std::array<NumberKnob, 11> kNumberKnobs;
 unsigned InputBuffering::*number_knob(const std::string& name);  // nullptr: not a whole-number knob
 // Every knob, in the order a trace header lists them, and a knob's key there and in the JSON (vc_depth).
-extern const std::array<const char*, 15> kKnobs;
+extern const std::array<const char*, 16> kKnobs;
 std::string knob_key(const std::string& name);
 std::string knob_text(const InputBuffering& ib, const std::string& name);
 // Sets a knob from its text (a number, or a switching mode's, dateline scheme's, forwarding's or network interface's name); false

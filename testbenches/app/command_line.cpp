@@ -88,7 +88,7 @@ struct CommonOptions {
     std::string pmnb;
     std::string buffering = "output";
     bool self_packets = false;
-    std::optional<std::string> switching, datelines, forwarding, network_interface, preset;
+    std::optional<std::string> switching, datelines, forwarding, network_interface, route_classes, preset;
     std::optional<long long> vcs, vc_depth, credit_delay, router_delay, link_delay, injection_delay, ejection_delay, ejection_vcs,
         alloc_iters, link_period, flit_bits;
     CLI::Option *topology_option = nullptr, *dim_option = nullptr, *radix_option = nullptr;
@@ -237,6 +237,11 @@ struct CommonOptions {
                         "time (one-port), or into one per link, each link's copies in schedule order, and takes a flit "
                         "for the node from every input at once (all-port, the papers' model); default: all-port where "
                         "--forwarding defaults to node, else one-port")
+            ->group(kInputBufferedRouter);
+        app->add_option("--route-classes", route_classes,
+                        "--buffering input, --forwarding router: a collective's copies take the virtual-channel classes "
+                        "its routes declare, proven deadlock-free when --vcs covers them (on), or one class (off); "
+                        "default: on")
             ->group(kInputBufferedRouter);
         app->add_option("--router", router, "router at every node: systemc or rtl (the Verilated Verilog router)")
             ->group(kVerilogRouter);
@@ -417,6 +422,11 @@ std::string CommonOptions::into_microarchitecture(RunConfig& c) const {
         if (!f) return "--forwarding '" + printable(*forwarding) + "' is unknown: accepted router, node";
         c.ib.forwarding = *f;
         c.ib_given.push_back("forwarding");
+    }
+    if (route_classes) {
+        if (!set_knob(c.ib, "route-classes", *route_classes))
+            return "--route-classes '" + printable(*route_classes) + "' is unknown: accepted on, off";
+        c.ib_given.push_back("route-classes");
     }
     if (network_interface) {
         const auto i = parse_network_interface(*network_interface);

@@ -1228,6 +1228,20 @@ TEST(CommandLine, CheckDeadlockProvesOrNamesACycle) {
     if (cubecast::kRtlBuilt)
         expect_bad_input("run --task mnb --dim 4 --buffering input --forwarding node --router rtl", "--forwarding node",
                          "not in the Verilog router yet");
+    // Route classes: a bad value, and the Verilog router, which has none yet, where they would apply
+    // (the 3-cube's MNB on 3 VCs takes 3); off, it runs in one class there and the check says so.
+    expect_bad_input("run --task mnb --dim 4 --buffering input --route-classes maybe", "--route-classes 'maybe'",
+                     "accepted on, off");
+    if (cubecast::kRtlBuilt) {
+        expect_bad_input("run --task mnb --dim 3 --buffering input --vcs 3 --router rtl", "mnb/bostt's 3 route classes",
+                         "not in the Verilog router yet: accepted --route-classes off");
+        const CliResult off = cubecast_cli("run --task mnb --dim 3 --buffering input --vcs 3 --router rtl --route-classes off");
+        EXPECT_EQ(off.code, 0) << off.err;
+        EXPECT_NE(off.out.find("its 3 route classes are not in the Verilog router yet"), std::string::npos) << off.out;
+    }
+    const CliResult off =
+        cubecast_cli("run --task mnb --dim 4 --buffering input --vcs 4 --forwarding router --route-classes off");
+    EXPECT_NE(off.out.find("with --route-classes on its 4 route classes make it acyclic"), std::string::npos) << off.out;
 }
 
 // On the input-buffered router the report restates the paper's claim in the router's hop: 004's vb3
