@@ -258,6 +258,18 @@ std::optional<std::string> validate_rtl_input_buffered(const RunConfig& c) {
     return std::nullopt;
 }
 
+// A collective forwarded in the input-buffered router takes its entry's route classes when its virtual
+// channels cover them (two each on a torus with datelines); else one, and the deadlock check says what
+// the run then is. The SystemC router's (the Verilog router has none yet: validate_rtl refuses a run
+// where they would apply, and route_classes_taken keeps such a run in one class).
+unsigned route_classes_covered(const RunConfig& c, const Topology& network) {
+    if (c.buffering != Buffering::input || c.ib.forwarding != Forwarding::router || !c.ib.route_classes) return 1;
+    const TaskInfo* task = find_task(c.task);
+    const AlgorithmEntry* e = task ? algorithms().find(task->kind, c.algorithm) : nullptr;
+    const unsigned classes = e ? e->route_classes(network) : 1;
+    return classes > 1 && c.ib.vcs >= vcs_for_route_classes(network, c.ib, classes) ? classes : 1;
+}
+
 std::optional<std::string> validate_rtl(const RunConfig& c, const Topology& topo) {
     for (uint32_t n : c.rtl_nodes)
         if (n >= topo.nodes()) return not_a_node("--rtl-nodes node " + std::to_string(n), topo);
@@ -288,15 +300,10 @@ std::optional<std::string> validate_rtl(const RunConfig& c, const Topology& topo
             "--network-interface all-port is not in the Verilog router yet: accepted --network-interface one-port with --router "
             "rtl (or "
             "--rtl-nodes), or --router systemc");
-    if (ib && c.ib.route_classes && c.ib.forwarding == Forwarding::router) {  // (what the SystemC router would take)
-        RunConfig systemc = c;
-        systemc.router = RouterChoice::systemc;
-        systemc.rtl_nodes.clear();
-        if (const unsigned classes = route_classes_taken(systemc, topo); classes > 1)
-            return c.task + "/" + c.algorithm + "'s " + std::to_string(classes) +
-                   " route classes are not in the Verilog router yet: accepted --route-classes off with --router rtl (or "
-                   "--rtl-nodes), or --router systemc";
-    }
+    if (const unsigned classes = route_classes_covered(c, topo); classes > 1)
+        return c.task + "/" + c.algorithm + "'s " + std::to_string(classes) +
+               " route classes are not in the Verilog router yet: accepted --route-classes off with --router rtl (or "
+               "--rtl-nodes), or --router systemc";
     if (ib)
         if (auto e = validate_rtl_input_buffered(c)) return e;
     const unsigned ports = ib ? kRtlIbPorts : kRtlMaxDim;
@@ -516,15 +523,8 @@ RunConfig with_defaults(const RunConfig& given) {
     return c;
 }
 
-// A collective forwarded in the input-buffered router takes its entry's route classes when its virtual
-// channels cover them (two each on a torus with datelines), not in the Verilog router (which has no
-// classes yet: a run there stays as it was); else one, and the deadlock check says what the run then is.
 unsigned route_classes_taken(const RunConfig& c, const Topology& network) {
-    if (c.buffering != Buffering::input || c.ib.forwarding != Forwarding::router || !c.ib.route_classes || c.uses_rtl()) return 1;
-    const TaskInfo* task = find_task(c.task);
-    const AlgorithmEntry* e = task ? algorithms().find(task->kind, c.algorithm) : nullptr;
-    if (!e || e->route_classes(network) <= 1) return 1;
-    return c.ib.vcs >= vcs_for_route_classes(network, c.ib, e->route_classes(network)) ? e->route_classes(network) : 1;
+    return c.uses_rtl() ? 1 : route_classes_covered(c, network);
 }
 
 std::optional<std::string> range_problem(const std::string& option, long long value, const RunConfig& c) {

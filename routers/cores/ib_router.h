@@ -173,6 +173,10 @@ private:
     void allocate_vcs();
     void allocate_switch_and_traverse();
     void eject_by_lanes();
+    // A routed packet whose pipeline delay has passed, with its next flit in: it may cross this edge.
+    bool has_flit_to_send(const VirtualChannel& c) const {
+        return c.state == VirtualChannel::State::routed && c.eligible_at <= cycle_ && c.has_flit(c.read);
+    }
     bool ejection_lanes_ = false;  // all-port without ejection virtual channels: a lane to the node from every input
     uint32_t ejected_inputs_ = 0;  // the inputs that sent a flit to the node by their lane at this edge
     void traverse(unsigned p, unsigned vc, unsigned out);

@@ -117,7 +117,7 @@ void InputBufferedRouter::eject_by_lanes() {
     unsigned lane[kMaxRouterPorts * 2], vc[kMaxRouterPorts * 2], n = 0;
     for_each_active(0, inputs_, [&](unsigned p, unsigned v) {
         const VirtualChannel& c = channel(p, v);
-        if (c.state != VirtualChannel::State::routed || c.eligible_at > cycle_ || !c.has_flit(c.read)) return;
+        if (!has_flit_to_send(c)) return;
         const PacketCopy& k = c.copies[c.copy];
         if (k.port != ports_ || k.key.not_before > cycle_ || (ejected_inputs_ >> p) & 1u) return;
         ejected_inputs_ |= 1u << p;
@@ -132,7 +132,7 @@ void InputBufferedRouter::allocate_switch_and_traverse() {
     bool asked = false;
     for_each_active(0, inputs_, [&](unsigned p, unsigned v) {
         const VirtualChannel& c = channel(p, v);
-        if (c.state != VirtualChannel::State::routed || c.eligible_at > cycle_ || !c.has_flit(c.read)) return;
+        if (!has_flit_to_send(c)) return;
         if ((ejected_inputs_ >> p) & 1u) return;
         const PacketCopy& k = c.copies[c.copy];
         if (k.key.not_before > cycle_ || out_free_at_[k.port] > cycle_) return;

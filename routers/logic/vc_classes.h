@@ -11,8 +11,9 @@
 //           Within a class a route's ports then rise, and stay the same only straight on, so a cycle
 //           of waits within a class could only run round a ring, which the dateline classes break;
 //           between classes waits only climb (Dally and Seitz: the channel dependency graph is
-//           acyclic). A route that turns down t times takes t + 1 classes; the optimal MNB's rotated
-//           trees turn down up to d - 2 times on the d-cube (read from its traces), so they take d - 1.
+//           acyclic). A route that turns down t times takes t + 1 classes; a shortest route on the
+//           d-cube turns down at most d - 1 times, so the optimal MNB's trees declare d (its traces use
+//           d on the 3-, 5- and 7-cube, d - 1 on the others up to the 10-cube).
 // A logic that holds a packet and sends it on later starts it again in class 0 (from the node's
 // memory), while the check would carry its class on: only logics that never hold take `turns`.
 #pragma once

@@ -48,11 +48,11 @@ std::vector<Try> tries_for(const RunConfig& given) {
     // the fewest that make it deadlock-free), one more, twice as many, the most (an ejection channel
     // count as it was).
     std::vector<unsigned> vcs;
-    const auto network = make_topology(base.topology, base.dim, base.radix);
-    const TaskInfo* kind = find_task(base.task);
-    const AlgorithmEntry* entry = kind ? algorithms().find(kind->kind, base.algorithm) : nullptr;
-    const unsigned classes = entry && base.ib.forwarding == Forwarding::router ? entry->route_classes(*network) : 1;
-    const unsigned for_classes = classes > 1 ? vcs_for_route_classes(*network, base.ib, classes) : 0;
+    const TaskInfo* task = find_task(base.task);
+    const auto topo = make_topology(base.topology, base.dim, base.radix);
+    const AlgorithmEntry* entry = algorithms().find(task->kind, base.algorithm);
+    const unsigned classes = entry && base.ib.forwarding == Forwarding::router ? entry->route_classes(*topo) : 1;
+    const unsigned for_classes = classes > 1 ? vcs_for_route_classes(*topo, base.ib, classes) : 0;
     for (unsigned v : {for_classes, base.ib.vcs + 1, 2 * base.ib.vcs, kMaxVcs})
         if (v > base.ib.vcs && v <= kMaxVcs && std::find(vcs.begin(), vcs.end(), v) == vcs.end()) vcs.push_back(v);
     for (unsigned v : vcs) {
@@ -60,7 +60,6 @@ std::vector<Try> tries_for(const RunConfig& given) {
         c.ib.vcs = v;
         tries.push_back({"--vcs " + std::to_string(v), c, Try::Kind::vcs});
     }
-    const TaskInfo* task = find_task(base.task);
     // A collective forwarded through the node: no network channel then waits on another; with a
     // network interface on every link (all-port) the node's links are not one packet at a time.
     if (task->kind != TaskKind::traffic && base.ib.forwarding == Forwarding::router) {
@@ -70,7 +69,6 @@ std::vector<Try> tries_for(const RunConfig& given) {
         tries.push_back({"--forwarding node --network-interface all-port", c, Try::Kind::forwarding});
     }
     // Another algorithm of the task on this network, with the router as it is.
-    const auto topo = make_topology(base.topology, base.dim, base.radix);
     for (const AlgorithmEntry* e : algorithms().for_task(task->kind)) {
         if (e->name == base.algorithm || !e->runs_on(*topo)) continue;
         RunConfig c = base;
