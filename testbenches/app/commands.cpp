@@ -101,6 +101,8 @@ int cmd_run(const RunConfig& given, bool json, const RerunPolicy& policy) {
     RunResult r;
     RunConfig config = given;
     try {
+        // A bad value is one line and exit 2 before anything reads the task or the topology.
+        if (auto problem = validate(config)) throw ConfigError(*problem);
         // Before the run: its routes' channel dependency graph (a child process of its own).
         std::optional<DeadlockCheck> check;
         if (config.buffering == Buffering::input) check = check_deadlock(config);

@@ -1017,6 +1017,9 @@ TEST(CommandLine, NumbersOutOfRangeAndTyposGetOneLine) {
     expect_bad_input("run --task mnb --dim 3 --buffering input --vc-dept 4", "unknown option '--vc-dept'",
                      "did you mean --vc-depth?");
     expect_bad_input("runn --task mnb", "unknown command 'runn'", "did you mean run?");
+    // On the input-buffered router a run checks its routes before it runs: a bad task is refused first.
+    expect_bad_input("run --task prefix --dim 6 --buffering input", "unknown task 'prefix'", "accepted tasks are snb");
+    expect_bad_input("run --task mnb --topology ring --buffering input", "'ring'", "hypercube");
     const std::string file = temp_path("typo.yaml");
     std::ofstream(file) << "name: typo\nrun:\n  task: mnb\n  dimm: 3\n";
     expect_bad_input("experiment " + file + " --list", "key 'dimm' is not a run option", "did you mean dim?");
