@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -14,6 +15,7 @@
 #include <unordered_map>
 
 #include "models/fabric/task.h"
+#include "models/sim/dynamic_theory.h"
 #include "models/sim/fork_run.h"
 #include "models/sim/simulate.h"
 #include "models/sim/validate.h"
@@ -147,12 +149,18 @@ struct CopyAt {
     }
 };
 struct CopyAtHash {
+    // splitmix64's finaliser over the fields two words at a time: every bit of each field moves every
+    // bit of the hash (a weaker mix chained a dynamic run's copies into a few buckets: 50 s of 64).
+    static uint64_t mix(uint64_t x) {
+        x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+        x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+        return x ^ (x >> 31);
+    }
     size_t operator()(const CopyAt& c) const {
-        uint64_t h = c.origin;
-        for (uint64_t x : {uint64_t{c.msg}, uint64_t{c.dest}, uint64_t{c.node},
-                           uint64_t{c.part} << 2 | uint64_t{c.broadcast} << 1 | uint64_t(c.kind == Kind::ctrl)})
-            h = (h ^ x) * 0x100000001b3ull + (h >> 29);
-        return static_cast<size_t>(h);
+        const uint64_t flags = uint64_t{c.part} << 2 | uint64_t{c.broadcast} << 1 | uint64_t(c.kind == Kind::ctrl);
+        uint64_t h = mix(uint64_t{c.origin} << 32 | c.msg);
+        h = mix(h ^ (uint64_t{c.dest} << 32 | c.node));
+        return static_cast<size_t>(mix(h ^ flags));
     }
 };
 CopyAt copy_at(const Header& h, uint32_t node) {
@@ -188,12 +196,20 @@ ChannelDependencyGraph dependency_graph_from_trace(std::istream& trace, const To
     // Every arrival of a copy at a node. A hop depends on each arrival of its header at its source
     // begun before it left: in a tree that is one; where a header comes back to a node (a held
     // packet sent on again, a message number used again) it may be more, and counting them all can
-    // only add dependencies, so an acyclic graph stays a proof.
-    std::unordered_map<CopyAt, std::vector<Arrival>, CopyAtHash> arrivals;
+    // only add dependencies, so an acyclic graph stays a proof. The arrivals live in one vector, a
+    // copy's chained from its latest (the map holds the chain's head: no allocation per copy).
+    constexpr uint32_t kNone = UINT32_MAX;
+    std::vector<Arrival> arrived;
+    std::vector<uint32_t> earlier;  // per arrival: the same copy's arrival before it there (kNone: the first)
+    std::unordered_map<CopyAt, uint32_t, CopyAtHash> latest;
+    arrived.reserve(rows.size());
+    earlier.reserve(rows.size());
+    latest.reserve(rows.size());
     std::vector<Arrival> leaving;
+    std::vector<uint32_t> chain;
     for (const Row& r : rows) {
         const unsigned out = *topology.port_to(r.src, r.dst);
-        const auto it = rule.through_node ? arrivals.end() : arrivals.find(copy_at(r.header, r.src));
+        const auto it = rule.through_node ? latest.end() : latest.find(copy_at(r.header, r.src));
         leaving.clear();
         const auto leave = [&](const Arrival* from) {
             const unsigned route_class = next_turn_class(topology, from ? static_cast<int>(from->port) : kLocalPort,
@@ -212,12 +228,20 @@ ChannelDependencyGraph dependency_graph_from_trace(std::istream& trace, const To
             leaving.push_back({r.start, c, *topology.port_to(r.dst, r.src), route_class, upper});
         };
         bool any = false;
-        if (it != arrivals.end())
-            for (const Arrival& a : it->second)
-                if (a.start < r.start) leave(&a), any = true;
+        if (it != latest.end()) {  // (oldest first, as they arrived)
+            chain.clear();
+            for (uint32_t a = it->second; a != kNone; a = earlier[a]) chain.push_back(a);
+            for (auto a = chain.rbegin(); a != chain.rend(); ++a)
+                if (arrived[*a].start < r.start) leave(&arrived[*a]), any = true;
+        }
         if (!any) leave(nullptr);  // injected here
-        std::vector<Arrival>& there = arrivals[copy_at(r.header, r.dst)];
-        there.insert(there.end(), leaving.begin(), leaving.end());
+        const auto [there, added] = latest.try_emplace(copy_at(r.header, r.dst), kNone);
+        for (const Arrival& l : leaving) {
+            if (arrived.size() >= kNone) throw std::runtime_error("more arrivals than the check can index");
+            earlier.push_back(there->second);
+            there->second = static_cast<uint32_t>(arrived.size());
+            arrived.push_back(l);
+        }
     }
     return g;
 }
@@ -264,19 +288,38 @@ std::string DeadlockCheck::line() const {
 
 namespace {
 
-// Transmissions the dry run's trace may hold (rows of about 40 bytes, kept in memory too).
-constexpr uint64_t kMostRows = 20'000'000;
+// Transmissions the dry run's trace may hold: a row costs the check about 130 bytes and 3 us (its
+// rows sorted in memory, each arrival found again by its header), 10^7 rows about 1.3 GB and 30 s.
+constexpr uint64_t kMostRows = 10'000'000;
+
+}  // namespace
 
 // At most as many as every node's packet to every node along the longest route (the collectives move
-// each packet's parts once per link of a route or tree), or for traffic a packet per node per cycle.
-uint64_t transmissions_at_most(const RunConfig& c, const TaskInfo& task, const AlgorithmEntry* entry, const Topology& t) {
+// each packet's parts once per link of a route or tree), or for traffic a packet per node per cycle;
+// dynamic broadcasting: each request's parts (at most a flit each) once per link of its tree (N - 1),
+// and the control tokens as many as one part's.
+uint64_t trace_rows_at_most(const RunConfig& c, const TaskInfo& task, const AlgorithmEntry* entry, const Topology& t) {
     const uint64_t n = t.nodes(), longest = std::max<uint64_t>(1, t.eccentricity(0));
     const uint64_t parts = entry ? std::max(1u, entry->parts(t)) : 1;
     if (task.kind == TaskKind::traffic) return n * traffic_spec(c).generation_end() * longest;
-    return n * n * longest * parts;
+    if (task.kind == TaskKind::dynamic) {
+        const double requests = c.requests.empty() ? dynamic_load(c).lambda * static_cast<double>(n) * dynamic_load(c).horizon
+                                                   : static_cast<double>(c.requests.size());
+        const uint64_t pieces = std::max<uint64_t>(parts, c.packet_flits);  // (its periods' PMNB splits a packet into parts)
+        return static_cast<uint64_t>(std::ceil(requests * static_cast<double>(n * (pieces + 1))));
+    }
+    switch (task.kind) {
+        case TaskKind::snb:
+        case TaskKind::mnb:
+        case TaskKind::kb:
+        case TaskKind::pmnb: {  // its broadcasts (a node's may repeat in kb), each part over the N - 1 links of its tree; the
+                                // tokens
+            const uint64_t broadcasts = std::max<uint64_t>(n, c.sources.empty() ? c.k : c.sources.size());
+            return broadcasts * (n + 2 * longest) * parts;
+        }
+        default: return n * n * longest * parts;
+    }
 }
-
-}  // namespace
 
 DeadlockCheck check_deadlock(const RunConfig& given) {
     DeadlockCheck d;
@@ -319,7 +362,7 @@ DeadlockCheck check_deadlock(const RunConfig& given) {
     dry.preset.clear();
     dry.queue_depth = 0;
     dry.level = Level::tlm;
-    const uint64_t rows = task ? transmissions_at_most(c, *task, entry, *topology) : 0;
+    const uint64_t rows = task ? trace_rows_at_most(c, *task, entry, *topology) : 0;
     if (rows > kMostRows) {
         d.not_checked =
             "about " + std::to_string(rows) + " transmissions to trace, more than the check's " + std::to_string(kMostRows);

@@ -69,6 +69,12 @@ ChannelDependencyGraph dependency_graph_from_trace(std::istream& trace, const To
 
 DeadlockCheck check_graph(const ChannelDependencyGraph& g);
 
+// The rows the dry run's trace may hold for a run (with its defaults applied): what the check reads,
+// bounded by kMostRows before it runs (a row costs the check about 130 bytes and 3 us).
+struct TaskInfo;
+struct AlgorithmEntry;
+uint64_t trace_rows_at_most(const RunConfig& c, const TaskInfo& task, const AlgorithmEntry* entry, const Topology& t);
+
 // The check for a run configuration (with its defaults applied): the run on the ideal router at the
 // transaction level in a child process, its trace in a fresh temporary file (removed after), read
 // into the graph. Not checked (and said why) off the input-buffered router, for an adaptive routing,

@@ -685,3 +685,45 @@ TEST(InputBuffered, ThroughTheNodeOnEveryLinkEveryCollectiveFinishes) {
     });
     EXPECT_GT(runs, 100u);
 }
+
+// The deadlock check's dry run is bounded before it runs by the rows its trace may hold: that bound
+// holds on every kind of task (the rows counted here from the trace itself), and a dynamic run too
+// long to check is said so at once rather than traced for minutes.
+TEST(InputBuffered, TheDeadlockChecksTraceStaysWithinItsBound) {
+    std::vector<RunConfig> runs = {config("snb", "sbt", 5),  config("mnb", "bostt", 6),     config("mnb", "st", 6),
+                                   config("te", "bostt", 5), config("scatter", "bostt", 5), config("succ", "", 5)};
+    RunConfig kb = config("kb", "st", 6);
+    kb.k = 20;
+    RunConfig rank = config("kb", "rank", 6);
+    rank.k = 6;
+    rank.with_prefix = true;
+    RunConfig pmnb = config("pmnb", "vb3", 6);
+    pmnb.k = 16;
+    RunConfig dynamic = config("dynamic", "", 4);
+    dynamic.slots = 300;
+    dynamic.packet_flits = 0;  // (the parts its PMNB splits a packet into)
+    RunConfig torus = config("mnb", "", 2);
+    torus.topology = "torus";
+    torus.radix = 6;
+    RunConfig pe = config("pe", "", 2);
+    pe.topology = "array";
+    pe.radix = 4;
+    pe.k = 5;
+    for (const RunConfig& c : {kb, rank, pmnb, dynamic, torus, pe}) runs.push_back(c);
+    for (RunConfig c : runs) {
+        c = with_defaults(c);
+        ASSERT_FALSE(validate(c)) << c.task << ": " << *validate(c);
+        c.level = Level::tlm;
+        const auto topology = make_topology(c.topology, c.dim, c.radix);
+        const TaskInfo* task = find_task(c.task);
+        const uint64_t bound = trace_rows_at_most(c, *task, algorithms().find(task->kind, c.algorithm), *topology);
+        const Outcome o = run_traced(c);
+        ASSERT_EQ(o.result.status, RunStatus::ok) << c.task << "/" << c.algorithm;
+        EXPECT_GT(o.rows.size(), 0u);
+        EXPECT_LE(o.rows.size(), bound) << c.task << "/" << c.algorithm << " on the " << topology->describe();
+    }
+    RunConfig big = input_buffered(config("dynamic", "", 6, 0, 0), Switching::wormhole, 2, 8);
+    const DeadlockCheck d = check_deadlock(with_defaults(big));
+    EXPECT_FALSE(d.checked);
+    EXPECT_NE(d.not_checked.find("transmissions to trace, more than the check's"), std::string::npos) << d.not_checked;
+}
