@@ -87,6 +87,7 @@ std::string ChannelDependencyGraph::name(size_t c) const {
 ClassRule class_rule(const RunConfig& c, const Topology& topology) {
     ClassRule rule;
     rule.route_classes = c.buffering == Buffering::input ? c.ib.vc_classes : 1;
+    rule.vnets = c.buffering == Buffering::input ? c.ib.vnets : 1;
     rule.datelines = c.buffering == Buffering::input && uses_dateline_classes(topology, c.ib);
     rule.partition = c.ib.datelines == Datelines::partition;
     rule.through_node = c.buffering == Buffering::input && c.ib.forwarding == Forwarding::node;
@@ -221,7 +222,9 @@ ChannelDependencyGraph dependency_graph_from_trace(std::istream& trace, const To
                 upper =
                     takes_upper_dateline_class(topology, rule.partition, r.src, continuing, from && from->upper, out, r.header);
             }
-            const size_t c = g.channel(r.src, r.dst, route_class * (rule.datelines ? 2 : 1) + (upper ? 1 : 0));
+            const unsigned per_route_class = rule.datelines ? 2 : 1, vnet = rule.vnets > 1 && r.header.kind == Kind::ctrl ? 1 : 0;
+            const size_t c =
+                g.channel(r.src, r.dst, (vnet * rule.route_classes + route_class) * per_route_class + (upper ? 1 : 0));
             if (from) g.depend(from->channel, c);
             for (const Arrival& l : leaving)
                 if (l.channel == c) return;
@@ -258,6 +261,7 @@ DeadlockCheck check_graph(const ChannelDependencyGraph& g) {
 std::string DeadlockCheck::graph_words() const {
     std::string size = std::to_string(channels) + " channels, " + std::to_string(dependencies) + " dependencies";
     if (route_classes > 1) size += ", " + std::to_string(route_classes) + " route classes";
+    if (message_classes > 1) size += ", the control tokens in a message class of their own";
     if (cycle.empty()) return "the channel dependency graph of this run (" + size + ") is acyclic";
     std::string names;
     for (const std::string& c : cycle) names += c + " -> ";
@@ -338,6 +342,7 @@ DeadlockCheck check_deadlock(const RunConfig& given) {
     }
     const ClassRule rule = class_rule(c, *topology);
     d.route_classes = rule.route_classes;
+    d.message_classes = rule.vnets;
     // A collective that declares route classes its VCs do not cover (or in the Verilog router): the
     // dry run's routes are checked with them too, to say what they would make of it.
     ClassRule with_classes = rule;

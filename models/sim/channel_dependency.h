@@ -53,13 +53,15 @@ private:
     bool classes_ = false;
 };
 
-// How the router picks a copy's class: its route class (a turn down the port order takes the next),
-// and within it the dateline classes of a torus.
+// How the router picks a copy's class: its message class (a control token's own, or data's), within
+// it its route class (a turn down the port order takes the next), and within that the dateline
+// classes of a torus.
 struct ClassRule {
     bool datelines = false;
     bool partition = false;      // BookSim2's scheme, else wrap
     bool through_node = false;   // --forwarding node: every hop leaves from the node (no channel waits on another)
     unsigned route_classes = 1;  // a collective's route classes (routers/logic/vc_classes.h: turns)
+    unsigned vnets = 1;          // its message classes: 2, its control tokens on channels of their own
 };
 ClassRule class_rule(const RunConfig& c, const Topology& topology);
 

@@ -321,6 +321,7 @@ json deadlock_check_json(const DeadlockCheck& d) {
             {"vcs_for_classes", d.declared_classes > 1 ? json(d.vcs_for_classes) : json(nullptr)},
             {"acyclic_with_classes", d.declared_classes > 1 && !d.in_rtl ? json(d.acyclic_with_classes) : json(nullptr)},
             {"route_classes_off", d.classes_off},
+            {"message_classes", d.message_classes},
             {"not_checked", d.checked ? json(nullptr) : json(d.not_checked)}};
 }
 
@@ -391,6 +392,7 @@ RunResult result_from_json(const json& j) {
             d.dependencies = k.at("dependencies");
             d.cycle = k.at("cycle").get<std::vector<std::string>>();
             d.route_classes = k.value("route_classes", 1u);
+            d.message_classes = k.value("message_classes", 1u);
             d.declared_classes = k.value("declared_classes", 1u);
             if (d.declared_classes > 1) {
                 d.vcs_for_classes = k.at("vcs_for_classes").get<unsigned>();

@@ -519,12 +519,25 @@ RunConfig with_defaults(const RunConfig& given) {
             break;
         }
     }
-    c.ib.vc_classes = route_classes_taken(c, *make_topology(c.topology, c.dim, c.radix));
+    const auto network = make_topology(c.topology, c.dim, c.radix);
+    c.ib.vc_classes = route_classes_taken(c, *network);
+    c.ib.vnets = message_classes_taken(c, *network);
     return c;
 }
 
 unsigned route_classes_taken(const RunConfig& c, const Topology& network) {
     return c.uses_rtl() ? 1 : route_classes_covered(c, network);
+}
+
+// Two message classes when the run's logic sends control tokens and its VCs cover both, each with the
+// route classes it takes (and their dateline halves); else one. (No control logic the Verilog router
+// builds sends tokens.)
+unsigned message_classes_taken(const RunConfig& c, const Topology& network) {
+    if (c.buffering != Buffering::input || !c.ib.message_classes || c.uses_rtl()) return 1;
+    const TaskInfo* task = find_task(c.task);
+    const AlgorithmEntry* e = task ? algorithms().find(task->kind, c.algorithm) : nullptr;
+    if (!e || !e->tokens_travel_apart(c.with_prefix, c.known_sources)) return 1;
+    return c.ib.vcs >= vcs_for_route_classes(network, c.ib, c.ib.vc_classes, 2) ? 2 : 1;
 }
 
 std::optional<std::string> range_problem(const std::string& option, long long value, const RunConfig& c) {

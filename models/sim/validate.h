@@ -22,6 +22,9 @@ RunConfig with_defaults(const RunConfig& c);
 // The route classes (routers/logic/vc_classes.h) the run's collective takes in the input-buffered
 // router: its entry's when its packets are forwarded there and its virtual channels cover them, else 1.
 unsigned route_classes_taken(const RunConfig& c, const Topology& network);
+// The message classes (routers/logic/vc_classes.h) it takes: 2 when its logic sends control tokens and
+// its virtual channels cover both (with its route classes), else 1.
+unsigned message_classes_taken(const RunConfig& c, const Topology& network);
 // c as a run made for its figures alone (a stall's tries, the deadlock check's routes): the SystemC
 // router at every node, no output file written, no progress lines, nothing chosen to report.
 RunConfig without_outputs(RunConfig c);

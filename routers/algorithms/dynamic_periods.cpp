@@ -134,6 +134,7 @@ void register_dynamic_periods(Registry& r) {
         }};
     e.topologies = {"hypercube", "torus", "array"};
     e.runs_pmnb_periods = true;
+    e.tokens_apart = true;  // (each period's PMNB computes its ranks by prefix)
     r.add(e);
 }
 

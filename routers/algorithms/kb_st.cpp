@@ -41,6 +41,9 @@ std::optional<std::string> token_range(const std::string& name, const std::vecto
            " is too many (accepted up to " + std::to_string(kMaxTokenValue) + ")";
 }
 
+// (Their tokens stay in their data's message class, AlgorithmEntry::tokens_apart: 000 §3.2's
+// termination packet follows a root's last packet down its tree and cannot pass it, and a node that
+// has it takes the root's packets as all in.)
 AlgorithmEntry with_token_range(AlgorithmEntry e) {
     const std::string name = e.name;
     e.sources_check = [name](unsigned, const std::vector<uint32_t>& sources) { return token_range(name, sources); };

@@ -102,6 +102,7 @@ AlgorithmEntry entry(TaskKind task, const char* name, const char* paper, const c
     e.topologies = {"torus", "array"};
     e.foldable = true;
     e.ranks_by_prefix = task == TaskKind::pmnb;
+    e.tokens_apart = e.ranks_by_prefix;  // (the mesh prefix's steps)
     e.halves_on_rings = halves_for(variant);
     e.splits_packets = variant == PmnbVariant::split;
     if (task == TaskKind::pmnb) {

@@ -300,6 +300,7 @@ AlgorithmEntry exchange(TaskKind task, const char* paper, const char* claim) {
                      }};
     e.topologies = {"array", "torus"};
     e.foldable = true;
+    e.tokens_apart = true;  // (the row and column sums)
     e.dim_check = [gather](unsigned d) -> std::optional<std::string> {
         if (d == 2) return std::nullopt;
         return "--dim " + std::to_string(d) + ": " + (gather ? "pg" : "pe") +

@@ -123,6 +123,15 @@ struct AlgorithmEntry {
     unsigned route_classes(const Topology& t) const {
         return vc_scheme == VcClassScheme::turns && vc_classes ? vc_classes(t) : 1;
     }
+    // Its control logic sends control tokens (Kind::ctrl: a prefix step, a row's sum) that may travel
+    // apart from its data: on the input-buffered router, with --message-classes on, in a message class
+    // of their own (routers/logic/vc_classes.h). A PMNB whose ranks --known-sources gives by ROM sends
+    // none, and kb/rank sends them for --with-prefix. Not a logic whose tokens must follow its data
+    // (000's termination packets: a node that has a root's termination has its packets).
+    bool tokens_apart = false;
+    bool tokens_travel_apart(bool with_prefix, bool known_sources) const {
+        return (tokens_apart && !(ranks_by_prefix && known_sources)) || (takes_with_prefix && with_prefix);
+    }
 };
 
 class Registry {

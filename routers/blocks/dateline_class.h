@@ -2,6 +2,7 @@
 // two schemes' reasoning). One rule for the router's virtual-channel allocator and for the
 // channel-dependency check (models/sim/channel_dependency.h), so the check proves what the router does.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 
 #include "models/fabric/packet.h"
@@ -11,14 +12,15 @@
 namespace cubecast {
 
 // Whether the router splits a torus's virtual channels into the two dateline classes at all (each
-// route class, routers/logic/vc_classes.h, into two halves).
+// route class of each message class, routers/logic/vc_classes.h, into two halves).
 inline bool uses_dateline_classes(const Topology& topology, const InputBuffering& ib) {
-    return ib.datelines != Datelines::off && topology.wraps() && ib.vcs >= 2 * ib.vc_classes;
+    return ib.datelines != Datelines::off && topology.wraps() && ib.vcs / std::max(1u, ib.vnets) >= 2 * ib.vc_classes;
 }
 
-// The virtual channels `classes` route classes take: one each, two on a torus with datelines.
-inline unsigned vcs_for_route_classes(const Topology& topology, const InputBuffering& ib, unsigned classes) {
-    return classes * (ib.datelines != Datelines::off && topology.wraps() ? 2 : 1);
+// The virtual channels `classes` route classes in `vnets` message classes take: one each, two on a
+// torus with datelines.
+inline unsigned vcs_for_route_classes(const Topology& topology, const InputBuffering& ib, unsigned classes, unsigned vnets = 1) {
+    return vnets * classes * (ib.datelines != Datelines::off && topology.wraps() ? 2 : 1);
 }
 
 // Whether the copy of `h` leaving `node` by port `out` takes the upper class. `continuing`: it arrived

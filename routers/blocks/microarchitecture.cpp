@@ -80,14 +80,16 @@ std::string knob_text(const InputBuffering& ib, const std::string& name) {
     if (name == "forwarding") return forwarding_name(ib.forwarding);
     if (name == "network-interface") return network_interface_name(ib.network_interface);
     if (name == "route-classes") return ib.route_classes ? "on" : "off";
+    if (name == "message-classes") return ib.message_classes ? "on" : "off";
     const auto field = number_knob(name);
     return field ? std::to_string(ib.*field) : "?";
 }
 
-const std::array<const char*, 16> kKnobs = {"vcs",          "vc-depth",     "switching",         "router-delay",
-                                            "link-delay",   "credit-delay", "injection-delay",   "ejection-delay",
-                                            "ejection-vcs", "link-period",  "alloc-iters",       "datelines",
-                                            "flit-bits",    "forwarding",   "network-interface", "route-classes"};
+const std::array<const char*, 17> kKnobs = {
+    "vcs",           "vc-depth",        "switching",      "router-delay", "link-delay",
+    "credit-delay",  "injection-delay", "ejection-delay", "ejection-vcs", "link-period",
+    "alloc-iters",   "datelines",       "flit-bits",      "forwarding",   "network-interface",
+    "route-classes", "message-classes"};
 
 std::string knob_key(const std::string& name) {
     std::string key = name;
@@ -117,9 +119,9 @@ bool set_knob(InputBuffering& ib, const std::string& name, const std::string& te
         if (i) ib.network_interface = *i;
         return i.has_value();
     }
-    if (name == "route-classes") {
+    if (name == "route-classes" || name == "message-classes") {
         if (text != "on" && text != "off") return false;
-        ib.route_classes = text == "on";
+        (name == "route-classes" ? ib.route_classes : ib.message_classes) = text == "on";
         return true;
     }
     const auto field = number_knob(name);

@@ -68,6 +68,13 @@ struct InputBuffering {
     // (with_defaults) from the entry, this switch and the VCs; 1: one class.
     bool route_classes = true;
     unsigned vc_classes = 1;
+    // Whether a collective's control tokens travel in a message class of their own (a virtual network,
+    // as Garnet's vnets: the upper half of the virtual channels, data in the lower; --message-classes
+    // on|off, off unless told: docs/routers.md measures what it costs), and how many the run takes: resolved (with_defaults) from
+    // whether its logic sends tokens, this switch and the VCs (two a class, each covering the route and dateline classes); 1:
+    // one.
+    bool message_classes = false;
+    unsigned vnets = 1;
     uint64_t plant_lost_credit_at = 0;  // test hook: from this run cycle on, the next credit a router frees is lost (0: never)
     // A stall's diagnosis run (0: off): the run stops once a virtual channel has fewer credits than this
     // after a flit left for it, or an injection channel is full (its buffers, not the schedule, then decide).
@@ -76,8 +83,8 @@ struct InputBuffering {
 
 // A knob by its option's name (vcs, vc-depth, credit-delay, router-delay, link-delay, injection-delay,
 // ejection-delay, ejection-vcs, alloc-iters, link-period, flit-bits,
-// switching, datelines, forwarding, network-interface, route-classes): its value as text (for messages), and copying it from
-// another setting. The whole-number knobs, each with the field it sets.
+// switching, datelines, forwarding, network-interface, route-classes, message-classes): its value as text (for messages), and
+// copying it from another setting. The whole-number knobs, each with the field it sets.
 struct NumberKnob {
     const char* name;
     unsigned InputBuffering::*field;
@@ -85,7 +92,7 @@ struct NumberKnob {
 extern const std::array<NumberKnob, 11> kNumberKnobs;
 unsigned InputBuffering::*number_knob(const std::string& name);  // nullptr: not a whole-number knob
 // Every knob, in the order a trace header lists them, and a knob's key there and in the JSON (vc_depth).
-extern const std::array<const char*, 16> kKnobs;
+extern const std::array<const char*, 17> kKnobs;
 std::string knob_key(const std::string& name);
 std::string knob_text(const InputBuffering& ib, const std::string& name);
 // Sets a knob from its text (a number, or a switching mode's, dateline scheme's, forwarding's or network interface's name); false

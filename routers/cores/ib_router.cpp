@@ -1,6 +1,7 @@
 #include "routers/cores/ib_router.h"
 
 #include "routers/blocks/dateline_class.h"
+#include "routers/logic/vc_classes.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -432,10 +433,13 @@ void InputBufferedRouter::inject_flit(unsigned j) {
     NetworkInterface::Injector& in = ni_.injector(j);
     const unsigned input = ports_ + j;
     if (in.vc < 0) {
-        const auto free_vc = [&] {  // (the search starts after it next time, even if its packet sends nothing)
+        // (the search starts after it next time, even if its packet sends nothing; a control token
+        // takes one of its message class's channels, data the others: routers/logic/vc_classes.h)
+        const auto free_vc = [&](Kind kind) {
+            const VcWindow m = message_class_window(kind, ib_.vcs, ib_.vnets);
             for (unsigned k = 0; k < ib_.vcs; ++k) {
                 const unsigned v = (in.pointer + k) % ib_.vcs;
-                if (channel(input, v).occupancy() < ib_.vc_depth) {
+                if (v - m.first < m.count && channel(input, v).occupancy() < ib_.vc_depth) {
                     in.pointer = (v + 1) % ib_.vcs;
                     return static_cast<int>(v);
                 }
@@ -444,8 +448,9 @@ void InputBufferedRouter::inject_flit(unsigned j) {
         };
         CopyList copies;
         if (ni_.model() == InjectionModel::all_port) {
-            if (!ni_.due(j, cycle_)) return;
-            const int v = free_vc();
+            const NetworkInterface::Waiting* due = ni_.due(j, cycle_);
+            if (!due) return;
+            const int v = free_vc(due->packet.header.kind);
             if (v < 0) return;
             NetworkInterface::Waiting w = ni_.take(j);
             in.packet = std::move(w.packet);
@@ -455,7 +460,7 @@ void InputBufferedRouter::inject_flit(unsigned j) {
             const bool own = emitted_.empty();
             RingQueue<PendingInjection>& source = own ? injection_ : emitted_;
             if (source.empty() || (own && made_at_.front() + ib_.injection_delay > cycle_)) return;
-            const int v = free_vc();
+            const int v = free_vc(source.front().packet.header.kind);
             if (v < 0) return;
             PendingInjection pending = std::move(source.front());
             source.pop_front();

@@ -15,8 +15,9 @@
 //   the crossbar and the output ports (VcOutputPort: credits per downstream virtual channel, returned
 //   `credit_delay` cycles late), and the local output to the node (one flit per cycle; all-port, a
 //   lane to the node from every input instead);
-//   a collective's route classes (routers/logic/vc_classes.h) split the virtual channels first, the
-//   dateline halves within each.
+//   a collective's message classes (its control tokens apart, --message-classes on) split the
+//   virtual channels first, its route classes (routers/logic/vc_classes.h) each of those, the
+//   dateline halves each route class.
 // The control unit (own packets, held packets, emissions, the node's arrivals) is RouterCore's.
 // Per clock edge: credits in, flits in, the node's arrivals, network inputs routed, the control unit,
 // one flit injected, injection routed, virtual channels allocated, the switch allocated and

@@ -19,20 +19,25 @@ namespace cubecast {
 // partition the class follows the rest of the route: the lower class never takes the wraparound
 // link, a minimal route wraps once at most (so a packet only goes from the upper class to the lower),
 // and the upper class's routes all cross the dateline within half a ring of it: neither closes.
-// A collective's route classes (routers/logic/vc_classes.h) come first: the copy's class is its
-// arrival's, one up at a turn down the port order, and its channels that class's; the dateline halves
-// are then taken within them.
+// A collective's message classes (routers/logic/vc_classes.h) come first: its control tokens on the
+// upper channels, its data on the lower. Its route classes then split the message class's channels:
+// the copy's class is its arrival's, one up at a turn down the port order, and its channels that
+// class's; the dateline halves are then taken within them.
 uint32_t InputBufferedRouter::vc_class(unsigned p, unsigned vc, unsigned q, const Header& h, unsigned count) const {
-    const unsigned classes = count == ib_.vcs ? ib_.vc_classes : 1;  // (not among the escape channels)
+    const bool all_vcs = count == ib_.vcs;  // (not among the escape channels)
+    const VcWindow m = all_vcs ? message_class_window(h.kind, ib_.vcs, ib_.vnets) : VcWindow{0, count};
+    const unsigned classes = all_vcs ? ib_.vc_classes : 1;
     const bool from_link = p < ports_;
-    const unsigned in_class = from_link && classes > 1 ? class_of_vc(vc, ib_.vcs, classes) : 0;
+    const unsigned in_class = from_link && classes > 1 ? class_of_vc(vc - m.first, m.count, classes) : 0;
     const unsigned out_class = next_turn_class(topology_, from_link ? static_cast<int>(p) : kLocalPort, in_class, q, classes);
-    const unsigned lo = first_vc_of_class(out_class, count, classes), hi = first_vc_of_class(out_class + 1, count, classes);
+    const unsigned lo = m.first + first_vc_of_class(out_class, m.count, classes),
+                   hi = m.first + first_vc_of_class(out_class + 1, m.count, classes);
     const uint32_t all = ((1u << (hi - lo)) - 1) << lo;
     if (!datelines_) return all;
     const unsigned half = (hi - lo) / 2;
     const uint32_t lower = ((1u << half) - 1) << lo, upper = all & ~lower;
-    const unsigned in_lo = first_vc_of_class(in_class, count, classes), in_hi = first_vc_of_class(in_class + 1, count, classes);
+    const unsigned in_lo = m.first + first_vc_of_class(in_class, m.count, classes),
+                   in_hi = m.first + first_vc_of_class(in_class + 1, m.count, classes);
     const bool continuing =  // on along the ring, in these channels
         from_link && topology_.port_dimension(p) == topology_.port_dimension(q) && vc >= in_lo && vc < in_hi &&
         in_class == out_class;

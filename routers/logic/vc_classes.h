@@ -16,6 +16,13 @@
 //           d on the 3-, 5- and 7-cube, d - 1 on the others up to the 10-cube).
 // A logic that holds a packet and sends it on later starts it again in class 0 (from the node's
 // memory), while the check would carry its class on: only logics that never hold take `turns`.
+//
+// Message classes (virtual networks, as Garnet's vnets) come before the route classes: a collective
+// whose logic sends control tokens keeps them on virtual channels of their own, the upper
+// floor(V/2), its data on the lower ceil(V/2), so a token never waits in a buffer behind the data it
+// releases (a phase's end, a prefix step, a count), and no channel of one class waits on one of the
+// other (the check keeps them apart too). The route and dateline classes split each message class's
+// channels as they would split all V.
 #pragma once
 #include <cstdint>
 
@@ -33,6 +40,17 @@ inline unsigned next_turn_class(const Topology& t, int in_port, unsigned in_clas
     const unsigned in = static_cast<unsigned>(in_port), along = t.arrival_port(in);  // (the port it left the last router by)
     const unsigned next = in_class + (out < along || out == in ? 1u : 0u);
     return next < classes ? next : classes - 1;
+}
+
+// The virtual channels of a packet's message class among `vcs` when the router keeps `vnets` (1 or 2):
+// [first, first + count).
+struct VcWindow {
+    unsigned first, count;
+};
+inline VcWindow message_class_window(Kind kind, unsigned vcs, unsigned vnets) {
+    if (vnets <= 1) return {0, vcs};
+    const unsigned data = vcs - vcs / 2;
+    return kind == Kind::ctrl ? VcWindow{data, vcs - data} : VcWindow{0, data};
 }
 
 // The class virtual channel `vc` of `vcs` belongs to, and the first channel of class `c`.

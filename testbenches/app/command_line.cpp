@@ -88,7 +88,7 @@ struct CommonOptions {
     std::string pmnb;
     std::string buffering = "output";
     bool self_packets = false;
-    std::optional<std::string> switching, datelines, forwarding, network_interface, route_classes, preset;
+    std::optional<std::string> switching, datelines, forwarding, network_interface, route_classes, message_classes, preset;
     std::optional<long long> vcs, vc_depth, credit_delay, router_delay, link_delay, injection_delay, ejection_delay, ejection_vcs,
         alloc_iters, link_period, flit_bits;
     CLI::Option *topology_option = nullptr, *dim_option = nullptr, *radix_option = nullptr;
@@ -242,6 +242,11 @@ struct CommonOptions {
                         "--buffering input, --forwarding router: a collective's copies take the virtual-channel classes "
                         "its routes declare, proven deadlock-free when --vcs covers them (on), or one class (off); "
                         "default: on")
+            ->group(kInputBufferedRouter);
+        app->add_option("--message-classes", message_classes,
+                        "--buffering input: a collective's control tokens travel on virtual channels of their own (the "
+                        "upper half), so a token never waits behind data, when --vcs covers both classes (on), or with "
+                        "the data (off); default: off")
             ->group(kInputBufferedRouter);
         app->add_option("--router", router, "router at every node: systemc or rtl (the Verilated Verilog router)")
             ->group(kVerilogRouter);
@@ -427,6 +432,11 @@ std::string CommonOptions::into_microarchitecture(RunConfig& c) const {
         if (!set_knob(c.ib, "route-classes", *route_classes))
             return "--route-classes '" + printable(*route_classes) + "' is unknown: accepted on, off";
         c.ib_given.push_back("route-classes");
+    }
+    if (message_classes) {
+        if (!set_knob(c.ib, "message-classes", *message_classes))
+            return "--message-classes '" + printable(*message_classes) + "' is unknown: accepted on, off";
+        c.ib_given.push_back("message-classes");
     }
     if (network_interface) {
         const auto i = parse_network_interface(*network_interface);

@@ -202,3 +202,48 @@ TEST(ChannelDependency, TwoRotatedTreeFamiliesTakeTwoRouteClasses) {
         for (size_t c = 0; c < g.channels(); ++c) EXPECT_EQ(g.name(c).find("(class 2)"), std::string::npos);
     }
 }
+
+// Message classes: on the 2-cube's ring 0 -> 1 -> 3 -> 2 -> 0 two data packets and two control tokens,
+// each crossing two links, wait on each other round the ring on one class; with the tokens in their
+// own class (ClassRule::vnets 2) the data's channels and the tokens' are apart and neither half closes.
+TEST(ChannelDependency, TokensInTheirOwnMessageClassBreakACycleWithData) {
+    const auto square = make_topology("hypercube", 2, 0);
+    // (start,end,src,dst,origin,msg,part,dest,kind: each packet's second hop starts after its first)
+    const std::string trace =
+        "start,end,src,dst,origin,msg,part,dest,kind\n"
+        "0,0,0,1,0,0,0,3,data\n1,1,1,3,0,0,0,3,data\n"   // data 0 -> 1 -> 3
+        "0,0,3,2,3,0,0,0,data\n1,1,2,0,3,0,0,0,data\n"   // data 3 -> 2 -> 0
+        "0,0,1,3,1,0,0,2,ctrl\n1,1,3,2,1,0,0,2,ctrl\n"   // token 1 -> 3 -> 2
+        "0,0,2,0,2,0,0,1,ctrl\n1,1,0,1,2,0,0,1,ctrl\n";  // token 2 -> 0 -> 1
+    std::istringstream one(trace);
+    const ChannelDependencyGraph g1 = dependency_graph_from_trace(one, *square, ClassRule{});
+    EXPECT_EQ(g1.channels(), 4u);
+    const DeadlockCheck shared = check_graph(g1);
+    EXPECT_EQ(shared.cycle.size(), 4u) << shared.line();
+    ClassRule apart;
+    apart.vnets = 2;
+    std::istringstream two(trace);
+    const ChannelDependencyGraph g2 = dependency_graph_from_trace(two, *square, apart);
+    EXPECT_EQ(g2.channels(), 8u);  // every link once for data, once for tokens
+    EXPECT_EQ(g2.dependencies(), 4u);
+    EXPECT_TRUE(check_graph(g2).acyclic()) << check_graph(g2).line();
+}
+
+// The message classes' windows, stated here: data on the lower ceil(V/2) VCs, tokens on the upper
+// floor(V/2), together every VC once; one class: every VC for both.
+TEST(ChannelDependency, MessageClassesSplitTheVirtualChannelsDataBelow) {
+    for (unsigned vcs = 1; vcs <= 8; ++vcs) {
+        const VcWindow all_data = message_class_window(Kind::data, vcs, 1), all_ctrl = message_class_window(Kind::ctrl, vcs, 1);
+        EXPECT_EQ(all_data.first, 0u);
+        EXPECT_EQ(all_data.count, vcs);
+        EXPECT_EQ(all_ctrl.first, 0u);
+        EXPECT_EQ(all_ctrl.count, vcs);
+        if (vcs < 2) continue;
+        const VcWindow data = message_class_window(Kind::data, vcs, 2), ctrl = message_class_window(Kind::ctrl, vcs, 2);
+        EXPECT_EQ(data.first, 0u);
+        EXPECT_EQ(data.count, (vcs + 1) / 2);
+        EXPECT_EQ(ctrl.first, (vcs + 1) / 2);
+        EXPECT_EQ(ctrl.count, vcs / 2);
+        EXPECT_EQ(ctrl.first + ctrl.count, vcs);
+    }
+}

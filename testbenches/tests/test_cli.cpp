@@ -1245,6 +1245,16 @@ TEST(CommandLine, CheckDeadlockProvesOrNamesACycle) {
     const CliResult off =
         cubecast_cli("run --task mnb --dim 4 --buffering input --vcs 4 --forwarding router --route-classes off");
     EXPECT_NE(off.out.find("with --route-classes on its 4 route classes make it acyclic"), std::string::npos) << off.out;
+    // Message classes: a bad value; on, a PMNB's check keeps its tokens apart (and says so in the JSON).
+    expect_bad_input("run --task pmnb --dim 4 --buffering input --message-classes maybe", "--message-classes 'maybe'",
+                     "accepted on, off");
+    const CliResult apart = cubecast_cli("run --task pmnb --algorithm vb3 --dim 4 --k 5 --buffering input --message-classes on");
+    EXPECT_EQ(apart.code, 0) << apart.err;
+    EXPECT_NE(apart.out.find("the control tokens in a message class of their own"), std::string::npos) << apart.out;
+    const CliResult json =
+        cubecast_cli("run --task pmnb --algorithm vb3 --dim 4 --k 5 --buffering input --message-classes on --json");
+    EXPECT_EQ(nlohmann::json::parse(json.out)["deadlock_check"]["message_classes"], 2) << json.out;
+    EXPECT_EQ(nlohmann::json::parse(json.out)["router"]["message_classes"], "on") << json.out;
 }
 
 // On the input-buffered router the report restates the paper's claim in the router's hop: 004's vb3

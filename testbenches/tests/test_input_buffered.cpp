@@ -727,3 +727,82 @@ TEST(InputBuffered, TheDeadlockChecksTraceStaysWithinItsBound) {
     EXPECT_FALSE(d.checked);
     EXPECT_NE(d.not_checked.find("transmissions to trace, more than the check's"), std::string::npos) << d.not_checked;
 }
+
+// Message classes. Each collective's registry entry says whether its control tokens may travel apart
+// from its data: one that says so sends tokens (its trace on the ideal router has control rows), and
+// the only ones that send tokens and keep them with their data are 000's, whose termination packet
+// must not pass a root's packets. Such a run on the input-buffered router takes two classes when its
+// VCs cover them (two, four on the torus with its dateline halves) and --message-classes is on, one
+// otherwise; every one of them then finishes through the node with each message delivered once, at
+// both levels, in every switching mode.
+TEST(InputBuffered, TokensApartTakeAMessageClassOfTheirOwnWhereTheyMay) {
+    const std::set<std::string> ordered = {"kb/st", "kb/st-random-guaranteed", "mnb/st"};
+    unsigned apart = 0, runs = 0;
+    for_each_collective([&](const AlgorithmEntry& e, const std::string& task, const std::string& topology) {
+        // (the 4-cube or a 4x4 network, packets of the length it takes, K = 4: kb/rank's d, with its prefix)
+        RunConfig c = config(task, e.name, topology == "hypercube" ? 4 : 2, 0, 0);
+        c.topology = topology;
+        c.radix = topology == "hypercube" ? 0 : topology == "flatfly" ? 3 : 4;
+        if (task == "kb" || task == "pmnb") c.k = 4;
+        c.with_prefix = e.takes_with_prefix;
+        c.slots = task == "dynamic" ? 200 : 0;
+        c = with_defaults(c);
+        c = input_buffered(c, Switching::wormhole, 4, std::max(c.packet_flits, c.token_flits));
+        if (validate(c)) return;
+        const std::string name = task + "/" + e.name;
+        SCOPED_TRACE(name + " on " + topology);
+        RunConfig ideal = c;
+        ideal.buffering = Buffering::output;
+        ideal.ib = InputBuffering{};
+        ideal.level = Level::tlm;
+        const Outcome o = run_traced(ideal);
+        ASSERT_EQ(o.result.status, RunStatus::ok);
+        const bool tokens = std::any_of(o.rows.begin(), o.rows.end(), [](const TraceRow& r) { return r.kind == "ctrl"; });
+        const bool travel_apart = e.tokens_travel_apart(c.with_prefix, c.known_sources);
+        if (travel_apart) {
+            EXPECT_TRUE(tokens) << "declares tokens apart but sends none";
+        }
+        if (tokens && !travel_apart) {
+            EXPECT_TRUE(ordered.count(name)) << "sends tokens but keeps them with its data";
+        }
+        if (!travel_apart) return;
+        ++apart;
+
+        const bool wraps = make_topology(c.topology, c.dim, c.radix)->wraps();
+        for (unsigned vcs : {1u, 2u, 4u})
+            for (const bool on : {false, true}) {
+                RunConfig m = c;
+                m.ib.vcs = vcs;
+                m.ib.message_classes = on;
+                m = with_defaults(m);
+                EXPECT_EQ(m.ib.vnets, on && vcs >= (wraps ? 4u : 2u) ? 2u : 1u) << "V=" << vcs;
+            }
+        for (const Level level : {Level::cycle, Level::tlm})
+            for (Switching s : {Switching::wormhole, Switching::cut_through, Switching::store_forward}) {
+                RunConfig m = c;
+                m.level = level;
+                m.ib.switching = s;
+                m.ib.vcs = wraps ? 4 : 2;
+                m.ib.message_classes = true;
+                m.ib.forwarding = Forwarding::node;
+                m.ib.network_interface = InjectionModel::all_port;
+                m = with_defaults(m);
+                ASSERT_EQ(m.ib.vnets, 2u);
+                ASSERT_FALSE(validate(m));
+                const RunResult r = simulate_isolated(m).result;
+                ++runs;
+                ASSERT_EQ(r.status, RunStatus::ok)
+                    << switching_name(s) << (r.problems.empty() ? r.stall_diagnosis : r.problems.front());
+                EXPECT_TRUE(r.delivered_exactly_once);
+                EXPECT_TRUE(r.conserved);
+            }
+    });
+    EXPECT_EQ(apart, 18u) << "the PMNBs on the cube (4) and the mesh (6), kb/rank, pe and pg (4), dynamic/periods (3)";
+    EXPECT_EQ(runs, apart * 6);
+    // 000's termination packets stay with their data whatever the switch says.
+    RunConfig kb = input_buffered(config("kb", "st", 6), Switching::wormhole, 2, 8);
+    kb.k = 20;
+    kb.ib.forwarding = Forwarding::router;
+    kb.ib.message_classes = true;
+    EXPECT_EQ(with_defaults(kb).ib.vnets, 1u);
+}
