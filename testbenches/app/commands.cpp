@@ -1,5 +1,6 @@
 // `cubecast run` and `cubecast list`.
 #include <algorithm>
+#include <cstdint>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -101,8 +102,11 @@ int cmd_run(const RunConfig& given, bool json, const RerunPolicy& policy) {
     RunResult r;
     RunConfig config = given;
     try {
-        // A bad value is one line and exit 2 before anything reads the task or the topology.
-        if (auto problem = validate(config)) throw ConfigError(*problem);
+        // A bad value is one line and exit 2 before anything reads the task or the topology (its memory
+        // is judged once the forwarding mode is chosen: all-port takes an injection input per link).
+        RunConfig unbounded = config;
+        unbounded.memory_limit = UINT64_MAX;
+        if (auto problem = validate(unbounded)) throw ConfigError(*problem);
         // Before the run: its routes' channel dependency graph (a child process of its own).
         std::optional<DeadlockCheck> check;
         if (config.buffering == Buffering::input) check = check_deadlock(config);
