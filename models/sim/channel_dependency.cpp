@@ -307,8 +307,9 @@ uint64_t trace_rows_at_most(const RunConfig& c, const TaskInfo& task, const Algo
     const uint64_t parts = entry ? std::max(1u, entry->parts(t)) : 1;
     if (task.kind == TaskKind::traffic) return n * traffic_spec(c).generation_end() * longest;
     if (task.kind == TaskKind::dynamic) {
-        const double requests = c.requests.empty() ? dynamic_load(c).lambda * static_cast<double>(n) * dynamic_load(c).horizon
-                                                   : static_cast<double>(c.requests.size());
+        const DynamicLoad load = c.requests.empty() ? dynamic_load(c) : DynamicLoad{};
+        const double requests =
+            c.requests.empty() ? load.lambda * static_cast<double>(n) * load.horizon : static_cast<double>(c.requests.size());
         const uint64_t pieces = std::max<uint64_t>(parts, c.packet_flits);  // (its periods' PMNB splits a packet into parts)
         return static_cast<uint64_t>(std::ceil(requests * static_cast<double>(n * (pieces + 1))));
     }
@@ -316,8 +317,8 @@ uint64_t trace_rows_at_most(const RunConfig& c, const TaskInfo& task, const Algo
         case TaskKind::snb:
         case TaskKind::mnb:
         case TaskKind::kb:
-        case TaskKind::pmnb: {  // its broadcasts (a node's may repeat in kb), each part over the N - 1 links of its tree; the
-                                // tokens
+        case TaskKind::pmnb: {
+            // its broadcasts (a node's may repeat in kb), each part over the N - 1 links of its tree; the tokens
             const uint64_t broadcasts = std::max<uint64_t>(n, c.sources.empty() ? c.k : c.sources.size());
             return broadcasts * (n + 2 * longest) * parts;
         }

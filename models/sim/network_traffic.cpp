@@ -43,9 +43,9 @@ HopTime hop_time(const RunConfig& c) {
     h.period = c.ib.link_period;
     h.extra = c.ib.router_delay + c.ib.link_delay;
     h.reinjects_whole = c.ib.forwarding == Forwarding::node && c.ib.switching == Switching::store_forward;
-    // (a data packet's virtual channels: its message class's, routers/logic/vc_classes.h)
-    if (message_class_window(Kind::data, c.ib.vcs, c.ib.vnets).count ==
-        1) {  // the credits come back a cycle and the credit delay after the wire's delay
+    // One VC for a data packet (its message class's, routers/logic/vc_classes.h): the credits come
+    // back a cycle and the credit delay after the wire's delay.
+    if (message_class_window(Kind::data, c.ib.vcs, c.ib.vnets).count == 1) {
         h.lone_vc_depth = c.ib.vc_depth;
         h.credit_loop = c.ib.link_delay + 1 + c.ib.credit_delay;
     }

@@ -262,10 +262,15 @@ std::optional<std::string> validate_rtl_input_buffered(const RunConfig& c) {
 // channels cover them (two each on a torus with datelines); else one, and the deadlock check says what
 // the run then is. The SystemC router's (the Verilog router has none yet: validate_rtl refuses a run
 // where they would apply, and route_classes_taken keeps such a run in one class).
+// The run's registry entry (nullptr: its task or algorithm is not one; validate() says which).
+static const AlgorithmEntry* entry_of(const RunConfig& c) {
+    const TaskInfo* task = find_task(c.task);
+    return task ? algorithms().find(task->kind, c.algorithm) : nullptr;
+}
+
 unsigned route_classes_covered(const RunConfig& c, const Topology& network) {
     if (c.buffering != Buffering::input || c.ib.forwarding != Forwarding::router || !c.ib.route_classes) return 1;
-    const TaskInfo* task = find_task(c.task);
-    const AlgorithmEntry* e = task ? algorithms().find(task->kind, c.algorithm) : nullptr;
+    const AlgorithmEntry* e = entry_of(c);
     const unsigned classes = e ? e->route_classes(network) : 1;
     return classes > 1 && c.ib.vcs >= vcs_for_route_classes(network, c.ib, classes) ? classes : 1;
 }
@@ -534,8 +539,7 @@ unsigned route_classes_taken(const RunConfig& c, const Topology& network) {
 // builds sends tokens.)
 unsigned message_classes_taken(const RunConfig& c, const Topology& network) {
     if (c.buffering != Buffering::input || !c.ib.message_classes || c.uses_rtl()) return 1;
-    const TaskInfo* task = find_task(c.task);
-    const AlgorithmEntry* e = task ? algorithms().find(task->kind, c.algorithm) : nullptr;
+    const AlgorithmEntry* e = entry_of(c);
     if (!e || !e->tokens_travel_apart(c.with_prefix, c.known_sources)) return 1;
     return c.ib.vcs >= vcs_for_route_classes(network, c.ib, c.ib.vc_classes, 2) ? 2 : 1;
 }

@@ -69,10 +69,10 @@ struct InputBuffering {
     bool route_classes = true;
     unsigned vc_classes = 1;
     // Whether a collective's control tokens travel in a message class of their own (a virtual network,
-    // as Garnet's vnets: the upper half of the virtual channels, data in the lower; --message-classes
-    // on|off, off unless told: docs/routers.md measures what it costs), and how many the run takes: resolved (with_defaults) from
-    // whether its logic sends tokens, this switch and the VCs (two a class, each covering the route and dateline classes); 1:
-    // one.
+    // as Garnet's vnets: the upper half of the VCs, data in the lower; --message-classes on|off, off
+    // unless told: docs/routers.md measures what it costs), and how many the run takes: resolved
+    // (with_defaults) from whether its logic's tokens may travel apart, this switch and the VCs (each
+    // class covering the route and dateline classes); 1: one.
     bool message_classes = false;
     unsigned vnets = 1;
     uint64_t plant_lost_credit_at = 0;  // test hook: from this run cycle on, the next credit a router frees is lost (0: never)
@@ -83,8 +83,9 @@ struct InputBuffering {
 
 // A knob by its option's name (vcs, vc-depth, credit-delay, router-delay, link-delay, injection-delay,
 // ejection-delay, ejection-vcs, alloc-iters, link-period, flit-bits,
-// switching, datelines, forwarding, network-interface, route-classes, message-classes): its value as text (for messages), and
-// copying it from another setting. The whole-number knobs, each with the field it sets.
+// switching, datelines, forwarding, network-interface, route-classes, message-classes): its value as
+// text (for messages), and copying it from another setting. The whole-number knobs, each with the
+// field it sets.
 struct NumberKnob {
     const char* name;
     unsigned InputBuffering::*field;

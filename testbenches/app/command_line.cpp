@@ -428,15 +428,12 @@ std::string CommonOptions::into_microarchitecture(RunConfig& c) const {
         c.ib.forwarding = *f;
         c.ib_given.push_back("forwarding");
     }
-    if (route_classes) {
-        if (!set_knob(c.ib, "route-classes", *route_classes))
-            return "--route-classes '" + printable(*route_classes) + "' is unknown: accepted on, off";
-        c.ib_given.push_back("route-classes");
-    }
-    if (message_classes) {
-        if (!set_knob(c.ib, "message-classes", *message_classes))
-            return "--message-classes '" + printable(*message_classes) + "' is unknown: accepted on, off";
-        c.ib_given.push_back("message-classes");
+    for (const auto& [knob, value] :
+         {std::pair{"route-classes", &route_classes}, std::pair{"message-classes", &message_classes}}) {
+        if (!*value) continue;
+        if (!set_knob(c.ib, knob, **value))
+            return std::string("--") + knob + " '" + printable(**value) + "' is unknown: accepted on, off";
+        c.ib_given.push_back(knob);
     }
     if (network_interface) {
         const auto i = parse_network_interface(*network_interface);
