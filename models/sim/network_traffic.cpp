@@ -64,7 +64,8 @@ std::string describe_input_buffering(const InputBuffering& ib) {
            (ib.flit_bits == 64 ? "" : ", " + std::to_string(ib.flit_bits) + "-bit flits (a header is two)") +
            (ib.datelines == Datelines::wrap ? "" : std::string(", datelines ") + datelines_name(ib.datelines)) +
            (ib.forwarding == Forwarding::router ? "" : ", forwarding through the node") +
-           (ib.network_interface == InjectionModel::one_port ? "" : ", all-port network interface");
+           (ib.network_interface == InjectionModel::one_port ? "" : ", all-port network interface") +
+           (ib.replication == Replication::serial ? "" : ", per-branch replication");
 }
 
 TrafficSpec traffic_spec(const RunConfig& c) {

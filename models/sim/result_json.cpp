@@ -422,6 +422,7 @@ RunResult result_from_json(const json& j) {
         const json& k = j.at("router");
         InputBuffering ib;
         for (const char* name : kKnobs) {
+            if (!k.contains(knob_key(name))) continue;  // (a report from before the knob: its default)
             const json& v = k.at(knob_key(name));
             set_knob(ib, name, v.is_string() ? v.get<std::string>() : std::to_string(v.get<unsigned>()));
         }

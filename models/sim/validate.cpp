@@ -305,6 +305,10 @@ std::optional<std::string> validate_rtl(const RunConfig& c, const Topology& topo
             "--network-interface all-port is not in the Verilog router yet: accepted --network-interface one-port with --router "
             "rtl (or "
             "--rtl-nodes), or --router systemc");
+    if (ib && c.ib.replication == Replication::per_branch)
+        return std::string(
+            "--replication per-branch is not in the Verilog router yet: accepted --replication serial with --router rtl (or "
+            "--rtl-nodes), or --router systemc");
     if (const unsigned classes = route_classes_covered(c, topo); classes > 1)
         return c.task + "/" + c.algorithm + "'s " + std::to_string(classes) +
                " route classes are not in the Verilog router yet: accepted --route-classes off with --router rtl (or "

@@ -26,6 +26,14 @@ std::optional<InjectionModel> parse_network_interface(const std::string& name) {
     return std::nullopt;
 }
 
+const char* replication_name(Replication r) { return r == Replication::per_branch ? "per-branch" : "serial"; }
+
+std::optional<Replication> parse_replication(const std::string& name) {
+    for (Replication r : {Replication::serial, Replication::per_branch})
+        if (name == replication_name(r)) return r;
+    return std::nullopt;
+}
+
 const char* datelines_name(Datelines d) {
     switch (d) {
         case Datelines::off: return "off";
@@ -81,15 +89,16 @@ std::string knob_text(const InputBuffering& ib, const std::string& name) {
     if (name == "network-interface") return network_interface_name(ib.network_interface);
     if (name == "route-classes") return ib.route_classes ? "on" : "off";
     if (name == "message-classes") return ib.message_classes ? "on" : "off";
+    if (name == "replication") return replication_name(ib.replication);
     const auto field = number_knob(name);
     return field ? std::to_string(ib.*field) : "?";
 }
 
-const std::array<const char*, 17> kKnobs = {
+const std::array<const char*, 18> kKnobs = {
     "vcs",           "vc-depth",        "switching",      "router-delay", "link-delay",
     "credit-delay",  "injection-delay", "ejection-delay", "ejection-vcs", "link-period",
     "alloc-iters",   "datelines",       "flit-bits",      "forwarding",   "network-interface",
-    "route-classes", "message-classes"};
+    "route-classes", "message-classes", "replication"};
 
 std::string knob_key(const std::string& name) {
     std::string key = name;
@@ -118,6 +127,11 @@ bool set_knob(InputBuffering& ib, const std::string& name, const std::string& te
         const auto i = parse_network_interface(text);
         if (i) ib.network_interface = *i;
         return i.has_value();
+    }
+    if (name == "replication") {
+        const auto r = parse_replication(text);
+        if (r) ib.replication = *r;
+        return r.has_value();
     }
     if (name == "route-classes" || name == "message-classes") {
         if (text != "on" && text != "off") return false;

@@ -44,6 +44,17 @@ enum class InjectionModel : uint8_t { one_port, all_port };
 const char* network_interface_name(InjectionModel i);
 std::optional<InjectionModel> parse_network_interface(const std::string& name);
 
+// How the router sends a multicast packet's copies (each to its own output) from its input virtual
+// channel: serial, one whole copy after the other in the schedule's key order, a copy starting when
+// the one before it has sent its tail (a blocked copy holds those after it); or per-branch, each copy
+// with its own output virtual channel and read pointer, advancing whenever its output can take a flit
+// (asynchronous replication, as Lin and Ni's tree multicast: one blocked branch holds no other; a
+// flit is freed when the slowest copy has sent it). Either way the input channel holds the packet until
+// every copy has left, so the channel dependency graph, and the deadlock argument, are the same.
+enum class Replication : uint8_t { serial, per_branch };
+const char* replication_name(Replication r);
+std::optional<Replication> parse_replication(const std::string& name);
+
 struct InputBuffering {
     unsigned vcs = 2;              // virtual channels per input port (injection port included)
     unsigned vc_depth = 8;         // flits each virtual channel buffers
@@ -63,6 +74,7 @@ struct InputBuffering {
     Datelines datelines = Datelines::wrap;  // torus: two virtual-channel classes (needs vcs >= 2)
     Forwarding forwarding = Forwarding::router;
     InjectionModel network_interface = InjectionModel::one_port;
+    Replication replication = Replication::serial;
     // Whether a collective forwarded in the router takes the route classes its registry entry declares
     // (routers/logic/vc_classes.h; --route-classes on|off), and how many it takes: resolved for the run
     // (with_defaults) from the entry, this switch and the VCs; 1: one class.
@@ -83,7 +95,7 @@ struct InputBuffering {
 
 // A knob by its option's name (vcs, vc-depth, credit-delay, router-delay, link-delay, injection-delay,
 // ejection-delay, ejection-vcs, alloc-iters, link-period, flit-bits,
-// switching, datelines, forwarding, network-interface, route-classes, message-classes): its value as
+// switching, datelines, forwarding, network-interface, route-classes, message-classes, replication): its value as
 // text (for messages), and copying it from another setting. The whole-number knobs, each with the
 // field it sets.
 struct NumberKnob {
@@ -93,10 +105,11 @@ struct NumberKnob {
 extern const std::array<NumberKnob, 11> kNumberKnobs;
 unsigned InputBuffering::*number_knob(const std::string& name);  // nullptr: not a whole-number knob
 // Every knob, in the order a trace header lists them, and a knob's key there and in the JSON (vc_depth).
-extern const std::array<const char*, 17> kKnobs;
+extern const std::array<const char*, 18> kKnobs;
 std::string knob_key(const std::string& name);
 std::string knob_text(const InputBuffering& ib, const std::string& name);
-// Sets a knob from its text (a number, or a switching mode's, dateline scheme's, forwarding's or network interface's name); false
+// Sets a knob from its text (a number, on or off, or a switching mode's, dateline scheme's, forwarding's, network interface's or
+// replication's name); false
 // if it is not one.
 bool set_knob(InputBuffering& ib, const std::string& name, const std::string& text);
 void copy_knob(InputBuffering& to, const InputBuffering& from, const std::string& name);

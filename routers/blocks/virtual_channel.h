@@ -1,9 +1,10 @@
 // One virtual channel of an input port: a FIFO of flits (several packets may queue in it, the tail of
 // one before the head of the next) and the state of the packet at its front, the only one routed:
-// its copies (each an output port and the control logic's key, sent one after the other in key
-// order: asynchronous replication, copy by copy), the output virtual channel of the copy in
-// progress, and how far it has read. Flits stay in the buffer until the last copy has read them,
-// so a packet copied to several ports must fit whole (validated).
+// its copies (each an output port and the control logic's key, in key order), each with its output
+// virtual channel and how far it has read. Under serial replication they leave one after the other,
+// under per-branch replication each as its output allows (microarchitecture.h: Replication). Flits
+// stay in the buffer until the slowest copy has read them, so a packet copied to several ports must
+// fit whole (validated).
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -16,7 +17,10 @@ namespace cubecast {
 struct PacketCopy {
     unsigned port;  // an output port, or the router's local port (delivery); the escape port once granted there
     QueueKey key;
-    int escape = -1;  // an adaptive routing's escape port, if the router has escape channels
+    int escape = -1;           // an adaptive routing's escape port, if the router has escape channels
+    int8_t out_vc = -1;        // its output virtual channel (-1: not allocated yet; the local port needs none)
+    uint16_t read = 0;         // the next flit it sends
+    uint64_t switch_from = 0;  // the first cycle it may ask for the switch (the allocation after its VC's)
 };
 
 // A packet's copies, in one array: a single copy (every packet of synthetic traffic, most of the
@@ -87,14 +91,23 @@ public:
     void finish_packet() {
         state = State::idle;
         opened = false;
-        freed = read = 0;
+        freed = 0;
         copies.clear();
-        copy = 0;
-        out_vc = -1;
+        copy = asking = 0;
         through_node = false;
         held_delivers = false;
     }
     bool last_copy() const { return copy + 1u >= copies.size(); }
+    // The copy crossing the switch (serial: the one in progress).
+    PacketCopy& branch() { return copies[copy]; }
+    const PacketCopy& branch() const { return copies[copy]; }
+    bool sent(const PacketCopy& k) const { return k.read >= length; }
+    // The fewest flits any copy has sent: those before it may be freed.
+    unsigned slowest_read() const {
+        unsigned least = length;
+        for (const PacketCopy& k : copies) least = k.read < least ? k.read : least;
+        return least;
+    }
 
     // The front packet.
     State state = State::idle;
@@ -103,13 +116,11 @@ public:
     bool from_injection = false;
     bool through_node = false;   // --forwarding node: taken whole into the node, its copies (below) injected again
     bool held_delivers = false;  // held by the logic, and delivered to the node too
-    uint8_t copy = 0;            // the copy in progress
-    int8_t out_vc = -1;          // ... its output virtual channel (-1: not allocated yet; the local port needs none)
+    uint8_t copy = 0;            // the copy in progress (serial), or the one the switch allocator was asked for (per-branch)
+    uint8_t asking = 0;          // the copy the virtual-channel allocator was asked for
     uint16_t length = 1;
-    uint16_t freed = 0;        // its flits already freed (by the last copy)
-    uint16_t read = 0;         // the next flit the copy in progress sends
+    uint16_t freed = 0;        // its flits already freed (by the slowest copy)
     uint64_t eligible_at = 0;  // routed at this cycle plus the router delay: the head may not leave before
-    uint64_t switch_from = 0;  // ... the first cycle it may ask for the switch (the allocation after its VC's)
     CopyList copies;
     Header header;
     uint64_t header_flit = 0;

@@ -17,6 +17,7 @@ InputBufferedRouter::InputBufferedRouter(sc_module_name name, uint32_t id, const
       datelines_(uses_dateline_classes(topology, ib)),
       escape_vcs_(escape_vcs(topology, ib)),
       ejection_lanes_(ib.network_interface == InjectionModel::all_port && ib.ejection_vcs == 0),
+      per_branch_(ib.replication == Replication::per_branch),
       ib_(ib),
       ports_(topology.ports()),
       inputs_(topology.ports() + (ib.network_interface == InjectionModel::all_port ? topology.ports() : 1)),

@@ -12,6 +12,8 @@
 //   dimension-order port: Duato's protocol);
 //   the SwitchAllocator (one flit per input and per output each cycle; the logic's queue key is its
 //   priority and not-before cycle);
+//   replication (--replication): a multicast packet's copies leave their virtual channel one after
+//   the other (serial) or each on its own (per-branch);
 //   the crossbar and the output ports (VcOutputPort: credits per downstream virtual channel, returned
 //   `credit_delay` cycles late), and the local output to the node (one flit per cycle; all-port, a
 //   lane to the node from every input instead);
@@ -174,11 +176,11 @@ private:
     void allocate_vcs();
     void allocate_switch_and_traverse();
     void eject_by_lanes();
-    // A routed packet whose pipeline delay has passed, with its next flit in: it may cross this edge.
-    bool has_flit_to_send(const VirtualChannel& c) const {
-        return c.state == VirtualChannel::State::routed && c.eligible_at <= cycle_ && c.has_flit(c.read);
-    }
+    // The copy of a routed packet (its pipeline delay passed) that may cross the switch at this edge,
+    // to the node or to a link: its next flit in, its output virtual channel, credit and link free.
+    PacketCopy* sendable(VirtualChannel& c, bool to_node);
     bool ejection_lanes_ = false;  // all-port without ejection virtual channels: a lane to the node from every input
+    bool per_branch_ = false;      // --replication per-branch: each copy of a packet leaves on its own
     uint32_t ejected_inputs_ = 0;  // the inputs that sent a flit to the node by their lane at this edge
     void traverse(unsigned p, unsigned vc, unsigned out);
     void drive_links();

@@ -55,27 +55,26 @@ unsigned InputBufferedRouter::escape_vcs(const Topology& topology, const InputBu
     return ib.vcs > escape ? escape : 0;
 }
 
-// Each routed copy without an output virtual channel asks for one it may take. With a router delay,
-// the pipeline's last cycle is switch allocation and the one before it virtual-channel allocation
-// (separate stages, as BookSim's): a copy asks for its VC a cycle before its router delay and
-// not-before cycle have passed, and for the switch no sooner than a cycle after it got the VC.
+// Each routed copy without an output virtual channel asks for one it may take (one copy a virtual
+// channel and cycle: serial replication's copy in progress, per-branch the first in key order that
+// has a candidate). With a router delay, the pipeline's last cycle is switch allocation and the one
+// before it virtual-channel allocation (separate stages, as BookSim's): a copy asks for its VC a cycle
+// before its router delay and not-before cycle have passed, and for the switch no sooner than a cycle
+// after it got the VC.
 void InputBufferedRouter::allocate_vcs() {
     const uint64_t lead = ib_.router_delay >= 1 ? 1 : 0;
     bool asked = false;
-    for_each_active(0, inputs_, [&](unsigned p, unsigned v) {
-        const VirtualChannel& c = channel(p, v);
-        if (c.state != VirtualChannel::State::routed || c.out_vc >= 0 || c.eligible_at > cycle_ + lead) return;
-        const PacketCopy& k = c.copies[c.copy];
-        if (k.key.not_before > cycle_ + lead) return;
+    // Copy b of input p's virtual channel v asks, if it may: true if it did.
+    const auto ask = [&](unsigned p, unsigned v, const VirtualChannel& c, const PacketCopy& k) {
+        if (k.out_vc >= 0 || c.sent(k) || k.key.not_before > cycle_ + lead) return false;
         if (k.port == ports_) {  // to the node: one of its ejection channels, if it has any
-            if (ib_.ejection_vcs == 0) return;
+            if (ib_.ejection_vcs == 0) return false;
             uint32_t candidates = 0;
             for (unsigned w = 0; w < ib_.ejection_vcs; ++w)
                 if (!local_out_.owned(w)) candidates |= 1u << w;
-            if (candidates == 0) return;
+            if (candidates == 0) return false;
             va_.request(p, v, ports_, candidates, k.key.priority);
-            asked = true;
-            return;
+            return true;
         }
         const auto free_of = [&](unsigned q, uint32_t mask, bool empty = false) {  // those of `mask` free at output q
             uint32_t candidates = 0;
@@ -89,42 +88,77 @@ void InputBufferedRouter::allocate_vcs() {
         };
         if (k.escape < 0) {
             const uint32_t candidates = free_of(k.port, vc_class(p, v, k.port, c.header, ib_.vcs));
-            if (candidates == 0) return;
+            if (candidates == 0) return false;
             va_.request(p, v, k.port, candidates, k.key.priority);
         } else {  // the adaptive channels at its port, else the escape channels at its escape port
             const unsigned e = escape_vcs_, escape_port = static_cast<unsigned>(k.escape);
             const uint32_t adaptive = free_of(k.port, ((1u << ib_.vcs) - 1) & ~((1u << e) - 1), true);
             const uint32_t escape = free_of(escape_port, vc_class(p, v, escape_port, c.header, e));
-            if ((adaptive | escape) == 0) return;
+            if ((adaptive | escape) == 0) return false;
             va_.request(p, v, k.port, adaptive, k.key.priority, k.escape, escape);
         }
-        asked = true;
+        return true;
+    };
+    for_each_active(0, inputs_, [&](unsigned p, unsigned v) {
+        VirtualChannel& c = channel(p, v);
+        if (c.state != VirtualChannel::State::routed || c.eligible_at > cycle_ + lead) return;
+        if (!per_branch_) {
+            asked |= ask(p, v, c, c.branch());
+            return;
+        }
+        for (unsigned b = 0; b < c.copies.size(); ++b)
+            if (ask(p, v, c, c.copies[b])) {
+                c.asking = static_cast<uint8_t>(b);
+                asked = true;
+                return;
+            }
     });
     if (!asked) return;
     acted_ = true;
     for (unsigned iv : va_.allocate()) {
         VirtualChannel& c = vcs_[iv];
         const unsigned w = va_.granted_vc(iv);
-        c.out_vc = static_cast<int8_t>(w);
-        c.switch_from = cycle_ + lead;
-        PacketCopy& k = c.copies[c.copy];
+        PacketCopy& k = per_branch_ ? c.copies[c.asking] : c.branch();
+        k.out_vc = static_cast<int8_t>(w);
+        k.switch_from = cycle_ + lead;
         k.port = va_.granted_out(iv);  // (an adaptive copy's escape port, if granted there)
         output(k.port).take(w, static_cast<int>(iv));
     }
+}
+
+// The copy of input virtual channel c that may cross the switch at this edge towards `local` (the node)
+// or a link, if any: serial, the copy in progress; per-branch, the first in key order (made c's copy).
+PacketCopy* InputBufferedRouter::sendable(VirtualChannel& c, bool to_node) {
+    if (c.state != VirtualChannel::State::routed || c.eligible_at > cycle_) return nullptr;
+    const auto may = [&](const PacketCopy& k) {
+        if ((k.port == ports_) != to_node || c.sent(k) || !c.has_flit(k.read) || k.key.not_before > cycle_) return false;
+        if (to_node && ejection_lanes_) return true;  // (its own lane: no switch, no link period)
+        if (out_free_at_[k.port] > cycle_) return false;
+        if (k.port == ports_) return ib_.ejection_vcs == 0 || (k.out_vc >= 0 && k.switch_from <= cycle_);
+        return k.out_vc >= 0 && k.switch_from <= cycle_ && outs_[k.port].credits(static_cast<unsigned>(k.out_vc)) != 0;
+    };
+    if (!per_branch_) return may(c.branch()) ? &c.branch() : nullptr;
+    for (unsigned b = 0; b < c.copies.size(); ++b)
+        if (may(c.copies[b])) {
+            c.copy = static_cast<uint8_t>(b);
+            return &c.copies[b];
+        }
+    return nullptr;
 }
 
 // All-port, the network interface takes a flit from every input at once (the papers' all-port node
 // receives on all its links at once): a node's copy leaves its input by that input's own lane to the
 // node, not through the switch's one local output; the input's buffer gives one flit a cycle either
 // way. One-port (or with ejection virtual channels, which BookSim2's one ejection output has), the
-// node's copies share the local output like any output.
+// node's copies share the local output like any output. Per-branch, the node's copy (the last in key
+// order, as serially) takes its lane only in a cycle when none of the packet's link copies can go.
 void InputBufferedRouter::eject_by_lanes() {
     unsigned lane[kMaxRouterPorts * 2], vc[kMaxRouterPorts * 2], n = 0;
     for_each_active(0, inputs_, [&](unsigned p, unsigned v) {
-        const VirtualChannel& c = channel(p, v);
-        if (!has_flit_to_send(c)) return;
-        const PacketCopy& k = c.copies[c.copy];
-        if (k.port != ports_ || k.key.not_before > cycle_ || (ejected_inputs_ >> p) & 1u) return;
+        if ((ejected_inputs_ >> p) & 1u) return;
+        VirtualChannel& c = channel(p, v);
+        if (per_branch_ && sendable(c, false)) return;
+        if (!sendable(c, true)) return;
         ejected_inputs_ |= 1u << p;
         lane[n] = p, vc[n++] = v;
     });
@@ -136,16 +170,12 @@ void InputBufferedRouter::allocate_switch_and_traverse() {
     if (ejection_lanes_) eject_by_lanes();
     bool asked = false;
     for_each_active(0, inputs_, [&](unsigned p, unsigned v) {
-        const VirtualChannel& c = channel(p, v);
-        if (!has_flit_to_send(c)) return;
         if ((ejected_inputs_ >> p) & 1u) return;
-        const PacketCopy& k = c.copies[c.copy];
-        if (k.key.not_before > cycle_ || out_free_at_[k.port] > cycle_) return;
-        if (k.port == ports_
-                ? ib_.ejection_vcs != 0 && (c.out_vc < 0 || c.switch_from > cycle_)
-                : c.out_vc < 0 || c.switch_from > cycle_ || outs_[k.port].credits(static_cast<unsigned>(c.out_vc)) == 0)
-            return;
-        sa_.request(p, v, k.port, k.key.priority);
+        VirtualChannel& c = channel(p, v);
+        const PacketCopy* k = sendable(c, false);
+        if (!k && !ejection_lanes_) k = sendable(c, true);
+        if (!k) return;
+        sa_.request(p, v, k->port, k->key.priority);
         asked = true;
     });
     sent_mask_ = 0;
@@ -153,15 +183,16 @@ void InputBufferedRouter::allocate_switch_and_traverse() {
     for (unsigned p : sa_.allocate()) traverse(p, sa_.granted_vc(p), sa_.granted_out(p));
 }
 
-// One flit through the crossbar: onto output `out`'s link (or to the node), its buffer slot freed
-// (a credit upstream) if this is the packet's last copy.
+// One flit of copy c.copy through the crossbar: onto output `out`'s link (or to the node), its buffer
+// slot freed (a credit upstream) once every copy has sent it.
 void InputBufferedRouter::traverse(unsigned p, unsigned vc, unsigned out) {
     VirtualChannel& c = channel(p, vc);
-    const uint64_t flit = c.flit(c.read);
-    const bool head = c.read == 0, tail = c.read + 1u == c.length;
+    PacketCopy& k = c.branch();
+    const uint64_t flit = c.flit(k.read);
+    const bool head = k.read == 0, tail = k.read + 1u == c.length;
     if (out < ports_ || !ejection_lanes_) out_free_at_[out] = cycle_ + ib_.link_period;
     if (out < ports_) {
-        const unsigned w = static_cast<unsigned>(c.out_vc);
+        const unsigned w = static_cast<unsigned>(k.out_vc);
         if (tlm_) {  // seen by the receiver at its next edge, which it is asked for
             IbTlmLink& l = *tlm_out_[out];
             l.drive_flit(cycle_ + 1, flit, static_cast<uint8_t>(w));
@@ -180,7 +211,7 @@ void InputBufferedRouter::traverse(unsigned p, unsigned vc, unsigned out) {
         }
         sent_mask_ |= 1u << out;
         touch_out(out);
-        if (waves_ && c.read + 1u >= config_.format.header_flits()) note_sending(out, c.header);
+        if (waves_ && k.read + 1u >= config_.format.header_flits()) note_sending(out, c.header);
         outs_[out].flit_sent(w);
         if (outs_[out].credits(w) < ib_.stop_below_credits) counters_.buffers_short = true;
         owed_mask_ |= 1u << out;
@@ -193,28 +224,26 @@ void InputBufferedRouter::traverse(unsigned p, unsigned vc, unsigned out) {
             c.delivered.header_flits = static_cast<uint8_t>(config_.format.header_flits());
             c.delivered.payload.clear();
         }
-        if (c.read >= c.delivered.header_flits) c.delivered.payload.push_back(flit);
+        if (k.read >= c.delivered.header_flits) c.delivered.payload.push_back(flit);
         if (tail) {
             to_node_.push_back({cycle_ + ib_.ejection_delay, c.delivered});
             deliver_due();
-            if (c.out_vc >= 0) local_out_.release(static_cast<unsigned>(c.out_vc));
+            if (k.out_vc >= 0) local_out_.release(static_cast<unsigned>(k.out_vc));
         }
     }
     ++counters_.progress;
-    if (c.last_copy()) {
+    ++k.read;
+    if (per_branch_ ? c.slowest_read() > c.freed : c.last_copy()) {  // (serial: the copies before it have sent all)
         c.pop();
         if (p < ports_) owe_credit(p, vc);
         note_occupancy(p);
     }
-    ++c.read;
     if (!tail) return;
-    if (c.last_copy()) {
+    if (per_branch_ ? c.slowest_read() == c.length : c.last_copy()) {
         c.finish_packet();
         settle(c);
-    } else {
+    } else if (!per_branch_) {
         ++c.copy;
-        c.read = 0;
-        c.out_vc = -1;
     }
 }
 

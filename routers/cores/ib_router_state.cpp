@@ -15,9 +15,12 @@ bool InputBufferedRouter::waiting_on_time(uint64_t cycle) const {
     if (ni_.waiting() && ni_.next_due() >= cycle) return true;
     for (const VcOutputPort& o : outs_)
         if (o.credits_pending()) return true;
-    for (const VirtualChannel& c : vcs_)
-        if (c.state == VirtualChannel::State::routed && (c.eligible_at >= cycle || c.copies[c.copy].key.not_before >= cycle))
-            return true;
+    for (const VirtualChannel& c : vcs_) {
+        if (c.state != VirtualChannel::State::routed) continue;
+        if (c.eligible_at >= cycle) return true;
+        for (const PacketCopy& k : c.copies)
+            if (!c.sent(k) && k.key.not_before >= cycle) return true;
+    }
     return false;
 }
 
@@ -30,16 +33,32 @@ VcSnapshot InputBufferedRouter::snapshot(unsigned p, unsigned vc) const {
     s.consuming = c.state == VirtualChannel::State::consuming;
     s.tail_in = c.tail_in();
     s.header = c.header;
-    s.read = c.read;
-    s.next_here = c.has_flit(c.read);
+    s.read = 0;
+    s.next_here = c.has_flit(0);
     if (!s.routed) return s;
-    const PacketCopy& k = c.copies[c.copy];
-    s.local = k.port == ports_;
+    // The copy the packet waits on: serial, the one in progress; per-branch, the first unsent one that
+    // lacks a virtual channel or a credit (else the first unsent).
+    const PacketCopy* k = &c.branch();
+    if (per_branch_) {
+        k = nullptr;
+        for (const PacketCopy& b : c.copies) {
+            if (c.sent(b)) continue;
+            if (!k) k = &b;
+            const bool lacks = b.port != ports_ && (b.out_vc < 0 || outs_[b.port].credits(static_cast<unsigned>(b.out_vc)) == 0);
+            if (lacks) {
+                k = &b;
+                break;
+            }
+        }
+    }
+    s.read = k->read;
+    s.next_here = c.has_flit(k->read);
+    s.local = k->port == ports_;
     s.local_vcs = ib_.ejection_vcs != 0;
-    s.port = k.port;
-    s.escape = k.escape;
-    s.out_vc = c.out_vc;
-    if (!s.local && c.out_vc >= 0) s.out_credits = outs_[k.port].credits(static_cast<unsigned>(c.out_vc));
+    s.port = k->port;
+    s.escape = k->escape;
+    s.out_vc = k->out_vc;
+    if (!s.local && k->out_vc >= 0) s.out_credits = outs_[k->port].credits(static_cast<unsigned>(k->out_vc));
     return s;
 }
 

@@ -118,10 +118,14 @@ uint64_t InputBufferedRouter::next_timer() const {
     for_each_active(0, inputs_, [&](unsigned p, unsigned v) {
         const VirtualChannel& c = channel(p, v);
         if (c.state != VirtualChannel::State::routed) return;
-        const PacketCopy& k = c.copies[c.copy];
-        for (uint64_t t : {c.eligible_at, k.key.not_before}) at(t), at(t - std::min(t, lead));
-        at(c.switch_from);
-        at(out_free_at_[k.port]);
+        const auto timers = [&](const PacketCopy& k) {
+            for (uint64_t t : {c.eligible_at, k.key.not_before}) at(t), at(t - std::min(t, lead));
+            at(k.switch_from);
+            at(out_free_at_[k.port]);
+        };
+        if (!per_branch_) return timers(c.branch());
+        for (const PacketCopy& k : c.copies)
+            if (!c.sent(k)) timers(k);
     });
     return next;
 }

@@ -88,7 +88,8 @@ struct CommonOptions {
     std::string pmnb;
     std::string buffering = "output";
     bool self_packets = false;
-    std::optional<std::string> switching, datelines, forwarding, network_interface, route_classes, message_classes, preset;
+    std::optional<std::string> switching, datelines, forwarding, network_interface, route_classes, message_classes, replication,
+        preset;
     std::optional<long long> vcs, vc_depth, credit_delay, router_delay, link_delay, injection_delay, ejection_delay, ejection_vcs,
         alloc_iters, link_period, flit_bits;
     CLI::Option *topology_option = nullptr, *dim_option = nullptr, *radix_option = nullptr;
@@ -247,6 +248,11 @@ struct CommonOptions {
                         "--buffering input: a collective's control tokens travel on virtual channels of their own (the "
                         "upper half), so a token never waits behind data, when --vcs covers both classes (on), or with "
                         "the data (off); default: off")
+            ->group(kInputBufferedRouter);
+        app->add_option("--replication", replication,
+                        "--buffering input: a multicast packet's copies leave their input virtual channel one whole copy "
+                        "after the other (serial, default) or each on its own as its output allows (per-branch: a blocked "
+                        "copy holds no other)")
             ->group(kInputBufferedRouter);
         app->add_option("--router", router, "router at every node: systemc or rtl (the Verilated Verilog router)")
             ->group(kVerilogRouter);
@@ -434,6 +440,12 @@ std::string CommonOptions::into_microarchitecture(RunConfig& c) const {
         if (!set_knob(c.ib, knob, **value))
             return std::string("--") + knob + " '" + printable(**value) + "' is unknown: accepted on, off";
         c.ib_given.push_back(knob);
+    }
+    if (replication) {
+        const auto r = parse_replication(*replication);
+        if (!r) return "--replication '" + printable(*replication) + "' is unknown: accepted serial, per-branch";
+        c.ib.replication = *r;
+        c.ib_given.push_back("replication");
     }
     if (network_interface) {
         const auto i = parse_network_interface(*network_interface);

@@ -434,33 +434,37 @@ TEST(InputBuffered, EveryCollectiveDeliversOnceOrSaysWhyNot) {
     unsigned runs = 0, ok = 0;
     for_each_collective([&](const AlgorithmEntry& e, const std::string& task, const std::string& topology) {
         for (Switching s : {Switching::wormhole, Switching::store_forward})
-            for (unsigned vcs : {1u, 2u}) {
-                const RunConfig c = small_collective(task, e.name, topology, s, vcs);
-                if (validate(c)) continue;  // e.g. an algorithm for other dimensions
-                SCOPED_TRACE(task + "/" + e.name + " on " + topology + " " + switching_name(s) + " vcs " + std::to_string(vcs));
-                const RunResult r = simulate_isolated(c).result;
-                ++runs;
-                if (std::getenv("CUBECAST_TEST_VERBOSE"))
-                    std::cout << task << "/" << e.name << " " << topology << " " << switching_name(s) << " vcs " << vcs << ": "
-                              << static_cast<int>(r.status) << " " << (r.problems.empty() ? "" : r.problems.front()) << "\n";
-                for (const std::string& p : r.problems) {
-                    EXPECT_EQ(p.find("credits not conserved"), std::string::npos) << p;
-                    EXPECT_EQ(p.find("flow control is broken"), std::string::npos) << p;
-                    EXPECT_EQ(p.find("which has no link"), std::string::npos) << p;
+            for (unsigned vcs : {1u, 2u})
+                for (Replication rep : {Replication::serial, Replication::per_branch}) {
+                    RunConfig c = small_collective(task, e.name, topology, s, vcs);
+                    c.ib.replication = rep;
+                    if (validate(c)) continue;  // e.g. an algorithm for other dimensions
+                    SCOPED_TRACE(task + "/" + e.name + " on " + topology + " " + switching_name(s) + " vcs " +
+                                 std::to_string(vcs) + " " + replication_name(rep));
+                    const RunResult r = simulate_isolated(c).result;
+                    ++runs;
+                    if (std::getenv("CUBECAST_TEST_VERBOSE"))
+                        std::cout << task << "/" << e.name << " " << topology << " " << switching_name(s) << " vcs " << vcs
+                                  << ": " << static_cast<int>(r.status) << " " << (r.problems.empty() ? "" : r.problems.front())
+                                  << "\n";
+                    for (const std::string& p : r.problems) {
+                        EXPECT_EQ(p.find("credits not conserved"), std::string::npos) << p;
+                        EXPECT_EQ(p.find("flow control is broken"), std::string::npos) << p;
+                        EXPECT_EQ(p.find("which has no link"), std::string::npos) << p;
+                    }
+                    if (r.status == RunStatus::ok) {
+                        ++ok;
+                        EXPECT_TRUE(r.delivered_exactly_once);
+                        EXPECT_TRUE(r.conserved);
+                    } else if (r.status == RunStatus::deadlock) {
+                        EXPECT_FALSE(r.stall_diagnosis.empty());
+                    } else {
+                        EXPECT_EQ(r.status, RunStatus::check_failed);
+                        EXPECT_FALSE(r.problems.empty());
+                    }
                 }
-                if (r.status == RunStatus::ok) {
-                    ++ok;
-                    EXPECT_TRUE(r.delivered_exactly_once);
-                    EXPECT_TRUE(r.conserved);
-                } else if (r.status == RunStatus::deadlock) {
-                    EXPECT_FALSE(r.stall_diagnosis.empty());
-                } else {
-                    EXPECT_EQ(r.status, RunStatus::check_failed);
-                    EXPECT_FALSE(r.problems.empty());
-                }
-            }
     });
-    EXPECT_GT(runs, 100u);
+    EXPECT_GT(runs, 200u);
     std::cout << runs << " collective runs on input-buffered routers, " << ok << " finished\n";
 }
 
@@ -580,26 +584,86 @@ TEST(InputBuffered, InTheRouterTheOptimalMnbOnItsRouteClassesIsProvenAndFinishes
             for (const Level level : {Level::cycle, Level::tlm})
                 for (Switching s : {Switching::wormhole, Switching::cut_through, Switching::store_forward})
                     for (unsigned delay : {0u, 3u})
-                        for (InjectionModel ni : {InjectionModel::one_port, InjectionModel::all_port}) {
-                            RunConfig c = base;
-                            c.level = level;
-                            c.ib.switching = s;
-                            c.ib.router_delay = delay;
-                            c.ib.network_interface = ni;
-                            ASSERT_FALSE(validate(c));
-                            SCOPED_TRACE("d " + std::to_string(d) + " F " + std::to_string(flits) + " " + switching_name(s) +
-                                         " R " + std::to_string(delay) + " " + network_interface_name(ni) +
-                                         (level == Level::tlm ? " tlm" : " cycle"));
-                            const RunResult r = simulate_isolated(c).result;
-                            ++runs;
-                            ASSERT_EQ(r.status, RunStatus::ok) << (r.problems.empty() ? r.stall_diagnosis : r.problems.front());
-                            EXPECT_TRUE(r.delivered_exactly_once);
-                            EXPECT_TRUE(r.conserved);
-                        }
+                        for (InjectionModel ni : {InjectionModel::one_port, InjectionModel::all_port})
+                            for (Replication rep : {Replication::serial, Replication::per_branch}) {
+                                RunConfig c = base;
+                                c.level = level;
+                                c.ib.switching = s;
+                                c.ib.router_delay = delay;
+                                c.ib.network_interface = ni;
+                                c.ib.replication = rep;
+                                ASSERT_FALSE(validate(c));
+                                SCOPED_TRACE("d " + std::to_string(d) + " F " + std::to_string(flits) + " " + switching_name(s) +
+                                             " R " + std::to_string(delay) + " " + network_interface_name(ni) + " " +
+                                             replication_name(rep) + (level == Level::tlm ? " tlm" : " cycle"));
+                                const RunResult r = simulate_isolated(c).result;
+                                ++runs;
+                                ASSERT_EQ(r.status, RunStatus::ok)
+                                    << (r.problems.empty() ? r.stall_diagnosis : r.problems.front());
+                                EXPECT_TRUE(r.delivered_exactly_once);
+                                EXPECT_TRUE(r.conserved);
+                            }
         }
     }
     EXPECT_GE(cyclic, 3u) << "one class is cyclic from the 4-cube on";
-    EXPECT_EQ(runs, 4u * 2 * 2 * 3 * 2 * 2);
+    EXPECT_EQ(runs, 4u * 2 * 2 * 3 * 2 * 2 * 2);
+}
+
+// Replication: serial sends a packet's copies one whole copy after the other, so the copies of one
+// packet leaving one router never overlap on their links; per-branch lets a copy go on while the one
+// before it waits. On the spanning binomial tree's broadcast (one 4-flit packet, the node's channel
+// and every link a flit every 2 cycles) the root's first copy waits a cycle out of two for its next
+// flit and its link: per-branch the second copy takes those cycles, so the root's copies overlap and
+// the broadcast ends sooner. With a flit every cycle the first copy never waits, and the two trace
+// alike. Both deliver every copy once, at both levels alike.
+TEST(InputBuffered, PerBranchReplicationLetsACopyGoWhileTheOneBeforeItWaits) {
+    const auto overlapping = [](const std::vector<TraceRow>& rows) {  // copies of one packet leaving one router together
+        unsigned n = 0;
+        for (size_t i = 0; i < rows.size(); ++i)
+            for (size_t j = i + 1; j < rows.size(); ++j) {
+                const TraceRow &a = rows[i], &b = rows[j];
+                if (a.src == b.src && a.origin == b.origin && a.msg == b.msg && a.part == b.part && a.start < b.end &&
+                    b.start < a.end)
+                    ++n;
+            }
+        return n;
+    };
+    for (unsigned period : {1u, 2u}) {
+        std::map<Replication, Outcome> runs;
+        for (Replication rep : {Replication::serial, Replication::per_branch})
+            for (const Level level : {Level::cycle, Level::tlm}) {
+                RunConfig c = config("snb", "sbt", 3);
+                c.packet_flits = 4;
+                c = input_buffered(with_defaults(c), Switching::wormhole, 2, 4);
+                c.ib.forwarding = Forwarding::router;
+                c.ib.link_period = period;
+                c.ib.replication = rep;
+                c.level = level;
+                ASSERT_FALSE(validate(c));
+                SCOPED_TRACE(std::string(replication_name(rep)) + " link period " + std::to_string(period) +
+                             (level == Level::tlm ? " tlm" : " cycle"));
+                Outcome o = run_traced(c);
+                ASSERT_EQ(o.result.status, RunStatus::ok);
+                EXPECT_TRUE(o.result.delivered_exactly_once);
+                EXPECT_TRUE(o.result.conserved);
+                EXPECT_EQ(o.rows.size(), 7u);
+                if (rep == Replication::serial) {
+                    EXPECT_EQ(overlapping(o.rows), 0u);
+                }
+                if (level == Level::cycle) {
+                    runs[rep] = std::move(o);
+                } else {
+                    EXPECT_EQ(o.rows, runs[rep].rows) << "the levels trace alike";
+                }
+            }
+        const Outcome &serial = runs[Replication::serial], &branch = runs[Replication::per_branch];
+        if (period == 1) {
+            EXPECT_EQ(branch.rows, serial.rows);
+        } else {
+            EXPECT_GT(overlapping(branch.rows), 0u);
+            EXPECT_LT(branch.result.completion_cycles, serial.result.completion_cycles);
+        }
+    }
 }
 
 // All-port, the network interface takes a flit from every input at once: in the router the MNB's

@@ -275,16 +275,19 @@ TEST(Levels, InputBufferedCollectivesSameTraceAndReport) {
             return !x.folded && x.dim == (x.radix ? 2u : 4u) && (x.radix == 0 || x.radix == 4);
         });
         const Shape s = pick != shapes.end() ? *pick : shapes.front();
-        // Each knob set but the presets (for traffic: their depths are a peer's), and one of them again
-        // forwarding through the node.
-        for (unsigned j = 0; j < 7; ++j) {
-            const IbKnobs& k = kIbKnobs[j < 6 ? j : e.name.size() % 6];
+        // Each knob set but the presets (for traffic: their depths are a peer's), one of them again
+        // forwarding through the node, and another with per-branch replication.
+        for (unsigned j = 0; j < 8; ++j) {
+            const IbKnobs& k = kIbKnobs[j < 6 ? j : (e.name.size() + j) % 6];
             const unsigned flits = std::array{1u, 4u, 2u}[(variant++) % 3];
             SCOPED_TRACE(task_name(e.task) + "/" + e.name + " on " + s.topology + " d=" + std::to_string(s.dim) +
                          " p=" + std::to_string(s.radix) + ", " + std::to_string(flits) + " flits, " + k.name +
-                         (j == 6 ? ", through the node" : ""));
+                         (j == 6   ? ", through the node"
+                          : j == 7 ? ", per-branch replication"
+                                   : ""));
             RunConfig c = with_ib(config(task_name(e.task), e.name, s.dim, 0, flits, 0), k);
             if (j == 6) c.ib.forwarding = Forwarding::node;
+            if (j == 7) c.ib.replication = Replication::per_branch;
             c.topology = s.topology;
             c.radix = s.radix;
             c.torus_on_array = s.folded;

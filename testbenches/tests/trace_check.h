@@ -12,6 +12,10 @@ struct TraceRow {
     uint32_t src, dst, origin, msg, part;
     int64_t dest;
     std::string kind;
+    bool operator==(const TraceRow& o) const {
+        return start == o.start && end == o.end && src == o.src && dst == o.dst && origin == o.origin && msg == o.msg &&
+               part == o.part && dest == o.dest && kind == o.kind;
+    }
 };
 
 // Reads the CSV (skipping '#' lines); fails the current test on a malformed line.
