@@ -204,7 +204,9 @@ void print_table(std::ostream& os, const RunResult& r) {
     {
         uint64_t start = 0;
         for (const RunMark& m : r.marks) {
-            if (m.phase_end) {
+            if (m.phase_end && m.cycle < start) {  // (a run whose schedule broke: its phases out of order)
+                row(os, "phase", m.name + ": ends at cycle " + std::to_string(m.cycle) + ", before the phase above");
+            } else if (m.phase_end) {
                 row(os, "phase",
                     m.name + ": " + slots_and_cycles(m.cycle - start, r.packet_flits) + ", ends at cycle " +
                         std::to_string(m.cycle));

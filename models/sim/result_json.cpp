@@ -286,6 +286,10 @@ json to_json(const RunResult& r, bool with_per_node) {
     uint64_t start = 0;
     for (const RunMark& m : r.marks) {
         if (!m.phase_end) continue;
+        if (m.cycle < start) {  // (a run whose schedule broke: it ended before the phase before it)
+            phases.push_back({{"name", m.name}, {"start_cycle", nullptr}, {"end_cycle", m.cycle}, {"cycles", nullptr}});
+            continue;
+        }
         phases.push_back({{"name", m.name}, {"start_cycle", start}, {"end_cycle", m.cycle}, {"cycles", m.cycle - start}});
         start = m.cycle;
     }

@@ -111,8 +111,8 @@ std::string deep_line(const RunConfig& given, const RunResult& deep, RunResult& 
     }
     if (deep.status != RunStatus::ok) {
         remedy.outcome = "fails";
-        return "--vc-depth " + std::to_string(kDeepest) + ": " +
-               (deep.problems.empty() ? "fails its checks" : deep.problems.front());
+        return "--vc-depth " + std::to_string(kDeepest) + ": fails its checks" +
+               (deep.problems.empty() ? "" : " (" + deep.problems.front() + ")");
     }
     r.vc_depth_needed = needed;
     remedy.change = "--vc-depth " + std::to_string(needed);

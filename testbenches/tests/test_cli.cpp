@@ -1131,6 +1131,25 @@ TEST(CommandLine, AStallSaysWhatWouldRunItEachTried) {
     expect_bad_input(stall + " --rerun-seconds 0", "--rerun-seconds 0", "accepted 1..3600 seconds");
 }
 
+// A run whose schedule broke says so in words: 004's vb3 forwarded in a 2-VC router misses its
+// packing steps, and its packing phase is marked as ended (cycle 30) before its prefix phase (54). The
+// table says "before the phase above" rather than a length below zero read as 2^64 - 24 cycles, the
+// JSON gives that phase no start or length, and the deep try names its failed checks as such.
+TEST(CommandLine, ABrokenSchedulesPhasesAreNotGivenNegativeLengths) {
+    const std::string broken = "run --task pmnb --algorithm vb3 --dim 6 --k 16 --buffering input --forwarding router --vcs 2";
+    const CliResult table = cubecast_cli(broken + " --rerun-seconds 600");
+    ASSERT_EQ(table.code, 1) << table.err;
+    EXPECT_NE(table.out.find("2: packing: ends at cycle 30, before the phase above"), std::string::npos) << table.out;
+    EXPECT_EQ(table.out.find("1844674407"), std::string::npos) << table.out;
+    EXPECT_NE(table.out.find("--vc-depth 255: fails its checks (node "), std::string::npos) << table.out;
+    const auto j = nlohmann::json::parse(cubecast_cli(broken + " --no-rerun --json").out);
+    ASSERT_EQ(j.at("phases").size(), 2u);
+    EXPECT_EQ(j["phases"][0]["cycles"], 54);
+    EXPECT_EQ(j["phases"][1]["end_cycle"], 30);
+    EXPECT_TRUE(j["phases"][1]["cycles"].is_null());
+    EXPECT_TRUE(j["phases"][1]["start_cycle"].is_null());
+}
+
 // check-deadlock: the spanning binomial trees' MNB (every node's SBT, dimensions ascending) has every
 // link as a channel and at each node each pair of dimensions i < j as a dependency, acyclic; the optimal
 // MNB's rotated trees close a cycle, named link by link; the run's report says the same before its
