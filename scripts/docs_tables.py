@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The docs' tables from their experiment files. An experiment file with a `table:` section names the
 doc it belongs in and how its rows and cells are made from the experiment's results.csv; this script
-runs the experiment (`cubecast experiment`, resuming a results folder of its own under build/) and
-writes the table into the doc between the lines
+runs the experiment (`cubecast experiment`, resuming a results folder of its own under build/, which
+is started afresh when the cubecast binary is not the one that wrote it) and writes the table into the doc between the lines
 
     <!-- table NAME: scripts/docs-tables.sh regenerates it from experiments/FILE -->
     ...
@@ -33,8 +33,10 @@ that status, " %"). A cell whose row is missing is "-"; a cell with an empty val
 ({deadlock: stall, ...}) is that word."""
 import argparse
 import csv
+import hashlib
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -120,12 +122,29 @@ def make_table(name, section, results, others):
 def results_of(args, file, name, sets):
     """Runs (or resumes) the experiment into its folder under --out: the folder."""
     out = os.path.join(args.out, name + ("-check" if sets else ""))
+    # Results resumed from another binary would be another model's: a folder written by another one
+    # (or by an unknown one) is started afresh.
+    try:
+        with open(args.cubecast, "rb") as f:
+            binary = hashlib.sha256(f.read()).hexdigest()
+    except OSError as e:
+        sys.exit(f"--cubecast {args.cubecast}: cannot be read ({e.strerror}): build it first (scripts/setup.sh)")
+    stamp = os.path.join(out, "binary.sha256")
+    if os.path.isdir(out):
+        written_by = open(stamp).read().strip() if os.path.exists(stamp) else ""
+        if written_by != binary:
+            shutil.rmtree(out)
     command = [args.cubecast, "experiment", os.path.join(ROOT, "experiments", file), "--out", out, "--no-plots"]
     for k, v in sets.items():
         command += ["--set", f"{k}={v}"]
     run = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     if run.returncode not in (0, 1, 3):  # (points that fail or stall are rows too)
         sys.exit(f"{file}: the experiment failed (exit {run.returncode}): {run.stderr.strip()}")
+    try:
+        with open(stamp, "w") as f:
+            f.write(binary + "\n")
+    except OSError as e:
+        sys.exit(f"{stamp}: cannot be written: {e.strerror}")
     return out
 
 
