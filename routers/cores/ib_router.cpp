@@ -21,12 +21,9 @@ InputBufferedRouter::InputBufferedRouter(sc_module_name name, uint32_t id, const
       ib_(ib),
       ports_(topology.ports()),
       inputs_(topology.ports() + (ib.network_interface == InjectionModel::all_port ? topology.ports() : 1)),
-      vcs_(size_t{inputs_} * ib.vcs, VirtualChannel(ib.vc_depth)),
+      in_units_(inputs_, topology.ports(), ib.vcs, ib.vc_depth),
       outs_(topology.ports(), VcOutputPort(ib.vcs, ib.vc_depth)),
       local_out_(ib.vcs, ib.vc_depth),
-      arriving_(size_t{topology.ports()} * ib.vcs, 0),
-      wire_(topology.ports()),
-      on_wire_(size_t{topology.ports()} * ib.vcs, 0),
       in_(topology.ports()),
       out_(topology.ports()),
       in_values_(topology.ports(), InputValues{nullptr, nullptr}),
@@ -38,8 +35,6 @@ InputBufferedRouter::InputBufferedRouter(sc_module_name name, uint32_t id, const
       va_(inputs_, topology.ports() + 1, ib.vcs, ib.alloc_iters),
       sa_(inputs_, ib.vcs, topology.ports() + 1, ib.alloc_iters),
       ni_(ib.network_interface, topology.ports()) {
-    vc_words_ = static_cast<unsigned>((vcs_.size() + 63) / 64);
-    vc_reciprocal_ = ((1u << 16) + ib.vcs - 1) / ib.vcs;
     if (config.pins) throw std::invalid_argument("the input-buffered router has no pin-level ports yet");
     // What an adaptive logic sees of an output: the flits its downstream buffers hold.
     queue_length_ = [this](unsigned p) { return p < ports_ ? queue_occupancy(p) : 0u; };
@@ -135,11 +130,10 @@ void InputBufferedRouter::receive_credits() {
 // An edge at which nothing can happen: no flit or credit on its way, nothing buffered, injected,
 // delivered or driven, no logic to clock, no arrival due, no valid high on an input link.
 bool InputBufferedRouter::quiet() const {
-    if (owed_mask_ || credit_mask_ || valid_mask_ || wire_flits_ || ni_.injecting() || ni_.waiting() || clocked_ ||
+    if (owed_mask_ || credit_mask_ || valid_mask_ || in_units_.wire_flits() || ni_.injecting() || ni_.waiting() || clocked_ ||
         !injection_.empty() || !emitted_.empty() || !to_node_.empty() || node_.next_arrival_cycle() <= cycle_)
         return false;
-    for (unsigned w = 0; w < vc_words_; ++w)
-        if (active_[w]) return false;
+    if (in_units_.any_active()) return false;
     // (At the transaction level valid_in_ stays 0: a neighbour that drives a link asks for the edge it
     // is seen at.)
     return valid_in_ == 0;
@@ -154,14 +148,14 @@ void InputBufferedRouter::receive_flits() {
         if (ib_.link_delay == 0 || vc >= ib_.vcs)  // (no such virtual channel: reported at once)
             accept_flit(p, vc, flit);
         else
-            wire_[p].push_back({cycle_ + ib_.link_delay, vc, flit}), ++wire_flits_, ++on_wire_[p * ib_.vcs + vc],
-                wire_ports_ |= 1u << p;
+            in_units_.delay(p, cycle_ + ib_.link_delay, vc, flit);
     };
     // The inputs with a flit on their link (the transaction level's links said so when driven; the
     // cycle level's valid bus keeps its bits in valid_in_), and those with flits on the delayed wire.
     const uint32_t coming = tlm_ ? flits_coming_[cycle_ & 1] : valid_in_;
     if (tlm_) flits_coming_[cycle_ & 1] = 0;
-    for (uint32_t visit = coming | wire_ports_; visit != 0; visit &= visit - 1) {
+    const uint32_t wire_ports = in_units_.wire_ports();
+    for (uint32_t visit = coming | wire_ports; visit != 0; visit &= visit - 1) {
         const unsigned p = static_cast<unsigned>(__builtin_ctz(visit));
         if ((coming >> p) & 1u) {
             if (tlm_) {
@@ -174,14 +168,7 @@ void InputBufferedRouter::receive_flits() {
                 take(p, *in.vc, *in.flit);
             }
         }
-        if (!((wire_ports_ >> p) & 1u)) continue;
-        while (!wire_[p].empty() && wire_[p].front().due <= cycle_) {
-            accept_flit(p, wire_[p].front().vc, wire_[p].front().flit);
-            --on_wire_[p * ib_.vcs + wire_[p].front().vc];
-            wire_[p].pop_front();
-            --wire_flits_;
-        }
-        if (wire_[p].empty()) wire_ports_ &= ~(1u << p);
+        if ((wire_ports >> p) & 1u) in_units_.drain_wire(p, cycle_, [&](uint8_t vc, uint64_t flit) { accept_flit(p, vc, flit); });
     }
 }
 
@@ -194,16 +181,10 @@ void InputBufferedRouter::accept_flit(unsigned p, unsigned vc, uint64_t flit) {
         return;
     }
     c.push(flit);
-    mark_active(p * ib_.vcs + vc);
+    in_units_.mark_active(p * ib_.vcs + vc);
     max_occupancy_ = std::max(max_occupancy_, c.occupancy());
     note_occupancy(p);
-    // The flits of the packet arriving still to come (kHeaderHalf: a 32-bit header's second half).
-    uint16_t& left = arriving_[p * ib_.vcs + vc];
-    if (left == kHeaderHalf)
-        left = static_cast<uint16_t>(config_.format.length_of_flit(join_header(c.back_flit(1), flit)) - 1);
-    else if (left == 0)
-        left = config_.format.header_flits() == 1 ? static_cast<uint16_t>(config_.format.length_of_flit(flit)) : kHeaderHalf;
-    if (left != kHeaderHalf && --left == 0) {  // the tail is in: the sender's copy is now this router's
+    if (in_units_.count_arrival(p, vc, flit, config_.format)) {  // the tail is in: the sender's copy is now this router's
         ++counters_.transmissions_sent;
         ++counters_.packets_received;
     }
@@ -212,7 +193,7 @@ void InputBufferedRouter::accept_flit(unsigned p, unsigned vc, uint64_t flit) {
 // The packets at the front of the virtual channels of inputs [first_port, end_port): opened, routed
 // when their switching mode allows, consumed once whole if held or absorbed.
 void InputBufferedRouter::walk_fronts(unsigned first_port, unsigned end_port) {
-    for_each_in(to_route_, first_port, end_port, [this](unsigned p, unsigned v) {
+    in_units_.for_each_to_route(first_port, end_port, [this](unsigned p, unsigned v) {
         VirtualChannel& c = channel(p, v);
         if (c.state == VirtualChannel::State::consuming) {
             consume(c);
@@ -316,8 +297,8 @@ void InputBufferedRouter::link_copies(const Decision& d, const Header& h, CopyLi
 void InputBufferedRouter::consume(VirtualChannel& c) {
     if (!c.tail_in()) return;
     const bool hold = !c.copies.empty();
-    const unsigned p = static_cast<unsigned>((&c - vcs_.data()) / ib_.vcs),
-                   vc = static_cast<unsigned>((&c - vcs_.data()) % ib_.vcs);
+    const unsigned p = static_cast<unsigned>(in_units_.index_of(c) / ib_.vcs),
+                   vc = static_cast<unsigned>(in_units_.index_of(c) % ib_.vcs);
     Packet packet;
     packet.header = c.header;
     packet.header_flit = c.header_flit;
@@ -336,7 +317,7 @@ void InputBufferedRouter::consume(VirtualChannel& c) {
     }
     ++counters_.progress;
     c.finish_packet();
-    settle(c);
+    in_units_.settle(c);
 }
 
 // --forwarding node: the packet is in the node's memory; its local copy (a copy of the port to the
@@ -478,7 +459,7 @@ void InputBufferedRouter::inject_flit(unsigned j) {
     VirtualChannel& c = channel(input, static_cast<unsigned>(in.vc));
     if (c.occupancy() >= ib_.vc_depth || in.free_at > cycle_) return;
     c.push(in.packet.flit(in.flit));
-    mark_active(input * ib_.vcs + static_cast<unsigned>(in.vc));
+    in_units_.mark_active(input * ib_.vcs + static_cast<unsigned>(in.vc));
     in.free_at = cycle_ + ib_.link_period;
     max_occupancy_ = std::max(max_occupancy_, c.occupancy());
     peak_injection_ = std::max(peak_injection_, c.occupancy());

@@ -1,8 +1,9 @@
 // The input-buffered router (cycle level): the router an architect builds, beside the papers' ideal
 // one (RouterCore's output queues). Its blocks, as in the block diagram (Garnet, BookSim's iq router):
-//   input ports, each with `vcs` VirtualChannels of `vc_depth` flits (routers/blocks/virtual_channel.h),
-//   fed by their link (after `link_delay` cycles on the wire) and, for the injection inputs (one, or
-//   one per link: --network-interface), by the NetworkInterface from the node's memory (a flit per cycle each);
+//   the input units (IbInputUnits, routers/blocks/ib_input_units.h), each input port's `vcs`
+//   VirtualChannels of `vc_depth` flits (routers/blocks/virtual_channel.h), fed by their link (after
+//   `link_delay` cycles on the wire) and, for the injection inputs (one, or one per link:
+//   --network-interface), by the NetworkInterface from the node's memory (a flit per cycle each);
 //   route computation: the same ControlLogic as every router, asked when a packet's head reaches the
 //   front of its virtual channel (store-forward, and clocked logics whose hold buffer needs whole
 //   packets: when its tail is in); the head may leave `router_delay` cycles later;
@@ -36,6 +37,7 @@
 #include <vector>
 
 #include "models/fabric/signal_bus.h"
+#include "routers/blocks/ib_input_units.h"
 #include "routers/blocks/microarchitecture.h"
 #include "routers/blocks/network_interface.h"
 #include "routers/blocks/ring_queue.h"
@@ -103,13 +105,10 @@ public:
     // p, virtual channel vc (credits left, plus those on their way back past the wire), and of the
     // link arriving on port p (flits buffered, plus those still on the delayed wire).
     unsigned credits_held(unsigned p, unsigned vc) const final { return outs_[p].credits(vc) + outs_[p].credits_in_flight(vc); }
-    unsigned flits_held(unsigned p, unsigned vc) const final { return channel(p, vc).occupancy() + on_wire_[p * ib_.vcs + vc]; }
+    unsigned flits_held(unsigned p, unsigned vc) const final { return channel(p, vc).occupancy() + in_units_.on_wire(p, vc); }
     // What the two above read, asked for ahead.
     void prefetch_credits(unsigned p) const { __builtin_prefetch(&outs_[p]); }
-    void prefetch_flits(unsigned p) const {
-        __builtin_prefetch(&vcs_[p * ib_.vcs]);
-        __builtin_prefetch(&on_wire_[p * ib_.vcs]);
-    }
+    void prefetch_flits(unsigned p) const { in_units_.prefetch_port(p); }
     const InputBuffering& microarchitecture() const { return ib_; }
     // An adaptive routing's escape channels: virtual channels 0 .. escape_vcs - 1 (one, or a dateline
     // pair on a torus), the others adaptive; 0 if there are too few virtual channels for them.
@@ -127,8 +126,6 @@ private:
     uint32_t credit_mask_ = 0;                 // inputs with credits to write (or a non-zero credit word to clear)
     uint32_t valid_in_ = 0;                    // inputs whose link's valid is high (the valid bus keeps it)
     uint32_t credit_in_ = 0;                   // outputs whose link's credit word is not zero (the credit bus keeps it)
-    size_t wire_flits_ = 0;                    // flits on the delayed wires
-    uint32_t wire_ports_ = 0;                  // the inputs whose delayed wire has flits
     bool ready_driven_ = false;
     bool running_ = false;  // reset and load are over
     bool tlm_ = false;
@@ -143,18 +140,13 @@ private:
     bool acted_ = false;
     // The ports whose links were driven for an edge, by the edge's parity (cleared as it runs).
     uint32_t flits_coming_[2] = {0, 0}, credits_coming_[2] = {0, 0};
-    struct WireFlit {
-        uint64_t due;
-        uint8_t vc;
-        uint64_t flit;
-    };
     void on_clock();
     void run_edge();  // one clock edge, at either level
     void receive_credits();
     void receive_flits();
     void accept_flit(unsigned p, unsigned vc, uint64_t flit);
     void route_fronts(unsigned first_port, unsigned end_port) {
-        if (vc_words_ == 1 && to_route_[0] == 0) return;  // (most edges: no front changed)
+        if (in_units_.nothing_to_route()) return;  // (most edges: no front changed)
         walk_fronts(first_port, end_port);
     }
     void walk_fronts(unsigned first_port, unsigned end_port);
@@ -194,59 +186,16 @@ private:
     // A virtual channel (and an input's) as the stuck report's words see it.
     VcSnapshot snapshot(unsigned p, unsigned vc) const;
     std::vector<VcSnapshot> input_snapshot(unsigned p) const;
-    VirtualChannel& channel(unsigned p, unsigned vc) { return vcs_[p * ib_.vcs + vc]; }
-    // The virtual channels with flits or a routed packet, one bit each (index p * vcs + vc): each
-    // cycle's loops visit those only, in index order, so an idle input costs nothing.
-    static constexpr size_t kVcWords = (2 * kMaxRouterPorts * kMaxVcs + 63) / 64;  // (all-port: an injection input per link)
-    using VcSet = std::array<uint64_t, kVcWords>;                                  // (in the router's own lines, not on the heap)
-    VcSet active_{};
-    unsigned vc_words_ = 1;  // the words its virtual channels take
-    // Those of them whose front route_fronts has to look at again: a flit came in, or a packet left
-    // and another is at the front, since it last looked (nothing else changes what it does).
-    VcSet to_route_{};
-    static void set_bit(VcSet& bits, size_t i) { bits[i / 64] |= uint64_t{1} << (i % 64); }
-    void mark_active(size_t i) { set_bit(active_, i), set_bit(to_route_, i); }
-    // After a packet left its virtual channel.
-    void settle(const VirtualChannel& c) {
-        const size_t i = static_cast<size_t>(&c - vcs_.data());
-        if (!c.empty())
-            set_bit(to_route_, i);
-        else if (c.state == VirtualChannel::State::idle)
-            active_[i / 64] &= ~(uint64_t{1} << (i % 64));
-    }
-    // Calls f(p, vc) for every virtual channel of inputs [first_port, end_port) in `set`, in index
-    // order, as the set was when its word was reached (the range cut from each word by masks; the port
-    // by a multiply with 1/vcs, exact below 2^16 / vcs); a set given as not const is emptied of them
-    // before f is called.
-    template <class Set, class F>
-    void for_each_in(Set& set, unsigned first_port, unsigned end_port, F f) const {
-        const unsigned begin = first_port * ib_.vcs, end = end_port * ib_.vcs;
-        for (unsigned w = begin / 64; w * 64 < end; ++w) {
-            uint64_t bits = set[w];
-            if (bits == 0) continue;  // (the common case: nothing to visit in this word)
-            if (w == begin / 64) bits &= ~uint64_t{0} << (begin % 64);
-            if (end < (w + 1) * 64) bits &= (uint64_t{1} << (end % 64)) - 1;
-            if constexpr (!std::is_const_v<Set>) set[w] &= ~bits;
-            for (; bits != 0; bits &= bits - 1) {
-                const unsigned i = w * 64 + static_cast<unsigned>(__builtin_ctzll(bits));
-                const unsigned p = (i * vc_reciprocal_) >> 16;
-                f(p, i - p * ib_.vcs);
-            }
-        }
-    }
-    template <class F>
-    void for_each_active(unsigned first_port, unsigned end_port, F f) const {
-        for_each_in(active_, first_port, end_port, f);
-    }
-    unsigned vc_reciprocal_ = 0;  // ceil(2^16 / vcs), set at construction
     // The waves' occupancy of input port p: the flits its virtual channels hold.
     void note_occupancy(unsigned p) {
-        if (!waves_ || p >= ports_) return;
-        unsigned n = 0;
-        for (unsigned v = 0; v < ib_.vcs; ++v) n += channel(p, v).occupancy();
-        wave_occupancy_[p] = n;
+        if (waves_ && p < ports_) wave_occupancy_[p] = in_units_.occupancy(p);
     }
-    const VirtualChannel& channel(unsigned p, unsigned vc) const { return vcs_[p * ib_.vcs + vc]; }
+    VirtualChannel& channel(unsigned p, unsigned vc) { return in_units_.channel(p, vc); }
+    const VirtualChannel& channel(unsigned p, unsigned vc) const { return in_units_.channel(p, vc); }
+    template <class F>
+    void for_each_active(unsigned first_port, unsigned end_port, F f) const {
+        in_units_.for_each_active(first_port, end_port, f);
+    }
     // The waves' header of output q: the packet whose flit is on its link (from its header's last flit).
     void note_sending(unsigned q, const Header& h) {
         wave_tx_origin_[q] = h.origin;
@@ -257,18 +206,14 @@ private:
     void note_held() { wave_held_ = static_cast<unsigned>(injection_.size() + emitted_.size() + ni_.waiting() + held_.size()); }
 
     InputBuffering ib_;
-    unsigned ports_;                   // network ports; the local output is port ports_
-    unsigned inputs_;                  // ... and the injection inputs after them: ports_ .. inputs_ - 1
-    std::vector<VirtualChannel> vcs_;  // inputs_ * vcs, by input port
-    std::vector<VcOutputPort> outs_;   // ports_
+    unsigned ports_;                  // network ports; the local output is port ports_
+    unsigned inputs_;                 // ... and the injection inputs after them: ports_ .. inputs_ - 1
+    IbInputUnits in_units_;           // the input ports' virtual channels (inputs_ of them), and the links' wires
+    std::vector<VcOutputPort> outs_;  // ports_
     // The output to the node: its virtual channels' owners when packets are allocated one
     // (--ejection-vcs; the node takes every flit, so no credits are kept).
     VcOutputPort local_out_;
     VcOutputPort& output(unsigned q) { return q == ports_ ? local_out_ : outs_[q]; }
-    std::vector<uint16_t> arriving_;                     // per input virtual channel: flits of the packet arriving still to come
-    static constexpr uint16_t kHeaderHalf = UINT16_MAX;  // ... unknown: half of its 32-bit header is in
-    std::vector<RingQueue<WireFlit>> wire_;              // per input port: flits on the delayed wire
-    std::vector<uint16_t> on_wire_;                      // per input virtual channel: its flits among them
     // The links (entry `index` of the buses): inputs read valid, flit and vc and write ready and
     // credits; outputs write valid, flit and vc and read credits.
     struct Wires {

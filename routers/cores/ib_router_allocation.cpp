@@ -116,7 +116,7 @@ void InputBufferedRouter::allocate_vcs() {
     if (!asked) return;
     acted_ = true;
     for (unsigned iv : va_.allocate()) {
-        VirtualChannel& c = vcs_[iv];
+        VirtualChannel& c = in_units_.at(iv);
         const unsigned w = va_.granted_vc(iv);
         PacketCopy& k = per_branch_ ? c.copies[c.asking] : c.branch();
         k.out_vc = static_cast<int8_t>(w);
@@ -241,7 +241,7 @@ void InputBufferedRouter::traverse(unsigned p, unsigned vc, unsigned out) {
     if (!tail) return;
     if (per_branch_ ? c.slowest_read() == c.length : c.last_copy()) {
         c.finish_packet();
-        settle(c);
+        in_units_.settle(c);
     } else if (!per_branch_) {
         ++c.copy;
     }

@@ -9,13 +9,12 @@ namespace cubecast {
 
 bool InputBufferedRouter::waiting_on_time(uint64_t cycle) const {
     if (clocked_ && !logic_->finished() && logic_->next_cycle_needed(cycle) != kNoCycle) return true;
-    for (const auto& w : wire_)
-        if (!w.empty()) return true;
+    if (in_units_.wire_flits()) return true;
     if (!to_node_.empty() || (!made_at_.empty() && made_at_.front() + ib_.injection_delay >= cycle)) return true;
     if (ni_.waiting() && ni_.next_due() >= cycle) return true;
     for (const VcOutputPort& o : outs_)
         if (o.credits_pending()) return true;
-    for (const VirtualChannel& c : vcs_) {
+    for (const VirtualChannel& c : in_units_.all()) {
         if (c.state != VirtualChannel::State::routed) continue;
         if (c.eligible_at >= cycle) return true;
         for (const PacketCopy& k : c.copies)

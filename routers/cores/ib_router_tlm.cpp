@@ -64,20 +64,17 @@ void InputBufferedRouter::prefetch_fields() const {
     __builtin_prefetch(&scheduled_);
     __builtin_prefetch(&cycle_);
     __builtin_prefetch(&sent_mask_);
-    __builtin_prefetch(&vcs_);
+    in_units_.prefetch_fields();
     __builtin_prefetch(&to_node_);
-    __builtin_prefetch(active_.data());
 }
 
 void InputBufferedRouter::prefetch_state() const {
-    for (size_t w = 0; w < vc_words_; ++w)
-        for (uint64_t bits = active_[w]; bits != 0; bits &= bits - 1)
-            __builtin_prefetch(&vcs_[w * 64 + static_cast<size_t>(__builtin_ctzll(bits))]);
+    in_units_.prefetch_active();
     for (uint32_t m = owed_mask_; m != 0; m &= m - 1) __builtin_prefetch(&outs_[static_cast<unsigned>(__builtin_ctz(m))]);
     __builtin_prefetch(&node_);
     __builtin_prefetch(logic_.get());
     __builtin_prefetch(credits_out_.data());
-    __builtin_prefetch(on_wire_.data());
+    in_units_.prefetch_wire();
     __builtin_prefetch(tlm_in_.data());
     __builtin_prefetch(tlm_out_.data());
 }
@@ -104,7 +101,7 @@ uint64_t InputBufferedRouter::next_timer() const {
         if (t >= now) next = std::min(next, t);
     };
     for (unsigned p = 0; p < ports_; ++p)
-        if (!wire_[p].empty()) at(wire_[p].front().due);
+        if (!in_units_.wire_empty(p)) at(in_units_.next_off_wire(p));
     for (uint32_t owed = owed_mask_; owed != 0; owed &= owed - 1) {
         const VcOutputPort& out = outs_[static_cast<unsigned>(__builtin_ctz(owed))];
         if (out.credits_pending()) at(out.next_credits_due());
