@@ -48,7 +48,7 @@ std::optional<InjectionModel> parse_network_interface(const std::string& name);
 // channel: serial, one whole copy after the other in the schedule's key order, a copy starting when
 // the one before it has sent its tail (a blocked copy holds those after it); or per-branch, each copy
 // with its own output virtual channel and read pointer, advancing whenever its output can take a flit
-// (asynchronous replication, as Lin and Ni's tree multicast: one blocked branch holds no other; a
+// (asynchronous replication: one blocked branch of the multicast tree holds no other; a
 // flit is freed when the slowest copy has sent it). Either way the input channel holds the packet until
 // every copy has left, so the channel dependency graph, and the deadlock argument, are the same.
 enum class Replication : uint8_t { serial, per_branch };
