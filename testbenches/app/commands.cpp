@@ -47,7 +47,15 @@ int exit_code_for(RunStatus s) {
 // of its own already, as an experiment's point is): no tries then.
 RunResult run_diagnosed(const RunConfig& config, bool in_this_process = false, const RerunPolicy& policy = {}) {
     RunResult r = in_this_process ? simulate(config) : simulate_isolated(config).result;
-    if (!r.stalled || r.stall_diagnosis.empty() || in_this_process) return r;
+    if (in_this_process) return r;
+    // A collective on the input-buffered router that failed its checks without stalling: its schedule
+    // (timed by the router's zero-load hop) missed in the router; say what would keep it.
+    if (!r.stalled && r.status == RunStatus::check_failed && config.buffering == Buffering::input && config.task != "traffic" &&
+        !config.uses_rtl()) {
+        r.failure_advice = what_would_run_it(config, r, policy, false);
+        return r;
+    }
+    if (!r.stalled || r.stall_diagnosis.empty()) return r;
     r.stall_diagnosis += what_would_run_it(config, r, policy);
     return r;
 }

@@ -1150,6 +1150,38 @@ TEST(CommandLine, ABrokenSchedulesPhasesAreNotGivenNegativeLengths) {
     EXPECT_TRUE(j["phases"][1]["start_cycle"].is_null());
 }
 
+// A collective whose schedule fails its checks on the input-buffered router without stalling (000's
+// MNB by spanning trees, forwarded in the router: its phases are timed by the router's zero-load hop,
+// and packets arrive after a node has finished) is told what would keep it, each tried as for a stall
+// but the deeper buffers: through the node on every link it finishes, in the cycles that run gives
+// alone. --no-rerun tries nothing.
+TEST(CommandLine, AFailedScheduleOnTheInputBufferedRouterSaysWhatWouldKeepIt) {
+    const std::string missed =
+        "run --task mnb --algorithm st --dim 6 --buffering input --vcs 8 --vc-depth 16 --forwarding router "
+        "--network-interface all-port";
+    const CliResult r = cubecast_cli(missed + " --rerun-seconds 600 --json");
+    ASSERT_EQ(r.code, 1) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_FALSE(j.at("stalled").get<bool>());
+    EXPECT_NE(j.at("problems")[0].get<std::string>().find("after this node had finished"), std::string::npos);
+    const std::string advice = j.at("failure_advice");
+    EXPECT_NE(advice.find("what would run it"), std::string::npos) << advice;
+    EXPECT_EQ(advice.find("--vc-depth"), std::string::npos) << "a depth decides nothing in a missed schedule";
+    EXPECT_EQ(advice.find("stalls too"), std::string::npos) << "the run itself did not stall";
+    uint64_t through_node = 0;
+    for (const auto& m : j.at("remedies"))
+        if (m.at("change") == "--forwarding node --network-interface all-port" && m.at("outcome") == "finishes")
+            through_node = m.at("cycles").get<uint64_t>();
+    ASSERT_GT(through_node, 0u) << advice;
+    const auto alone = nlohmann::json::parse(
+        cubecast_cli(std::regex_replace(missed, std::regex("--forwarding router"), "--forwarding node") + " --json").out);
+    EXPECT_EQ(alone.at("status"), "ok");
+    EXPECT_EQ(alone.at("completion_cycles").get<uint64_t>(), through_node);
+    const CliResult table = cubecast_cli(missed + " --no-rerun");
+    EXPECT_EQ(table.code, 1);
+    EXPECT_NE(table.out.find("what would run it: not tried (--no-rerun)"), std::string::npos) << table.out;
+}
+
 // check-deadlock: the spanning binomial trees' MNB (every node's SBT, dimensions ascending) has every
 // link as a channel and at each node each pair of dimensions i < j as a dependency, acyclic; the optimal
 // MNB's rotated trees close a cycle, named link by link; the run's report says the same before its
