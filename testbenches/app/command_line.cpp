@@ -416,42 +416,22 @@ std::string CommonOptions::into_microarchitecture(RunConfig& c) const {
         c.ib.*number_knob(name) = static_cast<unsigned>(*value);
         c.ib_given.push_back(name);
     }
-    if (switching) {
-        const auto s = parse_switching(*switching);
-        if (!s) return "--switching '" + printable(*switching) + "' is unknown: accepted wormhole, cut-through, store-forward";
-        c.ib.switching = *s;
-        c.ib_given.push_back("switching");
-    }
-    if (datelines) {
-        const auto d = parse_datelines(*datelines);
-        if (!d) return "--datelines '" + printable(*datelines) + "' is unknown: accepted wrap, partition, off";
-        c.ib.datelines = *d;
-        c.ib_given.push_back("datelines");
-    }
-    if (forwarding) {
-        const auto f = parse_forwarding(*forwarding);
-        if (!f) return "--forwarding '" + printable(*forwarding) + "' is unknown: accepted router, node";
-        c.ib.forwarding = *f;
-        c.ib_given.push_back("forwarding");
-    }
-    for (const auto& [knob, value] :
-         {std::pair{"route-classes", &route_classes}, std::pair{"message-classes", &message_classes}}) {
-        if (!*value) continue;
-        if (!set_knob(c.ib, knob, **value))
-            return std::string("--") + knob + " '" + printable(**value) + "' is unknown: accepted on, off";
-        c.ib_given.push_back(knob);
-    }
-    if (replication) {
-        const auto r = parse_replication(*replication);
-        if (!r) return "--replication '" + printable(*replication) + "' is unknown: accepted serial, per-branch";
-        c.ib.replication = *r;
-        c.ib_given.push_back("replication");
-    }
-    if (network_interface) {
-        const auto i = parse_network_interface(*network_interface);
-        if (!i) return "--network-interface '" + printable(*network_interface) + "' is unknown: accepted one-port, all-port";
-        c.ib.network_interface = *i;
-        c.ib_given.push_back("network-interface");
+    // The knobs given by name, each set as set_knob reads it; the first one not accepted is named.
+    struct NamedKnob {
+        const char* name;
+        const std::optional<std::string>* value;
+        const char* accepted;
+    };
+    for (const NamedKnob& k :
+         {NamedKnob{"switching", &switching, "wormhole, cut-through, store-forward"},
+          NamedKnob{"datelines", &datelines, "wrap, partition, off"}, NamedKnob{"forwarding", &forwarding, "router, node"},
+          NamedKnob{"route-classes", &route_classes, "on, off"}, NamedKnob{"message-classes", &message_classes, "on, off"},
+          NamedKnob{"replication", &replication, "serial, per-branch"},
+          NamedKnob{"network-interface", &network_interface, "one-port, all-port"}}) {
+        if (!*k.value) continue;
+        if (!set_knob(c.ib, k.name, **k.value))
+            return std::string("--") + k.name + " '" + printable(**k.value) + "' is unknown: accepted " + k.accepted;
+        c.ib_given.push_back(k.name);
     }
     c.preset = preset.value_or("");
     return "";
