@@ -108,6 +108,30 @@ public:
         for (const PacketCopy& k : copies) least = k.read < least ? k.read : least;
         return least;
     }
+    // The copy crossing the switch (branch()) has sent its next flit: the oldest flit is freed once every
+    // copy has sent it (serial: the last copy sends it; per-branch: the slowest), and the packet is done
+    // once every copy has sent its tail (serial moves on to the next copy after each tail).
+    struct Sent {
+        bool flit_freed = false;   // its credit goes back upstream
+        bool packet_done = false;  // the next packet may be routed
+    };
+    Sent branch_sent(bool per_branch) {
+        Sent s;
+        PacketCopy& k = branch();
+        ++k.read;
+        if (per_branch ? slowest_read() > freed : last_copy()) {
+            pop();
+            s.flit_freed = true;
+        }
+        if (k.read < length) return s;
+        if (per_branch ? slowest_read() == length : last_copy()) {
+            finish_packet();
+            s.packet_done = true;
+        } else if (!per_branch) {
+            ++copy;
+        }
+        return s;
+    }
 
     // The front packet.
     State state = State::idle;

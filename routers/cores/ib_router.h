@@ -15,7 +15,8 @@
 //   priority and not-before cycle);
 //   replication (--replication): a multicast packet's copies leave their virtual channel one after
 //   the other (serial) or each on its own (per-branch);
-//   the crossbar and the output ports (VcOutputPort: credits per downstream virtual channel, returned
+//   the Crossbar (routers/blocks/crossbar.h: a flit per granted input, the outputs paced to the link
+//   period) and the output ports (VcOutputPort: credits per downstream virtual channel, returned
 //   `credit_delay` cycles late), and the local output to the node (one flit per cycle; all-port, a
 //   lane to the node from every input instead);
 //   a collective's message classes (its control tokens apart, --message-classes on) split the
@@ -37,6 +38,7 @@
 #include <vector>
 
 #include "models/fabric/signal_bus.h"
+#include "routers/blocks/crossbar.h"
 #include "routers/blocks/ib_input_units.h"
 #include "routers/blocks/microarchitecture.h"
 #include "routers/blocks/network_interface.h"
@@ -121,11 +123,11 @@ private:
     unsigned hub_index_ = 0;
     // What every edge reads, together (the fields, then the vectors' and queues' headers below); the
     // blocks and state touched only now and then (allocators, the packet being injected) at the end.
-    uint32_t sent_mask_ = 0, valid_mask_ = 0;  // outputs sending at this edge, and whose valid is high
-    uint32_t owed_mask_ = 0;                   // outputs with credits still to come back
-    uint32_t credit_mask_ = 0;                 // inputs with credits to write (or a non-zero credit word to clear)
-    uint32_t valid_in_ = 0;                    // inputs whose link's valid is high (the valid bus keeps it)
-    uint32_t credit_in_ = 0;                   // outputs whose link's credit word is not zero (the credit bus keeps it)
+    uint32_t valid_mask_ = 0;   // outputs whose valid is high
+    uint32_t owed_mask_ = 0;    // outputs with credits still to come back
+    uint32_t credit_mask_ = 0;  // inputs with credits to write (or a non-zero credit word to clear)
+    uint32_t valid_in_ = 0;     // inputs whose link's valid is high (the valid bus keeps it)
+    uint32_t credit_in_ = 0;    // outputs whose link's credit word is not zero (the credit bus keeps it)
     bool ready_driven_ = false;
     bool running_ = false;  // reset and load are over
     bool tlm_ = false;
@@ -171,10 +173,11 @@ private:
     // The copy of a routed packet (its pipeline delay passed) that may cross the switch at this edge,
     // to the node or to a link: its next flit in, its output virtual channel, credit and link free.
     PacketCopy* sendable(VirtualChannel& c, bool to_node);
-    bool ejection_lanes_ = false;  // all-port without ejection virtual channels: a lane to the node from every input
-    bool per_branch_ = false;      // --replication per-branch: each copy of a packet leaves on its own
-    uint32_t ejected_inputs_ = 0;  // the inputs that sent a flit to the node by their lane at this edge
+    bool per_branch_ = false;  // --replication per-branch: each copy of a packet leaves on its own
+    // One flit of input p's virtual channel vc (its copy crossing) through the crossbar to output `out`.
     void traverse(unsigned p, unsigned vc, unsigned out);
+    void send_on_link(unsigned out, const VirtualChannel& c, const PacketCopy& k, uint64_t flit);
+    void eject_flit(VirtualChannel& c, const PacketCopy& k, uint64_t flit);
     void drive_links();
     void drive_tlm_credits();
     void plant_lost_credit(unsigned p);
@@ -241,9 +244,8 @@ private:
     // The network interface's delays: when each of the node's packets waiting in injection_ was made,
     // and the packets on their way to the node.
     RingQueue<uint64_t> made_at_;
-    // The link period: the first cycle each output (the local one last) and the injection channel may
-    // carry their next flit.
-    std::vector<uint64_t> out_free_at_;
+    // Connects the granted inputs to their outputs and paces the outputs (the link period).
+    Crossbar crossbar_;
     RingQueue<std::pair<uint64_t, Packet>> to_node_;
     void deliver_due();
 

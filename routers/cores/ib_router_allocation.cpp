@@ -132,8 +132,8 @@ PacketCopy* InputBufferedRouter::sendable(VirtualChannel& c, bool to_node) {
     if (c.state != VirtualChannel::State::routed || c.eligible_at > cycle_) return nullptr;
     const auto may = [&](const PacketCopy& k) {
         if ((k.port == ports_) != to_node || c.sent(k) || !c.has_flit(k.read) || k.key.not_before > cycle_) return false;
-        if (to_node && ejection_lanes_) return true;  // (its own lane: no switch, no link period)
-        if (out_free_at_[k.port] > cycle_) return false;
+        if (to_node && crossbar_.lanes()) return true;  // (its own lane: no switch, no link period)
+        if (!crossbar_.free(k.port, cycle_)) return false;
         if (k.port == ports_) return ib_.ejection_vcs == 0 || (k.out_vc >= 0 && k.switch_from <= cycle_);
         return k.out_vc >= 0 && k.switch_from <= cycle_ && outs_[k.port].credits(static_cast<unsigned>(k.out_vc)) != 0;
     };
@@ -155,107 +155,108 @@ PacketCopy* InputBufferedRouter::sendable(VirtualChannel& c, bool to_node) {
 void InputBufferedRouter::eject_by_lanes() {
     unsigned lane[kMaxRouterPorts * 2], vc[kMaxRouterPorts * 2], n = 0;
     for_each_active(0, inputs_, [&](unsigned p, unsigned v) {
-        if ((ejected_inputs_ >> p) & 1u) return;
+        if (crossbar_.used_lane(p)) return;
         VirtualChannel& c = channel(p, v);
         if (per_branch_ && sendable(c, false)) return;
         if (!sendable(c, true)) return;
-        ejected_inputs_ |= 1u << p;
+        crossbar_.take_lane(p);
         lane[n] = p, vc[n++] = v;
     });
     for (unsigned i = 0; i < n; ++i) traverse(lane[i], vc[i], ports_);
 }
 
 void InputBufferedRouter::allocate_switch_and_traverse() {
-    ejected_inputs_ = 0;
-    if (ejection_lanes_) eject_by_lanes();
+    crossbar_.begin_edge();
+    if (crossbar_.lanes()) eject_by_lanes();
     bool asked = false;
     for_each_active(0, inputs_, [&](unsigned p, unsigned v) {
-        if ((ejected_inputs_ >> p) & 1u) return;
+        if (crossbar_.used_lane(p)) return;
         VirtualChannel& c = channel(p, v);
         const PacketCopy* k = sendable(c, false);
-        if (!k && !ejection_lanes_) k = sendable(c, true);
+        if (!k && !crossbar_.lanes()) k = sendable(c, true);
         if (!k) return;
         sa_.request(p, v, k->port, k->key.priority);
         asked = true;
     });
-    sent_mask_ = 0;
     if (!asked) return;
     for (unsigned p : sa_.allocate()) traverse(p, sa_.granted_vc(p), sa_.granted_out(p));
 }
 
-// One flit of copy c.copy through the crossbar: onto output `out`'s link (or to the node), its buffer
-// slot freed (a credit upstream) once every copy has sent it.
+// One flit of the crossing copy through the crossbar: onto output `out`'s link, or to the node; its
+// virtual channel says what that freed (a buffer slot, credited upstream; the whole packet).
 void InputBufferedRouter::traverse(unsigned p, unsigned vc, unsigned out) {
     VirtualChannel& c = channel(p, vc);
-    PacketCopy& k = c.branch();
+    const PacketCopy& k = c.branch();
     const uint64_t flit = c.flit(k.read);
-    const bool head = k.read == 0, tail = k.read + 1u == c.length;
-    if (out < ports_ || !ejection_lanes_) out_free_at_[out] = cycle_ + ib_.link_period;
+    crossbar_.cross(out, cycle_);
     if (out < ports_) {
-        const unsigned w = static_cast<unsigned>(k.out_vc);
-        if (tlm_) {  // seen by the receiver at its next edge, which it is asked for
-            IbTlmLink& l = *tlm_out_[out];
-            l.drive_flit(cycle_ + 1, flit, static_cast<uint8_t>(w));
-            l.receiver->flit_coming(l.arrival_port, cycle_ + 1);
-            if (hooks_.waves) {  // valid falls at the next edge unless a flit is sent then too (recorded later: it wins)
-                const uint64_t t = hooks_.waves->run_time(cycle_);
-                hooks_.waves->link_flit(l.index, t, flit);
-                hooks_.waves->link_vc(l.index, t, w);
-                hooks_.waves->link_valid(l.index, t, true);
-                hooks_.waves->link_valid(l.index, t + 1, false);
-            }
-        } else {
-            LinkBuses& b = *out_[out].buses;
-            b.flit.write(out_[out].index, flit);
-            b.vc->write(out_[out].index, static_cast<uint8_t>(w));
-        }
-        sent_mask_ |= 1u << out;
-        touch_out(out);
-        if (waves_ && k.read + 1u >= config_.format.header_flits()) note_sending(out, c.header);
-        outs_[out].flit_sent(w);
-        if (outs_[out].credits(w) < ib_.stop_below_credits) counters_.buffers_short = true;
-        owed_mask_ |= 1u << out;
-        if (head) ++counters_.transmissions_started;
-        if (tail) outs_[out].release(w);
-    } else {  // the local output: the node checks the whole packet when its tail is out
-        if (head) {
-            c.delivered.header = c.header;
-            c.delivered.header_flit = c.header_flit;
-            c.delivered.header_flits = static_cast<uint8_t>(config_.format.header_flits());
-            c.delivered.payload.clear();
-        }
-        if (k.read >= c.delivered.header_flits) c.delivered.payload.push_back(flit);
-        if (tail) {
-            to_node_.push_back({cycle_ + ib_.ejection_delay, c.delivered});
-            deliver_due();
-            if (k.out_vc >= 0) local_out_.release(static_cast<unsigned>(k.out_vc));
-        }
+        send_on_link(out, c, k, flit);
+    } else {
+        eject_flit(c, k, flit);
     }
     ++counters_.progress;
-    ++k.read;
-    if (per_branch_ ? c.slowest_read() > c.freed : c.last_copy()) {  // (serial: the copies before it have sent all)
-        c.pop();
+    const VirtualChannel::Sent sent = c.branch_sent(per_branch_);
+    if (sent.flit_freed) {
         if (p < ports_) owe_credit(p, vc);
         note_occupancy(p);
     }
-    if (!tail) return;
-    if (per_branch_ ? c.slowest_read() == c.length : c.last_copy()) {
-        c.finish_packet();
-        in_units_.settle(c);
-    } else if (!per_branch_) {
-        ++c.copy;
+    if (sent.packet_done) in_units_.settle(c);
+}
+
+// Copy k's flit onto output `out`'s link, on its output virtual channel (a credit spent).
+void InputBufferedRouter::send_on_link(unsigned out, const VirtualChannel& c, const PacketCopy& k, uint64_t flit) {
+    const unsigned w = static_cast<unsigned>(k.out_vc);
+    if (tlm_) {  // seen by the receiver at its next edge, which it is asked for
+        IbTlmLink& l = *tlm_out_[out];
+        l.drive_flit(cycle_ + 1, flit, static_cast<uint8_t>(w));
+        l.receiver->flit_coming(l.arrival_port, cycle_ + 1);
+        if (hooks_.waves) {  // valid falls at the next edge unless a flit is sent then too (recorded later: it wins)
+            const uint64_t t = hooks_.waves->run_time(cycle_);
+            hooks_.waves->link_flit(l.index, t, flit);
+            hooks_.waves->link_vc(l.index, t, w);
+            hooks_.waves->link_valid(l.index, t, true);
+            hooks_.waves->link_valid(l.index, t + 1, false);
+        }
+    } else {
+        LinkBuses& b = *out_[out].buses;
+        b.flit.write(out_[out].index, flit);
+        b.vc->write(out_[out].index, static_cast<uint8_t>(w));
     }
+    touch_out(out);
+    if (waves_ && k.read + 1u >= config_.format.header_flits()) note_sending(out, c.header);
+    outs_[out].flit_sent(w);
+    if (outs_[out].credits(w) < ib_.stop_below_credits) counters_.buffers_short = true;
+    owed_mask_ |= 1u << out;
+    if (k.read == 0) ++counters_.transmissions_started;
+    if (k.read + 1u == c.length) outs_[out].release(w);
+}
+
+// Copy k's flit to the node, which checks the whole packet when its tail is out (after the ejection
+// delay); the local output's virtual channel, if it took one, is free again after the tail.
+void InputBufferedRouter::eject_flit(VirtualChannel& c, const PacketCopy& k, uint64_t flit) {
+    if (k.read == 0) {
+        c.delivered.header = c.header;
+        c.delivered.header_flit = c.header_flit;
+        c.delivered.header_flits = static_cast<uint8_t>(config_.format.header_flits());
+        c.delivered.payload.clear();
+    }
+    if (k.read >= c.delivered.header_flits) c.delivered.payload.push_back(flit);
+    if (k.read + 1u < c.length) return;
+    to_node_.push_back({cycle_ + ib_.ejection_delay, c.delivered});
+    deliver_due();
+    if (k.out_vc >= 0) local_out_.release(static_cast<unsigned>(k.out_vc));
 }
 
 // Valid high on the outputs that sent a flit at this edge, low on the others; this edge's credits
 // on the inputs' links.
 void InputBufferedRouter::drive_links() {
     if (tlm_) return drive_tlm_credits();
-    for (uint32_t changed = sent_mask_ ^ valid_mask_; changed != 0; changed &= changed - 1) {
+    const uint32_t sent = crossbar_.sent();
+    for (uint32_t changed = sent ^ valid_mask_; changed != 0; changed &= changed - 1) {
         const unsigned q = static_cast<unsigned>(__builtin_ctz(changed));
-        out_[q].buses->valid.write(out_[q].index, (sent_mask_ >> q) & 1u);
+        out_[q].buses->valid.write(out_[q].index, (sent >> q) & 1u);
     }
-    valid_mask_ = sent_mask_;
+    valid_mask_ = sent;
     for (uint32_t m = credit_mask_; m != 0; m &= m - 1) {
         const unsigned p = static_cast<unsigned>(__builtin_ctz(m));
         plant_lost_credit(p);

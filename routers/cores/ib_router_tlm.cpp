@@ -63,7 +63,8 @@ void InputBufferedRouter::run_due(uint64_t cycle) {
 void InputBufferedRouter::prefetch_fields() const {
     __builtin_prefetch(&scheduled_);
     __builtin_prefetch(&cycle_);
-    __builtin_prefetch(&sent_mask_);
+    __builtin_prefetch(&valid_mask_);
+    __builtin_prefetch(&crossbar_);
     in_units_.prefetch_fields();
     __builtin_prefetch(&to_node_);
 }
@@ -118,7 +119,7 @@ uint64_t InputBufferedRouter::next_timer() const {
         const auto timers = [&](const PacketCopy& k) {
             for (uint64_t t : {c.eligible_at, k.key.not_before}) at(t), at(t - std::min(t, lead));
             at(k.switch_from);
-            at(out_free_at_[k.port]);
+            at(crossbar_.free_at(k.port));
         };
         if (!per_branch_) return timers(c.branch());
         for (const PacketCopy& k : c.copies)

@@ -1,4 +1,4 @@
-// The input-buffered router's allocators on their own: a match never gives an input or an output
+// The input-buffered router's allocators and crossbar on their own: a match never gives an input or an output
 // twice, a request is granted only if made, and with every requester asking all the time each is
 // served in turn (starvation-free round robin), as BookSim's separable input-first allocators do.
 #include <gtest/gtest.h>
@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "routers/blocks/crossbar.h"
 #include "routers/blocks/round_robin_arbiter.h"
 #include "routers/blocks/switch_allocator.h"
 #include "routers/blocks/vc_allocator.h"
@@ -134,4 +135,41 @@ TEST(Allocators, VcAllocatorTakesTheEscapeChannelOnlyWhenNoAdaptiveOneIsFree) {
     EXPECT_EQ(grants, (std::map<unsigned, std::pair<unsigned, unsigned>>{{1 * 3 + 0, {1, 1}}, {0 * 3 + 1, {0, 0}}}));
     va.request(0, 2, 1, 0, 0, 0, 0);  // nothing free anywhere: no grant
     EXPECT_TRUE(va.allocate().empty());
+}
+
+// The crossbar paces each output to one flit every link period, the local output too unless the inputs
+// have lanes to the node; a lane carries one flit a cycle per input and no pacing; the links that
+// carried a flit are those crossed to since the edge began.
+TEST(InputBufferedCrossbar, PacesOutputsAndLanesAndNamesTheLinksSent) {
+    const unsigned links = 3, period = 3;
+    Crossbar x(links, period, false);
+    for (unsigned q = 0; q <= links; ++q) EXPECT_TRUE(x.free(q, 0));
+    x.begin_edge();
+    x.cross(1, 10);
+    x.cross(links, 10);  // to the node, through the switch
+    EXPECT_EQ(x.sent(), 1u << 1);
+    for (uint64_t t = 10; t < 10 + period; ++t) {
+        EXPECT_FALSE(x.free(1, t));
+        EXPECT_FALSE(x.free(links, t));
+        EXPECT_TRUE(x.free(0, t));
+    }
+    EXPECT_TRUE(x.free(1, 10 + period));
+    EXPECT_TRUE(x.free(links, 10 + period));
+    EXPECT_EQ(x.free_at(1), 10u + period);
+    x.begin_edge();
+    EXPECT_EQ(x.sent(), 0u);
+
+    Crossbar lanes(links, period, true);
+    lanes.begin_edge();
+    EXPECT_TRUE(lanes.take_lane(2));
+    EXPECT_FALSE(lanes.take_lane(2));  // one flit a cycle per input
+    EXPECT_TRUE(lanes.take_lane(0));
+    EXPECT_TRUE(lanes.used_lane(2));
+    EXPECT_FALSE(lanes.used_lane(1));
+    lanes.cross(links, 5);
+    EXPECT_TRUE(lanes.free(links, 5));  // a lane is not paced
+    EXPECT_EQ(lanes.sent(), 0u);
+    lanes.begin_edge();
+    EXPECT_FALSE(lanes.used_lane(2));
+    EXPECT_TRUE(lanes.take_lane(2));
 }
