@@ -36,7 +36,7 @@ if [ "${1:-}" = "--ib" ]; then
     mkdir -p "$dir"
     (cd "$dir" && "$romgen" . "$ports" >/dev/null)
     (cd "$dir" && yosys -q -p "read_verilog -I$src $src/cc_ib_router.v $src/cc_ib_input_unit.v $src/cc_ib_vc_allocator.v \
-        $src/cc_ib_switch_allocator.v $src/cc_ib_output_unit.v $src/cc_ib_injection_unit.v $src/cc_ib_arbiter.v \
+        $src/cc_ib_switch_allocator.v $src/cc_ib_crossbar.v $src/cc_ib_output_unit.v $src/cc_ib_injection_unit.v $src/cc_ib_arbiter.v \
         $src/cc_control_logic.v $src/cc_rom.v; \
         chparam -set PORTS $ports -set VCS $vcs -set DEPTH $depth -set FLIT_W $width -set ITERS $iters -set PF_MAX 4 -set CD_MAX 4 cc_ib_router; \
         synth -top cc_ib_router; tee -o stat.txt stat" >/dev/null)

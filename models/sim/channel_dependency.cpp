@@ -275,9 +275,7 @@ std::string DeadlockCheck::line() const {
     std::string s = "not guaranteed: " + graph_words();
     if (declared_classes > 1) {
         const std::string classes = "its " + std::to_string(declared_classes) + " route classes";
-        if (in_rtl)
-            s += "; " + classes + " are not in the Verilog router yet";
-        else if (classes_off && acyclic_with_classes)
+        if (classes_off && acyclic_with_classes)
             s += "; with --route-classes on " + classes + " make it acyclic";
         else if (!acyclic_with_classes)
             s += "; " + classes + " (--vcs " + std::to_string(vcs_for_classes) + ") do not make it acyclic either";
@@ -344,13 +342,12 @@ DeadlockCheck check_deadlock(const RunConfig& given) {
     const ClassRule rule = class_rule(c, *topology);
     d.route_classes = rule.route_classes;
     d.message_classes = rule.vnets;
-    // A collective that declares route classes its VCs do not cover (or in the Verilog router): the
+    // A collective that declares route classes its VCs do not cover (or told --route-classes off): the
     // dry run's routes are checked with them too, to say what they would make of it.
     ClassRule with_classes = rule;
     if (entry && rule.route_classes == 1 && entry->route_classes(*topology) > 1 && !rule.through_node) {
         d.declared_classes = entry->route_classes(*topology);
         d.vcs_for_classes = vcs_for_route_classes(*topology, c.ib, d.declared_classes);
-        d.in_rtl = c.uses_rtl();
         d.classes_off = !c.ib.route_classes && c.ib.vcs >= d.vcs_for_classes;
         with_classes.route_classes = d.declared_classes;
         with_classes.datelines = c.ib.datelines != Datelines::off && topology->wraps();

@@ -324,7 +324,7 @@ json deadlock_check_json(const DeadlockCheck& d) {
             {"route_classes", d.route_classes},
             {"declared_classes", d.declared_classes},
             {"vcs_for_classes", d.declared_classes > 1 ? json(d.vcs_for_classes) : json(nullptr)},
-            {"acyclic_with_classes", d.declared_classes > 1 && !d.in_rtl ? json(d.acyclic_with_classes) : json(nullptr)},
+            {"acyclic_with_classes", d.declared_classes > 1 ? json(d.acyclic_with_classes) : json(nullptr)},
             {"route_classes_off", d.classes_off},
             {"message_classes", d.message_classes},
             {"not_checked", d.checked ? json(nullptr) : json(d.not_checked)}};
@@ -402,9 +402,8 @@ RunResult result_from_json(const json& j) {
             d.declared_classes = k.value("declared_classes", 1u);
             if (d.declared_classes > 1) {
                 d.vcs_for_classes = k.at("vcs_for_classes").get<unsigned>();
-                d.in_rtl = k.at("acyclic_with_classes").is_null();
                 d.classes_off = k.value("route_classes_off", false);
-                d.acyclic_with_classes = !d.in_rtl && k.at("acyclic_with_classes").get<bool>();
+                d.acyclic_with_classes = k.at("acyclic_with_classes").get<bool>();
             }
         } else {
             d.not_checked = k.at("not_checked");

@@ -162,7 +162,6 @@ struct DeadlockCheck {
     unsigned declared_classes = 1;
     unsigned vcs_for_classes = 0;
     bool acyclic_with_classes = false;
-    bool in_rtl = false;           // the Verilog router, which has no route classes yet
     bool classes_off = false;      // --route-classes off, with VCs that cover them
     unsigned message_classes = 1;  // 2: the control tokens on channels of their own (routers/logic/vc_classes.h)
     bool acyclic() const { return checked && cycle.empty(); }

@@ -309,10 +309,6 @@ std::optional<std::string> validate_rtl(const RunConfig& c, const Topology& topo
         return std::string(
             "--replication per-branch is not in the Verilog router yet: accepted --replication serial with --router rtl (or "
             "--rtl-nodes), or --router systemc");
-    if (const unsigned classes = route_classes_covered(c, topo); classes > 1)
-        return c.task + "/" + c.algorithm + "'s " + std::to_string(classes) +
-               " route classes are not in the Verilog router yet: accepted --route-classes off with --router rtl (or "
-               "--rtl-nodes), or --router systemc";
     if (ib)
         if (auto e = validate_rtl_input_buffered(c)) return e;
     const unsigned ports = ib ? kRtlIbPorts : kRtlMaxDim;
@@ -534,9 +530,7 @@ RunConfig with_defaults(const RunConfig& given) {
     return c;
 }
 
-unsigned route_classes_taken(const RunConfig& c, const Topology& network) {
-    return c.uses_rtl() ? 1 : route_classes_covered(c, network);
-}
+unsigned route_classes_taken(const RunConfig& c, const Topology& network) { return route_classes_covered(c, network); }
 
 // Two message classes when the run's logic sends control tokens and its VCs cover both, each with the
 // route classes it takes (and their dateline halves); else one. (No control logic the Verilog router

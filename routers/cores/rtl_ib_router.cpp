@@ -72,6 +72,7 @@ RtlIbRouter::RtlIbRouter(sc_module_name name, uint32_t id, const Topology& topol
     m.torus(v_torus_);
     m.datelines(v_datelines_);
     m.vcs(v_vcs_);
+    m.route_classes(v_route_classes_);
     m.vc_depth(v_vc_depth_);
     m.switching(v_switching_);
     m.router_delay(v_router_delay_);
@@ -84,6 +85,7 @@ RtlIbRouter::RtlIbRouter(sc_module_name name, uint32_t id, const Topology& topol
     m.alloc_iters(v_alloc_iters_);
     m.src_made(v_src_made_);
     m.tst_freeze_pointers(v_freeze_);
+    m.tst_no_turn(v_no_turn_);
     m.in_valid(v_in_valid_);
     m.in_vc(v_in_vc_);
     m.in_flit(v_in_flit_);
@@ -122,6 +124,7 @@ RtlIbRouter::RtlIbRouter(sc_module_name name, uint32_t id, const Topology& topol
     v_algo_.write(config_.algorithm);
     v_sbt_rot_.write(config_.sbt_rotation);
     v_vcs_.write(config_.ib.vcs);
+    v_route_classes_.write(config_.ib.vc_classes);  // (a collective's route classes, resolved for the run)
     v_vc_depth_.write(config_.ib.vc_depth);
     v_switching_.write(static_cast<uint32_t>(config_.ib.switching));
     v_router_delay_.write(config_.ib.router_delay);
@@ -133,6 +136,7 @@ RtlIbRouter::RtlIbRouter(sc_module_name name, uint32_t id, const Topology& topol
     v_ejection_vcs_.write(config_.ib.ejection_vcs);
     v_alloc_iters_.write(config_.ib.alloc_iters);
     v_freeze_.write(config_.freeze_pointers);
+    v_no_turn_.write(config_.no_turn);
 
     // The node's own packets are made at reset (a packet made counts as inside the network until the
     // interface has taken it; then each copy its head starts on a link).

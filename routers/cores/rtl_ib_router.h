@@ -36,6 +36,7 @@ struct RtlIbRouterConfig {
     InputBuffering ib;
     std::string rom_dir;
     bool freeze_pointers = false;  // test hook: a planted bug (the switch allocator's input pointers stick)
+    bool no_turn = false;          // test hook: a planted bug (a copy never goes up a route class at a turn)
 };
 
 class RtlIbRouter : public RouterBase, public CreditHolder {
@@ -121,11 +122,11 @@ private:
     bool ready_driven_ = false;
     sc_core::sc_event settled_;
 
-    sc_core::sc_signal<bool> v_rst_, v_load_, v_freeze_, v_torus_, v_src_valid_, v_src_taken_, v_dlv_valid_, v_ni_push_,
-        v_waiting_;
+    sc_core::sc_signal<bool> v_rst_, v_load_, v_freeze_, v_no_turn_, v_torus_, v_src_valid_, v_src_taken_, v_dlv_valid_,
+        v_ni_push_, v_waiting_;
     sc_core::sc_signal<uint32_t> v_node_id_, v_dim_, v_radix_bits_, v_datelines_, v_packet_flits_, v_algo_, v_sbt_rot_, v_vcs_,
-        v_vc_depth_, v_switching_, v_router_delay_, v_credit_delay_, v_link_delay_, v_link_period_, v_injection_delay_,
-        v_ejection_delay_, v_ejection_vcs_, v_alloc_iters_, v_src_made_;
+        v_route_classes_, v_vc_depth_, v_switching_, v_router_delay_, v_credit_delay_, v_link_delay_, v_link_period_,
+        v_injection_delay_, v_ejection_delay_, v_ejection_vcs_, v_alloc_iters_, v_src_made_;
     sc_core::sc_signal<uint32_t> v_in_valid_, v_in_vc_, v_out_valid_, v_out_vc_, v_cycle_, v_dlv_source_;
     // (A pin of up to 32 bits is a uint32_t in Verilator's SystemC model, up to 64 a uint64_t, an sc_bv beyond.)
     template <unsigned Bits>

@@ -37,6 +37,9 @@ module cc_ib_input_unit #(
     input  wire                     torus,
     input  wire [1:0]               datelines,
     input  wire [3:0]               vcs,
+    input  wire [3:0]               route_classes, // a collective's route classes (0 or 1: one class)
+    input  wire [VCS*3-1:0]         vc_class,      // each VC's route class (the router's table)
+    input  wire                     tst_no_turn,   // test hook: a copy never goes up a class (a planted bug)
     input  wire [1:0]               switching,
     input  wire [7:0]               router_delay,
     input  wire [3:0]               ejection_vcs,  // the local port's VCs a packet to the node is allocated (0: none)
@@ -189,6 +192,17 @@ module cc_ib_input_unit #(
             wire classes = torus && datelines != 2'd0 && vcs >= 4'd2;
             wire [3:0] half = vcs >> 1;
 
+            // Route classes (routers/logic/vc_classes.h, next_turn_class): a copy from a link goes up a
+            // class when its route turns down the port order (it leaves by a port below the one it
+            // travelled along, or back by the link it came in on), up to the last class; the node's own
+            // copies start in class 0. It takes the output VCs of its class. (Not with dateline classes:
+            // the network refuses both at once.)
+            wire [31:0] cur_port = {{(32-PW){1'b0}}, cur};
+            wire [31:0] along = radix_bits != 3'd0 ? PORT ^ 1 : PORT;  // (a mesh's link arrives on the opposite port)
+            wire by_class = INJECTION == 0 && route_classes > 4'd1;
+            wire [3:0] up = {1'b0, vc_class[c*3 +: 3]} + {3'd0, !tst_no_turn && (cur_port < along || cur_port == PORT)};
+            wire [3:0] out_class = !by_class ? 4'd0 : up >= route_classes ? route_classes - 4'd1 : up;
+
             // VC allocation: an output VC free, and under store-forward or cut-through with room for the
             // packet; to the node (with ejection VCs) one of the first ejection_vcs of the local port.
             wire [31:0] base = {{(32-PW){1'b0}}, cur} * VCS;
@@ -196,8 +210,9 @@ module cc_ib_input_unit #(
             for (w = 0; w < VCS; w = w + 1) begin : g_cand
                 wire upper = w >= half;
                 wire in_class = !classes || (continuing && c >= half ? upper : upper_class == upper);
+                wire in_route_class = route_classes <= 4'd1 || {1'b0, vc_class[w*3 +: 3]} == out_class;
                 assign va_candidates[c*VCS + w] = cur_local ? w < ejection_vcs && !owned[PORTS*VCS + w] :
-                    w < vcs && in_class && !owned[base + w] &&
+                    w < vcs && in_class && in_route_class && !owned[base + w] &&
                     (switching == WORMHOLE || credits[(base + w)*9 +: 9] >= {2'd0, len_now});
             end
             wire local_vcs = cur_local && ejection_vcs != 4'd0;

@@ -36,6 +36,7 @@ module cc_ib_router #(
     input  wire                       torus,         // (radix_bits > 0) a torus: its rings close
     input  wire [1:0]                 datelines,     // on the torus: 0 off, 1 wrap, 2 partition (the VC classes)
     input  wire [3:0]                 vcs,
+    input  wire [3:0]                 route_classes, // a collective's route classes, 1..vcs (0: one); not with datelines
     input  wire [7:0]                 vc_depth,
     input  wire [1:0]                 switching,     // 0 store-forward, 1 cut-through, 2 wormhole
     input  wire [7:0]                 router_delay,
@@ -47,6 +48,7 @@ module cc_ib_router #(
     input  wire [3:0]                 ejection_vcs,  // the local port's VCs, allocated per packet (0: none, as no VC is needed)
     input  wire [3:0]                 alloc_iters,   // 1..ITERS
     input  wire                       tst_freeze_pointers,  // test hook: a planted bug (the switch allocator's input pointers stick)
+    input  wire                       tst_no_turn,          // test hook: a planted bug (a copy never goes up a route class)
     // links
     input  wire [PORTS-1:0]           in_valid,
     input  wire [PORTS*VW-1:0]        in_vc,
@@ -178,16 +180,25 @@ module cc_ib_router #(
         end
     endgenerate
 
-    // Each output (the local port last) and the injection channel carry a flit every link_period edges.
-    reg  [31:0]  free_at [0:PORTS];
-    reg  [31:0]  inject_free_at;
+    // Each output (the local port last: the crossbar paces them) and the injection channel carry a
+    // flit every link_period edges.
     wire [PORTS:0] out_free;
+    reg  [31:0]  inject_free_at;
+    wire inject_free = inject_free_at <= cycle;
+
+    // Each VC's route class (routers/logic/vc_classes.h, class_of_vc): VC v of `vcs` is in class
+    // v * route_classes / vcs, so the classes split the VCs in runs as even as they go.
+    wire [VCS*3-1:0] vc_class;
     generate
-        for (p = 0; p <= PORTS; p = p + 1) begin : g_free
-            assign out_free[p] = free_at[p] <= cycle;
+        for (w = 0; w < VCS; w = w + 1) begin : g_vc_class
+            localparam [7:0] V = w;
+            wire [7:0] scaled = V * {4'd0, route_classes};
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire [7:0] quotient = vcs == 4'd0 ? 8'd0 : scaled / {4'd0, vcs};  // (below route_classes <= 8)
+            /* verilator lint_on UNUSEDSIGNAL */
+            assign vc_class[w*3 +: 3] = quotient[2:0];
         end
     endgenerate
-    wire inject_free = inject_free_at <= cycle;
 
     generate
         for (p = 0; p < NIN; p = p + 1) begin : g_in
@@ -195,7 +206,7 @@ module cc_ib_router #(
             cc_ib_input_unit #(.PORTS(PORTS), .VCS(VCS), .VW(VW), .DEPTH(DEPTH), .AW(AW), .FW(FW), .FLIT_W(FLIT_W),
                                .PW(PW), .OW(OW), .INJECTION(p == PORTS ? 1 : 0), .PORT(p)) u_in (
                 .clk(clk), .rst(rst), .run(run), .cycle(cycle), .node_id(node_id), .dim(dim), .packet_flits(packet_flits),
-                .algo(algo), .sbt_rot(sbt_rot), .radix_bits(radix_bits), .torus(torus), .datelines(datelines), .vcs(vcs), .switching(switching), .router_delay(router_delay),
+                .algo(algo), .sbt_rot(sbt_rot), .radix_bits(radix_bits), .torus(torus), .datelines(datelines), .vcs(vcs), .route_classes(route_classes), .vc_class(vc_class), .tst_no_turn(tst_no_turn), .switching(switching), .router_delay(router_delay),
                 .ejection_vcs(ejection_vcs),
                 .push(is_link ? wire_valid[p % PORTS] : ni_push),
                 .push_vc(is_link ? wire_vc[(p % PORTS)*VW +: VW] : ni_vc),
@@ -249,26 +260,27 @@ module cc_ib_router #(
         .req(sa_req),
         .out(sa_out), .pri(sa_pri), .grant(sa_grant), .granted_vc(sa_vc), .granted_out(sa_granted_out));
 
-    // Crossbar and output units.
+    // The crossbar, then the output units.
+    wire [PORTS-1:0]        send, send_tail;
+    wire [PORTS*VW-1:0]     send_vc;
+    wire [PORTS*FLIT_W-1:0] send_flit;
+    wire                    local_send, local_tail;
+    wire [VW-1:0]           local_vc;
+    wire [FLIT_W-1:0]       local_flit;
+    wire [7:0]              local_source;
+    cc_ib_crossbar #(.PORTS(PORTS), .NIN(NIN), .VCS(VCS), .VW(VW), .OW(OW), .FLIT_W(FLIT_W)) u_xbar (
+        .clk(clk), .rst(rst), .run(run), .cycle(cycle), .link_period(link_period),
+        .grant(sa_grant), .granted_out(sa_granted_out), .granted_vc(sa_vc),
+        .in_flit(tr_flit), .in_out_vc(tr_out_vc), .in_tail(tr_tail),
+        .send(send), .send_tail(send_tail), .send_vc(send_vc), .send_flit(send_flit),
+        .local_send(local_send), .local_tail(local_tail), .local_vc(local_vc), .local_flit(local_flit),
+        .local_source(local_source), .out_free(out_free));
     generate
         for (p = 0; p < PORTS; p = p + 1) begin : g_out
-            reg              send, tail;
-            reg [VW-1:0]     send_vc;
-            reg [FLIT_W-1:0] send_flit;
-            reg [VCS-1:0]    take;
+            // The output VCs the VC allocator hands out at this edge.
+            reg [VCS-1:0] take;
             integer i;
             always @* begin
-                send = 1'b0;
-                tail = 1'b0;
-                send_vc = {VW{1'b0}};
-                send_flit = {FLIT_W{1'b0}};
-                for (i = 0; i < NIN; i = i + 1)
-                    if (sa_grant[i] && {{(32-OW){1'b0}}, sa_granted_out[i*OW +: OW]} == p) begin
-                        send = 1'b1;
-                        tail = tr_tail[i];
-                        send_vc = tr_out_vc[i*VW +: VW];
-                        send_flit = tr_flit[i*FLIT_W +: FLIT_W];
-                    end
                 take = {VCS{1'b0}};
                 for (i = 0; i < NV; i = i + 1)
                     if (va_grant[i] && {{(32-OW){1'b0}}, va_out[i*OW +: OW]} == p)
@@ -278,8 +290,8 @@ module cc_ib_router #(
                 .clk(clk), .rst(rst), .run(run), .vc_depth(vc_depth), .credit_delay(credit_delay),
                 .credit_in(out_credit[p*VCS*8 +: VCS*8]), .credits_now(credits[p*VCS*9 +: VCS*9]),
                 .owned(owned[p*VCS +: VCS]), .credits_held(dbg_credits[p*VCS*9 +: VCS*9]),
-                .credits_coming(credits_coming[p]), .take(take), .send(send), .send_vc(send_vc), .send_flit(send_flit),
-                .send_tail(tail), .out_valid(out_valid[p]), .out_vc(out_vc[p*VW +: VW]),
+                .credits_coming(credits_coming[p]), .take(take), .send(send[p]), .send_vc(send_vc[p*VW +: VW]),
+                .send_flit(send_flit[p*FLIT_W +: FLIT_W]), .send_tail(send_tail[p]), .out_valid(out_valid[p]), .out_vc(out_vc[p*VW +: VW]),
                 .out_flit(out_flit[p*FLIT_W +: FLIT_W]));
             // Credits upstream: one for each flit freed at this edge.
             for (w = 0; w < VCS; w = w + 1) begin : g_credit
@@ -292,29 +304,10 @@ module cc_ib_router #(
 
     // The local port: one flit per cycle to the node; with ejection VCs, each held by an input VC from
     // its allocation until the packet's tail has left for the node.
-    reg              local_send, local_tail;
-    reg [VW-1:0]     local_vc;
-    reg [VCS-1:0]    local_take, local_owned;
+    reg [VCS-1:0] local_take, local_owned;
     assign owned[PORTS*VCS +: VCS] = local_owned;
-    reg [FLIT_W-1:0] local_flit;
-    /* verilator lint_off UNUSEDSIGNAL */
-    reg [31:0]       local_source;  // (its low byte is the port)
-    /* verilator lint_on UNUSEDSIGNAL */
     integer j;
     always @* begin
-        local_send = 1'b0;
-        local_flit = {FLIT_W{1'b0}};
-        local_source = 32'd0;
-        local_tail = 1'b0;
-        local_vc = {VW{1'b0}};
-        for (j = 0; j < NIN; j = j + 1)
-            if (sa_grant[j] && {{(32-OW){1'b0}}, sa_granted_out[j*OW +: OW]} == PORTS) begin
-                local_send = 1'b1;
-                local_flit = tr_flit[j*FLIT_W +: FLIT_W];
-                local_source = j * VCS + {{(32-VW){1'b0}}, sa_vc[j*VW +: VW]};
-                local_tail = tr_tail[j];
-                local_vc = tr_out_vc[j*VW +: VW];
-            end
         local_take = {VCS{1'b0}};
         for (j = 0; j < NV; j = j + 1)
             if (va_grant[j] && {{(32-OW){1'b0}}, va_out[j*OW +: OW]} == PORTS)
@@ -337,22 +330,13 @@ module cc_ib_router #(
     always @* begin
         ejected_valid = run && local_send;
         ejected_flit = local_flit;
-        ejected_source = local_source[7:0];
+        ejected_source = local_source;
         for (e = 0; e < ED_MAX; e = e + 1)
             if ({28'd0, ejection_delay} == e + 1) begin
                 ejected_valid = eject_valid[e];
                 ejected_flit = eject_flit[e];
                 ejected_source = eject_source[e];
             end
-    end
-
-    // The links' next free cycles: a flit sent at this edge, the output's next one link_period later.
-    reg [PORTS:0] sent;
-    integer o;
-    always @* begin
-        sent = {(PORTS+1){1'b0}};
-        for (o = 0; o < NIN; o = o + 1)
-            if (sa_grant[o]) sent[sa_granted_out[o*OW +: OW]] = 1'b1;
     end
 
     always @(posedge clk) begin
@@ -363,7 +347,6 @@ module cc_ib_router #(
             dlv_flit <= {FLIT_W{1'b0}};
             dlv_source <= 8'd0;
             for (e = 0; e < ED_MAX; e = e + 1) eject_valid[e] <= 1'b0;
-            for (o = 0; o <= PORTS; o = o + 1) free_at[o] <= 32'd0;
             inject_free_at <= 32'd0;
             dbg_ni_push <= 1'b0;
         end else begin
@@ -378,14 +361,12 @@ module cc_ib_router #(
             if (run) begin
                 eject_valid[0] <= local_send;
                 eject_flit[0] <= local_flit;
-                eject_source[0] <= local_source[7:0];
+                eject_source[0] <= local_source;
                 for (e = 1; e < ED_MAX; e = e + 1) begin
                     eject_valid[e] <= eject_valid[e - 1];
                     eject_flit[e] <= eject_flit[e - 1];
                     eject_source[e] <= eject_source[e - 1];
                 end
-                for (o = 0; o <= PORTS; o = o + 1)
-                    if (sent[o]) free_at[o] <= cycle + {28'd0, link_period};
                 if (ni_push) inject_free_at <= cycle + {28'd0, link_period};
             end
         end

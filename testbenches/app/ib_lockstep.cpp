@@ -37,7 +37,8 @@ std::string IbLockstepConfig::describe() const {
        << " vc-depth=" << vc_depth << " router-delay=" << router_delay << " credit-delay=" << credit_delay
        << " link-delay=" << link_delay << " link-period=" << link_period << " injection-delay=" << injection_delay
        << " ejection-delay=" << ejection_delay << " ejection-vcs=" << ejection_vcs << " alloc-iters=" << alloc_iters
-       << " rotation=" << sbt_rotation << " seed=" << seed << (plant_bug ? " planted-bug" : "");
+       << (route_classes > 1 ? " route-classes=" + std::to_string(route_classes) : "") << " rotation=" << sbt_rotation
+       << " seed=" << seed << (plant_bug ? " planted-bug" : "") << (plant_class_bug ? " planted-class-bug" : "");
     return os.str();
 }
 
@@ -81,6 +82,7 @@ public:
         ib.ejection_delay = c.ejection_delay;
         ib.ejection_vcs = c.ejection_vcs;
         ib.alloc_iters = c.alloc_iters;
+        ib.vc_classes = c.route_classes;
         ib.switching = *parse_switching(c.switching);
         ib.datelines = *parse_datelines(c.datelines);
         ib.flit_bits = kRtlIbFlitBits;
@@ -99,6 +101,7 @@ public:
         rc.ib = ib;
         rc.rom_dir = CUBECAST_IB_ROM_DIR;
         rc.freeze_pointers = c.plant_bug;
+        rc.no_turn = c.plant_class_bug;
         rtl_ = std::make_unique<RtlIbRouter>("rtl", c.node, *topology_, rc, *rtl_node_, rtl_counters_);
         for (RouterBase* r : {static_cast<RouterBase*>(sysc_.get()), static_cast<RouterBase*>(rtl_.get())}) {
             LinkBuses& buses = r == sysc_.get() ? buses_ : rtl_buses_;

@@ -65,11 +65,13 @@ struct IbLockstepConfig {
     unsigned vcs = 2, vc_depth = 4, router_delay = 0, credit_delay = 0;
     unsigned link_delay = 0, link_period = 1, injection_delay = 0, ejection_delay = 0, ejection_vcs = 0;
     unsigned alloc_iters = 1;
+    unsigned route_classes = 1;  // a collective's route classes (routers/logic/vc_classes.h), 1..vcs; not on a mesh
     unsigned sbt_rotation = 0;
     uint64_t cycles = 1000000;
     uint64_t seed = 1;
-    bool plant_bug = false;  // the RTL switch allocator's input pointers stick: the bench must catch it
-    std::string vcd;         // if set: the RTL router's pins and internals (the stimulus is its inputs)
+    bool plant_bug = false;        // the RTL switch allocator's input pointers stick: the bench must catch it
+    bool plant_class_bug = false;  // the RTL's copies never go up a route class: the bench must catch it
+    std::string vcd;               // if set: the RTL router's pins and internals (the stimulus is its inputs)
     std::string describe() const;
 };
 LockstepResult run_ib_lockstep(const IbLockstepConfig& c);

@@ -66,7 +66,7 @@ void print(const std::string& what, const LockstepResult& r) {
 // The input-buffered routers: random configurations of the knobs the RTL was built for.
 int run_input_buffered(const std::vector<std::string>& modes, const std::vector<std::string>& switchings, unsigned configs,
                        uint64_t cycles, uint64_t seed, long long dim, unsigned vcs, unsigned alloc_iters, bool plant_bug,
-                       const std::string& waves_dir) {
+                       bool plant_class_bug, const std::string& waves_dir) {
     std::mt19937_64 rng(seed);
     auto pick = [&](unsigned lo, unsigned hi) { return std::uniform_int_distribution<unsigned>(lo, hi)(rng); };
     int failures = 0;
@@ -110,7 +110,12 @@ int run_input_buffered(const std::vector<std::string>& modes, const std::vector<
                     c.alloc_iters = 2 + static_cast<unsigned>((c.seed >> 40) % std::max(1u, kRtlIbAllocIters - 1));
                 // Ejection VCs (allocated per packet to the node) in half the configurations, likewise.
                 if ((c.seed >> 48) & 1u) c.ejection_vcs = 1 + static_cast<unsigned>((c.seed >> 52) % c.vcs);
+                // Route classes on the cube in half the configurations with two VCs or more, likewise (the
+                // copies then take the VCs of their class: up one at each turn down the port order).
+                if (mode != "dor" && c.vcs > 1 && (((c.seed >> 56) & 1u) || plant_class_bug))
+                    c.route_classes = 2 + static_cast<unsigned>((c.seed >> 58) % (c.vcs - 1));
                 c.plant_bug = plant_bug;
+                c.plant_class_bug = plant_class_bug;
                 const LockstepResult r = run_isolated(c);
                 print(c.describe(), r);
                 failures += !r.equal;
@@ -134,7 +139,7 @@ int sc_main(int argc, char* argv[]) {
     std::vector<std::string> modes = {"sbt", "mnb", "te"};
     unsigned long long cycles = 1000000, seed = 1;
     unsigned configs = 1;
-    bool plant_bug = false;
+    bool plant_bug = false, plant_class_bug = false;
     std::string waves_dir = "lockstep-waves", vcd;
     long long dim = 0, depth = -1;
     app.add_option("--mode", modes,
@@ -147,6 +152,9 @@ int sc_main(int argc, char* argv[]) {
     app.add_flag("--plant-bug", plant_bug,
                  "plant a bug in the RTL (output-buffered: inverted queue order; input-buffered: the switch allocator's "
                  "input pointers stick): the bench must catch it");
+    app.add_flag("--plant-class-bug", plant_class_bug,
+                 "input-buffered: plant a bug in the RTL's route classes (a copy never goes up a class at a turn; route "
+                 "classes in every configuration with two VCs or more): the bench must catch it");
     std::string buffering = "output";
     std::vector<std::string> switchings = {"store-forward", "cut-through", "wormhole"};
     app.add_option("--buffering", buffering, "the router under test: output (the ideal router) or input (input-buffered)");
@@ -209,7 +217,7 @@ int sc_main(int argc, char* argv[]) {
                          " is out of range for the input-buffered RTL: accepted 1.." + std::to_string(kRtlIbAllocIters));
     if (buffering == "input")
         return run_input_buffered(modes, switchings, configs, cycles, seed, dim, static_cast<unsigned>(vcs),
-                                  static_cast<unsigned>(alloc_iters.value_or(0)), plant_bug, waves_dir);
+                                  static_cast<unsigned>(alloc_iters.value_or(0)), plant_bug, plant_class_bug, waves_dir);
 
     std::mt19937_64 rng(seed);
     auto pick = [&](unsigned lo, unsigned hi) { return std::uniform_int_distribution<unsigned>(lo, hi)(rng); };

@@ -1282,16 +1282,21 @@ TEST(CommandLine, CheckDeadlockProvesOrNamesACycle) {
     if (cubecast::kRtlBuilt)
         expect_bad_input("run --task mnb --dim 4 --buffering input --forwarding node --router rtl", "--forwarding node",
                          "not in the Verilog router yet");
-    // Route classes: a bad value, and the Verilog router, which has none yet, where they would apply
-    // (the 3-cube's MNB on 3 VCs takes 3); off, it runs in one class there and the check says so.
-    expect_bad_input("run --task mnb --dim 4 --buffering input --route-classes maybe", "--route-classes 'maybe'",
+    // Route classes: a bad value; the Verilog router takes them as the SystemC one does (the 3-cube's MNB
+    // on 3 VCs, forwarded in the router, takes 3), and off it runs in one class and the check says so.
+    expect_bad_input("run --task mnb --dim 3 --buffering input --route-classes maybe", "--route-classes 'maybe'",
                      "accepted on, off");
-    if (cubecast::kRtlBuilt) {
-        expect_bad_input("run --task mnb --dim 3 --buffering input --vcs 3 --router rtl", "mnb/bostt's 3 route classes",
-                         "not in the Verilog router yet: accepted --route-classes off");
-        const CliResult off = cubecast_cli("run --task mnb --dim 3 --buffering input --vcs 3 --router rtl --route-classes off");
+    if (cubecast::kRtlBuilt && cubecast::kRtlIbVcs >= 3) {
+        const CliResult on =
+            cubecast_cli("run --task mnb --dim 3 --buffering input --vcs 3 --forwarding router --router rtl --json");
+        ASSERT_EQ(on.code, 0) << on.err;
+        const auto j = nlohmann::json::parse(on.out);
+        EXPECT_EQ(j["deadlock_check"]["route_classes"], 3);
+        EXPECT_EQ(j["deadlock_check"]["acyclic"], true);
+        const CliResult off =
+            cubecast_cli("run --task mnb --dim 3 --buffering input --vcs 3 --forwarding router --router rtl --route-classes off");
         EXPECT_EQ(off.code, 0) << off.err;
-        EXPECT_NE(off.out.find("its 3 route classes are not in the Verilog router yet"), std::string::npos) << off.out;
+        EXPECT_NE(off.out.find("with --route-classes on its 3 route classes make it acyclic"), std::string::npos) << off.out;
     }
     const CliResult off =
         cubecast_cli("run --task mnb --dim 4 --buffering input --vcs 4 --forwarding router --route-classes off");

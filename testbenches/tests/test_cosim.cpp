@@ -74,8 +74,7 @@ nlohmann::json comparable(const cubecast::RunResult& r) {
 // inside, which the Verilated router does not give).
 void expect_same_input_buffered(const RunConfig& given, const std::string& label, unsigned seed) {
     SCOPED_TRACE(label);
-    RunConfig c = given;
-    c.ib.route_classes = false;  // (not in the Verilog router yet: a collective's copies in one class)
+    const RunConfig& c = given;
     const auto [sc_result, sc_trace] = traced(c);
     RunConfig all_rtl = c;
     all_rtl.router = cubecast::RouterChoice::rtl;
@@ -120,7 +119,6 @@ struct IbKnobs {
         c.ib.injection_delay = injection_delay;
         c.ib.ejection_delay = ejection_delay;
         c.ib.alloc_iters = alloc_iters;
-        c.ib.route_classes = false;  // (not in the Verilog router yet: a collective's copies in one class)
         for_the_build(c);
     }
     // The RTL build's flit width on an input-buffered run (a build of 32-bit flits: packets of a header
@@ -185,6 +183,34 @@ TEST(Cosim, InputBufferedRtlNetworksGiveTheSameTraceAndReport) {
             c = cubecast::with_defaults(c);
             expect_same_input_buffered(c, std::string(task) + "/" + algorithm + " --preset " + preset, ++variant);
         }
+}
+
+// The optimal MNB on its route classes (routers/logic/vc_classes.h: a copy up a class at each turn down
+// the port order) in the Verilog router: on V = d VCs, which cover the d classes it declares, the same
+// trace and report as the SystemC router's, every node in RTL and a random half, each switching mode,
+// 1- and 3-flit packets, with and without a router delay; and the classes are taken (resolved for the
+// run, and the trace differs from the same run in one class, where its copies may take any VC).
+TEST(Cosim, InputBufferedRouteClassesSameTrace) {
+    unsigned variant = 0, with_classes = 0;
+    for (unsigned d = 2; d <= std::min(cubecast::kRtlIbPorts, cubecast::kRtlIbVcs); ++d)
+        for (const cubecast::Switching sw :
+             {cubecast::Switching::store_forward, cubecast::Switching::cut_through, cubecast::Switching::wormhole})
+            for (const unsigned flits : {1u, 3u}) {
+                ++variant;
+                const IbKnobs k{d, 4, variant % 2 ? 2u : 0u, variant % 3, 0, 1, 0, 0};
+                RunConfig c = config("mnb", "bostt", d, 0, flits);
+                k.apply(c, sw, flits);
+                const RunConfig resolved = cubecast::with_defaults(c);
+                ASSERT_EQ(resolved.ib.vc_classes, d) << "d=" << d;
+                const std::string label = "mnb/bostt d=" + std::to_string(d) + " " + cubecast::switching_name(sw) +
+                                          " F=" + std::to_string(flits) + " V=" + std::to_string(d) +
+                                          " R=" + std::to_string(k.router_delay);
+                expect_same_input_buffered(c, label, variant);
+                RunConfig one = c;
+                one.ib.route_classes = false;
+                with_classes += traced(c).second != traced(one).second;
+            }
+    EXPECT_GT(with_classes, 0u) << "the classes never changed a trace: are they taken?";
 }
 
 // Synthetic traffic on the input-buffered Verilog router (its e-cube routing, CC_ALGO_ECUBE): the same
@@ -568,6 +594,24 @@ TEST(Cosim, LockstepBenchCatchesAPlantedBug) {
 // matters as soon as two of an input's VCs ask at once) is caught in every switching mode, with the
 // RTL's waves dumped; the same configurations as built pass; a knob the RTL was not built for is
 // refused with one line naming it and the built range.
+// The planted route-class bug (the RTL's copies never go up a class at a turn) is caught in every
+// switching mode (route classes drawn in every configuration), and the bench passes without it.
+TEST(Cosim, InputBufferedLockstepCatchesAPlantedRouteClassBug) {
+    if (cubecast::kRtlIbVcs < 3) GTEST_SKIP() << "a build of fewer than 3 VCs";
+    const std::string out = temp_path("ib_class_lockstep.txt");
+    const std::string args = " --buffering input --mode mnb --dim 4 --vcs 3 --cycles 20000 --seed 5";
+    const int status =
+        std::system((std::string(CUBECAST_LOCKSTEP) + args + " --plant-class-bug --waves '' >" + out + " 2>&1").c_str());
+    const std::string text = slurp(out);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 1) << text;
+    for (const char* mode : {"store-forward", "cut-through", "wormhole"})
+        EXPECT_NE(text.find(std::string("FAIL mnb ") + mode), std::string::npos) << text;
+    EXPECT_NE(text.find("route-classes="), std::string::npos) << text;
+    EXPECT_EQ(std::system((std::string(CUBECAST_LOCKSTEP) + args + " >" + out + " 2>&1").c_str()), 0) << slurp(out);
+    std::remove(out.c_str());
+}
+
 TEST(Cosim, InputBufferedLockstepCatchesAPlantedBug) {
     const std::string waves = temp_path("ib_waves");
     const std::string out = temp_path("ib_lockstep.txt");
