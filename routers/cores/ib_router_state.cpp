@@ -1,6 +1,7 @@
 // What the input-buffered router shows of itself when a run stops moving: whether it waits for time,
 // its stuck state, the waits the stall diagnosis follows, and its buffers' peaks (see ib_router.h).
 #include <algorithm>
+#include <optional>
 #include <sstream>
 
 #include "routers/cores/ib_router.h"
@@ -35,30 +36,28 @@ VcSnapshot InputBufferedRouter::snapshot(unsigned p, unsigned vc) const {
     s.read = 0;
     s.next_here = c.has_flit(0);
     if (!s.routed) return s;
-    // The copy the packet waits on: serial, the one in progress; per-branch, the first unsent one that
-    // lacks a virtual channel or a credit (else the first unsent).
-    const PacketCopy* k = &c.branch();
-    if (per_branch_) {
-        k = nullptr;
-        for (const PacketCopy& b : c.copies) {
-            if (c.sent(b)) continue;
-            if (!k) k = &b;
-            const bool lacks = b.port != ports_ && (b.out_vc < 0 || outs_[b.port].credits(static_cast<unsigned>(b.out_vc)) == 0);
-            if (lacks) {
-                k = &b;
-                break;
-            }
-        }
+    const auto with_copy = [&](const PacketCopy& k) {  // s as the report sees it waiting on copy k
+        VcSnapshot w = s;
+        w.read = k.read;
+        w.next_here = c.has_flit(k.read);
+        w.local = k.port == ports_;
+        w.local_vcs = ib_.ejection_vcs != 0;
+        w.port = k.port;
+        w.escape = k.escape;
+        w.out_vc = k.out_vc;
+        if (!w.local && k.out_vc >= 0) w.out_credits = outs_[k.port].credits(static_cast<unsigned>(k.out_vc));
+        return w;
+    };
+    if (!per_branch_) return with_copy(c.branch());  // (serial: the copy in progress)
+    // Per-branch: the first unsent copy that lacks a virtual channel or a credit, else the first unsent.
+    std::optional<VcSnapshot> first;
+    for (const PacketCopy& k : c.copies) {
+        if (c.sent(k)) continue;
+        const VcSnapshot w = with_copy(k);
+        if (w.lacks()) return w;
+        if (!first) first = w;
     }
-    s.read = k->read;
-    s.next_here = c.has_flit(k->read);
-    s.local = k->port == ports_;
-    s.local_vcs = ib_.ejection_vcs != 0;
-    s.port = k->port;
-    s.escape = k->escape;
-    s.out_vc = k->out_vc;
-    if (!s.local && k->out_vc >= 0) s.out_credits = outs_[k->port].credits(static_cast<unsigned>(k->out_vc));
-    return s;
+    return first ? *first : with_copy(c.branch());
 }
 
 std::vector<VcSnapshot> InputBufferedRouter::input_snapshot(unsigned p) const {

@@ -50,7 +50,9 @@ RunResult run_diagnosed(const RunConfig& config, bool in_this_process = false, c
     if (in_this_process) return r;
     // A collective on the input-buffered router that failed its checks without stalling: its schedule
     // (timed by the router's zero-load hop) missed in the router; say what would keep it.
-    if (!r.stalled && r.status == RunStatus::check_failed && config.buffering == Buffering::input && config.task != "traffic" &&
+    const TaskInfo* task = find_task(config.task);
+    const bool collective = task && task->kind != TaskKind::traffic;
+    if (!r.stalled && r.status == RunStatus::check_failed && config.buffering == Buffering::input && collective &&
         !config.uses_rtl()) {
         r.failure_advice = what_would_run_it(config, r, policy, false);
         return r;
