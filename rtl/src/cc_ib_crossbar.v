@@ -47,6 +47,7 @@ module cc_ib_crossbar #(
         end
     endgenerate
 
+    // Each output's multiplexer: the input granted it (at most one: the switch allocator's match).
     integer i, o, k;
     /* verilator lint_off UNUSEDSIGNAL */
     reg [31:0] source;  // (its low byte is the input VC)
@@ -61,22 +62,21 @@ module cc_ib_crossbar #(
         local_vc = {VW{1'b0}};
         local_flit = {FLIT_W{1'b0}};
         source = 32'd0;
-        o = 0;
-        for (i = 0; i < NIN; i = i + 1)
-            if (grant[i]) begin
-                o = {{(32-OW){1'b0}}, granted_out[i*OW +: OW]};
-                if (o < PORTS) begin
+        for (o = 0; o < PORTS; o = o + 1)
+            for (i = 0; i < NIN; i = i + 1)
+                if (grant[i] && {{(32-OW){1'b0}}, granted_out[i*OW +: OW]} == o) begin
                     send[o] = 1'b1;
                     send_tail[o] = in_tail[i];
                     send_vc[o*VW +: VW] = in_out_vc[i*VW +: VW];
                     send_flit[o*FLIT_W +: FLIT_W] = in_flit[i*FLIT_W +: FLIT_W];
-                end else begin
-                    local_send = 1'b1;
-                    local_tail = in_tail[i];
-                    local_vc = in_out_vc[i*VW +: VW];
-                    local_flit = in_flit[i*FLIT_W +: FLIT_W];
-                    source = i * VCS + {{(32-VW){1'b0}}, granted_vc[i*VW +: VW]};
                 end
+        for (i = 0; i < NIN; i = i + 1)
+            if (grant[i] && {{(32-OW){1'b0}}, granted_out[i*OW +: OW]} == PORTS) begin
+                local_send = 1'b1;
+                local_tail = in_tail[i];
+                local_vc = in_out_vc[i*VW +: VW];
+                local_flit = in_flit[i*FLIT_W +: FLIT_W];
+                source = i * VCS + {{(32-VW){1'b0}}, granted_vc[i*VW +: VW]};
             end
         local_source = source[7:0];
     end
