@@ -14,6 +14,7 @@ InputBufferedRouter::InputBufferedRouter(sc_module_name name, uint32_t id, const
                                          InputBuffering ib, std::unique_ptr<ControlLogic> logic, Node& node,
                                          NetworkCounters& counters)
     : RouterCore(name, id, topology, config, std::move(logic), node, counters, Blocks::control_unit_only),
+      crossbar_(topology.ports(), ib.link_period, ib.network_interface == InjectionModel::all_port && ib.ejection_vcs == 0),
       datelines_(uses_dateline_classes(topology, ib)),
       escape_vcs_(escape_vcs(topology, ib)),
       per_branch_(ib.replication == Replication::per_branch),
@@ -29,7 +30,6 @@ InputBufferedRouter::InputBufferedRouter(sc_module_name name, uint32_t id, const
       credit_values_(topology.ports(), nullptr),
       credits_out_(topology.ports(), 0),
       credits_written_(topology.ports(), 0),
-      crossbar_(topology.ports(), ib.link_period, ib.network_interface == InjectionModel::all_port && ib.ejection_vcs == 0),
       injected_copies_(size_t{inputs_ - topology.ports()} * ib.vcs),
       va_(inputs_, topology.ports() + 1, ib.vcs, ib.alloc_iters),
       sa_(inputs_, ib.vcs, topology.ports() + 1, ib.alloc_iters),

@@ -128,6 +128,7 @@ private:
     uint32_t credit_mask_ = 0;  // inputs with credits to write (or a non-zero credit word to clear)
     uint32_t valid_in_ = 0;     // inputs whose link's valid is high (the valid bus keeps it)
     uint32_t credit_in_ = 0;    // outputs whose link's credit word is not zero (the credit bus keeps it)
+    Crossbar crossbar_;         // connects the granted inputs to their outputs, paces the outputs (the link period)
     bool ready_driven_ = false;
     bool running_ = false;  // reset and load are over
     bool tlm_ = false;
@@ -244,8 +245,6 @@ private:
     // The network interface's delays: when each of the node's packets waiting in injection_ was made,
     // and the packets on their way to the node.
     RingQueue<uint64_t> made_at_;
-    // Connects the granted inputs to their outputs and paces the outputs (the link period).
-    Crossbar crossbar_;
     RingQueue<std::pair<uint64_t, Packet>> to_node_;
     void deliver_due();
 
