@@ -8,12 +8,19 @@
 //      VC 1 (edges 2-3; the copy's VC allocator pointer moved past VC 0);
 //   2. a packet from origin 1 arriving on port 0, VC 1 (x = 1: forward on port 1, deliver) leaves on
 //      port 1 and reaches the node, and its buffer slots come back as credits of VC 1 on port 0.
+// With -DTB_CLASSES=2 the router has two route classes (VC 0 the first, VC 1 the second): the node's own
+// copies start in class 0, so both leave on VC 0; the forwarded packet arrived in class 1 and goes on up
+// the port order (port 0 to port 1: no turn), so it stays in class 1 and leaves on VC 1.
 `timescale 1ns/1ps
 module tb_cc_ib_router;
 `ifndef TB_FLIT_W
 `define TB_FLIT_W 64
 `endif
+`ifndef TB_CLASSES
+`define TB_CLASSES 1
+`endif
     localparam integer P = 2, V = 2, FW = `TB_FLIT_W, HF = FW >= 64 ? 1 : 2, PF = HF + 1;
+    localparam [3:0] CLASSES = `TB_CLASSES;
     reg clk = 0, rst = 1, load = 0;
     reg  [P-1:0]    in_valid = 0;
     reg  [P-1:0]    in_vc = 0;
@@ -31,7 +38,7 @@ module tb_cc_ib_router;
 
     cc_ib_router #(.PORTS(P), .VCS(V), .DEPTH(4), .PF_MAX(PF), .FLIT_W(FW), .CD_MAX(2), .ITERS(2)) dut (
         .clk(clk), .rst(rst), .load(load), .node_id(16'd0), .dim(5'd2), .packet_flits(PF[6:0]), .algo(2'd0),
-        .sbt_rot(4'd0), .radix_bits(3'd0), .torus(1'b0), .datelines(2'd0), .vcs(4'd2), .route_classes(4'd1), .tst_no_turn(1'b0), .vc_depth(8'd4), .switching(2'd2), .router_delay(8'd0), .credit_delay(4'd0),
+        .sbt_rot(4'd0), .radix_bits(3'd0), .torus(1'b0), .datelines(2'd0), .vcs(4'd2), .route_classes(CLASSES), .tst_no_turn(1'b0), .vc_depth(8'd4), .switching(2'd2), .router_delay(8'd0), .credit_delay(4'd0),
         .link_delay(4'd0), .link_period(4'd1), .injection_delay(8'd0), .ejection_delay(4'd0), .ejection_vcs(4'd0), .alloc_iters(4'd1),
         .tst_freeze_pointers(1'b0), .in_valid(in_valid), .in_vc(in_vc), .in_flit(in_flit), .in_credit(in_credit),
         .out_valid(out_valid), .out_vc(out_vc), .out_flit(out_flit), .out_credit({P*V*8{1'b0}}),
@@ -57,6 +64,9 @@ module tb_cc_ib_router;
     always @(negedge clk) if (counting) begin
         if (dlv_valid) deliveries = deliveries + 1;
         if (out_valid[1]) forwarded = forwarded + 1;
+        if (out_valid[1] && CLASSES > 1 && out_vc[1] != 1'b1) begin
+            $display("FAIL: the forwarded packet left its route class (VC %0d)", out_vc[1]); errors = errors + 1;
+        end
         if (out_valid[0]) begin $display("FAIL: a flit back on port 0"); errors = errors + 1; end
         if (in_credit[7:0] != 0) begin $display("FAIL: a credit for VC 0"); errors = errors + 1; end
         credits_back = credits_back + in_credit[15:8];
@@ -81,7 +91,7 @@ module tb_cc_ib_router;
             @(negedge clk);
         end
         for (i = 0; i < 2 * PF; i = i + 1) begin
-            expect_link(i / PF, i / PF, flit_of(OWN, OWN_PAYLOAD, i % PF));
+            expect_link(i / PF, CLASSES > 1 ? 0 : i / PF, flit_of(OWN, OWN_PAYLOAD, i % PF));
             @(negedge clk);
         end
         if (out_valid != 0) begin $display("FAIL: a link still busy after the broadcast"); errors = errors + 1; end
