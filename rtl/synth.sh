@@ -3,6 +3,7 @@
 # the cells of each block (all its instances together) and the total, one line each.
 #   rtl/synth.sh [PORTS:QDEPTH:PF_MAX:INJ_DEPTH ...]       the ideal router (default: the grid in docs/rtl-area.md)
 #   rtl/synth.sh --ib [PORTS:VCS:DEPTH:FLIT_W[:ITERS] ...]  the input-buffered router (likewise)
+#   rtl/synth.sh --markdown [--ib] [...]                   either, as the docs' Markdown table rows
 # Ideal router: PORTS is D_MAX (the ports built), QDEPTH the output queues' depth in packets, PF_MAX the
 # largest packet in 64-bit flits, INJ_DEPTH the copies each port's injection queue holds (a power of two).
 # Input-buffered router: PORTS, VCS virtual channels per port, DEPTH flits per VC (a power of two),
@@ -11,6 +12,21 @@
 # Needs yosys (scripts/setup.sh installs it) and a built build/cubecast_romgen (the ROM images;
 # CUBECAST_ROMGEN names another).
 set -euo pipefail
+# --markdown first: the same rows as the tables of docs/rtl-area.md (numbers with thousands separators).
+if [ "${1:-}" = "--markdown" ]; then
+  shift
+  if [ "${1:-}" = "--ib" ]; then
+    header="| PORTS:VCS:B:W[:I] | total | buffers | control | ROM | VC alloc | switch alloc | outputs | interface | crossbar and glue |"
+  else
+    header="| PORTS:QDEPTH:PF:INJ | total | output queues | injection | input units | control | ROM | crossbar and glue |"
+  fi
+  echo "$header"
+  echo "$header" | sed 's/[^|]\+/---/g'
+  bash "${BASH_SOURCE[0]}" "$@" | awk '
+    function sep(n,  s) { s = ""; while (n >= 1000) { s = sprintf(",%03d", n % 1000) s; n = int(n / 1000) } return n s }
+    NR > 1 { printf "| %s |", $1; for (i = 2; i <= NF; i++) printf " %s |", sep($i); print "" }'
+  exit
+fi
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 romgen="${CUBECAST_ROMGEN:-$here/../build/cubecast_romgen}"
 [ -x "$romgen" ] || { echo "synth.sh: build first ($romgen is missing)" >&2; exit 2; }
