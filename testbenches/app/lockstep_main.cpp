@@ -65,8 +65,8 @@ void print(const std::string& what, const LockstepResult& r) {
 
 // The input-buffered routers: random configurations of the knobs the RTL was built for.
 int run_input_buffered(const std::vector<std::string>& modes, const std::vector<std::string>& switchings, unsigned configs,
-                       uint64_t cycles, uint64_t seed, long long dim, unsigned vcs, unsigned alloc_iters, bool plant_bug,
-                       bool plant_class_bug, const std::string& waves_dir) {
+                       uint64_t cycles, uint64_t seed, long long dim, unsigned vcs, unsigned alloc_iters, unsigned route_classes,
+                       bool plant_bug, bool plant_class_bug, const std::string& waves_dir) {
     std::mt19937_64 rng(seed);
     auto pick = [&](unsigned lo, unsigned hi) { return std::uniform_int_distribution<unsigned>(lo, hi)(rng); };
     int failures = 0;
@@ -114,6 +114,7 @@ int run_input_buffered(const std::vector<std::string>& modes, const std::vector<
                 // copies then take the VCs of their class: up one at each turn down the port order).
                 if (mode != "dor" && c.vcs > 1 && (((c.seed >> 56) & 1u) || plant_class_bug))
                     c.route_classes = 2 + static_cast<unsigned>((c.seed >> 58) % (c.vcs - 1));
+                if (mode != "dor" && route_classes) c.route_classes = route_classes;
                 c.plant_bug = plant_bug;
                 c.plant_class_bug = plant_class_bug;
                 const LockstepResult r = run_isolated(c);
@@ -162,6 +163,10 @@ int sc_main(int argc, char* argv[]) {
     unsigned long long vcs = 0;
     app.add_option("--vcs", vcs, "input-buffered: fix the virtual channels per port (default: random 1..the RTL's)");
     std::optional<long long> alloc_iters;
+    long long route_classes = 0;
+    app.add_option("--route-classes", route_classes,
+                   "input-buffered: fix the route classes of the cube's control logics, 1..--vcs (default: 2..V in half the "
+                   "configurations with two VCs or more, else 1)");
     app.add_option(
         "--alloc-iters", alloc_iters,
         "input-buffered: fix the allocators' iterations (default: 1 in half the configurations, else random 2..the RTL's)");
@@ -212,12 +217,16 @@ int sc_main(int argc, char* argv[]) {
     if (vcs > CUBECAST_RTL_IB_VCS)
         return bad_input("--vcs " + std::to_string(vcs) + " is out of range for the input-buffered RTL: accepted 1.." +
                          std::to_string(CUBECAST_RTL_IB_VCS));
+    if (app.count("--route-classes") && (vcs == 0 || route_classes < 1 || route_classes > static_cast<long long>(vcs)))
+        return bad_input("--route-classes " + std::to_string(route_classes) +
+                         " is out of range: accepted 1..--vcs, with --vcs given");
     if (alloc_iters && (*alloc_iters < 1 || *alloc_iters > static_cast<long long>(kRtlIbAllocIters)))
         return bad_input("--alloc-iters " + std::to_string(*alloc_iters) +
                          " is out of range for the input-buffered RTL: accepted 1.." + std::to_string(kRtlIbAllocIters));
     if (buffering == "input")
         return run_input_buffered(modes, switchings, configs, cycles, seed, dim, static_cast<unsigned>(vcs),
-                                  static_cast<unsigned>(alloc_iters.value_or(0)), plant_bug, plant_class_bug, waves_dir);
+                                  static_cast<unsigned>(alloc_iters.value_or(0)), static_cast<unsigned>(route_classes), plant_bug,
+                                  plant_class_bug, waves_dir);
 
     std::mt19937_64 rng(seed);
     auto pick = [&](unsigned lo, unsigned hi) { return std::uniform_int_distribution<unsigned>(lo, hi)(rng); };

@@ -595,11 +595,12 @@ TEST(Cosim, LockstepBenchCatchesAPlantedBug) {
 // RTL's waves dumped; the same configurations as built pass; a knob the RTL was not built for is
 // refused with one line naming it and the built range.
 // The planted route-class bug (the RTL's copies never go up a class at a turn) is caught in every
-// switching mode (route classes drawn in every configuration), and the bench passes without it.
+// switching mode, and the same configurations (three route classes fixed) pass without it; route
+// classes beyond the VCs, or without --vcs, are exit 2.
 TEST(Cosim, InputBufferedLockstepCatchesAPlantedRouteClassBug) {
     if (cubecast::kRtlIbVcs < 3) GTEST_SKIP() << "a build of fewer than 3 VCs";
     const std::string out = temp_path("ib_class_lockstep.txt");
-    const std::string args = " --buffering input --mode mnb --dim 4 --vcs 3 --cycles 20000 --seed 5";
+    const std::string args = " --buffering input --mode mnb --dim 4 --vcs 3 --route-classes 3 --cycles 20000 --seed 5";
     const int status =
         std::system((std::string(CUBECAST_LOCKSTEP) + args + " --plant-class-bug --waves '' >" + out + " 2>&1").c_str());
     const std::string text = slurp(out);
@@ -607,8 +608,15 @@ TEST(Cosim, InputBufferedLockstepCatchesAPlantedRouteClassBug) {
     EXPECT_EQ(WEXITSTATUS(status), 1) << text;
     for (const char* mode : {"store-forward", "cut-through", "wormhole"})
         EXPECT_NE(text.find(std::string("FAIL mnb ") + mode), std::string::npos) << text;
-    EXPECT_NE(text.find("route-classes="), std::string::npos) << text;
+    EXPECT_NE(text.find("route-classes=3"), std::string::npos) << text;
     EXPECT_EQ(std::system((std::string(CUBECAST_LOCKSTEP) + args + " >" + out + " 2>&1").c_str()), 0) << slurp(out);
+    EXPECT_NE(slurp(out).find("route-classes=3"), std::string::npos) << slurp(out);
+    for (const char* bad : {" --buffering input --vcs 2 --route-classes 3", " --buffering input --route-classes 2"}) {
+        const int status_bad = std::system((std::string(CUBECAST_LOCKSTEP) + bad + " >" + out + " 2>&1").c_str());
+        ASSERT_TRUE(WIFEXITED(status_bad));
+        EXPECT_EQ(WEXITSTATUS(status_bad), 2) << slurp(out);
+        EXPECT_NE(slurp(out).find("is out of range: accepted 1..--vcs, with --vcs given"), std::string::npos) << slurp(out);
+    }
     std::remove(out.c_str());
 }
 
