@@ -16,7 +16,7 @@ set -euo pipefail
 if [ "${1:-}" = "--markdown" ]; then
   shift
   if [ "${1:-}" = "--ib" ]; then
-    header="| PORTS:VCS:B:W[:I] | total | buffers | control | ROM | VC alloc | switch alloc | outputs | interface | crossbar and glue |"
+    header="| PORTS:VCS:B:W[:I] | total | buffers | control | ROM | VC alloc | switch alloc | outputs | interface | crossbar | glue |"
   else
     header="| PORTS:QDEPTH:PF:INJ | total | output queues | injection | input units | control | ROM | crossbar and glue |"
   fi
@@ -43,8 +43,8 @@ if [ "${1:-}" = "--ib" ]; then
       ((BASH_REMATCH[3] >= 2 && (BASH_REMATCH[3] & (BASH_REMATCH[3] - 1)) == 0 && BASH_REMATCH[3] <= 128)) ||
       { echo "synth.sh: '$c' is not PORTS:VCS:DEPTH:FLIT_W[:ITERS]: accepted PORTS 2..12, VCS 1..8, DEPTH a power of two 2..128, FLIT_W 32 or >= 64, ITERS 1..8" >&2; exit 2; }
   done
-  printf '%-18s %9s %9s %9s %9s %9s %9s %9s %9s %9s\n' "PORTS:VCS:B:W[:I]" "total" "buffers" "control" "rom" "vc alloc" \
-    "sw alloc" "outputs" "interface" "crossbar"
+  printf '%-18s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s\n' "PORTS:VCS:B:W[:I]" "total" "buffers" "control" "rom" "vc alloc" \
+    "sw alloc" "outputs" "interface" "crossbar" "glue"
   for c in "${configs[@]}"; do
     IFS=: read -r ports vcs depth width iters <<<"$c"
     iters="${iters:-1}"
@@ -64,10 +64,11 @@ if [ "${1:-}" = "--ib" ]; then
       in_h && /Number of wires:/ { tree_done = 1 }
       in_h && !tree_done && NF == 2 && $2 ~ /^[0-9]+$/ {
         match($0, /^ */); depth = (RLENGTH - 3) / 2; mult[depth] = $2 * (depth ? mult[depth - 1] : 1); parent[depth] = $1
-        m = $1; b = "xbar"
+        m = $1; b = "glue"
         if (m ~ /cc_ib_input_unit/) b = "in"; else if (m ~ /cc_control_logic/) b = "ctl"; else if (m ~ /cc_rom/) b = "rom"
         else if (m ~ /cc_ib_vc_allocator/) b = "va"; else if (m ~ /cc_ib_switch_allocator/) b = "sa"
         else if (m ~ /cc_ib_output_unit/) b = "out"; else if (m ~ /cc_ib_injection_unit/) b = "ni"
+        else if (m ~ /cc_ib_crossbar/) b = "xbar"
         else if (m ~ /cc_ib_arbiter/) b = parent[depth - 1] ~ /vc_allocator/ ? "va" : "sa"
         sum[b] += cells[m] * mult[depth]
         if (depth) sum[parentblock[depth - 1]] -= mult[depth]   # the instance cell in its parent is not logic
@@ -75,8 +76,8 @@ if [ "${1:-}" = "--ib" ]; then
       }
       in_h && /Number of cells:/ { total = $4 }
       END {
-        printf "%-18s %9d %9d %9d %9d %9d %9d %9d %9d %9d\n", name, total, sum["in"], sum["ctl"], sum["rom"], sum["va"], sum["sa"], \
-          sum["out"], sum["ni"], sum["xbar"]
+        printf "%-18s %9d %9d %9d %9d %9d %9d %9d %9d %9d %9d\n", name, total, sum["in"], sum["ctl"], sum["rom"], sum["va"], sum["sa"], \
+          sum["out"], sum["ni"], sum["xbar"], sum["glue"]
       }' "$dir/stat.txt"
   done
   exit 0
