@@ -258,21 +258,10 @@ std::optional<std::string> validate_rtl_input_buffered(const RunConfig& c) {
     return std::nullopt;
 }
 
-// A collective forwarded in the input-buffered router takes its entry's route classes when its virtual
-// channels cover them (two each on a torus with datelines); else one, and the deadlock check says what
-// the run then is. The SystemC router's (the Verilog router has none yet: validate_rtl refuses a run
-// where they would apply, and route_classes_taken keeps such a run in one class).
 // The run's registry entry (nullptr: its task or algorithm is not one; validate() says which).
 static const AlgorithmEntry* entry_of(const RunConfig& c) {
     const TaskInfo* task = find_task(c.task);
     return task ? algorithms().find(task->kind, c.algorithm) : nullptr;
-}
-
-unsigned route_classes_covered(const RunConfig& c, const Topology& network) {
-    if (c.buffering != Buffering::input || c.ib.forwarding != Forwarding::router || !c.ib.route_classes) return 1;
-    const AlgorithmEntry* e = entry_of(c);
-    const unsigned classes = e ? e->route_classes(network) : 1;
-    return classes > 1 && c.ib.vcs >= vcs_for_route_classes(network, c.ib, classes) ? classes : 1;
 }
 
 std::optional<std::string> validate_rtl(const RunConfig& c, const Topology& topo) {
@@ -530,7 +519,15 @@ RunConfig with_defaults(const RunConfig& given) {
     return c;
 }
 
-unsigned route_classes_taken(const RunConfig& c, const Topology& network) { return route_classes_covered(c, network); }
+// A collective forwarded in the input-buffered router takes its entry's route classes when its virtual
+// channels cover them (two each on a torus with datelines); else one, and the deadlock check says what
+// the run then is. Both routers take them alike (the Verilog one through its route_classes strap).
+unsigned route_classes_taken(const RunConfig& c, const Topology& network) {
+    if (c.buffering != Buffering::input || c.ib.forwarding != Forwarding::router || !c.ib.route_classes) return 1;
+    const AlgorithmEntry* e = entry_of(c);
+    const unsigned classes = e ? e->route_classes(network) : 1;
+    return classes > 1 && c.ib.vcs >= vcs_for_route_classes(network, c.ib, classes) ? classes : 1;
+}
 
 // Two message classes when the run's logic sends control tokens and its VCs cover both, each with the
 // route classes it takes (and their dateline halves); else one. (No control logic the Verilog router

@@ -195,8 +195,9 @@ module cc_ib_input_unit #(
             // Route classes (routers/logic/vc_classes.h, next_turn_class): a copy from a link goes up a
             // class when its route turns down the port order (it leaves by a port below the one it
             // travelled along, or back by the link it came in on), up to the last class; the node's own
-            // copies start in class 0. It takes the output VCs of its class. (Not with dateline classes:
-            // the network refuses both at once.)
+            // copies start in class 0. It takes the output VCs of its class. (Not combined with dateline
+            // classes: on the array and the torus the Verilog router runs dimension-order traffic only,
+            // which takes one class, and the lockstep bench draws classes on the cube only.)
             wire [31:0] cur_port = {{(32-PW){1'b0}}, cur};
             wire [31:0] along = radix_bits != 3'd0 ? PORT ^ 1 : PORT;  // (a mesh's link arrives on the opposite port)
             wire by_class = INJECTION == 0 && route_classes > 4'd1;
