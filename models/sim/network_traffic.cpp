@@ -43,9 +43,12 @@ HopTime hop_time(const RunConfig& c) {
     h.period = c.ib.link_period;
     h.extra = c.ib.router_delay + c.ib.link_delay;
     h.reinjects_whole = c.ib.forwarding == Forwarding::node && c.ib.switching == Switching::store_forward;
-    // One VC for a data packet (its message class's, routers/logic/vc_classes.h): the credits come
-    // back a cycle and the credit delay after the wire's delay.
-    if (message_class_window(Kind::data, c.ib.vcs, c.ib.vnets).count == 1) {
+    // One VC for a data packet (its message class's, routers/logic/vc_classes.h), or wormhole, which
+    // gives a packet the VC its predecessor on the link has just left, its credits not back yet (a
+    // 4-flit packet in 4-flit VCs missed 004's packing steps on 2 and 4 VCs): the credits come back a
+    // cycle and the credit delay after the wire's delay. (Cut-through and store-and-forward take a VC
+    // only with room for the whole packet: with another free, no wait.)
+    if (message_class_window(Kind::data, c.ib.vcs, c.ib.vnets).count == 1 || c.ib.switching == Switching::wormhole) {
         h.lone_vc_depth = c.ib.vc_depth;
         h.credit_loop = c.ib.link_delay + 1 + c.ib.credit_delay;
     }

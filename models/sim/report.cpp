@@ -285,7 +285,6 @@ void print_table(std::ostream& os, const RunResult& r) {
             (r.stalled && r.status == RunStatus::check_failed ? " (it also stalled: the failed checks come first)" : ""));
     for (const auto& p : r.problems) os << "  problem: " << p << "\n";
     if (!r.stall_diagnosis.empty()) os << "diagnosis: " << r.stall_diagnosis;
-    os << r.failure_advice;
     if (!r.stuck_state.empty()) os << "stuck state:\n" << r.stuck_state;
 }
 

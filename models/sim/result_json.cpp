@@ -256,7 +256,6 @@ json to_json(const RunResult& r, bool with_per_node) {
         {"output_errors", r.output_errors},
         {"stalled", r.stalled},
         {"stall_diagnosis", r.stall_diagnosis},
-        {"failure_advice", r.failure_advice},
         {"unbounded_peak_queue", r.unbounded_peak_queue ? json(*r.unbounded_peak_queue) : json(nullptr)},
         {"stuck_state", r.stuck_state},
     };
@@ -377,7 +376,6 @@ RunResult result_from_json(const json& j) {
     r.output_errors = j.at("output_errors").get<std::vector<std::string>>();
     r.stuck_state = j.at("stuck_state");
     r.stall_diagnosis = j.at("stall_diagnosis");
-    r.failure_advice = j.value("failure_advice", "");
     r.stalled = j.at("stalled");
     if (!j.at("unbounded_peak_queue").is_null()) r.unbounded_peak_queue = j.at("unbounded_peak_queue").get<unsigned>();
     if (j.contains("input_buffer_peaks")) {

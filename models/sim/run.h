@@ -244,20 +244,17 @@ struct RunResult {
     double elaboration_seconds = 0;  // building the network before it
     double router_cycles_per_second = 0;
     double packet_hops_per_second = 0;
-    std::vector<uint64_t> node_last_delivery_cycle;  // per node, cycle of its last delivery
-    std::vector<RunMark> marks;                      // phase ends and other instants, by the logics
-    std::vector<std::string> problems;               // what failed, one line each
-    std::vector<std::string> output_errors;          // an output file that could not be written completely
-    bool stalled = false;                            // it stalled or ran out of time (status deadlock or timeout,
-                                                     // or check_failed if it also broke a rule: that comes first)
-    std::string stall_diagnosis;                     // for a stall: why, first (a cycle of waits, or what waits)
-    std::string stuck_state;                         // ... then the stuck queues
-    std::optional<unsigned> unbounded_peak_queue;    // a stall with bounded queues: the same run's peak queue unbounded
-    std::optional<unsigned> vc_depth_needed;         // an input-buffered stall: the depth that runs it as deep buffers do
-    std::vector<Remedy> remedies;                    // a stall: the changes tried, and how each went
-    // A run on the input-buffered router that failed its checks without stalling (a schedule timed for
-    // the router's zero-load hop, missed in the router): what would run it, each tried (remedies too).
-    std::string failure_advice;
+    std::vector<uint64_t> node_last_delivery_cycle;         // per node, cycle of its last delivery
+    std::vector<RunMark> marks;                             // phase ends and other instants, by the logics
+    std::vector<std::string> problems;                      // what failed, one line each
+    std::vector<std::string> output_errors;                 // an output file that could not be written completely
+    bool stalled = false;                                   // it stalled or ran out of time (status deadlock or timeout,
+                                                            // or check_failed if it also broke a rule: that comes first)
+    std::string stall_diagnosis;                            // for a stall: why, first (a cycle of waits, or what waits)
+    std::string stuck_state;                                // ... then the stuck queues
+    std::optional<unsigned> unbounded_peak_queue;           // a stall with bounded queues: the same run's peak queue unbounded
+    std::optional<unsigned> vc_depth_needed;                // an input-buffered stall: the depth that runs it as deep buffers do
+    std::vector<Remedy> remedies;                           // a stall: the changes tried, and how each went
     std::vector<std::pair<std::string, uint64_t>> tallies;  // counts the logics kept (e.g. periods)
     std::optional<DynamicResult> dynamic;
     std::optional<TrafficResult> traffic;  // task traffic

@@ -238,6 +238,24 @@ std::optional<std::string> validate_microarchitecture(const RunConfig& c, const 
     return std::nullopt;
 }
 
+// A logic timed by the clock (AlgorithmEntry::clock_timed) on the input-buffered router: only where
+// every hop takes the zero-load hop its phases are counted in, forwarding through the node on an
+// all-port network interface (docs/routers.md, "Phase-timed logics follow the router").
+std::optional<std::string> validate_clock_timed(const RunConfig& c, const AlgorithmEntry& algo, const Topology& topo) {
+    if (c.buffering != Buffering::input || !algo.clock_timed) return std::nullopt;
+    if (c.ib.forwarding == Forwarding::node && c.ib.network_interface == InjectionModel::all_port) return std::nullopt;
+    std::string others;
+    for (const AlgorithmEntry* e : algorithms().for_task(algo.task))
+        if (!e->clock_timed && e->runs_on(topo)) others += (others.empty() ? "" : ", ") + e->name;
+    const std::string waits = c.ib.forwarding == Forwarding::router
+                                  ? "replicating in the router, a hop waits behind other packets"
+                                  : "through the node on one injection input, a hop waits for the node's other packets";
+    return c.task + "/" + c.algorithm + " times its phases by the clock in zero-load hops, which hold on the input-buffered " +
+           "router only forwarding through the node on an all-port network interface (" + waits +
+           " and the schedule misses its phases): accepted --forwarding node --network-interface all-port" +
+           (others.empty() ? std::string() : ", or an algorithm not timed by the clock (" + others + ")");
+}
+
 // The input-buffered Verilog router: the knobs it was built for (its build's ranges, and the features
 // it does not have: a knob at its default is accepted).
 std::optional<std::string> validate_rtl_input_buffered(const RunConfig& c) {
@@ -513,6 +531,15 @@ RunConfig with_defaults(const RunConfig& given) {
             break;
         }
     }
+    // A logic timed by the clock has one mode on the input-buffered router (validate_clock_timed).
+    const auto given_knob = [&](const char* knob) {
+        return std::find(c.ib_given.begin(), c.ib_given.end(), knob) != c.ib_given.end();
+    };
+    if (c.buffering == Buffering::input && !c.uses_rtl() && !given_knob("forwarding") && !given_knob("network-interface"))
+        if (const AlgorithmEntry* algo = algorithms().find(task->kind, c.algorithm); algo && algo->clock_timed) {
+            c.ib.forwarding = Forwarding::node;
+            c.ib.network_interface = InjectionModel::all_port;
+        }
     const auto network = make_topology(c.topology, c.dim, c.radix);
     c.ib.vc_classes = route_classes_taken(c, *network);
     c.ib.vnets = message_classes_taken(c, *network);
@@ -660,6 +687,7 @@ std::optional<std::string> validate(const RunConfig& given) {
     if (auto e = validate_dynamic(c, *task, *topo)) return e;
     if (auto e = validate_microarchitecture(c, algo, folded ? *folded : *topo)) return e;  // (before the RTL build's own limits)
     if (auto e = validate_rtl(c, *topo)) return e;
+    if (auto e = validate_clock_timed(c, algo, folded ? *folded : *topo)) return e;
     if (auto e = validate_level(c)) return e;
     if (auto e = output_problem("--trace", c.trace_path)) return e;
     if (auto e = output_problem("--link-load", c.link_load_path)) return e;

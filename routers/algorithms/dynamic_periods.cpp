@@ -135,6 +135,7 @@ void register_dynamic_periods(Registry& r) {
     e.topologies = {"hypercube", "torus", "array"};
     e.runs_pmnb_periods = true;
     e.tokens_apart = true;  // (each period's PMNB computes its ranks by prefix)
+    e.clock_timed = true;   // (each period ends at a counted cycle: "period overran its end")
     r.add(e);
 }
 

@@ -47,6 +47,7 @@ std::optional<std::string> token_range(const std::string& name, const std::vecto
 AlgorithmEntry with_token_range(AlgorithmEntry e) {
     const std::string name = e.name;
     e.sources_check = [name](unsigned, const std::vector<uint32_t>& sources) { return token_range(name, sources); };
+    e.clock_timed = true;  // (phase 1 ends at a counted cycle: "phase 1 overran")
     return e;
 }
 
@@ -79,14 +80,19 @@ void register_kb_st(Registry& r) {
                             [](const AlgorithmSetup& s) { return build_with(StVariant::random_guaranteed, s); }}));
     // K = 2^d: r_x = 2^d - x is known, no phase 1: 2 ceil(2^d/d) + 2d - 1 (termination tokens of a
     // slot; of t_p slots, as above: 2 ceil(2^d/d) + d - 1 + (d - 1) max(1, t_p) + t_p).
-    r.add({TaskKind::mnb, "st", "000 §3.2 with K = 2^d (no prefix phase: r_x = 2^d - x)", "2ceil(2^d/d)+d-1+(d-1)max(1,t_p)+t_p",
-           [](const BoundQuery& q) {
-               const unsigned d = q.topology.dim();
-               return Bounds{
-                   Slots(2 * ceil_div(uint64_t{1} << d, d) + d - 1) + q.options.t_p_slots() + termination_hops(d, q.options),
-                   mnb_lower_bound(q), broadcast_transmissions(d)};
-           },
-           [](const AlgorithmSetup& s) { return build_with(StVariant::mnb, s); }});
+    AlgorithmEntry mnb{TaskKind::mnb,
+                       "st",
+                       "000 §3.2 with K = 2^d (no prefix phase: r_x = 2^d - x)",
+                       "2ceil(2^d/d)+d-1+(d-1)max(1,t_p)+t_p",
+                       [](const BoundQuery& q) {
+                           const unsigned d = q.topology.dim();
+                           return Bounds{Slots(2 * ceil_div(uint64_t{1} << d, d) + d - 1) + q.options.t_p_slots() +
+                                             termination_hops(d, q.options),
+                                         mnb_lower_bound(q), broadcast_transmissions(d)};
+                       },
+                       [](const AlgorithmSetup& s) { return build_with(StVariant::mnb, s); }};
+    mnb.clock_timed = true;
+    r.add(mnb);
 }
 
 }  // namespace cubecast

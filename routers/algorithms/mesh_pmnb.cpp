@@ -103,6 +103,7 @@ AlgorithmEntry entry(TaskKind task, const char* name, const char* paper, const c
     e.foldable = true;
     e.ranks_by_prefix = task == TaskKind::pmnb;
     e.tokens_apart = e.ranks_by_prefix;  // (the mesh prefix's steps)
+    e.clock_timed = true;                // (the packing phase and subphases end at counted cycles)
     e.halves_on_rings = halves_for(variant);
     e.splits_packets = variant == PmnbVariant::split;
     if (task == TaskKind::pmnb) {

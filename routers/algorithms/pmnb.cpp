@@ -57,6 +57,7 @@ AlgorithmEntry entry(TaskKind task, const char* name, const char* paper, const c
                      builder(variant)};
     e.ranks_by_prefix = task == TaskKind::pmnb;
     e.tokens_apart = e.ranks_by_prefix;  // (the prefix's steps)
+    e.clock_timed = true;                // (the packing steps and subphases start at counted cycles)
     return e;
 }
 

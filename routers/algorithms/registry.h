@@ -129,6 +129,12 @@ struct AlgorithmEntry {
     // none, and kb/rank sends them for --with-prefix. Not a logic whose tokens must follow its data
     // (000's termination packets: a node that has a root's termination has its packets).
     bool tokens_apart = false;
+    // Its phases or periods end, or its checks judge an arrival, at cycles counted in the router's
+    // zero-load hop (HopTime): a schedule that holds only where no hop ever waits for another. On the
+    // input-buffered router that is forwarding through the node on an all-port network interface (each
+    // hop ends in the node's memory and each link has its own injection input); in the router, or on
+    // one port, contention stretches hops and the schedule misses its phases, so it is refused there.
+    bool clock_timed = false;
     bool tokens_travel_apart(bool with_prefix, bool known_sources) const {
         return (tokens_apart && !(ranks_by_prefix && known_sources)) || (takes_with_prefix && with_prefix);
     }

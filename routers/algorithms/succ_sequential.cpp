@@ -45,6 +45,7 @@ void register_succ_sequential(Registry& r) {
                      },
                      build};
     e.paper_port_model = PortModel::shout;
+    e.clock_timed = true;  // (message j's broadcast starts at a counted slot; they must arrive in order)
     r.add(e);
 }
 

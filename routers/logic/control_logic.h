@@ -129,9 +129,9 @@ struct HopTime {
     unsigned period = 1;
     unsigned extra = 0;
     bool reinjects_whole = false;  // the packet then enters the next injection buffer whole before it is routed again
-    // One virtual channel of this many flits (0: more, or no credits): a packet after another on the
-    // same link waits for the credits of the one before unless the channel covers their round trip
-    // (credit_loop cycles past the packet's flits).
+    // The virtual channel a packet after another on the same link takes (one of this many flits; 0:
+    // more, or no credits): it waits for the credits of the one before unless the channel covers
+    // their round trip (credit_loop cycles past the packet's flits).
     unsigned lone_vc_depth = 0;
     unsigned credit_loop = 0;
     // The slot: a packet's hop, and the wait for credits before the next packet on its link.

@@ -48,15 +48,6 @@ int exit_code_for(RunStatus s) {
 RunResult run_diagnosed(const RunConfig& config, bool in_this_process = false, const RerunPolicy& policy = {}) {
     RunResult r = in_this_process ? simulate(config) : simulate_isolated(config).result;
     if (in_this_process) return r;
-    // A collective on the input-buffered router that failed its checks without stalling: its schedule
-    // (timed by the router's zero-load hop) missed in the router; say what would keep it.
-    const TaskInfo* task = find_task(config.task);
-    const bool collective = task && task->kind != TaskKind::traffic;
-    if (!r.stalled && r.status == RunStatus::check_failed && config.buffering == Buffering::input && collective &&
-        !config.uses_rtl()) {
-        r.failure_advice = what_would_run_it(config, r, policy, false);
-        return r;
-    }
     if (!r.stalled || r.stall_diagnosis.empty()) return r;
     r.stall_diagnosis += what_would_run_it(config, r, policy);
     return r;
@@ -98,6 +89,14 @@ std::string choose_forwarding(RunConfig& c, std::optional<DeadlockCheck>& check)
     if (!check || check->adaptive || find_task(c.task)->kind == TaskKind::traffic || given("forwarding") ||
         given("network-interface") || c.uses_rtl())
         return "";
+    const RunConfig resolved = with_defaults(c);
+    if (const AlgorithmEntry* e = algorithms().find(find_task(c.task)->kind, resolved.algorithm); e && e->clock_timed) {
+        // (with_defaults chose it already, and validate() refuses any other)
+        c.ib.forwarding = Forwarding::node;
+        c.ib.network_interface = InjectionModel::all_port;
+        return "; forwarded through the node on an all-port network interface, the one mode in which its phases, timed by the "
+               "clock, hold on this router";
+    }
     const bool cyclic = check->checked && !check->acyclic();
     const std::string in_router =
         check->checked ? check->graph_words() : "its channel dependency graph is not checked (" + check->not_checked + ")";

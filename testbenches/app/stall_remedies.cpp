@@ -131,15 +131,12 @@ std::string seconds_words(double s) {
 
 }  // namespace
 
-std::string what_would_run_it(const RunConfig& config, RunResult& r, const RerunPolicy& policy, bool stalled) {
+std::string what_would_run_it(const RunConfig& config, RunResult& r, const RerunPolicy& policy) {
     if (!policy.enabled) return "what would run it: not tried (--no-rerun)\n";
     std::vector<Try> tries = tries_for(config);
-    if (!stalled)
-        tries.erase(std::remove_if(tries.begin(), tries.end(), [](const Try& t) { return t.kind == Try::Kind::deep; }),
-                    tries.end());
     if (tries.empty()) return "";
-    std::cerr << "cubecast: the run " << (stalled ? "stalled" : "failed its checks") << "; trying " << tries.size()
-              << (tries.size() == 1 ? " change" : " changes") << " that might run it, at most " << seconds_words(policy.seconds)
+    std::cerr << "cubecast: the run stalled; trying " << tries.size() << (tries.size() == 1 ? " change" : " changes")
+              << " that might run it, at most " << seconds_words(policy.seconds)
               << " (--no-rerun skips this, --rerun-seconds bounds it)" << std::endl;
     // In the order given, as many at once as there are cores (and memory for), until the time bound:
     // what still runs then is stopped (the pool's end), what did not end is not known.
@@ -198,7 +195,7 @@ std::string what_would_run_it(const RunConfig& config, RunResult& r, const Rerun
                     line = t.change + ": finishes in " + std::to_string(tried.completion_cycles) + " cycles";
                 } else if (tried.stalled) {
                     remedy.outcome = "stalls";
-                    line = t.change + (stalled ? ": stalls too" : ": stalls");
+                    line = t.change + ": stalls too";
                 } else {
                     remedy.outcome = "fails";
                     line = t.change + ": finishes but fails its checks" +

@@ -1,5 +1,4 @@
-// What would run a stalled run (or one whose schedule failed its checks on the input-buffered
-// router): the same run again with one thing changed, each in a child of its own
+// What would run a stalled run: the same run again with one thing changed, each in a child of its own
 // (SystemC elaborates once per process), all within a time bound, and the outcome of each said in the
 // diagnosis. On the input-buffered router: more virtual channels, a collective forwarded through the
 // node (--forwarding node), another algorithm of the task that
@@ -18,9 +17,7 @@ struct RerunPolicy {
 };
 
 // The lines the diagnosis gets (empty if nothing was tried), and the figures r's JSON gets
-// (remedies, vc_depth_needed, unbounded_peak_queue). stalled false: the run failed its checks
-// without stalling (on the input-buffered router: its schedule missed in the router), and the same
-// changes but the deeper buffers (a depth decides nothing there) are tried.
-std::string what_would_run_it(const RunConfig& config, RunResult& r, const RerunPolicy& policy, bool stalled = true);
+// (remedies, vc_depth_needed, unbounded_peak_queue).
+std::string what_would_run_it(const RunConfig& config, RunResult& r, const RerunPolicy& policy);
 
 }  // namespace cubecast

@@ -52,9 +52,10 @@ struct Point {
     std::vector<std::string> args;                            // the same as `cubecast run` arguments
     std::string command() const;                              // "cubecast run ARGS": the point alone
     RunConfig config;
-    std::string label;  // the axes' values: "dim=3 seed=2"
-    std::string key;    // identity for resuming: every parameter
-    double cost = 0;    // estimated work, for largest-first scheduling
+    std::string label;    // the axes' values: "dim=3 seed=2"
+    std::string key;      // identity for resuming: every parameter
+    double cost = 0;      // estimated work, for largest-first scheduling
+    std::string refused;  // the run's error line for a point it refuses (with `refused: rows`): not run
 };
 
 struct Experiment {
@@ -65,6 +66,9 @@ struct Experiment {
     std::vector<PlotSpec> plots;
     std::vector<std::string> report_columns;  // the report's summary table (`report: columns:`; empty: its default)
     int report_line = 0;
+    // `refused: rows`: a point the run refuses (e.g. a mode an algorithm does not run in) is a row with
+    // status "refused" and the run's error line, instead of the file being refused.
+    bool refused_rows = false;
     std::vector<Point> points;
 };
 

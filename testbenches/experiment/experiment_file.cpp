@@ -19,7 +19,7 @@ namespace {
 
 // Keys a point cannot take: each point writes one results row, not files of its own.
 const std::set<std::string> kOutputKeys = {"trace", "link-load", "vcd", "fst", "delays", "json"};
-const char* const kTopKeys = "name, description, run, axes, zip, plots, report, table";
+const char* const kTopKeys = "name, description, run, axes, zip, refused, plots, report, table";
 
 struct Reader {
     const std::string& path;
@@ -378,6 +378,11 @@ struct Loader {
         for (size_t index = 0; index < total; ++index) {
             Point p = point(index);
             if (auto error = options.to_config(p.args, p.config)) {
+                if (ex.refused_rows) {  // a row saying so, as `cubecast run` would (exit 2), not run
+                    p.refused = *error;
+                    ex.points.push_back(std::move(p));
+                    continue;
+                }
                 const std::string culprit = blamed(*error, p);
                 const std::string at_point = p.label.empty() ? "" : " (at the point " + p.label + ")";
                 throw ExperimentError((culprit.empty() ? r.path : where(culprit)) + ": " + *error + at_point);
@@ -471,6 +476,13 @@ Experiment parse_experiment(const std::string& path, const std::string& text, co
             load.read_axes(node);
         } else if (key == "zip") {
             load.read_zip(node);
+        } else if (key == "refused") {
+            const std::string v = r.scalar(node, key);
+            if (v != "rows" && v != "error")
+                r.fail(line, "refused '" + printable(v) +
+                                 "' is not accepted: rows (a point the run refuses is a row with status "
+                                 "refused and the run's error line) or error (the file is refused; the default)");
+            ex.refused_rows = v == "rows";
         } else if (key == "plots") {
             load.read_plots(node, line);
         } else if (key == "table") {  // the docs' table this file regenerates: scripts/docs_tables.py reads it

@@ -53,6 +53,22 @@ nlohmann::json make_row(const Point& p, const PoolOutcome& o, int rank) {
     return row;
 }
 
+// A point the run refuses (`refused: rows`): its row without running it, the run's exit 2 and error
+// line in the result (status "refused", which the experiment's own exit code does not count).
+nlohmann::json refused_row(const Point& p) {
+    nlohmann::json params = nlohmann::json::array();
+    for (const auto& [k, v] : p.params) params.push_back({k, v});
+    return {{"point", p.index},
+            {"key", p.key},
+            {"label", p.label},
+            {"params", params},
+            {"command", p.command()},
+            {"error", ""},
+            {"exit", 2},
+            {"result", {{"status", "refused"}, {"refused", p.refused}}},
+            {"host", {{"seconds", 0.0}, {"peak_rss_kib", 0}, {"hostname", ""}, {"rank", 0}, {"finished", utc_now()}}}};
+}
+
 std::string outcome_text(const nlohmann::json& row) {
     const std::string error = row.value("error", "");
     if (!error.empty()) return "error: " + error;
@@ -108,7 +124,11 @@ private:
         for (const Point& p : ex_.points)
             if (p.index % plan_.shards == plan_.shard) {
                 ++mine;
-                if (!store.finished(p.index)) order.push_back(p.index);
+                if (store.finished(p.index)) continue;
+                if (p.refused.empty())
+                    order.push_back(p.index);
+                else
+                    store.add(refused_row(p));
             }
         std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return ex_.points[a].cost > ex_.points[b].cost; });
         std::deque<size_t> queue(order.begin(), order.end());
@@ -123,7 +143,7 @@ private:
         int code = 0;
         // Rows already there count towards the exit code too: the experiment's outcome is all of its points.
         for (const Point& p : ex_.points)
-            if (p.index % plan_.shards == plan_.shard && store.finished(p.index))
+            if (p.index % plan_.shards == plan_.shard && store.finished(p.index) && p.refused.empty())
                 code = worse(code, store.row(p.index).at("exit").get<int>());
         auto record = [&](const nlohmann::json& row) {
             store.add(row);

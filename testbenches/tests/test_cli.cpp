@@ -426,8 +426,7 @@ TEST(CommandLine, ProgressCountsLikeWithLike) {
 // that one finishes, the depth it names runs the stalled configuration unchanged: checked here by
 // running it, whose trace must equal the deep run's, transmission for transmission (wormhole, where
 // the credits decide; cut-through and store-and-forward, where a packet needs room for all of it; and
-// an injection channel that fills deepest). A run that deeper buffers do not help says so, and so does
-// one whose deep run fills even 255-flit channels.
+// an injection channel that fills deepest). A run whose deep run fills even 255-flit channels says so.
 TEST(CommandLine, AnInputBufferedStallNamesTheDepthThatRunsIt) {
     const std::vector<std::pair<std::string, std::string>> stalls = {
         // a configuration and its stalling depth
@@ -471,14 +470,6 @@ TEST(CommandLine, AnInputBufferedStallNamesTheDepthThatRunsIt) {
         EXPECT_GT(traces[0].size(), 100u);
         EXPECT_TRUE(traces[0] == traces[1]) << "--vc-depth " << depth << " ran otherwise than 255-flit channels";
     }
-    const auto deep_too =
-        nlohmann::json::parse(cubecast_cli("run --task pmnb --algorithm vb2 --dim 4 --k 5 --buffering input --forwarding router "
-                                           "--json")
-                                  .out);
-    EXPECT_EQ(deep_too.at("status"), "deadlock");
-    EXPECT_FALSE(deep_too.contains("vc_depth_needed"));
-    EXPECT_NE(deep_too.at("stall_diagnosis").get<std::string>().find("--vc-depth 255: stalls too: deeper virtual channels alone"),
-              std::string::npos);
     // Past saturation the deep run's injection channels fill: it stops there, and no depth is named.
     const auto full = nlohmann::json::parse(
         cubecast_cli("run --task traffic --algorithm adaptive --dim 5 --rate 0.9 --packet-flits 4 --buffering input --vcs 1 "
@@ -1102,9 +1093,10 @@ TEST(CommandLine, AStallSaysWhatWouldRunItEachTried) {
     for (const auto& m : j.at("remedies"))
         tried[m.at("change")] = {m.at("outcome"), m.at("cycles").is_null() ? 0 : m.at("cycles").get<uint64_t>()};
     const std::string node = "--forwarding node --network-interface all-port";
-    for (const std::string& change : {std::string("--vcs 2"), std::string("--vcs 8"), node, std::string("--algorithm sbt"),
-                                      std::string("--algorithm st"), std::string("--algorithm vb3")})
+    for (const std::string& change : {std::string("--vcs 2"), std::string("--vcs 8"), node, std::string("--algorithm sbt")})
         EXPECT_TRUE(tried.count(change)) << change << " was not tried";
+    // (the MNBs timed by the clock are refused in the router: not offered)
+    EXPECT_FALSE(tried.count("--algorithm st") || tried.count("--algorithm vb3"));
     EXPECT_EQ(tried[node].first, "finishes") << "through the node no channel waits on another";
     // (003 §2's ceil(63/6) = 11 slots of 4 flits is the least; one 4-flit channel waits for its credits
     // between packets, so through the node on every link it takes somewhat longer, not 10 times)
@@ -1131,55 +1123,39 @@ TEST(CommandLine, AStallSaysWhatWouldRunItEachTried) {
     expect_bad_input(stall + " --rerun-seconds 0", "--rerun-seconds 0", "accepted 1..3600 seconds");
 }
 
-// A run whose schedule broke says so in words: 004's vb3 forwarded in a 2-VC router misses its
-// packing steps, and its packing phase is marked as ended (cycle 30) before its prefix phase (54). The
-// table says "before the phase above" rather than a length below zero read as 2^64 - 24 cycles, the
-// JSON gives that phase no start or length, and the deep try names its failed checks as such.
-TEST(CommandLine, ABrokenSchedulesPhasesAreNotGivenNegativeLengths) {
-    const std::string broken = "run --task pmnb --algorithm vb3 --dim 6 --k 16 --buffering input --forwarding router --vcs 2";
-    const CliResult table = cubecast_cli(broken + " --rerun-seconds 600");
-    ASSERT_EQ(table.code, 1) << table.err;
-    EXPECT_NE(table.out.find("2: packing: ends at cycle 30, before the phase above"), std::string::npos) << table.out;
-    EXPECT_EQ(table.out.find("1844674407"), std::string::npos) << table.out;
-    EXPECT_NE(table.out.find("--vc-depth 255: fails its checks (node "), std::string::npos) << table.out;
-    const auto j = nlohmann::json::parse(cubecast_cli(broken + " --no-rerun --json").out);
-    ASSERT_EQ(j.at("phases").size(), 2u);
-    EXPECT_EQ(j["phases"][0]["cycles"], 54);
-    EXPECT_EQ(j["phases"][1]["end_cycle"], 30);
-    EXPECT_TRUE(j["phases"][1]["cycles"].is_null());
-    EXPECT_TRUE(j["phases"][1]["start_cycle"].is_null());
-}
-
-// A collective whose schedule fails its checks on the input-buffered router without stalling (000's
-// MNB by spanning trees, forwarded in the router: its phases are timed by the router's zero-load hop,
-// and packets arrive after a node has finished) is told what would keep it, each tried as for a stall
-// but the deeper buffers: through the node on every link it finishes, in the cycles that run gives
-// alone. --no-rerun tries nothing.
-TEST(CommandLine, AFailedScheduleOnTheInputBufferedRouterSaysWhatWouldKeepIt) {
-    const std::string missed =
-        "run --task mnb --algorithm st --dim 6 --buffering input --vcs 8 --vc-depth 16 --forwarding router "
-        "--network-interface all-port";
-    const CliResult r = cubecast_cli(missed + " --rerun-seconds 600 --json");
-    ASSERT_EQ(r.code, 1) << r.err;
-    const auto j = nlohmann::json::parse(r.out);
-    EXPECT_FALSE(j.at("stalled").get<bool>());
-    EXPECT_NE(j.at("problems")[0].get<std::string>().find("after this node had finished"), std::string::npos);
-    const std::string advice = j.at("failure_advice");
-    EXPECT_NE(advice.find("what would run it"), std::string::npos) << advice;
-    EXPECT_EQ(advice.find("--vc-depth"), std::string::npos) << "a depth decides nothing in a missed schedule";
-    EXPECT_EQ(advice.find("stalls too"), std::string::npos) << "the run itself did not stall";
-    uint64_t through_node = 0;
-    for (const auto& m : j.at("remedies"))
-        if (m.at("change") == "--forwarding node --network-interface all-port" && m.at("outcome") == "finishes")
-            through_node = m.at("cycles").get<uint64_t>();
-    ASSERT_GT(through_node, 0u) << advice;
-    const auto alone = nlohmann::json::parse(
-        cubecast_cli(std::regex_replace(missed, std::regex("--forwarding router"), "--forwarding node") + " --json").out);
-    EXPECT_EQ(alone.at("status"), "ok");
-    EXPECT_EQ(alone.at("completion_cycles").get<uint64_t>(), through_node);
-    const CliResult table = cubecast_cli(missed + " --no-rerun");
-    EXPECT_EQ(table.code, 1);
-    EXPECT_NE(table.out.find("what would run it: not tried (--no-rerun)"), std::string::npos) << table.out;
+// A logic timed by the clock runs on the input-buffered router only through the node on an all-port
+// network interface: given neither --forwarding nor --network-interface it runs there (and says so);
+// replicating in the router, or through the node on one injection input, it is refused before it
+// runs, one line naming the mode it runs in and the task's algorithms not timed by the clock. (In
+// those modes 000's MNB by spanning trees, 004's vb3 and 002's Gray-code broadcasts missed their
+// phases: packets arrived after a node had finished, or off the packing steps.)
+TEST(CommandLine, ALogicTimedByTheClockRunsOnlyWhereNoHopWaits) {
+    for (const std::string& run :
+         {std::string("--task mnb --algorithm st --dim 6"), std::string("--task pmnb --algorithm vb3 --dim 6 --k 16"),
+          std::string("--task succ --algorithm gray --dim 5")}) {
+        SCOPED_TRACE(run);
+        const std::string base = "run " + run + " --buffering input --vcs 4 --vc-depth 16";
+        const CliResult chosen = cubecast_cli(base);
+        ASSERT_EQ(chosen.code, 0) << chosen.err;
+        EXPECT_NE(chosen.out.find("forwarded through the node on an all-port network interface, the one mode in which its "
+                                  "phases, timed by the clock, hold"),
+                  std::string::npos)
+            << chosen.out;
+        const auto j = nlohmann::json::parse(cubecast_cli(base + " --json").out);
+        EXPECT_EQ(j.at("status"), "ok");
+        EXPECT_EQ(j.at("completion_cycles"),
+                  nlohmann::json::parse(cubecast_cli(base + " --forwarding node --network-interface all-port --json").out)
+                      .at("completion_cycles"));
+        expect_bad_input(base + " --forwarding router", "times its phases by the clock",
+                         "replicating in the router, a hop waits behind other packets and the schedule misses its phases): "
+                         "accepted --forwarding node --network-interface all-port");
+        expect_bad_input(base + " --network-interface one-port", "times its phases by the clock",
+                         "accepted --forwarding node --network-interface all-port");
+        expect_bad_input(base + " --forwarding node --network-interface one-port", "through the node on one injection input",
+                         "accepted --forwarding node --network-interface all-port");
+    }
+    expect_bad_input("run --task mnb --algorithm st --dim 6 --buffering input --forwarding router", "mnb/st",
+                     "or an algorithm not timed by the clock (sbt, bostt)");
 }
 
 // check-deadlock: the spanning binomial trees' MNB (every node's SBT, dimensions ascending) has every

@@ -288,6 +288,37 @@ TEST(Experiment, ACrashOrATimeoutIsARowAndTheRestRuns) {
     EXPECT_NE(csv.find("\n1,mnb,2,error,1,\"crashed (signal 6"), std::string::npos) << csv;
 }
 
+// `refused: rows`: a point the run refuses (here kb/st, timed by the clock, replicating in the
+// router) is a row with status refused, exit 2 and the run's error line, never run; the experiment's
+// exit code counts only the points that ran. Without it the file is refused at that point; a word
+// other than rows or error is refused too.
+TEST(Experiment, ARefusedPointIsARowWhenTheFileSaysSo) {
+    const std::string body =
+        "run:\n  task: kb\n  algorithm: st\n  dim: 4\n  k: 5\n  buffering: input\nzip:\n  forwarding: [router, node]\n"
+        "  network-interface: [all-port, all-port]\n";
+    expect_error(body, 8, "kb/st times its phases by the clock");
+    expect_error(body + "refused: maybe\n", 10, "refused 'maybe' is not accepted: rows");
+    const Experiment ex = load("name: refused\n" + body + "refused: rows\n");
+    ASSERT_EQ(ex.points.size(), 2u);
+    cubecast::RunPlan plan;
+    plan.jobs = 2;
+    plan.out_dir = temp_path("refused");
+    const int code = cubecast::run_experiment(ex, plan, [](const cubecast::RunConfig& c) { return cubecast::run_point_json(c); });
+    EXPECT_EQ(code, 0);
+    std::map<std::string, nlohmann::json> by_mode;
+    for (const auto& row : rows_of(plan.out_dir)) by_mode[row["params"][5][1].get<std::string>()] = row;
+    ASSERT_EQ(by_mode.size(), 2u);
+    EXPECT_EQ(by_mode["router"]["result"]["status"], "refused");
+    EXPECT_EQ(by_mode["router"]["exit"], 2);
+    EXPECT_NE(
+        by_mode["router"]["result"]["refused"].get<std::string>().find("accepted --forwarding node --network-interface all-port"),
+        std::string::npos);
+    EXPECT_EQ(by_mode["router"]["host"]["seconds"], 0.0);
+    EXPECT_EQ(by_mode["node"]["result"]["status"], "ok");
+    const std::string csv = slurp(plan.out_dir + "/results.csv");
+    EXPECT_NE(csv.find(",refused,2,"), std::string::npos) << csv;
+}
+
 TEST(Experiment, TheCommandRefusesABadFileWithOneLineAndExitTwo) {
     const std::string file = write_file("bad.yaml", "run:\n  task: mnb\naxes:\n  dim: [2, 17]\n");
     for (const std::string& args : std::vector<std::string>{
