@@ -1,5 +1,6 @@
 // What one simulation run takes and gives back.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -98,6 +99,7 @@ struct RunConfig {
     std::string preset;  // booksim | noxim: the knobs of the routers compare-peers configures in those simulators
 
     bool uses_rtl() const { return router == RouterChoice::rtl || !rtl_nodes.empty(); }
+    bool knob_given(const std::string& name) const { return std::find(ib_given.begin(), ib_given.end(), name) != ib_given.end(); }
     // A link flit's width (the input-buffered router's knob; the ideal router's flits are 64 bits), and
     // the flits a header takes on it.
     unsigned flit_bits() const { return buffering == Buffering::input ? ib.flit_bits : 64; }

@@ -532,10 +532,7 @@ RunConfig with_defaults(const RunConfig& given) {
         }
     }
     // A logic timed by the clock has one mode on the input-buffered router (validate_clock_timed).
-    const auto given_knob = [&](const char* knob) {
-        return std::find(c.ib_given.begin(), c.ib_given.end(), knob) != c.ib_given.end();
-    };
-    if (c.buffering == Buffering::input && !c.uses_rtl() && !given_knob("forwarding") && !given_knob("network-interface"))
+    if (c.buffering == Buffering::input && !c.uses_rtl() && !c.knob_given("forwarding") && !c.knob_given("network-interface"))
         if (const AlgorithmEntry* algo = algorithms().find(task->kind, c.algorithm); algo && algo->clock_timed) {
             c.ib.forwarding = Forwarding::node;
             c.ib.network_interface = InjectionModel::all_port;

@@ -83,17 +83,14 @@ void say_deadlock_check(RunResult& r, const DeadlockCheck& d) {
 // the router's zero-load hop, which contention in the router can stretch). The words say so, what
 // the routes' graph is in the router, and how to run it there.
 std::string choose_forwarding(RunConfig& c, std::optional<DeadlockCheck>& check) {
-    const auto given = [&](const char* knob) {
-        return std::find(c.ib_given.begin(), c.ib_given.end(), knob) != c.ib_given.end();
-    };
-    if (!check || check->adaptive || find_task(c.task)->kind == TaskKind::traffic || given("forwarding") ||
-        given("network-interface") || c.uses_rtl())
+    if (!check || check->adaptive || find_task(c.task)->kind == TaskKind::traffic || c.knob_given("forwarding") ||
+        c.knob_given("network-interface") || c.uses_rtl())
         return "";
-    const RunConfig resolved = with_defaults(c);
-    if (const AlgorithmEntry* e = algorithms().find(find_task(c.task)->kind, resolved.algorithm); e && e->clock_timed) {
-        // (with_defaults chose it already, and validate() refuses any other)
-        c.ib.forwarding = Forwarding::node;
-        c.ib.network_interface = InjectionModel::all_port;
+    // Neither knob given, with_defaults forwards through the node only a logic timed by the clock: its
+    // one mode (validate() refuses any other).
+    if (const RunConfig resolved = with_defaults(c); resolved.ib.forwarding == Forwarding::node) {
+        c.ib.forwarding = resolved.ib.forwarding;
+        c.ib.network_interface = resolved.ib.network_interface;
         return "; forwarded through the node on an all-port network interface, the one mode in which its phases, timed by the "
                "clock, hold on this router";
     }

@@ -28,10 +28,15 @@ int worse(int a, int b) {
     return rank(b) > rank(a) ? b : a;
 }
 
-nlohmann::json make_row(const Point& p, const PoolOutcome& o, int rank) {
+// What a row says of its point whatever became of it.
+nlohmann::json row_head(const Point& p) {
     nlohmann::json params = nlohmann::json::array();
     for (const auto& [k, v] : p.params) params.push_back({k, v});
-    nlohmann::json row = {{"point", p.index}, {"key", p.key}, {"label", p.label}, {"params", params}, {"command", p.command()}};
+    return {{"point", p.index}, {"key", p.key}, {"label", p.label}, {"params", params}, {"command", p.command()}};
+}
+
+nlohmann::json make_row(const Point& p, const PoolOutcome& o, int rank) {
+    nlohmann::json row = row_head(p);
     row["error"] = o.error;
     if (o.error.empty()) {
         try {
@@ -56,17 +61,12 @@ nlohmann::json make_row(const Point& p, const PoolOutcome& o, int rank) {
 // A point the run refuses (`refused: rows`): its row without running it, the run's exit 2 and error
 // line in the result (status "refused", which the experiment's own exit code does not count).
 nlohmann::json refused_row(const Point& p) {
-    nlohmann::json params = nlohmann::json::array();
-    for (const auto& [k, v] : p.params) params.push_back({k, v});
-    return {{"point", p.index},
-            {"key", p.key},
-            {"label", p.label},
-            {"params", params},
-            {"command", p.command()},
-            {"error", ""},
-            {"exit", 2},
-            {"result", {{"status", "refused"}, {"refused", p.refused}}},
-            {"host", {{"seconds", 0.0}, {"peak_rss_kib", 0}, {"hostname", ""}, {"rank", 0}, {"finished", utc_now()}}}};
+    nlohmann::json row = row_head(p);
+    row["error"] = "";
+    row["exit"] = 2;
+    row["result"] = {{"status", "refused"}, {"refused", p.refused}};
+    row["host"] = {{"seconds", 0.0}, {"peak_rss_kib", 0}, {"hostname", ""}, {"rank", 0}, {"finished", utc_now()}};
+    return row;
 }
 
 std::string outcome_text(const nlohmann::json& row) {
