@@ -312,10 +312,6 @@ std::optional<std::string> validate_rtl(const RunConfig& c, const Topology& topo
             "--network-interface all-port is not in the Verilog router yet: accepted --network-interface one-port with --router "
             "rtl (or "
             "--rtl-nodes), or --router systemc");
-    if (ib && c.ib.replication == Replication::per_branch)
-        return std::string(
-            "--replication per-branch is not in the Verilog router yet: accepted --replication serial with --router rtl (or "
-            "--rtl-nodes), or --router systemc");
     if (ib)
         if (auto e = validate_rtl_input_buffered(c)) return e;
     const unsigned ports = ib ? kRtlIbPorts : kRtlMaxDim;

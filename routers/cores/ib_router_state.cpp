@@ -98,8 +98,7 @@ void InputBufferedRouter::describe_stuck(std::ostream& os) const {
             if (const VcSnapshot s = snapshot(p, v); s.shown()) describe_vc(os, topology_, id_, p, v, s);
     for (unsigned q = 0; q < ports_; ++q)
         for (unsigned w = 0; w < ib_.vcs; ++w)
-            if (outs_[q].owned(w))
-                describe_held_output(os, id_, q, w, static_cast<unsigned>(outs_[q].owner(w)), ib_.vcs, outs_[q].credits(w));
+            if (outs_[q].owned(w)) describe_held_output(os, id_, q, w, outs_[q].owner(w), ib_.vcs, outs_[q].credits(w));
     if (!injection_.empty() || !emitted_.empty())
         os << "  node " << id_ << " has " << injection_.size() + emitted_.size() << " packets not yet injected\n";
     if (ni_.waiting()) os << "  node " << id_ << " has " << ni_.waiting() << " copies waiting for their links' injection\n";

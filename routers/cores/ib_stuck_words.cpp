@@ -38,9 +38,13 @@ void describe_vc(std::ostream& os, const Topology& topology, uint32_t id, unsign
     os << "\n";
 }
 
-void describe_held_output(std::ostream& os, uint32_t id, unsigned q, unsigned w, unsigned owner, unsigned vcs, unsigned credits) {
-    os << "  node " << id << " out port " << q << " vc " << w << ": held by input virtual channel " << owner / vcs << "."
-       << owner % vcs << ", " << credits << " credits\n";
+void describe_held_output(std::ostream& os, uint32_t id, unsigned q, unsigned w, int owner, unsigned vcs, unsigned credits) {
+    os << "  node " << id << " out port " << q << " vc " << w << ": held by ";
+    if (owner >= 0)
+        os << "input virtual channel " << static_cast<unsigned>(owner) / vcs << "." << static_cast<unsigned>(owner) % vcs;
+    else
+        os << "a copy of one of the packets above (the Verilog router shows one copy of each)";
+    os << ", " << credits << " credits\n";
 }
 
 uint32_t waits_of(const std::vector<VcSnapshot>& input) {

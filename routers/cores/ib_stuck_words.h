@@ -39,7 +39,8 @@ std::string vc_blocked_on(const VcSnapshot& s, const Topology& topology, uint32_
 // One line of the stuck state for input p's (ports: the injection port) channel v.
 void describe_vc(std::ostream& os, const Topology& topology, uint32_t id, unsigned p, unsigned v, const VcSnapshot& s);
 // One line for output q's channel w held by input channel `owner` (input * vcs + vc).
-void describe_held_output(std::ostream& os, uint32_t id, unsigned q, unsigned w, unsigned owner, unsigned vcs, unsigned credits);
+// (owner -1: not known, as the Verilog router shows one copy of a packet per input virtual channel)
+void describe_held_output(std::ostream& os, uint32_t id, unsigned q, unsigned w, int owner, unsigned vcs, unsigned credits);
 // The outputs an input's channels wait at (a virtual channel or a credit), one bit each.
 uint32_t waits_of(const std::vector<VcSnapshot>& input);
 // The packet an input holds that waits at output `out`, else its first routed one: "(virtual channel v)

@@ -86,6 +86,8 @@ RtlIbRouter::RtlIbRouter(sc_module_name name, uint32_t id, const Topology& topol
     m.src_made(v_src_made_);
     m.tst_freeze_pointers(v_freeze_);
     m.tst_no_turn(v_no_turn_);
+    m.tst_free_early(v_free_early_);
+    m.replication(v_replication_);
     m.in_valid(v_in_valid_);
     m.in_vc(v_in_vc_);
     m.in_flit(v_in_flit_);
@@ -137,6 +139,8 @@ RtlIbRouter::RtlIbRouter(sc_module_name name, uint32_t id, const Topology& topol
     v_alloc_iters_.write(config_.ib.alloc_iters);
     v_freeze_.write(config_.freeze_pointers);
     v_no_turn_.write(config_.no_turn);
+    v_free_early_.write(config_.free_early);
+    v_replication_.write(config_.ib.replication == Replication::per_branch);
 
     // The node's own packets are made at reset (a packet made counts as inside the network until the
     // interface has taken it; then each copy its head starts on a link).
@@ -409,8 +413,8 @@ std::string RtlIbRouter::blocked_output(unsigned q) const {
     return blocked_output_words(topology_, id_, q, queue_occupancy(q), config_.ib.vcs * config_.ib.vc_depth);
 }
 
-// In the SystemC router's words; an owned output VC's holder is the input VC whose copy in progress has
-// it (the RTL keeps the owner as that VC's state: the output unit only marks the channel taken).
+// In the SystemC router's words; an owned output VC's holder is the input VC whose copy shown has it
+// (the RTL keeps the owner as that VC's state: the output unit only marks the channel taken).
 void RtlIbRouter::describe_stuck(std::ostream& os) const {
     std::vector<VcSnapshot> all;
     for (unsigned p = 0; p <= ports_; ++p)
@@ -421,9 +425,10 @@ void RtlIbRouter::describe_stuck(std::ostream& os) const {
     for (unsigned q = 0; q < ports_; ++q)
         for (unsigned w = 0; w < config_.ib.vcs; ++w) {
             if (!owned(q, w)) continue;
-            unsigned owner = 0;
+            int owner = -1;  // (per-branch, the copy holding it may not be the one its input VC shows)
             for (unsigned i = 0; i < all.size(); ++i)
-                if (all[i].routed && !all[i].local && all[i].port == q && all[i].out_vc == static_cast<int>(w)) owner = i;
+                if (all[i].routed && !all[i].local && all[i].port == q && all[i].out_vc == static_cast<int>(w))
+                    owner = static_cast<int>(i);
             describe_held_output(os, id_, q, w, owner, config_.ib.vcs, credits_held(q, w));
         }
     if (!source_.empty()) os << "  node " << id_ << " has " << source_.size() << " packets not yet injected\n";

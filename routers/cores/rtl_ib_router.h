@@ -37,6 +37,7 @@ struct RtlIbRouterConfig {
     std::string rom_dir;
     bool freeze_pointers = false;  // test hook: a planted bug (the switch allocator's input pointers stick)
     bool no_turn = false;          // test hook: a planted bug (a copy never goes up a route class at a turn)
+    bool free_early = false;       // test hook: a planted bug (per-branch, a copy frees a flit others still need)
 };
 
 class RtlIbRouter : public RouterBase, public CreditHolder {
@@ -122,8 +123,8 @@ private:
     bool ready_driven_ = false;
     sc_core::sc_event settled_;
 
-    sc_core::sc_signal<bool> v_rst_, v_load_, v_freeze_, v_no_turn_, v_torus_, v_src_valid_, v_src_taken_, v_dlv_valid_,
-        v_ni_push_, v_waiting_;
+    sc_core::sc_signal<bool> v_rst_, v_load_, v_freeze_, v_no_turn_, v_free_early_, v_replication_, v_torus_, v_src_valid_,
+        v_src_taken_, v_dlv_valid_, v_ni_push_, v_waiting_;
     sc_core::sc_signal<uint32_t> v_node_id_, v_dim_, v_radix_bits_, v_datelines_, v_packet_flits_, v_algo_, v_sbt_rot_, v_vcs_,
         v_route_classes_, v_vc_depth_, v_switching_, v_router_delay_, v_credit_delay_, v_link_delay_, v_link_period_,
         v_injection_delay_, v_ejection_delay_, v_ejection_vcs_, v_alloc_iters_, v_src_made_;

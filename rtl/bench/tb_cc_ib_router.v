@@ -11,6 +11,9 @@
 // With -DTB_CLASSES=2 the router has two route classes (VC 0 the first, VC 1 the second): the node's own
 // copies start in class 0, so both leave on VC 0; the forwarded packet arrived in class 1 and goes on up
 // the port order (port 0 to port 1: no turn), so it stays in class 1 and leaves on VC 1.
+// With -DTB_REPLICATION=1 the copies replicate per branch: nothing blocks either copy here, so the
+// first in key order (port 0) still sends first and every expectation above holds; with
+// -DTB_PER_BRANCH=0 the router is built serial only (one copy state a VC) and runs them serially.
 `timescale 1ns/1ps
 module tb_cc_ib_router;
 `ifndef TB_FLIT_W
@@ -18,6 +21,12 @@ module tb_cc_ib_router;
 `endif
 `ifndef TB_CLASSES
 `define TB_CLASSES 1
+`endif
+`ifndef TB_REPLICATION
+`define TB_REPLICATION 0
+`endif
+`ifndef TB_PER_BRANCH
+`define TB_PER_BRANCH 1
 `endif
     localparam integer P = 2, V = 2, FW = `TB_FLIT_W, HF = FW >= 64 ? 1 : 2, PF = HF + 1;
     localparam [3:0] CLASSES = `TB_CLASSES;
@@ -36,11 +45,11 @@ module tb_cc_ib_router;
     wire [31:0]     cycle;
     wire [(P+1)*16-1:0] occupancy;
 
-    cc_ib_router #(.PORTS(P), .VCS(V), .DEPTH(4), .PF_MAX(PF), .FLIT_W(FW), .CD_MAX(2), .ITERS(2)) dut (
+    cc_ib_router #(.PORTS(P), .VCS(V), .DEPTH(4), .PF_MAX(PF), .FLIT_W(FW), .CD_MAX(2), .ITERS(2), .PER_BRANCH(`TB_PER_BRANCH)) dut (
         .clk(clk), .rst(rst), .load(load), .node_id(16'd0), .dim(5'd2), .packet_flits(PF[6:0]), .algo(2'd0),
         .sbt_rot(4'd0), .radix_bits(3'd0), .torus(1'b0), .datelines(2'd0), .vcs(4'd2), .route_classes(CLASSES), .tst_no_turn(1'b0), .vc_depth(8'd4), .switching(2'd2), .router_delay(8'd0), .credit_delay(4'd0),
         .link_delay(4'd0), .link_period(4'd1), .injection_delay(8'd0), .ejection_delay(4'd0), .ejection_vcs(4'd0), .alloc_iters(4'd1),
-        .tst_freeze_pointers(1'b0), .in_valid(in_valid), .in_vc(in_vc), .in_flit(in_flit), .in_credit(in_credit),
+        .replication(`TB_REPLICATION != 0), .tst_freeze_pointers(1'b0), .tst_free_early(1'b0), .in_valid(in_valid), .in_vc(in_vc), .in_flit(in_flit), .in_credit(in_credit),
         .out_valid(out_valid), .out_vc(out_vc), .out_flit(out_flit), .out_credit({P*V*8{1'b0}}),
         .src_valid(src_valid), .src_flits(src_flits), .src_made(32'd0), .src_taken(src_taken), .dlv_valid(dlv_valid),
         .dlv_flit(dlv_flit), .dlv_source(dlv_source), .cycle(cycle), .dbg_occupancy(occupancy),

@@ -2,14 +2,18 @@
 // routers/cores/ib_router.cpp): per virtual channel a FIFO of flits and the state of the packet at its
 // front. Within one edge, as the SystemC router: the flit on the link joins its VC; an idle VC with a
 // packet at its front is routed (store-forward: once its tail is in) by its own control logic
-// (cc_control_logic.v, the same as the ideal router's); the copy in progress asks the VC allocator and
-// the switch allocator; a granted flit leaves, and is freed (a credit upstream) by the last copy. A VC
-// whose packet ends as the next one's head is at its front routes that one at this edge too: its
-// copies are read from the control logic at the next edge (the same decision: the logic is a function
-// of the header).
-// Copies go one after another (asynchronous replication) in the order the SystemC router sorts them:
-// not-before cycle, then priority, then the logic's own order (SBT: rotated dimension; MNB: the child's
-// address; TE: one copy); the local copy (delivery) last.
+// (cc_control_logic.v, the same as the ideal router's); one copy asks the VC allocator and one the
+// switch allocator; a granted flit leaves, and is freed (a credit upstream) by the last copy to send
+// it. A VC whose packet ends as the next one's head is at its front routes that one at this edge too:
+// its copies are read from the control logic at the next edge (the same decision: the logic is a
+// function of the header).
+// Copies are ordered as the SystemC router sorts them: not-before cycle, then priority, then the
+// logic's own order (SBT: rotated dimension; MNB: the child's address; TE: one copy); the local copy
+// (delivery) last. Serial replication (`per_branch` 0): they go one after another, the copy in
+// progress the first still to send. Per-branch (`per_branch` 1, with PER_BRANCH built): each copy
+// keeps its own output VC and next flit, and at each edge the first copy in key order that may asks
+// each allocator, so a copy waiting for its output does not hold the others back; a flit is freed
+// once every copy has sent it (routers/blocks/virtual_channel.h, VirtualChannel::branch_sent).
 `include "cc_defs.vh"
 module cc_ib_input_unit #(
     parameter integer PORTS = 8,
@@ -22,7 +26,8 @@ module cc_ib_input_unit #(
     parameter integer PW = 3,       // bits of a network port number
     parameter integer OW = 4,       // bits of an output number (PORTS: the local port)
     parameter integer INJECTION = 0,// the injection port: the node's own packets (never delivered back)
-    parameter integer PORT = 0      // this input's port (PORTS: the injection port)
+    parameter integer PORT = 0,     // this input's port (PORTS: the injection port)
+    parameter integer PER_BRANCH = 1// 1: per-branch replication built (a slot of state per copy); 0: serial only
 ) (
     input  wire                     clk,
     input  wire                     rst,
@@ -40,9 +45,11 @@ module cc_ib_input_unit #(
     input  wire [3:0]               route_classes, // a collective's route classes (0 or 1: one class)
     input  wire [VCS*3-1:0]         vc_class,      // each VC's route class (the router's table)
     input  wire                     tst_no_turn,   // test hook: a copy never goes up a class (a planted bug)
+    input  wire                     tst_free_early,// test hook: per-branch, any copy frees the flit it sends (a planted bug)
     input  wire [1:0]               switching,
     input  wire [7:0]               router_delay,
     input  wire [3:0]               ejection_vcs,  // the local port's VCs a packet to the node is allocated (0: none)
+    input  wire                     per_branch,    // replication: 0 serial, 1 per-branch (with PER_BRANCH built)
     // the link (or the network interface)
     input  wire                     push,
     input  wire [VW-1:0]            push_vc,
@@ -90,6 +97,36 @@ module cc_ib_input_unit #(
     function [6:0] length_of(input token, input [6:0] data_flits);  // a token is its header
         length_of = token ? HF[6:0] : data_flits;
     endfunction
+    localparam integer COPIES = PER_BRANCH != 0 ? PORTS + 1 : 1;  // slots of copy state per VC
+    wire per_branch_on = PER_BRANCH != 0 && per_branch;
+    wire local_vcs = ejection_vcs != 4'd0;
+    // The first copy in key order (not-before cycle, priority, the logic's order) among `mask`, the
+    // local copy (bit PORTS) last: {found, its index}.
+    function [OW:0] first_in_order(input [PORTS:0] mask, input [PORTS*32-1:0] nbs, input [PORTS*32-1:0] pris,
+                                   input [PORTS*32-1:0] order);
+        integer j;
+        reg found;
+        reg [OW-1:0] at;
+        reg [31:0] bn, bp, bo;
+        begin
+            found = 1'b0;
+            at = PORTS[OW-1:0];
+            bn = 32'd0;
+            bp = 32'd0;
+            bo = 32'd0;
+            for (j = 0; j < PORTS; j = j + 1)
+                if (mask[j] && (!found || nbs[j*32 +: 32] < bn || (nbs[j*32 +: 32] == bn && (pris[j*32 +: 32] < bp ||
+                                (pris[j*32 +: 32] == bp && order[j*32 +: 32] < bo))))) begin
+                    found = 1'b1;
+                    at = j[OW-1:0];
+                    bn = nbs[j*32 +: 32];
+                    bp = pris[j*32 +: 32];
+                    bo = order[j*32 +: 32];
+                end
+            if (!found && mask[PORTS]) found = 1'b1;
+            first_in_order = {found, at};
+        end
+    endfunction
 
     wire [VCS*FLIT_W-1:0] tr_flits;
     wire [VCS*VW-1:0]     out_vcs;
@@ -100,13 +137,16 @@ module cc_ib_input_unit #(
             reg [FLIT_W-1:0] ring [0:DEPTH-1];
             reg [AW-1:0]  head;
             reg [AW:0]    count;
-            reg           routed, left_valid, out_vc_valid;
+            reg           routed, left_valid;
             reg [PORTS:0] left;          // copies still to send; bit PORTS: the local copy
             reg [63:0]    hdr;
             reg [6:0]     len;
-            reg [FW-1:0]  freed, rd;
-            reg [VW-1:0]  out_vc;
-            reg [31:0]    eligible_at, switch_from;
+            reg [FW-1:0]  freed;         // the front packet's flits freed (by its slowest copy)
+            reg [31:0]    eligible_at;
+            // Per copy slot (g_copy): its next flit, whether it holds an output VC, and which.
+            reg [COPIES*FW-1:0] rd;
+            reg [COPIES-1:0]    ovv;
+            reg [COPIES*VW-1:0] ovc;
             assign counts[c*(AW+1) +: AW+1] = count;
             reg [AW:0] peak;
             assign peaks[c*(AW+1) +: AW+1] = peak;
@@ -141,115 +181,156 @@ module cc_ib_input_unit #(
                 .te_addr(te_addr[c*PORTS +: PORTS]), .own_position(te_position[c*16 +: 16]));
             wire [PORTS:0] left_now = fixed ? left : {deliver && INJECTION == 0, fwd & dim_mask};
 
-            // The copy in progress: the smallest (not-before, priority, order) among the link copies.
+            // The copies' keys: not-before cycle, priority, then the logic's own order (SBT: rotated
+            // dimension; MNB: the child's address; TE: one copy); the local copy last, with key 0.
             wire [15:0] x_origin = (node_id ^ `CC_ORIGIN(header)) & ((16'd1 << dim) - 16'd1);
-            reg cur_link;
-            reg [PW-1:0] cur;
-            reg [31:0] cur_nb, cur_pri, cur_rank, rank;
+            reg [PORTS*32-1:0] ranks;
             integer q;
             always @* begin
-                cur_link = 1'b0;
-                cur = {PW{1'b0}};
-                cur_nb = 32'd0;
-                cur_pri = 32'd0;
-                cur_rank = 32'd0;
-                for (q = 0; q < PORTS; q = q + 1) begin
+                for (q = 0; q < PORTS; q = q + 1)
                     case (algo)
-                        `CC_ALGO_SBT: rank = q >= {28'd0, sbt_rot} ? q - {28'd0, sbt_rot} : q + {27'd0, dim} - {28'd0, sbt_rot};
-                        `CC_ALGO_MNB: rank = {16'd0, x_origin ^ (16'd1 << q)};
-                        default: rank = q;
+                        `CC_ALGO_SBT: ranks[q*32 +: 32] = q >= {28'd0, sbt_rot} ? q - {28'd0, sbt_rot} : q + {27'd0, dim} - {28'd0, sbt_rot};
+                        `CC_ALGO_MNB: ranks[q*32 +: 32] = {16'd0, x_origin ^ (16'd1 << q)};
+                        default: ranks[q*32 +: 32] = q;
                     endcase
-                    if (left_now[q] && (!cur_link || nb[q*32 +: 32] < cur_nb ||
-                        (nb[q*32 +: 32] == cur_nb && (pr[q*32 +: 32] < cur_pri ||
-                                                       (pr[q*32 +: 32] == cur_pri && rank < cur_rank))))) begin
-                        cur_link = 1'b1;
-                        cur = q[PW-1:0];
-                        cur_nb = nb[q*32 +: 32];
-                        cur_pri = pr[q*32 +: 32];
-                        cur_rank = rank;
-                    end
-                end
             end
-            wire cur_local = !cur_link && left_now[PORTS];
-            wire [OW-1:0] sa_target = cur_local ? PORTS[OW-1:0] : {{(OW-PW){1'b0}}, cur};
+            wire [(PORTS+1)*32-1:0] nb_all = {32'd0, nb}, pr_all = {32'd0, pr};
+
+            // The copy in progress (serial): the first still to send, in key order.
+            wire [OW:0] cur_pick = first_in_order(left_now, nb, pr, ranks);
+            wire [OW-1:0] cur_at = cur_pick[OW-1:0];
+            wire cur_local = cur_at == PORTS[OW-1:0];
+            wire cur_link = cur_pick[OW] && !cur_local;
+            wire [31:0] cur_nb = nb_all[cur_at*32 +: 32];
             assign dbg_waiting[c] = routed && (eligible_at >= cycle || (cur_link && cur_nb >= cycle));
             wire last = (left_now & (left_now - 1'b1)) == {(PORTS+1){1'b0}};
-            wire [PORTS:0] cur_bit = cur_link ? {{PORTS{1'b0}}, 1'b1} << cur : {1'b1, {PORTS{1'b0}}};
 
-            // Dateline classes on the torus (InputBufferedRouter::vc_class): with datelines and two VCs or
-            // more, a packet starts each ring in the lower half of the VCs and takes the upper half with the
-            // ring's wraparound link (wrap), or takes the upper half for a whole ring whose wraparound link
-            // its route will cross (partition; a broadcast copy as under wrap); a copy going on along the
-            // ring it came in on, in an upper VC, stays in the upper half.
-            wire [31:0] cur_dim = {{(32-PW){1'b0}}, cur} >> 1;
-            wire [15:0] digit_mask = (16'd1 << radix_bits) - 16'd1;
-            wire [15:0] own_digit = (node_id >> ({29'd0, radix_bits} * cur_dim)) & digit_mask;
-            wire [15:0] dest_digit = (`CC_DEST(header) >> ({29'd0, radix_bits} * cur_dim)) & digit_mask;
-            wire continuing = INJECTION == 0 && PORT / 2 == cur_dim;
-            wire crosses = cur[0] ? own_digit == digit_mask : own_digit == 16'd0;  // the wraparound link
-            wire wraps_ahead = cur[0] ? dest_digit < own_digit : dest_digit > own_digit;
-            wire upper_class = datelines == 2'd2 && !header[32] ? !continuing && wraps_ahead : crosses;
-            wire classes = torus && datelines != 2'd0 && vcs >= 4'd2;
-            wire [3:0] half = vcs >> 1;
-
-            // Route classes (routers/logic/vc_classes.h, next_turn_class): a copy from a link goes up a
-            // class when its route turns down the port order (it leaves by a port below the one it
-            // travelled along, or back by the link it came in on), up to the last class; the node's own
-            // copies start in class 0. It takes the output VCs of its class. (Not combined with dateline
-            // classes: on the array and the torus the Verilog router runs dimension-order traffic only,
-            // which takes one class, and the lockstep bench draws classes on the cube only.)
-            wire [31:0] cur_port = {{(32-PW){1'b0}}, cur};
+            // Each copy's state, and what it may ask for at this edge. Copy k (an output port; PORTS: the
+            // node) keeps its output VC and its next flit in slot k, or serially all in slot 0.
+            wire [(PORTS+1)*VCS-1:0] cand;     // the output VCs it may be allocated
+            wire [PORTS:0] ask_ok;             // it may ask the VC allocator
+            wire [PORTS:0] may;                // it may ask the switch allocator
+            wire [PORTS:0] lacks;              // it waits for an output VC or a credit (stuck-state reports)
+            wire [(PORTS+1)*VW-1:0] vc_now;    // its output VC at this edge
+            wire [(PORTS+1)*FW-1:0] rd_of;     // its next flit
+            wire [PORTS:0] ahead;              // it has sent a flit not yet freed (per-branch)
+            wire [OW:0] va_pick;
             wire [31:0] along = radix_bits != 3'd0 ? PORT ^ 1 : PORT;  // (a mesh's link arrives on the opposite port)
             wire by_class = INJECTION == 0 && route_classes > 4'd1;
-            wire [3:0] up = {1'b0, vc_class[c*3 +: 3]} + {3'd0, !tst_no_turn && (cur_port < along || cur_port == PORT)};
-            wire [3:0] out_class = !by_class ? 4'd0 : up >= route_classes ? route_classes - 4'd1 : up;
-
-            // VC allocation: an output VC free, and under store-forward or cut-through with room for the
-            // packet; to the node (with ejection VCs) one of the first ejection_vcs of the local port.
-            wire [31:0] base = {{(32-PW){1'b0}}, cur} * VCS;
-            genvar w;
-            for (w = 0; w < VCS; w = w + 1) begin : g_cand
-                wire upper = w >= half;
-                wire in_class = !classes || (continuing && c >= half ? upper : upper_class == upper);
-                wire in_route_class = route_classes <= 4'd1 || {1'b0, vc_class[w*3 +: 3]} == out_class;
-                assign va_candidates[c*VCS + w] = cur_local ? w < ejection_vcs && !owned[PORTS*VCS + w] :
-                    w < vcs && in_class && in_route_class && !owned[base + w] &&
-                    (switching == WORMHOLE || credits[(base + w)*9 +: 9] >= {2'd0, len_now});
+            wire classes = torus && datelines != 2'd0 && vcs >= 4'd2;
+            wire [3:0] half = vcs >> 1;
+            wire [15:0] digit_mask = (16'd1 << radix_bits) - 16'd1;
+            genvar k, w;
+            for (k = 0; k <= PORTS; k = k + 1) begin : g_copy
+                localparam integer S = PER_BRANCH != 0 ? k : 0;
+                wire granted = va_grant[c] && va_pick[OW-1:0] == k;
+                wire held_now = ovv[S] || granted;
+                wire switch_ok = held_now && (ovv[S] || lead == 32'd0);  // (a VC granted with a router delay: next edge)
+                assign vc_now[k*VW +: VW] = granted ? va_vc[c*VW +: VW] : ovc[S*VW +: VW];
+                assign rd_of[k*FW +: FW] = rd[S*FW +: FW];
+                wire [FW-1:0] rel = rd[S*FW +: FW] - freed;
+                wire here = {{(32-FW){1'b0}}, rel} < {{(31-AW){1'b0}}, count1};
+                assign ahead[k] = !left_now[k] || rd[S*FW +: FW] != freed;
+                if (k < PORTS) begin : g_link
+                    // Dateline classes on the torus (InputBufferedRouter::vc_class): with datelines and two
+                    // VCs or more, a packet starts each ring in the lower half of the VCs and takes the upper
+                    // half with the ring's wraparound link (wrap), or takes the upper half for a whole ring
+                    // whose wraparound link its route will cross (partition; a broadcast copy as under
+                    // wrap); a copy going on along the ring it came in on, in an upper VC, stays in the
+                    // upper half.
+                    wire [31:0] k_dim = k / 2;
+                    wire [15:0] own_digit = (node_id >> ({29'd0, radix_bits} * k_dim)) & digit_mask;
+                    wire [15:0] dest_digit = (`CC_DEST(header) >> ({29'd0, radix_bits} * k_dim)) & digit_mask;
+                    wire continuing = INJECTION == 0 && PORT / 2 == k / 2;
+                    wire crosses = k % 2 == 1 ? own_digit == digit_mask : own_digit == 16'd0;  // the wraparound link
+                    wire wraps_ahead = k % 2 == 1 ? dest_digit < own_digit : dest_digit > own_digit;
+                    wire upper_class = datelines == 2'd2 && !header[32] ? !continuing && wraps_ahead : crosses;
+                    // Route classes (routers/logic/vc_classes.h, next_turn_class): a copy from a link goes up
+                    // a class when its route turns down the port order (it leaves by a port below the one it
+                    // travelled along, or back by the link it came in on), up to the last class; the node's
+                    // own copies start in class 0. It takes the output VCs of its class. (Not combined with
+                    // dateline classes: on the array and the torus the Verilog router runs dimension-order
+                    // traffic only, which takes one class, and the lockstep bench draws classes on the cube
+                    // only.)
+                    wire [3:0] up = {1'b0, vc_class[c*3 +: 3]} + {3'd0, !tst_no_turn && (k < along || k == PORT)};
+                    wire [3:0] out_class = !by_class ? 4'd0 : up >= route_classes ? route_classes - 4'd1 : up;
+                    // VC allocation: an output VC free, and under store-forward or cut-through with room
+                    // for the packet.
+                    for (w = 0; w < VCS; w = w + 1) begin : g_cand
+                        wire upper = w >= half;
+                        wire in_class = !classes || (continuing && c >= half ? upper : upper_class == upper);
+                        wire in_route_class = route_classes <= 4'd1 || {1'b0, vc_class[w*3 +: 3]} == out_class;
+                        assign cand[k*VCS + w] = w < vcs && in_class && in_route_class && !owned[k*VCS + w] &&
+                            (switching == WORMHOLE || credits[(k*VCS + w)*9 +: 9] >= {2'd0, len_now});
+                    end
+                    wire [8:0] credit = credits[(k*VCS + {{(32-VW){1'b0}}, vc_now[k*VW +: VW]})*9 +: 9];
+                    assign ask_ok[k] = left_now[k] && !ovv[S] && nb[k*32 +: 32] <= cycle + lead && cand[k*VCS +: VCS] != {VCS{1'b0}};
+                    // Switch allocation: the next flit here, the output free (link period), a VC and a credit.
+                    assign may[k] = left_now[k] && here && nb[k*32 +: 32] <= cycle && out_free[k] && switch_ok && credit != 9'd0;
+                    assign lacks[k] = left_now[k] && (!ovv[S] || credits[(k*VCS + {{(32-VW){1'b0}}, ovc[S*VW +: VW]})*9 +: 9] == 9'd0);
+                end else begin : g_local
+                    // To the node: with ejection VCs one of the first ejection_vcs of the local port.
+                    for (w = 0; w < VCS; w = w + 1) begin : g_cand
+                        assign cand[k*VCS + w] = w < ejection_vcs && !owned[k*VCS + w];
+                    end
+                    assign ask_ok[k] = left_now[k] && !ovv[S] && local_vcs && cand[k*VCS +: VCS] != {VCS{1'b0}};
+                    assign may[k] = left_now[k] && here && out_free[k] && (!local_vcs || switch_ok);
+                    assign lacks[k] = 1'b0;
+                end
             end
-            wire local_vcs = cur_local && ejection_vcs != 4'd0;
-            assign va_req[c] = routed_now && !out_vc_valid && eligible_now <= cycle + lead && (cur_link || local_vcs) &&
-                               cur_nb <= cycle + lead && va_candidates[c*VCS +: VCS] != {VCS{1'b0}};
-            assign va_out[c*OW +: OW] = sa_target;
-            assign va_pri[c*32 +: 32] = cur_pri;
-            wire out_vc_valid_now = out_vc_valid || va_grant[c];
-            wire [VW-1:0] out_vc_now = va_grant[c] ? va_vc[c*VW +: VW] : out_vc;
-            wire [31:0] switch_from_now = va_grant[c] ? cycle + lead : switch_from;
 
-            // Switch allocation: the next flit is here, its output free (link period), and for a link a VC and a credit.
-            wire [FW-1:0] rel = rd - freed;
+            // Serial: the copy in progress asks, if it may. Per-branch: the first copy in key order that
+            // may (a copy waiting for its output does not hold the others back).
+            assign va_pick = per_branch_on ? first_in_order(ask_ok, nb, pr, ranks) : {ask_ok[cur_at], cur_at};
+            wire [OW-1:0] va_at = va_pick[OW-1:0];
+            assign va_req[c] = routed_now && eligible_now <= cycle + lead && va_pick[OW];
+            assign va_out[c*OW +: OW] = va_at;
+            assign va_candidates[c*VCS +: VCS] = cand[va_at*VCS +: VCS];
+            assign va_pri[c*32 +: 32] = pr_all[va_at*32 +: 32];
+            wire [OW:0] sa_pick = per_branch_on ? first_in_order(may, nb, pr, ranks) : {may[cur_at], cur_at};
+            wire [OW-1:0] sel = sa_pick[OW-1:0];
+            assign sa_req[c] = routed_now && eligible_now <= cycle && sa_pick[OW];
+            assign sa_out[c*OW +: OW] = sel;
+            assign sa_pri[c*32 +: 32] = pr_all[sel*32 +: 32];
+
             // Observation: the front packet's header, whether it is routed, has its output VC, goes to the
-            // node, has the copy's next flit here; the copy's output, output VC and next flit.
-            assign dbg_state[c*96 +: 96] = {4'd0, {(8-FW){1'b0}}, rd, {(8-VW){1'b0}}, out_vc, {(8-PW){1'b0}}, cur,
-                                            {{(31-AW){1'b0}}, count} > {{(32-FW){1'b0}}, rel}, cur_local, out_vc_valid,
-                                            routed, header};
-            assign sa_req[c] = routed_now && eligible_now <= cycle && {{(32-FW){1'b0}}, rel} < {{(31-AW){1'b0}}, count1} && cur_nb <= cycle &&
-                               out_free[sa_target] &&
-                               (cur_local ? !local_vcs || (out_vc_valid_now && switch_from_now <= cycle) :
-                                            out_vc_valid_now && switch_from_now <= cycle &&
-                                            credits[(base + {{(32-VW){1'b0}}, out_vc_now})*9 +: 9] != 9'd0);
-            assign sa_out[c*OW +: OW] = sa_target;
-            assign sa_pri[c*32 +: 32] = cur_local ? 32'd0 : cur_pri;
+            // node, has the copy's next flit here; the copy's output, output VC and next flit. The copy
+            // shown: serially the one in progress; per-branch the first that lacks an output VC or a
+            // credit, else the first still to send (as InputBufferedRouter::snapshot).
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire [OW:0] lacking = first_in_order(lacks, nb, pr, ranks);  // (found: lacks is not empty)
+            /* verilator lint_on UNUSEDSIGNAL */
+            wire [OW-1:0] show = per_branch_on && lacks != {(PORTS+1){1'b0}} ? lacking[OW-1:0] : cur_at;
+            wire show_local = show == PORTS[OW-1:0];
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire [31:0] show_slot = PER_BRANCH != 0 ? {{(32-OW){1'b0}}, show} : 32'd0;  // (below COPIES)
+            /* verilator lint_on UNUSEDSIGNAL */
+            wire [FW-1:0] show_rd = rd_of[show*FW +: FW];
+            wire [FW-1:0] show_rel = show_rd - freed;
+            wire [PW-1:0] show_port = show_local ? {PW{1'b0}} : show[PW-1:0];
+            assign dbg_state[c*96 +: 96] = {4'd0, {(8-FW){1'b0}}, show_rd, {(8-VW){1'b0}}, ovc[show_slot*VW +: VW],
+                                            {(8-PW){1'b0}}, show_port,
+                                            {{(31-AW){1'b0}}, count} > {{(32-FW){1'b0}}, show_rel}, show_local,
+                                            ovv[show_slot], routed, header};
 
-            // Traversal.
+            // Traversal. The flit leaving is freed (a credit upstream) by the last copy to send it:
+            // serially the last copy; per-branch the slowest (no other copy still at it).
             wire going = sa_grant && {{(32-VW){1'b0}}, sa_vc} == c;
-            wire tail = {{(32-FW){1'b0}}, rd} + 32'd1 == {25'd0, len_now};
-            wire pop = going && last;
-            wire [31:0] rel32 = {{(32-FW){1'b0}}, rel};
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire [31:0] sel_slot = PER_BRANCH != 0 ? {{(32-OW){1'b0}}, sel} : 32'd0;  // (below COPIES)
+            /* verilator lint_on UNUSEDSIGNAL */
+            wire [FW-1:0] rd_sel = rd_of[sel*FW +: FW];
+            wire [PORTS:0] sel_bit = {{PORTS{1'b0}}, 1'b1} << sel;
+            wire others_ahead = (ahead | sel_bit) == {(PORTS+1){1'b1}};
+            wire tail = {{(32-FW){1'b0}}, rd_sel} + 32'd1 == {25'd0, len_now};
+            wire pop = going && (per_branch_on ? others_ahead || tst_free_early : last);
+            wire [FW-1:0] rel_sel = rd_sel - freed;
+            wire [31:0] rel32 = {{(32-FW){1'b0}}, rel_sel};
             /* verilator lint_off UNUSEDSIGNAL */
             wire [31:0] at = {{(32-AW){1'b0}}, head} + rel32;
             /* verilator lint_on UNUSEDSIGNAL */
             assign tr_flits[c*FLIT_W +: FLIT_W] = rel32 == {{(31-AW){1'b0}}, count} ? push_flit : ring[at[AW-1:0]];
-            assign out_vcs[c*VW +: VW] = out_vc_now;
+            assign out_vcs[c*VW +: VW] = vc_now[sel*VW +: VW];
             assign tails[c] = tail;
             assign freed_now[c] = pop && INJECTION == 0;
             wire [AW:0] count_next = count1 - {{AW{1'b0}}, pop};
@@ -262,6 +343,7 @@ module cc_ib_input_unit #(
             wire next_routes = {{(31-AW){1'b0}}, count_next} >= HF && (switching != STORE_FORWARD ||
                                {{(31-AW){1'b0}}, count_next} >= {25'd0, length_of(next_token, packet_flits)});
 
+            integer i;
             always @(posedge clk) begin
                 if (rst) begin
                     head <= {AW{1'b0}};
@@ -273,11 +355,10 @@ module cc_ib_input_unit #(
                     hdr <= 64'd0;
                     len <= 7'd1;
                     freed <= {FW{1'b0}};
-                    rd <= {FW{1'b0}};
-                    out_vc_valid <= 1'b0;
-                    out_vc <= {VW{1'b0}};
+                    rd <= {(COPIES*FW){1'b0}};
+                    ovv <= {COPIES{1'b0}};
+                    ovc <= {(COPIES*VW){1'b0}};
                     eligible_at <= 32'd0;
-                    switch_from <= 32'd0;
                 end else if (run) begin
                     if (pushing) ring[head + count[AW-1:0]] <= push_flit;
                     peak <= count1;
@@ -291,22 +372,24 @@ module cc_ib_input_unit #(
                         left_valid <= 1'b1;
                     end
                     eligible_at <= eligible_now;
-                    out_vc_valid <= out_vc_valid_now;
-                    out_vc <= out_vc_now;
-                    switch_from <= switch_from_now;
+                    for (i = 0; i < COPIES; i = i + 1)
+                        if (va_grant[c] && (PER_BRANCH == 0 || {{(32-OW){1'b0}}, va_at} == i)) begin
+                            ovv[i] <= 1'b1;
+                            ovc[i*VW +: VW] <= va_vc[c*VW +: VW];
+                        end
                     if (going) begin
                         freed <= freed + {{(FW-1){1'b0}}, pop};
-                        rd <= rd + 1'b1;
+                        rd[sel_slot*FW +: FW] <= rd_sel + 1'b1;
                         if (tail) begin
-                            rd <= {FW{1'b0}};
-                            out_vc_valid <= 1'b0;
+                            rd[sel_slot*FW +: FW] <= {FW{1'b0}};
+                            ovv[sel_slot] <= 1'b0;
                             if (last) begin  // the packet is done; the next one is routed if it may be
                                 freed <= {FW{1'b0}};
                                 routed <= next_routes;
                                 left_valid <= 1'b0;
                                 eligible_at <= cycle + {24'd0, router_delay};
                             end else begin
-                                left <= left_now & ~cur_bit;
+                                left <= left_now & ~sel_bit;
                             end
                         end
                     end

@@ -21,7 +21,8 @@ module cc_ib_router #(
     parameter integer CD_MAX = 8,    // largest credit delay
     parameter integer LD_MAX = 4,    // largest link delay
     parameter integer ED_MAX = 4,    // largest ejection delay
-    parameter integer ITERS = 1      // allocator iterations built; `alloc_iters` (<= ITERS) are used
+    parameter integer ITERS = 1,     // allocator iterations built; `alloc_iters` (<= ITERS) are used
+    parameter integer PER_BRANCH = 1 // per-branch replication built (a slot of state per copy in each VC); 0: serial only
 ) (
     input  wire                       clk,
     input  wire                       rst,
@@ -47,8 +48,10 @@ module cc_ib_router #(
     input  wire [3:0]                 ejection_delay,
     input  wire [3:0]                 ejection_vcs,  // the local port's VCs, allocated per packet (0: none, as no VC is needed)
     input  wire [3:0]                 alloc_iters,   // 1..ITERS
+    input  wire                       replication,   // 0 serial, 1 per-branch (PER_BRANCH built): how a packet's copies leave
     input  wire                       tst_freeze_pointers,  // test hook: a planted bug (the switch allocator's input pointers stick)
     input  wire                       tst_no_turn,          // test hook: a planted bug (a copy never goes up a route class)
+    input  wire                       tst_free_early,       // test hook: a planted bug (per-branch, a flit freed by any copy)
     // links
     input  wire [PORTS-1:0]           in_valid,
     input  wire [PORTS*VW-1:0]        in_vc,
@@ -204,10 +207,11 @@ module cc_ib_router #(
         for (p = 0; p < NIN; p = p + 1) begin : g_in
             wire is_link = p < PORTS;
             cc_ib_input_unit #(.PORTS(PORTS), .VCS(VCS), .VW(VW), .DEPTH(DEPTH), .AW(AW), .FW(FW), .FLIT_W(FLIT_W),
-                               .PW(PW), .OW(OW), .INJECTION(p == PORTS ? 1 : 0), .PORT(p)) u_in (
+                               .PW(PW), .OW(OW), .INJECTION(p == PORTS ? 1 : 0), .PORT(p),
+                               .PER_BRANCH(PER_BRANCH)) u_in (
                 .clk(clk), .rst(rst), .run(run), .cycle(cycle), .node_id(node_id), .dim(dim), .packet_flits(packet_flits),
-                .algo(algo), .sbt_rot(sbt_rot), .radix_bits(radix_bits), .torus(torus), .datelines(datelines), .vcs(vcs), .route_classes(route_classes), .vc_class(vc_class), .tst_no_turn(tst_no_turn), .switching(switching), .router_delay(router_delay),
-                .ejection_vcs(ejection_vcs),
+                .algo(algo), .sbt_rot(sbt_rot), .radix_bits(radix_bits), .torus(torus), .datelines(datelines), .vcs(vcs), .route_classes(route_classes), .vc_class(vc_class), .tst_no_turn(tst_no_turn), .tst_free_early(tst_free_early), .switching(switching), .router_delay(router_delay),
+                .ejection_vcs(ejection_vcs), .per_branch(replication),
                 .push(is_link ? wire_valid[p % PORTS] : ni_push),
                 .push_vc(is_link ? wire_vc[(p % PORTS)*VW +: VW] : ni_vc),
                 .push_flit(is_link ? wire_flit[(p % PORTS)*FLIT_W +: FLIT_W] : ni_flit),

@@ -37,8 +37,10 @@ std::string IbLockstepConfig::describe() const {
        << " vc-depth=" << vc_depth << " router-delay=" << router_delay << " credit-delay=" << credit_delay
        << " link-delay=" << link_delay << " link-period=" << link_period << " injection-delay=" << injection_delay
        << " ejection-delay=" << ejection_delay << " ejection-vcs=" << ejection_vcs << " alloc-iters=" << alloc_iters
-       << (route_classes > 1 ? " route-classes=" + std::to_string(route_classes) : "") << " rotation=" << sbt_rotation
-       << " seed=" << seed << (plant_bug ? " planted-bug" : "") << (plant_class_bug ? " planted-class-bug" : "");
+       << (route_classes > 1 ? " route-classes=" + std::to_string(route_classes) : "")
+       << (per_branch ? " replication=per-branch" : "") << " rotation=" << sbt_rotation << " seed=" << seed
+       << (plant_bug ? " planted-bug" : "") << (plant_class_bug ? " planted-class-bug" : "")
+       << (plant_branch_bug ? " planted-branch-bug" : "");
     return os.str();
 }
 
@@ -83,6 +85,7 @@ public:
         ib.ejection_vcs = c.ejection_vcs;
         ib.alloc_iters = c.alloc_iters;
         ib.vc_classes = c.route_classes;
+        ib.replication = c.per_branch ? Replication::per_branch : Replication::serial;
         ib.switching = *parse_switching(c.switching);
         ib.datelines = *parse_datelines(c.datelines);
         ib.flit_bits = kRtlIbFlitBits;
@@ -102,6 +105,7 @@ public:
         rc.rom_dir = CUBECAST_IB_ROM_DIR;
         rc.freeze_pointers = c.plant_bug;
         rc.no_turn = c.plant_class_bug;
+        rc.free_early = c.plant_branch_bug;
         rtl_ = std::make_unique<RtlIbRouter>("rtl", c.node, *topology_, rc, *rtl_node_, rtl_counters_);
         for (RouterBase* r : {static_cast<RouterBase*>(sysc_.get()), static_cast<RouterBase*>(rtl_.get())}) {
             LinkBuses& buses = r == sysc_.get() ? buses_ : rtl_buses_;

@@ -64,9 +64,16 @@ void print(const std::string& what, const LockstepResult& r) {
 }
 
 // The input-buffered routers: random configurations of the knobs the RTL was built for.
+// What the command line fixed of them (0 or empty: drawn), and the bugs to plant.
+struct IbFixed {
+    unsigned vcs = 0, alloc_iters = 0, route_classes = 0;
+    std::string replication;
+    bool plant_bug = false, plant_class_bug = false, plant_branch_bug = false;
+};
+
 int run_input_buffered(const std::vector<std::string>& modes, const std::vector<std::string>& switchings, unsigned configs,
-                       uint64_t cycles, uint64_t seed, long long dim, unsigned vcs, unsigned alloc_iters, unsigned route_classes,
-                       bool plant_bug, bool plant_class_bug, const std::string& waves_dir) {
+                       uint64_t cycles, uint64_t seed, long long dim, const IbFixed& fixed, const std::string& waves_dir) {
+    const unsigned vcs = fixed.vcs, alloc_iters = fixed.alloc_iters, route_classes = fixed.route_classes;
     std::mt19937_64 rng(seed);
     auto pick = [&](unsigned lo, unsigned hi) { return std::uniform_int_distribution<unsigned>(lo, hi)(rng); };
     int failures = 0;
@@ -112,11 +119,16 @@ int run_input_buffered(const std::vector<std::string>& modes, const std::vector<
                 if ((c.seed >> 48) & 1u) c.ejection_vcs = 1 + static_cast<unsigned>((c.seed >> 52) % c.vcs);
                 // Route classes on the cube in half the configurations with two VCs or more, likewise (the
                 // copies then take the VCs of their class: up one at each turn down the port order).
-                if (mode != "dor" && c.vcs > 1 && (((c.seed >> 56) & 1u) || plant_class_bug))
+                if (mode != "dor" && c.vcs > 1 && (((c.seed >> 56) & 1u) || fixed.plant_class_bug))
                     c.route_classes = 2 + static_cast<unsigned>((c.seed >> 58) % (c.vcs - 1));
                 if (mode != "dor" && route_classes) c.route_classes = route_classes;
-                c.plant_bug = plant_bug;
-                c.plant_class_bug = plant_class_bug;
+                // Per-branch replication (each copy of a packet on its own) in half the configurations of
+                // the cube's collectives, likewise.
+                c.per_branch = mode != "dor" && (((c.seed >> 61) & 1u) || fixed.plant_branch_bug);
+                if (!fixed.replication.empty()) c.per_branch = fixed.replication == "per-branch";
+                c.plant_bug = fixed.plant_bug;
+                c.plant_class_bug = fixed.plant_class_bug;
+                c.plant_branch_bug = fixed.plant_branch_bug;
                 const LockstepResult r = run_isolated(c);
                 print(c.describe(), r);
                 failures += !r.equal;
@@ -140,7 +152,8 @@ int sc_main(int argc, char* argv[]) {
     std::vector<std::string> modes = {"sbt", "mnb", "te"};
     unsigned long long cycles = 1000000, seed = 1;
     unsigned configs = 1;
-    bool plant_bug = false, plant_class_bug = false;
+    bool plant_bug = false, plant_class_bug = false, plant_branch_bug = false;
+    std::string replication;
     std::string waves_dir = "lockstep-waves", vcd;
     long long dim = 0, depth = -1;
     app.add_option("--mode", modes,
@@ -156,6 +169,12 @@ int sc_main(int argc, char* argv[]) {
     app.add_flag("--plant-class-bug", plant_class_bug,
                  "input-buffered: plant a bug in the RTL's route classes (a copy never goes up a class at a turn; route "
                  "classes in every configuration with two VCs or more): the bench must catch it");
+    app.add_flag("--plant-branch-bug", plant_branch_bug,
+                 "input-buffered: plant a bug in the RTL's per-branch replication (a copy frees a flit the others still "
+                 "need; per-branch in every configuration of the collectives): the bench must catch it");
+    app.add_option("--replication", replication,
+                   "input-buffered: fix the replication of the collectives' packets, serial or per-branch (default: "
+                   "per-branch in half the configurations)");
     std::string buffering = "output";
     std::vector<std::string> switchings = {"store-forward", "cut-through", "wormhole"};
     app.add_option("--buffering", buffering, "the router under test: output (the ideal router) or input (input-buffered)");
@@ -220,13 +239,17 @@ int sc_main(int argc, char* argv[]) {
     if (app.count("--route-classes") && (vcs == 0 || route_classes < 1 || route_classes > static_cast<long long>(vcs)))
         return bad_input("--route-classes " + std::to_string(route_classes) +
                          " is out of range: accepted 1..--vcs, with --vcs given");
+    if (!replication.empty() && !parse_replication(replication))
+        return bad_input("--replication '" + replication + "' is unknown: accepted serial, per-branch");
     if (alloc_iters && (*alloc_iters < 1 || *alloc_iters > static_cast<long long>(kRtlIbAllocIters)))
         return bad_input("--alloc-iters " + std::to_string(*alloc_iters) +
                          " is out of range for the input-buffered RTL: accepted 1.." + std::to_string(kRtlIbAllocIters));
     if (buffering == "input")
-        return run_input_buffered(modes, switchings, configs, cycles, seed, dim, static_cast<unsigned>(vcs),
-                                  static_cast<unsigned>(alloc_iters.value_or(0)), static_cast<unsigned>(route_classes), plant_bug,
-                                  plant_class_bug, waves_dir);
+        return run_input_buffered(
+            modes, switchings, configs, cycles, seed, dim,
+            IbFixed{static_cast<unsigned>(vcs), static_cast<unsigned>(alloc_iters.value_or(0)),
+                    static_cast<unsigned>(route_classes), replication, plant_bug, plant_class_bug, plant_branch_bug},
+            waves_dir);
 
     std::mt19937_64 rng(seed);
     auto pick = [&](unsigned lo, unsigned hi) { return std::uniform_int_distribution<unsigned>(lo, hi)(rng); };

@@ -1289,14 +1289,10 @@ TEST(CommandLine, CheckDeadlockProvesOrNamesACycle) {
         << apart.out;
     EXPECT_EQ(report["deadlock_check"]["message_classes"], 2) << apart.out;
     EXPECT_EQ(report["router"]["message_classes"], "on") << apart.out;
-    // Replication: a bad value, the Verilog router (serial only), and per-branch named in the run's
-    // first line and in the JSON.
+    // Replication: a bad value, and per-branch named in the run's first line and in the JSON.
     expect_bad_input("run --task mnb --dim 4 --buffering input --replication parallel", "--replication 'parallel'",
                      "accepted serial, per-branch");
     expect_bad_input("run --task mnb --dim 4 --replication per-branch", "--replication", "--buffering input");
-    if (cubecast::kRtlBuilt)
-        expect_bad_input("run --task mnb --dim 3 --buffering input --replication per-branch --router rtl",
-                         "--replication per-branch", "not in the Verilog router yet");
     const CliResult branch =
         cubecast_cli("run --task snb --dim 4 --buffering input --forwarding router --replication per-branch --json");
     ASSERT_EQ(branch.code, 0) << branch.err;
