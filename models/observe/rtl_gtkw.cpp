@@ -26,7 +26,7 @@ struct Shown {
 };
 constexpr Shown kIbRouter[] = {{"cycle", "@24"},    {"in_valid", "@28"},       {"out_valid", "@28"}, {"va_grant", "@28"},
                                {"sa_grant", "@28"}, {"sa_granted_out", "@22"}, {"owned", "@28"},     {"credits", "@22"}};
-constexpr Shown kIbVirtualChannel[] = {{"count", "@24"}, {"routed", "@28"},      {"out_vc_valid", "@28"}, {"out_vc", "@24"},
+constexpr Shown kIbVirtualChannel[] = {{"count", "@24"}, {"routed", "@28"},      {"out_vc_valid", "@28"}, {"out_vc", "@22"},
                                        {"fwd", "@28"},   {"eligible_at", "@24"}, {"header", "@22"}};
 constexpr Shown kIdealRouter[] = {
     {"cycle", "@24"}, {"in_valid", "@28"}, {"out_valid", "@28"}, {"waiting", "@28"}, {"dbg_holding", "@28"}};

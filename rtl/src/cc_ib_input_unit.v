@@ -145,8 +145,8 @@ module cc_ib_input_unit #(
             reg [31:0]    eligible_at;
             // Per copy slot (g_copy): its next flit, whether it holds an output VC, and which.
             reg [COPIES*FW-1:0] rd;
-            reg [COPIES-1:0]    ovv;
-            reg [COPIES*VW-1:0] ovc;
+            reg [COPIES-1:0]    out_vc_valid;
+            reg [COPIES*VW-1:0] out_vc;
             assign counts[c*(AW+1) +: AW+1] = count;
             reg [AW:0] peak;
             assign peaks[c*(AW+1) +: AW+1] = peak;
@@ -224,9 +224,9 @@ module cc_ib_input_unit #(
             for (k = 0; k <= PORTS; k = k + 1) begin : g_copy
                 localparam integer S = PER_BRANCH != 0 ? k : 0;
                 wire granted = va_grant[c] && va_pick[OW-1:0] == k;
-                wire held_now = ovv[S] || granted;
-                wire switch_ok = held_now && (ovv[S] || lead == 32'd0);  // (a VC granted with a router delay: next edge)
-                assign vc_now[k*VW +: VW] = granted ? va_vc[c*VW +: VW] : ovc[S*VW +: VW];
+                wire held_now = out_vc_valid[S] || granted;
+                wire switch_ok = held_now && (out_vc_valid[S] || lead == 32'd0);  // (a VC granted with a router delay: next edge)
+                assign vc_now[k*VW +: VW] = granted ? va_vc[c*VW +: VW] : out_vc[S*VW +: VW];
                 assign rd_of[k*FW +: FW] = rd[S*FW +: FW];
                 wire [FW-1:0] rel = rd[S*FW +: FW] - freed;
                 wire here = {{(32-FW){1'b0}}, rel} < {{(31-AW){1'b0}}, count1};
@@ -264,16 +264,16 @@ module cc_ib_input_unit #(
                             (switching == WORMHOLE || credits[(k*VCS + w)*9 +: 9] >= {2'd0, len_now});
                     end
                     wire [8:0] credit = credits[(k*VCS + {{(32-VW){1'b0}}, vc_now[k*VW +: VW]})*9 +: 9];
-                    assign ask_ok[k] = left_now[k] && !ovv[S] && nb[k*32 +: 32] <= cycle + lead && cand[k*VCS +: VCS] != {VCS{1'b0}};
+                    assign ask_ok[k] = left_now[k] && !out_vc_valid[S] && nb[k*32 +: 32] <= cycle + lead && cand[k*VCS +: VCS] != {VCS{1'b0}};
                     // Switch allocation: the next flit here, the output free (link period), a VC and a credit.
                     assign may[k] = left_now[k] && here && nb[k*32 +: 32] <= cycle && out_free[k] && switch_ok && credit != 9'd0;
-                    assign lacks[k] = left_now[k] && (!ovv[S] || credits[(k*VCS + {{(32-VW){1'b0}}, ovc[S*VW +: VW]})*9 +: 9] == 9'd0);
+                    assign lacks[k] = left_now[k] && (!out_vc_valid[S] || credits[(k*VCS + {{(32-VW){1'b0}}, out_vc[S*VW +: VW]})*9 +: 9] == 9'd0);
                 end else begin : g_local
                     // To the node: with ejection VCs one of the first ejection_vcs of the local port.
                     for (w = 0; w < VCS; w = w + 1) begin : g_cand
                         assign cand[k*VCS + w] = w < ejection_vcs && !owned[k*VCS + w];
                     end
-                    assign ask_ok[k] = left_now[k] && !ovv[S] && local_vcs && cand[k*VCS +: VCS] != {VCS{1'b0}};
+                    assign ask_ok[k] = left_now[k] && !out_vc_valid[S] && local_vcs && cand[k*VCS +: VCS] != {VCS{1'b0}};
                     assign may[k] = left_now[k] && here && out_free[k] && (!local_vcs || switch_ok);
                     assign lacks[k] = 1'b0;
                 end
@@ -308,10 +308,10 @@ module cc_ib_input_unit #(
             wire [FW-1:0] show_rd = rd_of[show*FW +: FW];
             wire [FW-1:0] show_rel = show_rd - freed;
             wire [PW-1:0] show_port = show_local ? {PW{1'b0}} : show[PW-1:0];
-            assign dbg_state[c*96 +: 96] = {4'd0, {(8-FW){1'b0}}, show_rd, {(8-VW){1'b0}}, ovc[show_slot*VW +: VW],
+            assign dbg_state[c*96 +: 96] = {4'd0, {(8-FW){1'b0}}, show_rd, {(8-VW){1'b0}}, out_vc[show_slot*VW +: VW],
                                             {(8-PW){1'b0}}, show_port,
                                             {{(31-AW){1'b0}}, count} > {{(32-FW){1'b0}}, show_rel}, show_local,
-                                            ovv[show_slot], routed, header};
+                                            out_vc_valid[show_slot], routed, header};
 
             // Traversal. The flit leaving is freed (a credit upstream) by the last copy to send it:
             // serially the last copy; per-branch the slowest (no other copy still at it).
@@ -356,8 +356,8 @@ module cc_ib_input_unit #(
                     len <= 7'd1;
                     freed <= {FW{1'b0}};
                     rd <= {(COPIES*FW){1'b0}};
-                    ovv <= {COPIES{1'b0}};
-                    ovc <= {(COPIES*VW){1'b0}};
+                    out_vc_valid <= {COPIES{1'b0}};
+                    out_vc <= {(COPIES*VW){1'b0}};
                     eligible_at <= 32'd0;
                 end else if (run) begin
                     if (pushing) ring[head + count[AW-1:0]] <= push_flit;
@@ -374,15 +374,15 @@ module cc_ib_input_unit #(
                     eligible_at <= eligible_now;
                     for (i = 0; i < COPIES; i = i + 1)
                         if (va_grant[c] && (PER_BRANCH == 0 || {{(32-OW){1'b0}}, va_at} == i)) begin
-                            ovv[i] <= 1'b1;
-                            ovc[i*VW +: VW] <= va_vc[c*VW +: VW];
+                            out_vc_valid[i] <= 1'b1;
+                            out_vc[i*VW +: VW] <= va_vc[c*VW +: VW];
                         end
                     if (going) begin
                         freed <= freed + {{(FW-1){1'b0}}, pop};
                         rd[sel_slot*FW +: FW] <= rd_sel + 1'b1;
                         if (tail) begin
                             rd[sel_slot*FW +: FW] <= {FW{1'b0}};
-                            ovv[sel_slot] <= 1'b0;
+                            out_vc_valid[sel_slot] <= 1'b0;
                             if (last) begin  // the packet is done; the next one is routed if it may be
                                 freed <= {FW{1'b0}};
                                 routed <= next_routes;
