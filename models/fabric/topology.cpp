@@ -60,12 +60,15 @@ std::optional<std::string> flattened_butterfly_problem(long long dim, long long 
 const std::vector<TopologyType>& topology_types() {
     static const std::vector<TopologyType> types = {
         {"hypercube", "the d-cube, 2^d nodes (--dim d)", false, hypercube_problem,
-         [](unsigned d, unsigned) { return std::unique_ptr<Topology>(std::make_unique<Hypercube>(d)); }},
+         [](unsigned d, unsigned) { return std::unique_ptr<Topology>(std::make_unique<Hypercube>(d)); }, "",
+         VerilogRouters::both},
         {"torus", "the d-dimensional torus of radix p >= 3, p^d nodes (--dim d --radix p)", true, torus_problem,
-         [](unsigned d, unsigned p) { return std::unique_ptr<Topology>(std::make_unique<Mesh>(true, d, p)); }},
+         [](unsigned d, unsigned p) { return std::unique_ptr<Topology>(std::make_unique<Mesh>(true, d, p)); }, "",
+         VerilogRouters::input_buffered},
         {"array", "the d-dimensional array (mesh without wraparound) of radix p, p^d nodes", true,
          [](long long d, long long p) { return radix_problem("array", d, p, 2); },
-         [](unsigned d, unsigned p) { return std::unique_ptr<Topology>(std::make_unique<Mesh>(false, d, p)); }},
+         [](unsigned d, unsigned p) { return std::unique_ptr<Topology>(std::make_unique<Mesh>(false, d, p)); }, "torus",
+         VerilogRouters::input_buffered},
         {"flatfly", "the flattened butterfly: p^d nodes, each dimension fully connected (traffic only)", true,
          flattened_butterfly_problem,
          [](unsigned d, unsigned p) { return std::unique_ptr<Topology>(std::make_unique<FlattenedButterfly>(d, p)); }},

@@ -81,6 +81,8 @@ public:
     virtual uint32_t minimal_ports(uint32_t node, uint32_t dest) const;
 };
 
+enum class VerilogRouters : uint8_t { none, input_buffered, both };
+
 // A topology the command line can name: its options, their check and its factory. One line in
 // topology.cpp registers each.
 struct TopologyType {
@@ -90,6 +92,12 @@ struct TopologyType {
     // What is wrong with these options (one line naming the value and what is accepted), if anything.
     std::function<std::optional<std::string>(long long dim, long long radix)> problem;
     std::function<std::unique_ptr<Topology>(unsigned dim, unsigned radix)> make;
+    // The topology whose algorithms it runs through paper 001 Fig. 1's fold (--torus-on-array: the
+    // array runs the torus's), or empty.
+    std::string fold_onto = "";
+    // The Verilog routers (rtl/) built for it: none; the input-buffered one alone (which reads a node's
+    // digits as bit fields of its id: radix a power of two, two ports a dimension); or both routers.
+    VerilogRouters verilog = VerilogRouters::none;
 };
 
 const std::vector<TopologyType>& topology_types();

@@ -60,22 +60,22 @@ LogicFactory Network::build_logic(const PacketFormat& format) {
     };
 }
 
-Network::Network(sc_module_name name, const RunConfig& config)
+Network::Network(sc_module_name name, const ResolvedRun& run)
     : sc_module(name),
-      config_(config),
-      topology_(make_topology(config.topology, config.dim, config.radix)),
-      folded_torus_(config.torus_on_array ? std::make_unique<Mesh>(true, config.dim, config.radix) : nullptr),
-      task_info_(find_task(config.task)),
-      algo_(algorithms().find(task_info_->kind, config.algorithm)),
-      period_pmnb_(algo_->runs_pmnb_periods ? algorithms().find(TaskKind::pmnb, config.period_pmnb()) : nullptr),
-      task_(task_info_->kind, *topology_, config.root, config.sources,
+      config_(run.config),
+      topology_(run.network),
+      folded_torus_(run.folded),
+      task_info_(run.task),
+      algo_(run.algorithm),
+      period_pmnb_(algo_->runs_pmnb_periods ? algorithms().find(TaskKind::pmnb, config_.period_pmnb()) : nullptr),
+      task_(task_info_->kind, *topology_, config_.root, config_.sources,
             period_pmnb_ ? period_pmnb_->parts(*topology_) : algo_->parts(folded_torus_ ? *folded_torus_ : *topology_),
-            task_info_->kind == TaskKind::dynamic ? dynamic_arrivals(config) : std::vector<std::vector<Arrival>>{},
-            config.targets) {
+            task_info_->kind == TaskKind::dynamic ? dynamic_arrivals(config_) : std::vector<std::vector<Arrival>>{},
+            config_.targets) {
     const PacketFormat format = [&] {
-        PacketFormat f{config.packet_flits / task_.parts(), config.token_flits};
+        PacketFormat f{config_.packet_flits / task_.parts(), config_.token_flits};
         f.sized = task_.kind() == TaskKind::traffic;  // packets of different lengths (the tag is the length)
-        f.flit_bits = config.flit_bits();
+        f.flit_bits = config_.flit_bits();
         return f;
     }();
     if (task_.kind() == TaskKind::traffic) build_traffic();  // its nodes expect nothing in advance: the ledger counts
@@ -83,7 +83,7 @@ Network::Network(sc_module_name name, const RunConfig& config)
     const LogicFactory make_logic = build_logic(format);
     if (traffic_) bound_traffic(make_logic);
     open_trace();
-    if (config.level == Level::tlm)
+    if (config_.level == Level::tlm)
         build_transaction_level(make_logic, format);
     else
         build_cycle_level(make_logic, format);
@@ -107,7 +107,7 @@ void Network::build_nodes(const PacketFormat& format) {
     // Folded, a node has its torus node's messages in the order the torus task makes them (by torus ids).
     std::unique_ptr<Task> torus_task;
     if (folded_torus_) {
-        fold_ = std::make_shared<const TorusFold>(*folded_torus_, as_mesh(*topology_));
+        fold_ = std::make_shared<const TorusFold>(as_mesh(*folded_torus_), as_mesh(*topology_));
         torus_task =
             std::make_unique<Task>(task_info_->kind, *folded_torus_, fold_->to_torus(config_.root), torus_nodes(config_.sources),
                                    task_.parts(), std::vector<std::vector<Arrival>>{}, torus_nodes(config_.targets));

@@ -29,6 +29,7 @@
 #include "models/sim/credit_audit.h"
 #include "models/sim/run.h"
 #include "models/sim/run_supervisor.h"
+#include "models/sim/validate.h"
 #include "routers/algorithms/registry.h"
 #include "routers/cores/cycle_router.h"
 #include "routers/cores/ib_router.h"
@@ -41,8 +42,8 @@ class CycleWaves;
 
 class Network : public sc_core::sc_module {
 public:
-    // The config must already be validated (validate() in validate.h).
-    Network(sc_core::sc_module_name name, const RunConfig& config);
+    // Elaborates the run as resolved (resolve() in simulate.h): its configuration, network and algorithm.
+    Network(sc_core::sc_module_name name, const ResolvedRun& run);
     ~Network() override;
 
     // Elaborates nothing more: runs the simulation to its end and returns the result.
@@ -77,9 +78,9 @@ private:
     std::vector<uint32_t> torus_nodes(const std::vector<uint32_t>& array_nodes) const;  // folded: their torus ids
 
     RunConfig config_;
-    std::unique_ptr<Topology> topology_;
-    std::unique_ptr<Mesh> folded_torus_;     // --torus-on-array: the torus the algorithm runs on
-    std::shared_ptr<const TorusFold> fold_;  // ... and how it maps onto the array (paper 001 Fig. 1)
+    std::shared_ptr<const Topology> topology_;
+    std::shared_ptr<const Topology> folded_torus_;  // --torus-on-array: the torus the algorithm runs on
+    std::shared_ptr<const TorusFold> fold_;         // ... and how it maps onto the array (paper 001 Fig. 1)
     const TaskInfo* task_info_;
     const AlgorithmEntry* algo_;
     const AlgorithmEntry* period_pmnb_;  // dynamic/periods: the PMNB of each period

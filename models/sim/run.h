@@ -65,7 +65,7 @@ struct RunConfig {
     std::string pmnb;              // dynamic/periods: the PMNB of each period (empty: the network's split one)
     // The PMNB the dynamic scheme runs: --pmnb, else the split-packet one of the network's paper
     // (004 §V: vb2 on the cube; 001 §6: vbm-split on the torus and array).
-    std::string period_pmnb() const { return !pmnb.empty() ? pmnb : topology == "hypercube" ? "vb2" : "vbm-split"; }
+    std::string period_pmnb() const;
     std::string delays_path;             // dynamic: per-request CSV (origin, msg, arrival, completion, delay)
     std::vector<TimedRequest> requests;  // dynamic: these requests instead of Poisson ones (tests)
     // Task traffic: synthetic unicast packets (models/traffic.h).

@@ -15,12 +15,19 @@
 
 namespace cubecast {
 
-RunResult simulate(const RunConfig& config) {
-    if (auto problem = validate(config)) throw ConfigError(*problem);
+ResolvedRun resolve(const RunConfig& config) {
+    auto r = resolve_or_problem(config);
+    if (const std::string* problem = std::get_if<std::string>(&r)) throw ConfigError(*problem);
+    return std::get<ResolvedRun>(std::move(r));
+}
+
+RunResult simulate(const RunConfig& config) { return simulate(resolve(config)); }
+
+RunResult simulate(const ResolvedRun& run) {
     std::unique_ptr<Network> net;
     const auto t0 = std::chrono::steady_clock::now();
     try {
-        net = std::make_unique<Network>("network", with_placed_sources(with_defaults(config)));
+        net = std::make_unique<Network>("network", run);
     } catch (const std::runtime_error& e) {
         throw ConfigError(e.what());
     }
@@ -36,15 +43,15 @@ RunResult simulate(const RunConfig& config) {
 
 namespace {
 // A child's simulation as text: its result, or the error it ended with.
-std::string simulate_to_text(const RunConfig& config) {
+std::string simulate_to_text(const ResolvedRun& run) {
     nlohmann::json j;
     try {
-        j = {{"result", to_json(simulate(config))}};
+        j = {{"result", to_json(simulate(run))}};
     } catch (const ConfigError& e) {
         j = {{"config_error", e.what()}};
     } catch (const std::bad_alloc&) {  // what it grew as it ran (queues) is beyond the estimate validate() checked
         j = {{"config_error", "the run ran out of memory as it went (its estimate before it began was " +
-                                  memory_words(estimate_memory(with_placed_sources(with_defaults(config))).bytes) +
+                                  memory_words(estimate_memory(run.config).bytes) +
                                   ", which leaves out what queues grow to): accepted a smaller run, bounded queues "
                                   "(--queue-depth), or a machine with more memory"}};
     } catch (const std::exception& e) {
@@ -61,8 +68,8 @@ IsolatedResult result_from_text(const std::string& text, long peak_rss_kib) {
 }  // namespace
 
 IsolatedResult simulate_isolated(const RunConfig& config) {
-    if (auto problem = validate(config)) throw ConfigError(*problem);
-    const ForkOutcome out = run_forked([&] { return simulate_to_text(config); });
+    const ResolvedRun run = resolve(config);  // (here, so the child runs it as resolved)
+    const ForkOutcome out = run_forked([&] { return simulate_to_text(run); });
     IsolatedResult r = result_from_text(out.text, out.peak_rss_kib);
     r.result.verilog_routers =
         config.router == RouterChoice::rtl
@@ -78,9 +85,8 @@ void simulate_each(size_t count, const std::function<RunConfig(size_t)>& config_
     size_t next_start = 0, next_done = 0;
     while (next_done < count) {
         while (next_start < count && pool.has_room()) {
-            const RunConfig c = config_at(next_start);
-            if (auto problem = validate(c)) throw ConfigError(*problem);
-            pool.start(next_start++, [&c] { return simulate_to_text(c); });
+            const ResolvedRun run = resolve(config_at(next_start));
+            pool.start(next_start++, [&run] { return simulate_to_text(run); });
         }
         for (PoolOutcome& o : pool.collect(1000)) waiting[o.id] = std::move(o);
         for (auto it = waiting.find(next_done); it != waiting.end(); it = waiting.find(next_done)) {

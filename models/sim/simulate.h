@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "models/sim/run.h"
+#include "models/sim/validate.h"
 
 namespace cubecast {
 
@@ -17,7 +18,12 @@ struct ConfigError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// The run resolved once (validate()'s checks, the defaults, the network built); throws ConfigError with
+// the problem's line. What runs it reads the resolved run and derives nothing again.
+ResolvedRun resolve(const RunConfig& config);
+
 RunResult simulate(const RunConfig& config);
+RunResult simulate(const ResolvedRun& run);
 
 struct IsolatedResult {
     RunResult result;

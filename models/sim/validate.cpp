@@ -286,11 +286,18 @@ std::optional<std::string> validate_rtl(const RunConfig& c, const Topology& topo
     for (uint32_t n : c.rtl_nodes)
         if (n >= topo.nodes()) return not_a_node("--rtl-nodes node " + std::to_string(n), topo);
     if (!c.uses_rtl()) return std::nullopt;
-    // (mesh: the array or the torus, whose routers have two ports a dimension)
-    const bool ib = c.buffering == Buffering::input, mesh = c.topology == "array" || c.topology == "torus";
-    if (c.topology != "hypercube" && !(mesh && ib))
-        return "--topology " + std::string(topo.name()) + " with --router rtl (or --rtl-nodes): accepted --topology hypercube, " +
-               "or array or torus with --buffering input (the input-buffered Verilog router also routes those)";
+    // (mesh: a topology the input-buffered Verilog router alone routes, two ports a dimension)
+    const VerilogRouters verilog = find_topology_type(c.topology)->verilog;
+    const bool ib = c.buffering == Buffering::input, mesh = verilog == VerilogRouters::input_buffered;
+    if (verilog != VerilogRouters::both && !(mesh && ib)) {
+        std::string both, ib_only;
+        for (const TopologyType& t : topology_types()) {
+            std::string& names = t.verilog == VerilogRouters::both ? both : ib_only;
+            if (t.verilog != VerilogRouters::none) names += (names.empty() ? "" : " or ") + t.name;
+        }
+        return "--topology " + std::string(topo.name()) + " with --router rtl (or --rtl-nodes): accepted --topology " + both +
+               ", or " + ib_only + " with --buffering input (the input-buffered Verilog router also routes those)";
+    }
     if (mesh && (topo.radix() & (topo.radix() - 1)) != 0)
         return "--radix " + std::to_string(topo.radix()) + " on the " + topo.name() +
                " with the RTL router: accepted a power of two (the Verilog router reads a node's digits as bit fields of its "
@@ -368,9 +375,13 @@ std::string algorithms_where(Property has) {
 // --torus-on-array (paper 001 Fig. 1): the array runs a torus algorithm whose transmissions keep to
 // its slots, each torus slot as two phases; back-pressure or a port model would move them off the grid.
 std::optional<std::string> validate_fold(const RunConfig& c, const TaskInfo& task) {
-    if (c.topology != "array")
-        return "--torus-on-array simulates a torus on the array of the same size: accepted with --topology array, not " +
-               c.topology;
+    if (find_topology_type(c.topology)->fold_onto.empty()) {
+        std::string folding;
+        for (const TopologyType& t : topology_types())
+            if (!t.fold_onto.empty()) folding += (folding.empty() ? "" : ", ") + t.name;
+        return "--torus-on-array simulates a torus on the array of the same size: accepted with --topology " + folding +
+               ", not " + c.topology;
+    }
     if (c.radix == 2)
         return std::string(
             "--torus-on-array with --radix 2: the radix-2 torus is the radix-2 array itself (one link per "
@@ -392,16 +403,18 @@ std::optional<std::string> validate_fold(const RunConfig& c, const TaskInfo& tas
 
 }  // namespace
 
-RunConfig with_placed_sources(const RunConfig& c) {
+RunConfig with_placed_sources(const RunConfig& c) { return with_placed_sources(c, *make_topology(c.topology, c.dim, c.radix)); }
+
+RunConfig with_placed_sources(const RunConfig& c, const Topology& network) {
     RunConfig r = c;
-    if (c.k && c.sources.empty()) r.sources = place_sources(*make_topology(c.topology, c.dim, c.radix), c.k, c.placement, c.seed);
-    if (c.task == "monotone" && c.targets.empty() && !r.sources.empty()) {
-        const std::unique_ptr<Topology> topo = make_topology(c.topology, c.dim, c.radix);
-        // as many random destinations, drawn with the seed after the sources
-        if (r.sources.size() <= topo->nodes()) r.targets = place_sources(*topo, r.sources.size(), Placement::random, c.seed + 1);
-    }
+    if (c.k && c.sources.empty()) r.sources = place_sources(network, c.k, c.placement, c.seed);
+    // monotone: as many random destinations, drawn with the seed after the sources
+    if (c.task == "monotone" && c.targets.empty() && !r.sources.empty() && r.sources.size() <= network.nodes())
+        r.targets = place_sources(network, r.sources.size(), Placement::random, c.seed + 1);
     return r;
 }
+
+std::string RunConfig::period_pmnb() const { return !pmnb.empty() ? pmnb : default_period_pmnb(topology); }
 
 bool RunConfig::is_rtl_node(uint32_t node) const {
     return router == RouterChoice::rtl || std::find(rtl_nodes.begin(), rtl_nodes.end(), node) != rtl_nodes.end();
@@ -493,29 +506,32 @@ RunConfig with_defaults(const RunConfig& given) {
     RunConfig c = given;
     const TaskInfo* task = find_task(c.task);
     if (!task || topology_problem(c.topology, c.dim, c.radix)) return c;  // validate() says what is wrong
-    if (const auto knobs = preset_knobs(c.preset, *make_topology(c.topology, c.dim, c.radix))) {
+    const std::unique_ptr<Topology> network = make_topology(c.topology, c.dim, c.radix);
+    if (const auto knobs = preset_knobs(c.preset, *network)) {
         c.buffering = Buffering::input;
         c.ib = *knobs;  // the knobs given on the command line stay (validate() rejects those that conflict)
         for (const std::string& name : c.ib_given) copy_knob(c.ib, given.ib, name);
     }
     // Folded (paper 001 Fig. 1), the algorithm is the torus's.
-    const bool fold = c.torus_on_array && c.topology == "array" && c.radix > 2;
-    const std::unique_ptr<Topology> topo = make_topology(fold ? "torus" : c.topology, c.dim, c.radix);
+    const std::string& fold_onto = find_topology_type(c.topology)->fold_onto;
+    const std::unique_ptr<Topology> torus =
+        c.torus_on_array && !fold_onto.empty() && c.radix > 2 ? make_topology(fold_onto, c.dim, c.radix) : nullptr;
+    const Topology& topo = torus ? *torus : *network;
     if (c.algorithm.empty())
-        if (const AlgorithmEntry* e = default_algorithm(task->kind, *topo)) c.algorithm = e->name;
+        if (const AlgorithmEntry* e = default_algorithm(task->kind, topo)) c.algorithm = e->name;
+    const AlgorithmEntry* algo = algorithms().find(task->kind, c.algorithm);  // (none: validate() says so)
     if (c.packet_flits == 0) {  // a flit a part (two with 32-bit flits: the header's)
         c.packet_flits = c.header_flits();
-        const AlgorithmEntry* algo = algorithms().find(task->kind, c.algorithm);
+        const AlgorithmEntry* splits = algo;
         if (algo && algo->runs_pmnb_periods)
-            algo = algorithms().find(TaskKind::pmnb, c.period_pmnb());  // its periods' PMNB splits the packets
-        if (algo && algo->runs_on(*topo)) c.packet_flits = std::max(1u, algo->parts(*topo)) * c.header_flits();
+            splits = algorithms().find(TaskKind::pmnb, c.period_pmnb());  // its periods' PMNB splits the packets
+        if (splits && splits->runs_on(topo)) c.packet_flits = std::max(1u, splits->parts(topo)) * c.header_flits();
     }
     if (c.header_flits() > 1) c.token_flits = std::max(c.token_flits, c.header_flits());  // a token is a header
     // A task of active nodes given none: half the nodes (else d, 2, 1: the first the algorithm takes),
     // placed at random by the seed.
     if (takes_sources(task->kind) && c.sources.empty() && c.k == 0) {
-        const AlgorithmEntry* algo = algorithms().find(task->kind, c.algorithm);
-        const uint64_t nodes = topo->nodes();
+        const uint64_t nodes = topo.nodes();
         for (const uint64_t k : {nodes / 2, uint64_t{c.dim}, uint64_t{2}, uint64_t{1}}) {
             if (k == 0 || k > nodes) continue;
             std::vector<uint32_t> probe(k);
@@ -529,11 +545,10 @@ RunConfig with_defaults(const RunConfig& given) {
     }
     // A logic timed by the clock has one mode on the input-buffered router (validate_clock_timed).
     if (c.buffering == Buffering::input && !c.uses_rtl() && !c.knob_given("forwarding") && !c.knob_given("network-interface"))
-        if (const AlgorithmEntry* algo = algorithms().find(task->kind, c.algorithm); algo && algo->clock_timed) {
+        if (algo && algo->clock_timed) {
             c.ib.forwarding = Forwarding::node;
             c.ib.network_interface = InjectionModel::all_port;
         }
-    const auto network = make_topology(c.topology, c.dim, c.radix);
     c.ib.vc_classes = route_classes_taken(c, *network);
     c.ib.vnets = message_classes_taken(c, *network);
     return c;
@@ -606,10 +621,12 @@ std::optional<std::string> range_problem(const std::string& option, long long va
     return "--" + option + " " + std::to_string(value) + " is out of range: accepted " + accepted;
 }
 
-std::optional<std::string> validate(const RunConfig& given) {
-    if (auto e = topology_problem(given.topology, given.dim, given.radix)) return e;
-    const RunConfig c = with_defaults(given);
-    const std::unique_ptr<Topology> topo = make_topology(c.topology, c.dim, c.radix);
+namespace {
+
+// What is wrong with c (its defaults applied) on its network `topo`, if anything; else `out` holds
+// the run resolved (its sources placed, the torus a folded array runs on, its task and algorithm).
+std::optional<std::string> check(const RunConfig& c, const std::shared_ptr<const Topology>& network, ResolvedRun& out) {
+    const Topology* topo = network.get();
     const TaskInfo* task = find_task(c.task);
     if (!task) return "unknown task '" + c.task + "': accepted tasks are " + task_names();
     if (c.algorithm.empty())
@@ -630,7 +647,7 @@ std::optional<std::string> validate(const RunConfig& given) {
         std::string here;
         for (const AlgorithmEntry* x : algorithms().for_task(task->kind))
             if (x->runs_on(*topo)) here += (here.empty() ? "" : ", ") + x->name;
-        const bool fold = e->foldable && c.topology == "array";
+        const bool fold = e->foldable && !find_topology_type(c.topology)->fold_onto.empty();
         return c.task + "/" + c.algorithm + " does not run on the " + topo->name() + ": accepted for " + c.task + " on the " +
                topo->name() + " are " + (here.empty() ? std::string("none (yet)") : here) +
                (fold ? " (or this torus algorithm through Fig. 1's fold: add --torus-on-array)" : "");
@@ -641,7 +658,8 @@ std::optional<std::string> validate(const RunConfig& given) {
         if (!c.sources.empty()) return std::string("give --sources or --k, not both");
         if (auto e = range_problem("k", static_cast<long long>(std::min<uint64_t>(c.k, INT64_MAX)), c)) return e;
     }
-    if (auto e = validate_sources(with_placed_sources(c), *task, *topo)) return e;
+    const RunConfig placed = with_placed_sources(c, *topo);
+    if (auto e = validate_sources(placed, *task, *topo)) return e;
     if (auto e = validate_traffic(c, *task, *topo)) return e;
     if (task->kind == TaskKind::succ && c.port_model == PortModel::sla)
         return "succ/" + c.algorithm +
@@ -658,7 +676,7 @@ std::optional<std::string> validate(const RunConfig& given) {
         return "--with-prefix applies to " + algorithms_where([](const AlgorithmEntry& e) { return e.takes_with_prefix; }) +
                " only, not to " + c.task + "/" + c.algorithm;
     if (auto e = range_problem("token-flits", c.token_flits, c)) return e;
-    const AlgorithmEntry& algo = *algorithms().find(task->kind, c.algorithm);
+    const AlgorithmEntry& algo = entry;
     if (c.known_sources && !algo.ranks_by_prefix)
         return "--known-sources applies to " + algorithms_where([](const AlgorithmEntry& e) { return e.ranks_by_prefix; }) +
                " (ranks known in advance, no prefix), not to " + c.task + "/" + c.algorithm;
@@ -674,7 +692,10 @@ std::optional<std::string> validate(const RunConfig& given) {
                " splits each packet into d mini-packets of packet_flits/d flits (accepted: " + std::to_string(c.dim) + ", " +
                std::to_string(2 * c.dim) + ", ... up to " + std::to_string(kMaxPacketFlits / c.dim * c.dim) + ")";
     // Folded, the packets are split as on the torus the algorithm runs on.
-    const std::unique_ptr<Topology> folded = c.torus_on_array ? make_topology("torus", c.dim, c.radix) : nullptr;
+    const std::shared_ptr<const Topology> folded =
+        c.torus_on_array
+            ? std::shared_ptr<const Topology>(make_topology(find_topology_type(c.topology)->fold_onto, c.dim, c.radix))
+            : nullptr;
     if (auto e = parts_problem(c.packet_flits, algo, c.task + "/" + c.algorithm, folded ? *folded : *topo)) return e;
     if (auto e = range_problem("sbt-rotation", c.sbt_rotation, c)) return e;
     if (auto e = validate_dynamic(c, *task, *topo)) return e;
@@ -702,7 +723,7 @@ std::optional<std::string> validate(const RunConfig& given) {
             return "--fst needs GTKWave's vcd2fst, which is not installed (accepted: apt-get install gtkwave, or use --vcd)";
     }
     // Last: what fits (the estimate is the least the run takes; what it grows as it goes is not in it).
-    const MemoryEstimate memory = estimate_memory(with_placed_sources(c));
+    const MemoryEstimate memory = estimate_memory(placed);
     const uint64_t limit = c.memory_limit ? c.memory_limit : available_memory();
     if (limit && memory.bytes > limit)
         return "this run needs at least " + memory_words(memory.bytes) + " (the largest part: " + memory.largest +
@@ -710,6 +731,27 @@ std::optional<std::string> validate(const RunConfig& given) {
                (c.memory_limit ? "--memory-limit " + memory_words(limit)
                                : "the " + memory_words(limit) + " this machine has available") +
                ": accepted a smaller run, or --memory-limit above the estimate on a machine that has it";
+    out.config = placed;
+    out.network = network;
+    out.folded = folded;
+    out.task = task;
+    out.algorithm = &algo;
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::variant<ResolvedRun, std::string> resolve_or_problem(const RunConfig& given) {
+    if (auto e = topology_problem(given.topology, given.dim, given.radix)) return *e;
+    const RunConfig c = with_defaults(given);
+    ResolvedRun run;
+    if (auto e = check(c, make_topology(c.topology, c.dim, c.radix), run)) return *e;
+    return run;
+}
+
+std::optional<std::string> validate(const RunConfig& given) {
+    auto r = resolve_or_problem(given);
+    if (const std::string* problem = std::get_if<std::string>(&r)) return *problem;
     return std::nullopt;
 }
 

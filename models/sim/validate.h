@@ -2,14 +2,33 @@
 // bad value and what is accepted (the command prints it and exits 2).
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 
+#include "models/fabric/task.h"
 #include "models/fabric/topology.h"
 #include "models/sim/run.h"
+#include "routers/algorithms/registry.h"
 
 namespace cubecast {
 
+// A run resolved once: its configuration checked and completed (with_defaults(), its sources placed),
+// and what the rest of the run reads from it instead of deriving it again: its network, the torus a
+// folded array runs its algorithm on, its task and its algorithm's registry entry.
+struct ResolvedRun {
+    RunConfig config;
+    std::shared_ptr<const Topology> network;
+    std::shared_ptr<const Topology> folded;  // --torus-on-array: the torus of the same size; else none
+    const TaskInfo* task = nullptr;
+    const AlgorithmEntry* algorithm = nullptr;
+    // The network the algorithm runs on (folded: the torus).
+    const Topology& algorithm_network() const { return folded ? *folded : *network; }
+};
+
+// The run resolved, or the one line that says what is wrong with it (validate()'s).
+std::variant<ResolvedRun, std::string> resolve_or_problem(const RunConfig& c);
 std::optional<std::string> validate(const RunConfig& c);
 // The one statement of each whole-number option's range: "--OPTION V is out of range: accepted ...",
 // or nothing if V is in it. The command line asks it for a value its field cannot hold (negative, too
@@ -31,6 +50,7 @@ RunConfig without_outputs(RunConfig c);
 // The config with kb's sources placed when given as --k K --placement P (for its own dimension).
 // The config must be valid.
 RunConfig with_placed_sources(const RunConfig& c);
+RunConfig with_placed_sources(const RunConfig& c, const Topology& network);  // (its network, built)
 // "WHAT is not a node of the d-cube: accepted 0..N-1".
 std::string not_a_node(const std::string& what, uint64_t dim);  // of the d-cube
 std::string not_a_node(const std::string& what, const Topology& topology);

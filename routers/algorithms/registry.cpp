@@ -67,7 +67,30 @@ const DefaultChoice kDefaults[] = {
     {TaskKind::traffic, "flatfly", "dor"},
 };
 
+// The PMNB dynamic/periods runs in its periods unless told (--pmnb): the split-packet one of the
+// network's paper (004 §V: vb2 on the cube; 001 §6: vbm-split on the torus and the array).
+const std::pair<const char*, const char*> kPeriodPmnb[] = {{"hypercube", "vb2"}, {"torus", "vbm-split"}, {"array", "vbm-split"}};
+
+// The dynamic schemes `cubecast sweep-rho` compares unless told (--schemes): 004 §V's on the cube (its
+// periods with vb2 and vb3, and the baselines; not vb-a0), 001 §6's periods on the torus and the array.
+const std::pair<const char*, std::vector<std::string>> kDynamicSchemes[] = {
+    {"hypercube", {"periods/vb2", "periods/vb3", "direct", "indirect", "greedy"}},
+    {"torus", {"periods/vbm-split", "periods/vbm", "periods/vbm-a0"}},
+    {"array", {"periods/vbm-split", "periods/vbm", "periods/vbm-a0"}}};
+
 }  // namespace
+
+std::vector<std::string> default_dynamic_schemes(const std::string& topology) {
+    for (const auto& [on, schemes] : kDynamicSchemes)
+        if (topology == on) return schemes;
+    return {};
+}
+
+std::string default_period_pmnb(const std::string& topology) {
+    for (const auto& [on, pmnb] : kPeriodPmnb)
+        if (topology == on) return pmnb;
+    return "";
+}
 
 const AlgorithmEntry* default_algorithm(TaskKind task, const Topology& topology) {
     const AlgorithmEntry* first = nullptr;  // where none fits the dimension: its check then says why

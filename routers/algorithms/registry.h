@@ -159,6 +159,11 @@ const AlgorithmEntry* default_algorithm(TaskKind task, const Topology& topology)
 // The topologies on which the entry is its task's default (where its dimension check allows: the
 // quadrants on the 2-D torus only), for `cubecast list`.
 std::vector<std::string> default_on(const AlgorithmEntry& e);
+// The PMNB dynamic/periods runs in its periods on the topology of this name unless told (--pmnb):
+// registry.cpp's table, empty where it has none (validate() then says which it accepts).
+std::string default_period_pmnb(const std::string& topology);
+// The dynamic schemes `cubecast sweep-rho` compares there unless told (registry.cpp's table).
+std::vector<std::string> default_dynamic_schemes(const std::string& topology);
 // The topology a task runs on when none is named: the hypercube if it has an algorithm there, else the
 // first it has one on (registry.cpp's table).
 std::string natural_topology(TaskKind task);

@@ -772,12 +772,22 @@ int dispatch(int argc, char* argv[], bool check_only) {
         return cmd_sweep_rate(rate_config, search ? std::vector<double>{1.0} : rates, search, rate_format, rate_jobs);
     }
     if (sweep_rho->parsed()) {
-        const bool mesh = rho_opts.topology != "hypercube";
         if (auto e = topology_problem(rho_opts.topology, rho_opts.dim, rho_opts.radix)) return bad_input(*e);  // before d is used
-        // vb2 splits into d; on the mesh vbm-split into d, and into two halves of those on the torus.
-        if (sweep_rho->count("--packet-flits") == 0)
-            rho_opts.packet_flits = rho_opts.dim * (rho_opts.topology == "torus" ? 2 : 1);
-        if (sweep_rho->count("--schemes") == 0 && mesh) schemes = {"periods/vbm-split", "periods/vbm", "periods/vbm-a0"};
+        // Packets as the network's split PMNB cuts them (vb2 into d; vbm-split into d, on the torus
+        // into two halves of those), and the network's schemes.
+        if (sweep_rho->count("--packet-flits") == 0) {
+            const auto network = make_topology(rho_opts.topology, rho_opts.dim, rho_opts.radix);
+            const AlgorithmEntry* split = algorithms().find(TaskKind::pmnb, default_period_pmnb(rho_opts.topology));
+            rho_opts.packet_flits = split ? split->parts(*network) : rho_opts.dim;
+        }
+        if (sweep_rho->count("--schemes") == 0) schemes = default_dynamic_schemes(rho_opts.topology);
+        if (schemes.empty()) {
+            std::string with_schemes;
+            for (const TopologyType& t : topology_types())
+                if (!default_dynamic_schemes(t.name).empty()) with_schemes += (with_schemes.empty() ? "" : ", ") + t.name;
+            return bad_input("--topology " + rho_opts.topology + " has no dynamic broadcasting scheme: accepted --topology " +
+                             with_schemes);
+        }
         if (auto err = rho_opts.into(rho_config); !err.empty()) return bad_input(err);
         if (rho_opts.rho || rho_opts.lambda) return bad_input("sweep-rho takes its loads from --rhos, not --rho or --lambda");
         return cmd_sweep_rho(rho_config, rhos, schemes, rho_format, rho_plot, rho_jobs);

@@ -161,7 +161,7 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("run --topology array --dim 1 --radix 5 --task kb --algorithm line-split --k 2", "kb/line-split",
                      "accepted for kb on the array are line");
     expect_bad_input("run --topology torus --dim 1 --radix 4 --router rtl --task kb --algorithm line --k 2", "--topology torus",
-                     "accepted --topology hypercube, or array or torus with --buffering input");
+                     "accepted --topology hypercube, or torus or array with --buffering input");
     // Fig. 1's fold: on the array only, for torus algorithms that keep to their slots, unbounded mla queues.
     expect_bad_input("run --topology torus --dim 2 --radix 4 --task mnb --algorithm quadrant --torus-on-array",
                      "--torus-on-array", "--topology array, not torus");
@@ -222,7 +222,7 @@ TEST(CommandLine, BadRtlInputExitsTwoWithOneLine) {
     // On the array and the torus: the input-buffered router's dimension-order traffic, a power-of-two radix, two
     // ports a dimension.
     const std::string mesh = "run --task traffic --topology array --radix 4 ";
-    expect_bad_input(mesh + "--dim 2 --router rtl", "--topology array", "or array or torus with --buffering input");
+    expect_bad_input(mesh + "--dim 2 --router rtl", "--topology array", "or torus or array with --buffering input");
     expect_bad_input("run --task traffic --topology torus --radix 4 --dim 2 --router rtl --buffering input --algorithm dor-split",
                      "traffic/dor-split on the torus", "accepted traffic/dor");
     expect_bad_input("run --task traffic --topology torus --radix 6 --dim 2 --router rtl --buffering input",
