@@ -10,6 +10,8 @@
 
 #include "models/fabric/mixed_radix.h"
 #include "models/fabric/topology.h"
+#include "models/sim/simulate.h"
+#include "routers/algorithms/registry.h"
 #include "testbenches/tests/mesh_helpers.h"
 
 using namespace cubecast;
@@ -150,4 +152,70 @@ TEST(Topology, MixedRadixDigitsEqualDivision) {
                 ASSERT_EQ(address.digit(node, i), node / weight % s.radix)
                     << s.dim << " digits of radix " << s.radix << ", node " << node;
     }
+}
+
+// A run is resolved once (simulate.h: resolve()): the network it names, built; the torus a folded array
+// runs its algorithm on; its task and the registry's entry for its algorithm (the default where none is
+// named); its sources placed. A bad run is ConfigError with validate()'s line. The registry entries'
+// fold target and Verilog routers name what the checks read: the array folds onto the torus (a
+// registered topology), and only the hypercube has both Verilog routers.
+TEST(Topology, ARunIsResolvedOnceWithItsNetworkAndAlgorithm) {
+    RunConfig c;
+    c.task = "mnb";
+    c.dim = 4;
+    const ResolvedRun cube = resolve(c);
+    EXPECT_STREQ(cube.network->name(), "hypercube");
+    EXPECT_EQ(cube.network->nodes(), 16u);
+    EXPECT_EQ(cube.folded, nullptr);
+    EXPECT_EQ(cube.task->kind, TaskKind::mnb);
+    EXPECT_EQ(cube.algorithm, default_algorithm(TaskKind::mnb, *cube.network));
+    EXPECT_EQ(cube.config.algorithm, cube.algorithm->name);
+    EXPECT_EQ(&cube.algorithm_network(), cube.network.get());
+
+    RunConfig fold;
+    fold.task = "mnb";
+    fold.algorithm = "quadrant";
+    fold.topology = "array";
+    fold.dim = 2;
+    fold.radix = 4;
+    fold.torus_on_array = true;
+    const ResolvedRun folded = resolve(fold);
+    ASSERT_NE(folded.folded, nullptr);
+    EXPECT_STREQ(folded.folded->name(), "torus");
+    EXPECT_TRUE(folded.folded->wraps());
+    EXPECT_EQ(folded.folded->nodes(), 16u);
+    EXPECT_FALSE(folded.network->wraps());
+    EXPECT_EQ(&folded.algorithm_network(), folded.folded.get());
+
+    RunConfig kb;
+    kb.task = "kb";
+    kb.dim = 5;
+    kb.k = 6;
+    const ResolvedRun placed = resolve(kb);
+    EXPECT_EQ(placed.config.sources.size(), 6u);
+    EXPECT_EQ(placed.config.sources, with_placed_sources(with_defaults(kb)).sources);
+
+    RunConfig bad = c;
+    bad.root = 16;
+    const std::optional<std::string> line = validate(bad);
+    ASSERT_TRUE(line.has_value());
+    try {
+        resolve(bad);
+        ADD_FAILURE() << "a root outside the 4-cube resolved";
+    } catch (const ConfigError& e) {
+        EXPECT_EQ(std::string(e.what()), *line);
+    }
+
+    unsigned folding = 0, both = 0;
+    for (const TopologyType& t : topology_types()) {
+        if (!t.fold_onto.empty()) {
+            ++folding;
+            EXPECT_NE(find_topology_type(t.fold_onto), nullptr) << t.name << " folds onto " << t.fold_onto;
+        }
+        both += t.verilog == VerilogRouters::both;
+    }
+    EXPECT_EQ(folding, 1u);
+    EXPECT_EQ(find_topology_type("array")->fold_onto, "torus");
+    EXPECT_EQ(both, 1u);
+    EXPECT_EQ(find_topology_type("hypercube")->verilog, VerilogRouters::both);
 }
