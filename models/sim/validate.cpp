@@ -178,7 +178,7 @@ std::optional<std::string> validate_microarchitecture(const RunConfig& c, const 
         const auto knobs = preset_knobs(c.preset, topo);
         if (!knobs) return "--preset '" + printable(c.preset) + "' is unknown: accepted booksim, noxim";
         for (const std::string& name : c.ib_given)
-            if (knob_text(*knobs, name) != knob_text(c.ib, name))
+            if (!collective_knob(name) && knob_text(*knobs, name) != knob_text(c.ib, name))
                 return "--" + name + " " + knob_text(c.ib, name) + " conflicts with --preset " + c.preset + ", which sets " +
                        knob_text(*knobs, name) + " here: give one of them";
     }
@@ -511,6 +511,8 @@ RunConfig with_defaults(const RunConfig& given) {
         c.buffering = Buffering::input;
         c.ib = *knobs;  // the knobs given on the command line stay (validate() rejects those that conflict)
         for (const std::string& name : c.ib_given) copy_knob(c.ib, given.ib, name);
+        for (const char* name : kKnobs)  // (and the collectives' knobs, which a preset does not set, as given)
+            if (collective_knob(name)) copy_knob(c.ib, given.ib, name);
     }
     // Folded (paper 001 Fig. 1), the algorithm is the torus's.
     const std::string& fold_onto = find_topology_type(c.topology)->fold_onto;

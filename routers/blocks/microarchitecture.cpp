@@ -148,4 +148,9 @@ void copy_knob(InputBuffering& to, const InputBuffering& from, const std::string
     set_knob(to, name, knob_text(from, name));
 }
 
+bool collective_knob(const std::string& name) {
+    return name == "forwarding" || name == "network-interface" || name == "route-classes" || name == "message-classes" ||
+           name == "replication";
+}
+
 }  // namespace cubecast

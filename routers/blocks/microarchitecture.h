@@ -113,6 +113,10 @@ std::string knob_text(const InputBuffering& ib, const std::string& name);
 // if it is not one.
 bool set_knob(InputBuffering& ib, const std::string& name, const std::string& text);
 void copy_knob(InputBuffering& to, const InputBuffering& from, const std::string& name);
+// The collectives' knobs (forwarding through the node, the network interface, route and message
+// classes, replication): a peer's preset leaves them as given (BookSim2 and Noxim run no collectives,
+// so their routers say nothing of them), where it sets every other knob.
+bool collective_knob(const std::string& name);
 
 // Credits travel back on one 64-bit word per link and cycle: 8 bits per virtual channel.
 constexpr unsigned kMaxVcs = 8;

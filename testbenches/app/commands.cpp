@@ -82,13 +82,13 @@ void say_deadlock_check(RunResult& r, const DeadlockCheck& d) {
 // mode in which every collective of the registry keeps its schedule (a phase-timed logic's slot is
 // the router's zero-load hop, which contention in the router can stretch). The words say so, what
 // the routes' graph is in the router, and how to run it there.
-std::string choose_forwarding(RunConfig& c, std::optional<DeadlockCheck>& check) {
+std::string choose_forwarding(RunConfig& c, const RunConfig& resolved, std::optional<DeadlockCheck>& check) {
     if (!check || check->adaptive || find_task(c.task)->kind == TaskKind::traffic || c.knob_given("forwarding") ||
         c.knob_given("network-interface") || c.uses_rtl())
         return "";
     // Neither knob given, with_defaults forwards through the node only a logic timed by the clock: its
     // one mode (validate() refuses any other).
-    if (const RunConfig resolved = with_defaults(c); resolved.ib.forwarding == Forwarding::node) {
+    if (resolved.ib.forwarding == Forwarding::node) {
         c.ib.forwarding = resolved.ib.forwarding;
         c.ib.network_interface = resolved.ib.network_interface;
         return "; forwarded through the node on an all-port network interface, the one mode in which its phases, timed by the "
@@ -112,11 +112,12 @@ int cmd_run(const RunConfig& given, bool json, const RerunPolicy& policy) {
         // is judged once the forwarding mode is chosen: all-port takes an injection input per link).
         RunConfig unbounded = config;
         unbounded.memory_limit = UINT64_MAX;
-        if (auto problem = validate(unbounded)) throw ConfigError(*problem);
-        // Before the run: its routes' channel dependency graph (a child process of its own).
+        const ResolvedRun resolved = resolve(unbounded);
+        // Before the run: its routes' channel dependency graph (a child process of its own), on the
+        // router the run resolved to (a preset's is input-buffered).
         std::optional<DeadlockCheck> check;
-        if (config.buffering == Buffering::input) check = check_deadlock(config);
-        const std::string chosen = choose_forwarding(config, check);
+        if (resolved.config.buffering == Buffering::input) check = check_deadlock(config);
+        const std::string chosen = choose_forwarding(config, resolved.config, check);
         r = run_diagnosed(config, false, policy);
         if (check && !check->adaptive) say_deadlock_check(r, *check);
         r.deadlock_freedom += chosen;

@@ -1247,6 +1247,19 @@ TEST(CommandLine, CheckDeadlockProvesOrNamesACycle) {
     const auto k = nlohmann::json::parse(node.out);
     EXPECT_EQ(k["deadlock_check"]["dependencies"], 0);
     EXPECT_EQ(k["router"]["forwarding"], "node");
+    // A preset sets no collective knob: a collective on its router takes the mode unless told (through
+    // the node, checked: no dependency), and --forwarding router is not a conflict with it.
+    const CliResult preset = cubecast_cli("run --task mnb --dim 4 --preset booksim --json");
+    ASSERT_EQ(preset.code, 0) << preset.err;
+    const auto p = nlohmann::json::parse(preset.out);
+    EXPECT_EQ(p["router"]["forwarding"], "node");
+    EXPECT_EQ(p["router"]["network_interface"], "all-port");
+    EXPECT_EQ(p["deadlock_check"]["dependencies"], 0);
+    const CliResult preset_router = cubecast_cli("run --task mnb --dim 4 --preset booksim --forwarding router --json");
+    ASSERT_EQ(preset_router.code, 0) << preset_router.err;
+    const auto pr = nlohmann::json::parse(preset_router.out);
+    EXPECT_EQ(pr["router"]["forwarding"], "router");
+    EXPECT_GT(pr["deadlock_check"]["dependencies"].get<int>(), 0);
     expect_bad_input("run --task mnb --dim 4 --buffering input --forwarding nodes", "--forwarding 'nodes'",
                      "accepted router, node");
     expect_bad_input("run --task mnb --dim 4 --forwarding node", "--forwarding", "--buffering input");
