@@ -325,15 +325,24 @@ uint64_t trace_rows_at_most(const RunConfig& c, const TaskInfo& task, const Algo
 }
 
 DeadlockCheck check_deadlock(const RunConfig& given) {
+    ResolvedRun run;
+    run.config = with_defaults(given);
+    run.network = make_topology(run.config.topology, run.config.dim, run.config.radix);
+    run.task = find_task(run.config.task);
+    run.algorithm = run.task ? algorithms().find(run.task->kind, run.config.algorithm) : nullptr;
+    return check_deadlock(run);
+}
+
+DeadlockCheck check_deadlock(const ResolvedRun& run) {
     DeadlockCheck d;
-    const RunConfig c = with_defaults(given);
+    const RunConfig& c = run.config;
     if (c.buffering != Buffering::input) {
         d.not_checked = "the ideal router: its output queues take every packet, so nothing waits on a channel";
         return d;
     }
-    const TaskInfo* task = find_task(c.task);
-    const auto topology = make_topology(c.topology, c.dim, c.radix);
-    const AlgorithmEntry* entry = task ? algorithms().find(task->kind, c.algorithm) : nullptr;
+    const TaskInfo* task = run.task;
+    const Topology* topology = run.network.get();
+    const AlgorithmEntry* entry = run.algorithm;
     if (entry && entry->adaptive_routing) {
         d.adaptive = true;
         d.not_checked = "an adaptive routing: its routes depend on the queues; it rests on Duato's escape channels";

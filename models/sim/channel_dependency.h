@@ -77,10 +77,14 @@ struct TaskInfo;
 struct AlgorithmEntry;
 uint64_t trace_rows_at_most(const RunConfig& c, const TaskInfo& task, const AlgorithmEntry* entry, const Topology& t);
 
-// The check for a run configuration (with its defaults applied): the run on the ideal router at the
+// The check for a resolved run (models/sim/validate.h): the run on the ideal router at the
 // transaction level in a child process, its trace in a fresh temporary file (removed after), read
 // into the graph. Not checked (and said why) off the input-buffered router, for an adaptive routing,
 // or for a run too large to trace here.
+struct ResolvedRun;
+DeadlockCheck check_deadlock(const ResolvedRun& run);
+// The same for a configuration not resolved (its defaults applied and its network built here, not
+// validated: the caller has).
 DeadlockCheck check_deadlock(const RunConfig& config);
 
 }  // namespace cubecast

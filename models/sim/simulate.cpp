@@ -68,9 +68,13 @@ IsolatedResult result_from_text(const std::string& text, long peak_rss_kib) {
 }  // namespace
 
 IsolatedResult simulate_isolated(const RunConfig& config) {
-    const ResolvedRun run = resolve(config);  // (here, so the child runs it as resolved)
+    return simulate_isolated(resolve(config));  // (here, so the child runs it as resolved)
+}
+
+IsolatedResult simulate_isolated(const ResolvedRun& run) {
     const ForkOutcome out = run_forked([&] { return simulate_to_text(run); });
     IsolatedResult r = result_from_text(out.text, out.peak_rss_kib);
+    const RunConfig& config = run.config;
     r.result.verilog_routers =
         config.router == RouterChoice::rtl
             ? r.result.nodes

@@ -31,6 +31,7 @@ struct IsolatedResult {
 };
 // Throws ConfigError for a bad configuration and std::runtime_error if the child dies.
 IsolatedResult simulate_isolated(const RunConfig& config);
+IsolatedResult simulate_isolated(const ResolvedRun& run);
 // Configurations config_at(0..count-1), `jobs` at once (0: every core), each in a child of its own;
 // done(i, result) is called in order, as soon as a run and those before it have finished. Throws as
 // simulate_isolated does, for the first configuration (in order) that fails.

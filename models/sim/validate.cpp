@@ -678,17 +678,16 @@ std::optional<std::string> check(const RunConfig& c, const std::shared_ptr<const
         return "--with-prefix applies to " + algorithms_where([](const AlgorithmEntry& e) { return e.takes_with_prefix; }) +
                " only, not to " + c.task + "/" + c.algorithm;
     if (auto e = range_problem("token-flits", c.token_flits, c)) return e;
-    const AlgorithmEntry& algo = entry;
-    if (c.known_sources && !algo.ranks_by_prefix)
+    if (c.known_sources && !entry.ranks_by_prefix)
         return "--known-sources applies to " + algorithms_where([](const AlgorithmEntry& e) { return e.ranks_by_prefix; }) +
                " (ranks known in advance, no prefix), not to " + c.task + "/" + c.algorithm;
-    if (algo.dim_check)
-        if (auto e = algo.dim_check(c.dim)) return e;
-    if (algo.fixed_parts && c.packet_flits % algo.fixed_parts != 0)
-        return "--packet-flits " + std::to_string(c.packet_flits) + " is not a multiple of " + std::to_string(algo.fixed_parts) +
-               ": " + c.task + "/" + c.algorithm + " splits each packet into " + std::to_string(algo.fixed_parts) +
-               " parts (accepted: " + std::to_string(algo.fixed_parts) + ", " + std::to_string(2 * algo.fixed_parts) + ", ...)";
-    if (algo.splits_packets && c.packet_flits % c.dim != 0)
+    if (entry.dim_check)
+        if (auto e = entry.dim_check(c.dim)) return e;
+    if (entry.fixed_parts && c.packet_flits % entry.fixed_parts != 0)
+        return "--packet-flits " + std::to_string(c.packet_flits) + " is not a multiple of " + std::to_string(entry.fixed_parts) +
+               ": " + c.task + "/" + c.algorithm + " splits each packet into " + std::to_string(entry.fixed_parts) +
+               " parts (accepted: " + std::to_string(entry.fixed_parts) + ", " + std::to_string(2 * entry.fixed_parts) + ", ...)";
+    if (entry.splits_packets && c.packet_flits % c.dim != 0)
         return "--packet-flits " + std::to_string(c.packet_flits) + " is not a multiple of d = " + std::to_string(c.dim) + ": " +
                c.task + "/" + c.algorithm +
                " splits each packet into d mini-packets of packet_flits/d flits (accepted: " + std::to_string(c.dim) + ", " +
@@ -698,12 +697,12 @@ std::optional<std::string> check(const RunConfig& c, const std::shared_ptr<const
         c.torus_on_array
             ? std::shared_ptr<const Topology>(make_topology(find_topology_type(c.topology)->fold_onto, c.dim, c.radix))
             : nullptr;
-    if (auto e = parts_problem(c.packet_flits, algo, c.task + "/" + c.algorithm, folded ? *folded : *topo)) return e;
+    if (auto e = parts_problem(c.packet_flits, entry, c.task + "/" + c.algorithm, folded ? *folded : *topo)) return e;
     if (auto e = range_problem("sbt-rotation", c.sbt_rotation, c)) return e;
     if (auto e = validate_dynamic(c, *task, *topo)) return e;
-    if (auto e = validate_microarchitecture(c, algo, folded ? *folded : *topo)) return e;  // (before the RTL build's own limits)
+    if (auto e = validate_microarchitecture(c, entry, folded ? *folded : *topo)) return e;  // (before the RTL build's own limits)
     if (auto e = validate_rtl(c, *topo)) return e;
-    if (auto e = validate_clock_timed(c, algo, folded ? *folded : *topo)) return e;
+    if (auto e = validate_clock_timed(c, entry, folded ? *folded : *topo)) return e;
     if (auto e = validate_level(c)) return e;
     if (auto e = output_problem("--trace", c.trace_path)) return e;
     if (auto e = output_problem("--link-load", c.link_load_path)) return e;
@@ -737,7 +736,7 @@ std::optional<std::string> check(const RunConfig& c, const std::shared_ptr<const
     out.network = network;
     out.folded = folded;
     out.task = task;
-    out.algorithm = &algo;
+    out.algorithm = &entry;
     return std::nullopt;
 }
 

@@ -730,9 +730,10 @@ int dispatch(int argc, char* argv[], bool check_only) {
     if (check->parsed()) {
         if (auto err = check_command.common.into(check_command.config); !err.empty()) return bad_input(err);
         check_command.config.command_line = join_args(argc, argv);
-        if (auto e = validate(check_command.config)) return bad_input(*e);
+        auto resolved = resolve_or_problem(check_command.config);
+        if (const std::string* problem = std::get_if<std::string>(&resolved)) return bad_input(*problem);
         if (check_only) return kExitOk;
-        return cmd_check_deadlock(check_command.config, check_command.json);
+        return cmd_check_deadlock(std::get<ResolvedRun>(resolved), check_command.json);
     }
     if (check_only) return kExitOk;  // (the other commands check their runs as they make them)
     if (list->parsed()) return cmd_list(list_json);

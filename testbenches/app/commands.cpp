@@ -45,18 +45,18 @@ int exit_code_for(RunStatus s) {
 // The run goes in a child process (one SystemC elaboration per process), so that a stalled run can
 // be tried again with what might run it (stall_remedies.h). in_this_process: simulate here (a process
 // of its own already, as an experiment's point is): no tries then.
-RunResult run_diagnosed(const RunConfig& config, bool in_this_process = false, const RerunPolicy& policy = {}) {
-    RunResult r = in_this_process ? simulate(config) : simulate_isolated(config).result;
+RunResult run_diagnosed(const ResolvedRun& run, bool in_this_process = false, const RerunPolicy& policy = {}) {
+    RunResult r = in_this_process ? simulate(run) : simulate_isolated(run).result;
     if (in_this_process) return r;
     if (!r.stalled || r.stall_diagnosis.empty()) return r;
-    r.stall_diagnosis += what_would_run_it(config, r, policy);
+    r.stall_diagnosis += what_would_run_it(run.config, r, policy);
     return r;
 }
 
 std::string run_point_json(const RunConfig& config) {
     // (A bounded run's stall is tried with unbounded queues: that needs this process unelaborated. An
     // input-buffered point's stall is not tried: a point has no time to spare.)
-    const RunResult r = run_diagnosed(config, config.queue_depth == 0);
+    const RunResult r = run_diagnosed(resolve(config), config.queue_depth == 0);
     const int exit = r.output_errors.empty() ? exit_code_for(r.status) : kExitBadInput;
     return nlohmann::json{{"exit", exit}, {"result", to_json(r, false)}}.dump();
 }
@@ -112,13 +112,17 @@ int cmd_run(const RunConfig& given, bool json, const RerunPolicy& policy) {
         // is judged once the forwarding mode is chosen: all-port takes an injection input per link).
         RunConfig unbounded = config;
         unbounded.memory_limit = UINT64_MAX;
-        const ResolvedRun resolved = resolve(unbounded);
+        ResolvedRun resolved = resolve(unbounded);
         // Before the run: its routes' channel dependency graph (a child process of its own), on the
         // router the run resolved to (a preset's is input-buffered).
         std::optional<DeadlockCheck> check;
-        if (resolved.config.buffering == Buffering::input) check = check_deadlock(config);
+        if (resolved.config.buffering == Buffering::input) {
+            resolved.config.memory_limit = config.memory_limit;  // (the dry run's bound, as the run's)
+            check = check_deadlock(resolved);
+        }
         const std::string chosen = choose_forwarding(config, resolved.config, check);
-        r = run_diagnosed(config, false, policy);
+        // The run as it goes: resolved again, with the forwarding chosen and its memory judged.
+        r = run_diagnosed(resolve(config), false, policy);
         if (check && !check->adaptive) say_deadlock_check(r, *check);
         r.deadlock_freedom += chosen;
     } catch (const ConfigError& e) {
@@ -143,14 +147,15 @@ int cmd_run(const RunConfig& given, bool json, const RerunPolicy& policy) {
     return exit_code_for(r.status);
 }
 
-int cmd_check_deadlock(const RunConfig& config, bool json) {
+int cmd_check_deadlock(const ResolvedRun& run, bool json) {
+    const RunConfig& config = run.config;
     if (config.buffering != Buffering::input) {
         print_error("--buffering " + std::string(buffering_name(config.buffering)) +
                     ": the ideal router's output queues take every packet, so it cannot deadlock; check-deadlock checks "
                     "the input-buffered router: accepted --buffering input");
         return kExitBadInput;
     }
-    const DeadlockCheck d = check_deadlock(config);
+    const DeadlockCheck d = check_deadlock(run);
     if (d.adaptive) {
         print_error("--algorithm " + config.algorithm + ": " + d.not_checked +
                     ", not fixed routes to check: accepted the collectives and the oblivious routings");

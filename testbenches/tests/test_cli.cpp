@@ -1260,6 +1260,11 @@ TEST(CommandLine, CheckDeadlockProvesOrNamesACycle) {
     const auto pr = nlohmann::json::parse(preset_router.out);
     EXPECT_EQ(pr["router"]["forwarding"], "router");
     EXPECT_GT(pr["deadlock_check"]["dependencies"].get<int>(), 0);
+    // check-deadlock checks the router the preset resolves to (input-buffered, forwarding in the router
+    // unless told), with the same graph as the run's.
+    const CliResult preset_check = cubecast_cli("check-deadlock --task mnb --dim 4 --preset booksim --json");
+    EXPECT_EQ(preset_check.code, 1) << preset_check.err;
+    EXPECT_EQ(nlohmann::json::parse(preset_check.out)["dependencies"], pr["deadlock_check"]["dependencies"]);
     expect_bad_input("run --task mnb --dim 4 --buffering input --forwarding nodes", "--forwarding 'nodes'",
                      "accepted router, node");
     expect_bad_input("run --task mnb --dim 4 --forwarding node", "--forwarding", "--buffering input");
