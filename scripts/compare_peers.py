@@ -45,8 +45,14 @@ EXPERIMENTS = [
     ("cube6_uniform_f1", "6-cube, uniform, 1-flit packets, e-cube",
      ["--topology", "hypercube", "--dim", "6", "--algorithm", "ecube"], {"topology": "mesh", "k": 2, "n": 6}, None, "uniform", 1),
 ]
-# The experiments of the matched comparison (--matched): the ones above but the last two only there.
+EXPERIMENTS.append(("torus8_uniform_f1", "8x8 torus, uniform, 1-flit packets, DOR",
+                    ["--topology", "torus", "--dim", "2", "--radix", "8", "--algorithm", "dor"], {"topology": "torus", "k": 8, "n": 2},
+                    None, "uniform", 1))
+# The power comparison's (--power): the presets' experiments.
+POWER_EXPERIMENTS = ["mesh8_uniform_f1", "mesh8_uniform_f4", "cube6_uniform_f1", "torus8_uniform_f1"]
+# The experiments of the matched comparison (--matched): the ones above but the last three only there.
 FIRST_SIX = [e[0] for e in EXPERIMENTS[:6]]
+MATCHED = [e[0] for e in EXPERIMENTS if e[0] != "torus8_uniform_f1"]
 
 NOXIM_TRAFFIC = {"uniform": "random", "transpose": "transpose1"}
 
@@ -67,13 +73,13 @@ def run_cubecast(args, topo, pattern, flits, load, level, warmup, window, extra=
     start = out.find("{")
     j = json.loads(out[start:out.rfind("}") + 1])
     t = j["traffic"]
-    return {"latency": t["mean_latency_cycles"], "accepted": t["accepted"], "saturated": t["saturated"],
+    return {"json": j, "latency": t["mean_latency_cycles"], "accepted": t["accepted"], "saturated": t["saturated"],
             "seconds": j["wall_seconds"], "wall": seconds, "peak": peak, "flit_hops": j["flits_moved"],
             "hops": t["mean_hops"], "cycles": j["simulated_cycles"], "zero_load": t["zero_load_latency_cycles"],
             "bound": t.get("channel_load_bound", {}).get("saturation_bound", float("nan"))}
 
 
-def run_booksim(args, net, pattern, flits, load, warmup, window, workdir, seed=1):
+def run_booksim(args, net, pattern, flits, load, warmup, window, workdir, seed=1, extra_cfg=""):
     vcs = 2 if net["topology"] == "torus" else 1  # BookSim's torus DOR needs a dateline VC pair
     cfg = f"""topology = {net['topology']};
 k = {net['k']};
@@ -103,7 +109,7 @@ sample_period = {window};
 max_samples = 2;
 sim_count = 1;
 seed = {seed};
-"""
+{extra_cfg}"""
     path = os.path.join(workdir, f"booksim-{os.getpid()}.cfg")  # one per process: runs may share the folder
     with open(path, "w") as f:
         f.write(cfg)
@@ -112,7 +118,7 @@ seed = {seed};
     acc = re.findall(r"Accepted flit rate average\s*=\s*([\d.]+)", out)
     cycles = re.findall(r"Time taken is (\d+) cycles", out)
     unstable = "unstable" in out.lower() or not lat
-    return {"latency": float(lat[-1]) if lat else float("nan"), "accepted": float(acc[-1]) if acc else float("nan"),
+    return {"output": out, "latency": float(lat[-1]) if lat else float("nan"), "accepted": float(acc[-1]) if acc else float("nan"),
             "saturated": unstable, "wall": seconds, "peak": peak, "cycles": int(cycles[-1]) if cycles else warmup + window}
 
 
@@ -165,6 +171,9 @@ def main():
     ap.add_argument("--experiments", default="", help="comma list of experiment names (default: all)")
     ap.add_argument("--seeds", type=int, default=5,
                     help="--matched: seeds per load below 90 %% of the peer's saturation, for the under-load column (default 5)")
+    ap.add_argument("--power", action="store_true",
+                    help="power per block: cubecast --preset booksim --power default against BookSim2's power module (sim_power 1, "
+                         "its own src/power/techfile.txt) on the presets' experiments at three loads each")
     ap.add_argument("--matched", action="store_true",
                     help="cubecast's input-buffered router set as each peer's (--preset booksim, --preset noxim) instead of its ideal router")
     args = ap.parse_args()
@@ -172,9 +181,12 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     warmup, window = (1000, 1000) if args.quick else (4000, 4000)
     speed_rows = []
-    default = EXPERIMENTS if args.matched else [e for e in EXPERIMENTS if e[0] in FIRST_SIX]
+    default = [e for e in EXPERIMENTS if e[0] in (MATCHED if args.matched else FIRST_SIX)]
     by_name = {e[0]: e for e in EXPERIMENTS}
     chosen = [by_name[x] for x in args.experiments.split(",") if x in by_name] if args.experiments else default
+    if args.power:
+        return power(args, [by_name[x] for x in args.experiments.split(",") if x in by_name] if args.experiments
+                     else [by_name[x] for x in POWER_EXPERIMENTS], warmup, window)
     if args.matched:
         return matched(args, chosen, warmup, window)
     for name, title, topo, net, mesh, pattern, flits in chosen:
@@ -341,6 +353,90 @@ def matched(args, chosen, warmup, window):
             f.write(f"| {name} | {peer} | {fmt(zc)} / {fmt(zp)} | {100 * (zc - zp) / zp:+.1f} % | {fmt(sc, 3)} / {fmt(sp, 3)} | "
                     f"{100 * (sc - sp) / sp:+.1f} % | {under} |\n")
     print("tables and plots in", args.out)
+
+
+# BookSim2's power summary lines and cubecast's JSON names for them.
+POWER_BLOCKS = [("channel_wire", "Channel Wire Power"), ("channel_clock", "Channel Clock Power"),
+                ("channel_retiming", "Channel Retiming Power"), ("channel_leakage", "Channel Leakage Power"),
+                ("input_read", "Input Read Power"), ("input_write", "Input Write Power"), ("input_leakage", "Input Leakage Power"),
+                ("switch_traversal", "Switch Power"), ("switch_control", "Switch Control Power"),
+                ("switch_leakage", "Switch Leakage Power"), ("output_retiming", "Output DFF Power"),
+                ("output_clock", "Output Clk Power"), ("output_control", "Output Control Power"), ("total", "Total Power")]
+# Priced per channel, whatever carries flits: where BookSim2 builds channels that carry nothing (a mesh's
+# edge channels, the 2-ary n-mesh's second channel between two nodes), its channel clock and leakage
+# are larger by its channel count over cubecast's.
+PER_CHANNEL = {"channel_clock", "channel_leakage"}
+
+
+def booksim_channels(net):
+    nodes = net["k"] ** net["n"]
+    return 2 * net["n"] * nodes + 2 * nodes  # its network channels (2n a router, used or not), injection and ejection
+
+
+def power(args, chosen, warmup, window):
+    """Power per block: cubecast's input-buffered router set as BookSim2's (--preset booksim, --self-packets)
+    with --power default, against BookSim2 with sim_power 1 on its own technology file, same loads, same
+    cycles, 64-bit channels; one table per experiment (watts, and the difference)."""
+    techfile = os.path.join(os.path.dirname(args.booksim), "power", "techfile.txt")
+    if not os.path.exists(techfile):
+        raise SystemExit(f"compare_peers.py: {techfile} is missing: --power needs BookSim2's source folder as built by compare-peers.sh")
+    extra_cfg = f"sim_power = 1;\ntech_file = {techfile};\nchannel_width = 64;\npower_output_file = /dev/null;\n"
+    summary = []
+    for name, title, topo, net, mesh, pattern, flits in chosen:
+        if net["topology"] == "torus":
+            topo = [x if x != "dor" else "dor-split" for x in topo]
+        loads = [0.05, 0.1, 0.15] if net["topology"] == "mesh" and net["k"] > 2 and flits == 1 else [0.1, 0.2, 0.3]  # (below saturation)
+        # BookSim2 builds a 2-ary n-mesh for the n-cube: routers of 2n + 1 ports (half their network
+        # ports unconnected), so what scales with the ports differs by construction, not by activity.
+        structural = set() if net["k"] > 2 else {"input_leakage", "switch_traversal", "switch_control", "switch_leakage",
+                                                   "output_clock", "total"}
+        columns = []
+        for load in loads:
+            c = run_cubecast(args, topo, pattern, flits, load, "cycle", warmup, window, ("--preset", "booksim", "--self-packets", "--power", "default"))
+            b = run_booksim(args, net, pattern, flits, load, warmup, window, args.out, 1, extra_cfg)
+            theirs = {}
+            for key, label in POWER_BLOCKS:
+                m = re.findall(re.escape(label) + r":\s*([-\d.eE+]+)", b["output"])
+                theirs[key] = float(m[-1]) if m else float("nan")
+            mine = c["json"]["power"]["watts"]
+            columns.append((load, mine, theirs, c["json"]["power"]["channels"], c["cycles"], b["cycles"]))
+            print(f"{name} load {load}: cubecast {mine['total']:.4f} W, BookSim2 {theirs['total']:.4f} W", flush=True)
+        ours_channels, their_channels = columns[0][3], booksim_channels(net)
+        with open(os.path.join(args.out, name + "_power.md"), "w") as f:
+            f.write(f"### {title}\n\nWatts per block at each offered load (flits/node/cycle); cubecast prices its "
+                    f"{ours_channels} channels, BookSim2 its {their_channels}.\n\n| block |"
+                    + "".join(f" {l}: cubecast | BookSim2 | diff |" for l, *_ in columns) + "\n|---|"
+                    + "---|---|---|" * len(columns) + "\n")
+            for key, label in POWER_BLOCKS:
+                f.write(f"| {key.replace('_', ' ')} |")
+                for load, mine, theirs, *_ in columns:
+                    d = mine[key] / theirs[key] - 1 if theirs[key] else float("nan")
+                    note = ""
+                    if key in PER_CHANNEL and ours_channels != their_channels:
+                        per = (mine[key] / ours_channels) / (theirs[key] / their_channels) - 1
+                        note = f" ({per * 100:+.2f} % a channel)"
+                    f.write(f" {mine[key]:.4g} | {theirs[key]:.4g} | {d * 100:+.2f} %{note} |")
+                    if key in structural or (key == "total" and ours_channels != their_channels):
+                        continue  # (the total holds the channels' difference in count)
+                    if key not in PER_CHANNEL or ours_channels == their_channels:
+                        summary.append((name, load, key, d))
+                    else:
+                        summary.append((name, load, key + " a channel", per))
+                f.write("\n")
+            if structural:
+                f.write(f"\nBookSim2's {net['n']}-cube is its 2-ary {net['n']}-mesh: routers of {2 * net['n'] + 1} ports against "
+                        f"cubecast's {net['n'] + 1}, so its {', '.join(sorted(k.replace('_', ' ') for k in structural if k != 'total'))} "
+                        "(and the total) differ by construction.\n")
+            f.write("\nCycles averaged over: " + ", ".join(f"{l}: cubecast {cc}, BookSim2 {bc}" for l, _, _, _, cc, bc in columns) + "\n")
+    worst = max(summary, key=lambda x: abs(x[3]) if x[3] == x[3] else 0)
+    with open(os.path.join(args.out, "power_summary.md"), "w") as f:
+        f.write("| experiment | load | largest difference (block) |\n|---|---|---|\n")  # (of the blocks built alike)
+        for name in dict.fromkeys(s[0] for s in summary):
+            for load in dict.fromkeys(s[1] for s in summary if s[0] == name):
+                rows = [s for s in summary if s[0] == name and s[1] == load and s[3] == s[3]]
+                w = max(rows, key=lambda x: abs(x[3]))
+                f.write(f"| {name} | {load} | {w[3] * 100:+.2f} % ({w[2].replace('_', ' ')}) |\n")
+    print(f"largest difference: {worst[3] * 100:+.2f} % ({worst[0]}, load {worst[1]}, {worst[2]}); tables in {args.out}")
 
 
 if __name__ == "__main__":

@@ -250,7 +250,11 @@ void Network::build_cycle_level(const LogicFactory& make_logic, const PacketForm
 
 Network::~Network() = default;
 
-void Network::start_of_simulation() { simulation_started_ = std::chrono::steady_clock::now(); }
+void Network::start_of_simulation() {
+    if (activity_detail())
+        for (auto& router : routers_) router->keep_activity_detail();
+    simulation_started_ = std::chrono::steady_clock::now();
+}
 
 // The cycle level's supervision, on the falling edge while the run phase lasts.
 void Network::after_edge() {

@@ -43,6 +43,7 @@ RunResult Network::run() {
         r.traffic = traffic_->summarize();
         summarize_links(*r.traffic, r.output_errors);
     }
+    report_activity(r, cycles);
     r.wall_seconds = wall;
     if (wall > 0) {
         r.router_cycles_per_second = static_cast<double>(topology_->nodes()) * static_cast<double>(cycles) / wall;

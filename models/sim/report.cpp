@@ -274,6 +274,27 @@ void print_table(std::ostream& os, const RunResult& r) {
             : "not judged: the run did not finish (" +
                   (r.left_in_routers ? std::to_string(*r.left_in_routers) : std::string("uncounted")) +
                   " packets inside routers)");
+    if (r.activity && r.activity->link_toggles) {  // (asked for: --power, --stats)
+        const ActivityTotals& a = *r.activity;
+        row(os, "activity",
+            std::to_string(a.buffer_writes) + " buffer writes, " + std::to_string(a.buffer_reads) + " reads, " +
+                std::to_string(a.crossings) + " crossbar traversals, " + std::to_string(a.link_flits) + " link flits (" +
+                std::to_string(*a.link_toggles) + " bit toggles), " + std::to_string(a.node_flits) + " to the nodes, " +
+                std::to_string(a.vc_grants) + " VC and " + std::to_string(a.switch_grants) + " switch grants, " +
+                std::to_string(a.credits) + " credits");
+    }
+    if (r.power) {
+        const PowerReport& p = *r.power;
+        std::ostringstream s;
+        s << std::setprecision(4) << p.total() << " W (channels "
+          << p.channel_wire + p.channel_clock + p.channel_retiming + p.channel_leakage << ", input buffers "
+          << p.input_read + p.input_write + p.input_leakage << ", crossbar "
+          << p.switch_traversal + p.switch_control + p.switch_leakage << ", output modules "
+          << p.output_retiming + p.output_clock + p.output_control << "; leakage "
+          << p.channel_leakage + p.input_leakage + p.switch_leakage << "), " << p.energy() * 1e6 << " uJ over " << p.cycles
+          << " cycles at " << p.clock_hz / 1e9 << " GHz; area " << p.area() << " mm2";
+        row(os, "power", s.str());
+    }
     {
         std::ostringstream s;
         s << std::fixed << std::setprecision(3) << r.wall_seconds << " s, " << human(r.router_cycles_per_second)

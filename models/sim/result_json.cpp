@@ -264,6 +264,44 @@ json to_json(const RunResult& r, bool with_per_node) {
                                       ? json{{"flits_owed", r.peak_flits_owed}, {"injection_flits", r.peak_injection_flits}}
                                       : json{{"flits_owed", nullptr}, {"injection_flits", nullptr}};
     if (r.vc_depth_needed) j["vc_depth_needed"] = *r.vc_depth_needed;
+    if (r.activity) {
+        const ActivityTotals& a = *r.activity;
+        j["activity"] = {{"buffer_writes", a.buffer_writes}, {"buffer_reads", a.buffer_reads},
+                         {"crossings", a.crossings},         {"link_flits", a.link_flits},
+                         {"node_flits", a.node_flits},       {"vc_grants", a.vc_grants},
+                         {"switch_grants", a.switch_grants}, {"credits", a.credits}};
+        if (a.link_toggles) j["activity"]["link_toggles"] = *a.link_toggles;
+    }
+    if (r.power) {
+        const PowerReport& p = *r.power;
+        j["power"] = {{"techfile", p.techfile},
+                      {"channel_width_bits", p.channel_width},
+                      {"cycles", p.cycles},
+                      {"clock_hz", p.clock_hz},
+                      {"channels", p.channels},
+                      {"watts",
+                       {{"channel_wire", p.channel_wire},
+                        {"channel_clock", p.channel_clock},
+                        {"channel_retiming", p.channel_retiming},
+                        {"channel_leakage", p.channel_leakage},
+                        {"input_read", p.input_read},
+                        {"input_write", p.input_write},
+                        {"input_leakage", p.input_leakage},
+                        {"switch_traversal", p.switch_traversal},
+                        {"switch_control", p.switch_control},
+                        {"switch_leakage", p.switch_leakage},
+                        {"output_retiming", p.output_retiming},
+                        {"output_clock", p.output_clock},
+                        {"output_control", p.output_control},
+                        {"total", p.total()}}},
+                      {"energy_joules", p.energy()},
+                      {"area_mm2",
+                       {{"channel", p.area_channel},
+                        {"switch", p.area_switch},
+                        {"input", p.area_input},
+                        {"output", p.area_output},
+                        {"total", p.area()}}}};
+    }
     if (r.deadlock_check) j["deadlock_check"] = deadlock_check_json(*r.deadlock_check);
     if (!r.chosen.empty()) j["chosen"] = r.chosen;  // (what the run chose because the command did not say)
     if (!r.remedies.empty()) {
@@ -387,6 +425,32 @@ RunResult result_from_json(const json& j) {
         }
     }
     if (j.contains("vc_depth_needed")) r.vc_depth_needed = j.at("vc_depth_needed").get<unsigned>();
+    if (j.contains("activity")) {
+        const json& a = j.at("activity");
+        ActivityTotals t;
+        t.buffer_writes = a.at("buffer_writes"), t.buffer_reads = a.at("buffer_reads"), t.crossings = a.at("crossings");
+        t.link_flits = a.at("link_flits"), t.node_flits = a.at("node_flits"), t.vc_grants = a.at("vc_grants");
+        t.switch_grants = a.at("switch_grants"), t.credits = a.at("credits");
+        if (a.contains("link_toggles")) t.link_toggles = a.at("link_toggles").get<uint64_t>();
+        r.activity = t;
+    }
+    if (j.contains("power")) {
+        const json& p = j.at("power");
+        const json& w = p.at("watts");
+        const json& area = p.at("area_mm2");
+        PowerReport q;
+        q.techfile = p.at("techfile"), q.channel_width = p.at("channel_width_bits"), q.cycles = p.at("cycles");
+        q.clock_hz = p.at("clock_hz"), q.channels = p.at("channels");
+        q.channel_wire = w.at("channel_wire"), q.channel_clock = w.at("channel_clock");
+        q.channel_retiming = w.at("channel_retiming"), q.channel_leakage = w.at("channel_leakage");
+        q.input_read = w.at("input_read"), q.input_write = w.at("input_write"), q.input_leakage = w.at("input_leakage");
+        q.switch_traversal = w.at("switch_traversal"), q.switch_control = w.at("switch_control");
+        q.switch_leakage = w.at("switch_leakage"), q.output_retiming = w.at("output_retiming");
+        q.output_clock = w.at("output_clock"), q.output_control = w.at("output_control");
+        q.area_channel = area.at("channel"), q.area_switch = area.at("switch"), q.area_input = area.at("input");
+        q.area_output = area.at("output");
+        r.power = q;
+    }
     if (j.contains("deadlock_check")) {
         const json& k = j.at("deadlock_check");
         DeadlockCheck d;

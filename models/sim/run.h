@@ -12,6 +12,7 @@
 #include "models/fabric/slots.h"
 #include "models/fabric/task.h"
 #include "models/fabric/traffic.h"
+#include "models/sim/power_model.h"
 #include "routers/blocks/microarchitecture.h"
 #include "routers/logic/control_logic.h"
 #include "routers/logic/port_model.h"
@@ -46,6 +47,8 @@ struct RunConfig {
     std::string link_load_path;     // task traffic: per-link CSV (src,dst,port,flits,utilisation,channel_load), empty = none
     std::string vcd_path;           // VCD (+ .gtkw beside it), empty = none
     std::string fst_path;           // the same waves as FST (converted with GTKWave's vcd2fst), empty = none
+    std::string stats_path;         // per-router and per-link statistics CSV (--stats), empty = none
+    std::string power;              // a technology file, or "default": the run's power and energy (power_model.h); empty = none
     std::string command_line;       // recorded in the trace header
     std::vector<uint32_t> sources;  // kb: the broadcasting node of each packet (may repeat)
     std::vector<uint32_t> targets;  // monotone: the destinations (distinct, as many as sources)
@@ -187,6 +190,14 @@ struct Remedy {
     uint64_t cycles = 0;  // finishes: its completion
 };
 
+// What the routers' blocks did over the run (routers/blocks/activity.h), summed over the network;
+// link_toggles only where the run kept the breakdown (--power, --stats).
+struct ActivityTotals {
+    uint64_t buffer_writes = 0, buffer_reads = 0, crossings = 0, link_flits = 0, node_flits = 0;
+    uint64_t vc_grants = 0, switch_grants = 0, credits = 0;
+    std::optional<uint64_t> link_toggles;
+};
+
 struct RunResult {
     RunStatus status = RunStatus::ok;
     std::string task, algorithm, paper, claim;
@@ -259,7 +270,9 @@ struct RunResult {
     std::vector<Remedy> remedies;                           // a stall: the changes tried, and how each went
     std::vector<std::pair<std::string, uint64_t>> tallies;  // counts the logics kept (e.g. periods)
     std::optional<DynamicResult> dynamic;
-    std::optional<TrafficResult> traffic;  // task traffic
+    std::optional<TrafficResult> traffic;    // task traffic
+    std::optional<ActivityTotals> activity;  // where every router counts it (the input-buffered SystemC router)
+    std::optional<PowerReport> power;        // --power
 };
 
 }  // namespace cubecast

@@ -497,6 +497,8 @@ RunConfig without_outputs(RunConfig c) {
     c.fst_path.clear();
     c.delays_path.clear();
     c.link_load_path.clear();
+    c.stats_path.clear();
+    c.power.clear();
     c.progress = false;
     c.chosen.clear();
     return c;
@@ -707,6 +709,18 @@ std::optional<std::string> check(const RunConfig& c, const std::shared_ptr<const
     if (auto e = output_problem("--trace", c.trace_path)) return e;
     if (auto e = output_problem("--link-load", c.link_load_path)) return e;
     if (auto e = output_problem("--delays", c.delays_path)) return e;
+    if (auto e = output_problem("--stats", c.stats_path)) return e;
+    if (!c.power.empty() || !c.stats_path.empty()) {
+        const std::string option = !c.power.empty() ? "--power" : "--stats";
+        if (c.buffering != Buffering::input || c.uses_rtl())
+            return option +
+                   " counts the input-buffered SystemC router's blocks: accepted --buffering input (or a preset), "
+                   "without --router rtl or --rtl-nodes";
+    }
+    if (!c.power.empty()) {
+        auto tech = read_techfile(c.power);
+        if (const std::string* problem = std::get_if<std::string>(&tech)) return *problem;
+    }
     if (!c.vcd_path.empty() && !has_extension(c.vcd_path, ".vcd"))
         return "--vcd '" + printable(c.vcd_path) + "' must name a .vcd file";
     if (!c.fst_path.empty() && !has_extension(c.fst_path, ".fst"))

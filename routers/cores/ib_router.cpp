@@ -180,6 +180,7 @@ void InputBufferedRouter::accept_flit(unsigned p, unsigned vc, uint64_t flit) {
         return;
     }
     c.push(flit);
+    activity_.write(p);
     in_units_.mark_active(p * ib_.vcs + vc);
     max_occupancy_ = std::max(max_occupancy_, c.occupancy());
     note_occupancy(p);
@@ -305,6 +306,7 @@ void InputBufferedRouter::consume(VirtualChannel& c) {
     for (unsigned i = 0; i < c.length; ++i) {
         if (i >= packet.header_flits) packet.payload.push_back(c.front_flit());
         c.pop();
+        activity_.read(p);
         if (p < ports_) owe_credit(p, vc);
     }
     note_occupancy(p);
@@ -458,6 +460,7 @@ void InputBufferedRouter::inject_flit(unsigned j) {
     VirtualChannel& c = channel(input, static_cast<unsigned>(in.vc));
     if (c.occupancy() >= ib_.vc_depth || in.free_at > cycle_) return;
     c.push(in.packet.flit(in.flit));
+    activity_.write(input);
     in_units_.mark_active(input * ib_.vcs + static_cast<unsigned>(in.vc));
     in.free_at = cycle_ + ib_.link_period;
     max_occupancy_ = std::max(max_occupancy_, c.occupancy());

@@ -116,6 +116,7 @@ public:
     // pair on a torus), the others adaptive; 0 if there are too few virtual channels for them.
     static unsigned escape_vcs(const Topology& topology, const InputBuffering& ib);
     void note_links_in(std::vector<size_t>* touched) override { touched_ = touched; }
+    void keep_activity_detail() override { activity_.keep_detail(inputs_, ports_); }
 
 private:
     void end_of_elaboration() override;
@@ -164,6 +165,7 @@ private:
     CopyList injected_copies(const PendingInjection& pending, bool own);
     void note_made();
     void owe_credit(unsigned p, unsigned vc) {
+        ++activity_.credits;
         touch_in(p);
         credits_out_[p] += uint64_t{1} << (8 * vc);
         credit_mask_ |= 1u << p;

@@ -116,6 +116,7 @@ void InputBufferedRouter::allocate_vcs() {
     if (!asked) return;
     acted_ = true;
     for (unsigned iv : va_.allocate()) {
+        ++activity_.vc_grants;
         VirtualChannel& c = in_units_.at(iv);
         const unsigned w = va_.granted_vc(iv);
         PacketCopy& k = per_branch_ ? c.copies[c.asking] : c.branch();
@@ -179,7 +180,10 @@ void InputBufferedRouter::allocate_switch_and_traverse() {
         asked = true;
     });
     if (!asked) return;
-    for (unsigned p : sa_.allocate()) traverse(p, sa_.granted_vc(p), sa_.granted_out(p));
+    for (unsigned p : sa_.allocate()) {
+        ++activity_.switch_grants;
+        traverse(p, sa_.granted_vc(p), sa_.granted_out(p));
+    }
 }
 
 // One flit of the crossing copy through the crossbar: onto output `out`'s link, or to the node; its
@@ -189,6 +193,8 @@ void InputBufferedRouter::traverse(unsigned p, unsigned vc, unsigned out) {
     const PacketCopy& k = c.branch();
     const uint64_t flit = c.flit(k.read);
     crossbar_.cross(out, cycle_);
+    activity_.read(p);
+    activity_.cross(p, out);
     if (out < ports_) {
         send_on_link(out, c, k, flit);
     } else {
@@ -223,6 +229,7 @@ void InputBufferedRouter::send_on_link(unsigned out, const VirtualChannel& c, co
         b.vc->write(out_[out].index, static_cast<uint8_t>(w));
     }
     touch_out(out);
+    activity_.link_flit(out, flit);
     if (waves_ && k.read + 1u >= config_.format.header_flits()) note_sending(out, c.header);
     outs_[out].flit_sent(w);
     if (outs_[out].credits(w) < ib_.stop_below_credits) counters_.buffers_short = true;
@@ -234,6 +241,7 @@ void InputBufferedRouter::send_on_link(unsigned out, const VirtualChannel& c, co
 // Copy k's flit to the node, which checks the whole packet when its tail is out (after the ejection
 // delay); the local output's virtual channel, if it took one, is free again after the tail.
 void InputBufferedRouter::eject_flit(VirtualChannel& c, const PacketCopy& k, uint64_t flit) {
+    ++activity_.node_flits;
     if (k.read == 0) {
         c.delivered.header = c.header;
         c.delivered.header_flit = c.header_flit;

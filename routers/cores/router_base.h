@@ -21,6 +21,7 @@
 
 #include "models/fabric/link.h"
 #include "models/fabric/topology.h"
+#include "routers/blocks/activity.h"
 #include "routers/logic/control_logic.h"
 
 namespace cubecast {
@@ -120,6 +121,10 @@ public:
     virtual std::string unfinished() const { return ""; }
     // What the control logic observed (phase marks, its own failures), if it reports anything.
     virtual void logic_report(LogicReport& /*out*/) const {}
+    // What its blocks did (routers/blocks/activity.h), if it counts it (the input-buffered SystemC
+    // router does); keep_activity_detail(): count it per input, output and link too (before the run).
+    virtual const RouterActivity* activity() const { return nullptr; }
+    virtual void keep_activity_detail() {}
 
     // The waveform values below are kept up to date only once a dump asks for them (they cost
     // memory traffic on every hop).

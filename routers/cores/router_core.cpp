@@ -163,6 +163,7 @@ bool RouterCore::route_input(unsigned p) {
     logic_->route(view(), in.packet().header, static_cast<int>(p), scratch_);
     if (scratch_.delivers()) {
         node_.deliver(in.packet(), cycle_);
+        activity_.node_flits += in.packet().length();
         ++counters_.deliveries;
         wave_delivered_ += waves_;
     }
@@ -193,6 +194,7 @@ void RouterCore::place_emitted_and_own() {
 
 void RouterCore::enqueue_copy(unsigned port, const QueueKey& key, const Packet& packet) {
     outputs_[port].enqueue(key, packet);
+    count_enqueued(packet.length());
     out_active_mask_ |= 1u << port;
     if (waves_) wave_occupancy_[port] = outputs_[port].occupancy();
     ++counters_.copies_enqueued;
@@ -269,6 +271,7 @@ bool RouterCore::place(Packet& packet, const Decision& decision) {
         }
     for (size_t i = 0; i < fwd.size(); ++i) {
         outputs_[fwd[i].port].enqueue(fwd[i].key, packet);
+        count_enqueued(packet.length());
         out_active_mask_ |= 1u << fwd[i].port;
         if (waves_) wave_occupancy_[fwd[i].port] = outputs_[fwd[i].port].occupancy();
     }
@@ -296,6 +299,8 @@ bool RouterCore::try_start(unsigned p) {
     OutputUnit& out = outputs_[p];
     if (!out.try_start(cycle_)) return false;
     ++counters_.transmissions_started;
+    activity_.buffer_reads += out.current_length();
+    activity_.link_flits += out.current_length();
     if (waves_) {
         const Header h = out.current_header();
         wave_tx_origin_[p] = h.origin;

@@ -55,7 +55,17 @@ public:
     std::string unfinished() const override;
     void logic_report(LogicReport& out) const override;
 
+    // What its blocks did (routers/blocks/activity.h). The ideal router counts flits: into an output
+    // queue through its crossbar (a write and a crossing each), out of it onto a link (a read and a link
+    // flit each, as its transmission starts), and to its node; it has no allocators or credits.
+    const RouterActivity* activity() const override { return &activity_; }
+
 protected:
+    RouterActivity activity_;
+    void count_enqueued(unsigned flits) {
+        activity_.buffer_writes += flits;
+        activity_.crossings += flits;
+    }
     struct PendingInjection {
         Packet packet;
         Decision decision;

@@ -459,6 +459,14 @@ struct RunCommandOptions {
             ->group(kOutputs);
         run->add_option("--delays", config.delays_path, "dynamic: write each request's arrival, completion and delay (CSV)")
             ->group(kOutputs);
+        run->add_option(
+               "--stats", config.stats_path,
+               "input-buffered router: write each router's and each link's activity (and power, with --power) to this CSV")
+            ->group(kOutputs);
+        run->add_option("--power", config.power,
+                        "input-buffered router: its power, energy and area from its blocks' activity, with this technology "
+                        "file (BookSim2's format) or default (32 nm, BookSim2's)")
+            ->group(kOutputs);
     }
 };
 
@@ -549,7 +557,7 @@ RunOptions experiment_run_options() {
     for (const CLI::Option* opt : prototype->get_options()) {
         for (const std::string& name : opt->get_lnames())
             if (name != "help" && name != "trace" && name != "link-load" && name != "vcd" && name != "fst" && name != "json" &&
-                name != "delays")
+                name != "delays" && name != "stats")
                 o.accepted += (o.accepted.empty() ? "" : ", ") + name, o.keys.push_back(name);
     }
     o.find = [prototype, holder](const std::string& key, bool& is_flag) {

@@ -18,7 +18,7 @@ namespace cubecast {
 namespace {
 
 // Keys a point cannot take: each point writes one results row, not files of its own.
-const std::set<std::string> kOutputKeys = {"trace", "link-load", "vcd", "fst", "delays", "json"};
+const std::set<std::string> kOutputKeys = {"trace", "link-load", "vcd", "fst", "delays", "stats", "json"};
 const char* const kTopKeys = "name, description, run, axes, zip, refused, plots, report, table";
 
 struct Reader {

@@ -1334,3 +1334,92 @@ TEST(CommandLine, TheClaimIsRestatedInTheRoutersHop) {
         << j.at("bound_note");
     EXPECT_LE(j.at("completion_cycles").get<uint64_t>(), 152u);
 }
+
+// What the input-buffered router's blocks did (--stats, the JSON's activity) is conserved as flits are:
+// every flit written into an input buffer is read out, crosses the crossbar once, and leaves on a link
+// (credited back) or to its node; the CSV's rows add up to the JSON's totals; both levels count alike;
+// --power prices it, every block at least its leakage or clock.
+TEST(CommandLine, PowerAndStatsCountWhatTheBlocksDid) {
+    const std::string csv = temp_path("stats.csv");
+    const std::string run =
+        "run --task traffic --topology array --dim 2 --radix 4 --algorithm dor --preset booksim --self-packets "
+        "--pattern uniform --packet-flits 2 --rate 0.2 --warmup-cycles 300 --window 300 --drain 300 "
+        "--power default --json --stats " +
+        csv;
+    const CliResult cycle = cubecast_cli(run);
+    ASSERT_EQ(cycle.code, 0) << cycle.err;
+    const auto j = nlohmann::json::parse(cycle.out);
+    const auto& a = j["activity"];
+    const uint64_t writes = a["buffer_writes"], reads = a["buffer_reads"], crossings = a["crossings"], link = a["link_flits"],
+                   node = a["node_flits"], credits = a["credits"];
+    EXPECT_GT(writes, 0u);
+    EXPECT_EQ(writes, reads);
+    EXPECT_EQ(reads, crossings);
+    EXPECT_EQ(crossings, link + node);
+    EXPECT_EQ(link, credits);
+    EXPECT_EQ(link, j["flits_moved"].get<uint64_t>());
+    EXPECT_EQ(node, 2 * j["traffic"]["delivered"].get<uint64_t>());  // (2-flit packets, --self-packets ones too)
+    EXPECT_EQ(a["switch_grants"], crossings);                        // (one flit per grant; no lanes one-port)
+    EXPECT_EQ(a["vc_grants"].get<uint64_t>(), j["traffic"]["delivered"].get<uint64_t>() + link / 2);  // a VC per packet and hop
+    EXPECT_LE(a["link_toggles"].get<uint64_t>(), 64 * link);
+    // The CSV: a row per router and per link, adding up to the totals.
+    std::ifstream in(csv);
+    std::string line;
+    uint64_t routers = 0, links = 0, sum_writes = 0, sum_link = 0, sum_toggles = 0, sum_node = 0;
+    double router_watts = 0, link_watts = 0;
+    while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#' || line.rfind("kind,", 0) == 0) continue;
+        std::vector<std::string> f;
+        std::stringstream s(line);
+        for (std::string x; std::getline(s, x, ',');) f.push_back(x);
+        f.resize(15);
+        if (f[0] == "router") {
+            ++routers;
+            sum_writes += std::stoull(f[4]);
+            sum_node += std::stoull(f[7]);
+            router_watts += std::stod(f[14]);
+        } else {
+            ASSERT_EQ(f[0], "link") << line;
+            ++links;
+            sum_link += std::stoull(f[11]);
+            sum_toggles += std::stoull(f[12]);
+            link_watts += std::stod(f[14]);
+        }
+    }
+    std::remove(csv.c_str());
+    EXPECT_EQ(routers, 16u);
+    EXPECT_EQ(links, 48u);  // a 4x4 array's directed links: 2 x 2 x 4 x 3
+    EXPECT_EQ(sum_writes, writes);
+    EXPECT_EQ(sum_link, link);
+    EXPECT_EQ(sum_node, node);
+    EXPECT_EQ(sum_toggles, a["link_toggles"].get<uint64_t>());
+    const auto& w = j["power"]["watts"];
+    EXPECT_EQ(j["power"]["channels"], 48 + 16 + 16);  // the links, each node's injection and ejection channel
+    EXPECT_EQ(j["power"]["cycles"], j["simulated_cycles"]);
+    // The routers' and links' rows leave out only the node channels.
+    EXPECT_LT(router_watts + link_watts, w["total"].get<double>());
+    EXPECT_GT(router_watts + link_watts, 0.5 * w["total"].get<double>());
+    for (const char* block : {"channel_wire", "channel_clock", "channel_leakage", "input_read", "input_leakage",
+                              "switch_traversal", "switch_leakage", "output_clock"})
+        EXPECT_GT(w[block].get<double>(), 0.0) << block;
+    EXPECT_NE(cubecast_cli(run.substr(0, run.find(" --json"))).out.find("power                       "), std::string::npos);
+    // The transaction level counts the same.
+    const CliResult tlm = cubecast_cli(run + " --level tlm");
+    ASSERT_EQ(tlm.code, 0) << tlm.err;
+    EXPECT_EQ(nlohmann::json::parse(tlm.out)["activity"], a);
+    EXPECT_EQ(nlohmann::json::parse(tlm.out)["power"]["watts"], w);
+    // A collective through the node: what a buffer takes whole into the node's memory is read too.
+    const auto mnb = nlohmann::json::parse(cubecast_cli("run --task mnb --dim 4 --buffering input --vcs 2 --json").out);
+    EXPECT_EQ(mnb["activity"]["buffer_writes"], mnb["activity"]["buffer_reads"]);
+    EXPECT_EQ(mnb["activity"]["link_flits"], mnb["flits_moved"]);
+    EXPECT_FALSE(mnb["activity"].contains("link_toggles"));  // (counted only for --power and --stats)
+    // Bad input.
+    expect_bad_input("run --task mnb --dim 3 --power default", "--power counts the input-buffered SystemC router's blocks",
+                     "accepted --buffering input");
+    expect_bad_input("run --task mnb --dim 3 --buffering input --power /nonexistent/t.txt", "--power '/nonexistent/t.txt'",
+                     "accepted default, or a technology file");
+    expect_bad_input("run --task mnb --dim 3 --buffering input --stats /dev/full/x.csv", "--stats", "");
+    if (cubecast::kRtlBuilt)
+        expect_bad_input("run --task mnb --dim 3 --buffering input --forwarding router --router rtl --stats " + csv,
+                         "--stats counts the input-buffered SystemC router's blocks", "without --router rtl");
+}
