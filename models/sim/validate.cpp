@@ -547,12 +547,16 @@ RunConfig with_defaults(const RunConfig& given) {
             break;
         }
     }
-    // A logic timed by the clock has one mode on the input-buffered router (validate_clock_timed).
-    if (c.buffering == Buffering::input && !c.uses_rtl() && !c.knob_given("forwarding") && !c.knob_given("network-interface"))
-        if (algo && algo->clock_timed) {
-            c.ib.forwarding = Forwarding::node;
-            c.ib.network_interface = InjectionModel::all_port;
-        }
+    // A collective on the input-buffered router, told neither where to forward nor which network
+    // interface, goes through the node on an all-port one: deadlock-free on any number of virtual
+    // channels (every hop ends in the node's memory), the papers' all-port model, and the one mode in
+    // which a logic timed by the clock keeps its phases (validate_clock_timed). The Verilog router has
+    // no such interface: there it forwards in the router.
+    if (c.buffering == Buffering::input && !c.uses_rtl() && !c.knob_given("forwarding") && !c.knob_given("network-interface") &&
+        task->kind != TaskKind::traffic) {
+        c.ib.forwarding = Forwarding::node;
+        c.ib.network_interface = InjectionModel::all_port;
+    }
     c.ib.vc_classes = route_classes_taken(c, *network);
     c.ib.vnets = message_classes_taken(c, *network);
     return c;

@@ -26,7 +26,7 @@ struct RerunPolicy;
 int cmd_run(const RunConfig& config, bool json, const RerunPolicy& policy);
 // `cubecast check-deadlock`: the run's channel dependency graph (models/sim/channel_dependency.h);
 // exit 0 acyclic, 1 a cycle found (named) or the routes could not be had, 2 a run it cannot check.
-int cmd_check_deadlock(const ResolvedRun& run, bool json);
+int cmd_check_deadlock(const RunConfig& given, const ResolvedRun& run, bool json);
 // One run as an experiment's point: {"exit": code, "result": the report's JSON} (throws ConfigError).
 std::string run_point_json(const RunConfig& config);
 struct ExperimentArgs {

@@ -741,7 +741,7 @@ int dispatch(int argc, char* argv[], bool check_only) {
         auto resolved = resolve_or_problem(check_command.config);
         if (const std::string* problem = std::get_if<std::string>(&resolved)) return bad_input(*problem);
         if (check_only) return kExitOk;
-        return cmd_check_deadlock(std::get<ResolvedRun>(resolved), check_command.json);
+        return cmd_check_deadlock(check_command.config, std::get<ResolvedRun>(resolved), check_command.json);
     }
     if (check_only) return kExitOk;  // (the other commands check their runs as they make them)
     if (list->parsed()) return cmd_list(list_json);

@@ -77,31 +77,34 @@ void say_deadlock_check(RunResult& r, const DeadlockCheck& d) {
 }
 
 // A collective on the input-buffered router, with neither --forwarding nor --network-interface
-// given, runs through the node on an all-port network interface: deadlock-free on any number of
-// virtual channels (every hop ends in the node's memory), the papers' all-port model, and the one
-// mode in which every collective of the registry keeps its schedule (a phase-timed logic's slot is
-// the router's zero-load hop, which contention in the router can stretch). The words say so, what
-// the routes' graph is in the router, and how to run it there.
-std::string choose_forwarding(RunConfig& c, const RunConfig& resolved, std::optional<DeadlockCheck>& check) {
-    if (!check || check->adaptive || find_task(c.task)->kind == TaskKind::traffic || c.knob_given("forwarding") ||
-        c.knob_given("network-interface") || c.uses_rtl())
-        return "";
-    // Neither knob given, with_defaults forwards through the node only a logic timed by the clock: its
-    // one mode (validate() refuses any other).
-    if (resolved.ib.forwarding == Forwarding::node) {
-        c.ib.forwarding = resolved.ib.forwarding;
-        c.ib.network_interface = resolved.ib.network_interface;
-        return "; forwarded through the node on an all-port network interface, the one mode in which its phases, timed by the "
-               "clock, hold on this router";
-    }
-    const bool cyclic = check->checked && !check->acyclic();
-    const std::string in_router =
-        check->checked ? check->graph_words() : "its channel dependency graph is not checked (" + check->not_checked + ")";
-    c.ib.forwarding = Forwarding::node;
-    c.ib.network_interface = InjectionModel::all_port;
-    check = check_deadlock(c);
-    return "; forwarded through the node on an all-port network interface, a collective's mode unless told (in the router " +
-           in_router + (cyclic ? ": --forwarding router runs it there, and may stall)" : "; --forwarding router runs it there)");
+// given, runs through the node on an all-port network interface (with_defaults: deadlock-free on any
+// number of virtual channels, the papers' all-port model, the one mode in which every collective of the
+// registry keeps its schedule). The words say so, what the routes' graph is in the router (checked
+// here: the same run told --forwarding router), and how to run it there.
+struct DefaultForwarding {
+    std::string words;                   // empty: the run was told where to forward (or is not a collective's)
+    std::optional<DeadlockCheck> there;  // the same run in the router
+};
+DefaultForwarding default_forwarding(const RunConfig& given, const ResolvedRun& resolved) {
+    const RunConfig& c = resolved.config;
+    if (c.buffering != Buffering::input || resolved.task->kind == TaskKind::traffic || given.knob_given("forwarding") ||
+        given.knob_given("network-interface") || given.uses_rtl() || c.ib.forwarding != Forwarding::node)
+        return {};
+    if (resolved.algorithm && resolved.algorithm->clock_timed)
+        return {
+            "; forwarded through the node on an all-port network interface, the one mode in which its phases, timed by the "
+            "clock, hold on this router",
+            std::nullopt};
+    RunConfig in_router = given;
+    in_router.ib.forwarding = Forwarding::router;
+    in_router.ib_given.push_back("forwarding");
+    const DeadlockCheck there = check_deadlock(in_router);
+    const bool cyclic = there.checked && !there.acyclic();
+    const std::string words =
+        there.checked ? there.graph_words() : "its channel dependency graph is not checked (" + there.not_checked + ")";
+    return {"; forwarded through the node on an all-port network interface, a collective's mode unless told (in the router " +
+                words + (cyclic ? ": --forwarding router runs it there, and may stall)" : "; --forwarding router runs it there)"),
+            there};
 }
 
 int cmd_run(const RunConfig& given, bool json, const RerunPolicy& policy) {
@@ -116,12 +119,13 @@ int cmd_run(const RunConfig& given, bool json, const RerunPolicy& policy) {
         // Before the run: its routes' channel dependency graph (a child process of its own), on the
         // router the run resolved to (a preset's is input-buffered).
         std::optional<DeadlockCheck> check;
+        std::string chosen;
         if (resolved.config.buffering == Buffering::input) {
             resolved.config.memory_limit = config.memory_limit;  // (the dry run's bound, as the run's)
             check = check_deadlock(resolved);
+            if (!check->adaptive) chosen = default_forwarding(config, resolved).words;
         }
-        const std::string chosen = choose_forwarding(config, resolved.config, check);
-        // The run as it goes: resolved again, with the forwarding chosen and its memory judged.
+        // The run as it goes: resolved again, its memory judged (all-port takes an injection input per link).
         r = run_diagnosed(resolve(config), false, policy);
         if (check && !check->adaptive) say_deadlock_check(r, *check);
         r.deadlock_freedom += chosen;
@@ -147,7 +151,7 @@ int cmd_run(const RunConfig& given, bool json, const RerunPolicy& policy) {
     return exit_code_for(r.status);
 }
 
-int cmd_check_deadlock(const ResolvedRun& run, bool json) {
+int cmd_check_deadlock(const RunConfig& given, const ResolvedRun& run, bool json) {
     const RunConfig& config = run.config;
     if (config.buffering != Buffering::input) {
         print_error("--buffering " + std::string(buffering_name(config.buffering)) +
@@ -161,10 +165,16 @@ int cmd_check_deadlock(const ResolvedRun& run, bool json) {
                     ", not fixed routes to check: accepted the collectives and the oblivious routings");
         return kExitBadInput;
     }
+    // Told neither where to forward nor the network interface, a collective goes through the node:
+    // that is checked (no dependency), and the same run in the router too, for what it would be there.
+    const DefaultForwarding chosen = default_forwarding(given, run);
     if (json) {
-        std::cout << deadlock_check_json(d).dump(2) << "\n";
+        nlohmann::json j = deadlock_check_json(d);
+        j["forwarding"] = forwarding_name(config.ib.forwarding);
+        if (chosen.there) j["in_the_router"] = deadlock_check_json(*chosen.there);
+        std::cout << j.dump(2) << "\n";
     } else {
-        std::cout << d.line() << "\n";
+        std::cout << d.line() << chosen.words << "\n";
     }
     return d.acyclic() ? kExitOk : kExitCheckFailed;
 }

@@ -41,9 +41,9 @@ std::vector<Try> tries_for(const RunConfig& given) {
         tries.push_back({"unbounded queues", c, Try::Kind::unbounded});
         return tries;
     }
-    RunConfig router = base;  // the knobs as they are, a preset's spelled out (so one can change)
-    router.preset.clear();
-    router.ib_given.clear();
+    RunConfig router = base;  // the knobs as they are, a preset's spelled out (so one can change), the
+    router.preset.clear();    // forwarding as it ran (told: with_defaults would send a collective through the node)
+    router.ib_given = {"forwarding", "network-interface"};
     // More virtual channels: those of a collective's route classes in the router (routers/logic/vc_classes.h:
     // the fewest that make it deadlock-free), one more, twice as many, the most (an ejection channel
     // count as it was).

@@ -14,6 +14,7 @@
 
 #include "models/sim/result_json.h"
 #include "models/sim/simulate.h"
+#include "routers/algorithms/registry.h"
 #include "routers/logic/control_logic.h"
 #include "trace_check.h"
 
@@ -57,6 +58,17 @@ inline cubecast::RunConfig config(const std::string& task, const std::string& al
 }
 
 inline uint64_t pow2(unsigned k) { return uint64_t{1} << k; }
+
+// c's collective forwarded in the input-buffered router, as if told --forwarding router (told neither
+// that nor a network interface, a collective goes through the node: with_defaults), unless c says, or
+// its logic is timed by the clock (its one mode is through the node).
+inline cubecast::RunConfig in_the_router(cubecast::RunConfig c) {
+    const cubecast::TaskInfo* task = cubecast::find_task(c.task);
+    const cubecast::AlgorithmEntry* e = task ? cubecast::algorithms().find(task->kind, c.algorithm) : nullptr;
+    if (e && e->clock_timed) return c;
+    if (!c.knob_given("forwarding") && !c.knob_given("network-interface")) c.ib_given.push_back("forwarding");
+    return c;
+}
 
 // A K-broadcast run from these sources (a node may repeat).
 inline cubecast::RunConfig kb(const std::string& algorithm, unsigned d, std::vector<uint32_t> sources,

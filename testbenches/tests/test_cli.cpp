@@ -1164,8 +1164,8 @@ TEST(CommandLine, ALogicTimedByTheClockRunsOnlyWhereNoHopWaits) {
 // figures; what it cannot check is exit 2 with one line.
 TEST(CommandLine, CheckDeadlockProvesOrNamesACycle) {
     for (unsigned d : {3u, 4u, 5u}) {
-        const CliResult r =
-            cubecast_cli("check-deadlock --task mnb --algorithm sbt --dim " + std::to_string(d) + " --buffering input --json");
+        const CliResult r = cubecast_cli("check-deadlock --task mnb --algorithm sbt --dim " + std::to_string(d) +
+                                         " --buffering input --forwarding router --json");
         ASSERT_EQ(r.code, 0) << r.err;
         const auto j = nlohmann::json::parse(r.out);
         const uint64_t n = uint64_t{1} << d;
@@ -1173,7 +1173,7 @@ TEST(CommandLine, CheckDeadlockProvesOrNamesACycle) {
         EXPECT_EQ(j["channels"], n * d);
         EXPECT_EQ(j["dependencies"], n * d * (d - 1) / 2);
     }
-    const CliResult cyclic = cubecast_cli("check-deadlock --task mnb --dim 6 --buffering input");
+    const CliResult cyclic = cubecast_cli("check-deadlock --task mnb --dim 6 --buffering input --forwarding router");
     EXPECT_EQ(cyclic.code, 1) << cyclic.err;
     ASSERT_NE(cyclic.out.find("has the cycle "), std::string::npos) << cyclic.out;
     // Each channel of the cycle starts where the one before it ends, and the last leads to the first.
@@ -1260,11 +1260,24 @@ TEST(CommandLine, CheckDeadlockProvesOrNamesACycle) {
     const auto pr = nlohmann::json::parse(preset_router.out);
     EXPECT_EQ(pr["router"]["forwarding"], "router");
     EXPECT_GT(pr["deadlock_check"]["dependencies"].get<int>(), 0);
-    // check-deadlock checks the router the preset resolves to (input-buffered, forwarding in the router
-    // unless told), with the same graph as the run's.
-    const CliResult preset_check = cubecast_cli("check-deadlock --task mnb --dim 4 --preset booksim --json");
+    // check-deadlock checks the router the preset resolves to (input-buffered), with the same graph as
+    // the run's: in the router when told; else through the node, the same run in the router beside it.
+    const CliResult preset_check = cubecast_cli("check-deadlock --task mnb --dim 4 --preset booksim --forwarding router --json");
     EXPECT_EQ(preset_check.code, 1) << preset_check.err;
     EXPECT_EQ(nlohmann::json::parse(preset_check.out)["dependencies"], pr["deadlock_check"]["dependencies"]);
+    const CliResult default_check = cubecast_cli("check-deadlock --task mnb --dim 4 --preset booksim --json");
+    EXPECT_EQ(default_check.code, 0) << default_check.err;
+    const auto dc = nlohmann::json::parse(default_check.out);
+    EXPECT_EQ(dc["forwarding"], "node");
+    EXPECT_EQ(dc["dependencies"], 0);
+    EXPECT_EQ(dc["in_the_router"]["dependencies"], pr["deadlock_check"]["dependencies"]);
+    const CliResult default_text = cubecast_cli("check-deadlock --task mnb --dim 6 --buffering input");
+    EXPECT_EQ(default_text.code, 0);
+    EXPECT_NE(
+        default_text.out.find("forwarded through the node on an all-port network interface, a collective's mode unless told "
+                              "(in the router the channel dependency graph of this run (384 channels"),
+        std::string::npos)
+        << default_text.out;
     expect_bad_input("run --task mnb --dim 4 --buffering input --forwarding nodes", "--forwarding 'nodes'",
                      "accepted router, node");
     expect_bad_input("run --task mnb --dim 4 --forwarding node", "--forwarding", "--buffering input");

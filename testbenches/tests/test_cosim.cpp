@@ -123,7 +123,9 @@ struct IbKnobs {
     }
     // The RTL build's flit width on an input-buffered run (a build of 32-bit flits: packets of a header
     // at least, VCs that hold one).
+    // (and forwarding in the router, which the Verilog router does)
     static void for_the_build(RunConfig& c) {
+        c = in_the_router(c);
         c.ib.flit_bits = cubecast::kRtlIbFlitBits;
         if (cubecast::kRtlIbFlitBits < 64) {
             c.packet_flits = std::max(c.packet_flits, 2u);
@@ -180,7 +182,7 @@ TEST(Cosim, InputBufferedRtlNetworksGiveTheSameTraceAndReport) {
             RunConfig c = config(task, algorithm, cubecast::kRtlIbPorts);
             c.buffering = cubecast::Buffering::input;
             c.preset = preset;
-            c = cubecast::with_defaults(c);
+            c = cubecast::with_defaults(in_the_router(c));
             expect_same_input_buffered(c, std::string(task) + "/" + algorithm + " --preset " + preset, ++variant);
         }
 }

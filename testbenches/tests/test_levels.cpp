@@ -195,6 +195,7 @@ const IbKnobs kIbKnobs[] = {
 };
 RunConfig with_ib(RunConfig c, const IbKnobs& k) {
     c.buffering = Buffering::input;
+    c = in_the_router(c);  // (both levels alike in the router; through the node in their own test)
     if (*k.preset) {
         c.preset = k.preset;
         return c;
@@ -424,6 +425,7 @@ TEST(Levels, WavesShowEachTraceRowsHeaderAtItsCycle) {
     ib.ib.vcs = 2;
     ib.ib.vc_depth = 8;
     ib.ib.router_delay = 2;
+    ib = in_the_router(ib);
     cases.push_back({"input-buffered MNB, R = 2", ib});
     cases.push_back({"input-buffered TE, V4 cut-through", with_ib(config("te", "bostt", 4, 0, 3), kIbKnobs[2])});
     RunConfig mesh = with_ib(config("traffic", "dor", 2, 0, 3), kIbKnobs[1]);  // 2 VCs interleave on a link
