@@ -67,6 +67,8 @@ void Network::report_activity(RunResult& r, uint64_t cycles) const {
             router_watts.push_back(model.add_router(d.inputs, d.outputs, words, d.reads, d.writes, d.crossings));
         }
         r.power = model.report();
+        if (task_info_->kind != TaskKind::traffic)
+            r.power->delivered_bytes = static_cast<double>(r.deliveries) * config_.packet_flits * config_.flit_bits() / 8.0;
     }
     if (config_.stats_path.empty()) return;
     std::ofstream csv(config_.stats_path);

@@ -52,6 +52,13 @@ struct PowerReport {
     double area() const { return area_channel + area_switch + area_input + area_output; }
     double seconds() const { return static_cast<double>(cycles) / clock_hz; }
     double energy() const { return total() * seconds(); }  // joules over the run
+    // A collective's bytes delivered: each delivery of a packet of the task's length, flit_bits / 8
+    // bytes a flit (0: not a collective's, as synthetic traffic).
+    double delivered_bytes = 0;
+    std::optional<double> picojoules_per_delivered_byte() const {
+        if (delivered_bytes <= 0) return std::nullopt;
+        return energy() * 1e12 / delivered_bytes;
+    }
 };
 
 class PowerModel {

@@ -295,6 +295,10 @@ json to_json(const RunResult& r, bool with_per_node) {
                         {"output_control", p.output_control},
                         {"total", p.total()}}},
                       {"energy_joules", p.energy()},
+                      {"energy_microjoules", p.energy() * 1e6},
+                      {"delivered_bytes", p.delivered_bytes},
+                      {"picojoules_per_delivered_byte",
+                       p.picojoules_per_delivered_byte() ? json(*p.picojoules_per_delivered_byte()) : json(nullptr)},
                       {"area_mm2",
                        {{"channel", p.area_channel},
                         {"switch", p.area_switch},
@@ -440,7 +444,7 @@ RunResult result_from_json(const json& j) {
         const json& area = p.at("area_mm2");
         PowerReport q;
         q.techfile = p.at("techfile"), q.channel_width = p.at("channel_width_bits"), q.cycles = p.at("cycles");
-        q.clock_hz = p.at("clock_hz"), q.channels = p.at("channels");
+        q.clock_hz = p.at("clock_hz"), q.channels = p.at("channels"), q.delivered_bytes = p.at("delivered_bytes");
         q.channel_wire = w.at("channel_wire"), q.channel_clock = w.at("channel_clock");
         q.channel_retiming = w.at("channel_retiming"), q.channel_leakage = w.at("channel_leakage");
         q.input_read = w.at("input_read"), q.input_write = w.at("input_write"), q.input_leakage = w.at("input_leakage");

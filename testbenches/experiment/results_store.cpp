@@ -106,6 +106,11 @@ std::vector<std::string> result_columns() {
     r.traffic->measured = 1;
     r.dynamic = DynamicResult{};
     r.dynamic->theory = DynamicTheory{};
+    r.activity = ActivityTotals{};
+    r.activity->link_toggles = 0;
+    r.power = PowerReport{};
+    r.power->clock_hz = 1;
+    r.power->delivered_bytes = 1;
     std::vector<std::pair<std::string, std::string>> cells;
     flatten("", to_json(r, false), cells);
     std::vector<std::string> names = {"point", "status", "exit", "error"};
