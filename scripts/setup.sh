@@ -23,11 +23,12 @@ elif [ ! -f "$root/build/CMakeCache.txt" ]; then
   rtl=(-DCUBECAST_RTL=OFF)
 fi
 # What running needs; the tests add the Verilog tools, the waves' viewer, the linters and the browser
-# (python3-yaml: scripts/docs_tables.py, which the tests run to hold the docs' tables to their experiments).
+# (python3-yaml: scripts/docs_tables.py, which the tests run to hold the docs' tables to their experiments;
+# python3-matplotlib: the Python module's worked example, docs/python.md).
 packages=(cmake g++ make pkg-config libsystemc-dev libgtest-dev libcli11-dev nlohmann-json3-dev zlib1g-dev gnuplot-nox
           libyaml-cpp-dev libopenmpi-dev openmpi-bin)
 ((tests)) && packages+=(googletest gtkwave verilator iverilog clang clang-format libclang-rt-14-dev xvfb xauth yosys
-                        chromium python3 python3-yaml)
+                        chromium python3 python3-yaml python3-matplotlib)
 if [ "${CUBECAST_RTL:-}" = ON ] || grep -qs '^CUBECAST_RTL:BOOL=ON' "$root/build/CMakeCache.txt"; then
   packages+=(verilator)
 fi

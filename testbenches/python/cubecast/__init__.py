@@ -1,0 +1,127 @@
+"""cubecast from Python: runs and experiments as dicts and tables.
+
+    import cubecast
+    report = cubecast.run(task="mnb", dim=10, buffering="input", vcs=2)
+    report["completion_cycles"], report["power"]["watts"]["total"]   # with power="default"
+    rows = cubecast.experiment("experiments/energy-mnb.yaml")          # results.csv as a list of dicts
+
+Every option of `cubecast run` is a keyword (underscores for dashes: vc_depth=8 is --vc-depth 8; True
+for a flag, a list for a comma list) and is checked as on the command line: a bad value raises
+ValueError with the command's one line. Each run is its own process, as the command's (SystemC
+elaborates once per process): the module drives the `cubecast` command built by the README's
+set-up (build/cubecast beside this folder, or the CUBECAST_BIN environment variable), so it adds no
+build of its own and gives exactly what the command gives. See docs/python.md.
+"""
+import csv
+import json
+import os
+import subprocess
+import tempfile
+
+__all__ = ["run", "experiment", "frame", "binary", "CubecastError"]
+
+
+class CubecastError(RuntimeError):
+    """The command ended in a way that is neither a result nor bad input (a crash, an internal error)."""
+
+
+def binary():
+    """The cubecast command this module runs."""
+    path = os.environ.get("CUBECAST_BIN")
+    if not path:
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+        path = os.path.join(root, "build", "cubecast")
+    if not os.access(path, os.X_OK):
+        raise CubecastError(f"the cubecast command {path} is missing: run scripts/run.sh (or set CUBECAST_BIN)")
+    return path
+
+
+def _options(options):
+    args = []
+    for key, value in options.items():
+        if value is None or value is False:
+            continue
+        option = "--" + key.replace("_", "-")
+        if value is True:
+            args.append(option)
+        elif isinstance(value, (list, tuple)):
+            args += [option, ",".join(str(v) for v in value)]
+        else:
+            args += [option, str(value)]
+    return args
+
+
+def _bad_input(err):
+    lines = [x for x in err.splitlines() if x.strip()]
+    line = lines[-1] if lines else "bad input"
+    return ValueError(line[len("cubecast: "):] if line.startswith("cubecast: ") else line)
+
+
+def run(trace=False, **options):
+    """One run: its report (the command's --json) as a dict. A run that stalled or failed a check is a
+    report too (its "status" says so); bad input raises ValueError. trace=True adds the report's
+    "trace": the link transmissions as a list of dicts (start, end, src, dst, origin, msg, part, dest,
+    kind; cubecast.frame() makes a pandas DataFrame of them)."""
+    if "json" in options:
+        raise ValueError("json: run() always reads the command's JSON report; accepted the run options only")
+    with tempfile.TemporaryDirectory(prefix="cubecast-") as folder:
+        trace_path = options.get("trace_path") or (os.path.join(folder, "trace.csv") if trace else None)
+        args = _options({k: v for k, v in options.items() if k != "trace_path"})
+        if trace_path:
+            args += ["--trace", trace_path]
+        p = subprocess.run([binary(), "run", *args, "--json"], capture_output=True, text=True)
+        if p.returncode == 2:
+            raise _bad_input(p.stderr)
+        if p.returncode not in (0, 1, 3) or not p.stdout.strip():
+            raise CubecastError(f"cubecast run {' '.join(args)} ended with exit {p.returncode}: {p.stderr.strip()[-500:]}")
+        report = json.loads(p.stdout)
+        if trace_path:
+            with open(trace_path) as f:
+                report["trace"] = [_numbers(r) for r in csv.DictReader(line for line in f if not line.startswith("#"))]
+        return report
+
+
+def experiment(path, jobs=None, out=None, set=None, plots=False):
+    """An experiment file's study, its points on every core (jobs=N to change it): its results table
+    (results.csv) as a list of dicts, numbers as numbers. out: its results folder (kept; else a
+    temporary one); set: {key: value} overrides, as --set; plots=True draws the file's plots in out."""
+    with tempfile.TemporaryDirectory(prefix="cubecast-") as folder:
+        target = out or os.path.join(folder, "results")
+        args = [binary(), "experiment", path, "--out", target]
+        if jobs:
+            args += ["--jobs", str(jobs)]
+        for key, value in (set or {}).items():
+            args += ["--set", f"{key}={value}"]
+        if not plots:
+            args.append("--no-plots")
+        p = subprocess.run(args, capture_output=True, text=True)
+        if p.returncode == 2:
+            raise _bad_input(p.stderr)
+        results = os.path.join(target, "results.csv")
+        if not os.path.exists(results):
+            raise CubecastError(f"cubecast experiment {path} ended with exit {p.returncode}: {p.stderr.strip()[-500:]}")
+        with open(results) as f:
+            return [_numbers(r) for r in csv.DictReader(f)]
+
+
+def frame(rows):
+    """A pandas DataFrame of rows (a trace, or an experiment's results); ImportError if pandas is not
+    installed (Debian: python3-pandas)."""
+    try:
+        import pandas
+    except ImportError as e:
+        raise ImportError("cubecast.frame() needs pandas: apt-get install python3-pandas (the rows are plain dicts without it)") from e
+    return pandas.DataFrame(rows)
+
+
+def _numbers(row):
+    out = {}
+    for k, v in row.items():
+        try:
+            out[k] = int(v)
+        except (TypeError, ValueError):
+            try:
+                out[k] = float(v)
+            except (TypeError, ValueError):
+                out[k] = v
+    return out
