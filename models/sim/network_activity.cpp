@@ -37,7 +37,7 @@ void Network::report_activity(RunResult& r, uint64_t cycles) const {
         if (!a) return;  // (a router that does not count: a Verilated one)
         t.buffer_writes += a->buffer_writes, t.buffer_reads += a->buffer_reads, t.crossings += a->crossings;
         t.link_flits += a->link_flits, t.node_flits += a->node_flits, t.vc_grants += a->vc_grants;
-        t.switch_grants += a->switch_grants, t.credits += a->credits;
+        t.switch_grants += a->switch_grants, t.credits += a->credits, t.busy_router_cycles += a->busy_cycles;
         if (a->detail)
             t.link_toggles = t.link_toggles.value_or(0) + a->detail->link_toggles();
         else
@@ -76,21 +76,22 @@ void Network::report_activity(RunResult& r, uint64_t cycles) const {
         << " (routers/blocks/activity.h); a link row's node is its source, peer its destination";
     if (r.power) csv << "; power_w: the router's buffers, crossbar and output modules, or the link's channel";
     csv << "\n";
-    csv << "kind,node,port,peer,buffer_writes,buffer_reads,crossings,node_flits,vc_grants,switch_grants,credits,flits,toggles,"
-           "utilisation,power_w\n";
+    csv << "kind,node,port,peer,buffer_writes,buffer_reads,crossings,node_flits,vc_grants,switch_grants,credits,busy_cycles,flits,"
+           "toggles,utilisation,power_w\n";
     const double span = static_cast<double>(std::max<uint64_t>(1, cycles));
     for (uint32_t n = 0; n < topology_->nodes(); ++n) {
         const RouterActivity& a = *routers_[n]->activity();
         const RouterActivity::Detail& d = *a.detail;
         csv << "router," << n << ",,," << a.buffer_writes << "," << a.buffer_reads << "," << a.crossings << "," << a.node_flits
-            << "," << a.vc_grants << "," << a.switch_grants << "," << a.credits << ",,,,";
+            << "," << a.vc_grants << "," << a.switch_grants << "," << a.credits << "," << a.busy_cycles << ",,,,";
         if (r.power) csv << router_watts[n];
         csv << "\n";
         for (unsigned q = 0; q < ports; ++q) {
             const auto peer = topology_->across(n, q);
             if (!peer) continue;
-            csv << "link," << n << "," << q << "," << *peer << ",,,,,,,," << d.flits[q] << "," << d.toggles[q] << ","
-                << static_cast<double>(d.flits[q]) / span << ",";
+            const uint64_t busy = d.flits[q] * config_.ib.link_period;  // (a flit holds its link a period)
+            csv << "link," << n << "," << q << "," << *peer << ",,,,,,,," << busy << "," << d.flits[q] << "," << d.toggles[q]
+                << "," << static_cast<double>(busy) / span << ",";
             if (r.power) csv << link_watts[size_t{n} * ports + q];
             csv << "\n";
         }

@@ -269,7 +269,8 @@ json to_json(const RunResult& r, bool with_per_node) {
         j["activity"] = {{"buffer_writes", a.buffer_writes}, {"buffer_reads", a.buffer_reads},
                          {"crossings", a.crossings},         {"link_flits", a.link_flits},
                          {"node_flits", a.node_flits},       {"vc_grants", a.vc_grants},
-                         {"switch_grants", a.switch_grants}, {"credits", a.credits}};
+                         {"switch_grants", a.switch_grants}, {"credits", a.credits},
+                         {"busy_router_cycles", a.busy_router_cycles}};
         if (a.link_toggles) j["activity"]["link_toggles"] = *a.link_toggles;
     }
     if (r.power) {
@@ -434,7 +435,7 @@ RunResult result_from_json(const json& j) {
         ActivityTotals t;
         t.buffer_writes = a.at("buffer_writes"), t.buffer_reads = a.at("buffer_reads"), t.crossings = a.at("crossings");
         t.link_flits = a.at("link_flits"), t.node_flits = a.at("node_flits"), t.vc_grants = a.at("vc_grants");
-        t.switch_grants = a.at("switch_grants"), t.credits = a.at("credits");
+        t.switch_grants = a.at("switch_grants"), t.credits = a.at("credits"), t.busy_router_cycles = a.at("busy_router_cycles");
         if (a.contains("link_toggles")) t.link_toggles = a.at("link_toggles").get<uint64_t>();
         r.activity = t;
     }

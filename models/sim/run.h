@@ -195,6 +195,7 @@ struct Remedy {
 struct ActivityTotals {
     uint64_t buffer_writes = 0, buffer_reads = 0, crossings = 0, link_flits = 0, node_flits = 0;
     uint64_t vc_grants = 0, switch_grants = 0, credits = 0;
+    uint64_t busy_router_cycles = 0;  // over the routers: cycles in which a flit crossed a router's crossbar
     std::optional<uint64_t> link_toggles;
 };
 

@@ -17,6 +17,7 @@ namespace cubecast {
 struct RouterActivity {
     uint64_t buffer_writes = 0, buffer_reads = 0, crossings = 0, link_flits = 0, node_flits = 0;
     uint64_t vc_grants = 0, switch_grants = 0, credits = 0;
+    uint64_t busy_cycles = 0;  // cycles in which a flit crossed its crossbar
     struct Detail {
         unsigned inputs = 0, outputs = 0;            // outputs: the links, then the node
         std::vector<uint64_t> writes, reads;         // per input (links, then the injection inputs)
@@ -29,6 +30,7 @@ struct RouterActivity {
         }
     };
     std::unique_ptr<Detail> detail;
+    uint64_t last_crossing_ = ~uint64_t{0};
 
     void keep_detail(unsigned inputs, unsigned links) {
         detail = std::make_unique<Detail>();
@@ -49,9 +51,10 @@ struct RouterActivity {
         ++buffer_reads;
         if (detail) ++detail->reads[input];
     }
-    // A flit of `input` through the crossbar to `output` (the node: the last output).
-    void cross(unsigned input, unsigned output) {
+    // A flit of `input` through the crossbar to `output` (the node: the last output), at `cycle`.
+    void cross(unsigned input, unsigned output, uint64_t cycle) {
         ++crossings;
+        if (cycle != last_crossing_) busy_cycles += 1, last_crossing_ = cycle;
         if (detail) ++detail->crossings[static_cast<size_t>(input) * detail->outputs + output];
     }
     void link_flit(unsigned q, uint64_t bits) {

@@ -194,7 +194,7 @@ void InputBufferedRouter::traverse(unsigned p, unsigned vc, unsigned out) {
     const uint64_t flit = c.flit(k.read);
     crossbar_.cross(out, cycle_);
     activity_.read(p);
-    activity_.cross(p, out);
+    activity_.cross(p, out, cycle_);
     if (out < ports_) {
         send_on_link(out, c, k, flit);
     } else {

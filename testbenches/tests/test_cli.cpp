@@ -1378,25 +1378,28 @@ TEST(CommandLine, PowerAndStatsCountWhatTheBlocksDid) {
     // The CSV: a row per router and per link, adding up to the totals.
     std::ifstream in(csv);
     std::string line;
-    uint64_t routers = 0, links = 0, sum_writes = 0, sum_link = 0, sum_toggles = 0, sum_node = 0;
+    uint64_t routers = 0, links = 0, sum_writes = 0, sum_link = 0, sum_toggles = 0, sum_node = 0, sum_busy = 0;
     double router_watts = 0, link_watts = 0;
     while (std::getline(in, line)) {
         if (line.empty() || line[0] == '#' || line.rfind("kind,", 0) == 0) continue;
         std::vector<std::string> f;
         std::stringstream s(line);
         for (std::string x; std::getline(s, x, ',');) f.push_back(x);
-        f.resize(15);
+        f.resize(16);
         if (f[0] == "router") {
             ++routers;
             sum_writes += std::stoull(f[4]);
             sum_node += std::stoull(f[7]);
-            router_watts += std::stod(f[14]);
+            sum_busy += std::stoull(f[11]);
+            EXPECT_LE(std::stoull(f[11]), std::stoull(f[6])) << line;  // (a busy cycle crosses a flit at least)
+            router_watts += std::stod(f[15]);
         } else {
             ASSERT_EQ(f[0], "link") << line;
             ++links;
-            sum_link += std::stoull(f[11]);
-            sum_toggles += std::stoull(f[12]);
-            link_watts += std::stod(f[14]);
+            EXPECT_EQ(f[11], f[12]) << line;  // (a link period of one cycle: a flit a busy cycle)
+            sum_link += std::stoull(f[12]);
+            sum_toggles += std::stoull(f[13]);
+            link_watts += std::stod(f[15]);
         }
     }
     std::remove(csv.c_str());
@@ -1406,6 +1409,18 @@ TEST(CommandLine, PowerAndStatsCountWhatTheBlocksDid) {
     EXPECT_EQ(sum_link, link);
     EXPECT_EQ(sum_node, node);
     EXPECT_EQ(sum_toggles, a["link_toggles"].get<uint64_t>());
+    EXPECT_EQ(sum_busy, a["busy_router_cycles"].get<uint64_t>());
+    // The link flits from the trace: each transmission row a packet of 2 flits on its link.
+    const std::string trace = temp_path("power_trace.csv");
+    const CliResult traced = cubecast_cli(run + " --trace " + trace);
+    ASSERT_EQ(traced.code, 0) << traced.err;
+    std::ifstream rows(trace);
+    uint64_t transmissions = 0;
+    for (std::string row; std::getline(rows, row);)
+        if (!row.empty() && row[0] != '#' && row.rfind("start,", 0) != 0) ++transmissions;
+    std::remove(trace.c_str());
+    EXPECT_EQ(2 * transmissions, link);
+    EXPECT_EQ(nlohmann::json::parse(traced.out)["activity"], a);  // (and tracing it changes nothing)
     const auto& w = j["power"]["watts"];
     EXPECT_EQ(j["power"]["channels"], 48 + 16 + 16);  // the links, each node's injection and ejection channel
     EXPECT_EQ(j["power"]["cycles"], j["simulated_cycles"]);

@@ -133,3 +133,36 @@ TEST(Power, ATechnologyFileIsCheckedLineByLine) {
     EXPECT_EQ(std::get<std::string>(missing),
               "--power '/nonexistent/tech.txt' cannot be read: accepted default, or a technology file in BookSim2's format");
 }
+
+// One router's buffer writes and one crossbar traversal, priced from the technology's constants by
+// the formulas written out here (BookSim2's power module: the memory's word line, decoders, bit lines
+// and cell; the crossbar's row, column, cross-points and drivers).
+TEST(Power, OneRoutersWritesAndTraversalsFromTheConstants) {
+    const TechParameters tech = default_tech();
+    const uint64_t cycles = 10000;
+    std::vector<uint64_t> writes(5, 0), reads(5, 0), crossings(25, 0);
+    writes[0] = 1000;
+    crossings[4 * 5 + 4] = 700;  // input 4 to output 4: both in the second half, the whole row and column
+    PowerModel m(tech, 64, cycles);
+    m.add_router(5, 5, 64, reads, writes, crossings);
+    const double vdd = 0.9, lambda = 0.016, pitch = 0.00008, cg_pwr = 0.000000000000000534, cd_pwr = 0.000000000000000267;
+    const double cw = 4 * 0.000000000000267339, ci = 3 * cg_pwr, co = 3 * cd_pwr;
+    const double ci_delay = 3 * (0.000000000000000534 + 0.0000000000000001068), co_delay = 3 * 0.000000000000000267;
+    const double f = m.report().clock_hz, w = 64, depth = 64;
+    // The buffer: a word line across 64 bits with its decoders, and 64 bit lines 64 words tall.
+    const double x = 1 + 5.0 / 16 * (1 + co / ci), y = 1.25 * (1 + co / ci);
+    const double c_wordline = w * (2 * 4 * lambda * cg_pwr + 6 * pitch * cw);
+    const double c_predecode = x * cw * (8 * pitch + depth) * ci, c_decode = x * c_wordline;
+    const double c_bitlines = y * (cw * 6 * w * pitch + 3 * w * ci) + y * (cw * 6 * w * pitch + 2 * w * ci);
+    const double word_line = (c_bitlines + 2 * c_predecode + c_decode) * vdd * vdd * f;
+    const double bit_write = 0.5 * 2 * (co + ci) * vdd * vdd + depth * (4 * lambda * cd_pwr + 8 * pitch * cw) * vdd * vdd * f;
+    const double write = 0.1 * (word_line + w * bit_write);
+    EXPECT_NEAR(m.report().input_write, write, write * 1e-12);
+    EXPECT_EQ(m.report().input_read, 0.0);
+    // The crossbar: a row of 5 outputs x 64 bits at two metal pitches each, a column of 5 inputs.
+    const double cw_in = w * 5 * 2 * pitch * cw, cw_out = w * 5 * 2 * pitch * cw;
+    const double c_xi = cw_out / 16, c_xo = 4 * c_xi * co_delay / ci_delay, c_ti = cw_in / 16, c_to = 4 * c_ti * co_delay / ci_delay;
+    const double driver = 5.0 / 16 * (1 + co_delay / ci_delay) * (0.5 * cw * w * 5 * 2 * pitch + c_ti);
+    const double traversal = 0.5 * ((driver + cw_in + c_ti + 5 * c_xi) + (cw_out + c_to + 5 * c_xo)) * vdd * vdd * f;
+    EXPECT_NEAR(m.report().switch_traversal, 0.07 * w * traversal, 0.07 * w * traversal * 1e-12);
+}
