@@ -76,7 +76,8 @@ void Network::report_activity(RunResult& r, uint64_t cycles) const {
         << " (routers/blocks/activity.h); a link row's node is its source, peer its destination";
     if (r.power) csv << "; power_w: the router's buffers, crossbar and output modules, or the link's channel";
     csv << "\n";
-    csv << "kind,node,port,peer,buffer_writes,buffer_reads,crossings,node_flits,vc_grants,switch_grants,credits,busy_cycles,flits,"
+    csv << "kind,node,port,peer,buffer_writes,buffer_reads,crossings,node_flits,vc_grants,switch_grants,credits,busy_cycles,"
+           "flits,"
            "toggles,utilisation,power_w\n";
     const double span = static_cast<double>(std::max<uint64_t>(1, cycles));
     for (uint32_t n = 0; n < topology_->nodes(); ++n) {

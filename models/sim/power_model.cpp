@@ -260,6 +260,7 @@ double PowerModel::output_control() const {
 double PowerModel::add_router(unsigned inputs, unsigned outputs, unsigned words, const std::vector<uint64_t>& reads,
                               const std::vector<uint64_t>& writes, const std::vector<uint64_t>& crossings) {
     const double before = r_.total();
+    ++r_.routers;
     const double depth = words, in = inputs, out = outputs;
     const double wl = word_line(width_, depth), read = bit_read(depth) * width_, write = bit_write(depth) * width_;
     for (unsigned i = 0; i < inputs; ++i) {

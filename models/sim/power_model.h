@@ -40,6 +40,7 @@ struct PowerReport {
     uint64_t cycles = 0;         // the run's, over which activity is averaged
     double clock_hz = 0;
     unsigned channels = 0;  // priced: the links, and each node's injection and ejection channel
+    unsigned routers = 0;
     double channel_wire = 0, channel_clock = 0, channel_retiming = 0, channel_leakage = 0;
     double input_read = 0, input_write = 0, input_leakage = 0;
     double switch_traversal = 0, switch_control = 0, switch_leakage = 0;

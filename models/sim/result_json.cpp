@@ -266,11 +266,10 @@ json to_json(const RunResult& r, bool with_per_node) {
     if (r.vc_depth_needed) j["vc_depth_needed"] = *r.vc_depth_needed;
     if (r.activity) {
         const ActivityTotals& a = *r.activity;
-        j["activity"] = {{"buffer_writes", a.buffer_writes}, {"buffer_reads", a.buffer_reads},
-                         {"crossings", a.crossings},         {"link_flits", a.link_flits},
-                         {"node_flits", a.node_flits},       {"vc_grants", a.vc_grants},
-                         {"switch_grants", a.switch_grants}, {"credits", a.credits},
-                         {"busy_router_cycles", a.busy_router_cycles}};
+        j["activity"] = {
+            {"buffer_writes", a.buffer_writes}, {"buffer_reads", a.buffer_reads}, {"crossings", a.crossings},
+            {"link_flits", a.link_flits},       {"node_flits", a.node_flits},     {"vc_grants", a.vc_grants},
+            {"switch_grants", a.switch_grants}, {"credits", a.credits},           {"busy_router_cycles", a.busy_router_cycles}};
         if (a.link_toggles) j["activity"]["link_toggles"] = *a.link_toggles;
     }
     if (r.power) {
@@ -305,7 +304,15 @@ json to_json(const RunResult& r, bool with_per_node) {
                         {"switch", p.area_switch},
                         {"input", p.area_input},
                         {"output", p.area_output},
-                        {"total", p.area()}}}};
+                        {"total", p.area()}}},
+                      {"routers", p.routers}};
+        if (p.routers) {  // a router's own blocks, in square micrometres (the channels are between routers)
+            const double um2 = 1e6 / p.routers;
+            j["power"]["router_area_um2"] = {{"input", p.area_input * um2},
+                                             {"switch", p.area_switch * um2},
+                                             {"output", p.area_output * um2},
+                                             {"total", (p.area_input + p.area_switch + p.area_output) * um2}};
+        }
     }
     if (r.deadlock_check) j["deadlock_check"] = deadlock_check_json(*r.deadlock_check);
     if (!r.chosen.empty()) j["chosen"] = r.chosen;  // (what the run chose because the command did not say)
@@ -446,6 +453,7 @@ RunResult result_from_json(const json& j) {
         PowerReport q;
         q.techfile = p.at("techfile"), q.channel_width = p.at("channel_width_bits"), q.cycles = p.at("cycles");
         q.clock_hz = p.at("clock_hz"), q.channels = p.at("channels"), q.delivered_bytes = p.at("delivered_bytes");
+        q.routers = p.at("routers");
         q.channel_wire = w.at("channel_wire"), q.channel_clock = w.at("channel_clock");
         q.channel_retiming = w.at("channel_retiming"), q.channel_leakage = w.at("channel_leakage");
         q.input_read = w.at("input_read"), q.input_write = w.at("input_write"), q.input_leakage = w.at("input_leakage");

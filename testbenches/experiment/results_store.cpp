@@ -111,6 +111,7 @@ std::vector<std::string> result_columns() {
     r.power = PowerReport{};
     r.power->clock_hz = 1;
     r.power->delivered_bytes = 1;
+    r.power->routers = 1;
     std::vector<std::pair<std::string, std::string>> cells;
     flatten("", to_json(r, false), cells);
     std::vector<std::string> names = {"point", "status", "exit", "error"};

@@ -161,7 +161,8 @@ TEST(Power, OneRoutersWritesAndTraversalsFromTheConstants) {
     EXPECT_EQ(m.report().input_read, 0.0);
     // The crossbar: a row of 5 outputs x 64 bits at two metal pitches each, a column of 5 inputs.
     const double cw_in = w * 5 * 2 * pitch * cw, cw_out = w * 5 * 2 * pitch * cw;
-    const double c_xi = cw_out / 16, c_xo = 4 * c_xi * co_delay / ci_delay, c_ti = cw_in / 16, c_to = 4 * c_ti * co_delay / ci_delay;
+    const double c_xi = cw_out / 16, c_xo = 4 * c_xi * co_delay / ci_delay, c_ti = cw_in / 16,
+                 c_to = 4 * c_ti * co_delay / ci_delay;
     const double driver = 5.0 / 16 * (1 + co_delay / ci_delay) * (0.5 * cw * w * 5 * 2 * pitch + c_ti);
     const double traversal = 0.5 * ((driver + cw_in + c_ti + 5 * c_xi) + (cw_out + c_to + 5 * c_xo)) * vdd * vdd * f;
     EXPECT_NEAR(m.report().switch_traversal, 0.07 * w * traversal, 0.07 * w * traversal * 1e-12);
