@@ -73,7 +73,8 @@ void Network::report_activity(RunResult& r, uint64_t cycles) const {
     if (config_.stats_path.empty()) return;
     std::ofstream csv(config_.stats_path);
     csv << "# cubecast per-router and per-link statistics over cycles 0 .. " << cycles
-        << " (routers/blocks/activity.h); a link row's node is its source, peer its destination";
+        << " (routers/blocks/activity.h); a link row's node is its source, peer its destination; network: " << config_.topology
+        << " dim " << config_.dim << " radix " << config_.radix;
     if (r.power) csv << "; power_w: the router's buffers, crossbar and output modules, or the link's channel";
     csv << "\n";
     csv << "kind,node,port,peer,buffer_writes,buffer_reads,crossings,node_flits,vc_grants,switch_grants,credits,busy_cycles,"

@@ -39,6 +39,8 @@ struct ExperimentArgs {
 int cmd_experiment(const ExperimentArgs& args, const RunOptions& options, const std::string& command_line);
 // `cubecast report DIR`: DIR/report.html.
 int cmd_report(const std::string& dir);
+// A --stats file's link utilisation over its network, as OUT.png and OUT.svg (plot_links.cpp).
+int cmd_plot_links(const std::string& stats, const std::string& out);
 int cmd_list(bool json);
 struct SweepAxes {
     std::vector<unsigned> dims;

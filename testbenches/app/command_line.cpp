@@ -597,8 +597,8 @@ int dispatch(int argc, char* argv[], bool check_only) {
         "cubecast: a cycle-accurate model of hypercube, torus and array (mesh) interconnects, in which the "
         "papers' optimal broadcast and exchange algorithms run as the routers' control logic"};
     app.require_subcommand(1);
-    const std::set<std::string> commands = {"run",        "check-deadlock", "list",   "sweep", "sweep-rho",
-                                            "sweep-rate", "experiment",     "report", "bench", "example004"};
+    const std::set<std::string> commands = {"run",        "check-deadlock", "list",  "sweep",      "sweep-rho", "sweep-rate",
+                                            "experiment", "report",         "bench", "example004", "plot-links"};
     // The shared options (about 60 a command, each name checked by CLI11 against those before it)
     // only for the command named, or for all when none is (help, a mistyped command).
     const std::string named = argc > 1 ? argv[1] : "";
@@ -707,13 +707,20 @@ int dispatch(int argc, char* argv[], bool check_only) {
     std::string report_dir;
     auto* report = app.add_subcommand("report", "write DIR/report.html: an experiment's results as one self-contained page");
     report->add_option("dir", report_dir, "an experiment's results folder")->required();
+    std::string links_stats, links_out;
+    auto* plot_links = app.add_subcommand(
+        "plot-links",
+        "draw a --stats file's link utilisation over its network (hypercube, 2-D torus or array): OUT.png, OUT.svg");
+    plot_links->add_option("stats", links_stats, "a CSV written by cubecast run --stats")->required();
+    plot_links->add_option("--out", links_out, "the plot's path without .png/.svg")->required();
 
     if (argc > 1 && argv[1][0] != '-' && !commands.count(argv[1])) {
         const std::string near = nearest_name(argv[1], std::vector<std::string>(commands.begin(), commands.end()));
-        return bad_input(
-            std::string("unknown command '") + printable(argv[1]) + "'" + (near.empty() ? "" : ": did you mean " + near + "?") +
-            " (accepted run, check-deadlock, list, sweep, sweep-rho, sweep-rate, experiment, report, bench, example004; see "
-            "cubecast --help)");
+        return bad_input(std::string("unknown command '") + printable(argv[1]) + "'" +
+                         (near.empty() ? "" : ": did you mean " + near + "?") +
+                         " (accepted run, check-deadlock, list, sweep, sweep-rho, sweep-rate, experiment, report, bench, "
+                         "example004, plot-links; see "
+                         "cubecast --help)");
     }
     guard_whole_numbers(app);
     try {
@@ -754,6 +761,7 @@ int dispatch(int argc, char* argv[], bool check_only) {
         return cmd_experiment(ex_args, experiment_run_options(), join_args(argc, argv));
     }
     if (report->parsed()) return cmd_report(report_dir);
+    if (plot_links->parsed()) return cmd_plot_links(links_stats, links_out);
     if (example->parsed()) {
         if (ex_dim < 2 || ex_dim > static_cast<long long>(kMaxDim))
             return bad_input("--dim " + std::to_string(ex_dim) + " is out of range: accepted 2.." + std::to_string(kMaxDim));

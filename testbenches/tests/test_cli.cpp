@@ -1451,3 +1451,40 @@ TEST(CommandLine, PowerAndStatsCountWhatTheBlocksDid) {
         expect_bad_input("run --task mnb --dim 3 --buffering input --forwarding router --router rtl --stats " + csv,
                          "--stats counts the input-buffered SystemC router's blocks", "without --router rtl");
 }
+
+// plot-links draws a --stats file's link utilisation over its network; what it cannot draw is one line.
+TEST(CommandLine, PlotLinksDrawsTheStatsOverTheNetwork) {
+    for (const std::string& net : {std::string("--topology array --dim 2 --radix 4 --algorithm dor"),
+                                   std::string("--topology hypercube --dim 5 --algorithm ecube")}) {
+        SCOPED_TRACE(net);
+        const std::string csv = temp_path("links.csv"), out = temp_path("links");
+        const CliResult run = cubecast_cli("run --task traffic " + net +
+                                           " --buffering input --rate 0.2 --warmup-cycles 100 --window 200 --stats " + csv);
+        ASSERT_EQ(run.code, 0) << run.err;
+        const CliResult plot = cubecast_cli("plot-links " + csv + " --out " + out);
+        EXPECT_EQ(plot.code, 0) << plot.err;
+        EXPECT_EQ(plot.out, "plot-links: " + out + ".png, " + out + ".svg\n");
+        EXPECT_EQ(slurp(out + ".png").substr(1, 3), "PNG");
+        EXPECT_NE(slurp(out + ".svg").find("link utilisation"), std::string::npos);
+        for (const char* ext : {".png", ".svg"}) std::remove((out + ext).c_str());
+        std::remove(csv.c_str());
+    }
+    const std::string other = temp_path("other.csv");
+    std::ofstream(other) << "a,b\n1,2\n";
+    expect_bad_input("plot-links " + other + " --out " + temp_path("x"), "is not a cubecast --stats file",
+                     "accepted a CSV written by cubecast run --stats");
+    std::remove(other.c_str());
+    expect_bad_input("plot-links /nonexistent/s.csv --out " + temp_path("x"), "'/nonexistent/s.csv' cannot be read",
+                     "accepted a CSV written by cubecast run --stats");
+    const std::string flatfly = temp_path("flatfly.csv");
+    ASSERT_EQ(
+        cubecast_cli("run --task traffic --topology flatfly --dim 2 --radix 4 --buffering input --rate 0.1 --warmup-cycles 50 "
+                     "--window 100 --stats " +
+                     flatfly)
+            .code,
+        0);
+    expect_bad_input("plot-links " + flatfly + " --out " + temp_path("x"), "the flatfly of dimension 2 has no map here",
+                     "accepted a hypercube of dimension 1..16, or a 2-D torus or array");
+    std::remove(flatfly.c_str());
+    expect_bad_input("plot-links s.csv", "--out", "");
+}
