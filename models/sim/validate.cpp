@@ -741,15 +741,8 @@ std::optional<std::string> check(const RunConfig& c, const std::shared_ptr<const
         if (std::system("command -v vcd2fst >/dev/null 2>&1") != 0)
             return "--fst needs GTKWave's vcd2fst, which is not installed (accepted: apt-get install gtkwave, or use --vcd)";
     }
-    // Last: what fits (the estimate is the least the run takes; what it grows as it goes is not in it).
-    const MemoryEstimate memory = estimate_memory(placed);
-    const uint64_t limit = c.memory_limit ? c.memory_limit : available_memory();
-    if (limit && memory.bytes > limit)
-        return "this run needs at least " + memory_words(memory.bytes) + " (the largest part: " + memory.largest +
-               "), more than " +
-               (c.memory_limit ? "--memory-limit " + memory_words(limit)
-                               : "the " + memory_words(limit) + " this machine has available") +
-               ": accepted a smaller run, or --memory-limit above the estimate on a machine that has it";
+    // Last: what fits.
+    if (auto e = memory_problem(placed)) return e;
     out.config = placed;
     out.network = network;
     out.folded = folded;
@@ -759,6 +752,19 @@ std::optional<std::string> check(const RunConfig& c, const std::shared_ptr<const
 }
 
 }  // namespace
+
+std::optional<std::string> memory_problem(const RunConfig& c) {
+    // (the estimate is the least the run takes; what it grows as it goes is not in it)
+    const MemoryEstimate memory = estimate_memory(c);
+    const uint64_t limit = c.memory_limit ? c.memory_limit : available_memory();
+    if (limit && memory.bytes > limit)
+        return "this run needs at least " + memory_words(memory.bytes) + " (the largest part: " + memory.largest +
+               "), more than " +
+               (c.memory_limit ? "--memory-limit " + memory_words(limit)
+                               : "the " + memory_words(limit) + " this machine has available") +
+               ": accepted a smaller run, or --memory-limit above the estimate on a machine that has it";
+    return std::nullopt;
+}
 
 std::variant<ResolvedRun, std::string> resolve_or_problem(const RunConfig& given) {
     if (auto e = topology_problem(given.topology, given.dim, given.radix)) return *e;

@@ -107,26 +107,21 @@ DefaultForwarding default_forwarding(const RunConfig& given, const ResolvedRun& 
             there};
 }
 
-int cmd_run(const RunConfig& given, bool json, const RerunPolicy& policy) {
+int cmd_run(const RunConfig& config, bool json, const RerunPolicy& policy) {
     RunResult r;
-    RunConfig config = given;
     try {
-        // A bad value is one line and exit 2 before anything reads the task or the topology (its memory
-        // is judged once the forwarding mode is chosen: all-port takes an injection input per link).
-        RunConfig unbounded = config;
-        unbounded.memory_limit = UINT64_MAX;
-        ResolvedRun resolved = resolve(unbounded);
+        // Resolved once (a bad value, or a run whose memory does not fit, is one line and exit 2 before
+        // anything runs), then handed to the check and the simulation.
+        const ResolvedRun resolved = resolve(config);
         // Before the run: its routes' channel dependency graph (a child process of its own), on the
         // router the run resolved to (a preset's is input-buffered).
         std::optional<DeadlockCheck> check;
         std::string chosen;
         if (resolved.config.buffering == Buffering::input) {
-            resolved.config.memory_limit = config.memory_limit;  // (the dry run's bound, as the run's)
             check = check_deadlock(resolved);
             if (!check->adaptive) chosen = default_forwarding(config, resolved).words;
         }
-        // The run as it goes: resolved again, its memory judged (all-port takes an injection input per link).
-        r = run_diagnosed(resolve(config), false, policy);
+        r = run_diagnosed(resolved, false, policy);
         if (check && !check->adaptive) say_deadlock_check(r, *check);
         r.deadlock_freedom += chosen;
     } catch (const ConfigError& e) {
