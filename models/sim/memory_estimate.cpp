@@ -146,8 +146,12 @@ std::string memory_words(uint64_t bytes) {
         os << b / 1e12 << " TB";
     else if (b >= 1e9)
         os << b / 1e9 << " GB";
-    else
+    else if (b >= 1e6)
         os << std::setprecision(0) << b / 1e6 << " MB";
+    else if (b >= 1e3)  // (a limit given in KB reads as what it is, not "0 MB")
+        os << b / 1e3 << " kB";
+    else
+        os << std::setprecision(0) << b << " bytes";
     return os.str();
 }
 
