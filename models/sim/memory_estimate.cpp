@@ -68,8 +68,8 @@ MemoryEstimate estimate_memory(const RunConfig& c) {
         const double vcs = n * (ports + injection_inputs) * c.ib.vcs;
         items.push_back({vcs * (kVirtualChannelBytes + kFlitSlotBytes * c.ib.vc_depth),
                          count(vcs) + " virtual channels of " + std::to_string(c.ib.vc_depth) + " flits"});
-        if (!c.power.empty() || !c.stats_path.empty()) {  // (routers/blocks/activity.h's breakdown: counters per input,
-                                                          // per crossbar connection and per link)
+        if (c.keeps_activity_detail()) {  // (routers/blocks/activity.h's breakdown: counters per input,
+                                          // per crossbar connection and per link)
             const double inputs = ports + injection_inputs, counters = 2 * inputs + inputs * (ports + 1) + 3 * ports;
             items.push_back(
                 {n * (counters * 8 + 6 * 24), count(n) + " routers' activity counted per input, connection and link"});

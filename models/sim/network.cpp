@@ -251,7 +251,7 @@ void Network::build_cycle_level(const LogicFactory& make_logic, const PacketForm
 Network::~Network() = default;
 
 void Network::start_of_simulation() {
-    if (activity_detail())
+    if (config_.keeps_activity_detail())
         for (auto& router : routers_) router->keep_activity_detail();
     simulation_started_ = std::chrono::steady_clock::now();
 }

@@ -94,7 +94,6 @@ private:
     void summarize_links(TrafficResult& t, std::vector<std::string>& output_errors) const;
     // What the routers' blocks did, priced (--power) and listed (--stats): network_activity.cpp.
     void report_activity(RunResult& r, uint64_t cycles) const;
-    bool activity_detail() const { return !config_.power.empty() || !config_.stats_path.empty(); }
     NetworkCounters counters_;
     uint64_t expected_total_ = 0;  // deliveries the task makes (traffic: the ledger counts them as generated)
 

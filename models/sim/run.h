@@ -41,18 +41,20 @@ struct RunConfig {
     unsigned packet_flits = 0;  // 0: the least the algorithm takes (1, or the parts it splits a packet into)
     unsigned queue_depth = 0;   // 0 = unbounded
     uint64_t seed = 1;
-    uint64_t max_cycles = 0;        // 0 = automatic bound
-    uint64_t memory_limit = 0;      // bytes a run's estimate may reach (memory_estimate.h); 0 = the memory available
-    std::string trace_path;         // CSV, empty = none
-    std::string link_load_path;     // task traffic: per-link CSV (src,dst,port,flits,utilisation,channel_load), empty = none
-    std::string vcd_path;           // VCD (+ .gtkw beside it), empty = none
-    std::string fst_path;           // the same waves as FST (converted with GTKWave's vcd2fst), empty = none
-    std::string stats_path;         // per-router and per-link statistics CSV (--stats), empty = none
-    std::string power;              // a technology file, or "default": the run's power and energy (power_model.h); empty = none
-    std::string command_line;       // recorded in the trace header
-    std::vector<uint32_t> sources;  // kb: the broadcasting node of each packet (may repeat)
-    std::vector<uint32_t> targets;  // monotone: the destinations (distinct, as many as sources)
-    uint64_t k = 0;                 // kb: or K distinct nodes placed by `placement` (for this dim)
+    uint64_t max_cycles = 0;     // 0 = automatic bound
+    uint64_t memory_limit = 0;   // bytes a run's estimate may reach (memory_estimate.h); 0 = the memory available
+    std::string trace_path;      // CSV, empty = none
+    std::string link_load_path;  // task traffic: per-link CSV (src,dst,port,flits,utilisation,channel_load), empty = none
+    std::string vcd_path;        // VCD (+ .gtkw beside it), empty = none
+    std::string fst_path;        // the same waves as FST (converted with GTKWave's vcd2fst), empty = none
+    std::string stats_path;      // per-router and per-link statistics CSV (--stats), empty = none
+    std::string power;           // a technology file, or "default": the run's power and energy (power_model.h); empty = none
+    // The routers' activity kept per input, connection and link (routers/blocks/activity.h): for --power, --stats.
+    bool keeps_activity_detail() const { return !power.empty() || !stats_path.empty(); }
+    std::string command_line;                 // recorded in the trace header
+    std::vector<uint32_t> sources;            // kb: the broadcasting node of each packet (may repeat)
+    std::vector<uint32_t> targets;            // monotone: the destinations (distinct, as many as sources)
+    uint64_t k = 0;                           // kb: or K distinct nodes placed by `placement` (for this dim)
     Placement placement = Placement::random;  // random (by seed) | adversarial | first
     PortModel port_model = PortModel::mla;
     double c_star = 3.0;         // kb/st-random: C* of the fixed phase lengths (> 0)

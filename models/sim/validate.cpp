@@ -552,8 +552,7 @@ RunConfig with_defaults(const RunConfig& given) {
     // channels (every hop ends in the node's memory), the papers' all-port model, and the one mode in
     // which a logic timed by the clock keeps its phases (validate_clock_timed). The Verilog router has
     // no such interface: there it forwards in the router.
-    if (c.buffering == Buffering::input && !c.uses_rtl() && !c.knob_given("forwarding") && !c.knob_given("network-interface") &&
-        task->kind != TaskKind::traffic) {
+    if (forwarding_left_to_default(c, task->kind)) {
         c.ib.forwarding = Forwarding::node;
         c.ib.network_interface = InjectionModel::all_port;
     }
@@ -714,7 +713,7 @@ std::optional<std::string> check(const RunConfig& c, const std::shared_ptr<const
     if (auto e = output_problem("--link-load", c.link_load_path)) return e;
     if (auto e = output_problem("--delays", c.delays_path)) return e;
     if (auto e = output_problem("--stats", c.stats_path)) return e;
-    if (!c.power.empty() || !c.stats_path.empty()) {
+    if (c.keeps_activity_detail()) {
         const std::string option = !c.power.empty() ? "--power" : "--stats";
         if (c.buffering != Buffering::input || c.uses_rtl())
             return option +
@@ -752,6 +751,11 @@ std::optional<std::string> check(const RunConfig& c, const std::shared_ptr<const
 }
 
 }  // namespace
+
+bool forwarding_left_to_default(const RunConfig& c, TaskKind kind) {
+    return c.buffering == Buffering::input && !c.uses_rtl() && !c.knob_given("forwarding") &&
+           !c.knob_given("network-interface") && kind != TaskKind::traffic;
+}
 
 std::optional<std::string> memory_problem(const RunConfig& c) {
     // (the estimate is the least the run takes; what it grows as it goes is not in it)

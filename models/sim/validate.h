@@ -30,6 +30,10 @@ struct ResolvedRun {
 // The run resolved, or the one line that says what is wrong with it (validate()'s).
 std::variant<ResolvedRun, std::string> resolve_or_problem(const RunConfig& c);
 std::optional<std::string> validate(const RunConfig& c);
+// Whether a run of task `kind` leaves a collective's forwarding to its default (with_defaults: through the
+// node on an all-port network interface): the input-buffered SystemC router, told neither --forwarding
+// nor --network-interface, not traffic.
+bool forwarding_left_to_default(const RunConfig& c, TaskKind kind);
 // Whether a resolved configuration's memory estimate fits its --memory-limit (or the memory available):
 // the line that says it does not, or nothing. resolve_or_problem() asks it last.
 std::optional<std::string> memory_problem(const RunConfig& c);

@@ -30,7 +30,10 @@ struct RouterActivity {
         }
     };
     std::unique_ptr<Detail> detail;
-    uint64_t last_crossing_ = ~uint64_t{0};
+    // Something crossed the crossbar at `cycle`: a busy cycle, once a cycle.
+    void busy_at(uint64_t cycle) {
+        if (cycle != last_crossing_) busy_cycles += 1, last_crossing_ = cycle;
+    }
 
     void keep_detail(unsigned inputs, unsigned links) {
         detail = std::make_unique<Detail>();
@@ -54,7 +57,7 @@ struct RouterActivity {
     // A flit of `input` through the crossbar to `output` (the node: the last output), at `cycle`.
     void cross(unsigned input, unsigned output, uint64_t cycle) {
         ++crossings;
-        if (cycle != last_crossing_) busy_cycles += 1, last_crossing_ = cycle;
+        busy_at(cycle);
         if (detail) ++detail->crossings[static_cast<size_t>(input) * detail->outputs + output];
     }
     void link_flit(unsigned q, uint64_t bits) {
@@ -64,6 +67,9 @@ struct RouterActivity {
         detail->toggles[q] += static_cast<uint64_t>(__builtin_popcountll(bits ^ detail->last[q]));
         detail->last[q] = bits;
     }
+
+private:
+    uint64_t last_crossing_ = ~uint64_t{0};
 };
 
 }  // namespace cubecast

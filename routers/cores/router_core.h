@@ -65,7 +65,7 @@ protected:
     void count_enqueued(unsigned flits) {
         activity_.buffer_writes += flits;
         activity_.crossings += flits;
-        if (cycle_ != activity_.last_crossing_) activity_.busy_cycles += 1, activity_.last_crossing_ = cycle_;
+        activity_.busy_at(cycle_);
     }
     struct PendingInjection {
         Packet packet;

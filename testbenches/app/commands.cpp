@@ -86,10 +86,7 @@ struct DefaultForwarding {
     std::optional<DeadlockCheck> there;  // the same run in the router
 };
 DefaultForwarding default_forwarding(const RunConfig& given, const ResolvedRun& resolved) {
-    const RunConfig& c = resolved.config;
-    if (c.buffering != Buffering::input || resolved.task->kind == TaskKind::traffic || given.knob_given("forwarding") ||
-        given.knob_given("network-interface") || given.uses_rtl() || c.ib.forwarding != Forwarding::node)
-        return {};
+    if (!forwarding_left_to_default(resolved.config, resolved.task->kind)) return {};
     if (resolved.algorithm && resolved.algorithm->clock_timed)
         return {
             "; forwarded through the node on an all-port network interface, the one mode in which its phases, timed by the "
