@@ -68,12 +68,20 @@ MemoryEstimate estimate_memory(const RunConfig& c) {
         const double vcs = n * (ports + injection_inputs) * c.ib.vcs;
         items.push_back({vcs * (kVirtualChannelBytes + kFlitSlotBytes * c.ib.vc_depth),
                          count(vcs) + " virtual channels of " + std::to_string(c.ib.vc_depth) + " flits"});
-        if (c.keeps_activity_detail()) {  // (routers/blocks/activity.h's breakdown: counters per input,
-                                          // per crossbar connection and per link)
-            const double inputs = ports + injection_inputs, counters = 2 * inputs + inputs * (ports + 1) + 3 * ports;
-            items.push_back(
-                {n * (counters * 8 + 6 * 24), count(n) + " routers' activity counted per input, connection and link"});
-        }
+    }
+    if (c.keeps_activity_detail()) {  // (routers/blocks/activity.h's breakdown: counters per buffer, per
+                                      // crossbar connection and per link; on the input-buffered router
+                                      // each input's occupancy histogram, each input VC's stall state and
+                                      // each input's stalls)
+        const bool ib = c.buffering == Buffering::input;
+        const double inputs = ib ? ports + (c.ib.network_interface == InjectionModel::all_port ? ports : 1) : ports + 1;
+        const double buffers = ib ? inputs : ports, input_vcs = ib ? inputs * c.ib.vcs : 0;
+        double counters = 2 * buffers + inputs * (ports + 1) + 3 * ports;
+        if (ib)
+            counters +=
+                inputs * (c.ib.vcs * c.ib.vc_depth + 1) + 1.5 * inputs + 2 * input_vcs + input_vcs / 8 + inputs * kStallCauses;
+        items.push_back({n * (counters * 8 + 13 * 24), count(n) + " routers' activity counted per buffer, connection and link" +
+                                                           (ib ? ", with occupancy and stalls" : "")});
     }
     const auto [packets, what] = preloaded(c, task->kind, n, parts);
     if (packets > 0) {

@@ -67,6 +67,7 @@ Network::Network(sc_module_name name, const ResolvedRun& run)
       folded_torus_(run.folded),
       task_info_(run.task),
       algo_(run.algorithm),
+      technology_(run.technology),
       period_pmnb_(algo_->runs_pmnb_periods ? algorithms().find(TaskKind::pmnb, config_.period_pmnb()) : nullptr),
       task_(task_info_->kind, *topology_, config_.root, config_.sources,
             period_pmnb_ ? period_pmnb_->parts(*topology_) : algo_->parts(folded_torus_ ? *folded_torus_ : *topology_),

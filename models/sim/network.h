@@ -83,7 +83,8 @@ private:
     std::shared_ptr<const TorusFold> fold_;         // ... and how it maps onto the array (paper 001 Fig. 1)
     const TaskInfo* task_info_;
     const AlgorithmEntry* algo_;
-    const AlgorithmEntry* period_pmnb_;  // dynamic/periods: the PMNB of each period
+    std::optional<TechParameters> technology_;  // --power's, as the run was resolved with it
+    const AlgorithmEntry* period_pmnb_;         // dynamic/periods: the PMNB of each period
     Task task_;
     std::unique_ptr<BroadcastDelays> delays_;    // task dynamic
     std::unique_ptr<TrafficLedger> traffic_;     // task traffic

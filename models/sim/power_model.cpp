@@ -263,7 +263,7 @@ double PowerModel::add_router(unsigned inputs, unsigned outputs, unsigned words,
     ++r_.routers;
     const double depth = words, in = inputs, out = outputs;
     const double wl = word_line(width_, depth), read = bit_read(depth) * width_, write = bit_write(depth) * width_;
-    for (unsigned i = 0; i < inputs; ++i) {
+    for (size_t i = 0; i < reads.size(); ++i) {  // (each buffer: an input's, or an output queue's)
         r_.area_input += (width_ * h_sram_) * (depth * w_sram_) * metal_pitch_ * metal_pitch_;
         r_.input_leakage += depth * ioff_sram_ * vdd_ * width_;
         r_.input_read += activity(reads[i]) * (wl + read);

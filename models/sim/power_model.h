@@ -68,8 +68,9 @@ public:
     // A channel `latency` cycles long (wire_length millimetres a cycle) that carried `flits` flits: the
     // watts it adds.
     double add_channel(unsigned latency, uint64_t flits);
-    // A router's buffers (per input: reads, writes; each input `words` flits deep) and crossbar
-    // (crossings[i * outputs + o]: flits from input i to output o): the watts it adds.
+    // A router's buffers (per buffer: reads, writes; each `words` flits deep; BookSim2's are its inputs',
+    // the ideal router's its output queues) and crossbar (crossings[i * outputs + o]: flits from input i
+    // to output o): the watts it adds.
     double add_router(unsigned inputs, unsigned outputs, unsigned words, const std::vector<uint64_t>& reads,
                       const std::vector<uint64_t>& writes, const std::vector<uint64_t>& crossings);
     const PowerReport& report() const { return r_; }

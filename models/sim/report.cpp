@@ -282,6 +282,12 @@ void print_table(std::ostream& os, const RunResult& r) {
                 std::to_string(*a.link_toggles) + " bit toggles), " + std::to_string(a.node_flits) + " to the nodes, " +
                 std::to_string(a.vc_grants) + " VC and " + std::to_string(a.switch_grants) + " switch grants, " +
                 std::to_string(a.credits) + " credits");
+        if (a.stalls) {
+            std::string s;
+            for (unsigned c = 0; c < kStallCauses; ++c)
+                s += (c ? ", " : "") + std::string(kStallNames[c]) + " " + std::to_string((*a.stalls)[c]);
+            row(os, "stalls (VC-cycles)", s);
+        }
     }
     if (r.power) {
         const PowerReport& p = *r.power;

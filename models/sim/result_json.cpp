@@ -269,8 +269,12 @@ json to_json(const RunResult& r, bool with_per_node) {
         j["activity"] = {
             {"buffer_writes", a.buffer_writes}, {"buffer_reads", a.buffer_reads}, {"crossings", a.crossings},
             {"link_flits", a.link_flits},       {"node_flits", a.node_flits},     {"vc_grants", a.vc_grants},
-            {"switch_grants", a.switch_grants}, {"credits", a.credits},           {"busy_router_cycles", a.busy_router_cycles}};
+            {"switch_grants", a.switch_grants}, {"credits", a.credits},           {"busy_router_cycles", a.busy_cycles}};
         if (a.link_toggles) j["activity"]["link_toggles"] = *a.link_toggles;
+        if (a.stalls) {
+            json& s = j["activity"]["stall_cycles"];
+            for (unsigned c = 0; c < kStallCauses; ++c) s[kStallNames[c]] = (*a.stalls)[c];
+        }
     }
     if (r.power) {
         const PowerReport& p = *r.power;
@@ -442,8 +446,12 @@ RunResult result_from_json(const json& j) {
         ActivityTotals t;
         t.buffer_writes = a.at("buffer_writes"), t.buffer_reads = a.at("buffer_reads"), t.crossings = a.at("crossings");
         t.link_flits = a.at("link_flits"), t.node_flits = a.at("node_flits"), t.vc_grants = a.at("vc_grants");
-        t.switch_grants = a.at("switch_grants"), t.credits = a.at("credits"), t.busy_router_cycles = a.at("busy_router_cycles");
+        t.switch_grants = a.at("switch_grants"), t.credits = a.at("credits"), t.busy_cycles = a.at("busy_router_cycles");
         if (a.contains("link_toggles")) t.link_toggles = a.at("link_toggles").get<uint64_t>();
+        if (a.contains("stall_cycles")) {
+            t.stalls.emplace();
+            for (unsigned c = 0; c < kStallCauses; ++c) (*t.stalls)[c] = a.at("stall_cycles").at(kStallNames[c]);
+        }
         r.activity = t;
     }
     if (j.contains("power")) {

@@ -1,6 +1,7 @@
 // What one simulation run takes and gives back.
 #pragma once
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -13,6 +14,7 @@
 #include "models/fabric/task.h"
 #include "models/fabric/traffic.h"
 #include "models/sim/power_model.h"
+#include "routers/blocks/activity.h"
 #include "routers/blocks/microarchitecture.h"
 #include "routers/logic/control_logic.h"
 #include "routers/logic/port_model.h"
@@ -104,6 +106,9 @@ struct RunConfig {
     std::string preset;  // booksim | noxim: the knobs of the routers compare-peers configures in those simulators
 
     bool uses_rtl() const { return router == RouterChoice::rtl || !rtl_nodes.empty(); }
+    // Its routers break their activity down (--power, --stats): the SystemC routers (the Verilated ones
+    // do not count).
+    bool can_break_activity_down() const { return !uses_rtl(); }
     bool knob_given(const std::string& name) const { return std::find(ib_given.begin(), ib_given.end(), name) != ib_given.end(); }
     // A link flit's width (the input-buffered router's knob; the ideal router's flits are 64 bits), and
     // the flits a header takes on it.
@@ -192,13 +197,12 @@ struct Remedy {
     uint64_t cycles = 0;  // finishes: its completion
 };
 
-// What the routers' blocks did over the run (routers/blocks/activity.h), summed over the network;
-// link_toggles only where the run kept the breakdown (--power, --stats).
-struct ActivityTotals {
-    uint64_t buffer_writes = 0, buffer_reads = 0, crossings = 0, link_flits = 0, node_flits = 0;
-    uint64_t vc_grants = 0, switch_grants = 0, credits = 0;
-    uint64_t busy_router_cycles = 0;  // over the routers: cycles in which a flit crossed a router's crossbar
+// What the routers' blocks did over the run (routers/blocks/activity.h), summed over the network (its
+// busy_cycles: router-cycles); where the run kept the breakdown (--power, --stats) also the links' bit
+// toggles and the virtual channels' stall cycles by cause (kStallNames).
+struct ActivityTotals : ActivityCounts {
     std::optional<uint64_t> link_toggles;
+    std::optional<std::array<uint64_t, kStallCauses>> stalls;
 };
 
 struct RunResult {

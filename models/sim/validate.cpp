@@ -715,14 +715,15 @@ std::optional<std::string> check(const RunConfig& c, const std::shared_ptr<const
     if (auto e = output_problem("--stats", c.stats_path)) return e;
     if (c.keeps_activity_detail()) {
         const std::string option = !c.power.empty() ? "--power" : "--stats";
-        if (c.buffering != Buffering::input || c.uses_rtl())
+        if (!c.can_break_activity_down())
             return option +
-                   " counts the input-buffered SystemC router's blocks: accepted --buffering input (or a preset), "
-                   "without --router rtl or --rtl-nodes";
+                   " counts the SystemC routers' blocks (the Verilated ones do not count): accepted without "
+                   "--router rtl or --rtl-nodes";
     }
     if (!c.power.empty()) {
         auto tech = read_techfile(c.power);
         if (const std::string* problem = std::get_if<std::string>(&tech)) return *problem;
+        out.technology = std::get<TechParameters>(std::move(tech));
     }
     if (!c.vcd_path.empty() && !has_extension(c.vcd_path, ".vcd"))
         return "--vcd '" + printable(c.vcd_path) + "' must name a .vcd file";

@@ -23,6 +23,7 @@ struct ResolvedRun {
     std::shared_ptr<const Topology> folded;  // --torus-on-array: the torus of the same size; else none
     const TaskInfo* task = nullptr;
     const AlgorithmEntry* algorithm = nullptr;
+    std::optional<TechParameters> technology;  // --power: the technology file, read once
     // The network the algorithm runs on (folded: the torus).
     const Topology& algorithm_network() const { return folded ? *folded : *network; }
 };

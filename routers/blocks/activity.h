@@ -5,28 +5,83 @@
 // flits to the node; the allocators' grants; the credits sent back upstream. BookSim2's power module
 // prices the same events (its BufferMonitor, SwitchMonitor and channel counts: src/power/).
 // The totals are always counted (a few counters per router); the breakdown per input, per output and
-// per crossbar connection, and the toggles, only for a run that prices or lists them (--power,
-// --stats): it costs memory per router.
+// per crossbar connection, the toggles, the buffers' occupancy over time and the stalls by cause only
+// for a run that prices or lists them (--power, --stats): it costs memory per router.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
 
 namespace cubecast {
 
-struct RouterActivity {
+// The counts every router keeps; summed over the network they are the run's (models/sim/run.h).
+struct ActivityCounts {
     uint64_t buffer_writes = 0, buffer_reads = 0, crossings = 0, link_flits = 0, node_flits = 0;
     uint64_t vc_grants = 0, switch_grants = 0, credits = 0;
-    uint64_t busy_cycles = 0;  // cycles in which a flit crossed its crossbar
+    uint64_t busy_cycles = 0;  // cycles in which a flit crossed the crossbar (over a network: router-cycles)
+    ActivityCounts& operator+=(const ActivityCounts& o) {
+        buffer_writes += o.buffer_writes, buffer_reads += o.buffer_reads, crossings += o.crossings;
+        link_flits += o.link_flits, node_flits += o.node_flits, vc_grants += o.vc_grants;
+        switch_grants += o.switch_grants, credits += o.credits, busy_cycles += o.busy_cycles;
+        return *this;
+    }
+};
+
+// Why a virtual channel holding a routed packet sent no flit in a cycle, the first that applies:
+// the collective's schedule holds the copy (its not-before cycle); its next flit has not arrived
+// (upstream); it has no output virtual channel (all taken, or without room for the packet under
+// store-and-forward and cut-through); the downstream buffer has no credit; the output link still
+// carries an earlier flit (the link period); another input or virtual channel took the switch (the
+// output, or this input's one crossing a cycle); to the node, no ejection virtual channel is free.
+// Cycles in the router's pipeline (the router delay, the cycle from VC to switch allocation) are
+// not stalls.
+enum class Stall : uint8_t { none, schedule, upstream, vc, credit, link, switch_lost, node };
+inline constexpr unsigned kStallCauses = 7;
+inline constexpr std::array<const char*, kStallCauses> kStallNames = {"schedule", "upstream", "vc",  "credit",
+                                                                      "link",     "switch",   "node"};
+
+struct RouterActivity : ActivityCounts {
     struct Detail {
-        unsigned inputs = 0, outputs = 0;            // outputs: the links, then the node
-        std::vector<uint64_t> writes, reads;         // per input (links, then the injection inputs)
+        unsigned inputs = 0,
+                 outputs = 0;  // the crossbar's: inputs from the links, then the node's; outputs the links, then the node
+        unsigned vcs = 0, capacity = 0;  // per input: its virtual channels, the flits they hold (0: no input buffers)
+        // Per buffer: an input's (the input-buffered router: links, then the injection inputs), or an
+        // output queue's (the ideal router: one per link).
+        std::vector<uint64_t> writes, reads;
         std::vector<uint64_t> crossings;             // per input x output (input-major)
         std::vector<uint64_t> flits, toggles, last;  // per output link; last: the bits of its last flit
+        // Per input, the flits in its buffers over time: occupancy_cycles[input * (capacity + 1) + k],
+        // the cycles it held k flits up to `occupied_since` (then it holds `occupancy`).
+        std::vector<unsigned> occupancy;
+        std::vector<uint64_t> occupied_since, occupancy_cycles;
+        // Per input virtual channel, its stall cause since `stall_since` and the cycle it last sent a
+        // flit; per input x cause, the cycles its virtual channels stalled before that.
+        std::vector<Stall> stall_cause;
+        std::vector<uint64_t> stall_since, moved_at, stalls;
+
         uint64_t link_toggles() const {
             uint64_t n = 0;
             for (uint64_t t : toggles) n += t;
             return n;
+        }
+        // Input p's cycles at each occupancy 0 .. capacity, over cycles [0, end).
+        std::vector<uint64_t> occupancy_histogram(unsigned p, uint64_t end) const {
+            std::vector<uint64_t> h(occupancy_cycles.begin() + static_cast<long>(p) * (capacity + 1),
+                                    occupancy_cycles.begin() + static_cast<long>(p + 1) * (capacity + 1));
+            if (end > occupied_since[p]) h[occupancy[p]] += end - occupied_since[p];
+            return h;
+        }
+        // Input p's virtual channels' stall cycles by cause (Stall minus one), over cycles [0, end).
+        std::array<uint64_t, kStallCauses> stall_cycles(unsigned p, uint64_t end) const {
+            std::array<uint64_t, kStallCauses> s{};
+            for (unsigned c = 0; c < kStallCauses; ++c) s[c] = stalls[size_t{p} * kStallCauses + c];
+            for (unsigned v = 0; v < vcs; ++v) {
+                const size_t i = size_t{p} * vcs + v;
+                if (stall_cause[i] != Stall::none && end > stall_since[i])
+                    s[static_cast<unsigned>(stall_cause[i]) - 1] += end - stall_since[i];
+            }
+            return s;
         }
     };
     std::unique_ptr<Detail> detail;
@@ -35,16 +90,31 @@ struct RouterActivity {
         if (cycle != last_crossing_) busy_cycles += 1, last_crossing_ = cycle;
     }
 
-    void keep_detail(unsigned inputs, unsigned links) {
+    // A crossbar of `inputs` inputs to `links` output links and the node; input buffers of `vcs`
+    // virtual channels `depth` flits deep (the input-buffered router; the ideal router's `vcs` is 0:
+    // its buffers are its output queues, one per link).
+    void keep_detail(unsigned inputs, unsigned links, unsigned vcs, unsigned depth) {
         detail = std::make_unique<Detail>();
-        detail->inputs = inputs;
-        detail->outputs = links + 1;
-        detail->writes.assign(inputs, 0);
-        detail->reads.assign(inputs, 0);
-        detail->crossings.assign(static_cast<size_t>(inputs) * (links + 1), 0);
-        detail->flits.assign(links, 0);
-        detail->toggles.assign(links, 0);
-        detail->last.assign(links, 0);
+        Detail& d = *detail;
+        d.inputs = inputs;
+        d.outputs = links + 1;
+        d.vcs = vcs;
+        d.capacity = vcs * depth;
+        const unsigned buffers = vcs ? inputs : links;
+        d.writes.assign(buffers, 0);
+        d.reads.assign(buffers, 0);
+        d.crossings.assign(static_cast<size_t>(inputs) * (links + 1), 0);
+        d.flits.assign(links, 0);
+        d.toggles.assign(links, 0);
+        d.last.assign(links, 0);
+        if (vcs == 0) return;  // (no input buffers: no occupancy, no stalls)
+        d.occupancy.assign(inputs, 0);
+        d.occupied_since.assign(inputs, 0);
+        d.occupancy_cycles.assign(static_cast<size_t>(inputs) * (d.capacity + 1), 0);
+        d.stall_cause.assign(static_cast<size_t>(inputs) * vcs, Stall::none);
+        d.stall_since.assign(static_cast<size_t>(inputs) * vcs, 0);
+        d.moved_at.assign(static_cast<size_t>(inputs) * vcs, ~uint64_t{0});
+        d.stalls.assign(static_cast<size_t>(inputs) * kStallCauses, 0);
     }
     void write(unsigned input) {
         ++buffer_writes;
@@ -54,11 +124,40 @@ struct RouterActivity {
         ++buffer_reads;
         if (detail) ++detail->reads[input];
     }
-    // A flit of `input` through the crossbar to `output` (the node: the last output), at `cycle`.
-    void cross(unsigned input, unsigned output, uint64_t cycle) {
+    // A flit of `input`'s virtual channel `vc` through the crossbar to `output` (the node: the last
+    // output), at `cycle`.
+    void cross(unsigned input, unsigned vc, unsigned output, uint64_t cycle) {
         ++crossings;
         busy_at(cycle);
-        if (detail) ++detail->crossings[static_cast<size_t>(input) * detail->outputs + output];
+        if (!detail) return;
+        ++detail->crossings[static_cast<size_t>(input) * detail->outputs + output];
+        detail->moved_at[size_t{input} * detail->vcs + vc] = cycle;
+        stall(input, vc, Stall::none, cycle);
+    }
+    // The ideal router: a packet of `flits` flits from crossbar input `input` into output queue `q`, at `cycle`.
+    void enqueue(unsigned input, unsigned q, unsigned flits, uint64_t cycle) {
+        buffer_writes += flits, crossings += flits;
+        busy_at(cycle);
+        if (!detail) return;
+        detail->writes[q] += flits;
+        detail->crossings[static_cast<size_t>(input) * detail->outputs + q] += flits;
+    }
+    // The ideal router: a packet of `flits` flits delivered to the node from crossbar input `input` (the
+    // breakdown prices its way through the crossbar; the totals count it as node flits only).
+    void deliver(unsigned input, unsigned flits) {
+        node_flits += flits;
+        if (detail) detail->crossings[static_cast<size_t>(input) * detail->outputs + detail->outputs - 1] += flits;
+    }
+    // The ideal router: output queue q's head starts on its link, `flits` flits whose bits flit(i) gives.
+    template <class Flit>
+    void start_sending(unsigned q, unsigned flits, Flit flit) {
+        buffer_reads += flits;
+        if (!detail) {
+            link_flits += flits;
+            return;
+        }
+        detail->reads[q] += flits;
+        for (unsigned i = 0; i < flits; ++i) link_flit(q, flit(i));
     }
     void link_flit(unsigned q, uint64_t bits) {
         ++link_flits;
@@ -66,6 +165,23 @@ struct RouterActivity {
         ++detail->flits[q];
         detail->toggles[q] += static_cast<uint64_t>(__builtin_popcountll(bits ^ detail->last[q]));
         detail->last[q] = bits;
+    }
+    // Input p holds `flits` from `cycle` on.
+    void occupy(unsigned p, unsigned flits, uint64_t cycle) {
+        Detail& d = *detail;
+        if (d.occupancy[p] == flits) return;
+        d.occupancy_cycles[size_t{p} * (d.capacity + 1) + d.occupancy[p]] += cycle - d.occupied_since[p];
+        d.occupied_since[p] = cycle, d.occupancy[p] = flits;
+    }
+    // Input p's virtual channel vc stalls for `cause` from `cycle` on (none: it does not), unless it
+    // sent a flit at `cycle`.
+    void stall(unsigned p, unsigned vc, Stall cause, uint64_t cycle) {
+        Detail& d = *detail;
+        const size_t i = size_t{p} * d.vcs + vc;
+        if (d.stall_cause[i] == cause || (cause != Stall::none && d.moved_at[i] == cycle)) return;
+        if (d.stall_cause[i] != Stall::none)
+            d.stalls[size_t{p} * kStallCauses + static_cast<unsigned>(d.stall_cause[i]) - 1] += cycle - d.stall_since[i];
+        d.stall_cause[i] = cause, d.stall_since[i] = cycle;
     }
 
 private:

@@ -21,6 +21,8 @@ public:
     // Output q (q == links: the local output) may carry a flit at `cycle`.
     bool free(unsigned q, uint64_t cycle) const { return free_at_[q] <= cycle; }
     uint64_t free_at(unsigned q) const { return free_at_[q]; }
+    // A flit crossed to output q at `cycle` (not by a lane).
+    bool crossed_at(unsigned q, uint64_t cycle) const { return free_at_[q] == cycle + period_; }
 
     // A new edge: nothing crossed yet.
     void begin_edge() {

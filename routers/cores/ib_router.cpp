@@ -98,6 +98,7 @@ void InputBufferedRouter::run_edge() {
     route_fronts(ports_, inputs_);
     allocate_vcs();
     allocate_switch_and_traverse();
+    if (activity_.detail) note_stalls();
     // A packet that reached the front of its buffer as the one before it left is routed in this
     // same cycle (routing takes no cycle of its own: BookSim's routing_delay 0).
     route_fronts(0, inputs_);
@@ -462,6 +463,7 @@ void InputBufferedRouter::inject_flit(unsigned j) {
     c.push(in.packet.flit(in.flit));
     activity_.write(input);
     in_units_.mark_active(input * ib_.vcs + static_cast<unsigned>(in.vc));
+    note_occupancy(input);
     in.free_at = cycle_ + ib_.link_period;
     max_occupancy_ = std::max(max_occupancy_, c.occupancy());
     peak_injection_ = std::max(peak_injection_, c.occupancy());

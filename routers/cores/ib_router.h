@@ -116,7 +116,7 @@ public:
     // pair on a torus), the others adaptive; 0 if there are too few virtual channels for them.
     static unsigned escape_vcs(const Topology& topology, const InputBuffering& ib);
     void note_links_in(std::vector<size_t>* touched) override { touched_ = touched; }
-    void keep_activity_detail() override { activity_.keep_detail(inputs_, ports_); }
+    void keep_activity_detail() override { activity_.keep_detail(inputs_, ports_, ib_.vcs, ib_.vc_depth); }
 
 private:
     void end_of_elaboration() override;
@@ -192,10 +192,14 @@ private:
     // A virtual channel (and an input's) as the stuck report's words see it.
     VcSnapshot snapshot(unsigned p, unsigned vc) const;
     std::vector<VcSnapshot> input_snapshot(unsigned p) const;
-    // The waves' occupancy of input port p: the flits its virtual channels hold.
+    // Input p's occupancy (the flits its virtual channels hold) changed: for the waves, and for
+    // the statistics' histogram.
     void note_occupancy(unsigned p) {
         if (waves_ && p < ports_) wave_occupancy_[p] = in_units_.occupancy(p);
+        if (activity_.detail) activity_.occupy(p, in_units_.occupancy(p), cycle_);
     }
+    void note_stalls();
+    Stall stall_cause(const VirtualChannel& c) const;
     VirtualChannel& channel(unsigned p, unsigned vc) { return in_units_.channel(p, vc); }
     const VirtualChannel& channel(unsigned p, unsigned vc) const { return in_units_.channel(p, vc); }
     template <class F>

@@ -194,7 +194,7 @@ void InputBufferedRouter::traverse(unsigned p, unsigned vc, unsigned out) {
     const uint64_t flit = c.flit(k.read);
     crossbar_.cross(out, cycle_);
     activity_.read(p);
-    activity_.cross(p, out, cycle_);
+    activity_.cross(p, vc, out, cycle_);
     if (out < ports_) {
         send_on_link(out, c, k, flit);
     } else {
@@ -282,6 +282,33 @@ void InputBufferedRouter::plant_lost_credit(unsigned p) {
     if (ib_.plant_lost_credit_at == 0 || cycle_ < ib_.plant_lost_credit_at || credits_out_[p] == 0) return;
     credits_out_[p] &= credits_out_[p] - 1;
     ib_.plant_lost_credit_at = 0;
+}
+
+// Why each virtual channel with a routed packet sent no flit at this edge (routers/blocks/activity.h:
+// Stall), for the statistics: the first copy not yet sent is the one asked about (serially the one
+// in progress; per-branch the first in key order).
+void InputBufferedRouter::note_stalls() {
+    for_each_active(0, inputs_, [&](unsigned p, unsigned v) { activity_.stall(p, v, stall_cause(channel(p, v)), cycle_); });
+}
+
+Stall InputBufferedRouter::stall_cause(const VirtualChannel& c) const {
+    if (c.state != VirtualChannel::State::routed || c.eligible_at > cycle_) return Stall::none;
+    const PacketCopy* k = &c.branch();
+    if (per_branch_)
+        for (const PacketCopy& b : c.copies)
+            if (!c.sent(b)) {
+                k = &b;
+                break;
+            }
+    if (k->key.not_before > cycle_) return Stall::schedule;
+    if (!c.has_flit(k->read)) return Stall::upstream;
+    const bool to_node = k->port == ports_;
+    if (to_node && crossbar_.lanes()) return Stall::switch_lost;  // (its lane: the input sent another flit)
+    if (k->out_vc < 0 && (!to_node || ib_.ejection_vcs > 0)) return to_node ? Stall::node : Stall::vc;
+    if (k->switch_from > cycle_) return Stall::none;  // (VC allocation's cycle before the switch's)
+    if (!to_node && outs_[k->port].credits(static_cast<unsigned>(k->out_vc)) == 0) return Stall::credit;
+    if (!crossbar_.free(k->port, cycle_) && !crossbar_.crossed_at(k->port, cycle_)) return Stall::link;
+    return Stall::switch_lost;
 }
 
 unsigned InputBufferedRouter::queue_occupancy(unsigned q) const {

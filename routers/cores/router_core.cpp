@@ -163,7 +163,7 @@ bool RouterCore::route_input(unsigned p) {
     logic_->route(view(), in.packet().header, static_cast<int>(p), scratch_);
     if (scratch_.delivers()) {
         node_.deliver(in.packet(), cycle_);
-        activity_.node_flits += in.packet().length();
+        activity_.deliver(p, in.packet().length());
         ++counters_.deliveries;
         wave_delivered_ += waves_;
     }
@@ -173,6 +173,7 @@ bool RouterCore::route_input(unsigned p) {
         in.release();
         return true;
     }
+    placing_from_ = p;
     if (place(in.packet(), scratch_)) {
         in.release();
         return true;
@@ -183,6 +184,7 @@ bool RouterCore::route_input(unsigned p) {
 }
 
 void RouterCore::place_emitted_and_own() {
+    placing_from_ = node_input();
     while (!emitted_.empty() && place(emitted_.front().packet, emitted_.front().decision)) emitted_.pop_front();
     inject();
     if (waves_) {
@@ -194,7 +196,7 @@ void RouterCore::place_emitted_and_own() {
 
 void RouterCore::enqueue_copy(unsigned port, const QueueKey& key, const Packet& packet) {
     outputs_[port].enqueue(key, packet);
-    count_enqueued(packet.length());
+    activity_.enqueue(node_input(), port, packet.length(), cycle_);
     out_active_mask_ |= 1u << port;
     if (waves_) wave_occupancy_[port] = outputs_[port].occupancy();
     ++counters_.copies_enqueued;
@@ -271,7 +273,7 @@ bool RouterCore::place(Packet& packet, const Decision& decision) {
         }
     for (size_t i = 0; i < fwd.size(); ++i) {
         outputs_[fwd[i].port].enqueue(fwd[i].key, packet);
-        count_enqueued(packet.length());
+        activity_.enqueue(placing_from_, fwd[i].port, packet.length(), cycle_);
         out_active_mask_ |= 1u << fwd[i].port;
         if (waves_) wave_occupancy_[fwd[i].port] = outputs_[fwd[i].port].occupancy();
     }
@@ -299,8 +301,9 @@ bool RouterCore::try_start(unsigned p) {
     OutputUnit& out = outputs_[p];
     if (!out.try_start(cycle_)) return false;
     ++counters_.transmissions_started;
-    activity_.buffer_reads += out.current_length();
-    activity_.link_flits += out.current_length();
+    activity_.start_sending(p, out.current_length(), [&out](unsigned i) {
+        return i == 0 ? out.current_header_flit() : i - 1 < out.current_payload().size() ? out.current_payload()[i - 1] : 0;
+    });
     if (waves_) {
         const Header h = out.current_header();
         wave_tx_origin_[p] = h.origin;

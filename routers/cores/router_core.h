@@ -59,14 +59,18 @@ public:
     // queue through its crossbar (a write and a crossing each), out of it onto a link (a read and a link
     // flit each, as its transmission starts), and to its node; it has no allocators or credits.
     const RouterActivity* activity() const override { return &activity_; }
+    // Its breakdown: a crossbar from the links and the node to the output queues and the node.
+    void keep_activity_detail() override {
+        const unsigned ports = static_cast<unsigned>(outputs_.size());
+        activity_.keep_detail(ports + 1, ports, 0, 0);
+    }
 
 protected:
     RouterActivity activity_;
-    void count_enqueued(unsigned flits) {
-        activity_.buffer_writes += flits;
-        activity_.crossings += flits;
-        activity_.busy_at(cycle_);
-    }
+    // The crossbar input whose packets place() puts into the output queues: an input port, or the node
+    // (the last: its own packets and the control unit's).
+    unsigned placing_from_ = 0;
+    unsigned node_input() const { return static_cast<unsigned>(outputs_.size()); }
     struct PendingInjection {
         Packet packet;
         Decision decision;
@@ -82,6 +86,7 @@ protected:
     bool route_input(unsigned p);
     // Input p holds a packet: place it now if there is space (then the input is free again).
     void retry_input(unsigned p) {
+        placing_from_ = p;
         if (!place(inputs_[p].packet(), inputs_[p].decision())) return;
         inputs_[p].release();
         holding_mask_ &= ~(1u << p);

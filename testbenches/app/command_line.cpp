@@ -461,10 +461,11 @@ struct RunCommandOptions {
             ->group(kOutputs);
         run->add_option(
                "--stats", config.stats_path,
-               "input-buffered router: write each router's and each link's activity (and power, with --power) to this CSV")
+               "write each router's, input's (or output queue's) and link's activity, buffer occupancy and stalls by cause "
+               "(and power, with --power) to this CSV")
             ->group(kOutputs);
         run->add_option("--power", config.power,
-                        "input-buffered router: its power, energy and area from its blocks' activity, with this technology "
+                        "the routers' power, energy and area from their blocks' activity, with this technology "
                         "file (BookSim2's format) or default (32 nm, BookSim2's)")
             ->group(kOutputs);
     }

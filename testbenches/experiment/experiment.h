@@ -66,6 +66,9 @@ struct Experiment {
     std::vector<PlotSpec> plots;
     std::vector<std::string> report_columns;  // the report's summary table (`report: columns:`; empty: its default)
     int report_line = 0;
+    // `report: link_maps: yes`: each point on a SystemC router (not a Verilated one) also writes its --stats
+    // file (DIR/stats/point-N.csv), and the report draws its links' utilisation over the network.
+    bool link_maps = false;
     // `refused: rows`: a point the run refuses (e.g. a mode an algorithm does not run in) is a row with
     // status "refused" and the run's error line, instead of the file being refused.
     bool refused_rows = false;

@@ -490,7 +490,14 @@ Experiment parse_experiment(const std::string& path, const std::string& text, co
         } else if (key == "report") {
             ex.report_line = line;
             for (const auto& [k, v, kline] : r.entries(node, "report")) {
-                if (k != "columns") r.fail(kline, "report key '" + printable(k) + "' is unknown: accepted columns");
+                if (k == "link_maps") {
+                    const std::string b = r.scalar(v, k);
+                    if (b != "yes" && b != "no" && b != "true" && b != "false")
+                        r.fail(kline, "report link_maps '" + printable(b) + "' is not accepted: yes or no");
+                    ex.link_maps = b == "yes" || b == "true";
+                    continue;
+                }
+                if (k != "columns") r.fail(kline, "report key '" + printable(k) + "' is unknown: accepted columns, link_maps");
                 ex.report_columns = r.values(v, k);
             }
         } else {
@@ -503,6 +510,11 @@ Experiment parse_experiment(const std::string& path, const std::string& text, co
     ex.fixed = load.fixed;
     load.check_plots();
     load.expand_points();
+    if (ex.link_maps && std::none_of(ex.points.begin(), ex.points.end(),
+                                     [](const Point& p) { return p.refused.empty() && p.config.can_break_activity_down(); }))
+        r.fail(ex.report_line,
+               "report link_maps draws the SystemC routers' link statistics, and every point of this file runs Verilated "
+               "routers (which do not count): accepted with some point without router: rtl or rtl-nodes");
     return ex;
 }
 

@@ -1,13 +1,17 @@
 #include "testbenches/experiment/experiment_runner.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <deque>
 #include <iostream>
 
 #include "models/sim/fork_pool.h"
+#include "testbenches/experiment/link_map.h"
 #include "testbenches/experiment/machine.h"
 #include "testbenches/experiment/mpi_link.h"
 #include "testbenches/experiment/progress.h"
@@ -113,12 +117,19 @@ private:
     void run_local(ForkPool& pool, size_t index) {
         const RunConfig& config = ex_.points[index].config;
         const PointWork& work = work_;
+        if (ex_.link_maps && config.can_break_activity_down()) {  // (its --stats file, for the report's link map)
+            RunConfig with_stats = config;
+            with_stats.stats_path = point_stats_path(plan_.out_dir, index);
+            pool.start(index, [&work, with_stats] { return work(with_stats); });
+            return;
+        }
         pool.start(index, [&work, &config] { return work(config); });
     }
 
     // Rank 0 (or the only process): owns the results; runs points itself and hands them to other ranks.
     int coordinate(bool distributed) {
         ResultsStore store(ex_, plan_.out_dir, plan_.retry_failed, plan_.command_line);
+        make_stats_folder();
         std::vector<size_t> order;
         size_t mine = 0;
         for (const Point& p : ex_.points)
@@ -187,6 +198,7 @@ private:
     // Another rank: --jobs points at once (default one: a rank is a core); each free slot asks rank 0
     // for a point, sending the row of the point that freed it; "stop" closes a slot.
     int serve() {
+        make_stats_folder();
         const unsigned jobs = plan_.jobs ? plan_.jobs : 1;
         ForkPool pool(jobs, plan_.point_timeout);
         for (unsigned i = 0; i < jobs; ++i) mpi::send(0, kTagReady, "");
@@ -205,6 +217,15 @@ private:
         }
         mpi::send(0, kTagDone, "");
         return 0;
+    }
+
+    // The folder of the points' --stats files (report: link_maps). (On a rank whose machine does not
+    // share the results folder, a point that cannot write its file says so in its row.)
+    void make_stats_folder() const {
+        if (!ex_.link_maps) return;
+        const std::string dir = plan_.out_dir + "/stats";
+        if (mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST)
+            throw ExperimentError("cannot make '" + dir + "' for the points' link statistics: " + std::strerror(errno));
     }
 
     const Experiment& ex_;

@@ -1,8 +1,10 @@
 #include "testbenches/experiment/report.h"
 
 #include <dirent.h>
+#include <sys/stat.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -12,6 +14,7 @@
 #include "models/fabric/printable.h"
 #include "models/observe/output_file.h"
 #include "testbenches/experiment/experiment.h"
+#include "testbenches/experiment/link_map.h"
 #include "testbenches/experiment/plots.h"
 
 namespace cubecast {
@@ -105,6 +108,50 @@ const char* const kSummaryFigures[] = {"status",
                                        "dynamic.theory.bound",
                                        "dynamic.stable"};
 
+// The points' link maps (report: link_maps): each point's --stats file drawn into DIR/link-maps/ and
+// shown with the point's axes; a map that cannot be drawn is its one line.
+std::string link_maps_html(const std::string& dir, const CsvTable& results, const nlohmann::json& meta) {
+    std::vector<std::pair<size_t, std::string>> files;  // (point, file)
+    if (DIR* d = opendir((dir + "/stats").c_str())) {
+        while (dirent* e = readdir(d)) {
+            const std::string n = e->d_name;
+            size_t point = 0;
+            if (n.rfind("point-", 0) == 0 && n.size() > 10 && n.compare(n.size() - 4, 4, ".csv") == 0 &&
+                std::sscanf(n.c_str(), "point-%zu.csv", &point) == 1)
+                files.emplace_back(point, n);
+        }
+        closedir(d);
+    }
+    if (files.empty()) return "";
+    std::sort(files.begin(), files.end());
+    mkdir((dir + "/link-maps").c_str(), 0755);  // (a map it cannot write says so below)
+    std::vector<std::string> axes;
+    for (const auto& axis : meta.value("axes", nlohmann::json::array()))
+        for (const auto& k : axis) axes.push_back(k.get<std::string>());
+    const int point_column = results.column("point");
+    std::ostringstream os;
+    os << "<h2>Link maps</h2>\n<p>Each point's link utilisation (flits a cycle) over its network, from its "
+          "<code>--stats</code> file in <code>stats/</code>.</p>\n";
+    for (const auto& [point, file] : files) {
+        std::string caption = "point " + std::to_string(point);
+        for (const auto& row : results.rows)
+            if (point_column >= 0 && row[static_cast<size_t>(point_column)] == std::to_string(point))
+                for (const std::string& k : axes)
+                    if (const int c = results.column(k); c >= 0) caption += " " + k + "=" + row[static_cast<size_t>(c)];
+        const std::string out = dir + "/link-maps/point-" + std::to_string(point);
+        const std::string e = draw_link_map(dir + "/stats/" + file, out, caption);
+        const std::string svg = e.empty() ? slurp(out + ".svg") : "";
+        const size_t start = svg.find("<svg");
+        if (start == std::string::npos) {
+            os << "<p>" << html(caption) << ": " << html(e.empty() ? "gnuplot drew no SVG" : e) << "</p>\n";
+            continue;
+        }
+        os << "<figure class=\"plot\" id=\"links-point-" << point << "\">" << svg.substr(start) << "<figcaption>" << html(caption)
+           << "</figcaption></figure>\n";
+    }
+    return os.str();
+}
+
 }  // namespace
 
 std::string write_report(const std::string& dir) {
@@ -167,6 +214,7 @@ std::string write_report(const std::string& dir) {
         os << "<figure class=\"plot\" id=\"plot-" << html(f.substr(0, f.size() - 4)) << "\">" << svg.substr(start)
            << "<figcaption>" << html(f.substr(0, f.size() - 4)) << "</figcaption></figure>\n";
     }
+    os << link_maps_html(dir, results, meta);
     os << "<h2>Outcome</h2>\n"
        << table_html(outcome, "outcome") << "<h2>All results</h2>\n<details><summary>every column of "
        << "results.csv (" << everything.header.size() << ")</summary>\n"

@@ -108,6 +108,7 @@ std::vector<std::string> result_columns() {
     r.dynamic->theory = DynamicTheory{};
     r.activity = ActivityTotals{};
     r.activity->link_toggles = 0;
+    r.activity->stalls.emplace();
     r.power = PowerReport{};
     r.power->clock_hz = 1;
     r.power->delivered_bytes = 1;

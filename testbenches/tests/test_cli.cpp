@@ -1379,13 +1379,13 @@ TEST(CommandLine, PowerAndStatsCountWhatTheBlocksDid) {
     std::ifstream in(csv);
     std::string line;
     uint64_t routers = 0, links = 0, sum_writes = 0, sum_link = 0, sum_toggles = 0, sum_node = 0, sum_busy = 0;
-    double router_watts = 0, link_watts = 0;
+    double router_watts = 0, link_watts = 0, energy = 0;
     while (std::getline(in, line)) {
         if (line.empty() || line[0] == '#' || line.rfind("kind,", 0) == 0) continue;
         std::vector<std::string> f;
         std::stringstream s(line);
         for (std::string x; std::getline(s, x, ',');) f.push_back(x);
-        f.resize(16);
+        f.resize(17);
         if (f[0] == "router") {
             ++routers;
             sum_writes += std::stoull(f[4]);
@@ -1393,8 +1393,10 @@ TEST(CommandLine, PowerAndStatsCountWhatTheBlocksDid) {
             sum_busy += std::stoull(f[11]);
             EXPECT_LE(std::stoull(f[11]), std::stoull(f[6])) << line;  // (a busy cycle crosses a flit at least)
             router_watts += std::stod(f[15]);
-        } else {
+            energy += std::stod(f[16]);
+        } else if (f[0] != "input") {
             ASSERT_EQ(f[0], "link") << line;
+            energy += std::stod(f[16]);
             ++links;
             EXPECT_EQ(f[11], f[12]) << line;  // (a link period of one cycle: a flit a busy cycle)
             sum_link += std::stoull(f[12]);
@@ -1427,6 +1429,9 @@ TEST(CommandLine, PowerAndStatsCountWhatTheBlocksDid) {
     // The routers' and links' rows leave out only the node channels.
     EXPECT_LT(router_watts + link_watts, w["total"].get<double>());
     EXPECT_GT(router_watts + link_watts, 0.5 * w["total"].get<double>());
+    // Energy: the watts over the run's cycles at the technology's clock.
+    const double seconds = j["power"]["cycles"].get<double>() / j["power"]["clock_hz"].get<double>();
+    EXPECT_NEAR(energy, (router_watts + link_watts) * seconds, 1e-4 * energy);
     for (const char* block : {"channel_wire", "channel_clock", "channel_leakage", "input_read", "input_leakage",
                               "switch_traversal", "switch_leakage", "output_clock"})
         EXPECT_GT(w[block].get<double>(), 0.0) << block;
@@ -1442,14 +1447,196 @@ TEST(CommandLine, PowerAndStatsCountWhatTheBlocksDid) {
     EXPECT_EQ(mnb["activity"]["link_flits"], mnb["flits_moved"]);
     EXPECT_FALSE(mnb["activity"].contains("link_toggles"));  // (counted only for --power and --stats)
     // Bad input.
-    expect_bad_input("run --task mnb --dim 3 --power default", "--power counts the input-buffered SystemC router's blocks",
-                     "accepted --buffering input");
+
     expect_bad_input("run --task mnb --dim 3 --buffering input --power /nonexistent/t.txt", "--power '/nonexistent/t.txt'",
                      "accepted default, or a technology file");
     expect_bad_input("run --task mnb --dim 3 --buffering input --stats /dev/full/x.csv", "--stats", "");
     if (cubecast::kRtlBuilt)
         expect_bad_input("run --task mnb --dim 3 --buffering input --forwarding router --router rtl --stats " + csv,
-                         "--stats counts the input-buffered SystemC router's blocks", "without --router rtl");
+                         "--stats counts the SystemC routers' blocks (the Verilated ones do not count)",
+                         "accepted without --router rtl or --rtl-nodes");
+}
+
+// A --stats file's rows (comments and the column names left out), each split at its commas.
+std::vector<std::vector<std::string>> stats_rows(const std::string& path) {
+    std::vector<std::vector<std::string>> rows;
+    std::ifstream in(path);
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty() || line[0] == '#' || line.rfind("kind,", 0) == 0) continue;
+        std::vector<std::string> f;
+        std::stringstream s(line + ",");  // (a last empty field too)
+        for (std::string x; std::getline(s, x, ',');) f.push_back(x);
+        rows.push_back(f);
+    }
+    return rows;
+}
+
+// The statistics say how full each input's buffers were over the run and why its virtual channels
+// waited. Held to: every input's occupancy histogram covers the run's cycles; its mean is the
+// histogram's; a router's rows add up to its inputs' and all to the JSON's stall totals; a cause that
+// the configuration rules out never shows (the link period of one cycle: no "link"; a run without a
+// schedule: no "schedule"), and each other one does where the configuration forces it; both levels
+// write byte-identical files; with one VC the deepest input equals the run's max buffer occupancy;
+// and a collective that meets its lower bound lost no cycle.
+TEST(CommandLine, StatsSayHowFullTheBuffersWereAndWhyFlitsWaited) {
+    const std::string csv = temp_path("stalls.csv"), tlm_csv = temp_path("stalls_tlm.csv");
+    const std::string traffic =
+        "run --task traffic --topology torus --dim 2 --radix 4 --buffering input --packet-flits 4 --rate 0.3 "
+        "--warmup-cycles 100 --window 200 --json";
+    const std::vector<std::string> causes = {"schedule", "upstream", "vc", "credit", "link", "switch", "node"};
+    const auto check_file = [&](const nlohmann::json& j, const std::string& path) -> unsigned {
+        const uint64_t cycles = j["simulated_cycles"];
+        const auto rows = stats_rows(path);
+        std::map<std::string, uint64_t> router_stalls, input_stalls;
+        double router_mean = 0, input_mean = 0;
+        unsigned deepest = 0, inputs = 0;
+        for (const auto& f : rows) {
+            SCOPED_TRACE(f[0] + " " + f[1] + " " + f[2]);
+            if (f[0] == "link") continue;
+            for (size_t c = 0; c < causes.size(); ++c)
+                (f[0] == "router" ? router_stalls : input_stalls)[causes[c]] += std::stoull(f[20 + c]);
+            if (f[0] == "router") {
+                router_mean += std::stod(f[17]);
+                continue;
+            }
+            EXPECT_EQ(f[0], "input");
+            ++inputs;
+            std::vector<uint64_t> h;
+            std::stringstream bins(f[19]);
+            for (std::string x; std::getline(bins, x, ';');) h.push_back(std::stoull(x));
+            uint64_t total = 0;
+            double flit_cycles = 0;
+            for (size_t k = 0; k < h.size(); ++k) total += h[k], flit_cycles += static_cast<double>(k * h[k]);
+            EXPECT_EQ(total, cycles);
+            EXPECT_EQ(h.size(), std::stoul(f[18]) + 1);  // (the histogram ends at the deepest occupancy)
+            EXPECT_NE(h.back(), 0u);
+            EXPECT_NEAR(std::stod(f[17]), flit_cycles / static_cast<double>(cycles), 1e-5 * (1 + flit_cycles / cycles));
+            if (j["task"] == "traffic") {
+                EXPECT_EQ(std::stoull(f[4]), std::stoull(f[5]));  // (each flit read once: one copy)
+            }
+            input_mean += std::stod(f[17]);
+            deepest = std::max(deepest, static_cast<unsigned>(std::stoul(f[18])));
+        }
+        EXPECT_GT(inputs, 0u);
+        EXPECT_NEAR(router_mean, input_mean, 1e-4 * (1 + input_mean));
+        for (const std::string& c : causes) {
+            EXPECT_EQ(router_stalls[c], input_stalls[c]) << c;
+            EXPECT_EQ(router_stalls[c], j["activity"]["stall_cycles"][c].get<uint64_t>()) << c;
+        }
+        return deepest;
+    };
+    // A torus under load with 2-flit buffers and 4-flit packets, links taking a flit every other cycle.
+    const CliResult slow = cubecast_cli(traffic + " --vc-depth 2 --link-period 2 --stats " + csv);
+    ASSERT_EQ(slow.code, 0) << slow.err;
+    const auto js = nlohmann::json::parse(slow.out);
+    check_file(js, csv);
+    const auto& s = js["activity"]["stall_cycles"];
+    for (const char* c : {"upstream", "vc", "credit", "link", "switch"}) EXPECT_GT(s[c].get<uint64_t>(), 0u) << c;
+    EXPECT_EQ(s["schedule"], 0);  // (synthetic traffic has no schedule)
+    EXPECT_EQ(s["node"], 0);      // (no ejection virtual channels: the node takes a flit from every lane)
+    const CliResult tlm = cubecast_cli(traffic + " --vc-depth 2 --link-period 2 --level tlm --stats " + tlm_csv);
+    ASSERT_EQ(tlm.code, 0) << tlm.err;
+    EXPECT_EQ(nlohmann::json::parse(tlm.out)["activity"], js["activity"]);
+    EXPECT_EQ(slurp(tlm_csv), slurp(csv));
+    // A flit a cycle on every link: an output is never still busy with an earlier flit.
+    const CliResult fast = cubecast_cli(traffic + " --vc-depth 2 --stats " + csv);
+    ASSERT_EQ(fast.code, 0) << fast.err;
+    const auto jf = nlohmann::json::parse(fast.out);
+    check_file(jf, csv);
+    EXPECT_EQ(jf["activity"]["stall_cycles"]["link"], 0);
+    EXPECT_GT(jf["activity"]["stall_cycles"]["credit"].get<uint64_t>(), 0u);
+    // One VC: the deepest input is the deepest virtual channel.
+    const CliResult one = cubecast_cli(traffic + " --vcs 1 --vc-depth 6 --stats " + csv);
+    ASSERT_EQ(one.code, 0) << one.err;
+    const auto jo = nlohmann::json::parse(one.out);
+    EXPECT_EQ(check_file(jo, csv), jo["max_queue_occupancy"].get<unsigned>());
+    // BookSim2's ejection virtual channels: copies to the node wait for one.
+    const CliResult booksim = cubecast_cli(
+        "run --task traffic --topology array --dim 2 --radix 4 --algorithm dor --preset booksim --self-packets --pattern uniform "
+        "--packet-flits 2 --rate 0.2 --warmup-cycles 300 --window 300 --drain 300 --json --stats " +
+        csv);
+    ASSERT_EQ(booksim.code, 0) << booksim.err;
+    const auto jb = nlohmann::json::parse(booksim.out);
+    check_file(jb, csv);
+    EXPECT_GT(jb["activity"]["stall_cycles"]["node"].get<uint64_t>(), 0u);
+    // The torus MNB replicating in the router: its copies wait for their phase (the schedule).
+    const CliResult quadrant = cubecast_cli(
+        "run --task mnb --topology torus --dim 2 --radix 4 --buffering input --vcs 2 --forwarding router --json --stats " + csv);
+    ASSERT_EQ(quadrant.code, 0) << quadrant.err;
+    const auto jq = nlohmann::json::parse(quadrant.out);
+    check_file(jq, csv);
+    EXPECT_GT(jq["activity"]["stall_cycles"]["schedule"].get<uint64_t>(), 0u);
+    // Through the node, the 4-cube's MNB meets its lower bound: no virtual channel waited.
+    const CliResult mnb = cubecast_cli("run --task mnb --dim 4 --packet-flits 4 --buffering input --vcs 2 --json --stats " + csv);
+    ASSERT_EQ(mnb.code, 0) << mnb.err;
+    const auto jm = nlohmann::json::parse(mnb.out);
+    check_file(jm, csv);
+    ASSERT_EQ(jm["completion_cycles"], 16);  // (the lower bound: ceil((2^4 - 1) / 4) = 4 slots of 4 flits)
+    for (const std::string& c : causes) EXPECT_EQ(jm["activity"]["stall_cycles"][c], 0) << c;
+    std::remove(csv.c_str());
+    std::remove(tlm_csv.c_str());
+}
+
+// The ideal router is priced too: its buffers are its output queues (one per link), as deep as
+// --queue-depth, or unbounded as deep as the most packets the run queued in one (the queue it
+// needed); its node has a lane to each output queue and one from each input (all-port). Held to: what
+// was queued was sent (queue writes = reads = link flits = the report's flits moved), the stats rows add
+// up to the totals, the channels are the links and the lanes, an unbounded run prices as the bounded
+// run of its own peak depth to the last digit, twice that depth doubles the buffers' leakage and area
+// and nothing else, and both levels price alike.
+TEST(CommandLine, TheIdealRouterIsPricedByItsOutputQueues) {
+    const std::string csv = temp_path("ideal_stats.csv");
+    const std::string run = "run --task mnb --dim 4 --packet-flits 4 --power default --json";
+    const CliResult unbounded = cubecast_cli(run + " --stats " + csv);
+    ASSERT_EQ(unbounded.code, 0) << unbounded.err;
+    const auto j = nlohmann::json::parse(unbounded.out);
+    const auto& a = j["activity"];
+    EXPECT_GT(a["buffer_writes"].get<uint64_t>(), 0u);
+    EXPECT_EQ(a["buffer_writes"], a["buffer_reads"]);
+    EXPECT_EQ(a["buffer_reads"], a["link_flits"]);
+    EXPECT_EQ(a["link_flits"], j["flits_moved"]);
+    EXPECT_FALSE(a.contains("stall_cycles"));  // (no input buffers, no VCs to stall)
+    uint64_t routers = 0, queues = 0, links = 0, writes = 0, reads = 0, flits = 0;
+    for (const auto& f : stats_rows(csv)) {
+        if (f[0] == "router") ++routers;
+        if (f[0] == "queue") ++queues, writes += std::stoull(f[4]), reads += std::stoull(f[5]);
+        if (f[0] == "link") ++links, flits += std::stoull(f[12]);
+        EXPECT_NE(f[0], "input");
+        for (size_t c = 17; c < f.size(); ++c) EXPECT_EQ(f[c], "") << f[0] << " column " << c;  // (no occupancy, no stalls)
+    }
+    EXPECT_EQ(routers, 16u);
+    EXPECT_EQ(queues, 64u);  // the 4-cube's directed links
+    EXPECT_EQ(links, 64u);
+    EXPECT_EQ(writes, a["buffer_writes"].get<uint64_t>());
+    EXPECT_EQ(reads, a["buffer_reads"].get<uint64_t>());
+    EXPECT_EQ(flits, a["link_flits"].get<uint64_t>());
+    std::remove(csv.c_str());
+    const auto& p = j["power"];
+    EXPECT_EQ(p["routers"], 16);
+    EXPECT_EQ(p["channels"], 64 + 16 * 4 + 16 * 4);  // the links, and per node a lane each way per port
+    EXPECT_GT(p["watts"]["input_write"].get<double>(), 0.0);
+    EXPECT_GT(p["picojoules_per_delivered_byte"].get<double>(), 0.0);
+    // The queue it needed: the run's peak, in packets of 4 flits.
+    const unsigned peak = j["max_queue_occupancy"];
+    ASSERT_GT(peak, 0u);
+    const CliResult same = cubecast_cli(run + " --queue-depth " + std::to_string(peak));
+    ASSERT_EQ(same.code, 0) << same.err;
+    const auto js = nlohmann::json::parse(same.out);
+    EXPECT_EQ(js["completion_cycles"], j["completion_cycles"]);
+    EXPECT_EQ(js["power"]["watts"], p["watts"]);
+    EXPECT_EQ(js["power"]["area_mm2"], p["area_mm2"]);
+    const CliResult twice = cubecast_cli(run + " --queue-depth " + std::to_string(2 * peak));
+    ASSERT_EQ(twice.code, 0) << twice.err;
+    const auto jt = nlohmann::json::parse(twice.out);
+    EXPECT_NEAR(jt["power"]["watts"]["input_leakage"].get<double>() / p["watts"]["input_leakage"].get<double>(), 2.0, 1e-9);
+    EXPECT_NEAR(jt["power"]["area_mm2"]["input"].get<double>() / p["area_mm2"]["input"].get<double>(), 2.0, 1e-9);
+    EXPECT_EQ(jt["power"]["watts"]["switch_traversal"], p["watts"]["switch_traversal"]);
+    EXPECT_EQ(jt["power"]["watts"]["channel_wire"], p["watts"]["channel_wire"]);
+    // The transaction level prices the same.
+    const CliResult tlm = cubecast_cli(run + " --level tlm");
+    ASSERT_EQ(tlm.code, 0) << tlm.err;
+    EXPECT_EQ(nlohmann::json::parse(tlm.out)["power"], p);
+    EXPECT_EQ(nlohmann::json::parse(tlm.out)["activity"], a);
 }
 
 // plot-links draws a --stats file's link utilisation over its network; what it cannot draw is one line.

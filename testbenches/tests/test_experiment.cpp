@@ -12,6 +12,7 @@
 #include <set>
 #include <thread>
 
+#include "routers/cores/rtl_build.h"
 #include "sim_helpers.h"
 #include "testbenches/app/cli.h"
 #include "testbenches/app/command_line.h"
@@ -91,6 +92,11 @@ TEST(ExperimentFile, ErrorsNameTheFileTheLineAndTheKey) {
                  "where is a map of keys to values");
     expect_error("run:\n  task: mnb\naxes:\n  dim: [2, 3]\nplots:\n  - x: dim\n    y: completion_slots\n    where: {nokey: 1}\n",
                  6, "names 'nokey', which is neither a key the experiment sets nor a result column");
+    expect_error("run:\n  task: mnb\nreport:\n  link_maps: maybe\n", 4, "report link_maps 'maybe' is not accepted: yes or no");
+    if (cubecast::kRtlBuilt)
+        expect_error("run:\n  task: mnb\n  router: rtl\nreport:\n  link_maps: yes\n", 4,
+                     "report link_maps draws the SystemC routers' link statistics, and every point of this file runs Verilated");
+    expect_error("run:\n  task: mnb\nreport:\n  bogus: 1\n", 4, "report key 'bogus' is unknown: accepted columns, link_maps");
     expect_error("run:\n  task: mnb\n", 0, "not a run option an experiment takes", {"nope=3"});
     expect_error("run:\n  task: mnb\n", 0, "is malformed: accepted KEY=VALUE", {"dim"});
     expect_error("run:\n  task: mnb\n", 0, "--dim 40 is out of range", {"dim=40"});

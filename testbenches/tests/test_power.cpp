@@ -167,3 +167,25 @@ TEST(Power, OneRoutersWritesAndTraversalsFromTheConstants) {
     const double traversal = 0.5 * ((driver + cw_in + c_ti + 5 * c_xi) + (cw_out + c_to + 5 * c_xo)) * vdd * vdd * f;
     EXPECT_NEAR(m.report().switch_traversal, 0.07 * w * traversal, 0.07 * w * traversal * 1e-12);
 }
+
+// The ideal router's buffers are its output queues, one per link, beside a crossbar from the links and
+// the node: a router of 4 queues prices 4 buffers, not its crossbar's 5 inputs, and buffer leakage and
+// area scale with the buffers and their depth (leakage: depth x the SRAM cell's off current x Vdd x
+// width, per buffer), while the crossbar is the same.
+TEST(Power, AnOutputQueuedRoutersBuffersAreItsQueues) {
+    const TechParameters tech = default_tech();
+    const uint64_t cycles = 1000;
+    std::vector<uint64_t> crossings(25, 0);
+    crossings[1] = 300;
+    PowerModel five(tech, 64, cycles), four(tech, 64, cycles), deeper(tech, 64, cycles);
+    five.add_router(5, 5, 16, std::vector<uint64_t>(5, 0), std::vector<uint64_t>(5, 0), crossings);
+    four.add_router(5, 5, 16, std::vector<uint64_t>(4, 0), std::vector<uint64_t>(4, 0), crossings);
+    deeper.add_router(5, 5, 32, std::vector<uint64_t>(4, 0), std::vector<uint64_t>(4, 0), crossings);
+    const double ioff_sram = 0.00000032, vdd = 0.9;
+    EXPECT_NEAR(four.report().input_leakage, 4 * 16 * ioff_sram * vdd * 64, 1e-12);
+    EXPECT_NEAR(four.report().input_leakage / five.report().input_leakage, 0.8, 1e-12);
+    EXPECT_NEAR(four.report().area_input / five.report().area_input, 0.8, 1e-12);
+    EXPECT_NEAR(deeper.report().input_leakage / four.report().input_leakage, 2.0, 1e-12);
+    EXPECT_EQ(four.report().switch_traversal, five.report().switch_traversal);
+    EXPECT_EQ(four.report().switch_leakage, five.report().switch_leakage);
+}
