@@ -176,7 +176,45 @@ def main():
                          "its own src/power/techfile.txt) on the presets' experiments at three loads each")
     ap.add_argument("--matched", action="store_true",
                     help="cubecast's input-buffered router set as each peer's (--preset booksim, --preset noxim) instead of its ideal router")
+    ap.add_argument("--docs", action="store_true",
+                    help="also write the tables this run made into the docs, each between its '<!-- peers FILE: ... -->' and "
+                         "'<!-- end of peers FILE -->' lines")
     args = ap.parse_args()
+    started = time.time()
+    run_mode(args)
+    if args.docs:
+        write_docs(args.out, started)
+
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def write_docs(out, since):
+    """Each docs block '<!-- peers FILE: ... -->' ... '<!-- end of peers FILE -->' whose FILE this run wrote in
+    the output folder gets that file's text; blocks of tables the run did not make stay as they are."""
+    docs = os.path.join(ROOT, "docs")
+    for doc in sorted(os.listdir(docs)):
+        if not doc.endswith(".md"):
+            continue
+        path = os.path.join(docs, doc)
+        with open(path) as f:
+            text = f.read()
+
+        def table(m):
+            made = os.path.join(out, m.group(2))
+            if not os.path.exists(made) or os.path.getmtime(made) < since:
+                return m.group(0)
+            with open(made) as f:
+                print(f"{doc}: peers table {m.group(2)} written")
+                return m.group(1) + "\n" + f.read().strip("\n") + "\n" + m.group(3)
+
+        new = re.sub(r"(<!-- peers ([\w.-]+): [^\n]*-->)\n.*?(<!-- end of peers \2 -->)", table, text, flags=re.S)
+        if new != text:
+            with open(path, "w") as f:
+                f.write(new)
+
+
+def run_mode(args):
     args.noxim, args.noxim_config, args.booksim = (os.path.abspath(x) for x in (args.noxim, args.noxim_config, args.booksim))
     os.makedirs(args.out, exist_ok=True)
     warmup, window = (1000, 1000) if args.quick else (4000, 4000)
