@@ -541,6 +541,23 @@ std::string parse_error_line(const CLI::ParseError& e, CLI::App& app, int argc, 
                    " (cubecast " + argv[1] + " --help lists them)";
         }
     }
+    // An option given more often than it takes (CLI11: "--vc-depth: At Most 1 required but received 2"):
+    // say which values, rather than let one win.
+    if (const size_t at = what.find(": At Most 1 required but received ");
+        at != std::string::npos && dynamic_cast<const CLI::ArgumentMismatch*>(&e)) {
+        const std::string name = what.substr(0, at);
+        std::string values;
+        int times = 0;
+        for (int i = 2; i < argc; ++i) {
+            const std::string arg = argv[i];
+            if (arg == name && i + 1 < argc) {
+                values += (times++ ? ", " : "") + printable(argv[i + 1]);
+            } else if (arg.rfind(name + "=", 0) == 0) {
+                values += (times++ ? ", " : "") + printable(arg.substr(name.size() + 1));
+            }
+        }
+        if (times > 1) return printable(name) + " is given " + std::to_string(times) + " times (" + values + "): accepted once";
+    }
     std::string line = what;
     for (char& ch : line)
         if (ch == '\n') ch = ' ';

@@ -1008,6 +1008,8 @@ TEST(CommandLine, NumbersOutOfRangeAndTyposGetOneLine) {
     expect_bad_input("run --task mnb --dim 3 --buffering input --vc-dept 4", "unknown option '--vc-dept'",
                      "did you mean --vc-depth?");
     expect_bad_input("runn --task mnb", "unknown command 'runn'", "did you mean run?");
+    expect_bad_input("run --task mnb --dim 3 --buffering input --vc-depth 2 --vc-depth=8", "--vc-depth is given 2 times (2, 8)",
+                     "accepted once");
     // On the input-buffered router a run checks its routes before it runs: a bad task is refused first.
     expect_bad_input("run --task prefix --dim 6 --buffering input", "unknown task 'prefix'", "accepted tasks are snb");
     expect_bad_input("run --task mnb --topology ring --buffering input", "'ring'", "hypercube");
