@@ -41,7 +41,7 @@ std::string read_link_map(const std::string& path, LinkMap& m) {
     while (std::getline(in, line)) {
         ++number;
         if (line.empty() || line[0] == '#' || line.rfind("kind,", 0) == 0 || line.rfind("router,", 0) == 0 ||
-            line.rfind("input,", 0) == 0)
+            line.rfind("input,", 0) == 0 || line.rfind("queue,", 0) == 0)
             continue;
         std::vector<std::string> f;
         std::stringstream s(line);
@@ -51,7 +51,7 @@ std::string read_link_map(const std::string& path, LinkMap& m) {
             m.utilisation[{static_cast<uint32_t>(std::stoul(f[1])), static_cast<unsigned>(std::stoul(f[2]))}] = std::stod(f[14]);
         } catch (const std::exception&) {
             return "plot-links: '" + printable(path) + "' line " + std::to_string(number) + " '" + printable(line) +
-                   "' is not a router or link row: accepted a CSV written by cubecast run --stats";
+                   "' is not a router, input, queue or link row: accepted a CSV written by cubecast run --stats";
         }
     }
     return "";

@@ -1644,11 +1644,13 @@ TEST(CommandLine, TheIdealRouterIsPricedByItsOutputQueues) {
 // plot-links draws a --stats file's link utilisation over its network; what it cannot draw is one line.
 TEST(CommandLine, PlotLinksDrawsTheStatsOverTheNetwork) {
     for (const std::string& net : {std::string("--topology array --dim 2 --radix 4 --algorithm dor"),
-                                   std::string("--topology hypercube --dim 5 --algorithm ecube")}) {
+                                   std::string("--topology hypercube --dim 5 --algorithm ecube"),
+                                   std::string("--topology torus --dim 2 --radix 4 --buffering output")}) {
         SCOPED_TRACE(net);
         const std::string csv = temp_path("links.csv"), out = temp_path("links");
-        const CliResult run = cubecast_cli("run --task traffic " + net +
-                                           " --buffering input --rate 0.2 --warmup-cycles 100 --window 200 --stats " + csv);
+        const std::string router = net.find("--buffering") == std::string::npos ? " --buffering input" : "";
+        const CliResult run =
+            cubecast_cli("run --task traffic " + net + router + " --rate 0.2 --warmup-cycles 100 --window 200 --stats " + csv);
         ASSERT_EQ(run.code, 0) << run.err;
         const CliResult plot = cubecast_cli("plot-links " + csv + " --out " + out);
         EXPECT_EQ(plot.code, 0) << plot.err;
