@@ -1579,6 +1579,53 @@ TEST(CommandLine, StatsSayHowFullTheBuffersWereAndWhyFlitsWaited) {
     std::remove(tlm_csv.c_str());
 }
 
+// One worm alone between two routers, counted by hand. Node 0 sends one F-flit packet to node 1
+// (wormhole, one VC of D flits, credit delay C, link period P). A flit that crosses router 0 at edge t
+// reaches router 1 and its node at t + 1, whose credit reaches router 0 at t + 2 + C: each flit's
+// credit is back a round trip R = 2 + C after it left, so with D < R router 0 sends D flits and then
+// waits R - D cycles for a credit, floor((F - 1) / D) times, and router 1's input waits for the next
+// flit in the same cycles: that many credit stalls, as many upstream ones, and as many cycles added
+// to the F of the zero-load latency. With D >= R nothing waits. A link period P paces the network
+// interface as it does the link, so each flit after the first waits P - 1 cycles for the flit behind
+// it at each router (upstream), and the latency is F + (F - 1)(P - 1).
+TEST(CommandLine, OneWormsStallsAreItsCreditLoopAndItsLinkPeriod) {
+    const std::string file = temp_path("one_packet.csv"), csv = temp_path("one_stats.csv");
+    const auto run = [&](unsigned flits, unsigned depth, unsigned credit_delay, unsigned period) {
+        std::ofstream(file) << "time,src,dst,size\n0,0,1," << flits << "\n";
+        const CliResult r =
+            cubecast_cli("run --task traffic --topology array --dim 1 --radix 2 --traffic-file " + file + " --packet-flits " +
+                         std::to_string(flits) + " --buffering input --vcs 1 --vc-depth " + std::to_string(depth) +
+                         " --credit-delay " + std::to_string(credit_delay) + " --link-period " + std::to_string(period) +
+                         " --switching wormhole --warmup-cycles 0 --window 80 --drain 0 --json --stats " + csv);
+        EXPECT_EQ(r.code, 0) << r.err;
+        return nlohmann::json::parse(r.out);
+    };
+    for (unsigned c : {0u, 1u, 2u})
+        for (unsigned d : {1u, 2u, 3u, 4u})
+            for (unsigned f : {2u, 4u, 8u}) {
+                SCOPED_TRACE("F " + std::to_string(f) + " D " + std::to_string(d) + " C " + std::to_string(c));
+                const unsigned round_trip = 2 + c;
+                const uint64_t waits = d >= round_trip ? 0 : (f - 1) / d * (round_trip - d);
+                const auto j = run(f, d, c, 1);
+                const auto& s = j["activity"]["stall_cycles"];
+                EXPECT_EQ(s["credit"].get<uint64_t>(), waits);
+                EXPECT_EQ(s["upstream"].get<uint64_t>(), waits);
+                for (const char* other : {"schedule", "vc", "link", "switch", "node"}) EXPECT_EQ(s[other], 0) << other;
+                EXPECT_EQ(j["traffic"]["max_latency_cycles"].get<uint64_t>(), f + waits);
+            }
+    for (unsigned p : {2u, 3u}) {
+        SCOPED_TRACE("P " + std::to_string(p));
+        const auto j = run(4, 8, 0, p);
+        const auto& s = j["activity"]["stall_cycles"];
+        EXPECT_EQ(s["upstream"].get<uint64_t>(), 2 * 3 * (p - 1));  // (both routers)
+        EXPECT_EQ(s["link"], 0);
+        EXPECT_EQ(s["credit"], 0);
+        EXPECT_EQ(j["traffic"]["max_latency_cycles"].get<uint64_t>(), 4 + 3 * (p - 1));
+    }
+    std::remove(file.c_str());
+    std::remove(csv.c_str());
+}
+
 // The ideal router is priced too: its buffers are its output queues (one per link), as deep as
 // --queue-depth, or unbounded as deep as the most packets the run queued in one (the queue it
 // needed); its node has a lane to each output queue and one from each input (all-port). Held to: what
