@@ -1,6 +1,7 @@
 // A --stats file's link utilisation drawn over its network (see link_map.h).
 #include "testbenches/experiment/link_map.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -64,25 +65,28 @@ std::string draw_link_map(const std::string& stats, const std::string& out, cons
     if (std::string e = read_link_map(stats, m); !e.empty()) return e;
     const bool cube = m.topology == "hypercube";
     if (!(cube && m.dim >= 1 && m.dim <= 16) &&
-        !((m.topology == "torus" || m.topology == "array") && m.dim == 2 && m.radix >= 2)) {
+        !((m.topology == "torus" || m.topology == "array") && (m.dim == 1 || m.dim == 2) && m.radix >= 2)) {
         return "plot-links: the " + printable(m.topology) + " of dimension " + std::to_string(m.dim) +
-               " has no map here: accepted a hypercube of dimension 1..16, or a 2-D torus or array";
+               " has no map here: accepted a hypercube of dimension 1..16, or a 1-D or 2-D torus or array";
     }
-    // Each panel: a grid of columns x rows, node (x, y) = x + columns * y.
-    const unsigned columns = cube ? 1u << ((m.dim + 1) / 2) : m.radix, rows = cube ? 1u << (m.dim / 2) : m.radix;
-    const unsigned panels = cube ? m.dim : 4;
+    // Each panel: a grid of columns x rows, node (x, y) = x + columns * y (a ring or a line: one row).
+    const unsigned columns = cube ? 1u << ((m.dim + 1) / 2) : m.radix, rows = cube ? 1u << (m.dim / 2) : m.dim == 1 ? 1 : m.radix;
+    const unsigned panels = cube ? m.dim : 2 * m.dim;
+    const std::string network = cube         ? std::to_string(m.dim) + "-cube"
+                                : m.dim == 1 ? std::to_string(m.radix) + "-node " + (m.topology == "torus" ? "ring" : "line")
+                                             : std::to_string(m.radix) + "x" + std::to_string(m.radix) + " " + m.topology;
     std::ostringstream gp;
-    gp << "set multiplot layout " << (panels + 1) / 2 << ",2 title \"link utilisation (flits a cycle), "
-       << (cube ? std::to_string(m.dim) + "-cube" : std::to_string(m.radix) + "x" + std::to_string(m.radix) + " " + m.topology)
+    gp << "set multiplot layout " << (panels + 1) / 2 << ",2 title \"link utilisation (flits a cycle), " << network
        << (caption.empty() ? "" : ", " + caption)
        << "\"\nset cbrange [0:1]\nset palette rgb 33,13,10\nset size ratio -1\nunset key\nset xtics 1\nset ytics 1\n"
        << "set xrange [-0.5:" << columns - 0.5 << "]\nset yrange [" << rows - 0.5 << ":-0.5]\n";
     if (columns > 16 || rows > 16) gp << "unset xtics\nunset ytics\n";
     for (unsigned q = 0; q < panels; ++q) {
         gp << "$p" << q << " << EOD\n";
-        for (unsigned y = 0; y < rows; ++y) {
+        for (unsigned y = 0; y < std::max(rows, 2u);
+             ++y) {  // (gnuplot draws an image of two rows at least: a ring's second is blank, out of range)
             for (unsigned x = 0; x < columns; ++x) {
-                const auto it = m.utilisation.find({x + columns * y, q});
+                const auto it = y < rows ? m.utilisation.find({x + columns * y, q}) : m.utilisation.end();
                 gp << (x ? " " : "") << (it == m.utilisation.end() ? std::string("NaN") : std::to_string(it->second));
             }
             gp << "\n";
@@ -91,7 +95,11 @@ std::string draw_link_map(const std::string& stats, const std::string& out, cons
         const std::string title =
             cube ? "dimension " + std::to_string(q) : std::string(q / 2 ? "y" : "x") + (q % 2 ? " up" : " down");
         gp << "set title \"" << title << "\"\nset xlabel \"" << (cube ? "low address bits" : "x") << "\"\nset ylabel \""
-           << (cube ? "high address bits" : "y") << "\"\nplot $p" << q << " matrix with image\n";
+           << (cube       ? "high address bits"
+               : rows > 1 ? "y"
+                          : "")
+           << "\"\n"
+           << (rows > 1 ? "" : "unset ytics\n") << "plot $p" << q << " matrix with image\n";
     }
     gp << "unset multiplot\n";
     if (std::string e = gnuplot_png_and_svg(gp.str(), out, true); !e.empty()) return "plot-links: " + e;

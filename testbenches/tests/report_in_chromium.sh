@@ -2,9 +2,9 @@
 # An experiment's HTML report as a browser shows it: an experiment with two plots runs, `cubecast
 # report` writes the page, headless Chromium renders it offline (no network), and the rendered
 # document must lead with the summary of the columns the file chose (titled as people read them, the
-# command last), then show both plots as inline SVG, the link maps of the 2-D points (the rings' one
-# line each: a ring has no map), the outcome, every result and the sessions (with the points at once
-# and MPI ranks); a screenshot of it must not be blank.
+# command last), then show both plots as inline SVG, the link maps of the points (rings and 2-D tori)
+# with their axes, the outcome, every result and the sessions (with the points at once and MPI
+# ranks); a screenshot of it must not be blank.
 set -euo pipefail
 bin="$1"
 work="$2"
@@ -52,9 +52,8 @@ check "summary rows" "$(sed -n '/<table id="summary"/,/<\/table>/p' dom.html | g
 check "result rows" "$(sed -n '/<table id="results"/,/<\/table>/p' dom.html | grep -c '^<tr><td>')" 4
 check "sessions record" "$(grep -c '<th>points at once</th><th>MPI ranks</th>' dom.html)" 1
 check "plots shown" "$(grep -o '<figure class="plot" id="plot-[a-z]*"><svg' dom.html | wc -l)" 2
-check "link maps shown" "$(grep -o '<figure class="plot" id="links-point-[0-9]*"><svg' dom.html | wc -l)" 2
-check "link maps of the 2-D points" "$(grep -o '<figcaption>point [0-9] dim=2 rate=0.[13]</figcaption>' dom.html | wc -l)" 2
-check "no map of a ring" "$(grep -c 'dim=1 rate=0.[13]: plot-links: the torus of dimension 1 has no map here' dom.html)" 2
+check "link maps shown" "$(grep -o '<figure class="plot" id="links-point-[0-9]*"><svg' dom.html | wc -l)" 4
+check "link maps captioned" "$(grep -o '<figcaption>point [0-9] dim=[12] rate=0.[13]</figcaption>' dom.html | wc -l)" 4
 check "outcome" "$(grep -c '<td>ok</td><td>4</td>' dom.html)" 1
 # A blank 1280x2000 page compresses to a few kB of PNG; text, tables and curves make it far larger.
 size=$(stat -c %s "$work/shot.png" 2>/dev/null || echo 0)

@@ -1692,7 +1692,8 @@ TEST(CommandLine, TheIdealRouterIsPricedByItsOutputQueues) {
 TEST(CommandLine, PlotLinksDrawsTheStatsOverTheNetwork) {
     for (const std::string& net : {std::string("--topology array --dim 2 --radix 4 --algorithm dor"),
                                    std::string("--topology hypercube --dim 5 --algorithm ecube"),
-                                   std::string("--topology torus --dim 2 --radix 4 --buffering output")}) {
+                                   std::string("--topology torus --dim 2 --radix 4 --buffering output"),
+                                   std::string("--topology torus --dim 1 --radix 8")}) {
         SCOPED_TRACE(net);
         const std::string csv = temp_path("links.csv"), out = temp_path("links");
         const std::string router = net.find("--buffering") == std::string::npos ? " --buffering input" : "";
@@ -1722,7 +1723,7 @@ TEST(CommandLine, PlotLinksDrawsTheStatsOverTheNetwork) {
             .code,
         0);
     expect_bad_input("plot-links " + flatfly + " --out " + temp_path("x"), "the flatfly of dimension 2 has no map here",
-                     "accepted a hypercube of dimension 1..16, or a 2-D torus or array");
+                     "accepted a hypercube of dimension 1..16, or a 1-D or 2-D torus or array");
     std::remove(flatfly.c_str());
     expect_bad_input("plot-links s.csv", "--out", "");
 }
