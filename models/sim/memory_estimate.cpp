@@ -21,6 +21,7 @@ constexpr double kFlitSlotBytes = 8;          // a buffered flit's slot
 constexpr double kOwnPacketBytes = 220;       // a packet held from reset (node and interface)
 constexpr double kPayloadWordBytes = 40;      // ... each flit beyond its header
 constexpr double kRequestBytes = 120;         // a request listed in advance (task dynamic)
+constexpr double kStoredPacketBytes = 32;     // a one-flit packet waiting in a queue for its forward (35 to 40 measured)
 
 // The packets the nodes hold from reset, and what they are, by task.
 std::pair<double, std::string> preloaded(const RunConfig& c, TaskKind kind, double n, unsigned parts) {
@@ -100,6 +101,11 @@ MemoryEstimate estimate_memory(const RunConfig& c) {
                                                       : c.sources.size();
     if (task->kind != TaskKind::traffic && task->kind != TaskKind::dynamic)
         items.push_back({n * senders * parts / 8, "the nodes' delivery bits"});
+    // What the queues grow to where the schedule says: the (node, packet) pairs it keeps at once.
+    if (algo && algo->stored_fraction > 0) {
+        const double stored = n * senders * parts * algo->stored_fraction;
+        items.push_back({stored * kStoredPacketBytes, count(stored) + " packets stored at once for later forwards"});
+    }
     double total = kProcessBytes;
     const Part* largest = nullptr;
     for (const Part& p : items) {

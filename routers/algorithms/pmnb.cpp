@@ -92,6 +92,7 @@ void register_pmnb(Registry& r) {
                                      return Slots::ratio(m * (n - 1), n * d) + o.t_p_slots() * (2 * d) + Slots(2);
                                  });
     split.splits_packets = true;
+    split.stored_fraction = 0.5;  // (Lemma 1: at the last subphase's start, half of all pairs)
     split.build_period = period_builder(PmnbVariant::split);
     split.period_cost = [](const Topology& t, const FormulaOptions& o) {  // §V: X = (N-1)/(dN), V = 2d t_p + 2
         const unsigned d = t.dim();

@@ -85,6 +85,10 @@ struct AlgorithmEntry {
     bool ranks_by_prefix = false;
     // Each packet travels as this many mini-packets whatever d is (0: see splits_packets).
     unsigned fixed_parts = 0;
+    // The share of (node, mini-packet) pairs its schedule keeps stored at once for later forwards
+    // (paper 004 Lemma 1: vb2 keeps each mini-packet until its last forward, half of all pairs at the
+    // start of the last subphase); what the memory estimate counts as its queues' growth.
+    double stored_fraction = 0;
     // Paper 001 Lemma 1: on a ring (the torus) each packet (or mini-packet) travels as two halves.
     bool halves_on_rings = false;
     // Task traffic: the route depends on the queues (no fixed paths, so no channel-load bound).
