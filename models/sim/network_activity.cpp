@@ -1,6 +1,9 @@
 // What the routers' blocks did over the run (routers/blocks/activity.h): summed into the report,
 // priced by the power model (--power: power_model.h) and listed per router and per link (--stats).
+#include <array>
 #include <fstream>
+#include <sstream>
+#include <string>
 
 #include "models/observe/output_file.h"
 #include "models/sim/network.h"
@@ -30,6 +33,42 @@ NodeChannels node_channels(const RouterActivity::Detail& d, unsigned ports) {
         c.ejection[injection_inputs == 1 ? 0 : (i < ports ? i : i - ports)] += to_node;
     }
     return c;
+}
+
+// The --stats columns before the stalls' (stall_<cause>, one a cause), and their places.
+constexpr std::array<const char*, 20> kStatsColumns = {
+    "kind",        "node",      "port",          "peer",           "buffer_writes", "buffer_reads",    "crossings",
+    "node_flits",  "vc_grants", "switch_grants", "credits",        "busy_cycles",   "flits",           "toggles",
+    "utilisation", "power_w",   "energy_j",      "occupancy_mean", "occupancy_max", "occupancy_cycles"};
+enum StatsColumn : unsigned {
+    kKind,
+    kNode,
+    kPort,
+    kPeer,
+    kBufferWrites,
+    kBufferReads,
+    kCrossings,
+    kNodeFlits,
+    kVcGrants,
+    kSwitchGrants,
+    kCredits,
+    kBusyCycles,
+    kFlits,
+    kToggles,
+    kUtilisation,
+    kPowerW,
+    kEnergyJ,
+    kOccupancyMean,
+    kOccupancyMax,
+    kOccupancyCycles
+};
+
+// A number as the stream writes it.
+template <class T>
+std::string text(T value) {
+    std::ostringstream os;
+    os << value;
+    return os.str();
 }
 
 }  // namespace
@@ -92,16 +131,28 @@ void Network::report_activity(RunResult& r, uint64_t cycles) const {
         << config_.topology << " dim " << config_.dim << " radix " << config_.radix;
     if (r.power) csv << "; power_w: the router's buffers, crossbar and output modules, or the link's channel";
     csv << "\n";
-    csv << "kind,node,port,peer,buffer_writes,buffer_reads,crossings,node_flits,vc_grants,switch_grants,credits,busy_cycles,"
-           "flits,toggles,utilisation,power_w,energy_j,occupancy_mean,occupancy_max,occupancy_cycles";
+    for (size_t c = 0; c < kStatsColumns.size(); ++c) csv << (c ? "," : "") << kStatsColumns[c];
     for (const char* cause : kStallNames) csv << ",stall_" << cause;
     csv << "\n";
     const double span = static_cast<double>(std::max<uint64_t>(1, cycles));
-    const auto power_columns = [&](double watts) {
-        if (r.power)
-            csv << watts << "," << watts * r.power->seconds();
-        else
-            csv << ",";
+    // A row: each column it has, the others empty.
+    const auto write = [&](std::vector<std::string>& row) {
+        for (size_t c = 0; c < row.size(); ++c) csv << (c ? "," : "") << row[c];
+        csv << "\n";
+    };
+    const auto blank = [] { return std::vector<std::string>(kStatsColumns.size() + kStallCauses); };
+    const auto put_power = [&](std::vector<std::string>& row, double watts) {
+        if (!r.power) return;
+        row[kPowerW] = text(watts);
+        row[kEnergyJ] = text(watts * r.power->seconds());
+    };
+    const auto put_stalls = [](std::vector<std::string>& row, const std::array<uint64_t, kStallCauses>& stalls) {
+        for (unsigned c = 0; c < kStallCauses; ++c) row[kStatsColumns.size() + c] = text(stalls[c]);
+    };
+    const auto occupancy_mean = [&](const std::vector<uint64_t>& h) {
+        double flit_cycles = 0;
+        for (size_t k = 0; k < h.size(); ++k) flit_cycles += static_cast<double>(k) * static_cast<double>(h[k]);
+        return flit_cycles / span;
     };
     for (uint32_t n = 0; n < topology_->nodes(); ++n) {
         const RouterActivity& a = *routers_[n]->activity();
@@ -113,62 +164,60 @@ void Network::report_activity(RunResult& r, uint64_t cycles) const {
         std::vector<std::array<uint64_t, kStallCauses>> stalls(buffered_inputs);
         std::array<uint64_t, kStallCauses> router_stalls{};
         double router_occupancy = 0;
-        const auto occupancy_mean = [&](const std::vector<uint64_t>& h) {
-            double flit_cycles = 0;
-            for (size_t k = 0; k < h.size(); ++k) flit_cycles += static_cast<double>(k) * static_cast<double>(h[k]);
-            return flit_cycles / span;
-        };
         for (unsigned p = 0; p < buffered_inputs; ++p) {
             histogram[p] = d.occupancy_histogram(p, cycles);
             stalls[p] = d.stall_cycles(p, cycles);
             router_occupancy += occupancy_mean(histogram[p]);
             for (unsigned c = 0; c < kStallCauses; ++c) router_stalls[c] += stalls[p][c];
         }
-        csv << "router," << n << ",,," << a.buffer_writes << "," << a.buffer_reads << "," << a.crossings << "," << a.node_flits
-            << "," << a.vc_grants << "," << a.switch_grants << "," << a.credits << "," << a.busy_cycles << ",,,,";
-        power_columns(r.power ? router_watts[n] : 0);
+        std::vector<std::string> row = blank();
+        row[kKind] = "router", row[kNode] = text(n);
+        row[kBufferWrites] = text(a.buffer_writes), row[kBufferReads] = text(a.buffer_reads);
+        row[kCrossings] = text(a.crossings), row[kNodeFlits] = text(a.node_flits), row[kVcGrants] = text(a.vc_grants);
+        row[kSwitchGrants] = text(a.switch_grants), row[kCredits] = text(a.credits), row[kBusyCycles] = text(a.busy_cycles);
+        put_power(row, r.power ? router_watts[n] : 0);
         if (d.vcs) {
-            csv << "," << router_occupancy << ",,";
-            for (uint64_t c : router_stalls) csv << "," << c;
-        } else {
-            csv << ",,,";
-            for (unsigned c = 0; c < kStallCauses; ++c) csv << ",";
+            row[kOccupancyMean] = text(router_occupancy);
+            put_stalls(row, router_stalls);
         }
-        csv << "\n";
+        write(row);
         for (unsigned q = 0; q < ports && !d.vcs; ++q) {  // the ideal router's output queues
             const auto peer = topology_->across(n, q);
             if (!peer) continue;
-            csv << "queue," << n << "," << q << "," << *peer << "," << d.writes[q] << "," << d.reads[q] << ",,,,,,,,,,,,,,";
-            for (unsigned c = 0; c < kStallCauses; ++c) csv << ",";
-            csv << "\n";
+            row = blank();
+            row[kKind] = "queue", row[kNode] = text(n), row[kPort] = text(q), row[kPeer] = text(*peer);
+            row[kBufferWrites] = text(d.writes[q]), row[kBufferReads] = text(d.reads[q]);
+            write(row);
         }
         for (unsigned p = 0; p < buffered_inputs; ++p) {
-            uint64_t crossed = 0;
-            for (unsigned q = 0; q < d.outputs; ++q) crossed += d.crossings[size_t{p} * d.outputs + q];
             const auto upstream = p < ports ? topology_->across(n, p) : std::nullopt;
             if (p < ports && !upstream) continue;  // (a port without a link: an array's edge)
-            csv << "input," << n << "," << p << ",";
-            if (upstream) csv << *upstream;
-            csv << "," << d.writes[p] << "," << d.reads[p] << "," << crossed << "," << d.crossings[size_t{p} * d.outputs + ports]
-                << ",,,,,,,,,,";  // (to occupancy_mean)
+            uint64_t crossed = 0;
+            for (unsigned q = 0; q < d.outputs; ++q) crossed += d.crossings[size_t{p} * d.outputs + q];
             unsigned highest = 0;
             for (unsigned k = 0; k < histogram[p].size(); ++k)
                 if (histogram[p][k]) highest = k;
-            csv << occupancy_mean(histogram[p]) << "," << highest << ",";
-            for (unsigned k = 0; k <= highest; ++k) csv << (k ? ";" : "") << histogram[p][k];  // (none above the highest)
-            for (uint64_t c : stalls[p]) csv << "," << c;
-            csv << "\n";
+            std::string bins;
+            for (unsigned k = 0; k <= highest; ++k) bins += (k ? ";" : "") + text(histogram[p][k]);  // (none above the highest)
+            row = blank();
+            row[kKind] = "input", row[kNode] = text(n), row[kPort] = text(p), row[kPeer] = upstream ? text(*upstream) : "";
+            row[kBufferWrites] = text(d.writes[p]), row[kBufferReads] = text(d.reads[p]), row[kCrossings] = text(crossed);
+            row[kNodeFlits] = text(d.crossings[size_t{p} * d.outputs + ports]);
+            row[kOccupancyMean] = text(occupancy_mean(histogram[p])), row[kOccupancyMax] = text(highest);
+            row[kOccupancyCycles] = bins;
+            put_stalls(row, stalls[p]);
+            write(row);
         }
         for (unsigned q = 0; q < ports; ++q) {
             const auto peer = topology_->across(n, q);
             if (!peer) continue;
             const uint64_t busy = d.flits[q] * (input_buffers ? config_.ib.link_period : 1);  // (a flit holds its link a period)
-            csv << "link," << n << "," << q << "," << *peer << ",,,,,,,," << busy << "," << d.flits[q] << "," << d.toggles[q]
-                << "," << static_cast<double>(busy) / span << ",";
-            power_columns(r.power ? link_watts[size_t{n} * ports + q] : 0);
-            csv << ",,,";
-            for (unsigned c = 0; c < kStallCauses; ++c) csv << ",";
-            csv << "\n";
+            row = blank();
+            row[kKind] = "link", row[kNode] = text(n), row[kPort] = text(q), row[kPeer] = text(*peer);
+            row[kBusyCycles] = text(busy), row[kFlits] = text(d.flits[q]), row[kToggles] = text(d.toggles[q]);
+            row[kUtilisation] = text(static_cast<double>(busy) / span);
+            put_power(row, r.power ? link_watts[size_t{n} * ports + q] : 0);
+            write(row);
         }
     }
     if (std::string e = write_failure("--stats", config_.stats_path, csv); !e.empty()) r.output_errors.push_back(e);

@@ -173,8 +173,7 @@ bool RouterCore::route_input(unsigned p) {
         in.release();
         return true;
     }
-    placing_from_ = p;
-    if (place(in.packet(), scratch_)) {
+    if (place(in.packet(), scratch_, p)) {
         in.release();
         return true;
     }
@@ -184,8 +183,7 @@ bool RouterCore::route_input(unsigned p) {
 }
 
 void RouterCore::place_emitted_and_own() {
-    placing_from_ = node_input();
-    while (!emitted_.empty() && place(emitted_.front().packet, emitted_.front().decision)) emitted_.pop_front();
+    while (!emitted_.empty() && place(emitted_.front().packet, emitted_.front().decision, node_input())) emitted_.pop_front();
     inject();
     if (waves_) {
         size_t waiting = injection_.size() + held_.size() + emitted_.size();
@@ -225,7 +223,7 @@ void RouterCore::inject() {
     bool direct = fwd.empty();  // no copies (delivered here or absorbed), or a port without a link: place() says so
     for (const Forward& f : fwd) direct = direct || f.port >= outputs_.size() || ((absent_mask_ >> f.port) & 1u);
     if (direct) {
-        if (place(next.packet, next.decision)) injection_.pop_front();
+        if (place(next.packet, next.decision, node_input())) injection_.pop_front();
         return;
     }
     uint32_t now = 0;  // ports its copies enter at once
@@ -254,7 +252,7 @@ void RouterCore::inject() {
 }
 
 // The crossbar: copy the packet into every chosen output queue, or into none if one lacks space.
-bool RouterCore::place(Packet& packet, const Decision& decision) {
+bool RouterCore::place(Packet& packet, const Decision& decision, unsigned from) {
     const auto& fwd = decision.forwards();
     for (const Forward& f : fwd)
         if (f.port >= outputs_.size() || (absent_mask_ >> f.port) & 1u) {
@@ -273,7 +271,7 @@ bool RouterCore::place(Packet& packet, const Decision& decision) {
         }
     for (size_t i = 0; i < fwd.size(); ++i) {
         outputs_[fwd[i].port].enqueue(fwd[i].key, packet);
-        activity_.enqueue(placing_from_, fwd[i].port, packet.length(), cycle_);
+        activity_.enqueue(from, fwd[i].port, packet.length(), cycle_);
         out_active_mask_ |= 1u << fwd[i].port;
         if (waves_) wave_occupancy_[fwd[i].port] = outputs_[fwd[i].port].occupancy();
     }

@@ -67,9 +67,7 @@ public:
 
 protected:
     RouterActivity activity_;
-    // The crossbar input whose packets place() puts into the output queues: an input port, or the node
-    // (the last: its own packets and the control unit's).
-    unsigned placing_from_ = 0;
+    // The crossbar input of the node's own packets and the control unit's (after the input ports).
     unsigned node_input() const { return static_cast<unsigned>(outputs_.size()); }
     struct PendingInjection {
         Packet packet;
@@ -86,8 +84,7 @@ protected:
     bool route_input(unsigned p);
     // Input p holds a packet: place it now if there is space (then the input is free again).
     void retry_input(unsigned p) {
-        placing_from_ = p;
-        if (!place(inputs_[p].packet(), inputs_[p].decision())) return;
+        if (!place(inputs_[p].packet(), inputs_[p].decision(), p)) return;
         inputs_[p].release();
         holding_mask_ &= ~(1u << p);
     }
@@ -161,7 +158,9 @@ private:
     void enqueue_copy(unsigned port, const QueueKey& key, const Packet& packet);
     bool take_held(const Header& h, bool keep, Packet& out);
     void emit(Emission& e);
-    bool place(Packet& packet, const Decision& decision);
+    // Every copy of the packet into its output queue, or none (false: a queue has no space); `from`:
+    // the crossbar input it came by (an input port, or node_input()).
+    bool place(Packet& packet, const Decision& decision, unsigned from);
 };
 
 }  // namespace cubecast
