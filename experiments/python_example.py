@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """cubecast from Python, worked through (docs/python.md): a sweep, a plot, an energy comparison.
 
-    PYTHONPATH=testbenches/python python3 experiments/python_example.py [OUT_FOLDER]
+    PYTHONPATH=build/python python3 experiments/python_example.py [OUT_FOLDER]
 
 1. A sweep: paper 003's optimal MNB (bostt) and the SBT baseline on the d-cube's input-buffered
    router, d = 2..7, each run's completion against the paper's ceil((2^d - 1)/d) slots.

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The source folders are layers, each including only itself and the ones below it:
 #   models/fabric < routers/logic < routers/algorithms < routers/blocks < routers/cores
-#   < models/observe < models/sim < testbenches/experiment < testbenches/app      (tests and fuzzers may include any)
+#   < models/observe < models/sim < testbenches/experiment < testbenches/app < testbenches/python
+#   (tests and fuzzers may include any)
 # Prints every include that runs back up a layer; exit 1 if there is one.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-layers=(models/fabric routers/logic routers/algorithms routers/blocks routers/cores models/observe models/sim testbenches/experiment testbenches/app)
+layers=(models/fabric routers/logic routers/algorithms routers/blocks routers/cores models/observe models/sim testbenches/experiment testbenches/app
+        testbenches/python)
 rank() {
   local i
   for i in "${!layers[@]}"; do [[ "$1" == "${layers[$i]}"/* ]] && { echo "$i"; return; }; done

@@ -11,7 +11,8 @@ tests=0
 [ "${1:-}" = "--tests" ] && tests=1
 say() { echo "cubecast setup: $*" >&2; }
 # (clang and its runtimes: the sanitizer build and the fuzzers; xvfb, xauth: GTKWave headless in the tests)
-# (libyaml-cpp-dev: experiment files; libopenmpi-dev, openmpi-bin: experiments over MPI ranks; yosys: rtl/synth.sh)
+# (libyaml-cpp-dev: experiment files; libopenmpi-dev, openmpi-bin: experiments over MPI ranks; yosys: rtl/synth.sh;
+#  pybind11-dev, python3-dev: the Python module, build/python/cubecast)
 # The Verilated Verilog routers (--router rtl) take most of a first build: running builds them only
 # when asked (CUBECAST_RTL=ON) or when an earlier build has them; the tests always do.
 rtl=()
@@ -26,7 +27,7 @@ fi
 # (python3-yaml: scripts/docs_tables.py, which the tests run to hold the docs' tables to their experiments;
 # python3-matplotlib: the Python module's worked example, docs/python.md).
 packages=(cmake g++ make pkg-config libsystemc-dev libgtest-dev libcli11-dev nlohmann-json3-dev zlib1g-dev gnuplot-nox
-          libyaml-cpp-dev libopenmpi-dev openmpi-bin)
+          libyaml-cpp-dev libopenmpi-dev openmpi-bin pybind11-dev python3-dev)
 ((tests)) && packages+=(googletest gtkwave verilator iverilog clang clang-format libclang-rt-14-dev xvfb xauth yosys
                         chromium python3 python3-yaml python3-matplotlib)
 if [ "${CUBECAST_RTL:-}" = ON ] || grep -qs '^CUBECAST_RTL:BOOL=ON' "$root/build/CMakeCache.txt"; then
@@ -44,7 +45,7 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 # Build output goes to build/build.log (Verilator's runtime headers are noisy); shown if it fails. The
-# run needs the cubecast command only; the tests every target.
+# run needs the cubecast command (and its Python module, build/python, a minute more); the tests every target.
 mkdir -p "$root/build"
 log="$root/build/build.log"
 jobs="$(nproc)"
@@ -57,11 +58,11 @@ if ((tests)); then
   targets=(all)
   what="cubecast, its Verilated routers, its tests and benches (about 15 minutes from scratch on 2 cores)"
 elif grep -qs '^CUBECAST_RTL:BOOL=ON' "$root/build/CMakeCache.txt"; then
-  targets=(cubecast)
-  what="the cubecast command with its Verilated routers (about 10 minutes from scratch on 2 cores)"
+  targets=(cubecast cubecast_python)
+  what="the cubecast command with its Verilated routers, and its Python module (about 10 minutes from scratch on 2 cores)"
 else
-  targets=(cubecast)
-  what="the cubecast command (about 4 minutes from scratch on 2 cores; the Verilated routers of --router rtl come with bash scripts/test.sh, or CUBECAST_RTL=ON bash scripts/run.sh)"
+  targets=(cubecast cubecast_python)
+  what="the cubecast command and its Python module (about 4 minutes from scratch on 2 cores; the Verilated routers of --router rtl come with bash scripts/test.sh, or CUBECAST_RTL=ON bash scripts/run.sh)"
 fi
 start=$SECONDS
 cmake --build "$root/build" -j "$jobs" --target "${targets[@]}" >>"$log" 2>&1 &

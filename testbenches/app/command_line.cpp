@@ -751,13 +751,13 @@ int dispatch(int argc, char* argv[], bool check_only) {
     if (run->parsed()) {
         if (auto err = run_opts.into(run_config); !err.empty()) return bad_input(err);
         run_config.command_line = join_args(argc, argv);
+        if (!(rerun_seconds >= 1 && rerun_seconds <= 3600))
+            return bad_input("--rerun-seconds " + printable(run->get_option("--rerun-seconds")->as<std::string>()) +
+                             " is out of range: accepted 1..3600 seconds");
         if (check_only) {
             if (auto e = validate(run_config)) return bad_input(*e);
             return kExitOk;
         }
-        if (!(rerun_seconds >= 1 && rerun_seconds <= 3600))
-            return bad_input("--rerun-seconds " + printable(run->get_option("--rerun-seconds")->as<std::string>()) +
-                             " is out of range: accepted 1..3600 seconds");
         return cmd_run(run_config, run_command.json, RerunPolicy{!no_rerun, rerun_seconds});
     }
     if (check->parsed()) {

@@ -8,6 +8,9 @@
 namespace cubecast {
 
 int dispatch(int argc, char* argv[], bool check_only = false);
+// The command: dispatch() with its standard output checked (a write that failed is exit 2). sc_main of
+// the `cubecast` executable and of each command the Python module runs.
+int command_main(int argc, char* argv[]);
 // What an experiment file may name: every `run` option (but the output files), checked as `run` checks them.
 RunOptions experiment_run_options();
 

@@ -1,19 +1,4 @@
-// Every cubecast executable starts here: keep SystemC's banner and reports off stdout, then hand
-// over to SystemC, which calls the program's sc_main.
-#include <malloc.h>
+// Every cubecast executable starts here (models/sim/process_entry.h), then in its sc_main.
+#include "models/sim/process_entry.h"
 
-#include <cstdlib>
-
-#include "models/sim/sc_reports.h"
-
-extern "C" int sc_elab_and_sim(int argc, char* argv[]);
-
-int main(int argc, char* argv[]) {
-    // No glibc fast bins: elaborating a large network frees millions of small blocks, which glibc would
-    // keep in its fast bins and merge all at once at the first larger request, in some early cycle of
-    // the run (0.5 s of a 0.26 s run on the 16-cube). Without them blocks merge as they are freed.
-    mallopt(M_MXFAST, 0);
-    setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
-    cubecast::route_systemc_reports_to_stderr();
-    return sc_elab_and_sim(argc, argv);
-}
+int main(int argc, char* argv[]) { return cubecast::enter_simulation_process(argc, argv); }

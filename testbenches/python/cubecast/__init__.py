@@ -6,34 +6,29 @@
     rows = cubecast.experiment("experiments/energy-mnb.yaml")          # results.csv as a list of dicts
 
 Every option of `cubecast run` is a keyword (underscores for dashes: vc_depth=8 is --vc-depth 8; True
-for a flag, a list for a comma list) and is checked as on the command line: a bad value raises
-ValueError with the command's one line. Each run is its own process, as the command's (SystemC
-elaborates once per process): the module drives the `cubecast` command built by the README's
-set-up (build/cubecast beside this folder, or the CUBECAST_BIN environment variable), so it adds no
-build of its own and gives exactly what the command gives. See docs/python.md.
+for a flag, a list for a comma list) and is checked as on the command line, in this process: a bad
+value raises ValueError with the command's one line. The command itself is linked into the module
+(cubecast._core, pybind11, built with the command in build/python); SystemC elaborates once per
+process, so each run is a process of its own, forked from this one, and gives exactly what the
+command gives. See docs/python.md.
 """
 import csv
 import json
 import os
-import subprocess
 import tempfile
 
-__all__ = ["run", "experiment", "frame", "binary", "CubecastError"]
+try:
+    from . import _core
+except ImportError as e:  # the package imported from its sources, not from the build
+    raise ImportError("cubecast's compiled core (_core) is not beside this package: build it (bash scripts/test.sh, or "
+                      "cmake --build build --target cubecast_python) and import it from build/python "
+                      "(export PYTHONPATH=$PWD/build/python)") from e
+
+__all__ = ["run", "experiment", "command", "frame", "CubecastError"]
 
 
 class CubecastError(RuntimeError):
     """The command ended in a way that is neither a result nor bad input (a crash, an internal error)."""
-
-
-def binary():
-    """The cubecast command this module runs."""
-    path = os.environ.get("CUBECAST_BIN")
-    if not path:
-        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-        path = os.path.join(root, "build", "cubecast")
-    if not os.access(path, os.X_OK):
-        raise CubecastError(f"the cubecast command {path} is missing: run scripts/run.sh (or set CUBECAST_BIN)")
-    return path
 
 
 def _options(options):
@@ -57,6 +52,14 @@ def _bad_input(err):
     return ValueError(line[len("cubecast: "):] if line.startswith("cubecast: ") else line)
 
 
+def command(*args):
+    """Any cubecast command, as on the command line after `cubecast` (command("sweep", "--dims", "1..4")),
+    run in a process of its own: (exit code, stdout, stderr) as text. Bad input is exit 2 here, not
+    an exception; run() and experiment() raise ValueError for it."""
+    code, out, err = _core.call([str(a) for a in args])
+    return code, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
+
+
 def run(trace=False, **options):
     """One run: its report (the command's --json) as a dict. A run that stalled or failed a check is a
     report too (its "status" says so); bad input raises ValueError. trace=True adds the report's
@@ -66,15 +69,17 @@ def run(trace=False, **options):
         raise ValueError("json: run() always reads the command's JSON report; accepted the run options only")
     with tempfile.TemporaryDirectory(prefix="cubecast-") as folder:
         trace_path = options.get("trace_path") or (os.path.join(folder, "trace.csv") if trace else None)
-        args = _options({k: v for k, v in options.items() if k != "trace_path"})
+        args = ["run", *_options({k: v for k, v in options.items() if k != "trace_path"})]
         if trace_path:
-            args += ["--trace", trace_path]
-        p = subprocess.run([binary(), "run", *args, "--json"], capture_output=True, text=True)
-        if p.returncode == 2:
-            raise _bad_input(p.stderr)
-        if p.returncode not in (0, 1, 3) or not p.stdout.strip():
-            raise CubecastError(f"cubecast run {' '.join(args)} ended with exit {p.returncode}: {p.stderr.strip()[-500:]}")
-        report = json.loads(p.stdout)
+            args += ["--trace", str(trace_path)]
+        args.append("--json")
+        _core.check(args)
+        code, out, err = command(*args)
+        if code == _core.exit_bad_input:
+            raise _bad_input(err)
+        if code not in (_core.exit_ok, _core.exit_check_failed, _core.exit_stuck) or not out.strip():
+            raise CubecastError(f"cubecast {' '.join(args)} ended with exit {code}: {err.strip()[-500:]}")
+        report = json.loads(out)
         if trace_path:
             with open(trace_path) as f:
                 report["trace"] = [_numbers(r) for r in csv.DictReader(line for line in f if not line.startswith("#"))]
@@ -87,19 +92,19 @@ def experiment(path, jobs=None, out=None, set=None, plots=False):
     temporary one); set: {key: value} overrides, as --set; plots=True draws the file's plots in out."""
     with tempfile.TemporaryDirectory(prefix="cubecast-") as folder:
         target = out or os.path.join(folder, "results")
-        args = [binary(), "experiment", path, "--out", target]
+        args = ["experiment", str(path), "--out", str(target)]
         if jobs:
             args += ["--jobs", str(jobs)]
         for key, value in (set or {}).items():
             args += ["--set", f"{key}={value}"]
         if not plots:
             args.append("--no-plots")
-        p = subprocess.run(args, capture_output=True, text=True)
-        if p.returncode == 2:
-            raise _bad_input(p.stderr)
+        code, _, err = command(*args)
+        if code == _core.exit_bad_input:
+            raise _bad_input(err)
         results = os.path.join(target, "results.csv")
         if not os.path.exists(results):
-            raise CubecastError(f"cubecast experiment {path} ended with exit {p.returncode}: {p.stderr.strip()[-500:]}")
+            raise CubecastError(f"cubecast experiment {path} ended with exit {code}: {err.strip()[-500:]}")
         with open(results) as f:
             return [_numbers(r) for r in csv.DictReader(f)]
 

@@ -1,14 +1,19 @@
-"""The Python module (testbenches/python/cubecast) against the command it drives: the same report,
-the same one-line errors as ValueError, the trace as rows, an experiment's table."""
+"""The Python module (testbenches/python: the command linked into Python) against the command built
+beside it (CUBECAST_BIN): the same report, the same one-line errors as ValueError, raised before any
+process is started, the trace as rows, an experiment's table, each run a process of its own."""
+import json
 import math
 import os
+import signal
 import subprocess
-import sys
+import threading
+import time
 import unittest
 
 import cubecast
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+COMMAND = os.environ["CUBECAST_BIN"]  # the command, to hold the module to
 
 
 class Module(unittest.TestCase):
@@ -29,15 +34,15 @@ class Module(unittest.TestCase):
 
     def test_the_same_report_as_the_command(self):
         args = ["run", "--task", "te", "--dim", "3", "--json"]
-        direct = subprocess.run([cubecast.binary(), *args], capture_output=True, text=True)
+        direct = subprocess.run([COMMAND, *args], capture_output=True, text=True)
         mine = cubecast.run(task="te", dim=3)
-        theirs = __import__("json").loads(direct.stdout)
+        theirs = json.loads(direct.stdout)
         for k in ("wall_seconds", "elaboration_seconds", "router_cycles_per_second", "packet_hops_per_second"):
             mine.pop(k), theirs.pop(k)
         self.assertEqual(mine, theirs)
 
     def test_bad_input_is_the_commands_line(self):
-        direct = subprocess.run([cubecast.binary(), "run", "--task", "mnb", "--dim", "4", "--vc-dept", "4"],
+        direct = subprocess.run([COMMAND, "run", "--task", "mnb", "--dim", "4", "--vc-dept", "4"],
                                 capture_output=True, text=True)
         self.assertEqual(direct.returncode, 2)
         with self.assertRaises(ValueError) as e:
@@ -83,18 +88,63 @@ class Module(unittest.TestCase):
             cubecast.experiment(os.path.join(ROOT, "experiments", "mnb-hypercube.yaml"), set={"dimm": "3"})
         self.assertIn("dimm", str(e.exception))
 
-    def test_a_missing_command_says_so(self):
-        saved = os.environ.get("CUBECAST_BIN")
-        os.environ["CUBECAST_BIN"] = "/nonexistent/cubecast"
-        try:
-            with self.assertRaises(cubecast.CubecastError) as e:
-                cubecast.run(task="mnb")
-            self.assertIn("/nonexistent/cubecast is missing", str(e.exception))
-        finally:
-            if saved is None:
-                del os.environ["CUBECAST_BIN"]
-            else:
-                os.environ["CUBECAST_BIN"] = saved
+    def test_bad_input_is_found_here_before_a_process_starts(self):
+        # The checks run in this process: a bad value raises without a fork (no child to reap), and
+        # the whole validation (here a value out of range only validation sees) is the command's.
+        before = _children()
+        with self.assertRaises(ValueError) as e:
+            cubecast.run(task="mnb", dim=4, rerun_seconds=0)
+        self.assertIn("--rerun-seconds 0 is out of range", str(e.exception))
+        with self.assertRaises(ValueError) as e:
+            cubecast.run(task="mnb", dim=40)
+        direct = subprocess.run([COMMAND, "run", "--task", "mnb", "--dim", "40"], capture_output=True, text=True)
+        self.assertEqual(str(e.exception), direct.stderr.strip().removeprefix("cubecast: "))
+        self.assertEqual(_children(), before)
+
+    def test_each_run_is_a_process_of_its_own(self):
+        # SystemC elaborates once per process: a second run in this process would fail if the first
+        # had elaborated here. Twenty runs, each its own process, each the paper's time.
+        for d in range(1, 21):
+            r = cubecast.run(task="mnb", dim=(d % 6) + 1)
+            self.assertEqual(r["completion_cycles"], math.ceil((2 ** ((d % 6) + 1) - 1) / ((d % 6) + 1)))
+
+    def test_any_command_runs(self):
+        code, out, err = cubecast.command("sweep", "--task", "mnb", "--dims", "1..3", "--format", "csv")
+        self.assertEqual(code, 0, err)
+        direct = subprocess.run([COMMAND, "sweep", "--task", "mnb", "--dims", "1..3", "--format", "csv"],
+                                capture_output=True, text=True)
+        self.assertEqual(out, direct.stdout)
+        code, out, err = cubecast.command("run", "--task", "nothing")
+        direct = subprocess.run([COMMAND, "run", "--task", "nothing"], capture_output=True, text=True)
+        self.assertEqual((code, out, err), (2, "", direct.stderr))
+        self.assertTrue(err.startswith("cubecast: unknown task 'nothing'"), err)
+
+    def test_an_interrupt_stops_the_run(self):
+        # A KeyboardInterrupt while a run goes on ends it and its process (none left behind).
+        timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+        timer.start()
+        started = time.monotonic()
+        with self.assertRaises(KeyboardInterrupt):
+            cubecast.run(task="traffic", dim=10, rate=0.2, window=100000000, buffering="input", no_rerun=True)
+        self.assertLess(time.monotonic() - started, 30)
+        timer.cancel()
+        self.assertEqual(_children(), set())
+
+
+def _children():
+    """This process's child processes (none are left between runs)."""
+    me = str(os.getpid())
+    found = set()
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                with open(f"/proc/{pid}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[1] == me:
+                found.add(pid)
+    return found
 
 
 if __name__ == "__main__":
