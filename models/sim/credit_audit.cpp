@@ -74,7 +74,7 @@ bool CreditAudit::balanced_link(size_t link, uint64_t cycle, std::string* proble
     const Holder& receiver = static_cast<const Holder&>(*routers_[e.dst]);
     for (unsigned vc = 0; vc < vcs_; ++vc) {
         const unsigned total = sender.credits_held(e.port, vc) + (wires.flit && wires.vc == vc ? 1u : 0u) +
-                               receiver.flits_held(e.in_port, vc) + static_cast<unsigned>((wires.credits >> (8 * vc)) & 0xffu);
+                               receiver.flits_held(e.in_port, vc) + credit_field(wires.credits, vc, credit_field_bits(vcs_));
         if (total == depth_) continue;
         if (!problem) return false;
         *problem = "credits not conserved after cycle " + std::to_string(cycle) + " on the link from node " +

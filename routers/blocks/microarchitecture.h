@@ -118,8 +118,17 @@ void copy_knob(InputBuffering& to, const InputBuffering& from, const std::string
 // so their routers say nothing of them), where it sets every other knob.
 bool collective_knob(const std::string& name);
 
-// Credits travel back on one 64-bit word per link and cycle: 8 bits per virtual channel.
-constexpr unsigned kMaxVcs = 8;
+// Credits travel back on one 64-bit word per link and edge, a field per virtual channel: 8 bits for
+// up to 8 virtual channels (the Verilog router's word), 4 bits for 9 to 16, which the route classes
+// of the optimal MNB in the router take on the 9- to 16-cube (one per dimension). A virtual channel
+// frees at most one buffer slot an edge (a flit leaves it only through its input's crossbar port or
+// its ejection lane, one an edge), so a field holds 0 or 1 and never overflows.
+constexpr unsigned kMaxVcs = 16;
+constexpr unsigned credit_field_bits(unsigned vcs) { return vcs <= 8 ? 8 : 4; }
+// Virtual channel vc's credits in a credit word of `bits`-bit fields.
+constexpr unsigned credit_field(uint64_t word, unsigned vc, unsigned bits) {
+    return static_cast<unsigned>((word >> (bits * vc)) & ((uint64_t{1} << bits) - 1));
+}
 constexpr unsigned kMaxVcDepth = 255;
 
 }  // namespace cubecast

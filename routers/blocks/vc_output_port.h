@@ -14,7 +14,10 @@ namespace cubecast {
 
 class VcOutputPort {
 public:
-    VcOutputPort(unsigned vcs, unsigned depth) : vcs_(static_cast<uint8_t>(vcs)), least_credits_(static_cast<uint16_t>(depth)) {
+    VcOutputPort(unsigned vcs, unsigned depth)
+        : vcs_(static_cast<uint8_t>(vcs)),
+          field_(static_cast<uint8_t>(credit_field_bits(vcs))),
+          least_credits_(static_cast<uint16_t>(depth)) {
         credits_.fill(static_cast<uint16_t>(depth));
         owner_.fill(-1);
     }
@@ -30,7 +33,7 @@ public:
     // The fewest credits any of its virtual channels has had (a stalled run's diagnosis: the depth its
     // buffers need).
     unsigned least_credits() const { return least_credits_; }
-    // Credits seen on the link at `cycle` (8 bits per virtual channel), usable from cycle `due`: at
+    // Credits seen on the link at `cycle` (a field per virtual channel, credit_field_bits), usable from cycle `due`: at
     // once if nothing waits before them (no credit delay), else in line.
     void credits_arrive(uint64_t packed, uint64_t due, uint64_t cycle) {
         if (waiting_ == 0 && due <= cycle) return add(packed);
@@ -49,7 +52,7 @@ public:
     unsigned credits_in_flight(unsigned vc) const {
         unsigned n = 0;
         if (waiting_ != 0)
-            for (size_t i = 0; i < line_.size(); ++i) n += static_cast<unsigned>((line_[i].second >> (8 * vc)) & 0xffu);
+            for (size_t i = 0; i < line_.size(); ++i) n += credit_field(line_[i].second, vc, field_);
         return n;
     }
     bool credits_pending() const { return waiting_ != 0; }
@@ -65,16 +68,18 @@ public:
 
 private:
     void add(uint64_t packed) {
-        for (unsigned vc = 0; packed != 0; packed >>= 8, ++vc)
-            credits_[vc] = static_cast<uint16_t>(credits_[vc] + (packed & 0xffu));
+        const uint64_t mask = (uint64_t{1} << field_) - 1;
+        for (unsigned vc = 0; packed != 0; packed >>= field_, ++vc)
+            credits_[vc] = static_cast<uint16_t>(credits_[vc] + (packed & mask));
     }
     // Inline, so that the credits and owners of a port are one cache line with the port itself (and
     // the count of credit words in line_, so that the line is read only when it holds some).
     uint8_t vcs_;
+    uint8_t field_;  // bits per virtual channel in a credit word
     uint16_t least_credits_;
     uint32_t waiting_ = 0;
     std::array<uint16_t, kMaxVcs> credits_;
-    std::array<int16_t, kMaxVcs> owner_;  // an input virtual channel (p * vcs + vc: below 33 * 8), -1 for none
+    std::array<int16_t, kMaxVcs> owner_;  // an input virtual channel (p * vcs + vc: below 33 * 16), -1 for none
     RingQueue<std::pair<uint64_t, uint64_t>> line_;
 };
 

@@ -45,15 +45,15 @@ std::vector<Try> tries_for(const RunConfig& given) {
     router.preset.clear();    // forwarding as it ran (told: with_defaults would send a collective through the node)
     router.ib_given = {"forwarding", "network-interface"};
     // More virtual channels: those of a collective's route classes in the router (routers/logic/vc_classes.h:
-    // the fewest that make it deadlock-free), one more, twice as many, the most (an ejection channel
-    // count as it was).
+    // the fewest that make it deadlock-free), one more, twice as many, 8 (the credit word's 8-bit fields,
+    // the Verilog router's most), the most (an ejection channel count as it was).
     std::vector<unsigned> vcs;
     const TaskInfo* task = find_task(base.task);
     const auto topo = make_topology(base.topology, base.dim, base.radix);
     const AlgorithmEntry* entry = algorithms().find(task->kind, base.algorithm);
     const unsigned classes = entry && base.ib.forwarding == Forwarding::router ? entry->route_classes(*topo) : 1;
     const unsigned for_classes = classes > 1 ? vcs_for_route_classes(*topo, base.ib, classes) : 0;
-    for (unsigned v : {for_classes, base.ib.vcs + 1, 2 * base.ib.vcs, kMaxVcs})
+    for (unsigned v : {for_classes, base.ib.vcs + 1, 2 * base.ib.vcs, 8u, kMaxVcs})
         if (v > base.ib.vcs && v <= kMaxVcs && std::find(vcs.begin(), vcs.end(), v) == vcs.end()) vcs.push_back(v);
     for (unsigned v : vcs) {
         RunConfig c = router;

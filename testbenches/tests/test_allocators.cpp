@@ -1,6 +1,7 @@
-// The input-buffered router's allocators and crossbar on their own: a match never gives an input or an output
-// twice, a request is granted only if made, and with every requester asking all the time each is
-// served in turn (starvation-free round robin), as BookSim's separable input-first allocators do.
+// The input-buffered router's allocators, crossbar and output ports on their own: a match never gives an
+// input or an output twice, a request is granted only if made, and with every requester asking all the
+// time each is served in turn (starvation-free round robin), as BookSim's separable input-first
+// allocators do; credit words are read field by field.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -10,6 +11,7 @@
 #include "routers/blocks/round_robin_arbiter.h"
 #include "routers/blocks/switch_allocator.h"
 #include "routers/blocks/vc_allocator.h"
+#include "routers/blocks/vc_output_port.h"
 
 using namespace cubecast;
 
@@ -172,4 +174,36 @@ TEST(InputBufferedCrossbar, PacesOutputsAndLanesAndNamesTheLinksSent) {
     lanes.begin_edge();
     EXPECT_FALSE(lanes.used_lane(2));
     EXPECT_TRUE(lanes.take_lane(2));
+}
+
+// A credit word has a field per virtual channel: 8 bits up to 8 VCs, 4 bits from 9 to 16. Each VC of
+// a port sends flits, then its credits come back in words built here field by field (VC v's field at
+// bit v x bits), one word per edge, some through the credit delay's line: every VC ends with exactly
+// its depth again, and while words wait the line counts each VC's own.
+TEST(VcOutputPort, CreditWordsAreReadAFieldPerVirtualChannel) {
+    for (unsigned vcs : {1u, 2u, 8u, 9u, 12u, 16u}) {
+        const unsigned bits = vcs <= 8 ? 8 : 4, depth = 6;
+        EXPECT_EQ(credit_field_bits(vcs), bits);
+        VcOutputPort port(vcs, depth);
+        for (unsigned vc = 0; vc < vcs; ++vc)
+            for (unsigned k = 0; k < (vc % depth) + 1; ++k) port.flit_sent(vc);
+        for (unsigned vc = 0; vc < vcs; ++vc) EXPECT_EQ(port.credits(vc), depth - ((vc % depth) + 1)) << vcs << " VCs";
+        EXPECT_FALSE(port.all_returned(depth));
+        // Edge e returns one credit to every VC that still owes one (a field holds 0 or 1).
+        std::vector<unsigned> owed(vcs);
+        for (unsigned vc = 0; vc < vcs; ++vc) owed[vc] = (vc % depth) + 1;
+        for (uint64_t edge = 1; edge <= depth; ++edge) {
+            uint64_t word = 0;
+            for (unsigned vc = 0; vc < vcs; ++vc)
+                if (owed[vc] > 0) word |= uint64_t{1} << (bits * vc), --owed[vc];
+            const uint64_t due = edge + (edge % 2 ? 0 : 3);  // every other word waits three edges in line
+            port.credits_arrive(word, due, edge);
+            for (unsigned vc = 0; vc < vcs; ++vc)
+                EXPECT_EQ(port.credits(vc) + port.credits_in_flight(vc) + owed[vc], depth) << vcs << " VCs, vc " << vc;
+            port.apply_credits(edge);
+        }
+        port.apply_credits(depth + 3);
+        for (unsigned vc = 0; vc < vcs; ++vc) EXPECT_EQ(port.credits(vc), depth) << vcs << " VCs, vc " << vc;
+        EXPECT_TRUE(port.all_returned(depth));
+    }
 }

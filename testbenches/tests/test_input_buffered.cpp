@@ -610,6 +610,50 @@ TEST(InputBuffered, InTheRouterTheOptimalMnbOnItsRouteClassesIsProvenAndFinishes
     EXPECT_EQ(runs, 4u * 2 * 2 * 3 * 2 * 2 * 2);
 }
 
+// Beyond 8 virtual channels (the credit word's fields narrow to 4 bits, routers/blocks/
+// microarchitecture.h): the optimal MNB forwarded in the router on the 9-cube takes its 9 route
+// classes on 9 VCs, the check proves it acyclic, and it finishes with every delivery made once and
+// every credit back (the credit audit checks each link every edge), the same trace at both levels.
+// With 8 VCs it runs in one class, and the check names the 9 VCs that would make it acyclic. The
+// 10-cube's 10 classes on 10 VCs are proven acyclic too (its run: docs/routers.md).
+TEST(InputBuffered, BeyondEightVirtualChannelsTheOptimalMnbTakesItsRouteClasses) {
+    const auto mnb = [](unsigned d, unsigned vcs) {
+        RunConfig c = config("mnb", "bostt", d);
+        c.packet_flits = 2;
+        c = input_buffered(with_defaults(c), Switching::wormhole, vcs, 4);
+        c.ib.forwarding = Forwarding::router;
+        return with_defaults(c);
+    };
+    const RunConfig few = mnb(9, 8);
+    EXPECT_EQ(few.ib.vc_classes, 1u);
+    const DeadlockCheck one = check_deadlock(few);
+    EXPECT_FALSE(one.acyclic());
+    EXPECT_NE(one.line().find("with --vcs 9 its 9 route classes make it acyclic"), std::string::npos) << one.line();
+    for (unsigned d : {9u, 10u}) {
+        const RunConfig c = mnb(d, d);
+        ASSERT_EQ(c.ib.vc_classes, d);
+        ASSERT_FALSE(validate(c));
+        const DeadlockCheck proof = check_deadlock(c);
+        EXPECT_TRUE(proof.acyclic()) << proof.line();
+        EXPECT_EQ(proof.route_classes, d);
+    }
+    RunConfig c = mnb(9, 9);
+    std::string traces[2];
+    for (const Level level : {Level::cycle, Level::tlm}) {
+        c.level = level;
+        c.trace_path = temp_path("trace.csv");
+        const RunResult r = simulate_isolated(c).result;
+        ASSERT_EQ(r.status, RunStatus::ok) << (r.problems.empty() ? r.stall_diagnosis : r.problems.front());
+        EXPECT_TRUE(r.delivered_exactly_once);
+        EXPECT_TRUE(r.conserved);
+        EXPECT_EQ(r.deliveries, pow2(9) * (pow2(9) - 1));
+        traces[level == Level::tlm] = slurp(c.trace_path);
+        std::remove(c.trace_path.c_str());
+    }
+    EXPECT_FALSE(traces[0].empty());
+    EXPECT_EQ(traces[0], traces[1]) << "the two levels' traces differ";
+}
+
 // Replication: serial sends a packet's copies one whole copy after the other, so the copies of one
 // packet leaving one router never overlap on their links; per-branch lets a copy go on while the one
 // before it waits. On the spanning binomial tree's broadcast (one 4-flit packet, the node's channel
