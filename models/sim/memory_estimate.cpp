@@ -71,18 +71,19 @@ MemoryEstimate estimate_memory(const RunConfig& c) {
                          count(vcs) + " virtual channels of " + std::to_string(c.ib.vc_depth) + " flits"});
     }
     if (c.keeps_activity_detail()) {  // (routers/blocks/activity.h's breakdown: counters per buffer, per
-                                      // crossbar connection and per link; on the input-buffered router
-                                      // each input's occupancy histogram, each input VC's stall state and
-                                      // each input's stalls)
+                                      // crossbar connection and per link; each buffer's occupancy
+                                      // histogram; on the input-buffered router each input VC's stall
+                                      // state and each input's stalls)
         const bool ib = c.buffering == Buffering::input;
         const double inputs = ib ? ports + (c.ib.network_interface == InjectionModel::all_port ? ports : 1) : ports + 1;
         const double buffers = ib ? inputs : ports, input_vcs = ib ? inputs * c.ib.vcs : 0;
-        double counters = 2 * buffers + inputs * (ports + 1) + 3 * ports;
-        if (ib)
-            counters +=
-                inputs * (c.ib.vcs * c.ib.vc_depth + 1) + 1.5 * inputs + 2 * input_vcs + input_vcs / 8 + inputs * kStallCauses;
+        // (a histogram's bins: an input's capacity; an output queue's, as deep as it grows: its depth,
+        // or for unbounded queues a guess of 8 packets)
+        const double bins = ib ? c.ib.vcs * c.ib.vc_depth + 1 : (c.queue_depth ? c.queue_depth : 8) * c.packet_flits + 1;
+        double counters = 2 * buffers + inputs * (ports + 1) + 3 * ports + buffers * (bins + 1.5 + 3);
+        if (ib) counters += 2 * input_vcs + input_vcs / 8 + inputs * kStallCauses;
         items.push_back({n * (counters * 8 + 13 * 24), count(n) + " routers' activity counted per buffer, connection and link" +
-                                                           (ib ? ", with occupancy and stalls" : "")});
+                                                           ", with occupancy" + (ib ? " and stalls" : "")});
     }
     const auto [packets, what] = preloaded(c, task->kind, n, parts);
     if (packets > 0) {

@@ -157,29 +157,39 @@ void Network::report_activity(RunResult& r, uint64_t cycles) const {
     for (uint32_t n = 0; n < topology_->nodes(); ++n) {
         const RouterActivity& a = *routers_[n]->activity();
         const RouterActivity::Detail& d = *a.detail;
-        // Per input: its buffers' occupancy over the run and its virtual channels' stalls (none on the
-        // ideal router: its buffers are its output queues).
+        // Per buffer (an input's; the ideal router's are its output queues): its occupancy over the
+        // run, and an input's virtual channels' stalls (the ideal router has no virtual channels).
         const unsigned buffered_inputs = d.vcs ? d.inputs : 0;
-        std::vector<std::vector<uint64_t>> histogram(buffered_inputs);
+        const size_t buffers = d.occupancy.size();
+        std::vector<std::vector<uint64_t>> histogram(buffers);
         std::vector<std::array<uint64_t, kStallCauses>> stalls(buffered_inputs);
         std::array<uint64_t, kStallCauses> router_stalls{};
         double router_occupancy = 0;
-        for (unsigned p = 0; p < buffered_inputs; ++p) {
+        for (unsigned p = 0; p < buffers; ++p) {
             histogram[p] = d.occupancy_histogram(p, cycles);
-            stalls[p] = d.stall_cycles(p, cycles);
             router_occupancy += occupancy_mean(histogram[p]);
+        }
+        for (unsigned p = 0; p < buffered_inputs; ++p) {
+            stalls[p] = d.stall_cycles(p, cycles);
             for (unsigned c = 0; c < kStallCauses; ++c) router_stalls[c] += stalls[p][c];
         }
+        const auto put_occupancy = [&](std::vector<std::string>& row, unsigned p) {
+            unsigned highest = 0;
+            for (unsigned k = 0; k < histogram[p].size(); ++k)
+                if (histogram[p][k]) highest = k;
+            std::string bins;
+            for (unsigned k = 0; k <= highest; ++k) bins += (k ? ";" : "") + text(histogram[p][k]);  // (none above the highest)
+            row[kOccupancyMean] = text(occupancy_mean(histogram[p])), row[kOccupancyMax] = text(highest);
+            row[kOccupancyCycles] = bins;
+        };
         std::vector<std::string> row = blank();
         row[kKind] = "router", row[kNode] = text(n);
         row[kBufferWrites] = text(a.buffer_writes), row[kBufferReads] = text(a.buffer_reads);
         row[kCrossings] = text(a.crossings), row[kNodeFlits] = text(a.node_flits), row[kVcGrants] = text(a.vc_grants);
         row[kSwitchGrants] = text(a.switch_grants), row[kCredits] = text(a.credits), row[kBusyCycles] = text(a.busy_cycles);
         put_power(row, r.power ? router_watts[n] : 0);
-        if (d.vcs) {
-            row[kOccupancyMean] = text(router_occupancy);
-            put_stalls(row, router_stalls);
-        }
+        row[kOccupancyMean] = text(router_occupancy);
+        if (d.vcs) put_stalls(row, router_stalls);
         write(row);
         for (unsigned q = 0; q < ports && !d.vcs; ++q) {  // the ideal router's output queues
             const auto peer = topology_->across(n, q);
@@ -187,6 +197,7 @@ void Network::report_activity(RunResult& r, uint64_t cycles) const {
             row = blank();
             row[kKind] = "queue", row[kNode] = text(n), row[kPort] = text(q), row[kPeer] = text(*peer);
             row[kBufferWrites] = text(d.writes[q]), row[kBufferReads] = text(d.reads[q]);
+            put_occupancy(row, q);
             write(row);
         }
         for (unsigned p = 0; p < buffered_inputs; ++p) {
@@ -194,17 +205,11 @@ void Network::report_activity(RunResult& r, uint64_t cycles) const {
             if (p < ports && !upstream) continue;  // (a port without a link: an array's edge)
             uint64_t crossed = 0;
             for (unsigned q = 0; q < d.outputs; ++q) crossed += d.crossings[size_t{p} * d.outputs + q];
-            unsigned highest = 0;
-            for (unsigned k = 0; k < histogram[p].size(); ++k)
-                if (histogram[p][k]) highest = k;
-            std::string bins;
-            for (unsigned k = 0; k <= highest; ++k) bins += (k ? ";" : "") + text(histogram[p][k]);  // (none above the highest)
             row = blank();
             row[kKind] = "input", row[kNode] = text(n), row[kPort] = text(p), row[kPeer] = upstream ? text(*upstream) : "";
             row[kBufferWrites] = text(d.writes[p]), row[kBufferReads] = text(d.reads[p]), row[kCrossings] = text(crossed);
             row[kNodeFlits] = text(d.crossings[size_t{p} * d.outputs + ports]);
-            row[kOccupancyMean] = text(occupancy_mean(histogram[p])), row[kOccupancyMax] = text(highest);
-            row[kOccupancyCycles] = bins;
+            put_occupancy(row, p);
             put_stalls(row, stalls[p]);
             write(row);
         }

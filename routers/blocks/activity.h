@@ -51,10 +51,12 @@ struct RouterActivity : ActivityCounts {
         std::vector<uint64_t> writes, reads;
         std::vector<uint64_t> crossings;             // per input x output (input-major)
         std::vector<uint64_t> flits, toggles, last;  // per output link; last: the bits of its last flit
-        // Per input, the flits in its buffers over time: occupancy_cycles[input * (capacity + 1) + k],
-        // the cycles it held k flits up to `occupied_since` (then it holds `occupancy`).
+        // Per buffer (an input's, or the ideal router's output queue), the flits in it over time:
+        // occupancy_cycles[buffer][k], the cycles it held k flits up to `occupied_since` (then it
+        // holds `occupancy`). An input's row has capacity + 1 entries; an unbounded queue's grows.
         std::vector<unsigned> occupancy;
-        std::vector<uint64_t> occupied_since, occupancy_cycles;
+        std::vector<uint64_t> occupied_since;
+        std::vector<std::vector<uint64_t>> occupancy_cycles;
         // Per input virtual channel, its stall cause since `stall_since` and the cycle it last sent a
         // flit; per input x cause, the cycles its virtual channels stalled before that.
         std::vector<Stall> stall_cause;
@@ -65,10 +67,10 @@ struct RouterActivity : ActivityCounts {
             for (uint64_t t : toggles) n += t;
             return n;
         }
-        // Input p's cycles at each occupancy 0 .. capacity, over cycles [0, end).
+        // Buffer p's cycles at each occupancy 0, 1, .. (an input's: up to its capacity), over cycles [0, end).
         std::vector<uint64_t> occupancy_histogram(unsigned p, uint64_t end) const {
-            std::vector<uint64_t> h(occupancy_cycles.begin() + static_cast<long>(p) * (capacity + 1),
-                                    occupancy_cycles.begin() + static_cast<long>(p + 1) * (capacity + 1));
+            std::vector<uint64_t> h = occupancy_cycles[p];
+            if (h.size() <= occupancy[p]) h.resize(occupancy[p] + 1, 0);
             if (end > occupied_since[p]) h[occupancy[p]] += end - occupied_since[p];
             return h;
         }
@@ -107,10 +109,10 @@ struct RouterActivity : ActivityCounts {
         d.flits.assign(links, 0);
         d.toggles.assign(links, 0);
         d.last.assign(links, 0);
-        if (vcs == 0) return;  // (no input buffers: no occupancy, no stalls)
-        d.occupancy.assign(inputs, 0);
-        d.occupied_since.assign(inputs, 0);
-        d.occupancy_cycles.assign(static_cast<size_t>(inputs) * (d.capacity + 1), 0);
+        d.occupancy.assign(buffers, 0);
+        d.occupied_since.assign(buffers, 0);
+        d.occupancy_cycles.assign(buffers, std::vector<uint64_t>(d.capacity + 1, 0));
+        if (vcs == 0) return;  // (no input buffers: no stalls)
         d.stall_cause.assign(static_cast<size_t>(inputs) * vcs, Stall::none);
         d.stall_since.assign(static_cast<size_t>(inputs) * vcs, 0);
         d.moved_at.assign(static_cast<size_t>(inputs) * vcs, ~uint64_t{0});
@@ -141,6 +143,7 @@ struct RouterActivity : ActivityCounts {
         if (!detail) return;
         detail->writes[q] += flits;
         detail->crossings[static_cast<size_t>(input) * detail->outputs + q] += flits;
+        occupy(q, detail->occupancy[q] + flits, cycle);
     }
     // The ideal router: a packet of `flits` flits delivered to the node from crossbar input `input` (the
     // breakdown prices its way through the crossbar; the totals count it as node flits only).
@@ -148,15 +151,16 @@ struct RouterActivity : ActivityCounts {
         node_flits += flits;
         if (detail) detail->crossings[static_cast<size_t>(input) * detail->outputs + detail->outputs - 1] += flits;
     }
-    // The ideal router: output queue q's head starts on its link, `flits` flits whose bits flit(i) gives.
+    // The ideal router: output queue q's head starts on its link at `cycle`, `flits` flits whose bits flit(i) gives.
     template <class Flit>
-    void start_sending(unsigned q, unsigned flits, Flit flit) {
+    void start_sending(unsigned q, unsigned flits, uint64_t cycle, Flit flit) {
         buffer_reads += flits;
         if (!detail) {
             link_flits += flits;
             return;
         }
         detail->reads[q] += flits;
+        occupy(q, detail->occupancy[q] - flits, cycle);
         for (unsigned i = 0; i < flits; ++i) link_flit(q, flit(i));
     }
     void link_flit(unsigned q, uint64_t bits) {
@@ -166,11 +170,13 @@ struct RouterActivity : ActivityCounts {
         detail->toggles[q] += static_cast<uint64_t>(__builtin_popcountll(bits ^ detail->last[q]));
         detail->last[q] = bits;
     }
-    // Input p holds `flits` from `cycle` on.
+    // Buffer p holds `flits` from `cycle` on.
     void occupy(unsigned p, unsigned flits, uint64_t cycle) {
         Detail& d = *detail;
         if (d.occupancy[p] == flits) return;
-        d.occupancy_cycles[size_t{p} * (d.capacity + 1) + d.occupancy[p]] += cycle - d.occupied_since[p];
+        std::vector<uint64_t>& h = d.occupancy_cycles[p];
+        if (h.size() <= d.occupancy[p]) h.resize(d.occupancy[p] + 1, 0);  // (an unbounded queue's)
+        h[d.occupancy[p]] += cycle - d.occupied_since[p];
         d.occupied_since[p] = cycle, d.occupancy[p] = flits;
     }
     // Input p's virtual channel vc stalls for `cause` from `cycle` on (none: it does not), unless it

@@ -299,7 +299,7 @@ bool RouterCore::try_start(unsigned p) {
     OutputUnit& out = outputs_[p];
     if (!out.try_start(cycle_)) return false;
     ++counters_.transmissions_started;
-    activity_.start_sending(p, out.current_length(), [&out](unsigned i) {
+    activity_.start_sending(p, out.current_length(), cycle_, [&out](unsigned i) {
         return i == 0 ? out.current_header_flit() : i - 1 < out.current_payload().size() ? out.current_payload()[i - 1] : 0;
     });
     if (waves_) {

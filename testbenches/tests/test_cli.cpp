@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
+#include <tuple>
 
 #include "routers/cores/rtl_build.h"
 #include "sim_helpers.h"
@@ -1653,9 +1654,9 @@ TEST(CommandLine, OneWormsStallsAreItsCreditLoopAndItsLinkPeriod) {
 // run of its own peak depth to the last digit, twice that depth doubles the buffers' leakage and area
 // and nothing else, and both levels price alike.
 TEST(CommandLine, TheIdealRouterIsPricedByItsOutputQueues) {
-    const std::string csv = temp_path("ideal_stats.csv");
+    const std::string csv = temp_path("ideal_stats.csv"), trace = temp_path("ideal_trace.csv");
     const std::string run = "run --task mnb --dim 4 --packet-flits 4 --power default --json";
-    const CliResult unbounded = cubecast_cli(run + " --stats " + csv);
+    const CliResult unbounded = cubecast_cli(run + " --stats " + csv + " --trace " + trace);
     ASSERT_EQ(unbounded.code, 0) << unbounded.err;
     const auto j = nlohmann::json::parse(unbounded.out);
     const auto& a = j["activity"];
@@ -1665,13 +1666,57 @@ TEST(CommandLine, TheIdealRouterIsPricedByItsOutputQueues) {
     EXPECT_EQ(a["link_flits"], j["flits_moved"]);
     EXPECT_FALSE(a.contains("stall_cycles"));  // (no input buffers, no VCs to stall)
     uint64_t routers = 0, queues = 0, links = 0, writes = 0, reads = 0, flits = 0;
+    const uint64_t cycles = j["simulated_cycles"];
+    // Each output queue's occupancy over the run (in flits: a packet is 4), its histogram covering
+    // every cycle; its router's mean the sum of its queues'. The most a queue held over a cycle is at
+    // most the run's peak x 4 (max_queue_occupancy also counts a packet placed at an edge where the
+    // head leaves, held for no cycle).
+    unsigned deepest = 0;
+    double flit_cycles = 0;
+    std::map<std::string, double> router_mean, queue_mean;
     for (const auto& f : stats_rows(csv)) {
-        if (f[0] == "router") ++routers;
-        if (f[0] == "queue") ++queues, writes += std::stoull(f[4]), reads += std::stoull(f[5]);
+        SCOPED_TRACE(f[0] + " " + f[1] + " " + f[2]);
+        if (f[0] == "router") ++routers, router_mean[f[1]] = std::stod(f[17]);
+        if (f[0] == "queue") {
+            ++queues, writes += std::stoull(f[4]), reads += std::stoull(f[5]);
+            std::vector<uint64_t> h;
+            std::stringstream bins(f[19]);
+            for (std::string x; std::getline(bins, x, ';');) h.push_back(std::stoull(x));
+            uint64_t total = 0, queue_flit_cycles = 0;
+            for (size_t k = 0; k < h.size(); ++k) total += h[k], queue_flit_cycles += k * h[k];
+            EXPECT_EQ(total, cycles);
+            EXPECT_EQ(h.size(), std::stoul(f[18]) + 1);
+            for (size_t k = 0; k < h.size(); ++k)
+                if (h[k]) EXPECT_EQ(k % 4, 0u) << "a queue holds whole 4-flit packets";
+            EXPECT_NEAR(std::stod(f[17]), static_cast<double>(queue_flit_cycles) / cycles, 1e-5 * (1.0 + queue_flit_cycles));
+            queue_mean[f[1]] += std::stod(f[17]);
+            flit_cycles += static_cast<double>(queue_flit_cycles);
+            deepest = std::max(deepest, static_cast<unsigned>(std::stoul(f[18])));
+        }
         if (f[0] == "link") ++links, flits += std::stoull(f[12]);
         EXPECT_NE(f[0], "input");
-        for (size_t c = 17; c < f.size(); ++c) EXPECT_EQ(f[c], "") << f[0] << " column " << c;  // (no occupancy, no stalls)
+        for (size_t c = f[0] == "link" ? 17 : 20; c < f.size(); ++c)
+            EXPECT_EQ(f[c], "") << "column " << c;  // (no VCs, no stalls)
     }
+    EXPECT_GT(deepest, 0u);
+    EXPECT_LE(deepest, 4 * j["max_queue_occupancy"].get<unsigned>());
+    EXPECT_GT(flit_cycles, 0.0);
+    // Little's law, from the trace: a copy waits in its queue from the edge its packet is whole at the
+    // node (the end of the transmission that brought it; an own packet from cycle 0, when the MNB's
+    // logic places them all) to the start of its own transmission, its 4 flits all that time, so the
+    // queues' flit-cycles are the sum of 4 x (start - arrival) over the trace's rows.
+    const std::vector<TraceRow> rows = read_trace(trace);
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>, uint64_t> arrival;  // (node, origin, msg, part)
+    for (const TraceRow& r : rows) EXPECT_TRUE(arrival.emplace(std::make_tuple(r.dst, r.origin, r.msg, r.part), r.end).second);
+    uint64_t waited = 0;
+    for (const TraceRow& r : rows) {
+        const uint64_t from = r.src == r.origin ? 0 : arrival.at(std::make_tuple(r.src, r.origin, r.msg, r.part));
+        ASSERT_GE(r.start, from);
+        waited += 4 * (r.start - from);
+    }
+    EXPECT_EQ(static_cast<uint64_t>(flit_cycles), waited);
+    std::remove(trace.c_str());
+    for (const auto& [node, mean] : router_mean) EXPECT_NEAR(mean, queue_mean[node], 1e-4 * (1 + mean)) << "node " << node;
     EXPECT_EQ(routers, 16u);
     EXPECT_EQ(queues, 64u);  // the 4-cube's directed links
     EXPECT_EQ(links, 64u);
