@@ -70,7 +70,6 @@ struct RouterActivity : ActivityCounts {
         // Buffer p's cycles at each occupancy 0, 1, .. (an input's: up to its capacity), over cycles [0, end).
         std::vector<uint64_t> occupancy_histogram(unsigned p, uint64_t end) const {
             std::vector<uint64_t> h = occupancy_cycles[p];
-            if (h.size() <= occupancy[p]) h.resize(occupancy[p] + 1, 0);
             if (end > occupied_since[p]) h[occupancy[p]] += end - occupied_since[p];
             return h;
         }
@@ -175,8 +174,8 @@ struct RouterActivity : ActivityCounts {
         Detail& d = *detail;
         if (d.occupancy[p] == flits) return;
         std::vector<uint64_t>& h = d.occupancy_cycles[p];
-        if (h.size() <= d.occupancy[p]) h.resize(d.occupancy[p] + 1, 0);  // (an unbounded queue's)
         h[d.occupancy[p]] += cycle - d.occupied_since[p];
+        if (h.size() <= flits) h.resize(flits + 1, 0);  // (an unbounded queue's: a bin for every occupancy it has held)
         d.occupied_since[p] = cycle, d.occupancy[p] = flits;
     }
     // Input p's virtual channel vc stalls for `cause` from `cycle` on (none: it does not), unless it

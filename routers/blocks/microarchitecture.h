@@ -124,11 +124,13 @@ bool collective_knob(const std::string& name);
 // frees at most one buffer slot an edge (a flit leaves it only through its input's crossbar port or
 // its ejection lane, one an edge), so a field holds 0 or 1 and never overflows.
 constexpr unsigned kMaxVcs = 16;
-constexpr unsigned credit_field_bits(unsigned vcs) { return vcs <= 8 ? 8 : 4; }
-// Virtual channel vc's credits in a credit word of `bits`-bit fields.
+constexpr unsigned kByteCreditVcs = 8;  // the most virtual channels with 8-bit credit fields
+constexpr unsigned credit_field_bits(unsigned vcs) { return vcs <= kByteCreditVcs ? 8 : 4; }
+// Virtual channel vc's credits in a credit word of `bits`-bit fields, and one credit for it.
 constexpr unsigned credit_field(uint64_t word, unsigned vc, unsigned bits) {
     return static_cast<unsigned>((word >> (bits * vc)) & ((uint64_t{1} << bits) - 1));
 }
+constexpr uint64_t one_credit(unsigned vc, unsigned bits) { return uint64_t{1} << (bits * vc); }
 constexpr unsigned kMaxVcDepth = 255;
 
 }  // namespace cubecast

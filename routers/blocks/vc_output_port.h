@@ -14,10 +14,7 @@ namespace cubecast {
 
 class VcOutputPort {
 public:
-    VcOutputPort(unsigned vcs, unsigned depth)
-        : vcs_(static_cast<uint8_t>(vcs)),
-          field_(static_cast<uint8_t>(credit_field_bits(vcs))),
-          least_credits_(static_cast<uint16_t>(depth)) {
+    VcOutputPort(unsigned vcs, unsigned depth) : vcs_(static_cast<uint8_t>(vcs)), least_credits_(static_cast<uint16_t>(depth)) {
         credits_.fill(static_cast<uint16_t>(depth));
         owner_.fill(-1);
     }
@@ -52,7 +49,7 @@ public:
     unsigned credits_in_flight(unsigned vc) const {
         unsigned n = 0;
         if (waiting_ != 0)
-            for (size_t i = 0; i < line_.size(); ++i) n += credit_field(line_[i].second, vc, field_);
+            for (size_t i = 0; i < line_.size(); ++i) n += credit_field(line_[i].second, vc, credit_field_bits(vcs_));
         return n;
     }
     bool credits_pending() const { return waiting_ != 0; }
@@ -68,14 +65,13 @@ public:
 
 private:
     void add(uint64_t packed) {
-        const uint64_t mask = (uint64_t{1} << field_) - 1;
-        for (unsigned vc = 0; packed != 0; packed >>= field_, ++vc)
-            credits_[vc] = static_cast<uint16_t>(credits_[vc] + (packed & mask));
+        const unsigned bits = credit_field_bits(vcs_);
+        for (unsigned vc = 0; packed != 0; packed >>= bits, ++vc)
+            credits_[vc] = static_cast<uint16_t>(credits_[vc] + credit_field(packed, 0, bits));
     }
     // Inline, so that the credits and owners of a port are one cache line with the port itself (and
     // the count of credit words in line_, so that the line is read only when it holds some).
     uint8_t vcs_;
-    uint8_t field_;  // bits per virtual channel in a credit word
     uint16_t least_credits_;
     uint32_t waiting_ = 0;
     std::array<uint16_t, kMaxVcs> credits_;

@@ -30,7 +30,6 @@ InputBufferedRouter::InputBufferedRouter(sc_module_name name, uint32_t id, const
       credit_values_(topology.ports(), nullptr),
       credits_out_(topology.ports(), 0),
       credits_written_(topology.ports(), 0),
-      credit_field_(credit_field_bits(ib.vcs)),
       injected_copies_(size_t{inputs_ - topology.ports()} * ib.vcs),
       va_(inputs_, topology.ports() + 1, ib.vcs, ib.alloc_iters),
       sa_(inputs_, ib.vcs, topology.ports() + 1, ib.alloc_iters),

@@ -167,7 +167,7 @@ private:
     void owe_credit(unsigned p, unsigned vc) {
         ++activity_.credits;
         touch_in(p);
-        credits_out_[p] += uint64_t{1} << (credit_field_ * vc);
+        credits_out_[p] += one_credit(vc, credit_field_bits(ib_.vcs));
         credit_mask_ |= 1u << p;
     }
     void allocate_vcs();
@@ -247,7 +247,6 @@ private:
         if (touched_) touched_->push_back(tlm_ ? tlm_out_[q]->index : out_[q].index);
     }
     std::vector<uint64_t> credits_out_, credits_written_;  // per input port: this edge's, and the bus's value
-    unsigned credit_field_ = 8;                            // bits per virtual channel in them (credit_field_bits)
     bool quiet() const;                                    // nothing to do until a flit or the node comes: the clock may stop
     // The network interface's delays: when each of the node's packets waiting in injection_ was made,
     // and the packets on their way to the node.

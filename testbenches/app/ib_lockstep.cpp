@@ -187,7 +187,7 @@ private:
             if (!topology_->across(c_.node, p)) continue;
             Upstream& up = upstream_[p];
             const uint64_t word = buses_.credit->read(p);
-            for (unsigned v = 0; v < c_.vcs; ++v) up.credits[v] += static_cast<unsigned>((word >> (8 * v)) & 0xffu);
+            for (unsigned v = 0; v < c_.vcs; ++v) up.credits[v] += credit_field(word, v, credit_field_bits(c_.vcs));
             for (unsigned v = 0; v < c_.vcs; ++v)
                 if (!up.active[v] && u(rng_) < 0.3) {
                     up.packet[v] = make_packet(random_header(), format_);
@@ -221,7 +221,8 @@ private:
             }
             uint64_t back = 0;
             for (unsigned v = 0; v < c_.vcs; ++v)
-                if (downstream_[p][v] > 0 && u(rng_) < 0.35) --downstream_[p][v], back += uint64_t{1} << (8 * v);
+                if (downstream_[p][v] > 0 && u(rng_) < 0.35)
+                    --downstream_[p][v], back += one_credit(v, credit_field_bits(c_.vcs));
             for (LinkBuses* b : {&buses_, &rtl_buses_}) b->credit->write(out, back);
         }
     }

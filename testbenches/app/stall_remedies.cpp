@@ -53,7 +53,7 @@ std::vector<Try> tries_for(const RunConfig& given) {
     const AlgorithmEntry* entry = algorithms().find(task->kind, base.algorithm);
     const unsigned classes = entry && base.ib.forwarding == Forwarding::router ? entry->route_classes(*topo) : 1;
     const unsigned for_classes = classes > 1 ? vcs_for_route_classes(*topo, base.ib, classes) : 0;
-    for (unsigned v : {for_classes, base.ib.vcs + 1, 2 * base.ib.vcs, 8u, kMaxVcs})
+    for (unsigned v : {for_classes, base.ib.vcs + 1, 2 * base.ib.vcs, kByteCreditVcs, kMaxVcs})
         if (v > base.ib.vcs && v <= kMaxVcs && std::find(vcs.begin(), vcs.end(), v) == vcs.end()) vcs.push_back(v);
     for (unsigned v : vcs) {
         RunConfig c = router;

@@ -1,8 +1,8 @@
 // cubecast._core, the compiled half of the Python module (testbenches/python/cubecast): the command
 // linked into Python. check() runs the command line's own checks in the calling process, so a bad
-// option is a ValueError with the command's line before anything is forked; call() runs a command in
-// a process of its own, forked from this one, because SystemC elaborates once per process (the
-// experiment runner forks its points the same way, models/sim/fork_pool.cpp).
+// option is found (and raised by the package as ValueError with the command's line) before anything is forked; call() runs a
+// command in a process of its own, forked from this one, because SystemC elaborates once per process (the experiment runner forks
+// its points the same way, models/sim/fork_pool.cpp).
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 #include <signal.h>
@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,9 +43,9 @@ struct Argv {
     std::vector<char*> pointers;
 };
 
-// The command's checks of `args` (a command and its options, as after `cubecast`), here: a bad value
-// raises ValueError with the command's one line, less its "cubecast: ".
-void check(const std::vector<std::string>& args) {
+// The command's checks of `args` (a command and its options, as after `cubecast`), here: None, or for
+// a bad value the command's error output (its one line), which the package raises as ValueError.
+std::optional<std::string> check(const std::vector<std::string>& args) {
     Argv command(args);
     std::string lines;
     cubecast::capture_errors(&lines);
@@ -56,13 +57,8 @@ void check(const std::vector<std::string>& args) {
         throw;
     }
     cubecast::capture_errors(nullptr);
-    if (code != cubecast::kExitBadInput) return;
-    while (!lines.empty() && lines.back() == '\n') lines.pop_back();
-    const size_t last = lines.rfind('\n');
-    std::string line = last == std::string::npos ? lines : lines.substr(last + 1);
-    const std::string prefix = "cubecast: ";
-    if (line.compare(0, prefix.size(), prefix) == 0) line.erase(0, prefix.size());
-    throw py::value_error(line.empty() ? "bad input" : line);
+    if (code != cubecast::kExitBadInput) return std::nullopt;
+    return lines;
 }
 
 int anonymous_file(const char* name) {
@@ -144,7 +140,7 @@ py::tuple call(const std::vector<std::string>& args) {
 PYBIND11_MODULE(_core, module) {
     module.doc() = "cubecast's command linked into Python: check() its checks here, call() a command in a process of its own";
     module.def("check", &check, py::arg("args"),
-               "The command line's checks of args (a command and its options): ValueError with the command's line if bad.");
+               "The command line's checks of args (a command and its options): None, or the command's error line if bad.");
     module.def("call", &call, py::arg("args"),
                "Runs the command args in a process of its own: (exit code, stdout bytes, stderr bytes); a signal gives -signal.");
     module.attr("exit_ok") = cubecast::kExitOk;

@@ -73,7 +73,9 @@ def run(trace=False, **options):
         if trace_path:
             args += ["--trace", str(trace_path)]
         args.append("--json")
-        _core.check(args)
+        bad = _core.check(args)
+        if bad is not None:
+            raise _bad_input(bad)
         code, out, err = command(*args)
         if code == _core.exit_bad_input:
             raise _bad_input(err)
