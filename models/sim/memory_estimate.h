@@ -1,8 +1,10 @@
 // A run's memory, estimated from its size before anything is built: the routers and their buffers
 // (per port; per virtual channel on the input-buffered router), the packets the nodes hold from reset
 // (the total exchange's N(N-1)), the requests listed in advance (task dynamic), and each node's
-// delivery bits, at per-item costs measured on this build (docs/performance.md). What the run grows
-// as it goes (unbounded queues) is not in it: the estimate is the least the run takes. validate()
+// delivery bits, at per-item costs measured on this build (docs/performance.md). What unbounded queues
+// grow to as the run goes is in it only where the schedule says (paper 004's vb2: the pairs it stores;
+// the optimal MNB: its queues replayed through their steps); elsewhere the estimate is the least the
+// run takes. validate()
 // refuses a run whose estimate is above --memory-limit (default: the memory this machine has
 // available), so a run that cannot fit ends at once, not minutes later in std::bad_alloc.
 #pragma once

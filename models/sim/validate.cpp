@@ -759,7 +759,7 @@ bool forwarding_left_to_default(const RunConfig& c, TaskKind kind) {
 }
 
 std::optional<std::string> memory_problem(const RunConfig& c) {
-    // (the estimate is the least the run takes; what it grows as it goes is not in it)
+    // (where the schedule does not say what its queues grow to, the estimate is the least the run takes)
     const MemoryEstimate memory = estimate_memory(c);
     const uint64_t limit = c.memory_limit ? c.memory_limit : available_memory();
     if (limit && memory.bytes > limit)

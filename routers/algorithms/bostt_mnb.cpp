@@ -43,6 +43,21 @@ private:
     bool finished_ = false;
 };
 
+// A node's output queue on port p takes, at slot boundary k, a copy for each edge x -> c of the tree
+// with link type m(c) = p + 1 whose packet reached x at k (by the end of slot i(x); the root's at once),
+// and the copy for the edge whose slot i(c) starts there leaves. Node y holds origin t's packet as
+// x = y xor t, so every node's queues see the tree's steps, one origin an edge.
+std::vector<QueueSteps> queue_steps(const MnbSchedule& rom) {
+    const unsigned d = rom.dim(), q = rom.slots();
+    std::vector<QueueSteps> ports(d, QueueSteps{std::vector<uint32_t>(q + 1, 0), std::vector<uint32_t>(q + 1, 0)});
+    for (uint32_t x = 0; x < (uint32_t{1} << d); ++x)
+        for (uint32_t c : rom.children(x)) {
+            ++ports[rom.m(c) - 1].joins[rom.slot(x)];
+            ++ports[rom.m(c) - 1].leaves[rom.slot(c) - 1];
+        }
+    return ports;
+}
+
 LogicFactory build(const AlgorithmSetup& s) {
     auto rom = std::make_shared<const MnbSchedule>(s.topology.dim());
     return [rom](uint32_t) { return std::make_unique<BosttMnbLogic>(rom); };
@@ -70,6 +85,7 @@ void register_bostt_mnb(Registry& r) {
     // most d - 1 times: d classes (vc_classes.h). (Its traces use d - 1 on even d.)
     mnb.vc_scheme = VcClassScheme::turns;
     mnb.vc_classes = [](const Topology& t) { return t.dim(); };
+    mnb.queue_steps = [](const Topology& t) { return queue_steps(MnbSchedule(t.dim())); };
     r.add(std::move(mnb));
     // 004 §IV: T_PMNB <= ceil((N-1)/d) by a full MNB; M active packets need M(N-1) transmissions.
     r.add({TaskKind::pmnb, "full-mnb", "004 §IV baseline (003's optimal MNB, dummy packets for inactive nodes)", "ceil((N-1)/d)",

@@ -2,6 +2,7 @@
 // elaboration-time ROM tables and a per-node control logic. A new algorithm is a new file in this
 // folder plus one line in registry.cpp.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -72,6 +73,21 @@ struct Bounds {
     uint64_t transmissions = 0;       // the data transmissions the task needs (0: not stated)
 };
 
+// One output queue's traffic, slot boundary by slot boundary (index k: the boundary after k slots).
+struct QueueSteps {
+    std::vector<uint32_t> joins, leaves;
+    // The most copies it holds at once (those that join and leave at one boundary count: they are held
+    // in between).
+    uint64_t peak() const {
+        uint64_t held = 0, most = 0;
+        for (size_t k = 0; k < joins.size(); ++k) {
+            most = std::max(most, held += joins[k]);
+            held -= leaves[k];
+        }
+        return most;
+    }
+};
+
 struct AlgorithmEntry {
     TaskKind task;
     std::string name;
@@ -89,6 +105,11 @@ struct AlgorithmEntry {
     // (paper 004 Lemma 1: vb2 keeps each mini-packet until its last forward, half of all pairs at the
     // start of the last subphase); what the memory estimate counts as its queues' growth.
     double stored_fraction = 0;
+    // A node's output queues over the run, on the ideal router with unbounded queues, where its schedule
+    // fixes them and every node's are alike (a translation-invariant schedule with every node a source:
+    // the optimal MNB): per port, the copies that join the queue at each slot boundary and then the ones
+    // that leave it. What the memory estimate grows the queues by; nullptr: not known.
+    std::function<std::vector<QueueSteps>(const Topology&)> queue_steps = nullptr;
     // Paper 001 Lemma 1: on a ring (the torus) each packet (or mini-packet) travels as two halves.
     bool halves_on_rings = false;
     // Task traffic: the route depends on the queues (no fixed paths, so no channel-load bound).

@@ -71,6 +71,20 @@ bool OutputUnit::try_start(uint64_t cycle) {
     return true;
 }
 
+namespace {
+// glibc's chunk for a block of this many bytes: 8 bytes of header, 16-byte aligned, at least 32.
+size_t heap_chunk(size_t bytes) { return bytes == 0 ? 0 : std::max<size_t>(32, (bytes + 8 + 15) / 16 * 16); }
+}  // namespace
+
+size_t OutputUnit::heap_bytes() const {
+    size_t bytes = heap_chunk(queue_.capacity() * sizeof(QueueEntry)) + heap_chunk(priority_.capacity() * sizeof(int64_t)) +
+                   heap_chunk(current_payload_.capacity() * sizeof(uint64_t)) +
+                   heap_chunk(pool_.capacity() * sizeof(std::vector<uint64_t>)) +
+                   heap_chunk(free_slots_.capacity() * sizeof(uint16_t));
+    for (const std::vector<uint64_t>& words : pool_) bytes += heap_chunk(words.capacity() * sizeof(uint64_t));
+    return bytes;
+}
+
 bool OutputUnit::flit_accepted() {
     if (++next_flit_ < current_length_) return false;
     sending_ = false;

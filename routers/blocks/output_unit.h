@@ -61,6 +61,9 @@ public:
     const std::vector<uint64_t>& current_payload() const { return current_payload_; }
     unsigned current_length() const { return current_length_; }
     void all_flits_accepted() { sending_ = false; }
+    // The heap it holds (its vectors at their capacities, each block as glibc's chunk for it): what the
+    // memory estimate grows a queue by, replaying a schedule's queue through one (models/sim).
+    size_t heap_bytes() const;
     // Host-cache hint: the queue's head and tail lines (the next pop and insertion touch them).
     void prefetch_queue() const {
         if (queue_.empty()) return;

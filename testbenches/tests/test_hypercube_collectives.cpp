@@ -2,10 +2,14 @@
 // computed here (paper 003, Table 1 and §1-§4), never read from the code under test.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
+#include <map>
 #include <random>
 #include <sstream>
 
+#include "models/fabric/hypercube.h"
+#include "routers/algorithms/registry.h"
 #include "sim_helpers.h"
 
 using cubecast::RunConfig;
@@ -59,6 +63,54 @@ TEST(MultinodeBroadcast, BosttIsOptimalForD11And12) {
         EXPECT_EQ(r.completion_slots, mnb_slots(d));
         EXPECT_EQ(r.data_transmissions, pow2(d) * (pow2(d) - 1));
     }
+}
+
+// The memory estimate grows the ideal router's queues by the optimal MNB's steps (its registry entry's
+// queue_steps: the copies that join and leave a node's queue on each port at each slot boundary).
+// Here they are read off the trace: a copy joins its output queue as its packet arrives (the end of
+// the row that brought it; cycle 0 at its origin) and leaves as its own row starts. Every node's queue
+// on port p sees the steps at the slot boundaries' cycles, with packets of any length; the most it
+// holds at once, counted from the trace (a copy that arrives and leaves at one edge is held in
+// between), is the steps' peak, and the highest is the run's max_queue_occupancy.
+TEST(MultinodeBroadcast, BosttQueueStepsAreTheTracesAtEveryNode) {
+    const cubecast::AlgorithmEntry* entry = cubecast::algorithms().find(cubecast::TaskKind::mnb, "bostt");
+    ASSERT_TRUE(entry && entry->queue_steps);
+    for (unsigned d = 2; d <= 9; ++d)
+        for (unsigned flits : {1u, 3u}) {
+            SCOPED_TRACE("d=" + std::to_string(d) + " flits=" + std::to_string(flits));
+            const Outcome o = run_traced(config("mnb", "bostt", d, 0, flits));
+            ASSERT_EQ(o.result.status, RunStatus::ok);
+            const auto arrived = arrivals_by_node(o.rows);
+            using Counts = std::map<uint64_t, std::pair<uint32_t, uint32_t>>;  // cycle -> (joins, leaves)
+            std::map<std::pair<uint32_t, unsigned>, Counts> seen;              // (node, port)
+            for (const TraceRow& r : o.rows) {
+                Counts& queue = seen[{r.src, static_cast<unsigned>(__builtin_ctz(r.src ^ r.dst))}];
+                ++queue[r.origin == r.src ? 0 : arrived.at(r.src).at(r.origin)].first;
+                ++queue[r.start].second;
+            }
+            const std::vector<cubecast::QueueSteps> steps = entry->queue_steps(cubecast::Hypercube(d));
+            ASSERT_EQ(steps.size(), d);
+            ASSERT_EQ(seen.size(), pow2(d) * d);
+            for (const auto& [queue, counts] : seen) {
+                SCOPED_TRACE("node " + std::to_string(queue.first) + " port " + std::to_string(queue.second));
+                const cubecast::QueueSteps& port = steps[queue.second];
+                Counts expected;
+                for (size_t k = 0; k < port.joins.size(); ++k)
+                    if (port.joins[k] || port.leaves[k]) expected[k * flits] = {port.joins[k], port.leaves[k]};
+                EXPECT_EQ(counts, expected);
+                uint64_t held = 0, peak = 0;
+                for (const auto& [cycle, step] : counts) {
+                    ASSERT_GE(held + step.first, step.second) << "a copy leaves before it joins, cycle " << cycle;
+                    peak = std::max(peak, held += step.first);
+                    held -= step.second;
+                }
+                EXPECT_EQ(held, 0u);
+                EXPECT_EQ(peak, port.peak());
+            }
+            uint64_t highest = 0;
+            for (const cubecast::QueueSteps& port : steps) highest = std::max(highest, port.peak());
+            EXPECT_EQ(o.result.max_queue_occupancy, highest);
+        }
 }
 
 TEST(MultinodeBroadcast, NaiveSbtNeeds2ToTheDMinus1Slots) {
