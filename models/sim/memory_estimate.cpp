@@ -23,19 +23,23 @@ constexpr double kFlitSlotBytes = 8;          // a buffered flit's slot
 constexpr double kOwnPacketBytes = 220;       // a packet held from reset (node and interface)
 constexpr double kPayloadWordBytes = 40;      // ... each flit beyond its header
 constexpr double kRequestBytes = 120;         // a request listed in advance (task dynamic)
-constexpr double kStoredPacketBytes = 32;     // a one-flit packet waiting in a queue for its forward (35 to 40 measured)
+constexpr double kStoredPacketBytes = 17;     // a one-flit packet waiting in a queue for its forward (15 to 17 measured)
 
 // What an ideal router's output queue grows to over a schedule's steps, with packets of `flits` flits:
 // the queue itself (routers/blocks/output_unit.h) replayed through them, so its growth is the queue's
-// own (entries in a vector whose vacated front it keeps until it outgrows the live part; a pool slot
-// per multi-flit packet). A bounded queue takes no copy beyond its depth.
+// own (rings that double when full; a pool slot per multi-flit packet). A bounded queue takes no copy
+// beyond its depth.
 double grown_queue_bytes(const QueueSteps& steps, unsigned flits, unsigned depth) {
     OutputUnit queue(depth);
     Packet packet;
     packet.payload.assign(flits - 1, 0);
-    for (size_t k = 0; k < steps.joins.size(); ++k) {
-        for (uint32_t j = 0; j < steps.joins[k] && queue.has_space(); ++j) queue.enqueue(QueueKey{}, packet);
-        for (uint32_t l = 0; l < steps.leaves[k] && queue.try_start(0); ++l) queue.all_flits_accepted();
+    // (a copy's key is the boundary it leaves at; at a boundary copies join, then the due one leaves)
+    const auto leave_until = [&](uint64_t boundary) {
+        while (!queue.empty() && queue.head_not_before() <= boundary && queue.try_start(boundary)) queue.all_flits_accepted();
+    };
+    for (const QueueSteps::Copy& copy : steps.copies) {
+        if (copy.joins > 0) leave_until(copy.joins - 1);
+        if (queue.has_space()) queue.enqueue(QueueKey{copy.leaves, 0}, packet);
     }
     return static_cast<double>(queue.heap_bytes());
 }
@@ -125,7 +129,7 @@ MemoryEstimate estimate_memory(const RunConfig& c) {
         items.push_back({stored * kStoredPacketBytes, count(stored) + " packets stored at once for later forwards"});
     }
     // What the ideal router's queues grow to where the schedule says what joins and leaves them (the
-    // optimal MNB; measured: the 11-cube's queues 46.1 MB, the queues replayed 46.1 MB).
+    // optimal MNB; the 12-cube's queues held 99.8 MB at the peak under a heap profiler, replayed 102 MB).
     if (algo && algo->queue_steps && c.buffering == Buffering::output && algo->runs_on(*topo)) {
         const unsigned flits = std::max(1u, c.packet_flits / parts);
         double per_node = 0, copies = 0;

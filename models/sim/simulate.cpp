@@ -51,13 +51,14 @@ std::string simulate_to_text(const ResolvedRun& run) {
     } catch (const ConfigError& e) {
         j = {{"config_error", e.what()}};
     } catch (const std::exception& e) {
-        // What it grew as it ran (queues) is beyond the estimate validate() checked. (Thrown in a
-        // process, SystemC hands it on as its report E549, "uncaught exception: std::bad_alloc".)
+        // What it grew as it ran (queues) is beyond the estimate validate() checked, or beyond what the
+        // process may have (a ulimit, a cgroup, other processes). (Thrown in a process, SystemC hands it
+        // on as its report E549, "uncaught exception: std::bad_alloc".)
         if (dynamic_cast<const std::bad_alloc*>(&e) || std::string(e.what()).find("std::bad_alloc") != std::string::npos)
-            j = {{"config_error", "the run ran out of memory as it went (its estimate before it began was " +
+            j = {{"config_error", "the run ran out of memory as it went (estimated at " +
                                       memory_words(estimate_memory(run.config).bytes) +
-                                      "; its queues grew beyond it): accepted a smaller run, bounded queues "
-                                      "(--queue-depth), or a machine with more memory"}};
+                                      " before it began; the process could get no more): accepted a smaller run, bounded "
+                                      "queues (--queue-depth), or a machine or limit with more memory"}};
         else
             j = {{"error", e.what()}};
     }

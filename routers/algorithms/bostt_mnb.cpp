@@ -43,18 +43,17 @@ private:
     bool finished_ = false;
 };
 
-// A node's output queue on port p takes, at slot boundary k, a copy for each edge x -> c of the tree
-// with link type m(c) = p + 1 whose packet reached x at k (by the end of slot i(x); the root's at once),
-// and the copy for the edge whose slot i(c) starts there leaves. Node y holds origin t's packet as
-// x = y xor t, so every node's queues see the tree's steps, one origin an edge.
+// A node's output queue on port p takes, for each edge x -> c of the tree with link type m(c) = p + 1,
+// a copy at the slot boundary its packet reaches x (the end of slot i(x); the root's at once), which
+// leaves as slot i(c) starts. Node y holds origin t's packet as x = y xor t, so every node's queues
+// see the tree's copies, one origin an edge.
 std::vector<QueueSteps> queue_steps(const MnbSchedule& rom) {
-    const unsigned d = rom.dim(), q = rom.slots();
-    std::vector<QueueSteps> ports(d, QueueSteps{std::vector<uint32_t>(q + 1, 0), std::vector<uint32_t>(q + 1, 0)});
-    for (uint32_t x = 0; x < (uint32_t{1} << d); ++x)
-        for (uint32_t c : rom.children(x)) {
-            ++ports[rom.m(c) - 1].joins[rom.slot(x)];
-            ++ports[rom.m(c) - 1].leaves[rom.slot(c) - 1];
-        }
+    const unsigned d = rom.dim();
+    std::vector<QueueSteps> ports(d);
+    for (uint32_t n = 0; n < (uint32_t{1} << d); ++n) {  // (in the order of the slots they arrive in)
+        const uint32_t x = rom.at_number(n);
+        for (uint32_t c : rom.children(x)) ports[rom.m(c) - 1].copies.push_back({rom.slot(x), rom.slot(c) - 1});
+    }
     return ports;
 }
 

@@ -73,18 +73,25 @@ struct Bounds {
     uint64_t transmissions = 0;       // the data transmissions the task needs (0: not stated)
 };
 
-// One output queue's traffic, slot boundary by slot boundary (index k: the boundary after k slots).
+// One output queue's copies over a run, by slot boundary (k: the boundary after k slots): each joins
+// the queue at one and leaves at another, as slot leaves + 1 starts (its key's not-before cycle).
 struct QueueSteps {
-    std::vector<uint32_t> joins, leaves;
+    struct Copy {
+        uint32_t joins, leaves;
+    };
+    std::vector<Copy> copies;  // in the order they join
     // The most copies it holds at once (those that join and leave at one boundary count: they are held
     // in between).
     uint64_t peak() const {
-        uint64_t held = 0, most = 0;
-        for (size_t k = 0; k < joins.size(); ++k) {
-            most = std::max(most, held += joins[k]);
-            held -= leaves[k];
+        std::vector<int64_t> change;
+        for (const Copy& c : copies) {
+            change.resize(std::max<size_t>(change.size(), c.leaves + 2), 0);
+            ++change[c.joins];
+            --change[c.leaves + 1];
         }
-        return most;
+        int64_t held = 0, most = 0;
+        for (int64_t step : change) most = std::max(most, held += step);
+        return static_cast<uint64_t>(most);
     }
 };
 
@@ -107,8 +114,8 @@ struct AlgorithmEntry {
     double stored_fraction = 0;
     // A node's output queues over the run, on the ideal router with unbounded queues, where its schedule
     // fixes them and every node's are alike (a translation-invariant schedule with every node a source:
-    // the optimal MNB): per port, the copies that join the queue at each slot boundary and then the ones
-    // that leave it. What the memory estimate grows the queues by; nullptr: not known.
+    // the optimal MNB): per port, when each copy joins the queue and leaves it. What the memory
+    // estimate grows the queues by; nullptr: not known.
     std::function<std::vector<QueueSteps>(const Topology&)> queue_steps = nullptr;
     // Paper 001 Lemma 1: on a ring (the torus) each packet (or mini-packet) travels as two halves.
     bool halves_on_rings = false;

@@ -5,66 +5,85 @@
 
 namespace cubecast {
 
-// True if entry i leaves after a packet with this key (the key's packet arrived last).
-bool OutputUnit::leaves_after(size_t i, uint64_t not_before, int64_t priority) const {
-    const uint64_t nb = queue_[i].not_before();
+// True if run r leaves after a packet with this key (the key's packet arrived last).
+bool OutputUnit::run_leaves_after(size_t r, uint64_t not_before, int64_t priority) const {
+    const uint64_t nb = run_not_before(runs_[r]);
     if (nb != not_before) return nb > not_before;
-    return prioritised_ && priority_[i] > priority;
+    return prioritised_ && extras_->run_priorities[r] > priority;
 }
 
 void OutputUnit::enqueue(const QueueKey& key, const Packet& p) {
     uint16_t slot = kNoPayload;
     if (!p.payload.empty()) {
-        if (free_slots_.empty()) {
-            if (pool_.size() >= kNoPayload) throw std::length_error("output queue holds over 65534 multi-flit packets");
-            slot = static_cast<uint16_t>(pool_.size());
-            pool_.push_back(p.payload);
+        Extras& x = extras();
+        if (x.free_slots.empty()) {
+            if (x.pool.size() >= kNoPayload) throw std::length_error("output queue holds over 65534 multi-flit packets");
+            slot = static_cast<uint16_t>(x.pool.size());
+            x.pool.push_back(p.payload);
         } else {
-            slot = free_slots_.back();
-            free_slots_.pop_back();
-            pool_[slot] = p.payload;
+            slot = x.free_slots.back();
+            x.free_slots.pop_back();
+            x.pool[slot] = p.payload;
+        }
+        if (!with_payload_) {
+            with_payload_ = true;
+            for (size_t i = 0; i < headers_.size(); ++i) x.payload_slots.push_back(kNoPayload);
         }
     }
     const uint64_t not_before = std::min(key.not_before, kNeverBefore);
     if (key.priority != 0 && !prioritised_) {
         prioritised_ = true;
-        priority_.assign(queue_.size(), 0);
+        Extras& x = extras();
+        for (size_t r = 0; r < runs_.size(); ++r) x.run_priorities.push_back(0);
     }
-    if (head_ > 32 && size_t{head_} * 2 > queue_.size()) {
-        queue_.erase(queue_.begin(), queue_.begin() + head_);
-        if (prioritised_) priority_.erase(priority_.begin(), priority_.begin() + head_);
-        head_ = 0;
-    }
-    // Walk back from the tail to the first entry that leaves before this one: in the optimal MNB a
-    // new entry lands about 11 places from the back, and the entries walked over are the ones the
+    // Walk back from the last run to the first that leaves before this one or with it: in the optimal
+    // MNB a new copy lands about 11 places from the back, and the copies walked over are the ones the
     // insertion moves anyway (a binary search would touch the front half for nothing).
-    size_t at = queue_.size();
-    while (at > head_ && leaves_after(at - 1, not_before, key.priority)) --at;
-    queue_.insert(queue_.begin() + static_cast<long>(at), QueueEntry{p.header_flit, not_before << 16 | slot});
-    if (prioritised_) priority_.insert(priority_.begin() + static_cast<long>(at), key.priority);
-    if (at == head_) head_not_before_ = not_before;  // a new head (else the head's line stays untouched)
+    size_t r = runs_.size(), behind = 0;
+    while (r > 0 && run_leaves_after(r - 1, not_before, key.priority)) behind += run_length(runs_[--r]);
+    const size_t at = headers_.size() - behind;
+    headers_.insert(at, p.header_flit);
+    if (with_payload_) extras_->payload_slots.insert(at, slot);
+    if (r > 0 && run_not_before(runs_[r - 1]) == not_before &&
+        (!prioritised_ || extras_->run_priorities[r - 1] == key.priority) && run_length(runs_[r - 1]) < 0xffffu) {
+        ++runs_[r - 1];  // (the length, in the low bits)
+    } else {
+        runs_.insert(r, not_before << 16 | 1u);
+        if (prioritised_) extras_->run_priorities.insert(r, key.priority);
+    }
+    if (at == 0) head_not_before_ = not_before;  // a new head (else the head's line stays untouched)
     max_occupancy_ = std::max(max_occupancy_, occupancy());
 }
 
 bool OutputUnit::try_start(uint64_t cycle) {
     if (sending_ || head_not_before_ > cycle) return false;
-    const QueueEntry& e = queue_[head_];
-    current_header_flit_ = e.header_flit;
-    const uint16_t slot = e.payload_slot();
+    current_header_flit_ = headers_.front();
+    headers_.pop_front();
+    uint16_t slot = kNoPayload;
+    if (with_payload_) {
+        slot = extras_->payload_slots.front();
+        extras_->payload_slots.pop_front();
+    }
     if (slot == kNoPayload) {
         current_length_ = 1;
     } else {
-        std::swap(current_payload_, pool_[slot]);
-        free_slots_.push_back(slot);
-        current_length_ = static_cast<uint16_t>(1 + current_payload_.size());
+        std::swap(extras_->current_payload, extras_->pool[slot]);
+        extras_->free_slots.push_back(slot);
+        current_length_ = static_cast<uint16_t>(1 + extras_->current_payload.size());
     }
-    if (++head_ == queue_.size()) {
-        queue_.clear();
-        if (prioritised_) priority_.clear(), prioritised_ = false;
-        head_ = 0;
+    if (run_length(--runs_.front()) == 0) {
+        runs_.pop_front();
+        if (prioritised_) extras_->run_priorities.pop_front();
+    }
+    if (headers_.empty()) {
         head_not_before_ = ~uint64_t{0};
+        if (extras_) {
+            extras_->run_priorities.clear();
+            extras_->payload_slots.clear();
+        }
+        prioritised_ = with_payload_ = false;
     } else {
-        head_not_before_ = queue_[head_].not_before();
+        head_not_before_ = run_not_before(runs_.front());
     }
     sending_ = true;
     next_flit_ = 0;
@@ -77,12 +96,20 @@ size_t heap_chunk(size_t bytes) { return bytes == 0 ? 0 : std::max<size_t>(32, (
 }  // namespace
 
 size_t OutputUnit::heap_bytes() const {
-    size_t bytes = heap_chunk(queue_.capacity() * sizeof(QueueEntry)) + heap_chunk(priority_.capacity() * sizeof(int64_t)) +
-                   heap_chunk(current_payload_.capacity() * sizeof(uint64_t)) +
-                   heap_chunk(pool_.capacity() * sizeof(std::vector<uint64_t>)) +
-                   heap_chunk(free_slots_.capacity() * sizeof(uint16_t));
-    for (const std::vector<uint64_t>& words : pool_) bytes += heap_chunk(words.capacity() * sizeof(uint64_t));
+    size_t bytes = heap_chunk(headers_.capacity() * sizeof(uint64_t)) + heap_chunk(runs_.capacity() * sizeof(uint64_t));
+    if (!extras_) return bytes;
+    const Extras& x = *extras_;
+    bytes +=
+        heap_chunk(sizeof(Extras)) + heap_chunk(x.run_priorities.capacity() * sizeof(int64_t)) +
+        heap_chunk(x.payload_slots.capacity() * sizeof(uint16_t)) + heap_chunk(x.current_payload.capacity() * sizeof(uint64_t)) +
+        heap_chunk(x.pool.capacity() * sizeof(std::vector<uint64_t>)) + heap_chunk(x.free_slots.capacity() * sizeof(uint16_t));
+    for (const std::vector<uint64_t>& words : x.pool) bytes += heap_chunk(words.capacity() * sizeof(uint64_t));
     return bytes;
+}
+
+const std::vector<uint64_t>& OutputUnit::current_payload() const {
+    static const std::vector<uint64_t> none;
+    return extras_ ? extras_->current_payload : none;
 }
 
 bool OutputUnit::flit_accepted() {

@@ -1,15 +1,19 @@
 // Output unit: the per-port queue, ordered by the control logic's key (not-before cycle, priority,
 // arrival order, input port), and the transmit register that drives the link one flit per cycle.
 // A packet leaves the queue when its first flit goes out; the queue may be bounded (depth > 0).
-// A queue entry carries the header flit itself; payload words (packets of more than one flit) sit in
-// a slot pool. Keeping entries small matters: in the optimal MNB, packets wait for their slot, and
+// The queue keeps a packet's header flit (8 bytes) and, apart, the runs of equal keys: copies queued
+// together under one key (paper 004's vb2 forwards its mini-packets at a few subphase starts) cost a
+// header each and their run one word. Payload words (packets of more than one flit) sit in a slot
+// pool. Keeping the queue small matters twice: in the optimal MNB packets wait for their slot, and
 // thousands of queues hold dozens of packets each, so a pop or an insertion mostly costs the cache
-// lines it touches.
+// lines it touches; and in paper 004's 2^16-node example half a billion copies wait at once.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "models/fabric/packet.h"
+#include "routers/blocks/ring_queue.h"
 #include "routers/logic/control_logic.h"
 
 namespace cubecast {
@@ -19,36 +23,31 @@ namespace cubecast {
 constexpr uint64_t kNeverBefore = (uint64_t{1} << 48) - 1;
 constexpr uint16_t kNoPayload = 0xffff;
 
-struct QueueEntry {  // 16 bytes: four per cache line
-    uint64_t header_flit = 0;
-    uint64_t order = 0;  // not-before cycle << 16 | payload slot (index into the pool, kNoPayload if none)
-    uint64_t not_before() const { return order >> 16; }
-    uint16_t payload_slot() const { return static_cast<uint16_t>(order); }
-};
-
 // What a cycle touches (the queue's bounds, the head's not-before cycle, the transmit register) is
-// in the unit's first cache line; the priorities and the payload pool follow, and are touched only
-// by algorithms that use them.
+// first; the priorities, the payload slots and the pool follow, and are touched only by algorithms
+// and packets that use them.
 class alignas(64) OutputUnit {
 public:
     explicit OutputUnit(unsigned depth) : depth_(depth) {}
 
     bool has_space(unsigned extra = 1) const { return depth_ == 0 || occupancy() + extra <= depth_; }
     void enqueue(const QueueKey& key, const Packet& p);
-    unsigned occupancy() const { return static_cast<unsigned>(queue_.size() - head_); }
+    unsigned occupancy() const { return static_cast<unsigned>(headers_.size()); }
     unsigned max_occupancy() const { return max_occupancy_; }
-    // The head of the queue, if any (smallest key), and its packet.
-    const QueueEntry* head() const { return occupancy() == 0 ? nullptr : &queue_[head_]; }
-    static Header header_of(const QueueEntry& e) {
+    bool empty() const { return headers_.empty(); }
+    // The head of the queue (smallest key; the queue is not empty): its not-before cycle and header.
+    uint64_t head_not_before() const { return head_not_before_; }
+    uint64_t head_header_flit() const { return headers_.front(); }
+    static Header header_of(uint64_t header_flit) {
         Header h;
-        decode_header(e.header_flit, h);
+        decode_header(header_flit, h);
         return h;
     }
 
     bool busy() const { return sending_; }
     // If idle and the head may start at `cycle`, move it to the transmit register.
     bool try_start(uint64_t cycle);
-    uint64_t current_flit() const { return next_flit_ == 0 ? current_header_flit_ : current_payload_[next_flit_ - 1]; }
+    uint64_t current_flit() const { return next_flit_ == 0 ? current_header_flit_ : extras_->current_payload[next_flit_ - 1]; }
     Header current_header() const {  // decoded on demand (the waves ask; routing never does)
         Header h;
         decode_header(current_header_flit_, h);
@@ -58,7 +57,7 @@ public:
     bool flit_accepted();
     // The transaction level: the packet in the transmit register, and all its flits accepted at once.
     uint64_t current_header_flit() const { return current_header_flit_; }
-    const std::vector<uint64_t>& current_payload() const { return current_payload_; }
+    const std::vector<uint64_t>& current_payload() const;
     unsigned current_length() const { return current_length_; }
     void all_flits_accepted() { sending_ = false; }
     // The heap it holds (its vectors at their capacities, each block as glibc's chunk for it): what the
@@ -66,36 +65,51 @@ public:
     size_t heap_bytes() const;
     // Host-cache hint: the queue's head and tail lines (the next pop and insertion touch them).
     void prefetch_queue() const {
-        if (queue_.empty()) return;
-        __builtin_prefetch(&queue_[head_]);
-        __builtin_prefetch(&queue_.back(), 1);
+        if (headers_.empty()) return;
+        __builtin_prefetch(&headers_.front());
+        __builtin_prefetch(&headers_.back(), 1);
+        __builtin_prefetch(&runs_.back(), 1);
     }
 
 private:
-    bool leaves_after(size_t i, uint64_t not_before, int64_t priority) const;
+    // A run of copies with one key: its not-before cycle << 16 | how many (1..65535).
+    static uint64_t run_not_before(uint64_t run) { return run >> 16; }
+    static unsigned run_length(uint64_t run) { return static_cast<unsigned>(run & 0xffffu); }
+    bool run_leaves_after(size_t r, uint64_t not_before, int64_t priority) const;
 
     // The head's not-before cycle (~0 when empty): try_start runs for every busy port every cycle,
     // and most heads wait for their slot, so this spares a miss on the queue's memory.
     uint64_t head_not_before_ = ~uint64_t{0};
-    // The queue in key order, smallest first, from index head_ on: the head leaves by moving head_,
-    // a new entry is placed by walking back from the tail (FIFO keys: at once; it goes behind every
-    // entry with an equal key, which is what keeps arrival order, and so input-port order for the
-    // packets one crossbar pass places); the vacated front is reclaimed when it outgrows the live part.
-    std::vector<QueueEntry> queue_;
+    // The queue in key order, smallest first: the header flits, and the runs of equal keys over them
+    // (a new copy is placed by walking back from the last run: FIFO keys land at once; it joins the
+    // run of an equal key at its end, which is what keeps arrival order, and so input-port order for
+    // the packets one crossbar pass places). Both rings double when full and keep their arrays.
+    RingQueue<uint64_t> headers_;
+    RingQueue<uint64_t> runs_;
     uint64_t current_header_flit_ = 0;  // the transmit register
-    uint32_t head_ = 0;
     unsigned depth_;
     unsigned max_occupancy_ = 0;
     uint16_t current_length_ = 1;
     uint16_t next_flit_ = 0;
     bool sending_ = false;
-    // Priorities, parallel to queue_, kept only while a queued packet has a priority other than 0
-    // (most algorithms order by time alone, and their entries stay 16 bytes).
+    // Priorities, one a run, kept only while a queued packet has a priority other than 0 (most
+    // algorithms order by time alone); payload slots, one a copy, only while a multi-flit packet is
+    // queued. They, the transmit register's payload and the payload pool are made when first needed:
+    // a port that only ever sends one-flit packets by time is 128 bytes and its rings.
     bool prioritised_ = false;
-    std::vector<int64_t> priority_;
-    std::vector<uint64_t> current_payload_;
-    std::vector<std::vector<uint64_t>> pool_;
-    std::vector<uint16_t> free_slots_;
+    bool with_payload_ = false;
+    struct Extras {
+        RingQueue<int64_t> run_priorities;
+        RingQueue<uint16_t> payload_slots;
+        std::vector<uint64_t> current_payload;
+        std::vector<std::vector<uint64_t>> pool;
+        std::vector<uint16_t> free_slots;
+    };
+    std::unique_ptr<Extras> extras_;
+    Extras& extras() {
+        if (!extras_) extras_ = std::make_unique<Extras>();
+        return *extras_;
+    }
 };
 
 }  // namespace cubecast

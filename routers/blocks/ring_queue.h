@@ -5,6 +5,8 @@
 #pragma once
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -17,26 +19,45 @@ public:
     size_t size() const { return count_; }
     T& front() { return items_[head_]; }
     const T& front() const { return items_[head_]; }
+    T& back() { return items_[(head_ + count_ - 1) & (items_.size() - 1)]; }
+    const T& back() const { return items_[(head_ + count_ - 1) & (items_.size() - 1)]; }
     const T& operator[](size_t i) const { return items_[(head_ + i) & (items_.size() - 1)]; }  // i-th from the front
+    T& operator[](size_t i) { return items_[(head_ + i) & (items_.size() - 1)]; }
+    size_t capacity() const { return items_.size(); }
+    void clear() { head_ = count_ = 0; }  // (keeps its array)
+    // Inserts the item as the i-th from the front (0..size()), moving the shorter side by one place.
+    void insert(size_t i, T item) {
+        if (count_ == items_.size()) grow();
+        const size_t mask = items_.size() - 1;
+        if (i < count_ - i) {
+            head_ = static_cast<uint32_t>((head_ - 1) & mask);
+            for (size_t j = 0; j < i; ++j) items_[(head_ + j) & mask] = std::move(items_[(head_ + j + 1) & mask]);
+        } else {
+            for (size_t j = count_; j > i; --j) items_[(head_ + j) & mask] = std::move(items_[(head_ + j - 1) & mask]);
+        }
+        items_[(head_ + i) & mask] = std::move(item);
+        ++count_;
+    }
     void push_back(T item) {  // (copied or moved in by the caller, then moved into its slot)
         if (count_ == items_.size()) grow();
         items_[(head_ + count_) & (items_.size() - 1)] = std::move(item);
         ++count_;
     }
     void pop_front() {
-        head_ = (head_ + 1) & (items_.size() - 1);
+        head_ = static_cast<uint32_t>((head_ + 1) & (items_.size() - 1));
         --count_;
     }
 
 private:
-    void grow() {  // (sizes are powers of two)
+    void grow() {  // (sizes are powers of two, at most 2^31)
+        if (items_.size() > (size_t{1} << 30)) throw std::length_error("a ring queue holds at most 2^31 items");
         std::vector<T> bigger(std::max<size_t>(4, 2 * items_.size()));
         for (size_t i = 0; i < count_; ++i) bigger[i] = std::move(items_[(head_ + i) & (items_.size() - 1)]);
         items_.swap(bigger);
         head_ = 0;
     }
     std::vector<T> items_;
-    size_t head_ = 0, count_ = 0;
+    uint32_t head_ = 0, count_ = 0;
 };
 
 }  // namespace cubecast

@@ -120,7 +120,7 @@ void CycleRouter::gate_clock_if_idle() {
         if (inputs_[p].receiving()) return;
     for (uint32_t active = out_active_mask_; active != 0; active &= active - 1) {
         const OutputUnit& out = outputs_[static_cast<unsigned>(__builtin_ctz(active))];
-        if (out.busy() || !out.head()) return;
+        if (out.busy() || out.empty()) return;
     }
     const uint64_t wake = next_due();
     if (wake <= cycle_) return;  // cycle_ is the next edge's cycle

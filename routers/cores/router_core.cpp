@@ -18,7 +18,8 @@ RouterCore::RouterCore(sc_core::sc_module_name name, uint32_t id, const Topology
         throw std::invalid_argument("a router has at most 32 ports (one bit each in its masks)");
     if (blocks == Blocks::output_queued) {
         inputs_.assign(topology.ports(), InputUnit(config.format));
-        outputs_.assign(topology.ports(), OutputUnit(config.queue_depth));
+        outputs_.reserve(topology.ports());
+        for (unsigned p = 0; p < topology.ports(); ++p) outputs_.emplace_back(config.queue_depth);
         injection_queues_.resize(topology.ports());
     }
     clocked_ = logic_->clocked();
@@ -316,7 +317,7 @@ uint64_t RouterCore::next_due() const {
     uint64_t due = kNeverBefore;
     for (uint32_t active = out_active_mask_; active != 0; active &= active - 1) {
         const OutputUnit& out = outputs_[static_cast<unsigned>(__builtin_ctz(active))];
-        if (!out.busy() && out.head()) due = std::min(due, out.head()->not_before());
+        if (!out.busy() && !out.empty()) due = std::min(due, out.head_not_before());
     }
     if (clocked_) due = std::min(due, logic_->next_cycle_needed(cycle_));
     due = std::min(due, node_.next_arrival_cycle());
@@ -334,7 +335,7 @@ bool RouterCore::waiting_on_time(uint64_t cycle) const {
     // waits for packets does not count: if none can come, that is the stall to report.
     if (clocked_ && !logic_->finished() && logic_->next_cycle_needed(cycle) != kNoCycle) return true;
     for (const auto& o : outputs_)
-        if (!o.busy() && o.head() && o.head()->not_before() >= cycle) return true;
+        if (!o.busy() && !o.empty() && o.head_not_before() >= cycle) return true;
     return false;
 }
 
@@ -368,9 +369,9 @@ void RouterCore::describe_stuck(std::ostream& os) const {
         if (o.occupancy() == 0 && !sending(p)) continue;
         os << "  node " << id_ << " out port " << p << " (to node " << topology_.across(id_, p).value_or(id_)
            << "): " << o.occupancy() << " queued" << (sending(p) ? ", sending, ready low" : "");
-        if (o.head()) {
+        if (!o.empty()) {
             os << "; head: ";
-            describe_header(os, OutputUnit::header_of(*o.head()));
+            describe_header(os, OutputUnit::header_of(o.head_header_flit()));
         }
         os << "\n";
     }

@@ -951,13 +951,13 @@ TEST(CommandLine, ATaskAloneRunsItsNaturalAlgorithm) {
 
 // A run whose estimate cannot fit is refused at once, with the estimate, its largest part and the
 // ceiling: the 16-cube total exchange's 2^32 packets (which ran 86 s into std::bad_alloc before), the
-// 16-cube MNB's queues (over 30 GB at their peaks: 2^16 nodes, each holding up to a fifth of the
+// 16-cube MNB's queues (over 10 GB at their peaks: 2^16 nodes, each holding up to a fifth of the
 // packets at once), and any run against a
 // --memory-limit below its estimate; one above it runs.
 TEST(CommandLine, ARunThatCannotFitIsRefusedBeforeItStarts) {
     const auto t0 = std::chrono::steady_clock::now();
     expect_bad_input("run --task te --dim 16", "needs at least", "4294901760 packets preloaded (the total exchange's N(N-1))");
-    expect_bad_input("run --task mnb --dim 16 --memory-limit 30G", "needs at least",
+    expect_bad_input("run --task mnb --dim 16 --memory-limit 10G", "needs at least",
                      "the largest part: output queues grown to their peaks in the schedule");
     EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 5.0);
     expect_bad_input("run --task mnb --dim 6 --memory-limit 10M", "needs at least", "more than --memory-limit 10 MB");
@@ -972,11 +972,14 @@ TEST(CommandLine, ARunThatOutgrowsItsMemoryEndsWithOneLine) {
 #if !CUBECAST_LARGE_ARRAYS
     GTEST_SKIP() << "AddressSanitizer reserves more address space than the limit";
 #endif
-    const CliResult r =
-        cubecast_cli("run --task pmnb --algorithm vb2 --dim 12 --k 256 --packet-flits 12 --token-flits 12 --memory-limit 1G",
-                     "ulimit -v 300000; ");
+    const std::string run = "run --task pmnb --algorithm vb2 --dim 13 --k 512 --packet-flits 13 --token-flits 13";
+    const CliResult refused = cubecast_cli(run + " --memory-limit 1K");
+    std::smatch estimate;
+    ASSERT_TRUE(std::regex_search(refused.err, estimate, std::regex("needs at least ([0-9.]+ [MG]B)"))) << refused.err;
+    const CliResult r = cubecast_cli(run + " --memory-limit 1G", "ulimit -v 300000; ");
     EXPECT_EQ(r.code, 2) << r.err;
-    EXPECT_NE(r.err.find("cubecast: the run ran out of memory as it went (its estimate before it began was 286 MB"),
+    EXPECT_NE(r.err.find("cubecast: the run ran out of memory as it went (estimated at " + estimate[1].str() +
+                         " before it began; the process could get no more)"),
               std::string::npos)
         << r.err;
     EXPECT_EQ(r.err.find("bad_alloc"), std::string::npos) << r.err;

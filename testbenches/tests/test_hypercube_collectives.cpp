@@ -66,7 +66,7 @@ TEST(MultinodeBroadcast, BosttIsOptimalForD11And12) {
 }
 
 // The memory estimate grows the ideal router's queues by the optimal MNB's steps (its registry entry's
-// queue_steps: the copies that join and leave a node's queue on each port at each slot boundary).
+// queue_steps: the slot boundaries at which each copy joins a node's queue on each port and leaves it).
 // Here they are read off the trace: a copy joins its output queue as its packet arrives (the end of
 // the row that brought it; cycle 0 at its origin) and leaves as its own row starts. Every node's queue
 // on port p sees the steps at the slot boundaries' cycles, with packets of any length; the most it
@@ -95,8 +95,11 @@ TEST(MultinodeBroadcast, BosttQueueStepsAreTheTracesAtEveryNode) {
                 SCOPED_TRACE("node " + std::to_string(queue.first) + " port " + std::to_string(queue.second));
                 const cubecast::QueueSteps& port = steps[queue.second];
                 Counts expected;
-                for (size_t k = 0; k < port.joins.size(); ++k)
-                    if (port.joins[k] || port.leaves[k]) expected[k * flits] = {port.joins[k], port.leaves[k]};
+                for (const cubecast::QueueSteps::Copy& copy : port.copies) {
+                    ASSERT_LE(copy.joins, copy.leaves);
+                    ++expected[uint64_t{copy.joins} * flits].first;
+                    ++expected[uint64_t{copy.leaves} * flits].second;
+                }
                 EXPECT_EQ(counts, expected);
                 uint64_t held = 0, peak = 0;
                 for (const auto& [cycle, step] : counts) {

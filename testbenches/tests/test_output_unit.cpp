@@ -39,7 +39,9 @@ Packet packet_with_msg(uint32_t msg, unsigned flits) {
 }
 
 // Random arrivals and one transmission at a time, cycle by cycle, checked against the reference.
-void run_against_reference(bool with_priorities, unsigned flits, uint32_t seed) {
+// few_keys: not-before cycles on a coarse grid (subphase starts, as paper 004's vb2 has), so many
+// copies share a key and the queue keeps them as runs.
+void run_against_reference(bool with_priorities, unsigned flits, uint32_t seed, bool few_keys = false) {
     std::mt19937 rng(seed);
     OutputUnit out(0);
     std::vector<Queued> ref;
@@ -49,7 +51,8 @@ void run_against_reference(bool with_priorities, unsigned flits, uint32_t seed) 
     for (uint64_t cycle = 0; cycle < 3000; ++cycle) {
         const unsigned arriving = cycle < 2000 && rng() % 5 == 0 ? 1 + rng() % 2 : 0;  // bursts, below the service rate
         for (unsigned i = 0; i < arriving; ++i) {
-            QueueKey key{cycle + rng() % 40, with_priorities ? static_cast<int64_t>(rng() % 5) - 2 : 0};
+            QueueKey key{few_keys ? (cycle / 200 + rng() % 3) * 200 : cycle + rng() % 40,
+                         with_priorities ? static_cast<int64_t>(rng() % 5) - 2 : 0};
             if (rng() % 4 == 0) key.not_before = 0;  // already due: goes among the waiting ones
             const uint32_t msg = next_msg++ % (kMaxMsg + 1);
             out.enqueue(key, packet_with_msg(msg, flits));
@@ -91,6 +94,32 @@ TEST(OutputQueue, LeavesInKeyOrderWithPriorities) {
 
 TEST(OutputQueue, MultiFlitPacketsKeepTheirPayload) {
     for (uint32_t seed = 1; seed <= 3; ++seed) run_against_reference(seed % 2 == 0, 4, seed);
+}
+
+TEST(OutputQueue, CopiesSharingKeysLeaveInArrivalOrder) {
+    for (uint32_t seed = 1; seed <= 4; ++seed) run_against_reference(seed % 2 == 0, seed <= 2 ? 1 : 3, seed, true);
+}
+
+// More copies under one key than one run counts (65535): they still leave in arrival order, after a
+// copy with an earlier key that came last, and the queue holds them all.
+TEST(OutputQueue, LongRunsOfOneKeyKeepArrivalOrder) {
+    OutputUnit out(0);
+    const uint32_t copies = 70000;
+    for (uint32_t i = 0; i < copies; ++i) out.enqueue(QueueKey{5, 0}, packet_with_msg(i % (kMaxMsg + 1), 1));
+    out.enqueue(QueueKey{3, 0}, packet_with_msg(7, 1));
+    out.enqueue(QueueKey{5, 0}, packet_with_msg(9, 1));
+    ASSERT_EQ(out.occupancy(), copies + 2);
+    EXPECT_FALSE(out.try_start(2));
+    ASSERT_TRUE(out.try_start(3));
+    EXPECT_EQ(out.current_header().msg, 7u);
+    for (uint32_t i = 0; i <= copies; ++i) {
+        ASSERT_TRUE(out.flit_accepted());
+        ASSERT_TRUE(out.try_start(5)) << i;
+        ASSERT_EQ(out.current_header().msg, i < copies ? i % (kMaxMsg + 1) : 9u) << i;
+    }
+    EXPECT_TRUE(out.flit_accepted());
+    EXPECT_TRUE(out.empty());
+    EXPECT_EQ(out.max_occupancy(), copies + 2);
 }
 
 TEST(OutputQueue, BoundedQueueReportsSpace) {
