@@ -60,7 +60,7 @@ public:
     const std::vector<uint64_t>& current_payload() const;
     unsigned current_length() const { return current_length_; }
     void all_flits_accepted() { sending_ = false; }
-    // The heap it holds (its vectors at their capacities, each block as glibc's chunk for it): what the
+    // The heap it holds (its rings and pool at their capacities, each block as glibc's chunk): what the
     // memory estimate grows a queue by, replaying a schedule's queue through one (models/sim).
     size_t heap_bytes() const;
     // Host-cache hint: the queue's head and tail lines (the next pop and insertion touch them).

@@ -1,7 +1,8 @@
 // A FIFO in one array, grown by doubling when full (a std::deque allocates and frees a block every
 // few dozen entries, and holds 576 bytes even when empty): for queues whose length has a small bound,
-// such as a delayed wire's flits (never more than the link delay plus one), and for queues that are
-// empty in most routers. Empty until the first push: it costs no allocation.
+// such as a delayed wire's flits (never more than the link delay plus one), for queues that are empty
+// in most routers, and for the ideal router's output queues, kept in key order by insertion. Empty
+// until the first push: it costs no allocation.
 #pragma once
 #include <algorithm>
 #include <cstddef>
