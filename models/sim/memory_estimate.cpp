@@ -33,12 +33,10 @@ double grown_queue_bytes(const QueueSteps& steps, unsigned flits, unsigned depth
     OutputUnit queue(depth);
     Packet packet;
     packet.payload.assign(flits - 1, 0);
-    // (a copy's key is the boundary it leaves at; at a boundary copies join, then the due one leaves)
-    const auto leave_until = [&](uint64_t boundary) {
-        while (!queue.empty() && queue.head_not_before() <= boundary && queue.try_start(boundary)) queue.all_flits_accepted();
-    };
+    // (a copy's key is the boundary it leaves at; at a boundary copies join, then the due one leaves:
+    // before a copy joins at k, those due by k - 1 have left)
     for (const QueueSteps::Copy& copy : steps.copies) {
-        if (copy.joins > 0) leave_until(copy.joins - 1);
+        while (copy.joins > 0 && queue.try_start(copy.joins - 1)) queue.all_flits_accepted();
         if (queue.has_space()) queue.enqueue(QueueKey{copy.leaves, 0}, packet);
     }
     return static_cast<double>(queue.heap_bytes());
@@ -74,6 +72,7 @@ MemoryEstimate estimate_memory(const RunConfig& c) {
     const double n = topo->nodes(), ports = topo->ports();
     const AlgorithmEntry* algo = algorithms().find(task->kind, c.algorithm);
     const unsigned parts = algo && algo->runs_on(*topo) ? std::max(1u, algo->parts(*topo)) : 1;
+    const unsigned part_flits = std::max(1u, c.packet_flits / parts);  // a packet's, or a mini-packet's
     struct Part {
         double bytes;
         std::string words;
@@ -108,8 +107,7 @@ MemoryEstimate estimate_memory(const RunConfig& c) {
     }
     const auto [packets, what] = preloaded(c, task->kind, n, parts);
     if (packets > 0) {
-        const double flits = std::max(1u, c.packet_flits / parts);
-        items.push_back({packets * (kOwnPacketBytes + kPayloadWordBytes * (flits - 1)),
+        items.push_back({packets * (kOwnPacketBytes + kPayloadWordBytes * (part_flits - 1.0)),
                          count(packets) + " packets preloaded (" + what + ")"});
     }
     if (task->kind == TaskKind::dynamic) {
@@ -131,10 +129,9 @@ MemoryEstimate estimate_memory(const RunConfig& c) {
     // What the ideal router's queues grow to where the schedule says what joins and leaves them (the
     // optimal MNB; the 12-cube's queues held 99.8 MB at the peak under a heap profiler, replayed 102 MB).
     if (algo && algo->queue_steps && c.buffering == Buffering::output && algo->runs_on(*topo)) {
-        const unsigned flits = std::max(1u, c.packet_flits / parts);
         double per_node = 0, copies = 0;
         for (const QueueSteps& port : algo->queue_steps(*topo)) {
-            per_node += grown_queue_bytes(port, flits, c.queue_depth);
+            per_node += grown_queue_bytes(port, part_flits, c.queue_depth);
             copies += static_cast<double>(c.queue_depth ? std::min<uint64_t>(port.peak(), c.queue_depth) : port.peak());
         }
         items.push_back({n * per_node, "output queues grown to their peaks in the schedule (" + count(n * copies) + " copies)"});

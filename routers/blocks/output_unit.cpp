@@ -75,12 +75,8 @@ bool OutputUnit::try_start(uint64_t cycle) {
         runs_.pop_front();
         if (prioritised_) extras_->run_priorities.pop_front();
     }
-    if (headers_.empty()) {
+    if (headers_.empty()) {  // (its priorities and payload slots are empty with it)
         head_not_before_ = ~uint64_t{0};
-        if (extras_) {
-            extras_->run_priorities.clear();
-            extras_->payload_slots.clear();
-        }
         prioritised_ = with_payload_ = false;
     } else {
         head_not_before_ = run_not_before(runs_.front());
