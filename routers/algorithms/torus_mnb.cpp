@@ -69,6 +69,20 @@ public:
     const std::vector<TreeEdge>& children(uint32_t offset) const { return children_[offset]; }
     uint32_t slots() const { return slots_; }
 
+    // A node's output queue on each port over the run (the memory estimate's): for each tree edge u ->
+    // c on that port, a copy joins as the packet reaches u (the end of the slot of u's own edge; the
+    // root's at once) and leaves as the edge's slot starts. Node v holds origin v - u's packet as u, so
+    // every node's queues see each edge once.
+    std::vector<QueueSteps> queue_steps() const {
+        std::vector<QueueSteps> ports(4);
+        std::vector<std::pair<uint32_t, uint32_t>> by_arrival;  // (arrival slot, offset): the order copies join in
+        for (uint32_t u = 0; u < arrival_.size(); ++u) by_arrival.push_back({arrival_[u], u});
+        std::sort(by_arrival.begin(), by_arrival.end());
+        for (const auto& [joins, u] : by_arrival)
+            for (const TreeEdge& e : children_[u]) ports[e.port].copies.push_back({joins, e.slot - 1});
+        return ports;
+    }
+
 private:
     struct Point {
         int x, y;
@@ -85,13 +99,16 @@ private:
         }
     }
     uint32_t id(Point a) const { return static_cast<uint32_t>(((a.x % p_ + p_) % p_) + p_ * ((a.y % p_ + p_) % p_)); }
+    // (`to` is `from` one step along `port`; the packet reaches it at the end of `slot`)
     void add(Point from, unsigned port, Point to, uint32_t slot) {
-        (void)to;  // named for the reader: `to` is `from` one step along `port`
         children_[id(from)].push_back({port, slot});
+        arrival_[id(to)] = slot;
     }
 
     int p_;
     std::vector<std::vector<TreeEdge>> children_;
+    std::vector<uint32_t> arrival_ =
+        std::vector<uint32_t>(children_.size(), 0);  // per offset: the slot its packet arrives in (root: 0)
     uint32_t slots_ = 0;
 };
 
@@ -137,6 +154,7 @@ void register_torus_mnb(Registry& r) {
                      }};
     e.topologies = {"torus"};
     e.foldable = true;
+    e.queue_steps = [](const Topology& t) { return QuadrantTree(as_mesh(t)).queue_steps(); };
     e.dim_check = [](unsigned d) -> std::optional<std::string> {
         if (d == 2) return std::nullopt;
         return "--dim " + std::to_string(d) + ": mnb/quadrant is the 2-D torus's ([BeT89], Theorem 1): accepted --dim 2";

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <random>
 #include <sstream>
 #include <string>
@@ -108,6 +109,49 @@ inline void expect_clean_run(const Outcome& o, const cubecast::RunConfig& c) {
     EXPECT_EQ(f.data_rows, r.data_transmissions);
     EXPECT_EQ(f.last_end, r.completion_cycles);
     expect_each_message_reaches_once(o.rows, c.dim);
+}
+
+// A schedule's queue steps (its registry entry's queue_steps: the slot boundaries at which each copy
+// joins a node's output queue on a port and leaves it) against the trace of an ideal-router run: a copy
+// joins as its packet arrives at the node (the end of the row that brought it; cycle 0 at its origin)
+// and leaves as its own row starts. Every node's queue on port p (port_of(src, dst)) must see the steps
+// at the slot boundaries' cycles (slot_cycles a slot); the most it holds at once, counted from the trace
+// (a copy that arrives and leaves at one edge is held in between), is the steps' peak, and the highest
+// is the run's max_queue_occupancy.
+inline void expect_queue_steps_in_trace(const Outcome& o, const std::vector<cubecast::QueueSteps>& steps, uint64_t nodes,
+                                        uint64_t slot_cycles, const std::function<unsigned(uint32_t, uint32_t)>& port_of) {
+    const auto arrived = arrivals_by_node(o.rows);
+    using Counts = std::map<uint64_t, std::pair<uint32_t, uint32_t>>;  // cycle -> (joins, leaves)
+    std::map<std::pair<uint32_t, unsigned>, Counts> seen;              // (node, port)
+    for (const TraceRow& r : o.rows) {
+        Counts& queue = seen[{r.src, port_of(r.src, r.dst)}];
+        ++queue[r.origin == r.src ? 0 : arrived.at(r.src).at(r.origin)].first;
+        ++queue[r.start].second;
+    }
+    ASSERT_EQ(seen.size(), nodes * steps.size());
+    for (const auto& [queue, counts] : seen) {
+        SCOPED_TRACE("node " + std::to_string(queue.first) + " port " + std::to_string(queue.second));
+        ASSERT_LT(queue.second, steps.size());
+        const cubecast::QueueSteps& port = steps[queue.second];
+        Counts expected;
+        for (const cubecast::QueueSteps::Copy& copy : port.copies) {
+            ASSERT_LE(copy.joins, copy.leaves);
+            ++expected[uint64_t{copy.joins} * slot_cycles].first;
+            ++expected[uint64_t{copy.leaves} * slot_cycles].second;
+        }
+        EXPECT_EQ(counts, expected);
+        uint64_t held = 0, peak = 0;
+        for (const auto& [cycle, step] : counts) {
+            ASSERT_GE(held + step.first, step.second) << "a copy leaves before it joins, cycle " << cycle;
+            peak = std::max(peak, held += step.first);
+            held -= step.second;
+        }
+        EXPECT_EQ(held, 0u);
+        EXPECT_EQ(peak, port.peak());
+    }
+    uint64_t highest = 0;
+    for (const cubecast::QueueSteps& port : steps) highest = std::max(highest, port.peak());
+    EXPECT_EQ(o.result.max_queue_occupancy, highest);
 }
 
 // Parallel-prefix components (paper 000 §2.2, 001 Fig. 2) run alone, without routers: every node's

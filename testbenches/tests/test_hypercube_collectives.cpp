@@ -65,13 +65,8 @@ TEST(MultinodeBroadcast, BosttIsOptimalForD11And12) {
     }
 }
 
-// The memory estimate grows the ideal router's queues by the optimal MNB's steps (its registry entry's
-// queue_steps: the slot boundaries at which each copy joins a node's queue on each port and leaves it).
-// Here they are read off the trace: a copy joins its output queue as its packet arrives (the end of
-// the row that brought it; cycle 0 at its origin) and leaves as its own row starts. Every node's queue
-// on port p sees the steps at the slot boundaries' cycles, with packets of any length; the most it
-// holds at once, counted from the trace (a copy that arrives and leaves at one edge is held in
-// between), is the steps' peak, and the highest is the run's max_queue_occupancy.
+// The memory estimate grows the ideal router's queues by the optimal MNB's steps: every node's queue
+// on port p (the link of bit p) sees them, with packets of any length (sim_helpers.h).
 TEST(MultinodeBroadcast, BosttQueueStepsAreTheTracesAtEveryNode) {
     const cubecast::AlgorithmEntry* entry = cubecast::algorithms().find(cubecast::TaskKind::mnb, "bostt");
     ASSERT_TRUE(entry && entry->queue_steps);
@@ -80,39 +75,11 @@ TEST(MultinodeBroadcast, BosttQueueStepsAreTheTracesAtEveryNode) {
             SCOPED_TRACE("d=" + std::to_string(d) + " flits=" + std::to_string(flits));
             const Outcome o = run_traced(config("mnb", "bostt", d, 0, flits));
             ASSERT_EQ(o.result.status, RunStatus::ok);
-            const auto arrived = arrivals_by_node(o.rows);
-            using Counts = std::map<uint64_t, std::pair<uint32_t, uint32_t>>;  // cycle -> (joins, leaves)
-            std::map<std::pair<uint32_t, unsigned>, Counts> seen;              // (node, port)
-            for (const TraceRow& r : o.rows) {
-                Counts& queue = seen[{r.src, static_cast<unsigned>(__builtin_ctz(r.src ^ r.dst))}];
-                ++queue[r.origin == r.src ? 0 : arrived.at(r.src).at(r.origin)].first;
-                ++queue[r.start].second;
-            }
             const std::vector<cubecast::QueueSteps> steps = entry->queue_steps(cubecast::Hypercube(d));
             ASSERT_EQ(steps.size(), d);
-            ASSERT_EQ(seen.size(), pow2(d) * d);
-            for (const auto& [queue, counts] : seen) {
-                SCOPED_TRACE("node " + std::to_string(queue.first) + " port " + std::to_string(queue.second));
-                const cubecast::QueueSteps& port = steps[queue.second];
-                Counts expected;
-                for (const cubecast::QueueSteps::Copy& copy : port.copies) {
-                    ASSERT_LE(copy.joins, copy.leaves);
-                    ++expected[uint64_t{copy.joins} * flits].first;
-                    ++expected[uint64_t{copy.leaves} * flits].second;
-                }
-                EXPECT_EQ(counts, expected);
-                uint64_t held = 0, peak = 0;
-                for (const auto& [cycle, step] : counts) {
-                    ASSERT_GE(held + step.first, step.second) << "a copy leaves before it joins, cycle " << cycle;
-                    peak = std::max(peak, held += step.first);
-                    held -= step.second;
-                }
-                EXPECT_EQ(held, 0u);
-                EXPECT_EQ(peak, port.peak());
-            }
-            uint64_t highest = 0;
-            for (const cubecast::QueueSteps& port : steps) highest = std::max(highest, port.peak());
-            EXPECT_EQ(o.result.max_queue_occupancy, highest);
+            expect_queue_steps_in_trace(o, steps, pow2(d), flits, [](uint32_t src, uint32_t dst) {
+                return static_cast<unsigned>(__builtin_ctz(src ^ dst));
+            });
         }
 }
 
