@@ -999,7 +999,8 @@ TEST(CommandLine, TheMemoryEstimateIsNearThePeakOfRunsItCanSee) {
           std::string("--task snb --dim 10 --buffering input --vcs 8 --vc-depth 255"),
           std::string("--task snb --dim 11 --buffering input --vcs 2 --vc-depth 8 --level tlm"),
           std::string("--task pmnb --algorithm vb2 --dim 11 --k 256 --packet-flits 11 --token-flits 11"),
-          std::string("--task mnb --dim 11"), std::string("--task mnb --dim 10 --packet-flits 16")}) {
+          std::string("--task mnb --dim 11"), std::string("--task mnb --dim 10 --packet-flits 16"),
+          std::string("--task mnb --topology torus --radix 64 --dim 2")}) {
         SCOPED_TRACE(args);
         const CliResult estimate = cubecast_cli("run " + args + " --memory-limit 1K");
         const std::smatch m = [&] {
