@@ -37,6 +37,7 @@ public:
     uint32_t with_digit(uint32_t node, unsigned i, unsigned value) const override { return address_.with_digit(node, i, value); }
     unsigned next_digit(unsigned, unsigned y) const override { return y; }  // one hop per dimension
     std::optional<unsigned> direction_port(unsigned i, bool up) const override;
+    unsigned port_dimension(unsigned port) const override { return port / (radix_ - 1); }  // p - 1 ports a dimension
     bool wraps() const override { return false; }
     bool translation_symmetric() const override { return true; }
     std::optional<unsigned> port_to(uint32_t node, uint32_t to) const override;

@@ -73,6 +73,9 @@ TEST(Topology, EveryRegisteredTopologyAgreesWithItsLinks) {
                     unsigned differing = 0;
                     for (unsigned i = 0; i < s.dim; ++i) differing += t->digit(v, i) != t->digit(*w, i);
                     EXPECT_EQ(differing, 1u);
+                    const unsigned along = t->port_dimension(port);  // the dimension the port moves along
+                    ASSERT_LT(along, s.dim) << "port " << port;
+                    EXPECT_NE(t->digit(v, along), t->digit(*w, along)) << "port " << port << " of " << v;
                     if (type.name == "torus" || type.name == "array") {
                         EXPECT_TRUE(adjacent(v, *w, p, s.dim, type.name == "torus"));
                     }
