@@ -7,9 +7,12 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include "routers/cores/rtl_build.h"
@@ -17,6 +20,7 @@
 #include "testbenches/app/cli.h"
 #include "testbenches/app/command_line.h"
 #include "testbenches/experiment/experiment_runner.h"
+#include "testbenches/experiment/link_map.h"
 #include "testbenches/experiment/results_store.h"
 
 using cubecast::Experiment;
@@ -405,4 +409,67 @@ TEST(Experiment, APlotDrawsCoincidingCurvesAndASharedBoundOnce) {
     EXPECT_NE(dat.find("2.000000 18.000000 18.000000\n5.000000 20.000000 20.000000\n9.000000 22.000000 22.000000"),
               std::string::npos)
         << dat;
+}
+
+// The link map puts each link row of a --stats file where its node sits: the low half of the address
+// digits across, the high half down (node x + columns y, columns = p^ceil(d/2) with p = 2 on the cube),
+// a panel a port, or a panel a dimension holding the mean of a node's links along it where a dimension
+// has more than two ports (the flattened butterfly's p - 1). Every registered topology has one.
+TEST(LinkMap, EachLinkSitsAtItsNodeOnItsPortsPanel) {
+    struct Net {
+        std::string topology;
+        unsigned dim, radix, ports_per_dimension;
+    };
+    for (const Net& net : {Net{"hypercube", 5, 0, 1}, Net{"torus", 3, 4, 2}, Net{"array", 2, 4, 2}, Net{"torus", 1, 8, 2},
+                           Net{"flatfly", 2, 4, 3}}) {
+        SCOPED_TRACE(net.topology + " dim " + std::to_string(net.dim));
+        cubecast::RunConfig c = config("traffic", net.topology == "hypercube" ? "ecube" : "dor", net.dim);
+        c.topology = net.topology;
+        c.radix = net.radix;
+        c.buffering = cubecast::Buffering::input;
+        c.rate = 0.3;
+        c.traffic_warmup = 50;
+        c.traffic_window = 100;
+        c.stats_path = temp_path("link-map.csv");
+        const cubecast::IsolatedResult run = cubecast::simulate_isolated(c);
+        ASSERT_EQ(run.result.status, cubecast::RunStatus::ok);
+        // The link rows, read here: kind,node,port,...,utilisation (the 15th column).
+        std::map<std::pair<uint32_t, unsigned>, double> links;
+        std::ifstream in(c.stats_path);
+        for (std::string line; std::getline(in, line);) {
+            if (line.rfind("link,", 0) != 0) continue;
+            std::vector<std::string> f;
+            std::stringstream row(line);
+            for (std::string x; std::getline(row, x, ',');) f.push_back(x);
+            ASSERT_GE(f.size(), 15u) << line;
+            links[{static_cast<uint32_t>(std::stoul(f[1])), static_cast<unsigned>(std::stoul(f[2]))}] = std::stod(f[14]);
+        }
+        ASSERT_FALSE(links.empty());
+        cubecast::LinkMapPanels map;
+        ASSERT_EQ(cubecast::link_map_panels(c.stats_path, map), "");
+        std::remove(c.stats_path.c_str());
+        const unsigned p = net.radix ? net.radix : 2;
+        uint64_t columns = 1, nodes = 1;
+        for (unsigned i = 0; i < net.dim; ++i) nodes *= p;
+        for (unsigned i = 0; i < (net.dim + 1) / 2; ++i) columns *= p;
+        EXPECT_EQ(map.columns, columns);
+        EXPECT_EQ(map.rows, nodes / columns);
+        const unsigned ports = net.dim * net.ports_per_dimension;
+        const bool by_dimension = net.ports_per_dimension > 2;
+        ASSERT_EQ(map.panels.size(), by_dimension ? net.dim : ports);
+        for (size_t q = 0; q < map.panels.size(); ++q)
+            for (uint32_t node = 0; node < nodes; ++node) {
+                double sum = 0;
+                unsigned count = 0;
+                for (unsigned port = 0; port < ports; ++port)
+                    if ((by_dimension ? port / net.ports_per_dimension : port) == q)
+                        if (auto it = links.find({node, port}); it != links.end()) sum += it->second, ++count;
+                const double cell = map.panels[q].cells.at(node);
+                if (count == 0) {
+                    EXPECT_TRUE(std::isnan(cell)) << "node " << node << " panel " << q;
+                } else {
+                    EXPECT_DOUBLE_EQ(cell, sum / count) << "node " << node << " panel " << q;
+                }
+            }
+    }
 }
