@@ -90,7 +90,7 @@ void register_bostt_mnb(Registry& r) {
     r.add({TaskKind::pmnb, "full-mnb", "004 §IV baseline (003's optimal MNB, dummy packets for inactive nodes)", "ceil((N-1)/d)",
            [](const BoundQuery& q) {
                const unsigned d = q.topology.dim();
-               return Bounds{Slots(mnb_optimal_slots(d)), pmnb_lower_bound(q), q.k * ((uint64_t{1} << d) - 1)};
+               return Bounds{Slots(mnb_optimal_slots(d)), pmnb_lower_bound(q, "004 (13)"), q.k * ((uint64_t{1} << d) - 1)};
            },
            build_full});
 }

@@ -64,7 +64,8 @@ Slots paper_time(PmnbVariant variant, const Mesh& mesh, uint64_t m, const Formul
 Bounds bounds(PmnbVariant variant, const BoundQuery& q) {
     const Mesh& mesh = as_mesh(q.topology);
     const uint64_t n = mesh.nodes(), m = variant == PmnbVariant::mnb ? n : q.k;
-    return Bounds{paper_time(variant, mesh, m, q.options), variant == PmnbVariant::mnb ? mnb_lower_bound(q) : pmnb_lower_bound(q),
+    return Bounds{paper_time(variant, mesh, m, q.options),
+                  variant == PmnbVariant::mnb ? mnb_lower_bound(q) : pmnb_lower_bound(q, "001 (3)-(4)"),
                   q.parts * m * (n - 1)};  // every part must reach N - 1 nodes
 }
 

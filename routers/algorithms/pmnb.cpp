@@ -52,7 +52,7 @@ AlgorithmEntry entry(TaskKind task, const char* name, const char* paper, const c
                          const unsigned d = q.topology.dim();
                          const uint64_t n = uint64_t{1} << d;
                          if (task == TaskKind::mnb) return Bounds{bound(d, n, q.options), mnb_lower_bound(q), n * (n - 1)};
-                         return Bounds{bound(d, q.k, q.options), pmnb_lower_bound(q), q.parts * q.k * (n - 1)};
+                         return Bounds{bound(d, q.k, q.options), pmnb_lower_bound(q, "004 (13)"), q.parts * q.k * (n - 1)};
                      },
                      builder(variant)};
     e.ranks_by_prefix = task == TaskKind::pmnb;

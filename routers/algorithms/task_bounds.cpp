@@ -25,9 +25,8 @@ LowerBound mnb_lower_bound(const BoundQuery& q) {
     return stronger(b, distance_bound(t, all_nodes(t), q.parts, "the diameter"));
 }
 
-LowerBound pmnb_lower_bound(const BoundQuery& q) {
+LowerBound pmnb_lower_bound(const BoundQuery& q, const std::string& cite) {
     const Topology& t = q.network;
-    const std::string cite = std::string(t.name()) == "hypercube" ? "004 (13)" : "001 (3)-(4)";
     const LowerBound b = receive_bound(t, packets_at(t, q.network_sources), q.network_sources.size(), q.parts, cite);
     return stronger(b, distance_bound(t, q.network_sources, q.parts, cite + ": the farthest node"));
 }

@@ -13,9 +13,10 @@ namespace cubecast {
 LowerBound kb_lower_bound(const BoundQuery& q);
 // Every node broadcasts one packet: each receives N - 1 over its links (003 §2), and the farthest node.
 LowerBound mnb_lower_bound(const BoundQuery& q);
-// M active nodes broadcast one packet each (004 (13); 001 (3)-(4)): what a node receives over its links,
-// in the run's parts, and (unsplit, 004 (13)) the farthest node.
-LowerBound pmnb_lower_bound(const BoundQuery& q);
+// M active nodes broadcast one packet each: what a node receives over its links, in the run's parts,
+// and the farthest node; `cite` is the paper's statement of it (004 (13) on the d-cube, 001 (3)-(4)
+// on the torus and array), which its algorithms' entries name.
+LowerBound pmnb_lower_bound(const BoundQuery& q, const std::string& cite);
 // Paper 002 Proposition 2 (shout port model, its own): 2p - alpha(d) - 1, alpha(d) the most leaves a
 // spanning tree of the d-cube has; under mla, MNB's receive bound and the diameter.
 LowerBound succ_lower_bound(const BoundQuery& q);
