@@ -4,6 +4,7 @@
 #include "models/fabric/hypercube.h"
 #include "models/fabric/mesh.h"
 
+#include <atomic>
 #include <stdexcept>
 
 namespace cubecast {
@@ -94,9 +95,16 @@ std::optional<std::string> topology_problem(const std::string& name, long long d
     return type->problem(dim, radix);
 }
 
+namespace {
+std::atomic<uint64_t> built{0};  // (make_topology(): topologies_built())
+}  // namespace
+
+uint64_t topologies_built() { return built; }
+
 std::unique_ptr<Topology> make_topology(const std::string& name, unsigned dim, unsigned radix) {
     const TopologyType* type = find_topology_type(name);
     if (!type) throw std::invalid_argument("unknown topology '" + name + "': accepted " + topology_names());
+    ++built;
     return type->make(dim, radix);
 }
 

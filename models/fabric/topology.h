@@ -109,5 +109,8 @@ std::string topology_names();
 std::optional<std::string> topology_problem(const std::string& name, long long dim, long long radix);
 // `name` and the options already checked.
 std::unique_ptr<Topology> make_topology(const std::string& name, unsigned dim, unsigned radix);
+// How many networks make_topology() has built in this process (a run builds its one once, when it is
+// resolved; the tests hold it to that).
+uint64_t topologies_built();
 
 }  // namespace cubecast

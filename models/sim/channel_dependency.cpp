@@ -325,9 +325,13 @@ uint64_t trace_rows_at_most(const RunConfig& c, const TaskInfo& task, const Algo
 }
 
 DeadlockCheck check_deadlock(const RunConfig& given) {
+    return check_deadlock(given, make_topology(given.topology, given.dim, given.radix));
+}
+
+DeadlockCheck check_deadlock(const RunConfig& given, std::shared_ptr<const Topology> network) {
     ResolvedRun run;
-    run.config = with_defaults(given);
-    run.network = make_topology(run.config.topology, run.config.dim, run.config.radix);
+    run.config = with_defaults(given, *network);
+    run.network = std::move(network);
     run.task = find_task(run.config.task);
     run.algorithm = run.task ? algorithms().find(run.task->kind, run.config.algorithm) : nullptr;
     return check_deadlock(run);

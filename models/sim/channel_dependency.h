@@ -21,6 +21,7 @@
 #pragma once
 #include <cstdint>
 #include <istream>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -83,8 +84,9 @@ uint64_t trace_rows_at_most(const RunConfig& c, const TaskInfo& task, const Algo
 // or for a run too large to trace here.
 struct ResolvedRun;
 DeadlockCheck check_deadlock(const ResolvedRun& run);
-// The same for a configuration not resolved (its defaults applied and its network built here, not
-// validated: the caller has).
+// The same for a configuration not resolved (its defaults applied here, not validated: the caller has),
+// on its network as already built, or built here.
+DeadlockCheck check_deadlock(const RunConfig& config, std::shared_ptr<const Topology> network);
 DeadlockCheck check_deadlock(const RunConfig& config);
 
 }  // namespace cubecast

@@ -65,10 +65,15 @@ std::pair<double, std::string> preloaded(const RunConfig& c, TaskKind kind, doub
 }  // namespace
 
 MemoryEstimate estimate_memory(const RunConfig& c) {
+    if (!find_task(c.task)) return {};
+    return estimate_memory(c, *make_topology(c.topology, c.dim, c.radix));
+}
+
+MemoryEstimate estimate_memory(const RunConfig& c, const Topology& network) {
     MemoryEstimate e;
     const TaskInfo* task = find_task(c.task);
     if (!task) return e;
-    const std::unique_ptr<Topology> topo = make_topology(c.topology, c.dim, c.radix);
+    const Topology* topo = &network;
     const double n = topo->nodes(), ports = topo->ports();
     const AlgorithmEntry* algo = algorithms().find(task->kind, c.algorithm);
     const unsigned parts = algo && algo->runs_on(*topo) ? std::max(1u, algo->parts(*topo)) : 1;

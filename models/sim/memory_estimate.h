@@ -3,15 +3,15 @@
 // (the total exchange's N(N-1)), the requests listed in advance (task dynamic), and each node's
 // delivery bits, at per-item costs measured on this build (docs/performance.md). What unbounded queues
 // grow to as the run goes is in it only where the schedule says (paper 004's vb2: the pairs it stores;
-// the optimal MNB: its queues replayed through their steps); elsewhere the estimate is the least the
-// run takes. validate()
-// refuses a run whose estimate is above --memory-limit (default: the memory this machine has
-// available), so a run that cannot fit ends at once, not minutes later in std::bad_alloc.
+// the optimal MNBs: their queues replayed through their steps); elsewhere the estimate is the least the
+// run takes. validate() refuses a run whose estimate is above --memory-limit (default: the memory this
+// machine has available), so a run that cannot fit ends at once, not minutes later in std::bad_alloc.
 #pragma once
 #include <cstdint>
 #include <optional>
 #include <string>
 
+#include "models/fabric/topology.h"
 #include "models/sim/run.h"
 
 namespace cubecast {
@@ -23,6 +23,7 @@ struct MemoryEstimate {
 
 // c with its defaults applied (with_defaults).
 MemoryEstimate estimate_memory(const RunConfig& c);
+MemoryEstimate estimate_memory(const RunConfig& c, const Topology& network);  // (c's network, built)
 
 // The memory this machine has available now (MemAvailable of /proc/meminfo), in bytes; 0 if unknown.
 uint64_t available_memory();

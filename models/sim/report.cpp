@@ -176,8 +176,8 @@ void print_dynamic(std::ostream& os, const RunResult& r) {
 }
 }  // namespace
 
-void print_table(std::ostream& os, const RunResult& r) {
-    os << "cubecast: " << r.task << " / " << r.algorithm << " on the " << make_topology(r.topology, r.dim, r.radix)->label()
+void print_table(std::ostream& os, const RunResult& r, const std::string& network_label) {
+    os << "cubecast: " << r.task << " / " << r.algorithm << " on the " << network_label
        << (r.torus_on_array ? " simulating the torus (Fig. 1)" : "") << " (" << r.nodes << " nodes), packet " << r.packet_flits
        << " flit" << (r.packet_flits > 1 ? "s" : "") << ", "
        << (r.input_buffering

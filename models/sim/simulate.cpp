@@ -56,7 +56,7 @@ std::string simulate_to_text(const ResolvedRun& run) {
         // on as its report E549, "uncaught exception: std::bad_alloc".)
         if (dynamic_cast<const std::bad_alloc*>(&e) || std::string(e.what()).find("std::bad_alloc") != std::string::npos)
             j = {{"config_error", "the run ran out of memory as it went (estimated at " +
-                                      memory_words(estimate_memory(run.config).bytes) +
+                                      memory_words(estimate_memory(run.config, *run.network).bytes) +
                                       " before it began; the process could get no more): accepted a smaller run, bounded "
                                       "queues (--queue-depth), or a machine or limit with more memory"}};
         else

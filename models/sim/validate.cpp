@@ -505,10 +505,28 @@ RunConfig without_outputs(RunConfig c) {
 }
 
 RunConfig with_defaults(const RunConfig& given) {
+    if (!find_task(given.task) || topology_problem(given.topology, given.dim, given.radix)) return given;  // validate() says
+    return with_defaults(given, *make_topology(given.topology, given.dim, given.radix));
+}
+
+namespace {
+// The torus a folded array's algorithm runs on (paper 001 Fig. 1), or none.
+std::shared_ptr<const Topology> fold_of(const RunConfig& c) {
+    const std::string& fold_onto = find_topology_type(c.topology)->fold_onto;
+    return c.torus_on_array && !fold_onto.empty() && c.radix > 2 ? make_topology(fold_onto, c.dim, c.radix) : nullptr;
+}
+// with_defaults() on the network and its fold, built.
+RunConfig defaults_on(const RunConfig& given, const Topology& built, const Topology* torus);
+}  // namespace
+
+RunConfig with_defaults(const RunConfig& given, const Topology& built) { return defaults_on(given, built, fold_of(given).get()); }
+
+namespace {
+RunConfig defaults_on(const RunConfig& given, const Topology& built, const Topology* torus) {
     RunConfig c = given;
     const TaskInfo* task = find_task(c.task);
-    if (!task || topology_problem(c.topology, c.dim, c.radix)) return c;  // validate() says what is wrong
-    const std::unique_ptr<Topology> network = make_topology(c.topology, c.dim, c.radix);
+    if (!task) return c;  // validate() says what is wrong
+    const Topology* network = &built;
     if (const auto knobs = preset_knobs(c.preset, *network)) {
         c.buffering = Buffering::input;
         c.ib = *knobs;  // the knobs given on the command line stay (validate() rejects those that conflict)
@@ -517,9 +535,6 @@ RunConfig with_defaults(const RunConfig& given) {
             if (collective_knob(name)) copy_knob(c.ib, given.ib, name);
     }
     // Folded (paper 001 Fig. 1), the algorithm is the torus's.
-    const std::string& fold_onto = find_topology_type(c.topology)->fold_onto;
-    const std::unique_ptr<Topology> torus =
-        c.torus_on_array && !fold_onto.empty() && c.radix > 2 ? make_topology(fold_onto, c.dim, c.radix) : nullptr;
     const Topology& topo = torus ? *torus : *network;
     if (c.algorithm.empty())
         if (const AlgorithmEntry* e = default_algorithm(task->kind, topo)) c.algorithm = e->name;
@@ -560,6 +575,7 @@ RunConfig with_defaults(const RunConfig& given) {
     c.ib.vnets = message_classes_taken(c, *network);
     return c;
 }
+}  // namespace
 
 // A collective forwarded in the input-buffered router takes its entry's route classes when its virtual
 // channels cover them (two each on a torus with datelines); else one, and the deadlock check says what
@@ -632,7 +648,8 @@ namespace {
 
 // What is wrong with c (its defaults applied) on its network `topo`, if anything; else `out` holds
 // the run resolved (its sources placed, the torus a folded array runs on, its task and algorithm).
-std::optional<std::string> check(const RunConfig& c, const std::shared_ptr<const Topology>& network, ResolvedRun& out) {
+std::optional<std::string> check(const RunConfig& c, const std::shared_ptr<const Topology>& network,
+                                 const std::shared_ptr<const Topology>& fold, ResolvedRun& out) {
     const Topology* topo = network.get();
     const TaskInfo* task = find_task(c.task);
     if (!task) return "unknown task '" + c.task + "': accepted tasks are " + task_names();
@@ -699,9 +716,9 @@ std::optional<std::string> check(const RunConfig& c, const std::shared_ptr<const
                std::to_string(2 * c.dim) + ", ... up to " + std::to_string(kMaxPacketFlits / c.dim * c.dim) + ")";
     // Folded, the packets are split as on the torus the algorithm runs on.
     const std::shared_ptr<const Topology> folded =
-        c.torus_on_array
-            ? std::shared_ptr<const Topology>(make_topology(find_topology_type(c.topology)->fold_onto, c.dim, c.radix))
-            : nullptr;
+        !c.torus_on_array ? nullptr
+        : fold            ? fold
+               : std::shared_ptr<const Topology>(make_topology(find_topology_type(c.topology)->fold_onto, c.dim, c.radix));
     if (auto e = parts_problem(c.packet_flits, entry, c.task + "/" + c.algorithm, folded ? *folded : *topo)) return e;
     if (auto e = range_problem("sbt-rotation", c.sbt_rotation, c)) return e;
     if (auto e = validate_dynamic(c, *task, *topo)) return e;
@@ -742,7 +759,7 @@ std::optional<std::string> check(const RunConfig& c, const std::shared_ptr<const
             return "--fst needs GTKWave's vcd2fst, which is not installed (accepted: apt-get install gtkwave, or use --vcd)";
     }
     // Last: what fits.
-    if (auto e = memory_problem(placed)) return e;
+    if (auto e = memory_problem(placed, *network)) return e;
     out.config = placed;
     out.network = network;
     out.folded = folded;
@@ -759,8 +776,13 @@ bool forwarding_left_to_default(const RunConfig& c, TaskKind kind) {
 }
 
 std::optional<std::string> memory_problem(const RunConfig& c) {
+    if (topology_problem(c.topology, c.dim, c.radix)) return std::nullopt;  // (validate() says what is wrong)
+    return memory_problem(c, *make_topology(c.topology, c.dim, c.radix));
+}
+
+std::optional<std::string> memory_problem(const RunConfig& c, const Topology& network) {
     // (where the schedule does not say what its queues grow to, the estimate is the least the run takes)
-    const MemoryEstimate memory = estimate_memory(c);
+    const MemoryEstimate memory = estimate_memory(c, network);
     const uint64_t limit = c.memory_limit ? c.memory_limit : available_memory();
     if (limit && memory.bytes > limit)
         return "this run needs at least " + memory_words(memory.bytes) + " (the largest part: " + memory.largest +
@@ -773,9 +795,12 @@ std::optional<std::string> memory_problem(const RunConfig& c) {
 
 std::variant<ResolvedRun, std::string> resolve_or_problem(const RunConfig& given) {
     if (auto e = topology_problem(given.topology, given.dim, given.radix)) return *e;
-    const RunConfig c = with_defaults(given);
+    // The network, built once here, is the one the defaults, the checks, the estimate and the run read.
+    const std::shared_ptr<const Topology> network = make_topology(given.topology, given.dim, given.radix);
+    const std::shared_ptr<const Topology> fold = fold_of(given);
+    const RunConfig c = defaults_on(given, *network, fold.get());
     ResolvedRun run;
-    if (auto e = check(c, make_topology(c.topology, c.dim, c.radix), run)) return *e;
+    if (auto e = check(c, network, fold, run)) return *e;
     return run;
 }
 

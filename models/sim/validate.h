@@ -38,6 +38,7 @@ bool forwarding_left_to_default(const RunConfig& c, TaskKind kind);
 // Whether a resolved configuration's memory estimate fits its --memory-limit (or the memory available):
 // the line that says it does not, or nothing. resolve_or_problem() asks it last.
 std::optional<std::string> memory_problem(const RunConfig& c);
+std::optional<std::string> memory_problem(const RunConfig& c, const Topology& network);  // (c's network, built)
 // The one statement of each whole-number option's range: "--OPTION V is out of range: accepted ...",
 // or nothing if V is in it. The command line asks it for a value its field cannot hold (negative, too
 // large); validate() for the rest. OPTION: packet-flits, token-flits, queue-depth, sbt-rotation, k,
@@ -46,6 +47,7 @@ std::optional<std::string> range_problem(const std::string& option, long long va
 // The config with what was left to the defaults filled in: the task's natural algorithm on its
 // topology, and packets of the least length the algorithm takes. validate() and simulate() see this.
 RunConfig with_defaults(const RunConfig& c);
+RunConfig with_defaults(const RunConfig& c, const Topology& network);  // (c's network, built)
 // The route classes (routers/logic/vc_classes.h) the run's collective takes in the input-buffered
 // router: its entry's when its packets are forwarded there and its virtual channels cover them, else 1.
 unsigned route_classes_taken(const RunConfig& c, const Topology& network);

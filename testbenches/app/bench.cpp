@@ -138,7 +138,7 @@ int cmd_bench(const std::string& format) {
         const bool tlm_row = std::string(k.level) == "tlm";
         const std::string key = std::string(k.task) + "/" + k.algorithm + "/" + std::to_string(k.dim) + "/" + k.topology +
                                 std::to_string(k.radix) + "/" + std::to_string(k.rate) + "/" + k.preset;
-        const bool mesh = std::string(k.topology) != "hypercube";
+        const bool mesh = k.radix != 0;  // (a network of radix p: its label names it; the cube's row its d)
         const uint64_t hops = r.data_transmissions + r.ctrl_transmissions;
         const double per_hop = hops ? r.wall_seconds / static_cast<double>(hops) : 0;
         if (std::string(k.task) == "mnb" && std::string(k.algorithm) == "bostt" && k.dim == 12 && !tlm_row)

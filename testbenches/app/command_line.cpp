@@ -286,12 +286,14 @@ struct CommonOptions {
     std::string into(RunConfig& c) {
         const bool chosen = choose_topology(c);
         if (auto e = topology_problem(topology, dim, radix)) return *e;
-        const auto topo = make_topology(topology, static_cast<unsigned>(dim), static_cast<unsigned>(radix));
+        // (The network is built once, when the run is resolved; here only to name it, or a root no node
+        // id can hold. validate() refuses a root beyond the network's nodes with the same line.)
+        const auto network = [&] { return make_topology(topology, static_cast<unsigned>(dim), static_cast<unsigned>(radix)); };
         if (chosen)
-            c.chosen.push_back("the " + topo->label() + " (" + c.task +
+            c.chosen.push_back("the " + network()->label() + " (" + c.task +
                                " has no algorithm on the hypercube; --topology to choose)");
-        const long long nodes = topo->nodes();
-        if (root < 0 || root >= nodes) return not_a_node("--root " + std::to_string(root), *topo);
+        if (root < 0 || root > static_cast<long long>(UINT32_MAX))
+            return not_a_node("--root " + std::to_string(root), *network());
         c.topology = topology;
         c.radix = static_cast<unsigned>(radix);
         c.torus_on_array = torus_on_array;
@@ -380,6 +382,7 @@ struct CommonOptions {
         }
         if (auto e = into_microarchitecture(c); !e.empty()) return e;
         if (hotspot) {  // NODE:FRACTION
+            const long long nodes = network()->nodes();
             const size_t colon = hotspot->find(':');
             char* end = nullptr;
             const long long node = colon == std::string::npos ? -1 : std::strtoll(hotspot->c_str(), &end, 10);

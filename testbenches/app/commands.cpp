@@ -95,7 +95,7 @@ DefaultForwarding default_forwarding(const RunConfig& given, const ResolvedRun& 
     RunConfig in_router = given;
     in_router.ib.forwarding = Forwarding::router;
     in_router.ib_given.push_back("forwarding");
-    const DeadlockCheck there = check_deadlock(in_router);
+    const DeadlockCheck there = check_deadlock(in_router, resolved.network);
     const bool cyclic = there.checked && !there.acyclic();
     const std::string words =
         there.checked ? there.graph_words() : "its channel dependency graph is not checked (" + there.not_checked + ")";
@@ -106,10 +106,12 @@ DefaultForwarding default_forwarding(const RunConfig& given, const ResolvedRun& 
 
 int cmd_run(const RunConfig& config, bool json, const RerunPolicy& policy) {
     RunResult r;
+    std::string network_label;
     try {
         // Resolved once (a bad value, or a run whose memory does not fit, is one line and exit 2 before
         // anything runs), then handed to the check and the simulation.
         const ResolvedRun resolved = resolve(config);
+        network_label = resolved.network->label();
         // Before the run: its routes' channel dependency graph (a child process of its own), on the
         // router the run resolved to (a preset's is input-buffered).
         std::optional<DeadlockCheck> check;
@@ -131,7 +133,7 @@ int cmd_run(const RunConfig& config, bool json, const RerunPolicy& policy) {
     if (json)
         std::cout << to_json(r).dump(2) << "\n";
     else
-        print_table(std::cout, r);
+        print_table(std::cout, r, network_label);
     if (r.status != RunStatus::ok) {
         std::cerr << "cubecast: run " << status_name(r.status);
         if (!r.problems.empty()) std::cerr << ": " << r.problems.front();

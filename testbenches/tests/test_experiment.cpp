@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -19,6 +20,7 @@
 #include "sim_helpers.h"
 #include "testbenches/app/cli.h"
 #include "testbenches/app/command_line.h"
+#include "testbenches/app/stall_remedies.h"
 #include "testbenches/experiment/experiment_runner.h"
 #include "testbenches/experiment/link_map.h"
 #include "testbenches/experiment/results_store.h"
@@ -471,5 +473,65 @@ TEST(LinkMap, EachLinkSitsAtItsNodeOnItsPortsPanel) {
                     EXPECT_DOUBLE_EQ(cell, sum / count) << "node " << node << " panel " << q;
                 }
             }
+    }
+}
+
+// A run is resolved once and handed down: `cubecast run` builds its network once (and a folded array the
+// torus its algorithm runs on), whatever the router, the level or the task; the defaults, the checks,
+// the memory estimate, the deadlock check, the simulation and the table read that one. Each run here is
+// the command in a child of its own, its output dropped, which reports what it built.
+TEST(ResolvedRun, ACommandBuildsItsNetworkOnce) {
+    struct Case {
+        const char* what;
+        std::function<void(cubecast::RunConfig&)> set;
+        uint64_t networks;
+    };
+    const std::vector<Case> cases = {
+        {"mnb on the ideal router", [](cubecast::RunConfig&) {}, 1},
+        {"mnb on the input-buffered router (its deadlock check, the router's too)",
+         [](cubecast::RunConfig& c) { c.buffering = cubecast::Buffering::input; }, 1},
+        {"traffic at the transaction level",
+         [](cubecast::RunConfig& c) {
+             c.task = "traffic";
+             c.algorithm.clear();
+             c.level = cubecast::Level::tlm;
+             c.traffic_warmup = 20;
+             c.traffic_window = 50;
+         },
+         1},
+        {"the torus's MNB on the array, folded",
+         [](cubecast::RunConfig& c) {
+             c.topology = "array";
+             c.algorithm = "quadrant";
+             c.dim = 2;
+             c.radix = 4;
+             c.torus_on_array = true;
+         },
+         2},
+    };
+    for (const Case& k : cases) {
+        SCOPED_TRACE(k.what);
+        cubecast::RunConfig c = config("mnb", "", 4);
+        k.set(c);
+        int fds[2];
+        ASSERT_EQ(pipe(fds), 0);
+        const pid_t pid = fork();
+        if (pid == 0) {
+            close(fds[0]);
+            freopen("/dev/null", "w", stdout);
+            const uint64_t before = cubecast::topologies_built();
+            const int code = cubecast::cmd_run(c, true, cubecast::RerunPolicy{});
+            const uint64_t built[2] = {static_cast<uint64_t>(code), cubecast::topologies_built() - before};
+            _exit(write(fds[1], built, sizeof built) == static_cast<ssize_t>(sizeof built) ? 0 : 1);
+        }
+        close(fds[1]);
+        uint64_t got[2] = {99, 99};
+        const ssize_t n = read(fds[0], got, sizeof got);
+        close(fds[0]);
+        int status = 0;
+        waitpid(pid, &status, 0);
+        ASSERT_EQ(n, static_cast<ssize_t>(sizeof got));
+        EXPECT_EQ(got[0], 0u) << "the run's exit code";
+        EXPECT_EQ(got[1], k.networks);
     }
 }
