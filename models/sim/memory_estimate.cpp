@@ -98,7 +98,8 @@ MemoryEstimate estimate_memory(const RunConfig& c, const Topology& network) {
     if (c.keeps_activity_detail()) {  // (routers/blocks/activity.h's breakdown: counters per buffer, per
                                       // crossbar connection and per link; each buffer's occupancy
                                       // histogram; on the input-buffered router each input VC's stall
-                                      // state and each input's stalls)
+                                      // state and each input's stalls, on the ideal router each output
+                                      // queue's)
         const bool ib = c.buffering == Buffering::input;
         const double inputs = ib ? ports + (c.ib.network_interface == InjectionModel::all_port ? ports : 1) : ports + 1;
         const double buffers = ib ? inputs : ports, input_vcs = ib ? inputs * c.ib.vcs : 0;
@@ -106,9 +107,9 @@ MemoryEstimate estimate_memory(const RunConfig& c, const Topology& network) {
         // or for unbounded queues a guess of 8 packets)
         const double bins = ib ? c.ib.vcs * c.ib.vc_depth + 1 : (c.queue_depth ? c.queue_depth : 8) * c.packet_flits + 1;
         double counters = 2 * buffers + inputs * (ports + 1) + 3 * ports + buffers * (bins + 1.5 + 3);
-        if (ib) counters += 2 * input_vcs + input_vcs / 8 + inputs * kStallCauses;
-        items.push_back({n * (counters * 8 + 13 * 24), count(n) + " routers' activity counted per buffer, connection and link" +
-                                                           ", with occupancy" + (ib ? " and stalls" : "")});
+        counters += ib ? 2 * input_vcs + input_vcs / 8 + inputs * kStallCauses : ports * (3 + kStallCauses);
+        items.push_back({n * (counters * 8 + (ib ? 13 : 17) * 24),
+                         count(n) + " routers' activity counted per buffer, connection and link, with occupancy and stalls"});
     }
     const auto [packets, what] = preloaded(c, task->kind, n, parts);
     if (packets > 0) {

@@ -85,11 +85,12 @@ void Network::report_activity(RunResult& r, uint64_t cycles) const {
     const bool input_buffers = config_.buffering == Buffering::input;
     if (detail) {
         t.link_toggles = 0;
-        if (input_buffers) t.stalls.emplace();
+        t.stalls.emplace();
         for (const auto& router : routers_) {
             const RouterActivity::Detail& d = *router->activity()->detail;
             *t.link_toggles += d.link_toggles();
-            for (unsigned p = 0; p < d.inputs && input_buffers; ++p) {
+            // (an input's virtual channels; the ideal router's output queues)
+            for (unsigned p = 0; p < (input_buffers ? d.inputs : static_cast<unsigned>(d.occupancy.size())); ++p) {
                 const auto s = d.stall_cycles(p, cycles);
                 for (unsigned c = 0; c < kStallCauses; ++c) (*t.stalls)[c] += s[c];
             }
@@ -158,18 +159,18 @@ void Network::report_activity(RunResult& r, uint64_t cycles) const {
         const RouterActivity& a = *routers_[n]->activity();
         const RouterActivity::Detail& d = *a.detail;
         // Per buffer (an input's; the ideal router's are its output queues): its occupancy over the
-        // run, and an input's virtual channels' stalls (the ideal router has no virtual channels).
+        // run, and its stalls (an input's virtual channels', or the output queue's).
         const unsigned buffered_inputs = d.vcs ? d.inputs : 0;
         const size_t buffers = d.occupancy.size();
         std::vector<std::vector<uint64_t>> histogram(buffers);
-        std::vector<std::array<uint64_t, kStallCauses>> stalls(buffered_inputs);
+        std::vector<std::array<uint64_t, kStallCauses>> stalls(d.vcs ? buffered_inputs : buffers);
         std::array<uint64_t, kStallCauses> router_stalls{};
         double router_occupancy = 0;
         for (unsigned p = 0; p < buffers; ++p) {
             histogram[p] = d.occupancy_histogram(p, cycles);
             router_occupancy += occupancy_mean(histogram[p]);
         }
-        for (unsigned p = 0; p < buffered_inputs; ++p) {
+        for (unsigned p = 0; p < stalls.size(); ++p) {
             stalls[p] = d.stall_cycles(p, cycles);
             for (unsigned c = 0; c < kStallCauses; ++c) router_stalls[c] += stalls[p][c];
         }
@@ -189,7 +190,7 @@ void Network::report_activity(RunResult& r, uint64_t cycles) const {
         row[kSwitchGrants] = text(a.switch_grants), row[kCredits] = text(a.credits), row[kBusyCycles] = text(a.busy_cycles);
         put_power(row, r.power ? router_watts[n] : 0);
         row[kOccupancyMean] = text(router_occupancy);
-        if (d.vcs) put_stalls(row, router_stalls);
+        put_stalls(row, router_stalls);
         write(row);
         for (unsigned q = 0; q < ports && !d.vcs; ++q) {  // the ideal router's output queues
             const auto peer = topology_->across(n, q);
@@ -198,6 +199,7 @@ void Network::report_activity(RunResult& r, uint64_t cycles) const {
             row[kKind] = "queue", row[kNode] = text(n), row[kPort] = text(q), row[kPeer] = text(*peer);
             row[kBufferWrites] = text(d.writes[q]), row[kBufferReads] = text(d.reads[q]);
             put_occupancy(row, q);
+            put_stalls(row, stalls[q]);
             write(row);
         }
         for (unsigned p = 0; p < buffered_inputs; ++p) {

@@ -27,6 +27,7 @@ RunResult Network::run() {
     const double wall = std::chrono::duration<double>(supervisor_->ended_at() - simulation_started_).count();
     const double binding = std::chrono::duration<double>(simulation_started_ - t0).count();
     const uint64_t cycles = supervisor_->cycles();
+    for (auto& router : routers_) router->settle_activity(cycles);
     if (log_) log_->stop(cycles - 1);
     if (credit_audit_) credit_audit_->check(cycles - 1, true);  // every link, once more
     RunResult r;

@@ -286,7 +286,7 @@ void print_table(std::ostream& os, const RunResult& r, const std::string& networ
             std::string s;
             for (unsigned c = 0; c < kStallCauses; ++c)
                 s += (c ? ", " : "") + std::string(kStallNames[c]) + " " + std::to_string((*a.stalls)[c]);
-            row(os, "stalls (VC-cycles)", s);
+            row(os, r.input_buffering ? "stalls (VC-cycles)" : "stalls (queue-cycles)", s);
         }
     }
     if (r.power) {

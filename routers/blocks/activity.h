@@ -35,7 +35,10 @@ struct ActivityCounts {
 // carries an earlier flit (the link period); another input or virtual channel took the switch (the
 // output, or this input's one crossing a cycle); to the node, no ejection virtual channel is free.
 // Cycles in the router's pipeline (the router delay, the cycle from VC to switch allocation) are
-// not stalls.
+// not stalls. The ideal router's output queues wait for three of them: the schedule (copies queued,
+// the link idle: none is due yet), the link (copies queued while it carries an earlier packet) and,
+// with bounded queues, credit (a packet on the link longer than its flits: the downstream input held
+// the last one it sent, as a full queue behind it holds the crossbar).
 enum class Stall : uint8_t { none, schedule, upstream, vc, credit, link, switch_lost, node };
 inline constexpr unsigned kStallCauses = 7;
 inline constexpr std::array<const char*, kStallCauses> kStallNames = {"schedule", "upstream", "vc",  "credit",
@@ -61,6 +64,12 @@ struct RouterActivity : ActivityCounts {
         // flit; per input x cause, the cycles its virtual channels stalled before that.
         std::vector<Stall> stall_cause;
         std::vector<uint64_t> stall_since, moved_at, stalls;
+        // The ideal router, per output queue: the copies queued (not yet on the link), since when, and
+        // the packet on its link (when it started, its flits; none: ~0); per queue x cause, the cycles
+        // it stalled before that (stalls).
+        std::vector<uint32_t> queued;
+        std::vector<uint64_t> queued_since, sending_since;
+        std::vector<unsigned> sending_flits;
 
         uint64_t link_toggles() const {
             uint64_t n = 0;
@@ -73,10 +82,23 @@ struct RouterActivity : ActivityCounts {
             if (end > occupied_since[p]) h[occupancy[p]] += end - occupied_since[p];
             return h;
         }
-        // Input p's virtual channels' stall cycles by cause (Stall minus one), over cycles [0, end).
+        // What output queue q waits for now: the link if it carries a packet, else the schedule (none:
+        // nothing queued).
+        Stall queue_cause(unsigned q) const {
+            return queued[q] == 0 ? Stall::none : sending_since[q] != ~uint64_t{0} ? Stall::link : Stall::schedule;
+        }
+        // Input p's virtual channels' (the ideal router: output queue p's) stall cycles by cause (Stall
+        // minus one), over cycles [0, end).
         std::array<uint64_t, kStallCauses> stall_cycles(unsigned p, uint64_t end) const {
             std::array<uint64_t, kStallCauses> s{};
             for (unsigned c = 0; c < kStallCauses; ++c) s[c] = stalls[size_t{p} * kStallCauses + c];
+            if (vcs == 0) {
+                if (const Stall now = queue_cause(p); now != Stall::none && end > queued_since[p])
+                    s[static_cast<unsigned>(now) - 1] += end - queued_since[p];
+                if (sending_since[p] != ~uint64_t{0} && end > sending_since[p] + sending_flits[p])
+                    s[static_cast<unsigned>(Stall::credit) - 1] += end - sending_since[p] - sending_flits[p];
+                return s;
+            }
             for (unsigned v = 0; v < vcs; ++v) {
                 const size_t i = size_t{p} * vcs + v;
                 if (stall_cause[i] != Stall::none && end > stall_since[i])
@@ -111,7 +133,14 @@ struct RouterActivity : ActivityCounts {
         d.occupancy.assign(buffers, 0);
         d.occupied_since.assign(buffers, 0);
         d.occupancy_cycles.assign(buffers, std::vector<uint64_t>(d.capacity + 1, 0));
-        if (vcs == 0) return;  // (no input buffers: no stalls)
+        if (vcs == 0) {  // (no input buffers: the output queues' stalls)
+            d.queued.assign(buffers, 0);
+            d.queued_since.assign(buffers, 0);
+            d.sending_since.assign(buffers, ~uint64_t{0});
+            d.sending_flits.assign(buffers, 0);
+            d.stalls.assign(static_cast<size_t>(buffers) * kStallCauses, 0);
+            return;
+        }
         d.stall_cause.assign(static_cast<size_t>(inputs) * vcs, Stall::none);
         d.stall_since.assign(static_cast<size_t>(inputs) * vcs, 0);
         d.moved_at.assign(static_cast<size_t>(inputs) * vcs, ~uint64_t{0});
@@ -143,6 +172,8 @@ struct RouterActivity : ActivityCounts {
         detail->writes[q] += flits;
         detail->crossings[static_cast<size_t>(input) * detail->outputs + q] += flits;
         occupy(q, detail->occupancy[q] + flits, cycle);
+        queue_changes(q, cycle);
+        ++detail->queued[q];
     }
     // The ideal router: a packet of `flits` flits delivered to the node from crossbar input `input` (the
     // breakdown prices its way through the crossbar; the totals count it as node flits only).
@@ -161,6 +192,20 @@ struct RouterActivity : ActivityCounts {
         detail->reads[q] += flits;
         occupy(q, detail->occupancy[q] - flits, cycle);
         for (unsigned i = 0; i < flits; ++i) link_flit(q, flit(i));
+        queue_changes(q, cycle);
+        --detail->queued[q];
+        detail->sending_since[q] = cycle, detail->sending_flits[q] = flits;
+    }
+    // The ideal router: the packet on output queue q's link has left it whole at `cycle` (its last flit
+    // taken downstream); a cycle beyond its flits was a wait for the downstream input (credit).
+    void sent(unsigned q, uint64_t cycle) {
+        if (!detail) return;
+        Detail& d = *detail;
+        queue_changes(q, cycle);
+        if (cycle > d.sending_since[q] + d.sending_flits[q])
+            d.stalls[size_t{q} * kStallCauses + static_cast<unsigned>(Stall::credit) - 1] +=
+                cycle - d.sending_since[q] - d.sending_flits[q];
+        d.sending_since[q] = ~uint64_t{0};
     }
     void link_flit(unsigned q, uint64_t bits) {
         ++link_flits;
@@ -191,6 +236,13 @@ struct RouterActivity : ActivityCounts {
 
 private:
     uint64_t last_crossing_ = ~uint64_t{0};
+    // Output queue q is about to change at `cycle`: what it waited for since the last change is counted.
+    void queue_changes(unsigned q, uint64_t cycle) {
+        Detail& d = *detail;
+        if (const Stall now = d.queue_cause(q); now != Stall::none)
+            d.stalls[size_t{q} * kStallCauses + static_cast<unsigned>(now) - 1] += cycle - d.queued_since[q];
+        d.queued_since[q] = cycle;
+    }
 };
 
 }  // namespace cubecast

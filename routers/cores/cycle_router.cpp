@@ -155,7 +155,10 @@ void CycleRouter::drive_outputs() {
         const bool valid_was = out_valid_mask_ & bit;
         if (valid_was && *out_ready_value_[p]) {  // the flit on the link was taken
             ++counters_.progress;
-            if (out.flit_accepted()) transmission_sent();
+            if (out.flit_accepted()) {
+                transmission_sent();
+                activity_.sent(p, cycle_);
+            }
         }
         try_start(p);
         const bool valid = out.busy();

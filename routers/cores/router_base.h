@@ -125,6 +125,9 @@ public:
     // router does); keep_activity_detail(): count it per input, output and link too (before the run).
     virtual const RouterActivity* activity() const { return nullptr; }
     virtual void keep_activity_detail() {}
+    // The run ended at `end`: what its counts have still to learn of by then (a transaction-level router
+    // learns that a transfer ended at its next edge, which the run may not reach).
+    virtual void settle_activity(uint64_t /*end*/) {}
 
     // The waveform values below are kept up to date only once a dump asks for them (they cost
     // memory traffic on every hop).

@@ -167,10 +167,19 @@ void TlmRouter::run_edge() {
 }
 
 void TlmRouter::release(unsigned p) {
+    activity_.sent(p, out_ends_[p]);  // (its last flit arrived then, at this edge or, released late, before it)
     out_ends_[p] = kNone;
     outputs_[p].all_flits_accepted();
     hooks_.transfers->release(tx_[p]);
     tx_[p] = nullptr;
+}
+
+// Transfers that ended by the run's end, released late or never (lazily: no edge came after them).
+void TlmRouter::settle_activity(uint64_t end) {
+    for (uint32_t m = out_active_mask_; m != 0; m &= m - 1) {
+        const unsigned p = static_cast<unsigned>(__builtin_ctz(m));
+        if (out_ends_[p] != kNone && out_ends_[p] <= end) activity_.sent(p, out_ends_[p]);
+    }
 }
 
 // The registers whose transfer ended before this edge, at an edge this router did not run: nothing

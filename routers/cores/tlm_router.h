@@ -85,6 +85,8 @@ public:
     unsigned int transport_dbg(tlm::tlm_generic_payload&) override { return 0; }
     void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
 
+    void settle_activity(uint64_t end) override;
+
 private:
     static constexpr uint64_t kNone = ~uint64_t{0};
     void run_edge();

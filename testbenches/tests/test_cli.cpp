@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <array>
 #include <chrono>
 #include <fstream>
 #include <map>
@@ -1674,7 +1675,8 @@ TEST(CommandLine, TheIdealRouterIsPricedByItsOutputQueues) {
     EXPECT_EQ(a["buffer_writes"], a["buffer_reads"]);
     EXPECT_EQ(a["buffer_reads"], a["link_flits"]);
     EXPECT_EQ(a["link_flits"], j["flits_moved"]);
-    EXPECT_FALSE(a.contains("stall_cycles"));  // (no input buffers, no VCs to stall)
+    // (no virtual channels: its output queues stall only for the schedule, the link or credit)
+    for (const char* cause : {"upstream", "vc", "switch", "node"}) EXPECT_EQ(a["stall_cycles"][cause], 0) << cause;
     uint64_t routers = 0, queues = 0, links = 0, writes = 0, reads = 0, flits = 0;
     const uint64_t cycles = j["simulated_cycles"];
     // Each output queue's occupancy over the run (in flits: a packet is 4), its histogram covering
@@ -1705,8 +1707,11 @@ TEST(CommandLine, TheIdealRouterIsPricedByItsOutputQueues) {
         }
         if (f[0] == "link") ++links, flits += std::stoull(f[12]);
         EXPECT_NE(f[0], "input");
-        for (size_t c = f[0] == "link" ? 17 : 20; c < f.size(); ++c)
-            EXPECT_EQ(f[c], "") << "column " << c;  // (no VCs, no stalls)
+        for (size_t c = 17; c < f.size() && f[0] == "link"; ++c) EXPECT_EQ(f[c], "") << "column " << c;  // (no buffer)
+        for (size_t c : {21, 22, 25, 26})  // (stall_upstream, _vc, _switch, _node: no virtual channels)
+            if (f[0] != "link") {
+                EXPECT_EQ(f[c], "0") << "column " << c;
+            }
     }
     EXPECT_GT(deepest, 0u);
     EXPECT_LE(deepest, 4 * j["max_queue_occupancy"].get<unsigned>());
@@ -1760,6 +1765,93 @@ TEST(CommandLine, TheIdealRouterIsPricedByItsOutputQueues) {
     ASSERT_EQ(tlm.code, 0) << tlm.err;
     EXPECT_EQ(nlohmann::json::parse(tlm.out)["power"], p);
     EXPECT_EQ(nlohmann::json::parse(tlm.out)["activity"], a);
+}
+
+// The ideal router's output queues stall for the schedule, the link or credit (routers/blocks/activity.h).
+// Held against the trace, counted here: a node's queue on port p (the link of bit p) holds a copy from
+// the cycle its packet arrived (cycle 0 at its origin) to the cycle the copy's row starts, and its link
+// carries each row over [start, end). A cycle with a copy held is a schedule stall when the link is
+// idle and a link stall when it is busy; credit is each row's cycles beyond its packet's flits (none
+// with unbounded queues). Both levels write the same file; under load with one-packet queues the
+// downstream inputs hold packets, so credit shows.
+TEST(CommandLine, IdealRouterQueuesStallForTheScheduleTheLinkOrCredit) {
+    const std::string csv = temp_path("queue-stalls.csv"), tlm_csv = temp_path("queue-stalls-tlm.csv"),
+                      trace = temp_path("queue-stalls-trace.csv");
+    const unsigned schedule = 20, credit = 23, link = 24;  // (the stall columns: after the 20 others, in kStallNames' order)
+    for (const auto& [args, flits] : {std::pair<std::string, unsigned>{"--task mnb --dim 6", 1},
+                                      {"--task mnb --dim 5 --packet-flits 3", 3},
+                                      {"--task mnb --algorithm sbt --dim 6 --packet-flits 2", 2},
+                                      {"--task te --dim 5", 1}}) {
+        SCOPED_TRACE(args);
+        const CliResult run = cubecast_cli("run " + args + " --json --stats " + csv + " --trace " + trace);
+        ASSERT_EQ(run.code, 0) << run.err;
+        const auto j = nlohmann::json::parse(run.out);
+        const uint64_t cycles = j["simulated_cycles"];
+        const std::vector<TraceRow> rows = read_trace(trace);
+        // When each node received each packet: (node, origin, msg, part, dest) -> cycle.
+        std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, int64_t>, uint64_t> arrived;
+        for (const TraceRow& r : rows) arrived[{r.dst, r.origin, r.msg, r.part, r.dest}] = r.end;
+        std::map<std::pair<uint32_t, unsigned>, std::vector<int64_t>> held, busy;  // per queue: a count per cycle
+        std::map<std::pair<uint32_t, unsigned>, uint64_t> beyond;
+        for (const TraceRow& r : rows) {
+            const std::pair<uint32_t, unsigned> queue{r.src, static_cast<unsigned>(__builtin_ctz(r.src ^ r.dst))};
+            std::vector<int64_t>& h = held[queue];
+            std::vector<int64_t>& b = busy[queue];
+            h.resize(cycles + 1, 0), b.resize(cycles + 1, 0);
+            ++h[r.origin == r.src ? 0 : arrived.at({r.src, r.origin, r.msg, r.part, r.dest})], --h[r.start];
+            ++b[r.start], --b[r.end];
+            ASSERT_GE(r.end - r.start, flits);
+            beyond[queue] += r.end - r.start - flits;
+        }
+        std::map<std::pair<uint32_t, unsigned>, std::array<uint64_t, 3>> expected;  // schedule, link, credit
+        std::array<uint64_t, 3> total{};
+        for (auto& [queue, h] : held) {
+            int64_t copies = 0, sending = 0;
+            std::array<uint64_t, 3>& e = expected[queue];
+            for (uint64_t t = 0; t < cycles; ++t) {
+                copies += h[t], sending += busy[queue][t];
+                ASSERT_GE(copies, 0);
+                if (copies > 0) ++e[sending > 0 ? 1 : 0];
+            }
+            e[2] = beyond[queue];
+            for (unsigned c = 0; c < 3; ++c) total[c] += e[c];
+        }
+        EXPECT_GT(total[0] + total[1], 0u);
+        EXPECT_EQ(total[2], 0u);
+        unsigned queues = 0;
+        for (const auto& f : stats_rows(csv)) {
+            if (f[0] != "queue") continue;
+            SCOPED_TRACE("node " + f[1] + " port " + f[2]);
+            const auto it = expected.find({static_cast<uint32_t>(std::stoul(f[1])), static_cast<unsigned>(std::stoul(f[2]))});
+            const std::array<uint64_t, 3> e = it == expected.end() ? std::array<uint64_t, 3>{} : it->second;
+            EXPECT_EQ(std::stoull(f[schedule]), e[0]);
+            EXPECT_EQ(std::stoull(f[link]), e[1]);
+            EXPECT_EQ(std::stoull(f[credit]), e[2]);
+            ++queues;
+        }
+        EXPECT_EQ(queues, j["nodes"].get<unsigned>() * j["dim"].get<unsigned>());
+        EXPECT_EQ(j["activity"]["stall_cycles"]["schedule"].get<uint64_t>(), total[0]);
+        EXPECT_EQ(j["activity"]["stall_cycles"]["link"].get<uint64_t>(), total[1]);
+        const CliResult tlm = cubecast_cli("run " + args + " --json --level tlm --stats " + tlm_csv);
+        ASSERT_EQ(tlm.code, 0) << tlm.err;
+        EXPECT_EQ(slurp(tlm_csv), slurp(csv));
+    }
+    // One-packet queues under load: the downstream input holds what its full queue cannot take.
+    const std::string traffic =
+        "run --task traffic --dim 6 --queue-depth 1 --packet-flits 2 --rate 0.6 --warmup-cycles 100 "
+        "--window 200 --json --stats ";
+    const CliResult loaded = cubecast_cli(traffic + csv);
+    ASSERT_EQ(loaded.code, 0) << loaded.err;
+    const auto jl = nlohmann::json::parse(loaded.out);
+    const auto& s = jl["activity"]["stall_cycles"];
+    EXPECT_GT(s["credit"].get<uint64_t>(), 0u);
+    EXPECT_GT(s["link"].get<uint64_t>(), 0u);
+    EXPECT_EQ(s["schedule"], 0);  // (synthetic traffic has no schedule)
+    const CliResult loaded_tlm = cubecast_cli(traffic + tlm_csv + " --level tlm");
+    ASSERT_EQ(loaded_tlm.code, 0) << loaded_tlm.err;
+    EXPECT_EQ(nlohmann::json::parse(loaded_tlm.out)["activity"], jl["activity"]);
+    EXPECT_EQ(slurp(tlm_csv), slurp(csv));
+    for (const std::string& f : {csv, tlm_csv, trace}) std::remove(f.c_str());
 }
 
 // plot-links draws a --stats file's link utilisation over its network; what it cannot draw is one line.
