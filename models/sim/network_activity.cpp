@@ -89,8 +89,7 @@ void Network::report_activity(RunResult& r, uint64_t cycles) const {
         for (const auto& router : routers_) {
             const RouterActivity::Detail& d = *router->activity()->detail;
             *t.link_toggles += d.link_toggles();
-            // (an input's virtual channels; the ideal router's output queues)
-            for (unsigned p = 0; p < (input_buffers ? d.inputs : static_cast<unsigned>(d.occupancy.size())); ++p) {
+            for (unsigned p = 0; p < d.stalling_buffers(); ++p) {
                 const auto s = d.stall_cycles(p, cycles);
                 for (unsigned c = 0; c < kStallCauses; ++c) (*t.stalls)[c] += s[c];
             }
@@ -163,7 +162,7 @@ void Network::report_activity(RunResult& r, uint64_t cycles) const {
         const unsigned buffered_inputs = d.vcs ? d.inputs : 0;
         const size_t buffers = d.occupancy.size();
         std::vector<std::vector<uint64_t>> histogram(buffers);
-        std::vector<std::array<uint64_t, kStallCauses>> stalls(d.vcs ? buffered_inputs : buffers);
+        std::vector<std::array<uint64_t, kStallCauses>> stalls(d.stalling_buffers());
         std::array<uint64_t, kStallCauses> router_stalls{};
         double router_occupancy = 0;
         for (unsigned p = 0; p < buffers; ++p) {

@@ -504,24 +504,14 @@ RunConfig without_outputs(RunConfig c) {
     return c;
 }
 
-RunConfig with_defaults(const RunConfig& given) {
-    if (!find_task(given.task) || topology_problem(given.topology, given.dim, given.radix)) return given;  // validate() says
-    return with_defaults(given, *make_topology(given.topology, given.dim, given.radix));
-}
-
 namespace {
 // The torus a folded array's algorithm runs on (paper 001 Fig. 1), or none.
 std::shared_ptr<const Topology> fold_of(const RunConfig& c) {
     const std::string& fold_onto = find_topology_type(c.topology)->fold_onto;
     return c.torus_on_array && !fold_onto.empty() && c.radix > 2 ? make_topology(fold_onto, c.dim, c.radix) : nullptr;
 }
+
 // with_defaults() on the network and its fold, built.
-RunConfig defaults_on(const RunConfig& given, const Topology& built, const Topology* torus);
-}  // namespace
-
-RunConfig with_defaults(const RunConfig& given, const Topology& built) { return defaults_on(given, built, fold_of(given).get()); }
-
-namespace {
 RunConfig defaults_on(const RunConfig& given, const Topology& built, const Topology* torus) {
     RunConfig c = given;
     const TaskInfo* task = find_task(c.task);
@@ -576,6 +566,13 @@ RunConfig defaults_on(const RunConfig& given, const Topology& built, const Topol
     return c;
 }
 }  // namespace
+
+RunConfig with_defaults(const RunConfig& given, const Topology& built) { return defaults_on(given, built, fold_of(given).get()); }
+
+RunConfig with_defaults(const RunConfig& given) {
+    if (!find_task(given.task) || topology_problem(given.topology, given.dim, given.radix)) return given;  // validate() says
+    return with_defaults(given, *make_topology(given.topology, given.dim, given.radix));
+}
 
 // A collective forwarded in the input-buffered router takes its entry's route classes when its virtual
 // channels cover them (two each on a torus with datelines); else one, and the deadlock check says what
@@ -646,10 +643,11 @@ std::optional<std::string> range_problem(const std::string& option, long long va
 
 namespace {
 
-// What is wrong with c (its defaults applied) on its network `topo`, if anything; else `out` holds
-// the run resolved (its sources placed, the torus a folded array runs on, its task and algorithm).
+// What is wrong with c (its defaults applied) on its network `topo` (and `folded`, the torus a folded
+// array runs its algorithm on: fold_of(c)), if anything; else `out` holds the run resolved (its
+// sources placed, the torus a folded array runs on, its task and algorithm).
 std::optional<std::string> check(const RunConfig& c, const std::shared_ptr<const Topology>& network,
-                                 const std::shared_ptr<const Topology>& fold, ResolvedRun& out) {
+                                 const std::shared_ptr<const Topology>& folded, ResolvedRun& out) {
     const Topology* topo = network.get();
     const TaskInfo* task = find_task(c.task);
     if (!task) return "unknown task '" + c.task + "': accepted tasks are " + task_names();
@@ -714,11 +712,8 @@ std::optional<std::string> check(const RunConfig& c, const std::shared_ptr<const
                c.task + "/" + c.algorithm +
                " splits each packet into d mini-packets of packet_flits/d flits (accepted: " + std::to_string(c.dim) + ", " +
                std::to_string(2 * c.dim) + ", ... up to " + std::to_string(kMaxPacketFlits / c.dim * c.dim) + ")";
-    // Folded, the packets are split as on the torus the algorithm runs on.
-    const std::shared_ptr<const Topology> folded =
-        !c.torus_on_array ? nullptr
-        : fold            ? fold
-               : std::shared_ptr<const Topology>(make_topology(find_topology_type(c.topology)->fold_onto, c.dim, c.radix));
+    // Folded, the packets are split as on the torus the algorithm runs on (validate_fold() has refused a
+    // fold fold_of() cannot build).
     if (auto e = parts_problem(c.packet_flits, entry, c.task + "/" + c.algorithm, folded ? *folded : *topo)) return e;
     if (auto e = range_problem("sbt-rotation", c.sbt_rotation, c)) return e;
     if (auto e = validate_dynamic(c, *task, *topo)) return e;
@@ -773,11 +768,6 @@ std::optional<std::string> check(const RunConfig& c, const std::shared_ptr<const
 bool forwarding_left_to_default(const RunConfig& c, TaskKind kind) {
     return c.buffering == Buffering::input && !c.uses_rtl() && !c.knob_given("forwarding") &&
            !c.knob_given("network-interface") && kind != TaskKind::traffic;
-}
-
-std::optional<std::string> memory_problem(const RunConfig& c) {
-    if (topology_problem(c.topology, c.dim, c.radix)) return std::nullopt;  // (validate() says what is wrong)
-    return memory_problem(c, *make_topology(c.topology, c.dim, c.radix));
 }
 
 std::optional<std::string> memory_problem(const RunConfig& c, const Topology& network) {

@@ -37,8 +37,7 @@ std::optional<std::string> validate(const RunConfig& c);
 bool forwarding_left_to_default(const RunConfig& c, TaskKind kind);
 // Whether a resolved configuration's memory estimate fits its --memory-limit (or the memory available):
 // the line that says it does not, or nothing. resolve_or_problem() asks it last.
-std::optional<std::string> memory_problem(const RunConfig& c);
-std::optional<std::string> memory_problem(const RunConfig& c, const Topology& network);  // (c's network, built)
+std::optional<std::string> memory_problem(const RunConfig& c, const Topology& network);
 // The one statement of each whole-number option's range: "--OPTION V is out of range: accepted ...",
 // or nothing if V is in it. The command line asks it for a value its field cannot hold (negative, too
 // large); validate() for the rest. OPTION: packet-flits, token-flits, queue-depth, sbt-rotation, k,

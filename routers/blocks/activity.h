@@ -64,10 +64,9 @@ struct RouterActivity : ActivityCounts {
         // flit; per input x cause, the cycles its virtual channels stalled before that.
         std::vector<Stall> stall_cause;
         std::vector<uint64_t> stall_since, moved_at, stalls;
-        // The ideal router, per output queue: the copies queued (not yet on the link), since when, and
-        // the packet on its link (when it started, its flits; none: ~0); per queue x cause, the cycles
-        // it stalled before that (stalls).
-        std::vector<uint32_t> queued;
+        // The ideal router, per output queue: since when it waits as it does (its copies not yet on the
+        // link are its occupancy), and the packet on its link (when it started, its flits; none: ~0);
+        // per queue x cause, the cycles it stalled before that (stalls).
         std::vector<uint64_t> queued_since, sending_since;
         std::vector<unsigned> sending_flits;
 
@@ -85,8 +84,11 @@ struct RouterActivity : ActivityCounts {
         // What output queue q waits for now: the link if it carries a packet, else the schedule (none:
         // nothing queued).
         Stall queue_cause(unsigned q) const {
-            return queued[q] == 0 ? Stall::none : sending_since[q] != ~uint64_t{0} ? Stall::link : Stall::schedule;
+            return occupancy[q] == 0 ? Stall::none : sending_since[q] != ~uint64_t{0} ? Stall::link : Stall::schedule;
         }
+        // The buffers stall_cycles() answers for: the inputs (their virtual channels), or the ideal
+        // router's output queues.
+        unsigned stalling_buffers() const { return vcs ? inputs : static_cast<unsigned>(occupancy.size()); }
         // Input p's virtual channels' (the ideal router: output queue p's) stall cycles by cause (Stall
         // minus one), over cycles [0, end).
         std::array<uint64_t, kStallCauses> stall_cycles(unsigned p, uint64_t end) const {
@@ -134,7 +136,6 @@ struct RouterActivity : ActivityCounts {
         d.occupied_since.assign(buffers, 0);
         d.occupancy_cycles.assign(buffers, std::vector<uint64_t>(d.capacity + 1, 0));
         if (vcs == 0) {  // (no input buffers: the output queues' stalls)
-            d.queued.assign(buffers, 0);
             d.queued_since.assign(buffers, 0);
             d.sending_since.assign(buffers, ~uint64_t{0});
             d.sending_flits.assign(buffers, 0);
@@ -171,9 +172,8 @@ struct RouterActivity : ActivityCounts {
         if (!detail) return;
         detail->writes[q] += flits;
         detail->crossings[static_cast<size_t>(input) * detail->outputs + q] += flits;
-        occupy(q, detail->occupancy[q] + flits, cycle);
         queue_changes(q, cycle);
-        ++detail->queued[q];
+        occupy(q, detail->occupancy[q] + flits, cycle);
     }
     // The ideal router: a packet of `flits` flits delivered to the node from crossbar input `input` (the
     // breakdown prices its way through the crossbar; the totals count it as node flits only).
@@ -190,10 +190,9 @@ struct RouterActivity : ActivityCounts {
             return;
         }
         detail->reads[q] += flits;
+        queue_changes(q, cycle);
         occupy(q, detail->occupancy[q] - flits, cycle);
         for (unsigned i = 0; i < flits; ++i) link_flit(q, flit(i));
-        queue_changes(q, cycle);
-        --detail->queued[q];
         detail->sending_since[q] = cycle, detail->sending_flits[q] = flits;
     }
     // The ideal router: the packet on output queue q's link has left it whole at `cycle` (its last flit
