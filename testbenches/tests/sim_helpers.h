@@ -111,6 +111,20 @@ inline void expect_clean_run(const Outcome& o, const cubecast::RunConfig& c) {
     expect_each_message_reaches_once(o.rows, c.dim);
 }
 
+// A --stats file's rows (comments and the column names left out), each split at its commas.
+inline std::vector<std::vector<std::string>> stats_rows(const std::string& path) {
+    std::vector<std::vector<std::string>> rows;
+    std::ifstream in(path);
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty() || line[0] == '#' || line.rfind("kind,", 0) == 0) continue;
+        std::vector<std::string> f;
+        std::stringstream s(line + ",");  // (a last empty field too)
+        for (std::string x; std::getline(s, x, ',');) f.push_back(x);
+        rows.push_back(f);
+    }
+    return rows;
+}
+
 // A schedule's queue steps (its registry entry's queue_steps: the slot boundaries at which each copy
 // joins a node's output queue on a port and leaves it) against the trace of an ideal-router run: a copy
 // joins as its packet arrives at the node (the end of the row that brought it; cycle 0 at its origin)
@@ -120,12 +134,13 @@ inline void expect_clean_run(const Outcome& o, const cubecast::RunConfig& c) {
 // is the run's max_queue_occupancy.
 inline void expect_queue_steps_in_trace(const Outcome& o, const std::vector<cubecast::QueueSteps>& steps, uint64_t nodes,
                                         uint64_t slot_cycles, const std::function<unsigned(uint32_t, uint32_t)>& port_of) {
-    const auto arrived = arrivals_by_node(o.rows);
+    const std::vector<uint64_t> joined = queue_join_cycles(o.rows);
     using Counts = std::map<uint64_t, std::pair<uint32_t, uint32_t>>;  // cycle -> (joins, leaves)
     std::map<std::pair<uint32_t, unsigned>, Counts> seen;              // (node, port)
-    for (const TraceRow& r : o.rows) {
+    for (size_t i = 0; i < o.rows.size(); ++i) {
+        const TraceRow& r = o.rows[i];
         Counts& queue = seen[{r.src, port_of(r.src, r.dst)}];
-        ++queue[r.origin == r.src ? 0 : arrived.at(r.src).at(r.origin)].first;
+        ++queue[joined[i]].first;
         ++queue[r.start].second;
     }
     ASSERT_EQ(seen.size(), nodes * steps.size());

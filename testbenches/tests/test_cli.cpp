@@ -1490,20 +1490,6 @@ TEST(CommandLine, PowerAndStatsCountWhatTheBlocksDid) {
                          "accepted without --router rtl or --rtl-nodes");
 }
 
-// A --stats file's rows (comments and the column names left out), each split at its commas.
-std::vector<std::vector<std::string>> stats_rows(const std::string& path) {
-    std::vector<std::vector<std::string>> rows;
-    std::ifstream in(path);
-    for (std::string line; std::getline(in, line);) {
-        if (line.empty() || line[0] == '#' || line.rfind("kind,", 0) == 0) continue;
-        std::vector<std::string> f;
-        std::stringstream s(line + ",");  // (a last empty field too)
-        for (std::string x; std::getline(s, x, ',');) f.push_back(x);
-        rows.push_back(f);
-    }
-    return rows;
-}
-
 // The statistics say how full each input's buffers were over the run and why its virtual channels
 // waited. Held to: every input's occupancy histogram covers the run's cycles; its mean is the
 // histogram's; a router's rows add up to its inputs' and all to the JSON's stall totals; a cause that
@@ -1721,13 +1707,11 @@ TEST(CommandLine, TheIdealRouterIsPricedByItsOutputQueues) {
     // logic places them all) to the start of its own transmission, its 4 flits all that time, so the
     // queues' flit-cycles are the sum of 4 x (start - arrival) over the trace's rows.
     const std::vector<TraceRow> rows = read_trace(trace);
-    std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>, uint64_t> arrival;  // (node, origin, msg, part)
-    for (const TraceRow& r : rows) EXPECT_TRUE(arrival.emplace(std::make_tuple(r.dst, r.origin, r.msg, r.part), r.end).second);
+    const std::vector<uint64_t> joined = queue_join_cycles(rows);
     uint64_t waited = 0;
-    for (const TraceRow& r : rows) {
-        const uint64_t from = r.src == r.origin ? 0 : arrival.at(std::make_tuple(r.src, r.origin, r.msg, r.part));
-        ASSERT_GE(r.start, from);
-        waited += 4 * (r.start - from);
+    for (size_t i = 0; i < rows.size(); ++i) {
+        ASSERT_GE(rows[i].start, joined[i]);
+        waited += 4 * (rows[i].start - joined[i]);
     }
     EXPECT_EQ(static_cast<uint64_t>(flit_cycles), waited);
     std::remove(trace.c_str());
@@ -1788,17 +1772,16 @@ TEST(CommandLine, IdealRouterQueuesStallForTheScheduleTheLinkOrCredit) {
         const auto j = nlohmann::json::parse(run.out);
         const uint64_t cycles = j["simulated_cycles"];
         const std::vector<TraceRow> rows = read_trace(trace);
-        // When each node received each packet: (node, origin, msg, part, dest) -> cycle.
-        std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, int64_t>, uint64_t> arrived;
-        for (const TraceRow& r : rows) arrived[{r.dst, r.origin, r.msg, r.part, r.dest}] = r.end;
+        const std::vector<uint64_t> joined = queue_join_cycles(rows);
         std::map<std::pair<uint32_t, unsigned>, std::vector<int64_t>> held, busy;  // per queue: a count per cycle
         std::map<std::pair<uint32_t, unsigned>, uint64_t> beyond;
-        for (const TraceRow& r : rows) {
+        for (size_t i = 0; i < rows.size(); ++i) {
+            const TraceRow& r = rows[i];
             const std::pair<uint32_t, unsigned> queue{r.src, static_cast<unsigned>(__builtin_ctz(r.src ^ r.dst))};
             std::vector<int64_t>& h = held[queue];
             std::vector<int64_t>& b = busy[queue];
             h.resize(cycles + 1, 0), b.resize(cycles + 1, 0);
-            ++h[r.origin == r.src ? 0 : arrived.at({r.src, r.origin, r.msg, r.part, r.dest})], --h[r.start];
+            ++h[joined[i]], --h[r.start];
             ++b[r.start], --b[r.end];
             ASSERT_GE(r.end - r.start, flits);
             beyond[queue] += r.end - r.start - flits;

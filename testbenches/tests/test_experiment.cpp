@@ -435,15 +435,11 @@ TEST(LinkMap, EachLinkSitsAtItsNodeOnItsPortsPanel) {
         c.stats_path = temp_path("link-map.csv");
         const cubecast::IsolatedResult run = cubecast::simulate_isolated(c);
         ASSERT_EQ(run.result.status, cubecast::RunStatus::ok);
-        // The link rows, read here: kind,node,port,...,utilisation (the 15th column).
+        // The link rows: kind,node,port,...,utilisation (the 15th column).
         std::map<std::pair<uint32_t, unsigned>, double> links;
-        std::ifstream in(c.stats_path);
-        for (std::string line; std::getline(in, line);) {
-            if (line.rfind("link,", 0) != 0) continue;
-            std::vector<std::string> f;
-            std::stringstream row(line);
-            for (std::string x; std::getline(row, x, ',');) f.push_back(x);
-            ASSERT_GE(f.size(), 15u) << line;
+        for (const auto& f : stats_rows(c.stats_path)) {
+            if (f[0] != "link") continue;
+            ASSERT_GE(f.size(), 15u);
             links[{static_cast<uint32_t>(std::stoul(f[1])), static_cast<unsigned>(std::stoul(f[2]))}] = std::stod(f[14]);
         }
         ASSERT_FALSE(links.empty());

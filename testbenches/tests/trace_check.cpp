@@ -136,6 +136,18 @@ std::string port_model_violation(const std::vector<TraceRow>& rows, const std::s
     return "";
 }
 
+std::vector<uint64_t> queue_join_cycles(const std::vector<TraceRow>& rows) {
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t, int64_t>, uint64_t> arrived;  // (node, packet)
+    for (const TraceRow& r : rows)
+        EXPECT_TRUE(arrived.emplace(std::make_tuple(r.dst, r.origin, r.msg, r.part, r.dest), r.end).second)
+            << "node " << r.dst << " received origin " << r.origin << " msg " << r.msg << " part " << r.part << " twice";
+    std::vector<uint64_t> joined;
+    joined.reserve(rows.size());
+    for (const TraceRow& r : rows)
+        joined.push_back(r.src == r.origin ? 0 : arrived.at(std::make_tuple(r.src, r.origin, r.msg, r.part, r.dest)));
+    return joined;
+}
+
 std::map<uint32_t, std::map<uint32_t, uint64_t>> arrivals_by_node(const std::vector<TraceRow>& rows) {
     std::map<uint32_t, std::map<uint32_t, uint64_t>> at;
     for (const TraceRow& r : rows) at[r.dst][r.origin] = r.end;

@@ -49,3 +49,8 @@ std::string port_model_violation(const std::vector<TraceRow>& rows, const std::s
 
 // For successive broadcasts: the cycle each node received each origin's packet.
 std::map<uint32_t, std::map<uint32_t, uint64_t>> arrivals_by_node(const std::vector<TraceRow>& rows);
+// On a store-and-forward router whose logic places a packet's copies as it arrives (the ideal router):
+// for each row, the cycle its copy joined its sender's output queue, which is when the packet (origin,
+// msg, part, dest) was whole at the sender: the end of the row that brought it there, or cycle 0 at its
+// origin. Fails the current test if a packet reaches a node twice.
+std::vector<uint64_t> queue_join_cycles(const std::vector<TraceRow>& rows);
