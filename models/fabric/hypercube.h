@@ -9,7 +9,7 @@
 
 namespace cubecast {
 
-constexpr unsigned kMaxDim = 16;
+constexpr unsigned kMaxDim = 20;  // 2^20 nodes: the widest header layout's ids (packet.h)
 
 class Hypercube final : public Topology {
 public:

@@ -3,8 +3,10 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <systemc>
+#include <vector>
 
 #include "models/fabric/signal_bus.h"
 
@@ -33,17 +35,32 @@ private:
     std::string prefix_;
 };
 
+// A link: its ends and its entry in the buses, which the routers, the link monitor and the waves read
+// and write. A router with pins (the Verilated ones) binds them to the link's signals, made on its
+// first request: the rest of a network's links carry 32 bytes each (a million-node network has 2e7).
 struct LinkSignals {
     uint32_t src = 0, dst = 0;
-    unsigned port = 0;  // the sender's port (= link type - 1)
-    BusSignal<bool> valid;
-    BusSignal<bool> ready;
-    BusSignal<uint64_t> flit;
-    LinkBuses* buses;  // for the virtual-channel and credit buses, if any (entry `index`)
-    size_t index;
+    uint32_t port = 0;   // the sender's port (= link type - 1)
+    uint32_t index = 0;  // its entry in the buses
+    LinkBuses* buses;    // valid, ready, flit, and the virtual-channel and credit buses, if any
     // Link number `index` of the network.
     LinkSignals(uint32_t s, uint32_t d, unsigned p, LinkBuses& b, size_t i)
-        : src(s), dst(d), port(p), valid(b.valid, i), ready(b.ready, i), flit(b.flit, i), buses(&b), index(i) {}
+        : src(s), dst(d), port(p), index(static_cast<uint32_t>(i)), buses(&b) {}
+    struct Pins {
+        explicit Pins(LinkBuses& b, size_t i) : valid(b.valid, i), ready(b.ready, i), flit(b.flit, i) {}
+        BusSignal<bool> valid, ready;
+        BusSignal<uint64_t> flit;
+    };
+    Pins& pins() {
+        if (!pins_) pins_ = std::make_unique<Pins>(*buses, index);
+        return *pins_;
+    }
+
+private:
+    std::unique_ptr<Pins> pins_;
 };
+
+// A network's links, entry src * ports + port (none where the port has no link: an array's edge).
+using NetworkLinks = std::vector<std::optional<LinkSignals>>;
 
 }  // namespace cubecast

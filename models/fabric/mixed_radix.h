@@ -7,17 +7,19 @@
 
 namespace cubecast {
 
-constexpr uint32_t kMaxRadixNodes = uint32_t{1} << 16;
+// As many nodes as the hypercube's largest (2^20; packet.h's HeaderLayout gives their ids 20 bits).
+constexpr uint32_t kMaxRadixNodes = uint32_t{1} << 20;
+constexpr unsigned kMaxRadixDim = 20;
 
 class MixedRadix {
 public:
-    // p^d nodes (d <= 16), at most 2^16: else std::invalid_argument naming the network.
+    // p^d nodes (d <= 20), at most 2^20: else std::invalid_argument naming the network.
     MixedRadix(unsigned dim, unsigned radix, const std::string& network) : radix_(radix), radix_reciprocal_(reciprocal(radix)) {
         for (unsigned i = 0; i < dim; ++i) {
             weight_[i] = nodes_;
             weight_reciprocal_[i] = reciprocal(nodes_);
             if (uint64_t{nodes_} * radix > kMaxRadixNodes)
-                throw std::invalid_argument("a " + network + " has at most 2^16 nodes");
+                throw std::invalid_argument("a " + network + " has at most 2^20 nodes");
             nodes_ *= radix;
         }
         weight_[dim] = nodes_;
@@ -33,16 +35,17 @@ public:
     }
 
 private:
-    // Division of a node id (below 2^16) by d <= 2^16 as a multiply: with m = ceil(2^32 / d),
-    // n * m / 2^32 exceeds n / d by less than n / 2^32 < 1 / d, too little to reach the next
-    // integer, so its floor is the quotient (routing asks for digits every hop).
-    static uint64_t reciprocal(uint32_t d) { return ((uint64_t{1} << 32) + d - 1) / d; }
-    static uint32_t divide(uint32_t n, uint64_t m) { return static_cast<uint32_t>((n * m) >> 32); }
+    // Division of a node id n <= 2^20 by d <= 2^20 as a multiply: with m = ceil(2^42 / d) = 2^42 / d + e
+    // (e < 1), n * m / 2^42 exceeds n / d by n e / 2^42 < 2^20 / 2^42 < 1 / d, too little to reach the
+    // next integer, so its floor is the quotient (routing asks for digits every hop); n * m < 2^63.
+    static constexpr unsigned kShift = 42;
+    static uint64_t reciprocal(uint32_t d) { return ((uint64_t{1} << kShift) + d - 1) / d; }
+    static uint32_t divide(uint32_t n, uint64_t m) { return static_cast<uint32_t>((n * m) >> kShift); }
     unsigned radix_;
     uint64_t radix_reciprocal_;
     uint32_t nodes_ = 1;
-    uint32_t weight_[17];             // p^i
-    uint64_t weight_reciprocal_[17];  // ceil(2^32 / p^i), set with weight_ up to p^d
+    uint32_t weight_[kMaxRadixDim + 1];             // p^i
+    uint64_t weight_reciprocal_[kMaxRadixDim + 1];  // ceil(2^42 / p^i), set with weight_ up to p^d
 };
 
 }  // namespace cubecast

@@ -23,25 +23,33 @@ bool Header::operator==(const Header& o) const {
            tag == o.tag;
 }
 
-uint64_t encode_header(const Header& h) {
+HeaderLayout HeaderLayout::for_nodes(uint64_t nodes) {
+    HeaderLayout layout;
+    while (layout.id_bits < kWidestIdBits && nodes > (uint64_t{1} << layout.id_bits)) ++layout.id_bits;
+    return layout;
+}
+
+uint64_t encode_header(const Header& h, HeaderLayout layout) {
+    const uint64_t id_mask = layout.max_node_id();
     uint64_t b = 0;
-    b |= uint64_t{h.origin & 0xffff};
-    b |= uint64_t{h.dest & 0xffff} << 16;
-    b |= uint64_t{h.broadcast ? 1u : 0u} << 32;
-    b |= uint64_t{h.msg & kMaxMsg} << 33;
-    b |= uint64_t{h.part & 0xfu} << 45;
+    b |= uint64_t{h.origin} & id_mask;
+    b |= (uint64_t{h.dest} & id_mask) << layout.id_bits;
+    b |= uint64_t{h.broadcast ? 1u : 0u} << (2 * layout.id_bits);
+    b |= uint64_t{h.msg & layout.max_msg()} << layout.msg_shift();
+    b |= uint64_t{h.part & layout.max_part()} << layout.part_shift();
     b |= uint64_t{static_cast<unsigned>(h.kind) & 1u} << 49;
     b |= uint64_t{h.tag} << 50;
     return b | (check_bits(b) << 58);
 }
 
-bool decode_header(uint64_t flit, Header& h) {
+bool decode_header(uint64_t flit, Header& h, HeaderLayout layout) {
     const uint64_t b = flit & kBodyMask;
-    h.origin = static_cast<uint32_t>(b & 0xffff);
-    h.dest = static_cast<uint32_t>((b >> 16) & 0xffff);
-    h.broadcast = ((b >> 32) & 1) != 0;
-    h.msg = static_cast<uint32_t>((b >> 33) & kMaxMsg);
-    h.part = static_cast<uint8_t>((b >> 45) & 0xf);
+    const uint64_t id_mask = layout.max_node_id();
+    h.origin = static_cast<uint32_t>(b & id_mask);
+    h.dest = static_cast<uint32_t>((b >> layout.id_bits) & id_mask);
+    h.broadcast = ((b >> (2 * layout.id_bits)) & 1) != 0;
+    h.msg = static_cast<uint32_t>((b >> layout.msg_shift()) & layout.max_msg());
+    h.part = static_cast<uint8_t>((b >> layout.part_shift()) & layout.max_part());
     h.kind = static_cast<Kind>((b >> 49) & 1);
     h.tag = static_cast<uint8_t>((b >> 50) & 0xff);
     return (flit >> 58) == check_bits(b);
@@ -80,7 +88,7 @@ const char* kind_name(Kind k) { return k == Kind::data ? "data" : "ctrl"; }
 Packet make_packet(const Header& h, const PacketFormat& format) {
     Packet p;
     p.header = h;
-    p.header_flit = encode_header(h);
+    p.header_flit = format.encode(h);
     p.header_flits = static_cast<uint8_t>(format.header_flits());
     for (unsigned i = p.header_flits; i < format.length(h); ++i) p.payload.push_back(payload_word(h, i) & format.flit_mask());
     return p;
@@ -88,7 +96,7 @@ Packet make_packet(const Header& h, const PacketFormat& format) {
 
 bool payload_intact(const Packet& p, const PacketFormat& format) {
     Header decoded;
-    if (!decode_header(p.header_flit, decoded) || !(decoded == p.header)) return false;
+    if (!format.decode(p.header_flit, decoded) || !(decoded == p.header)) return false;
     const unsigned expected = format.length(p.header);
     if (p.header_flits != format.header_flits() || p.length() != expected) return false;
     for (unsigned i = p.header_flits; i < expected; ++i)

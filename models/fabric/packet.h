@@ -2,15 +2,22 @@
 // of a packet is its header) or, with the input-buffered router, of 32 (the header takes the first two
 // flits, its low half first, and each payload flit carries a 32-bit word); a data packet has
 // packet_flits flits in all (the rest carry payload words), a control token has one (two with 32-bit
-// flits). The header layout is fixed by kMaxDim, so the same pin-level interface
-// serves every dimension (and the Verilog router of a later issue).
+// flits). Up to 2^16 nodes the header layout is one for every network, so the same pin-level
+// interface serves every size (and the Verilog routers, built for it):
 //
 //   bits  0..15  origin           bits 33..44  msg (message index at its origin)
 //   bits 16..31  dest             bits 45..48  part (mini-packet index, 0 if unsplit)
 //   bit  32      broadcast flag   bit  49      kind (0 data, 1 ctrl)
 //   bits 50..57  tag (algorithm-defined: tree id, phase, class...)
 //   bits 58..63  check (6-bit fold of bits 0..57, so a corrupted header is caught)
+//
+// A larger network needs W = ceil(log2 N) bits (17..20) for origin and dest. Kind, tag and check
+// stay where they are (a router reads a packet's kind and length there without decoding it); the
+// 2(W - 16) bits the ids gain come out of part first, then msg (HeaderLayout): origin at 0, dest at
+// W, the broadcast flag at 2W, msg and part after it up to bit 48. At 2^20 nodes msg has 8 bits
+// and part none.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -18,6 +25,29 @@
 namespace cubecast {
 
 enum class Kind : uint8_t { data = 0, ctrl = 1 };
+
+// Where origin, dest, msg and part sit in a network of `nodes` nodes (the comment above). What a
+// run's packets may carry depends on it: max_msg(), max_part() and max_token_value().
+struct HeaderLayout {
+    static constexpr unsigned kNarrowIdBits = 16, kWidestIdBits = 20;
+    uint8_t id_bits = kNarrowIdBits;
+    static HeaderLayout for_nodes(uint64_t nodes);
+    unsigned grown() const { return 2u * (id_bits - kNarrowIdBits); }  // bits the two ids take beyond 16 each
+    unsigned part_bits() const { return grown() >= 4 ? 0u : 4u - grown(); }
+    unsigned msg_bits() const { return 12u - (grown() > 4 ? grown() - 4 : 0u); }
+    unsigned msg_shift() const { return 2u * id_bits + 1; }
+    unsigned part_shift() const { return msg_shift() + msg_bits(); }
+    uint32_t max_msg() const { return (1u << msg_bits()) - 1; }
+    unsigned max_part() const { return (1u << part_bits()) - 1; }
+    uint64_t max_node_id() const { return (uint64_t{1} << id_bits) - 1; }
+    // A control token's value: the low 16 bits in dest, the next 12 in msg, the last 4 in part
+    // (make_token); what the layout keeps of each.
+    uint64_t max_token_value() const {
+        return (uint64_t{1} << (16 + std::min(12u, msg_bits()) + (msg_bits() < 12 ? 0u : std::min(4u, part_bits())))) - 1;
+    }
+    bool narrow() const { return id_bits == kNarrowIdBits; }
+    bool operator==(const HeaderLayout& o) const { return id_bits == o.id_bits; }
+};
 
 struct Header {
     uint32_t origin = 0;
@@ -44,11 +74,13 @@ constexpr uint32_t kMaxMsg = (1u << 12) - 1;
 constexpr unsigned kMaxPart = 15;
 constexpr unsigned kMaxPacketFlits = 64;
 
-uint64_t encode_header(const Header& h);
+// (fields wider than the layout keeps are cut to it: a run's configuration is checked against its
+// layout before it starts)
+uint64_t encode_header(const Header& h, HeaderLayout layout);
 // A header flit's kind (bit 49), without decoding the rest.
 inline Kind flit_kind(uint64_t header_flit) { return static_cast<Kind>((header_flit >> 49) & 1u); }
 // Returns false if the check bits do not match (a corrupted header).
-bool decode_header(uint64_t flit, Header& out);
+bool decode_header(uint64_t flit, Header& out, HeaderLayout layout);
 // Payload word `index` (1..packet_flits-1) of a data packet: a function of the header only, so the
 // receiving node can verify what arrived.
 uint64_t payload_word(const Header& h, unsigned index);
@@ -77,6 +109,9 @@ struct PacketFormat {
     unsigned token;
     bool sized = false;
     unsigned flit_bits = 64;  // 64, or 32: the header is two flits, a payload flit a word's low 32 bits
+    HeaderLayout layout;      // the network's header layout (HeaderLayout::for_nodes)
+    uint64_t encode(const Header& h) const { return encode_header(h, layout); }
+    bool decode(uint64_t flit, Header& out) const { return decode_header(flit, out, layout); }
     unsigned header_flits() const { return header_flits_for(flit_bits); }
     // A packet's header flit from its first flit and the last of its header's (the same flit at 64 bits).
     uint64_t whole_header(uint64_t first, uint64_t last) const { return header_flits() == 1 ? last : join_header(first, last); }

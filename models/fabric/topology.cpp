@@ -26,17 +26,20 @@ std::optional<std::string> hypercube_problem(long long dim, long long radix) {
     return std::nullopt;
 }
 
-// p^d nodes, at most 2^16, for the topologies with a radix.
+// p^d nodes, at most 2^20, for the topologies with a radix.
 std::optional<std::string> radix_problem(const std::string& name, long long dim, long long radix, long long least_radix) {
+    const std::string most = str(kMaxMeshNodes);
     if (radix == 0) return "--topology " + name + " needs --radix p (p >= " + str(least_radix) + ": p^d nodes)";
-    if (radix < least_radix || radix > 65536)
-        return "--radix " + str(radix) + " is out of range: the " + name + " accepts " + str(least_radix) +
-               "..65536 with p^d <= 65536";
-    if (dim < 1 || dim > 16) return "--dim " + str(dim) + " is out of range: the " + name + " accepts 1..16 with p^d <= 65536";
+    if (radix < least_radix || radix > kMaxMeshNodes)
+        return "--radix " + str(radix) + " is out of range: the " + name + " accepts " + str(least_radix) + ".." + most +
+               " with p^d <= " + most;
+    if (dim < 1 || dim > kMaxRadixDim)
+        return "--dim " + str(dim) + " is out of range: the " + name + " accepts 1.." + str(kMaxRadixDim) +
+               " with p^d <= " + most;
     long double n = 1;
     for (long long i = 0; i < dim; ++i) n *= static_cast<long double>(radix);
     if (n > kMaxMeshNodes)
-        return "the " + name + " " + str(radix) + "^" + str(dim) + " has more than 65536 nodes: accepted p^d <= 65536";
+        return "the " + name + " " + str(radix) + "^" + str(dim) + " has more than " + most + " nodes: accepted p^d <= " + most;
     return std::nullopt;
 }
 
@@ -44,7 +47,8 @@ std::optional<std::string> torus_problem(long long dim, long long radix) {
     if (radix == 2)  // see mesh.h: the papers' ring has one link per neighbour pair
         return std::string(
             "--radix 2 on the torus: a 2-node ring is one link, so the radix-2 torus is the radix-2 array "
-            "(the d-cube): accepted --topology torus with --radix 3..65536, or --topology array --radix 2");
+            "(the d-cube): accepted --topology torus with --radix 3.." +
+            str(kMaxMeshNodes) + ", or --topology array --radix 2");
     return radix_problem("torus", dim, radix, 3);
 }
 

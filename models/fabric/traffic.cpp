@@ -246,7 +246,7 @@ Header TrafficLedger::next_header(uint32_t src, uint32_t dst, unsigned flits) co
     Header h;
     h.origin = src;
     h.dest = dst;
-    h.msg = seq_[src] & kMaxMsg;
+    h.msg = seq_[src] & HeaderLayout::for_nodes(topology_.nodes()).max_msg();
     h.tag = static_cast<uint8_t>(flits - 1);  // the length, for the links and routers (PacketFormat::sized)
     return h;
 }

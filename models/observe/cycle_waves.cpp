@@ -48,7 +48,7 @@ std::string CycleWaves::port_prefix(const Topology& topology, uint32_t node, uns
 
 std::string CycleWaves::gtkw_path_for(const std::string& vcd_path) { return wave_stem(vcd_path) + ".gtkw"; }
 
-CycleWaves::CycleWaves(const std::string& path, const Topology& topology, const std::vector<std::unique_ptr<LinkSignals>>& links,
+CycleWaves::CycleWaves(const std::string& path, const Topology& topology, const NetworkLinks& links,
                        const std::vector<std::unique_ptr<RouterBase>>& routers)
     : path_(path), stem_(wave_stem(path)), fst_(has_extension(path, ".fst")), topology_(topology) {
     file_ = sc_create_vcd_trace_file(scratch_.path("waves").c_str());  // (SystemC adds the .vcd)
@@ -59,26 +59,27 @@ CycleWaves::CycleWaves(const std::string& path, const Topology& topology, const 
     for (const auto& r : routers) r->enable_wave_values();
     for (const auto& l : links)
         if (l) virtual_channels_ = l->buses->vc != nullptr;
-    for_each_wave_signal(topology, virtual_channels_,
-                         [&](uint32_t i, int port, const std::string& scope, const WaveSignalInfo& s) {
-                             const RouterBase& r = *routers[i];
-                             const unsigned p = port < 0 ? 0 : static_cast<unsigned>(port);
-                             const std::string name = scope + "." + s.name;
-                             const LinkSignals* l = port < 0 ? nullptr : links[size_t{i} * topology.ports() + p].get();
-                             switch (s.kind) {
-                                 case WaveSignal::delivered: return sc_trace(file_, r.wave_delivered(), name);
-                                 case WaveSignal::held: return sc_trace(file_, r.wave_held(), name);
-                                 case WaveSignal::out_valid: return sc_trace(file_, l->valid.read(), name);
-                                 case WaveSignal::out_ready: return sc_trace(file_, l->ready.read(), name);
-                                 case WaveSignal::out_flit: return sc_trace(file_, l->flit.read(), name);
-                                 case WaveSignal::tx_origin: return sc_trace(file_, r.wave_tx_origin()[p], name);
-                                 case WaveSignal::tx_msg: return sc_trace(file_, r.wave_tx_msg()[p], name);
-                                 case WaveSignal::tx_dest: return sc_trace(file_, r.wave_tx_dest()[p], name);
-                                 case WaveSignal::queue: return sc_trace(file_, r.wave_queue_occupancy()[p], name);
-                                 case WaveSignal::out_vc: return sc_trace(file_, l->buses->vc->read(l->index), name);
-                                 case WaveSignal::out_credit: return sc_trace(file_, l->buses->credit->read(l->index), name);
-                             }
-                         });
+    for_each_wave_signal(
+        topology, virtual_channels_, [&](uint32_t i, int port, const std::string& scope, const WaveSignalInfo& s) {
+            const RouterBase& r = *routers[i];
+            const unsigned p = port < 0 ? 0 : static_cast<unsigned>(port);
+            const std::string name = scope + "." + s.name;
+            const LinkSignals* l =
+                port < 0 || !links[size_t{i} * topology.ports() + p] ? nullptr : &*links[size_t{i} * topology.ports() + p];
+            switch (s.kind) {
+                case WaveSignal::delivered: return sc_trace(file_, r.wave_delivered(), name);
+                case WaveSignal::held: return sc_trace(file_, r.wave_held(), name);
+                case WaveSignal::out_valid: return sc_trace(file_, l->buses->valid.read(l->index), name);
+                case WaveSignal::out_ready: return sc_trace(file_, l->buses->ready.read(l->index), name);
+                case WaveSignal::out_flit: return sc_trace(file_, l->buses->flit.read(l->index), name);
+                case WaveSignal::tx_origin: return sc_trace(file_, r.wave_tx_origin()[p], name);
+                case WaveSignal::tx_msg: return sc_trace(file_, r.wave_tx_msg()[p], name);
+                case WaveSignal::tx_dest: return sc_trace(file_, r.wave_tx_dest()[p], name);
+                case WaveSignal::queue: return sc_trace(file_, r.wave_queue_occupancy()[p], name);
+                case WaveSignal::out_vc: return sc_trace(file_, l->buses->vc->read(l->index), name);
+                case WaveSignal::out_credit: return sc_trace(file_, l->buses->credit->read(l->index), name);
+            }
+        });
 #if CUBECAST_WITH_RTL
     for (const auto& r : routers)
         if (dynamic_cast<RtlRouter*>(r.get()) || dynamic_cast<RtlIbRouter*>(r.get())) {

@@ -56,7 +56,7 @@ class CycleWaves {
 public:
     // Throws std::runtime_error if its temporary folder cannot be made (wave_file.h: the dumps are
     // written there and reach `path`, a .vcd or .fst, when closed).
-    CycleWaves(const std::string& path, const Topology& topology, const std::vector<std::unique_ptr<LinkSignals>>& links,
+    CycleWaves(const std::string& path, const Topology& topology, const NetworkLinks& links,
                const std::vector<std::unique_ptr<RouterBase>>& routers);
     ~CycleWaves();
     // After elaboration: adds the internals of the Verilated routers to <name>_rtl.vcd.

@@ -4,30 +4,20 @@
 
 namespace cubecast {
 
-LinkMonitor::LinkMonitor(sc_core::sc_module_name name, const std::vector<std::unique_ptr<LinkSignals>>& links,
-                         PacketFormat format, TraceWriter* trace, unsigned vcs)
+LinkMonitor::LinkMonitor(sc_core::sc_module_name name, const NetworkLinks& links, PacketFormat format, TraceWriter* trace,
+                         unsigned vcs)
     : sc_module(name), links_(links), trace_(trace), packets_(links.size(), vcs, format) {
     // Entry i of the buses; an absent link (an array's edge) keeps its entry, never valid.
-    static const bool never = false;
-    static const uint64_t none = 0;
-    const LinkSignals* first = nullptr;
     for (size_t i = 0; i < links.size(); ++i) {
-        if (!links[i]) {
-            ready_.push_back(&never);
-            flit_.push_back(&none);
-            continue;
-        }
+        if (!links[i]) continue;
         const LinkSignals& l = *links[i];
-        if (!first) first = &l;
-        if (l.valid.index() != i || &l.valid.bus() != &first->valid.bus())
-            throw std::logic_error("link monitor: link i must be entry i of one valid bus");
-        ready_.push_back(&l.ready.read());
-        flit_.push_back(&l.flit.read());
+        if (!buses_) buses_ = l.buses;
+        if (l.index != i || l.buses != buses_) throw std::logic_error("link monitor: link i must be entry i of one set of buses");
     }
-    if (first && first->buses->vc) vc_ = first->buses->vc.get();
-    if (first) {
-        first->valid.bus().keep_true_bitmap();
-        valid_bits_ = &first->valid.bus().true_bits();
+    if (buses_) {
+        vc_ = buses_->vc.get();
+        buses_->valid.keep_true_bitmap();
+        valid_bits_ = &buses_->valid.true_bits();
     }
     SC_HAS_PROCESS(LinkMonitor);
     SC_METHOD(on_clock);
@@ -48,10 +38,10 @@ void LinkMonitor::on_clock() {
 }
 
 void LinkMonitor::visit(size_t link, uint64_t e) {
-    if (!*ready_[link]) return;
+    if (!buses_->ready.read(link)) return;
     const unsigned vc = vc_ ? vc_->read(link) : 0;
     if (load_) load_->add_flit(link, e - 1);  // (it moved during cycle e - 1)
-    packets_.arrive(link, vc, *flit_[link], e, [&](uint64_t start, uint64_t end, const Header& h, uint64_t) {
+    packets_.arrive(link, vc, buses_->flit.read(link), e, [&](uint64_t start, uint64_t end, const Header& h, uint64_t) {
         if (trace_) trace_->row(start, end, links_[link]->src, links_[link]->dst, h);
     });
 }

@@ -22,8 +22,8 @@ public:
     sc_core::sc_in<bool> rst;
     sc_core::sc_in<bool> load;
 
-    LinkMonitor(sc_core::sc_module_name name, const std::vector<std::unique_ptr<LinkSignals>>& links, PacketFormat format,
-                TraceWriter* trace, unsigned vcs = 1);
+    LinkMonitor(sc_core::sc_module_name name, const NetworkLinks& links, PacketFormat format, TraceWriter* trace,
+                unsigned vcs = 1);
 
     const PacketAssembler& moved() const { return packets_; }  // what crossed the links
     void count_load(LinkLoad* load) { load_ = load; }          // task traffic: per-link flits in the window
@@ -32,12 +32,11 @@ private:
     void on_clock();
     void visit(size_t link, uint64_t edge);  // a link whose valid is high
 
-    const std::vector<std::unique_ptr<LinkSignals>>& links_;
-    // The signals' current values, read through pointers taken once. The valid bus keeps a bitmap of
-    // the links whose valid is high: each edge visits those only (idle links cost one bit).
+    const NetworkLinks& links_;
+    // The links' buses (entry i: link i). The valid bus keeps a bitmap of the links whose valid is
+    // high: each edge visits those only (idle links cost one bit).
+    LinkBuses* buses_ = nullptr;
     const std::vector<uint64_t>* valid_bits_ = nullptr;
-    std::vector<const bool*> ready_;
-    std::vector<const uint64_t*> flit_;
     const SignalBus<uint8_t>* vc_ = nullptr;  // the links' virtual channels, if any
     TraceWriter* trace_;
     LinkLoad* load_ = nullptr;

@@ -13,8 +13,7 @@ namespace cubecast {
 
 class PacketAssembler {
 public:
-    PacketAssembler(size_t links, unsigned vcs, PacketFormat format)
-        : vcs_(vcs), format_(format), flits_in_(links * vcs, 0), state_(links * vcs) {}
+    PacketAssembler(size_t links, unsigned vcs, PacketFormat format) : vcs_(vcs), format_(format), state_(links * vcs) {}
 
     // A flit arrived at cycle `arrives` on link `link`, virtual channel vc. When it completes a packet,
     // done(start, end, header, header_flit) is called.
@@ -23,31 +22,31 @@ public:
         ++flits_;
         const size_t i = link * vcs_ + vc;
         const unsigned header_flits = format_.header_flits();
-        if (flits_in_[i] + 1u < header_flits) {  // a 32-bit header's first flit: its start, its low half
-            state_[i] = InFlight{0, arrives - 1, Header{}, flit};
-            flits_in_[i] = 1;
+        InFlight& s = state_[i];
+        if (s.flits_in + 1u < header_flits) {  // a 32-bit header's first flit: its start, its low half
+            s = InFlight{arrives - 1, flit, 0, 1};
             return;
         }
-        if (flits_in_[i] + 1u == header_flits) {  // the header is in
-            const uint64_t header_flit = format_.whole_header(state_[i].header_flit, flit);
-            const uint64_t start = header_flits == 1 ? arrives - 1 : state_[i].start;
+        if (s.flits_in + 1u == header_flits) {  // the header is in
+            const uint64_t header_flit = format_.whole_header(s.header_flit, flit);
+            const uint64_t start = header_flits == 1 ? arrives - 1 : s.start;
             Header h;
-            if (!decode_header(header_flit, h)) ++corrupt_;
+            if (!format_.decode(header_flit, h)) ++corrupt_;
             const unsigned length = format_.length(h);
             if (h.kind == Kind::data) data_flits_ += header_flits;
             if (length <= header_flits) {
-                flits_in_[i] = 0;
+                s.flits_in = 0;
                 return finish(start, arrives, h, header_flit, done);
             }
-            state_[i] = InFlight{length, start, h, header_flit};
-            flits_in_[i] = static_cast<uint16_t>(header_flits);
+            s = InFlight{start, header_flit, length, header_flits};
             return;
         }
-        const InFlight& s = state_[i];
-        if (s.header.kind == Kind::data) ++data_flits_;
-        if (++flits_in_[i] < s.length) return;
-        flits_in_[i] = 0;
-        finish(s.start, arrives, s.header, s.header_flit, done);
+        if (flit_kind(s.header_flit) == Kind::data) ++data_flits_;
+        if (++s.flits_in < s.length) return;
+        s.flits_in = 0;
+        Header h;
+        format_.decode(s.header_flit, h);  // (as decoded when the header came in, a corrupt one too)
+        finish(s.start, arrives, h, s.header_flit, done);
     }
 
     uint64_t data_transmissions() const { return data_; }
@@ -57,11 +56,13 @@ public:
     uint64_t corrupt_headers() const { return corrupt_; }
 
 private:
+    // Per link and virtual channel: the packet crossing it (24 bytes: a million-node network has 2e7
+    // links), its header decoded again at its tail.
     struct InFlight {
-        unsigned length = 0;
         uint64_t start = 0;
-        Header header;
         uint64_t header_flit = 0;
+        uint32_t length = 0;
+        uint32_t flits_in = 0;  // of its flits seen so far (0: none)
     };
     template <class Done>
     void finish(uint64_t start, uint64_t end, const Header& h, uint64_t header_flit, Done done) {
@@ -71,7 +72,6 @@ private:
 
     unsigned vcs_;
     PacketFormat format_;
-    std::vector<uint16_t> flits_in_;  // per link and virtual channel: flits of the current packet seen so far (0: none)
     std::vector<InFlight> state_;
     uint64_t data_ = 0, ctrl_ = 0, data_flits_ = 0, flits_ = 0, corrupt_ = 0;
 };

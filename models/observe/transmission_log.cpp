@@ -31,7 +31,7 @@ void TransmissionLog::flush_before(uint64_t cycle) {
     while (!waiting_.empty() && waiting_.top().end < cycle) {
         const Row& r = waiting_.top();
         Header h;
-        decode_header(r.header_flit, h);  // (a corrupt header is written as decoded, as the link monitor does)
+        format_.decode(r.header_flit, h);  // (a corrupt header is written as decoded, as the link monitor does)
         trace_->row(r.start, r.end, r.src, r.dst, h);
         waiting_.pop();
     }

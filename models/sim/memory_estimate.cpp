@@ -15,14 +15,26 @@ namespace cubecast {
 
 namespace {
 // Costs measured with peak RSS on this build (Release, 2026), rounded up; docs/performance.md has the runs.
-constexpr double kProcessBytes = 14e6;        // the process with a small network
-constexpr double kRouterBytes = 1200;         // a router, beyond its ports
-constexpr double kPortBytes = 1300;           // a port: links, queues' and units' fixed parts
+constexpr double kProcessBytes = 14e6;  // the process with a small network
+// A router beyond its ports, and a port (its link, its queues' and units' fixed parts): fitted to
+// `run --task snb` on the 16- and 18-cube (the ideal router at the cycle level), the 14- and 16-cube
+// (at the transaction level) and the 10- to 14-cube (the input-buffered router).
+struct RouterCost {
+    double router, port;
+};
+constexpr RouterCost kIdealCycleRouter{2450, 650};  // (its links entries of dense buses, 32 bytes each beside)
+constexpr RouterCost kIdealTlmRouter{4650, 710};
+constexpr RouterCost kInputBufferedRouter{1200, 1300};
+RouterCost router_cost(const RunConfig& c) {
+    if (c.buffering == Buffering::input) return kInputBufferedRouter;
+    return c.level == Level::tlm ? kIdealTlmRouter : kIdealCycleRouter;
+}
 constexpr double kVirtualChannelBytes = 260;  // an input virtual channel, beyond its flits
 constexpr double kFlitSlotBytes = 8;          // a buffered flit's slot
 constexpr double kOwnPacketBytes = 220;       // a packet held from reset (node and interface)
 constexpr double kPayloadWordBytes = 40;      // ... each flit beyond its header
 constexpr double kRequestBytes = 120;         // a request listed in advance (task dynamic)
+constexpr double kTrafficSourceBytes = 2650;  // a node's traffic source (its own random stream: a 64-bit Mersenne Twister)
 constexpr double kStoredPacketBytes = 17;     // a one-flit packet waiting in a queue for its forward (15 to 17 measured)
 
 // What an ideal router's output queue grows to over a schedule's steps, with packets of `flits` flits:
@@ -88,7 +100,8 @@ MemoryEstimate estimate_memory(const RunConfig& c, const Topology& network) {
         os << std::fixed << std::setprecision(0) << x;
         return os.str();
     };
-    items.push_back({n * (kRouterBytes + ports * kPortBytes), count(n) + " routers of " + count(ports) + " ports"});
+    const RouterCost cost = router_cost(c);
+    items.push_back({n * (cost.router + ports * cost.port), count(n) + " routers of " + count(ports) + " ports"});
     if (c.buffering == Buffering::input) {
         const unsigned injection_inputs = c.ib.network_interface == InjectionModel::all_port ? ports : 1;
         const double vcs = n * (ports + injection_inputs) * c.ib.vcs;
@@ -116,6 +129,7 @@ MemoryEstimate estimate_memory(const RunConfig& c, const Topology& network) {
         items.push_back({packets * (kOwnPacketBytes + kPayloadWordBytes * (part_flits - 1.0)),
                          count(packets) + " packets preloaded (" + what + ")"});
     }
+    if (task->kind == TaskKind::traffic) items.push_back({n * kTrafficSourceBytes, count(n) + " traffic sources"});
     if (task->kind == TaskKind::dynamic) {
         const DynamicLoad load = dynamic_load(c);
         const double requests = load.lambda * n * load.horizon * parts;

@@ -77,6 +77,7 @@ Network::Network(sc_module_name name, const ResolvedRun& run)
         PacketFormat f{config_.packet_flits / task_.parts(), config_.token_flits};
         f.sized = task_.kind() == TaskKind::traffic;  // packets of different lengths (the tag is the length)
         f.flit_bits = config_.flit_bits();
+        f.layout = HeaderLayout::for_nodes(topology_->nodes());
         return f;
     }();
     if (task_.kind() == TaskKind::traffic) build_traffic();  // its nodes expect nothing in advance: the ledger counts
@@ -181,7 +182,7 @@ void Network::build_cycle_level(const LogicFactory& make_logic, const PacketForm
     for (uint32_t i = 0; i < n; ++i)
         for (unsigned p = 0; p < ports; ++p)
             if (const auto j = topology_->across(i, p))
-                links_[size_t{i} * ports + p] = std::make_unique<LinkSignals>(i, *j, p, *link_buses_, size_t{i} * ports + p);
+                links_[size_t{i} * ports + p].emplace(i, *j, p, *link_buses_, size_t{i} * ports + p);
 
     RouterConfig rc{config.packet_flits, config.queue_depth, config.port_model, format};
     clock_hub_ = std::make_unique<ClockHub>("clock_hub");

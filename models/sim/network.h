@@ -110,7 +110,7 @@ private:
     std::unique_ptr<PhaseSequencer> phases_;
     std::vector<std::unique_ptr<Node>> nodes_;
     std::unique_ptr<LinkBuses> link_buses_;
-    std::vector<std::unique_ptr<LinkSignals>> links_;  // index src * d + port
+    NetworkLinks links_;  // index src * d + port
     std::vector<std::unique_ptr<RouterBase>> routers_;
     std::unique_ptr<TraceWriter> trace_;
     std::unique_ptr<LinkMonitor> monitor_;

@@ -101,6 +101,26 @@ std::optional<std::string> parts_problem(unsigned packet_flits, const AlgorithmE
            " parts (accepted: " + std::to_string(parts) + ", " + std::to_string(2 * parts) + ", ...)";
 }
 
+// Beyond 2^16 nodes the header's ids are wider and its msg and part fields narrower (packet.h): only
+// the algorithms checked there run, and their packets' parts must be numbered in what part keeps.
+std::optional<std::string> header_problem(const RunConfig& c, const AlgorithmEntry& algo, const Topology& topo) {
+    const HeaderLayout layout = HeaderLayout::for_nodes(topo.nodes());
+    if (layout.narrow()) return std::nullopt;
+    const std::string what = c.task + "/" + c.algorithm, size = std::to_string(topo.nodes());
+    if (!algo.wide_headers) {
+        std::string wide;
+        for (const TaskInfo& t : tasks())
+            for (const AlgorithmEntry* e : algorithms().for_task(t.kind))
+                if (e->wide_headers && e->runs_on(topo)) wide += (wide.empty() ? "" : ", ") + std::string(t.name) + "/" + e->name;
+        return what + " runs on networks of up to " + std::to_string(uint64_t{1} << HeaderLayout::kNarrowIdBits) +
+               " nodes, not on the " + topo.label() + " (" + size + "): accepted there " + (wide.empty() ? "none (yet)" : wide);
+    }
+    if (algo.parts(topo) - 1 > layout.max_part())
+        return what + " numbers " + std::to_string(algo.parts(topo)) + " parts of a packet, and a header on a network of " +
+               size + " nodes numbers " + std::to_string(layout.max_part() + 1) + ": accepted up to 65536 nodes";
+    return std::nullopt;
+}
+
 // Task dynamic's options, and none of them elsewhere.
 std::optional<std::string> validate_dynamic(const RunConfig& c, const TaskInfo& task, const Topology& topo) {
     const bool dynamic = task.kind == TaskKind::dynamic;
@@ -326,6 +346,10 @@ std::optional<std::string> validate_rtl(const RunConfig& c, const Topology& topo
         return "--dim " + std::to_string(c.dim) + (mesh ? " on the " + std::string(topo.name()) : "") +
                " is beyond the RTL build: the " + (ib ? "input-buffered " : "") + "Verilog router has " + std::to_string(ports) +
                " ports" + (mesh ? ", two per dimension" : "") + ", accepted 1.." + std::to_string(mesh ? ports / 2 : ports);
+    if (topo.nodes() > kRtlMaxNodes)
+        return "the " + topo.label() + " has " + std::to_string(topo.nodes()) +
+               " nodes, beyond the Verilog routers' 16-bit node ids: accepted up to " + std::to_string(kRtlMaxNodes) +
+               " nodes with --router rtl (or --rtl-nodes)";
     if (mesh && !(c.task == "traffic" && c.algorithm == "dor"))
         return "the RTL router has no control logic for " + c.task + "/" + c.algorithm + " on the " + topo.name() +
                ": accepted traffic/dor (its collectives' logic is the hypercube's)";
@@ -701,6 +725,7 @@ std::optional<std::string> check(const RunConfig& c, const std::shared_ptr<const
     if (c.known_sources && !entry.ranks_by_prefix)
         return "--known-sources applies to " + algorithms_where([](const AlgorithmEntry& e) { return e.ranks_by_prefix; }) +
                " (ranks known in advance, no prefix), not to " + c.task + "/" + c.algorithm;
+    if (auto e = header_problem(c, entry, folded ? *folded : *topo)) return e;
     if (entry.dim_check)
         if (auto e = entry.dim_check(c.dim)) return e;
     if (entry.fixed_parts && c.packet_flits % entry.fixed_parts != 0)

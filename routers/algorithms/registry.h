@@ -167,6 +167,10 @@ struct AlgorithmEntry {
     // hop ends in the node's memory and each link has its own injection input); in the router, or on
     // one port, contention stretches hops and the schedule misses its phases, so it is refused there.
     bool clock_timed = false;
+    // Checked on networks beyond 2^16 nodes, whose headers give node ids more bits and msg and part
+    // fewer (models/fabric/packet.h's HeaderLayout): what it puts in its headers and tokens fits there.
+    // The others run on networks of up to 2^16 nodes.
+    bool wide_headers = false;
     bool tokens_travel_apart(bool with_prefix, bool known_sources) const {
         return (tokens_apart && !(ranks_by_prefix && known_sources)) || (takes_with_prefix && with_prefix);
     }

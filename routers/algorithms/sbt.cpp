@@ -38,13 +38,19 @@ LogicFactory build(const AlgorithmSetup& s) {
 }  // namespace
 
 void register_sbt(Registry& r) {
-    r.add({TaskKind::snb, "sbt", "003 §1 (spanning binomial tree)", "d",
-           [](const BoundQuery& q) {
-               const unsigned d = q.topology.dim();
-               return Bounds{Slots(d), distance_bound(q.network, {q.root}, 1, "003 §1: the farthest node from the root"),
-                             (uint64_t{1} << d) - 1};
-           },
-           build});
+    AlgorithmEntry snb{TaskKind::snb,
+                       "sbt",
+                       "003 §1 (spanning binomial tree)",
+                       "d",
+                       [](const BoundQuery& q) {
+                           const unsigned d = q.topology.dim();
+                           return Bounds{Slots(d),
+                                         distance_bound(q.network, {q.root}, 1, "003 §1: the farthest node from the root"),
+                                         (uint64_t{1} << d) - 1};
+                       },
+                       build};
+    snb.wide_headers = true;  // (one packet, message 0, no tokens)
+    r.add(snb);
     r.add({TaskKind::mnb, "sbt", "baseline: every node on its own SBT, FIFO queues", "none (baseline)",
            [](const BoundQuery& q) {
                return Bounds{std::nullopt, mnb_lower_bound(q), broadcast_transmissions(q.topology.dim())};

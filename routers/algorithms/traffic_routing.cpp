@@ -88,6 +88,7 @@ void register_traffic_routing(Registry& r) {
         "none (measured: latency and throughput)",
         none,
         [](const AlgorithmSetup&) -> LogicFactory { return [](uint32_t) { return std::make_unique<EcubeLogic>(); }; }};
+    ecube.wide_headers = true;  // (msg counts modulo the layout's; no tokens)
     r.add(ecube);
     AlgorithmEntry dor{TaskKind::traffic,
                        "dor",
@@ -99,6 +100,7 @@ void register_traffic_routing(Registry& r) {
                            return [&topology](uint32_t) { return std::make_unique<DorLogic>(topology, false); };
                        }};
     dor.topologies = {"torus", "array", "flatfly"};
+    dor.wide_headers = true;
     r.add(dor);
     AlgorithmEntry split{TaskKind::traffic,
                          "dor-split",
@@ -110,6 +112,7 @@ void register_traffic_routing(Registry& r) {
                              return [&topology](uint32_t) { return std::make_unique<DorLogic>(topology, false, true); };
                          }};
     split.topologies = {"torus"};
+    split.wide_headers = true;
     r.add(split);
     AlgorithmEntry yx{TaskKind::traffic,
                       "yx",
@@ -121,6 +124,7 @@ void register_traffic_routing(Registry& r) {
                           return [&topology](uint32_t) { return std::make_unique<DorLogic>(topology, true); };
                       }};
     yx.topologies = {"hypercube", "torus", "array", "flatfly"};
+    yx.wide_headers = true;
     r.add(yx);
     AlgorithmEntry adaptive{
         TaskKind::traffic,
@@ -131,6 +135,7 @@ void register_traffic_routing(Registry& r) {
         [](const AlgorithmSetup&) -> LogicFactory { return [](uint32_t) { return std::make_unique<AdaptiveLogic>(); }; }};
     adaptive.topologies = {"hypercube", "torus", "array", "flatfly"};
     adaptive.adaptive_routing = true;
+    adaptive.wide_headers = true;
     r.add(adaptive);
 }
 

@@ -7,7 +7,7 @@ static_assert(sizeof(Packet) + 8 <= 64, "an input unit's per-flit state fits one
 bool InputUnit::accept(uint64_t flit) {
     if (received_ == 0) {
         packet_.header_flit = flit;
-        header_ok_ = decode_header(flit, packet_.header);
+        header_ok_ = decode_header(flit, packet_.header, layout_);
         expected_ = !header_ok_                         ? uint16_t{1}
                     : packet_.header.kind != Kind::data ? token_flits_
                     : sized_                            ? static_cast<uint16_t>(packet_.header.tag + 1u)

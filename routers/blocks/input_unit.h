@@ -18,7 +18,8 @@ public:
     explicit InputUnit(const PacketFormat& format)
         : data_flits_(static_cast<uint8_t>(format.data)),
           token_flits_(static_cast<uint8_t>(format.token)),
-          sized_(format.sized) {}
+          sized_(format.sized),
+          layout_(format.layout) {}
 
     bool holding() const { return complete_; }
     // Some flits of a packet arrived, not yet the last.
@@ -29,7 +30,7 @@ public:
     // The transaction level: a whole packet arrives at once (as if its flits had been accepted).
     void take(uint64_t header_flit, const uint64_t* payload, unsigned length) {
         packet_.header_flit = header_flit;
-        header_ok_ = decode_header(header_flit, packet_.header);
+        header_ok_ = decode_header(header_flit, packet_.header, layout_);
         if (length > 1 || !packet_.payload.empty()) packet_.payload.assign(payload, payload + (length - 1));
         complete_ = true;
     }
@@ -48,6 +49,7 @@ private:
     Packet packet_;
     uint8_t data_flits_, token_flits_;  // at most kMaxPacketFlits (64)
     bool sized_;                        // a data packet's length is in its tag (PacketFormat::sized)
+    HeaderLayout layout_;
     uint16_t received_ = 0;
     uint16_t expected_ = 1;
     bool complete_ = false;

@@ -38,9 +38,9 @@ public:
     // The head of the queue (smallest key; the queue is not empty): its not-before cycle and header.
     uint64_t head_not_before() const { return head_not_before_; }
     uint64_t head_header_flit() const { return headers_.front(); }
-    static Header header_of(uint64_t header_flit) {
+    static Header header_of(uint64_t header_flit, HeaderLayout layout) {
         Header h;
-        decode_header(header_flit, h);
+        decode_header(header_flit, h, layout);
         return h;
     }
 
@@ -48,9 +48,9 @@ public:
     // If idle and the head may start at `cycle`, move it to the transmit register.
     bool try_start(uint64_t cycle);
     uint64_t current_flit() const { return next_flit_ == 0 ? current_header_flit_ : extras_->current_payload[next_flit_ - 1]; }
-    Header current_header() const {  // decoded on demand (the waves ask; routing never does)
+    Header current_header(HeaderLayout layout) const {  // decoded on demand (the waves ask; routing never does)
         Header h;
-        decode_header(current_header_flit_, h);
+        decode_header(current_header_flit_, h, layout);
         return h;
     }
     // The flit on the link was accepted; returns true when that was the packet's last flit.

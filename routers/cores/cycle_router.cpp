@@ -11,12 +11,6 @@ CycleRouter::CycleRouter(sc_module_name name, uint32_t id, const Topology& topol
                          std::unique_ptr<ControlLogic> logic, Node& node, NetworkCounters& counters)
     : RouterCore(name, id, topology, config, std::move(logic), node, counters) {
     not_ready_mask_ = static_cast<uint32_t>((uint64_t{1} << topology.ports()) - 1);
-    in_valid_value_.assign(topology.ports(), nullptr);
-    out_ready_value_.assign(topology.ports(), nullptr);
-    in_flit_value_.assign(topology.ports(), nullptr);
-    out_valid_.resize(topology.ports());
-    in_ready_.resize(topology.ports());
-    out_flit_.resize(topology.ports());
     if (config.hub && !config.pins) {
         hub_index_ = config.hub->add(this);
         return;
@@ -28,32 +22,32 @@ CycleRouter::CycleRouter(sc_module_name name, uint32_t id, const Topology& topol
 }
 
 void CycleRouter::connect(unsigned p, LinkSignals& out, LinkSignals& in) {
+    connected_mask_ |= 1u << p;
     if (pins_) return RouterBase::connect(p, out, in);
-    in_valid_value_[p] = &in.valid.bus().read(in.valid.index());
-    in_flit_value_[p] = &in.flit.bus().read(in.flit.index());
-    out_ready_value_[p] = &out.ready.bus().read(out.ready.index());
-    out_valid_[p] = Wire<bool>{&out.valid.bus(), out.valid.index(), nullptr};
-    out_flit_[p] = Wire<uint64_t>{&out.flit.bus(), out.flit.index(), nullptr};
-    in_ready_[p] = Wire<bool>{&in.ready.bus(), in.ready.index(), nullptr};
-    wake_valid_.emplace_back(&in.valid.bus(), in.valid.index());
-    in.valid.bus().mirror(in.valid.index(), &valid_in_, 1u << p);
+    if (buses_ && (in.buses != buses_ || out.buses != buses_))
+        throw std::logic_error("router " + std::to_string(id_) + ": its links must be entries of one set of buses");
+    buses_ = in.buses;
+    if (in_link_.empty()) {
+        in_link_.assign(topology_.ports(), 0);
+        out_link_.assign(topology_.ports(), 0);
+    }
+    in_link_[p] = in.index;
+    out_link_[p] = out.index;
+    wake_valid_.emplace_back(&in.buses->valid, in.index);
+    in.buses->valid.mirror(in.index, &valid_in_, 1u << p);
 }
 
 uint32_t CycleRouter::input_valids() const {
     if (!pins_) return valid_in_;  // (a port without a link is never valid: no bit)
     uint32_t valid = 0;
-    for (unsigned p = 0; p < inputs_.size(); ++p) valid |= static_cast<uint32_t>(*in_valid_value_[p]) << p;
+    for (unsigned p = 0; p < inputs_.size(); ++p) valid |= static_cast<uint32_t>(*pin_wires_->in_valid[p]) << p;
     return valid;
 }
 
 // A port with no link (an array's edge): it never receives, and a packet routed to it is a failure
 // of the control logic (place() reports it).
 void CycleRouter::connect_none(unsigned p) {
-    static const bool low = false;
-    static const uint64_t none = 0;
-    in_valid_value_[p] = &low;
-    in_flit_value_[p] = &none;
-    out_ready_value_[p] = &low;
+    connected_mask_ |= 1u << p;
     absent_mask_ |= 1u << p;
 }
 
@@ -61,13 +55,11 @@ void CycleRouter::end_of_elaboration() {
     if (pins_) {
         // sc_in::read() returns a reference to the bound channel's value, fixed once binding is
         // complete: sampled directly, without a virtual call per pin per cycle.
+        pin_wires_ = std::make_unique<PinWires>();
         for (unsigned p = 0; p < topology_.ports(); ++p) {
-            in_valid_value_[p] = &pins_->in_valid[p].read();
-            out_ready_value_[p] = &pins_->out_ready[p].read();
-            in_flit_value_[p] = &pins_->in_flit[p].read();
-            out_valid_[p].pin = &pins_->out_valid[p];
-            out_flit_[p].pin = &pins_->out_flit[p];
-            in_ready_[p].pin = &pins_->in_ready[p];
+            pin_wires_->in_valid.push_back(&pins_->in_valid[p].read());
+            pin_wires_->out_ready.push_back(&pins_->out_ready[p].read());
+            pin_wires_->in_flit.push_back(&pins_->in_flit[p].read());
             if (auto* v = dynamic_cast<BusSignal<bool>*>(pins_->in_valid[p].get_interface())) {
                 wake_valid_.emplace_back(&v->bus(), v->index());
             }
@@ -75,11 +67,12 @@ void CycleRouter::end_of_elaboration() {
     }
     // The clock gate needs a wake line on every input valid and a clock whose period is known.
     for (unsigned p = 0; p < topology_.ports(); ++p)
-        if (!in_valid_value_[p])
+        if (!((connected_mask_ >> p) & 1u))
             throw std::logic_error("router " + std::to_string(id_) + " port " + std::to_string(p) + " is not connected");
     gate_.enable(clk.get_interface(), wake_valid_,
                  wake_valid_.size() + static_cast<size_t>(__builtin_popcount(absent_mask_)) == topology_.ports(),
                  config_.pins ? nullptr : config_.hub, hub_index_);
+    std::vector<std::pair<SignalBus<bool>*, size_t>>().swap(wake_valid_);  // (the gate holds its wake line on the buses)
 }
 
 // One rising edge. The crossbar places, in this order: the inputs' packets by port, what the control
@@ -137,7 +130,7 @@ void CycleRouter::serve_inputs() {
         const unsigned p = static_cast<unsigned>(__builtin_ctz(visit));
         if ((taking >> p) & 1u) {
             ++receiving_;
-            if (inputs_[p].accept(*in_flit_value_[p])) route_input(p);
+            if (inputs_[p].accept(in_flit(p))) route_input(p);
         } else {
             retry_input(p);
         }
@@ -153,7 +146,7 @@ void CycleRouter::drive_outputs() {
         const uint32_t bit = 1u << p;
         OutputUnit& out = outputs_[p];
         const bool valid_was = out_valid_mask_ & bit;
-        if (valid_was && *out_ready_value_[p]) {  // the flit on the link was taken
+        if (valid_was && out_ready(p)) {  // the flit on the link was taken
             ++counters_.progress;
             if (out.flit_accepted()) {
                 transmission_sent();
@@ -164,7 +157,7 @@ void CycleRouter::drive_outputs() {
         const bool valid = out.busy();
         if (valid) {
             const uint64_t flit = out.current_flit();
-            out_flit_[p].write(flit);
+            write_out_flit(p, flit);
             if (sending_++ == 0)
                 first_flit = flit;
             else if (flit != first_flit)
@@ -173,7 +166,7 @@ void CycleRouter::drive_outputs() {
             out_active_mask_ &= ~bit;
         }
         if (valid != valid_was) {
-            out_valid_[p].write(valid);
+            write_out_valid(p, valid);
             out_valid_mask_ ^= bit;
         }
     }
@@ -183,7 +176,7 @@ void CycleRouter::drive_outputs() {
 void CycleRouter::drive_ready() {
     for (uint32_t changed = holding_mask_ ^ not_ready_mask_; changed != 0; changed &= changed - 1) {
         const unsigned p = static_cast<unsigned>(__builtin_ctz(changed));
-        in_ready_[p].write(!(holding_mask_ & (1u << p)));
+        write_in_ready(p, !(holding_mask_ & (1u << p)));
     }
     not_ready_mask_ = holding_mask_;
 }

@@ -55,7 +55,7 @@ void InputBufferedRouter::connect(unsigned p, LinkSignals& out, LinkSignals& in)
     credit_values_[p] = &out.buses->credit->read(out.index);
     in.buses->valid.mirror(in.index, &valid_in_, 1u << p);
     out.buses->credit->mirror(out.index, &credit_in_, 1u << p);
-    wake_valid_.emplace_back(&in.valid.bus(), in.valid.index());
+    wake_valid_.emplace_back(&in.buses->valid, in.index);
 }
 
 void InputBufferedRouter::connect_none(unsigned p) { absent_mask_ |= 1u << p; }
@@ -215,7 +215,7 @@ bool InputBufferedRouter::open_packet(unsigned p, unsigned vc) {
     const unsigned header_flits = config_.format.header_flits();
     if (!c.has_flit(header_flits - 1)) return false;  // (a 32-bit header's second half is still on its way)
     c.header_flit = config_.format.whole_header(c.flit(0), c.flit(header_flits - 1));
-    c.header_ok = decode_header(c.header_flit, c.header);
+    c.header_ok = config_.format.decode(c.header_flit, c.header);
     c.length = static_cast<uint16_t>(config_.format.length_of_flit(c.header_flit));
     c.from_injection = p >= ports_;
     c.opened = true;

@@ -68,12 +68,12 @@ public:
     // Elaboration: port p's output link is `out`, its input link `in` (from the neighbour's port).
     // With pins, binds them to the links' signals.
     virtual void connect(unsigned p, LinkSignals& out, LinkSignals& in) {
-        pins_->out_valid[p](out.valid);
-        pins_->out_flit[p](out.flit);
-        pins_->out_ready[p](out.ready);
-        pins_->in_valid[p](in.valid);
-        pins_->in_flit[p](in.flit);
-        pins_->in_ready[p](in.ready);
+        pins_->out_valid[p](out.pins().valid);
+        pins_->out_flit[p](out.pins().flit);
+        pins_->out_ready[p](out.pins().ready);
+        pins_->in_valid[p](in.pins().valid);
+        pins_->in_flit[p](in.pins().flit);
+        pins_->in_ready[p](in.pins().ready);
     }
     virtual unsigned max_queue_occupancy() const = 0;
     // The input-buffered routers: the most flits one of an output's virtual channels was owed credits

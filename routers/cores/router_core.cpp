@@ -126,7 +126,7 @@ bool RouterCore::take_held(const Header& h, bool keep, Packet& out) {
     }
     out.header.tag = h.tag;
     out.header.dest = h.dest;
-    out.header_flit = encode_header(out.header);
+    out.header_flit = config_.format.encode(out.header);
     return true;
 }
 
@@ -304,7 +304,7 @@ bool RouterCore::try_start(unsigned p) {
         return i == 0 ? out.current_header_flit() : i - 1 < out.current_payload().size() ? out.current_payload()[i - 1] : 0;
     });
     if (waves_) {
-        const Header h = out.current_header();
+        const Header h = out.current_header(config_.format.layout);
         wave_tx_origin_[p] = h.origin;
         wave_tx_msg_[p] = h.msg;
         wave_tx_dest_[p] = static_cast<int>(h.trace_dest());
@@ -371,7 +371,7 @@ void RouterCore::describe_stuck(std::ostream& os) const {
            << "): " << o.occupancy() << " queued" << (sending(p) ? ", sending, ready low" : "");
         if (!o.empty()) {
             os << "; head: ";
-            describe_header(os, OutputUnit::header_of(o.head_header_flit()));
+            describe_header(os, OutputUnit::header_of(o.head_header_flit(), config_.format.layout));
         }
         os << "\n";
     }

@@ -11,6 +11,8 @@
 #include <optional>
 #include <string>
 
+#include "models/fabric/packet.h"
+
 namespace cubecast {
 
 // This build has the Verilated router; the Verilog build's limits (CMake passes the parameters).
@@ -31,6 +33,9 @@ constexpr unsigned kRtlIbAllocIters = CUBECAST_RTL_IB_ITERS;
 constexpr unsigned kRtlIbFlitBits = CUBECAST_RTL_IB_FLIT_W;
 constexpr unsigned kRtlIbInjectionDelay = 255;  // (an 8-bit strap)
 constexpr unsigned kRtlIbLinkPeriod = 15;       // (a 4-bit strap)
+// Both Verilog routers decode the header of networks of up to 2^16 nodes (16-bit ids; packet.h).
+constexpr HeaderLayout kRtlHeaderLayout{};
+constexpr uint64_t kRtlMaxNodes = uint64_t{1} << HeaderLayout::kNarrowIdBits;
 
 // The RTL's control-logic selector for a (task, algorithm), if the RTL implements it.
 std::optional<unsigned> rtl_algorithm_code(const std::string& task, const std::string& algorithm);

@@ -272,7 +272,7 @@ void RtlIbRouter::count_outputs() {
         follow(f, flit_of(flits, p));
         if (waves_ && seen + 1 >= config_.format.header_flits()) {  // the header is whole on the link: the waves show it
             Header h;
-            decode_header(f.header, h);
+            decode_header(f.header, h, kRtlHeaderLayout);
             wave_tx_origin_[p] = h.origin;
             wave_tx_msg_[p] = h.msg;
             wave_tx_dest_[p] = static_cast<int>(h.trace_dest());
@@ -315,7 +315,7 @@ void RtlIbRouter::deliver(unsigned source, uint64_t flit) {
     if (d.flits.seen >= d.packet.header_flits) d.packet.payload.push_back(flit);
     if (!follow(d.flits, flit)) return;
     d.packet.header_flit = d.flits.header;  // (the tail is in: the node takes the packet now)
-    decode_header(d.packet.header_flit, d.packet.header);
+    decode_header(d.packet.header_flit, d.packet.header, kRtlHeaderLayout);
     node_.deliver(d.packet, v_cycle_.read() - 1u);
     ++counters_.deliveries;
     ++wave_delivered_;
@@ -375,7 +375,7 @@ VcSnapshot RtlIbRouter::snapshot(unsigned p, unsigned vc) const {
     const unsigned base = ((p == ports_ ? kPorts : p) * kVcs + vc) * 96;
     VcSnapshot s;
     s.flits = vc_flits(p, vc);
-    decode_header(state.range(base + 63, base).to_uint64(), s.header);
+    decode_header(state.range(base + 63, base).to_uint64(), s.header, kRtlHeaderLayout);
     s.routed = state[base + 64].to_bool();
     s.local = state[base + 66].to_bool();
     s.local_vcs = config_.ib.ejection_vcs != 0;

@@ -147,7 +147,7 @@ void RtlRouter::on_posedge() {
             ++counters_.progress;
             if (sending_flits_[p] == 0) {
                 Header h;
-                decode_header(out_flit[p].read(), h);
+                decode_header(out_flit[p].read(), h, kRtlHeaderLayout);
                 sending_length_[p] = h.kind == Kind::data ? config_.packet_flits : 1;
             }
             if (++sending_flits_[p] == sending_length_[p]) {
@@ -226,7 +226,7 @@ void RtlRouter::on_negedge() {
         max_occupancy_ = std::max(max_occupancy_, occ);
         if (waves_ && ((started >> p) & 1u)) {
             Header h;
-            decode_header(out_flit[p].read(), h);
+            decode_header(out_flit[p].read(), h, kRtlHeaderLayout);
             wave_tx_origin_[p] = h.origin;
             wave_tx_msg_[p] = h.msg;
             wave_tx_dest_[p] = static_cast<int>(h.trace_dest());

@@ -16,8 +16,8 @@ FoldedLogic::FoldedLogic(std::shared_ptr<const TorusFold> fold, std::unique_ptr<
       busy_until_(fold_->torus().ports(), 0),
       promised_(fold_->array().ports()) {}
 
-uint64_t FoldedLogic::held_key(const Header& h) {
-    if (h.kind == Kind::ctrl) return encode_header(h) | (uint64_t{1} << 63);
+uint64_t FoldedLogic::held_key(const Header& h) const {
+    if (h.kind == Kind::ctrl) return format_.encode(h) | (uint64_t{1} << 63);
     const uint64_t dest = h.broadcast ? 0xffff : h.dest;  // unicast packets of one message differ by destination
     return uint64_t{h.origin} | uint64_t{h.msg} << 16 | uint64_t{h.part} << 28 | dest << 32;
 }

@@ -67,7 +67,7 @@ private:
     // The first start at or after `ready` in `phase` of the 2x grid that this port has not promised.
     uint64_t reserve(unsigned port, uint64_t now, uint64_t ready, unsigned phase, unsigned x);
     // The held packet a waiting transmission refers to (a token by its whole header).
-    static uint64_t held_key(const Header& h);
+    uint64_t held_key(const Header& h) const;  // (no folded algorithm runs beyond 2^16 nodes: 16-bit ids)
 
     std::shared_ptr<const TorusFold> fold_;
     std::unique_ptr<ControlLogic> inner_;

@@ -102,11 +102,11 @@ struct CommonOptions {
             dim_option =
                 app->add_option(
                        "--dim,-d", dim,
-                       "dimension d: the d-cube (1..16), or a d-dimensional torus/array (default 6; 2 for a task's array)")
+                       "dimension d: the d-cube (1..20), or a d-dimensional torus/array (default 6; 2 for a task's array)")
                     ->group(kTaskAndNetwork);
-        radix_option = app->add_option("--radix,-p", radix,
-                                       "torus (p >= 3), array, flatfly (p >= 2): nodes per dimension (N = p^d <= 65536)")
-                           ->group(kTaskAndNetwork);
+        radix_option =
+            app->add_option("--radix,-p", radix, "torus (p >= 3), array, flatfly (p >= 2): nodes per dimension (N = p^d <= 2^20)")
+                ->group(kTaskAndNetwork);
         app->add_flag("--torus-on-array", torus_on_array,
                       "array: run the torus algorithm through paper 001's Fig. 1 fold (slowdown 2)")
             ->group(kTaskAndNetwork);
@@ -485,8 +485,8 @@ int bad_input(const std::string& line) {
 // our own line inside CLI11's "--option: ..." message.)
 const std::string kOwnLine = "\x01";
 std::string accepted_whole(const std::string& option, bool is_unsigned) {
-    if (option == "dim") return "1.." + std::to_string(kMaxDim) + " on the hypercube, p^d <= 65536 nodes on a torus or array";
-    if (option == "radix") return "2..65536 nodes per dimension (p^d <= 65536)";
+    if (option == "dim") return "1.." + std::to_string(kMaxDim) + " on the hypercube, p^d <= 2^20 nodes on a torus or array";
+    if (option == "radix") return "2..1048576 nodes per dimension (p^d <= 2^20)";
     if (option == "root") return "a node, 0..N-1";
     try {
         const auto e = range_problem(option, std::numeric_limits<long long>::max(), RunConfig{});

@@ -244,7 +244,7 @@ private:
 
 std::string header_text(uint64_t flit) {
     Header h;
-    const bool ok = decode_header(flit, h);
+    const bool ok = decode_header(flit, h, kRtlHeaderLayout);
     std::ostringstream os;
     os << "0x" << std::hex << flit << std::dec << " (origin " << h.origin << " dest " << h.trace_dest() << " msg " << h.msg << " "
        << kind_name(h.kind) << (ok ? "" : ", not a header: payload") << ")";

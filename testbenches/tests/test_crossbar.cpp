@@ -31,7 +31,7 @@ public:
         Header h;
         h.origin = 1;
         h.msg = msg;
-        inputs_[p].take(encode_header(h), nullptr, 1);
+        inputs_[p].take(encode_header(h, HeaderLayout{}), nullptr, 1);
         return route_input(p);
     }
     void retry(unsigned p) { retry_input(p); }

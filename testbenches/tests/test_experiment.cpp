@@ -80,7 +80,7 @@ const std::string kMpirun = "ASAN_OPTIONS=detect_leaks=0 mpirun --allow-run-as-r
 TEST(ExperimentFile, ErrorsNameTheFileTheLineAndTheKey) {
     expect_error("run:\n  task: mnb\n  bogus: 3\n", 3,
                  "key 'bogus' is not a run option: accepted task, algorithm, topology, dim");
-    expect_error("run:\n  task: mnb\naxes:\n  dim: [3, 20]\n", 4, "key 'dim': --dim 20 is out of range");
+    expect_error("run:\n  task: mnb\naxes:\n  dim: [3, 21]\n", 4, "key 'dim': --dim 21 is out of range");
     expect_error("run:\n  task: mnb\naxes:\n  c-star: [3, 4]\n", 4, "--c-star applies to kb/st-random only");
     expect_error("run:\n  task: mnb\naxes:\n  dim: 1..x\n", 4, "'1..x' is not a range: accepted A..B");
     expect_error("run:\n  task: mnb\naxes:\n  dim: 5..2\n", 4, "is not a range");

@@ -12,6 +12,7 @@
 #include "routers/algorithms/registry.h"
 #include "sim_helpers.h"
 
+using cubecast::Level;
 using cubecast::RunConfig;
 using cubecast::RunStatus;
 
@@ -39,6 +40,28 @@ TEST(SingleNodeBroadcast, SbtTakesDSlotsAndNMinusOneTransmissions) {
             EXPECT_EQ(o.result.completion_cycles, d);
             EXPECT_EQ(o.result.data_transmissions, pow2(d) - 1);
         }
+    }
+}
+
+// Beyond 2^16 nodes a header's ids take more bits (models/fabric/packet.h): on the 17-cube, from its
+// last node (every id bit set), at both levels, the broadcast reaches every node once in d slots, and
+// the trace names nodes beyond 65535 as they are (ids cut to 16 bits would alias two nodes).
+TEST(SingleNodeBroadcast, TheSeventeenCubeNamesEveryNodeInItsWiderIds) {
+    const uint32_t root = (1u << 17) - 1;
+    for (const Level level : {Level::cycle, Level::tlm}) {
+        SCOPED_TRACE(level == Level::tlm ? "tlm" : "cycle");
+        RunConfig c = config("snb", "sbt", 17, root);
+        c.level = level;
+        const Outcome o = run_traced(c);
+        expect_clean_run(o, c);
+        EXPECT_EQ(o.result.completion_cycles, 17u);
+        EXPECT_EQ(o.result.data_transmissions, pow2(17) - 1);
+        uint32_t highest = 0;
+        for (const TraceRow& r : o.rows) {
+            ASSERT_EQ(r.origin, root);
+            highest = std::max({highest, r.dst, r.src});
+        }
+        EXPECT_EQ(highest, root);
     }
 }
 

@@ -18,7 +18,7 @@ uint64_t header(Kind kind, uint8_t tag = 0) {
     h.msg = 7;
     h.kind = kind;
     h.tag = tag;
-    return encode_header(h);
+    return encode_header(h, HeaderLayout{});
 }
 
 // Flits until the unit says complete; the count it took.

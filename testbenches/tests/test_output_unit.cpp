@@ -60,7 +60,7 @@ void run_against_reference(bool with_priorities, unsigned flits, uint32_t seed, 
         }
         ASSERT_EQ(out.occupancy(), ref.size());
         if (out.busy()) {
-            ASSERT_EQ(out.current_flit(), packet_with_msg(out.current_header().msg, flits).flit(sent))
+            ASSERT_EQ(out.current_flit(), packet_with_msg(out.current_header(HeaderLayout{}).msg, flits).flit(sent))
                 << "payload word " << sent << " at cycle " << cycle;
             ++sent;
             if (out.flit_accepted()) {
@@ -74,7 +74,7 @@ void run_against_reference(bool with_priorities, unsigned flits, uint32_t seed, 
         ASSERT_EQ(started, due) << "cycle " << cycle;
         if (!started) continue;
         const size_t i = reference_next(ref);
-        ASSERT_EQ(out.current_header().msg, ref[i].msg) << "cycle " << cycle;
+        ASSERT_EQ(out.current_header(HeaderLayout{}).msg, ref[i].msg) << "cycle " << cycle;
         ref.erase(ref.begin() + static_cast<long>(i));
         sent = 0;  // its flits are checked, one per cycle, while it is busy
     }
@@ -111,11 +111,11 @@ TEST(OutputQueue, LongRunsOfOneKeyKeepArrivalOrder) {
     ASSERT_EQ(out.occupancy(), copies + 2);
     EXPECT_FALSE(out.try_start(2));
     ASSERT_TRUE(out.try_start(3));
-    EXPECT_EQ(out.current_header().msg, 7u);
+    EXPECT_EQ(out.current_header(HeaderLayout{}).msg, 7u);
     for (uint32_t i = 0; i <= copies; ++i) {
         ASSERT_TRUE(out.flit_accepted());
         ASSERT_TRUE(out.try_start(5)) << i;
-        ASSERT_EQ(out.current_header().msg, i < copies ? i % (kMaxMsg + 1) : 9u) << i;
+        ASSERT_EQ(out.current_header(HeaderLayout{}).msg, i < copies ? i % (kMaxMsg + 1) : 9u) << i;
     }
     EXPECT_TRUE(out.flit_accepted());
     EXPECT_TRUE(out.empty());
@@ -141,5 +141,5 @@ TEST(OutputQueue, KeysBeyondTheClampNeverStart) {
     out.enqueue(QueueKey{10, 0}, packet_with_msg(3, 1));
     EXPECT_FALSE(out.try_start(9));
     ASSERT_TRUE(out.try_start(10));
-    EXPECT_EQ(out.current_header().msg, 3u);
+    EXPECT_EQ(out.current_header(HeaderLayout{}).msg, 3u);
 }

@@ -13,12 +13,72 @@ TEST(Packet, HeaderRoundTripsAndCorruptionIsCaught) {
     h.part = 15;
     h.kind = Kind::ctrl;
     h.tag = 0xa5;
-    const uint64_t flit = encode_header(h);
+    const uint64_t flit = encode_header(h, HeaderLayout{});
     Header back;
-    ASSERT_TRUE(decode_header(flit, back));
+    ASSERT_TRUE(decode_header(flit, back, HeaderLayout{}));
     EXPECT_TRUE(back == h);
-    for (int bit = 0; bit < 64; ++bit) EXPECT_FALSE(decode_header(flit ^ (uint64_t{1} << bit), back)) << bit;
-    EXPECT_FALSE(decode_header(0, back));
+    for (int bit = 0; bit < 64; ++bit) EXPECT_FALSE(decode_header(flit ^ (uint64_t{1} << bit), back, HeaderLayout{})) << bit;
+    EXPECT_FALSE(decode_header(0, back, HeaderLayout{}));
+}
+
+// The layout a network's size picks: 16-bit ids up to 2^16 nodes (the fields at the bits packet.h
+// draws), one more bit for each doubling beyond, taken from part and then msg.
+TEST(Packet, TheLayoutWidensTheIdsBeyondTwoToTheSixteenNodes) {
+    EXPECT_EQ(HeaderLayout::for_nodes(2).id_bits, 16);
+    EXPECT_EQ(HeaderLayout::for_nodes(65536).id_bits, 16);
+    EXPECT_EQ(HeaderLayout::for_nodes(65537).id_bits, 17);
+    EXPECT_EQ(HeaderLayout::for_nodes(uint64_t{1} << 17).id_bits, 17);
+    EXPECT_EQ(HeaderLayout::for_nodes(1024 * 1024).id_bits, 20);
+    // (id bits, msg bits, part bits): 2 ids + broadcast + msg + part fill bits 0..48
+    const unsigned fields[5][3] = {{16, 12, 4}, {17, 12, 2}, {18, 12, 0}, {19, 10, 0}, {20, 8, 0}};
+    for (const auto& f : fields) {
+        const unsigned w = f[0], msg_bits = f[1], part_bits = f[2];
+        SCOPED_TRACE(w);
+        const HeaderLayout layout = HeaderLayout::for_nodes(uint64_t{1} << w);
+        ASSERT_EQ(layout.id_bits, w);
+        EXPECT_EQ(2 * w + 1 + msg_bits + part_bits, 49u);
+        EXPECT_EQ(layout.max_msg(), (1u << msg_bits) - 1);
+        EXPECT_EQ(layout.max_part(), (1u << part_bits) - 1);
+        // A token's value: 16 bits in dest, 12 in msg, 4 in part, each cut to what the layout keeps.
+        EXPECT_EQ(layout.max_token_value(), (uint64_t{1} << (16 + msg_bits + (msg_bits == 12 ? part_bits : 0))) - 1);
+        const uint64_t body = (uint64_t{1} << 58) - 1;
+        const auto bits_of = [&](const Header& h) { return encode_header(h, layout) & body; };
+        Header top;
+        top.origin = 1u << (w - 1);
+        EXPECT_EQ(bits_of(top), uint64_t{1} << (w - 1));
+        top = {};
+        top.dest = 1u << (w - 1);
+        EXPECT_EQ(bits_of(top), uint64_t{1} << (2 * w - 1));
+        top = {};
+        top.broadcast = true;
+        EXPECT_EQ(bits_of(top), uint64_t{1} << (2 * w));
+        top = {};
+        top.msg = 1u << (msg_bits - 1);
+        EXPECT_EQ(bits_of(top), uint64_t{1} << (2 * w + msg_bits));
+        top = {};
+        top.kind = Kind::ctrl;
+        EXPECT_EQ(bits_of(top), uint64_t{1} << 49);
+        // Every field at its largest survives the trip, and a flipped bit is caught.
+        Header h;
+        h.origin = (1u << w) - 1;
+        h.dest = (1u << w) - 2;
+        h.broadcast = true;
+        h.msg = (1u << msg_bits) - 1;
+        h.part = static_cast<uint8_t>((1u << part_bits) - 1);
+        h.kind = Kind::ctrl;
+        h.tag = 0x5a;
+        const uint64_t flit = encode_header(h, layout);
+        Header back;
+        ASSERT_TRUE(decode_header(flit, back, layout));
+        EXPECT_TRUE(back == h);
+        EXPECT_EQ(flit_kind(flit), Kind::ctrl);
+        for (int bit = 0; bit < 64; ++bit) EXPECT_FALSE(decode_header(flit ^ (uint64_t{1} << bit), back, layout)) << bit;
+        // A token's largest value survives too.
+        const Header token = make_token((1u << w) - 1, 3, layout.max_token_value());
+        ASSERT_TRUE(decode_header(encode_header(token, layout), back, layout));
+        EXPECT_EQ(token_value(back), layout.max_token_value());
+        EXPECT_EQ(back.origin, (1u << w) - 1);
+    }
 }
 
 TEST(Packet, PayloadIsCheckedWordByWord) {
@@ -46,7 +106,7 @@ TEST(Packet, ThirtyTwoBitFlitsSplitTheHeaderAndNarrowThePayload) {
     Packet p = make_packet(h, narrow);
     ASSERT_EQ(p.length(), 5u);
     ASSERT_EQ(p.payload.size(), 3u);
-    const uint64_t header = encode_header(h);
+    const uint64_t header = encode_header(h, HeaderLayout{});
     EXPECT_EQ(p.flit(0), header & 0xffffffffu);
     EXPECT_EQ(p.flit(1), header >> 32);
     EXPECT_EQ(join_header(p.flit(0), p.flit(1)), header);

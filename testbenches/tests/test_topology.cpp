@@ -140,13 +140,22 @@ TEST(Topology, RegistryRefusesWhatItCannotBuild) {
     EXPECT_NE(topology_problem("flatfly", 2, 18)->find("d (p - 1) <= 32"), std::string::npos);  // 34 ports
     EXPECT_FALSE(topology_problem("flatfly", 2, 17).has_value());                               // 32 ports
     EXPECT_NE(topology_problem("torus", 2, 2)->find("--radix 2 on the torus"), std::string::npos);
-    EXPECT_NE(topology_problem("array", 5, 10)->find("10^5"), std::string::npos);
+    EXPECT_NE(topology_problem("array", 7, 10)->find("10^7"), std::string::npos);
+    // Up to 2^20 nodes: the 20-cube and the 1024 x 1024 torus, not one node more.
+    EXPECT_FALSE(topology_problem("hypercube", 20, 0).has_value());
+    EXPECT_NE(topology_problem("hypercube", 21, 0)->find("accepts 1..20"), std::string::npos);
+    EXPECT_FALSE(topology_problem("torus", 2, 1024).has_value());
+    EXPECT_NE(topology_problem("torus", 2, 1025)->find("p^d <= 1048576"), std::string::npos);
+    EXPECT_FALSE(topology_problem("array", 20, 2).has_value());
+    EXPECT_NE(topology_problem("array", 21, 2)->find("accepts 1..20"), std::string::npos);
 }
 
 // The digits of node ids, which MixedRadix finds by multiplying with reciprocals, against plain
-// division, for every id of networks up to the 2^16 nodes allowed (radices from 2 to 2^16).
+// division, for every id of networks up to the 2^20 nodes allowed (radices from 2 to 2^20).
 TEST(Topology, MixedRadixDigitsEqualDivision) {
-    const Size sizes[] = {{16, 2}, {8, 4}, {4, 16}, {2, 256}, {1, 65536}, {3, 40}, {5, 9}, {2, 255}, {6, 6}, {1, 65521}};
+    const Size sizes[] = {{16, 2},      {8, 4},   {4, 16},    {2, 256},     {1, 65536}, {3, 40}, {5, 9},
+                          {2, 255},     {6, 6},   {1, 65521}, {20, 2},      {10, 4},    {5, 16}, {2, 1024},
+                          {1, 1048576}, {3, 101}, {2, 1023},  {1, 1048573}, {4, 31}};
     for (const Size& s : sizes) {
         const MixedRadix address(s.dim, s.radix, "network");
         uint64_t weight = 1;
