@@ -55,6 +55,7 @@ void CycleRouter::end_of_elaboration() {
     if (pins_) {
         // sc_in::read() returns a reference to the bound channel's value, fixed once binding is
         // complete: sampled directly, without a virtual call per pin per cycle.
+        connected_mask_ = ~0u;  // (SystemC refuses a pin left unbound)
         pin_wires_ = std::make_unique<PinWires>();
         for (unsigned p = 0; p < topology_.ports(); ++p) {
             pin_wires_->in_valid.push_back(&pins_->in_valid[p].read());
