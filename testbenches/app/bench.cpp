@@ -9,6 +9,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <vector>
 
 #include "models/fabric/hypercube.h"
 #include "models/fabric/topology.h"
@@ -51,7 +52,7 @@ nlohmann::json experiment_point_overhead() {
 }
 }  // namespace
 
-int cmd_bench(const std::string& format) {
+int cmd_bench(const std::string& format, bool million) {
     if (format != "table" && format != "json") {
         std::cerr << "cubecast: --format '" << format << "' is unknown: accepted table, json\n";
         return kExitBadInput;
@@ -65,8 +66,9 @@ int cmd_bench(const std::string& format) {
         const char* topology = "hypercube";
         unsigned radix = 0;
         const char* level = "cycle";
-        double rate = 0;          // traffic: flits per node per cycle (uniform, the default window)
-        const char* preset = "";  // an input-buffered router set as a peer's
+        double rate = 0;                             // traffic: flits per node per cycle (uniform, the default window)
+        const char* preset = "";                     // an input-buffered router set as a peer's
+        uint64_t warmup = 0, window = 0, drain = 0;  // traffic: its cycles (0: the defaults)
     };
     // The model's speed, the 16-cube (idle routers must cost nothing; elaboration per router), then
     // the Verilated RTL router at every node against the SystemC one.
@@ -104,6 +106,10 @@ int cmd_bench(const std::string& format) {
                           {"mnb", "bostt", 8, "systemc"},
                           {"mnb", "bostt", 8, "rtl"},
                           {"mnb", "bostt", 10, "rtl"}};
+    // 2^20 nodes (docs/performance.md, "A million nodes"): what a router costs, and elaboration, at the
+    // largest size; the torus's traffic light enough to drain in a thousand cycles (512 hops a packet).
+    const Case million_cases[] = {{"snb", "sbt", 20, "systemc"},
+                                  {"traffic", "dor", 2, "systemc", 0, "torus", 1024, "cycle", 0.0001, "", 10, 10, 10}};
     std::map<std::string, double> sim_seconds, totals, kib_per_router;  // the cycle level's, per run
     nlohmann::json all = nlohmann::json::array();
     if (format == "table")
@@ -113,7 +119,9 @@ int cmd_bench(const std::string& format) {
                   << "KiB/router"
                   << "\n";
     int worst = kExitOk;
-    for (const Case& k : cases) {
+    std::vector<Case> runs(std::begin(cases), std::end(cases));
+    if (million) runs.assign(std::begin(million_cases), std::end(million_cases));
+    for (const Case& k : runs) {
         if (std::string(k.router) == "rtl" && !kRtlBuilt) continue;  // a build without the RTL (CUBECAST_RTL=OFF)
         RunConfig c;
         c.task = k.task;
@@ -129,8 +137,23 @@ int cmd_bench(const std::string& format) {
             c.k = k.k;
             c.known_sources = true;
         }
+        if (k.window) {
+            c.traffic_warmup = k.warmup;
+            c.traffic_window = k.window;
+            c.traffic_drain = k.drain;
+        }
         const auto t0 = std::chrono::steady_clock::now();
-        const IsolatedResult ir = simulate_isolated(c);
+        IsolatedResult ir;
+        try {
+            ir = simulate_isolated(c);
+        } catch (const ConfigError& e) {  // (a run this machine cannot hold: the estimate says so before it starts)
+            const std::string network = make_topology(k.topology, k.dim, k.radix)->label();
+            if (format == "table")
+                std::cout << k.task << "/" << k.algorithm << " on the " << network << ": skipped: " << e.what() << "\n";
+            else
+                all.push_back({{"task", k.task}, {"algorithm", k.algorithm}, {"network", network}, {"skipped", e.what()}});
+            continue;
+        }
         const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         const RunResult& r = ir.result;
         if (exit_code_for(r.status) > worst) worst = exit_code_for(r.status);
@@ -195,6 +218,10 @@ int cmd_bench(const std::string& format) {
                            {"peak_rss_mib", ir.peak_rss_kib / 1024.0},
                            {"status", status_name(r.status)}});
         }
+    }
+    if (million) {
+        if (format == "json") std::cout << all.dump(2) << "\n";
+        return worst;
     }
     // An experiment's cost per point beside its simulation: the process, the elaboration, the results row.
     const nlohmann::json overhead = experiment_point_overhead();

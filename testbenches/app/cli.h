@@ -51,7 +51,9 @@ struct SweepAxes {
 constexpr uint64_t kMaxSweepRuns = 1000000;
 // jobs: runs at once (0: every core); the output is the same in any case.
 int cmd_sweep(RunConfig base, const SweepAxes& axes, const std::string& format, unsigned jobs = 0);
-int cmd_bench(const std::string& format);
+// `million`: the million-node runs instead of the standard ones (each skipped, with the reason, where
+// this machine's memory cannot hold it).
+int cmd_bench(const std::string& format, bool million = false);
 // Paper 004 §V: the dynamic schemes ("periods/vb2", "direct", ...) over loads rho on one cube; with a
 // plot prefix also PREFIX.png and PREFIX.svg (gnuplot) of delay vs rho with the theorem's bound.
 int cmd_sweep_rho(RunConfig base, const std::vector<double>& rhos, const std::vector<std::string>& schemes,

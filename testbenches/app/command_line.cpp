@@ -700,6 +700,9 @@ int dispatch(int argc, char* argv[], bool check_only) {
     std::string bench_format = "table";
     auto* bench = app.add_subcommand("bench", "measure simulation speed and peak memory on standard runs");
     bench->add_option("--format", bench_format, "table or json");
+    bool bench_million = false;
+    bench->add_flag("--million", bench_million,
+                    "the million-node runs instead (the 20-cube SNB, the 1024x1024 torus; about 15 GiB and 2 minutes each)");
 
     long long ex_dim = 16, ex_m = 1024;
     unsigned long long ex_seed = 1;
@@ -846,7 +849,7 @@ int dispatch(int argc, char* argv[], bool check_only) {
         if (auto err = sweep_opts.into(sweep_config); !err.empty()) return bad_input(err);
         return cmd_sweep(sweep_config, axes, sweep_format, sweep_jobs);
     }
-    return cmd_bench(bench_format);
+    return cmd_bench(bench_format, bench_million);
 }
 
 }  // namespace cubecast

@@ -971,6 +971,24 @@ TEST(CommandLine, ARunThatCannotFitIsRefusedBeforeItStarts) {
     EXPECT_EQ(cubecast_cli("run --task mnb --dim 6 --memory-limit 1G").code, 0);
 }
 
+// `cubecast bench --million` runs the 2^20-node rows; where the process cannot hold one (here an
+// address space of 300 MB) it says so for each and goes on, and prints no row it did not measure.
+TEST(CommandLine, TheMillionNodeBenchSaysWhichRunsThisMachineCannotHold) {
+#if !CUBECAST_LARGE_ARRAYS
+    GTEST_SKIP() << "AddressSanitizer reserves more address space than the limit";
+#endif
+    const CliResult r = cubecast_cli("bench --million", "ulimit -v 300000; ");
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("snb/sbt on the 20-cube: skipped: the run ran out of memory"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("traffic/dor on the 1024x1024 torus: skipped: the run ran out of memory"), std::string::npos) << r.out;
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 3) << r.out;  // the header and the two lines
+    const CliResult json = cubecast_cli("bench --million --format json", "ulimit -v 300000; ");
+    const auto rows = nlohmann::json::parse(json.out);
+    ASSERT_EQ(rows.size(), 2u) << json.out;
+    EXPECT_EQ(rows[0]["network"], "20-cube");
+    EXPECT_TRUE(rows[1]["skipped"].get<std::string>().find("ran out of memory") != std::string::npos);
+}
+
 // A run that outgrows the memory it may have (here an address space of 300 MB, under a --memory-limit
 // that lets it start) ends with one line saying so and exit 2, not SystemC's report of an uncaught
 // std::bad_alloc.
