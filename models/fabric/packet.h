@@ -17,7 +17,6 @@
 // W, the broadcast flag at 2W, msg and part after it up to bit 48. At 2^20 nodes msg has 8 bits
 // and part none.
 #pragma once
-#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -27,7 +26,7 @@ namespace cubecast {
 enum class Kind : uint8_t { data = 0, ctrl = 1 };
 
 // Where origin, dest, msg and part sit in a network of `nodes` nodes (the comment above). What a
-// run's packets may carry depends on it: max_msg(), max_part() and max_token_value().
+// run's packets may carry depends on it: max_msg() and max_part().
 struct HeaderLayout {
     static constexpr unsigned kNarrowIdBits = 16, kWidestIdBits = 20;
     uint8_t id_bits = kNarrowIdBits;
@@ -40,13 +39,7 @@ struct HeaderLayout {
     uint32_t max_msg() const { return (1u << msg_bits()) - 1; }
     unsigned max_part() const { return (1u << part_bits()) - 1; }
     uint64_t max_node_id() const { return (uint64_t{1} << id_bits) - 1; }
-    // A control token's value: the low 16 bits in dest, the next 12 in msg, the last 4 in part
-    // (make_token); what the layout keeps of each.
-    uint64_t max_token_value() const {
-        return (uint64_t{1} << (16 + std::min(12u, msg_bits()) + (msg_bits() < 12 ? 0u : std::min(4u, part_bits())))) - 1;
-    }
     bool narrow() const { return id_bits == kNarrowIdBits; }
-    bool operator==(const HeaderLayout& o) const { return id_bits == o.id_bits; }
 };
 
 struct Header {

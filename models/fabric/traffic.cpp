@@ -218,6 +218,7 @@ TrafficLedger::TrafficLedger(const Topology& topology, const TrafficSpec& spec)
       listed_(spec.events.size()),
       end_(spec.generation_end()),
       seq_(topology.nodes(), 0),
+      max_msg_(HeaderLayout::for_nodes(topology.nodes()).max_msg()),
       expected_at_(topology.nodes(), 0) {
     for (const PacketSize& s : spec.sizes) size_weight_ += s.weight;
     std::vector<std::vector<TrafficEvent>> listed(spec.events.empty() ? 0 : topology.nodes());
@@ -246,7 +247,7 @@ Header TrafficLedger::next_header(uint32_t src, uint32_t dst, unsigned flits) co
     Header h;
     h.origin = src;
     h.dest = dst;
-    h.msg = seq_[src] & HeaderLayout::for_nodes(topology_.nodes()).max_msg();
+    h.msg = seq_[src] & max_msg_;
     h.tag = static_cast<uint8_t>(flits - 1);  // the length, for the links and routers (PacketFormat::sized)
     return h;
 }

@@ -196,7 +196,8 @@ private:
     std::vector<std::unique_ptr<Source>> sources_;
     uint32_t sources_left_ = 0;
     bool sized_trace_ = false;           // a trace whose packets are not all --packet-flits long
-    std::vector<uint32_t> seq_;          // per origin, packets taken (msg = seq mod its layout's max_msg() + 1)
+    std::vector<uint32_t> seq_;          // per origin, packets taken (msg = seq mod max_msg_ + 1)
+    uint32_t max_msg_;                   // the largest msg this network's headers hold (HeaderLayout)
     std::vector<uint64_t> expected_at_;  // per destination, packets generated for it
     // Packets on their way, by (origin, destination, msg): the oldest and newest in flight (a chain
     // through in_flight_ by next_same; almost every key has one packet). Slots are reused.

@@ -101,26 +101,6 @@ std::optional<std::string> parts_problem(unsigned packet_flits, const AlgorithmE
            " parts (accepted: " + std::to_string(parts) + ", " + std::to_string(2 * parts) + ", ...)";
 }
 
-// Beyond 2^16 nodes the header's ids are wider and its msg and part fields narrower (packet.h): only
-// the algorithms checked there run, and their packets' parts must be numbered in what part keeps.
-std::optional<std::string> header_problem(const RunConfig& c, const AlgorithmEntry& algo, const Topology& topo) {
-    const HeaderLayout layout = HeaderLayout::for_nodes(topo.nodes());
-    if (layout.narrow()) return std::nullopt;
-    const std::string what = c.task + "/" + c.algorithm, size = std::to_string(topo.nodes());
-    if (!algo.wide_headers) {
-        std::string wide;
-        for (const TaskInfo& t : tasks())
-            for (const AlgorithmEntry* e : algorithms().for_task(t.kind))
-                if (e->wide_headers && e->runs_on(topo)) wide += (wide.empty() ? "" : ", ") + std::string(t.name) + "/" + e->name;
-        return what + " runs on networks of up to " + std::to_string(uint64_t{1} << HeaderLayout::kNarrowIdBits) +
-               " nodes, not on the " + topo.label() + " (" + size + "): accepted there " + (wide.empty() ? "none (yet)" : wide);
-    }
-    if (algo.parts(topo) - 1 > layout.max_part())
-        return what + " numbers " + std::to_string(algo.parts(topo)) + " parts of a packet, and a header on a network of " +
-               size + " nodes numbers " + std::to_string(layout.max_part() + 1) + ": accepted up to 65536 nodes";
-    return std::nullopt;
-}
-
 // Task dynamic's options, and none of them elsewhere.
 std::optional<std::string> validate_dynamic(const RunConfig& c, const TaskInfo& task, const Topology& topo) {
     const bool dynamic = task.kind == TaskKind::dynamic;
@@ -394,6 +374,24 @@ std::string algorithms_where(Property has) {
             for (const TaskInfo& t : tasks())
                 if (t.kind == e.task) names += (names.empty() ? "" : ", ") + std::string(t.name) + "/" + e.name;
     return names;
+}
+
+// Beyond 2^16 nodes the header's ids are wider and its msg and part fields narrower (packet.h): only
+// the algorithms checked there run, and their packets' parts must be numbered in what part keeps.
+std::optional<std::string> header_problem(const RunConfig& c, const AlgorithmEntry& algo, const Topology& topo) {
+    const HeaderLayout layout = HeaderLayout::for_nodes(topo.nodes());
+    if (layout.narrow()) return std::nullopt;
+    const std::string what = c.task + "/" + c.algorithm, size = std::to_string(topo.nodes()),
+                      narrow_nodes = std::to_string(uint64_t{1} << HeaderLayout::kNarrowIdBits);
+    if (!algo.wide_headers) {
+        const std::string wide = algorithms_where([&](const AlgorithmEntry& e) { return e.wide_headers && e.runs_on(topo); });
+        return what + " runs on networks of up to " + narrow_nodes + " nodes, not on the " + topo.label() + " (" + size +
+               "): accepted there " + (wide.empty() ? "none (yet)" : wide);
+    }
+    if (algo.parts(topo) - 1 > layout.max_part())
+        return what + " numbers " + std::to_string(algo.parts(topo)) + " parts of a packet, and a header on a network of " +
+               size + " nodes numbers " + std::to_string(layout.max_part() + 1) + ": accepted up to " + narrow_nodes + " nodes";
+    return std::nullopt;
 }
 
 // --torus-on-array (paper 001 Fig. 1): the array runs a torus algorithm whose transmissions keep to

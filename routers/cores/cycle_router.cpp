@@ -11,6 +11,8 @@ CycleRouter::CycleRouter(sc_module_name name, uint32_t id, const Topology& topol
                          std::unique_ptr<ControlLogic> logic, Node& node, NetworkCounters& counters)
     : RouterCore(name, id, topology, config, std::move(logic), node, counters) {
     not_ready_mask_ = static_cast<uint32_t>((uint64_t{1} << topology.ports()) - 1);
+    in_link_.assign(topology.ports(), 0);
+    out_link_.assign(topology.ports(), 0);
     if (config.hub && !config.pins) {
         hub_index_ = config.hub->add(this);
         return;
@@ -27,10 +29,6 @@ void CycleRouter::connect(unsigned p, LinkSignals& out, LinkSignals& in) {
     if (buses_ && (in.buses != buses_ || out.buses != buses_))
         throw std::logic_error("router " + std::to_string(id_) + ": its links must be entries of one set of buses");
     buses_ = in.buses;
-    if (in_link_.empty()) {
-        in_link_.assign(topology_.ports(), 0);
-        out_link_.assign(topology_.ports(), 0);
-    }
     in_link_[p] = in.index;
     out_link_[p] = out.index;
     wake_valid_.emplace_back(&in.buses->valid, in.index);

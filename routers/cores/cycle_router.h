@@ -71,28 +71,20 @@ private:
     std::unique_ptr<PinWires> pin_wires_;
     uint64_t in_flit(unsigned p) const { return buses_ ? buses_->flit.read(in_link_[p]) : *pin_wires_->in_flit[p]; }
     bool out_ready(unsigned p) const { return buses_ ? buses_->ready.read(out_link_[p]) : *pin_wires_->out_ready[p]; }
-    // (a port without a link writes nothing)
-    void write_out_valid(unsigned p, bool v) {
+    // Writes a link signal of port p: its bus entry (`bus` of the buses, at `link`), or its pin (a port
+    // without a link writes nothing).
+    template <class T>
+    void write_link(unsigned p, SignalBus<T> LinkBuses::*bus, uint32_t link,
+                    sc_core::sc_vector<sc_core::sc_out<T>> RouterPins::*pin, const T& v) {
         if ((absent_mask_ >> p) & 1u) return;
         if (buses_)
-            buses_->valid.write(out_link_[p], v);
+            (buses_->*bus).write(link, v);
         else
-            pins_->out_valid[p].write(v);
+            (pins_.get()->*pin)[p].write(v);
     }
-    void write_out_flit(unsigned p, uint64_t flit) {
-        if ((absent_mask_ >> p) & 1u) return;
-        if (buses_)
-            buses_->flit.write(out_link_[p], flit);
-        else
-            pins_->out_flit[p].write(flit);
-    }
-    void write_in_ready(unsigned p, bool v) {
-        if ((absent_mask_ >> p) & 1u) return;
-        if (buses_)
-            buses_->ready.write(in_link_[p], v);
-        else if (pins_)
-            pins_->in_ready[p].write(v);
-    }
+    void write_out_valid(unsigned p, bool v) { write_link(p, &LinkBuses::valid, out_link_[p], &RouterPins::out_valid, v); }
+    void write_out_flit(unsigned p, uint64_t flit) { write_link(p, &LinkBuses::flit, out_link_[p], &RouterPins::out_flit, flit); }
+    void write_in_ready(unsigned p, bool v) { write_link(p, &LinkBuses::ready, in_link_[p], &RouterPins::in_ready, v); }
     std::vector<std::pair<SignalBus<bool>*, size_t>> wake_valid_;  // the input valids' bus entries, for the gate's wake line
 };
 

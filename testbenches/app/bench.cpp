@@ -146,7 +146,8 @@ int cmd_bench(const std::string& format, bool million) {
         IsolatedResult ir;
         try {
             ir = simulate_isolated(c);
-        } catch (const ConfigError& e) {  // (a run this machine cannot hold: the estimate says so before it starts)
+        } catch (
+            const ConfigError& e) {  // (a run this machine cannot hold: refused by its estimate, or out of memory as it went)
             const std::string network = make_topology(k.topology, k.dim, k.radix)->label();
             if (format == "table")
                 std::cout << k.task << "/" << k.algorithm << " on the " << network << ": skipped: " << e.what() << "\n";
