@@ -33,8 +33,17 @@ void LinkMonitor::on_clock() {
     if (!valid_bits_) return;
     // Only the links whose valid is high, in link order (the trace's row order within an edge).
     const std::vector<uint64_t>& bits = *valid_bits_;
-    for (size_t w = 0; w < bits.size(); ++w)
-        for (uint64_t word = bits[w]; word != 0; word &= word - 1) visit(w * 64 + static_cast<size_t>(__builtin_ctzll(word)), e);
+    if (end_ == SIZE_MAX) {
+        for (size_t w = 0; w < bits.size(); ++w)
+            for (uint64_t word = bits[w]; word != 0; word &= word - 1)
+                visit(w * 64 + static_cast<size_t>(__builtin_ctzll(word)), e);
+        return;
+    }
+    for (size_t w = first_ / 64; w < bits.size() && w * 64 < end_; ++w)
+        for (uint64_t word = bits[w]; word != 0; word &= word - 1) {
+            const size_t link = w * 64 + static_cast<size_t>(__builtin_ctzll(word));
+            if (link >= first_ && link < end_) visit(link, e);
+        }
 }
 
 void LinkMonitor::visit(size_t link, uint64_t e) {
@@ -42,7 +51,10 @@ void LinkMonitor::visit(size_t link, uint64_t e) {
     const unsigned vc = vc_ ? vc_->read(link) : 0;
     if (load_) load_->add_flit(link, e - 1);  // (it moved during cycle e - 1)
     packets_.arrive(link, vc, buses_->flit.read(link), e, [&](uint64_t start, uint64_t end, const Header& h, uint64_t) {
-        if (trace_) trace_->row(start, end, links_[link]->src, links_[link]->dst, h);
+        if (rows_)
+            trace_row_words(*rows_, start, end, links_[link]->src, links_[link]->dst, h);
+        else if (trace_)
+            trace_->row(start, end, links_[link]->src, links_[link]->dst, h);
     });
 }
 

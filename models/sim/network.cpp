@@ -60,9 +60,11 @@ LogicFactory Network::build_logic(const PacketFormat& format) {
     };
 }
 
-Network::Network(sc_module_name name, const ResolvedRun& run)
+Network::Network(sc_module_name name, const ResolvedRun& run, PartitionComm* comm)
     : sc_module(name),
       config_(run.config),
+      comm_(comm && comm->ranks() > 1 ? comm : nullptr),
+      partition_(run.network->nodes(), comm_ ? comm_->ranks() : 1, comm_ ? comm_->rank() : 0),
       topology_(run.network),
       folded_torus_(run.folded),
       task_info_(run.task),
@@ -90,7 +92,7 @@ Network::Network(sc_module_name name, const ResolvedRun& run)
     else
         build_cycle_level(make_logic, format);
     supervisor_ = std::make_unique<RunSupervisor>(
-        SupervisedNetwork{config_, *topology_, task_, nodes_, routers_, counters_, traffic_.get(), expected_total_});
+        SupervisedNetwork{config_, *topology_, task_, nodes_, routers_, counters_, traffic_.get(), expected_total_, comm_});
     // sc_stop() is how a run ends: keep its "simulation stopped by user" note off stdout.
     sc_report_handler::set_actions(SC_INFO, SC_DO_NOTHING);
 }
@@ -120,7 +122,7 @@ void Network::build_nodes(const PacketFormat& format) {
         for (Header& h : own) h = fold_->to_array(h);
         return own;
     };
-    for (uint32_t i = 0; i < n; ++i) {
+    for (uint32_t i = partition_.first(); i < partition_.end(); ++i) {
         nodes_.push_back(
             std::make_unique<Node>(i, plan, format, task_.expected_deliveries(i), own_messages(i), task_.timed_messages(i)));
         if (traffic_) {
@@ -131,6 +133,12 @@ void Network::build_nodes(const PacketFormat& format) {
         if (task_.kind() == TaskKind::succ) nodes_.back()->require_order(gray_position);
         expected_total_ += nodes_.back()->expected();
         load_cycles_ = std::max<uint64_t>(load_cycles_, nodes_.back()->own_messages().size());
+    }
+    if (comm_) {  // the network's: every rank's reset and load phases alike, and the deliveries to wait for
+        std::vector<uint64_t> most{load_cycles_}, total{expected_total_};
+        comm_->max(most);
+        comm_->sum(total);
+        load_cycles_ = most[0], expected_total_ = total[0];
     }
     if (task_.kind() == TaskKind::dynamic) {
         delays_ = std::make_unique<BroadcastDelays>(task_.arrivals(), n);
@@ -150,7 +158,7 @@ std::string router_trace_comment(const RunConfig& c) {
 
 // The trace, headed by what ran.
 void Network::open_trace() {
-    if (config_.trace_path.empty()) return;
+    if (config_.trace_path.empty() || partition_.rank() != 0) return;  // (the other ranks' rows go to rank 0)
     const RunConfig& c = config_;
     std::vector<std::string> comments = {
         "cubecast link-transmission trace",
@@ -181,7 +189,7 @@ void Network::build_cycle_level(const LogicFactory& make_logic, const PacketForm
     if (input_buffered) link_buses_->add_virtual_channels(size_t{n} * ports);
     for (uint32_t i = 0; i < n; ++i)
         for (unsigned p = 0; p < ports; ++p)
-            if (const auto j = topology_->across(i, p))
+            if (const auto j = topology_->across(i, p); j && (partition_.local(i) || partition_.local(*j)))
                 links_[size_t{i} * ports + p].emplace(i, *j, p, *link_buses_, size_t{i} * ports + p);
 
     RouterConfig rc{config.packet_flits, config.queue_depth, config.port_model, format};
@@ -207,22 +215,21 @@ void Network::build_cycle_level(const LogicFactory& make_logic, const PacketForm
         rtl.rom_dir = config.rtl_rom_dir.empty() ? CUBECAST_ROM_DIR : config.rtl_rom_dir;
     }
 #endif
-    for (uint32_t i = 0; i < n; ++i) {
+    for (uint32_t i = partition_.first(); i < partition_.end(); ++i) {
         const std::string name = "router_" + std::to_string(i);
         std::unique_ptr<RouterBase> r;
 #if CUBECAST_WITH_RTL
         if (config.is_rtl_node(i) && input_buffered)
-            r = std::make_unique<RtlIbRouter>(name.c_str(), i, *topology_, rtl_ib, *nodes_[i], counters_);
+            r = std::make_unique<RtlIbRouter>(name.c_str(), i, *topology_, rtl_ib, node(i), counters_);
         else if (config.is_rtl_node(i))
-            r = std::make_unique<RtlRouter>(name.c_str(), i, static_cast<const Hypercube&>(*topology_), rtl, *nodes_[i],
-                                            counters_);
+            r = std::make_unique<RtlRouter>(name.c_str(), i, static_cast<const Hypercube&>(*topology_), rtl, node(i), counters_);
         else
 #endif
             if (input_buffered)
-            r = std::make_unique<InputBufferedRouter>(name.c_str(), i, *topology_, rc, config.ib, make_logic(i), *nodes_[i],
+            r = std::make_unique<InputBufferedRouter>(name.c_str(), i, *topology_, rc, config.ib, make_logic(i), node(i),
                                                       counters_);
         else
-            r = std::make_unique<CycleRouter>(name.c_str(), i, *topology_, rc, make_logic(i), *nodes_[i], counters_);
+            r = std::make_unique<CycleRouter>(name.c_str(), i, *topology_, rc, make_logic(i), node(i), counters_);
         r->clk(*clk_);
         r->rst(phases_->rst);
         r->load(phases_->load);
@@ -238,6 +245,11 @@ void Network::build_cycle_level(const LogicFactory& make_logic, const PacketForm
     if (input_buffered) build_credit_audit(link_buses_.get(), nullptr);
     monitor_ = std::make_unique<LinkMonitor>("link_monitor", links_, format, trace_.get(), input_buffered ? config.ib.vcs : 1);
     monitor_->count_load(link_load_.get());
+    if (comm_) {  // the links this rank's routers drive; the trace's rows to rank 0
+        monitor_->watch_only(size_t{partition_.first()} * ports, size_t{partition_.end()} * ports);
+        if (!config.trace_path.empty() && partition_.rank() != 0) monitor_->send_rows_to(&trace_rows_);
+        exchange_ = std::make_unique<BoundaryExchange>(partition_, *topology_, *link_buses_, *comm_);
+    }
     monitor_->clk(*clk_);
     monitor_->rst(phases_->rst);
     monitor_->load(phases_->load);
@@ -260,6 +272,10 @@ void Network::start_of_simulation() {
 
 // The cycle level's supervision, on the falling edge while the run phase lasts.
 void Network::after_edge() {
+    if (exchange_)  // every edge, the reset and load phases' too: what crossed between ranks, for the next edge
+        exchange_->after_edge(trace_rows_, [this](const uint64_t* row) {
+            if (trace_) write_trace_row(*trace_, row);
+        });
     if (!phases_->running()) return;
     if (credit_audit_) credit_audit_->check(audited_edges_++);
     supervisor_->after_edge();
@@ -313,8 +329,8 @@ void Network::build_transaction_level(const LogicFactory& make_logic, const Pack
     if (input_buffered) return build_transaction_level_ib(make_logic, rc, hooks);
     std::vector<TlmRouter*> tlm(n);
     for (uint32_t i = 0; i < n; ++i) {
-        auto r = std::make_unique<TlmRouter>(("router_" + std::to_string(i)).c_str(), i, *topology_, rc, make_logic(i),
-                                             *nodes_[i], counters_, load_cycles_, hooks);
+        auto r = std::make_unique<TlmRouter>(("router_" + std::to_string(i)).c_str(), i, *topology_, rc, make_logic(i), node(i),
+                                             counters_, load_cycles_, hooks);
         r->clk(tlm_low_);
         r->rst(tlm_low_);
         r->load(tlm_low_);
@@ -340,7 +356,7 @@ void Network::build_transaction_level_ib(const LogicFactory& make_logic, const R
     std::vector<InputBufferedRouter*> ib(n);
     for (uint32_t i = 0; i < n; ++i) {
         auto r = std::make_unique<InputBufferedRouter>(("router_" + std::to_string(i)).c_str(), i, *topology_, rc, config_.ib,
-                                                       make_logic(i), *nodes_[i], counters_);
+                                                       make_logic(i), node(i), counters_);
         r->clk(tlm_low_);
         r->rst(tlm_low_);
         r->load(tlm_low_);

@@ -27,6 +27,7 @@
 #include "models/sim/broadcast_delays.h"
 #include "models/sim/channel_load.h"
 #include "models/sim/credit_audit.h"
+#include "models/sim/partition.h"
 #include "models/sim/run.h"
 #include "models/sim/run_supervisor.h"
 #include "models/sim/validate.h"
@@ -43,7 +44,9 @@ class CycleWaves;
 class Network : public sc_core::sc_module {
 public:
     // Elaborates the run as resolved (resolve() in simulate.h): its configuration, network and algorithm.
-    Network(sc_core::sc_module_name name, const ResolvedRun& run);
+    // With `comm` of more than one rank, only this rank's share of it (partition.h); the result is then
+    // the whole network's at rank 0 (the other ranks' results say only how the run ended).
+    Network(sc_core::sc_module_name name, const ResolvedRun& run, PartitionComm* comm = nullptr);
     ~Network() override;
 
     // Elaborates nothing more: runs the simulation to its end and returns the result.
@@ -70,6 +73,7 @@ private:
     void describe_run(RunResult& r) const;
     std::string deadlock_freedom() const;
     RunChecks read_nodes_and_routers(RunResult& r) const;
+    struct Readings;  // what read_nodes_and_routers() reads of each node and router (network_result.cpp)
     void check_conservation(RunResult& r) const;
     RunStatus settle_status(RunResult& r, const RunChecks& checks) const;
     void report_dynamic(RunResult& r) const;
@@ -78,6 +82,17 @@ private:
     std::vector<uint32_t> torus_nodes(const std::vector<uint32_t>& array_nodes) const;  // folded: their torus ids
 
     RunConfig config_;
+    PartitionComm* comm_ = nullptr;  // more than one rank (else none)
+    Partition partition_;            // this rank's nodes (one rank: all)
+    Node& node(uint32_t id) const { return *nodes_[id - partition_.first()]; }
+    std::unique_ptr<BoundaryExchange> exchange_;
+    std::vector<uint64_t> trace_rows_;  // a partitioned rank's trace rows of the edge, for rank 0
+    // The link monitor's totals (partitioned: the network's, summed at the end of the run).
+    struct LinkTotals {
+        uint64_t data_transmissions = 0, ctrl_transmissions = 0, flits_moved = 0, data_flits = 0, corrupt_headers = 0;
+    };
+    LinkTotals link_totals_;
+    void total_links_and_counters();  // link_totals_ (and partitioned: counters_) the network's
     std::shared_ptr<const Topology> topology_;
     std::shared_ptr<const Topology> folded_torus_;  // --torus-on-array: the torus the algorithm runs on
     std::shared_ptr<const TorusFold> fold_;         // ... and how it maps onto the array (paper 001 Fig. 1)

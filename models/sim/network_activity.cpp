@@ -82,6 +82,15 @@ void Network::report_activity(RunResult& r, uint64_t cycles) const {
         t += *a;
         detail = detail && a->detail;
     }
+    if (comm_) {  // the network's (a partitioned network keeps no detail: validate())
+        std::vector<uint64_t> v{t.buffer_writes, t.buffer_reads,  t.crossings, t.link_flits, t.node_flits,
+                                t.vc_grants,     t.switch_grants, t.credits,   t.busy_cycles};
+        comm_->sum(v);
+        t.buffer_writes = v[0], t.buffer_reads = v[1], t.crossings = v[2], t.link_flits = v[3], t.node_flits = v[4];
+        t.vc_grants = v[5], t.switch_grants = v[6], t.credits = v[7], t.busy_cycles = v[8];
+        r.activity = t;
+        return;
+    }
     const bool input_buffers = config_.buffering == Buffering::input;
     if (detail) {
         t.link_toggles = 0;

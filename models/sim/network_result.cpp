@@ -3,6 +3,7 @@
 // problems, packet conservation, and the verdict's precedence (a broken rule outranks a stall).
 #include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "models/observe/cycle_waves.h"
@@ -30,6 +31,7 @@ RunResult Network::run() {
     for (auto& router : routers_) router->settle_activity(cycles);
     if (log_) log_->stop(cycles - 1);
     if (credit_audit_) credit_audit_->check(cycles - 1, true);  // every link, once more
+    total_links_and_counters();
     RunResult r;
     close_outputs(r, cycles);
     r.level = config_.level;
@@ -51,6 +53,21 @@ RunResult Network::run() {
         r.packet_hops_per_second = static_cast<double>(r.data_transmissions + r.ctrl_transmissions) / wall;
     }
     return r;
+}
+
+void Network::total_links_and_counters() {
+    if (log_)
+        link_totals_ = {log_->data_transmissions(), log_->ctrl_transmissions(), log_->flits_moved(), log_->data_flits(),
+                        log_->corrupt_headers()};
+    else
+        link_totals_ = {monitor_->moved().data_transmissions(), monitor_->moved().ctrl_transmissions(),
+                        monitor_->moved().flits_moved(), monitor_->moved().data_flits(), monitor_->moved().corrupt_headers()};
+    if (!comm_) return;
+    std::vector<uint64_t> v{link_totals_.data_transmissions, link_totals_.ctrl_transmissions, link_totals_.flits_moved,
+                            link_totals_.data_flits, link_totals_.corrupt_headers};
+    comm_->sum(v);
+    link_totals_ = {v[0], v[1], v[2], v[3], v[4]};
+    counters_ = summed(counters_, *comm_);  // (the routers are done with them)
 }
 
 // The trace and the waves, each writer reporting a failed write.
@@ -117,33 +134,31 @@ void Network::describe_run(RunResult& r) const {
     r.broadcasts = task_.broadcasts();
     r.chosen = config_.chosen;
     report_bounds(r);
-    r.data_transmissions = log_ ? log_->data_transmissions() : monitor_->moved().data_transmissions();
-    r.ctrl_transmissions = log_ ? log_->ctrl_transmissions() : monitor_->moved().ctrl_transmissions();
-    r.flits_moved = log_ ? log_->flits_moved() : monitor_->moved().flits_moved();
+    r.data_transmissions = link_totals_.data_transmissions;
+    r.ctrl_transmissions = link_totals_.ctrl_transmissions;
+    r.flits_moved = link_totals_.flits_moved;
     r.simulated_cycles = supervisor_->cycles();
 }
 
-// The nodes' deliveries and errors, the routers' tallies, marks, queues and problems (the first four of
-// each kind, then how many more), the completion time and the links' utilisation.
-Network::RunChecks Network::read_nodes_and_routers(RunResult& r) const {
+// What read_nodes_and_routers() reads of each node and router, folded into the result as read, nodes
+// in id order first, then routers in id order (a partitioned network's rank by rank, at rank 0).
+struct Network::Readings {
+    RunResult& r;
     RunChecks checks;
-    if (traffic_)
-        for (uint32_t i = 0; i < nodes_.size(); ++i) nodes_[i]->set_expected(traffic_->expected_at(i));
-    for (const auto& node : nodes_) {
-        r.completion_cycles = std::max(r.completion_cycles, node->last_delivery_cycle());
-        r.node_last_delivery_cycle.push_back(node->last_delivery_cycle());
-        r.deliveries += node->delivered();
-        r.expected_deliveries += node->expected();
-        for (const auto& s : node->error_samples()) r.problems.push_back(s);
-        checks.node_errors += node->errors();
-        checks.all_done = checks.all_done && node->done();
-    }
-    r.last_delivery_cycles = r.completion_cycles;
     bool peaks_unknown = false;  // a Verilated input-buffered router cannot tell its buffers' peaks
-    for (const auto& router : routers_) {
-        if (std::string u = router->unfinished(); !u.empty()) checks.unfinished.push_back(std::move(u));
-        LogicReport lr;
-        router->logic_report(lr);
+    void node(uint64_t last_delivery, uint64_t delivered, uint64_t expected, uint64_t errors, bool done,
+              const std::vector<std::string>& error_samples) {
+        r.completion_cycles = std::max(r.completion_cycles, last_delivery);
+        r.node_last_delivery_cycle.push_back(last_delivery);
+        r.deliveries += delivered;
+        r.expected_deliveries += expected;
+        for (const auto& s : error_samples) r.problems.push_back(s);
+        checks.node_errors += errors;
+        checks.all_done = checks.all_done && done;
+    }
+    void router(std::string unfinished, const LogicReport& lr, unsigned max_queue_occupancy,
+                std::optional<RouterBase::BufferPeaks> peaks, const std::vector<std::string>& problems) {
+        if (!unfinished.empty()) checks.unfinished.push_back(std::move(unfinished));
         r.completion_cycles = std::max(r.completion_cycles, lr.finished_cycle);
         for (const auto& tally : lr.tallies) {
             auto it = std::find_if(r.tallies.begin(), r.tallies.end(), [&](const auto& t) { return t.first == tally.first; });
@@ -159,16 +174,75 @@ Network::RunChecks Network::read_nodes_and_routers(RunResult& r) const {
             else
                 it->cycle = std::max(it->cycle, m.cycle);
         }
-        r.max_queue_occupancy = std::max(r.max_queue_occupancy, router->max_queue_occupancy());
-        if (const auto peaks = router->buffer_peaks()) {
+        r.max_queue_occupancy = std::max(r.max_queue_occupancy, max_queue_occupancy);
+        if (peaks) {
             r.peak_flits_owed = std::max(r.peak_flits_owed, peaks->owed);
             r.peak_injection_flits = std::max(r.peak_injection_flits, peaks->injection);
         } else {
             peaks_unknown = true;
         }
-        for (const auto& p : router->problems())
+        for (const auto& p : problems)
             if (++checks.router_problems <= 4) r.problems.push_back(p);
     }
+};
+
+namespace {
+// A rank's readings as text, for rank 0 (Network::read_local's, in the fold's order).
+nlohmann::json node_reading(const Node& n) {
+    return {n.last_delivery_cycle(), n.delivered(), n.expected(), n.errors(), n.done(), n.error_samples()};
+}
+nlohmann::json router_reading(const RouterBase& router) {
+    LogicReport lr;
+    router.logic_report(lr);
+    nlohmann::json marks = nlohmann::json::array();
+    for (const LogicMark& m : lr.marks) marks.push_back({m.name, m.cycle, m.phase_end});
+    const auto peaks = router.buffer_peaks();
+    return {router.unfinished(),
+            lr.finished_cycle,
+            lr.tallies,
+            marks,
+            router.max_queue_occupancy(),
+            peaks ? nlohmann::json{peaks->owed, peaks->injection} : nlohmann::json(),
+            router.problems()};
+}
+}  // namespace
+
+// The nodes' deliveries and errors, the routers' tallies, marks, queues and problems (the first four of
+// each kind, then how many more), the completion time and the links' utilisation.
+Network::RunChecks Network::read_nodes_and_routers(RunResult& r) const {
+    if (traffic_)
+        for (uint32_t i = 0; i < nodes_.size(); ++i) nodes_[i]->set_expected(traffic_->expected_at(i));
+    Readings readings{r, {}};
+    if (!comm_) {
+        for (const auto& n : nodes_)
+            readings.node(n->last_delivery_cycle(), n->delivered(), n->expected(), n->errors(), n->done(), n->error_samples());
+        r.last_delivery_cycles = r.completion_cycles;
+        for (const auto& router : routers_) {
+            LogicReport lr;
+            router->logic_report(lr);
+            readings.router(router->unfinished(), lr, router->max_queue_occupancy(), router->buffer_peaks(), router->problems());
+        }
+    } else {
+        nlohmann::json mine = {{"nodes", nlohmann::json::array()}, {"routers", nlohmann::json::array()}};
+        for (const auto& n : nodes_) mine["nodes"].push_back(node_reading(*n));
+        for (const auto& router : routers_) mine["routers"].push_back(router_reading(*router));
+        std::vector<nlohmann::json> ranks;
+        for (const std::string& text : comm_->gather(mine.dump())) ranks.push_back(nlohmann::json::parse(text));
+        for (const auto& rank : ranks)
+            for (const auto& n : rank["nodes"]) readings.node(n[0], n[1], n[2], n[3], n[4], n[5].get<std::vector<std::string>>());
+        for (const auto& rank : ranks)
+            for (const auto& x : rank["routers"]) {
+                LogicReport lr;
+                lr.finished_cycle = x[1];
+                lr.tallies = x[2].get<std::vector<std::pair<std::string, uint64_t>>>();
+                for (const auto& m : x[3]) lr.marks.push_back(LogicMark{m[0], m[1], m[2]});
+                std::optional<RouterBase::BufferPeaks> peaks;
+                if (!x[5].is_null()) peaks = RouterBase::BufferPeaks{x[5][0], x[5][1]};
+                readings.router(x[0], lr, x[4], peaks, x[6].get<std::vector<std::string>>());
+            }
+    }
+    RunChecks checks = std::move(readings.checks);
+    const bool peaks_unknown = readings.peaks_unknown;
     if (peaks_unknown) r.peak_flits_owed = r.peak_injection_flits = 0;  // (not the other routers' alone)
     r.buffer_peaks_known = !peaks_unknown;
     if (checks.router_problems > 4)
@@ -179,7 +253,7 @@ Network::RunChecks Network::read_nodes_and_routers(RunResult& r) const {
         r.problems.push_back("... and " + std::to_string(checks.unfinished.size() - 4) + " more logics that never finished");
     r.completion_slots = Slots::of_cycles(r.completion_cycles, config_.packet_flits);
     if (r.completion_cycles)
-        r.link_utilisation = static_cast<double>(log_ ? log_->data_flits() : monitor_->moved().data_flits()) /
+        r.link_utilisation = static_cast<double>(link_totals_.data_flits) /
                              (static_cast<double>(topology_->directed_links()) * static_cast<double>(r.completion_cycles));
     r.delivered_exactly_once = checks.node_errors == 0 && checks.all_done && r.deliveries == r.expected_deliveries;
     if (!checks.all_done && supervisor_->status() == RunStatus::ok)
@@ -190,7 +264,7 @@ Network::RunChecks Network::read_nodes_and_routers(RunResult& r) const {
 // Packets (conservation.h: judged from the counts) and credits (the audit, judged whatever happened).
 void Network::check_conservation(RunResult& r) const {
     const uint64_t monitored = r.data_transmissions + r.ctrl_transmissions;
-    const uint64_t corrupt_on_links = log_ ? log_->corrupt_headers() : monitor_->moved().corrupt_headers();
+    const uint64_t corrupt_on_links = link_totals_.corrupt_headers;
     const RunStatus ended_as = supervisor_->status();
     const ConservationVerdict verdict =
         judge_conservation(counters_, monitored, corrupt_on_links, ended_as, supervisor_->packets_inside_counted());
@@ -227,7 +301,7 @@ RunStatus Network::settle_status(RunResult& r, const RunChecks& checks) const {
         status = RunStatus::check_failed;
     r.stalled = status == RunStatus::deadlock || status == RunStatus::timeout;
     const bool broke_a_rule = checks.router_problems != 0 || checks.node_errors != 0 || counters_.corrupt_headers != 0 ||
-                              (log_ ? log_->corrupt_headers() : monitor_->moved().corrupt_headers()) != 0;
+                              link_totals_.corrupt_headers != 0;
     const RunStatus ended_as = status;
     if (r.stalled && broke_a_rule) status = RunStatus::check_failed;
     if (ended_as == RunStatus::deadlock) {

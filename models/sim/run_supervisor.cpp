@@ -85,9 +85,31 @@ void RunSupervisor::ran_out_of_events() {
 // Runs on the falling edge, after every router has handled the rising edge of cycle `cycle_`.
 void RunSupervisor::after_edge() {
     const uint64_t cycle = cycle_++;
-    if (net_.counters.progress != last_progress_) last_progress_cycle_ = cycle;
-    last_progress_ = net_.counters.progress;
+    sum_counters_for_the_verdict();
+    if (counters().progress != last_progress_) last_progress_cycle_ = cycle;
+    last_progress_ = counters().progress;
     check_end(cycle);
+}
+
+// What check_end() reads every edge, summed over the ranks of a partitioned network.
+void RunSupervisor::sum_counters_for_the_verdict() {
+    if (!net_.comm) return;
+    const NetworkCounters& c = net_.counters;
+    std::vector<uint64_t> v{c.progress, static_cast<uint64_t>(c.in_routers), c.deliveries,
+                            static_cast<uint64_t>(c.unfinished_logics), c.buffers_short ? 1u : 0u};
+    net_.comm->sum(v);
+    network_counters_.progress = v[0];
+    network_counters_.in_routers = static_cast<int64_t>(v[1]);
+    network_counters_.deliveries = v[2];
+    network_counters_.unfinished_logics = static_cast<int64_t>(v[3]);
+    network_counters_.buffers_short = v[4] != 0;
+}
+
+uint64_t RunSupervisor::summed(uint64_t mine) const {
+    if (!net_.comm) return mine;
+    std::vector<uint64_t> v{mine};
+    net_.comm->sum(v);
+    return v[0];
 }
 
 // What after_edge() does every cycle, done at the cycles where it can matter: after the edges the wheel
@@ -113,7 +135,7 @@ uint64_t RunSupervisor::after_tlm_edge(uint64_t cycle, uint64_t moved_at) {
 // and every logic finished; stalled if nothing moved for stall_limit cycles and no router waits for a
 // time; out of time at the cycle limit.
 void RunSupervisor::check_end(uint64_t cycle) {
-    const NetworkCounters& counters = net_.counters;
+    const NetworkCounters& counters = this->counters();
     const bool sources_done = !net_.traffic || !net_.traffic->generating();
     if (sources_done && counters.deliveries >= expected_messages() * net_.task.parts() && counters.in_routers == 0 &&
         counters.unfinished_logics == 0)
@@ -126,9 +148,11 @@ void RunSupervisor::check_end(uint64_t cycle) {
         // Messages still to come excuse an empty network only: packets that sit still while the
         // sources go on generating are stuck.
         const bool timed =
-            std::any_of(net_.routers.begin(), net_.routers.end(), [&](const auto& r) { return r->waiting_on_time(cycle + 1); }) ||
-            (counters.in_routers == 0 && std::any_of(net_.nodes.begin(), net_.nodes.end(),
-                                                     [](const auto& node) { return node->next_arrival_cycle() != kNoArrival; }));
+            summed(std::any_of(net_.routers.begin(), net_.routers.end(),
+                               [&](const auto& r) { return r->waiting_on_time(cycle + 1); }) ||
+                   (counters.in_routers == 0 && std::any_of(net_.nodes.begin(), net_.nodes.end(), [](const auto& node) {
+                        return node->next_arrival_cycle() != kNoArrival;
+                    }))) != 0;
         if (timed)
             last_progress_cycle_ = cycle;
         else
@@ -155,13 +179,18 @@ void RunSupervisor::watch_waits(uint64_t cycle) {
 // The run cannot finish: the diagnosis first (a cycle of waits, or what is stuck), then every stuck
 // queue and input (the first 40 lines).
 void RunSupervisor::stall() {
-    const NetworkCounters& counters = net_.counters;
-    const std::vector<WaitingInput> cycle = find_wait_cycle(net_.topology, net_.routers);
+    if (net_.comm) network_counters_ = cubecast::summed(net_.counters, *net_.comm);
+    const NetworkCounters& counters = this->counters();
+    // (A partitioned network's routers are not all here; it runs unbounded queues only, whose inputs
+    // never wait on each other: there is no cycle of waits to find.)
+    const std::vector<WaitingInput> cycle =
+        net_.comm ? std::vector<WaitingInput>{} : find_wait_cycle(net_.topology, net_.routers);
     if (!cycle.empty()) {
         diagnosis_ = describe_wait_cycle(net_.topology, net_.routers, cycle);
     } else if (counters.in_routers == 0 && inside_counted_) {
         uint64_t delivered = 0, expected = 0;  // whole messages (deliveries count parts)
         for (const auto& node : net_.nodes) delivered += node->delivered(), expected += node->expected();
+        delivered = summed(delivered), expected = summed(expected);
         if (net_.traffic) expected = net_.traffic->generated();
         diagnosis_ = "the network is empty but " + std::to_string(expected - std::min(expected, delivered)) +
                      " deliveries never happened: " +
@@ -179,6 +208,7 @@ void RunSupervisor::stall() {
             r->logic_report(lr);
             logics += !lr.problems.empty();
         }
+        holding = summed(holding), logics = summed(logics);
         diagnosis_ = "nothing moved for " + std::to_string(stall_limit(net_.config.packet_flits)) +
                      " cycles and nothing is due by the clock: " +
                      (inside_counted_ ? std::to_string(counters.in_routers) + " packets are"
@@ -190,7 +220,12 @@ void RunSupervisor::stall() {
     }
     std::ostringstream os;
     for (const auto& r : net_.routers) r->describe_stuck(os);
-    stuck_state_ = limit_lines(os.str(), 40);
+    std::string stuck = os.str();
+    if (net_.comm) {  // every rank's routers, in node order
+        stuck.clear();
+        for (const std::string& part : net_.comm->gather(os.str())) stuck += part;
+    }
+    stuck_state_ = limit_lines(stuck, 40);
     finish(RunStatus::deadlock);
 }
 
@@ -198,11 +233,11 @@ void RunSupervisor::stall() {
 // run also how far the arrivals are), so a long run is visibly alive. Short runs print nothing.
 void RunSupervisor::note_progress(uint64_t cycle) {
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
-    if (wall < next_progress_note_ || !net_.config.progress) return;
+    if (wall < next_progress_note_ || !net_.config.progress || (net_.comm && net_.comm->rank() != 0)) return;
     next_progress_note_ = wall + progress_every_;
     std::ostringstream os;
     // Deliveries are counted in parts (mini-packets, halves): the same unit on both sides.
-    os << "cubecast: " << static_cast<int>(wall) << " s: cycle " << cycle << ", " << net_.counters.deliveries << " of "
+    os << "cubecast: " << static_cast<int>(wall) << " s: cycle " << cycle << ", " << counters().deliveries << " of "
        << expected_messages() * net_.task.parts() << (net_.task.parts() > 1 ? " part deliveries" : " deliveries");
     if (net_.task.kind() == TaskKind::dynamic) {
         const uint64_t end = arrivals_end(net_.task);

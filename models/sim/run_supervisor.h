@@ -14,6 +14,7 @@
 #include "models/fabric/task.h"
 #include "models/fabric/topology.h"
 #include "models/fabric/traffic.h"
+#include "models/sim/partition.h"
 #include "models/sim/run.h"
 #include "models/sim/stall_diagnosis.h"
 #include "routers/cores/router_base.h"
@@ -37,6 +38,9 @@ struct SupervisedNetwork {
     const NetworkCounters& counters;
     const TrafficLedger* traffic;  // task traffic: its sources and ledger
     uint64_t expected_messages;    // the deliveries the nodes expect (traffic: the ledger counts them)
+    // A partitioned network: `nodes`, `routers` and `counters` are this rank's; every verdict is the
+    // network's, from counts summed over the ranks after each edge (all ranks decide alike, together).
+    PartitionComm* comm = nullptr;
 };
 
 class RunSupervisor {
@@ -72,6 +76,11 @@ private:
     void stall();
     void note_progress(uint64_t cycle);
     void finish(RunStatus status);
+    // The counters the verdict reads: this process's, or (partitioned) the network's.
+    const NetworkCounters& counters() const { return net_.comm ? network_counters_ : net_.counters; }
+    void sum_counters_for_the_verdict();
+    uint64_t summed(uint64_t mine) const;  // (over the ranks, when partitioned)
+    NetworkCounters network_counters_;
 
     SupervisedNetwork net_;
     bool inside_counted_ = true;

@@ -16,6 +16,9 @@
 
 namespace cubecast {
 
+// Elaborates and runs the network (with `comm`, this rank's share of it).
+static RunResult simulate_with(const ResolvedRun& run, PartitionComm* comm);
+
 ResolvedRun resolve(const RunConfig& config) {
     auto r = resolve_or_problem(config);
     if (const std::string* problem = std::get_if<std::string>(&r)) throw ConfigError(*problem);
@@ -24,11 +27,21 @@ ResolvedRun resolve(const RunConfig& config) {
 
 RunResult simulate(const RunConfig& config) { return simulate(resolve(config)); }
 
-RunResult simulate(const ResolvedRun& run) {
+RunResult simulate(const ResolvedRun& run) { return simulate_with(run, nullptr); }
+
+RunResult simulate_partitioned(const ResolvedRun& run, PartitionComm& comm) {
+    RunResult mine = simulate_with(run, &comm);
+    if (comm.ranks() == 1) return mine;
+    const std::string at_rank0 = comm.broadcast(comm.rank() == 0 ? to_json(mine).dump() : std::string());
+    if (comm.rank() == 0) return mine;
+    return result_from_json(nlohmann::json::parse(at_rank0));
+}
+
+static RunResult simulate_with(const ResolvedRun& run, PartitionComm* comm) {
     std::unique_ptr<Network> net;
     const auto t0 = std::chrono::steady_clock::now();
     try {
-        net = std::make_unique<Network>("network", run);
+        net = std::make_unique<Network>("network", run, comm);
     } catch (const std::runtime_error& e) {
         throw ConfigError(e.what());
     }

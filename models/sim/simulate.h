@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "models/sim/partition.h"
 #include "models/sim/run.h"
 #include "models/sim/validate.h"
 
@@ -24,6 +25,9 @@ ResolvedRun resolve(const RunConfig& config);
 
 RunResult simulate(const RunConfig& config);
 RunResult simulate(const ResolvedRun& run);
+// This rank's share of the network (partition.h), run in lock-step with the other ranks': every rank
+// returns the network's result (rank 0's, which it folds from every rank's nodes and routers).
+RunResult simulate_partitioned(const ResolvedRun& run, PartitionComm& comm);
 
 struct IsolatedResult {
     RunResult result;

@@ -634,6 +634,10 @@ int dispatch(int argc, char* argv[], bool check_only) {
     double rerun_seconds = 30;
     run->add_flag("--no-rerun", no_rerun, "a stall's diagnosis tries nothing (by default it tries what might run it)")
         ->group(kSimulation);
+    run->add_flag("--partition", run_config.partitioned,
+                  "under mpirun: split the network over the ranks, each simulating its share in lock-step (the cycle "
+                  "level's ideal router; the outputs as one process writes them)")
+        ->group(kSimulation);
     run->add_option("--rerun-seconds", rerun_seconds,
                     "a stall's diagnosis tries what might run it for at most this long, 1..3600 s (default 30)")
         ->group(kSimulation);
@@ -757,6 +761,11 @@ int dispatch(int argc, char* argv[], bool check_only) {
     if (run->parsed()) {
         if (auto err = run_opts.into(run_config); !err.empty()) return bad_input(err);
         run_config.command_line = join_args(argc, argv);
+        if (run_config.partitioned) {  // (how it ran, not what: its outputs are one process's, command line and all)
+            run_config.command_line = "cubecast";
+            for (int i = 1; i < argc; ++i)
+                if (std::string(argv[i]) != "--partition") run_config.command_line += std::string(" ") + argv[i];
+        }
         if (!(rerun_seconds >= 1 && rerun_seconds <= 3600))
             return bad_input("--rerun-seconds " + printable(run->get_option("--rerun-seconds")->as<std::string>()) +
                              " is out of range: accepted 1..3600 seconds");

@@ -1,6 +1,10 @@
 // `cubecast run` and `cubecast list`.
+#include <unistd.h>
+
 #include <algorithm>
+#include <csignal>
 #include <cstdint>
+#include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -15,6 +19,7 @@
 #include "routers/algorithms/registry.h"
 #include "testbenches/app/cli.h"
 #include "testbenches/app/stall_remedies.h"
+#include "testbenches/experiment/mpi_link.h"
 
 namespace cubecast {
 
@@ -104,7 +109,78 @@ DefaultForwarding default_forwarding(const RunConfig& given, const ResolvedRun& 
             there};
 }
 
+namespace {
+// A rank that ends early (killed, or failed) makes mpirun stop the others with SIGTERM: each says so
+// and ends with exit 3 (the run did not finish), rather than vanishing without a word.
+char stopped_line[160];
+size_t stopped_line_length = 0;
+extern "C" void on_stopped_by_mpirun(int) {
+    if (write(STDERR_FILENO, stopped_line, stopped_line_length) < 0) _exit(kExitStuck);
+    _exit(kExitStuck);
+}
+void say_when_stopped(unsigned rank, unsigned ranks) {
+    stopped_line_length = static_cast<size_t>(std::snprintf(
+        stopped_line, sizeof stopped_line,
+        "cubecast: rank %u of %u: stopped, because another rank ended early (mpirun's lines name it)\n", rank, ranks));
+    std::signal(SIGTERM, on_stopped_by_mpirun);
+}
+
+// `cubecast run --partition`: under mpirun each rank runs its share of the network (partition.h), in
+// this process (MPI cannot start in a forked child); rank 0 alone prints, and every rank ends with the
+// run's exit code. A rank that fails ends them all (MPI_Abort) with its line.
+int run_partitioned(const RunConfig& config, bool json) {
+    const bool launched = mpi::launched();
+    std::unique_ptr<PartitionComm> comm;
+    try {
+        if (launched) {
+            mpi::start();
+            comm = std::make_unique<mpi::Comm>();
+        } else {
+            comm = std::make_unique<SoloComm>();
+        }
+    } catch (const std::exception& e) {
+        print_error(std::string("--partition: ") + e.what());
+        return kExitBadInput;
+    }
+    const bool rank0 = comm->rank() == 0;
+    if (launched) say_when_stopped(comm->rank(), comm->ranks());
+    const auto end = [&](int code) {
+        if (launched) mpi::stop();
+        return code;
+    };
+    RunResult r;
+    std::string network_label;
+    try {
+        const ResolvedRun resolved = resolve(config);  // (alike on every rank: a bad value ends them all alike)
+        network_label = resolved.network->label();
+        r = simulate_partitioned(resolved, *comm);
+    } catch (const ConfigError& e) {
+        if (rank0) print_error(e.what());
+        return end(kExitBadInput);
+    } catch (const std::exception& e) {
+        print_error("rank " + std::to_string(comm->rank()) + ": internal error: " + e.what());
+        if (launched) mpi::abort(kExitCheckFailed);
+        return kExitCheckFailed;
+    }
+    if (rank0) {
+        if (json)
+            std::cout << to_json(r).dump(2) << "\n";
+        else
+            print_table(std::cout, r, network_label);
+        if (r.status != RunStatus::ok) {
+            std::cerr << "cubecast: run " << status_name(r.status);
+            if (!r.problems.empty()) std::cerr << ": " << r.problems.front();
+            std::cerr << "\n";
+        }
+        for (const std::string& e : r.output_errors) print_error(e);
+    }
+    std::cout.flush();
+    return end(r.output_errors.empty() ? exit_code_for(r.status) : kExitBadInput);
+}
+}  // namespace
+
 int cmd_run(const RunConfig& config, bool json, const RerunPolicy& policy) {
+    if (config.partitioned) return run_partitioned(config, json);
     RunResult r;
     std::string network_label;
     try {

@@ -60,4 +60,14 @@ bool waiting(int& from, int& tag) { return plugin && plugin->waiting(from, tag);
 std::string receive(int from, int tag) { return loaded().receive(from, tag); }
 std::string receive_any(int tag, int& from) { return loaded().receive_any(tag, from); }
 
+unsigned Comm::rank() const { return static_cast<unsigned>(mpi::rank()); }
+unsigned Comm::ranks() const { return static_cast<unsigned>(mpi::size()); }
+void Comm::exchange(const std::vector<std::vector<uint64_t>>& out, std::vector<std::vector<uint64_t>>& in) {
+    loaded().exchange(out, in);
+}
+void Comm::sum(std::vector<uint64_t>& values) { loaded().sum(values); }
+void Comm::max(std::vector<uint64_t>& values) { loaded().max(values); }
+std::vector<std::string> Comm::gather(const std::string& mine) { return loaded().gather(mine); }
+std::string Comm::broadcast(const std::string& from_rank0) { return loaded().broadcast(from_rank0); }
+
 }  // namespace cubecast::mpi

@@ -4,6 +4,8 @@
 #pragma once
 #include <string>
 
+#include "models/sim/partition.h"
+
 namespace cubecast::mpi {
 
 bool launched();                    // under mpirun with more than one rank (and built with MPI)
@@ -17,5 +19,17 @@ void send(int to, int tag, const std::string& text);
 bool waiting(int& from, int& tag);
 std::string receive(int from, int tag);
 std::string receive_any(int tag, int& from);
+
+// A partitioned network's ranks (started: start()).
+class Comm final : public PartitionComm {
+public:
+    unsigned rank() const override;
+    unsigned ranks() const override;
+    void exchange(const std::vector<std::vector<uint64_t>>& out, std::vector<std::vector<uint64_t>>& in) override;
+    void sum(std::vector<uint64_t>& values) override;
+    void max(std::vector<uint64_t>& values) override;
+    std::vector<std::string> gather(const std::string& mine) override;
+    std::string broadcast(const std::string& from_rank0) override;
+};
 
 }  // namespace cubecast::mpi

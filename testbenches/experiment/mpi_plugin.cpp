@@ -47,7 +47,60 @@ std::string receive_any(int tag, int& from) {
     return receive(from, tag);
 }
 
-const cubecast::mpi::Plugin kPlugin{start, stop, abort, rank, size, send, waiting, receive, receive_any};
+void exchange(const std::vector<std::vector<uint64_t>>& out, std::vector<std::vector<uint64_t>>& in) {
+    const int ranks = size();
+    std::vector<int> send_counts(static_cast<size_t>(ranks)), receive_counts(static_cast<size_t>(ranks));
+    std::vector<int> send_at(static_cast<size_t>(ranks)), receive_at(static_cast<size_t>(ranks));
+    std::vector<uint64_t> sending;
+    for (int r = 0; r < ranks; ++r) {
+        const auto& o = out[static_cast<size_t>(r)];
+        send_at[static_cast<size_t>(r)] = static_cast<int>(sending.size());
+        send_counts[static_cast<size_t>(r)] = static_cast<int>(o.size());
+        sending.insert(sending.end(), o.begin(), o.end());
+    }
+    MPI_Alltoall(send_counts.data(), 1, MPI_INT, receive_counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
+    int total = 0;
+    for (int r = 0; r < ranks; ++r) receive_at[static_cast<size_t>(r)] = total, total += receive_counts[static_cast<size_t>(r)];
+    std::vector<uint64_t> received(static_cast<size_t>(total));
+    MPI_Alltoallv(sending.data(), send_counts.data(), send_at.data(), MPI_UINT64_T, received.data(), receive_counts.data(),
+                  receive_at.data(), MPI_UINT64_T, MPI_COMM_WORLD);
+    in.resize(static_cast<size_t>(ranks));
+    for (int r = 0; r < ranks; ++r) {
+        const auto begin = received.begin() + receive_at[static_cast<size_t>(r)];
+        in[static_cast<size_t>(r)].assign(begin, begin + receive_counts[static_cast<size_t>(r)]);
+    }
+}
+void reduce(std::vector<uint64_t>& values, MPI_Op op) {
+    MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_UINT64_T, op, MPI_COMM_WORLD);
+}
+void sum(std::vector<uint64_t>& values) { reduce(values, MPI_SUM); }
+void max(std::vector<uint64_t>& values) { reduce(values, MPI_MAX); }
+std::vector<std::string> gather(const std::string& mine) {
+    const int ranks = size(), me = rank();
+    int length = static_cast<int>(mine.size());
+    std::vector<int> lengths(static_cast<size_t>(ranks)), at(static_cast<size_t>(ranks));
+    MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+    int total = 0;
+    for (int r = 0; r < ranks; ++r) at[static_cast<size_t>(r)] = total, total += lengths[static_cast<size_t>(r)];
+    std::string all(me == 0 ? static_cast<size_t>(total) : 0, '\0');
+    MPI_Gatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), at.data(), MPI_CHAR, 0, MPI_COMM_WORLD);
+    std::vector<std::string> out;
+    if (me == 0)
+        for (int r = 0; r < ranks; ++r)
+            out.push_back(all.substr(static_cast<size_t>(at[static_cast<size_t>(r)]),
+                                     static_cast<size_t>(lengths[static_cast<size_t>(r)])));
+    return out;
+}
+std::string broadcast(const std::string& from_rank0) {
+    unsigned long long length = from_rank0.size();
+    MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+    std::string text = rank() == 0 ? from_rank0 : std::string(length, '\0');
+    MPI_Bcast(text.data(), static_cast<int>(length), MPI_CHAR, 0, MPI_COMM_WORLD);
+    return text;
+}
+
+const cubecast::mpi::Plugin kPlugin{start,   stop,        abort,    rank, size, send,   waiting,
+                                    receive, receive_any, exchange, sum,  max,  gather, broadcast};
 
 }  // namespace
 

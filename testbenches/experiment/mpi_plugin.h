@@ -2,7 +2,9 @@
 // the little of MPI an experiment needs, as functions. Only a process launched by mpirun loads it
 // (with Open MPI's libraries behind it), so every other run starts without them.
 #pragma once
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace cubecast::mpi {
 
@@ -16,6 +18,13 @@ struct Plugin {
     bool (*waiting)(int& from, int& tag);
     std::string (*receive)(int from, int tag);
     std::string (*receive_any)(int tag, int& from);
+    // A partitioned network's (models/sim/partition.h): all-to-all of words, element-wise sum and max
+    // over the ranks, texts gathered at rank 0, rank 0's text to all.
+    void (*exchange)(const std::vector<std::vector<uint64_t>>& out, std::vector<std::vector<uint64_t>>& in);
+    void (*sum)(std::vector<uint64_t>& values);
+    void (*max)(std::vector<uint64_t>& values);
+    std::vector<std::string> (*gather)(const std::string& mine);
+    std::string (*broadcast)(const std::string& from_rank0);
 };
 
 }  // namespace cubecast::mpi

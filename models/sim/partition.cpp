@@ -1,0 +1,92 @@
+#include "models/sim/partition.h"
+
+#include <algorithm>
+
+namespace cubecast {
+
+BoundaryExchange::BoundaryExchange(const Partition& partition, const Topology& topology, LinkBuses& buses, PartitionComm& comm)
+    : comm_(comm), buses_(buses), out_(comm.ranks()), in_(comm.ranks()), received_pairs_end_(comm.ranks(), 0) {
+    const unsigned ports = topology.ports();
+    for (uint32_t i = 0; i < topology.nodes(); ++i)
+        for (unsigned p = 0; p < ports; ++p) {
+            const auto j = topology.across(i, p);
+            if (!j || partition.local(i) == partition.local(*j)) continue;
+            if (!partition.local(i) && !partition.local(*j)) continue;
+            const auto link = static_cast<uint32_t>(size_t{i} * ports + p);
+            ++boundary_links_;
+            if (partition.local(i)) {  // this rank drives the flit; the other end reads it
+                const auto to = partition.owner(*j);
+                driven_.push_back({link, to, Field::valid});
+                driven_.push_back({link, to, Field::flit});
+            } else {  // this rank's router receives: it drives ready back
+                driven_.push_back({link, partition.owner(i), Field::ready});
+            }
+        }
+    sent_.assign(driven_.size(), 0);
+}
+
+void BoundaryExchange::send_and_receive(std::vector<uint64_t>& rows) {
+    for (auto& o : out_) o.assign(1, 0);
+    for (size_t k = 0; k < driven_.size(); ++k) {
+        const Driven& d = driven_[k];
+        const uint64_t v = d.field == Field::valid  ? uint64_t{buses_.valid.read(d.link)}
+                           : d.field == Field::flit ? buses_.flit.read(d.link)
+                                                    : uint64_t{buses_.ready.read(d.link)};
+        if (v == sent_[k]) continue;
+        sent_[k] = v;
+        std::vector<uint64_t>& o = out_[d.to];
+        o.push_back(uint64_t{d.link} << 2 | d.field);
+        o.push_back(v);
+        ++o[0];
+    }
+    if (comm_.rank() != 0) out_[0].insert(out_[0].end(), rows.begin(), rows.end());
+    rows.clear();
+    comm_.exchange(out_, in_);
+    for (unsigned r = 0; r < in_.size(); ++r) {
+        const std::vector<uint64_t>& in = in_[r];
+        received_pairs_end_[r] = in.empty() ? 0 : 1 + 2 * in[0];
+        if (r == comm_.rank()) continue;
+        for (size_t w = 1; w + 1 < in.size() && w < received_pairs_end_[r]; w += 2) {
+            const auto link = static_cast<size_t>(in[w] >> 2);
+            switch (static_cast<Field>(in[w] & 3)) {
+                case Field::valid: buses_.valid.write(link, in[w + 1] != 0); break;
+                case Field::flit: buses_.flit.write(link, in[w + 1]); break;
+                case Field::ready: buses_.ready.write(link, in[w + 1] != 0); break;
+            }
+        }
+    }
+    received_pairs_end_[comm_.rank()] = in_[comm_.rank()].size();  // (rank 0's own rows are written as they come)
+}
+
+NetworkCounters summed(const NetworkCounters& mine, PartitionComm& comm) {
+    const unsigned ranks = comm.ranks();
+    constexpr size_t kScalars = 12, kAbsorbedWords = 5;
+    const size_t first = mine.first_absorbed.size();
+    std::vector<uint64_t> v(kScalars + size_t{ranks} * first * kAbsorbedWords, 0);
+    v[0] = mine.progress, v[1] = static_cast<uint64_t>(mine.in_routers), v[2] = mine.injected, v[3] = mine.copies_enqueued;
+    v[4] = mine.transmissions_started, v[5] = mine.transmissions_sent, v[6] = mine.packets_received;
+    v[7] = mine.deliveries, v[8] = mine.absorbed, v[9] = mine.corrupt_headers,
+    v[10] = static_cast<uint64_t>(mine.unfinished_logics);
+    v[11] = mine.buffers_short ? 1 : 0;
+    const size_t kept = std::min<uint64_t>(mine.absorbed, first);
+    for (size_t i = 0; i < kept; ++i) {  // this rank's slots (the others' stay 0 here)
+        const AbsorbedPacket& a = mine.first_absorbed[i];
+        uint64_t* w = &v[kScalars + (size_t{comm.rank()} * first + i) * kAbsorbedWords];
+        w[0] = a.cycle + 1, w[1] = a.node, w[2] = a.origin, w[3] = a.msg, w[4] = a.part;  // (cycle + 1: 0 is an empty slot)
+    }
+    comm.sum(v);
+    NetworkCounters c;
+    c.progress = v[0], c.in_routers = static_cast<int64_t>(v[1]), c.injected = v[2], c.copies_enqueued = v[3];
+    c.transmissions_started = v[4], c.transmissions_sent = v[5], c.packets_received = v[6], c.deliveries = v[7];
+    c.corrupt_headers = v[9], c.unfinished_logics = static_cast<int64_t>(v[10]), c.buffers_short = v[11] != 0;
+    for (size_t s = 0; s < size_t{ranks} * first; ++s) {
+        const uint64_t* w = &v[kScalars + s * kAbsorbedWords];
+        if (w[0] != 0)
+            c.note_absorbed(AbsorbedPacket{w[0] - 1, static_cast<uint32_t>(w[1]), static_cast<uint32_t>(w[2]),
+                                           static_cast<uint32_t>(w[3]), static_cast<unsigned>(w[4])});
+    }
+    c.absorbed = v[8];
+    return c;
+}
+
+}  // namespace cubecast

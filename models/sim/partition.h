@@ -1,0 +1,117 @@
+// One network over several processes (ranks): each builds only its share of the routers, nodes and
+// links, and the ranks advance in lock-step, exchanging after every cycle what crossed between them.
+//
+// The share: a contiguous range of node ids, ranks in order, as even as the count allows. Node ids
+// run with the highest address bit (hypercube) or digit (torus, array) slowest, so with R a power of
+// two on the hypercube each share is a subcube, and with R dividing the radix on a torus or array a
+// slab; for any other R the ranges are still within one node of each other in size.
+//
+// Why a cycle is the window: a value a router drives at a rising edge is read by its neighbour at
+// the next one (link.h), and the ideal router has no link delay, so the shortest boundary latency is
+// one cycle. Each rank sends, at the falling edge, the link values its routers drove at the rising
+// edge before; the receiving rank writes them into its copy of the link, where its routers read them
+// at the next rising edge, as they would in one process (Chandy-Misra's conservative lookahead, with
+// a window of one cycle).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/fabric/counters.h"
+#include "models/fabric/link.h"
+#include "models/fabric/topology.h"
+
+namespace cubecast {
+
+// The ranks' communication, as the run needs it (an MPI implementation sits above this layer).
+class PartitionComm {
+public:
+    virtual ~PartitionComm() = default;
+    virtual unsigned rank() const = 0;
+    virtual unsigned ranks() const = 0;
+    // Every rank sends out[r] to rank r and receives from rank r into in[r] (out[rank()] stays home).
+    virtual void exchange(const std::vector<std::vector<uint64_t>>& out, std::vector<std::vector<uint64_t>>& in) = 0;
+    // Element by element over the ranks, the result on every rank.
+    virtual void sum(std::vector<uint64_t>& values) = 0;
+    virtual void max(std::vector<uint64_t>& values) = 0;
+    // Rank 0 gets every rank's text in rank order; the others get nothing.
+    virtual std::vector<std::string> gather(const std::string& mine) = 0;
+    // Every rank gets rank 0's text.
+    virtual std::string broadcast(const std::string& from_rank0) = 0;
+};
+
+// One rank alone: the whole network.
+class SoloComm final : public PartitionComm {
+public:
+    unsigned rank() const override { return 0; }
+    unsigned ranks() const override { return 1; }
+    void exchange(const std::vector<std::vector<uint64_t>>& out, std::vector<std::vector<uint64_t>>& in) override { in = out; }
+    void sum(std::vector<uint64_t>&) override {}
+    void max(std::vector<uint64_t>&) override {}
+    std::vector<std::string> gather(const std::string& mine) override { return {mine}; }
+    std::string broadcast(const std::string& from_rank0) override { return from_rank0; }
+};
+
+// Which rank holds which nodes.
+class Partition {
+public:
+    Partition(uint32_t nodes, unsigned ranks, unsigned rank) : nodes_(nodes), ranks_(ranks), rank_(rank) {}
+    unsigned rank() const { return rank_; }
+    unsigned ranks() const { return ranks_; }
+    // Rank r's nodes: [first(r), first(r + 1)).
+    uint32_t first(unsigned r) const { return static_cast<uint32_t>(uint64_t{nodes_} * r / ranks_); }
+    uint32_t first() const { return first(rank_); }
+    uint32_t end() const { return first(rank_ + 1); }
+    uint32_t local_nodes() const { return end() - first(); }
+    bool local(uint32_t node) const { return node >= first() && node < end(); }
+    unsigned owner(uint32_t node) const {
+        // The first rank whose range ends beyond the node (ranges are within one node of even).
+        auto r = static_cast<unsigned>(uint64_t{node} * ranks_ / nodes_);
+        while (r + 1 < ranks_ && first(r + 1) <= node) ++r;
+        while (r > 0 && first(r) > node) --r;
+        return r;
+    }
+
+private:
+    uint32_t nodes_;
+    unsigned ranks_, rank_;
+};
+
+// The links between this rank's routers and the others': after every edge, what this rank's routers
+// drive on them (a flit's valid and the flit to a router elsewhere, the ready to a router elsewhere
+// that sends here) goes to the rank at the other end when it changed, and what came from the others
+// is written into this rank's copy of the links. Rows of the trace ride along to rank 0.
+class BoundaryExchange {
+public:
+    BoundaryExchange(const Partition& partition, const Topology& topology, LinkBuses& buses, PartitionComm& comm);
+    // After the edge: send, receive, write. `rows` are this rank's trace rows of the edge (4 words
+    // each; sent to rank 0 and cleared); at rank 0, `write_row` takes every other rank's, rank by rank.
+    template <class WriteRow>
+    void after_edge(std::vector<uint64_t>& rows, WriteRow&& write_row) {
+        send_and_receive(rows);
+        for (unsigned r = 1; r < in_.size(); ++r)
+            for (size_t w = received_pairs_end_[r]; w + 4 <= in_[r].size(); w += 4) write_row(&in_[r][w]);
+    }
+    size_t boundary_links() const { return boundary_links_; }
+
+private:
+    void send_and_receive(std::vector<uint64_t>& rows);
+    enum Field : uint8_t { valid, flit, ready };
+    struct Driven {
+        uint32_t link;
+        uint32_t to;  // the rank at the link's other end
+        Field field;
+    };
+    PartitionComm& comm_;
+    LinkBuses& buses_;
+    std::vector<Driven> driven_;
+    std::vector<uint64_t> sent_;  // each driven value as last sent
+    size_t boundary_links_ = 0;
+    std::vector<std::vector<uint64_t>> out_, in_;
+    std::vector<size_t> received_pairs_end_;
+};
+
+// A network's counters summed over the ranks (the first absorbed packets: the network's first).
+NetworkCounters summed(const NetworkCounters& mine, PartitionComm& comm);
+
+}  // namespace cubecast

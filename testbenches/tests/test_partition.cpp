@@ -1,0 +1,240 @@
+// One network over several MPI ranks (models/sim/partition.h): the shares (every node in exactly one
+// rank, even, subcubes and slabs where the sizes allow), the boundary links (each a pair of proxies,
+// one per end), and the outputs of `cubecast run --partition` under mpirun byte-identical to one
+// process's for any number of ranks, oversubscribed beyond the cores.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "models/fabric/topology.h"
+#include "models/sim/partition.h"
+#include "sim_helpers.h"
+
+using cubecast::Partition;
+
+namespace {
+
+// The networks the tests split: every registered topology, small.
+std::vector<std::shared_ptr<const cubecast::Topology>> networks() {
+    return {cubecast::make_topology("hypercube", 6, 0), cubecast::make_topology("torus", 2, 6),
+            cubecast::make_topology("torus", 3, 4), cubecast::make_topology("array", 2, 5),
+            cubecast::make_topology("flatfly", 2, 4)};
+}
+
+// A rank of a partition that never talks (the exchange's construction only reads its rank).
+struct QuietComm final : cubecast::PartitionComm {
+    unsigned rank_, ranks_;
+    QuietComm(unsigned rank, unsigned ranks) : rank_(rank), ranks_(ranks) {}
+    unsigned rank() const override { return rank_; }
+    unsigned ranks() const override { return ranks_; }
+    void exchange(const std::vector<std::vector<uint64_t>>&, std::vector<std::vector<uint64_t>>&) override {}
+    void sum(std::vector<uint64_t>&) override {}
+    void max(std::vector<uint64_t>&) override {}
+    std::vector<std::string> gather(const std::string&) override { return {}; }
+    std::string broadcast(const std::string& s) override { return s; }
+};
+
+struct Command {
+    int code;
+    std::string out, err;
+};
+// A shell command in `dir`, its exit code and outputs.
+Command shell(const std::string& dir, const std::string& command) {
+    const std::string out = temp_path("out.txt"), err = temp_path("err.txt");
+    const int status = std::system(("cd '" + dir + "' && " + command + " >" + out + " 2>" + err).c_str());
+    Command c{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+    std::remove(out.c_str());
+    std::remove(err.c_str());
+    return c;
+}
+
+// LeakSanitizer (the sanitizer build) counts Open MPI's own never-freed allocations as leaks.
+std::string mpirun(unsigned ranks) {
+    return "ASAN_OPTIONS=detect_leaks=0 mpirun --allow-run-as-root --oversubscribe -np " + std::to_string(ranks) + " ";
+}
+
+// The JSON report less what differs between any two runs (the wall-clock times and speeds).
+nlohmann::json without_timings(const std::string& text) {
+    nlohmann::json j = nlohmann::json::parse(text);
+    for (const char* key : {"wall_seconds", "elaboration_seconds", "router_cycles_per_second", "packet_hops_per_second"})
+        j.erase(key);
+    return j;
+}
+
+// The lines cubecast itself wrote on stderr (mpirun adds its own when a rank ends non-zero).
+std::string cubecast_lines(const std::string& err) {
+    std::istringstream in(err);
+    std::string line, out;
+    while (std::getline(in, line))
+        if (line.rfind("cubecast: ", 0) == 0) out += line + "\n";
+    return out;
+}
+
+}  // namespace
+
+TEST(Partition, EveryNodeIsInExactlyOneRankAndTheSharesAreEven) {
+    for (const auto& net : networks())
+        for (unsigned ranks = 1; ranks <= 9; ++ranks) {
+            SCOPED_TRACE(net->label() + ", " + std::to_string(ranks) + " ranks");
+            const uint32_t n = net->nodes();
+            std::vector<unsigned> holders(n, 0);
+            uint32_t smallest = n, largest = 0;
+            for (unsigned r = 0; r < ranks; ++r) {
+                const Partition p(n, ranks, r);
+                smallest = std::min(smallest, p.local_nodes());
+                largest = std::max(largest, p.local_nodes());
+                for (uint32_t i = 0; i < n; ++i)
+                    if (p.local(i)) {
+                        ++holders[i];
+                        EXPECT_EQ(p.owner(i), r) << "node " << i;
+                    }
+            }
+            for (uint32_t i = 0; i < n; ++i) EXPECT_EQ(holders[i], 1u) << "node " << i;
+            EXPECT_LE(largest - smallest, 1u);
+        }
+}
+
+// With R a power of two on the hypercube a share is a subcube (its nodes agree in their top log2 R
+// address bits); with R dividing the radix of a torus or array, a slab (they agree in the top digit's
+// range: p / R values of it).
+TEST(Partition, SharesAreSubcubesAndSlabsWhereTheSizesAllow) {
+    const uint32_t n = 64;
+    for (unsigned ranks : {2u, 4u, 8u})
+        for (unsigned r = 0; r < ranks; ++r) {
+            const Partition p(n, ranks, r);
+            const unsigned top_bits = static_cast<unsigned>(__builtin_ctz(ranks));
+            std::set<uint32_t> tops;
+            for (uint32_t i = p.first(); i < p.end(); ++i) tops.insert(i >> (6 - top_bits));
+            EXPECT_EQ(tops.size(), 1u) << ranks << " ranks, rank " << r;
+            EXPECT_EQ(p.local_nodes(), n / ranks);
+        }
+    const unsigned radix = 6, dim = 2;  // the 6x6 torus: node = x + 6 y
+    for (unsigned ranks : {2u, 3u, 6u})
+        for (unsigned r = 0; r < ranks; ++r) {
+            const Partition p(radix * radix, ranks, r);
+            std::set<uint32_t> rows;
+            for (uint32_t i = p.first(); i < p.end(); ++i) rows.insert(i / radix);
+            EXPECT_EQ(rows.size(), radix / ranks) << ranks << " ranks, rank " << r;
+            EXPECT_EQ(p.local_nodes(), radix * radix / ranks) << dim;
+        }
+}
+
+// Every link between two ranks is a pair of proxies, one at each end: the sender's rank drives its
+// flit there, the receiver's its ready back. Counted apart from the exchange, link by link.
+TEST(Partition, EveryBoundaryLinkIsAPairOfProxies) {
+    int made = 0;
+    for (const auto& net : networks())
+        for (unsigned ranks : {2u, 3u, 5u}) {
+            SCOPED_TRACE(net->label() + ", " + std::to_string(ranks) + " ranks");
+            const unsigned ports = net->ports();
+            uint64_t crossing = 0;
+            const Partition whole(net->nodes(), ranks, 0);
+            for (uint32_t i = 0; i < net->nodes(); ++i)
+                for (unsigned p = 0; p < ports; ++p)
+                    if (const auto j = net->across(i, p)) crossing += whole.owner(i) != whole.owner(*j);
+            uint64_t proxies = 0;
+            for (unsigned r = 0; r < ranks; ++r) {
+                const Partition p(net->nodes(), ranks, r);
+                cubecast::LinkBuses buses(size_t{net->nodes()} * ports, "partition_test_" + std::to_string(made++));
+                QuietComm comm(r, ranks);
+                const cubecast::BoundaryExchange exchange(p, *net, buses, comm);
+                uint64_t mine = 0;  // the links this rank's nodes send or receive on that another rank's node ends
+                for (uint32_t i = 0; i < net->nodes(); ++i)
+                    for (unsigned q = 0; q < ports; ++q)
+                        if (const auto j = net->across(i, q)) mine += p.local(i) != p.local(*j);
+                EXPECT_EQ(exchange.boundary_links(), mine) << "rank " << r;
+                proxies += exchange.boundary_links();
+            }
+            EXPECT_EQ(proxies, 2 * crossing);
+            if (ranks <= net->nodes()) {
+                EXPECT_GT(crossing, 0u);
+            }
+        }
+}
+
+// The trace, the JSON report (less its timings), the exit code and cubecast's lines on stderr of a
+// run split over R ranks are one process's, for every task family the partition runs, on the
+// hypercube, the torus and the array, whether it finishes, fails its checks or runs out of time.
+TEST(Partition, OutputsAreOneProcessesForAnyNumberOfRanks) {
+    const std::vector<std::string> runs = {
+        "--task mnb --dim 6",
+        "--task mnb --dim 5 --packet-flits 3",
+        "--task snb --dim 7",
+        "--task te --dim 5 --packet-flits 2",
+        "--task scatter --dim 5",
+        "--task kb --algorithm st --dim 6 --k 9 --token-flits 2",
+        "--task succ --algorithm gray --dim 5",
+        "--task pmnb --algorithm vb3 --dim 6 --k 9",
+        "--task pmnb --algorithm vb2 --dim 5 --k 7 --packet-flits 5 --token-flits 5",
+        "--task mnb --topology torus --radix 7 --dim 2",
+        "--task pmnb --algorithm vbm --topology array --radix 6 --dim 2 --k 5",
+        "--task pe --topology torus --radix 6 --dim 2 --k 9",
+        "--task mnb --topology array --radix 6 --dim 2 --torus-on-array",
+        "--task mnb --dim 6 --max-cycles 6",      // out of time: exit 3
+        "--task mnb --dim 5 --port-model shout",  // its port model broken at every node: exit 1, the problems in order
+    };
+    const std::string bin = CUBECAST_BIN;
+    for (const std::string& run : runs) {
+        SCOPED_TRACE(run);
+        const std::string one_dir = temp_path("one");
+        ASSERT_EQ(std::system(("mkdir -p " + one_dir).c_str()), 0);
+        const Command one = shell(one_dir, bin + " run " + run + " --trace t.csv --json");
+        ASSERT_FALSE(one.out.empty()) << one.err;
+        const std::string one_trace = slurp(one_dir + "/t.csv");
+        ASSERT_FALSE(one_trace.empty());
+        for (unsigned ranks : {1u, 2u, 3u, 4u, 7u}) {
+            SCOPED_TRACE(std::to_string(ranks) + " ranks");
+            const std::string dir = temp_path("ranks");
+            ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
+            const Command many = shell(dir, mpirun(ranks) + bin + " run " + run + " --trace t.csv --json --partition");
+            EXPECT_EQ(many.code, one.code) << many.err;
+            EXPECT_EQ(cubecast_lines(many.err), cubecast_lines(one.err));
+            ASSERT_FALSE(many.out.empty()) << many.err;
+            EXPECT_EQ(without_timings(many.out), without_timings(one.out));
+            EXPECT_TRUE(slurp(dir + "/t.csv") == one_trace) << "the traces differ: " << one_dir << "/t.csv, " << dir << "/t.csv";
+        }
+    }
+}
+
+// What the partition does not run yet is one line naming it, exit 2, on every rank alike.
+TEST(Partition, WhatItDoesNotRunYetIsRefusedByName) {
+    const std::string bin = CUBECAST_BIN, dir = temp_path("refused");
+    ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
+    for (const auto& [args, names] :
+         std::vector<std::pair<std::string, std::string>>{{"--task mnb --dim 4 --level tlm", "--level tlm"},
+                                                          {"--task mnb --dim 4 --buffering input", "--buffering input"},
+                                                          {"--task traffic --dim 4 --rate 0.1", "task traffic"},
+                                                          {"--task mnb --dim 4 --queue-depth 2", "--queue-depth"},
+                                                          {"--task mnb --dim 4 --vcd w.vcd", "--vcd"},
+                                                          {"--task mnb --dim 4 --stats s.csv", "--stats"}}) {
+        for (const std::string& launcher : {std::string(), mpirun(2)}) {
+            SCOPED_TRACE(launcher + args);
+            const Command c = shell(dir, launcher + bin + " run " + args + " --partition");
+            EXPECT_EQ(c.code, 2);
+            const std::string lines = cubecast_lines(c.err);
+            EXPECT_EQ(std::count(lines.begin(), lines.end(), '\n'), 1) << c.err;  // rank 0's line alone
+            EXPECT_NE(lines.find("--partition runs the cycle level's ideal router"), std::string::npos) << lines;
+            EXPECT_NE(lines.find("not " + names + " yet"), std::string::npos) << lines;
+        }
+    }
+}
+
+// A rank killed mid-run ends the run on every rank, never a hang: mpirun names the rank that died and
+// ends non-zero, and each other rank says it was stopped and why.
+TEST(Partition, ARankKilledMidRunEndsEveryRankWithAMessage) {
+    const std::string bin = CUBECAST_BIN, dir = temp_path("killed");
+    ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
+    const std::string marker = "--seed 424242";  // (finds this test's ranks among the processes)
+    const Command c = shell(dir, "timeout 120 sh -c '" + mpirun(3) + bin + " run --task mnb --dim 12 --partition " + marker +
+                                     " & m=$!; p=; while [ -z \"$p\" ]; do sleep 0.2; p=$(pgrep -f \"^" + bin + " run .*" +
+                                     marker + "\" | tail -n 1); done; sleep 1; kill -9 $p; wait $m; echo exit $?'");
+    ASSERT_NE(c.code, 124) << "the ranks did not end within 120 s";
+    EXPECT_EQ(c.out.find("exit 0"), std::string::npos) << c.out;
+    EXPECT_NE(c.out.find("exit "), std::string::npos) << c.out;
+    EXPECT_NE(c.err.find("exited on signal 9"), std::string::npos) << c.err;
+    const std::string lines = cubecast_lines(c.err);
+    EXPECT_EQ(std::count(lines.begin(), lines.end(), '\n'), 2) << c.err;
+    EXPECT_NE(lines.find("of 3: stopped, because another rank ended early (mpirun's lines name it)"), std::string::npos) << c.err;
+}
