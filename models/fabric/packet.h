@@ -56,6 +56,23 @@ struct Header {
     bool operator==(const Header& o) const;
 };
 
+// A header's fields in one word, whatever the layout (ids of up to 20 bits), to travel between the
+// ranks of a partitioned network, and back.
+inline uint64_t fields_word(const Header& h) {
+    return uint64_t{h.origin} | uint64_t{h.dest} << 20 | uint64_t{h.msg} << 40 | uint64_t{h.part} << 52 |
+           uint64_t{static_cast<uint8_t>(h.kind)} << 56 | uint64_t{h.broadcast} << 60;
+}
+inline Header header_of_fields_word(uint64_t w) {
+    Header h;
+    h.origin = static_cast<uint32_t>(w & 0xFFFFF);
+    h.dest = static_cast<uint32_t>(w >> 20 & 0xFFFFF);
+    h.msg = static_cast<uint32_t>(w >> 40 & 0xFFF);
+    h.part = static_cast<uint8_t>(w >> 52 & 0xF);
+    h.kind = static_cast<Kind>(w >> 56 & 0xF);
+    h.broadcast = (w >> 60 & 1) != 0;
+    return h;
+}
+
 // A message its node hands to its router during the run, at the clock edge `cycle` (task dynamic's
 // broadcast requests), rather than before it starts.
 struct TimedMessage {

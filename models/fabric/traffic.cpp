@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -206,7 +207,7 @@ std::optional<Injection> parse_injection(const std::string& name) {
 
 const char* injection_name(Injection i) { return i == Injection::onoff ? "onoff" : "bernoulli"; }
 
-TrafficLedger::TrafficLedger(const Topology& topology, const TrafficSpec& spec)
+TrafficLedger::TrafficLedger(const Topology& topology, const TrafficSpec& spec, uint32_t first, uint32_t end)
     : topology_(topology),
       spec_(spec),
       pattern_(spec.pattern),
@@ -227,16 +228,18 @@ TrafficLedger::TrafficLedger(const Topology& topology, const TrafficSpec& spec)
         sized_trace_ = sized_trace_ || e.flits != spec.packet_flits;
     }
     std::vector<TrafficEvent>().swap(spec_.events);  // the sources have them now
-    sources_left_ = topology.nodes();
-    sources_.reserve(topology.nodes());
-    for (uint32_t v = 0; v < topology.nodes(); ++v)
+    end = std::min(end, topology.nodes());
+    first_source_ = first;
+    sources_left_ = end - first;
+    sources_.reserve(end - first);
+    for (uint32_t v = first; v < end; ++v)
         sources_.push_back(
             std::make_unique<Source>(*this, v, listed.empty() ? std::vector<TrafficEvent>{} : std::move(listed[v])));
 }
 
 TrafficLedger::~TrafficLedger() = default;
 
-ArrivalStream& TrafficLedger::source(uint32_t node) { return *sources_[node]; }
+ArrivalStream& TrafficLedger::source(uint32_t node) { return *sources_[node - first_source_]; }
 
 uint64_t TrafficLedger::packets_bound() const {
     if (listed_ != 0) return listed_;
@@ -361,13 +364,22 @@ std::optional<std::string> read_traffic(std::istream& in, const std::string& pat
     return std::nullopt;
 }
 
-bool TrafficLedger::delivered(const Header& h, uint32_t at, uint64_t cycle) {
+bool TrafficLedger::delivered(const Header& h, uint32_t at, uint64_t cycle) { return take_delivered(h, at, cycle, false); }
+
+bool TrafficLedger::delivered_after_the_edge(const Header& h, uint32_t at, uint64_t cycle) {
+    return take_delivered(h, at, cycle, true);
+}
+
+bool TrafficLedger::take_delivered(const Header& h, uint32_t at, uint64_t cycle, bool after_the_edge) {
     if (h.dest != at) return false;
     const auto it = pending_.find(key(h.origin, h.dest, h.msg));
     if (it == pending_.end()) return false;
-    // Packets of one (origin, destination, msg) in flight at once: the oldest is taken.
+    // Packets of one (origin, destination, msg) in flight at once: the oldest is taken. (Told after
+    // the edge, a packet its origin created in this very edge came after this delivery if the origin's
+    // router runs after the destination's: routers run in node order.)
     const uint32_t oldest = it->second.oldest, next = in_flight_[oldest].next_same;
-    if (next != kNone) ++ambiguous_;
+    const bool next_came_later = after_the_edge && next != kNone && in_flight_[next].created == cycle && h.origin > at;
+    if (next != kNone && !next_came_later) ++ambiguous_;
     const uint64_t created = in_flight_[oldest].created;
     const unsigned flits = in_flight_[oldest].flits;
     free_.push_back(oldest);
@@ -395,7 +407,55 @@ bool TrafficLedger::delivered(const Header& h, uint32_t at, uint64_t cycle) {
     return true;
 }
 
-TrafficResult TrafficLedger::summarize() const {
+// The words: the counts, the sums (whole numbers of cycles, hops and flits: exact in a double, in any
+// order), the flags, then the latencies of the measured packets delivered.
+std::vector<uint64_t> TrafficLedger::tally() const {
+    const auto bits = [](double x) {
+        uint64_t w;
+        std::memcpy(&w, &x, sizeof w);
+        return w;
+    };
+    std::vector<uint64_t> w{generated_,
+                            delivered_,
+                            measured_,
+                            measured_flits_,
+                            ambiguous_,
+                            window_flits_delivered_,
+                            bits(hop_sum_),
+                            bits(hop_flit_sum_),
+                            bits(longest_zero_load_),
+                            bits(half_latency_sum_[0]),
+                            bits(half_latency_sum_[1]),
+                            half_count_[0],
+                            half_count_[1],
+                            latency_flits_,
+                            saturated_ ? 1u : 0u};
+    w.insert(w.end(), latencies_.begin(), latencies_.end());
+    return w;
+}
+
+TrafficResult TrafficLedger::summarize() const { return summarize({tally()}); }
+
+TrafficResult TrafficLedger::summarize(const std::vector<std::vector<uint64_t>>& tallies) const {
+    const auto real = [](uint64_t w) {
+        double x;
+        std::memcpy(&x, &w, sizeof x);
+        return x;
+    };
+    constexpr size_t kWords = 15;
+    uint64_t generated = 0, delivered = 0, measured = 0, measured_flits = 0, ambiguous = 0, window_flits_delivered = 0;
+    double hop_sum = 0, hop_flit_sum = 0, longest_zero_load = 0, half_latency_sum[2] = {0, 0};
+    uint64_t half_count[2] = {0, 0}, latency_flits = 0;
+    bool saturated = false;
+    std::vector<uint32_t> sorted;
+    for (const std::vector<uint64_t>& w : tallies) {
+        generated += w[0], delivered += w[1], measured += w[2], measured_flits += w[3], ambiguous += w[4];
+        window_flits_delivered += w[5], hop_sum += real(w[6]), hop_flit_sum += real(w[7]);
+        longest_zero_load = std::max(longest_zero_load, real(w[8]));
+        half_latency_sum[0] += real(w[9]), half_latency_sum[1] += real(w[10]), half_count[0] += w[11], half_count[1] += w[12];
+        latency_flits += w[13], saturated = saturated || w[14] != 0;
+        for (size_t i = kWords; i < w.size(); ++i) sorted.push_back(static_cast<uint32_t>(w[i]));
+    }
     TrafficResult r;
     r.pattern = listed_ == 0 ? traffic_pattern_name(spec_.pattern) : "trace";
     r.injection = listed_ == 0 ? injection_name(spec_.injection) : "trace";
@@ -403,14 +463,14 @@ TrafficResult TrafficLedger::summarize() const {
     r.warmup = spec_.warmup;
     r.window = spec_.window;
     r.drain = spec_.drain;
-    r.generated = generated_;
-    r.delivered = delivered_;
-    r.measured = measured_;
-    r.ambiguous = ambiguous_;
+    r.generated = generated;
+    r.delivered = delivered;
+    r.measured = measured;
+    r.ambiguous = ambiguous;
     // A drain shorter than a measured packet's zero-load latency ends with packets of the window in
     // flight at any load: then the run is not judged.
-    r.saturation_judged = static_cast<double>(spec_.drain) >= longest_zero_load_ && spec_.drain > 0;
-    r.saturated = saturated_ && r.saturation_judged;
+    r.saturation_judged = static_cast<double>(spec_.drain) >= longest_zero_load && spec_.drain > 0;
+    r.saturated = saturated && r.saturation_judged;
     for (const PacketSize& s : spec_.sizes)
         r.sizes += (r.sizes.empty() ? "" : ",") + std::to_string(s.flits) + ":" + [&] {
             std::ostringstream w;
@@ -419,10 +479,9 @@ TrafficResult TrafficLedger::summarize() const {
         }();
     if (sized_trace_) r.sizes = "from the trace";
     const double node_cycles = static_cast<double>(topology_.nodes()) * static_cast<double>(spec_.window);
-    r.offered = static_cast<double>(measured_flits_) / node_cycles;
-    r.accepted = static_cast<double>(window_flits_delivered_) / node_cycles;
-    if (!latencies_.empty()) {
-        std::vector<uint32_t> sorted = latencies_;
+    r.offered = static_cast<double>(measured_flits) / node_cycles;
+    r.accepted = static_cast<double>(window_flits_delivered) / node_cycles;
+    if (!sorted.empty()) {
         std::sort(sorted.begin(), sorted.end());
         double sum = 0;
         for (uint32_t l : sorted) sum += l;
@@ -435,14 +494,14 @@ TrafficResult TrafficLedger::summarize() const {
         r.p50_latency = at(0.5);
         r.p99_latency = at(0.99);
         r.max_latency = static_cast<double>(sorted.back());
-        r.mean_hops = hop_sum_ / count;
-        r.zero_load_latency = hop_flit_sum_ / count;
+        r.mean_hops = hop_sum / count;
+        r.zero_load_latency = hop_flit_sum / count;
         r.zero_load_formula = spec_.zero_load.formula;
-        r.mean_flits = static_cast<double>(latency_flits_) / count;
+        r.mean_flits = static_cast<double>(latency_flits) / count;
     }
-    if (half_count_[0] && half_count_[1] && half_latency_sum_[0] > 0)
-        r.latency_growth = (half_latency_sum_[1] / static_cast<double>(half_count_[1])) /
-                           (half_latency_sum_[0] / static_cast<double>(half_count_[0]));
+    if (half_count[0] && half_count[1] && half_latency_sum[0] > 0)
+        r.latency_growth = (half_latency_sum[1] / static_cast<double>(half_count[1])) /
+                           (half_latency_sum[0] / static_cast<double>(half_count[0]));
     return r;
 }
 

@@ -152,7 +152,9 @@ struct TrafficResult {
 // against the packets on their way, and accumulates the measurement as packets arrive.
 class TrafficLedger {
 public:
-    TrafficLedger(const Topology& topology, const TrafficSpec& spec);
+    // The sources of nodes [first, end) only (a partitioned network's rank: its packets are those its
+    // nodes create; every node, by default).
+    TrafficLedger(const Topology& topology, const TrafficSpec& spec, uint32_t first = 0, uint32_t end = ~0u);
     ~TrafficLedger();
     ArrivalStream& source(uint32_t node);
     bool generating() const { return sources_left_ != 0; }  // some source has packets still to draw
@@ -164,7 +166,18 @@ public:
     uint64_t generation_end() const { return end_; }
     // Node `at` got this packet at `cycle`: false if no such packet is on its way there.
     bool delivered(const Header& h, uint32_t at, uint64_t cycle);
+    // The same, told after the edge of `cycle` ran to its end (a partitioned network's delivery at a
+    // node of another rank): the account is the one delivered() would have kept during the edge, when
+    // the routers of nodes below `at` had run and those above had not.
+    bool delivered_after_the_edge(const Header& h, uint32_t at, uint64_t cycle);
     TrafficResult summarize() const;
+    // What summarize() reads, as words (a partitioned network's ranks each hold the packets their nodes
+    // created), and the summary of several ranks' words together.
+    std::vector<uint64_t> tally() const;
+    TrafficResult summarize(const std::vector<std::vector<uint64_t>>& tallies) const;
+    // Packets generated for each node (partitioned: the network's, once every rank's are summed in).
+    std::vector<uint64_t>& expected_per_node() { return expected_at_; }
+    uint32_t sources_left() const { return sources_left_; }
 
 private:
     class Source;
@@ -173,6 +186,8 @@ private:
     // The header `created` will make for src's next packet (nothing counted).
     Header next_header(uint32_t src, uint32_t dst, unsigned flits) const;
     void source_ended() { --sources_left_; }
+    bool take_delivered(const Header& h, uint32_t at, uint64_t cycle, bool after_the_edge);
+    uint32_t first_source_ = 0;
 
     struct InFlight {
         uint64_t created;

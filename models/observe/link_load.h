@@ -23,6 +23,7 @@ public:
     void add_flit(size_t link, uint64_t cycle) { flits_[link] += cycle >= from_ && cycle < to_; }
     uint64_t flits(size_t link) const { return flits_[link]; }
     uint64_t window() const { return to_ - from_; }
+    std::vector<uint64_t>& per_link() { return flits_; }  // (a partitioned network sums its ranks')
 
 private:
     uint64_t from_, to_;

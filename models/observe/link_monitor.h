@@ -53,20 +53,11 @@ private:
 // A trace row as words, to travel between ranks: start, end, src and dst, the header's fields.
 inline void trace_row_words(std::vector<uint64_t>& out, uint64_t start, uint64_t end, uint32_t src, uint32_t dst,
                             const Header& h) {
-    const uint64_t fields = uint64_t{h.origin} | uint64_t{h.dest} << 20 | uint64_t{h.msg} << 40 | uint64_t{h.part} << 52 |
-                            uint64_t{static_cast<uint8_t>(h.kind)} << 56 | uint64_t{h.broadcast} << 60;
-    out.insert(out.end(), {start, end, uint64_t{src} << 32 | dst, fields});
+    out.insert(out.end(), {start, end, uint64_t{src} << 32 | dst, fields_word(h)});
 }
 // ... and back: writes the row at `w` (4 words) to the trace.
 inline void write_trace_row(TraceWriter& trace, const uint64_t* w) {
-    Header h;
-    h.origin = static_cast<uint32_t>(w[3] & 0xFFFFF);
-    h.dest = static_cast<uint32_t>(w[3] >> 20 & 0xFFFFF);
-    h.msg = static_cast<uint32_t>(w[3] >> 40 & 0xFFF);
-    h.part = static_cast<uint8_t>(w[3] >> 52 & 0xF);
-    h.kind = static_cast<Kind>(w[3] >> 56 & 0xF);
-    h.broadcast = (w[3] >> 60 & 1) != 0;
-    trace.row(w[0], w[1], static_cast<uint32_t>(w[2] >> 32), static_cast<uint32_t>(w[2]), h);
+    trace.row(w[0], w[1], static_cast<uint32_t>(w[2] >> 32), static_cast<uint32_t>(w[2]), header_of_fields_word(w[3]));
 }
 
 }  // namespace cubecast

@@ -126,8 +126,12 @@ void Network::build_nodes(const PacketFormat& format) {
         nodes_.push_back(
             std::make_unique<Node>(i, plan, format, task_.expected_deliveries(i), own_messages(i), task_.timed_messages(i)));
         if (traffic_) {
-            nodes_.back()->use_ledger(
-                [this](const Header& h, uint32_t at, uint64_t cycle) { return traffic_->delivered(h, at, cycle); });
+            // (A packet another rank's node created is in that rank's ledger: the delivery goes there after the edge.)
+            nodes_.back()->use_ledger([this](const Header& h, uint32_t at, uint64_t cycle) {
+                if (partition_.local(h.origin)) return traffic_->delivered(h, at, cycle);
+                exchange_->send_delivery(partition_.owner(h.origin), fields_word(h), at, cycle);
+                return true;
+            });
             nodes_.back()->stream_arrivals(&traffic_->source(i));
         }
         if (task_.kind() == TaskKind::succ) nodes_.back()->require_order(gray_position);
@@ -273,9 +277,15 @@ void Network::start_of_simulation() {
 // The cycle level's supervision, on the falling edge while the run phase lasts.
 void Network::after_edge() {
     if (exchange_)  // every edge, the reset and load phases' too: what crossed between ranks, for the next edge
-        exchange_->after_edge(trace_rows_, [this](const uint64_t* row) {
-            if (trace_) write_trace_row(*trace_, row);
-        });
+        exchange_->after_edge(
+            trace_rows_,
+            [this](const uint64_t* row) {
+                if (trace_) write_trace_row(*trace_, row);
+            },
+            [this](uint64_t fields, uint32_t at, uint64_t cycle) {
+                // (A packet no node was sending there is counted, as a node counts one, among the errors.)
+                if (!traffic_->delivered_after_the_edge(header_of_fields_word(fields), at, cycle)) ++misdelivered_;
+            });
     if (!phases_->running()) return;
     if (credit_audit_) credit_audit_->check(audited_edges_++);
     supervisor_->after_edge();

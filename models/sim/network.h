@@ -87,12 +87,14 @@ private:
     Node& node(uint32_t id) const { return *nodes_[id - partition_.first()]; }
     std::unique_ptr<BoundaryExchange> exchange_;
     std::vector<uint64_t> trace_rows_;  // a partitioned rank's trace rows of the edge, for rank 0
+    uint64_t misdelivered_ = 0;         // ... deliveries elsewhere of packets its ledger did not have on their way
     // The link monitor's totals (partitioned: the network's, summed at the end of the run).
     struct LinkTotals {
         uint64_t data_transmissions = 0, ctrl_transmissions = 0, flits_moved = 0, data_flits = 0, corrupt_headers = 0;
     };
     LinkTotals link_totals_;
-    void total_links_and_counters();  // link_totals_ (and partitioned: counters_) the network's
+    void total_links_and_counters();
+    TrafficResult summarize_traffic() const;  // link_totals_ (and partitioned: counters_) the network's
     std::shared_ptr<const Topology> topology_;
     std::shared_ptr<const Topology> folded_torus_;  // --torus-on-array: the torus the algorithm runs on
     std::shared_ptr<const TorusFold> fold_;         // ... and how it maps onto the array (paper 001 Fig. 1)

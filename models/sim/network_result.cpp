@@ -3,6 +3,7 @@
 // problems, packet conservation, and the verdict's precedence (a broken rule outranks a stall).
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -43,7 +44,7 @@ RunResult Network::run() {
     r.status = settle_status(r, checks);
     if (delays_) report_dynamic(r);
     if (traffic_) {
-        r.traffic = traffic_->summarize();
+        r.traffic = summarize_traffic();
         summarize_links(*r.traffic, r.output_errors);
     }
     report_activity(r, cycles);
@@ -68,6 +69,24 @@ void Network::total_links_and_counters() {
     comm_->sum(v);
     link_totals_ = {v[0], v[1], v[2], v[3], v[4]};
     counters_ = summed(counters_, *comm_);  // (the routers are done with them)
+    if (!traffic_) return;
+    comm_->sum(traffic_->expected_per_node());  // (each rank counted the packets its nodes created)
+    comm_->sum(link_load_->per_link());         // (each rank counted the links its nodes drive)
+    std::vector<uint64_t> wrong{misdelivered_};
+    comm_->sum(wrong);
+    misdelivered_ = wrong[0];
+}
+
+// The traffic's measurement: this rank's ledger's, or (partitioned) every rank's together at rank 0.
+TrafficResult Network::summarize_traffic() const {
+    if (!comm_) return traffic_->summarize();
+    const std::vector<uint64_t> mine = traffic_->tally();
+    std::vector<std::vector<uint64_t>> tallies;
+    for (const std::string& bytes : comm_->gather(std::string(reinterpret_cast<const char*>(mine.data()), mine.size() * 8))) {
+        tallies.emplace_back(bytes.size() / 8);
+        std::memcpy(tallies.back().data(), bytes.data(), bytes.size());
+    }
+    return tallies.empty() ? TrafficResult{} : traffic_->summarize(tallies);
 }
 
 // The trace and the waves, each writer reporting a failed write.
@@ -211,7 +230,7 @@ nlohmann::json router_reading(const RouterBase& router) {
 // each kind, then how many more), the completion time and the links' utilisation.
 Network::RunChecks Network::read_nodes_and_routers(RunResult& r) const {
     if (traffic_)
-        for (uint32_t i = 0; i < nodes_.size(); ++i) nodes_[i]->set_expected(traffic_->expected_at(i));
+        for (const auto& n : nodes_) n->set_expected(traffic_->expected_at(n->id()));
     Readings readings{r, {}};
     if (!comm_) {
         for (const auto& n : nodes_)
@@ -230,6 +249,7 @@ Network::RunChecks Network::read_nodes_and_routers(RunResult& r) const {
         for (const std::string& text : comm_->gather(mine.dump())) ranks.push_back(nlohmann::json::parse(text));
         for (const auto& rank : ranks)
             for (const auto& n : rank["nodes"]) readings.node(n[0], n[1], n[2], n[3], n[4], n[5].get<std::vector<std::string>>());
+        r.last_delivery_cycles = r.completion_cycles;
         for (const auto& rank : ranks)
             for (const auto& x : rank["routers"]) {
                 LogicReport lr;
@@ -242,6 +262,11 @@ Network::RunChecks Network::read_nodes_and_routers(RunResult& r) const {
             }
     }
     RunChecks checks = std::move(readings.checks);
+    if (misdelivered_) {
+        checks.node_errors += misdelivered_;
+        r.problems.push_back(std::to_string(misdelivered_) +
+                             " packets delivered at another rank's nodes were not on their way there, or were delivered twice");
+    }
     const bool peaks_unknown = readings.peaks_unknown;
     if (peaks_unknown) r.peak_flits_owed = r.peak_injection_flits = 0;  // (not the other routers' alone)
     r.buffer_peaks_known = !peaks_unknown;

@@ -115,7 +115,7 @@ void Network::summarize_links(TrafficResult& t, std::vector<std::string>& errors
         t.channel_bound = channel_loads_->bound();
         std::tie(t.channel_src, t.channel_dst) = ends(channel_loads_->busiest);
     }
-    if (config_.link_load_path.empty()) return;
+    if (config_.link_load_path.empty() || partition_.rank() != 0) return;
     std::ofstream csv(config_.link_load_path);
     csv << "# cubecast per-link load over the measurement window, cycles " << t.warmup << " .. " << t.warmup + t.window
         << "; channel_load: the channel-load bound's prediction at this rate (flits/cycle)\n";
@@ -138,7 +138,7 @@ void Network::build_traffic() {
                           config_.self_packets);  // validated
     link_load_ =
         std::make_unique<LinkLoad>(size_t{topology_->nodes()} * topology_->ports(), spec.warmup, spec.warmup + spec.window);
-    traffic_ = std::make_unique<TrafficLedger>(*topology_, spec);
+    traffic_ = std::make_unique<TrafficLedger>(*topology_, spec, partition_.first(), partition_.end());
 }
 
 // The bound needs fixed paths (not adaptive routing) and a pattern (not a trace).

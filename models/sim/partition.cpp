@@ -5,7 +5,7 @@
 namespace cubecast {
 
 BoundaryExchange::BoundaryExchange(const Partition& partition, const Topology& topology, LinkBuses& buses, PartitionComm& comm)
-    : comm_(comm), buses_(buses), out_(comm.ranks()), in_(comm.ranks()), received_pairs_end_(comm.ranks(), 0) {
+    : rank_(comm.rank()), comm_(comm), buses_(buses), out_(comm.ranks()), in_(comm.ranks()), deliveries_(comm.ranks()) {
     const unsigned ports = topology.ports();
     for (uint32_t i = 0; i < topology.nodes(); ++i)
         for (unsigned p = 0; p < ports; ++p) {
@@ -25,6 +25,8 @@ BoundaryExchange::BoundaryExchange(const Partition& partition, const Topology& t
     sent_.assign(driven_.size(), 0);
 }
 
+// Each rank's message: the count of (link and field, value) pairs and the pairs, the count of
+// deliveries and their words, then (to rank 0) the trace rows.
 void BoundaryExchange::send_and_receive(std::vector<uint64_t>& rows) {
     for (auto& o : out_) o.assign(1, 0);
     for (size_t k = 0; k < driven_.size(); ++k) {
@@ -39,14 +41,18 @@ void BoundaryExchange::send_and_receive(std::vector<uint64_t>& rows) {
         o.push_back(v);
         ++o[0];
     }
-    if (comm_.rank() != 0) out_[0].insert(out_[0].end(), rows.begin(), rows.end());
+    for (unsigned r = 0; r < out_.size(); ++r) {
+        out_[r].push_back(deliveries_[r].size() / 3);
+        out_[r].insert(out_[r].end(), deliveries_[r].begin(), deliveries_[r].end());
+        deliveries_[r].clear();
+    }
+    if (rank_ != 0) out_[0].insert(out_[0].end(), rows.begin(), rows.end());
     rows.clear();
     comm_.exchange(out_, in_);
     for (unsigned r = 0; r < in_.size(); ++r) {
         const std::vector<uint64_t>& in = in_[r];
-        received_pairs_end_[r] = in.empty() ? 0 : 1 + 2 * in[0];
-        if (r == comm_.rank()) continue;
-        for (size_t w = 1; w + 1 < in.size() && w < received_pairs_end_[r]; w += 2) {
+        if (r == rank_ || in.empty()) continue;
+        for (size_t w = 1; w < 1 + 2 * in[0]; w += 2) {
             const auto link = static_cast<size_t>(in[w] >> 2);
             switch (static_cast<Field>(in[w] & 3)) {
                 case Field::valid: buses_.valid.write(link, in[w + 1] != 0); break;
@@ -55,7 +61,6 @@ void BoundaryExchange::send_and_receive(std::vector<uint64_t>& rows) {
             }
         }
     }
-    received_pairs_end_[comm_.rank()] = in_[comm_.rank()].size();  // (rank 0's own rows are written as they come)
 }
 
 NetworkCounters summed(const NetworkCounters& mine, PartitionComm& comm) {

@@ -80,22 +80,34 @@ private:
 // The links between this rank's routers and the others': after every edge, what this rank's routers
 // drive on them (a flit's valid and the flit to a router elsewhere, the ready to a router elsewhere
 // that sends here) goes to the rank at the other end when it changed, and what came from the others
-// is written into this rank's copy of the links. Rows of the trace ride along to rank 0.
+// is written into this rank's copy of the links. Rows of the trace ride along to rank 0, and the
+// deliveries of synthetic traffic to the rank of the packet's origin, whose ledger knows the packet.
 class BoundaryExchange {
 public:
     BoundaryExchange(const Partition& partition, const Topology& topology, LinkBuses& buses, PartitionComm& comm);
+    // A delivery at this rank's node `at` of a packet that a node of rank `to` created (3 words).
+    void send_delivery(unsigned to, uint64_t header_fields, uint32_t at, uint64_t cycle) {
+        deliveries_[to].insert(deliveries_[to].end(), {header_fields, at, cycle});
+    }
     // After the edge: send, receive, write. `rows` are this rank's trace rows of the edge (4 words
     // each; sent to rank 0 and cleared); at rank 0, `write_row` takes every other rank's, rank by rank.
-    template <class WriteRow>
-    void after_edge(std::vector<uint64_t>& rows, WriteRow&& write_row) {
+    // `delivered` takes the deliveries sent here, rank by rank.
+    template <class WriteRow, class Delivered>
+    void after_edge(std::vector<uint64_t>& rows, WriteRow&& write_row, Delivered&& delivered) {
         send_and_receive(rows);
-        for (unsigned r = 1; r < in_.size(); ++r)
-            for (size_t w = received_pairs_end_[r]; w + 4 <= in_[r].size(); w += 4) write_row(&in_[r][w]);
+        for (unsigned r = 0; r < in_.size(); ++r) {
+            const std::vector<uint64_t>& in = in_[r];
+            if (r == rank_ || in.empty()) continue;
+            const size_t deliveries_at = 1 + 2 * in[0], count = in[deliveries_at], rows_at = deliveries_at + 1 + 3 * count;
+            for (size_t w = deliveries_at + 1; w < rows_at; w += 3) delivered(in[w], static_cast<uint32_t>(in[w + 1]), in[w + 2]);
+            for (size_t w = rows_at; w + 4 <= in.size(); w += 4) write_row(&in[w]);
+        }
     }
     size_t boundary_links() const { return boundary_links_; }
 
 private:
     void send_and_receive(std::vector<uint64_t>& rows);
+    unsigned rank_;
     enum Field : uint8_t { valid, flit, ready };
     struct Driven {
         uint32_t link;
@@ -107,8 +119,7 @@ private:
     std::vector<Driven> driven_;
     std::vector<uint64_t> sent_;  // each driven value as last sent
     size_t boundary_links_ = 0;
-    std::vector<std::vector<uint64_t>> out_, in_;
-    std::vector<size_t> received_pairs_end_;
+    std::vector<std::vector<uint64_t>> out_, in_, deliveries_;
 };
 
 // A network's counters summed over the ranks (the first absorbed packets: the network's first).

@@ -56,7 +56,10 @@ RunSupervisor::RunSupervisor(SupervisedNetwork network)
     }
 }
 
-uint64_t RunSupervisor::expected_messages() const { return net_.traffic ? net_.traffic->generated() : net_.expected_messages; }
+uint64_t RunSupervisor::expected_messages() const { return net_.traffic ? traffic_generated() : net_.expected_messages; }
+
+uint64_t RunSupervisor::traffic_generated() const { return net_.comm ? network_generated_ : net_.traffic->generated(); }
+bool RunSupervisor::traffic_generating() const { return net_.comm ? network_sources_left_ != 0 : net_.traffic->generating(); }
 
 // (Fixed by the run's configuration and workload: worked out once, at the first check.)
 uint64_t RunSupervisor::cycle_limit() const {
@@ -97,7 +100,9 @@ void RunSupervisor::sum_counters_for_the_verdict() {
     const NetworkCounters& c = net_.counters;
     std::vector<uint64_t> v{c.progress, static_cast<uint64_t>(c.in_routers), c.deliveries,
                             static_cast<uint64_t>(c.unfinished_logics), c.buffers_short ? 1u : 0u};
+    if (net_.traffic) v.insert(v.end(), {net_.traffic->generated(), net_.traffic->sources_left()});
     net_.comm->sum(v);
+    if (net_.traffic) network_generated_ = v[5], network_sources_left_ = v[6];
     network_counters_.progress = v[0];
     network_counters_.in_routers = static_cast<int64_t>(v[1]);
     network_counters_.deliveries = v[2];
@@ -136,7 +141,7 @@ uint64_t RunSupervisor::after_tlm_edge(uint64_t cycle, uint64_t moved_at) {
 // time; out of time at the cycle limit.
 void RunSupervisor::check_end(uint64_t cycle) {
     const NetworkCounters& counters = this->counters();
-    const bool sources_done = !net_.traffic || !net_.traffic->generating();
+    const bool sources_done = !net_.traffic || !traffic_generating();
     if (sources_done && counters.deliveries >= expected_messages() * net_.task.parts() && counters.in_routers == 0 &&
         counters.unfinished_logics == 0)
         return finish(RunStatus::ok);
@@ -191,7 +196,7 @@ void RunSupervisor::stall() {
         uint64_t delivered = 0, expected = 0;  // whole messages (deliveries count parts)
         for (const auto& node : net_.nodes) delivered += node->delivered(), expected += node->expected();
         delivered = summed(delivered), expected = summed(expected);
-        if (net_.traffic) expected = net_.traffic->generated();
+        if (net_.traffic) expected = traffic_generated();
         diagnosis_ = "the network is empty but " + std::to_string(expected - std::min(expected, delivered)) +
                      " deliveries never happened: " +
                      (counters.absorbed ? std::to_string(counters.absorbed) +

@@ -81,6 +81,10 @@ private:
     void sum_counters_for_the_verdict();
     uint64_t summed(uint64_t mine) const;  // (over the ranks, when partitioned)
     NetworkCounters network_counters_;
+    // Task traffic: the packets generated so far and whether any source has more (the network's).
+    uint64_t traffic_generated() const;
+    bool traffic_generating() const;
+    uint64_t network_generated_ = 0, network_sources_left_ = 0;
 
     SupervisedNetwork net_;
     bool inside_counted_ = true;

@@ -21,6 +21,8 @@ int exit_code_for(RunStatus s);
 void print_error(const std::string& message);
 // Test hook (the command-line fuzzer): print_error appends its line to *sink instead (nullptr: stderr).
 void capture_errors(std::string* sink);
+// print_error() prints nothing from now on (a partitioned run's ranks other than 0: rank 0 says it).
+void quiet_errors();
 // policy: what a stalled run's diagnosis may try (stall_remedies.h).
 struct RerunPolicy;
 int cmd_run(const RunConfig& config, bool json, const RerunPolicy& policy);

@@ -614,6 +614,10 @@ RunOptions experiment_run_options() {
 }
 
 int dispatch(int argc, char* argv[], bool check_only) {
+    // A partitioned run's ranks all read the same command line: rank 0 alone says what is wrong with it.
+    if (const char* rank = std::getenv("OMPI_COMM_WORLD_RANK"); rank && std::string(rank) != "0")
+        for (int i = 1; i < argc; ++i)
+            if (std::string(argv[i]) == "--partition") quiet_errors();
     CLI::App app{
         "cubecast: a cycle-accurate model of hypercube, torus and array (mesh) interconnects, in which the "
         "papers' optimal broadcast and exchange algorithms run as the routers' control logic"};

@@ -29,8 +29,14 @@ std::string* error_sink = nullptr;
 
 void capture_errors(std::string* sink) { error_sink = sink; }
 
+namespace {
+bool errors_quiet = false;
+}  // namespace
+void quiet_errors() { errors_quiet = true; }
+
 void print_error(const std::string& message) {
     const std::string line = "cubecast: " + printable(message, 4000) + "\n";
+    if (errors_quiet) return;
     if (error_sink)
         *error_sink += line;
     else
@@ -114,7 +120,9 @@ namespace {
 // and ends with exit 3 (the run did not finish), rather than vanishing without a word.
 char stopped_line[160];
 size_t stopped_line_length = 0;
+volatile sig_atomic_t finished_with = -1;  // the run's exit code once it is over (then a stop is no news)
 extern "C" void on_stopped_by_mpirun(int) {
+    if (finished_with >= 0) _exit(finished_with);
     if (write(STDERR_FILENO, stopped_line, stopped_line_length) < 0) _exit(kExitStuck);
     _exit(kExitStuck);
 }
@@ -145,6 +153,7 @@ int run_partitioned(const RunConfig& config, bool json) {
     const bool rank0 = comm->rank() == 0;
     if (launched) say_when_stopped(comm->rank(), comm->ranks());
     const auto end = [&](int code) {
+        finished_with = code;
         if (launched) mpi::stop();
         return code;
     };
@@ -154,11 +163,12 @@ int run_partitioned(const RunConfig& config, bool json) {
         const ResolvedRun resolved = resolve(config);  // (alike on every rank: a bad value ends them all alike)
         network_label = resolved.network->label();
         r = simulate_partitioned(resolved, *comm);
+        finished_with = r.output_errors.empty() ? exit_code_for(r.status) : kExitBadInput;
     } catch (const ConfigError& e) {
         if (rank0) print_error(e.what());
         return end(kExitBadInput);
     } catch (const std::exception& e) {
-        print_error("rank " + std::to_string(comm->rank()) + ": internal error: " + e.what());
+        std::cerr << "cubecast: rank " << comm->rank() << ": internal error: " << printable(e.what(), 4000) << std::endl;
         if (launched) mpi::abort(kExitCheckFailed);
         return kExitCheckFailed;
     }

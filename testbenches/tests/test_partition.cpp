@@ -156,7 +156,8 @@ TEST(Partition, EveryBoundaryLinkIsAPairOfProxies) {
 
 // The trace, the JSON report (less its timings), the exit code and cubecast's lines on stderr of a
 // run split over R ranks are one process's, for every task family the partition runs, on the
-// hypercube, the torus and the array, whether it finishes, fails its checks or runs out of time.
+// hypercube, the torus and the array, collectives and synthetic traffic (whose packets are delivered
+// at other ranks than their origin's), whether it finishes, fails its checks or runs out of time.
 TEST(Partition, OutputsAreOneProcessesForAnyNumberOfRanks) {
     const std::vector<std::string> runs = {
         "--task mnb --dim 6",
@@ -194,6 +195,10 @@ TEST(Partition, OutputsAreOneProcessesForAnyNumberOfRanks) {
             ASSERT_FALSE(many.out.empty()) << many.err;
             EXPECT_EQ(without_timings(many.out), without_timings(one.out));
             EXPECT_TRUE(slurp(dir + "/t.csv") == one_trace) << "the traces differ: " << one_dir << "/t.csv, " << dir << "/t.csv";
+            if (run.find("--link-load") != std::string::npos) {
+                EXPECT_FALSE(slurp(one_dir + "/l.csv").empty());
+                EXPECT_EQ(slurp(dir + "/l.csv"), slurp(one_dir + "/l.csv"));
+            }
         }
     }
 }
@@ -205,7 +210,7 @@ TEST(Partition, WhatItDoesNotRunYetIsRefusedByName) {
     for (const auto& [args, names] :
          std::vector<std::pair<std::string, std::string>>{{"--task mnb --dim 4 --level tlm", "--level tlm"},
                                                           {"--task mnb --dim 4 --buffering input", "--buffering input"},
-                                                          {"--task traffic --dim 4 --rate 0.1", "task traffic"},
+                                                          {"--task dynamic --dim 4 --rho 0.3 --slots 50", "task dynamic"},
                                                           {"--task mnb --dim 4 --queue-depth 2", "--queue-depth"},
                                                           {"--task mnb --dim 4 --vcd w.vcd", "--vcd"},
                                                           {"--task mnb --dim 4 --stats s.csv", "--stats"}}) {
