@@ -49,7 +49,7 @@ void LinkMonitor::on_clock() {
 void LinkMonitor::visit(size_t link, uint64_t e) {
     if (!buses_->ready.read(link)) return;
     const unsigned vc = vc_ ? vc_->read(link) : 0;
-    if (load_) load_->add_flit(link, e - 1);  // (it moved during cycle e - 1)
+    if (load_) load_->add_flit(size_t{links_[link]->src} * ports_ + links_[link]->port, e - 1);  // (it moved during cycle e - 1)
     packets_.arrive(link, vc, buses_->flit.read(link), e, [&](uint64_t start, uint64_t end, const Header& h, uint64_t) {
         if (rows_)
             trace_row_words(*rows_, start, end, links_[link]->src, links_[link]->dst, h);

@@ -26,8 +26,9 @@ public:
                 unsigned vcs = 1);
 
     const PacketAssembler& moved() const { return packets_; }  // what crossed the links
-    void count_load(LinkLoad* load) { load_ = load; }          // task traffic: per-link flits in the window
-    // A partitioned network: watch only links [first, end) (those this rank's routers drive), and
+    // Task traffic: per-link flits in the window, by the network's link numbers (src * ports + port).
+    void count_load(LinkLoad* load, unsigned ports) { load_ = load, ports_ = ports; }
+    // A partitioned network: watch only entries [first, end) (the links this rank's routers drive), and
     // hand the trace's rows to `rows` (4 words each, trace_row_words()) rather than to a trace file.
     void watch_only(size_t first, size_t end) { first_ = first, end_ = end; }
     void send_rows_to(std::vector<uint64_t>* rows) { rows_ = rows; }
@@ -44,6 +45,7 @@ private:
     const SignalBus<uint8_t>* vc_ = nullptr;  // the links' virtual channels, if any
     TraceWriter* trace_;
     LinkLoad* load_ = nullptr;
+    unsigned ports_ = 0;
     PacketAssembler packets_;
     uint64_t edge_ = 0;
     size_t first_ = 0, end_ = SIZE_MAX;

@@ -186,15 +186,20 @@ void Network::build_cycle_level(const LogicFactory& make_logic, const PacketForm
     clk_ = std::make_unique<sc_clock>("clk", 1, SC_NS);
     phases_ = std::make_unique<PhaseSequencer>("phases", load_cycles_);
     phases_->clk(*clk_);
-    // Link i * ports + p leaves node i on port p (none where the topology has no link there).
-    links_.resize(size_t{n} * ports);
-    link_buses_ = std::make_unique<LinkBuses>(size_t{n} * ports);
+    // Link i * ports + p leaves node i on port p (none where the topology has no link there). A
+    // partitioned network's rank holds those that touch its nodes, numbered its own way (RankLinks).
+    rank_links_ = std::make_unique<RankLinks>(partition_, *topology_);
+    const RankLinks& held = *rank_links_;
+    links_.resize(held.size());
+    link_buses_ = std::make_unique<LinkBuses>(held.size());
     const bool input_buffered = config.buffering == Buffering::input;
-    if (input_buffered) link_buses_->add_virtual_channels(size_t{n} * ports);
+    if (input_buffered) link_buses_->add_virtual_channels(held.size());
     for (uint32_t i = 0; i < n; ++i)
         for (unsigned p = 0; p < ports; ++p)
-            if (const auto j = topology_->across(i, p); j && (partition_.local(i) || partition_.local(*j)))
-                links_[size_t{i} * ports + p].emplace(i, *j, p, *link_buses_, size_t{i} * ports + p);
+            if (const auto j = topology_->across(i, p); j && (partition_.local(i) || partition_.local(*j))) {
+                const size_t local = *held.local(size_t{i} * ports + p);
+                links_[local].emplace(i, *j, p, *link_buses_, local);
+            }
 
     RouterConfig rc{config.packet_flits, config.queue_depth, config.port_model, format};
     clock_hub_ = std::make_unique<ClockHub>("clock_hub");
@@ -239,7 +244,8 @@ void Network::build_cycle_level(const LogicFactory& make_logic, const PacketForm
         r->load(phases_->load);
         for (unsigned p = 0; p < ports; ++p) {  // the link arriving at i on port p leaves j on arrival_port(p)
             if (const auto j = topology_->across(i, p))
-                r->connect(p, *links_[size_t{i} * ports + p], *links_[size_t{*j} * ports + topology_->arrival_port(p)]);
+                r->connect(p, *links_[*held.local(size_t{i} * ports + p)],
+                           *links_[*held.local(size_t{*j} * ports + topology_->arrival_port(p))]);
             else
                 r->connect_none(p);
         }
@@ -248,11 +254,11 @@ void Network::build_cycle_level(const LogicFactory& make_logic, const PacketForm
 
     if (input_buffered) build_credit_audit(link_buses_.get(), nullptr);
     monitor_ = std::make_unique<LinkMonitor>("link_monitor", links_, format, trace_.get(), input_buffered ? config.ib.vcs : 1);
-    monitor_->count_load(link_load_.get());
+    monitor_->count_load(link_load_.get(), ports);
     if (comm_) {  // the links this rank's routers drive; the trace's rows to rank 0
-        monitor_->watch_only(size_t{partition_.first()} * ports, size_t{partition_.end()} * ports);
+        monitor_->watch_only(0, held.driven());
         if (!config.trace_path.empty() && partition_.rank() != 0) monitor_->send_rows_to(&trace_rows_);
-        exchange_ = std::make_unique<BoundaryExchange>(partition_, *topology_, *link_buses_, *comm_);
+        exchange_ = std::make_unique<BoundaryExchange>(partition_, *topology_, held, *link_buses_, *comm_);
     }
     monitor_->clk(*clk_);
     monitor_->rst(phases_->rst);

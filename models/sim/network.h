@@ -85,6 +85,7 @@ private:
     PartitionComm* comm_ = nullptr;  // more than one rank (else none)
     Partition partition_;            // this rank's nodes (one rank: all)
     Node& node(uint32_t id) const { return *nodes_[id - partition_.first()]; }
+    std::unique_ptr<RankLinks> rank_links_;  // the cycle level's links this rank holds
     std::unique_ptr<BoundaryExchange> exchange_;
     std::vector<uint64_t> trace_rows_;  // a partitioned rank's trace rows of the edge, for rank 0
     uint64_t misdelivered_ = 0;         // ... deliveries elsewhere of packets its ledger did not have on their way
@@ -127,7 +128,7 @@ private:
     std::unique_ptr<PhaseSequencer> phases_;
     std::vector<std::unique_ptr<Node>> nodes_;
     std::unique_ptr<LinkBuses> link_buses_;
-    NetworkLinks links_;  // index src * d + port
+    NetworkLinks links_;  // index src * ports + port (partitioned: rank_links_'s numbers)
     std::vector<std::unique_ptr<RouterBase>> routers_;
     std::unique_ptr<TraceWriter> trace_;
     std::unique_ptr<LinkMonitor> monitor_;

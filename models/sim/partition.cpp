@@ -4,22 +4,40 @@
 
 namespace cubecast {
 
-BoundaryExchange::BoundaryExchange(const Partition& partition, const Topology& topology, LinkBuses& buses, PartitionComm& comm)
-    : rank_(comm.rank()), comm_(comm), buses_(buses), out_(comm.ranks()), in_(comm.ranks()), deliveries_(comm.ranks()) {
+RankLinks::RankLinks(const Partition& partition, const Topology& topology)
+    : first_(size_t{partition.first()} * topology.ports()), end_(size_t{partition.end()} * topology.ports()) {
+    const unsigned ports = topology.ports();
+    for (uint32_t i = 0; i < topology.nodes(); ++i) {
+        if (partition.local(i)) continue;
+        for (unsigned p = 0; p < ports; ++p)
+            if (const auto j = topology.across(i, p); j && partition.local(*j)) incoming_.push_back(size_t{i} * ports + p);
+    }
+}
+
+BoundaryExchange::BoundaryExchange(const Partition& partition, const Topology& topology, const RankLinks& links, LinkBuses& buses,
+                                   PartitionComm& comm)
+    : rank_(comm.rank()),
+      links_(links),
+      comm_(comm),
+      buses_(buses),
+      out_(comm.ranks()),
+      in_(comm.ranks()),
+      deliveries_(comm.ranks()) {
     const unsigned ports = topology.ports();
     for (uint32_t i = 0; i < topology.nodes(); ++i)
         for (unsigned p = 0; p < ports; ++p) {
             const auto j = topology.across(i, p);
             if (!j || partition.local(i) == partition.local(*j)) continue;
             if (!partition.local(i) && !partition.local(*j)) continue;
-            const auto link = static_cast<uint32_t>(size_t{i} * ports + p);
+            const uint64_t global = size_t{i} * ports + p;
+            const auto link = static_cast<uint32_t>(*links.local(global));
             ++boundary_links_;
             if (partition.local(i)) {  // this rank drives the flit; the other end reads it
                 const auto to = partition.owner(*j);
-                driven_.push_back({link, to, Field::valid});
-                driven_.push_back({link, to, Field::flit});
+                driven_.push_back({global, link, to, Field::valid});
+                driven_.push_back({global, link, to, Field::flit});
             } else {  // this rank's router receives: it drives ready back
-                driven_.push_back({link, partition.owner(i), Field::ready});
+                driven_.push_back({global, link, partition.owner(i), Field::ready});
             }
         }
     sent_.assign(driven_.size(), 0);
@@ -37,7 +55,7 @@ void BoundaryExchange::send_and_receive(std::vector<uint64_t>& rows) {
         if (v == sent_[k]) continue;
         sent_[k] = v;
         std::vector<uint64_t>& o = out_[d.to];
-        o.push_back(uint64_t{d.link} << 2 | d.field);
+        o.push_back(d.global << 2 | d.field);
         o.push_back(v);
         ++o[0];
     }
@@ -53,7 +71,7 @@ void BoundaryExchange::send_and_receive(std::vector<uint64_t>& rows) {
         const std::vector<uint64_t>& in = in_[r];
         if (r == rank_ || in.empty()) continue;
         for (size_t w = 1; w < 1 + 2 * in[0]; w += 2) {
-            const auto link = static_cast<size_t>(in[w] >> 2);
+            const size_t link = *links_.local(static_cast<size_t>(in[w] >> 2));
             switch (static_cast<Field>(in[w] & 3)) {
                 case Field::valid: buses_.valid.write(link, in[w + 1] != 0); break;
                 case Field::flit: buses_.flit.write(link, in[w + 1]); break;

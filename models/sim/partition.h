@@ -13,7 +13,9 @@
 // at the next rising edge, as they would in one process (Chandy-Misra's conservative lookahead, with
 // a window of one cycle).
 #pragma once
+#include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -77,6 +79,27 @@ private:
     unsigned ranks_, rank_;
 };
 
+// The links a rank holds, numbered from 0: those its nodes drive (the network's links
+// first * ports .. end * ports - 1, in order), then those other ranks' nodes drive into its nodes (in
+// the network's order). One rank holds them all, numbered as the network numbers them.
+class RankLinks {
+public:
+    RankLinks(const Partition& partition, const Topology& topology);
+    size_t size() const { return (end_ - first_) + incoming_.size(); }
+    // This rank's number for the network's link `global`, or none if it holds it not.
+    std::optional<size_t> local(size_t global) const {
+        if (global >= first_ && global < end_) return global - first_;
+        const auto it = std::lower_bound(incoming_.begin(), incoming_.end(), global);
+        if (it == incoming_.end() || *it != global) return std::nullopt;
+        return (end_ - first_) + static_cast<size_t>(it - incoming_.begin());
+    }
+    size_t driven() const { return end_ - first_; }  // the links its nodes drive: 0 .. driven() - 1
+
+private:
+    size_t first_, end_;
+    std::vector<size_t> incoming_;
+};
+
 // The links between this rank's routers and the others': after every edge, what this rank's routers
 // drive on them (a flit's valid and the flit to a router elsewhere, the ready to a router elsewhere
 // that sends here) goes to the rank at the other end when it changed, and what came from the others
@@ -84,7 +107,9 @@ private:
 // deliveries of synthetic traffic to the rank of the packet's origin, whose ledger knows the packet.
 class BoundaryExchange {
 public:
-    BoundaryExchange(const Partition& partition, const Topology& topology, LinkBuses& buses, PartitionComm& comm);
+    // (`buses` numbered as `links` numbers them.)
+    BoundaryExchange(const Partition& partition, const Topology& topology, const RankLinks& links, LinkBuses& buses,
+                     PartitionComm& comm);
     // A delivery at this rank's node `at` of a packet that a node of rank `to` created (3 words).
     void send_delivery(unsigned to, uint64_t header_fields, uint32_t at, uint64_t cycle) {
         deliveries_[to].insert(deliveries_[to].end(), {header_fields, at, cycle});
@@ -110,10 +135,12 @@ private:
     unsigned rank_;
     enum Field : uint8_t { valid, flit, ready };
     struct Driven {
-        uint32_t link;
-        uint32_t to;  // the rank at the link's other end
+        uint64_t global;  // the network's number for the link
+        uint32_t link;    // this rank's
+        uint32_t to;      // the rank at the link's other end
         Field field;
     };
+    const RankLinks& links_;
     PartitionComm& comm_;
     LinkBuses& buses_;
     std::vector<Driven> driven_;

@@ -122,7 +122,8 @@ TEST(Partition, SharesAreSubcubesAndSlabsWhereTheSizesAllow) {
 }
 
 // Every link between two ranks is a pair of proxies, one at each end: the sender's rank drives its
-// flit there, the receiver's its ready back. Counted apart from the exchange, link by link.
+// flit there, the receiver's its ready back. Counted apart from the exchange, link by link; and a
+// rank holds exactly the links its nodes drive or receive on, numbered densely.
 TEST(Partition, EveryBoundaryLinkIsAPairOfProxies) {
     int made = 0;
     for (const auto& net : networks())
@@ -137,14 +138,28 @@ TEST(Partition, EveryBoundaryLinkIsAPairOfProxies) {
             uint64_t proxies = 0;
             for (unsigned r = 0; r < ranks; ++r) {
                 const Partition p(net->nodes(), ranks, r);
-                cubecast::LinkBuses buses(size_t{net->nodes()} * ports, "partition_test_" + std::to_string(made++));
+                const cubecast::RankLinks held(p, *net);
+                cubecast::LinkBuses buses(held.size(), "partition_test_" + std::to_string(made++));
                 QuietComm comm(r, ranks);
-                const cubecast::BoundaryExchange exchange(p, *net, buses, comm);
-                uint64_t mine = 0;  // the links this rank's nodes send or receive on that another rank's node ends
+                const cubecast::BoundaryExchange exchange(p, *net, held, buses, comm);
+                uint64_t mine = 0;     // the links this rank's nodes send or receive on that another rank's node ends
+                uint64_t touched = 0;  // the links this rank's nodes send or receive on
+                std::set<size_t> numbers;
                 for (uint32_t i = 0; i < net->nodes(); ++i)
-                    for (unsigned q = 0; q < ports; ++q)
-                        if (const auto j = net->across(i, q)) mine += p.local(i) != p.local(*j);
+                    for (unsigned q = 0; q < ports; ++q) {
+                        const size_t global = size_t{i} * ports + q;
+                        const auto j = net->across(i, q);
+                        // (every port of its own nodes, a link there or not: an array's edge keeps its number)
+                        const bool held_here = p.local(i) || (j && p.local(*j));
+                        if (j) mine += p.local(i) != p.local(*j), touched += p.local(i) || p.local(*j);
+                        ASSERT_EQ(held.local(global).has_value(), held_here) << "link " << global;
+                        if (held_here) numbers.insert(*held.local(global));
+                    }
                 EXPECT_EQ(exchange.boundary_links(), mine) << "rank " << r;
+                // Numbered 0 .. size - 1, each once (a port without a link keeps its number on the driving side).
+                EXPECT_EQ(numbers.size(), held.size());
+                EXPECT_EQ(*numbers.rbegin(), held.size() - 1);
+                EXPECT_GE(held.size(), touched);
                 proxies += exchange.boundary_links();
             }
             EXPECT_EQ(proxies, 2 * crossing);
