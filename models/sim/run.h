@@ -89,12 +89,13 @@ struct RunConfig {
     std::vector<PacketSize> packet_sizes;  // a size distribution instead of --packet-flits (which is then the largest)
     bool self_packets = false;             // packets to their own source are sent (BookSim's patterns)
     RouterChoice router = RouterChoice::systemc;
-    std::vector<uint32_t> rtl_nodes;   // with router systemc: these nodes get the Verilated RTL router
-    std::string rtl_rom_dir;           // where the RTL's memory files are (empty: the build's)
-    unsigned sbt_rotation = 0;         // SBT dimension rotation (the trees R^c(SBT))
-    bool rtl_invert_priority = false;  // test hook: plants a bug in the RTL queue order
-    bool progress = true;              // progress lines on stderr for a long run (a diagnosis's tries have none)
-    bool partitioned = false;          // --partition: the network split over the ranks mpirun started (partition.h)
+    std::vector<uint32_t> rtl_nodes;     // with router systemc: these nodes get the Verilated RTL router
+    std::string rtl_rom_dir;             // where the RTL's memory files are (empty: the build's)
+    unsigned sbt_rotation = 0;           // SBT dimension rotation (the trees R^c(SBT))
+    bool rtl_invert_priority = false;    // test hook: plants a bug in the RTL queue order
+    bool progress = true;                // progress lines on stderr for a long run (a diagnosis's tries have none)
+    bool partitioned = false;            // --partition: the network split over the ranks mpirun started (partition.h)
+    unsigned ranks = 1, ranks_here = 1;  // ... how many, and how many on this machine (they share its memory)
     // What the run chose itself because the command did not say (a task's own topology, its K): the
     // report's first line names each.
     std::vector<std::string> chosen;

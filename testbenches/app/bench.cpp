@@ -1,9 +1,14 @@
 // `cubecast bench`: simulation speed and peak memory on standard runs.
 // Each simulation runs in its own forked child (one SystemC elaboration per process).
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <algorithm>
 
 #include <chrono>
 #include <cstdlib>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -13,6 +18,7 @@
 
 #include "models/fabric/hypercube.h"
 #include "models/fabric/topology.h"
+#include "models/sim/fork_pool.h"
 #include "models/sim/result_json.h"
 #include "models/sim/simulate.h"
 #include "routers/cores/rtl_build.h"
@@ -235,6 +241,112 @@ int cmd_bench(const std::string& format, bool million) {
                   << " ms starting it and writing its row\n";
     else
         all.push_back({{"experiment_point_overhead", overhead}});
+    if (format == "json") std::cout << all.dump(2) << "\n";
+    return worst;
+}
+
+namespace {
+struct Timed {
+    double seconds = 0;
+    long peak_kib = 0;  // the largest process's (under mpirun: the largest rank's)
+    nlohmann::json report;
+    int exit_code = -1;
+};
+// A command through the shell, its JSON report on stdout: its wall time and its largest process's peak.
+Timed timed(const std::string& command) {
+    Timed t;
+    const std::string out = "/tmp/cubecast-bench-" + std::to_string(getpid()) + ".json";
+    const auto t0 = std::chrono::steady_clock::now();
+    const pid_t child = fork();
+    if (child == 0) {
+        execl("/bin/sh", "sh", "-c", (command + " >" + out + " 2>/dev/null").c_str(), static_cast<char*>(nullptr));
+        _exit(127);
+    }
+    int status = 0;
+    rusage usage{};
+    if (child < 0 || wait4(child, &status, 0, &usage) < 0) return t;
+    t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    t.peak_kib = usage.ru_maxrss;
+    t.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    std::ifstream in(out);
+    t.report = nlohmann::json::parse(in, nullptr, false);
+    std::remove(out.c_str());
+    return t;
+}
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+std::string this_executable() {
+    std::string path(4096, '\0');
+    const ssize_t n = readlink("/proc/self/exe", path.data(), path.size());
+    path.resize(n > 0 ? static_cast<size_t>(n) : 0);
+    return path;
+}
+}  // namespace
+
+// One process against R ranks (run --partition), whole process (mpirun's start included) and the
+// simulation alone, each run alternating with its twin, medians of three.
+int cmd_bench_ranks(const std::string& format, unsigned ranks) {
+    if (format != "table" && format != "json") {
+        std::cerr << "cubecast: --format '" << format << "' is unknown: accepted table, json\n";
+        return kExitBadInput;
+    }
+    const std::string bin = this_executable();
+    const std::string mpirun = std::string("mpirun ") + (geteuid() == 0 ? "--allow-run-as-root " : "") +
+                               (ranks > available_cores() ? "--oversubscribe " : "") + "-np " + std::to_string(ranks) + " ";
+    const std::vector<std::pair<std::string, std::string>> runs = {
+        {"12-cube MNB", "--task mnb --dim 12"},
+        {"16-cube PMNB vb3, M = 1024", "--task pmnb --algorithm vb3 --dim 16 --k 1024 --known-sources"},
+        {"12-cube uniform traffic 0.1", "--task traffic --dim 12 --rate 0.1"}};
+    constexpr int kRepeats = 3;
+    nlohmann::json all = nlohmann::json::array();
+    if (format == "table")
+        std::cout << "one process against " << ranks << " ranks (run --partition under mpirun; whole process with mpirun's "
+                  << "start, and the simulation alone; medians of " << kRepeats << " alternating runs)\n"
+                  << std::left << std::setw(30) << "run" << std::right << std::setw(10) << "one s" << std::setw(10) << "ranks s"
+                  << std::setw(8) << "ratio" << std::setw(10) << "sim one" << std::setw(10) << "sim ranks" << std::setw(8)
+                  << "ratio" << std::setw(12) << "peak MiB" << std::setw(12) << "a rank MiB"
+                  << "\n";
+    int worst = kExitOk;
+    for (const auto& [name, args] : runs) {
+        std::vector<double> one_s, many_s, one_sim, many_sim;
+        long one_peak = 0, many_peak = 0;
+        bool same = true;
+        for (int i = 0; i < kRepeats; ++i) {
+            const Timed one = timed(bin + " run " + args + " --json");
+            const Timed many = timed(mpirun + bin + " run " + args + " --json --partition");
+            if (one.exit_code != kExitOk || many.exit_code != kExitOk || !one.report.is_object() || !many.report.is_object()) {
+                std::cerr << "cubecast: bench: " << name << " ended with exit " << one.exit_code << " in one process and "
+                          << many.exit_code << " on " << ranks << " ranks (is Open MPI's mpirun installed?)\n";
+                return kExitCheckFailed;
+            }
+            same = same && one.report.value("completion_cycles", 0) == many.report.value("completion_cycles", 1);
+            one_s.push_back(one.seconds), many_s.push_back(many.seconds);
+            one_sim.push_back(one.report.value("wall_seconds", 0.0)), many_sim.push_back(many.report.value("wall_seconds", 0.0));
+            one_peak = std::max(one_peak, one.peak_kib), many_peak = std::max(many_peak, many.peak_kib);
+        }
+        if (!same) worst = kExitCheckFailed;
+        const double a = median(one_s), b = median(many_s), sa = median(one_sim), sb = median(many_sim);
+        if (format == "table")
+            std::cout << std::left << std::setw(30) << name << std::right << std::fixed << std::setprecision(2) << std::setw(10)
+                      << a << std::setw(10) << b << std::setw(8) << a / b << std::setw(10) << sa << std::setw(10) << sb
+                      << std::setw(8) << sa / sb << std::setprecision(0) << std::setw(12) << one_peak / 1024.0 << std::setw(12)
+                      << many_peak / 1024.0 << (same ? "" : "  (their completions differ!)") << "\n";
+        else
+            all.push_back({{"run", name},
+                           {"command", "run " + args},
+                           {"ranks", ranks},
+                           {"one_process_seconds", a},
+                           {"ranks_seconds", b},
+                           {"ratio", a / b},
+                           {"one_process_simulation_seconds", sa},
+                           {"ranks_simulation_seconds", sb},
+                           {"simulation_ratio", sa / sb},
+                           {"one_process_peak_mib", one_peak / 1024.0},
+                           {"rank_peak_mib", many_peak / 1024.0},
+                           {"same_completion", same}});
+    }
     if (format == "json") std::cout << all.dump(2) << "\n";
     return worst;
 }

@@ -56,6 +56,8 @@ int cmd_sweep(RunConfig base, const SweepAxes& axes, const std::string& format, 
 // `million`: the million-node runs instead of the standard ones (each skipped, with the reason, where
 // this machine's memory cannot hold it).
 int cmd_bench(const std::string& format, bool million = false);
+// The partitioned runs on `ranks` ranks under mpirun against one process (docs/performance.md).
+int cmd_bench_ranks(const std::string& format, unsigned ranks);
 // Paper 004 §V: the dynamic schemes ("periods/vb2", "direct", ...) over loads rho on one cube; with a
 // plot prefix also PREFIX.png and PREFIX.svg (gnuplot) of delay vs rho with the theorem's bound.
 int cmd_sweep_rho(RunConfig base, const std::vector<double>& rhos, const std::vector<std::string>& schemes,

@@ -711,6 +711,10 @@ int dispatch(int argc, char* argv[], bool check_only) {
     bool bench_million = false;
     bench->add_flag("--million", bench_million,
                     "the million-node runs instead (the 20-cube SNB, the 1024x1024 torus; about 15 GiB and 2 minutes each)");
+    unsigned bench_ranks = 0;
+    bench->add_option("--ranks", bench_ranks,
+                      "instead: the partitioned runs (run --partition) on this many ranks under mpirun against one process, "
+                      "alternating, 2..64 (about 5 minutes at 2)");
 
     long long ex_dim = 16, ex_m = 1024;
     unsigned long long ex_seed = 1;
@@ -861,6 +865,12 @@ int dispatch(int argc, char* argv[], bool check_only) {
         sweep_opts.dim = *std::max_element(axes.dims.begin(), axes.dims.end());
         if (auto err = sweep_opts.into(sweep_config); !err.empty()) return bad_input(err);
         return cmd_sweep(sweep_config, axes, sweep_format, sweep_jobs);
+    }
+    if (bench_ranks != 0) {
+        if (bench_ranks < 2 || bench_ranks > 64)
+            return bad_input("--ranks " + std::to_string(bench_ranks) + " is out of range: accepted 2..64");
+        if (bench_million) return bad_input("give --million or --ranks, not both");
+        return cmd_bench_ranks(bench_format, bench_ranks);
     }
     return cmd_bench(bench_format, bench_million);
 }

@@ -159,8 +159,11 @@ int run_partitioned(const RunConfig& config, bool json) {
     };
     RunResult r;
     std::string network_label;
+    RunConfig split = config;
+    split.ranks = comm->ranks();
+    split.ranks_here = mpi::ranks_on_this_machine();
     try {
-        const ResolvedRun resolved = resolve(config);  // (alike on every rank: a bad value ends them all alike)
+        const ResolvedRun resolved = resolve(split);  // (alike on every rank: a bad value ends them all alike)
         network_label = resolved.network->label();
         r = simulate_partitioned(resolved, *comm);
         finished_with = r.output_errors.empty() ? exit_code_for(r.status) : kExitBadInput;

@@ -55,6 +55,11 @@ void abort(int code) {
 }
 int rank() { return plugin ? plugin->rank() : 0; }
 int size() { return plugin ? plugin->size() : 1; }
+unsigned ranks_on_this_machine() {
+    const char* n = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+    const int count = n ? std::atoi(n) : 1;
+    return count > 0 ? static_cast<unsigned>(count) : 1u;
+}
 void send(int to, int tag, const std::string& text) { loaded().send(to, tag, text); }
 bool waiting(int& from, int& tag) { return plugin && plugin->waiting(from, tag); }
 std::string receive(int from, int tag) { return loaded().receive(from, tag); }

@@ -14,6 +14,7 @@ void stop();                        // MPI_Finalize
 [[noreturn]] void abort(int code);  // MPI_Abort: every rank ends
 int rank();
 int size();
+unsigned ranks_on_this_machine();  // (mpirun's count of the job's ranks here; 1 if it gives none)
 void send(int to, int tag, const std::string& text);
 // A message waiting from any rank? Its sender and tag.
 bool waiting(int& from, int& tag);

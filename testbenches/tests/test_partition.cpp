@@ -258,3 +258,38 @@ TEST(Partition, ARankKilledMidRunEndsEveryRankWithAMessage) {
     EXPECT_EQ(std::count(lines.begin(), lines.end(), '\n'), 2) << c.err;
     EXPECT_NE(lines.find("of 3: stopped, because another rank ended early (mpirun's lines name it)"), std::string::npos) << c.err;
 }
+
+// The estimate before a partitioned run is a rank's: its share of the whole run's and 1.2 kB a node,
+// against --memory-limit (a rank's) or the machine's memory shared by the ranks on it.
+TEST(Partition, TheMemoryEstimateIsARanksShare) {
+    const std::string bin = CUBECAST_BIN, dir = temp_path("memory");
+    ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
+    const Command one = shell(dir, bin + " run --task snb --dim 14 --memory-limit 1K");
+    ASSERT_EQ(one.code, 2);
+    // "this run needs at least X MB (the largest part ..."
+    const auto bytes_in = [](const std::string& line) {
+        const size_t at = line.find("needs at least ");
+        EXPECT_NE(at, std::string::npos) << line;
+        const double value = std::stod(line.substr(at + 15));
+        const std::string unit = line.substr(line.find(' ', at + 15) + 1, 2);
+        return value * (unit == "GB" ? 1e9 : unit == "MB" ? 1e6 : unit == "kB" ? 1e3 : 1);
+    };
+    const double whole = bytes_in(one.err);
+    const Command two = shell(dir, mpirun(2) + bin + " run --task snb --dim 14 --partition --memory-limit 1K");
+    EXPECT_EQ(two.code, 2);
+    const std::string line = cubecast_lines(two.err);
+    EXPECT_NE(line.find(" a rank (2 ranks, 2 on this machine)"), std::string::npos) << line;
+    EXPECT_NE(line.find("more ranks or machines"), std::string::npos) << line;
+    // (the words round to 3 significant digits)
+    EXPECT_NEAR(bytes_in(line), whole / 2 + 1200.0 * 16384, 0.01 * whole) << line;
+}
+
+TEST(Partition, TheBenchOfRanksTakesTwoToSixtyFour) {
+    const std::string bin = CUBECAST_BIN, dir = temp_path("bench");
+    ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
+    for (const char* bad : {"1", "65"}) {
+        const Command c = shell(dir, bin + " bench --ranks " + bad);
+        EXPECT_EQ(c.code, 2);
+        EXPECT_EQ(c.err, "cubecast: --ranks " + std::string(bad) + " is out of range: accepted 2..64\n");
+    }
+}
