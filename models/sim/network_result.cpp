@@ -3,7 +3,6 @@
 // problems, packet conservation, and the verdict's precedence (a broken rule outranks a stall).
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -80,12 +79,8 @@ void Network::total_links_and_counters() {
 // The traffic's measurement: this rank's ledger's, or (partitioned) every rank's together at rank 0.
 TrafficResult Network::summarize_traffic() const {
     if (!comm_) return traffic_->summarize();
-    const std::vector<uint64_t> mine = traffic_->tally();
     std::vector<std::vector<uint64_t>> tallies;
-    for (const std::string& bytes : comm_->gather(std::string(reinterpret_cast<const char*>(mine.data()), mine.size() * 8))) {
-        tallies.emplace_back(bytes.size() / 8);
-        std::memcpy(tallies.back().data(), bytes.data(), bytes.size());
-    }
+    for (const std::string& bytes : comm_->gather(bytes_of(traffic_->tally()))) tallies.push_back(words_of(bytes));
     return tallies.empty() ? TrafficResult{} : traffic_->summarize(tallies);
 }
 

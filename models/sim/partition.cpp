@@ -1,6 +1,7 @@
 #include "models/sim/partition.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace cubecast {
 
@@ -79,6 +80,15 @@ void BoundaryExchange::send_and_receive(std::vector<uint64_t>& rows) {
             }
         }
     }
+}
+
+std::string bytes_of(const std::vector<uint64_t>& words) {
+    return std::string(reinterpret_cast<const char*>(words.data()), words.size() * sizeof(uint64_t));
+}
+std::vector<uint64_t> words_of(const std::string& bytes) {
+    std::vector<uint64_t> words(bytes.size() / sizeof(uint64_t));
+    std::memcpy(words.data(), bytes.data(), words.size() * sizeof(uint64_t));
+    return words;
 }
 
 NetworkCounters summed(const NetworkCounters& mine, PartitionComm& comm) {

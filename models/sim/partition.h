@@ -149,6 +149,10 @@ private:
     std::vector<std::vector<uint64_t>> out_, in_, deliveries_;
 };
 
+// Words as the bytes a text carries between ranks (gather(), broadcast()), and back.
+std::string bytes_of(const std::vector<uint64_t>& words);
+std::vector<uint64_t> words_of(const std::string& bytes);
+
 // A network's counters summed over the ranks (the first absorbed packets: the network's first).
 NetworkCounters summed(const NetworkCounters& mine, PartitionComm& comm);
 

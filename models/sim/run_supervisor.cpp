@@ -167,10 +167,56 @@ void RunSupervisor::check_end(uint64_t cycle) {
     if ((cycle & 63) == 0) note_progress(cycle);
 }
 
+// The cycle of waits among the network's inputs, if there is one: found among this process's routers,
+// or (partitioned) among every rank's, joined at rank 0, which sends every rank the cycle it found.
+std::vector<WaitingInput> RunSupervisor::wait_cycle() const {
+    if (!net_.comm) return find_wait_cycle(net_.topology, net_.routers);
+    const std::vector<std::string> graphs =
+        net_.comm->gather(bytes_of(WaitGraph::of(net_.routers, net_.topology.ports()).words()));
+    std::vector<uint64_t> found;
+    if (net_.comm->rank() == 0) {
+        WaitGraph all;
+        for (const std::string& g : graphs) all.add_words(words_of(g));
+        for (const WaitingInput& w : find_wait_cycle(net_.topology, all)) found.insert(found.end(), {w.router, w.port});
+    }
+    const std::vector<uint64_t> words = words_of(net_.comm->broadcast(bytes_of(found)));
+    std::vector<WaitingInput> cycle;
+    for (size_t i = 0; i + 1 < words.size(); i += 2)
+        cycle.push_back({static_cast<uint32_t>(words[i]), static_cast<unsigned>(words[i + 1])});
+    return cycle;
+}
+
+// The cycle in words, each input's line from its router (partitioned: each rank's lines, gathered in
+// the cycle's order at rank 0).
+std::string RunSupervisor::describe(const std::vector<WaitingInput>& cycle) const {
+    if (!net_.comm) return describe_wait_cycle(net_.topology, net_.routers, cycle);
+    const uint32_t first = net_.routers.empty() ? 0 : net_.routers.front()->id();
+    const auto local = [&](uint32_t id) -> const RouterBase* {
+        return id >= first && id - first < net_.routers.size() ? net_.routers[id - first].get() : nullptr;
+    };
+    std::string mine;  // "index\tline" records, one a line
+    for (size_t i = 0; i < cycle.size(); ++i)
+        if (const RouterBase* r = local(cycle[i].router))
+            mine += std::to_string(i) + "\t" + describe_wait(net_.topology, *r, cycle[i], cycle[(i + 1) % cycle.size()]);
+    if (const RouterBase* r = local(cycle.front().router))
+        mine += std::to_string(cycle.size()) + "\t" + describe_wait_cycle_remedy(*r);
+    std::vector<std::string> lines(cycle.size() + 1);
+    for (const std::string& part : net_.comm->gather(mine)) {
+        for (size_t at = 0; at < part.size();) {
+            const size_t tab = part.find('\t', at), end = part.find('\n', tab);
+            lines[std::stoul(part.substr(at, tab - at))] = part.substr(tab + 1, end + 1 - (tab + 1));
+            at = end + 1;
+        }
+    }
+    std::string s = describe_wait_cycle_head(cycle.size());
+    for (const std::string& line : lines) s += line;
+    return s;
+}
+
 // A cycle of waits never clears: found at two checks running (half a stall window apart), it ends the run.
 void RunSupervisor::watch_waits(uint64_t cycle) {
     next_wait_check_ = cycle + stall_limit(net_.config.packet_flits) / 2;
-    std::vector<WaitingInput> found = find_wait_cycle(net_.topology, net_.routers);
+    std::vector<WaitingInput> found = wait_cycle();
     const auto order = [](const WaitingInput& a, const WaitingInput& b) {
         return std::make_pair(a.router, a.port) < std::make_pair(b.router, b.port);
     };
@@ -186,12 +232,9 @@ void RunSupervisor::watch_waits(uint64_t cycle) {
 void RunSupervisor::stall() {
     if (net_.comm) network_counters_ = cubecast::summed(net_.counters, *net_.comm);
     const NetworkCounters& counters = this->counters();
-    // (A partitioned network's routers are not all here; it runs unbounded queues only, whose inputs
-    // never wait on each other: there is no cycle of waits to find.)
-    const std::vector<WaitingInput> cycle =
-        net_.comm ? std::vector<WaitingInput>{} : find_wait_cycle(net_.topology, net_.routers);
+    const std::vector<WaitingInput> cycle = wait_cycle();
     if (!cycle.empty()) {
-        diagnosis_ = describe_wait_cycle(net_.topology, net_.routers, cycle);
+        diagnosis_ = describe(cycle);
     } else if (counters.in_routers == 0 && inside_counted_) {
         uint64_t delivered = 0, expected = 0;  // whole messages (deliveries count parts)
         for (const auto& node : net_.nodes) delivered += node->delivered(), expected += node->expected();

@@ -73,6 +73,8 @@ private:
     mutable uint64_t cycle_limit_ = 0;  // (cycle_limit(), once worked out)
     void check_end(uint64_t cycle);
     void watch_waits(uint64_t cycle);
+    std::vector<WaitingInput> wait_cycle() const;
+    std::string describe(const std::vector<WaitingInput>& cycle) const;
     void stall();
     void note_progress(uint64_t cycle);
     void finish(RunStatus status);

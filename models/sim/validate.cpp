@@ -164,20 +164,18 @@ std::optional<std::string> validate_dynamic(const RunConfig& c, const TaskInfo& 
     return std::nullopt;
 }
 
-// What a partitioned network runs (partition.h): the cycle level's ideal SystemC router with unbounded
-// queues, the collectives, the trace; the rest not yet, each refused by name.
+// What a partitioned network runs (partition.h): the cycle level's ideal SystemC router, the
+// collectives, synthetic traffic, the trace; the rest not yet, each refused by name.
 std::optional<std::string> validate_partition(const RunConfig& c, const TaskInfo& task) {
     if (!c.partitioned) return std::nullopt;
     const auto refuse = [](const std::string& what) {
-        return "--partition runs the cycle level's ideal router with unbounded queues, the collectives, traffic and --trace, "
-               "not " +
-               what + " yet: accepted the run without --partition, or without " + what;
+        return "--partition runs the cycle level's ideal router, the collectives, traffic and --trace, not " + what +
+               " yet: accepted the run without --partition, or without " + what;
     };
     if (c.level != Level::cycle) return refuse("--level tlm");
     if (c.buffering == Buffering::input) return refuse("--buffering input");
     if (c.uses_rtl()) return refuse("the Verilog router (--router rtl, --rtl-nodes)");
     if (task.kind == TaskKind::dynamic) return refuse("task " + c.task);
-    if (c.queue_depth != 0) return refuse("--queue-depth");
     if (c.keeps_activity_detail()) return refuse(c.power.empty() ? "--stats" : "--power");
     if (!c.vcd_path.empty() || !c.fst_path.empty()) return refuse(c.vcd_path.empty() ? "--fst" : "--vcd");
     return std::nullopt;

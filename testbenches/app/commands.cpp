@@ -136,7 +136,7 @@ void say_when_stopped(unsigned rank, unsigned ranks) {
 // `cubecast run --partition`: under mpirun each rank runs its share of the network (partition.h), in
 // this process (MPI cannot start in a forked child); rank 0 alone prints, and every rank ends with the
 // run's exit code. A rank that fails ends them all (MPI_Abort) with its line.
-int run_partitioned(const RunConfig& config, bool json) {
+int run_partitioned(const RunConfig& config, bool json, const RerunPolicy& policy) {
     const bool launched = mpi::launched();
     std::unique_ptr<PartitionComm> comm;
     try {
@@ -167,6 +167,11 @@ int run_partitioned(const RunConfig& config, bool json) {
         network_label = resolved.network->label();
         r = simulate_partitioned(resolved, *comm);
         finished_with = r.output_errors.empty() ? exit_code_for(r.status) : kExitBadInput;
+        // A stall's tries each run the network again in one process, which a rank cannot fork: none here.
+        if (r.stalled && !r.stall_diagnosis.empty())
+            r.stall_diagnosis += policy.enabled ? "what would run it: not tried (a partitioned run tries nothing; the same run "
+                                                  "in one process tries what might run it)\n"
+                                                : what_would_run_it(resolved.config, r, policy);
     } catch (const ConfigError& e) {
         if (rank0) print_error(e.what());
         return end(kExitBadInput);
@@ -193,7 +198,7 @@ int run_partitioned(const RunConfig& config, bool json) {
 }  // namespace
 
 int cmd_run(const RunConfig& config, bool json, const RerunPolicy& policy) {
-    if (config.partitioned) return run_partitioned(config, json);
+    if (config.partitioned) return run_partitioned(config, json, policy);
     RunResult r;
     std::string network_label;
     try {
