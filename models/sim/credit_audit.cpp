@@ -8,20 +8,39 @@
 namespace cubecast {
 
 CreditAudit::CreditAudit(const Topology& topology, const LinkBuses* buses, const std::vector<IbTlmLink>* tlm_links,
-                         std::vector<const CreditHolder*> routers, unsigned vcs, unsigned depth)
+                         std::vector<const CreditHolder*> routers, unsigned vcs, unsigned depth, const RankLinks* held)
     : buses_(buses), tlm_links_(tlm_links), routers_(std::move(routers)), vcs_(vcs), depth_(depth) {
     if (!buses_ == !tlm_links_)
         throw std::logic_error("credit audit: give the cycle level's buses or the transaction level's links");
     const unsigned ports = topology.ports();
-    for (uint32_t src = 0; src < topology.nodes(); ++src)
-        for (unsigned port = 0; port < ports; ++port) {
-            const auto to = topology.across(src, port);
-            ends_.push_back(
-                Ends{src, to ? *to : kNoLink, static_cast<uint16_t>(port), static_cast<uint16_t>(topology.arrival_port(port))});
-        }
+    const size_t links = held ? held->size() : size_t{topology.nodes()} * ports;
+    for (size_t link = 0; link < links; ++link) {
+        const size_t global = held ? held->global(link) : link;
+        const auto src = static_cast<uint32_t>(global / ports);
+        const auto port = static_cast<unsigned>(global % ports);
+        const auto to = topology.across(src, port);
+        ends_.push_back(
+            Ends{src, to ? *to : kNoLink, static_cast<uint16_t>(port), static_cast<uint16_t>(topology.arrival_port(port))});
+    }
     checked_in_.assign(ends_.size(), 0);
+    if (held) {  // (every link's sender side starts with every credit and no flit)
+        uint64_t full = 0;
+        for (unsigned vc = 0; vc < vcs_; ++vc) full |= uint64_t{depth_} << (8 * vc);
+        sent_terms_.assign(ends_.size(), full);
+        remote_terms_.assign(ends_.size(), full);
+    }
     systemc_routers_ = true;
-    for (const CreditHolder* r : routers_) systemc_routers_ = systemc_routers_ && dynamic_cast<const InputBufferedRouter*>(r);
+    for (const CreditHolder* r : routers_)
+        systemc_routers_ = systemc_routers_ && (!r || dynamic_cast<const InputBufferedRouter*>(r));
+}
+
+uint64_t CreditAudit::sender_terms(size_t link) const {
+    const Ends& e = ends_[link];
+    const OnLink wires = this->wires(link, 0);
+    uint64_t terms = 0;
+    for (unsigned vc = 0; vc < vcs_; ++vc)
+        terms |= uint64_t{routers_[e.src]->credits_held(e.port, vc) + (wires.flit && wires.vc == vc ? 1u : 0u)} << (8 * vc);
+    return terms;
 }
 
 template <class Holder>
@@ -36,8 +55,10 @@ bool CreditAudit::check_touched(uint64_t cycle) {
             if (prefetch_ahead_ && i + 2 * kAhead < n) __builtin_prefetch(&ends_[touched_[i + 2 * kAhead]]);
             if (prefetch_ahead_ && i + kAhead < n) {
                 const Ends& e = ends_[touched_[i + kAhead]];
-                static_cast<const Holder*>(routers_[e.src])->prefetch_credits(e.port);
-                static_cast<const Holder*>(routers_[e.dst])->prefetch_flits(e.in_port);
+                if (routers_[e.src] && e.dst != kNoLink && routers_[e.dst]) {
+                    static_cast<const Holder*>(routers_[e.src])->prefetch_credits(e.port);
+                    static_cast<const Holder*>(routers_[e.dst])->prefetch_flits(e.in_port);
+                }
             }
         }
         const size_t link = touched_[i];
@@ -69,12 +90,15 @@ bool CreditAudit::check(uint64_t cycle, bool all) {
 template <class Holder>
 bool CreditAudit::balanced_link(size_t link, uint64_t cycle, std::string* problem) {
     const Ends& e = ends_[link];
+    if (!routers_[e.dst]) return true;  // (a partitioned rank's link to another rank's node: that rank checks it)
     const OnLink wires = this->wires(link, cycle);
-    const Holder& sender = static_cast<const Holder&>(*routers_[e.src]);
+    const Holder* sender = static_cast<const Holder*>(routers_[e.src]);  // (none: another rank's, which sent its side)
     const Holder& receiver = static_cast<const Holder&>(*routers_[e.dst]);
     for (unsigned vc = 0; vc < vcs_; ++vc) {
-        const unsigned total = sender.credits_held(e.port, vc) + (wires.flit && wires.vc == vc ? 1u : 0u) +
-                               receiver.flits_held(e.in_port, vc) + credit_field(wires.credits, vc, credit_field_bits(vcs_));
+        const unsigned sender_side = sender ? sender->credits_held(e.port, vc) + (wires.flit && wires.vc == vc ? 1u : 0u)
+                                            : static_cast<unsigned>(remote_terms_[link] >> (8 * vc) & 0xFF);
+        const unsigned total =
+            sender_side + receiver.flits_held(e.in_port, vc) + credit_field(wires.credits, vc, credit_field_bits(vcs_));
         if (total == depth_) continue;
         if (!problem) return false;
         *problem = "credits not conserved after cycle " + std::to_string(cycle) + " on the link from node " +

@@ -14,6 +14,7 @@
 
 #include "models/fabric/link.h"
 #include "models/fabric/topology.h"
+#include "models/sim/partition.h"
 #include "routers/cores/credit_holder.h"
 #include "routers/cores/ib_tlm_link.h"
 
@@ -23,8 +24,34 @@ class CreditAudit {
 public:
     // The network's links (number src * ports + port), read after the edge checked from the level's
     // wires: the cycle level's `buses`, or the transaction level's `tlm_links` (one of the two given).
+    // A partitioned network's rank (`held`: the links it holds, numbered its way; `routers` by node id,
+    // none for another rank's): the links inside its share are checked as in one process; a link
+    // from another rank's node is checked with the sender's side of the balance that rank sends
+    // (sender_terms()), and a link to another rank's node is that rank's to check.
     CreditAudit(const Topology& topology, const LinkBuses* buses, const std::vector<IbTlmLink>* tlm_links,
-                std::vector<const CreditHolder*> routers, unsigned vcs, unsigned depth);
+                std::vector<const CreditHolder*> routers, unsigned vcs, unsigned depth, const RankLinks* held = nullptr);
+    // After the edge, before check(): the sender's side of each touched link to another rank's node
+    // that changed, handed to `send(link, terms)`; and what another rank's sender sent for a link here.
+    // (A link touched at the edge before too: the flit it sent then has left the wire now.)
+    template <class Send>
+    void send_sender_terms(Send&& send) {
+        std::vector<size_t> now;
+        for (const std::vector<size_t>* links : {&touched_, &sent_before_})
+            for (size_t link : *links) {
+                const Ends& e = ends_[link];
+                if (e.dst == kNoLink || routers_[e.dst] || !routers_[e.src]) continue;
+                if (links == &touched_) now.push_back(link);
+                const uint64_t terms = sender_terms(link);
+                if (terms == sent_terms_[link]) continue;
+                sent_terms_[link] = terms;
+                send(link, terms);
+            }
+        sent_before_.swap(now);
+    }
+    void take_sender_terms(size_t link, uint64_t terms) {
+        remote_terms_[link] = terms;
+        touched_.push_back(link);
+    }
     // The routers note here the links on which something moved at an edge.
     std::vector<size_t>* touched() { return &touched_; }
     // Whether a check asks for the routers' state some links ahead (large networks, whose state is
@@ -68,6 +95,10 @@ private:
         const IbTlmLink::Flit* f = l.flit_at(cycle + 1);
         return OnLink{f != nullptr, f ? f->vc : 0u, l.credits_at(cycle + 1)};
     }
+    // A link's sender side, a byte a virtual channel: its credits and the flit of that VC on the link.
+    uint64_t sender_terms(size_t link) const;
+    std::vector<uint64_t> sent_terms_, remote_terms_;  // (a partitioned rank's boundary links)
+    std::vector<size_t> sent_before_;                  // ... those to other ranks touched at the edge before
     std::vector<const CreditHolder*> routers_;
     bool systemc_routers_ = false;  // all of them InputBufferedRouters
     bool prefetch_ahead_ = false;

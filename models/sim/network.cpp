@@ -282,6 +282,8 @@ void Network::start_of_simulation() {
 
 // The cycle level's supervision, on the falling edge while the run phase lasts.
 void Network::after_edge() {
+    if (exchange_ && credit_audit_)  // (the sender's side of the credit balance of the links into other ranks' shares)
+        credit_audit_->send_sender_terms([this](size_t link, uint64_t terms) { exchange_->send_sender_terms(link, terms); });
     if (exchange_)  // every edge, the reset and load phases' too: what crossed between ranks, for the next edge
         exchange_->after_edge(
             trace_rows_,
@@ -292,6 +294,8 @@ void Network::after_edge() {
                 // (A packet no node was sending there is counted, as a node counts one, among the errors.)
                 if (!traffic_->delivered_after_the_edge(header_of_fields_word(fields), at, cycle)) ++misdelivered_;
             });
+    if (exchange_ && credit_audit_)
+        exchange_->take_sender_terms([this](size_t link, uint64_t terms) { credit_audit_->take_sender_terms(link, terms); });
     if (!phases_->running()) return;
     if (credit_audit_) credit_audit_->check(audited_edges_++);
     supervisor_->after_edge();
@@ -305,12 +309,15 @@ constexpr uint32_t kPrefetchRouters = 1024;
 
 // Credits conserved after every edge, every link read through the level's wires.
 void Network::build_credit_audit(const LinkBuses* buses, const std::vector<IbTlmLink>* tlm_links) {
-    std::vector<CreditHolder*> ib;  // (the SystemC input-buffered routers and their Verilated twins)
+    std::vector<CreditHolder*> ib;  // (the SystemC input-buffered routers and their Verilated twins; by node id)
+    if (comm_) ib.resize(partition_.first(), nullptr);  // (a partitioned rank's: none for another rank's nodes)
     for (const auto& r : routers_) ib.push_back(dynamic_cast<CreditHolder*>(r.get()));
+    if (comm_) ib.resize(topology_->nodes(), nullptr);
     credit_audit_ =
         std::make_unique<CreditAudit>(*topology_, buses, tlm_links, std::vector<const CreditHolder*>(ib.begin(), ib.end()),
-                                      config_.ib.vcs, config_.ib.vc_depth);
-    for (CreditHolder* r : ib) r->note_links_in(credit_audit_->touched());
+                                      config_.ib.vcs, config_.ib.vc_depth, comm_ ? rank_links_.get() : nullptr);
+    for (CreditHolder* r : ib)
+        if (r) r->note_links_in(credit_audit_->touched());
     credit_audit_->prefetch_ahead(topology_->nodes() >= kPrefetchRouters);
 }
 

@@ -291,10 +291,16 @@ void Network::check_conservation(RunResult& r) const {
     r.conserved = verdict.conserved;
     r.conservation_judged = verdict.judged;
     if (supervisor_->packets_inside_counted()) r.left_in_routers = counters_.in_routers;
-    if (credit_audit_ && !credit_audit_->problem().empty()) {  // a broken rule, whatever else happened
+    std::string credit_problem = credit_audit_ ? credit_audit_->problem() : "";
+    if (comm_ && credit_audit_) {  // (the first rank's that found one)
+        credit_problem.clear();
+        for (const std::string& p : comm_->gather(credit_audit_->problem()))
+            if (credit_problem.empty()) credit_problem = p;
+    }
+    if (!credit_problem.empty()) {  // a broken rule, whatever else happened
         r.conserved = false;
         r.conservation_judged = true;
-        r.problems.push_back(credit_audit_->problem());
+        r.problems.push_back(credit_problem);
         return;
     }
     if (r.conserved || !r.conservation_judged || ended_as == RunStatus::check_failed) return;

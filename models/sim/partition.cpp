@@ -33,12 +33,17 @@ BoundaryExchange::BoundaryExchange(const Partition& partition, const Topology& t
             const uint64_t global = size_t{i} * ports + p;
             const auto link = static_cast<uint32_t>(*links.local(global));
             ++boundary_links_;
+            const bool virtual_channels = buses.vc != nullptr;
             if (partition.local(i)) {  // this rank drives the flit; the other end reads it
                 const auto to = partition.owner(*j);
                 driven_.push_back({global, link, to, Field::valid});
                 driven_.push_back({global, link, to, Field::flit});
-            } else {  // this rank's router receives: it drives ready back
+                if (virtual_channels) driven_.push_back({global, link, to, Field::vc});
+                if (owner_of_receiver_.size() <= link) owner_of_receiver_.resize(link + 1, 0);
+                owner_of_receiver_[link] = to;
+            } else {  // this rank's router receives: it drives ready (and credits) back
                 driven_.push_back({global, link, partition.owner(i), Field::ready});
+                if (virtual_channels) driven_.push_back({global, link, partition.owner(i), Field::credit});
             }
         }
     sent_.assign(driven_.size(), 0);
@@ -50,16 +55,29 @@ void BoundaryExchange::send_and_receive(std::vector<uint64_t>& rows) {
     for (auto& o : out_) o.assign(1, 0);
     for (size_t k = 0; k < driven_.size(); ++k) {
         const Driven& d = driven_[k];
-        const uint64_t v = d.field == Field::valid  ? uint64_t{buses_.valid.read(d.link)}
-                           : d.field == Field::flit ? buses_.flit.read(d.link)
-                                                    : uint64_t{buses_.ready.read(d.link)};
+        uint64_t v = 0;
+        switch (d.field) {
+            case Field::valid: v = buses_.valid.read(d.link); break;
+            case Field::flit: v = buses_.flit.read(d.link); break;
+            case Field::ready: v = buses_.ready.read(d.link); break;
+            case Field::vc: v = buses_.vc->read(d.link); break;
+            case Field::credit: v = buses_.credit->read(d.link); break;
+            case Field::sender_terms: break;
+        }
         if (v == sent_[k]) continue;
         sent_[k] = v;
         std::vector<uint64_t>& o = out_[d.to];
-        o.push_back(d.global << 2 | d.field);
+        o.push_back(d.global << 3 | d.field);
         o.push_back(v);
         ++o[0];
     }
+    for (const auto& [link, terms] : terms_to_send_) {
+        std::vector<uint64_t>& o = out_[owner_of_receiver_[link]];
+        o.push_back(uint64_t{links_.global(link)} << 3 | Field::sender_terms);
+        o.push_back(terms);
+        ++o[0];
+    }
+    terms_to_send_.clear();
     for (unsigned r = 0; r < out_.size(); ++r) {
         out_[r].push_back(deliveries_[r].size() / 3);
         out_[r].insert(out_[r].end(), deliveries_[r].begin(), deliveries_[r].end());
@@ -72,15 +90,20 @@ void BoundaryExchange::send_and_receive(std::vector<uint64_t>& rows) {
         const std::vector<uint64_t>& in = in_[r];
         if (r == rank_ || in.empty()) continue;
         for (size_t w = 1; w < 1 + 2 * in[0]; w += 2) {
-            const size_t link = *links_.local(static_cast<size_t>(in[w] >> 2));
-            switch (static_cast<Field>(in[w] & 3)) {
+            const size_t link = *links_.local(static_cast<size_t>(in[w] >> 3));
+            switch (static_cast<Field>(in[w] & 7)) {
                 case Field::valid: buses_.valid.write(link, in[w + 1] != 0); break;
                 case Field::flit: buses_.flit.write(link, in[w + 1]); break;
                 case Field::ready: buses_.ready.write(link, in[w + 1] != 0); break;
+                case Field::vc: buses_.vc->write(link, static_cast<uint8_t>(in[w + 1])); break;
+                case Field::credit: buses_.credit->write(link, in[w + 1]); break;
+                case Field::sender_terms: received_terms_.emplace_back(link, in[w + 1]); break;
             }
         }
     }
 }
+
+void BoundaryExchange::send_sender_terms(size_t local_link, uint64_t terms) { terms_to_send_.emplace_back(local_link, terms); }
 
 std::string bytes_of(const std::vector<uint64_t>& words) {
     return std::string(reinterpret_cast<const char*>(words.data()), words.size() * sizeof(uint64_t));

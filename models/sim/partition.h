@@ -94,6 +94,7 @@ public:
         return (end_ - first_) + static_cast<size_t>(it - incoming_.begin());
     }
     size_t driven() const { return end_ - first_; }  // the links its nodes drive: 0 .. driven() - 1
+    size_t global(size_t local) const { return local < driven() ? first_ + local : incoming_[local - driven()]; }
 
 private:
     size_t first_, end_;
@@ -110,6 +111,14 @@ public:
     // (`buses` numbered as `links` numbers them.)
     BoundaryExchange(const Partition& partition, const Topology& topology, const RankLinks& links, LinkBuses& buses,
                      PartitionComm& comm);
+    // The sender's side of an input-buffered link's credit balance (CreditAudit), for the receiver's rank.
+    void send_sender_terms(size_t local_link, uint64_t terms);
+    // ... and what came of the other ranks' senders, after each edge: (this rank's link, terms).
+    template <class Take>
+    void take_sender_terms(Take&& take) {
+        for (const auto& [link, terms] : received_terms_) take(link, terms);
+        received_terms_.clear();
+    }
     // A delivery at this rank's node `at` of a packet that a node of rank `to` created (3 words).
     void send_delivery(unsigned to, uint64_t header_fields, uint32_t at, uint64_t cycle) {
         deliveries_[to].insert(deliveries_[to].end(), {header_fields, at, cycle});
@@ -133,7 +142,9 @@ public:
 private:
     void send_and_receive(std::vector<uint64_t>& rows);
     unsigned rank_;
-    enum Field : uint8_t { valid, flit, ready };
+    // (valid, flit and vc from the sender; ready and credit from the receiver; sender_terms: the
+    // input-buffered sender's side of a link's credit balance, for the receiver's audit.)
+    enum Field : uint8_t { valid, flit, ready, vc, credit, sender_terms };
     struct Driven {
         uint64_t global;  // the network's number for the link
         uint32_t link;    // this rank's
@@ -147,6 +158,8 @@ private:
     std::vector<uint64_t> sent_;  // each driven value as last sent
     size_t boundary_links_ = 0;
     std::vector<std::vector<uint64_t>> out_, in_, deliveries_;
+    std::vector<std::pair<size_t, uint64_t>> terms_to_send_, received_terms_;
+    std::vector<unsigned> owner_of_receiver_;  // per link this rank drives to another rank's node: that rank
 };
 
 // Words as the bytes a text carries between ranks (gather(), broadcast()), and back.

@@ -164,16 +164,17 @@ std::optional<std::string> validate_dynamic(const RunConfig& c, const TaskInfo& 
     return std::nullopt;
 }
 
-// What a partitioned network runs (partition.h): the cycle level's ideal SystemC router, the
-// collectives, synthetic traffic, the trace; the rest not yet, each refused by name.
+// What a partitioned network runs (partition.h): the cycle level's SystemC routers (the ideal and the
+// input-buffered, up to 8 VCs: a link's credit terms travel as a byte a VC in a word), the collectives,
+// synthetic traffic, the trace; the rest not yet, each refused by name.
 std::optional<std::string> validate_partition(const RunConfig& c, const TaskInfo& task) {
     if (!c.partitioned) return std::nullopt;
     const auto refuse = [](const std::string& what) {
-        return "--partition runs the cycle level's ideal router, the collectives, traffic and --trace, not " + what +
+        return "--partition runs the cycle level's SystemC routers, the collectives, traffic and --trace, not " + what +
                " yet: accepted the run without --partition, or without " + what;
     };
     if (c.level != Level::cycle) return refuse("--level tlm");
-    if (c.buffering == Buffering::input) return refuse("--buffering input");
+    if (c.buffering == Buffering::input && c.ib.vcs > 8) return refuse("--vcs " + std::to_string(c.ib.vcs) + " (above 8)");
     if (c.uses_rtl()) return refuse("the Verilog router (--router rtl, --rtl-nodes)");
     if (task.kind == TaskKind::dynamic) return refuse("task " + c.task);
     if (c.keeps_activity_detail()) return refuse(c.power.empty() ? "--stats" : "--power");

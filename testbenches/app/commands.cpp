@@ -116,6 +116,24 @@ DefaultForwarding default_forwarding(const RunConfig& given, const ResolvedRun& 
 }
 
 namespace {
+// Before the run, on the input-buffered router (a preset's is): its routes' channel dependency graph
+// (a child process of its own), on the router the run resolved to, and the forwarding chosen for it.
+struct BeforeTheRun {
+    std::optional<DeadlockCheck> check;
+    std::string chosen;
+};
+BeforeTheRun check_before_the_run(const RunConfig& given, const ResolvedRun& resolved) {
+    BeforeTheRun b;
+    if (resolved.config.buffering != Buffering::input) return b;
+    b.check = check_deadlock(resolved);
+    if (!b.check->adaptive) b.chosen = default_forwarding(given, resolved).words;
+    return b;
+}
+void say_before_the_run(RunResult& r, const BeforeTheRun& b) {
+    if (b.check && !b.check->adaptive) say_deadlock_check(r, *b.check);
+    r.deadlock_freedom += b.chosen;
+}
+
 // A rank that ends early (killed, or failed) makes mpirun stop the others with SIGTERM: each says so
 // and ends with exit 3 (the run did not finish), rather than vanishing without a word.
 char stopped_line[160];
@@ -138,6 +156,22 @@ void say_when_stopped(unsigned rank, unsigned ranks) {
 // run's exit code. A rank that fails ends them all (MPI_Abort) with its line.
 int run_partitioned(const RunConfig& config, bool json, const RerunPolicy& policy) {
     const bool launched = mpi::launched();
+    // Resolved, and on the input-buffered router its routes' graph checked (in a child process of its
+    // own: before MPI starts), alike on every rank: a bad value ends them all alike, rank 0 saying why.
+    RunConfig split = config;
+    split.ranks = launched ? mpi::ranks_launched() : 1;
+    split.ranks_here = launched ? mpi::ranks_on_this_machine() : 1;
+    const bool rank0 = mpi::rank_launched() == 0;
+    if (launched) say_when_stopped(mpi::rank_launched(), split.ranks);
+    std::optional<ResolvedRun> resolved;
+    BeforeTheRun before;
+    try {
+        resolved = resolve(split);
+        if (rank0) before = check_before_the_run(config, *resolved);
+    } catch (const ConfigError& e) {
+        if (rank0) print_error(e.what());
+        return kExitBadInput;
+    }
     std::unique_ptr<PartitionComm> comm;
     try {
         if (launched) {
@@ -150,28 +184,21 @@ int run_partitioned(const RunConfig& config, bool json, const RerunPolicy& polic
         print_error(std::string("--partition: ") + e.what());
         return kExitBadInput;
     }
-    const bool rank0 = comm->rank() == 0;
-    if (launched) say_when_stopped(comm->rank(), comm->ranks());
     const auto end = [&](int code) {
         finished_with = code;
         if (launched) mpi::stop();
         return code;
     };
     RunResult r;
-    std::string network_label;
-    RunConfig split = config;
-    split.ranks = comm->ranks();
-    split.ranks_here = mpi::ranks_on_this_machine();
     try {
-        const ResolvedRun resolved = resolve(split);  // (alike on every rank: a bad value ends them all alike)
-        network_label = resolved.network->label();
-        r = simulate_partitioned(resolved, *comm);
+        r = simulate_partitioned(*resolved, *comm);
         finished_with = r.output_errors.empty() ? exit_code_for(r.status) : kExitBadInput;
+        say_before_the_run(r, before);
         // A stall's tries each run the network again in one process, which a rank cannot fork: none here.
         if (r.stalled && !r.stall_diagnosis.empty())
             r.stall_diagnosis += policy.enabled ? "what would run it: not tried (a partitioned run tries nothing; the same run "
                                                   "in one process tries what might run it)\n"
-                                                : what_would_run_it(resolved.config, r, policy);
+                                                : what_would_run_it(resolved->config, r, policy);
     } catch (const ConfigError& e) {
         if (rank0) print_error(e.what());
         return end(kExitBadInput);
@@ -184,7 +211,7 @@ int run_partitioned(const RunConfig& config, bool json, const RerunPolicy& polic
         if (json)
             std::cout << to_json(r).dump(2) << "\n";
         else
-            print_table(std::cout, r, network_label);
+            print_table(std::cout, r, resolved->network->label());
         if (r.status != RunStatus::ok) {
             std::cerr << "cubecast: run " << status_name(r.status);
             if (!r.problems.empty()) std::cerr << ": " << r.problems.front();
@@ -206,17 +233,9 @@ int cmd_run(const RunConfig& config, bool json, const RerunPolicy& policy) {
         // anything runs), then handed to the check and the simulation.
         const ResolvedRun resolved = resolve(config);
         network_label = resolved.network->label();
-        // Before the run: its routes' channel dependency graph (a child process of its own), on the
-        // router the run resolved to (a preset's is input-buffered).
-        std::optional<DeadlockCheck> check;
-        std::string chosen;
-        if (resolved.config.buffering == Buffering::input) {
-            check = check_deadlock(resolved);
-            if (!check->adaptive) chosen = default_forwarding(config, resolved).words;
-        }
+        const BeforeTheRun before = check_before_the_run(config, resolved);
         r = run_diagnosed(resolved, false, policy);
-        if (check && !check->adaptive) say_deadlock_check(r, *check);
-        r.deadlock_freedom += chosen;
+        say_before_the_run(r, before);
     } catch (const ConfigError& e) {
         print_error(e.what());
         return kExitBadInput;

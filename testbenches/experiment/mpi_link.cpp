@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -55,6 +56,16 @@ void abort(int code) {
 }
 int rank() { return plugin ? plugin->rank() : 0; }
 int size() { return plugin ? plugin->size() : 1; }
+namespace {
+unsigned launch_count(const char* open_mpi, const char* pmi, unsigned otherwise) {
+    const char* n = std::getenv(open_mpi);
+    if (!n) n = std::getenv(pmi);
+    const int count = n ? std::atoi(n) : -1;
+    return count >= 0 ? static_cast<unsigned>(count) : otherwise;
+}
+}  // namespace
+unsigned rank_launched() { return launch_count("OMPI_COMM_WORLD_RANK", "PMI_RANK", 0); }
+unsigned ranks_launched() { return std::max(1u, launch_count("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", 1)); }
 unsigned ranks_on_this_machine() {
     const char* n = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
     const int count = n ? std::atoi(n) : 1;

@@ -15,6 +15,9 @@ void stop();                        // MPI_Finalize
 int rank();
 int size();
 unsigned ranks_on_this_machine();  // (mpirun's count of the job's ranks here; 1 if it gives none)
+// Before start(): this process's rank and the job's ranks as mpirun launched them (0 and 1 if not).
+unsigned rank_launched();
+unsigned ranks_launched();
 void send(int to, int tag, const std::string& text);
 // A message waiting from any rank? Its sender and tag.
 bool waiting(int& from, int& tag);
