@@ -11,7 +11,7 @@
 namespace cubecast {
 
 BroadcastDelays::BroadcastDelays(const std::vector<std::vector<Arrival>>& arrivals, uint32_t nodes)
-    : arrivals_(arrivals), progress_(arrivals.size()) {
+    : arrivals_(arrivals), progress_(arrivals.size()), nodes_(nodes) {
     for (size_t o = 0; o < arrivals.size(); ++o) progress_[o].assign(arrivals[o].size(), Progress{nodes - 1, 0});
 }
 
@@ -19,7 +19,25 @@ void BroadcastDelays::delivered(const Header& h, uint64_t cycle) {
     if (h.origin >= progress_.size() || h.msg >= progress_[h.origin].size()) return;  // the node reports it
     Progress& p = progress_[h.origin][h.msg];
     if (p.missing == 0) return;
-    if (--p.missing == 0) p.done_cycle = cycle;
+    --p.missing;
+    p.done_cycle = std::max(p.done_cycle, cycle);  // (the last delivery's, once none is missing)
+}
+
+std::vector<uint64_t> BroadcastDelays::words() const {
+    std::vector<uint64_t> w;
+    for (const auto& messages : progress_)
+        for (const Progress& p : messages) w.insert(w.end(), {uint64_t{nodes_ - 1 - p.missing}, p.done_cycle});
+    return w;
+}
+
+void BroadcastDelays::take_words(const std::vector<uint64_t>& delivered, const std::vector<uint64_t>& latest) {
+    size_t i = 0;
+    for (auto& messages : progress_)
+        for (Progress& p : messages) {
+            p.missing = static_cast<uint32_t>(nodes_ - 1 - std::min<uint64_t>(delivered[i], nodes_ - 1));
+            p.done_cycle = latest[i + 1];
+            i += 2;
+        }
 }
 
 namespace {

@@ -27,13 +27,20 @@ public:
 
     static constexpr unsigned kBatches = 10;
 
+    // Per request, the deliveries counted here and the latest (a partitioned network's rank sees its
+    // own nodes'), as words; and the network's, from every rank's words summed (`delivered`) and
+    // maxed (`latest`).
+    std::vector<uint64_t> words() const;
+    void take_words(const std::vector<uint64_t>& delivered, const std::vector<uint64_t>& latest);
+
 private:
     struct Progress {
         uint32_t missing;     // nodes that do not have it yet
-        uint64_t done_cycle;  // when the last one got it
+        uint64_t done_cycle;  // when the last one got it (the latest delivery so far)
     };
     const std::vector<std::vector<Arrival>>& arrivals_;
     std::vector<std::vector<Progress>> progress_;  // [origin][msg]
+    uint32_t nodes_;
 };
 
 }  // namespace cubecast

@@ -68,6 +68,12 @@ void Network::total_links_and_counters() {
     comm_->sum(v);
     link_totals_ = {v[0], v[1], v[2], v[3], v[4]};
     counters_ = summed(counters_, *comm_);  // (the routers are done with them)
+    if (delays_) {                          // (each rank saw its own nodes' deliveries of each broadcast)
+        std::vector<uint64_t> delivered = delays_->words(), latest = delivered;
+        comm_->sum(delivered);
+        comm_->max(latest);
+        delays_->take_words(delivered, latest);
+    }
     if (!traffic_) return;
     comm_->sum(traffic_->expected_per_node());  // (each rank counted the packets its nodes created)
     comm_->sum(link_load_->per_link());         // (each rank counted the links its nodes drive)
@@ -352,7 +358,7 @@ void Network::report_dynamic(RunResult& r) const {
     dyn.horizon = load.horizon;
     dyn.warmup = load.warmup;
     delays_->summarize(config_.packet_flits, load.warmup, load.horizon, dyn);
-    if (!config_.delays_path.empty())
+    if (!config_.delays_path.empty() && partition_.rank() == 0)
         if (std::string e = delays_->write_csv(config_.delays_path, config_.packet_flits); !e.empty())
             r.output_errors.push_back(e);
     if (period_pmnb_) {

@@ -165,18 +165,17 @@ std::optional<std::string> validate_dynamic(const RunConfig& c, const TaskInfo& 
 }
 
 // What a partitioned network runs (partition.h): the cycle level's SystemC routers (the ideal and the
-// input-buffered, up to 8 VCs: a link's credit terms travel as a byte a VC in a word), the collectives,
-// synthetic traffic, the trace; the rest not yet, each refused by name.
-std::optional<std::string> validate_partition(const RunConfig& c, const TaskInfo& task) {
+// input-buffered, up to 8 VCs: a link's credit terms travel as a byte a VC in a word), every task, the
+// trace; the rest not yet, each refused by name.
+std::optional<std::string> validate_partition(const RunConfig& c) {
     if (!c.partitioned) return std::nullopt;
     const auto refuse = [](const std::string& what) {
-        return "--partition runs the cycle level's SystemC routers, the collectives, traffic and --trace, not " + what +
+        return "--partition runs the cycle level's SystemC routers, every task and --trace, not " + what +
                " yet: accepted the run without --partition, or without " + what;
     };
     if (c.level != Level::cycle) return refuse("--level tlm");
     if (c.buffering == Buffering::input && c.ib.vcs > 8) return refuse("--vcs " + std::to_string(c.ib.vcs) + " (above 8)");
     if (c.uses_rtl()) return refuse("the Verilog router (--router rtl, --rtl-nodes)");
-    if (task.kind == TaskKind::dynamic) return refuse("task " + c.task);
     if (c.keeps_activity_detail()) return refuse(c.power.empty() ? "--stats" : "--power");
     if (!c.vcd_path.empty() || !c.fst_path.empty()) return refuse(c.vcd_path.empty() ? "--fst" : "--vcd");
     return std::nullopt;
@@ -762,7 +761,7 @@ std::optional<std::string> check(const RunConfig& c, const std::shared_ptr<const
     if (auto e = validate_rtl(c, *topo)) return e;
     if (auto e = validate_clock_timed(c, entry, folded ? *folded : *topo)) return e;
     if (auto e = validate_level(c)) return e;
-    if (auto e = validate_partition(c, *task)) return e;
+    if (auto e = validate_partition(c)) return e;
     if (auto e = output_problem("--trace", c.trace_path)) return e;
     if (auto e = output_problem("--link-load", c.link_load_path)) return e;
     if (auto e = output_problem("--delays", c.delays_path)) return e;

@@ -195,10 +195,11 @@ void expect_one_processes_outputs(const std::vector<std::string>& runs) {
             ASSERT_FALSE(many.out.empty()) << many.err;
             EXPECT_EQ(without_timings(many.out), without_timings(one.out));
             EXPECT_TRUE(slurp(dir + "/t.csv") == one_trace) << "the traces differ: " << one_dir << "/t.csv, " << dir << "/t.csv";
-            if (run.find("--link-load") != std::string::npos) {
-                EXPECT_FALSE(slurp(one_dir + "/l.csv").empty());
-                EXPECT_EQ(slurp(dir + "/l.csv"), slurp(one_dir + "/l.csv"));
-            }
+            for (const char* file : {"l.csv", "d.csv"})  // (--link-load, --delays)
+                if (run.find(std::string(" ") + file) != std::string::npos) {
+                    EXPECT_FALSE(slurp(one_dir + "/" + file).empty()) << file;
+                    EXPECT_EQ(slurp(dir + "/" + file), slurp(one_dir + "/" + file)) << file;
+                }
         }
     }
 }
@@ -206,7 +207,8 @@ void expect_one_processes_outputs(const std::vector<std::string>& runs) {
 }  // namespace
 
 // The ideal router: every task family on the hypercube, the torus, the array and the fold; synthetic
-// traffic (whose packets are delivered at other ranks than their origin's); finished, failed, timed out,
+// traffic (whose packets are delivered at other ranks than their origin's); dynamic broadcasting (each
+// broadcast's delay from every rank's deliveries); finished, failed, timed out,
 // and stalled with bounded queues.
 TEST(Partition, TheIdealRoutersOutputsAreOneProcessesForAnyNumberOfRanks) {
     expect_one_processes_outputs({
@@ -221,6 +223,11 @@ TEST(Partition, TheIdealRoutersOutputsAreOneProcessesForAnyNumberOfRanks) {
         "--window 400 --drain 200",
         "--task traffic --topology torus --radix 6 --dim 2 --rate 0.3 --algorithm adaptive --warmup-cycles 200 --window 400 "
         "--drain 200",
+        // dynamic broadcasting: the periods of a PMNB, greedy, on the torus, and an unstable load
+        "--task dynamic --dim 5 --rho 0.3 --slots 300 --delays d.csv",
+        "--task dynamic --algorithm greedy --dim 5 --rho 0.2 --slots 300",
+        "--task dynamic --topology torus --radix 6 --dim 2 --rho 0.2 --slots 200",
+        "--task dynamic --dim 5 --pmnb vb3 --packet-flits 1 --rho 0.2 --seed 914",
         "--task mnb --dim 6 --max-cycles 6",  // out of time: exit 3
         // bounded queues: a cycle of waits round the torus's y rings (through every rank's share), exit 3
         "--task traffic --algorithm dor --topology torus --radix 8 --dim 2 --rate 0.9 --queue-depth 2 --no-rerun",
@@ -259,7 +266,6 @@ TEST(Partition, WhatItDoesNotRunYetIsRefusedByName) {
     for (const auto& [args, names] : std::vector<std::pair<std::string, std::string>>{
              {"--task mnb --dim 4 --level tlm", "--level tlm"},
              {"--task mnb --dim 4 --buffering input --vcs 16", "--vcs 16 (above 8)"},
-             {"--task dynamic --dim 4 --rho 0.3 --slots 50", "task dynamic"},
              {"--task mnb --dim 4 --router rtl", "the Verilog router (--router rtl, --rtl-nodes)"},
              {"--task mnb --dim 4 --vcd w.vcd", "--vcd"},
              {"--task mnb --dim 4 --stats s.csv", "--stats"}}) {
