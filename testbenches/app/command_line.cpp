@@ -640,7 +640,7 @@ int dispatch(int argc, char* argv[], bool check_only) {
         ->group(kSimulation);
     run->add_flag("--partition", run_config.partitioned,
                   "under mpirun: split the network over the ranks, each simulating its share in lock-step (the cycle "
-                  "level's ideal router; the outputs as one process writes them)")
+                  "level's SystemC routers; the outputs as one process writes them)")
         ->group(kSimulation);
     run->add_option("--rerun-seconds", rerun_seconds,
                     "a stall's diagnosis tries what might run it for at most this long, 1..3600 s (default 30)")
