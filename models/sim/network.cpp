@@ -181,7 +181,6 @@ void Network::open_trace() {
 // link monitor, the routers (SystemC or Verilated RTL), the waves, and a supervisor on every cycle.
 void Network::build_cycle_level(const LogicFactory& make_logic, const PacketFormat& format) {
     const RunConfig& config = config_;
-    const uint32_t n = topology_->nodes();
     const unsigned ports = topology_->ports();
     clk_ = std::make_unique<sc_clock>("clk", 1, SC_NS);
     phases_ = std::make_unique<PhaseSequencer>("phases", load_cycles_);
@@ -194,11 +193,16 @@ void Network::build_cycle_level(const LogicFactory& make_logic, const PacketForm
     link_buses_ = std::make_unique<LinkBuses>(held.size());
     const bool input_buffered = config.buffering == Buffering::input;
     if (input_buffered) link_buses_->add_virtual_channels(held.size());
-    for (uint32_t i = 0; i < n; ++i)
+    // (from this rank's nodes alone: each one's links out, and in from across(i, p) on arrival_port(p))
+    const auto hold = [&](uint32_t src, uint32_t dst, unsigned port) {
+        const size_t local = *held.local(size_t{src} * ports + port);
+        if (!links_[local]) links_[local].emplace(src, dst, port, *link_buses_, local);
+    };
+    for (uint32_t i = partition_.first(); i < partition_.end(); ++i)
         for (unsigned p = 0; p < ports; ++p)
-            if (const auto j = topology_->across(i, p); j && (partition_.local(i) || partition_.local(*j))) {
-                const size_t local = *held.local(size_t{i} * ports + p);
-                links_[local].emplace(i, *j, p, *link_buses_, local);
+            if (const auto j = topology_->across(i, p)) {
+                hold(i, *j, p);
+                hold(*j, i, topology_->arrival_port(p));
             }
 
     RouterConfig rc{config.packet_flits, config.queue_depth, config.port_model, format};

@@ -207,7 +207,7 @@ struct Network::Readings {
 };
 
 namespace {
-// A rank's readings as text, for rank 0 (Network::read_local's, in the fold's order).
+// A node's and a router's readings as JSON, for rank 0 (the arguments of Readings::node() and ::router()).
 nlohmann::json node_reading(const Node& n) {
     return {n.last_delivery_cycle(), n.delivered(), n.expected(), n.errors(), n.done(), n.error_samples()};
 }

@@ -7,12 +7,13 @@ namespace cubecast {
 
 RankLinks::RankLinks(const Partition& partition, const Topology& topology)
     : first_(size_t{partition.first()} * topology.ports()), end_(size_t{partition.end()} * topology.ports()) {
+    // (found from this rank's nodes alone: the link arriving at j on port p leaves across(j, p) on arrival_port(p))
     const unsigned ports = topology.ports();
-    for (uint32_t i = 0; i < topology.nodes(); ++i) {
-        if (partition.local(i)) continue;
+    for (uint32_t j = partition.first(); j < partition.end(); ++j)
         for (unsigned p = 0; p < ports; ++p)
-            if (const auto j = topology.across(i, p); j && partition.local(*j)) incoming_.push_back(size_t{i} * ports + p);
-    }
+            if (const auto i = topology.across(j, p); i && !partition.local(*i))
+                incoming_.push_back(size_t{*i} * ports + topology.arrival_port(p));
+    std::sort(incoming_.begin(), incoming_.end());
 }
 
 BoundaryExchange::BoundaryExchange(const Partition& partition, const Topology& topology, const RankLinks& links, LinkBuses& buses,
@@ -24,27 +25,28 @@ BoundaryExchange::BoundaryExchange(const Partition& partition, const Topology& t
       out_(comm.ranks()),
       in_(comm.ranks()),
       deliveries_(comm.ranks()) {
+    // Each link between one of this rank's nodes i and another rank's node j, both ways, from i's ports.
     const unsigned ports = topology.ports();
-    for (uint32_t i = 0; i < topology.nodes(); ++i)
+    const bool virtual_channels = buses.vc != nullptr;
+    for (uint32_t i = partition.first(); i < partition.end(); ++i)
         for (unsigned p = 0; p < ports; ++p) {
             const auto j = topology.across(i, p);
-            if (!j || partition.local(i) == partition.local(*j)) continue;
-            if (!partition.local(i) && !partition.local(*j)) continue;
-            const uint64_t global = size_t{i} * ports + p;
-            const auto link = static_cast<uint32_t>(*links.local(global));
-            ++boundary_links_;
-            const bool virtual_channels = buses.vc != nullptr;
-            if (partition.local(i)) {  // this rank drives the flit; the other end reads it
-                const auto to = partition.owner(*j);
-                driven_.push_back({global, link, to, Field::valid});
-                driven_.push_back({global, link, to, Field::flit});
-                if (virtual_channels) driven_.push_back({global, link, to, Field::vc});
-                if (owner_of_receiver_.size() <= link) owner_of_receiver_.resize(link + 1, 0);
-                owner_of_receiver_[link] = to;
-            } else {  // this rank's router receives: it drives ready (and credits) back
-                driven_.push_back({global, link, partition.owner(i), Field::ready});
-                if (virtual_channels) driven_.push_back({global, link, partition.owner(i), Field::credit});
-            }
+            if (!j || partition.local(*j)) continue;
+            const unsigned to = partition.owner(*j);
+            // i drives the flit on the link leaving it on port p; j's rank reads it
+            const uint64_t out = size_t{i} * ports + p;
+            const auto out_link = static_cast<uint32_t>(*links.local(out));
+            driven_.push_back({out, out_link, to, Field::valid});
+            driven_.push_back({out, out_link, to, Field::flit});
+            if (virtual_channels) driven_.push_back({out, out_link, to, Field::vc});
+            if (owner_of_receiver_.size() <= out_link) owner_of_receiver_.resize(out_link + 1, 0);
+            owner_of_receiver_[out_link] = to;
+            // i receives on the link from j arriving on port p: it drives ready (and credits) back
+            const uint64_t in = size_t{*j} * ports + topology.arrival_port(p);
+            const auto in_link = static_cast<uint32_t>(*links.local(in));
+            driven_.push_back({in, in_link, to, Field::ready});
+            if (virtual_channels) driven_.push_back({in, in_link, to, Field::credit});
+            boundary_links_ += 2;
         }
     sent_.assign(driven_.size(), 0);
 }

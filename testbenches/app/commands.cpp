@@ -53,6 +53,12 @@ int exit_code_for(RunStatus s) {
     return kExitCheckFailed;
 }
 
+namespace {
+// A run's exit code: its verdict's, or 2 where an output the user asked for could not be written (the
+// run's result stands, but it is no success).
+int exit_code_of(const RunResult& r) { return r.output_errors.empty() ? exit_code_for(r.status) : kExitBadInput; }
+}  // namespace
+
 // The run goes in a child process (one SystemC elaboration per process), so that a stalled run can
 // be tried again with what might run it (stall_remedies.h). in_this_process: simulate here (a process
 // of its own already, as an experiment's point is): no tries then.
@@ -68,7 +74,7 @@ std::string run_point_json(const RunConfig& config) {
     // (A bounded run's stall is tried with unbounded queues: that needs this process unelaborated. An
     // input-buffered point's stall is not tried: a point has no time to spare.)
     const RunResult r = run_diagnosed(resolve(config), config.queue_depth == 0);
-    const int exit = r.output_errors.empty() ? exit_code_for(r.status) : kExitBadInput;
+    const int exit = exit_code_of(r);
     return nlohmann::json{{"exit", exit}, {"result", to_json(r, false)}}.dump();
 }
 
@@ -116,6 +122,21 @@ DefaultForwarding default_forwarding(const RunConfig& given, const ResolvedRun& 
 }
 
 namespace {
+// The run's report (the table, or the JSON), its verdict's line and its outputs' failures; its exit code.
+int print_run(const RunResult& r, bool json, const std::string& network_label) {
+    if (json)
+        std::cout << to_json(r).dump(2) << "\n";
+    else
+        print_table(std::cout, r, network_label);
+    if (r.status != RunStatus::ok) {
+        std::cerr << "cubecast: run " << status_name(r.status);
+        if (!r.problems.empty()) std::cerr << ": " << r.problems.front();
+        std::cerr << "\n";
+    }
+    for (const std::string& e : r.output_errors) print_error(e);
+    return exit_code_of(r);
+}
+
 // Before the run, on the input-buffered router (a preset's is): its routes' channel dependency graph
 // (a child process of its own), on the router the run resolved to, and the forwarding chosen for it.
 struct BeforeTheRun {
@@ -192,7 +213,7 @@ int run_partitioned(const RunConfig& config, bool json, const RerunPolicy& polic
     RunResult r;
     try {
         r = simulate_partitioned(*resolved, *comm);
-        finished_with = r.output_errors.empty() ? exit_code_for(r.status) : kExitBadInput;
+        finished_with = exit_code_of(r);
         say_before_the_run(r, before);
         // A stall's tries each run the network again in one process, which a rank cannot fork: none here.
         if (r.stalled && !r.stall_diagnosis.empty())
@@ -207,20 +228,9 @@ int run_partitioned(const RunConfig& config, bool json, const RerunPolicy& polic
         if (launched) mpi::abort(kExitCheckFailed);
         return kExitCheckFailed;
     }
-    if (rank0) {
-        if (json)
-            std::cout << to_json(r).dump(2) << "\n";
-        else
-            print_table(std::cout, r, resolved->network->label());
-        if (r.status != RunStatus::ok) {
-            std::cerr << "cubecast: run " << status_name(r.status);
-            if (!r.problems.empty()) std::cerr << ": " << r.problems.front();
-            std::cerr << "\n";
-        }
-        for (const std::string& e : r.output_errors) print_error(e);
-    }
+    const int code = rank0 ? print_run(r, json, resolved->network->label()) : exit_code_of(r);
     std::cout.flush();
-    return end(r.output_errors.empty() ? exit_code_for(r.status) : kExitBadInput);
+    return end(code);
 }
 }  // namespace
 
@@ -243,19 +253,7 @@ int cmd_run(const RunConfig& config, bool json, const RerunPolicy& policy) {
         print_error(std::string("internal error: ") + e.what());
         return kExitCheckFailed;
     }
-    if (json)
-        std::cout << to_json(r).dump(2) << "\n";
-    else
-        print_table(std::cout, r, network_label);
-    if (r.status != RunStatus::ok) {
-        std::cerr << "cubecast: run " << status_name(r.status);
-        if (!r.problems.empty()) std::cerr << ": " << r.problems.front();
-        std::cerr << "\n";
-    }
-    // An output the user asked for that could not be written: the run's result stands, but it is no success.
-    for (const std::string& e : r.output_errors) print_error(e);
-    if (!r.output_errors.empty()) return kExitBadInput;
-    return exit_code_for(r.status);
+    return print_run(r, json, network_label);
 }
 
 int cmd_check_deadlock(const RunConfig& given, const ResolvedRun& run, bool json) {

@@ -30,16 +30,6 @@ std::string executable_folder() {
 }
 }  // namespace
 
-#ifdef CUBECAST_WITH_MPI
-bool launched() {
-    const char* n = std::getenv("OMPI_COMM_WORLD_SIZE");
-    if (!n) n = std::getenv("PMI_SIZE");
-    return n && std::atoi(n) > 1;
-}
-#else
-bool launched() { return false; }
-#endif
-
 void start() {
     const std::string path = executable_folder() + "/libcubecast_mpi.so";
     void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
@@ -66,11 +56,12 @@ unsigned launch_count(const char* open_mpi, const char* pmi, unsigned otherwise)
 }  // namespace
 unsigned rank_launched() { return launch_count("OMPI_COMM_WORLD_RANK", "PMI_RANK", 0); }
 unsigned ranks_launched() { return std::max(1u, launch_count("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", 1)); }
-unsigned ranks_on_this_machine() {
-    const char* n = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
-    const int count = n ? std::atoi(n) : 1;
-    return count > 0 ? static_cast<unsigned>(count) : 1u;
-}
+#ifdef CUBECAST_WITH_MPI
+bool launched() { return ranks_launched() > 1; }
+#else
+bool launched() { return false; }
+#endif
+unsigned ranks_on_this_machine() { return std::max(1u, launch_count("OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", 1)); }
 void send(int to, int tag, const std::string& text) { loaded().send(to, tag, text); }
 bool waiting(int& from, int& tag) { return plugin && plugin->waiting(from, tag); }
 std::string receive(int from, int tag) { return loaded().receive(from, tag); }
