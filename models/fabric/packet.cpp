@@ -2,22 +2,6 @@
 
 namespace cubecast {
 
-namespace {
-constexpr uint64_t kBodyMask = (uint64_t{1} << 58) - 1;
-
-// XOR of the ten 6-bit chunks of the 58-bit body (any single flipped bit changes it), folded in
-// halves: chunks i and i+6, then i and i+3, then the last three.
-uint64_t check_bits(uint64_t body) {
-    uint64_t x = body ^ (body >> 36);
-    x &= (uint64_t{1} << 36) - 1;
-    x ^= x >> 18;
-    x &= (uint64_t{1} << 18) - 1;
-    x ^= x >> 12;
-    x ^= x >> 6;
-    return (x & 0x3f) ^ 0x2a;  // so an all-zero flit never passes as a header
-}
-}  // namespace
-
 bool Header::operator==(const Header& o) const {
     return origin == o.origin && dest == o.dest && broadcast == o.broadcast && msg == o.msg && part == o.part && kind == o.kind &&
            tag == o.tag;
@@ -39,11 +23,11 @@ uint64_t encode_header(const Header& h, HeaderLayout layout) {
     b |= uint64_t{h.part & layout.max_part()} << layout.part_shift();
     b |= uint64_t{static_cast<unsigned>(h.kind) & 1u} << 49;
     b |= uint64_t{h.tag} << 50;
-    return b | (check_bits(b) << 58);
+    return b | (header_check_bits(b) << 58);
 }
 
 bool decode_header(uint64_t flit, Header& h, HeaderLayout layout) {
-    const uint64_t b = flit & kBodyMask;
+    const uint64_t b = flit & kHeaderBodyMask;
     const uint64_t id_mask = layout.max_node_id();
     h.origin = static_cast<uint32_t>(b & id_mask);
     h.dest = static_cast<uint32_t>((b >> layout.id_bits) & id_mask);
@@ -52,7 +36,7 @@ bool decode_header(uint64_t flit, Header& h, HeaderLayout layout) {
     h.part = static_cast<uint8_t>((b >> layout.part_shift()) & layout.max_part());
     h.kind = static_cast<Kind>((b >> 49) & 1);
     h.tag = static_cast<uint8_t>((b >> 50) & 0xff);
-    return (flit >> 58) == check_bits(b);
+    return (flit >> 58) == header_check_bits(b);
 }
 
 uint64_t payload_word(const Header& h, unsigned index) {

@@ -84,6 +84,20 @@ constexpr uint32_t kMaxMsg = (1u << 12) - 1;
 constexpr unsigned kMaxPart = 15;
 constexpr unsigned kMaxPacketFlits = 64;
 
+// A header flit's 58-bit body and its check (bits 58..63): the XOR of the body's ten 6-bit chunks
+// (any single flipped bit changes it), folded in halves (chunks i and i+6, then i and i+3, then the
+// last three). A function of the body alone, so a queue may keep the body and recompute the check.
+constexpr uint64_t kHeaderBodyMask = (uint64_t{1} << 58) - 1;
+inline uint64_t header_check_bits(uint64_t body) {
+    uint64_t x = body ^ (body >> 36);
+    x &= (uint64_t{1} << 36) - 1;
+    x ^= x >> 18;
+    x &= (uint64_t{1} << 18) - 1;
+    x ^= x >> 12;
+    x ^= x >> 6;
+    return (x & 0x3f) ^ 0x2a;  // so an all-zero flit never passes as a header
+}
+
 // (fields wider than the layout keeps are cut to it: a run's configuration is checked against its
 // layout before it starts)
 uint64_t encode_header(const Header& h, HeaderLayout layout);

@@ -42,13 +42,18 @@ void OutputUnit::enqueue(const QueueKey& key, const Packet& p) {
     size_t r = runs_.size(), behind = 0;
     while (r > 0 && run_leaves_after(r - 1, not_before, key.priority)) behind += run_length(runs_[--r]);
     const size_t at = headers_.size() - behind;
-    headers_.insert(at, p.header_flit);
+    const uint64_t flit = p.header_flit;
+    headers_.insert(at, static_cast<uint32_t>(flit));
     if (with_payload_) extras_->payload_slots.insert(at, slot);
-    if (r > 0 && run_not_before(runs_[r - 1]) == not_before &&
-        (!prioritised_ || extras_->run_priorities[r - 1] == key.priority) && run_length(runs_[r - 1]) < 0xffffu) {
-        ++runs_[r - 1];  // (the length, in the low bits)
+    const uint32_t high = static_cast<uint32_t>(flit >> 32);
+    const bool verbatim = flit >> 58 != header_check_bits(flit & kHeaderBodyMask);
+    constexpr uint32_t kBodyHigh = static_cast<uint32_t>(kHeaderBodyMask >> 32);
+    if (r > 0 && !verbatim && run_not_before(runs_[r - 1]) == not_before && !(runs_[r - 1].key_count & kVerbatim) &&
+        ((runs_[r - 1].high ^ high) & kBodyHigh) == 0 && (!prioritised_ || extras_->run_priorities[r - 1] == key.priority) &&
+        run_length(runs_[r - 1]) < kMaxRun) {
+        ++runs_[r - 1].key_count;  // (the length, in the low bits)
     } else {
-        runs_.insert(r, not_before << 16 | 1u);
+        runs_.insert(r, Run{not_before << 16 | (verbatim ? kVerbatim : 0) | 1u, high});
         if (prioritised_) extras_->run_priorities.insert(r, key.priority);
     }
     if (at == 0) head_not_before_ = not_before;  // a new head (else the head's line stays untouched)
@@ -57,7 +62,7 @@ void OutputUnit::enqueue(const QueueKey& key, const Packet& p) {
 
 bool OutputUnit::try_start(uint64_t cycle) {
     if (sending_ || head_not_before_ > cycle) return false;
-    current_header_flit_ = headers_.front();
+    current_header_flit_ = whole_header(runs_.front(), headers_.front());
     headers_.pop_front();
     uint16_t slot = kNoPayload;
     if (with_payload_) {
@@ -67,17 +72,21 @@ bool OutputUnit::try_start(uint64_t cycle) {
     if (slot == kNoPayload) {
         current_length_ = 1;
     } else {
-        std::swap(extras_->current_payload, extras_->pool[slot]);
+        std::swap(extras_->current_payload, extras_->pool[slot]);  // (the slot keeps the array for the next)
         extras_->free_slots.push_back(slot);
         current_length_ = static_cast<uint16_t>(1 + extras_->current_payload.size());
     }
-    if (run_length(--runs_.front()) == 0) {
+    Run& head = runs_.front();
+    if (run_length(head) > 1) {
+        --head.key_count;  // (the length, in the low bits)
+    } else {
         runs_.pop_front();
         if (prioritised_) extras_->run_priorities.pop_front();
     }
     if (headers_.empty()) {  // (its priorities and payload slots are empty with it)
         head_not_before_ = ~uint64_t{0};
         prioritised_ = with_payload_ = false;
+
     } else {
         head_not_before_ = run_not_before(runs_.front());
     }
@@ -92,7 +101,7 @@ size_t heap_chunk(size_t bytes) { return bytes == 0 ? 0 : std::max<size_t>(32, (
 }  // namespace
 
 size_t OutputUnit::heap_bytes() const {
-    size_t bytes = heap_chunk(headers_.capacity() * sizeof(uint64_t)) + heap_chunk(runs_.capacity() * sizeof(uint64_t));
+    size_t bytes = heap_chunk(headers_.capacity() * sizeof(uint32_t)) + heap_chunk(runs_.capacity() * sizeof(Run));
     if (!extras_) return bytes;
     const Extras& x = *extras_;
     bytes +=
@@ -111,6 +120,7 @@ const std::vector<uint64_t>& OutputUnit::current_payload() const {
 bool OutputUnit::flit_accepted() {
     if (++next_flit_ < current_length_) return false;
     sending_ = false;
+    if (headers_.empty()) extras_.reset();  // idle: its extras go (see the header)
     return true;
 }
 

@@ -1,12 +1,14 @@
 // Output unit: the per-port queue, ordered by the control logic's key (not-before cycle, priority,
 // arrival order, input port), and the transmit register that drives the link one flit per cycle.
 // A packet leaves the queue when its first flit goes out; the queue may be bounded (depth > 0).
-// The queue keeps a packet's header flit (8 bytes) and, apart, the runs of equal keys: copies queued
-// together under one key (paper 004's vb2 forwards its mini-packets at a few subphase starts) cost a
-// header each and their run one word. Payload words (packets of more than one flit) sit in a slot
-// pool. Keeping the queue small matters twice: in the optimal MNB packets wait for their slot, and
-// thousands of queues hold dozens of packets each, so a pop or an insertion mostly costs the cache
-// lines it touches; and in paper 004's 2^16-node example half a billion copies wait at once.
+// The queue keeps a packet's header flit in two halves: its low 32 bits (origin and dest) a copy, and
+// its high bits once for each run of copies with one key and one high half (a header's check bits are
+// a function of its body, so they are recomputed as it leaves). Copies queued together under one key
+// (paper 004's vb2 forwards its mini-packets of one class at a few subphase starts) cost 4 bytes each
+// and their run 12. Payload words (packets of more than one flit) sit in a slot pool. Keeping the
+// queue small matters twice: in the optimal MNB packets wait for their slot, and thousands of queues
+// hold dozens of packets each, so a pop or an insertion mostly costs the cache lines it touches; and
+// in paper 004's 2^16-node example half a billion copies wait at once.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -37,7 +39,7 @@ public:
     bool empty() const { return headers_.empty(); }
     // The head of the queue (smallest key; the queue is not empty): its not-before cycle and header.
     uint64_t head_not_before() const { return head_not_before_; }
-    uint64_t head_header_flit() const { return headers_.front(); }
+    uint64_t head_header_flit() const { return whole_header(runs_.front(), headers_.front()); }
     static Header header_of(uint64_t header_flit, HeaderLayout layout) {
         Header h;
         decode_header(header_flit, h, layout);
@@ -59,7 +61,10 @@ public:
     uint64_t current_header_flit() const { return current_header_flit_; }
     const std::vector<uint64_t>& current_payload() const;
     unsigned current_length() const { return current_length_; }
-    void all_flits_accepted() { sending_ = false; }
+    void all_flits_accepted() {
+        sending_ = false;
+        if (headers_.empty()) extras_.reset();
+    }
     // The heap it holds (its rings and pool at their capacities, each block as glibc's chunk): what the
     // memory estimate grows a queue by, replaying a schedule's queue through one (models/sim).
     size_t heap_bytes() const;
@@ -72,9 +77,21 @@ public:
     }
 
 private:
-    // A run of copies with one key: its not-before cycle << 16 | how many (1..65535).
-    static uint64_t run_not_before(uint64_t run) { return run >> 16; }
-    static unsigned run_length(uint64_t run) { return static_cast<unsigned>(run & 0xffffu); }
+    // A run of copies with one key and one high half: its not-before cycle << 16 | verbatim << 15 | how
+    // many (1..32767), and bits 32..63 of its copies' headers. A run whose check bits are kept as they
+    // came (verbatim: a header whose check does not match its body, which no router queues, but the
+    // queue does not heal it) holds that one copy.
+    struct Run {
+        uint64_t key_count;
+        uint32_t high;
+    } __attribute__((packed));
+    static constexpr uint64_t kVerbatim = 0x8000u, kMaxRun = 0x7fffu;
+    static uint64_t run_not_before(const Run& run) { return run.key_count >> 16; }
+    static unsigned run_length(const Run& run) { return static_cast<unsigned>(run.key_count & kMaxRun); }
+    static uint64_t whole_header(const Run& run, uint32_t low) {
+        const uint64_t body = (uint64_t{run.high} << 32 | low) & kHeaderBodyMask;
+        return run.key_count & kVerbatim ? uint64_t{run.high} << 32 | low : body | header_check_bits(body) << 58;
+    }
     bool run_leaves_after(size_t r, uint64_t not_before, int64_t priority) const;
 
     // The head's not-before cycle (~0 when empty): try_start runs for every busy port every cycle,
@@ -84,8 +101,8 @@ private:
     // (a new copy is placed by walking back from the last run: FIFO keys land at once; it joins the
     // run of an equal key at its end, which is what keeps arrival order, and so input-port order for
     // the packets one crossbar pass places). Both rings double when full and keep their arrays.
-    RingQueue<uint64_t> headers_;
-    RingQueue<uint64_t> runs_;
+    RingQueue<uint32_t> headers_;
+    RingQueue<Run> runs_;
     uint64_t current_header_flit_ = 0;  // the transmit register
     unsigned depth_;
     unsigned max_occupancy_ = 0;
@@ -95,7 +112,10 @@ private:
     // Priorities, one a run, kept only while a queued packet has a priority other than 0 (most
     // algorithms order by time alone); payload slots, one a copy, only while a multi-flit packet is
     // queued. They, the transmit register's payload and the payload pool are made when first needed:
-    // a port that only ever sends one-flit packets by time is 128 bytes and its rings.
+    // a port that only ever sends one-flit packets by time is 128 bytes and its rings. They go when the
+    // port goes idle (its queue empty and its last flit sent): a port that carried a burst of long
+    // packets once (a prefix's tokens as long as a packet) does not keep their words for the rest of
+    // the run.
     bool prioritised_ = false;
     bool with_payload_ = false;
     struct Extras {

@@ -1,6 +1,7 @@
 // The output queue against a reference written from its specification: packets leave in the order
-// of (not-before cycle, priority, arrival), a packet never starts before its not-before cycle, and
-// multi-flit packets keep their payload words.
+// of (not-before cycle, priority, arrival), a packet never starts before its not-before cycle, each
+// leaves with the header flit it came with, bit for bit (the queue keeps a header's halves apart and
+// recomputes its check), and multi-flit packets keep their payload words.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,6 +19,7 @@ struct Queued {
     int64_t priority;
     uint64_t arrival;
     uint32_t msg;
+    uint64_t header_flit;
 };
 
 // The reference: the first eligible packet in key order, from a plain list.
@@ -38,16 +40,34 @@ Packet packet_with_msg(uint32_t msg, unsigned flits) {
     return make_packet(h, flits);
 }
 
+// A packet whose header's halves both vary with msg: origin and dest (the low half) and, among
+// copies of one key, tag and part (the high half) on a few values, so runs of one key split by
+// their high halves; one in `corrupt_every` has a header bit flipped (its check then does not match).
+Packet varied_packet(uint32_t msg, unsigned flits, unsigned corrupt_every) {
+    Header h;
+    h.origin = (msg * 7919u) & 0xffffu;
+    h.dest = (msg * 104729u) & 0xffffu;
+    h.msg = msg;
+    h.tag = static_cast<uint8_t>(msg % 3);
+    h.part = static_cast<uint8_t>(msg / 3 % 2);
+    h.broadcast = msg % 5 == 0;
+    Packet p = make_packet(h, flits);
+    if (corrupt_every != 0 && msg % corrupt_every == 1) p.header_flit ^= uint64_t{1} << (msg % 64);
+    return p;
+}
+
 // Random arrivals and one transmission at a time, cycle by cycle, checked against the reference.
 // few_keys: not-before cycles on a coarse grid (subphase starts, as paper 004's vb2 has), so many
 // copies share a key and the queue keeps them as runs.
-void run_against_reference(bool with_priorities, unsigned flits, uint32_t seed, bool few_keys = false) {
+void run_against_reference(bool with_priorities, unsigned flits, uint32_t seed, bool few_keys = false,
+                           unsigned corrupt_every = 0) {
     std::mt19937 rng(seed);
     OutputUnit out(0);
     std::vector<Queued> ref;
     uint32_t next_msg = 0;
     uint64_t arrivals = 0;
     unsigned sent = 0;
+    uint32_t current_msg = 0;  // the packet in the transmit register
     for (uint64_t cycle = 0; cycle < 3000; ++cycle) {
         const unsigned arriving = cycle < 2000 && rng() % 5 == 0 ? 1 + rng() % 2 : 0;  // bursts, below the service rate
         for (unsigned i = 0; i < arriving; ++i) {
@@ -55,12 +75,14 @@ void run_against_reference(bool with_priorities, unsigned flits, uint32_t seed, 
                          with_priorities ? static_cast<int64_t>(rng() % 5) - 2 : 0};
             if (rng() % 4 == 0) key.not_before = 0;  // already due: goes among the waiting ones
             const uint32_t msg = next_msg++ % (kMaxMsg + 1);
-            out.enqueue(key, packet_with_msg(msg, flits));
-            ref.push_back({key.not_before, key.priority, arrivals++, msg});
+            const Packet p = varied_packet(msg, flits, corrupt_every);
+            out.enqueue(key, p);
+            ref.push_back({key.not_before, key.priority, arrivals++, msg, p.header_flit});
         }
         ASSERT_EQ(out.occupancy(), ref.size());
         if (out.busy()) {
-            ASSERT_EQ(out.current_flit(), packet_with_msg(out.current_header(HeaderLayout{}).msg, flits).flit(sent))
+            const Packet expected = varied_packet(current_msg, flits, corrupt_every);
+            ASSERT_EQ(out.current_flit(), sent == 0 ? expected.header_flit : expected.flit(sent))
                 << "payload word " << sent << " at cycle " << cycle;
             ++sent;
             if (out.flit_accepted()) {
@@ -74,7 +96,8 @@ void run_against_reference(bool with_priorities, unsigned flits, uint32_t seed, 
         ASSERT_EQ(started, due) << "cycle " << cycle;
         if (!started) continue;
         const size_t i = reference_next(ref);
-        ASSERT_EQ(out.current_header(HeaderLayout{}).msg, ref[i].msg) << "cycle " << cycle;
+        ASSERT_EQ(out.current_header_flit(), ref[i].header_flit) << "cycle " << cycle;
+        current_msg = ref[i].msg;
         ref.erase(ref.begin() + static_cast<long>(i));
         sent = 0;  // its flits are checked, one per cycle, while it is busy
     }
@@ -98,6 +121,32 @@ TEST(OutputQueue, MultiFlitPacketsKeepTheirPayload) {
 
 TEST(OutputQueue, CopiesSharingKeysLeaveInArrivalOrder) {
     for (uint32_t seed = 1; seed <= 4; ++seed) run_against_reference(seed % 2 == 0, seed <= 2 ? 1 : 3, seed, true);
+}
+
+// A header whose check does not match its body leaves as it came, not healed by the recomputed check,
+// among copies of its key whose checks are recomputed.
+TEST(OutputQueue, CorruptedHeadersLeaveAsTheyCame) {
+    for (uint32_t seed = 1; seed <= 3; ++seed) run_against_reference(seed == 2, seed == 3 ? 2 : 1, seed, true, 4);
+}
+
+// A run of one key holds the copies whose headers share a high half: the queue's memory is 4 bytes a
+// copy and 12 a run, so 1,000 copies of one class under one key cost 4 kB, and copies whose high
+// halves alternate cost a run each.
+TEST(OutputQueue, CopiesOfOneKeyAndHighHalfShareARun) {
+    OutputUnit same(0), alternating(0);
+    for (uint32_t i = 0; i < 1000; ++i) {
+        Header h;
+        h.origin = i;
+        h.dest = 3 * i;
+        h.broadcast = true;
+        h.tag = 4;
+        same.enqueue(QueueKey{100, 0}, make_packet(h, 1));
+        h.tag = static_cast<uint8_t>(i % 2);
+        alternating.enqueue(QueueKey{100, 0}, make_packet(h, 1));
+    }
+    // (glibc chunks: 1,024 words of 4 bytes and 8 bytes of chunk header, 16-byte aligned; the runs' ring)
+    EXPECT_EQ(same.heap_bytes(), (1024 * 4 + 8 + 15) / 16 * 16 + 64);
+    EXPECT_EQ(alternating.heap_bytes(), (1024 * 4 + 8 + 15) / 16 * 16 + (1024 * 12 + 8 + 15) / 16 * 16);
 }
 
 // More copies under one key than one run counts (65535): they still leave in arrival order, after a
@@ -142,4 +191,25 @@ TEST(OutputQueue, KeysBeyondTheClampNeverStart) {
     EXPECT_FALSE(out.try_start(9));
     ASSERT_TRUE(out.try_start(10));
     EXPECT_EQ(out.current_header(HeaderLayout{}).msg, 3u);
+}
+
+// A port that sent a burst of multi-flit packets and went idle (its queue empty, its last flit sent)
+// holds no payload words, priorities or pool: its heap is its two rings', as a port's that only ever
+// sent one-flit packets.
+TEST(OutputQueue, AnIdlePortKeepsNoPayloads) {
+    OutputUnit plain(0), burst(0);
+    for (uint32_t i = 0; i < 40; ++i) {
+        plain.enqueue(QueueKey{i, 0}, packet_with_msg(i, 1));
+        burst.enqueue(QueueKey{i, i % 2 ? 1 : 0}, packet_with_msg(i, 16));
+    }
+    for (OutputUnit* out : {&plain, &burst})
+        for (uint64_t cycle = 0; !out->empty() || out->busy(); ++cycle) {
+            if (out->busy())
+                out->flit_accepted();
+            else
+                out->try_start(cycle);
+        }
+    EXPECT_GT(burst.max_occupancy(), 0u);
+    EXPECT_EQ(burst.heap_bytes(), plain.heap_bytes());
+    EXPECT_TRUE(burst.current_payload().empty());
 }
