@@ -12,6 +12,9 @@ bool InputUnit::accept(uint64_t flit) {
                     : packet_.header.kind != Kind::data ? token_flits_
                     : sized_                            ? static_cast<uint16_t>(packet_.header.tag + 1u)
                                                         : data_flits_;
+        // (a one-flit packet after longer ones gives their words' array back: an input that carried a
+        // prefix's long tokens does not keep it through a broadcast of one-flit mini-packets)
+        if (expected_ == 1 && packet_.payload.capacity() != 0) std::vector<uint64_t>().swap(packet_.payload);
         packet_.payload.clear();
     } else {
         packet_.payload.push_back(flit);

@@ -31,7 +31,10 @@ public:
     void take(uint64_t header_flit, const uint64_t* payload, unsigned length) {
         packet_.header_flit = header_flit;
         header_ok_ = decode_header(header_flit, packet_.header, layout_);
-        if (length > 1 || !packet_.payload.empty()) packet_.payload.assign(payload, payload + (length - 1));
+        if (length > 1)
+            packet_.payload.assign(payload, payload + (length - 1));
+        else if (packet_.payload.capacity() != 0)
+            std::vector<uint64_t>().swap(packet_.payload);  // (as accept() does)
         complete_ = true;
     }
     bool header_ok() const { return header_ok_; }

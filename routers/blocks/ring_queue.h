@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -25,7 +26,11 @@ public:
     const T& operator[](size_t i) const { return items_[(head_ + i) & (items_.size() - 1)]; }  // i-th from the front
     T& operator[](size_t i) { return items_[(head_ + i) & (items_.size() - 1)]; }
     size_t capacity() const { return items_.size(); }
-    void clear() { head_ = count_ = 0; }  // (keeps its array)
+    void clear() {  // (keeps its array; an item's own heap, a packet's payload, is freed with it)
+        if constexpr (!std::is_trivially_destructible_v<T>)
+            while (count_ > 0) pop_front();
+        head_ = count_ = 0;
+    }
     // Inserts the item as the i-th from the front (0..size()), moving the shorter side by one place.
     void insert(size_t i, T item) {
         if (count_ == items_.size()) grow();
@@ -45,11 +50,22 @@ public:
         ++count_;
     }
     void pop_front() {
+        // An item that holds heap of its own (a packet's payload words) gives it back now, not when a
+        // later item lands in its place: a queue that drained after a burst holds no payloads.
+        if constexpr (!std::is_trivially_destructible_v<T>) items_[head_] = T();
         head_ = static_cast<uint32_t>((head_ + 1) & (items_.size() - 1));
         --count_;
+        // Such a queue that drained after a long burst (a control unit's tokens at a prefix's start)
+        // gives its array back too; a short one keeps it for the next packets.
+        if constexpr (!std::is_trivially_destructible_v<T>)
+            if (count_ == 0 && items_.size() > kKeptWhenEmpty) {
+                std::vector<T>().swap(items_);
+                head_ = 0;
+            }
     }
 
 private:
+    static constexpr size_t kKeptWhenEmpty = 16;
     void grow() {  // (sizes are powers of two, at most 2^31)
         if (items_.size() > (size_t{1} << 30)) throw std::length_error("a ring queue holds at most 2^31 items");
         std::vector<T> bigger(std::max<size_t>(4, 2 * items_.size()));

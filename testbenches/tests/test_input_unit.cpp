@@ -88,3 +88,26 @@ TEST(InputUnit, TheTransactionLevelTakesAWholePacket) {
     EXPECT_TRUE(in.header_ok());
     EXPECT_EQ(in.packet().payload, (std::vector<uint64_t>{21, 22}));
 }
+
+// A one-flit packet after longer ones frees their words' array: an input that carried a prefix's long
+// tokens does not hold it through a broadcast of one-flit mini-packets (the memory of paper 004's II
+// rows); between long packets the array is kept, at both levels.
+TEST(InputUnit, AOneFlitPacketAfterLongOnesFreesTheirWords) {
+    InputUnit in(PacketFormat(1, 16));
+    ASSERT_EQ(flits_to_complete(in, header(Kind::ctrl), 64), 16u);
+    EXPECT_GE(in.packet().payload.capacity(), 15u);
+    in.release();
+    ASSERT_EQ(flits_to_complete(in, header(Kind::ctrl), 64), 16u);
+    EXPECT_EQ(in.packet().payload.size(), 15u);
+    in.release();
+    ASSERT_EQ(flits_to_complete(in, header(Kind::data), 64), 1u);
+    EXPECT_TRUE(in.packet().payload.empty());
+    EXPECT_EQ(in.packet().payload.capacity(), 0u);
+    in.release();
+    const uint64_t words[3] = {1, 2, 3};
+    in.take(header(Kind::ctrl), words, 4);
+    EXPECT_EQ(in.packet().payload, std::vector<uint64_t>(words, words + 3));
+    in.release();
+    in.take(header(Kind::data), nullptr, 1);
+    EXPECT_EQ(in.packet().payload.capacity(), 0u);
+}

@@ -213,3 +213,29 @@ TEST(OutputQueue, AnIdlePortKeepsNoPayloads) {
     EXPECT_EQ(burst.heap_bytes(), plain.heap_bytes());
     EXPECT_TRUE(burst.current_payload().empty());
 }
+
+// A ring of items that hold heap (a packet's payload) frees each item as it leaves, and its array
+// when it drains after holding more than 16; a ring of plain words keeps its array.
+TEST(RingQueue, ItemsWithHeapAreFreedAsTheyLeave) {
+    RingQueue<std::vector<uint64_t>> long_burst, short_burst;
+    RingQueue<uint64_t> words;
+    for (uint64_t i = 0; i < 40; ++i) {
+        long_burst.push_back(std::vector<uint64_t>(8, i));
+        if (i < 10) short_burst.push_back(std::vector<uint64_t>(8, i));
+        words.push_back(i);
+    }
+    long_burst.pop_front();
+    EXPECT_EQ(long_burst.front(), std::vector<uint64_t>(8, 1));
+    // (past the tail: the slots never used and the one just popped, empty, not waiting to be overwritten)
+    for (size_t i = long_burst.size(); i < long_burst.capacity(); ++i) {
+        EXPECT_TRUE(long_burst[i].empty()) << i;
+    }
+    while (!long_burst.empty()) long_burst.pop_front();
+    while (!short_burst.empty()) short_burst.pop_front();
+    while (!words.empty()) words.pop_front();
+    EXPECT_EQ(long_burst.capacity(), 0u);
+    EXPECT_EQ(short_burst.capacity(), 16u);
+    EXPECT_EQ(words.capacity(), 64u);
+    long_burst.push_back(std::vector<uint64_t>(2, 7));  // and it grows again from nothing
+    EXPECT_EQ(long_burst.front(), std::vector<uint64_t>(2, 7));
+}
