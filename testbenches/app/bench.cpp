@@ -24,7 +24,9 @@
 #include "routers/cores/rtl_build.h"
 #include "testbenches/app/cli.h"
 #include "testbenches/app/command_line.h"
+#include "testbenches/app/mpirun_command.h"
 #include "testbenches/experiment/experiment_runner.h"
+#include "testbenches/experiment/mpi_link.h"
 #include "testbenches/experiment/results_store.h"
 
 namespace cubecast {
@@ -246,42 +248,9 @@ int cmd_bench(const std::string& format, bool million) {
 }
 
 namespace {
-struct Timed {
-    double seconds = 0;
-    long peak_kib = 0;  // the largest process's (under mpirun: the largest rank's)
-    nlohmann::json report;
-    int exit_code = -1;
-};
-// A command through the shell, its JSON report on stdout: its wall time and its largest process's peak.
-Timed timed(const std::string& command) {
-    Timed t;
-    const std::string out = "/tmp/cubecast-bench-" + std::to_string(getpid()) + ".json";
-    const auto t0 = std::chrono::steady_clock::now();
-    const pid_t child = fork();
-    if (child == 0) {
-        execl("/bin/sh", "sh", "-c", (command + " >" + out + " 2>/dev/null").c_str(), static_cast<char*>(nullptr));
-        _exit(127);
-    }
-    int status = 0;
-    rusage usage{};
-    if (child < 0 || wait4(child, &status, 0, &usage) < 0) return t;
-    t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    t.peak_kib = usage.ru_maxrss;
-    t.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    std::ifstream in(out);
-    t.report = nlohmann::json::parse(in, nullptr, false);
-    std::remove(out.c_str());
-    return t;
-}
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     return v.empty() ? 0 : v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
-std::string this_executable() {
-    std::string path(4096, '\0');
-    const ssize_t n = readlink("/proc/self/exe", path.data(), path.size());
-    path.resize(n > 0 ? static_cast<size_t>(n) : 0);
-    return path;
 }
 }  // namespace
 
@@ -292,9 +261,8 @@ int cmd_bench_ranks(const std::string& format, unsigned ranks) {
         std::cerr << "cubecast: --format '" << format << "' is unknown: accepted table, json\n";
         return kExitBadInput;
     }
-    const std::string bin = this_executable();
-    const std::string mpirun = std::string("mpirun ") + (geteuid() == 0 ? "--allow-run-as-root " : "") +
-                               (ranks > available_cores() ? "--oversubscribe " : "") + "-np " + std::to_string(ranks) + " ";
+    const std::string bin = mpi::executable_path();
+    const std::string mpirun = mpirun_prefix(ranks);
     const std::vector<std::pair<std::string, std::string>> runs = {
         {"12-cube MNB", "--task mnb --dim 12"},
         {"16-cube PMNB vb3, M = 1024", "--task pmnb --algorithm vb3 --dim 16 --k 1024 --known-sources"},
@@ -314,8 +282,8 @@ int cmd_bench_ranks(const std::string& format, unsigned ranks) {
         long one_peak = 0, many_peak = 0;
         bool same = true;
         for (int i = 0; i < kRepeats; ++i) {
-            const Timed one = timed(bin + " run " + args + " --json");
-            const Timed many = timed(mpirun + bin + " run " + args + " --json --partition");
+            const TimedCommand one = run_timed(bin + " run " + args + " --json");
+            const TimedCommand many = run_timed(mpirun + bin + " run " + args + " --json --partition");
             if (one.exit_code != kExitOk || many.exit_code != kExitOk || !one.report.is_object() || !many.report.is_object()) {
                 std::cerr << "cubecast: bench: " << name << " ended with exit " << one.exit_code << " in one process and "
                           << many.exit_code << " on " << ranks << " ranks (is Open MPI's mpirun installed?)\n";

@@ -65,7 +65,7 @@ int cmd_sweep_rho(RunConfig base, const std::vector<double>& rhos, const std::ve
 // Task traffic over offered loads (or, with search, a bisection for the highest carried load).
 int cmd_sweep_rate(RunConfig base, const std::vector<double>& rates, bool search, const std::string& format, unsigned jobs = 0);
 // Paper 004's numerical example (N = 2^16, M = 2^10 by default), every row simulated.
-int cmd_example004(unsigned dim, uint64_t m, uint64_t seed, const std::string& format);
+int cmd_example004(unsigned dim, uint64_t m, uint64_t seed, const std::string& format, unsigned ranks);
 // "1..12" or "3,5,8" -> the list, or an error line.
 bool parse_dims(const std::string& text, std::vector<unsigned>& out, std::string& error);
 // The same for any option with values in min..max.

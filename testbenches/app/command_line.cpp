@@ -724,6 +724,10 @@ int dispatch(int argc, char* argv[], bool check_only) {
     example->add_option("--m", ex_m, "active nodes M, 1..2^dim (paper: 1024)");
     example->add_option("--seed", ex_seed, "seed of the random active set");
     example->add_option("--format", ex_format, "table or json");
+    unsigned ex_ranks = 1;
+    example->add_option("--ranks", ex_ranks,
+                        "each row one network over this many ranks under mpirun (run --partition), 1..64 (default 1: one "
+                        "process a row)");
 
     ExperimentArgs ex_args;
     auto* experiment = app.add_subcommand(
@@ -809,7 +813,9 @@ int dispatch(int argc, char* argv[], bool check_only) {
         if (ex_m < 1 || ex_m > (1ll << ex_dim))
             return bad_input("--m " + std::to_string(ex_m) + " is out of range: accepted 1.." + std::to_string(1ll << ex_dim) +
                              " (M <= N)");
-        return cmd_example004(static_cast<unsigned>(ex_dim), static_cast<uint64_t>(ex_m), ex_seed, ex_format);
+        if (ex_ranks < 1 || ex_ranks > 64)
+            return bad_input("--ranks " + std::to_string(ex_ranks) + " is out of range: accepted 1..64");
+        return cmd_example004(static_cast<unsigned>(ex_dim), static_cast<uint64_t>(ex_m), ex_seed, ex_format, ex_ranks);
     }
     if (sweep_rate->parsed()) {
         if (auto err = rate_opts.into(rate_config); !err.empty()) return bad_input(err);

@@ -5,7 +5,9 @@
 // Each run is held against its algorithm's formula, exactly (the `formula` column). The example's
 // printed figures are shown beside it: they are the formulas rounded up, except III's, 160 and 96,
 // one above what §IV-C's own formula ceil(M/d) + 2d + 4d t_p - 1 gives (159 and 95).
-// Other sizes (--dim, --m) have no printed figures.
+// Other sizes (--dim, --m) have no printed figures. With --ranks R each row is one network over R
+// MPI ranks (`mpirun -np R cubecast run ... --partition`, started here, one row after another), and
+// its peak is the largest rank's.
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -14,6 +16,8 @@
 #include "models/sim/simulate.h"
 #include "routers/algorithms/registry.h"
 #include "testbenches/app/cli.h"
+#include "testbenches/app/mpirun_command.h"
+#include "testbenches/experiment/mpi_link.h"
 
 namespace cubecast {
 
@@ -26,7 +30,30 @@ struct Row {
 };
 }  // namespace
 
-int cmd_example004(unsigned dim, uint64_t m, uint64_t seed, const std::string& format) {
+namespace {
+// The row's command line (run's options, as one process would be given them).
+std::string row_arguments(const RunConfig& c) {
+    return "--task pmnb --algorithm " + c.algorithm + " --dim " + std::to_string(c.dim) + " --k " + std::to_string(c.k) +
+           " --seed " + std::to_string(c.seed) + " --packet-flits " + std::to_string(c.packet_flits) + " --token-flits " +
+           std::to_string(c.token_flits) + (c.known_sources ? " --known-sources" : "");
+}
+
+// The row on `ranks` ranks: its result as run --json reports it, or an error naming the command.
+IsolatedResult run_on_ranks(const RunConfig& c, unsigned ranks) {
+    const std::string command =
+        mpirun_prefix(ranks) + mpi::executable_path() + " run " + row_arguments(c) + " --json --partition";
+    std::string errors;
+    const TimedCommand t = run_timed(command, &errors);
+    if (!t.report.is_object()) {
+        const std::string first = errors.substr(0, errors.find('\n'));
+        throw std::runtime_error("`" + command + "` ended with exit " + std::to_string(t.exit_code) + " and no report" +
+                                 (first.empty() ? " (is Open MPI's mpirun installed?)" : ": " + first));
+    }
+    return IsolatedResult{result_from_json(t.report), t.peak_kib};
+}
+}  // namespace
+
+int cmd_example004(unsigned dim, uint64_t m, uint64_t seed, const std::string& format, unsigned ranks) {
     if (format != "table" && format != "json") {
         std::cerr << "cubecast: --format '" << format << "' is unknown: accepted table, json\n";
         return kExitBadInput;
@@ -38,7 +65,8 @@ int cmd_example004(unsigned dim, uint64_t m, uint64_t seed, const std::string& f
                         {"vb3", "III, t_p = 0", true, 96}};
     if (format == "table") {
         std::cout << "paper 004 §IV example: N = 2^" << dim << " = " << (uint64_t{1} << dim) << " nodes, M = " << m
-                  << " active nodes at random (seed " << seed << ")\n";
+                  << " active nodes at random (seed " << seed << ")"
+                  << (ranks > 1 ? ", each row over " + std::to_string(ranks) + " ranks (peak: the largest rank's)" : "") << "\n";
         std::cout << std::left << std::setw(14) << "algorithm" << std::right << std::setw(10) << "measured" << std::setw(10)
                   << "cycles" << std::setw(9) << "printed" << std::setw(12) << "formula" << std::setw(8) << "lower"
                   << std::setw(9) << "sim s" << std::setw(10) << "peak MiB"
@@ -59,10 +87,13 @@ int cmd_example004(unsigned dim, uint64_t m, uint64_t seed, const std::string& f
         c.token_flits = c.packet_flits;    // t_p = 1
         IsolatedResult ir;
         try {
-            ir = simulate_isolated(c);
+            ir = ranks > 1 ? run_on_ranks(c, ranks) : simulate_isolated(c);
         } catch (const ConfigError& e) {
             print_error(e.what());
             return kExitBadInput;
+        } catch (const std::runtime_error& e) {
+            print_error(e.what());
+            return kExitCheckFailed;
         }
         const RunResult& r = ir.result;
         worst = std::max(worst, exit_code_for(r.status));

@@ -22,13 +22,17 @@ const Plugin& loaded() {
 }
 
 std::string executable_folder() {
-    std::string path(4096, '\0');
-    const ssize_t n = readlink("/proc/self/exe", path.data(), path.size());
-    if (n <= 0 || static_cast<size_t>(n) >= path.size()) return ".";
-    path.resize(static_cast<size_t>(n));
-    return path.substr(0, path.rfind('/'));
+    const std::string path = executable_path();
+    return path.empty() ? "." : path.substr(0, path.rfind('/'));
 }
 }  // namespace
+
+std::string executable_path() {
+    std::string path(4096, '\0');
+    const ssize_t n = readlink("/proc/self/exe", path.data(), path.size());
+    path.resize(n > 0 && static_cast<size_t>(n) < path.size() ? static_cast<size_t>(n) : 0);
+    return path;
+}
 
 void start() {
     const std::string path = executable_folder() + "/libcubecast_mpi.so";

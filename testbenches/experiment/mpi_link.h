@@ -8,6 +8,7 @@
 
 namespace cubecast::mpi {
 
+std::string executable_path();      // this process's executable ("" if unknown), to launch it again
 bool launched();                    // under mpirun with more than one rank (and built with MPI)
 void start();                       // MPI_Init (throws if the plugin cannot be loaded)
 void stop();                        // MPI_Finalize

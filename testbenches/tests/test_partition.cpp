@@ -357,3 +357,28 @@ TEST(Partition, AStallWhoseCycleCrossesRanksIsDiagnosed) {
               std::string::npos)
         << diagnosis;
 }
+
+// Paper 004's example, each row one network over 3 ranks: every row's report is one process's (its
+// timings and peak memory aside), and a bad count of ranks is refused by name.
+TEST(Partition, Example004OnRanksReportsWhatOneProcessDoes) {
+    const std::string bin = CUBECAST_BIN, dir = temp_path("example004");
+    ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
+    const std::string args = " example004 --dim 5 --m 6 --seed 3 --format json";
+    const Command one = shell(dir, bin + args);
+    const Command three = shell(dir, "ASAN_OPTIONS=detect_leaks=0 " + bin + args + " --ranks 3");
+    ASSERT_EQ(one.code, 0) << one.err;
+    ASSERT_EQ(three.code, 0) << three.err;
+    const nlohmann::json a = nlohmann::json::parse(one.out), b = nlohmann::json::parse(three.out);
+    ASSERT_EQ(a.size(), 7u);
+    ASSERT_EQ(b.size(), a.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+        nlohmann::json x = without_timings(a[i].dump()), y = without_timings(b[i].dump());
+        x.erase("peak_rss_mib"), y.erase("peak_rss_mib");
+        EXPECT_EQ(x, y) << "row " << a[i].value("label", "?");
+    }
+    for (const char* bad : {"0", "65"}) {
+        const Command c = shell(dir, bin + " example004 --ranks " + bad);
+        EXPECT_EQ(c.code, 2);
+        EXPECT_EQ(c.err, "cubecast: --ranks " + std::string(bad) + " is out of range: accepted 1..64\n");
+    }
+}

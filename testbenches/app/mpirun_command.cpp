@@ -1,0 +1,52 @@
+#include "testbenches/app/mpirun_command.h"
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "models/sim/fork_pool.h"
+
+namespace cubecast {
+
+std::string mpirun_prefix(unsigned ranks) {
+    return std::string("mpirun ") + (geteuid() == 0 ? "--allow-run-as-root " : "") +
+           (ranks > available_cores() ? "--oversubscribe " : "") + "-np " + std::to_string(ranks) + " ";
+}
+
+TimedCommand run_timed(const std::string& command, std::string* errors) {
+    TimedCommand t;
+    // (the report and the error lines through files of this process's own, removed after)
+    const std::string stem = "/tmp/cubecast-" + std::to_string(getpid());
+    const std::string out = stem + ".json", err = stem + ".err";
+    const auto t0 = std::chrono::steady_clock::now();
+    const pid_t child = fork();
+    if (child == 0) {
+        execl("/bin/sh", "sh", "-c", (command + " >" + out + " 2>" + (errors ? err : "/dev/null")).c_str(),
+              static_cast<char*>(nullptr));
+        _exit(127);
+    }
+    int status = 0;
+    rusage usage{};
+    if (child < 0 || wait4(child, &status, 0, &usage) < 0) return t;
+    t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    t.peak_kib = usage.ru_maxrss;
+    t.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    std::ifstream in(out);
+    t.report = nlohmann::json::parse(in, nullptr, false);
+    std::remove(out.c_str());
+    if (errors) {
+        std::ifstream e(err);
+        std::ostringstream text;
+        text << e.rdbuf();
+        *errors = text.str();
+        std::remove(err.c_str());
+    }
+    return t;
+}
+
+}  // namespace cubecast

@@ -1,0 +1,23 @@
+// Commands that run this executable again, alone or under mpirun over R ranks (bench --ranks,
+// example004 --ranks): the launch prefix, and a command's wall time, its largest process's peak
+// memory and the JSON report it prints.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace cubecast {
+
+// "mpirun -np R " with what this machine needs: --allow-run-as-root as root, --oversubscribe when R
+// is above its cores.
+std::string mpirun_prefix(unsigned ranks);
+
+struct TimedCommand {
+    double seconds = 0;
+    long peak_kib = 0;  // the largest process's (under mpirun: the largest rank's)
+    nlohmann::json report;
+    int exit_code = -1;
+};
+// A command through the shell, its JSON report on stdout (its error lines to `errors`, or dropped).
+TimedCommand run_timed(const std::string& command, std::string* errors = nullptr);
+
+}  // namespace cubecast
