@@ -67,7 +67,7 @@ public:
     std::optional<uint64_t> left() const override { return rank_; }    // sum of a over the nodes before this one (<_c)
     std::optional<uint64_t> total() const override { return total_; }  // M
     uint64_t known_cycle() const { return known_cycle_; }              // the edge at which rank and M became known
-    bool done() const { return total_.has_value() && sends_.empty(); }
+    bool done() const override { return total_.has_value() && sends_.empty(); }
 
 private:
     struct Level {

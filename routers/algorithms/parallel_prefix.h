@@ -50,7 +50,7 @@ public:
     // Emits this cycle's token, if any (at most one per cycle).
     void on_cycle(const LocalView& v, std::vector<Emission>& out) override;
 
-    bool done() const { return suffix_.has_value() && down_level_ == 0; }
+    bool done() const override { return suffix_.has_value() && down_level_ == 0; }
     std::optional<uint64_t> suffix() const { return suffix_; }         // r_x
     std::optional<uint64_t> total() const override { return total_; }  // node 0 (every node with_left): K = r_0
     std::optional<uint64_t> left() const override { return left_; }    // with_left: l_x = sum_{y<x} a_y

@@ -81,16 +81,32 @@ void PmnbEngine::learn_from_prefixes(uint64_t cycle) {
     if (!m_ && !stage1_.empty() && stage1_[0]->total()) m_ = stage1_[0]->total();
     if (s_.variant == PmnbVariant::classes) {
         if (!my_class_ && active_ && stage1_[0]->left()) my_class_ = static_cast<unsigned>(*stage1_[0]->left() % s_.d);
-        if (my_class_ && !stage2_.empty() && stage2_[*my_class_]->left()) rank_[*my_class_] = stage2_[*my_class_]->left();
+        if (my_class_ && !rank_[*my_class_] && !stage2_.empty() && stage2_[*my_class_]->left())
+            rank_[*my_class_] = stage2_[*my_class_]->left();
     } else {
         for (size_t c = 0; c < stage1_.size(); ++c)
             if (active_ && !rank_[c] && stage1_[c]->left()) rank_[c] = stage1_[c]->left();
     }
     if (!had && ranks_known()) ranks_cycle_ = cycle;
+    release_finished_prefixes();
     if (m_ && *m_ == 0 && !finished_) {  // an empty PMNB (the dynamic scheme's idle periods)
         finished_ = true;
         finished_cycle_ = cycle;
     }
+}
+
+// Once this node knows M and its ranks, and every prefix here has sent its last token (none comes
+// here again), their state goes: d prefixes a node are 0.2 GB at 2^16 nodes, for the rest of a run
+// whose queues are at their fullest later. (Their slots stay, null, so a stage is not made again.)
+void PmnbEngine::release_finished_prefixes() {
+    if (prefixes_released_ || !m_ || !ranks_known()) return;
+    if (s_.variant == PmnbVariant::classes && stage2_.empty()) return;
+    for (const auto* stage : {&stage1_, &stage2_})
+        for (const auto& p : *stage)
+            if (!p->done()) return;
+    for (auto* stage : {&stage1_, &stage2_})
+        for (auto& p : *stage) p.reset();
+    prefixes_released_ = true;
 }
 
 void PmnbEngine::route(const LocalView& v, const Header& h, int in_port, Decision& out) {
@@ -103,7 +119,7 @@ void PmnbEngine::route(const LocalView& v, const Header& h, int in_port, Decisio
     if (h.kind == Kind::ctrl) {
         for (auto* stage : {&stage1_, &stage2_})
             for (auto& p : *stage)
-                if (p->absorb(h, in_port, v.cycle)) return learn_from_prefixes(v.cycle);
+                if (p && p->absorb(h, in_port, v.cycle)) return learn_from_prefixes(v.cycle);
         return fail("unexpected control token with tag " + std::to_string(h.tag) + " from node " + std::to_string(h.origin));
     }
     const unsigned c = h.tag;
@@ -152,7 +168,8 @@ void PmnbEngine::on_cycle(const LocalView& v, std::vector<Emission>& out) {
                                           static_cast<uint8_t>(kTokenClassDown + c), c, packing_start() / 2));
     }
     for (auto* stage : {&stage1_, &stage2_})
-        for (auto& p : *stage) p->on_cycle(v, out);
+        for (auto& p : *stage)
+            if (p) p->on_cycle(v, out);
     learn_from_prefixes(v.cycle);
     if (!released_ && ranks_known()) release_own(v, out);
     if (m_ && !finished_ && *m_ == 1 && active_) {  // the only active node receives nothing
@@ -175,7 +192,8 @@ uint64_t PmnbEngine::next_cycle_needed(uint64_t cycle) const {
     if (by_prefix() && s_.variant == PmnbVariant::classes && stage2_.empty()) next = std::max(cycle, packing_start() / 2);
     for (const auto* stage : {&stage1_, &stage2_})
         for (const auto& p : *stage)
-            if (auto e = p->next_emission(cycle)) next = std::min(next, *e);
+            if (p)
+                if (auto e = p->next_emission(cycle)) next = std::min(next, *e);
     return next;
 }
 

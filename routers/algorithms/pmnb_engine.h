@@ -36,6 +36,8 @@ public:
     virtual std::optional<uint64_t> next_emission(uint64_t cycle) const = 0;
     virtual std::optional<uint64_t> left() const = 0;
     virtual std::optional<uint64_t> total() const = 0;
+    // This node's part is over: it has sent its last token and no token of this prefix comes here again.
+    virtual bool done() const = 0;
 };
 
 // Elaboration-time tables shared by all nodes (ROM): the ranks when the active set is known in
@@ -112,13 +114,16 @@ protected:
 private:
     bool ranks_known() const;
     void learn_from_prefixes(uint64_t cycle);
+    void release_finished_prefixes();
     void release_own(const LocalView& v, std::vector<Emission>& out);
     void count_delivery(uint64_t cycle);
 
     std::vector<Header> own_;  // held until the ranks are known
     bool released_ = false;
-    // The prefixes: stage 1 (the ranks; one per class for split), stage 2 (classes: one per class).
+    // The prefixes: stage 1 (the ranks; one per class for split), stage 2 (classes: one per class);
+    // null once released (release_finished_prefixes), the vectors keeping their length.
     std::vector<std::unique_ptr<RankPrefix>> stage1_, stage2_;
+    bool prefixes_released_ = false;
     uint64_t received_ = 0;  // data packets (parts) delivered here
     bool finished_ = false;
     uint64_t finished_cycle_ = 0;
