@@ -35,7 +35,7 @@ constexpr double kOwnPacketBytes = 220;       // a packet held from reset (node 
 constexpr double kPayloadWordBytes = 40;      // ... each flit beyond its header
 constexpr double kRequestBytes = 120;         // a request listed in advance (task dynamic)
 constexpr double kTrafficSourceBytes = 2650;  // a node's traffic source (its own random stream: a 64-bit Mersenne Twister)
-constexpr double kStoredPacketBytes = 17;     // a one-flit packet waiting in a queue for its forward (15 to 17 measured)
+constexpr double kStoredPacketBytes = 7;      // a one-flit packet waiting in a queue for its forward (5 to 9 measured)
 
 // What an ideal router's output queue grows to over a schedule's steps, with packets of `flits` flits:
 // the queue itself (routers/blocks/output_unit.h) replayed through them, so its growth is the queue's
