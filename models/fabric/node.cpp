@@ -55,7 +55,10 @@ void Node::deliver(const Packet& p, uint64_t cycle) {
     if (ledger_) {
         if (!ledger_(h, id_, cycle)) return fail(label() + " is not on its way here, or was delivered twice");
     } else {
-        const int64_t slot = h.origin >= plan.nodes ? -1 : plan.slot_of.empty() ? h.origin : plan.slot_of[h.origin];
+        // (each branch as int64_t: mixed, uint32_t origin and int32_t slot would make a missing slot's -1 huge)
+        const int64_t slot = h.origin >= plan.nodes ? int64_t{-1}
+                             : plan.slot_of.empty() ? int64_t{h.origin}
+                                                    : int64_t{plan.slot_of[h.origin]};
         if (slot < 0 || (h.broadcast && h.msg >= plan.per_origin) || h.part >= plan.parts)
             return fail(label() + " is not part of the task");
         // A personalised message is identified by its origin (it is addressed here); a broadcast by

@@ -172,3 +172,43 @@ TEST(Node, SuccessiveBroadcastOrderIsChecked) {
     EXPECT_EQ(node.errors(), 1u);
     EXPECT_NE(node.error_samples()[0].find("after a later message"), std::string::npos);
 }
+
+// The delivery ledger of a partial broadcast of split messages (paper 004's vb2): a bit per sending
+// origin, message and part, the origins that send nothing not kept. A part delivered twice is caught,
+// a message counts only once its last part is in, and one part lost leaves the node short.
+TEST(Node, TheLedgerOfPartsCatchesADuplicateAndALoss) {
+    auto plan = std::make_shared<DeliveryPlan>();
+    plan->nodes = 1024;
+    plan->parts = 4;
+    plan->set_origins({700, 3});
+    EXPECT_EQ(plan->slots(), 2u);
+    Node node(/*id=*/9, plan, PacketFormat(1, 1), /*expected=*/2, {});
+    Header h;
+    h.broadcast = true;
+    h.origin = 3;
+    for (uint8_t part = 0; part < 3; ++part) {
+        h.part = part;
+        node.deliver(make_packet(h, 1), 10 + part);
+    }
+    EXPECT_EQ(node.delivered(), 0u);  // three parts of four: not whole yet
+    h.part = 1;
+    node.deliver(make_packet(h, 1), 20);  // planted duplicate
+    EXPECT_EQ(node.errors(), 1u);
+    EXPECT_NE(node.error_samples()[0].find("part 1 delivered twice"), std::string::npos) << node.error_samples()[0];
+    h.part = 3;
+    node.deliver(make_packet(h, 1), 21);
+    EXPECT_EQ(node.delivered(), 1u);
+    EXPECT_EQ(node.last_delivery_cycle(), 21u);
+    h.origin = 700;
+    for (uint8_t part : {0, 1, 3}) {  // planted loss: part 2 never comes
+        h.part = part;
+        node.deliver(make_packet(h, 1), 30 + part);
+    }
+    EXPECT_EQ(node.delivered(), 1u);
+    EXPECT_FALSE(node.done());
+    h.origin = 4;  // an origin that sends nothing in this task
+    h.part = 0;
+    node.deliver(make_packet(h, 1), 40);
+    EXPECT_EQ(node.errors(), 2u);
+    EXPECT_NE(node.error_samples()[1].find("is not part of the task"), std::string::npos);
+}
