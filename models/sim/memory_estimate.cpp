@@ -31,7 +31,7 @@ RouterCost router_cost(const RunConfig& c) {
 }
 constexpr double kVirtualChannelBytes = 260;  // an input virtual channel, beyond its flits
 constexpr double kFlitSlotBytes = 8;          // a buffered flit's slot
-constexpr double kOwnPacketBytes = 220;       // a packet held from reset (node and interface)
+constexpr double kOwnPacketBytes = 160;       // a packet held from reset (node and interface; 144 to 155 measured)
 constexpr double kPayloadWordBytes = 40;      // ... each flit beyond its header
 constexpr double kRequestBytes = 120;         // a request listed in advance (task dynamic)
 constexpr double kTrafficSourceBytes = 2650;  // a node's traffic source (its own random stream: a 64-bit Mersenne Twister)

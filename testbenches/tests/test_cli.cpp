@@ -989,7 +989,7 @@ TEST(CommandLine, TheMillionNodeBenchSaysWhichRunsThisMachineCannotHold) {
     EXPECT_TRUE(rows[1]["skipped"].get<std::string>().find("ran out of memory") != std::string::npos);
 }
 
-// A run that outgrows the memory it may have (here an address space of 300 MB, under a --memory-limit
+// A run that outgrows the memory it may have (here an address space of 200 MB, under a --memory-limit
 // that lets it start) ends with one line saying so and exit 2, not SystemC's report of an uncaught
 // std::bad_alloc.
 TEST(CommandLine, ARunThatOutgrowsItsMemoryEndsWithOneLine) {
@@ -1000,7 +1000,7 @@ TEST(CommandLine, ARunThatOutgrowsItsMemoryEndsWithOneLine) {
     const CliResult refused = cubecast_cli(run + " --memory-limit 1K");
     std::smatch estimate;
     ASSERT_TRUE(std::regex_search(refused.err, estimate, std::regex("needs at least ([0-9.]+ [MG]B)"))) << refused.err;
-    const CliResult r = cubecast_cli(run + " --memory-limit 1G", "ulimit -v 300000; ");
+    const CliResult r = cubecast_cli(run + " --memory-limit 1G", "ulimit -v 200000; ");
     EXPECT_EQ(r.code, 2) << r.err;
     EXPECT_NE(r.err.find("cubecast: the run ran out of memory as it went (estimated at " + estimate[1].str() +
                          " before it began; the process could get no more)"),
