@@ -32,7 +32,7 @@ void OutputUnit::enqueue(const QueueKey& key, const Packet& p) {
     }
     const uint64_t not_before = std::min(key.not_before, kNeverBefore);
     if (key.priority != 0 && !prioritised_) {
-        prioritised_ = true;
+        prioritised_ = priorities_seen_ = true;
         Extras& x = extras();
         for (size_t r = 0; r < runs_.size(); ++r) x.run_priorities.push_back(0);
     }
@@ -45,15 +45,27 @@ void OutputUnit::enqueue(const QueueKey& key, const Packet& p) {
     const uint64_t flit = p.header_flit;
     headers_.insert(at, static_cast<uint32_t>(flit));
     if (with_payload_) extras_->payload_slots.insert(at, slot);
+    // A new run keeps its copy's high half as it came, check bits and all (verbatim: nothing to work
+    // out as it enters or leaves, which is every copy of the optimal MNB, whose keys are all distinct).
+    // A copy joins the run before it when key, priority and the high half's body are equal and both
+    // its check and the run's first copy's are their bodies' (a header that does not check, which no
+    // router queues, is never healed): the run then recomputes its copies' checks as they leave.
     const uint32_t high = static_cast<uint32_t>(flit >> 32);
-    const bool verbatim = flit >> 58 != header_check_bits(flit & kHeaderBodyMask);
     constexpr uint32_t kBodyHigh = static_cast<uint32_t>(kHeaderBodyMask >> 32);
-    if (r > 0 && !verbatim && run_not_before(runs_[r - 1]) == not_before && !(runs_[r - 1].key_count & kVerbatim) &&
-        ((runs_[r - 1].high ^ high) & kBodyHigh) == 0 && (!prioritised_ || extras_->run_priorities[r - 1] == key.priority) &&
-        run_length(runs_[r - 1]) < kMaxRun) {
-        ++runs_[r - 1].key_count;  // (the length, in the low bits)
+    const auto checks = [](uint64_t header) { return header >> 58 == header_check_bits(header & kHeaderBodyMask); };
+    bool joins = r > 0 && run_not_before(runs_[r - 1]) == not_before && ((run_highs_[r - 1] ^ high) & kBodyHigh) == 0 &&
+                 (!prioritised_ || extras_->run_priorities[r - 1] == key.priority) && run_length(runs_[r - 1]) < kMaxRun &&
+                 checks(flit);
+    if (joins && (runs_[r - 1] & kVerbatim)) {
+        // (a verbatim run holds one copy, the header just before this one)
+        joins = checks(uint64_t{run_highs_[r - 1]} << 32 | headers_[at - 1]);
+        if (joins) runs_[r - 1] &= ~kVerbatim;
+    }
+    if (joins) {
+        ++runs_[r - 1];  // (the length, in the low bits)
     } else {
-        runs_.insert(r, Run{not_before << 16 | (verbatim ? kVerbatim : 0) | 1u, high});
+        runs_.insert(r, not_before << 16 | kVerbatim | 1u);
+        run_highs_.insert(r, high);
         if (prioritised_) extras_->run_priorities.insert(r, key.priority);
     }
     if (at == 0) head_not_before_ = not_before;  // a new head (else the head's line stays untouched)
@@ -62,7 +74,7 @@ void OutputUnit::enqueue(const QueueKey& key, const Packet& p) {
 
 bool OutputUnit::try_start(uint64_t cycle) {
     if (sending_ || head_not_before_ > cycle) return false;
-    current_header_flit_ = whole_header(runs_.front(), headers_.front());
+    current_header_flit_ = whole_header(runs_.front(), run_highs_.front(), headers_.front());
     headers_.pop_front();
     uint16_t slot = kNoPayload;
     if (with_payload_) {
@@ -76,11 +88,11 @@ bool OutputUnit::try_start(uint64_t cycle) {
         extras_->free_slots.push_back(slot);
         current_length_ = static_cast<uint16_t>(1 + extras_->current_payload.size());
     }
-    Run& head = runs_.front();
-    if (run_length(head) > 1) {
-        --head.key_count;  // (the length, in the low bits)
+    if (run_length(runs_.front()) > 1) {
+        --runs_.front();  // (the length, in the low bits)
     } else {
         runs_.pop_front();
+        run_highs_.pop_front();
         if (prioritised_) extras_->run_priorities.pop_front();
     }
     if (headers_.empty()) {  // (its priorities and payload slots are empty with it)
@@ -101,7 +113,8 @@ size_t heap_chunk(size_t bytes) { return bytes == 0 ? 0 : std::max<size_t>(32, (
 }  // namespace
 
 size_t OutputUnit::heap_bytes() const {
-    size_t bytes = heap_chunk(headers_.capacity() * sizeof(uint32_t)) + heap_chunk(runs_.capacity() * sizeof(Run));
+    size_t bytes = heap_chunk(headers_.capacity() * sizeof(uint32_t)) + heap_chunk(runs_.capacity() * sizeof(uint64_t)) +
+                   heap_chunk(run_highs_.capacity() * sizeof(uint32_t));
     if (!extras_) return bytes;
     const Extras& x = *extras_;
     bytes +=
@@ -117,10 +130,23 @@ const std::vector<uint64_t>& OutputUnit::current_payload() const {
     return extras_ ? extras_->current_payload : none;
 }
 
+void OutputUnit::went_idle() {
+    if (!priorities_seen_) {
+        extras_.reset();
+        return;
+    }
+    Extras& x = *extras_;
+    if (!x.pool.empty()) {
+        std::vector<std::vector<uint64_t>>().swap(x.pool);
+        std::vector<uint16_t>().swap(x.free_slots);
+    }
+    if (x.current_payload.capacity() != 0) std::vector<uint64_t>().swap(x.current_payload);
+}
+
 bool OutputUnit::flit_accepted() {
     if (++next_flit_ < current_length_) return false;
     sending_ = false;
-    if (headers_.empty()) extras_.reset();  // idle: its extras go (see the header)
+    if (headers_.empty() && extras_) went_idle();
     return true;
 }
 

@@ -39,7 +39,7 @@ public:
     bool empty() const { return headers_.empty(); }
     // The head of the queue (smallest key; the queue is not empty): its not-before cycle and header.
     uint64_t head_not_before() const { return head_not_before_; }
-    uint64_t head_header_flit() const { return whole_header(runs_.front(), headers_.front()); }
+    uint64_t head_header_flit() const { return whole_header(runs_.front(), run_highs_.front(), headers_.front()); }
     static Header header_of(uint64_t header_flit, HeaderLayout layout) {
         Header h;
         decode_header(header_flit, h, layout);
@@ -63,7 +63,7 @@ public:
     unsigned current_length() const { return current_length_; }
     void all_flits_accepted() {
         sending_ = false;
-        if (headers_.empty()) extras_.reset();
+        if (headers_.empty() && extras_) went_idle();
     }
     // The heap it holds (its rings and pool at their capacities, each block as glibc's chunk): what the
     // memory estimate grows a queue by, replaying a schedule's queue through one (models/sim).
@@ -78,19 +78,15 @@ public:
 
 private:
     // A run of copies with one key and one high half: its not-before cycle << 16 | verbatim << 15 | how
-    // many (1..32767), and bits 32..63 of its copies' headers. A run whose check bits are kept as they
-    // came (verbatim: a header whose check does not match its body, which no router queues, but the
-    // queue does not heal it) holds that one copy.
-    struct Run {
-        uint64_t key_count;
-        uint32_t high;
-    } __attribute__((packed));
+    // many (1..32767), and bits 32..63 of its copies' headers. A verbatim run holds one copy and keeps
+    // its check bits as they came (enqueue() says when a run stops being one). A run is one word and
+    // its high half another, in two rings: the walk from the back reads the first alone.
     static constexpr uint64_t kVerbatim = 0x8000u, kMaxRun = 0x7fffu;
-    static uint64_t run_not_before(const Run& run) { return run.key_count >> 16; }
-    static unsigned run_length(const Run& run) { return static_cast<unsigned>(run.key_count & kMaxRun); }
-    static uint64_t whole_header(const Run& run, uint32_t low) {
-        const uint64_t body = (uint64_t{run.high} << 32 | low) & kHeaderBodyMask;
-        return run.key_count & kVerbatim ? uint64_t{run.high} << 32 | low : body | header_check_bits(body) << 58;
+    static uint64_t run_not_before(uint64_t run) { return run >> 16; }
+    static unsigned run_length(uint64_t run) { return static_cast<unsigned>(run & kMaxRun); }
+    static uint64_t whole_header(uint64_t run, uint32_t high, uint32_t low) {
+        const uint64_t body = (uint64_t{high} << 32 | low) & kHeaderBodyMask;
+        return run & kVerbatim ? uint64_t{high} << 32 | low : body | header_check_bits(body) << 58;
     }
     bool run_leaves_after(size_t r, uint64_t not_before, int64_t priority) const;
 
@@ -102,7 +98,8 @@ private:
     // run of an equal key at its end, which is what keeps arrival order, and so input-port order for
     // the packets one crossbar pass places). Both rings double when full and keep their arrays.
     RingQueue<uint32_t> headers_;
-    RingQueue<Run> runs_;
+    RingQueue<uint64_t> runs_;
+    RingQueue<uint32_t> run_highs_;
     uint64_t current_header_flit_ = 0;  // the transmit register
     unsigned depth_;
     unsigned max_occupancy_ = 0;
@@ -112,10 +109,13 @@ private:
     // Priorities, one a run, kept only while a queued packet has a priority other than 0 (most
     // algorithms order by time alone); payload slots, one a copy, only while a multi-flit packet is
     // queued. They, the transmit register's payload and the payload pool are made when first needed:
-    // a port that only ever sends one-flit packets by time is 128 bytes and its rings. They go when the
-    // port goes idle (its queue empty and its last flit sent): a port that carried a burst of long
-    // packets once (a prefix's tokens as long as a packet) does not keep their words for the rest of
-    // the run.
+    // a port that only ever sends one-flit packets by time is 128 bytes and its rings. When the port
+    // goes idle (its queue empty and its last flit sent) the payload words go, and the extras too
+    // unless priorities were ever queued here: a port that carried a burst of long packets once (a
+    // prefix's tokens as long as a packet) keeps nothing of them for the rest of the run, and one
+    // whose logic orders by priority (the optimal MNB's) does not make its rings again at each slot.
+    bool priorities_seen_ = false;
+    void went_idle();
     bool prioritised_ = false;
     bool with_payload_ = false;
     struct Extras {
