@@ -31,8 +31,9 @@ void OutputUnit::enqueue(const QueueKey& key, const Packet& p) {
         }
     }
     const uint64_t not_before = std::min(key.not_before, kNeverBefore);
+    if (key.priority != 0) priorities_seen_ = true;
     if (key.priority != 0 && !prioritised_) {
-        prioritised_ = priorities_seen_ = true;
+        prioritised_ = true;
         Extras& x = extras();
         for (size_t r = 0; r < runs_.size(); ++r) x.run_priorities.push_back(0);
     }
@@ -131,10 +132,11 @@ const std::vector<uint64_t>& OutputUnit::current_payload() const {
 }
 
 void OutputUnit::went_idle() {
-    if (!priorities_seen_) {
+    if (!priorities_seen_) {  // (none queued since the port last went idle)
         extras_.reset();
         return;
     }
+    priorities_seen_ = false;
     Extras& x = *extras_;
     if (!x.pool.empty()) {
         std::vector<std::vector<uint64_t>>().swap(x.pool);

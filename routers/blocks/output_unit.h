@@ -111,10 +111,11 @@ private:
     // queued. They, the transmit register's payload and the payload pool are made when first needed:
     // a port that only ever sends one-flit packets by time is 128 bytes and its rings. When the port
     // goes idle (its queue empty and its last flit sent) the payload words go, and the extras too
-    // unless priorities were ever queued here: a port that carried a burst of long packets once (a
-    // prefix's tokens as long as a packet) keeps nothing of them for the rest of the run, and one
-    // whose logic orders by priority (the optimal MNB's) does not make its rings again at each slot.
-    bool priorities_seen_ = false;
+    // unless a priority was queued here since it last went idle: a port that carried a burst of long
+    // packets once (a prefix's tokens as long as a packet) keeps nothing of them for the rest of the
+    // run, and one whose logic orders by priority all along (the optimal MNB's) does not make its
+    // rings again at each slot.
+    bool priorities_seen_ = false;  // since the port last went idle
     void went_idle();
     bool prioritised_ = false;
     bool with_payload_ = false;
