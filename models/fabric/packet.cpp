@@ -36,7 +36,7 @@ bool decode_header(uint64_t flit, Header& h, HeaderLayout layout) {
     h.part = static_cast<uint8_t>((b >> layout.part_shift()) & layout.max_part());
     h.kind = static_cast<Kind>((b >> 49) & 1);
     h.tag = static_cast<uint8_t>((b >> 50) & 0xff);
-    return (flit >> 58) == header_check_bits(b);
+    return header_checks(flit);
 }
 
 uint64_t payload_word(const Header& h, unsigned index) {

@@ -97,6 +97,8 @@ inline uint64_t header_check_bits(uint64_t body) {
     x ^= x >> 6;
     return (x & 0x3f) ^ 0x2a;  // so an all-zero flit never passes as a header
 }
+// True if a header flit's check bits are its body's (it was not corrupted).
+inline bool header_checks(uint64_t flit) { return flit >> 58 == header_check_bits(flit & kHeaderBodyMask); }
 
 // (fields wider than the layout keeps are cut to it: a run's configuration is checked against its
 // layout before it starts)

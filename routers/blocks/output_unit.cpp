@@ -53,13 +53,12 @@ void OutputUnit::enqueue(const QueueKey& key, const Packet& p) {
     // router queues, is never healed): the run then recomputes its copies' checks as they leave.
     const uint32_t high = static_cast<uint32_t>(flit >> 32);
     constexpr uint32_t kBodyHigh = static_cast<uint32_t>(kHeaderBodyMask >> 32);
-    const auto checks = [](uint64_t header) { return header >> 58 == header_check_bits(header & kHeaderBodyMask); };
     bool joins = r > 0 && run_not_before(runs_[r - 1]) == not_before && ((run_highs_[r - 1] ^ high) & kBodyHigh) == 0 &&
                  (!prioritised_ || extras_->run_priorities[r - 1] == key.priority) && run_length(runs_[r - 1]) < kMaxRun &&
-                 checks(flit);
+                 header_checks(flit);
     if (joins && (runs_[r - 1] & kVerbatim)) {
         // (a verbatim run holds one copy, the header just before this one)
-        joins = checks(uint64_t{run_highs_[r - 1]} << 32 | headers_[at - 1]);
+        joins = header_checks(uint64_t{run_highs_[r - 1]} << 32 | headers_[at - 1]);
         if (joins) runs_[r - 1] &= ~kVerbatim;
     }
     if (joins) {
@@ -99,7 +98,6 @@ bool OutputUnit::try_start(uint64_t cycle) {
     if (headers_.empty()) {  // (its priorities and payload slots are empty with it)
         head_not_before_ = ~uint64_t{0};
         prioritised_ = with_payload_ = false;
-
     } else {
         head_not_before_ = run_not_before(runs_.front());
     }

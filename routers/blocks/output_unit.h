@@ -5,7 +5,7 @@
 // its high bits once for each run of copies with one key and one high half (a header's check bits are
 // a function of its body, so they are recomputed as it leaves). Copies queued together under one key
 // (paper 004's vb2 forwards its mini-packets of one class at a few subphase starts) cost 4 bytes each
-// and their run 12. Payload words (packets of more than one flit) sit in a slot pool. Keeping the
+// and their run 12 (a word and the high half). Payload words (packets of more than one flit) sit in a slot pool. Keeping the
 // queue small matters twice: in the optimal MNB packets wait for their slot, and thousands of queues
 // hold dozens of packets each, so a pop or an insertion mostly costs the cache lines it touches; and
 // in paper 004's 2^16-node example half a billion copies wait at once.

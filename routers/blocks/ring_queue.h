@@ -26,7 +26,7 @@ public:
     const T& operator[](size_t i) const { return items_[(head_ + i) & (items_.size() - 1)]; }  // i-th from the front
     T& operator[](size_t i) { return items_[(head_ + i) & (items_.size() - 1)]; }
     size_t capacity() const { return items_.size(); }
-    void clear() {  // (keeps its array; an item's own heap, a packet's payload, is freed with it)
+    void clear() {  // (an item's own heap, a packet's payload, is freed with it, as pop_front() does)
         if constexpr (!std::is_trivially_destructible_v<T>)
             while (count_ > 0) pop_front();
         head_ = count_ = 0;
