@@ -121,7 +121,8 @@ MemoryEstimate estimate_memory(const RunConfig& c, const Topology& network) {
         const double bins = ib ? c.ib.vcs * c.ib.vc_depth + 1 : (c.queue_depth ? c.queue_depth : 8) * c.packet_flits + 1;
         double counters = 2 * buffers + inputs * (ports + 1) + 3 * ports + buffers * (bins + 1.5 + 3);
         counters += ib ? 2 * input_vcs + input_vcs / 8 + inputs * kStallCauses : ports * (3 + kStallCauses);
-        items.push_back({n * (counters * 8 + (ib ? 13 : 17) * 24),
+        e.activity_bytes = static_cast<uint64_t>(std::min(n * (counters * 8 + (ib ? 13 : 17) * 24), 1.8e19));
+        items.push_back({static_cast<double>(e.activity_bytes),
                          count(n) + " routers' activity counted per buffer, connection and link, with occupancy and stalls"});
     }
     const auto [packets, what] = preloaded(c, task->kind, n, parts);

@@ -18,7 +18,9 @@ namespace cubecast {
 
 struct MemoryEstimate {
     uint64_t bytes = 0;
-    std::string largest;  // the largest part, in words ("4294901760 packets preloaded: the total exchange's N(N-1)")
+    std::string largest;          // the largest part, in words ("4294901760 packets preloaded: the total exchange's N(N-1)")
+    uint64_t activity_bytes = 0;  // (of bytes) the routers' activity kept for --stats and --power, which a
+                                  // partitioned run's rank 0 gathers whole at the end
 };
 
 // c with its defaults applied (with_defaults).

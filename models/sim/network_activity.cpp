@@ -12,13 +12,72 @@ namespace cubecast {
 
 namespace {
 
+// A router's activity over the run, settled at its end (the occupancy and stall counts closed at the
+// last cycle): what the report, the power model and --stats read. A partitioned run's ranks send
+// theirs to rank 0 as words, which prices and lists the network's routers in node order as one
+// process does (the watts summed in the same order, so the same to the last bit).
+struct SettledActivity {
+    ActivityCounts counts;
+    unsigned inputs = 0, outputs = 0, vcs = 0;  // (RouterActivity::Detail's)
+    std::vector<uint64_t> writes, reads, crossings, flits, toggles;
+    std::vector<std::vector<uint64_t>> occupancy;            // per buffer: the cycles it held 0, 1, .. flits
+    std::vector<std::array<uint64_t, kStallCauses>> stalls;  // per stalling buffer: its stall cycles by cause
+};
+
+SettledActivity settle(const RouterActivity& a, uint64_t cycles) {
+    const RouterActivity::Detail& d = *a.detail;
+    SettledActivity s{a, d.inputs, d.outputs, d.vcs, d.writes, d.reads, d.crossings, d.flits, d.toggles, {}, {}};
+    for (unsigned p = 0; p < d.occupancy.size(); ++p) s.occupancy.push_back(d.occupancy_histogram(p, cycles));
+    for (unsigned p = 0; p < d.stalling_buffers(); ++p) s.stalls.push_back(d.stall_cycles(p, cycles));
+    return s;
+}
+
+// As words, each list its length first; and back.
+void put_words(std::vector<uint64_t>& w, const SettledActivity& s) {
+    const ActivityCounts& c = s.counts;
+    w.insert(w.end(), {c.buffer_writes, c.buffer_reads, c.crossings, c.link_flits, c.node_flits, c.vc_grants, c.switch_grants,
+                       c.credits, c.busy_cycles, s.inputs, s.outputs, s.vcs});
+    const auto list = [&w](const std::vector<uint64_t>& v) {
+        w.push_back(v.size());
+        w.insert(w.end(), v.begin(), v.end());
+    };
+    for (const auto* v : {&s.writes, &s.reads, &s.crossings, &s.flits, &s.toggles}) list(*v);
+    w.push_back(s.occupancy.size());
+    for (const auto& h : s.occupancy) list(h);
+    w.push_back(s.stalls.size());
+    for (const auto& st : s.stalls) w.insert(w.end(), st.begin(), st.end());
+}
+
+SettledActivity take_words(const uint64_t*& w) {
+    SettledActivity s;
+    ActivityCounts& c = s.counts;
+    for (uint64_t* field : {&c.buffer_writes, &c.buffer_reads, &c.crossings, &c.link_flits, &c.node_flits, &c.vc_grants,
+                            &c.switch_grants, &c.credits, &c.busy_cycles})
+        *field = *w++;
+    s.inputs = static_cast<unsigned>(*w++), s.outputs = static_cast<unsigned>(*w++), s.vcs = static_cast<unsigned>(*w++);
+    const auto list = [&w] {
+        const size_t n = *w++;
+        std::vector<uint64_t> v(w, w + n);
+        w += n;
+        return v;
+    };
+    for (auto* v : {&s.writes, &s.reads, &s.crossings, &s.flits, &s.toggles}) *v = list();
+    for (size_t n = *w++; n > 0; --n) s.occupancy.push_back(list());
+    for (size_t n = *w++; n > 0; --n) {
+        std::array<uint64_t, kStallCauses> st{};
+        for (uint64_t& x : st) x = *w++;
+        s.stalls.push_back(st);
+    }
+    return s;
+}
+
 // The channels between node and router: one each way (one-port), or one per injection input and
 // per link's lane to the node (all-port).
 struct NodeChannels {
     std::vector<uint64_t> injection, ejection;  // flits
 };
 
-NodeChannels node_channels(const RouterActivity::Detail& d, unsigned ports) {
+NodeChannels node_channels(const SettledActivity& d, unsigned ports) {
     NodeChannels c;
     if (d.vcs == 0) {  // the ideal router, all-port: a lane from the node to each output queue, and from each input to the node
         for (unsigned q = 0; q < ports; ++q) c.injection.push_back(d.crossings[size_t{ports} * d.outputs + q]);
@@ -82,30 +141,38 @@ void Network::report_activity(RunResult& r, uint64_t cycles) const {
         t += *a;
         detail = detail && a->detail;
     }
-    if (comm_) {  // the network's (a partitioned network keeps no detail: validate())
+    if (comm_) {  // the network's
         std::vector<uint64_t> v{t.buffer_writes, t.buffer_reads,  t.crossings, t.link_flits, t.node_flits,
                                 t.vc_grants,     t.switch_grants, t.credits,   t.busy_cycles};
         comm_->sum(v);
         t.buffer_writes = v[0], t.buffer_reads = v[1], t.crossings = v[2], t.link_flits = v[3], t.node_flits = v[4];
         t.vc_grants = v[5], t.switch_grants = v[6], t.credits = v[7], t.busy_cycles = v[8];
-        r.activity = t;
-        return;
-    }
-    const bool input_buffers = config_.buffering == Buffering::input;
-    if (detail) {
-        t.link_toggles = 0;
-        t.stalls.emplace();
-        for (const auto& router : routers_) {
-            const RouterActivity::Detail& d = *router->activity()->detail;
-            *t.link_toggles += d.link_toggles();
-            for (unsigned p = 0; p < d.stalling_buffers(); ++p) {
-                const auto s = d.stall_cycles(p, cycles);
-                for (unsigned c = 0; c < kStallCauses; ++c) (*t.stalls)[c] += s[c];
-            }
-        }
     }
     r.activity = t;
     if (!detail) return;
+    // Every router's, in node order (partitioned: at rank 0; the other ranks' part ends here).
+    std::vector<SettledActivity> settled;
+    for (const auto& router : routers_) settled.push_back(settle(*router->activity(), cycles));
+    if (comm_) {
+        std::vector<uint64_t> words;
+        for (const SettledActivity& s : settled) put_words(words, s);
+        settled.clear();
+        settled.shrink_to_fit();
+        for (const std::string& bytes : comm_->gather(bytes_of(words))) {
+            const std::vector<uint64_t> theirs = words_of(bytes);
+            for (const uint64_t* w = theirs.data(); w < theirs.data() + theirs.size();) settled.push_back(take_words(w));
+        }
+        if (settled.empty()) return;  // (not rank 0)
+    }
+    const bool input_buffers = config_.buffering == Buffering::input;
+    t.link_toggles = 0;
+    t.stalls.emplace();
+    for (const SettledActivity& a : settled) {
+        for (uint64_t toggles : a.toggles) *t.link_toggles += toggles;
+        for (const auto& s : a.stalls)
+            for (unsigned c = 0; c < kStallCauses; ++c) (*t.stalls)[c] += s[c];
+    }
+    r.activity = t;
     // A buffer's words: an input's virtual channels; the ideal router's output queue, its depth in
     // packets or, unbounded, the most packets this run queued in one (the queue it needed).
     const unsigned ports = topology_->ports();
@@ -119,7 +186,7 @@ void Network::report_activity(RunResult& r, uint64_t cycles) const {
     if (technology_) {
         PowerModel model(*technology_, config_.flit_bits(), cycles);
         for (uint32_t n = 0; n < topology_->nodes(); ++n) {
-            const RouterActivity::Detail& d = *routers_[n]->activity()->detail;
+            const SettledActivity& d = settled[n];
             for (unsigned q = 0; q < ports; ++q)
                 link_watts.push_back(topology_->across(n, q) ? model.add_channel(link_latency, d.flits[q]) : 0.0);
             const NodeChannels c = node_channels(d, ports);
@@ -164,24 +231,18 @@ void Network::report_activity(RunResult& r, uint64_t cycles) const {
         return flit_cycles / span;
     };
     for (uint32_t n = 0; n < topology_->nodes(); ++n) {
-        const RouterActivity& a = *routers_[n]->activity();
-        const RouterActivity::Detail& d = *a.detail;
+        const SettledActivity& d = settled[n];
+        const ActivityCounts& a = d.counts;
         // Per buffer (an input's; the ideal router's are its output queues): its occupancy over the
         // run, and its stalls (an input's virtual channels', or the output queue's).
         const unsigned buffered_inputs = d.vcs ? d.inputs : 0;
-        const size_t buffers = d.occupancy.size();
-        std::vector<std::vector<uint64_t>> histogram(buffers);
-        std::vector<std::array<uint64_t, kStallCauses>> stalls(d.stalling_buffers());
+        const std::vector<std::vector<uint64_t>>& histogram = d.occupancy;
+        const std::vector<std::array<uint64_t, kStallCauses>>& stalls = d.stalls;
         std::array<uint64_t, kStallCauses> router_stalls{};
         double router_occupancy = 0;
-        for (unsigned p = 0; p < buffers; ++p) {
-            histogram[p] = d.occupancy_histogram(p, cycles);
-            router_occupancy += occupancy_mean(histogram[p]);
-        }
-        for (unsigned p = 0; p < stalls.size(); ++p) {
-            stalls[p] = d.stall_cycles(p, cycles);
-            for (unsigned c = 0; c < kStallCauses; ++c) router_stalls[c] += stalls[p][c];
-        }
+        for (const auto& h : histogram) router_occupancy += occupancy_mean(h);
+        for (const auto& s : stalls)
+            for (unsigned c = 0; c < kStallCauses; ++c) router_stalls[c] += s[c];
         const auto put_occupancy = [&](std::vector<std::string>& row, unsigned p) {
             unsigned highest = 0;
             for (unsigned k = 0; k < histogram[p].size(); ++k)

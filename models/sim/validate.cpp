@@ -166,17 +166,16 @@ std::optional<std::string> validate_dynamic(const RunConfig& c, const TaskInfo& 
 
 // What a partitioned network runs (partition.h): the cycle level's SystemC routers (the ideal and the
 // input-buffered, up to 8 VCs: a link's credit terms travel as a byte a VC in a word), every task, the
-// trace; the rest not yet, each refused by name.
+// trace, --stats and --power; the rest not yet, each refused by name.
 std::optional<std::string> validate_partition(const RunConfig& c) {
     if (!c.partitioned) return std::nullopt;
     const auto refuse = [](const std::string& what) {
-        return "--partition runs the cycle level's SystemC routers, every task and --trace, not " + what +
+        return "--partition runs the cycle level's SystemC routers, every task, --trace, --stats and --power, not " + what +
                " yet: accepted the run without --partition, or without " + what;
     };
     if (c.level != Level::cycle) return refuse("--level tlm");
     if (c.buffering == Buffering::input && c.ib.vcs > 8) return refuse("--vcs " + std::to_string(c.ib.vcs) + " (above 8)");
     if (c.uses_rtl()) return refuse("the Verilog router (--router rtl, --rtl-nodes)");
-    if (c.keeps_activity_detail()) return refuse(c.power.empty() ? "--stats" : "--power");
     if (!c.vcd_path.empty() || !c.fst_path.empty()) return refuse(c.vcd_path.empty() ? "--fst" : "--vcd");
     return std::nullopt;
 }
@@ -819,7 +818,9 @@ std::optional<std::string> memory_problem(const RunConfig& c, const Topology& ne
     if (c.partitioned && c.ranks > 1) {
         // A rank holds its share of the routers, nodes and links, and about 1.2 kB a node of the whole
         // network besides (its task and plan; measured: the 16-cube SNB's ranks peak at 75 MB + 757 MB / R).
-        memory.bytes = memory.bytes / c.ranks + uint64_t{1200} * network.nodes();
+        // With --stats or --power rank 0 gathers every router's activity at the end, about twice its
+        // counters while the ranks' words are read.
+        memory.bytes = memory.bytes / c.ranks + uint64_t{1200} * network.nodes() + 2 * memory.activity_bytes;
         if (!c.memory_limit) limit /= c.ranks_here;
         per_rank = " a rank (" + std::to_string(c.ranks) + " ranks, " + std::to_string(c.ranks_here) + " on this machine)";
     }

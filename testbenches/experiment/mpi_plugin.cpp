@@ -3,6 +3,8 @@
 
 #include <mpi.h>
 
+#include <algorithm>
+
 namespace {
 
 void start() { MPI_Init(nullptr, nullptr); }
@@ -75,27 +77,43 @@ void reduce(std::vector<uint64_t>& values, MPI_Op op) {
 }
 void sum(std::vector<uint64_t>& values) { reduce(values, MPI_SUM); }
 void max(std::vector<uint64_t>& values) { reduce(values, MPI_MAX); }
+// A text of any length goes in pieces of at most 1 GiB (an MPI count is an int), point to point on
+// its own tag (the experiments' messages use 1..3), so rank 0 receives each rank's text whole and in
+// its own string.
+constexpr size_t kPiece = size_t{1} << 30;
+constexpr int kTagPiece = 100;
+void send_pieces(const std::string& text, int to) {
+    for (size_t at = 0; at < text.size(); at += kPiece)
+        MPI_Send(text.data() + at, static_cast<int>(std::min(kPiece, text.size() - at)), MPI_CHAR, to, kTagPiece, MPI_COMM_WORLD);
+}
+void receive_pieces(std::string& text, int from) {
+    for (size_t at = 0; at < text.size(); at += kPiece)
+        MPI_Recv(text.data() + at, static_cast<int>(std::min(kPiece, text.size() - at)), MPI_CHAR, from, kTagPiece,
+                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
 std::vector<std::string> gather(const std::string& mine) {
     const int ranks = size(), me = rank();
-    int length = static_cast<int>(mine.size());
-    std::vector<int> lengths(static_cast<size_t>(ranks)), at(static_cast<size_t>(ranks));
-    MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
-    int total = 0;
-    for (int r = 0; r < ranks; ++r) at[static_cast<size_t>(r)] = total, total += lengths[static_cast<size_t>(r)];
-    std::string all(me == 0 ? static_cast<size_t>(total) : 0, '\0');
-    MPI_Gatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), at.data(), MPI_CHAR, 0, MPI_COMM_WORLD);
+    unsigned long long length = mine.size();
+    std::vector<unsigned long long> lengths(static_cast<size_t>(ranks));
+    MPI_Gather(&length, 1, MPI_UNSIGNED_LONG_LONG, lengths.data(), 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
     std::vector<std::string> out;
-    if (me == 0)
-        for (int r = 0; r < ranks; ++r)
-            out.push_back(all.substr(static_cast<size_t>(at[static_cast<size_t>(r)]),
-                                     static_cast<size_t>(lengths[static_cast<size_t>(r)])));
+    if (me != 0) {
+        send_pieces(mine, 0);
+        return out;
+    }
+    out.push_back(mine);
+    for (int r = 1; r < ranks; ++r) {
+        out.emplace_back(static_cast<size_t>(lengths[static_cast<size_t>(r)]), '\0');
+        receive_pieces(out.back(), r);
+    }
     return out;
 }
 std::string broadcast(const std::string& from_rank0) {
     unsigned long long length = from_rank0.size();
     MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
-    std::string text = rank() == 0 ? from_rank0 : std::string(length, '\0');
-    MPI_Bcast(text.data(), static_cast<int>(length), MPI_CHAR, 0, MPI_COMM_WORLD);
+    std::string text = rank() == 0 ? from_rank0 : std::string(static_cast<size_t>(length), '\0');
+    for (size_t at = 0; at < text.size(); at += kPiece)
+        MPI_Bcast(text.data() + at, static_cast<int>(std::min(kPiece, text.size() - at)), MPI_CHAR, 0, MPI_COMM_WORLD);
     return text;
 }
 

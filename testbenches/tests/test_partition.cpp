@@ -173,7 +173,7 @@ TEST(Partition, EveryBoundaryLinkIsAPairOfProxies) {
 }
 
 namespace {
-// The trace, the JSON report (less its timings), --link-load, the exit code and cubecast's lines on
+// The trace, the JSON report (less its timings), --link-load, --delays, --stats, the exit code and cubecast's lines on
 // stderr of a run split over R ranks are one process's, for R = 1, 2, 3, 4 and 7.
 void expect_one_processes_outputs(const std::vector<std::string>& runs) {
     const std::string bin = CUBECAST_BIN;
@@ -195,7 +195,7 @@ void expect_one_processes_outputs(const std::vector<std::string>& runs) {
             ASSERT_FALSE(many.out.empty()) << many.err;
             EXPECT_EQ(without_timings(many.out), without_timings(one.out));
             EXPECT_TRUE(slurp(dir + "/t.csv") == one_trace) << "the traces differ: " << one_dir << "/t.csv, " << dir << "/t.csv";
-            for (const char* file : {"l.csv", "d.csv"})  // (--link-load, --delays)
+            for (const char* file : {"l.csv", "d.csv", "s.csv"})  // (--link-load, --delays, --stats)
                 if (run.find(std::string(" ") + file) != std::string::npos) {
                     EXPECT_FALSE(slurp(one_dir + "/" + file).empty()) << file;
                     EXPECT_EQ(slurp(dir + "/" + file), slurp(one_dir + "/" + file)) << file;
@@ -212,12 +212,19 @@ void expect_one_processes_outputs(const std::vector<std::string>& runs) {
 // and stalled with bounded queues.
 TEST(Partition, TheIdealRoutersOutputsAreOneProcessesForAnyNumberOfRanks) {
     expect_one_processes_outputs({
-        "--task mnb --dim 6", "--task mnb --dim 5 --packet-flits 3", "--task snb --dim 7", "--task te --dim 5 --packet-flits 2",
-        "--task scatter --dim 5", "--task kb --algorithm st --dim 6 --k 9 --token-flits 2",
-        "--task succ --algorithm gray --dim 5", "--task pmnb --algorithm vb3 --dim 6 --k 9",
+        "--task mnb --dim 6",
+        "--task mnb --dim 5 --packet-flits 3",
+        "--task snb --dim 7",
+        "--task te --dim 5 --packet-flits 2",
+        "--task scatter --dim 5",
+        "--task kb --algorithm st --dim 6 --k 9 --token-flits 2",
+        "--task succ --algorithm gray --dim 5",
+        "--task pmnb --algorithm vb3 --dim 6 --k 9",
         "--task pmnb --algorithm vb2 --dim 5 --k 7 --packet-flits 5 --token-flits 5",
-        "--task mnb --topology torus --radix 7 --dim 2", "--task pmnb --algorithm vbm --topology array --radix 6 --dim 2 --k 5",
-        "--task pe --topology torus --radix 6 --dim 2 --k 9", "--task mnb --topology array --radix 6 --dim 2 --torus-on-array",
+        "--task mnb --topology torus --radix 7 --dim 2",
+        "--task pmnb --algorithm vbm --topology array --radix 6 --dim 2 --k 5",
+        "--task pe --topology torus --radix 6 --dim 2 --k 9",
+        "--task mnb --topology array --radix 6 --dim 2 --torus-on-array",
         "--task traffic --dim 6 --rate 0.2 --link-load l.csv --warmup-cycles 200 --window 400 --drain 200",
         "--task traffic --dim 6 --rate 0.9 --injection onoff --packet-sizes 1:3,4:1 --pattern transpose --warmup-cycles 200 "
         "--window 400 --drain 200",
@@ -236,6 +243,10 @@ TEST(Partition, TheIdealRoutersOutputsAreOneProcessesForAnyNumberOfRanks) {
         // packets absorbed, the network empty: a stall with no cycle
         "--task pmnb --algorithm vb3 --dim 5 --k 10 --queue-depth 1 --packet-flits 2 --no-rerun",
         "--task mnb --dim 5 --port-model shout",  // its port model broken at every node: exit 1, the problems in order
+        // every router's activity, priced and listed (rank 0 gathers the ranks' in node order)
+        "--task mnb --dim 5 --packet-flits 3 --stats s.csv --power default",
+        "--task traffic --topology torus --radix 6 --dim 2 --rate 0.3 --warmup-cycles 200 --window 400 --drain 200 --stats s.csv "
+        "--power default",
     });
 }
 
@@ -256,6 +267,10 @@ TEST(Partition, TheInputBufferedRoutersOutputsAreOneProcessesForAnyNumberOfRanks
         "--task mnb --dim 6 --buffering input --vcs 2 --vc-depth 8 --switching wormhole --router-delay 2 --packet-flits 4 "
         "--forwarding router --no-rerun",
         "--task traffic --topology torus --radix 6 --dim 2 --rate 0.9 --buffering input --vcs 1 --datelines off --no-rerun",
+        // every router's activity with its stalls by cause, priced and listed
+        "--task mnb --dim 5 --buffering input --vcs 2 --forwarding router --stats s.csv --power default",
+        "--task traffic --dim 6 --rate 0.3 --preset booksim --self-packets --warmup-cycles 200 --window 400 --drain 200 --stats "
+        "s.csv --power default",
     });
 }
 
@@ -267,15 +282,16 @@ TEST(Partition, WhatItDoesNotRunYetIsRefusedByName) {
              {"--task mnb --dim 4 --level tlm", "--level tlm"},
              {"--task mnb --dim 4 --buffering input --vcs 16", "--vcs 16 (above 8)"},
              {"--task mnb --dim 4 --router rtl", "the Verilog router (--router rtl, --rtl-nodes)"},
-             {"--task mnb --dim 4 --vcd w.vcd", "--vcd"},
-             {"--task mnb --dim 4 --stats s.csv", "--stats"}}) {
+             {"--task mnb --dim 4 --vcd w.vcd", "--vcd"}}) {
         for (const std::string& launcher : {std::string(), mpirun(2)}) {
             SCOPED_TRACE(launcher + args);
             const Command c = shell(dir, launcher + bin + " run " + args + " --partition");
             EXPECT_EQ(c.code, 2);
             const std::string lines = cubecast_lines(c.err);
             EXPECT_EQ(std::count(lines.begin(), lines.end(), '\n'), 1) << c.err;  // rank 0's line alone
-            EXPECT_NE(lines.find("--partition runs the cycle level's SystemC routers"), std::string::npos) << lines;
+            EXPECT_NE(lines.find("--partition runs the cycle level's SystemC routers, every task, --trace, --stats and --power"),
+                      std::string::npos)
+                << lines;
             EXPECT_NE(lines.find("not " + names + " yet"), std::string::npos) << lines;
         }
     }
@@ -322,6 +338,17 @@ TEST(Partition, TheMemoryEstimateIsARanksShare) {
     EXPECT_NE(line.find("more ranks or machines"), std::string::npos) << line;
     // (the words round to 3 significant digits)
     EXPECT_NEAR(bytes_in(line), whole / 2 + 1200.0 * 16384, 0.01 * whole) << line;
+    // With --stats rank 0 gathers every router's activity at the end: the activity's share, and twice
+    // the whole activity besides (its words, and the routers' records read from them).
+    const Command counted = shell(dir, bin + " run --task snb --dim 14 --memory-limit 1K --stats s.csv");
+    ASSERT_EQ(counted.code, 2);
+    const double activity = bytes_in(counted.err) - whole;
+    EXPECT_GT(activity, 0.1 * whole) << counted.err;
+    const Command gathered = shell(dir, mpirun(2) + bin + " run --task snb --dim 14 --partition --memory-limit 1K --stats s.csv");
+    EXPECT_EQ(gathered.code, 2);
+    EXPECT_NEAR(bytes_in(cubecast_lines(gathered.err)) - bytes_in(line), activity / 2 + 2 * activity, 0.02 * whole)
+        << cubecast_lines(gathered.err);
+    EXPECT_FALSE(std::ifstream(dir + "/s.csv").good()) << "a refused run wrote its --stats file";
 }
 
 TEST(Partition, TheBenchOfRanksTakesTwoToSixtyFour) {
