@@ -44,7 +44,7 @@ nlohmann::json experiment_point_overhead() {
     plan.out_dir = dir;
     plan.quiet = true;
     const auto t0 = std::chrono::steady_clock::now();
-    run_experiment(ex, plan, [](const RunConfig& c) { return run_point_json(c); });
+    run_experiment(ex, plan, [](const Point&, const RunConfig& c) { return run_point_json(c); });
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     double in_process = 0, elaboration = 0;
     for (const nlohmann::json& row : read_rows(dir + "/results.jsonl")) {

@@ -34,7 +34,7 @@ std::string run_point_json(const RunConfig& config);
 struct ExperimentArgs {
     std::string file, out, shard;  // shard "I/N"
     std::vector<std::string> sets, merge;
-    unsigned jobs = 0;
+    unsigned jobs = 0, point_ranks = 1;
     double point_timeout = 0;
     bool retry_failed = false, no_plots = false, list = false;
 };

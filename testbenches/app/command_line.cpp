@@ -734,7 +734,11 @@ int dispatch(int argc, char* argv[], bool check_only) {
         "experiment", "run an experiment file: its points on every core (or over MPI), results, plots and a report");
     experiment->add_option("file", ex_args.file, "the experiment file (YAML; see docs/experiments.md)")->required();
     experiment->add_option("--set", ex_args.sets, "KEY=VALUE: override a run option or an axis of the file (repeatable)");
-    experiment->add_option("--jobs,-j", ex_args.jobs, "points at once on this machine (default: every core)");
+    experiment->add_option("--jobs,-j", ex_args.jobs,
+                           "points at once on this machine (default: every core, or its cores / --point-ranks)");
+    experiment->add_option("--point-ranks", ex_args.point_ranks,
+                           "each point one network over this many ranks under mpirun (run --partition), 1..64 (default 1: "
+                           "one process a point)");
     experiment->add_option("--out,-o", ex_args.out, "results folder (default results/NAME; an existing one is resumed)");
     experiment->add_option("--shard", ex_args.shard, "I/N: run only the points whose number % N == I (job arrays)");
     experiment->add_option("--point-timeout", ex_args.point_timeout,
@@ -803,6 +807,8 @@ int dispatch(int argc, char* argv[], bool check_only) {
                              " is out of range: accepted 0 (none)..10000000 seconds");
         if (ex_args.jobs > 4096)
             return bad_input("--jobs " + std::to_string(ex_args.jobs) + " is out of range: accepted 0 (every core)..4096");
+        if (ex_args.point_ranks < 1 || ex_args.point_ranks > 64)
+            return bad_input("--point-ranks " + std::to_string(ex_args.point_ranks) + " is out of range: accepted 1..64");
         return cmd_experiment(ex_args, experiment_run_options(), join_args(argc, argv));
     }
     if (report->parsed()) return cmd_report(report_dir);

@@ -70,14 +70,6 @@ RunResult run_diagnosed(const ResolvedRun& run, bool in_this_process = false, co
     return r;
 }
 
-std::string run_point_json(const RunConfig& config) {
-    // (A bounded run's stall is tried with unbounded queues: that needs this process unelaborated. An
-    // input-buffered point's stall is not tried: a point has no time to spare.)
-    const RunResult r = run_diagnosed(resolve(config), config.queue_depth == 0);
-    const int exit = exit_code_of(r);
-    return nlohmann::json{{"exit", exit}, {"result", to_json(r, false)}}.dump();
-}
-
 // The input-buffered router's deadlock freedom as this run's checked graph says it (the routing's
 // argument, for traffic, stays in front of it).
 void say_deadlock_check(RunResult& r, const DeadlockCheck& d) {
@@ -154,6 +146,22 @@ void say_before_the_run(RunResult& r, const BeforeTheRun& b) {
     if (b.check && !b.check->adaptive) say_deadlock_check(r, *b.check);
     r.deadlock_freedom += b.chosen;
 }
+}  // namespace
+
+// A point's row says what `cubecast run --json` of its command says: on the input-buffered router
+// its routes' graph checked before the run, and the forwarding chosen for it.
+std::string run_point_json(const RunConfig& config) {
+    // (A bounded run's stall is tried with unbounded queues: that needs this process unelaborated. An
+    // input-buffered point's stall is not tried: a point has no time to spare.)
+    const ResolvedRun resolved = resolve(config);
+    const BeforeTheRun before = check_before_the_run(config, resolved);
+    RunResult r = run_diagnosed(resolved, config.queue_depth == 0);
+    say_before_the_run(r, before);
+    const int exit = exit_code_of(r);
+    return nlohmann::json{{"exit", exit}, {"result", to_json(r, false)}}.dump();
+}
+
+namespace {
 
 // A rank that ends early (killed, or failed) makes mpirun stop the others with SIGTERM: each says so
 // and ends with exit 3 (the run did not finish), rather than vanishing without a word.

@@ -6,8 +6,12 @@
 #include <iostream>
 
 #include "models/fabric/printable.h"
+#include "models/sim/fork_pool.h"
+#include "models/sim/result_json.h"
 #include "models/sim/simulate.h"
+#include "models/sim/validate.h"
 #include "testbenches/app/cli.h"
+#include "testbenches/app/mpirun_command.h"
 #include "testbenches/experiment/experiment_runner.h"
 #include "testbenches/experiment/mpi_link.h"
 #include "testbenches/experiment/plots.h"
@@ -32,6 +36,48 @@ bool parse_shard(const std::string& text, unsigned& index, unsigned& count) {
 void make_parents(const std::string& dir) {
     for (size_t at = dir.find('/', 1); at != std::string::npos; at = dir.find('/', at + 1))
         mkdir(dir.substr(0, at).c_str(), 0755);
+}
+
+// A word for the shell, quoted unless it is plain.
+std::string shell_word(const std::string& w) {
+    if (!w.empty() &&
+        w.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-=.,:/_+") == std::string::npos)
+        return w;
+    std::string q = "'";
+    for (char ch : w) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+    return q + "'";
+}
+
+// --point-ranks R: every point runs as one network over R ranks, so each must be a run --partition
+// takes (checked before any point runs, on R ranks' memory: exit 2 naming the first that is not).
+void check_points_partition(const Experiment& ex, unsigned ranks) {
+    for (const Point& p : ex.points) {
+        if (!p.refused.empty()) continue;
+        RunConfig split = p.config;
+        split.partitioned = true;
+        split.ranks = ranks;
+        split.ranks_here = std::min(ranks, available_cores());
+        if (const auto problem = validate(split))
+            throw ExperimentError("point " + std::to_string(p.index) + " (" + p.label + ") cannot run over --point-ranks " +
+                                  std::to_string(ranks) + ": " + *problem);
+    }
+}
+
+// A point as one network over R ranks: `mpirun -np R cubecast run ARGS --json --partition`, started
+// from the point's own process; its answer as run_point_json's.
+std::string run_point_on_ranks(const Point& p, const RunConfig& c, unsigned ranks) {
+    std::string command = mpirun_prefix(ranks) + shell_word(mpi::executable_path()) + " run";
+    for (const std::string& a : p.args) command += " " + shell_word(a);
+    if (c.stats_path != p.config.stats_path) command += " --stats " + shell_word(c.stats_path);  // (the report's link map)
+    command += " --json --partition";
+    std::string errors;
+    const TimedCommand t = run_timed(command, &errors);
+    if (!t.report.is_object()) {
+        const std::string first = errors.substr(0, errors.find('\n'));
+        throw std::runtime_error("`" + command + "` ended with exit " + std::to_string(t.exit_code) + " and no report" +
+                                 (first.empty() ? " (is Open MPI's mpirun installed?)" : ": " + first));
+    }
+    return nlohmann::json{{"exit", t.exit_code}, {"result", to_json(result_from_json(t.report), false)}}.dump();
 }
 
 void summarise(const ResultsStore& store, const Experiment& ex) {
@@ -63,6 +109,14 @@ int cmd_experiment(const ExperimentArgs& args, const RunOptions& options, const 
         plan.point_timeout = args.point_timeout;
         plan.retry_failed = args.retry_failed;
         plan.command_line = command_line;
+        plan.point_ranks = args.point_ranks;
+        if (args.point_ranks > 1) {
+            if (mpi::launched())
+                throw ExperimentError("--point-ranks " + std::to_string(args.point_ranks) +
+                                      " starts mpirun for each point: run the experiment without mpirun, or without "
+                                      "--point-ranks");
+            check_points_partition(ex, args.point_ranks);
+        }
         if (!args.shard.empty() && !parse_shard(args.shard, plan.shard, plan.shards))
             return print_error("--shard '" + printable(args.shard) + "' is not accepted: I/N with 0 <= I < N (e.g. 0/4)"),
                    kExitBadInput;
@@ -75,7 +129,9 @@ int cmd_experiment(const ExperimentArgs& args, const RunOptions& options, const 
         if (!args.merge.empty()) {
             code = merge_experiment(ex, plan, args.merge);
         } else {
-            code = run_experiment(ex, plan, [](const RunConfig& c) { return run_point_json(c); });
+            code = run_experiment(ex, plan, [ranks = args.point_ranks](const Point& p, const RunConfig& c) {
+                return ranks > 1 ? run_point_on_ranks(p, c, ranks) : run_point_json(c);
+            });
             if (mpi::launched()) {  // only rank 0 writes; the others are done
                 const char* r = std::getenv("OMPI_COMM_WORLD_RANK");
                 if (r && std::atoi(r) != 0) return code;

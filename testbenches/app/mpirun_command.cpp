@@ -1,10 +1,12 @@
 #include "testbenches/app/mpirun_command.h"
 
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -24,9 +26,14 @@ TimedCommand run_timed(const std::string& command, std::string* errors) {
     const std::string stem = "/tmp/cubecast-" + std::to_string(getpid());
     const std::string out = stem + ".json", err = stem + ".err";
     const auto t0 = std::chrono::steady_clock::now();
+    const pid_t parent = getpid();
     const pid_t child = fork();
     if (child == 0) {
-        execl("/bin/sh", "sh", "-c", (command + " >" + out + " 2>" + (errors ? err : "/dev/null")).c_str(),
+        // The command in this child's place (exec), told to stop if this process ends first (an
+        // experiment's point over its timeout is killed): mpirun stops its ranks on SIGTERM.
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (getppid() != parent) _exit(127);
+        execl("/bin/sh", "sh", "-c", ("exec " + command + " >" + out + " 2>" + (errors ? err : "/dev/null")).c_str(),
               static_cast<char*>(nullptr));
         _exit(127);
     }

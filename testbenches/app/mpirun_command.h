@@ -1,5 +1,5 @@
 // Commands that run this executable again, alone or under mpirun over R ranks (bench --ranks,
-// example004 --ranks): the launch prefix, and a command's wall time, its largest process's peak
+// example004 --ranks, experiment --point-ranks): the launch prefix, and a command's wall time, its largest process's peak
 // memory and the JSON report it prints.
 #pragma once
 #include <nlohmann/json.hpp>
@@ -17,7 +17,8 @@ struct TimedCommand {
     nlohmann::json report;
     int exit_code = -1;
 };
-// A command through the shell, its JSON report on stdout (its error lines to `errors`, or dropped).
+// A command through the shell, its JSON report on stdout (its error lines to `errors`, or dropped);
+// the command (exec'd in the shell's place) gets SIGTERM if this process ends before it.
 TimedCommand run_timed(const std::string& command, std::string* errors = nullptr);
 
 }  // namespace cubecast

@@ -120,10 +120,10 @@ private:
         if (ex_.link_maps && config.can_break_activity_down()) {  // (its --stats file, for the report's link map)
             RunConfig with_stats = config;
             with_stats.stats_path = point_stats_path(plan_.out_dir, index);
-            pool.start(index, [&work, with_stats] { return work(with_stats); });
+            pool.start(index, [&work, &point = ex_.points[index], with_stats] { return work(point, with_stats); });
             return;
         }
-        pool.start(index, [&work, &config] { return work(config); });
+        pool.start(index, [&work, &point = ex_.points[index], &config] { return work(point, config); });
     }
 
     // Rank 0 (or the only process): owns the results; runs points itself and hands them to other ranks.
@@ -143,7 +143,10 @@ private:
             }
         std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return ex_.points[a].cost > ex_.points[b].cost; });
         std::deque<size_t> queue(order.begin(), order.end());
-        const unsigned jobs = plan_.jobs ? plan_.jobs : distributed ? 1 : available_cores();
+        // (a point over R ranks takes R cores)
+        const unsigned jobs = plan_.jobs    ? plan_.jobs
+                              : distributed ? 1
+                                            : std::max(1u, available_cores() / std::max(1u, plan_.point_ranks));
         store.note_session({{"jobs", jobs},
                             {"mpi_ranks", distributed ? mpi::size() : 1},
                             {"shard", plan_.shards > 1 ? std::to_string(plan_.shard) + "/" + std::to_string(plan_.shards) : ""}});

@@ -17,12 +17,14 @@ struct RunPlan {
     unsigned shard = 0, shards = 1;  // run the points whose index % shards == shard
     bool retry_failed = false;       // run again the points whose row is an error
     bool quiet = false;              // no progress on stderr
+    unsigned point_ranks = 1;        // each point one network over this many MPI ranks (run --partition under mpirun)
     std::string command_line;
 };
 
-// A point's work, in its own process: the same run as `cubecast run --json`; returns
-// {"exit": code, "result": the report's JSON} as text.
-using PointWork = std::function<std::string(const RunConfig&)>;
+// A point's work, in its own process: the same run as `cubecast run --json`, of the point's
+// configuration as the run gives it (`config`: the point's, or with a --stats file for the report's
+// link map); returns {"exit": code, "result": the report's JSON} as text.
+using PointWork = std::function<std::string(const Point& point, const RunConfig& config)>;
 
 // Returns the experiment's exit code: the worst of its points' (1 over 3 over 0; a crashed point is 1,
 // one over the timeout 3). Throws ExperimentError if the results cannot be written.

@@ -280,7 +280,7 @@ TEST(Experiment, ACrashOrATimeoutIsARowAndTheRestRuns) {
     plan.jobs = 2;
     plan.point_timeout = 1;
     plan.out_dir = temp_path("faults");
-    const int code = cubecast::run_experiment(ex, plan, [](const cubecast::RunConfig& c) {
+    const int code = cubecast::run_experiment(ex, plan, [](const cubecast::Point&, const cubecast::RunConfig& c) {
         if (c.dim == 2) std::abort();  // (not SIGSEGV: the sanitizer build would catch it and exit)
         if (c.dim == 3) std::this_thread::sleep_for(std::chrono::seconds(60));
         return cubecast::run_point_json(c);
@@ -315,7 +315,8 @@ TEST(Experiment, ARefusedPointIsARowWhenTheFileSaysSo) {
     cubecast::RunPlan plan;
     plan.jobs = 2;
     plan.out_dir = temp_path("refused");
-    const int code = cubecast::run_experiment(ex, plan, [](const cubecast::RunConfig& c) { return cubecast::run_point_json(c); });
+    const int code = cubecast::run_experiment(
+        ex, plan, [](const cubecast::Point&, const cubecast::RunConfig& c) { return cubecast::run_point_json(c); });
     EXPECT_EQ(code, 0);
     std::map<std::string, nlohmann::json> by_mode;
     for (const auto& row : rows_of(plan.out_dir)) by_mode[row["params"][5][1].get<std::string>()] = row;
@@ -365,6 +366,86 @@ TEST(Experiment, EachPointIsACommandThatRunsItAlone) {
         EXPECT_EQ(j["completion_cycles"], row["result"]["completion_cycles"]) << command;
         EXPECT_EQ(j["data_transmissions"], row["result"]["data_transmissions"]) << command;
     }
+}
+
+// A point's row is its command's `cubecast run --json` (less the timings and the per-node lists), on
+// the input-buffered router with its routes' graph checked before the run as the command checks it.
+TEST(Experiment, APointsRowIsItsCommandsReport) {
+    const std::string file = write_file(
+        "alone.yaml", "name: alone\nrun:\n  task: mnb\n  dim: 4\naxes:\n  buffering: [output, input]\n  packet-flits: [1, 3]\n");
+    const std::string dir = temp_path("alone");
+    ASSERT_EQ(cubecast_cli("experiment " + file + " --out " + dir).code, 0);
+    const auto timeless = [](nlohmann::json j) {
+        for (const char* key : {"wall_seconds", "elaboration_seconds", "router_cycles_per_second", "packet_hops_per_second"})
+            j.erase(key);
+        return j;
+    };
+    for (const auto& row : rows_of(dir)) {
+        const std::string command = row["command"].get<std::string>();
+        const Cli alone = cubecast_cli(command.substr(std::string("cubecast ").size()) + " --json");
+        ASSERT_EQ(alone.code, 0) << command;
+        nlohmann::json j = nlohmann::json::parse(alone.out);
+        std::vector<std::string> per_node;  // (the per-node lists: not in a row)
+        for (const auto& item : j.items())
+            if (!row["result"].contains(item.key())) per_node.push_back(item.key());
+        for (const std::string& key : per_node) j.erase(key);
+        EXPECT_EQ(timeless(j), timeless(row["result"])) << command;
+        if (command.find("input") != std::string::npos) {
+            EXPECT_TRUE(row["result"]["deadlock_check"]["checked"].get<bool>()) << command;
+        }
+    }
+}
+
+// --point-ranks R: each point one network over R ranks (mpirun ... run --partition, started for it);
+// the rows and each point's --stats file (the report's link maps) are one process's. A point the
+// partition does not run yet is refused by name before anything runs, and a point over its timeout
+// leaves no rank running.
+TEST(Experiment, PointsOverRanksGiveOneProcessesRows) {
+    const std::string file =
+        write_file("ranks.yaml",
+                   "name: ranks\nrun:\n  task: mnb\n  packet-flits: 2\naxes:\n  dim: [3, 5]\n  buffering: [output, input]\n"
+                   "report:\n  link_maps: yes\n");
+    const std::string base = temp_path("ranks");
+    const Cli one = cubecast_cli("experiment " + file + " --jobs 1 --no-plots --out " + base + "-1");
+    ASSERT_EQ(one.code, 0) << one.err;
+    const std::string reference = slurp(base + "-1/results.csv");
+    EXPECT_EQ(std::count(reference.begin(), reference.end(), '\n'), 5);  // the header and 4 points
+    for (const char* ranks : {"2", "3"}) {
+        SCOPED_TRACE(std::string(ranks) + " ranks a point");
+        const std::string dir = base + "-r" + ranks;
+        const Cli many = cubecast_cli("experiment " + file + " --point-ranks " + ranks + " --no-plots --out " + dir);
+        ASSERT_EQ(many.code, 0) << many.err;
+        EXPECT_EQ(slurp(dir + "/results.csv"), reference);
+        for (int point = 0; point < 4; ++point) {
+            const std::string stats = "/stats/point-" + std::to_string(point) + ".csv";
+            EXPECT_FALSE(slurp(base + "-1" + stats).empty()) << stats;
+            EXPECT_EQ(slurp(dir + stats), slurp(base + "-1" + stats)) << stats;
+        }
+    }
+    for (const char* bad : {"0", "65"}) {
+        const Cli c = cubecast_cli("experiment " + file + " --point-ranks " + bad + " --out " + base + "-bad");
+        EXPECT_EQ(c.code, 2);
+        EXPECT_NE(c.err.find("--point-ranks " + std::string(bad) + " is out of range: accepted 1..64"), std::string::npos)
+            << c.err;
+    }
+    const std::string tlm = write_file("tlm.yaml", "name: tlm\nrun:\n  task: mnb\naxes:\n  level: [cycle, tlm]\n");
+    const Cli refused = cubecast_cli("experiment " + tlm + " --point-ranks 2 --out " + base + "-tlm");
+    EXPECT_EQ(refused.code, 2);
+    EXPECT_NE(refused.err.find("point 1 (level=tlm) cannot run over --point-ranks 2: --partition runs the cycle level's"),
+              std::string::npos)
+        << refused.err;
+    EXPECT_EQ(std::count(refused.err.begin(), refused.err.end(), '\n'), 1) << refused.err;
+    EXPECT_FALSE(std::ifstream(base + "-tlm/results.jsonl").good()) << "a refused experiment ran points";
+    // Over its timeout: the point's process is killed, and its mpirun and ranks end with it.
+    const std::string marker = "7070707";
+    const std::string slow =
+        write_file("slow.yaml", "name: slow\nrun:\n  task: mnb\n  dim: 13\n  seed: " + marker + "\naxes:\n  packet-flits: [1]\n");
+    const Cli timed_out =
+        cubecast_cli("experiment " + slow + " --point-ranks 2 --point-timeout 2 --no-plots --out " + base + "-slow");
+    EXPECT_EQ(timed_out.code, 3) << timed_out.err;
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    EXPECT_NE(std::system(("pgrep -f 'seed=" + marker + "[ ]' >/dev/null").c_str()), 0)
+        << "a rank of the killed point still runs";
 }
 
 // A plot's where: keeps only the rows with those values: its data holds exactly them.
