@@ -29,6 +29,8 @@ public:
 #include <iomanip>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
+#include <unordered_map>
 
 namespace cubecast {
 
@@ -50,36 +52,77 @@ std::string CycleWaves::gtkw_path_for(const std::string& vcd_path) { return wave
 
 CycleWaves::CycleWaves(const std::string& path, const Topology& topology, const NetworkLinks& links,
                        const std::vector<std::unique_ptr<RouterBase>>& routers)
+    : CycleWaves(path, topology,
+                 WaveShare{0, topology.nodes(), [&links](size_t global) { return links[global] ? &*links[global] : nullptr; },
+                           false, false},
+                 routers) {}
+
+namespace {
+// A value of each type the waves trace, never changing: what the declarations' dump traces.
+template <class T>
+const T& unchanging() {
+    static const T value{};
+    return value;
+}
+}  // namespace
+
+CycleWaves::CycleWaves(const std::string& path, const Topology& topology, const WaveShare& share,
+                       const std::vector<std::unique_ptr<RouterBase>>& routers)
     : path_(path), stem_(wave_stem(path)), fst_(has_extension(path, ".fst")), topology_(topology) {
+    partitioned_ = share.partitioned;
     file_ = sc_create_vcd_trace_file(scratch_.path("waves").c_str());  // (SystemC adds the .vcd)
     // RTL routers' observation values change on the falling edge. SystemC notes the unit on stderr
     // (I703), which tells a user nothing: that one note is switched off.
     sc_report_handler::set_actions("tracing timescale unit set", SC_INFO, SC_DO_NOTHING);
     file_->set_time_unit(100, SC_PS);
+    if (share.declares) {
+        declarations_ = sc_create_vcd_trace_file(scratch_.path("declarations").c_str());
+        declarations_->set_time_unit(100, SC_PS);
+    }
     for (const auto& r : routers) r->enable_wave_values();
-    for (const auto& l : links)
-        if (l) virtual_channels_ = l->buses->vc != nullptr;
-    for_each_wave_signal(
-        topology, virtual_channels_, [&](uint32_t i, int port, const std::string& scope, const WaveSignalInfo& s) {
-            const RouterBase& r = *routers[i];
-            const unsigned p = port < 0 ? 0 : static_cast<unsigned>(port);
-            const std::string name = scope + "." + s.name;
-            const LinkSignals* l =
-                port < 0 || !links[size_t{i} * topology.ports() + p] ? nullptr : &*links[size_t{i} * topology.ports() + p];
-            switch (s.kind) {
-                case WaveSignal::delivered: return sc_trace(file_, r.wave_delivered(), name);
-                case WaveSignal::held: return sc_trace(file_, r.wave_held(), name);
-                case WaveSignal::out_valid: return sc_trace(file_, l->buses->valid.read(l->index), name);
-                case WaveSignal::out_ready: return sc_trace(file_, l->buses->ready.read(l->index), name);
-                case WaveSignal::out_flit: return sc_trace(file_, l->buses->flit.read(l->index), name);
-                case WaveSignal::tx_origin: return sc_trace(file_, r.wave_tx_origin()[p], name);
-                case WaveSignal::tx_msg: return sc_trace(file_, r.wave_tx_msg()[p], name);
-                case WaveSignal::tx_dest: return sc_trace(file_, r.wave_tx_dest()[p], name);
-                case WaveSignal::queue: return sc_trace(file_, r.wave_queue_occupancy()[p], name);
-                case WaveSignal::out_vc: return sc_trace(file_, l->buses->vc->read(l->index), name);
-                case WaveSignal::out_credit: return sc_trace(file_, l->buses->credit->read(l->index), name);
-            }
-        });
+    const unsigned ports = topology.ports();
+    for (uint32_t i = share.first; i < share.end && !virtual_channels_; ++i)
+        for (unsigned p = 0; p < ports; ++p)
+            if (const LinkSignals* l = topology.across(i, p) ? share.link(size_t{i} * ports + p) : nullptr)
+                virtual_channels_ = l->buses->vc != nullptr;
+    const auto here = [&share](uint32_t node) { return node >= share.first && node < share.end; };
+    for_each_wave_signal(topology, virtual_channels_,
+                         [&](uint32_t i, int port, const std::string& scope, const WaveSignalInfo& s) {
+                             const unsigned p = port < 0 ? 0 : static_cast<unsigned>(port);
+                             const std::string name = scope + "." + s.name;
+                             if (declarations_) {
+                                 switch (s.kind) {
+                                     case WaveSignal::out_valid:
+                                     case WaveSignal::out_ready: sc_trace(declarations_, unchanging<bool>(), name); break;
+                                     case WaveSignal::out_flit:
+                                     case WaveSignal::out_credit: sc_trace(declarations_, unchanging<uint64_t>(), name); break;
+                                     case WaveSignal::out_vc: sc_trace(declarations_, unchanging<uint8_t>(), name); break;
+                                     case WaveSignal::tx_dest: sc_trace(declarations_, unchanging<int>(), name); break;
+                                     default: sc_trace(declarations_, unchanging<unsigned>(), name); break;
+                                 }
+                             }
+                             // (a link's ready and credits come back from the node it enters, and are traced where that node is)
+                             const bool back = s.kind == WaveSignal::out_ready || s.kind == WaveSignal::out_credit;
+                             if (!here(back ? *topology.across(i, p) : i)) return;
+                             const LinkSignals* l = port < 0 ? nullptr : share.link(size_t{i} * ports + p);
+                             if (back)
+                                 return s.kind == WaveSignal::out_ready ? sc_trace(file_, l->buses->ready.read(l->index), name)
+                                                                        : sc_trace(file_, l->buses->credit->read(l->index), name);
+                             const RouterBase& r = *routers[i - share.first];
+                             switch (s.kind) {
+                                 case WaveSignal::delivered: return sc_trace(file_, r.wave_delivered(), name);
+                                 case WaveSignal::held: return sc_trace(file_, r.wave_held(), name);
+                                 case WaveSignal::out_valid: return sc_trace(file_, l->buses->valid.read(l->index), name);
+                                 case WaveSignal::out_ready: return;  // (above)
+                                 case WaveSignal::out_flit: return sc_trace(file_, l->buses->flit.read(l->index), name);
+                                 case WaveSignal::tx_origin: return sc_trace(file_, r.wave_tx_origin()[p], name);
+                                 case WaveSignal::tx_msg: return sc_trace(file_, r.wave_tx_msg()[p], name);
+                                 case WaveSignal::tx_dest: return sc_trace(file_, r.wave_tx_dest()[p], name);
+                                 case WaveSignal::queue: return sc_trace(file_, r.wave_queue_occupancy()[p], name);
+                                 case WaveSignal::out_vc: return sc_trace(file_, l->buses->vc->read(l->index), name);
+                                 case WaveSignal::out_credit: return;  // (above)
+                             }
+                         });
 #if CUBECAST_WITH_RTL
     for (const auto& r : routers)
         if (dynamic_cast<RtlRouter*>(r.get()) || dynamic_cast<RtlIbRouter*>(r.get())) {
@@ -91,6 +134,7 @@ CycleWaves::CycleWaves(const std::string& path, const Topology& topology, const 
 
 CycleWaves::~CycleWaves() {  // (a run that did not end: nothing reaches the user's paths)
     if (file_) sc_close_vcd_trace_file(file_);
+    if (declarations_) sc_close_vcd_trace_file(declarations_);
     if (rtl_) rtl_->close();
 }
 
@@ -110,16 +154,70 @@ void CycleWaves::trace_rtl(const std::vector<std::unique_ptr<RouterBase>>& route
 #endif
 }
 
+void CycleWaves::declarations_written() {
+    if (!declarations_) return;
+    sc_close_vcd_trace_file(declarations_);  // (its header and one time step are out: it costs nothing more)
+    declarations_ = nullptr;
+}
+
 std::vector<std::string> CycleWaves::close(uint64_t start_ns, uint64_t end_ns) {
     if (!file_) return {};
     sc_close_vcd_trace_file(file_);
     file_ = nullptr;
     if (rtl_) rtl_->close();
-    const uint64_t nanoseconds = end_ns > start_ns ? end_ns - start_ns : 1;
     std::vector<std::string> failed;
     // SystemC's writer reports no errors: the dump must end with its last time stamp.
-    const std::string dump = scratch_.path("waves.vcd"), rtl_dump = scratch_.path("rtl.vcd");
+    const std::string dump = scratch_.path("waves.vcd");
     if (auto e = incomplete_file("the waves", dump, "#"); !e.empty()) failed.push_back(e);
+    publish(dump, start_ns, end_ns, failed);
+    return failed;
+}
+
+std::vector<std::string> CycleWaves::close(uint64_t start_ns, uint64_t end_ns, const Gather& gather) {
+    if (!partitioned_) return close(start_ns, end_ns);
+    if (!file_) return {};
+    sc_close_vcd_trace_file(file_);
+    file_ = nullptr;
+    declarations_written();
+    const std::string dump = scratch_.path("waves.vcd");
+    std::string text;  // (a dump that did not end well goes as nothing: rank 0 says so)
+    if (incomplete_file("the waves", dump, "#").empty()) {
+        std::ifstream in(dump);
+        std::ostringstream all;
+        all << in.rdbuf();
+        text = all.str();
+    }
+    const std::vector<std::string> dumps = gather(text);
+    if (dumps.empty()) {  // (not rank 0: it writes nothing)
+        scratch_.remove();
+        return {};
+    }
+    std::vector<std::string> failed;
+    for (size_t r = 0; r < dumps.size(); ++r)
+        if (dumps[r].empty()) failed.push_back("the waves: rank " + std::to_string(r) + "'s dump did not end with a time stamp");
+    const std::string merged_path = scratch_.path("merged.vcd");
+    if (failed.empty()) {
+        std::ifstream in(scratch_.path("declarations.vcd"));
+        std::ostringstream declarations;
+        declarations << in.rdbuf();
+        std::string merged;
+        if (auto e = merge_vcd_dumps(declarations.str(), dumps, merged); !e.empty()) {
+            failed.push_back("the waves: " + e);
+        } else {
+            std::ofstream out(merged_path);
+            out << merged;
+            if (auto w = write_failure("the waves", merged_path, out); !w.empty()) failed.push_back(w);
+        }
+    }
+    publish(merged_path, start_ns, end_ns, failed);
+    return failed;
+}
+
+// The dump (and the RTL's), their times moved so that cycle 0 is at 0, to the paths asked; and the
+// .gtkw beside them. Nothing reaches a path asked after a failure.
+void CycleWaves::publish(const std::string& dump, uint64_t start_ns, uint64_t end_ns, std::vector<std::string>& failed) {
+    const uint64_t nanoseconds = end_ns > start_ns ? end_ns - start_ns : 1;
+    const std::string rtl_dump = scratch_.path("rtl.vcd");
     if (failed.empty())
         if (auto e = publish_vcd(scratch_, dump, path_, static_cast<double>(start_ns), "the waves"); !e.empty())
             failed.push_back(e);
@@ -138,7 +236,178 @@ std::vector<std::string> CycleWaves::close(uint64_t start_ns, uint64_t end_ns) {
     std::ofstream gtkw(gtkw_path_for(path_));
     gtkw << make_gtkw(path_, topology_, 16, nanoseconds, virtual_channels_);
     if (auto e = write_failure("the GTKWave save file", gtkw_path_for(path_), gtkw); !e.empty()) failed.push_back(e);
-    return failed;
+}
+
+namespace {
+
+// A dump's lines, one at a time, without copying them.
+class Lines {
+public:
+    explicit Lines(const std::string& text) : text_(text) {}
+    bool next(std::string_view& line) {
+        if (at_ >= text_.size()) return false;
+        const size_t end = std::min(text_.find('\n', at_), text_.size());
+        line = std::string_view(text_).substr(at_, end - at_);
+        at_ = end + 1;
+        return true;
+    }
+
+private:
+    const std::string& text_;
+    size_t at_ = 0;
+};
+
+// A value line's identifier and value ("b101 aaaac", "1aaaab", "r0.5 aaaad").
+bool split_value(std::string_view line, std::string_view& value, std::string_view& code) {
+    if (line.empty()) return false;
+    const char c = line[0];
+    if (c == 'b' || c == 'B' || c == 'r' || c == 'R') {
+        const size_t space = line.find(' ');
+        if (space == std::string_view::npos) return false;
+        value = line.substr(0, space + 1), code = line.substr(space + 1);
+        return !code.empty();
+    }
+    if (c != '0' && c != '1' && c != 'x' && c != 'X' && c != 'z' && c != 'Z') return false;
+    value = line.substr(0, 1), code = line.substr(1);
+    return !code.empty();
+}
+
+// The declarations of a dump up to $enddefinitions: each $var's identifier and its full name (its
+// scopes joined with dots). Returns false if $enddefinitions is missing.
+template <class Declare>
+bool read_declarations(Lines& lines, std::string* header, Declare declare) {
+    std::vector<std::string> scopes;
+    std::string_view line;
+    while (lines.next(line)) {
+        if (header) header->append(line).append("\n");
+        std::istringstream words{std::string(line)};
+        std::string first, kind, width, code, name;
+        words >> first;
+        if (first == "$scope") {
+            words >> kind >> name;
+            scopes.push_back(name);
+        } else if (first == "$upscope") {
+            if (!scopes.empty()) scopes.pop_back();
+        } else if (first == "$var") {
+            words >> kind >> width >> code >> name;
+            std::string full;
+            for (const std::string& s : scopes) full += s + ".";
+            declare(code, full + name);
+        } else if (first == "$enddefinitions") {
+            return true;
+        }
+    }
+    return false;
+}
+
+// Identifiers in the order SystemC hands them out (as the signals were declared): shorter first.
+bool declared_before(std::string_view a, std::string_view b) { return a.size() != b.size() ? a.size() < b.size() : a < b; }
+
+}  // namespace
+
+std::string merge_vcd_dumps(const std::string& declarations, const std::vector<std::string>& dumps, std::string& merged) {
+    merged.clear();
+    std::unordered_map<std::string, std::string> code_of;  // full name -> the declarations' identifier
+    Lines declared(declarations);
+    if (!read_declarations(declared, &merged, [&](const std::string& code, const std::string& name) { code_of[name] = code; }))
+        return "the declarations' dump has no $enddefinitions";
+    // Each dump: its identifiers as the declarations', then its blocks of value lines.
+    struct Cursor {
+        Lines lines;
+        std::unordered_map<std::string, std::string> global;  // its identifier -> the declarations'
+        std::string_view pending;                             // the next line not yet taken
+        bool has_pending = false, done = false;
+    };
+    std::vector<Cursor> cursors;
+    cursors.reserve(dumps.size());
+    std::string preamble;  // between $enddefinitions and $dumpvars: rank 0's
+    struct Value {
+        std::string code;  // the declarations'
+        std::string line;
+    };
+    std::vector<Value> initial;
+    for (size_t r = 0; r < dumps.size(); ++r) {
+        cursors.push_back(Cursor{Lines(dumps[r]), {}, {}, false, false});
+        Cursor& c = cursors.back();
+        std::string unknown;
+        if (!read_declarations(c.lines, nullptr, [&](const std::string& code, const std::string& name) {
+                const auto it = code_of.find(name);
+                if (it == code_of.end())
+                    unknown = name;
+                else
+                    c.global[code] = it->second;
+            }))
+            return "rank " + std::to_string(r) + "'s dump has no $enddefinitions";
+        if (!unknown.empty()) return "rank " + std::to_string(r) + "'s dump has " + unknown + ", which is not declared";
+        std::string_view line;
+        while (c.lines.next(line) && line != "$dumpvars")
+            if (r == 0) preamble.append(line).append("\n");
+        while (c.lines.next(line) && line != "$end") {
+            std::string_view value, code;
+            if (!split_value(line, value, code)) continue;
+            const auto it = c.global.find(std::string(code));
+            if (it == c.global.end())
+                return "rank " + std::to_string(r) + "'s dump has a value of " + std::string(code) +
+                       ", which it does not declare";
+            initial.push_back({it->second, std::string(value) + it->second});
+        }
+    }
+    if (initial.size() != code_of.size())
+        return std::to_string(initial.size()) + " initial values for " + std::to_string(code_of.size()) + " signals";
+    std::sort(initial.begin(), initial.end(), [](const Value& a, const Value& b) { return declared_before(a.code, b.code); });
+    merged += preamble + "$dumpvars\n";
+    for (const Value& v : initial) merged += v.line + "\n";
+    merged += "$end\n\n";
+    // The time stamps in order: at each, every dump's changes then, in the order of declaration.
+    const auto time_of = [](std::string_view line) { return std::stoull(std::string(line.substr(1))); };
+    const auto peek = [](Cursor& c) -> bool {  // the next time stamp line, if any
+        std::string_view line;
+        while (!c.has_pending) {
+            if (!c.lines.next(line)) return c.done = true, false;
+            if (!line.empty() && line[0] == '#') c.pending = line, c.has_pending = true;
+        }
+        return true;
+    };
+    uint64_t last_time = 0;
+    bool last_empty = false;
+    std::vector<Value> changes;
+    while (true) {
+        bool any = false;
+        uint64_t now = 0;
+        for (Cursor& c : cursors)
+            if (peek(c)) {
+                const uint64_t t = time_of(c.pending);
+                if (!any || t < now) now = t;
+                any = true;
+            }
+        if (!any) break;
+        changes.clear();
+        for (size_t r = 0; r < cursors.size(); ++r) {
+            Cursor& c = cursors[r];
+            if (c.done || time_of(c.pending) != now) continue;
+            c.has_pending = false;
+            std::string_view line;
+            while (c.lines.next(line) && !line.empty()) {
+                std::string_view value, code;
+                if (!split_value(line, value, code)) continue;
+                const auto it = c.global.find(std::string(code));
+                if (it == c.global.end())
+                    return "rank " + std::to_string(r) + "'s dump has a value of " + std::string(code) +
+                           ", which it does not declare";
+                changes.push_back({it->second, std::string(value) + it->second});
+            }
+        }
+        std::sort(changes.begin(), changes.end(), [](const Value& a, const Value& b) { return declared_before(a.code, b.code); });
+        if (changes.empty()) {  // the closing time stamp (each dump ends with one)
+            last_time = now, last_empty = true;
+            continue;
+        }
+        merged += "#" + std::to_string(now) + "\n";
+        for (const Value& v : changes) merged += v.line + "\n";
+        merged += "\n";
+    }
+    if (last_empty) merged += "#" + std::to_string(last_time) + "\n";
+    return "";
 }
 
 double gtkw_zoom_to_fit(double nanoseconds) {

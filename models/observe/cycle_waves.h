@@ -4,6 +4,7 @@
 // a second dump <name>_rtl.vcd holds their internals (Verilator's trace of every signal). Either may
 // be converted to FST at the end.
 #pragma once
+#include <functional>
 #include <memory>
 #include <string>
 #include <systemc>
@@ -52,12 +53,34 @@ void for_each_wave_signal(const Topology& topology, bool virtual_channels, Visit
     }
 }
 
+// What one process traces: the whole network, or a partitioned run's rank's share (models/sim/
+// partition.h). A rank traces the signals its routers drive: its nodes' own, the valid, flit and
+// virtual channel of the links they send on, and the ready and credits of the links they receive
+// on (whichever node sends there). Rank 0 also declares every signal of the network once, in a
+// dump that holds only the declarations one process writes; at the end the ranks' dumps are merged
+// there into the one process's.
+struct WaveShare {
+    uint32_t first = 0, end = 0;  // its nodes; routers[i - first] is node i's router
+    // The link that leaves node i on port p (its number in the network i * ports + p), if held here.
+    std::function<const LinkSignals*(size_t)> link;
+    bool partitioned = false, declares = false;  // declares: rank 0 of a partitioned run
+};
+
 class CycleWaves {
 public:
     // Throws std::runtime_error if its temporary folder cannot be made (wave_file.h: the dumps are
     // written there and reach `path`, a .vcd or .fst, when closed).
     CycleWaves(const std::string& path, const Topology& topology, const NetworkLinks& links,
                const std::vector<std::unique_ptr<RouterBase>>& routers);
+    CycleWaves(const std::string& path, const Topology& topology, const WaveShare& share,
+               const std::vector<std::unique_ptr<RouterBase>>& routers);
+    // Once the simulation has written its first time step: the declarations' dump is complete.
+    void declarations_written();
+    // A partitioned run's close: each rank's dump goes to rank 0 through `gather` (which returns
+    // every rank's text in rank order at rank 0, nothing elsewhere), which merges them and writes the
+    // path asked; the other ranks write nothing.
+    using Gather = std::function<std::vector<std::string>(const std::string&)>;
+    std::vector<std::string> close(uint64_t start_ns, uint64_t end_ns, const Gather& gather);
     ~CycleWaves();
     // After elaboration: adds the internals of the Verilated routers to <name>_rtl.vcd.
     void trace_rtl(const std::vector<std::unique_ptr<RouterBase>>& routers);
@@ -71,8 +94,11 @@ public:
     static std::string gtkw_path_for(const std::string& vcd_path);
 
 private:
+    void publish(const std::string& dump, uint64_t start_ns, uint64_t end_ns, std::vector<std::string>& failed);
     ScratchFolder scratch_{"waves"};
     sc_core::sc_trace_file* file_ = nullptr;
+    sc_core::sc_trace_file* declarations_ = nullptr;  // (partitioned, rank 0: every signal, none of them live)
+    bool partitioned_ = false;
     std::string path_, stem_;  // the asked path, and it without .vcd / .fst
     bool fst_ = false;
     bool virtual_channels_ = false;  // input-buffered routers: the links' VC and credit buses too
@@ -80,6 +106,14 @@ private:
     std::unique_ptr<VerilatedVcdSc> rtl_;
     unsigned rtl_vcs_ = 0;  // the input-buffered RTL routers' VCs in use (their internals' .gtkw shows those)
 };
+
+// SystemC VCD dumps of one network's signals, each written by the process that drives them, merged
+// into the dump one process writes: `declarations` (a dump that declares every signal in one
+// process's order, the values it holds ignored) gives the header and each signal's identifier; each
+// of `dumps` gives the values of the signals it holds (its own identifiers matched by name): the
+// initial values, then at each time stamp the changes, in the order of declaration. The failure (a
+// dump that names a signal the declarations do not), or empty.
+std::string merge_vcd_dumps(const std::string& declarations, const std::vector<std::string>& dumps, std::string& merged);
 
 // True if `path` is a file name ending in `ext` (e.g. ".vcd") with something before it.
 bool has_extension(const std::string& path, const std::string& ext);

@@ -268,7 +268,16 @@ void Network::build_cycle_level(const LogicFactory& make_logic, const PacketForm
     monitor_->rst(phases_->rst);
     monitor_->load(phases_->load);
     const std::string waves = config.fst_path.empty() ? config.vcd_path : config.fst_path;
-    if (!waves.empty()) waves_ = std::make_unique<CycleWaves>(waves, *topology_, links_, routers_);
+    if (!waves.empty()) {
+        // (partitioned: each rank traces what its routers drive; rank 0 also declares every signal)
+        const WaveShare share{partition_.first(), partition_.end(),
+                              [this](size_t global) -> const LinkSignals* {
+                                  const auto local = rank_links_->local(global);
+                                  return local && links_[*local] ? &*links_[*local] : nullptr;
+                              },
+                              comm_ != nullptr, comm_ != nullptr && comm_->rank() == 0};
+        waves_ = std::make_unique<CycleWaves>(waves, *topology_, share, routers_);
+    }
 
     SC_HAS_PROCESS(Network);
     SC_METHOD(after_edge);
@@ -286,6 +295,7 @@ void Network::start_of_simulation() {
 
 // The cycle level's supervision, on the falling edge while the run phase lasts.
 void Network::after_edge() {
+    if (waves_) waves_->declarations_written();  // (the first edge has passed: nothing more to write there)
     if (exchange_ && credit_audit_)  // (the sender's side of the credit balance of the links into other ranks' shares)
         credit_audit_->send_sender_terms([this](size_t link, uint64_t terms) { exchange_->send_sender_terms(link, terms); });
     if (exchange_)  // every edge, the reset and load phases' too: what crossed between ranks, for the next edge

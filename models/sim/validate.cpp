@@ -166,17 +166,16 @@ std::optional<std::string> validate_dynamic(const RunConfig& c, const TaskInfo& 
 
 // What a partitioned network runs (partition.h): the cycle level's SystemC routers (the ideal and the
 // input-buffered, up to 8 VCs: a link's credit terms travel as a byte a VC in a word), every task, the
-// trace, --stats and --power; the rest not yet, each refused by name.
+// trace, the waves, --stats and --power; the rest not yet, each refused by name.
 std::optional<std::string> validate_partition(const RunConfig& c) {
     if (!c.partitioned) return std::nullopt;
     const auto refuse = [](const std::string& what) {
-        return "--partition runs the cycle level's SystemC routers, every task, --trace, --stats and --power, not " + what +
-               " yet: accepted the run without --partition, or without " + what;
+        return "--partition runs the cycle level's SystemC routers, every task, --trace, the waves, --stats and --power, not " +
+               what + " yet: accepted the run without --partition, or without " + what;
     };
     if (c.level != Level::cycle) return refuse("--level tlm");
     if (c.buffering == Buffering::input && c.ib.vcs > 8) return refuse("--vcs " + std::to_string(c.ib.vcs) + " (above 8)");
     if (c.uses_rtl()) return refuse("the Verilog router (--router rtl, --rtl-nodes)");
-    if (!c.vcd_path.empty() || !c.fst_path.empty()) return refuse(c.vcd_path.empty() ? "--fst" : "--vcd");
     return std::nullopt;
 }
 

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "models/fabric/topology.h"
+#include "models/observe/cycle_waves.h"
 #include "models/sim/partition.h"
 #include "sim_helpers.h"
 
@@ -173,7 +174,8 @@ TEST(Partition, EveryBoundaryLinkIsAPairOfProxies) {
 }
 
 namespace {
-// The trace, the JSON report (less its timings), --link-load, --delays, --stats, the exit code and cubecast's lines on
+// The trace, the JSON report (less its timings), --link-load, --delays, --stats, the waves (less their
+// $date) and their .gtkw, the exit code and cubecast's lines on
 // stderr of a run split over R ranks are one process's, for R = 1, 2, 3, 4 and 7.
 void expect_one_processes_outputs(const std::vector<std::string>& runs) {
     const std::string bin = CUBECAST_BIN;
@@ -195,10 +197,18 @@ void expect_one_processes_outputs(const std::vector<std::string>& runs) {
             ASSERT_FALSE(many.out.empty()) << many.err;
             EXPECT_EQ(without_timings(many.out), without_timings(one.out));
             EXPECT_TRUE(slurp(dir + "/t.csv") == one_trace) << "the traces differ: " << one_dir << "/t.csv, " << dir << "/t.csv";
-            for (const char* file : {"l.csv", "d.csv", "s.csv"})  // (--link-load, --delays, --stats)
-                if (run.find(std::string(" ") + file) != std::string::npos) {
-                    EXPECT_FALSE(slurp(one_dir + "/" + file).empty()) << file;
-                    EXPECT_EQ(slurp(dir + "/" + file), slurp(one_dir + "/" + file)) << file;
+            for (const char* file : {"l.csv", "d.csv", "s.csv", "w.vcd", "w.gtkw"})  // (--link-load, --delays, --stats, --vcd)
+                if (run.find(std::string(" ") + (file[0] == 'w' ? "w.vcd" : file)) != std::string::npos) {
+                    // (a dump's first three lines are the $date it was written)
+                    const auto body = [](const std::string& text) {
+                        size_t at = 0;
+                        for (int line = 0; line < 3 && at != std::string::npos; ++line) at = text.find('\n', at) + 1;
+                        return text.substr(at);
+                    };
+                    const std::string theirs = slurp(one_dir + "/" + file), ours = slurp(dir + "/" + file);
+                    EXPECT_FALSE(theirs.empty()) << file;
+                    EXPECT_TRUE(std::string(file) == "w.vcd" ? body(ours) == body(theirs) : ours == theirs)
+                        << file << " differs: " << one_dir << "/" << file << ", " << dir << "/" << file;
                 }
         }
     }
@@ -244,7 +254,7 @@ TEST(Partition, TheIdealRoutersOutputsAreOneProcessesForAnyNumberOfRanks) {
         "--task pmnb --algorithm vb3 --dim 5 --k 10 --queue-depth 1 --packet-flits 2 --no-rerun",
         "--task mnb --dim 5 --port-model shout",  // its port model broken at every node: exit 1, the problems in order
         // every router's activity, priced and listed (rank 0 gathers the ranks' in node order)
-        "--task mnb --dim 5 --packet-flits 3 --stats s.csv --power default",
+        "--task mnb --dim 5 --packet-flits 3 --stats s.csv --power default --vcd w.vcd",
         "--task traffic --topology torus --radix 6 --dim 2 --rate 0.3 --warmup-cycles 200 --window 400 --drain 200 --stats s.csv "
         "--power default",
     });
@@ -268,7 +278,7 @@ TEST(Partition, TheInputBufferedRoutersOutputsAreOneProcessesForAnyNumberOfRanks
         "--forwarding router --no-rerun",
         "--task traffic --topology torus --radix 6 --dim 2 --rate 0.9 --buffering input --vcs 1 --datelines off --no-rerun",
         // every router's activity with its stalls by cause, priced and listed
-        "--task mnb --dim 5 --buffering input --vcs 2 --forwarding router --stats s.csv --power default",
+        "--task mnb --dim 5 --buffering input --vcs 2 --forwarding router --stats s.csv --power default --vcd w.vcd",
         "--task traffic --dim 6 --rate 0.3 --preset booksim --self-packets --warmup-cycles 200 --window 400 --drain 200 --stats "
         "s.csv --power default",
     });
@@ -281,16 +291,17 @@ TEST(Partition, WhatItDoesNotRunYetIsRefusedByName) {
     for (const auto& [args, names] : std::vector<std::pair<std::string, std::string>>{
              {"--task mnb --dim 4 --level tlm", "--level tlm"},
              {"--task mnb --dim 4 --buffering input --vcs 16", "--vcs 16 (above 8)"},
-             {"--task mnb --dim 4 --router rtl", "the Verilog router (--router rtl, --rtl-nodes)"},
-             {"--task mnb --dim 4 --vcd w.vcd", "--vcd"}}) {
+             {"--task mnb --dim 4 --router rtl", "the Verilog router (--router rtl, --rtl-nodes)"}}) {
         for (const std::string& launcher : {std::string(), mpirun(2)}) {
             SCOPED_TRACE(launcher + args);
             const Command c = shell(dir, launcher + bin + " run " + args + " --partition");
             EXPECT_EQ(c.code, 2);
             const std::string lines = cubecast_lines(c.err);
             EXPECT_EQ(std::count(lines.begin(), lines.end(), '\n'), 1) << c.err;  // rank 0's line alone
-            EXPECT_NE(lines.find("--partition runs the cycle level's SystemC routers, every task, --trace, --stats and --power"),
-                      std::string::npos)
+            EXPECT_NE(
+                lines.find("--partition runs the cycle level's SystemC routers, every task, --trace, the waves, --stats and "
+                           "--power"),
+                std::string::npos)
                 << lines;
             EXPECT_NE(lines.find("not " + names + " yet"), std::string::npos) << lines;
         }
@@ -408,4 +419,35 @@ TEST(Partition, Example004OnRanksReportsWhatOneProcessDoes) {
         EXPECT_EQ(c.code, 2);
         EXPECT_EQ(c.err, "cubecast: --ranks " + std::string(bad) + " is out of range: accepted 1..64\n");
     }
+}
+
+// The waves' merge, on dumps written here: the declarations' header and identifiers, each signal's
+// values from the dump that holds it (its identifiers its own), at each time stamp in the order of
+// declaration; the closing time stamp once; a signal nobody declared refused by name.
+TEST(Partition, TheWavesMergeTakesEachSignalFromItsDumpInTheOrderOfDeclaration) {
+    const std::string head = "$date\n x\n$end\n$timescale\n 100 ps\n$end\n$scope module SystemC $end\n";
+    const std::string declarations = head +
+                                     "$scope module a $end\n$var wire    1  aaaaa  v       $end\n$upscope $end\n"
+                                     "$scope module b $end\n$var wire   32  aaaab  n [31:0]  $end\n"
+                                     "$var wire    1  aaaac  r       $end\n$upscope $end\n$upscope $end\n$enddefinitions  $end\n"
+                                     "\n$comment\nAll initial values\n$end\n\n$dumpvars\n0aaaaa\nb0 aaaab\n0aaaac\n$end\n\n#7\n";
+    // rank 0 holds a.v and b.r (declared in its own order, its own identifiers); rank 1 holds b.n
+    const std::string rank0 = head +
+                              "$scope module b $end\n$var wire    1  aaaaa  r       $end\n$upscope $end\n"
+                              "$scope module a $end\n$var wire    1  aaaab  v       $end\n$upscope $end\n$upscope $end\n"
+                              "$enddefinitions  $end\n\n$comment\nAll initial values\n$end\n\n$dumpvars\n1aaaaa\n0aaaab\n$end\n\n"
+                              "#2\n1aaaab\n0aaaaa\n\n#5\n0aaaab\n\n#9\n";
+    const std::string rank1 = head +
+                              "$scope module b $end\n$var wire   32  aaaaa  n [31:0]  $end\n$upscope $end\n$upscope $end\n"
+                              "$enddefinitions  $end\n\n$comment\nAll initial values\n$end\n\n$dumpvars\nb11 aaaaa\n$end\n\n"
+                              "#2\nb100 aaaaa\n\n#3\nb101 aaaaa\n\n#9\n";
+    std::string merged;
+    ASSERT_EQ(cubecast::merge_vcd_dumps(declarations, {rank0, rank1}, merged), "");
+    const std::string header = declarations.substr(0, declarations.find("$enddefinitions  $end\n") + 22);
+    EXPECT_EQ(merged, header +
+                          "\n$comment\nAll initial values\n$end\n\n$dumpvars\n0aaaaa\nb11 aaaab\n1aaaac\n$end\n\n"
+                          "#2\n1aaaaa\nb100 aaaab\n0aaaac\n\n#3\nb101 aaaab\n\n#5\n0aaaaa\n\n#9\n");
+    const std::string stray = rank1.substr(0, rank1.find("n [31:0]")) + "m [31:0]" + rank1.substr(rank1.find("n [31:0]") + 8);
+    EXPECT_EQ(cubecast::merge_vcd_dumps(declarations, {rank0, stray}, merged),
+              "rank 1's dump has SystemC.b.m, which is not declared");
 }
