@@ -14,6 +14,13 @@ if [[ "${1:-}" == --sanitize ]]; then
   shift
 fi
 "$root/scripts/setup.sh" --tests
+# Open MPI resolves the machine's name at each launch; where it does not resolve (a bare container
+# or chroot without /etc/hosts) each launch of more ranks than cores waits about 10 s.
+if command -v getent >/dev/null && ! getent hosts "$(hostname)" >/dev/null 2>&1; then
+  echo "cubecast test: this machine's name '$(hostname)' does not resolve (no line for it in /etc/hosts): Open MPI then" \
+       "waits about 10 s at each launch of more ranks than cores and the partition tests may run out of time; add" \
+       "'127.0.1.1 $(hostname)' to /etc/hosts" >&2
+fi
 status=0
 if (($# == 0)); then set -- -LE long; fi
 (cd "$root/build" && ctest -j "$(nproc)" --output-on-failure --timeout 900 "$@") || status=1
