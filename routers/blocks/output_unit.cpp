@@ -27,7 +27,7 @@ void OutputUnit::enqueue(const QueueKey& key, const Packet& p) {
         }
         if (!with_payload_) {
             with_payload_ = true;
-            for (size_t i = 0; i < headers_.size(); ++i) x.payload_slots.push_back(kNoPayload);
+            for (size_t i = 0; i < queued(); ++i) x.payload_slots.push_back(kNoPayload);
         }
     }
     const uint64_t not_before = std::min(key.not_before, kNeverBefore);
@@ -42,9 +42,8 @@ void OutputUnit::enqueue(const QueueKey& key, const Packet& p) {
     // insertion moves anyway (a binary search would touch the front half for nothing).
     size_t r = runs_.size(), behind = 0;
     while (r > 0 && run_leaves_after(r - 1, not_before, key.priority)) behind += run_length(runs_[--r]);
-    const size_t at = headers_.size() - behind;
+    const size_t at = queued() - behind;
     const uint64_t flit = p.header_flit;
-    headers_.insert(at, static_cast<uint32_t>(flit));
     if (with_payload_) extras_->payload_slots.insert(at, slot);
     // A new run keeps its copy's high half as it came, check bits and all (verbatim: nothing to work
     // out as it enters or leaves, which is every copy of the optimal MNB, whose keys are all distinct).
@@ -53,29 +52,53 @@ void OutputUnit::enqueue(const QueueKey& key, const Packet& p) {
     // router queues, is never healed): the run then recomputes its copies' checks as they leave.
     const uint32_t high = static_cast<uint32_t>(flit >> 32);
     constexpr uint32_t kBodyHigh = static_cast<uint32_t>(kHeaderBodyMask >> 32);
-    bool joins = r > 0 && run_not_before(runs_[r - 1]) == not_before && ((run_highs_[r - 1] ^ high) & kBodyHigh) == 0 &&
+    const auto high_of = [this](size_t run) { return split_ ? run_highs_[run] : static_cast<uint32_t>(whole_[run] >> 32); };
+    bool joins = r > 0 && run_not_before(runs_[r - 1]) == not_before && ((high_of(r - 1) ^ high) & kBodyHigh) == 0 &&
                  (!prioritised_ || extras_->run_priorities[r - 1] == key.priority) && run_length(runs_[r - 1]) < kMaxRun &&
                  header_checks(flit);
     if (joins && (runs_[r - 1] & kVerbatim)) {
         // (a verbatim run holds one copy, the header just before this one)
-        joins = header_checks(uint64_t{run_highs_[r - 1]} << 32 | headers_[at - 1]);
-        if (joins) runs_[r - 1] &= ~kVerbatim;
+        joins = header_checks(split_ ? uint64_t{run_highs_[r - 1]} << 32 | headers_[at - 1] : whole_[at - 1]);
+        if (joins) {
+            if (!split_) split_headers();  // (the first shared run)
+            runs_[r - 1] &= ~kVerbatim;
+        }
+    }
+    if (split_) {
+        headers_.insert(at, static_cast<uint32_t>(flit));
+    } else {
+        whole_.insert(at, flit);
     }
     if (joins) {
         ++runs_[r - 1];  // (the length, in the low bits)
     } else {
         runs_.insert(r, not_before << 16 | kVerbatim | 1u);
-        run_highs_.insert(r, high);
+        if (split_) run_highs_.insert(r, high);
         if (prioritised_) extras_->run_priorities.insert(r, key.priority);
     }
     if (at == 0) head_not_before_ = not_before;  // a new head (else the head's line stays untouched)
     max_occupancy_ = std::max(max_occupancy_, occupancy());
 }
 
+// The queue's first shared run: every run so far one copy, verbatim; from now on the halves apart.
+void OutputUnit::split_headers() {
+    for (size_t i = 0; i < whole_.size(); ++i) {
+        headers_.push_back(static_cast<uint32_t>(whole_[i]));
+        run_highs_.push_back(static_cast<uint32_t>(whole_[i] >> 32));
+    }
+    whole_ = RingQueue<uint64_t>();  // (its array given back: a queue that splits may hold a million ports' worth)
+    split_ = true;
+}
+
 bool OutputUnit::try_start(uint64_t cycle) {
     if (sending_ || head_not_before_ > cycle) return false;
-    current_header_flit_ = whole_header(runs_.front(), run_highs_.front(), headers_.front());
-    headers_.pop_front();
+    if (split_) {
+        current_header_flit_ = whole_header(runs_.front(), run_highs_.front(), headers_.front());
+        headers_.pop_front();
+    } else {
+        current_header_flit_ = whole_.front();
+        whole_.pop_front();
+    }
     uint16_t slot = kNoPayload;
     if (with_payload_) {
         slot = extras_->payload_slots.front();
@@ -92,12 +115,12 @@ bool OutputUnit::try_start(uint64_t cycle) {
         --runs_.front();  // (the length, in the low bits)
     } else {
         runs_.pop_front();
-        run_highs_.pop_front();
+        if (split_) run_highs_.pop_front();
         if (prioritised_) extras_->run_priorities.pop_front();
     }
-    if (headers_.empty()) {  // (its priorities and payload slots are empty with it)
+    if (empty()) {  // (its priorities and payload slots are empty with it; its next copies whole again)
         head_not_before_ = ~uint64_t{0};
-        prioritised_ = with_payload_ = false;
+        prioritised_ = with_payload_ = split_ = false;
     } else {
         head_not_before_ = run_not_before(runs_.front());
     }
@@ -112,8 +135,8 @@ size_t heap_chunk(size_t bytes) { return bytes == 0 ? 0 : std::max<size_t>(32, (
 }  // namespace
 
 size_t OutputUnit::heap_bytes() const {
-    size_t bytes = heap_chunk(headers_.capacity() * sizeof(uint32_t)) + heap_chunk(runs_.capacity() * sizeof(uint64_t)) +
-                   heap_chunk(run_highs_.capacity() * sizeof(uint32_t));
+    size_t bytes = heap_chunk(whole_.capacity() * sizeof(uint64_t)) + heap_chunk(headers_.capacity() * sizeof(uint32_t)) +
+                   heap_chunk(runs_.capacity() * sizeof(uint64_t)) + heap_chunk(run_highs_.capacity() * sizeof(uint32_t));
     if (!extras_) return bytes;
     const Extras& x = *extras_;
     bytes +=
@@ -146,7 +169,7 @@ void OutputUnit::went_idle() {
 bool OutputUnit::flit_accepted() {
     if (++next_flit_ < current_length_) return false;
     sending_ = false;
-    if (headers_.empty() && extras_) went_idle();
+    if (empty() && extras_) went_idle();
     return true;
 }
 

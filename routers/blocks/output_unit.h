@@ -1,12 +1,14 @@
 // Output unit: the per-port queue, ordered by the control logic's key (not-before cycle, priority,
 // arrival order, input port), and the transmit register that drives the link one flit per cycle.
 // A packet leaves the queue when its first flit goes out; the queue may be bounded (depth > 0).
-// The queue keeps a packet's header flit in two halves: its low 32 bits (origin and dest) a copy, and
-// its high bits once for each run of copies with one key and one high half (a header's check bits are
-// a function of its body, so they are recomputed as it leaves). Copies queued together under one key
-// (paper 004's vb2 forwards its mini-packets of one class at a few subphase starts) cost 4 bytes each
-// and their run 12 (a word and the high half). Payload words (packets of more than one flit) sit in a slot pool. Keeping the
-// queue small matters twice: in the optimal MNB packets wait for their slot, and thousands of queues
+// While every copy queued has a key of its own (the optimal MNB's always do), the queue keeps each
+// header flit whole beside its run's word: two rings. Once a copy joins the run of an equal key, it
+// keeps a header flit in two halves until it is empty again: its low 32 bits (origin and dest) a
+// copy, and its high bits once for each run of copies with one key and one high half (a header's
+// check bits are a function of its body, so they are recomputed as it leaves). Copies queued
+// together under one key (paper 004's vb2 forwards its mini-packets of one class at a few subphase
+// starts) then cost 4 bytes each and their run 12 (a word and the high half). Payload words (packets of more than one flit) sit
+// in a slot pool. Keeping the queue small matters twice: in the optimal MNB packets wait for their slot, and thousands of queues
 // hold dozens of packets each, so a pop or an insertion mostly costs the cache lines it touches; and
 // in paper 004's 2^16-node example half a billion copies wait at once.
 #pragma once
@@ -34,12 +36,14 @@ public:
 
     bool has_space(unsigned extra = 1) const { return depth_ == 0 || occupancy() + extra <= depth_; }
     void enqueue(const QueueKey& key, const Packet& p);
-    unsigned occupancy() const { return static_cast<unsigned>(headers_.size()); }
+    unsigned occupancy() const { return static_cast<unsigned>(queued()); }
     unsigned max_occupancy() const { return max_occupancy_; }
-    bool empty() const { return headers_.empty(); }
+    bool empty() const { return queued() == 0; }
     // The head of the queue (smallest key; the queue is not empty): its not-before cycle and header.
     uint64_t head_not_before() const { return head_not_before_; }
-    uint64_t head_header_flit() const { return whole_header(runs_.front(), run_highs_.front(), headers_.front()); }
+    uint64_t head_header_flit() const {
+        return split_ ? whole_header(runs_.front(), run_highs_.front(), headers_.front()) : whole_.front();
+    }
     static Header header_of(uint64_t header_flit, HeaderLayout layout) {
         Header h;
         decode_header(header_flit, h, layout);
@@ -63,16 +67,21 @@ public:
     unsigned current_length() const { return current_length_; }
     void all_flits_accepted() {
         sending_ = false;
-        if (headers_.empty() && extras_) went_idle();
+        if (empty() && extras_) went_idle();
     }
     // The heap it holds (its rings and pool at their capacities, each block as glibc's chunk): what the
     // memory estimate grows a queue by, replaying a schedule's queue through one (models/sim).
     size_t heap_bytes() const;
     // Host-cache hint: the queue's head and tail lines (the next pop and insertion touch them).
     void prefetch_queue() const {
-        if (headers_.empty()) return;
-        __builtin_prefetch(&headers_.front());
-        __builtin_prefetch(&headers_.back(), 1);
+        if (empty()) return;
+        if (split_) {
+            __builtin_prefetch(&headers_.front());
+            __builtin_prefetch(&headers_.back(), 1);
+        } else {
+            __builtin_prefetch(&whole_.front());
+            __builtin_prefetch(&whole_.back(), 1);
+        }
         __builtin_prefetch(&runs_.back(), 1);
     }
 
@@ -89,6 +98,8 @@ private:
         return run & kVerbatim ? uint64_t{high} << 32 | low : body | header_check_bits(body) << 58;
     }
     bool run_leaves_after(size_t r, uint64_t not_before, int64_t priority) const;
+    size_t queued() const { return split_ ? headers_.size() : whole_.size(); }
+    void split_headers();
 
     // The head's not-before cycle (~0 when empty): try_start runs for every busy port every cycle,
     // and most heads wait for their slot, so this spares a miss on the queue's memory.
@@ -96,10 +107,14 @@ private:
     // The queue in key order, smallest first: the header flits, and the runs of equal keys over them
     // (a new copy is placed by walking back from the last run: FIFO keys land at once; it joins the
     // run of an equal key at its end, which is what keeps arrival order, and so input-port order for
-    // the packets one crossbar pass places). Both rings double when full and keep their arrays.
+    // the packets one crossbar pass places). The rings double when full and keep their arrays. Whole
+    // (split_ false): each run one copy, verbatim, its header flit in whole_. Split: the low halves in
+    // headers_, each run's high half in run_highs_.
+    RingQueue<uint64_t> whole_;
     RingQueue<uint32_t> headers_;
     RingQueue<uint64_t> runs_;
     RingQueue<uint32_t> run_highs_;
+    bool split_ = false;
     uint64_t current_header_flit_ = 0;  // the transmit register
     unsigned depth_;
     unsigned max_occupancy_ = 0;
