@@ -26,7 +26,6 @@
 #include "testbenches/app/command_line.h"
 #include "testbenches/app/mpirun_command.h"
 #include "testbenches/experiment/experiment_runner.h"
-#include "testbenches/experiment/mpi_link.h"
 #include "testbenches/experiment/results_store.h"
 
 namespace cubecast {
@@ -261,7 +260,13 @@ int cmd_bench_ranks(const std::string& format, unsigned ranks) {
         std::cerr << "cubecast: --format '" << format << "' is unknown: accepted table, json\n";
         return kExitBadInput;
     }
-    const std::string bin = mpi::executable_path();
+    std::string bin;
+    try {
+        bin = shell_word(this_executable());
+    } catch (const std::runtime_error& e) {
+        std::cerr << "cubecast: " << e.what() << "\n";
+        return kExitBadInput;
+    }
     const std::string mpirun = mpirun_prefix(ranks);
     const std::vector<std::pair<std::string, std::string>> runs = {
         {"12-cube MNB", "--task mnb --dim 12"},

@@ -17,7 +17,6 @@
 #include "routers/algorithms/registry.h"
 #include "testbenches/app/cli.h"
 #include "testbenches/app/mpirun_command.h"
-#include "testbenches/experiment/mpi_link.h"
 
 namespace cubecast {
 
@@ -41,7 +40,7 @@ std::string row_arguments(const RunConfig& c) {
 // The row on `ranks` ranks: its result as run --json reports it, or an error naming the command.
 IsolatedResult run_on_ranks(const RunConfig& c, unsigned ranks) {
     const std::string command =
-        mpirun_prefix(ranks) + mpi::executable_path() + " run " + row_arguments(c) + " --json --partition";
+        mpirun_prefix(ranks) + shell_word(this_executable()) + " run " + row_arguments(c) + " --json --partition";
     std::string errors;
     const TimedCommand t = run_timed(command, &errors);
     if (!t.report.is_object()) {

@@ -38,16 +38,6 @@ void make_parents(const std::string& dir) {
         mkdir(dir.substr(0, at).c_str(), 0755);
 }
 
-// A word for the shell, quoted unless it is plain.
-std::string shell_word(const std::string& w) {
-    if (!w.empty() &&
-        w.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-=.,:/_+") == std::string::npos)
-        return w;
-    std::string q = "'";
-    for (char ch : w) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-    return q + "'";
-}
-
 // --point-ranks R: every point runs as one network over R ranks, so each must be a run --partition
 // takes (checked before any point runs, on R ranks' memory: exit 2 naming the first that is not).
 void check_points_partition(const Experiment& ex, unsigned ranks) {
@@ -66,7 +56,7 @@ void check_points_partition(const Experiment& ex, unsigned ranks) {
 // A point as one network over R ranks: `mpirun -np R cubecast run ARGS --json --partition`, started
 // from the point's own process; its answer as run_point_json's.
 std::string run_point_on_ranks(const Point& p, const RunConfig& c, unsigned ranks) {
-    std::string command = mpirun_prefix(ranks) + shell_word(mpi::executable_path()) + " run";
+    std::string command = mpirun_prefix(ranks) + shell_word(this_executable()) + " run";
     for (const std::string& a : p.args) command += " " + shell_word(a);
     if (c.stats_path != p.config.stats_path) command += " --stats " + shell_word(c.stats_path);  // (the report's link map)
     command += " --json --partition";
@@ -116,6 +106,11 @@ int cmd_experiment(const ExperimentArgs& args, const RunOptions& options, const 
                                       " starts mpirun for each point: run the experiment without mpirun, or without "
                                       "--point-ranks");
             check_points_partition(ex, args.point_ranks);
+            try {
+                this_executable();
+            } catch (const std::runtime_error& e) {
+                throw ExperimentError(e.what());
+            }
         }
         if (!args.shard.empty() && !parse_shard(args.shard, plan.shard, plan.shards))
             return print_error("--shard '" + printable(args.shard) + "' is not accepted: I/N with 0 <= I < N (e.g. 0/4)"),

@@ -10,14 +10,36 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 
 #include "models/sim/fork_pool.h"
+#include "testbenches/experiment/mpi_link.h"
 
 namespace cubecast {
 
 std::string mpirun_prefix(unsigned ranks) {
     return std::string("mpirun ") + (geteuid() == 0 ? "--allow-run-as-root " : "") +
            (ranks > available_cores() ? "--oversubscribe " : "") + "-np " + std::to_string(ranks) + " ";
+}
+
+std::string shell_word(const std::string& word) {
+    if (!word.empty() &&
+        word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-=.,:/_+") == std::string::npos)
+        return word;
+    std::string quoted = "'";
+    for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return quoted + "'";
+}
+
+std::string this_executable() {
+    const std::string path = mpi::executable_path();
+    const std::string deleted = " (deleted)";  // (how Linux names a running executable whose file is gone)
+    if (path.empty()) throw std::runtime_error("cannot find this cubecast's executable (/proc/self/exe) to start it again");
+    if (path.size() > deleted.size() && path.compare(path.size() - deleted.size(), deleted.size(), deleted) == 0)
+        throw std::runtime_error("this cubecast, " + path.substr(0, path.size() - deleted.size()) +
+                                 ", was rebuilt or removed while it ran: a run started now would be another build's; "
+                                 "start the command again");
+    return path;
 }
 
 TimedCommand run_timed(const std::string& command, std::string* errors) {

@@ -436,6 +436,20 @@ TEST(Experiment, PointsOverRanksGiveOneProcessesRows) {
         << refused.err;
     EXPECT_EQ(std::count(refused.err.begin(), refused.err.end(), '\n'), 1) << refused.err;
     EXPECT_FALSE(std::ifstream(base + "-tlm/results.jsonl").good()) << "a refused experiment ran points";
+    // An executable rebuilt (here removed) while it runs is not started again for the points: they would
+    // run another build.
+    const std::string copy = base + "-exe";
+    ASSERT_EQ(std::system(("mkdir -p " + copy + " && cp " + std::string(CUBECAST_BIN) + " " + copy + "/").c_str()), 0);
+    const std::string gone_err = temp_path("gone-err.txt");
+    const int gone =
+        std::system(("bash -c 'exec 3<" + copy + "/cubecast; rm " + copy + "/cubecast; exec /proc/self/fd/3 experiment " + file +
+                     " --point-ranks 2 --out " + copy + "/out' 2>" + gone_err)
+                        .c_str());
+    ASSERT_TRUE(WIFEXITED(gone));
+    EXPECT_EQ(WEXITSTATUS(gone), 2);
+    EXPECT_NE(slurp(gone_err).find("this cubecast, " + copy + "/cubecast, was rebuilt or removed while it ran"),
+              std::string::npos)
+        << slurp(gone_err);
     // Over its timeout: the point's process is killed, and its mpirun and ranks end with it.
     const std::string marker = "7070707";
     const std::string slow =
