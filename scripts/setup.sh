@@ -38,11 +38,15 @@ for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if ((${#missing[@]})); then
-  say "installing ${#missing[@]} Debian packages (a few minutes on a fresh machine): ${missing[*]}"
+  noun=packages
+  ((${#missing[@]} == 1)) && noun=package
+  say "installing ${#missing[@]} Debian $noun (a few minutes on a fresh machine): ${missing[*]}"
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # (a bare system has no apt-utils, and debconf says so for every package: that line tells nobody anything)
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
+    2> >(grep -v '^debconf: delaying package configuration, since apt-utils is not installed' >&2)
 fi
 # Build output goes to build/build.log (Verilator's runtime headers are noisy); shown if it fails. The
 # run needs the cubecast command (and its Python module, build/python, a minute more); the tests every target.
@@ -62,7 +66,7 @@ elif grep -qs '^CUBECAST_RTL:BOOL=ON' "$root/build/CMakeCache.txt"; then
   what="the cubecast command with its Verilated routers, and its Python module (about 10 minutes from scratch on 2 cores)"
 else
   targets=(cubecast cubecast_python)
-  what="the cubecast command and its Python module (about 4 minutes from scratch on 2 cores; the Verilated routers of --router rtl come with bash scripts/test.sh, or CUBECAST_RTL=ON bash scripts/run.sh)"
+  what="the cubecast command and its Python module (2 to 4 minutes from scratch on 2 cores; the Verilated routers of --router rtl come with bash scripts/test.sh, or CUBECAST_RTL=ON bash scripts/run.sh)"
 fi
 start=$SECONDS
 cmake --build "$root/build" -j "$jobs" --target "${targets[@]}" >>"$log" 2>&1 &
