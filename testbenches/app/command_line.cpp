@@ -488,6 +488,8 @@ std::string accepted_whole(const std::string& option, bool is_unsigned) {
     if (option == "dim") return "1.." + std::to_string(kMaxDim) + " on the hypercube, p^d <= 2^20 nodes on a torus or array";
     if (option == "radix") return "2..1048576 nodes per dimension (p^d <= 2^20)";
     if (option == "root") return "a node, 0..N-1";
+    if (option == "point-ranks") return "1..64";           // (experiment)
+    if (option == "ranks") return "1..64 (bench: 2..64)";  // (example004, bench)
     try {
         const auto e = range_problem(option, std::numeric_limits<long long>::max(), RunConfig{});
         if (e && e->find("accepted ") != std::string::npos) return e->substr(e->find("accepted ") + 9);

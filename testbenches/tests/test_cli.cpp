@@ -1062,6 +1062,8 @@ TEST(CommandLine, NumbersOutOfRangeAndTyposGetOneLine) {
                      "accepted 0 (unbounded)..1000000");
     expect_bad_input("run --task mnb --dim 99999999999999999999", "--dim 99999999999999999999", "1..20 on the hypercube");
     expect_bad_input("run --task mnb --dim three", "--dim three is not a whole number", "accepted 1..20");
+    expect_bad_input("experiment x.yaml --point-ranks two", "--point-ranks two is not a whole number", "accepted 1..64");
+    expect_bad_input("example004 --ranks -2", "--ranks -2 is out of range", "accepted 1..64 (bench: 2..64)");
     expect_bad_input("run --task mnb --dim 3 --buffering input --vc-dept 4", "unknown option '--vc-dept'",
                      "did you mean --vc-depth?");
     expect_bad_input("runn --task mnb", "unknown command 'runn'", "did you mean run?");
