@@ -60,7 +60,7 @@ if ! cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=Release "${rtl[@]}" >"
 fi
 if ((tests)); then
   targets=(all)
-  what="cubecast, its Verilated routers, its tests and benches (about 15 minutes from scratch on 2 cores)"
+  what="cubecast, its Verilated routers, its tests and benches (6 to 17 minutes from scratch on 2 cores)"
 elif grep -qs '^CUBECAST_RTL:BOOL=ON' "$root/build/CMakeCache.txt"; then
   targets=(cubecast cubecast_python)
   what="the cubecast command with its Verilated routers, and its Python module (about 10 minutes from scratch on 2 cores)"
