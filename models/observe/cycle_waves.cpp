@@ -52,10 +52,10 @@ std::string CycleWaves::gtkw_path_for(const std::string& vcd_path) { return wave
 
 CycleWaves::CycleWaves(const std::string& path, const Topology& topology, const NetworkLinks& links,
                        const std::vector<std::unique_ptr<RouterBase>>& routers)
-    : CycleWaves(path, topology,
-                 WaveShare{0, topology.nodes(), [&links](size_t global) { return links[global] ? &*links[global] : nullptr; },
-                           false, false},
-                 routers) {}
+    : CycleWaves(
+          path, topology,
+          WaveShare{0, topology.nodes(), [&links](size_t global) { return links[global] ? &*links[global] : nullptr; }, false},
+          routers) {}
 
 namespace {
 // A value of each type the waves trace, never changing: what the declarations' dump traces.
@@ -69,7 +69,6 @@ const T& unchanging() {
 CycleWaves::CycleWaves(const std::string& path, const Topology& topology, const WaveShare& share,
                        const std::vector<std::unique_ptr<RouterBase>>& routers)
     : path_(path), stem_(wave_stem(path)), fst_(has_extension(path, ".fst")), topology_(topology) {
-    partitioned_ = share.partitioned;
     file_ = sc_create_vcd_trace_file(scratch_.path("waves").c_str());  // (SystemC adds the .vcd)
     // RTL routers' observation values change on the falling edge. SystemC notes the unit on stderr
     // (I703), which tells a user nothing: that one note is switched off.
@@ -160,48 +159,33 @@ void CycleWaves::declarations_written() {
     declarations_ = nullptr;
 }
 
-std::vector<std::string> CycleWaves::close(uint64_t start_ns, uint64_t end_ns) {
+std::vector<std::string> CycleWaves::close(uint64_t start_ns, uint64_t end_ns, const Gather& gather) {
     if (!file_) return {};
     sc_close_vcd_trace_file(file_);
     file_ = nullptr;
     if (rtl_) rtl_->close();
-    std::vector<std::string> failed;
+    declarations_written();
     // SystemC's writer reports no errors: the dump must end with its last time stamp.
     const std::string dump = scratch_.path("waves.vcd");
-    if (auto e = incomplete_file("the waves", dump, "#"); !e.empty()) failed.push_back(e);
-    publish(dump, start_ns, end_ns, failed);
-    return failed;
-}
-
-std::vector<std::string> CycleWaves::close(uint64_t start_ns, uint64_t end_ns, const Gather& gather) {
-    if (!partitioned_) return close(start_ns, end_ns);
-    if (!file_) return {};
-    sc_close_vcd_trace_file(file_);
-    file_ = nullptr;
-    declarations_written();
-    const std::string dump = scratch_.path("waves.vcd");
-    std::string text;  // (a dump that did not end well goes as nothing: rank 0 says so)
-    if (incomplete_file("the waves", dump, "#").empty()) {
-        std::ifstream in(dump);
-        std::ostringstream all;
-        all << in.rdbuf();
-        text = all.str();
+    const std::string incomplete = incomplete_file("the waves", dump, "#");
+    std::vector<std::string> failed;
+    if (!gather) {  // one process: its dump is the network's
+        if (!incomplete.empty()) failed.push_back(incomplete);
+        publish(dump, start_ns, end_ns, failed);
+        return failed;
     }
-    const std::vector<std::string> dumps = gather(text);
+    // (a dump that did not end well goes as nothing: rank 0 says so)
+    const std::vector<std::string> dumps = gather(incomplete.empty() ? file_text(dump) : std::string());
     if (dumps.empty()) {  // (not rank 0: it writes nothing)
         scratch_.remove();
         return {};
     }
-    std::vector<std::string> failed;
     for (size_t r = 0; r < dumps.size(); ++r)
         if (dumps[r].empty()) failed.push_back("the waves: rank " + std::to_string(r) + "'s dump did not end with a time stamp");
     const std::string merged_path = scratch_.path("merged.vcd");
     if (failed.empty()) {
-        std::ifstream in(scratch_.path("declarations.vcd"));
-        std::ostringstream declarations;
-        declarations << in.rdbuf();
         std::string merged;
-        if (auto e = merge_vcd_dumps(declarations.str(), dumps, merged); !e.empty()) {
+        if (auto e = merge_vcd_dumps(file_text(scratch_.path("declarations.vcd")), dumps, merged); !e.empty()) {
             failed.push_back("the waves: " + e);
         } else {
             std::ofstream out(merged_path);
@@ -213,8 +197,8 @@ std::vector<std::string> CycleWaves::close(uint64_t start_ns, uint64_t end_ns, c
     return failed;
 }
 
-// The dump (and the RTL's), their times moved so that cycle 0 is at 0, to the paths asked; and the
-// .gtkw beside them. Nothing reaches a path asked after a failure.
+// The dump (and the RTL's), their times moved so that cycle 0 is at 0, to the paths asked unless
+// something failed before; and the .gtkw beside them.
 void CycleWaves::publish(const std::string& dump, uint64_t start_ns, uint64_t end_ns, std::vector<std::string>& failed) {
     const uint64_t nanoseconds = end_ns > start_ns ? end_ns - start_ns : 1;
     const std::string rtl_dump = scratch_.path("rtl.vcd");
@@ -325,6 +309,17 @@ std::string merge_vcd_dumps(const std::string& declarations, const std::vector<s
         std::string code;  // the declarations'
         std::string line;
     };
+    // A line of dump r that gives a value, under the declarations' identifier, into `values` (other
+    // lines are passed over): the problem, if it names an identifier the dump does not declare.
+    const auto take_value = [](const Cursor& c, size_t r, std::string_view line, std::vector<Value>& values) -> std::string {
+        std::string_view value, code;
+        if (!split_value(line, value, code)) return "";
+        const auto it = c.global.find(std::string(code));
+        if (it == c.global.end())
+            return "rank " + std::to_string(r) + "'s dump has a value of " + std::string(code) + ", which it does not declare";
+        values.push_back({it->second, std::string(value) + it->second});
+        return "";
+    };
     std::vector<Value> initial;
     for (size_t r = 0; r < dumps.size(); ++r) {
         cursors.push_back(Cursor{Lines(dumps[r]), {}, {}, false, false});
@@ -342,15 +337,8 @@ std::string merge_vcd_dumps(const std::string& declarations, const std::vector<s
         std::string_view line;
         while (c.lines.next(line) && line != "$dumpvars")
             if (r == 0) preamble.append(line).append("\n");
-        while (c.lines.next(line) && line != "$end") {
-            std::string_view value, code;
-            if (!split_value(line, value, code)) continue;
-            const auto it = c.global.find(std::string(code));
-            if (it == c.global.end())
-                return "rank " + std::to_string(r) + "'s dump has a value of " + std::string(code) +
-                       ", which it does not declare";
-            initial.push_back({it->second, std::string(value) + it->second});
-        }
+        while (c.lines.next(line) && line != "$end")
+            if (std::string e = take_value(c, r, line, initial); !e.empty()) return e;
     }
     if (initial.size() != code_of.size())
         return std::to_string(initial.size()) + " initial values for " + std::to_string(code_of.size()) + " signals";
@@ -387,15 +375,8 @@ std::string merge_vcd_dumps(const std::string& declarations, const std::vector<s
             if (c.done || time_of(c.pending) != now) continue;
             c.has_pending = false;
             std::string_view line;
-            while (c.lines.next(line) && !line.empty()) {
-                std::string_view value, code;
-                if (!split_value(line, value, code)) continue;
-                const auto it = c.global.find(std::string(code));
-                if (it == c.global.end())
-                    return "rank " + std::to_string(r) + "'s dump has a value of " + std::string(code) +
-                           ", which it does not declare";
-                changes.push_back({it->second, std::string(value) + it->second});
-            }
+            while (c.lines.next(line) && !line.empty())
+                if (std::string e = take_value(c, r, line, changes); !e.empty()) return e;
         }
         std::sort(changes.begin(), changes.end(), [](const Value& a, const Value& b) { return declared_before(a.code, b.code); });
         if (changes.empty()) {  // the closing time stamp (each dump ends with one)

@@ -63,7 +63,7 @@ struct WaveShare {
     uint32_t first = 0, end = 0;  // its nodes; routers[i - first] is node i's router
     // The link that leaves node i on port p (its number in the network i * ports + p), if held here.
     std::function<const LinkSignals*(size_t)> link;
-    bool partitioned = false, declares = false;  // declares: rank 0 of a partitioned run
+    bool declares = false;  // rank 0 of a partitioned run
 };
 
 class CycleWaves {
@@ -76,18 +76,16 @@ public:
                const std::vector<std::unique_ptr<RouterBase>>& routers);
     // Once the simulation has written its first time step: the declarations' dump is complete.
     void declarations_written();
-    // A partitioned run's close: each rank's dump goes to rank 0 through `gather` (which returns
-    // every rank's text in rank order at rank 0, nothing elsewhere), which merges them and writes the
-    // path asked; the other ranks write nothing.
+    // Closes the dumps and writes them to the path asked (and the RTL's beside it), their times moved
+    // so that cycle 0 (at `start_ns` in the simulation) is at 0, with the .gtkw zoomed to the run up
+    // to `end_ns`: the failures, one line each (none: empty). A partitioned run's ranks give
+    // `gather` (every rank's text in rank order at rank 0, nothing elsewhere): each rank's dump goes
+    // to rank 0, which merges them and writes the path asked; the other ranks write nothing.
     using Gather = std::function<std::vector<std::string>(const std::string&)>;
-    std::vector<std::string> close(uint64_t start_ns, uint64_t end_ns, const Gather& gather);
+    std::vector<std::string> close(uint64_t start_ns, uint64_t end_ns, const Gather& gather = {});
     ~CycleWaves();
     // After elaboration: adds the internals of the Verilated routers to <name>_rtl.vcd.
     void trace_rtl(const std::vector<std::unique_ptr<RouterBase>>& routers);
-    // Closes the dumps and writes them to the path asked (and the RTL's beside it), their times moved
-    // so that cycle 0 (at `start_ns` in the simulation) is at 0, with the .gtkw zoomed to the run up
-    // to `end_ns`: the failures, one line each (none: empty).
-    std::vector<std::string> close(uint64_t start_ns, uint64_t end_ns);
 
     // The signal names the VCD holds for a node's port (also what the .gtkw lists).
     static std::string port_prefix(const Topology& topology, uint32_t node, unsigned port);
@@ -98,8 +96,7 @@ private:
     ScratchFolder scratch_{"waves"};
     sc_core::sc_trace_file* file_ = nullptr;
     sc_core::sc_trace_file* declarations_ = nullptr;  // (partitioned, rank 0: every signal, none of them live)
-    bool partitioned_ = false;
-    std::string path_, stem_;  // the asked path, and it without .vcd / .fst
+    std::string path_, stem_;                         // the asked path, and it without .vcd / .fst
     bool fst_ = false;
     bool virtual_channels_ = false;  // input-buffered routers: the links' VC and credit buses too
     const Topology& topology_;

@@ -30,6 +30,13 @@ void ScratchFolder::remove() {
     dir_.clear();
 }
 
+std::string file_text(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
 std::string copy_checked(const std::string& from, const std::string& to, const std::string& what) {
     std::ifstream in(from, std::ios::binary);
     if (!in || in.peek() == std::char_traits<char>::eof())

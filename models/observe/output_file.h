@@ -34,6 +34,9 @@ std::string copy_checked(const std::string& from, const std::string& to, const s
 // What stops `path` being written, as one line naming the option and the path, or none.
 std::optional<std::string> output_problem(const std::string& option, const std::string& path);
 
+// A file's whole text (empty if it cannot be read).
+std::string file_text(const std::string& path);
+
 // After a stream wrote a file and was closed (or flushed): the failure, if it had one, or empty.
 std::string write_failure(const std::string& what, const std::string& path, std::ofstream& out);
 

@@ -275,7 +275,7 @@ void Network::build_cycle_level(const LogicFactory& make_logic, const PacketForm
                                   const auto local = rank_links_->local(global);
                                   return local && links_[*local] ? &*links_[*local] : nullptr;
                               },
-                              comm_ != nullptr, comm_ != nullptr && comm_->rank() == 0};
+                              comm_ != nullptr && comm_->rank() == 0};
         waves_ = std::make_unique<CycleWaves>(waves, *topology_, share, routers_);
     }
 

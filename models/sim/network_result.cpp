@@ -98,7 +98,7 @@ void Network::close_outputs(RunResult& r, uint64_t cycles) {
     if (waves_)
         wave_errors = waves_->close(
             1 + load_cycles_, static_cast<uint64_t>(sc_time_stamp().to_seconds() * 1e9) + 1,
-            [this](const std::string& dump) { return comm_ ? comm_->gather(dump) : std::vector<std::string>{dump}; });
+            comm_ ? CycleWaves::Gather([this](const std::string& dump) { return comm_->gather(dump); }) : CycleWaves::Gather());
     if (tlm_waves_) wave_errors = tlm_waves_->close(tlm_waves_->run_time(cycles) + 1);
     r.output_errors.insert(r.output_errors.end(), wave_errors.begin(), wave_errors.end());
 }

@@ -35,13 +35,6 @@ std::string html(const std::string& s) {
     return out;
 }
 
-std::string slurp(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
 std::vector<std::string> svg_files(const std::string& dir) {
     std::vector<std::string> names;
     if (DIR* d = opendir(dir.c_str())) {
@@ -140,7 +133,7 @@ std::string link_maps_html(const std::string& dir, const CsvTable& results, cons
                     if (const int c = results.column(k); c >= 0) caption += " " + k + "=" + row[static_cast<size_t>(c)];
         const std::string out = dir + "/link-maps/point-" + std::to_string(point);
         const std::string e = draw_link_map(dir + "/stats/" + file, out, caption);
-        const std::string svg = e.empty() ? slurp(out + ".svg") : "";
+        const std::string svg = e.empty() ? file_text(out + ".svg") : "";
         const size_t start = svg.find("<svg");
         if (start == std::string::npos) {
             os << "<p>" << html(caption) << ": " << html(e.empty() ? "gnuplot drew no SVG" : e) << "</p>\n";
@@ -158,7 +151,7 @@ std::string write_report(const std::string& dir) {
     const CsvTable results = read_csv(dir + "/results.csv");
     nlohmann::json meta = nlohmann::json::object();
     try {
-        meta = nlohmann::json::parse(slurp(dir + "/meta.json"));
+        meta = nlohmann::json::parse(file_text(dir + "/meta.json"));
     } catch (const nlohmann::json::exception&) {
         throw ExperimentError("'" + printable(dir) +
                               "/meta.json' is missing or unreadable: accepted an experiment's results folder");
@@ -208,7 +201,7 @@ std::string write_report(const std::string& dir) {
     const std::vector<std::string> svgs = svg_files(dir + "/plots");
     if (!svgs.empty()) os << "<h2>Plots</h2>\n";
     for (const std::string& f : svgs) {
-        std::string svg = slurp(dir + "/plots/" + f);
+        std::string svg = file_text(dir + "/plots/" + f);
         const size_t start = svg.find("<svg");
         if (start == std::string::npos) continue;
         os << "<figure class=\"plot\" id=\"plot-" << html(f.substr(0, f.size() - 4)) << "\">" << svg.substr(start)
@@ -219,7 +212,7 @@ std::string write_report(const std::string& dir) {
        << table_html(outcome, "outcome") << "<h2>All results</h2>\n<details><summary>every column of "
        << "results.csv (" << everything.header.size() << ")</summary>\n"
        << table_html(everything, "results") << "</details>\n<h2>Runs of this experiment</h2>\n"
-       << table_html(sessions, "sessions") << "<h2>Experiment file</h2>\n<pre>" << html(slurp(dir + "/experiment.yaml"))
+       << table_html(sessions, "sessions") << "<h2>Experiment file</h2>\n<pre>" << html(file_text(dir + "/experiment.yaml"))
        << "</pre>\n</body></html>\n";
     const std::string path = dir + "/report.html";
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
