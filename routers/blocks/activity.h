@@ -70,11 +70,6 @@ struct RouterActivity : ActivityCounts {
         std::vector<uint64_t> queued_since, sending_since;
         std::vector<unsigned> sending_flits;
 
-        uint64_t link_toggles() const {
-            uint64_t n = 0;
-            for (uint64_t t : toggles) n += t;
-            return n;
-        }
         // Buffer p's cycles at each occupancy 0, 1, .. (an input's: up to its capacity), over cycles [0, end).
         std::vector<uint64_t> occupancy_histogram(unsigned p, uint64_t end) const {
             std::vector<uint64_t> h = occupancy_cycles[p];

@@ -92,11 +92,10 @@ void OutputUnit::split_headers() {
 
 bool OutputUnit::try_start(uint64_t cycle) {
     if (sending_ || head_not_before_ > cycle) return false;
+    current_header_flit_ = head_header_flit();
     if (split_) {
-        current_header_flit_ = whole_header(runs_.front(), run_highs_.front(), headers_.front());
         headers_.pop_front();
     } else {
-        current_header_flit_ = whole_.front();
         whole_.pop_front();
     }
     uint16_t slot = kNoPayload;

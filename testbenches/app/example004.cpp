@@ -39,15 +39,7 @@ std::string row_arguments(const RunConfig& c) {
 
 // The row on `ranks` ranks: its result as run --json reports it, or an error naming the command.
 IsolatedResult run_on_ranks(const RunConfig& c, unsigned ranks) {
-    const std::string command =
-        mpirun_prefix(ranks) + shell_word(this_executable()) + " run " + row_arguments(c) + " --json --partition";
-    std::string errors;
-    const TimedCommand t = run_timed(command, &errors);
-    if (!t.report.is_object()) {
-        const std::string first = errors.substr(0, errors.find('\n'));
-        throw std::runtime_error("`" + command + "` ended with exit " + std::to_string(t.exit_code) + " and no report" +
-                                 (first.empty() ? " (is Open MPI's mpirun installed?)" : ": " + first));
-    }
+    const TimedCommand t = run_over_ranks(ranks, row_arguments(c));
     return IsolatedResult{result_from_json(t.report), t.peak_kib};
 }
 }  // namespace

@@ -56,17 +56,10 @@ void check_points_partition(const Experiment& ex, unsigned ranks) {
 // A point as one network over R ranks: `mpirun -np R cubecast run ARGS --json --partition`, started
 // from the point's own process; its answer as run_point_json's.
 std::string run_point_on_ranks(const Point& p, const RunConfig& c, unsigned ranks) {
-    std::string command = mpirun_prefix(ranks) + shell_word(this_executable()) + " run";
-    for (const std::string& a : p.args) command += " " + shell_word(a);
-    if (c.stats_path != p.config.stats_path) command += " --stats " + shell_word(c.stats_path);  // (the report's link map)
-    command += " --json --partition";
-    std::string errors;
-    const TimedCommand t = run_timed(command, &errors);
-    if (!t.report.is_object()) {
-        const std::string first = errors.substr(0, errors.find('\n'));
-        throw std::runtime_error("`" + command + "` ended with exit " + std::to_string(t.exit_code) + " and no report" +
-                                 (first.empty() ? " (is Open MPI's mpirun installed?)" : ": " + first));
-    }
+    std::string arguments;
+    for (const std::string& a : p.args) arguments += (arguments.empty() ? "" : " ") + shell_word(a);
+    if (c.stats_path != p.config.stats_path) arguments += " --stats " + shell_word(c.stats_path);  // (the report's link map)
+    const TimedCommand t = run_over_ranks(ranks, arguments);
     return nlohmann::json{{"exit", t.exit_code}, {"result", to_json(result_from_json(t.report), false)}}.dump();
 }
 

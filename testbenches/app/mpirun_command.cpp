@@ -9,9 +9,9 @@
 #include <csignal>
 #include <cstdio>
 #include <fstream>
-#include <sstream>
 #include <stdexcept>
 
+#include "models/observe/output_file.h"
 #include "models/sim/fork_pool.h"
 #include "testbenches/experiment/mpi_link.h"
 
@@ -42,6 +42,19 @@ std::string this_executable() {
     return path;
 }
 
+TimedCommand run_over_ranks(unsigned ranks, const std::string& arguments) {
+    const std::string command =
+        mpirun_prefix(ranks) + shell_word(this_executable()) + " run " + arguments + " --json --partition";
+    std::string errors;
+    TimedCommand t = run_timed(command, &errors);
+    if (!t.report.is_object()) {
+        const std::string first = errors.substr(0, errors.find('\n'));
+        throw std::runtime_error("`" + command + "` ended with exit " + std::to_string(t.exit_code) + " and no report" +
+                                 (first.empty() ? " (is Open MPI's mpirun installed?)" : ": " + first));
+    }
+    return t;
+}
+
 TimedCommand run_timed(const std::string& command, std::string* errors) {
     TimedCommand t;
     // (the report and the error lines through files of this process's own, removed after)
@@ -69,10 +82,7 @@ TimedCommand run_timed(const std::string& command, std::string* errors) {
     t.report = nlohmann::json::parse(in, nullptr, false);
     std::remove(out.c_str());
     if (errors) {
-        std::ifstream e(err);
-        std::ostringstream text;
-        text << e.rdbuf();
-        *errors = text.str();
+        *errors = file_text(err);
         std::remove(err.c_str());
     }
     return t;

@@ -24,6 +24,10 @@ struct TimedCommand {
     nlohmann::json report;
     int exit_code = -1;
 };
+// `mpirun -np R cubecast run ARGUMENTS --json --partition` (ARGUMENTS already words for the shell):
+// the timed command with its report; throws std::runtime_error naming the command if it printed none.
+TimedCommand run_over_ranks(unsigned ranks, const std::string& arguments);
+
 // A command through the shell, its JSON report on stdout (its error lines to `errors`, or dropped);
 // the command (exec'd in the shell's place) gets SIGTERM if this process ends before it.
 TimedCommand run_timed(const std::string& command, std::string* errors = nullptr);
