@@ -40,9 +40,9 @@ if [ "${1:-}" = "--ib" ]; then
   configs=("$@")
   ((${#configs[@]})) || configs=(4:2:8:64 6:2:8:64 8:2:8:64 4:1:8:64 4:4:8:64 4:2:4:64 4:2:16:64 4:2:8:32 4:2:8:128 4:2:8:64:2)
   for c in "${configs[@]}"; do
-    [[ "$c" =~ ^([2-9]|1[0-2]):([1-8]):([0-9]+):([0-9]+)(:[1-8](:[01])?)?$ ]] && ((BASH_REMATCH[4] == 32 || BASH_REMATCH[4] >= 64)) &&
+    [[ "$c" =~ ^([2-9]|1[0-2]):([1-9]|1[0-6]):([0-9]+):([0-9]+)(:[1-8](:[01])?)?$ ]] && ((BASH_REMATCH[4] == 32 || BASH_REMATCH[4] >= 64)) &&
       ((BASH_REMATCH[3] >= 2 && (BASH_REMATCH[3] & (BASH_REMATCH[3] - 1)) == 0 && BASH_REMATCH[3] <= 128)) ||
-      { echo "synth.sh: '$c' is not PORTS:VCS:DEPTH:FLIT_W[:ITERS[:R]]: accepted PORTS 2..12, VCS 1..8, DEPTH a power of two 2..128, FLIT_W 32 or >= 64, ITERS 1..8, R 0 or 1" >&2; exit 2; }
+      { echo "synth.sh: '$c' is not PORTS:VCS:DEPTH:FLIT_W[:ITERS[:R]]: accepted PORTS 2..12, VCS 1..16, DEPTH a power of two 2..128, FLIT_W 32 or >= 64, ITERS 1..8, R 0 or 1" >&2; exit 2; }
   done
   printf '%-18s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s\n' "PORTS:VCS:B:W[:I[:R]]" "total" "buffers" "control" "rom" "vc alloc" \
     "sw alloc" "outputs" "interface" "crossbar" "glue"

@@ -23,23 +23,24 @@ CreditAudit::CreditAudit(const Topology& topology, const LinkBuses* buses, const
             Ends{src, to ? *to : kNoLink, static_cast<uint16_t>(port), static_cast<uint16_t>(topology.arrival_port(port))});
     }
     checked_in_.assign(ends_.size(), 0);
+    term_words_ = (vcs_ + 7) / 8;
     if (held) {  // (every link's sender side starts with every credit and no flit)
-        uint64_t full = 0;
-        for (unsigned vc = 0; vc < vcs_; ++vc) full |= uint64_t{depth_} << (8 * vc);
-        sent_terms_.assign(ends_.size(), full);
-        remote_terms_.assign(ends_.size(), full);
+        sent_terms_.assign(ends_.size() * term_words_, 0);
+        for (size_t link = 0; link < ends_.size(); ++link)
+            for (unsigned vc = 0; vc < vcs_; ++vc) sent_terms_[link * term_words_ + vc / 8] |= uint64_t{depth_} << (8 * (vc % 8));
+        remote_terms_ = sent_terms_;
     }
     systemc_routers_ = true;
     for (const CreditHolder* r : routers_)
         systemc_routers_ = systemc_routers_ && (!r || dynamic_cast<const InputBufferedRouter*>(r));
 }
 
-uint64_t CreditAudit::sender_terms(size_t link) const {
+uint64_t CreditAudit::sender_terms(size_t link, unsigned word) const {
     const Ends& e = ends_[link];
     const OnLink wires = this->wires(link, 0);
     uint64_t terms = 0;
-    for (unsigned vc = 0; vc < vcs_; ++vc)
-        terms |= uint64_t{routers_[e.src]->credits_held(e.port, vc) + (wires.flit && wires.vc == vc ? 1u : 0u)} << (8 * vc);
+    for (unsigned vc = 8 * word; vc < vcs_ && vc < 8 * word + 8; ++vc)
+        terms |= uint64_t{routers_[e.src]->credits_held(e.port, vc) + (wires.flit && wires.vc == vc ? 1u : 0u)} << (8 * (vc % 8));
     return terms;
 }
 
@@ -95,8 +96,8 @@ bool CreditAudit::balanced_link(size_t link, uint64_t cycle, std::string* proble
     const Holder* sender = static_cast<const Holder*>(routers_[e.src]);  // (none: another rank's, which sent its side)
     const Holder& receiver = static_cast<const Holder&>(*routers_[e.dst]);
     for (unsigned vc = 0; vc < vcs_; ++vc) {
-        const unsigned sender_side = sender ? sender->credits_held(e.port, vc) + (wires.flit && wires.vc == vc ? 1u : 0u)
-                                            : static_cast<unsigned>(remote_terms_[link] >> (8 * vc) & 0xFF);
+        const unsigned sender_side =
+            sender ? sender->credits_held(e.port, vc) + (wires.flit && wires.vc == vc ? 1u : 0u) : remote_side(link, vc);
         const unsigned total =
             sender_side + receiver.flits_held(e.in_port, vc) + credit_field(wires.credits, vc, credit_field_bits(vcs_));
         if (total == depth_) continue;

@@ -31,7 +31,8 @@ public:
     CreditAudit(const Topology& topology, const LinkBuses* buses, const std::vector<IbTlmLink>* tlm_links,
                 std::vector<const CreditHolder*> routers, unsigned vcs, unsigned depth, const RankLinks* held = nullptr);
     // After the edge, before check(): the sender's side of each touched link to another rank's node
-    // that changed, handed to `send(link, terms)`; and what another rank's sender sent for a link here.
+    // that changed, handed to `send(link, word, terms)` (word w: VCs 8w to 8w + 7, a byte each); and
+    // what another rank's sender sent for a link here.
     // (A link touched at the edge before too: the flit it sent then has left the wire now.)
     template <class Send>
     void send_sender_terms(Send&& send) {
@@ -41,17 +42,22 @@ public:
                 const Ends& e = ends_[link];
                 if (e.dst == kNoLink || routers_[e.dst] || !routers_[e.src]) continue;
                 if (links == &touched_) now.push_back(link);
-                const uint64_t terms = sender_terms(link);
-                if (terms == sent_terms_[link]) continue;
-                sent_terms_[link] = terms;
-                send(link, terms);
+                for (unsigned word = 0; word < term_words_; ++word) {
+                    const uint64_t terms = sender_terms(link, word);
+                    uint64_t& sent = sent_terms_[link * term_words_ + word];
+                    if (terms == sent) continue;
+                    sent = terms;
+                    send(link, word, terms);
+                }
             }
         sent_before_.swap(now);
     }
-    void take_sender_terms(size_t link, uint64_t terms) {
-        remote_terms_[link] = terms;
+    void take_sender_terms(size_t link, unsigned word, uint64_t terms) {
+        remote_terms_[link * term_words_ + word] = terms;
         touched_.push_back(link);
     }
+    // The words of a link's sender side: one for up to 8 VCs, two for 9 to 16.
+    unsigned term_words() const { return term_words_; }
     // The routers note here the links on which something moved at an edge.
     std::vector<size_t>* touched() { return &touched_; }
     // Whether a check asks for the routers' state some links ahead (large networks, whose state is
@@ -95,9 +101,14 @@ private:
         const IbTlmLink::Flit* f = l.flit_at(cycle + 1);
         return OnLink{f != nullptr, f ? f->vc : 0u, l.credits_at(cycle + 1)};
     }
-    // A link's sender side, a byte a virtual channel: its credits and the flit of that VC on the link.
-    uint64_t sender_terms(size_t link) const;
-    std::vector<uint64_t> sent_terms_, remote_terms_;  // (a partitioned rank's boundary links)
+    // A link's sender side, a byte a virtual channel (a VC's credits are at most its depth, 255): its
+    // credits and the flit of that VC on the link; `word` holds VCs 8 word to 8 word + 7.
+    uint64_t sender_terms(size_t link, unsigned word) const;
+    unsigned remote_side(size_t link, unsigned vc) const {
+        return static_cast<unsigned>(remote_terms_[link * term_words_ + vc / 8] >> (8 * (vc % 8)) & 0xFF);
+    }
+    unsigned term_words_ = 1;
+    std::vector<uint64_t> sent_terms_, remote_terms_;  // (a partitioned rank's boundary links, term_words_ each)
     std::vector<size_t> sent_before_;                  // ... those to other ranks touched at the edge before
     std::vector<const CreditHolder*> routers_;
     bool systemc_routers_ = false;  // all of them InputBufferedRouters

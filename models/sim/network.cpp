@@ -297,7 +297,8 @@ void Network::start_of_simulation() {
 void Network::after_edge() {
     if (waves_) waves_->declarations_written();  // (the first edge has passed: nothing more to write there)
     if (exchange_ && credit_audit_)  // (the sender's side of the credit balance of the links into other ranks' shares)
-        credit_audit_->send_sender_terms([this](size_t link, uint64_t terms) { exchange_->send_sender_terms(link, terms); });
+        credit_audit_->send_sender_terms(
+            [this](size_t link, unsigned word, uint64_t terms) { exchange_->send_sender_terms(link, word, terms); });
     if (exchange_)  // every edge, the reset and load phases' too: what crossed between ranks, for the next edge
         exchange_->after_edge(
             trace_rows_,
@@ -309,7 +310,8 @@ void Network::after_edge() {
                 if (!traffic_->delivered_after_the_edge(header_of_fields_word(fields), at, cycle)) ++misdelivered_;
             });
     if (exchange_ && credit_audit_)
-        exchange_->take_sender_terms([this](size_t link, uint64_t terms) { credit_audit_->take_sender_terms(link, terms); });
+        exchange_->take_sender_terms(
+            [this](size_t link, unsigned word, uint64_t terms) { credit_audit_->take_sender_terms(link, word, terms); });
     if (!phases_->running()) return;
     if (credit_audit_) credit_audit_->check(audited_edges_++);
     supervisor_->after_edge();

@@ -64,7 +64,8 @@ void BoundaryExchange::send_and_receive(std::vector<uint64_t>& rows) {
             case Field::ready: v = buses_.ready.read(d.link); break;
             case Field::vc: v = buses_.vc->read(d.link); break;
             case Field::credit: v = buses_.credit->read(d.link); break;
-            case Field::sender_terms: break;
+            case Field::sender_terms:
+            case Field::sender_terms_high: break;
         }
         if (v == sent_[k]) continue;
         sent_[k] = v;
@@ -73,10 +74,10 @@ void BoundaryExchange::send_and_receive(std::vector<uint64_t>& rows) {
         o.push_back(v);
         ++o[0];
     }
-    for (const auto& [link, terms] : terms_to_send_) {
-        std::vector<uint64_t>& o = out_[owner_of_receiver_[link]];
-        o.push_back(uint64_t{links_.global(link)} << 3 | Field::sender_terms);
-        o.push_back(terms);
+    for (const Terms& t : terms_to_send_) {
+        std::vector<uint64_t>& o = out_[owner_of_receiver_[t.link]];
+        o.push_back(uint64_t{links_.global(t.link)} << 3 | (t.word ? Field::sender_terms_high : Field::sender_terms));
+        o.push_back(t.terms);
         ++o[0];
     }
     terms_to_send_.clear();
@@ -99,13 +100,16 @@ void BoundaryExchange::send_and_receive(std::vector<uint64_t>& rows) {
                 case Field::ready: buses_.ready.write(link, in[w + 1] != 0); break;
                 case Field::vc: buses_.vc->write(link, static_cast<uint8_t>(in[w + 1])); break;
                 case Field::credit: buses_.credit->write(link, in[w + 1]); break;
-                case Field::sender_terms: received_terms_.emplace_back(link, in[w + 1]); break;
+                case Field::sender_terms: received_terms_.push_back({link, 0, in[w + 1]}); break;
+                case Field::sender_terms_high: received_terms_.push_back({link, 1, in[w + 1]}); break;
             }
         }
     }
 }
 
-void BoundaryExchange::send_sender_terms(size_t local_link, uint64_t terms) { terms_to_send_.emplace_back(local_link, terms); }
+void BoundaryExchange::send_sender_terms(size_t local_link, unsigned word, uint64_t terms) {
+    terms_to_send_.push_back({local_link, word, terms});
+}
 
 std::string bytes_of(const std::vector<uint64_t>& words) {
     return std::string(reinterpret_cast<const char*>(words.data()), words.size() * sizeof(uint64_t));

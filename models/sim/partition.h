@@ -111,12 +111,13 @@ public:
     // (`buses` numbered as `links` numbers them.)
     BoundaryExchange(const Partition& partition, const Topology& topology, const RankLinks& links, LinkBuses& buses,
                      PartitionComm& comm);
-    // The sender's side of an input-buffered link's credit balance (CreditAudit), for the receiver's rank.
-    void send_sender_terms(size_t local_link, uint64_t terms);
-    // ... and what came of the other ranks' senders, after each edge: (this rank's link, terms).
+    // The sender's side of an input-buffered link's credit balance (CreditAudit; word 0 or 1: VCs 0-7
+    // or 8-15), for the receiver's rank.
+    void send_sender_terms(size_t local_link, unsigned word, uint64_t terms);
+    // ... and what came of the other ranks' senders, after each edge: (this rank's link, word, terms).
     template <class Take>
     void take_sender_terms(Take&& take) {
-        for (const auto& [link, terms] : received_terms_) take(link, terms);
+        for (const Terms& t : received_terms_) take(t.link, t.word, t.terms);
         received_terms_.clear();
     }
     // A delivery at this rank's node `at` of a packet that a node of rank `to` created (3 words).
@@ -144,7 +145,7 @@ private:
     unsigned rank_;
     // (valid, flit and vc from the sender; ready and credit from the receiver; sender_terms: the
     // input-buffered sender's side of a link's credit balance, for the receiver's audit.)
-    enum Field : uint8_t { valid, flit, ready, vc, credit, sender_terms };
+    enum Field : uint8_t { valid, flit, ready, vc, credit, sender_terms, sender_terms_high };
     struct Driven {
         uint64_t global;  // the network's number for the link
         uint32_t link;    // this rank's
@@ -158,7 +159,12 @@ private:
     std::vector<uint64_t> sent_;  // each driven value as last sent
     size_t boundary_links_ = 0;
     std::vector<std::vector<uint64_t>> out_, in_, deliveries_;
-    std::vector<std::pair<size_t, uint64_t>> terms_to_send_, received_terms_;
+    struct Terms {
+        size_t link;
+        unsigned word;
+        uint64_t terms;
+    };
+    std::vector<Terms> terms_to_send_, received_terms_;
     std::vector<unsigned> owner_of_receiver_;  // per link this rank drives to another rank's node: that rank
 };
 

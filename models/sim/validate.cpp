@@ -165,8 +165,8 @@ std::optional<std::string> validate_dynamic(const RunConfig& c, const TaskInfo& 
 }
 
 // What a partitioned network runs (partition.h): the cycle level's SystemC routers (the ideal and the
-// input-buffered, up to 8 VCs: a link's credit terms travel as a byte a VC in a word), every task, the
-// trace, the waves, --stats and --power; the rest not yet, each refused by name.
+// input-buffered), every task, the trace, the waves, --stats and --power; the rest not yet, each
+// refused by name.
 std::optional<std::string> validate_partition(const RunConfig& c) {
     if (!c.partitioned) return std::nullopt;
     const auto refuse = [](const std::string& what) {
@@ -174,7 +174,6 @@ std::optional<std::string> validate_partition(const RunConfig& c) {
                what + " yet: accepted the run without --partition, or without " + what;
     };
     if (c.level != Level::cycle) return refuse("--level tlm");
-    if (c.buffering == Buffering::input && c.ib.vcs > 8) return refuse("--vcs " + std::to_string(c.ib.vcs) + " (above 8)");
     if (c.uses_rtl()) return refuse("the Verilog router (--router rtl, --rtl-nodes)");
     return std::nullopt;
 }

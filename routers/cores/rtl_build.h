@@ -31,6 +31,10 @@ constexpr unsigned kRtlIbLinkDelay = CUBECAST_RTL_IB_LD_MAX;
 constexpr unsigned kRtlIbEjectionDelay = CUBECAST_RTL_IB_ED_MAX;
 constexpr unsigned kRtlIbAllocIters = CUBECAST_RTL_IB_ITERS;
 constexpr unsigned kRtlIbFlitBits = CUBECAST_RTL_IB_FLIT_W;
+// The bits of a VC number on its pins, and of a link's credit word (cc_ib_router.v's VW and CWORD: a
+// field per VC, 8 bits up to 8 VCs built, 4 bits from 9 to 16 in a 64-bit word, as the SystemC link's).
+constexpr unsigned kRtlIbVcBits = kRtlIbVcs > 8 ? 4 : kRtlIbVcs > 4 ? 3 : kRtlIbVcs > 2 ? 2 : 1;
+constexpr unsigned kRtlIbCreditWordBits = kRtlIbVcs <= 8 ? kRtlIbVcs * 8 : 64;
 constexpr unsigned kRtlIbInjectionDelay = 255;  // (an 8-bit strap)
 constexpr unsigned kRtlIbLinkPeriod = 15;       // (a 4-bit strap)
 // Both Verilog routers decode the header of networks of up to 2^16 nodes (16-bit ids; packet.h).

@@ -13,7 +13,8 @@ namespace cubecast {
 using namespace sc_core;
 
 namespace {
-constexpr unsigned kPorts = CUBECAST_RTL_IB_PORTS, kVcs = CUBECAST_RTL_IB_VCS, kVcBits = kVcs > 2 ? (kVcs > 4 ? 3 : 2) : 1;
+constexpr unsigned kPorts = CUBECAST_RTL_IB_PORTS, kVcs = CUBECAST_RTL_IB_VCS, kVcBits = kRtlIbVcBits,
+                   kCreditBits = kRtlIbCreditWordBits;
 
 unsigned field(const sc_dt::sc_bv_base& v, unsigned lo, unsigned bits) {
     return static_cast<unsigned>(v.range(lo + bits - 1, lo).to_uint());
@@ -26,6 +27,23 @@ bool bit_of(const Bits& bits, unsigned i) {
         return (bits >> i) & 1u;
     else
         return bits[i].to_bool();
+}
+
+// The `width` bits at `lo` of a pin (an integer up to 64 bits, an sc_bv beyond), and setting them
+// in a pin that holds zeros there.
+template <class Bits>
+uint64_t word_of(const Bits& bits, unsigned lo, unsigned width) {
+    if constexpr (std::is_integral_v<Bits>)
+        return (static_cast<uint64_t>(bits) >> lo) & (width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1);
+    else
+        return bits.range(lo + width - 1, lo).to_uint64();
+}
+template <class Bits>
+void set_word(Bits& bits, unsigned lo, unsigned width, uint64_t word) {
+    if constexpr (std::is_integral_v<Bits>)
+        bits = static_cast<Bits>(bits | (width >= 64 ? word : (word & ((uint64_t{1} << width) - 1))) << lo);
+    else
+        bits.range(lo + width - 1, lo) = static_cast<sc_dt::uint64>(word);
 }
 
 // Flit i of a pin that carries flits of the build's width side by side, and setting it.
@@ -217,14 +235,15 @@ void RtlIbRouter::after_rise() {
 
 // The flits on the model's inputs were taken at the edge (links always accept: credits).
 void RtlIbRouter::take_inputs() {
-    const uint32_t valid = v_in_valid_.read(), vcs = v_in_vc_.read();
+    const uint32_t valid = v_in_valid_.read();
     if (!valid) return;
+    const uint64_t vcs = word_of(v_in_vc_.read(), 0, kPorts * kVcBits);
     const auto& flits = v_in_flit_.read();
     for (unsigned p = 0; p < ports_; ++p) {
         if (!((valid >> p) & 1u)) continue;
         ++counters_.progress;
         if (touched_) touched_->push_back(in_[p].index);
-        const unsigned vc = (vcs >> (kVcBits * p)) & ((1u << kVcBits) - 1);
+        const unsigned vc = static_cast<unsigned>(vcs >> (kVcBits * p)) & ((1u << kVcBits) - 1);
         if (follow(arriving_[size_t{p} * config_.ib.vcs + vc],
                    flit_of(flits, p))) {  // the tail is in: the sender's copy is this router's now
             ++counters_.transmissions_sent;
@@ -235,7 +254,8 @@ void RtlIbRouter::take_inputs() {
 }
 
 void RtlIbRouter::drive_links() {
-    const uint32_t valid = v_out_valid_.read(), vcs = v_out_vc_.read();
+    const uint32_t valid = v_out_valid_.read();
+    const uint64_t vcs = word_of(v_out_vc_.read(), 0, kPorts * kVcBits);
     const auto& flits = v_out_flit_.read();
     const auto& credits = v_in_credit_.read();
     for (unsigned p = 0; p < ports_; ++p) {
@@ -247,21 +267,22 @@ void RtlIbRouter::drive_links() {
             out.flit.write(out_[p].index, flit_of(flits, p));
             out.vc->write(out_[p].index, static_cast<uint8_t>((vcs >> (kVcBits * p)) & ((1u << kVcBits) - 1)));
         }
-        in_[p].buses->credit->write(in_[p].index, credits.range(kVcs * 8 * p + kVcs * 8 - 1, kVcs * 8 * p).to_uint64());
+        in_[p].buses->credit->write(in_[p].index, word_of(credits, kCreditBits * p, kCreditBits));
     }
 }
 
 void RtlIbRouter::count_outputs() {
-    const uint32_t valid = v_out_valid_.read(), vcs = v_out_vc_.read();
+    const uint32_t valid = v_out_valid_.read();
+    const uint64_t vcs = word_of(v_out_vc_.read(), 0, kPorts * kVcBits);
     const auto& flits = v_out_flit_.read();
     const auto& credits = v_in_credit_.read();
     for (unsigned p = 0; p < ports_; ++p) {
         if ((absent_mask_ >> p) & 1u) continue;
-        if (touched_ && field(credits, kVcs * 8 * p, kVcs * 8) != 0) touched_->push_back(in_[p].index);
+        if (touched_ && word_of(credits, kCreditBits * p, kCreditBits) != 0) touched_->push_back(in_[p].index);
         if (!((valid >> p) & 1u)) continue;
         ++counters_.progress;
         if (touched_) touched_->push_back(out_[p].index);
-        const unsigned vc = (vcs >> (kVcBits * p)) & ((1u << kVcBits) - 1);
+        const unsigned vc = static_cast<unsigned>(vcs >> (kVcBits * p)) & ((1u << kVcBits) - 1);
         Following& f = sending_[size_t{p} * config_.ib.vcs + vc];
         const unsigned seen = f.seen;
         if (seen == 0) {  // a head: a copy starts
@@ -324,18 +345,19 @@ void RtlIbRouter::deliver(unsigned source, uint64_t flit) {
 // Falling edge: the links (as driven after the rising edge) and the node's next packet go to the
 // model's pins for the next edge.
 void RtlIbRouter::on_negedge() {
-    uint32_t valid = 0, vcs = 0;
+    uint32_t valid = 0;
+    Pin<kPorts * kVcBits> vcs{};
     Pin<CUBECAST_RTL_IB_PORTS * kRtlIbFlitBits> flits{};
-    sc_dt::sc_bv<CUBECAST_RTL_IB_PORTS * kVcs * 8> credits;
+    Pin<kPorts * kCreditBits> credits{};
     for (unsigned p = 0; p < ports_; ++p) {
         if ((absent_mask_ >> p) & 1u) continue;
         const LinkBuses& in = *in_[p].buses;
         if (in.valid.read(in_[p].index)) {
             valid |= 1u << p;
-            vcs |= uint32_t{in.vc->read(in_[p].index)} << (kVcBits * p);
+            set_word(vcs, kVcBits * p, kVcBits, in.vc->read(in_[p].index));
             set_flit(flits, p, in.flit.read(in_[p].index));
         }
-        credits.range(kVcs * 8 * p + kVcs * 8 - 1, kVcs * 8 * p) = out_[p].buses->credit->read(out_[p].index);
+        set_word(credits, kCreditBits * p, kCreditBits, out_[p].buses->credit->read(out_[p].index));
     }
     v_in_valid_.write(valid);
     v_in_vc_.write(vcs);

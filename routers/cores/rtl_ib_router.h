@@ -128,13 +128,14 @@ private:
     sc_core::sc_signal<uint32_t> v_node_id_, v_dim_, v_radix_bits_, v_datelines_, v_packet_flits_, v_algo_, v_sbt_rot_, v_vcs_,
         v_route_classes_, v_vc_depth_, v_switching_, v_router_delay_, v_credit_delay_, v_link_delay_, v_link_period_,
         v_injection_delay_, v_ejection_delay_, v_ejection_vcs_, v_alloc_iters_, v_src_made_;
-    sc_core::sc_signal<uint32_t> v_in_valid_, v_in_vc_, v_out_valid_, v_out_vc_, v_cycle_, v_dlv_source_;
+    sc_core::sc_signal<uint32_t> v_in_valid_, v_out_valid_, v_cycle_, v_dlv_source_;
     // (A pin of up to 32 bits is a uint32_t in Verilator's SystemC model, up to 64 a uint64_t, an sc_bv beyond.)
     template <unsigned Bits>
     using Pin = std::conditional_t<(Bits <= 32), uint32_t, std::conditional_t<(Bits <= 64), uint64_t, sc_dt::sc_bv<Bits>>>;
+    sc_core::sc_signal<Pin<CUBECAST_RTL_IB_PORTS * kRtlIbVcBits>> v_in_vc_, v_out_vc_;
     sc_core::sc_signal<Pin<kRtlIbFlitBits>> v_dlv_flit_;
     sc_core::sc_signal<Pin<CUBECAST_RTL_IB_PORTS * kRtlIbFlitBits>> v_in_flit_, v_out_flit_;
-    sc_core::sc_signal<sc_dt::sc_bv<CUBECAST_RTL_IB_PORTS * CUBECAST_RTL_IB_VCS * 8>> v_in_credit_, v_out_credit_;
+    sc_core::sc_signal<Pin<CUBECAST_RTL_IB_PORTS * kRtlIbCreditWordBits>> v_in_credit_, v_out_credit_;
     sc_core::sc_signal<Pin<CUBECAST_RTL_PF_MAX * kRtlIbFlitBits>> v_src_flits_;
     sc_core::sc_signal<sc_dt::sc_bv<(CUBECAST_RTL_IB_PORTS + 1) * 16>> v_occupancy_;
     sc_core::sc_signal<sc_dt::sc_bv<(CUBECAST_RTL_IB_PORTS + 1) * CUBECAST_RTL_IB_VCS * 8>> v_vc_flits_, v_vc_peaks_;

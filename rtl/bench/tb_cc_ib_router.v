@@ -9,11 +9,15 @@
 //   2. a packet from origin 1 arriving on port 0, VC 1 (x = 1: forward on port 1, deliver) leaves on
 //      port 1 and reaches the node, and its buffer slots come back as credits of VC 1 on port 0.
 // With -DTB_CLASSES=2 the router has two route classes (VC 0 the first, VC 1 the second): the node's own
-// copies start in class 0, so both leave on VC 0; the forwarded packet arrived in class 1 and goes on up
-// the port order (port 0 to port 1: no turn), so it stays in class 1 and leaves on VC 1.
+// copies start in class 0, so both leave on VC 0 (with more VCs, class 0's VC 0 and VC 1); the forwarded
+// packet arrived in class 1 and goes on up the port order (port 0 to port 1: no turn), so it stays in
+// class 1 and leaves on the VC it came in on (VC 1, the first of class 1).
 // With -DTB_REPLICATION=1 the copies replicate per branch: nothing blocks either copy here, so the
 // first in key order (port 0) still sends first and every expectation above holds; with
 // -DTB_PER_BRANCH=0 the router is built serial only (one copy state a VC) and runs them serially.
+// With -DTB_VCS=V the router has V VCs (2 unless given; up to 16), and the forwarded packet arrives on
+// VC V/2 (with two classes, the first VC of the second class). From 9 VCs the credit word's fields are 4
+// bits (the SystemC link's), so its credits are read from field V/2 of that width.
 `timescale 1ns/1ps
 module tb_cc_ib_router;
 `ifndef TB_FLIT_W
@@ -28,14 +32,21 @@ module tb_cc_ib_router;
 `ifndef TB_PER_BRANCH
 `define TB_PER_BRANCH 1
 `endif
-    localparam integer P = 2, V = 2, FW = `TB_FLIT_W, HF = FW >= 64 ? 1 : 2, PF = HF + 1;
-    localparam [3:0] CLASSES = `TB_CLASSES;
+`ifndef TB_VCS
+`define TB_VCS 2
+`endif
+    localparam integer P = 2, V = `TB_VCS, FW = `TB_FLIT_W, HF = FW >= 64 ? 1 : 2, PF = HF + 1;
+    localparam integer VW = V > 1 ? $clog2(V) : 1, CB = V > 8 ? 4 : 8, CWORD = V <= 8 ? V * 8 : 64;
+    // The forwarded packet's VC: V/2, or with classes the first VC of class 1 (VC v is in class v * classes / V).
+    localparam integer ARRIVE = `TB_CLASSES > 1 ? (V + `TB_CLASSES - 1) / `TB_CLASSES : V / 2;
+    localparam [4:0] CLASSES = `TB_CLASSES, VCS_STRAP = V;
     reg clk = 0, rst = 1, load = 0;
     reg  [P-1:0]    in_valid = 0;
-    reg  [P-1:0]    in_vc = 0;
+    reg  [P*VW-1:0] in_vc = 0;
     reg  [P*FW-1:0] in_flit = 0;
-    wire [P*V*8-1:0] in_credit;
-    wire [P-1:0]    out_valid, out_vc;
+    wire [P*CWORD-1:0] in_credit;
+    wire [P-1:0]    out_valid;
+    wire [P*VW-1:0] out_vc;
     wire [P*FW-1:0] out_flit;
     reg             src_valid = 0;
     reg  [PF*FW-1:0] src_flits = 0;
@@ -47,16 +58,17 @@ module tb_cc_ib_router;
 
     cc_ib_router #(.PORTS(P), .VCS(V), .DEPTH(4), .PF_MAX(PF), .FLIT_W(FW), .CD_MAX(2), .ITERS(2), .PER_BRANCH(`TB_PER_BRANCH)) dut (
         .clk(clk), .rst(rst), .load(load), .node_id(16'd0), .dim(5'd2), .packet_flits(PF[6:0]), .algo(2'd0),
-        .sbt_rot(4'd0), .radix_bits(3'd0), .torus(1'b0), .datelines(2'd0), .vcs(4'd2), .route_classes(CLASSES), .tst_no_turn(1'b0), .vc_depth(8'd4), .switching(2'd2), .router_delay(8'd0), .credit_delay(4'd0),
-        .link_delay(4'd0), .link_period(4'd1), .injection_delay(8'd0), .ejection_delay(4'd0), .ejection_vcs(4'd0), .alloc_iters(4'd1),
+        .sbt_rot(4'd0), .radix_bits(3'd0), .torus(1'b0), .datelines(2'd0), .vcs(VCS_STRAP), .route_classes(CLASSES), .tst_no_turn(1'b0), .vc_depth(8'd4), .switching(2'd2), .router_delay(8'd0), .credit_delay(4'd0),
+        .link_delay(4'd0), .link_period(4'd1), .injection_delay(8'd0), .ejection_delay(4'd0), .ejection_vcs(5'd0), .alloc_iters(4'd1),
         .replication(`TB_REPLICATION != 0), .tst_freeze_pointers(1'b0), .tst_free_early(1'b0), .in_valid(in_valid), .in_vc(in_vc), .in_flit(in_flit), .in_credit(in_credit),
-        .out_valid(out_valid), .out_vc(out_vc), .out_flit(out_flit), .out_credit({P*V*8{1'b0}}),
+        .out_valid(out_valid), .out_vc(out_vc), .out_flit(out_flit), .out_credit({P*CWORD{1'b0}}),
         .src_valid(src_valid), .src_flits(src_flits), .src_made(32'd0), .src_taken(src_taken), .dlv_valid(dlv_valid),
         .dlv_flit(dlv_flit), .dlv_source(dlv_source), .cycle(cycle), .dbg_occupancy(occupancy),
         .dbg_vc_flits(), .dbg_vc_peaks(), .dbg_credits(), .dbg_ni_push(), .dbg_vc_state(), .dbg_owned(), .dbg_waiting());
 
     always #5 clk = !clk;
     integer errors = 0, deliveries = 0, credits_back = 0, forwarded = 0;
+    localparam [CWORD-1:0] FIELD = (1 << CB) - 1;  // a credit field's mask
     // header: origin [15:0], dest [31:16], broadcast [32]
     localparam [63:0] OWN = 64'h0000_0001_0000_0000, OWN_PAYLOAD = 64'hABCD;
     localparam [63:0] FROM1 = 64'h0000_0001_0000_0001, FROM1_PAYLOAD = 64'h1234;
@@ -73,17 +85,20 @@ module tb_cc_ib_router;
     always @(negedge clk) if (counting) begin
         if (dlv_valid) deliveries = deliveries + 1;
         if (out_valid[1]) forwarded = forwarded + 1;
-        if (out_valid[1] && CLASSES > 1 && out_vc[1] != 1'b1) begin
-            $display("FAIL: the forwarded packet left its route class (VC %0d)", out_vc[1]); errors = errors + 1;
+        if (out_valid[1] && CLASSES > 1 && out_vc[VW +: VW] != ARRIVE) begin
+            $display("FAIL: the forwarded packet left its route class (VC %0d)", out_vc[VW +: VW]); errors = errors + 1;
         end
         if (out_valid[0]) begin $display("FAIL: a flit back on port 0"); errors = errors + 1; end
-        if (in_credit[7:0] != 0) begin $display("FAIL: a credit for VC 0"); errors = errors + 1; end
-        credits_back = credits_back + in_credit[15:8];
+        // Port 0's credit word: one credit a freed flit in the arriving VC's field, nothing elsewhere.
+        if ((in_credit[0 +: CWORD] & ~(FIELD << (ARRIVE * CB))) != 0) begin
+            $display("FAIL: a credit outside VC %0d's field: %h", ARRIVE, in_credit[0 +: CWORD]); errors = errors + 1;
+        end
+        credits_back = credits_back + ((in_credit[0 +: CWORD] >> (ARRIVE * CB)) & FIELD);
     end
     task expect_link(input integer port, input integer vc, input [FW-1:0] flit);
-        if (!out_valid[port] || out_vc[port] != vc[0] || out_flit[port*FW +: FW] != flit) begin
-            $display("FAIL cycle %0d: port %0d expected vc %0d flit %h, got valid %b vc %b flit %h",
-                     cycle, port, vc, flit, out_valid[port], out_vc[port], out_flit[port*FW +: FW]);
+        if (!out_valid[port] || out_vc[port*VW +: VW] != vc[VW-1:0] || out_flit[port*FW +: FW] != flit) begin
+            $display("FAIL cycle %0d: port %0d expected vc %0d flit %h, got valid %b vc %0d flit %h",
+                     cycle, port, vc, flit, out_valid[port], out_vc[port*VW +: VW], out_flit[port*FW +: FW]);
             errors = errors + 1;
         end
     endtask
@@ -100,12 +115,12 @@ module tb_cc_ib_router;
             @(negedge clk);
         end
         for (i = 0; i < 2 * PF; i = i + 1) begin
-            expect_link(i / PF, CLASSES > 1 ? 0 : i / PF, flit_of(OWN, OWN_PAYLOAD, i % PF));
+            expect_link(i / PF, CLASSES > 1 && (V + CLASSES - 1) / CLASSES < 2 ? 0 : i / PF, flit_of(OWN, OWN_PAYLOAD, i % PF));
             @(negedge clk);
         end
         if (out_valid != 0) begin $display("FAIL: a link still busy after the broadcast"); errors = errors + 1; end
         counting = 1;
-        in_valid = 2'b01; in_vc = 2'b01;
+        in_valid = 2'b01; in_vc = {P*VW{1'b0}}; in_vc[0 +: VW] = ARRIVE[VW-1:0];
         for (i = 0; i < PF; i = i + 1) begin
             in_flit = {P*FW{1'b0}};
             in_flit[0 +: FW] = flit_of(FROM1, FROM1_PAYLOAD, i);

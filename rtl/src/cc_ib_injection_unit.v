@@ -13,7 +13,7 @@ module cc_ib_injection_unit #(
     input  wire                     rst,
     input  wire                     run,
     input  wire [6:0]               packet_flits,
-    input  wire [3:0]               vcs,
+    input  wire [4:0]               vcs,
     input  wire [7:0]               vc_depth,
     input  wire                     src_valid,   // the node has a packet to send
     input  wire [PF_MAX*FLIT_W-1:0] src_flits,
@@ -37,8 +37,8 @@ module cc_ib_injection_unit #(
         first = {VW{1'b0}};
         for (k = VCS - 1; k >= 0; k = k - 1) begin  // the lowest k wins
             w = {{(32-VW){1'b0}}, pointer} + k;
-            if (w >= {28'd0, vcs}) w = w - {28'd0, vcs};
-            if (k < {28'd0, vcs} && {{(31-AW){1'b0}}, counts[w*(AW+1) +: AW+1]} < {24'd0, vc_depth}) begin
+            if (w >= {27'd0, vcs}) w = w - {27'd0, vcs};
+            if (k < {27'd0, vcs} && {{(31-AW){1'b0}}, counts[w*(AW+1) +: AW+1]} < {24'd0, vc_depth}) begin
                 found = 1'b1;
                 first = w[VW-1:0];
             end
@@ -64,7 +64,7 @@ module cc_ib_injection_unit #(
             packet <= {PF_MAX*FLIT_W{1'b0}};
         end else if (take) begin
             vc <= first;
-            pointer <= {{(32-VW){1'b0}}, first} + 32'd1 == {28'd0, vcs} ? {VW{1'b0}} : first + 1'b1;
+            pointer <= {{(32-VW){1'b0}}, first} + 32'd1 == {27'd0, vcs} ? {VW{1'b0}} : first + 1'b1;
             packet <= src_flits;
             length <= src_length;
             index <= push ? 7'd1 : 7'd0;

@@ -41,14 +41,14 @@ module cc_ib_input_unit #(
     input  wire [2:0]               radix_bits,
     input  wire                     torus,
     input  wire [1:0]               datelines,
-    input  wire [3:0]               vcs,
-    input  wire [3:0]               route_classes, // a collective's route classes (0 or 1: one class)
-    input  wire [VCS*3-1:0]         vc_class,      // each VC's route class (the router's table)
+    input  wire [4:0]               vcs,
+    input  wire [4:0]               route_classes, // a collective's route classes (0 or 1: one class)
+    input  wire [VCS*4-1:0]         vc_class,      // each VC's route class (the router's table)
     input  wire                     tst_no_turn,   // test hook: a copy never goes up a class (a planted bug)
     input  wire                     tst_free_early,// test hook: per-branch, any copy frees the flit it sends (a planted bug)
     input  wire [1:0]               switching,
     input  wire [7:0]               router_delay,
-    input  wire [3:0]               ejection_vcs,  // the local port's VCs a packet to the node is allocated (0: none)
+    input  wire [4:0]               ejection_vcs,  // the local port's VCs a packet to the node is allocated (0: none)
     input  wire                     per_branch,    // replication: 0 serial, 1 per-branch (with PER_BRANCH built)
     // the link (or the network interface)
     input  wire                     push,
@@ -99,7 +99,7 @@ module cc_ib_input_unit #(
     endfunction
     localparam integer COPIES = PER_BRANCH != 0 ? PORTS + 1 : 1;  // slots of copy state per VC
     wire per_branch_on = PER_BRANCH != 0 && per_branch;
-    wire local_vcs = ejection_vcs != 4'd0;
+    wire local_vcs = ejection_vcs != 5'd0;
     // The first copy in key order (not-before cycle, priority, the logic's order) among `mask`, the
     // local copy (bit PORTS) last: {found, its index}.
     function [OW:0] first_in_order(input [PORTS:0] mask, input [PORTS*32-1:0] nbs, input [PORTS*32-1:0] pris,
@@ -216,9 +216,9 @@ module cc_ib_input_unit #(
             wire [PORTS:0] ahead;              // it has sent a flit not yet freed (per-branch)
             wire [OW:0] va_pick;
             wire [31:0] along = radix_bits != 3'd0 ? PORT ^ 1 : PORT;  // (a mesh's link arrives on the opposite port)
-            wire by_class = INJECTION == 0 && route_classes > 4'd1;
-            wire classes = torus && datelines != 2'd0 && vcs >= 4'd2;
-            wire [3:0] half = vcs >> 1;
+            wire by_class = INJECTION == 0 && route_classes > 5'd1;
+            wire classes = torus && datelines != 2'd0 && vcs >= 5'd2;
+            wire [4:0] half = vcs >> 1;
             wire [15:0] digit_mask = (16'd1 << radix_bits) - 16'd1;
             genvar k, w;
             for (k = 0; k <= PORTS; k = k + 1) begin : g_copy
@@ -252,14 +252,14 @@ module cc_ib_input_unit #(
                     // dateline classes: on the array and the torus the Verilog router runs dimension-order
                     // traffic only, which takes one class, and the lockstep bench draws classes on the cube
                     // only.)
-                    wire [3:0] up = {1'b0, vc_class[c*3 +: 3]} + {3'd0, !tst_no_turn && (k < along || k == PORT)};
-                    wire [3:0] out_class = !by_class ? 4'd0 : up >= route_classes ? route_classes - 4'd1 : up;
+                    wire [4:0] up = {1'b0, vc_class[c*4 +: 4]} + {4'd0, !tst_no_turn && (k < along || k == PORT)};
+                    wire [4:0] out_class = !by_class ? 5'd0 : up >= route_classes ? route_classes - 5'd1 : up;
                     // VC allocation: an output VC free, and under store-forward or cut-through with room
                     // for the packet.
                     for (w = 0; w < VCS; w = w + 1) begin : g_cand
                         wire upper = w >= half;
                         wire in_class = !classes || (continuing && c >= half ? upper : upper_class == upper);
-                        wire in_route_class = route_classes <= 4'd1 || {1'b0, vc_class[w*3 +: 3]} == out_class;
+                        wire in_route_class = route_classes <= 5'd1 || {1'b0, vc_class[w*4 +: 4]} == out_class;
                         assign cand[k*VCS + w] = w < vcs && in_class && in_route_class && !owned[k*VCS + w] &&
                             (switching == WORMHOLE || credits[(k*VCS + w)*9 +: 9] >= {2'd0, len_now});
                     end

@@ -7,14 +7,15 @@
 // the node reaches it `ejection_delay` cycles after it left the switch.
 //   input units (one per link, one for the injection port: VCs, their control logics)
 //   -> VC allocator -> switch allocator -> crossbar -> output units (credits, VC owners, link)
-// Links: per port valid, VC and flit in each direction, and a credit word back (8 bits per VC), as the
-// SystemC network's LinkBuses. The network interface takes the node's next packet (src_*) into an
-// injection VC; deliveries leave flit by flit on dlv_*. Phases as cc_router.v: rst clears; during
+// Links: per port valid, VC and flit in each direction, and a credit word back, as the SystemC
+// network's LinkBuses: a field per VC, 8 bits while `vcs` is at most 8 and 4 bits for 9 to 16 (the word
+// VCS bytes wide, or 64 bits when more than 8 VCs are built: CWORD). The network interface takes the
+// node's next packet (src_*) into an injection VC; deliveries leave flit by flit on dlv_*. Phases as cc_router.v: rst clears; during
 // load nothing moves; then `cycle` counts edges from 0.
 `include "cc_defs.vh"
 module cc_ib_router #(
     parameter integer PORTS = 8,     // network ports built; `dim` (<= PORTS) of them are used
-    parameter integer VCS = 4,       // virtual channels built per port; `vcs` (<= VCS) are used
+    parameter integer VCS = 4,       // virtual channels built per port, 1..16; `vcs` (<= VCS) are used
     parameter integer DEPTH = 16,    // flits a VC buffers (a power of two); `vc_depth` (<= DEPTH) are used
     parameter integer PF_MAX = 4,    // largest packet, in flits
     parameter integer FLIT_W = 64,   // link width: >= 64 (the header is a flit's low 64 bits) or 32 (two flits, low half first)
@@ -36,8 +37,8 @@ module cc_ib_router #(
     input  wire [2:0]                 radix_bits,    // 0: a hypercube (`dim` its dimension); k: an array of radix 2^k, `dim` its ports
     input  wire                       torus,         // (radix_bits > 0) a torus: its rings close
     input  wire [1:0]                 datelines,     // on the torus: 0 off, 1 wrap, 2 partition (the VC classes)
-    input  wire [3:0]                 vcs,
-    input  wire [3:0]                 route_classes, // a collective's route classes, 1..vcs (0: one); not with datelines
+    input  wire [4:0]                 vcs,
+    input  wire [4:0]                 route_classes, // a collective's route classes, 1..vcs (0: one); not with datelines
     input  wire [7:0]                 vc_depth,
     input  wire [1:0]                 switching,     // 0 store-forward, 1 cut-through, 2 wormhole
     input  wire [7:0]                 router_delay,
@@ -46,7 +47,7 @@ module cc_ib_router #(
     input  wire [3:0]                 link_period,   // 1..
     input  wire [7:0]                 injection_delay,
     input  wire [3:0]                 ejection_delay,
-    input  wire [3:0]                 ejection_vcs,  // the local port's VCs, allocated per packet (0: none, as no VC is needed)
+    input  wire [4:0]                 ejection_vcs,  // the local port's VCs, allocated per packet (0: none, as no VC is needed)
     input  wire [3:0]                 alloc_iters,   // 1..ITERS
     input  wire                       replication,   // 0 serial, 1 per-branch (PER_BRANCH built): how a packet's copies leave
     input  wire                       tst_freeze_pointers,  // test hook: a planted bug (the switch allocator's input pointers stick)
@@ -56,11 +57,11 @@ module cc_ib_router #(
     input  wire [PORTS-1:0]           in_valid,
     input  wire [PORTS*VW-1:0]        in_vc,
     input  wire [PORTS*FLIT_W-1:0]    in_flit,
-    output reg  [PORTS*VCS*8-1:0]     in_credit,
+    output reg  [PORTS*CWORD-1:0]     in_credit,
     output wire [PORTS-1:0]           out_valid,
     output wire [PORTS*VW-1:0]        out_vc,
     output wire [PORTS*FLIT_W-1:0]    out_flit,
-    input  wire [PORTS*VCS*8-1:0]     out_credit,
+    input  wire [PORTS*CWORD-1:0]     out_credit,
     // the network interface
     input  wire                       src_valid,
     input  wire [PF_MAX*FLIT_W-1:0]   src_flits,
@@ -86,6 +87,7 @@ module cc_ib_router #(
                                                      // not-before cycle, credits on their way back)
 );
     localparam integer VW = VCS > 1 ? $clog2(VCS) : 1;
+    localparam integer CWORD = VCS <= 8 ? VCS * 8 : 64;  // a link's credit word
     localparam integer PW = PORTS > 1 ? $clog2(PORTS) : 1;
     localparam integer OW = $clog2(PORTS + 1);
     localparam integer AW = $clog2(DEPTH);
@@ -191,15 +193,15 @@ module cc_ib_router #(
 
     // Each VC's route class (routers/logic/vc_classes.h, class_of_vc): VC v of `vcs` is in class
     // v * route_classes / vcs, so the classes split the VCs in runs as even as they go.
-    wire [VCS*3-1:0] vc_class;
+    wire [VCS*4-1:0] vc_class;
     generate
         for (w = 0; w < VCS; w = w + 1) begin : g_vc_class
-            localparam [7:0] V = w;
-            wire [7:0] scaled = V * {4'd0, route_classes};
+            localparam [8:0] V = w;
+            wire [8:0] scaled = V * {4'd0, route_classes};
             /* verilator lint_off UNUSEDSIGNAL */
-            wire [7:0] quotient = vcs == 4'd0 ? 8'd0 : scaled / {4'd0, vcs};  // (below route_classes <= 8)
+            wire [8:0] quotient = vcs == 5'd0 ? 9'd0 : scaled / {4'd0, vcs};  // (below route_classes <= 16)
             /* verilator lint_on UNUSEDSIGNAL */
-            assign vc_class[w*3 +: 3] = quotient[2:0];
+            assign vc_class[w*4 +: 4] = quotient[3:0];
         end
     endgenerate
 
@@ -290,19 +292,26 @@ module cc_ib_router #(
                     if (va_grant[i] && {{(32-OW){1'b0}}, va_out[i*OW +: OW]} == p)
                         take = take | ({{(VCS-1){1'b0}}, 1'b1} << va_vc[i*VW +: VW]);
             end
-            cc_ib_output_unit #(.VCS(VCS), .VW(VW), .FLIT_W(FLIT_W), .CD_MAX(CD_MAX)) u_out (
-                .clk(clk), .rst(rst), .run(run), .vc_depth(vc_depth), .credit_delay(credit_delay),
-                .credit_in(out_credit[p*VCS*8 +: VCS*8]), .credits_now(credits[p*VCS*9 +: VCS*9]),
+            cc_ib_output_unit #(.VCS(VCS), .VW(VW), .FLIT_W(FLIT_W), .CD_MAX(CD_MAX), .CWORD(CWORD)) u_out (
+                .clk(clk), .rst(rst), .run(run), .vcs(vcs), .vc_depth(vc_depth), .credit_delay(credit_delay),
+                .credit_in(out_credit[p*CWORD +: CWORD]), .credits_now(credits[p*VCS*9 +: VCS*9]),
                 .owned(owned[p*VCS +: VCS]), .credits_held(dbg_credits[p*VCS*9 +: VCS*9]),
                 .credits_coming(credits_coming[p]), .take(take), .send(send[p]), .send_vc(send_vc[p*VW +: VW]),
                 .send_flit(send_flit[p*FLIT_W +: FLIT_W]), .send_tail(send_tail[p]), .out_valid(out_valid[p]), .out_vc(out_vc[p*VW +: VW]),
                 .out_flit(out_flit[p*FLIT_W +: FLIT_W]));
-            // Credits upstream: one for each flit freed at this edge.
-            for (w = 0; w < VCS; w = w + 1) begin : g_credit
-                always @(posedge clk)
-                    if (rst) in_credit[(p*VCS + w)*8 +: 8] <= 8'd0;
-                    else if (run) in_credit[(p*VCS + w)*8 +: 8] <= {7'd0, freed[p*VCS + w]};
+            // Credits upstream: one for each flit freed at this edge, in VC w's field (8 bits, or 4
+            // with more than 8 VCs).
+            reg [CWORD-1:0] credit_word;
+            integer v;
+            always @* begin
+                credit_word = {CWORD{1'b0}};
+                for (v = 0; v < VCS; v = v + 1)
+                    if (vcs > 5'd8) credit_word[v*4] = freed[p*VCS + v];
+                    else if (v < 8) credit_word[v*8] = freed[p*VCS + v];
             end
+            always @(posedge clk)
+                if (rst) in_credit[p*CWORD +: CWORD] <= {CWORD{1'b0}};
+                else if (run) in_credit[p*CWORD +: CWORD] <= credit_word;
         end
     endgenerate
 
@@ -321,7 +330,7 @@ module cc_ib_router #(
         if (rst) local_owned <= {VCS{1'b0}};
         else if (run)
             local_owned <= (local_owned | local_take) &
-                           ~(local_send && local_tail && ejection_vcs != 4'd0 ? {{(VCS-1){1'b0}}, 1'b1} << local_vc : {VCS{1'b0}});
+                           ~(local_send && local_tail && ejection_vcs != 5'd0 ? {{(VCS-1){1'b0}}, 1'b1} << local_vc : {VCS{1'b0}});
 
     // The ejection channel: a flit reaches the node ejection_delay edges after it left the switch.
     reg              eject_valid [0:ED_MAX-1];

@@ -19,7 +19,7 @@ module cc_ib_switch_allocator #(
     input  wire                          run,
     input  wire                          tst_freeze,  // test hook: the input pointers stick (a planted bug)
     input  wire [4:0]                    dim,
-    input  wire [3:0]                    vcs,
+    input  wire [4:0]                    vcs,
     input  wire [3:0]                    iters,       // 1..ITERS
     input  wire [(PORTS+1)*VCS-1:0]      req,
     input  wire [(PORTS+1)*VCS*OW-1:0]   out,
@@ -35,6 +35,10 @@ module cc_ib_switch_allocator #(
     wire [VCS*IW-1:0] vc_index;
     wire [NIN*IW-1:0] in_index;
     wire [IW-1:0]     inputs = dim[IW-1:0] + 1'b1;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [31:0]       vcs_wide = {27'd0, vcs};
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [IW-1:0]     vcs_n = vcs_wide[IW-1:0];  // (IW >= 5: vcs up to 16)
 
     genvar p, v, k;
     generate
@@ -74,7 +78,7 @@ module cc_ib_switch_allocator #(
                 end
                 cc_ib_arbiter #(.N(VCS), .IW(IW)) u_arb (
                     .req(open), .pri(pri[p*VCS*32 +: VCS*32]), .index(vc_index), .pointer(in_pointer[p]),
-                    .n({{(IW-4){1'b0}}, vcs}), .valid(picked[p]), .winner(pick[p*32 +: 32]));
+                    .n(vcs_n), .valid(picked[p]), .winner(pick[p*32 +: 32]));
                 wire [31:0] r = p * VCS + pick[p*32 +: 32];
                 assign pick_out[p*OW +: OW] = out[r*OW +: OW];
                 assign pick_pri[p*32 +: 32] = pri[r*32 +: 32];
@@ -120,7 +124,7 @@ module cc_ib_switch_allocator #(
         end else if (run) begin
             for (r = 0; r < NIN; r = r + 1)
                 if (grant[r]) begin
-                    if (!tst_freeze) in_pointer[r] <= {{(IW-VW){1'b0}}, granted_vc[r*VW +: VW]} + 1'b1 == {{(IW-4){1'b0}}, vcs} ?
+                    if (!tst_freeze) in_pointer[r] <= {{(IW-VW){1'b0}}, granted_vc[r*VW +: VW]} + 1'b1 == vcs_n ?
                                      {IW{1'b0}} : {{(IW-VW){1'b0}}, granted_vc[r*VW +: VW]} + 1'b1;
                     out_pointer[granted_out[r*OW +: OW]] <= in_index[r*IW +: IW] + 1'b1 == inputs ? {IW{1'b0}} : in_index[r*IW +: IW] + 1'b1;
                 end

@@ -19,7 +19,7 @@ module cc_ib_vc_allocator #(
     input  wire                          rst,
     input  wire                          run,
     input  wire [4:0]                    dim,
-    input  wire [3:0]                    vcs,
+    input  wire [4:0]                    vcs,
     input  wire [3:0]                    iters,       // 1..ITERS
     input  wire [(PORTS+1)*VCS-1:0]      req,
     input  wire [(PORTS+1)*VCS*PW-1:0]   out,
@@ -31,7 +31,7 @@ module cc_ib_vc_allocator #(
     localparam integer NV = (PORTS + 1) * VCS;
     localparam integer NO = (PORTS + 1) * VCS;
     /* verilator lint_off UNUSEDSIGNAL */
-    wire [31:0] n_wide = ({27'd0, dim} + 32'd1) * {28'd0, vcs};
+    wire [31:0] n_wide = ({27'd0, dim} + 32'd1) * {27'd0, vcs};
     /* verilator lint_on UNUSEDSIGNAL */
     wire [IW-1:0] n = n_wide[IW-1:0];
 
@@ -45,7 +45,7 @@ module cc_ib_vc_allocator #(
         index = {NV*IW{1'b0}};
         for (i = 0; i < NV; i = i + 1) begin
             port = i / VCS == PORTS ? {27'd0, dim} : i / VCS;
-            li = port * {28'd0, vcs} + i % VCS;
+            li = port * {27'd0, vcs} + i % VCS;
             index[i*IW +: IW] = li[IW-1:0];
         end
     end
@@ -80,8 +80,8 @@ module cc_ib_vc_allocator #(
                 for (c = 0; c < NV; c = c + 1)
                     for (kk = VCS - 1; kk >= 0; kk = kk - 1) begin  // the lowest kk wins: the first from the pointer on
                         w = {{(32-VW){1'b0}}, pointer[c]} + kk;
-                        if (w >= {28'd0, vcs}) w = w - {28'd0, vcs};
-                        if (active && !done[c] && kk < {28'd0, vcs} && req[c] && candidates[c*VCS + w] &&
+                        if (w >= {27'd0, vcs}) w = w - {27'd0, vcs};
+                        if (active && !done[c] && kk < {27'd0, vcs} && req[c] && candidates[c*VCS + w] &&
                             !busy[{{(32-PW){1'b0}}, out[c*PW +: PW]} * VCS + w]) begin
                             pick[c*VW +: VW] = w[VW-1:0];
                             picked[c] = 1'b1;
@@ -124,7 +124,7 @@ module cc_ib_vc_allocator #(
             always @(posedge clk)
                 if (rst) pointer[o] <= {VW{1'b0}};
                 else if (run && grant[o])
-                    pointer[o] <= {{(32-VW){1'b0}}, granted_vc[o*VW +: VW]} + 32'd1 == {28'd0, vcs} ? {VW{1'b0}} :
+                    pointer[o] <= {{(32-VW){1'b0}}, granted_vc[o*VW +: VW]} + 32'd1 == {27'd0, vcs} ? {VW{1'b0}} :
                                   granted_vc[o*VW +: VW] + 1'b1;
         end
         for (o = 0; o < NO; o = o + 1) begin : g_rr
