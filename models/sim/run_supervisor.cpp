@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <sstream>
+#include <stdexcept>
 #include <systemc>
 
 namespace cubecast {
@@ -42,13 +43,17 @@ uint64_t arrivals_end(const Task& task) {
 
 RunSupervisor::RunSupervisor(SupervisedNetwork network)
     : net_(network),
-      inside_counted_(
-          std::all_of(network.routers.begin(), network.routers.end(), [](const auto& r) { return r->counts_packets_inside(); })),
+      // (The Verilated input-buffered router does not count the packets inside it: decided from the run,
+      // so alike on every rank of a partitioned network, whose ranks end the run together.)
+      inside_counted_(!(network.config.uses_rtl() && network.config.buffering == Buffering::input)),
       // Bounded output queues (the ideal Verilog router's always are) are watched for a cycle of waits that
       // never clears: unbounded ones never refuse a packet. Input buffers are not: a stall there is the
       // stall window's to find (a wait for a credit clears when it comes), for both routers alike.
       watch_waits_(network.config.buffering != Buffering::input &&
                    (network.config.queue_depth != 0 || network.config.uses_rtl())) {
+    for (const auto& r : network.routers)
+        if (!r->counts_packets_inside() && inside_counted_)
+            throw std::logic_error("a router that does not count the packets inside it in a run that counts them");
     if (const char* every = std::getenv("CUBECAST_PROGRESS_SECONDS")) {
         char* end = nullptr;
         const double s = std::strtod(every, &end);

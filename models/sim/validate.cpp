@@ -164,17 +164,20 @@ std::optional<std::string> validate_dynamic(const RunConfig& c, const TaskInfo& 
     return std::nullopt;
 }
 
-// What a partitioned network runs (partition.h): the cycle level's SystemC routers (the ideal and the
-// input-buffered), every task, the trace, the waves, --stats and --power; the rest not yet, each
-// refused by name.
+// What a partitioned network runs (partition.h): the cycle level's routers (the ideal and the
+// input-buffered, SystemC and Verilog), every task, the trace, the waves, --stats and --power; the
+// rest not yet, each refused by name.
 std::optional<std::string> validate_partition(const RunConfig& c) {
     if (!c.partitioned) return std::nullopt;
     const auto refuse = [](const std::string& what) {
-        return "--partition runs the cycle level's SystemC routers, every task, --trace, the waves, --stats and --power, not " +
+        return "--partition runs the cycle level's routers, SystemC and Verilog, every task, --trace, the waves, --stats and "
+               "--power, not " +
                what + " yet: accepted the run without --partition, or without " + what;
     };
     if (c.level != Level::cycle) return refuse("--level tlm");
-    if (c.uses_rtl()) return refuse("the Verilog router (--router rtl, --rtl-nodes)");
+    // (each rank's Verilated routers would write their own internals' dump, FILE_rtl.vcd, over the others')
+    if (c.uses_rtl() && (!c.vcd_path.empty() || !c.fst_path.empty()))
+        return refuse("the waves with the Verilog router (--vcd or --fst with --router rtl or --rtl-nodes)");
     return std::nullopt;
 }
 

@@ -178,6 +178,9 @@ RtlIbRouter::RtlIbRouter(sc_module_name name, uint32_t id, const Topology& topol
     SC_METHOD(on_negedge);
     sensitive << clk.neg();
     dont_initialize();
+    SC_METHOD(feed_pins);
+    sensitive << negedge_settled_;
+    dont_initialize();
 }
 
 RtlIbRouter::~RtlIbRouter() = default;
@@ -276,9 +279,11 @@ void RtlIbRouter::count_outputs() {
     const uint64_t vcs = word_of(v_out_vc_.read(), 0, kPorts * kVcBits);
     const auto& flits = v_out_flit_.read();
     const auto& credits = v_in_credit_.read();
+    const auto& credits_back = v_out_credit_.read();  // (those the model took at the edge: its credits changed)
     for (unsigned p = 0; p < ports_; ++p) {
         if ((absent_mask_ >> p) & 1u) continue;
         if (touched_ && word_of(credits, kCreditBits * p, kCreditBits) != 0) touched_->push_back(in_[p].index);
+        if (touched_ && word_of(credits_back, kCreditBits * p, kCreditBits) != 0) touched_->push_back(out_[p].index);
         if (!((valid >> p) & 1u)) continue;
         ++counters_.progress;
         if (touched_) touched_->push_back(out_[p].index);
@@ -342,9 +347,9 @@ void RtlIbRouter::deliver(unsigned source, uint64_t flit) {
     ++wave_delivered_;
 }
 
-// Falling edge: the links (as driven after the rising edge) and the node's next packet go to the
-// model's pins for the next edge.
-void RtlIbRouter::on_negedge() {
+// After the falling edge: the links (as driven after the rising edge) and the node's next packet go
+// to the model's pins for the next edge.
+void RtlIbRouter::feed_pins() {
     uint32_t valid = 0;
     Pin<kPorts * kVcBits> vcs{};
     Pin<CUBECAST_RTL_IB_PORTS * kRtlIbFlitBits> flits{};

@@ -84,7 +84,11 @@ private:
     void drive_links();  // the model's outputs onto the links, as they change after a rising edge
     void on_posedge() { settled_.notify(sc_core::SC_ZERO_TIME); }
     void after_rise();  // the model has settled after the rising edge: account for what crossed its pins
-    void on_negedge();  // the links and the node's next packet into the model for the next edge
+    // A delta after the falling edge (once a partitioned network has written what crossed from other
+    // ranks onto this rank's links, at the falling edge itself): the links and the node's next packet
+    // into the model for the next edge.
+    void on_negedge() { negedge_settled_.notify(sc_core::SC_ZERO_TIME); }
+    void feed_pins();
     void take_inputs();
     void take_arrivals(uint64_t upto);
     void feed_interface();
@@ -121,7 +125,7 @@ private:
     std::map<unsigned, Delivering> delivering_;  // per input VC: the packet reaching the node
     unsigned max_occupancy_ = 0;
     bool ready_driven_ = false;
-    sc_core::sc_event settled_;
+    sc_core::sc_event settled_, negedge_settled_;
 
     sc_core::sc_signal<bool> v_rst_, v_load_, v_freeze_, v_no_turn_, v_free_early_, v_replication_, v_torus_, v_src_valid_,
         v_src_taken_, v_dlv_valid_, v_ni_push_, v_waiting_;

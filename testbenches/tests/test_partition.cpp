@@ -12,6 +12,7 @@
 #include "models/fabric/topology.h"
 #include "models/observe/cycle_waves.h"
 #include "models/sim/partition.h"
+#include "routers/cores/rtl_build.h"
 #include "sim_helpers.h"
 
 using cubecast::Partition;
@@ -286,13 +287,34 @@ TEST(Partition, TheInputBufferedRoutersOutputsAreOneProcessesForAnyNumberOfRanks
     });
 }
 
+// The Verilog routers, Verilated, in a partitioned network: each rank's own (a delta after the falling
+// edge, once the other ranks' link values are in, their pins are fed), the ideal one with unbounded
+// and bounded queues, the input-buffered one in every router and beside SystemC routers, its credits
+// audited across ranks, and the torus's deadlock on one VC (exit 3, the same diagnosis).
+TEST(Partition, TheVerilogRoutersOutputsAreOneProcessesForAnyNumberOfRanks) {
+    if (!cubecast::kRtlBuilt) GTEST_SKIP() << "a build without the Verilog routers";
+    expect_one_processes_outputs({
+        "--task mnb --algorithm bostt --dim 4 --router rtl",
+        "--task snb --algorithm sbt --dim 5 --router rtl --queue-depth 2 --sbt-rotation 2",
+        "--task mnb --algorithm bostt --dim 4 --router rtl --buffering input --vcs 2 --vc-depth 4 --router-delay 1",
+        "--task te --algorithm bostt --dim 4 --rtl-nodes 0,5,10,15 --packet-flits 4 --buffering input --switching cut-through "
+        "--credit-delay 2",
+        // one Verilog router, so most ranks have none: what the run counts and reports is decided alike on every rank
+        "--task mnb --algorithm bostt --dim 4 --rtl-nodes 0",
+        "--task te --algorithm bostt --dim 4 --rtl-nodes 3 --buffering input --vcs 1 --vc-depth 2",
+        "--task traffic --algorithm dor --topology torus --dim 2 --radix 4 --rate 0.9 --packet-flits 4 --buffering input "
+        "--vcs 1 --vc-depth 4 --datelines off --router rtl --no-rerun",
+    });
+}
+
 // What the partition does not run yet is one line naming it, exit 2, on every rank alike.
 TEST(Partition, WhatItDoesNotRunYetIsRefusedByName) {
     const std::string bin = CUBECAST_BIN, dir = temp_path("refused");
     ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
     for (const auto& [args, names] : std::vector<std::pair<std::string, std::string>>{
              {"--task mnb --dim 4 --level tlm", "--level tlm"},
-             {"--task mnb --dim 4 --router rtl", "the Verilog router (--router rtl, --rtl-nodes)"}}) {
+             {"--task mnb --dim 4 --router rtl --vcd w.vcd",
+              "the waves with the Verilog router (--vcd or --fst with --router rtl or --rtl-nodes)"}}) {
         for (const std::string& launcher : {std::string(), mpirun(2)}) {
             SCOPED_TRACE(launcher + args);
             const Command c = shell(dir, launcher + bin + " run " + args + " --partition");
@@ -300,8 +322,8 @@ TEST(Partition, WhatItDoesNotRunYetIsRefusedByName) {
             const std::string lines = cubecast_lines(c.err);
             EXPECT_EQ(std::count(lines.begin(), lines.end(), '\n'), 1) << c.err;  // rank 0's line alone
             EXPECT_NE(
-                lines.find("--partition runs the cycle level's SystemC routers, every task, --trace, the waves, --stats and "
-                           "--power"),
+                lines.find("--partition runs the cycle level's routers, SystemC and Verilog, every task, --trace, the waves, "
+                           "--stats and --power"),
                 std::string::npos)
                 << lines;
             EXPECT_NE(lines.find("not " + names + " yet"), std::string::npos) << lines;
