@@ -56,8 +56,6 @@ public:
         remote_terms_[link * term_words_ + word] = terms;
         touched_.push_back(link);
     }
-    // The words of a link's sender side: one for up to 8 VCs, two for 9 to 16.
-    unsigned term_words() const { return term_words_; }
     // The routers note here the links on which something moved at an edge.
     std::vector<size_t>* touched() { return &touched_; }
     // Whether a check asks for the routers' state some links ahead (large networks, whose state is
