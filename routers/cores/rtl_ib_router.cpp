@@ -16,10 +16,6 @@ namespace {
 constexpr unsigned kPorts = CUBECAST_RTL_IB_PORTS, kVcs = CUBECAST_RTL_IB_VCS, kVcBits = kRtlIbVcBits,
                    kCreditBits = kRtlIbCreditWordBits;
 
-unsigned field(const sc_dt::sc_bv_base& v, unsigned lo, unsigned bits) {
-    return static_cast<unsigned>(v.range(lo + bits - 1, lo).to_uint());
-}
-
 // Bit i of a pin's value (an integer up to 64 bits, an sc_bv beyond).
 template <class Bits>
 bool bit_of(const Bits& bits, unsigned i) {
@@ -45,22 +41,20 @@ void set_word(Bits& bits, unsigned lo, unsigned width, uint64_t word) {
     else
         bits.range(lo + width - 1, lo) = static_cast<sc_dt::uint64>(word);
 }
+// A field of up to 32 bits (a count, a port, a VC).
+template <class Bits>
+unsigned field(const Bits& bits, unsigned lo, unsigned width) {
+    return static_cast<unsigned>(word_of(bits, lo, width));
+}
 
 // Flit i of a pin that carries flits of the build's width side by side, and setting it.
 template <class Bits>
 uint64_t flit_of(const Bits& bits, unsigned i) {
-    if constexpr (std::is_integral_v<Bits>)
-        return kRtlIbFlitBits >= 64 ? static_cast<uint64_t>(bits)
-                                    : (static_cast<uint64_t>(bits) >> (kRtlIbFlitBits * i)) & 0xffffffffu;
-    else
-        return bits.range(kRtlIbFlitBits * i + kRtlIbFlitBits - 1, kRtlIbFlitBits * i).to_uint64();
+    return word_of(bits, kRtlIbFlitBits * i, kRtlIbFlitBits);
 }
 template <class Bits>
 void set_flit(Bits& bits, unsigned i, uint64_t flit) {
-    if constexpr (std::is_integral_v<Bits>)
-        bits = static_cast<Bits>(bits | (kRtlIbFlitBits >= 64 ? flit : (flit & 0xffffffffu) << (kRtlIbFlitBits * i)));
-    else
-        bits.range(kRtlIbFlitBits * i + kRtlIbFlitBits - 1, kRtlIbFlitBits * i) = static_cast<sc_dt::uint64>(flit);
+    set_word(bits, kRtlIbFlitBits * i, kRtlIbFlitBits, flit);
 }
 }  // namespace
 

@@ -37,8 +37,10 @@ module tb_cc_ib_router;
 `endif
     localparam integer P = 2, V = `TB_VCS, FW = `TB_FLIT_W, HF = FW >= 64 ? 1 : 2, PF = HF + 1;
     localparam integer VW = V > 1 ? $clog2(V) : 1, CB = V > 8 ? 4 : 8, CWORD = V <= 8 ? V * 8 : 64;
-    // The forwarded packet's VC: V/2, or with classes the first VC of class 1 (VC v is in class v * classes / V).
-    localparam integer ARRIVE = `TB_CLASSES > 1 ? (V + `TB_CLASSES - 1) / `TB_CLASSES : V / 2;
+    // VC v is in class v * classes / V, so class 0 has the first ceil(V / classes) VCs. The forwarded
+    // packet's VC: V/2, or with classes the first VC of class 1.
+    localparam integer CLASS0_VCS = (V + `TB_CLASSES - 1) / `TB_CLASSES;
+    localparam integer ARRIVE = `TB_CLASSES > 1 ? CLASS0_VCS : V / 2;
     localparam [4:0] CLASSES = `TB_CLASSES, VCS_STRAP = V;
     reg clk = 0, rst = 1, load = 0;
     reg  [P-1:0]    in_valid = 0;
@@ -115,7 +117,7 @@ module tb_cc_ib_router;
             @(negedge clk);
         end
         for (i = 0; i < 2 * PF; i = i + 1) begin
-            expect_link(i / PF, CLASSES > 1 && (V + CLASSES - 1) / CLASSES < 2 ? 0 : i / PF, flit_of(OWN, OWN_PAYLOAD, i % PF));
+            expect_link(i / PF, CLASSES > 1 && CLASS0_VCS < 2 ? 0 : i / PF, flit_of(OWN, OWN_PAYLOAD, i % PF));
             @(negedge clk);
         end
         if (out_valid != 0) begin $display("FAIL: a link still busy after the broadcast"); errors = errors + 1; end

@@ -10,8 +10,8 @@
 // Links: per port valid, VC and flit in each direction, and a credit word back, as the SystemC
 // network's LinkBuses: a field per VC, 8 bits while `vcs` is at most 8 and 4 bits for 9 to 16 (the word
 // VCS bytes wide, or 64 bits when more than 8 VCs are built: CWORD). The network interface takes the
-// node's next packet (src_*) into an injection VC; deliveries leave flit by flit on dlv_*. Phases as cc_router.v: rst clears; during
-// load nothing moves; then `cycle` counts edges from 0.
+// node's next packet (src_*) into an injection VC; deliveries leave flit by flit on dlv_*. Phases as
+// cc_router.v: rst clears; during load nothing moves; then `cycle` counts edges from 0.
 `include "cc_defs.vh"
 module cc_ib_router #(
     parameter integer PORTS = 8,     // network ports built; `dim` (<= PORTS) of them are used
