@@ -4,8 +4,9 @@
 # length, queue depth, SBT rotation; on the input-buffered router also the switching mode, VCs, depths,
 # delays, link period, ejection VCs and allocator iterations) until CYCLES cycles have run in all;
 # prints cycles per second and the mismatches (the failing configurations' waves go to
-# BUILD/lockstep-waves/). ROUTER: output (the ideal router), input (the input-buffered one) or both,
-# taking turns round by round. Not part of the test suite (10^8 cycles take hours): see
+# BUILD/lockstep-waves/). ROUTER: output (the ideal router), input (the input-buffered one), through-node
+# (the input-buffered one forwarding through the node) or both (output and input), taking turns round
+# by round. Not part of the test suite (10^8 cycles take hours): see
 # docs/testing.md for the figures.
 #   scripts/soak.sh [CYCLES] [SEED] [BUILD] [ROUTER]   default 10^7 cycles, seed 1, build/, both
 set -uo pipefail
@@ -20,7 +21,8 @@ router="${4:-both}"
 bench="$build/cubecast_lockstep"
 [[ "$total" =~ ^[0-9]+$ ]] && ((total > 0)) || { echo "soak: CYCLES '$total': accepted a whole number > 0" >&2; exit 2; }
 [[ "$seed" =~ ^[0-9]+$ ]] || { echo "soak: SEED '$seed': accepted a whole number" >&2; exit 2; }
-case "$router" in output | input | both) ;; *) echo "soak: ROUTER '$router': accepted output, input, both" >&2; exit 2 ;; esac
+case "$router" in output | input | through-node | both) ;;
+  *) echo "soak: ROUTER '$router': accepted output, input, through-node, both" >&2; exit 2 ;; esac
 [ -x "$bench" ] || { echo "soak: $bench is missing: run scripts/setup.sh first" >&2; exit 2; }
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
@@ -30,13 +32,16 @@ seconds_since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { print b - a }'; }
 while ((run < total)); do
   # A round runs one random configuration of each control logic (3 on the ideal router; on the
   # input-buffered one 4, in each of the 3 switching modes), each from its own seed.
-  buffering=$router
+  buffering=$router forwarding=router
   [[ "$router" == both ]] && { ((round % 2)) && buffering=input || buffering=output; }
+  [[ "$router" == through-node ]] && buffering=input forwarding=node
   [[ "$buffering" == input ]] && per_round=12 || per_round=3
+  extra=()
+  [[ "$buffering" == input ]] && extra=(--forwarding "$forwarding")
   cycles=$(( (total - run + per_round - 1) / per_round ))
   ((cycles > per_config)) && cycles=$per_config
   (cd "$build" && "$bench" --buffering "$buffering" --cycles "$cycles" --seed $((seed * 1000003 + round)) \
-    --waves lockstep-waves) >"$log" 2>&1
+    "${extra[@]}" --waves lockstep-waves) >"$log" 2>&1
   status=$?
   ran=$(grep -c -E '^(PASS|FAIL) ' "$log")
   if ((ran == 0)); then  # (the bench itself failed: say how, rather than loop)
@@ -53,8 +58,9 @@ while ((run < total)); do
   run=$((run + ran * cycles))
   round=$((round + 1))
   elapsed=$(seconds_since "$start")
-  [[ "$buffering" == input ]] && name=input-buffered || name=ideal
-  printf 'soak: %d cycles, %d configurations, %d mismatches, %.0f cycles/s (last round: the %s router)\n' "$run" \
+  [[ "$buffering" == input ]] && name="input-buffered router" || name="ideal router"
+  [[ "$forwarding" == node ]] && name="input-buffered router forwarding through the node"
+  printf 'soak: %d cycles, %d configurations, %d mismatches, %.0f cycles/s (last round: the %s)\n' "$run" \
     "$configs" "$mismatches" "$(awk -v r="$run" -v e="$elapsed" 'BEGIN { print r / e }')" "$name"
 done
 ((mismatches == 0))

@@ -327,10 +327,6 @@ std::optional<std::string> validate_rtl(const RunConfig& c, const Topology& topo
             "this build has no RTL router (configured with -DCUBECAST_RTL=OFF, as scripts/run.sh builds it first): accepted "
             "--router systemc and no --rtl-nodes (bash scripts/test.sh, or CUBECAST_RTL=ON bash scripts/run.sh, builds the "
             "Verilog routers)");
-    if (ib && c.ib.forwarding == Forwarding::node)
-        return std::string(
-            "--forwarding node is not in the Verilog router yet: accepted --forwarding router with --router rtl (or "
-            "--rtl-nodes), or --router systemc");
     if (ib && c.ib.network_interface == InjectionModel::all_port)
         return std::string(
             "--network-interface all-port is not in the Verilog router yet: accepted --network-interface one-port with --router "

@@ -99,7 +99,17 @@ RtlIbRouter::RtlIbRouter(sc_module_name name, uint32_t id, const Topology& topol
     m.tst_freeze_pointers(v_freeze_);
     m.tst_no_turn(v_no_turn_);
     m.tst_free_early(v_free_early_);
+    m.tst_short_credit(v_short_credit_);
+    m.tst_own_first(v_own_first_);
     m.replication(v_replication_);
+    m.through_node(v_through_node_);
+    m.thru_valid(v_thru_valid_);
+    m.thru_deliver(v_thru_deliver_);
+    m.thru_keep(v_thru_keep_);
+    m.thru_flits(v_thru_flits_);
+    m.mem_valid(v_mem_valid_);
+    m.mem_flits(v_mem_flits_);
+    m.mem_taken(v_mem_taken_);
     m.in_valid(v_in_valid_);
     m.in_vc(v_in_vc_);
     m.in_flit(v_in_flit_);
@@ -152,7 +162,10 @@ RtlIbRouter::RtlIbRouter(sc_module_name name, uint32_t id, const Topology& topol
     v_freeze_.write(config_.freeze_pointers);
     v_no_turn_.write(config_.no_turn);
     v_free_early_.write(config_.free_early);
+    v_short_credit_.write(config_.short_credit);
+    v_own_first_.write(config_.own_first);
     v_replication_.write(config_.ib.replication == Replication::per_branch);
+    v_through_node_.write(config_.ib.forwarding == Forwarding::node);
 
     // The node's own packets are made at reset (a packet made counts as inside the network until the
     // interface has taken it; then each copy its head starts on a link).
@@ -208,7 +221,8 @@ unsigned RtlIbRouter::queue_occupancy(unsigned q) const {
 // The Verilog's own timers, and the network interface's: a packet of the node's waiting out its
 // injection delay (the SystemC router's rule, InputBufferedRouter::waiting_on_time).
 bool RtlIbRouter::waiting_on_time(uint64_t cycle) const {
-    return v_waiting_.read() || (!source_.empty() && source_.front().first + config_.ib.injection_delay >= cycle);
+    return v_waiting_.read() || !to_node_.empty() ||
+           (!source_.empty() && source_.front().first + config_.ib.injection_delay >= cycle);
 }
 
 // After the rising edge: the flits the model took from its input links, those it sent, the credits it
@@ -302,8 +316,16 @@ void RtlIbRouter::count_outputs() {
         source_.pop_front();
         --counters_.in_routers;  // (its copies count as their heads leave)
     }
-    wave_held_ = static_cast<unsigned>(source_.size());  // (the node's packets the interface has not taken)
     if (v_ni_push_.read()) ++counters_.progress;
+    const uint64_t edge = v_cycle_.read() - 1u;
+    if (v_mem_taken_.read() && !memory_.empty()) {
+        memory_.pop_front();
+        --counters_.in_routers;  // (its copies count as their heads leave)
+    }
+    if (!to_node_.empty()) deliver_due(edge);
+    if (v_thru_valid_.read()) take_through_node(edge);
+    // (the packets the interface has not taken: the node's own and those it forwards)
+    wave_held_ = static_cast<unsigned>(source_.size() + memory_.size());
     if (v_dlv_valid_.read()) deliver(v_dlv_source_.read(), flit_of(v_dlv_flit_.read(), 0));
     // (The largest a VC held: counted as the SystemC router does, once a flit is in and before one leaves.)
     const auto& peaks = v_vc_peaks_.read();
@@ -339,6 +361,46 @@ void RtlIbRouter::deliver(unsigned source, uint64_t flit) {
     node_.deliver(d.packet, v_cycle_.read() - 1u);
     ++counters_.deliveries;
     ++wave_delivered_;
+}
+
+// Forwarding through the node: the packets that left their input VCs whole at edge `cycle`, in port
+// order (InputBufferedRouter::consume visits them so): each the node delivers is due after the ejection
+// delay, and each that goes on, unless the network interface took it straight in, joins the memory.
+void RtlIbRouter::take_through_node(uint64_t cycle) {
+    const uint32_t valid = v_thru_valid_.read(), delivers = v_thru_deliver_.read(), keeps = v_thru_keep_.read();
+    const auto& flits = v_thru_flits_.read();
+    const unsigned header_flits = config_.format.header_flits();
+    for (unsigned p = 0; p < ports_; ++p) {
+        if (!((valid >> p) & 1u)) continue;
+        ++counters_.progress;
+        Packet packet;
+        packet.header_flits = static_cast<uint8_t>(header_flits);
+        const unsigned first = p * CUBECAST_RTL_PF_MAX;
+        packet.header_flit = config_.format.whole_header(flit_of(flits, first), flit_of(flits, first + header_flits - 1));
+        decode_header(packet.header_flit, packet.header, kRtlHeaderLayout);
+        const unsigned length = config_.format.length_of_flit(packet.header_flit);
+        for (unsigned i = header_flits; i < length; ++i) packet.payload.push_back(flit_of(flits, first + i));
+        if ((keeps >> p) & 1u) {
+            memory_.push_back(packet);
+            ++counters_.in_routers;
+        }
+        if ((delivers >> p) & 1u) {
+            to_node_.emplace_back(cycle + config_.ib.ejection_delay, std::move(packet));
+            ++counters_.in_routers;
+        }
+    }
+    deliver_due(cycle);
+}
+
+void RtlIbRouter::deliver_due(uint64_t cycle) {
+    while (!to_node_.empty() && to_node_.front().first <= cycle) {
+        ++counters_.progress;
+        node_.deliver(to_node_.front().second, cycle);
+        ++counters_.deliveries;
+        --counters_.in_routers;
+        ++wave_delivered_;
+        to_node_.pop_front();
+    }
 }
 
 // After the falling edge: the links (as driven after the rising edge) and the node's next packet go
@@ -380,6 +442,12 @@ void RtlIbRouter::take_arrivals(uint64_t upto) {
 // at the next edge (seen, not taken: it joins the queue after that edge).
 void RtlIbRouter::feed_interface() {
     const bool queued = !source_.empty(), due = !queued && node_.next_arrival_cycle() <= v_cycle_.read();
+    v_mem_valid_.write(!memory_.empty());
+    if (!memory_.empty()) {
+        Pin<CUBECAST_RTL_PF_MAX * kRtlIbFlitBits> kept{};
+        for (unsigned i = 0; i < memory_.front().length(); ++i) set_flit(kept, i, memory_.front().flit(i));
+        v_mem_flits_.write(kept);
+    }
     v_src_valid_.write(queued || due);
     if (!queued && !due) return;
     Pin<CUBECAST_RTL_PF_MAX * kRtlIbFlitBits> flits{};
@@ -452,7 +520,8 @@ void RtlIbRouter::describe_stuck(std::ostream& os) const {
                     owner = static_cast<int>(i);
             describe_held_output(os, id_, q, w, owner, config_.ib.vcs, credits_held(q, w));
         }
-    if (!source_.empty()) os << "  node " << id_ << " has " << source_.size() << " packets not yet injected\n";
+    if (!source_.empty() || !memory_.empty())  // (the node's own and those forwarded through it, as the SystemC router says)
+        os << "  node " << id_ << " has " << source_.size() + memory_.size() << " packets not yet injected\n";
 }
 
 }  // namespace cubecast

@@ -4,7 +4,9 @@
 // links into the model's pins at the falling edge and its outputs onto the links as they change after
 // the rising edge, feeds the node's packets to its network interface, hands deliveries to the node, and
 // counts what crosses its pins for the simulator's counters, stall check and credit audit. Every
-// decision is the RTL's.
+// decision is the RTL's. Forwarding through the node, the adapter is the node's memory: it delivers
+// the packets the model hands it whole (after the ejection delay) and keeps, in order, those that go on
+// until the model's network interface takes them again.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -38,6 +40,8 @@ struct RtlIbRouterConfig {
     bool freeze_pointers = false;  // test hook: a planted bug (the switch allocator's input pointers stick)
     bool no_turn = false;          // test hook: a planted bug (a copy never goes up a route class at a turn)
     bool free_early = false;       // test hook: a planted bug (per-branch, a copy frees a flit others still need)
+    bool short_credit = false;     // test hook: a planted bug (a packet leaving whole for the node frees a credit too few)
+    bool own_first = false;        // test hook: a planted bug (the node's own packets go before those it forwards)
 };
 
 class RtlIbRouter : public RouterBase, public CreditHolder {
@@ -94,6 +98,8 @@ private:
     void feed_interface();
     void count_outputs();
     void deliver(unsigned source, uint64_t flit);
+    void take_through_node(uint64_t cycle);  // the packets that left their input VCs whole at edge `cycle`
+    void deliver_due(uint64_t cycle);
     unsigned vc_index(unsigned p, unsigned vc) const;  // the first bit of input p's VC vc in the observation buses
     unsigned vc_flits(unsigned p, unsigned vc) const;
     VcSnapshot snapshot(unsigned p, unsigned vc) const;  // input p's VC vc off dbg_vc_state
@@ -123,16 +129,20 @@ private:
         Following flits;
     };
     std::map<unsigned, Delivering> delivering_;  // per input VC: the packet reaching the node
+    // Forwarding through the node: the node's memory (packets that go on, in the order they came) and
+    // the packets it delivers once the ejection delay has passed (with the cycle they are due).
+    std::deque<Packet> memory_;
+    std::deque<std::pair<uint64_t, Packet>> to_node_;
     unsigned max_occupancy_ = 0;
     bool ready_driven_ = false;
     sc_core::sc_event settled_, negedge_settled_;
 
-    sc_core::sc_signal<bool> v_rst_, v_load_, v_freeze_, v_no_turn_, v_free_early_, v_replication_, v_torus_, v_src_valid_,
-        v_src_taken_, v_dlv_valid_, v_ni_push_, v_waiting_;
+    sc_core::sc_signal<bool> v_rst_, v_load_, v_freeze_, v_no_turn_, v_free_early_, v_short_credit_, v_own_first_, v_replication_,
+        v_through_node_, v_torus_, v_src_valid_, v_src_taken_, v_mem_valid_, v_mem_taken_, v_dlv_valid_, v_ni_push_, v_waiting_;
     sc_core::sc_signal<uint32_t> v_node_id_, v_dim_, v_radix_bits_, v_datelines_, v_packet_flits_, v_algo_, v_sbt_rot_, v_vcs_,
         v_route_classes_, v_vc_depth_, v_switching_, v_router_delay_, v_credit_delay_, v_link_delay_, v_link_period_,
         v_injection_delay_, v_ejection_delay_, v_ejection_vcs_, v_alloc_iters_, v_src_made_;
-    sc_core::sc_signal<uint32_t> v_in_valid_, v_out_valid_, v_cycle_, v_dlv_source_;
+    sc_core::sc_signal<uint32_t> v_in_valid_, v_out_valid_, v_cycle_, v_dlv_source_, v_thru_valid_, v_thru_deliver_, v_thru_keep_;
     // (A pin of up to 32 bits is a uint32_t in Verilator's SystemC model, up to 64 a uint64_t, an sc_bv beyond.)
     template <unsigned Bits>
     using Pin = std::conditional_t<(Bits <= 32), uint32_t, std::conditional_t<(Bits <= 64), uint64_t, sc_dt::sc_bv<Bits>>>;
@@ -140,7 +150,8 @@ private:
     sc_core::sc_signal<Pin<kRtlIbFlitBits>> v_dlv_flit_;
     sc_core::sc_signal<Pin<CUBECAST_RTL_IB_PORTS * kRtlIbFlitBits>> v_in_flit_, v_out_flit_;
     sc_core::sc_signal<Pin<CUBECAST_RTL_IB_PORTS * kRtlIbCreditWordBits>> v_in_credit_, v_out_credit_;
-    sc_core::sc_signal<Pin<CUBECAST_RTL_PF_MAX * kRtlIbFlitBits>> v_src_flits_;
+    sc_core::sc_signal<Pin<CUBECAST_RTL_PF_MAX * kRtlIbFlitBits>> v_src_flits_, v_mem_flits_;
+    sc_core::sc_signal<Pin<CUBECAST_RTL_IB_PORTS * CUBECAST_RTL_PF_MAX * kRtlIbFlitBits>> v_thru_flits_;
     sc_core::sc_signal<sc_dt::sc_bv<(CUBECAST_RTL_IB_PORTS + 1) * 16>> v_occupancy_;
     sc_core::sc_signal<sc_dt::sc_bv<(CUBECAST_RTL_IB_PORTS + 1) * CUBECAST_RTL_IB_VCS * 8>> v_vc_flits_, v_vc_peaks_;
     sc_core::sc_signal<sc_dt::sc_bv<CUBECAST_RTL_IB_PORTS * CUBECAST_RTL_IB_VCS * 9>> v_credits_;

@@ -18,6 +18,10 @@
 // With -DTB_VCS=V the router has V VCs (2 unless given; up to 16), and the forwarded packet arrives on
 // VC V/2 (with two classes, the first VC of the second class). From 9 VCs the credit word's fields are 4
 // bits (the SystemC link's), so its credits are read from field V/2 of that width.
+// With -DTB_THROUGH_NODE=1 the router forwards through the node: the packet from origin 1 leaves its VC
+// whole at the edge its tail arrives (thru_*: delivered by the node, all its credits in one word),
+// goes straight into the injection VC (the node's memory is empty) and leaves on port 1 from there;
+// then the node's memory offers it again (mem_*), and it is taken and forwarded once more, not delivered.
 `timescale 1ns/1ps
 module tb_cc_ib_router;
 `ifndef TB_FLIT_W
@@ -35,6 +39,9 @@ module tb_cc_ib_router;
 `ifndef TB_VCS
 `define TB_VCS 2
 `endif
+`ifndef TB_THROUGH_NODE
+`define TB_THROUGH_NODE 0
+`endif
     localparam integer P = 2, V = `TB_VCS, FW = `TB_FLIT_W, HF = FW >= 64 ? 1 : 2, PF = HF + 1;
     localparam integer VW = V > 1 ? $clog2(V) : 1, CB = V > 8 ? 4 : 8, CWORD = V <= 8 ? V * 8 : 64;
     // VC v is in class v * classes / V, so class 0 has the first ceil(V / classes) VCs. The forwarded
@@ -47,6 +54,7 @@ module tb_cc_ib_router;
     reg  [P*VW-1:0] in_vc = 0;
     reg  [P*FW-1:0] in_flit = 0;
     wire [P*CWORD-1:0] in_credit;
+    reg  [P*CWORD-1:0] credit_back = 0;
     wire [P-1:0]    out_valid;
     wire [P*VW-1:0] out_vc;
     wire [P*FW-1:0] out_flit;
@@ -57,19 +65,34 @@ module tb_cc_ib_router;
     wire [7:0]      dlv_source;
     wire [31:0]     cycle;
     wire [(P+1)*16-1:0] occupancy;
+    localparam THRU = `TB_THROUGH_NODE != 0;
+    wire [P-1:0]    thru_valid, thru_deliver, thru_keep;
+    wire [P*PF*FW-1:0] thru_flits;
+    reg             mem_valid = 0;
+    reg  [PF*FW-1:0] mem_flits = 0;
+    wire            mem_taken;
 
     cc_ib_router #(.PORTS(P), .VCS(V), .DEPTH(4), .PF_MAX(PF), .FLIT_W(FW), .CD_MAX(2), .ITERS(2), .PER_BRANCH(`TB_PER_BRANCH)) dut (
         .clk(clk), .rst(rst), .load(load), .node_id(16'd0), .dim(5'd2), .packet_flits(PF[6:0]), .algo(2'd0),
         .sbt_rot(4'd0), .radix_bits(3'd0), .torus(1'b0), .datelines(2'd0), .vcs(VCS_STRAP), .route_classes(CLASSES), .tst_no_turn(1'b0), .vc_depth(8'd4), .switching(2'd2), .router_delay(8'd0), .credit_delay(4'd0),
         .link_delay(4'd0), .link_period(4'd1), .injection_delay(8'd0), .ejection_delay(4'd0), .ejection_vcs(5'd0), .alloc_iters(4'd1),
-        .replication(`TB_REPLICATION != 0), .tst_freeze_pointers(1'b0), .tst_free_early(1'b0), .in_valid(in_valid), .in_vc(in_vc), .in_flit(in_flit), .in_credit(in_credit),
-        .out_valid(out_valid), .out_vc(out_vc), .out_flit(out_flit), .out_credit({P*CWORD{1'b0}}),
+        .replication(`TB_REPLICATION != 0), .tst_freeze_pointers(1'b0), .tst_free_early(1'b0), .tst_short_credit(1'b0), .tst_own_first(1'b0),
+        .through_node(THRU), .thru_valid(thru_valid), .thru_deliver(thru_deliver), .thru_keep(thru_keep),
+        .thru_flits(thru_flits), .mem_valid(mem_valid), .mem_flits(mem_flits), .mem_taken(mem_taken), .in_valid(in_valid), .in_vc(in_vc), .in_flit(in_flit), .in_credit(in_credit),
+        .out_valid(out_valid), .out_vc(out_vc), .out_flit(out_flit), .out_credit(credit_back),
         .src_valid(src_valid), .src_flits(src_flits), .src_made(32'd0), .src_taken(src_taken), .dlv_valid(dlv_valid),
         .dlv_flit(dlv_flit), .dlv_source(dlv_source), .cycle(cycle), .dbg_occupancy(occupancy),
         .dbg_vc_flits(), .dbg_vc_peaks(), .dbg_credits(), .dbg_ni_push(), .dbg_vc_state(), .dbg_owned(), .dbg_waiting());
 
     always #5 clk = !clk;
-    integer errors = 0, deliveries = 0, credits_back = 0, forwarded = 0;
+    // The downstream routers free each flit at once: its credit comes back in its VC's field at the next edge.
+    integer q;
+    always @(negedge clk) begin
+        credit_back = {P*CWORD{1'b0}};
+        for (q = 0; q < P; q = q + 1)
+            if (out_valid[q]) credit_back[q*CWORD + out_vc[q*VW +: VW]*CB] = 1'b1;
+    end
+    integer errors = 0, deliveries = 0, credits_back = 0, forwarded = 0, thru_seen = 0, mem_takes = 0, largest_credit = 0;
     localparam [CWORD-1:0] FIELD = (1 << CB) - 1;  // a credit field's mask
     // header: origin [15:0], dest [31:16], broadcast [32]
     localparam [63:0] OWN = 64'h0000_0001_0000_0000, OWN_PAYLOAD = 64'hABCD;
@@ -82,7 +105,7 @@ module tb_cc_ib_router;
             flit_of = wide[FW-1:0];
         end
     endfunction
-    integer i;
+    integer i, j;
     reg counting = 0;
     always @(negedge clk) if (counting) begin
         if (dlv_valid) deliveries = deliveries + 1;
@@ -96,6 +119,21 @@ module tb_cc_ib_router;
             $display("FAIL: a credit outside VC %0d's field: %h", ARRIVE, in_credit[0 +: CWORD]); errors = errors + 1;
         end
         credits_back = credits_back + ((in_credit[0 +: CWORD] >> (ARRIVE * CB)) & FIELD);
+        if (((in_credit[0 +: CWORD] >> (ARRIVE * CB)) & FIELD) > largest_credit)
+            largest_credit = (in_credit[0 +: CWORD] >> (ARRIVE * CB)) & FIELD;
+        if (thru_valid[1]) begin $display("FAIL: a packet through the node from port 1"); errors = errors + 1; end
+        if (thru_valid[0]) begin
+            thru_seen = thru_seen + 1;
+            if (!thru_deliver[0] || thru_keep[0]) begin
+                $display("FAIL: the packet through the node: deliver %b keep %b (expected 1, 0: it went straight in)",
+                         thru_deliver[0], thru_keep[0]); errors = errors + 1;
+            end
+            for (j = 0; j < PF; j = j + 1)
+                if (thru_flits[j*FW +: FW] != flit_of(FROM1, FROM1_PAYLOAD, j)) begin
+                    $display("FAIL: flit %0d through the node %h", j, thru_flits[j*FW +: FW]); errors = errors + 1;
+                end
+        end
+        if (mem_taken) mem_takes = mem_takes + 1;
     end
     task expect_link(input integer port, input integer vc, input [FW-1:0] flit);
         if (!out_valid[port] || out_vc[port*VW +: VW] != vc[VW-1:0] || out_flit[port*FW +: FW] != flit) begin
@@ -130,7 +168,19 @@ module tb_cc_ib_router;
         end
         in_valid = 0;
         repeat (12) @(negedge clk);
-        if (forwarded != PF || deliveries != PF || credits_back != PF) begin
+        if (THRU) begin  // the node's memory offers the packet again: taken once, forwarded, not delivered
+            mem_valid = 1;
+            for (i = 0; i < PF; i = i + 1) mem_flits[i*FW +: FW] = flit_of(FROM1, FROM1_PAYLOAD, i);
+            @(negedge clk);
+            mem_valid = 0;
+            repeat (12) @(negedge clk);
+            if (forwarded != 2 * PF || deliveries != 0 || credits_back != PF || largest_credit != PF || thru_seen != 1 ||
+                mem_takes != 1) begin
+                $display("FAIL: through the node: forwarded %0d flits (expected %0d), delivered %0d on the local port (0), %0d credits back (%0d), at most %0d in a word (%0d), %0d packets through the node (1), the memory's taken %0d times (1)",
+                         forwarded, 2 * PF, deliveries, credits_back, PF, largest_credit, PF, thru_seen, mem_takes);
+                errors = errors + 1;
+            end
+        end else if (forwarded != PF || deliveries != PF || credits_back != PF) begin
             $display("FAIL: forwarded %0d flits, delivered %0d, credits back %0d (expected %0d each)", forwarded, deliveries,
                      credits_back, PF);
             errors = errors + 1;

@@ -1,13 +1,18 @@
 // The network interface of the input-buffered router (InputBufferedRouter::inject_flit): one flit per
 // cycle from the node's source queue into an injection virtual channel; a new packet goes into the
 // first VC with room from a round-robin pointer on, and the pointer moves past it.
+// Forwarding through the node, the node's memory comes first (InputBufferedRouter's emitted_ queue):
+// the packets it holds from earlier edges (mem_*), else the first forwarded through it at this edge
+// (by_*, straight from its input VC), and the node's own packets only when neither is there. Their
+// flits carry a transit bit into the injection VC.
 `include "cc_defs.vh"
 module cc_ib_injection_unit #(
     parameter integer VCS = 4,
     parameter integer VW = 2,
     parameter integer AW = 4,
     parameter integer PF_MAX = 4,
-    parameter integer FLIT_W = 64
+    parameter integer FLIT_W = 64,
+    parameter integer NODE_FORWARDING = 1  // 0: no forwarding through the node built (mem_* and by_* unused)
 ) (
     input  wire                     clk,
     input  wire                     rst,
@@ -17,17 +22,25 @@ module cc_ib_injection_unit #(
     input  wire [7:0]               vc_depth,
     input  wire                     src_valid,   // the node has a packet to send
     input  wire [PF_MAX*FLIT_W-1:0] src_flits,
-    output wire                     take,        // ... and the interface takes it at this edge
+    input  wire                     mem_valid,   // the node's memory holds a packet forwarded through it
+    input  wire [PF_MAX*FLIT_W-1:0] mem_flits,
+    input  wire                     by_valid,    // a packet forwarded through the node at this edge goes on
+    input  wire [PF_MAX*FLIT_W-1:0] by_flits,
+    output wire                     take,        // the own packet offered is taken at this edge
+    output wire                     mem_take,    // the memory's packet is taken
+    output wire                     by_take,     // the packet forwarded at this edge is taken
     input  wire                     free,        // the injection channel may carry a flit at this edge
     input  wire [VCS*(AW+1)-1:0]    counts,      // the injection VCs' flits
     output wire                     push,
     output wire [VW-1:0]            push_vc,
-    output wire [FLIT_W-1:0]        push_flit
+    output wire [FLIT_W-1:0]        push_flit,
+    output wire                     push_transit // its packet came through the node
 );
     reg              active;
     reg [VW-1:0]     vc, pointer;
     reg [6:0]        index, length;
     reg [PF_MAX*FLIT_W-1:0] packet;
+    reg              transit;
 
     reg          found;
     reg [VW-1:0] first;
@@ -44,15 +57,23 @@ module cc_ib_injection_unit #(
             end
         end
     end
+    // The source: the node's memory, else this edge's forwarded packet, else the node's own.
+    wire mem_on = NODE_FORWARDING != 0 && mem_valid, by_on = NODE_FORWARDING != 0 && by_valid;
+    wire from_node = mem_on || by_on;
+    wire [PF_MAX*FLIT_W-1:0] offered = mem_on ? mem_flits : by_on ? by_flits : src_flits;
     // A packet taken waits in the interface while the channel is busy (link period).
-    assign take = run && !active && src_valid && found;
+    wire taking = run && !active && (from_node || src_valid) && found;
+    assign take = taking && !from_node;
+    assign mem_take = taking && mem_on;
+    assign by_take = taking && !mem_on && by_on;
     wire [VW-1:0] vc_now = active ? vc : first;
     wire room = {{(31-AW){1'b0}}, counts[vc_now*(AW+1) +: AW+1]} < {24'd0, vc_depth};
-    assign push = (take || (run && active)) && room && free;
+    assign push = (taking || (run && active)) && room && free;
     assign push_vc = vc_now;
-    assign push_flit = active ? packet[index*FLIT_W +: FLIT_W] : src_flits[FLIT_W-1:0];
+    assign push_flit = active ? packet[index*FLIT_W +: FLIT_W] : offered[FLIT_W-1:0];
+    assign push_transit = active ? transit : from_node;
     localparam integer HF = FLIT_W >= 64 ? 1 : 2;  // a header's flits (a token is its header)
-    wire [6:0] src_length = `CC_KIND(src_flits) ? HF[6:0] : packet_flits;  // (the header is the packed flits' low 64 bits)
+    wire [6:0] src_length = `CC_KIND(offered) ? HF[6:0] : packet_flits;  // (the header is the packed flits' low 64 bits)
 
     always @(posedge clk) begin
         if (rst) begin
@@ -62,10 +83,12 @@ module cc_ib_injection_unit #(
             index <= 7'd0;
             length <= 7'd1;
             packet <= {PF_MAX*FLIT_W{1'b0}};
-        end else if (take) begin
+            transit <= 1'b0;
+        end else if (taking) begin
             vc <= first;
             pointer <= {{(32-VW){1'b0}}, first} + 32'd1 == {27'd0, vcs} ? {VW{1'b0}} : first + 1'b1;
-            packet <= src_flits;
+            packet <= offered;
+            transit <= from_node;
             length <= src_length;
             index <= push ? 7'd1 : 7'd0;
             active <= !(push && src_length == 7'd1);

@@ -14,6 +14,11 @@
 // keeps its own output VC and next flit, and at each edge the first copy in key order that may asks
 // each allocator, so a copy waiting for its output does not hold the others back; a flit is freed
 // once every copy has sent it (routers/blocks/virtual_channel.h, VirtualChannel::branch_sent).
+// Forwarding through the node (`through_node`, with NODE_FORWARDING built; InputBufferedRouter::consume):
+// a link's packet asks neither allocator; once its tail is in (at the edge it arrives) it leaves its VC
+// whole, every flit freed at once, for the node's memory (thru_*), which delivers it and injects it
+// again. At the injection port such a packet carries a transit bit beside its flits, and its control
+// logic routes it as a link's packet (the decision is a function of the header), not as the node's own.
 `include "cc_defs.vh"
 module cc_ib_input_unit #(
     parameter integer PORTS = 8,
@@ -27,7 +32,9 @@ module cc_ib_input_unit #(
     parameter integer OW = 4,       // bits of an output number (PORTS: the local port)
     parameter integer INJECTION = 0,// the injection port: the node's own packets (never delivered back)
     parameter integer PORT = 0,     // this input's port (PORTS: the injection port)
-    parameter integer PER_BRANCH = 1// 1: per-branch replication built (a slot of state per copy); 0: serial only
+    parameter integer PER_BRANCH = 1,// 1: per-branch replication built (a slot of state per copy); 0: serial only
+    parameter integer PF_MAX = 4,   // largest packet, in flits
+    parameter integer NODE_FORWARDING = 1  // 1: forwarding through the node built; 0: in the router only
 ) (
     input  wire                     clk,
     input  wire                     rst,
@@ -46,14 +53,17 @@ module cc_ib_input_unit #(
     input  wire [VCS*4-1:0]         vc_class,      // each VC's route class (the router's table)
     input  wire                     tst_no_turn,   // test hook: a copy never goes up a class (a planted bug)
     input  wire                     tst_free_early,// test hook: per-branch, any copy frees the flit it sends (a planted bug)
+    input  wire                     tst_short_credit,// test hook: a packet leaving whole for the node frees a credit too few (a planted bug)
     input  wire [1:0]               switching,
     input  wire [7:0]               router_delay,
     input  wire [4:0]               ejection_vcs,  // the local port's VCs a packet to the node is allocated (0: none)
     input  wire                     per_branch,    // replication: 0 serial, 1 per-branch (with PER_BRANCH built)
+    input  wire                     through_node,  // forwarding: 0 in the router, 1 through the node (NODE_FORWARDING built)
     // the link (or the network interface)
     input  wire                     push,
     input  wire [VW-1:0]            push_vc,
     input  wire [FLIT_W-1:0]        push_flit,
+    input  wire                     push_transit, // (the injection port) the flit's packet was forwarded through the node
     input  wire [PORTS:0]           out_free,     // the outputs (the local port last) that may carry a flit at this edge
     output wire [VCS*(AW+1)-1:0]    counts,       // flits each VC holds (before this edge)
     output wire [VCS*(AW+1)-1:0]    peaks,        // observation: flits each VC held at the last edge once its flit was in
@@ -76,7 +86,13 @@ module cc_ib_input_unit #(
     output wire [FLIT_W-1:0]        tr_flit,
     output wire [VW-1:0]            tr_out_vc,
     output wire                     tr_tail,
-    output wire [VCS-1:0]           freed_now,    // the VC whose flit was freed at this edge (a credit upstream)
+    output wire [VCS*8-1:0]         freed_now,    // per VC, the flits freed at this edge (credits upstream)
+    // through the node: per VC, its packet left whole for the node's memory at this edge, whether the
+    // node delivers it and whether it goes on (a copy to a link), and its flits
+    output wire [VCS-1:0]           thru_now,
+    output wire [VCS-1:0]           thru_deliver,
+    output wire [VCS-1:0]           thru_forwards,
+    output wire [VCS*PF_MAX*FLIT_W-1:0] thru_flits,
     output wire [VCS-1:0]           dbg_routed,
     output wire [VCS-1:0]           dbg_waiting,  // a routed packet waits for its router delay or not-before cycle
     output wire [VCS*96-1:0]        dbg_state,    // per VC, for stuck-state reports (see cc_ib_router.v)
@@ -100,6 +116,7 @@ module cc_ib_input_unit #(
     localparam integer COPIES = PER_BRANCH != 0 ? PORTS + 1 : 1;  // slots of copy state per VC
     wire per_branch_on = PER_BRANCH != 0 && per_branch;
     wire local_vcs = ejection_vcs != 5'd0;
+    wire thru_mode = NODE_FORWARDING != 0 && INJECTION == 0 && through_node;
     // The first copy in key order (not-before cycle, priority, the logic's order) among `mask`, the
     // local copy (bit PORTS) last: {found, its index}.
     function [OW:0] first_in_order(input [PORTS:0] mask, input [PORTS*32-1:0] nbs, input [PORTS*32-1:0] pris,
@@ -135,6 +152,8 @@ module cc_ib_input_unit #(
     generate
         for (c = 0; c < VCS; c = c + 1) begin : g_vc
             reg [FLIT_W-1:0] ring [0:DEPTH-1];
+            reg              ring_transit [0:DEPTH-1];  // (the injection port) its packet came through the node
+            reg              hdr_transit;
             reg [AW-1:0]  head;
             reg [AW:0]    count;
             reg           routed, left_valid;
@@ -164,11 +183,26 @@ module cc_ib_input_unit #(
             wire [63:0] front_header = front_pair[63:0];
             wire fixed = routed && left_valid;
             wire [63:0] header = fixed ? hdr : front_header;
+            wire front_transit = INJECTION != 0 && NODE_FORWARDING != 0 &&
+                                 (count == {(AW+1){1'b0}} ? push_transit : ring_transit[head]);
+            wire transit = fixed ? hdr_transit : front_transit;
             wire [6:0] len_now = fixed ? len : length_of(`CC_KIND(front_header), packet_flits);
             wire route_now = !routed && {{(31-AW){1'b0}}, count1} >= HF &&
                              (switching != STORE_FORWARD || {{(31-AW){1'b0}}, count1} >= {25'd0, len_now});
             wire routed_now = routed || route_now;
             wire [31:0] eligible_now = route_now ? cycle + {24'd0, router_delay} : eligible_at;
+            // Through the node: the packet leaves whole once its tail is in (at the edge it arrives:
+            // one VC of a link at most), its router delay not waited for.
+            wire consume = thru_mode && routed_now && {{(31-AW){1'b0}}, count1} >= {25'd0, len_now};
+            assign thru_now[c] = consume;
+            genvar f;
+            for (f = 0; f < PF_MAX; f = f + 1) begin : g_thru_flit
+                /* verilator lint_off UNUSEDSIGNAL */
+                wire [31:0] at_f = {{(32-AW){1'b0}}, head} + f;
+                /* verilator lint_on UNUSEDSIGNAL */
+                assign thru_flits[(c*PF_MAX + f)*FLIT_W +: FLIT_W] = NODE_FORWARDING == 0 || INJECTION != 0 ? {FLIT_W{1'b0}} :
+                    {{(31-AW){1'b0}}, count} == f ? push_flit : ring[at_f[AW-1:0]];
+            end
 
             // The control logic's decision for the header.
             wire deliver;
@@ -176,10 +210,12 @@ module cc_ib_input_unit #(
             wire [PORTS*32-1:0] nb, pr;
             cc_control_logic #(.D_MAX(PORTS)) u_ctl (
                 .node_id(node_id), .dim(dim), .packet_flits(packet_flits), .algo(algo), .sbt_rot(sbt_rot), .radix_bits(radix_bits), .torus(torus),
-                .own(INJECTION != 0), .hdr(header), .deliver(deliver), .fwd(fwd), .not_before(nb), .prio(pr),
+                .own(INJECTION != 0 && !transit), .hdr(header), .deliver(deliver), .fwd(fwd), .not_before(nb), .prio(pr),
                 .mnb_addr(mnb_addr[c*32 +: 32]), .row(mnb_row[c*PORTS*16 +: PORTS*16]),
                 .te_addr(te_addr[c*PORTS +: PORTS]), .own_position(te_position[c*16 +: 16]));
             wire [PORTS:0] left_now = fixed ? left : {deliver && INJECTION == 0, fwd & dim_mask};
+            assign thru_deliver[c] = thru_mode && left_now[PORTS];
+            assign thru_forwards[c] = thru_mode && left_now[PORTS-1:0] != {PORTS{1'b0}};
 
             // The copies' keys: not-before cycle, priority, then the logic's own order (SBT: rotated
             // dimension; MNB: the child's address; TE: one copy); the local copy last, with key 0.
@@ -283,13 +319,13 @@ module cc_ib_input_unit #(
             // may (a copy waiting for its output does not hold the others back).
             assign va_pick = per_branch_on ? first_in_order(ask_ok, nb, pr, ranks) : {ask_ok[cur_at], cur_at};
             wire [OW-1:0] va_at = va_pick[OW-1:0];
-            assign va_req[c] = routed_now && eligible_now <= cycle + lead && va_pick[OW];
+            assign va_req[c] = !thru_mode && routed_now && eligible_now <= cycle + lead && va_pick[OW];
             assign va_out[c*OW +: OW] = va_at;
             assign va_candidates[c*VCS +: VCS] = cand[va_at*VCS +: VCS];
             assign va_pri[c*32 +: 32] = pr_all[va_at*32 +: 32];
             wire [OW:0] sa_pick = per_branch_on ? first_in_order(may, nb, pr, ranks) : {may[cur_at], cur_at};
             wire [OW-1:0] sel = sa_pick[OW-1:0];
-            assign sa_req[c] = routed_now && eligible_now <= cycle && sa_pick[OW];
+            assign sa_req[c] = !thru_mode && routed_now && eligible_now <= cycle && sa_pick[OW];
             assign sa_out[c*OW +: OW] = sel;
             assign sa_pri[c*32 +: 32] = pr_all[sel*32 +: 32];
 
@@ -332,8 +368,11 @@ module cc_ib_input_unit #(
             assign tr_flits[c*FLIT_W +: FLIT_W] = rel32 == {{(31-AW){1'b0}}, count} ? push_flit : ring[at[AW-1:0]];
             assign out_vcs[c*VW +: VW] = vc_now[sel*VW +: VW];
             assign tails[c] = tail;
-            assign freed_now[c] = pop && INJECTION == 0;
-            wire [AW:0] count_next = count1 - {{AW{1'b0}}, pop};
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire [31:0] leaving = consume ? {25'd0, len_now} : {31'd0, pop};
+            /* verilator lint_on UNUSEDSIGNAL */
+            assign freed_now[c*8 +: 8] = INJECTION != 0 ? 8'd0 : consume && tst_short_credit ? leaving[7:0] - 8'd1 : leaving[7:0];
+            wire [AW:0] count_next = count1 - leaving[AW:0];
             // After a pop: the next packet's kind, in its header's last flit (here or arriving now).
             /* verilator lint_off UNUSEDSIGNAL */
             wire [31:0] kind_at = {{(32-AW){1'b0}}, head} + HF;
@@ -353,6 +392,7 @@ module cc_ib_input_unit #(
                     left_valid <= 1'b0;
                     left <= {(PORTS+1){1'b0}};
                     hdr <= 64'd0;
+                    hdr_transit <= 1'b0;
                     len <= 7'd1;
                     freed <= {FW{1'b0}};
                     rd <= {(COPIES*FW){1'b0}};
@@ -361,12 +401,15 @@ module cc_ib_input_unit #(
                     eligible_at <= 32'd0;
                 end else if (run) begin
                     if (pushing) ring[head + count[AW-1:0]] <= push_flit;
+                    if (pushing) ring_transit[head + count[AW-1:0]] <= push_transit;
                     peak <= count1;
                     count <= count_next;
-                    head <= head + {{(AW-1){1'b0}}, pop};
-                    routed <= routed_now;
-                    if (routed_now && !fixed) begin  // routed at this edge, or at the last one after a packet ended
+                    head <= head + leaving[AW-1:0];
+                    routed <= routed_now && !consume;
+                    if (consume) left_valid <= 1'b0;
+                    if (routed_now && !fixed && !consume) begin  // routed at this edge, or at the last one after a packet ended
                         hdr <= front_header;
+                        hdr_transit <= front_transit;
                         len <= len_now;
                         left <= left_now;
                         left_valid <= 1'b1;

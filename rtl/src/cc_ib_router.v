@@ -10,8 +10,12 @@
 // Links: per port valid, VC and flit in each direction, and a credit word back, as the SystemC
 // network's LinkBuses: a field per VC, 8 bits while `vcs` is at most 8 and 4 bits for 9 to 16 (the word
 // VCS bytes wide, or 64 bits when more than 8 VCs are built: CWORD). The network interface takes the
-// node's next packet (src_*) into an injection VC; deliveries leave flit by flit on dlv_*. Phases as
-// cc_router.v: rst clears; during load nothing moves; then `cycle` counts edges from 0.
+// node's next packet (src_*) into an injection VC; deliveries leave flit by flit on dlv_*. Forwarding
+// through the node (`through_node`), a link's packet leaves its VC whole for the node's memory (thru_*,
+// at most one a port an edge: it leaves at the edge its tail arrives); the node delivers it and keeps
+// those that go on, which the network interface injects again before the node's own (mem_*; the first
+// of an edge may go straight in when the memory is empty). Phases as cc_router.v: rst clears; during
+// load nothing moves; then `cycle` counts edges from 0.
 `include "cc_defs.vh"
 module cc_ib_router #(
     parameter integer PORTS = 8,     // network ports built; `dim` (<= PORTS) of them are used
@@ -23,7 +27,8 @@ module cc_ib_router #(
     parameter integer LD_MAX = 4,    // largest link delay
     parameter integer ED_MAX = 4,    // largest ejection delay
     parameter integer ITERS = 1,     // allocator iterations built; `alloc_iters` (<= ITERS) are used
-    parameter integer PER_BRANCH = 1 // per-branch replication built (a slot of state per copy in each VC); 0: serial only
+    parameter integer PER_BRANCH = 1,// per-branch replication built (a slot of state per copy in each VC); 0: serial only
+    parameter integer NODE_FORWARDING = 1 // forwarding through the node built; 0: in the router only
 ) (
     input  wire                       clk,
     input  wire                       rst,
@@ -50,9 +55,12 @@ module cc_ib_router #(
     input  wire [4:0]                 ejection_vcs,  // the local port's VCs, allocated per packet (0: none, as no VC is needed)
     input  wire [3:0]                 alloc_iters,   // 1..ITERS
     input  wire                       replication,   // 0 serial, 1 per-branch (PER_BRANCH built): how a packet's copies leave
+    input  wire                       through_node,  // forwarding: 0 in the router, 1 through the node (NODE_FORWARDING built)
     input  wire                       tst_freeze_pointers,  // test hook: a planted bug (the switch allocator's input pointers stick)
     input  wire                       tst_no_turn,          // test hook: a planted bug (a copy never goes up a route class)
     input  wire                       tst_free_early,       // test hook: a planted bug (per-branch, a flit freed by any copy)
+    input  wire                       tst_short_credit,       // test hook: a planted bug (a packet leaving for the node frees a credit too few)
+    input  wire                       tst_own_first,        // test hook: a planted bug (the node's own packets before those it forwards)
     // links
     input  wire [PORTS-1:0]           in_valid,
     input  wire [PORTS*VW-1:0]        in_vc,
@@ -70,6 +78,16 @@ module cc_ib_router #(
     output reg                        dlv_valid,
     output reg  [FLIT_W-1:0]          dlv_flit,
     output reg  [7:0]                 dlv_source,    // its input VC (port * VCS + vc): packets to the node may interleave
+    // forwarding through the node: the packets that left their input VCs whole at the last edge (per
+    // port), whether the node delivers each, whether it goes on and was not taken straight in
+    // (`thru_keep`: the node's memory keeps it), and their flits; the memory's first packet (mem_*)
+    output reg  [PORTS-1:0]           thru_valid,
+    output reg  [PORTS-1:0]           thru_deliver,
+    output reg  [PORTS-1:0]           thru_keep,
+    output reg  [PORTS*PF_MAX*FLIT_W-1:0] thru_flits,
+    input  wire                       mem_valid,
+    input  wire [PF_MAX*FLIT_W-1:0]   mem_flits,
+    output reg                        mem_taken,     // the memory's packet offered before the last edge was taken
     // observation
     output reg  [31:0]                cycle,
     output wire [(PORTS+1)*16-1:0]    dbg_occupancy, // flits buffered per input port (the injection port last)
@@ -116,7 +134,9 @@ module cc_ib_router #(
     wire [NIN*FLIT_W-1:0]  tr_flit;
     wire [NIN*VW-1:0]      tr_out_vc;
     wire [NIN-1:0]         tr_tail;
-    wire [NIN*VCS-1:0]     freed;
+    wire [NIN*VCS*8-1:0]   freed;
+    wire [PORTS*VCS-1:0]   thru_now, thru_dlv, thru_fwd;  // (the links' input units)
+    wire [PORTS*VCS*PF_MAX*FLIT_W-1:0] thru_all;
     /* verilator lint_off UNUSEDSIGNAL */
     wire [NV-1:0]          routed;
     /* verilator lint_on UNUSEDSIGNAL */
@@ -126,10 +146,10 @@ module cc_ib_router #(
     wire [NV*PORTS*16-1:0] mnb_row;
     wire [NV*PORTS-1:0]    te_addr;
     wire [NV*16-1:0]       te_position;
-    wire                   ni_push;
+    wire                   ni_push, ni_transit;
     wire [VW-1:0]          ni_vc;
     wire [FLIT_W-1:0]      ni_flit;
-    wire                   ni_take;
+    wire                   ni_take, ni_mem_take, ni_by_take;
     genvar p, w;
     // The links' wires: a flit joins its VC link_delay edges after the edge that took it.
     wire [PORTS-1:0]        wire_valid;
@@ -208,15 +228,27 @@ module cc_ib_router #(
     generate
         for (p = 0; p < NIN; p = p + 1) begin : g_in
             wire is_link = p < PORTS;
+            // (the injection unit's are constant 0: a packet from the node never goes through it again)
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire [VCS-1:0] unit_thru, unit_dlv, unit_fwd;
+            wire [VCS*PF_MAX*FLIT_W-1:0] unit_flits;
+            /* verilator lint_on UNUSEDSIGNAL */
+            if (p < PORTS) begin : g_thru
+                assign thru_now[p*VCS +: VCS] = unit_thru;
+                assign thru_dlv[p*VCS +: VCS] = unit_dlv;
+                assign thru_fwd[p*VCS +: VCS] = unit_fwd;
+                assign thru_all[p*VCS*PF_MAX*FLIT_W +: VCS*PF_MAX*FLIT_W] = unit_flits;
+            end
             cc_ib_input_unit #(.PORTS(PORTS), .VCS(VCS), .VW(VW), .DEPTH(DEPTH), .AW(AW), .FW(FW), .FLIT_W(FLIT_W),
                                .PW(PW), .OW(OW), .INJECTION(p == PORTS ? 1 : 0), .PORT(p),
-                               .PER_BRANCH(PER_BRANCH)) u_in (
+                               .PER_BRANCH(PER_BRANCH), .PF_MAX(PF_MAX), .NODE_FORWARDING(NODE_FORWARDING)) u_in (
                 .clk(clk), .rst(rst), .run(run), .cycle(cycle), .node_id(node_id), .dim(dim), .packet_flits(packet_flits),
-                .algo(algo), .sbt_rot(sbt_rot), .radix_bits(radix_bits), .torus(torus), .datelines(datelines), .vcs(vcs), .route_classes(route_classes), .vc_class(vc_class), .tst_no_turn(tst_no_turn), .tst_free_early(tst_free_early), .switching(switching), .router_delay(router_delay),
-                .ejection_vcs(ejection_vcs), .per_branch(replication),
+                .algo(algo), .sbt_rot(sbt_rot), .radix_bits(radix_bits), .torus(torus), .datelines(datelines), .vcs(vcs), .route_classes(route_classes), .vc_class(vc_class), .tst_no_turn(tst_no_turn), .tst_free_early(tst_free_early), .tst_short_credit(tst_short_credit), .switching(switching), .router_delay(router_delay),
+                .ejection_vcs(ejection_vcs), .per_branch(replication), .through_node(through_node),
                 .push(is_link ? wire_valid[p % PORTS] : ni_push),
                 .push_vc(is_link ? wire_vc[(p % PORTS)*VW +: VW] : ni_vc),
                 .push_flit(is_link ? wire_flit[(p % PORTS)*FLIT_W +: FLIT_W] : ni_flit),
+                .push_transit(!is_link && ni_transit),
                 .out_free(out_free),
                 .counts(counts[p*VCS*(AW+1) +: VCS*(AW+1)]),
                 .peaks(peaks[p*VCS*(AW+1) +: VCS*(AW+1)]), .owned(owned), .credits(credits),
@@ -225,7 +257,8 @@ module cc_ib_router #(
                 .va_grant(va_grant[p*VCS +: VCS]), .va_vc(va_vc[p*VCS*VW +: VCS*VW]),
                 .sa_req(sa_req[p*VCS +: VCS]), .sa_out(sa_out[p*VCS*OW +: VCS*OW]), .sa_pri(sa_pri[p*VCS*32 +: VCS*32]),
                 .sa_grant(sa_grant[p]), .sa_vc(sa_vc[p*VW +: VW]), .tr_flit(tr_flit[p*FLIT_W +: FLIT_W]),
-                .tr_out_vc(tr_out_vc[p*VW +: VW]), .tr_tail(tr_tail[p]), .freed_now(freed[p*VCS +: VCS]),
+                .tr_out_vc(tr_out_vc[p*VW +: VW]), .tr_tail(tr_tail[p]), .freed_now(freed[p*VCS*8 +: VCS*8]),
+                .thru_now(unit_thru), .thru_deliver(unit_dlv), .thru_forwards(unit_fwd), .thru_flits(unit_flits),
                 .dbg_routed(routed[p*VCS +: VCS]), .dbg_waiting(vc_waiting[p*VCS +: VCS]),
                 .dbg_state(dbg_vc_state[p*VCS*96 +: VCS*96]),
                 .mnb_addr(mnb_addr[p*VCS*32 +: VCS*32]), .mnb_row(mnb_row[p*VCS*PORTS*16 +: VCS*PORTS*16]),
@@ -249,11 +282,48 @@ module cc_ib_router #(
     cc_rom #(.D_MAX(PORTS), .NSRC(NV)) u_rom (
         .mnb_addr(mnb_addr), .mnb_row(mnb_row), .te_addr(te_addr), .te_position(te_position));
 
-    cc_ib_injection_unit #(.VCS(VCS), .VW(VW), .AW(AW), .PF_MAX(PF_MAX), .FLIT_W(FLIT_W)) u_ni (
+    // Forwarding through the node: per port, the packet that left its VC whole at this edge (one VC at
+    // most); the first of them in port order that goes on may go straight into the injection VC.
+    reg [PORTS-1:0] port_thru, port_dlv, port_fwd;
+    reg [PORTS*PF_MAX*FLIT_W-1:0] port_flits;
+    reg by_valid;
+    reg [PF_MAX*FLIT_W-1:0] by_flits;
+    reg [PORTS-1:0] by_port;
+    integer t, tv;
+    always @* begin
+        port_thru = {PORTS{1'b0}};
+        port_dlv = {PORTS{1'b0}};
+        port_fwd = {PORTS{1'b0}};
+        port_flits = {(PORTS*PF_MAX*FLIT_W){1'b0}};
+        by_valid = 1'b0;
+        by_flits = {(PF_MAX*FLIT_W){1'b0}};
+        by_port = {PORTS{1'b0}};
+        for (t = 0; t < PORTS; t = t + 1)
+            for (tv = 0; tv < VCS; tv = tv + 1)
+                if (NODE_FORWARDING != 0 && thru_now[t*VCS + tv]) begin
+                    port_thru[t] = 1'b1;
+                    port_dlv[t] = thru_dlv[t*VCS + tv];
+                    port_fwd[t] = thru_fwd[t*VCS + tv];
+                    port_flits[t*PF_MAX*FLIT_W +: PF_MAX*FLIT_W] = thru_all[(t*VCS + tv)*PF_MAX*FLIT_W +: PF_MAX*FLIT_W];
+                end
+        for (t = PORTS - 1; t >= 0; t = t - 1)  // the lowest port wins
+            if (port_thru[t] && port_fwd[t]) begin
+                by_valid = 1'b1;
+                by_flits = port_flits[t*PF_MAX*FLIT_W +: PF_MAX*FLIT_W];
+                by_port = {{(PORTS-1){1'b0}}, 1'b1} << t;
+            end
+    end
+
+    wire src_due = src_valid && src_made + {24'd0, injection_delay} <= cycle;
+    wire own_first = tst_own_first && src_due;
+    cc_ib_injection_unit #(.VCS(VCS), .VW(VW), .AW(AW), .PF_MAX(PF_MAX), .FLIT_W(FLIT_W), .NODE_FORWARDING(NODE_FORWARDING)) u_ni (
         .clk(clk), .rst(rst), .run(run), .packet_flits(packet_flits), .vcs(vcs), .vc_depth(vc_depth),
-        .src_valid(src_valid && src_made + {24'd0, injection_delay} <= cycle), .src_flits(src_flits), .take(ni_take),
+        .src_valid(src_due), .src_flits(src_flits),
+        .mem_valid(NODE_FORWARDING != 0 && mem_valid && !own_first), .mem_flits(mem_flits), .by_valid(by_valid && !own_first),
+        .by_flits(by_flits),
+        .take(ni_take), .mem_take(ni_mem_take), .by_take(ni_by_take),
         .free(inject_free), .counts(counts[PORTS*VCS*(AW+1) +: VCS*(AW+1)]),
-        .push(ni_push), .push_vc(ni_vc), .push_flit(ni_flit));
+        .push(ni_push), .push_vc(ni_vc), .push_flit(ni_flit), .push_transit(ni_transit));
     assign dbg_owned = owned[PORTS*VCS-1:0];
     assign dbg_waiting = vc_waiting != {NV{1'b0}} || credits_coming != {PORTS{1'b0}};
 
@@ -300,14 +370,14 @@ module cc_ib_router #(
                 .send_flit(send_flit[p*FLIT_W +: FLIT_W]), .send_tail(send_tail[p]), .out_valid(out_valid[p]), .out_vc(out_vc[p*VW +: VW]),
                 .out_flit(out_flit[p*FLIT_W +: FLIT_W]));
             // Credits upstream: one for each flit freed at this edge, in VC w's field (8 bits, or 4
-            // with more than 8 VCs).
+            // with more than 8 VCs; a packet that leaves whole for the node frees its every flit).
             reg [CWORD-1:0] credit_word;
             integer v;
             always @* begin
                 credit_word = {CWORD{1'b0}};
                 for (v = 0; v < VCS; v = v + 1)
-                    if (vcs > 5'd8) credit_word[v*4] = freed[p*VCS + v];
-                    else if (v < 8) credit_word[v*8] = freed[p*VCS + v];
+                    if (vcs > 5'd8) credit_word[v*4 +: 4] = freed[(p*VCS + v)*8 +: 4];
+                    else if (v < 8) credit_word[v*8 +: 8] = freed[(p*VCS + v)*8 +: 8];
             end
             always @(posedge clk)
                 if (rst) in_credit[p*CWORD +: CWORD] <= {CWORD{1'b0}};
@@ -356,6 +426,11 @@ module cc_ib_router #(
         if (rst) begin
             cycle <= 32'd0;
             src_taken <= 1'b0;
+            mem_taken <= 1'b0;
+            thru_valid <= {PORTS{1'b0}};
+            thru_deliver <= {PORTS{1'b0}};
+            thru_keep <= {PORTS{1'b0}};
+            thru_flits <= {(PORTS*PF_MAX*FLIT_W){1'b0}};
             dlv_valid <= 1'b0;
             dlv_flit <= {FLIT_W{1'b0}};
             dlv_source <= 8'd0;
@@ -366,6 +441,11 @@ module cc_ib_router #(
             dbg_ni_push <= ni_push;
             if (run) cycle <= cycle + 32'd1;
             src_taken <= ni_take;
+            mem_taken <= ni_mem_take;
+            thru_valid <= run ? port_thru : {PORTS{1'b0}};
+            thru_deliver <= port_dlv;
+            thru_keep <= port_thru & port_fwd & ~(ni_by_take ? by_port : {PORTS{1'b0}});
+            if (port_thru != {PORTS{1'b0}}) thru_flits <= port_flits;
             dlv_valid <= ejected_valid;
             if (ejected_valid) begin
                 dlv_flit <= ejected_flit;

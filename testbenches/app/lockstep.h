@@ -67,13 +67,16 @@ struct IbLockstepConfig {
     unsigned alloc_iters = 1;
     unsigned route_classes = 1;  // a collective's route classes (routers/logic/vc_classes.h), 1..vcs; not on a mesh
     bool per_branch = false;     // replication: each copy of a packet leaves on its own (else serially)
+    bool through_node = false;   // forwarding: a link's packet goes whole through the node's memory (else in the router)
     unsigned sbt_rotation = 0;
     uint64_t cycles = 1000000;
     uint64_t seed = 1;
-    bool plant_bug = false;         // the RTL switch allocator's input pointers stick: the bench must catch it
-    bool plant_class_bug = false;   // the RTL's copies never go up a route class: the bench must catch it
-    bool plant_branch_bug = false;  // per-branch, the RTL frees a flit other copies still need: the bench must catch it
-    std::string vcd;                // if set: the RTL router's pins and internals (the stimulus is its inputs)
+    bool plant_bug = false;          // the RTL switch allocator's input pointers stick: the bench must catch it
+    bool plant_class_bug = false;    // the RTL's copies never go up a route class: the bench must catch it
+    bool plant_branch_bug = false;   // per-branch, the RTL frees a flit other copies still need: the bench must catch it
+    bool plant_node_bug = false;     // through the node, the RTL injects the node's own packets first: likewise
+    bool plant_consume_bug = false;  // through the node, a packet leaving whole frees a credit too few in the RTL: likewise
+    std::string vcd;                 // if set: the RTL router's pins and internals (the stimulus is its inputs)
     std::string describe() const;
 };
 LockstepResult run_ib_lockstep(const IbLockstepConfig& c);

@@ -67,8 +67,8 @@ void print(const std::string& what, const LockstepResult& r) {
 // What the command line fixed of them (0 or empty: drawn), and the bugs to plant.
 struct IbFixed {
     unsigned vcs = 0, alloc_iters = 0, route_classes = 0;
-    std::string replication;
-    bool plant_bug = false, plant_class_bug = false, plant_branch_bug = false;
+    std::string replication, forwarding;
+    bool plant_bug = false, plant_class_bug = false, plant_branch_bug = false, plant_node_bug = false, plant_consume_bug = false;
 };
 
 int run_input_buffered(const std::vector<std::string>& modes, const std::vector<std::string>& switchings, unsigned configs,
@@ -126,6 +126,12 @@ int run_input_buffered(const std::vector<std::string>& modes, const std::vector<
                 // the cube's collectives, likewise.
                 c.per_branch = mode != "dor" && (((c.seed >> 61) & 1u) || fixed.plant_branch_bug);
                 if (!fixed.replication.empty()) c.per_branch = fixed.replication == "per-branch";
+                // Forwarding through the node when asked (a link's packet then takes neither allocator:
+                // the route classes are the node's, one).
+                c.through_node = fixed.forwarding == "node" || fixed.plant_node_bug || fixed.plant_consume_bug;
+                if (c.through_node) c.route_classes = 1;
+                c.plant_node_bug = fixed.plant_node_bug;
+                c.plant_consume_bug = fixed.plant_consume_bug;
                 c.plant_bug = fixed.plant_bug;
                 c.plant_class_bug = fixed.plant_class_bug;
                 c.plant_branch_bug = fixed.plant_branch_bug;
@@ -172,6 +178,17 @@ int sc_main(int argc, char* argv[]) {
     app.add_flag("--plant-branch-bug", plant_branch_bug,
                  "input-buffered: plant a bug in the RTL's per-branch replication (a copy frees a flit the others still "
                  "need; per-branch in every configuration of the collectives): the bench must catch it");
+    bool plant_node_bug = false, plant_consume_bug = false;
+    app.add_flag("--plant-node-bug", plant_node_bug,
+                 "input-buffered: plant a bug in the RTL's network interface (the node's own packets go before those "
+                 "forwarded through it; forwarding through the node in every configuration): the bench must catch it");
+    app.add_flag("--plant-consume-bug", plant_consume_bug,
+                 "input-buffered: plant a bug in the RTL's input units (a packet leaving whole for the node frees a "
+                 "credit too few; forwarding through the node in every configuration): the bench must catch it");
+    std::string forwarding;
+    app.add_option("--forwarding", forwarding,
+                   "input-buffered: router (default) or node (each link's packet whole through the node's memory, which "
+                   "delivers it and injects it again)");
     app.add_option("--replication", replication,
                    "input-buffered: fix the replication of the collectives' packets, serial or per-branch (default: "
                    "per-branch in half the configurations)");
@@ -239,17 +256,19 @@ int sc_main(int argc, char* argv[]) {
     if (app.count("--route-classes") && (vcs == 0 || route_classes < 1 || route_classes > static_cast<long long>(vcs)))
         return bad_input("--route-classes " + std::to_string(route_classes) +
                          " is out of range: accepted 1..--vcs, with --vcs given");
+    if (!forwarding.empty() && forwarding != "router" && forwarding != "node")
+        return bad_input("--forwarding '" + forwarding + "' is unknown: accepted router, node");
     if (!replication.empty() && !parse_replication(replication))
         return bad_input("--replication '" + replication + "' is unknown: accepted serial, per-branch");
     if (alloc_iters && (*alloc_iters < 1 || *alloc_iters > static_cast<long long>(kRtlIbAllocIters)))
         return bad_input("--alloc-iters " + std::to_string(*alloc_iters) +
                          " is out of range for the input-buffered RTL: accepted 1.." + std::to_string(kRtlIbAllocIters));
     if (buffering == "input")
-        return run_input_buffered(
-            modes, switchings, configs, cycles, seed, dim,
-            IbFixed{static_cast<unsigned>(vcs), static_cast<unsigned>(alloc_iters.value_or(0)),
-                    static_cast<unsigned>(route_classes), replication, plant_bug, plant_class_bug, plant_branch_bug},
-            waves_dir);
+        return run_input_buffered(modes, switchings, configs, cycles, seed, dim,
+                                  IbFixed{static_cast<unsigned>(vcs), static_cast<unsigned>(alloc_iters.value_or(0)),
+                                          static_cast<unsigned>(route_classes), replication, forwarding, plant_bug,
+                                          plant_class_bug, plant_branch_bug, plant_node_bug, plant_consume_bug},
+                                  waves_dir);
 
     std::mt19937_64 rng(seed);
     auto pick = [&](unsigned lo, unsigned hi) { return std::uniform_int_distribution<unsigned>(lo, hi)(rng); };

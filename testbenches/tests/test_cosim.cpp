@@ -252,6 +252,58 @@ TEST(Cosim, InputBufferedPerBranchReplicationSameTrace) {
     EXPECT_GT(differs, 0u) << "per-branch never changed a trace: is it taken?";
 }
 
+// Forwarding through the node (each link's packet whole into the node's memory, delivered and
+// injected again: the input units' whole-packet exit and the network interface's memory-first source)
+// in the Verilog router: every collective its control logic runs and traffic on the cube and the torus,
+// d = 2..4, each switching mode, across the delays and VC counts: the same trace and report as the
+// SystemC router's, every node in RTL and a random half; and the mode is taken (some trace differs from
+// the same run forwarded in the router).
+TEST(Cosim, InputBufferedThroughTheNodeSameTrace) {
+    const IbKnobs knob_sets[] = {{1, 4, 0, 0, 0, 1, 0, 0},
+                                 {2, 8, 2, 1, 1, 1, 2, 2, cubecast::kRtlIbAllocIters},
+                                 {3, 5, 1, 3, 2, 2, 4, 1},
+                                 {2, 16, 3, 0, 4, 1, 1, 4}};
+    const std::pair<const char*, const char*> algorithms[] = {{"snb", "sbt"},    {"mnb", "bostt"},     {"mnb", "sbt"},
+                                                              {"te", "bostt"},   {"kb", "same-order"}, {"traffic", "ecube"},
+                                                              {"traffic", "dor"}};
+    unsigned variant = 0, differs = 0, runs = 0;
+    for (auto [task, algorithm] : algorithms)
+        for (unsigned d = 2; d <= std::min(4u, cubecast::kRtlIbPorts); ++d)
+            for (const cubecast::Switching sw :
+                 {cubecast::Switching::store_forward, cubecast::Switching::cut_through, cubecast::Switching::wormhole}) {
+                const IbKnobs& k = knob_sets[variant % std::size(knob_sets)];
+                const unsigned flits = 1 + variant % 4;
+                ++variant;
+                const bool torus = std::string(algorithm) == "dor";
+                if (torus && 2 * d > cubecast::kRtlIbPorts) continue;
+                RunConfig c = config(task, algorithm, d, 0, flits);
+                if (torus) {  // (the 4-ary d-torus: two ports a dimension)
+                    c.topology = "torus";
+                    c.radix = 4;
+                }
+                if (std::string(task) == "kb") c.k = std::min(3u, 1u << d);
+                if (std::string(task) == "traffic") {
+                    c.rate = variant % 2 ? 0.2 : 0.7;
+                    c.traffic_warmup = 100;
+                    c.traffic_window = 300;
+                    c.traffic_drain = 300;
+                }
+                k.apply(c, sw, flits);
+                c.ib.forwarding = cubecast::Forwarding::node;
+                const std::string label =
+                    std::string(task) + "/" + algorithm + (torus ? " torus" : "") + " d=" + std::to_string(d) + " " +
+                    cubecast::switching_name(sw) + " F=" + std::to_string(flits) + " V=" + std::to_string(k.vcs) +
+                    " R=" + std::to_string(k.router_delay) + " E=" + std::to_string(k.ejection_delay) + " through the node";
+                expect_same_input_buffered(c, label, variant);
+                ++runs;
+                RunConfig in_router = c;
+                in_router.ib.forwarding = cubecast::Forwarding::router;
+                differs += traced(c).second != traced(in_router).second;
+            }
+    EXPECT_GE(runs, (std::size(algorithms) - 1) * 3u);
+    EXPECT_GT(differs, 0u) << "forwarding through the node never changed a trace: is it taken?";
+}
+
 // Synthetic traffic on the input-buffered Verilog router (its e-cube routing, CC_ALGO_ECUBE): the same
 // trace and report as the SystemC router's, every node in RTL and a random half, d = 1..4, each
 // switching mode, below and past saturation, five patterns, and both presets.
@@ -540,6 +592,18 @@ TEST(Cosim, InputBufferedRtlNetworksGiveTheSameWaves) {
         EXPECT_EQ(count(mixed.view, "\n-node "), 2u);
         EXPECT_NE(mixed.view.find("-node 2 (RTL, input-buffered)"), std::string::npos);
     }
+    // Forwarding through the node: the same network waves (the node's packets held: its own and those
+    // its memory keeps).
+    {
+        RunConfig c = config("mnb", "bostt", cubecast::kRtlIbPorts, 0, 2);
+        knobs[0].apply(c, cubecast::Switching::wormhole, 2);
+        c.ib.forwarding = cubecast::Forwarding::node;
+        SCOPED_TRACE("mnb/bostt through the node");
+        const Waves systemc = waves(c, "ibwaves_node_sc");
+        RunConfig all = c;
+        all.router = cubecast::RouterChoice::rtl;
+        EXPECT_TRUE(systemc.network == waves(all, "ibwaves_node_rtl").network) << "every router in RTL: the waves differ";
+    }
     // The 4x4 mesh: the same network waves; in the view, each node's linked inputs only (the corners'
     // two, the edges' three, the inner four's four) and its injection port.
     RunConfig mesh = traffic_test::traffic({"array", 2, 4}, "dor", "uniform", 0.4, 2, 0, 20, 100, 100);
@@ -681,6 +745,33 @@ TEST(Cosim, InputBufferedLockstepCatchesAPlantedPerBranchBug) {
     ASSERT_TRUE(WIFEXITED(bad));
     EXPECT_EQ(WEXITSTATUS(bad), 2);
     EXPECT_EQ(slurp(out), "cubecast_lockstep: --replication 'parallel' is unknown: accepted serial, per-branch\n");
+    std::remove(out.c_str());
+}
+
+// The planted node-forwarding bugs are caught in every switching mode: the network interface that
+// injects the node's own packets before those forwarded through it, and the input unit whose packet
+// leaving whole for the node frees a credit too few; the same configurations forwarded through the
+// node pass without them; an unknown forwarding is exit 2.
+TEST(Cosim, InputBufferedLockstepCatchesPlantedNodeForwardingBugs) {
+    const std::string out = temp_path("ib_node_lockstep.txt");
+    const std::string args = " --buffering input --mode mnb te --dim 4 --vcs 2 --cycles 20000 --seed 5 --waves ''";
+    for (const char* bug : {" --plant-node-bug", " --plant-consume-bug"}) {
+        const int status = std::system((std::string(CUBECAST_LOCKSTEP) + args + bug + " >" + out + " 2>&1").c_str());
+        const std::string text = slurp(out);
+        ASSERT_TRUE(WIFEXITED(status));
+        EXPECT_EQ(WEXITSTATUS(status), 1) << bug << "\n" << text;
+        for (const char* mode : {"store-forward", "cut-through", "wormhole"})
+            EXPECT_NE(text.find(std::string("FAIL mnb ") + mode), std::string::npos) << bug << "\n" << text;
+        EXPECT_NE(text.find("forwarding=node"), std::string::npos) << text;
+    }
+    EXPECT_EQ(std::system((std::string(CUBECAST_LOCKSTEP) + args + " --forwarding node >" + out + " 2>&1").c_str()), 0)
+        << slurp(out);
+    EXPECT_EQ(slurp(out).find("FAIL"), std::string::npos) << slurp(out);
+    const int bad =
+        std::system((std::string(CUBECAST_LOCKSTEP) + " --buffering input --forwarding nodes >" + out + " 2>&1").c_str());
+    ASSERT_TRUE(WIFEXITED(bad));
+    EXPECT_EQ(WEXITSTATUS(bad), 2);
+    EXPECT_EQ(slurp(out), "cubecast_lockstep: --forwarding 'nodes' is unknown: accepted router, node\n");
     std::remove(out.c_str());
 }
 

@@ -302,6 +302,9 @@ TEST(Partition, TheVerilogRoutersOutputsAreOneProcessesForAnyNumberOfRanks) {
         // one Verilog router, so most ranks have none: what the run counts and reports is decided alike on every rank
         "--task mnb --algorithm bostt --dim 4 --rtl-nodes 0",
         "--task te --algorithm bostt --dim 4 --rtl-nodes 3 --buffering input --vcs 1 --vc-depth 2",
+        // forwarding through the node: each Verilog router's node memory is its rank's
+        "--task mnb --algorithm bostt --dim 4 --router rtl --buffering input --vcs 2 --vc-depth 4 --packet-flits 2 "
+        "--forwarding node",
         "--task traffic --algorithm dor --topology torus --dim 2 --radix 4 --rate 0.9 --packet-flits 4 --buffering input "
         "--vcs 1 --vc-depth 4 --datelines off --router rtl --no-rerun",
     });
