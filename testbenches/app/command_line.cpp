@@ -231,7 +231,8 @@ struct CommonOptions {
         app->add_option("--forwarding", forwarding,
                         "--buffering input: a packet that goes on is forwarded in the router, or through the node (ejected "
                         "whole and injected again: a collective is deadlock-free on one virtual channel); default: node for "
-                        "a collective given to cubecast run without this or --network-interface, else router")
+                        "a collective given to cubecast run without this or --network-interface (not with --router rtl, "
+                        "whose Verilog forwards through the node on a one-port interface only), else router")
             ->group(kInputBufferedRouter);
         app->add_option("--network-interface", network_interface,
                         "--buffering input: the node's network interface injects into one injection input, a packet at a "
