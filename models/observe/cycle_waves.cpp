@@ -148,6 +148,7 @@ void CycleWaves::trace_rtl(const std::vector<std::unique_ptr<RouterBase>>& route
         }
     }
     rtl_->open(scratch_.path("rtl.vcd").c_str());
+    rtl_dumped_ = true;
 #else
     static_cast<void>(routers);
 #endif
@@ -176,6 +177,10 @@ std::vector<std::string> CycleWaves::close(uint64_t start_ns, uint64_t end_ns, c
     }
     // (a dump that did not end well goes as nothing: rank 0 says so)
     const std::vector<std::string> dumps = gather(incomplete.empty() ? file_text(dump) : std::string());
+    // The Verilated routers' internals: each rank's dump of its own, after a line with the VCs they use
+    // (every rank takes part; one without them sends nothing).
+    const std::vector<std::string> rtl_dumps =
+        gather(rtl_ ? std::to_string(rtl_vcs_) + "\n" + file_text(scratch_.path("rtl.vcd")) : std::string());
     if (dumps.empty()) {  // (not rank 0: it writes nothing)
         scratch_.remove();
         return {};
@@ -193,6 +198,24 @@ std::vector<std::string> CycleWaves::close(uint64_t start_ns, uint64_t end_ns, c
             if (auto w = write_failure("the waves", merged_path, out); !w.empty()) failed.push_back(w);
         }
     }
+    if (failed.empty() && std::any_of(rtl_dumps.begin(), rtl_dumps.end(), [](const std::string& d) { return !d.empty(); })) {
+        std::vector<std::string> texts;
+        for (const std::string& d : rtl_dumps) {
+            const size_t line = d.find('\n');
+            if (line != std::string::npos) rtl_vcs_ = static_cast<unsigned>(std::strtoul(d.c_str(), nullptr, 10));
+            texts.push_back(line == std::string::npos ? std::string() : d.substr(line + 1));
+        }
+        std::string merged;
+        if (auto e = merge_verilated_dumps(texts, merged); !e.empty()) {
+            failed.push_back("the RTL routers' waves: " + e);
+        } else {
+            const std::string rtl_path = scratch_.path("rtl.vcd");
+            std::ofstream out(rtl_path);
+            out << merged;
+            if (auto w = write_failure("the RTL routers' waves", rtl_path, out); !w.empty()) failed.push_back(w);
+            rtl_dumped_ = true;
+        }
+    }
     publish(merged_path, start_ns, end_ns, failed);
     return failed;
 }
@@ -205,7 +228,7 @@ void CycleWaves::publish(const std::string& dump, uint64_t start_ns, uint64_t en
     if (failed.empty())
         if (auto e = publish_vcd(scratch_, dump, path_, static_cast<double>(start_ns), "the waves"); !e.empty())
             failed.push_back(e);
-    if (rtl_ && failed.empty()) {  // the internals, and their save file from the dump's own declarations
+    if (rtl_dumped_ && failed.empty()) {  // the internals, and their save file from the dump's own declarations
         const std::string rtl_path = stem_ + (fst_ ? "_rtl.fst" : "_rtl.vcd");
         if (auto e = publish_vcd(scratch_, rtl_dump, rtl_path, static_cast<double>(start_ns), "the RTL routers' waves");
             !e.empty())
@@ -388,6 +411,144 @@ std::string merge_vcd_dumps(const std::string& declarations, const std::vector<s
         merged += "\n";
     }
     if (last_empty) merged += "#" + std::to_string(last_time) + "\n";
+    return "";
+}
+
+namespace {
+// Verilator's VCD identifiers (verilated_vcd_c.cpp, VerilatedVcd::writeCode): the code's lowest base-94
+// digit first, then the rest of it in bijective base 94, each digit a character from '!'.
+uint64_t verilated_code(std::string_view id) {
+    uint64_t rest = 0;
+    for (size_t i = id.size(); i-- > 1;) rest = rest * 94 + static_cast<uint64_t>(id[i] - '!') + 1;
+    return rest * 94 + static_cast<uint64_t>(id[0] - '!');
+}
+std::string verilated_id(uint64_t code) {
+    std::string id(1, static_cast<char>('!' + code % 94));
+    for (code /= 94; code != 0; code /= 94) {
+        --code;
+        id += static_cast<char>('!' + code % 94);
+    }
+    return id;
+}
+// Where word `index` of a line (words apart by spaces) starts and ends (npos: no such word).
+std::pair<size_t, size_t> word_at(std::string_view line, size_t index) {
+    size_t at = 0;
+    for (size_t i = 0;; ++i) {
+        at = line.find_first_not_of(' ', at);
+        if (at == std::string_view::npos) return {at, at};
+        const size_t end = std::min(line.find(' ', at), line.size());
+        if (i == index) return {at, end};
+        at = end;
+    }
+}
+}  // namespace
+
+std::string merge_verilated_dumps(const std::vector<std::string>& dumps, std::string& merged) {
+    merged.clear();
+    struct Dump {
+        uint64_t shift = 0;     // what its identifiers' codes move by
+        bool dumpvars = false;  // its first time stamp's values are within $dumpvars ... $end
+        std::vector<std::pair<uint64_t, std::vector<std::string_view>>> times;
+    };
+    std::vector<Dump> parsed;
+    std::string preamble, scopes;
+    uint64_t codes_per_model = 0, models_before = 0;
+    for (size_t r = 0; r < dumps.size(); ++r) {
+        if (dumps[r].empty()) continue;  // (a rank without Verilated routers)
+        const std::string rank = "rank " + std::to_string(r) + "'s RTL dump";
+        Lines lines(dumps[r]);
+        std::string_view line;
+        // Its header: the preamble (the first dump's), then a scope per model (indented once), each
+        // model's codes one block from 1 on, every model's as large.
+        bool in_scopes = false;
+        uint64_t models = 0, first_model_end = 0;
+        std::vector<std::pair<std::string, uint64_t>> declared;  // each line, and its $var's code (0: none)
+        for (;;) {
+            if (!lines.next(line)) return rank + " has no $enddefinitions";
+            const auto [w0, w0_end] = word_at(line, 0);
+            const std::string_view first = w0 == std::string_view::npos ? std::string_view() : line.substr(w0, w0_end - w0);
+            if (first == "$enddefinitions") break;
+            if (!in_scopes && first != "$scope") {
+                if (parsed.empty()) preamble.append(line).append("\n");
+                continue;
+            }
+            in_scopes = true;
+            if (first == "$scope" && w0 == 1) ++models;
+            uint64_t code = 0;
+            if (first == "$var") {
+                const auto [b0, b1] = word_at(line, 2);
+                const auto [c0, c1] = word_at(line, 3);
+                if (c0 == std::string_view::npos) return rank + " has a $var without an identifier";
+                code = verilated_code(line.substr(c0, c1 - c0));
+                const uint64_t bits = std::strtoull(std::string(line.substr(b0, b1 - b0)).c_str(), nullptr, 10);
+                if (models == 1) first_model_end = std::max(first_model_end, code + (bits + 31) / 32);
+            }
+            declared.push_back({std::string(line), code});
+        }
+        if (models == 0 || first_model_end < 2) return rank + " declares no router";
+        const uint64_t n = first_model_end - 1;
+        if (codes_per_model != 0 && n != codes_per_model)
+            return rank + " has " + std::to_string(n) + " codes a router, the ranks' before " + std::to_string(codes_per_model);
+        codes_per_model = n;
+        Dump d;
+        d.shift = models_before * n;
+        models_before += models;
+        for (const auto& [text, code] : declared) {
+            if (code == 0) {
+                scopes += text + "\n";
+                continue;
+            }
+            const auto [c0, c1] = word_at(text, 3);
+            scopes += text.substr(0, c0) + verilated_id(code + d.shift) + text.substr(c1) + "\n";
+        }
+        // Its values, by time stamp.
+        while (lines.next(line)) {
+            if (line.empty()) continue;
+            if (line[0] == '#') {
+                d.times.push_back({std::strtoull(std::string(line.substr(1)).c_str(), nullptr, 10), {}});
+            } else if (line == "$dumpvars") {
+                d.dumpvars = d.times.size() == 1;
+            } else if (line != "$end") {
+                if (d.times.empty()) return rank + " has a value before its first time stamp";
+                d.times.back().second.push_back(line);
+            }
+        }
+        parsed.push_back(std::move(d));
+    }
+    if (parsed.empty()) return "no rank wrote an RTL dump";
+    merged = preamble + scopes + "$enddefinitions $end\n";
+    // The time stamps in order: at each, every dump's values then in rank order (one process's model
+    // order), the first within $dumpvars ... $end.
+    std::vector<size_t> next(parsed.size(), 0);
+    for (;;) {
+        bool any = false, dumpvars = false;
+        uint64_t now = 0;
+        for (size_t i = 0; i < parsed.size(); ++i)
+            if (next[i] < parsed[i].times.size()) {
+                const uint64_t t = parsed[i].times[next[i]].first;
+                if (!any || t < now) now = t;
+                any = true;
+            }
+        if (!any) break;
+        for (size_t i = 0; i < parsed.size(); ++i)
+            if (next[i] == 0 && parsed[i].dumpvars && !parsed[i].times.empty() && parsed[i].times[0].first == now)
+                dumpvars = true;
+        merged += "#" + std::to_string(now) + "\n";
+        if (dumpvars) merged += "$dumpvars\n";
+        for (size_t i = 0; i < parsed.size(); ++i) {
+            if (next[i] >= parsed[i].times.size() || parsed[i].times[next[i]].first != now) continue;
+            for (std::string_view value_line : parsed[i].times[next[i]].second) {
+                std::string_view value, code;
+                if (!split_value(value_line, value, code)) {
+                    merged.append(value_line).append("\n");
+                    continue;
+                }
+                merged.append(value).append(verilated_id(verilated_code(code) + parsed[i].shift)).append("\n");
+            }
+            ++next[i];
+        }
+        if (dumpvars) merged += "$end\n";
+    }
     return "";
 }
 

@@ -101,7 +101,8 @@ private:
     bool virtual_channels_ = false;  // input-buffered routers: the links' VC and credit buses too
     const Topology& topology_;
     std::unique_ptr<VerilatedVcdSc> rtl_;
-    unsigned rtl_vcs_ = 0;  // the input-buffered RTL routers' VCs in use (their internals' .gtkw shows those)
+    unsigned rtl_vcs_ = 0;     // the input-buffered RTL routers' VCs in use (their internals' .gtkw shows those)
+    bool rtl_dumped_ = false;  // the RTL's dump is in rtl.vcd of the scratch folder (this process's, or merged)
 };
 
 // SystemC VCD dumps of one network's signals, each written by the process that drives them, merged
@@ -111,6 +112,12 @@ private:
 // initial values, then at each time stamp the changes, in the order of declaration. The failure (a
 // dump that names a signal the declarations do not), or empty.
 std::string merge_vcd_dumps(const std::string& declarations, const std::vector<std::string>& dumps, std::string& merged);
+// Verilator VCD dumps of the Verilated routers' internals, each rank's of its own routers (the ranks'
+// shares in node order; empty: none), merged into the dump one process writes: every router's scope in
+// order, its identifiers moved past the routers of the ranks before (a Verilated model's codes are one
+// block, every model's as large), and at each time stamp the ranks' values in rank order. The failure,
+// or empty.
+std::string merge_verilated_dumps(const std::vector<std::string>& dumps, std::string& merged);
 
 // True if `path` is a file name ending in `ext` (e.g. ".vcd") with something before it.
 bool has_extension(const std::string& path, const std::string& ext);

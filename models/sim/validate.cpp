@@ -175,9 +175,12 @@ std::optional<std::string> validate_partition(const RunConfig& c) {
                what + " yet: accepted the run without --partition, or without " + what;
     };
     if (c.level != Level::cycle) return refuse("--level tlm");
-    // (each rank's Verilated routers would write their own internals' dump, FILE_rtl.vcd, over the others')
-    if (c.uses_rtl() && (!c.vcd_path.empty() || !c.fst_path.empty()))
-        return refuse("the waves with the Verilog router (--vcd or --fst with --router rtl or --rtl-nodes)");
+    // (its internals' dump would differ at cycle 0: the pins from another rank's routers hold their
+    // reset values there until the first exchange, at the first falling edge)
+    if (c.uses_rtl() && c.buffering != Buffering::input && (!c.vcd_path.empty() || !c.fst_path.empty()))
+        return refuse(
+            "the waves with the ideal Verilog router (--vcd or --fst with --router rtl or --rtl-nodes and no "
+            "--buffering input)");
     return std::nullopt;
 }
 

@@ -198,8 +198,11 @@ void expect_one_processes_outputs(const std::vector<std::string>& runs) {
             ASSERT_FALSE(many.out.empty()) << many.err;
             EXPECT_EQ(without_timings(many.out), without_timings(one.out));
             EXPECT_TRUE(slurp(dir + "/t.csv") == one_trace) << "the traces differ: " << one_dir << "/t.csv, " << dir << "/t.csv";
-            for (const char* file : {"l.csv", "d.csv", "s.csv", "w.vcd", "w.gtkw"})  // (--link-load, --delays, --stats, --vcd)
-                if (run.find(std::string(" ") + (file[0] == 'w' ? "w.vcd" : file)) != std::string::npos) {
+            // (--link-load, --delays, --stats, --vcd; with Verilog routers their internals' dump and view too)
+            const bool rtl = run.find("--router rtl") != std::string::npos || run.find("--rtl-nodes") != std::string::npos;
+            for (const char* file : {"l.csv", "d.csv", "s.csv", "w.vcd", "w.gtkw", "w_rtl.vcd", "w_rtl.gtkw"})
+                if (run.find(std::string(" ") + (file[0] == 'w' ? "w.vcd" : file)) != std::string::npos &&
+                    (rtl || std::string(file).find("_rtl") == std::string::npos)) {
                     // (a dump's first three lines are the $date it was written)
                     const auto body = [](const std::string& text) {
                         size_t at = 0;
@@ -305,6 +308,9 @@ TEST(Partition, TheVerilogRoutersOutputsAreOneProcessesForAnyNumberOfRanks) {
         // forwarding through the node: each Verilog router's node memory is its rank's
         "--task mnb --algorithm bostt --dim 4 --router rtl --buffering input --vcs 2 --vc-depth 4 --packet-flits 2 "
         "--forwarding node",
+        // the waves: the network's, and the Verilated routers' internals merged from every rank's
+        "--task te --algorithm bostt --dim 3 --router rtl --buffering input --vcs 2 --vc-depth 4 --vcd w.vcd",
+        "--task mnb --algorithm bostt --dim 3 --rtl-nodes 1,6 --buffering input --vcs 2 --packet-flits 2 --vcd w.vcd",
         "--task traffic --algorithm dor --topology torus --dim 2 --radix 4 --rate 0.9 --packet-flits 4 --buffering input "
         "--vcs 1 --vc-depth 4 --datelines off --router rtl --no-rerun",
     });
@@ -317,7 +323,8 @@ TEST(Partition, WhatItDoesNotRunYetIsRefusedByName) {
     for (const auto& [args, names] : std::vector<std::pair<std::string, std::string>>{
              {"--task mnb --dim 4 --level tlm", "--level tlm"},
              {"--task mnb --dim 4 --router rtl --vcd w.vcd",
-              "the waves with the Verilog router (--vcd or --fst with --router rtl or --rtl-nodes)"}}) {
+              "the waves with the ideal Verilog router (--vcd or --fst with --router rtl or --rtl-nodes and no --buffering "
+              "input)"}}) {
         for (const std::string& launcher : {std::string(), mpirun(2)}) {
             SCOPED_TRACE(launcher + args);
             const Command c = shell(dir, launcher + bin + " run " + args + " --partition");
