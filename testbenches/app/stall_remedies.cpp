@@ -61,7 +61,14 @@ std::vector<Try> tries_for(const RunConfig& given) {
         tries.push_back({"--vcs " + std::to_string(v), c, Try::Kind::vcs});
     }
     // A collective forwarded through the node: no network channel then waits on another; with a
-    // network interface on every link (all-port) the node's links are not one packet at a time.
+    // network interface on every link (all-port) the node's links are not one packet at a time. (With
+    // Verilog routers, first on the one-port interface they have.)
+    if (task->kind != TaskKind::traffic && base.ib.forwarding == Forwarding::router && given.uses_rtl()) {
+        RunConfig c = router;
+        c.ib.forwarding = Forwarding::node;
+        c.ib.network_interface = InjectionModel::one_port;
+        tries.push_back({"--forwarding node", c, Try::Kind::forwarding});
+    }
     if (task->kind != TaskKind::traffic && base.ib.forwarding == Forwarding::router) {
         RunConfig c = router;
         c.ib.forwarding = Forwarding::node;
@@ -74,6 +81,7 @@ std::vector<Try> tries_for(const RunConfig& given) {
         RunConfig c = base;
         c.algorithm = e->name;
         c.packet_flits = given.packet_flits;  // (with_defaults again: the parts the other algorithm takes)
+        c.ib_given = router.ib_given;         // (and the forwarding as it ran, not the SystemC router's default)
         c = quiet_copy(c);
         if (validate(c)) continue;  // (it does not take this run's options)
         tries.push_back({"--algorithm " + e->name, c, Try::Kind::algorithm});
@@ -202,6 +210,13 @@ std::string what_would_run_it(const RunConfig& config, RunResult& r, const Rerun
                            (tried.problems.empty() ? "" : " (" + tried.problems.front() + ")");
                 }
             }
+        }
+        // (tried on the SystemC router, the Verilog one's equal: a change the Verilog build refuses says so)
+        if (config.uses_rtl() && t.kind != Try::Kind::deep) {
+            RunConfig rtl = t.config;
+            rtl.router = config.router;
+            rtl.rtl_nodes = config.rtl_nodes;
+            if (validate(rtl)) line += " (the SystemC router's: this build's Verilog router does not take it)";
         }
         r.remedies.push_back(remedy);
         lines += "  " + line + "\n";

@@ -1133,6 +1133,46 @@ TEST(CommandLine, JsonFieldsKeepOneMeaning) {
     }
 }
 
+// A stall of Verilog routers: the tries run on the SystemC router, its cycle-for-cycle equal, and say
+// which changes this build's Verilog router does not take; forwarding through the node, which it
+// does, is offered. Each change offered without that mark runs with the Verilog routers in the cycles
+// the try gave, and each with it is refused there (exit 2).
+TEST(CommandLine, AVerilogStallSaysWhatRunsItThere) {
+    if (!cubecast::kRtlBuilt) GTEST_SKIP() << "a build without the Verilog routers";
+    const std::string stall =
+        "run --task mnb --dim 4 --buffering input --vcs 1 --vc-depth 2 --packet-flits 2 --switching "
+        "wormhole --router-delay 1 --link-delay 3 --injection-delay 2 --router rtl";
+    const CliResult r = cubecast_cli(stall + " --rerun-seconds 1800 --json");
+    ASSERT_EQ(r.code, 3) << r.err;
+    const std::string why = nlohmann::json::parse(r.out).at("stall_diagnosis");
+    const std::string mark = " (the SystemC router's: this build's Verilog router does not take it)";
+    EXPECT_NE(why.find("\n  --forwarding node: finishes in "), std::string::npos) << why;
+    EXPECT_NE(why.find("--network-interface all-port: finishes in 26 cycles" + mark), std::string::npos) << why;
+    const std::regex finished("  (--(vcs|forwarding|algorithm)[^:]*): finishes in ([0-9]+) cycles(.*)");
+    unsigned checked = 0, marked = 0;
+    std::istringstream lines(why);
+    for (std::string line; std::getline(lines, line);) {
+        std::smatch m;
+        if (!std::regex_match(line, m, finished)) continue;
+        SCOPED_TRACE(line);
+        const std::string change = m[1];
+        const std::string changed =
+            change.rfind("--vcs", 0) == 0 ? std::regex_replace(stall, std::regex("--vcs 1"), change) : stall + " " + change;
+        const CliResult alone = cubecast_cli(changed + " --json");
+        if (m[4] == mark) {
+            EXPECT_EQ(alone.code, 2) << alone.err;
+            ++marked;
+            continue;
+        }
+        EXPECT_EQ(m[4], "");
+        ASSERT_EQ(alone.code, 0) << alone.err;
+        EXPECT_EQ(std::to_string(nlohmann::json::parse(alone.out).at("completion_cycles").get<uint64_t>()), m[3].str());
+        ++checked;
+    }
+    EXPECT_GE(checked, 3u) << why;  // (--vcs 4, --forwarding node, --algorithm sbt on the default 4-VC build)
+    EXPECT_GE(marked, 1u) << why;
+}
+
 // An input-buffered stall's diagnosis in the router's words (a virtual channel or a credit of a named
 // one, the channel's depth), then what would run it, each tried: more virtual channels, the task's
 // other algorithms on this network, the depth; each finishing try's cycles are those the changed run
