@@ -322,8 +322,9 @@ void RtlIbRouter::count_outputs() {
         memory_.pop_front();
         --counters_.in_routers;  // (its copies count as their heads leave)
     }
-    if (!to_node_.empty()) deliver_due(edge);
     if (v_thru_valid_.read()) take_through_node(edge);
+    // (those due by now: earlier edges' first, as the queue holds them in the order they are due)
+    if (!to_node_.empty()) deliver_due(edge);
     // (the packets the interface has not taken: the node's own and those it forwards)
     wave_held_ = static_cast<unsigned>(source_.size() + memory_.size());
     if (v_dlv_valid_.read()) deliver(v_dlv_source_.read(), flit_of(v_dlv_flit_.read(), 0));
@@ -364,8 +365,9 @@ void RtlIbRouter::deliver(unsigned source, uint64_t flit) {
 }
 
 // Forwarding through the node: the packets that left their input VCs whole at edge `cycle`, in port
-// order (InputBufferedRouter::consume visits them so): each the node delivers is due after the ejection
-// delay, and each that goes on, unless the network interface took it straight in, joins the memory.
+// order (InputBufferedRouter::consume visits them so): each the node delivers joins the queue to the
+// node, due after the ejection delay, and each that goes on, unless the network interface took it
+// straight in, joins the memory.
 void RtlIbRouter::take_through_node(uint64_t cycle) {
     const uint32_t valid = v_thru_valid_.read(), delivers = v_thru_deliver_.read(), keeps = v_thru_keep_.read();
     const auto& flits = v_thru_flits_.read();
@@ -389,7 +391,6 @@ void RtlIbRouter::take_through_node(uint64_t cycle) {
             ++counters_.in_routers;
         }
     }
-    deliver_due(cycle);
 }
 
 void RtlIbRouter::deliver_due(uint64_t cycle) {
@@ -443,18 +444,17 @@ void RtlIbRouter::take_arrivals(uint64_t upto) {
 void RtlIbRouter::feed_interface() {
     const bool queued = !source_.empty(), due = !queued && node_.next_arrival_cycle() <= v_cycle_.read();
     v_mem_valid_.write(!memory_.empty());
-    if (!memory_.empty()) {
-        Pin<CUBECAST_RTL_PF_MAX * kRtlIbFlitBits> kept{};
-        for (unsigned i = 0; i < memory_.front().length(); ++i) set_flit(kept, i, memory_.front().flit(i));
-        v_mem_flits_.write(kept);
-    }
+    if (!memory_.empty()) v_mem_flits_.write(packet_pin(memory_.front()));
     v_src_valid_.write(queued || due);
     if (!queued && !due) return;
-    Pin<CUBECAST_RTL_PF_MAX * kRtlIbFlitBits> flits{};
-    const Packet front = queued ? source_.front().second : make_packet(node_.peek_arrival(), config_.format);
-    for (unsigned i = 0; i < front.length(); ++i) set_flit(flits, i, front.flit(i));
-    v_src_flits_.write(flits);
+    v_src_flits_.write(packet_pin(queued ? source_.front().second : make_packet(node_.peek_arrival(), config_.format)));
     v_src_made_.write(static_cast<uint32_t>(queued ? source_.front().first : node_.next_arrival_cycle()));
+}
+
+RtlIbRouter::PacketPin RtlIbRouter::packet_pin(const Packet& packet) {
+    PacketPin flits{};
+    for (unsigned i = 0; i < packet.length(); ++i) set_flit(flits, i, packet.flit(i));
+    return flits;
 }
 
 // Input p's VC vc as dbg_vc_state shows it (its layout: cc_ib_router.v). Its credits are those held,

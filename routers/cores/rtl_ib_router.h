@@ -150,7 +150,9 @@ private:
     sc_core::sc_signal<Pin<kRtlIbFlitBits>> v_dlv_flit_;
     sc_core::sc_signal<Pin<CUBECAST_RTL_IB_PORTS * kRtlIbFlitBits>> v_in_flit_, v_out_flit_;
     sc_core::sc_signal<Pin<CUBECAST_RTL_IB_PORTS * kRtlIbCreditWordBits>> v_in_credit_, v_out_credit_;
-    sc_core::sc_signal<Pin<CUBECAST_RTL_PF_MAX * kRtlIbFlitBits>> v_src_flits_, v_mem_flits_;
+    using PacketPin = Pin<CUBECAST_RTL_PF_MAX * kRtlIbFlitBits>;  // a whole packet (the network interface's inputs)
+    static PacketPin packet_pin(const Packet& packet);
+    sc_core::sc_signal<PacketPin> v_src_flits_, v_mem_flits_;
     sc_core::sc_signal<Pin<CUBECAST_RTL_IB_PORTS * CUBECAST_RTL_PF_MAX * kRtlIbFlitBits>> v_thru_flits_;
     sc_core::sc_signal<sc_dt::sc_bv<(CUBECAST_RTL_IB_PORTS + 1) * 16>> v_occupancy_;
     sc_core::sc_signal<sc_dt::sc_bv<(CUBECAST_RTL_IB_PORTS + 1) * CUBECAST_RTL_IB_VCS * 8>> v_vc_flits_, v_vc_peaks_;

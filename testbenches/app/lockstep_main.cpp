@@ -158,7 +158,7 @@ int sc_main(int argc, char* argv[]) {
     std::vector<std::string> modes = {"sbt", "mnb", "te"};
     unsigned long long cycles = 1000000, seed = 1;
     unsigned configs = 1;
-    bool plant_bug = false, plant_class_bug = false, plant_branch_bug = false;
+    bool plant_bug = false, plant_class_bug = false, plant_branch_bug = false, plant_node_bug = false, plant_consume_bug = false;
     std::string replication;
     std::string waves_dir = "lockstep-waves", vcd;
     long long dim = 0, depth = -1;
@@ -178,7 +178,6 @@ int sc_main(int argc, char* argv[]) {
     app.add_flag("--plant-branch-bug", plant_branch_bug,
                  "input-buffered: plant a bug in the RTL's per-branch replication (a copy frees a flit the others still "
                  "need; per-branch in every configuration of the collectives): the bench must catch it");
-    bool plant_node_bug = false, plant_consume_bug = false;
     app.add_flag("--plant-node-bug", plant_node_bug,
                  "input-buffered: plant a bug in the RTL's network interface (the node's own packets go before those "
                  "forwarded through it; forwarding through the node in every configuration): the bench must catch it");
