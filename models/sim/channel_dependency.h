@@ -6,7 +6,7 @@
 // virtual-channel class (the router's dateline classes on a torus; one class elsewhere: any of the
 // link's VCs may be taken, so they wait on each other as one). A dependency runs from the channel a
 // packet arrives on to each channel it leaves by at that router: the input virtual channel holds the
-// packet until its copies have left (serial or per-branch replication alike), so every branch counts.
+// packet until its copies have left (serial, per-branch or fan-out replication alike), so every branch counts.
 // Consumption channels (Boppana, Chalasani and Raghavendra) do not close cycles here: the node's
 // network interface takes every packet (its memory is not bounded), and a packet its control logic
 // holds leaves the input channel for the control unit's hold buffer. Under --forwarding node every

@@ -68,7 +68,7 @@ std::string describe_input_buffering(const InputBuffering& ib) {
            (ib.datelines == Datelines::wrap ? "" : std::string(", datelines ") + datelines_name(ib.datelines)) +
            (ib.forwarding == Forwarding::router ? "" : ", forwarding through the node") +
            (ib.network_interface == InjectionModel::one_port ? "" : ", all-port network interface") +
-           (ib.replication == Replication::serial ? "" : ", per-branch replication");
+           (ib.replication == Replication::serial ? "" : std::string(", ") + replication_name(ib.replication) + " replication");
 }
 
 TrafficSpec traffic_spec(const RunConfig& c) {

@@ -26,10 +26,16 @@ std::optional<InjectionModel> parse_network_interface(const std::string& name) {
     return std::nullopt;
 }
 
-const char* replication_name(Replication r) { return r == Replication::per_branch ? "per-branch" : "serial"; }
+const char* replication_name(Replication r) {
+    switch (r) {
+        case Replication::per_branch: return "per-branch";
+        case Replication::fan_out: return "fan-out";
+        default: return "serial";
+    }
+}
 
 std::optional<Replication> parse_replication(const std::string& name) {
-    for (Replication r : {Replication::serial, Replication::per_branch})
+    for (Replication r : {Replication::serial, Replication::per_branch, Replication::fan_out})
         if (name == replication_name(r)) return r;
     return std::nullopt;
 }

@@ -49,9 +49,12 @@ std::optional<InjectionModel> parse_network_interface(const std::string& name);
 // the one before it has sent its tail (a blocked copy holds those after it); or per-branch, each copy
 // with its own output virtual channel and read pointer, advancing whenever its output can take a flit
 // (asynchronous replication: one blocked branch of the multicast tree holds no other; a
-// flit is freed when the slowest copy has sent it). Either way the input channel holds the packet until
-// every copy has left, so the channel dependency graph, and the deadlock argument, are the same.
-enum class Replication : uint8_t { serial, per_branch };
+// flit is freed when the slowest copy has sent it); or fan-out, per-branch with a crossbar that
+// multicasts: a flit read once from the input's buffer crosses to every output whose copy is ready for
+// that same flit and wins it (and to the node's lane with it), so an input's one read a cycle no longer
+// caps a packet's copies at one a cycle. Either way the input channel holds the packet until every copy
+// has left, so the channel dependency graph, and the deadlock argument, are the same.
+enum class Replication : uint8_t { serial, per_branch, fan_out };
 const char* replication_name(Replication r);
 std::optional<Replication> parse_replication(const std::string& name);
 

@@ -12,15 +12,15 @@ SwitchAllocator::SwitchAllocator(unsigned inputs, unsigned vcs, unsigned outputs
       output_arbiters_(outputs, RoundRobinArbiter(inputs)),
       taken_by_(outputs, -1) {}
 
-void SwitchAllocator::request(unsigned in, unsigned vc, unsigned out, int64_t priority) {
+void SwitchAllocator::request(unsigned in, unsigned vc, unsigned out, int64_t priority, uint32_t also) {
     Input& i = inputs_[in];
     if (i.count == vcs_) throw std::logic_error("switch allocator: more requests from an input than it has virtual channels");
     if (i.count == 0) asking_.push_back(in);
-    requests_[in * vcs_ + i.count++] = {vc, out, priority};
+    requests_[in * vcs_ + i.count++] = {vc, out, priority, (1u << out) | also};
 }
 
 const std::vector<unsigned>& SwitchAllocator::allocate() {
-    for (unsigned in : granted_) inputs_[in].vc_of = inputs_[in].out_of = -1;
+    for (unsigned in : granted_) inputs_[in].vc_of = inputs_[in].out_of = -1, inputs_[in].outs_won = 0;
     granted_.clear();
     if (asking_.size() == 1 && inputs_[asking_[0]].count == 1) return grant_alone();
     std::vector<unsigned>& outputs_asked = outputs_asked_;
@@ -34,7 +34,7 @@ const std::vector<unsigned>& SwitchAllocator::allocate() {
             arb.clear();
             const Request* requests = requests_of(in);
             for (unsigned i = 0; i < input.count; ++i)
-                if (taken_by_[requests[i].out] < 0) arb.request(requests[i].vc, requests[i].priority);
+                if (untaken(requests[i].outs)) arb.request(requests[i].vc, requests[i].priority);
             if (arb.winner() < 0) continue;
             for (unsigned i = 0; i < input.count; ++i)
                 if (requests[i].vc == static_cast<unsigned>(arb.winner())) input.pick = static_cast<int>(i);
@@ -44,8 +44,12 @@ const std::vector<unsigned>& SwitchAllocator::allocate() {
         for (unsigned in : asking_)  // output stage (its arbiters are clear between iterations)
             if (inputs_[in].pick >= 0) {
                 const Request& r = requests_of(in)[inputs_[in].pick];
-                output_arbiters_[r.out].request(in, r.priority);
-                outputs_asked.push_back(r.out);
+                for (uint32_t m = r.outs; m != 0; m &= m - 1) {
+                    const unsigned out = static_cast<unsigned>(__builtin_ctz(m));
+                    if (taken_by_[out] >= 0) continue;  // (a fan-out's output taken in an earlier iteration)
+                    output_arbiters_[out].request(in, r.priority);
+                    outputs_asked.push_back(out);
+                }
             }
         for (unsigned out : outputs_asked) {
             RoundRobinArbiter& arb = output_arbiters_[out];
@@ -54,9 +58,11 @@ const std::vector<unsigned>& SwitchAllocator::allocate() {
             Input& input = inputs_[static_cast<unsigned>(in)];
             const Request& r = requests_of(static_cast<unsigned>(in))[input.pick];
             taken_by_[out] = in;
+            arb.granted(static_cast<unsigned>(in));
+            input.outs_won |= 1u << out;
+            if (input.vc_of >= 0) continue;  // (a fan-out: another of its outputs at this iteration)
             input.vc_of = static_cast<int>(r.vc);
             input.out_of = static_cast<int>(out);
-            arb.granted(static_cast<unsigned>(in));
             input.arbiter.granted(r.vc);
             granted_.push_back(static_cast<unsigned>(in));
         }
@@ -65,7 +71,8 @@ const std::vector<unsigned>& SwitchAllocator::allocate() {
     }
     for (unsigned in : asking_) inputs_[in].count = 0;
     asking_.clear();
-    for (unsigned in : granted_) taken_by_[static_cast<unsigned>(inputs_[in].out_of)] = -1;
+    for (unsigned in : granted_)
+        for (uint32_t m = inputs_[in].outs_won; m != 0; m &= m - 1) taken_by_[static_cast<unsigned>(__builtin_ctz(m))] = -1;
     return granted_;
 }
 
@@ -77,7 +84,8 @@ const std::vector<unsigned>& SwitchAllocator::grant_alone() {
     const Request r = requests_of(in)[0];
     input.vc_of = static_cast<int>(r.vc);
     input.out_of = static_cast<int>(r.out);
-    output_arbiters_[r.out].granted(in);
+    input.outs_won = r.outs;
+    for (uint32_t m = r.outs; m != 0; m &= m - 1) output_arbiters_[static_cast<unsigned>(__builtin_ctz(m))].granted(in);
     input.arbiter.granted(r.vc);
     granted_.push_back(in);
     input.count = 0;

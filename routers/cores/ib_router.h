@@ -14,7 +14,9 @@
 //   the SwitchAllocator (one flit per input and per output each cycle; the logic's queue key is its
 //   priority and not-before cycle);
 //   replication (--replication): a multicast packet's copies leave their virtual channel one after
-//   the other (serial) or each on its own (per-branch);
+//   the other (serial), each on its own (per-branch), or each on its own through a crossbar that
+//   multicasts (fan-out: a flit read once crosses to every output whose copy wins it, and to the
+//   node's lane with it);
 //   the Crossbar (routers/blocks/crossbar.h: a flit per granted input, the outputs paced to the link
 //   period) and the output ports (VcOutputPort: credits per downstream virtual channel, returned
 //   `credit_delay` cycles late), and the local output to the node (one flit per cycle; all-port, a
@@ -172,13 +174,21 @@ private:
     }
     void allocate_vcs();
     void allocate_switch_and_traverse();
-    void eject_by_lanes();
+    // (switch_vc, switch_read: fan-out, per input the virtual channel whose flit crossed the switch at
+    // this edge (-1: none) and which flit it was)
+    void eject_by_lanes(const int* switch_vc = nullptr, const uint16_t* switch_read = nullptr);
     // The copy of a routed packet (its pipeline delay passed) that may cross the switch at this edge,
     // to the node or to a link: its next flit in, its output virtual channel, credit and link free.
     PacketCopy* sendable(VirtualChannel& c, bool to_node);
-    bool per_branch_ = false;  // --replication per-branch: each copy of a packet leaves on its own
-    // One flit of input p's virtual channel vc (its copy crossing) through the crossbar to output `out`.
-    void traverse(unsigned p, unsigned vc, unsigned out);
+    bool may_cross(const VirtualChannel& c, const PacketCopy& k, bool to_node) const;
+    // Fan-out: the other outputs whose copies of c wait for the same flit as k and may take it now.
+    uint32_t fan_out_ports(const VirtualChannel& c, const PacketCopy& k) const;
+    bool per_branch_ = false;  // --replication per-branch or fan-out: each copy of a packet leaves on its own
+    bool fan_out_ = false;     // --replication fan-out: a flit read once crosses to every output that won it
+    // One flit of input p's virtual channel vc (its copy crossing) through the crossbar to output `out`
+    // (`read`: the input's buffer is read for it; a fan-out's further outputs take the same read): true
+    // if that was the packet's last flit to go.
+    bool traverse(unsigned p, unsigned vc, unsigned out, bool read = true);
     void send_on_link(unsigned out, const VirtualChannel& c, const PacketCopy& k, uint64_t flit);
     void eject_flit(VirtualChannel& c, const PacketCopy& k, uint64_t flit);
     void drive_links();

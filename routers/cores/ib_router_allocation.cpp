@@ -1,6 +1,9 @@
 // The input-buffered router's allocation and switch traversal (see ib_router.h).
 #include "routers/cores/ib_router.h"
 
+#include <algorithm>
+#include <stdexcept>
+
 #include "routers/blocks/dateline_class.h"
 #include "routers/logic/vc_classes.h"
 
@@ -131,20 +134,31 @@ void InputBufferedRouter::allocate_vcs() {
 // or a link, if any: serial, the copy in progress; per-branch, the first in key order (made c's copy).
 PacketCopy* InputBufferedRouter::sendable(VirtualChannel& c, bool to_node) {
     if (c.state != VirtualChannel::State::routed || c.eligible_at > cycle_) return nullptr;
-    const auto may = [&](const PacketCopy& k) {
-        if ((k.port == ports_) != to_node || c.sent(k) || !c.has_flit(k.read) || k.key.not_before > cycle_) return false;
-        if (to_node && crossbar_.lanes()) return true;  // (its own lane: no switch, no link period)
-        if (!crossbar_.free(k.port, cycle_)) return false;
-        if (k.port == ports_) return ib_.ejection_vcs == 0 || (k.out_vc >= 0 && k.switch_from <= cycle_);
-        return k.out_vc >= 0 && k.switch_from <= cycle_ && outs_[k.port].credits(static_cast<unsigned>(k.out_vc)) != 0;
-    };
-    if (!per_branch_) return may(c.branch()) ? &c.branch() : nullptr;
+    if (!per_branch_) return may_cross(c, c.branch(), to_node) ? &c.branch() : nullptr;
     for (unsigned b = 0; b < c.copies.size(); ++b)
-        if (may(c.copies[b])) {
+        if (may_cross(c, c.copies[b], to_node)) {
             c.copy = static_cast<uint8_t>(b);
             return &c.copies[b];
         }
     return nullptr;
+}
+
+// Copy k of c (routed, its pipeline delay passed) may cross at this edge: to the node, or to a link.
+bool InputBufferedRouter::may_cross(const VirtualChannel& c, const PacketCopy& k, bool to_node) const {
+    if ((k.port == ports_) != to_node || c.sent(k) || !c.has_flit(k.read) || k.key.not_before > cycle_) return false;
+    if (to_node && crossbar_.lanes()) return true;  // (its own lane: no switch, no link period)
+    if (!crossbar_.free(k.port, cycle_)) return false;
+    if (k.port == ports_) return ib_.ejection_vcs == 0 || (k.out_vc >= 0 && k.switch_from <= cycle_);
+    return k.out_vc >= 0 && k.switch_from <= cycle_ && outs_[k.port].credits(static_cast<unsigned>(k.out_vc)) != 0;
+}
+
+uint32_t InputBufferedRouter::fan_out_ports(const VirtualChannel& c, const PacketCopy& k) const {
+    const bool lanes = crossbar_.lanes();
+    uint32_t also = 0;
+    for (const PacketCopy& b : c.copies)
+        if (&b != &k && b.read == k.read && !(lanes && b.port == ports_) && may_cross(c, b, b.port == ports_))
+            also |= 1u << b.port;
+    return also;
 }
 
 // All-port, the network interface takes a flit from every input at once (the papers' all-port node
@@ -153,22 +167,29 @@ PacketCopy* InputBufferedRouter::sendable(VirtualChannel& c, bool to_node) {
 // way. One-port (or with ejection virtual channels, which BookSim2's one ejection output has), the
 // node's copies share the local output like any output. Per-branch, the node's copy (the last in key
 // order, as serially) takes its lane only in a cycle when none of the packet's link copies can go.
-void InputBufferedRouter::eject_by_lanes() {
+// Fan-out (a crossbar that multicasts) runs it after the switch instead: an input that read a flit
+// for the switch at this edge gives it to its node copy too if that copy waits for the same flit, and
+// an input that read none lets its node copy take its lane as above.
+void InputBufferedRouter::eject_by_lanes(const int* switch_vc, const uint16_t* switch_read) {
     unsigned lane[kMaxRouterPorts * 2], vc[kMaxRouterPorts * 2], n = 0;
+    bool reads[kMaxRouterPorts * 2];
     for_each_active(0, inputs_, [&](unsigned p, unsigned v) {
         if (crossbar_.used_lane(p)) return;
+        const bool read_already = switch_vc && switch_vc[p] != -1;  // (-2: its packet left whole by the switch)
+        if (read_already && switch_vc[p] != static_cast<int>(v)) return;
         VirtualChannel& c = channel(p, v);
-        if (per_branch_ && sendable(c, false)) return;
-        if (!sendable(c, true)) return;
+        if (per_branch_ && !switch_vc && sendable(c, false)) return;
+        const PacketCopy* k = sendable(c, true);
+        if (!k || (read_already && k->read != switch_read[p])) return;
         crossbar_.take_lane(p);
-        lane[n] = p, vc[n++] = v;
+        lane[n] = p, vc[n] = v, reads[n++] = !read_already;
     });
-    for (unsigned i = 0; i < n; ++i) traverse(lane[i], vc[i], ports_);
+    for (unsigned i = 0; i < n; ++i) traverse(lane[i], vc[i], ports_, reads[i]);
 }
 
 void InputBufferedRouter::allocate_switch_and_traverse() {
     crossbar_.begin_edge();
-    if (crossbar_.lanes()) eject_by_lanes();
+    if (crossbar_.lanes() && !fan_out_) eject_by_lanes();
     bool asked = false;
     for_each_active(0, inputs_, [&](unsigned p, unsigned v) {
         if (crossbar_.used_lane(p)) return;
@@ -176,24 +197,49 @@ void InputBufferedRouter::allocate_switch_and_traverse() {
         const PacketCopy* k = sendable(c, false);
         if (!k && !crossbar_.lanes()) k = sendable(c, true);
         if (!k) return;
-        sa_.request(p, v, k->port, k->key.priority);
+        sa_.request(p, v, k->port, k->key.priority, fan_out_ ? fan_out_ports(c, *k) : 0);
         asked = true;
     });
-    if (!asked) return;
-    for (unsigned p : sa_.allocate()) {
-        ++activity_.switch_grants;
-        traverse(p, sa_.granted_vc(p), sa_.granted_out(p));
+    if (!fan_out_) {
+        if (!asked) return;
+        for (unsigned p : sa_.allocate()) {
+            ++activity_.switch_grants;
+            traverse(p, sa_.granted_vc(p), sa_.granted_out(p));
+        }
+        return;
     }
+    int switch_vc[kMaxRouterPorts * 2];
+    uint16_t switch_read[kMaxRouterPorts * 2];
+    std::fill(switch_vc, switch_vc + inputs_, -1);
+    if (asked)
+        for (unsigned p : sa_.allocate()) {
+            ++activity_.switch_grants;
+            const unsigned v = sa_.granted_vc(p);
+            VirtualChannel& c = channel(p, v);
+            const uint16_t r = c.branch().read;  // (the copy that asked: sendable() pointed c.copy at it)
+            switch_vc[p] = static_cast<int>(v), switch_read[p] = r;
+            bool first = true;
+            for (uint32_t m = sa_.granted_outs(p); m != 0; m &= m - 1) {  // the flit read once, to each output won
+                const unsigned out = static_cast<unsigned>(__builtin_ctz(m));
+                unsigned b = 0;
+                while (b < c.copies.size() && (c.copies[b].port != out || c.copies[b].read != r)) ++b;
+                if (b == c.copies.size()) throw std::logic_error("fan-out: no copy waits for the flit at the output granted");
+                c.copy = static_cast<uint8_t>(b);
+                if (traverse(p, v, out, first)) switch_vc[p] = -2;
+                first = false;
+            }
+        }
+    if (crossbar_.lanes()) eject_by_lanes(switch_vc, switch_read);
 }
 
 // One flit of the crossing copy through the crossbar: onto output `out`'s link, or to the node; its
 // virtual channel says what that freed (a buffer slot, credited upstream; the whole packet).
-void InputBufferedRouter::traverse(unsigned p, unsigned vc, unsigned out) {
+bool InputBufferedRouter::traverse(unsigned p, unsigned vc, unsigned out, bool read) {
     VirtualChannel& c = channel(p, vc);
     const PacketCopy& k = c.branch();
     const uint64_t flit = c.flit(k.read);
     crossbar_.cross(out, cycle_);
-    activity_.read(p);
+    if (read) activity_.read(p);
     activity_.cross(p, vc, out, cycle_);
     if (out < ports_) {
         send_on_link(out, c, k, flit);
@@ -207,6 +253,7 @@ void InputBufferedRouter::traverse(unsigned p, unsigned vc, unsigned out) {
         note_occupancy(p);
     }
     if (sent.packet_done) in_units_.settle(c);
+    return sent.packet_done;
 }
 
 // Copy k's flit onto output `out`'s link, on its output virtual channel (a credit spent).

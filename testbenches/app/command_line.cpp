@@ -252,8 +252,9 @@ struct CommonOptions {
             ->group(kInputBufferedRouter);
         app->add_option("--replication", replication,
                         "--buffering input: a multicast packet's copies leave their input virtual channel one whole copy "
-                        "after the other (serial, default) or each on its own as its output allows (per-branch: a blocked "
-                        "copy holds no other)")
+                        "after the other (serial, default), each on its own as its output allows (per-branch: a blocked "
+                        "copy holds no other), or per-branch through a crossbar that multicasts (fan-out: a flit read once "
+                        "crosses to every output ready for it)")
             ->group(kInputBufferedRouter);
         app->add_option("--router", router, "router at every node: systemc or rtl (the Verilated Verilog router)")
             ->group(kVerilogRouter);
@@ -430,7 +431,7 @@ std::string CommonOptions::into_microarchitecture(RunConfig& c) const {
          {NamedKnob{"switching", &switching, "wormhole, cut-through, store-forward"},
           NamedKnob{"datelines", &datelines, "wrap, partition, off"}, NamedKnob{"forwarding", &forwarding, "router, node"},
           NamedKnob{"route-classes", &route_classes, "on, off"}, NamedKnob{"message-classes", &message_classes, "on, off"},
-          NamedKnob{"replication", &replication, "serial, per-branch"},
+          NamedKnob{"replication", &replication, "serial, per-branch, fan-out"},
           NamedKnob{"network-interface", &network_interface, "one-port, all-port"}}) {
         if (!*k.value) continue;
         if (!set_knob(c.ib, k.name, **k.value))

@@ -257,8 +257,10 @@ int sc_main(int argc, char* argv[]) {
                          " is out of range: accepted 1..--vcs, with --vcs given");
     if (!forwarding.empty() && forwarding != "router" && forwarding != "node")
         return bad_input("--forwarding '" + forwarding + "' is unknown: accepted router, node");
-    if (!replication.empty() && !parse_replication(replication))
-        return bad_input("--replication '" + replication + "' is unknown: accepted serial, per-branch");
+    if (!replication.empty() && replication != "serial" && replication != "per-branch")
+        return bad_input("--replication '" + replication + "' is " +
+                         (parse_replication(replication) ? "not in the Verilog router yet" : "unknown") +
+                         ": accepted serial, per-branch");
     if (alloc_iters && (*alloc_iters < 1 || *alloc_iters > static_cast<long long>(kRtlIbAllocIters)))
         return bad_input("--alloc-iters " + std::to_string(*alloc_iters) +
                          " is out of range for the input-buffered RTL: accepted 1.." + std::to_string(kRtlIbAllocIters));

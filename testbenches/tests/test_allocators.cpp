@@ -85,6 +85,63 @@ TEST(Allocators, SwitchMatchesAreLegalAndIterationsOnlyAdd) {
     EXPECT_GE(total_three, total_one);
 }
 
+// Fan-out requests (a crossbar that multicasts: one flit to several outputs): each output still goes to
+// one input at most, an input wins only outputs its granted channel asked for, and it may win several.
+// One input asking for outputs 0, 1 and 2 alone wins all three; beside an input that asks for output 1
+// alone the two share output 1 in turn, and the fan-out input keeps 0 and 2 every cycle.
+TEST(Allocators, SwitchFanOutWinsEveryOutputItAsksThatIsFree) {
+    SwitchAllocator sa(2, 1, 3, 1);
+    sa.request(0, 0, 0, 0, 0b110);
+    ASSERT_EQ(sa.allocate().size(), 1u);
+    EXPECT_EQ(sa.granted_outs(0), 0b111u);
+    unsigned fan_won_1 = 0, other_won_1 = 0;
+    for (unsigned t = 0; t < 10; ++t) {
+        sa.request(0, 0, 0, 0, 0b110);
+        sa.request(1, 0, 1, 0);
+        const std::vector<unsigned> granted = sa.allocate();
+        ASSERT_FALSE(granted.empty());
+        EXPECT_EQ(sa.granted_outs(0) & 0b101u, 0b101u) << "outputs 0 and 2 are asked for by input 0 alone";
+        const bool fan = (sa.granted_outs(0) >> 1) & 1u, other = granted.size() == 2;
+        EXPECT_NE(fan, other) << "output 1 goes to one input";
+        if (other) {
+            EXPECT_EQ(sa.granted_outs(1), 0b010u);
+        }
+        fan_won_1 += fan, other_won_1 += other;
+    }
+    EXPECT_EQ(fan_won_1, 5u);
+    EXPECT_EQ(other_won_1, 5u);
+    // Random fan-out requests: a legal match.
+    const unsigned inputs = 6, vcs = 3, outputs = 7;
+    for (unsigned iters : {1u, 3u}) {
+        SwitchAllocator random(inputs, vcs, outputs, iters);
+        uint64_t state = 777;
+        for (unsigned t = 0; t < 2000; ++t) {
+            std::map<std::pair<unsigned, unsigned>, uint32_t> asked;
+            for (unsigned in = 0; in < inputs; ++in)
+                for (unsigned v = 0; v < vcs; ++v) {
+                    state = state * 6364136223846793005ull + 1442695040888963407ull;
+                    if ((state >> 33) % 3 == 0) continue;
+                    const unsigned out = static_cast<unsigned>((state >> 40) % outputs);
+                    const uint32_t also = static_cast<uint32_t>(state >> 50) & ((1u << outputs) - 1) & ~(1u << out);
+                    asked[{in, v}] = (1u << out) | also;
+                    random.request(in, v, out, 0, also);
+                }
+            uint32_t taken = 0;
+            const std::vector<unsigned> granted = random.allocate();
+            for (unsigned in : granted) {
+                const uint32_t won = random.granted_outs(in);
+                const std::pair<unsigned, unsigned> channel(in, random.granted_vc(in));
+                ASSERT_TRUE(asked.count(channel));
+                EXPECT_EQ(won & ~asked[channel], 0u) << "an output not asked for";
+                EXPECT_TRUE((won >> random.granted_out(in)) & 1u);
+                EXPECT_EQ(won & taken, 0u) << "an output granted twice";
+                taken |= won;
+            }
+            EXPECT_EQ(std::set<unsigned>(granted.begin(), granted.end()).size(), granted.size()) << "input granted twice";
+        }
+    }
+}
+
 // Virtual channels: two input channels asking for the same single free output channel alternate;
 // a candidate outside the mask is never given; an output channel goes to one input channel a cycle.
 TEST(Allocators, VcAllocatorAlternatesAndRespectsCandidates) {

@@ -1387,6 +1387,8 @@ TEST(CommandLine, CheckDeadlockProvesOrNamesACycle) {
     if (cubecast::kRtlBuilt) {  // (through the node on the one-port interface the Verilog router has; not all-port)
         expect_bad_input("run --task mnb --dim 4 --buffering input --forwarding node --network-interface all-port --router rtl",
                          "--network-interface all-port", "not in the Verilog router yet");
+        expect_bad_input("run --task mnb --dim 4 --buffering input --forwarding router --replication fan-out --rtl-nodes 3",
+                         "--replication fan-out", "not in the Verilog router yet");
         const CliResult node = cubecast_cli("run --task mnb --dim 3 --buffering input --forwarding node --router rtl");
         EXPECT_EQ(node.code, 0) << node.err;
         EXPECT_NE(node.out.find("forwarding through the node, Verilog routers (Verilated) at every node"), std::string::npos)
@@ -1425,7 +1427,7 @@ TEST(CommandLine, CheckDeadlockProvesOrNamesACycle) {
     EXPECT_EQ(report["router"]["message_classes"], "on") << apart.out;
     // Replication: a bad value, and per-branch named in the run's first line and in the JSON.
     expect_bad_input("run --task mnb --dim 4 --buffering input --replication parallel", "--replication 'parallel'",
-                     "accepted serial, per-branch");
+                     "accepted serial, per-branch, fan-out");
     expect_bad_input("run --task mnb --dim 4 --replication per-branch", "--replication", "--buffering input");
     const CliResult branch =
         cubecast_cli("run --task snb --dim 4 --buffering input --forwarding router --replication per-branch --json");
@@ -1433,6 +1435,10 @@ TEST(CommandLine, CheckDeadlockProvesOrNamesACycle) {
     EXPECT_EQ(nlohmann::json::parse(branch.out)["router"]["replication"], "per-branch") << branch.out;
     const CliResult line = cubecast_cli("run --task snb --dim 4 --buffering input --forwarding router --replication per-branch");
     EXPECT_NE(line.out.find(", per-branch replication"), std::string::npos) << line.out;
+    const CliResult fan =
+        cubecast_cli("run --task mnb --dim 4 --buffering input --forwarding router --replication fan-out --json");
+    ASSERT_EQ(fan.code, 0) << fan.err;
+    EXPECT_EQ(nlohmann::json::parse(fan.out)["router"]["replication"], "fan-out") << fan.out;
 }
 
 // On the input-buffered router the report restates the paper's claim in the router's hop: 004's vb3

@@ -745,6 +745,12 @@ TEST(Cosim, InputBufferedLockstepCatchesAPlantedPerBranchBug) {
     ASSERT_TRUE(WIFEXITED(bad));
     EXPECT_EQ(WEXITSTATUS(bad), 2);
     EXPECT_EQ(slurp(out), "cubecast_lockstep: --replication 'parallel' is unknown: accepted serial, per-branch\n");
+    const int fan =
+        std::system((std::string(CUBECAST_LOCKSTEP) + " --buffering input --replication fan-out >" + out + " 2>&1").c_str());
+    ASSERT_TRUE(WIFEXITED(fan));
+    EXPECT_EQ(WEXITSTATUS(fan), 2);
+    EXPECT_EQ(slurp(out),
+              "cubecast_lockstep: --replication 'fan-out' is not in the Verilog router yet: accepted serial, per-branch\n");
     std::remove(out.c_str());
 }
 

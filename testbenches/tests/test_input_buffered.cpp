@@ -436,7 +436,7 @@ TEST(InputBuffered, EveryCollectiveDeliversOnceOrSaysWhyNot) {
     for_each_collective([&](const AlgorithmEntry& e, const std::string& task, const std::string& topology) {
         for (Switching s : {Switching::wormhole, Switching::store_forward})
             for (unsigned vcs : {1u, 2u})
-                for (Replication rep : {Replication::serial, Replication::per_branch}) {
+                for (Replication rep : {Replication::serial, Replication::per_branch, Replication::fan_out}) {
                     RunConfig c = small_collective(task, e.name, topology, s, vcs);
                     c.ib.replication = rep;
                     if (validate(c)) continue;  // e.g. an algorithm for other dimensions
@@ -555,7 +555,8 @@ TEST(InputBuffered, ThroughTheNodeOnEveryLinkTheOptimalSchedulesKeepTheirTime) {
 // its d route classes (routers/logic/vc_classes.h: a class up at each turn down; each route a shortest
 // path, so at most d - 1 turns) the check proves each run deadlock-free (Dally and Seitz), and it
 // finishes in every switching mode, with and without a router delay, with 1- and 4-flit packets, on
-// either network interface and at both levels, every delivery made once. With a VC fewer it runs in
+// either network interface, with serial, per-branch and fan-out replication, and at both levels, every
+// delivery made once. With a VC fewer it runs in
 // one class, and the check says how many VCs would make it acyclic.
 TEST(InputBuffered, InTheRouterTheOptimalMnbOnItsRouteClassesIsProvenAndFinishes) {
     unsigned cyclic = 0, runs = 0;
@@ -586,7 +587,7 @@ TEST(InputBuffered, InTheRouterTheOptimalMnbOnItsRouteClassesIsProvenAndFinishes
                 for (Switching s : {Switching::wormhole, Switching::cut_through, Switching::store_forward})
                     for (unsigned delay : {0u, 3u})
                         for (InjectionModel ni : {InjectionModel::one_port, InjectionModel::all_port})
-                            for (Replication rep : {Replication::serial, Replication::per_branch}) {
+                            for (Replication rep : {Replication::serial, Replication::per_branch, Replication::fan_out}) {
                                 RunConfig c = base;
                                 c.level = level;
                                 c.ib.switching = s;
@@ -607,7 +608,7 @@ TEST(InputBuffered, InTheRouterTheOptimalMnbOnItsRouteClassesIsProvenAndFinishes
         }
     }
     EXPECT_GE(cyclic, 3u) << "one class is cyclic from the 4-cube on";
-    EXPECT_EQ(runs, 4u * 2 * 2 * 3 * 2 * 2 * 2);
+    EXPECT_EQ(runs, 4u * 2 * 2 * 3 * 2 * 2 * 3);
 }
 
 // Beyond 8 virtual channels (the credit word's fields narrow to 4 bits, routers/blocks/
@@ -708,6 +709,57 @@ TEST(InputBuffered, PerBranchReplicationLetsACopyGoWhileTheOneBeforeItWaits) {
             EXPECT_GT(overlapping(branch.rows), 0u);
             EXPECT_LT(branch.result.completion_cycles, serial.result.completion_cycles);
         }
+    }
+}
+
+// Fan-out replication (a crossbar that multicasts): the optimal MNB forwarded in the router sends
+// copies of a packet on several links from one input at the same cycle, a flit read once for all of
+// them, which per-branch replication, an input reading one flit a cycle, never does (the node's own
+// packets aside: all-port, the network interface splits them among its injection inputs). Both
+// deliver every copy once, at both levels alike, with the same crossings; per-branch reads a flit
+// for each crossing, fan-out fewer, and it finishes sooner.
+TEST(InputBuffered, FanOutSendsCopiesOfAFlitReadOnceAtTheSameCycle) {
+    const auto together = [](const std::vector<TraceRow>& rows) {  // forwarded copies leaving one router at once
+        std::map<std::tuple<uint64_t, uint32_t, uint32_t, uint32_t, uint32_t>, unsigned> starts;
+        unsigned n = 0;
+        for (const TraceRow& r : rows)
+            if (r.src != r.origin && ++starts[{r.start, r.src, r.origin, r.msg, r.part}] > 1) ++n;
+        return n;
+    };
+    for (unsigned d : {6u, 8u}) {  // (on the 5- and 7-cube the schedule sends no forwarded packet on two links at a slot)
+        std::map<Replication, Outcome> runs;
+        for (Replication rep : {Replication::per_branch, Replication::fan_out})
+            for (const Level level : {Level::cycle, Level::tlm}) {
+                RunConfig c = input_buffered(with_defaults(config("mnb", "bostt", d)), Switching::wormhole, d, 16);
+                c.ib.forwarding = Forwarding::router;
+                c.ib.network_interface = InjectionModel::all_port;
+                c.ib.replication = rep;
+                c.level = level;
+                c = with_defaults(c);
+                ASSERT_FALSE(validate(c));
+                SCOPED_TRACE("d " + std::to_string(d) + " " + replication_name(rep) + (level == Level::tlm ? " tlm" : " cycle"));
+                Outcome o = run_traced(c);
+                ASSERT_EQ(o.result.status, RunStatus::ok);
+                EXPECT_TRUE(o.result.delivered_exactly_once);
+                EXPECT_TRUE(o.result.conserved);
+                ASSERT_TRUE(o.result.activity);
+                const ActivityTotals& a = *o.result.activity;
+                if (rep == Replication::per_branch) {
+                    EXPECT_EQ(together(o.rows), 0u);
+                    EXPECT_EQ(a.buffer_reads, a.crossings);
+                } else {
+                    EXPECT_GT(together(o.rows), 0u);
+                    EXPECT_LT(a.buffer_reads, a.crossings);
+                }
+                if (level == Level::cycle) {
+                    runs[rep] = std::move(o);
+                } else {
+                    EXPECT_EQ(o.rows, runs[rep].rows) << "the levels trace alike";
+                }
+            }
+        const Outcome &branch = runs[Replication::per_branch], &fan = runs[Replication::fan_out];
+        EXPECT_EQ(fan.result.activity->crossings, branch.result.activity->crossings);
+        EXPECT_LT(fan.result.completion_cycles, branch.result.completion_cycles) << "d=" << d;
     }
 }
 
