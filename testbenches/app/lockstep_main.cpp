@@ -126,9 +126,14 @@ int run_input_buffered(const std::vector<std::string>& modes, const std::vector<
                 // the cube's collectives, likewise.
                 c.per_branch = mode != "dor" && (((c.seed >> 61) & 1u) || fixed.plant_branch_bug);
                 if (!fixed.replication.empty()) c.per_branch = fixed.replication == "per-branch";
-                // Forwarding through the node when asked (a link's packet then takes neither allocator:
-                // the route classes are the node's, one).
-                c.through_node = fixed.forwarding == "node" || fixed.plant_node_bug || fixed.plant_consume_bug;
+                // Forwarding through the node when asked, and in a quarter of the configurations when
+                // neither the forwarding nor a bug of the router's own blocks is fixed (from a hash of
+                // the seed, so the draws above are those of a bench without it; a link's packet then
+                // takes neither allocator: the route classes are the node's, one).
+                const bool plants_in_router = fixed.plant_bug || fixed.plant_class_bug || fixed.plant_branch_bug;
+                const bool node_drawn =
+                    fixed.forwarding.empty() && !plants_in_router && ((c.seed * 0x9E3779B97F4A7C15ull) >> 62) == 0;
+                c.through_node = fixed.forwarding == "node" || fixed.plant_node_bug || fixed.plant_consume_bug || node_drawn;
                 if (c.through_node) c.route_classes = 1;
                 c.plant_node_bug = fixed.plant_node_bug;
                 c.plant_consume_bug = fixed.plant_consume_bug;
@@ -186,8 +191,9 @@ int sc_main(int argc, char* argv[]) {
                  "credit too few; forwarding through the node in every configuration): the bench must catch it");
     std::string forwarding;
     app.add_option("--forwarding", forwarding,
-                   "input-buffered: router (default) or node (each link's packet whole through the node's memory, which "
-                   "delivers it and injects it again)");
+                   "input-buffered: fix the forwarding, router or node (each link's packet whole through the node's "
+                   "memory, which delivers it and injects it again; default: node in a quarter of the configurations, "
+                   "drawn)");
     app.add_option("--replication", replication,
                    "input-buffered: fix the replication of the collectives' packets, serial or per-branch (default: "
                    "per-branch in half the configurations)");
