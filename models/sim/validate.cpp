@@ -335,10 +335,6 @@ std::optional<std::string> validate_rtl(const RunConfig& c, const Topology& topo
             "--network-interface all-port is not in the Verilog router yet: accepted --network-interface one-port with --router "
             "rtl (or "
             "--rtl-nodes), or --router systemc");
-    if (ib && c.ib.replication == Replication::fan_out)
-        return std::string(
-            "--replication fan-out (a crossbar that multicasts) is not in the Verilog router yet: accepted --replication "
-            "serial or per-branch with --router rtl (or --rtl-nodes), or --router systemc");
     if (ib)
         if (auto e = validate_rtl_input_buffered(c)) return e;
     const unsigned ports = ib ? kRtlIbPorts : kRtlMaxDim;

@@ -5,7 +5,7 @@
 // papers' all-port node takes a flit from every link at once): a lane has no pacing, and an input that
 // used it sends nothing through the switch at that edge (its buffer gives one flit a cycle). With
 // fan-out replication it multicasts: a flit read once crosses to every output its copies won, and to
-// the node's lane too when the node's copy waits for that same flit (not in its Verilog yet).
+// the node's lane too when the node's copy waits for that same flit (its Verilog has no lanes).
 // Its Verilog is rtl/src/cc_ib_crossbar.v.
 #pragma once
 #include <cstdint>

@@ -102,6 +102,8 @@ RtlIbRouter::RtlIbRouter(sc_module_name name, uint32_t id, const Topology& topol
     m.tst_short_credit(v_short_credit_);
     m.tst_own_first(v_own_first_);
     m.replication(v_replication_);
+    m.fan_out(v_fan_out_);
+    m.tst_fan_stale(v_fan_stale_);
     m.through_node(v_through_node_);
     m.thru_valid(v_thru_valid_);
     m.thru_deliver(v_thru_deliver_);
@@ -164,7 +166,9 @@ RtlIbRouter::RtlIbRouter(sc_module_name name, uint32_t id, const Topology& topol
     v_free_early_.write(config_.free_early);
     v_short_credit_.write(config_.short_credit);
     v_own_first_.write(config_.own_first);
-    v_replication_.write(config_.ib.replication == Replication::per_branch);
+    v_replication_.write(config_.ib.replication != Replication::serial);
+    v_fan_out_.write(config_.ib.replication == Replication::fan_out);
+    v_fan_stale_.write(config_.fan_stale);
     v_through_node_.write(config_.ib.forwarding == Forwarding::node);
 
     // The node's own packets are made at reset (a packet made counts as inside the network until the

@@ -42,6 +42,7 @@ struct RtlIbRouterConfig {
     bool free_early = false;       // test hook: a planted bug (per-branch, a copy frees a flit others still need)
     bool short_credit = false;     // test hook: a planted bug (a packet leaving whole for the node frees a credit too few)
     bool own_first = false;        // test hook: a planted bug (the node's own packets go before those it forwards)
+    bool fan_stale = false;        // test hook: a planted bug (fan-out, only the asking copy moves on)
 };
 
 class RtlIbRouter : public RouterBase, public CreditHolder {
@@ -138,7 +139,8 @@ private:
     sc_core::sc_event settled_, negedge_settled_;
 
     sc_core::sc_signal<bool> v_rst_, v_load_, v_freeze_, v_no_turn_, v_free_early_, v_short_credit_, v_own_first_, v_replication_,
-        v_through_node_, v_torus_, v_src_valid_, v_src_taken_, v_mem_valid_, v_mem_taken_, v_dlv_valid_, v_ni_push_, v_waiting_;
+        v_fan_out_, v_fan_stale_, v_through_node_, v_torus_, v_src_valid_, v_src_taken_, v_mem_valid_, v_mem_taken_, v_dlv_valid_,
+        v_ni_push_, v_waiting_;
     sc_core::sc_signal<uint32_t> v_node_id_, v_dim_, v_radix_bits_, v_datelines_, v_packet_flits_, v_algo_, v_sbt_rot_, v_vcs_,
         v_route_classes_, v_vc_depth_, v_switching_, v_router_delay_, v_credit_delay_, v_link_delay_, v_link_period_,
         v_injection_delay_, v_ejection_delay_, v_ejection_vcs_, v_alloc_iters_, v_src_made_;

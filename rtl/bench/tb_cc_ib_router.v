@@ -15,6 +15,8 @@
 // With -DTB_REPLICATION=1 the copies replicate per branch: nothing blocks either copy here, so the
 // first in key order (port 0) still sends first and every expectation above holds; with
 // -DTB_PER_BRANCH=0 the router is built serial only (one copy state a VC) and runs them serially.
+// With -DTB_FAN_OUT=1 as well the crossbar multicasts (fan-out): the second copy gets its VC a cycle
+// after the first, so it never waits for the flit the first sends, and the expectations hold again.
 // With -DTB_VCS=V the router has V VCs (2 unless given; up to 16), and the forwarded packet arrives on
 // VC V/2 (with two classes, the first VC of the second class). From 9 VCs the credit word's fields are 4
 // bits (the SystemC link's), so its credits are read from field V/2 of that width.
@@ -38,6 +40,9 @@ module tb_cc_ib_router;
 `endif
 `ifndef TB_VCS
 `define TB_VCS 2
+`endif
+`ifndef TB_FAN_OUT
+`define TB_FAN_OUT 0
 `endif
 `ifndef TB_THROUGH_NODE
 `define TB_THROUGH_NODE 0
@@ -76,7 +81,7 @@ module tb_cc_ib_router;
         .clk(clk), .rst(rst), .load(load), .node_id(16'd0), .dim(5'd2), .packet_flits(PF[6:0]), .algo(2'd0),
         .sbt_rot(4'd0), .radix_bits(3'd0), .torus(1'b0), .datelines(2'd0), .vcs(VCS_STRAP), .route_classes(CLASSES), .tst_no_turn(1'b0), .vc_depth(8'd4), .switching(2'd2), .router_delay(8'd0), .credit_delay(4'd0),
         .link_delay(4'd0), .link_period(4'd1), .injection_delay(8'd0), .ejection_delay(4'd0), .ejection_vcs(5'd0), .alloc_iters(4'd1),
-        .replication(`TB_REPLICATION != 0), .tst_freeze_pointers(1'b0), .tst_free_early(1'b0), .tst_short_credit(1'b0), .tst_own_first(1'b0),
+        .replication(`TB_REPLICATION != 0), .fan_out(`TB_FAN_OUT != 0), .tst_fan_stale(1'b0), .tst_freeze_pointers(1'b0), .tst_free_early(1'b0), .tst_short_credit(1'b0), .tst_own_first(1'b0),
         .through_node(THRU), .thru_valid(thru_valid), .thru_deliver(thru_deliver), .thru_keep(thru_keep),
         .thru_flits(thru_flits), .mem_valid(mem_valid), .mem_flits(mem_flits), .mem_taken(mem_taken), .in_valid(in_valid), .in_vc(in_vc), .in_flit(in_flit), .in_credit(in_credit),
         .out_valid(out_valid), .out_vc(out_vc), .out_flit(out_flit), .out_credit(credit_back),

@@ -2,14 +2,14 @@
 // input the switch allocator granted to its output for one flit (the links, then the local output
 // to the node), and it paces the outputs: one that carried a flit carries its next `link_period`
 // edges later (`out_free`). The input units give each granted input's flit, its output VC and
-// whether it is the packet's tail. (The SystemC crossbar's lanes to the node, all-port, are not
-// built here.)
+// whether it is the packet's tail. With fan-out replication it multicasts: a granted input's flit
+// crosses to every output it won, each copy on its own output VC. (The SystemC crossbar's lanes to the
+// node, all-port, are not built here.)
 module cc_ib_crossbar #(
     parameter integer PORTS = 8,
     parameter integer NIN = 9,      // inputs: the links', then the injection port
     parameter integer VCS = 4,
     parameter integer VW = 2,
-    parameter integer OW = 4,
     parameter integer FLIT_W = 64
 ) (
     input  wire                   clk,
@@ -19,11 +19,11 @@ module cc_ib_crossbar #(
     input  wire [3:0]             link_period,
     // the switch allocator's grants, per input
     input  wire [NIN-1:0]         grant,
-    input  wire [NIN*OW-1:0]      granted_out,
+    input  wire [NIN*(PORTS+1)-1:0] granted_outs, // the outputs each won (a bit each; more than one: a fan-out)
     input  wire [NIN*VW-1:0]      granted_vc,     // the input VC granted
     // the granted inputs' flits
     input  wire [NIN*FLIT_W-1:0]  in_flit,
-    input  wire [NIN*VW-1:0]      in_out_vc,      // its output VC
+    input  wire [NIN*(PORTS+1)*VW-1:0] in_out_vc, // per output, its copy's output VC
     input  wire [NIN-1:0]         in_tail,
     // per link output
     output reg  [PORTS-1:0]       send,
@@ -64,17 +64,17 @@ module cc_ib_crossbar #(
         source = 32'd0;
         for (o = 0; o < PORTS; o = o + 1)
             for (i = 0; i < NIN; i = i + 1)
-                if (grant[i] && {{(32-OW){1'b0}}, granted_out[i*OW +: OW]} == o) begin
+                if (grant[i] && granted_outs[i*(PORTS+1) + o]) begin
                     send[o] = 1'b1;
                     send_tail[o] = in_tail[i];
-                    send_vc[o*VW +: VW] = in_out_vc[i*VW +: VW];
+                    send_vc[o*VW +: VW] = in_out_vc[(i*(PORTS+1) + o)*VW +: VW];
                     send_flit[o*FLIT_W +: FLIT_W] = in_flit[i*FLIT_W +: FLIT_W];
                 end
         for (i = 0; i < NIN; i = i + 1)
-            if (grant[i] && {{(32-OW){1'b0}}, granted_out[i*OW +: OW]} == PORTS) begin
+            if (grant[i] && granted_outs[i*(PORTS+1) + PORTS]) begin
                 local_send = 1'b1;
                 local_tail = in_tail[i];
-                local_vc = in_out_vc[i*VW +: VW];
+                local_vc = in_out_vc[(i*(PORTS+1) + PORTS)*VW +: VW];
                 local_flit = in_flit[i*FLIT_W +: FLIT_W];
                 source = i * VCS + {{(32-VW){1'b0}}, granted_vc[i*VW +: VW]};
             end

@@ -14,6 +14,10 @@
 // keeps its own output VC and next flit, and at each edge the first copy in key order that may asks
 // each allocator, so a copy waiting for its output does not hold the others back; a flit is freed
 // once every copy has sent it (routers/blocks/virtual_channel.h, VirtualChannel::branch_sent).
+// Fan-out (`fan_out` with per-branch, FAN_OUT built; InputBufferedRouter::fan_out_ports): the copy
+// that asks the switch allocator names with it every other copy that may take the same flit now
+// (`sa_fan`); the flit, read once, goes to every output the input won (`sa_granted_outs`), and each of
+// those copies moves on.
 // Forwarding through the node (`through_node`, with NODE_FORWARDING built; InputBufferedRouter::consume):
 // a link's packet asks neither allocator; once its tail is in (at the edge it arrives) it leaves its VC
 // whole, every flit freed at once, for the node's memory (thru_*), which delivers it and injects it
@@ -34,7 +38,8 @@ module cc_ib_input_unit #(
     parameter integer PORT = 0,     // this input's port (PORTS: the injection port)
     parameter integer PER_BRANCH = 1,// 1: per-branch replication built (a slot of state per copy); 0: serial only
     parameter integer PF_MAX = 4,   // largest packet, in flits
-    parameter integer NODE_FORWARDING = 1  // 1: forwarding through the node built; 0: in the router only
+    parameter integer NODE_FORWARDING = 1, // 1: forwarding through the node built; 0: in the router only
+    parameter integer FAN_OUT = 1   // 1: fan-out replication built (a crossbar that multicasts); 0: not
 ) (
     input  wire                     clk,
     input  wire                     rst,
@@ -58,6 +63,8 @@ module cc_ib_input_unit #(
     input  wire [7:0]               router_delay,
     input  wire [4:0]               ejection_vcs,  // the local port's VCs a packet to the node is allocated (0: none)
     input  wire                     per_branch,    // replication: 0 serial, 1 per-branch (with PER_BRANCH built)
+    input  wire                     fan_out,       // with per_branch: fan-out, a crossbar that multicasts (FAN_OUT built)
+    input  wire                     tst_fan_stale, // test hook: fan-out, only the asking copy moves on (a planted bug)
     input  wire                     through_node,  // forwarding: 0 in the router, 1 through the node (NODE_FORWARDING built)
     // the link (or the network interface)
     input  wire                     push,
@@ -81,10 +88,12 @@ module cc_ib_input_unit #(
     output wire [VCS-1:0]           sa_req,
     output wire [VCS*OW-1:0]        sa_out,
     output wire [VCS*32-1:0]        sa_pri,
+    output wire [VCS*(PORTS+1)-1:0] sa_fan,       // per VC, the further outputs of its fan-out (0: none)
     input  wire                     sa_grant,
     input  wire [VW-1:0]            sa_vc,
+    input  wire [PORTS:0]           sa_granted_outs, // the outputs the granted VC won
     output wire [FLIT_W-1:0]        tr_flit,
-    output wire [VW-1:0]            tr_out_vc,
+    output wire [(PORTS+1)*VW-1:0]  tr_out_vc,     // per output, the output VC of the granted VC's copy there
     output wire                     tr_tail,
     output wire [VCS*8-1:0]         freed_now,    // per VC, the flits freed at this edge (credits upstream)
     // through the node: per VC, its packet left whole for the node's memory at this edge, whether the
@@ -115,6 +124,7 @@ module cc_ib_input_unit #(
     endfunction
     localparam integer COPIES = PER_BRANCH != 0 ? PORTS + 1 : 1;  // slots of copy state per VC
     wire per_branch_on = PER_BRANCH != 0 && per_branch;
+    wire fan_on = FAN_OUT != 0 && per_branch_on && fan_out;
     wire local_vcs = ejection_vcs != 5'd0;
     wire thru_mode = NODE_FORWARDING != 0 && INJECTION == 0 && through_node;
     // The first copy in key order (not-before cycle, priority, the logic's order) among `mask`, the
@@ -146,7 +156,7 @@ module cc_ib_input_unit #(
     endfunction
 
     wire [VCS*FLIT_W-1:0] tr_flits;
-    wire [VCS*VW-1:0]     out_vcs;
+    wire [VCS*(PORTS+1)*VW-1:0] out_vcs;
     wire [VCS-1:0]        tails;
     genvar c;
     generate
@@ -352,21 +362,27 @@ module cc_ib_input_unit #(
             // Traversal. The flit leaving is freed (a credit upstream) by the last copy to send it:
             // serially the last copy; per-branch the slowest (no other copy still at it).
             wire going = sa_grant && {{(32-VW){1'b0}}, sa_vc} == c;
-            /* verilator lint_off UNUSEDSIGNAL */
-            wire [31:0] sel_slot = PER_BRANCH != 0 ? {{(32-OW){1'b0}}, sel} : 32'd0;  // (below COPIES)
-            /* verilator lint_on UNUSEDSIGNAL */
             wire [FW-1:0] rd_sel = rd_of[sel*FW +: FW];
             wire [PORTS:0] sel_bit = {{PORTS{1'b0}}, 1'b1} << sel;
-            wire others_ahead = (ahead | sel_bit) == {(PORTS+1){1'b1}};
+            // Fan-out: the other copies that may take the same flit now; those that crossed move on.
+            wire [PORTS:0] same_flit;
+            for (k = 0; k <= PORTS; k = k + 1) begin : g_same
+                assign same_flit[k] = rd_of[k*FW +: FW] == rd_sel;
+            end
+            assign sa_fan[c*(PORTS+1) +: PORTS+1] = fan_on ? may & same_flit & ~sel_bit : {(PORTS+1){1'b0}};
+            wire [PORTS:0] crossed = fan_on ? sa_granted_outs : sel_bit;
+            wire [PORTS:0] moves = fan_on && tst_fan_stale ? crossed & sel_bit : crossed;
+            wire others_ahead = (ahead | crossed) == {(PORTS+1){1'b1}};
             wire tail = {{(32-FW){1'b0}}, rd_sel} + 32'd1 == {25'd0, len_now};
             wire pop = going && (per_branch_on ? others_ahead || tst_free_early : last);
+            wire done = (left_now & ~moves) == {(PORTS+1){1'b0}};  // (serially: the last copy)
             wire [FW-1:0] rel_sel = rd_sel - freed;
             wire [31:0] rel32 = {{(32-FW){1'b0}}, rel_sel};
             /* verilator lint_off UNUSEDSIGNAL */
             wire [31:0] at = {{(32-AW){1'b0}}, head} + rel32;
             /* verilator lint_on UNUSEDSIGNAL */
             assign tr_flits[c*FLIT_W +: FLIT_W] = rel32 == {{(31-AW){1'b0}}, count} ? push_flit : ring[at[AW-1:0]];
-            assign out_vcs[c*VW +: VW] = vc_now[sel*VW +: VW];
+            assign out_vcs[c*(PORTS+1)*VW +: (PORTS+1)*VW] = vc_now;
             assign tails[c] = tail;
             /* verilator lint_off UNUSEDSIGNAL */
             wire [31:0] leaving = consume ? {25'd0, len_now} : {31'd0, pop};
@@ -422,17 +438,19 @@ module cc_ib_input_unit #(
                         end
                     if (going) begin
                         freed <= freed + {{(FW-1){1'b0}}, pop};
-                        rd[sel_slot*FW +: FW] <= rd_sel + 1'b1;
+                        for (i = 0; i < COPIES; i = i + 1)  // (serial only built: the one slot)
+                            if (PER_BRANCH == 0 || moves[i]) begin
+                                rd[i*FW +: FW] <= tail ? {FW{1'b0}} : rd_sel + 1'b1;
+                                if (tail) out_vc_valid[i] <= 1'b0;
+                            end
                         if (tail) begin
-                            rd[sel_slot*FW +: FW] <= {FW{1'b0}};
-                            out_vc_valid[sel_slot] <= 1'b0;
-                            if (last) begin  // the packet is done; the next one is routed if it may be
+                            if (done) begin  // the packet is done; the next one is routed if it may be
                                 freed <= {FW{1'b0}};
                                 routed <= next_routes;
                                 left_valid <= 1'b0;
                                 eligible_at <= cycle + {24'd0, router_delay};
                             end else begin
-                                left <= left_now & ~sel_bit;
+                                left <= left_now & ~moves;
                             end
                         end
                     end
@@ -442,6 +460,6 @@ module cc_ib_input_unit #(
     endgenerate
 
     assign tr_flit = tr_flits[sa_vc*FLIT_W +: FLIT_W];
-    assign tr_out_vc = out_vcs[sa_vc*VW +: VW];
+    assign tr_out_vc = out_vcs[sa_vc*(PORTS+1)*VW +: (PORTS+1)*VW];
     assign tr_tail = tails[sa_vc];
 endmodule

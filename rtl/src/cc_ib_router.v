@@ -28,7 +28,8 @@ module cc_ib_router #(
     parameter integer ED_MAX = 4,    // largest ejection delay
     parameter integer ITERS = 1,     // allocator iterations built; `alloc_iters` (<= ITERS) are used
     parameter integer PER_BRANCH = 1,// per-branch replication built (a slot of state per copy in each VC); 0: serial only
-    parameter integer NODE_FORWARDING = 1 // forwarding through the node built; 0: in the router only
+    parameter integer NODE_FORWARDING = 1, // forwarding through the node built; 0: in the router only
+    parameter integer FAN_OUT = 1    // fan-out replication built (a crossbar that multicasts); 0: not
 ) (
     input  wire                       clk,
     input  wire                       rst,
@@ -55,12 +56,14 @@ module cc_ib_router #(
     input  wire [4:0]                 ejection_vcs,  // the local port's VCs, allocated per packet (0: none, as no VC is needed)
     input  wire [3:0]                 alloc_iters,   // 1..ITERS
     input  wire                       replication,   // 0 serial, 1 per-branch (PER_BRANCH built): how a packet's copies leave
+    input  wire                       fan_out,       // with per-branch: fan-out, a flit read once to every output won (FAN_OUT built)
     input  wire                       through_node,  // forwarding: 0 in the router, 1 through the node (NODE_FORWARDING built)
     input  wire                       tst_freeze_pointers,  // test hook: a planted bug (the switch allocator's input pointers stick)
     input  wire                       tst_no_turn,          // test hook: a planted bug (a copy never goes up a route class)
     input  wire                       tst_free_early,       // test hook: a planted bug (per-branch, a flit freed by any copy)
     input  wire                       tst_short_credit,       // test hook: a planted bug (a packet leaving for the node frees a credit too few)
     input  wire                       tst_own_first,        // test hook: a planted bug (the node's own packets before those it forwards)
+    input  wire                       tst_fan_stale,        // test hook: a planted bug (fan-out, only the asking copy moves on)
     // links
     input  wire [PORTS-1:0]           in_valid,
     input  wire [PORTS*VW-1:0]        in_vc,
@@ -130,9 +133,13 @@ module cc_ib_router #(
     wire [NV*OW-1:0]       sa_out;
     wire [NIN-1:0]         sa_grant;
     wire [NIN*VW-1:0]      sa_vc;
+    /* verilator lint_off UNUSEDSIGNAL */  // (the output each grant's request named: the crossbar takes them all)
     wire [NIN*OW-1:0]      sa_granted_out;
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [NIN*NIN-1:0]     sa_granted_outs;
+    wire [NV*NIN-1:0]      sa_fan;
     wire [NIN*FLIT_W-1:0]  tr_flit;
-    wire [NIN*VW-1:0]      tr_out_vc;
+    wire [NIN*NIN*VW-1:0]  tr_out_vc;
     wire [NIN-1:0]         tr_tail;
     wire [NIN*VCS*8-1:0]   freed;
     wire [PORTS*VCS-1:0]   thru_now, thru_dlv, thru_fwd;  // (the links' input units)
@@ -241,10 +248,12 @@ module cc_ib_router #(
             end
             cc_ib_input_unit #(.PORTS(PORTS), .VCS(VCS), .VW(VW), .DEPTH(DEPTH), .AW(AW), .FW(FW), .FLIT_W(FLIT_W),
                                .PW(PW), .OW(OW), .INJECTION(p == PORTS ? 1 : 0), .PORT(p),
-                               .PER_BRANCH(PER_BRANCH), .PF_MAX(PF_MAX), .NODE_FORWARDING(NODE_FORWARDING)) u_in (
+                               .PER_BRANCH(PER_BRANCH), .PF_MAX(PF_MAX), .NODE_FORWARDING(NODE_FORWARDING),
+                               .FAN_OUT(FAN_OUT)) u_in (
                 .clk(clk), .rst(rst), .run(run), .cycle(cycle), .node_id(node_id), .dim(dim), .packet_flits(packet_flits),
                 .algo(algo), .sbt_rot(sbt_rot), .radix_bits(radix_bits), .torus(torus), .datelines(datelines), .vcs(vcs), .route_classes(route_classes), .vc_class(vc_class), .tst_no_turn(tst_no_turn), .tst_free_early(tst_free_early), .tst_short_credit(tst_short_credit), .switching(switching), .router_delay(router_delay),
-                .ejection_vcs(ejection_vcs), .per_branch(replication), .through_node(through_node),
+                .ejection_vcs(ejection_vcs), .per_branch(replication), .fan_out(fan_out), .tst_fan_stale(tst_fan_stale),
+                .through_node(through_node),
                 .push(is_link ? wire_valid[p % PORTS] : ni_push),
                 .push_vc(is_link ? wire_vc[(p % PORTS)*VW +: VW] : ni_vc),
                 .push_flit(is_link ? wire_flit[(p % PORTS)*FLIT_W +: FLIT_W] : ni_flit),
@@ -256,8 +265,9 @@ module cc_ib_router #(
                 .va_candidates(va_candidates[p*VCS*VCS +: VCS*VCS]), .va_pri(va_pri[p*VCS*32 +: VCS*32]),
                 .va_grant(va_grant[p*VCS +: VCS]), .va_vc(va_vc[p*VCS*VW +: VCS*VW]),
                 .sa_req(sa_req[p*VCS +: VCS]), .sa_out(sa_out[p*VCS*OW +: VCS*OW]), .sa_pri(sa_pri[p*VCS*32 +: VCS*32]),
-                .sa_grant(sa_grant[p]), .sa_vc(sa_vc[p*VW +: VW]), .tr_flit(tr_flit[p*FLIT_W +: FLIT_W]),
-                .tr_out_vc(tr_out_vc[p*VW +: VW]), .tr_tail(tr_tail[p]), .freed_now(freed[p*VCS*8 +: VCS*8]),
+                .sa_fan(sa_fan[p*VCS*NIN +: VCS*NIN]), .sa_grant(sa_grant[p]), .sa_vc(sa_vc[p*VW +: VW]),
+                .sa_granted_outs(sa_granted_outs[p*NIN +: NIN]), .tr_flit(tr_flit[p*FLIT_W +: FLIT_W]),
+                .tr_out_vc(tr_out_vc[p*NIN*VW +: NIN*VW]), .tr_tail(tr_tail[p]), .freed_now(freed[p*VCS*8 +: VCS*8]),
                 .thru_now(unit_thru), .thru_deliver(unit_dlv), .thru_forwards(unit_fwd), .thru_flits(unit_flits),
                 .dbg_routed(routed[p*VCS +: VCS]), .dbg_waiting(vc_waiting[p*VCS +: VCS]),
                 .dbg_state(dbg_vc_state[p*VCS*96 +: VCS*96]),
@@ -334,7 +344,8 @@ module cc_ib_router #(
     cc_ib_switch_allocator #(.PORTS(PORTS), .VCS(VCS), .ITERS(ITERS), .OW(OW), .VW(VW), .IW(IW_PORT)) u_sa (
         .clk(clk), .rst(rst), .run(run), .dim(dim), .vcs(vcs), .iters(alloc_iters), .tst_freeze(tst_freeze_pointers),
         .req(sa_req),
-        .out(sa_out), .pri(sa_pri), .grant(sa_grant), .granted_vc(sa_vc), .granted_out(sa_granted_out));
+        .out(sa_out), .pri(sa_pri), .fan(sa_fan), .grant(sa_grant), .granted_vc(sa_vc), .granted_out(sa_granted_out),
+        .granted_outs(sa_granted_outs));
 
     // The crossbar, then the output units.
     wire [PORTS-1:0]        send, send_tail;
@@ -344,9 +355,9 @@ module cc_ib_router #(
     wire [VW-1:0]           local_vc;
     wire [FLIT_W-1:0]       local_flit;
     wire [7:0]              local_source;
-    cc_ib_crossbar #(.PORTS(PORTS), .NIN(NIN), .VCS(VCS), .VW(VW), .OW(OW), .FLIT_W(FLIT_W)) u_xbar (
+    cc_ib_crossbar #(.PORTS(PORTS), .NIN(NIN), .VCS(VCS), .VW(VW), .FLIT_W(FLIT_W)) u_xbar (
         .clk(clk), .rst(rst), .run(run), .cycle(cycle), .link_period(link_period),
-        .grant(sa_grant), .granted_out(sa_granted_out), .granted_vc(sa_vc),
+        .grant(sa_grant), .granted_outs(sa_granted_outs), .granted_vc(sa_vc),
         .in_flit(tr_flit), .in_out_vc(tr_out_vc), .in_tail(tr_tail),
         .send(send), .send_tail(send_tail), .send_vc(send_vc), .send_flit(send_flit),
         .local_send(local_send), .local_tail(local_tail), .local_vc(local_vc), .local_flit(local_flit),

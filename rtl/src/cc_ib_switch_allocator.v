@@ -5,7 +5,9 @@
 // Output PORTS is the local port (delivery to the node). Up to ITERS iterations (`iters` of them are
 // used): in each, the inputs and outputs still unmatched try again with their other requests. A
 // grant moves both pointers; as a matched input or output takes no part in a later iteration, moving
-// them at the cycle's end is the same as the C++ moving them at each grant.
+// them at the cycle's end is the same as the C++ moving them at each grant. A fan-out request (`fan`:
+// further outputs for the same flit, a crossbar that multicasts) asks each of its free outputs, and
+// the input is matched by all it wins (`granted_outs`); every output it won moves its pointer.
 module cc_ib_switch_allocator #(
     parameter integer PORTS = 8,
     parameter integer VCS = 4,
@@ -24,9 +26,11 @@ module cc_ib_switch_allocator #(
     input  wire [(PORTS+1)*VCS-1:0]      req,
     input  wire [(PORTS+1)*VCS*OW-1:0]   out,
     input  wire [(PORTS+1)*VCS*32-1:0]   pri,
+    input  wire [(PORTS+1)*VCS*(PORTS+1)-1:0] fan,   // per request, the further outputs of a fan-out (0: none)
     output wire [PORTS:0]                grant,      // per input port
     output wire [(PORTS+1)*VW-1:0]       granted_vc,
-    output wire [(PORTS+1)*OW-1:0]       granted_out
+    output wire [(PORTS+1)*OW-1:0]       granted_out, // the output its request named
+    output wire [(PORTS+1)*(PORTS+1)-1:0] granted_outs // every output it won (a bit each)
 );
     localparam integer NIN = PORTS + 1;
     reg [IW-1:0] in_pointer [0:NIN-1];
@@ -55,26 +59,31 @@ module cc_ib_switch_allocator #(
             wire [NIN-1:0] done, busy;
             wire [NIN*VW-1:0] vc_before;
             wire [NIN*OW-1:0] out_before;
+            wire [NIN*NIN-1:0] outs_before;
             if (k == 0) begin : g_first
                 assign done = {NIN{1'b0}};
                 assign busy = {NIN{1'b0}};
                 assign vc_before = {NIN*VW{1'b0}};
                 assign out_before = {NIN*OW{1'b0}};
+                assign outs_before = {NIN*NIN{1'b0}};
             end else begin : g_next
                 assign done = g_iter[k-1].done_after;
                 assign busy = g_iter[k-1].busy_after;
                 assign vc_before = g_iter[k-1].vc_after;
                 assign out_before = g_iter[k-1].out_after;
+                assign outs_before = g_iter[k-1].outs_after;
             end
             // Input stage: the requests of unmatched inputs to outputs not yet taken.
             wire [NIN-1:0]    picked;
             wire [NIN*32-1:0] pick;
             wire [NIN*OW-1:0] pick_out;
             wire [NIN*32-1:0] pick_pri;
+            wire [NIN*NIN-1:0] pick_outs;  // the outputs the pick asks for (its own and its fan-out's)
             for (p = 0; p < NIN; p = p + 1) begin : g_in
                 wire [VCS-1:0] open;
                 for (v = 0; v < VCS; v = v + 1) begin : g_open
-                    assign open[v] = active && !done[p] && req[p*VCS + v] && !busy[out[(p*VCS + v)*OW +: OW]];
+                    wire [NIN-1:0] outs = ({{(NIN-1){1'b0}}, 1'b1} << out[(p*VCS + v)*OW +: OW]) | fan[(p*VCS + v)*NIN +: NIN];
+                    assign open[v] = active && !done[p] && req[p*VCS + v] && (outs & ~busy) != {NIN{1'b0}};
                 end
                 cc_ib_arbiter #(.N(VCS), .IW(IW)) u_arb (
                     .req(open), .pri(pri[p*VCS*32 +: VCS*32]), .index(vc_index), .pointer(in_pointer[p]),
@@ -82,6 +91,7 @@ module cc_ib_switch_allocator #(
                 wire [31:0] r = p * VCS + pick[p*32 +: 32];
                 assign pick_out[p*OW +: OW] = out[r*OW +: OW];
                 assign pick_pri[p*32 +: 32] = pri[r*32 +: 32];
+                assign pick_outs[p*NIN +: NIN] = ({{(NIN-1){1'b0}}, 1'b1} << out[r*OW +: OW]) | fan[r*NIN +: NIN];
             end
             // Output stage.
             wire [NIN-1:0]    won;
@@ -90,7 +100,7 @@ module cc_ib_switch_allocator #(
                 wire [NIN-1:0] asks;
                 genvar j;
                 for (j = 0; j < NIN; j = j + 1) begin : g_ask
-                    assign asks[j] = picked[j] && {{(32-OW){1'b0}}, pick_out[j*OW +: OW]} == p;
+                    assign asks[j] = picked[j] && pick_outs[j*NIN + p] && !busy[p];
                 end
                 cc_ib_arbiter #(.N(NIN), .IW(IW)) u_arb (
                     .req(asks), .pri(pick_pri), .index(in_index), .pointer(out_pointer[p]), .n(inputs),
@@ -99,11 +109,17 @@ module cc_ib_switch_allocator #(
             wire [NIN-1:0]    granted;
             wire [NIN*VW-1:0] vc_after;
             wire [NIN*OW-1:0] out_after;
+            wire [NIN*NIN-1:0] outs_after;
             for (p = 0; p < NIN; p = p + 1) begin : g_grant
-                wire [31:0] o = {{(32-OW){1'b0}}, pick_out[p*OW +: OW]};
-                assign granted[p] = picked[p] && won[o] && winner[o*32 +: 32] == p;
+                wire [NIN-1:0] wins;  // the outputs whose arbiter chose this input
+                genvar o;
+                for (o = 0; o < NIN; o = o + 1) begin : g_wins
+                    assign wins[o] = picked[p] && pick_outs[p*NIN + o] && won[o] && winner[o*32 +: 32] == p;
+                end
+                assign granted[p] = wins != {NIN{1'b0}};
                 assign vc_after[p*VW +: VW] = granted[p] ? pick[p*32 +: VW] : vc_before[p*VW +: VW];
                 assign out_after[p*OW +: OW] = granted[p] ? pick_out[p*OW +: OW] : out_before[p*OW +: OW];
+                assign outs_after[p*NIN +: NIN] = granted[p] ? wins : outs_before[p*NIN +: NIN];
             end
             /* verilator lint_off UNUSEDSIGNAL */  // (the last iteration's busy_after)
             wire [NIN-1:0] done_after = done | granted, busy_after = busy | won;
@@ -113,8 +129,9 @@ module cc_ib_switch_allocator #(
     assign grant = g_iter[ITERS-1].done_after;
     assign granted_vc = g_iter[ITERS-1].vc_after;
     assign granted_out = g_iter[ITERS-1].out_after;
+    assign granted_outs = g_iter[ITERS-1].outs_after;
 
-    integer r;
+    integer r, q;
     always @(posedge clk) begin
         if (rst) begin
             for (r = 0; r < NIN; r = r + 1) begin
@@ -126,7 +143,9 @@ module cc_ib_switch_allocator #(
                 if (grant[r]) begin
                     if (!tst_freeze) in_pointer[r] <= {{(IW-VW){1'b0}}, granted_vc[r*VW +: VW]} + 1'b1 == vcs_n ?
                                      {IW{1'b0}} : {{(IW-VW){1'b0}}, granted_vc[r*VW +: VW]} + 1'b1;
-                    out_pointer[granted_out[r*OW +: OW]] <= in_index[r*IW +: IW] + 1'b1 == inputs ? {IW{1'b0}} : in_index[r*IW +: IW] + 1'b1;
+                    for (q = 0; q < NIN; q = q + 1)
+                        if (granted_outs[r*NIN + q])
+                            out_pointer[q] <= in_index[r*IW +: IW] + 1'b1 == inputs ? {IW{1'b0}} : in_index[r*IW +: IW] + 1'b1;
                 end
         end
     end

@@ -38,10 +38,13 @@ std::string IbLockstepConfig::describe() const {
        << " link-delay=" << link_delay << " link-period=" << link_period << " injection-delay=" << injection_delay
        << " ejection-delay=" << ejection_delay << " ejection-vcs=" << ejection_vcs << " alloc-iters=" << alloc_iters
        << (route_classes > 1 ? " route-classes=" + std::to_string(route_classes) : "")
-       << (per_branch ? " replication=per-branch" : "") << (through_node ? " forwarding=node" : "")
-       << " rotation=" << sbt_rotation << " seed=" << seed << (plant_bug ? " planted-bug" : "")
-       << (plant_class_bug ? " planted-class-bug" : "") << (plant_branch_bug ? " planted-branch-bug" : "")
-       << (plant_node_bug ? " planted-node-bug" : "") << (plant_consume_bug ? " planted-consume-bug" : "");
+       << (fan_out      ? " replication=fan-out"
+           : per_branch ? " replication=per-branch"
+                        : "")
+       << (through_node ? " forwarding=node" : "") << " rotation=" << sbt_rotation << " seed=" << seed
+       << (plant_bug ? " planted-bug" : "") << (plant_class_bug ? " planted-class-bug" : "")
+       << (plant_branch_bug ? " planted-branch-bug" : "") << (plant_node_bug ? " planted-node-bug" : "")
+       << (plant_consume_bug ? " planted-consume-bug" : "") << (plant_fan_bug ? " planted-fan-bug" : "");
     return os.str();
 }
 
@@ -86,7 +89,7 @@ public:
         ib.ejection_vcs = c.ejection_vcs;
         ib.alloc_iters = c.alloc_iters;
         ib.vc_classes = c.route_classes;
-        ib.replication = c.per_branch ? Replication::per_branch : Replication::serial;
+        ib.replication = c.fan_out ? Replication::fan_out : c.per_branch ? Replication::per_branch : Replication::serial;
         ib.forwarding = c.through_node ? Forwarding::node : Forwarding::router;
         ib.switching = *parse_switching(c.switching);
         ib.datelines = *parse_datelines(c.datelines);
@@ -110,6 +113,7 @@ public:
         rc.free_early = c.plant_branch_bug;
         rc.own_first = c.plant_node_bug;
         rc.short_credit = c.plant_consume_bug;
+        rc.fan_stale = c.plant_fan_bug;
         rtl_ = std::make_unique<RtlIbRouter>("rtl", c.node, *topology_, rc, *rtl_node_, rtl_counters_);
         for (RouterBase* r : {static_cast<RouterBase*>(sysc_.get()), static_cast<RouterBase*>(rtl_.get())}) {
             LinkBuses& buses = r == sysc_.get() ? buses_ : rtl_buses_;

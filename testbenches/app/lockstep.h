@@ -67,6 +67,7 @@ struct IbLockstepConfig {
     unsigned alloc_iters = 1;
     unsigned route_classes = 1;  // a collective's route classes (routers/logic/vc_classes.h), 1..vcs; not on a mesh
     bool per_branch = false;     // replication: each copy of a packet leaves on its own (else serially)
+    bool fan_out = false;        // (per-branch) and a flit read once crosses to every output its copies won
     bool through_node = false;   // forwarding: a link's packet goes whole through the node's memory (else in the router)
     unsigned sbt_rotation = 0;
     uint64_t cycles = 1000000;
@@ -76,6 +77,7 @@ struct IbLockstepConfig {
     bool plant_branch_bug = false;   // per-branch, the RTL frees a flit other copies still need: the bench must catch it
     bool plant_node_bug = false;     // through the node, the RTL injects the node's own packets first: likewise
     bool plant_consume_bug = false;  // through the node, a packet leaving whole frees a credit too few in the RTL: likewise
+    bool plant_fan_bug = false;      // fan-out, only the copy that asked moves on in the RTL (the others send again): likewise
     std::string vcd;                 // if set: the RTL router's pins and internals (the stimulus is its inputs)
     std::string describe() const;
 };

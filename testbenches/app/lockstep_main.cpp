@@ -69,6 +69,7 @@ struct IbFixed {
     unsigned vcs = 0, alloc_iters = 0, route_classes = 0;
     std::string replication, forwarding;
     bool plant_bug = false, plant_class_bug = false, plant_branch_bug = false, plant_node_bug = false, plant_consume_bug = false;
+    bool plant_fan_bug = false;
 };
 
 int run_input_buffered(const std::vector<std::string>& modes, const std::vector<std::string>& switchings, unsigned configs,
@@ -124,15 +125,21 @@ int run_input_buffered(const std::vector<std::string>& modes, const std::vector<
                 if (mode != "dor" && route_classes) c.route_classes = route_classes;
                 // Per-branch replication (each copy of a packet on its own) in half the configurations of
                 // the cube's collectives, likewise.
-                c.per_branch = mode != "dor" && (((c.seed >> 61) & 1u) || fixed.plant_branch_bug);
-                if (!fixed.replication.empty()) c.per_branch = fixed.replication == "per-branch";
+                c.per_branch = mode != "dor" && (((c.seed >> 61) & 1u) || fixed.plant_branch_bug || fixed.plant_fan_bug);
+                if (!fixed.replication.empty()) c.per_branch = mode != "dor" && fixed.replication != "serial";
+                // Fan-out (a crossbar that multicasts) in half of those, when no bug of the router's own
+                // blocks is planted but its own (from a hash of the seed, likewise).
+                const uint64_t hash = c.seed * 0x9E3779B97F4A7C15ull;
+                const bool plants_in_router = fixed.plant_bug || fixed.plant_class_bug || fixed.plant_branch_bug;
+                c.fan_out =
+                    c.per_branch && (fixed.replication.empty() ? fixed.plant_fan_bug || (!plants_in_router && ((hash >> 61) & 1u))
+                                                               : fixed.replication == "fan-out");
                 // Forwarding through the node when asked, and in a quarter of the configurations when
                 // neither the forwarding nor a bug of the router's own blocks is fixed (from a hash of
                 // the seed, so the draws above are those of a bench without it; a link's packet then
                 // takes neither allocator: the route classes are the node's, one).
-                const bool plants_in_router = fixed.plant_bug || fixed.plant_class_bug || fixed.plant_branch_bug;
                 const bool node_drawn =
-                    fixed.forwarding.empty() && !plants_in_router && ((c.seed * 0x9E3779B97F4A7C15ull) >> 62) == 0;
+                    fixed.forwarding.empty() && !plants_in_router && !fixed.plant_fan_bug && (hash >> 62) == 0;
                 c.through_node = fixed.forwarding == "node" || fixed.plant_node_bug || fixed.plant_consume_bug || node_drawn;
                 if (c.through_node) c.route_classes = 1;
                 c.plant_node_bug = fixed.plant_node_bug;
@@ -140,6 +147,7 @@ int run_input_buffered(const std::vector<std::string>& modes, const std::vector<
                 c.plant_bug = fixed.plant_bug;
                 c.plant_class_bug = fixed.plant_class_bug;
                 c.plant_branch_bug = fixed.plant_branch_bug;
+                c.plant_fan_bug = fixed.plant_fan_bug;
                 const LockstepResult r = run_isolated(c);
                 print(c.describe(), r);
                 failures += !r.equal;
@@ -164,6 +172,7 @@ int sc_main(int argc, char* argv[]) {
     unsigned long long cycles = 1000000, seed = 1;
     unsigned configs = 1;
     bool plant_bug = false, plant_class_bug = false, plant_branch_bug = false, plant_node_bug = false, plant_consume_bug = false;
+    bool plant_fan_bug = false;
     std::string replication;
     std::string waves_dir = "lockstep-waves", vcd;
     long long dim = 0, depth = -1;
@@ -189,14 +198,17 @@ int sc_main(int argc, char* argv[]) {
     app.add_flag("--plant-consume-bug", plant_consume_bug,
                  "input-buffered: plant a bug in the RTL's input units (a packet leaving whole for the node frees a "
                  "credit too few; forwarding through the node in every configuration): the bench must catch it");
+    app.add_flag("--plant-fan-bug", plant_fan_bug,
+                 "input-buffered: plant a bug in the RTL's fan-out (only the copy that asked the switch moves on, the "
+                 "others send the flit again; fan-out in every configuration of the collectives): the bench must catch it");
     std::string forwarding;
     app.add_option("--forwarding", forwarding,
                    "input-buffered: fix the forwarding, router or node (each link's packet whole through the node's "
                    "memory, which delivers it and injects it again; default: node in a quarter of the configurations, "
                    "drawn)");
     app.add_option("--replication", replication,
-                   "input-buffered: fix the replication of the collectives' packets, serial or per-branch (default: "
-                   "per-branch in half the configurations)");
+                   "input-buffered: fix the replication of the collectives' packets, serial, per-branch or fan-out "
+                   "(default: per-branch in half the configurations, half of those fan-out)");
     std::string buffering = "output";
     std::vector<std::string> switchings = {"store-forward", "cut-through", "wormhole"};
     app.add_option("--buffering", buffering, "the router under test: output (the ideal router) or input (input-buffered)");
@@ -263,10 +275,8 @@ int sc_main(int argc, char* argv[]) {
                          " is out of range: accepted 1..--vcs, with --vcs given");
     if (!forwarding.empty() && forwarding != "router" && forwarding != "node")
         return bad_input("--forwarding '" + forwarding + "' is unknown: accepted router, node");
-    if (!replication.empty() && replication != "serial" && replication != "per-branch")
-        return bad_input("--replication '" + replication + "' is " +
-                         (parse_replication(replication) ? "not in the Verilog router yet" : "unknown") +
-                         ": accepted serial, per-branch");
+    if (!replication.empty() && !parse_replication(replication))
+        return bad_input("--replication '" + replication + "' is unknown: accepted serial, per-branch, fan-out");
     if (alloc_iters && (*alloc_iters < 1 || *alloc_iters > static_cast<long long>(kRtlIbAllocIters)))
         return bad_input("--alloc-iters " + std::to_string(*alloc_iters) +
                          " is out of range for the input-buffered RTL: accepted 1.." + std::to_string(kRtlIbAllocIters));
@@ -274,7 +284,7 @@ int sc_main(int argc, char* argv[]) {
         return run_input_buffered(modes, switchings, configs, cycles, seed, dim,
                                   IbFixed{static_cast<unsigned>(vcs), static_cast<unsigned>(alloc_iters.value_or(0)),
                                           static_cast<unsigned>(route_classes), replication, forwarding, plant_bug,
-                                          plant_class_bug, plant_branch_bug, plant_node_bug, plant_consume_bug},
+                                          plant_class_bug, plant_branch_bug, plant_node_bug, plant_consume_bug, plant_fan_bug},
                                   waves_dir);
 
     std::mt19937_64 rng(seed);

@@ -1387,8 +1387,6 @@ TEST(CommandLine, CheckDeadlockProvesOrNamesACycle) {
     if (cubecast::kRtlBuilt) {  // (through the node on the one-port interface the Verilog router has; not all-port)
         expect_bad_input("run --task mnb --dim 4 --buffering input --forwarding node --network-interface all-port --router rtl",
                          "--network-interface all-port", "not in the Verilog router yet");
-        expect_bad_input("run --task mnb --dim 4 --buffering input --forwarding router --replication fan-out --rtl-nodes 3",
-                         "--replication fan-out", "not in the Verilog router yet");
         const CliResult node = cubecast_cli("run --task mnb --dim 3 --buffering input --forwarding node --router rtl");
         EXPECT_EQ(node.code, 0) << node.err;
         EXPECT_NE(node.out.find("forwarding through the node, Verilog routers (Verilated) at every node"), std::string::npos)

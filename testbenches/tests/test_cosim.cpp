@@ -216,40 +216,46 @@ TEST(Cosim, InputBufferedRouteClassesSameTrace) {
 }
 
 // Per-branch replication (each copy of a multicast packet on its own output VC and read pointer, the
-// first in key order that may going) in the Verilog router: the collectives the RTL control logic runs,
-// on VCs a packet deep, where a branch waits, each switching mode, with and without a router delay:
-// the same trace and report as the SystemC router's, every node in RTL and a random
-// half; and per-branch is taken (some trace differs from the same run replicated serially).
+// first in key order that may going) and fan-out (per-branch through a crossbar that multicasts) in the
+// Verilog router: the collectives the RTL control logic runs, on VCs a packet deep, where a branch
+// waits, each switching mode, with and without a router delay: the same trace and report as the
+// SystemC router's, every node in RTL and a random half; and each is taken (some trace differs from the
+// same run replicated serially, and from it per-branch).
 TEST(Cosim, InputBufferedPerBranchReplicationSameTrace) {
     const std::pair<const char*, const char*> algorithms[] = {
         {"snb", "sbt"}, {"mnb", "bostt"}, {"mnb", "sbt"}, {"kb", "same-order"}};
-    unsigned variant = 0, differs = 0;
-    for (auto [task, algorithm] : algorithms)
-        for (unsigned d = 2; d <= cubecast::kRtlIbPorts; ++d)
-            for (const cubecast::Switching sw :
-                 {cubecast::Switching::store_forward, cubecast::Switching::cut_through, cubecast::Switching::wormhole}) {
-                ++variant;
-                // (the MNBs on every VC the build has: their route classes, one a dimension, covered up to
-                // d = V; the others, whose trees take one class, on 1 to 3)
-                const bool mnb = std::string(task) == "mnb";
-                const unsigned flits = 1 + variant % 3,
-                               vcs = mnb ? cubecast::kRtlIbVcs : std::min(cubecast::kRtlIbVcs, 1 + variant % 3);
-                if (mnb && d > vcs) continue;
-                const IbKnobs k{vcs, flits, variant % 2 ? 2u : 0u, variant % 3, variant % 4 == 0 ? 1u : 0u, 1, 0, 0};
-                RunConfig c = config(task, algorithm, d, 0, flits);
-                if (std::string(task) == "kb") c.k = std::min(3u, 1u << d);
-                k.apply(c, sw, flits);
-                c.ib.forwarding = cubecast::Forwarding::router;
-                c.ib.replication = cubecast::Replication::per_branch;
-                const std::string label = std::string(task) + "/" + algorithm + " d=" + std::to_string(d) + " " +
-                                          cubecast::switching_name(sw) + " F=" + std::to_string(flits) +
-                                          " V=" + std::to_string(vcs) + " R=" + std::to_string(k.router_delay) + " per-branch";
-                expect_same_input_buffered(c, label, variant);
-                RunConfig serial = c;
-                serial.ib.replication = cubecast::Replication::serial;
-                differs += traced(c).second != traced(serial).second;
-            }
+    unsigned variant = 0, differs = 0, fan_differs = 0;
+    for (const cubecast::Replication replication : {cubecast::Replication::per_branch, cubecast::Replication::fan_out})
+        for (auto [task, algorithm] : algorithms)
+            for (unsigned d = 2; d <= cubecast::kRtlIbPorts; ++d)
+                for (const cubecast::Switching sw :
+                     {cubecast::Switching::store_forward, cubecast::Switching::cut_through, cubecast::Switching::wormhole}) {
+                    ++variant;
+                    // (the MNBs on every VC the build has: their route classes, one a dimension, covered up to
+                    // d = V; the others, whose trees take one class, on 1 to 3)
+                    const bool mnb = std::string(task) == "mnb";
+                    const unsigned flits = 1 + variant % 3,
+                                   vcs = mnb ? cubecast::kRtlIbVcs : std::min(cubecast::kRtlIbVcs, 1 + variant % 3);
+                    if (mnb && d > vcs) continue;
+                    const IbKnobs k{vcs, flits, variant % 2 ? 2u : 0u, variant % 3, variant % 4 == 0 ? 1u : 0u, 1, 0, 0};
+                    RunConfig c = config(task, algorithm, d, 0, flits);
+                    if (std::string(task) == "kb") c.k = std::min(3u, 1u << d);
+                    k.apply(c, sw, flits);
+                    c.ib.forwarding = cubecast::Forwarding::router;
+                    c.ib.replication = replication;
+                    const std::string label = std::string(task) + "/" + algorithm + " d=" + std::to_string(d) + " " +
+                                              cubecast::switching_name(sw) + " F=" + std::to_string(flits) +
+                                              " V=" + std::to_string(vcs) + " R=" + std::to_string(k.router_delay) + " " +
+                                              cubecast::replication_name(replication);
+                    expect_same_input_buffered(c, label, variant);
+                    RunConfig other = c;
+                    other.ib.replication = replication == cubecast::Replication::per_branch ? cubecast::Replication::serial
+                                                                                            : cubecast::Replication::per_branch;
+                    (replication == cubecast::Replication::per_branch ? differs : fan_differs) +=
+                        traced(c).second != traced(other).second;
+                }
     EXPECT_GT(differs, 0u) << "per-branch never changed a trace: is it taken?";
+    EXPECT_GT(fan_differs, 0u) << "fan-out never changed a trace from per-branch: is it taken?";
 }
 
 // Forwarding through the node (each link's packet whole into the node's memory, delivered and
@@ -744,13 +750,27 @@ TEST(Cosim, InputBufferedLockstepCatchesAPlantedPerBranchBug) {
         std::system((std::string(CUBECAST_LOCKSTEP) + " --buffering input --replication parallel >" + out + " 2>&1").c_str());
     ASSERT_TRUE(WIFEXITED(bad));
     EXPECT_EQ(WEXITSTATUS(bad), 2);
-    EXPECT_EQ(slurp(out), "cubecast_lockstep: --replication 'parallel' is unknown: accepted serial, per-branch\n");
-    const int fan =
-        std::system((std::string(CUBECAST_LOCKSTEP) + " --buffering input --replication fan-out >" + out + " 2>&1").c_str());
-    ASSERT_TRUE(WIFEXITED(fan));
-    EXPECT_EQ(WEXITSTATUS(fan), 2);
-    EXPECT_EQ(slurp(out),
-              "cubecast_lockstep: --replication 'fan-out' is not in the Verilog router yet: accepted serial, per-branch\n");
+    EXPECT_EQ(slurp(out), "cubecast_lockstep: --replication 'parallel' is unknown: accepted serial, per-branch, fan-out\n");
+    std::remove(out.c_str());
+}
+
+// The planted fan-out bug (in the RTL only the copy that asked the switch moves on; the others that
+// crossed with it send their flit again) is caught in every switching mode for both multicast logics,
+// and the same configurations (fan-out fixed) pass without it.
+TEST(Cosim, InputBufferedLockstepCatchesAPlantedFanOutBug) {
+    const std::string out = temp_path("ib_fan_lockstep.txt");
+    const std::string args = " --buffering input --mode sbt mnb --dim 4 --vcs 2 --replication fan-out --cycles 20000 --seed 9";
+    const int status =
+        std::system((std::string(CUBECAST_LOCKSTEP) + args + " --plant-fan-bug --waves '' >" + out + " 2>&1").c_str());
+    const std::string text = slurp(out);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 1) << text;
+    for (const char* logic : {"sbt ", "mnb "})
+        for (const char* mode : {"store-forward", "cut-through", "wormhole"})
+            EXPECT_NE(text.find(std::string("FAIL ") + logic + mode), std::string::npos) << text;
+    EXPECT_EQ(text.find("PASS"), std::string::npos) << text;
+    EXPECT_EQ(std::system((std::string(CUBECAST_LOCKSTEP) + args + " >" + out + " 2>&1").c_str()), 0) << slurp(out);
+    EXPECT_NE(slurp(out).find("replication=fan-out"), std::string::npos) << slurp(out);
     std::remove(out.c_str());
 }
 
