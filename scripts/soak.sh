@@ -5,8 +5,9 @@
 # delays, link period, ejection VCs and allocator iterations) until CYCLES cycles have run in all;
 # prints cycles per second and the mismatches (the failing configurations' waves go to
 # BUILD/lockstep-waves/). ROUTER: output (the ideal router), input (the input-buffered one), through-node
-# (the input-buffered one forwarding through the node) or both (output and input), taking turns round
-# by round. Not part of the test suite (10^8 cycles take hours): see
+# (the input-buffered one forwarding through the node), fan-out (the input-buffered one replicating
+# the cube's collectives by fan-out: SBT and MNB) or both (output and input), taking turns round by
+# round. Not part of the test suite (10^8 cycles take hours): see
 # docs/testing.md for the figures.
 #   scripts/soak.sh [CYCLES] [SEED] [BUILD] [ROUTER]   default 10^7 cycles, seed 1, build/, both
 set -uo pipefail
@@ -21,8 +22,8 @@ router="${4:-both}"
 bench="$build/cubecast_lockstep"
 [[ "$total" =~ ^[0-9]+$ ]] && ((total > 0)) || { echo "soak: CYCLES '$total': accepted a whole number > 0" >&2; exit 2; }
 [[ "$seed" =~ ^[0-9]+$ ]] || { echo "soak: SEED '$seed': accepted a whole number" >&2; exit 2; }
-case "$router" in output | input | through-node | both) ;;
-  *) echo "soak: ROUTER '$router': accepted output, input, through-node, both" >&2; exit 2 ;; esac
+case "$router" in output | input | through-node | fan-out | both) ;;
+  *) echo "soak: ROUTER '$router': accepted output, input, through-node, fan-out, both" >&2; exit 2 ;; esac
 [ -x "$bench" ] || { echo "soak: $bench is missing: run scripts/setup.sh first" >&2; exit 2; }
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
@@ -35,9 +36,11 @@ while ((run < total)); do
   buffering=$router forwarding=router
   [[ "$router" == both ]] && { ((round % 2)) && buffering=input || buffering=output; }
   [[ "$router" == through-node ]] && buffering=input forwarding=node
+  [[ "$router" == fan-out ]] && buffering=input
   [[ "$buffering" == input ]] && per_round=12 || per_round=3
   extra=()
   [[ "$buffering" == input ]] && extra=(--forwarding "$forwarding")
+  [[ "$router" == fan-out ]] && per_round=6 extra+=(--replication fan-out --mode sbt mnb)
   cycles=$(( (total - run + per_round - 1) / per_round ))
   ((cycles > per_config)) && cycles=$per_config
   (cd "$build" && "$bench" --buffering "$buffering" --cycles "$cycles" --seed $((seed * 1000003 + round)) \
@@ -60,6 +63,7 @@ while ((run < total)); do
   elapsed=$(seconds_since "$start")
   [[ "$buffering" == input ]] && name="input-buffered router" || name="ideal router"
   [[ "$forwarding" == node ]] && name="input-buffered router forwarding through the node"
+  [[ "$router" == fan-out ]] && name="input-buffered router replicating by fan-out"
   printf 'soak: %d cycles, %d configurations, %d mismatches, %.0f cycles/s (last round: the %s)\n' "$run" \
     "$configs" "$mismatches" "$(awk -v r="$run" -v e="$elapsed" 'BEGIN { print r / e }')" "$name"
 done
