@@ -125,15 +125,17 @@ int run_input_buffered(const std::vector<std::string>& modes, const std::vector<
                 if (mode != "dor" && route_classes) c.route_classes = route_classes;
                 // Per-branch replication (each copy of a packet on its own) in half the configurations of
                 // the cube's collectives, likewise.
-                c.per_branch = mode != "dor" && (((c.seed >> 61) & 1u) || fixed.plant_branch_bug || fixed.plant_fan_bug);
+                c.per_branch = mode != "dor" && (((c.seed >> 61) & 1u) || fixed.plant_branch_bug);
                 if (!fixed.replication.empty()) c.per_branch = mode != "dor" && fixed.replication != "serial";
-                // Fan-out (a crossbar that multicasts) in half of those, when no bug of the router's own
-                // blocks is planted but its own (from a hash of the seed, likewise).
+                // Fan-out (a crossbar that multicasts) in half of those, unless a bug is planted in another
+                // of the router's blocks (from a hash of the seed, so the draws above are unchanged); in
+                // every configuration of the collectives with its own bug planted.
                 const uint64_t hash = c.seed * 0x9E3779B97F4A7C15ull;
                 const bool plants_in_router = fixed.plant_bug || fixed.plant_class_bug || fixed.plant_branch_bug;
-                c.fan_out =
-                    c.per_branch && (fixed.replication.empty() ? fixed.plant_fan_bug || (!plants_in_router && ((hash >> 61) & 1u))
-                                                               : fixed.replication == "fan-out");
+                const bool fan_drawn = fixed.replication.empty() ? c.per_branch && !plants_in_router && ((hash >> 61) & 1u)
+                                                                 : fixed.replication == "fan-out";
+                c.fan_out = mode != "dor" && (fan_drawn || fixed.plant_fan_bug);
+                if (c.fan_out) c.per_branch = true;
                 // Forwarding through the node when asked, and in a quarter of the configurations when
                 // neither the forwarding nor a bug of the router's own blocks is fixed (from a hash of
                 // the seed, so the draws above are those of a bench without it; a link's packet then
