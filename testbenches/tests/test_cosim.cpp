@@ -729,14 +729,13 @@ TEST(Cosim, InputBufferedLockstepCatchesAPlantedRouteClassBug) {
     std::remove(out.c_str());
 }
 
-// The planted per-branch bug (the RTL frees a flit as soon as any copy has sent it, before the others
-// have) is caught in every switching mode for both multicast logics, and the same configurations
-// (per-branch fixed) pass without it; an unknown replication is exit 2.
-TEST(Cosim, InputBufferedLockstepCatchesAPlantedPerBranchBug) {
-    const std::string out = temp_path("ib_branch_lockstep.txt");
-    const std::string args = " --buffering input --mode sbt mnb --dim 4 --vcs 2 --replication per-branch --cycles 20000 --seed 9";
+// A planted replication bug (`plant`, with --replication `replication` fixed) is caught in every
+// switching mode for both multicast logics, and the same configurations pass without it.
+static void expect_replication_bug_caught(const std::string& replication, const std::string& plant, const std::string& out) {
+    const std::string args =
+        " --buffering input --mode sbt mnb --dim 4 --vcs 2 --replication " + replication + " --cycles 20000 --seed 9";
     const int status =
-        std::system((std::string(CUBECAST_LOCKSTEP) + args + " --plant-branch-bug --waves '' >" + out + " 2>&1").c_str());
+        std::system((std::string(CUBECAST_LOCKSTEP) + args + " " + plant + " --waves '' >" + out + " 2>&1").c_str());
     const std::string text = slurp(out);
     ASSERT_TRUE(WIFEXITED(status));
     EXPECT_EQ(WEXITSTATUS(status), 1) << text;
@@ -745,7 +744,15 @@ TEST(Cosim, InputBufferedLockstepCatchesAPlantedPerBranchBug) {
             EXPECT_NE(text.find(std::string("FAIL ") + logic + mode), std::string::npos) << text;
     EXPECT_EQ(text.find("PASS"), std::string::npos) << text;
     EXPECT_EQ(std::system((std::string(CUBECAST_LOCKSTEP) + args + " >" + out + " 2>&1").c_str()), 0) << slurp(out);
-    EXPECT_NE(slurp(out).find("replication=per-branch"), std::string::npos) << slurp(out);
+    EXPECT_NE(slurp(out).find("replication=" + replication), std::string::npos) << slurp(out);
+}
+
+// The planted per-branch bug (the RTL frees a flit as soon as any copy has sent it, before the others
+// have) is caught in every switching mode for both multicast logics, and the same configurations
+// (per-branch fixed) pass without it; an unknown replication is exit 2.
+TEST(Cosim, InputBufferedLockstepCatchesAPlantedPerBranchBug) {
+    const std::string out = temp_path("ib_branch_lockstep.txt");
+    expect_replication_bug_caught("per-branch", "--plant-branch-bug", out);
     const int bad =
         std::system((std::string(CUBECAST_LOCKSTEP) + " --buffering input --replication parallel >" + out + " 2>&1").c_str());
     ASSERT_TRUE(WIFEXITED(bad));
@@ -759,18 +766,7 @@ TEST(Cosim, InputBufferedLockstepCatchesAPlantedPerBranchBug) {
 // and the same configurations (fan-out fixed) pass without it.
 TEST(Cosim, InputBufferedLockstepCatchesAPlantedFanOutBug) {
     const std::string out = temp_path("ib_fan_lockstep.txt");
-    const std::string args = " --buffering input --mode sbt mnb --dim 4 --vcs 2 --replication fan-out --cycles 20000 --seed 9";
-    const int status =
-        std::system((std::string(CUBECAST_LOCKSTEP) + args + " --plant-fan-bug --waves '' >" + out + " 2>&1").c_str());
-    const std::string text = slurp(out);
-    ASSERT_TRUE(WIFEXITED(status));
-    EXPECT_EQ(WEXITSTATUS(status), 1) << text;
-    for (const char* logic : {"sbt ", "mnb "})
-        for (const char* mode : {"store-forward", "cut-through", "wormhole"})
-            EXPECT_NE(text.find(std::string("FAIL ") + logic + mode), std::string::npos) << text;
-    EXPECT_EQ(text.find("PASS"), std::string::npos) << text;
-    EXPECT_EQ(std::system((std::string(CUBECAST_LOCKSTEP) + args + " >" + out + " 2>&1").c_str()), 0) << slurp(out);
-    EXPECT_NE(slurp(out).find("replication=fan-out"), std::string::npos) << slurp(out);
+    expect_replication_bug_caught("fan-out", "--plant-fan-bug", out);
     std::remove(out.c_str());
 }
 
