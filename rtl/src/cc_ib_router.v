@@ -133,9 +133,6 @@ module cc_ib_router #(
     wire [NV*OW-1:0]       sa_out;
     wire [NIN-1:0]         sa_grant;
     wire [NIN*VW-1:0]      sa_vc;
-    /* verilator lint_off UNUSEDSIGNAL */  // (the output each grant's request named: the crossbar takes them all)
-    wire [NIN*OW-1:0]      sa_granted_out;
-    /* verilator lint_on UNUSEDSIGNAL */
     wire [NIN*NIN-1:0]     sa_granted_outs;
     wire [NV*NIN-1:0]      sa_fan;
     wire [NIN*FLIT_W-1:0]  tr_flit;
@@ -344,7 +341,7 @@ module cc_ib_router #(
     cc_ib_switch_allocator #(.PORTS(PORTS), .VCS(VCS), .ITERS(ITERS), .OW(OW), .VW(VW), .IW(IW_PORT)) u_sa (
         .clk(clk), .rst(rst), .run(run), .dim(dim), .vcs(vcs), .iters(alloc_iters), .tst_freeze(tst_freeze_pointers),
         .req(sa_req),
-        .out(sa_out), .pri(sa_pri), .fan(sa_fan), .grant(sa_grant), .granted_vc(sa_vc), .granted_out(sa_granted_out),
+        .out(sa_out), .pri(sa_pri), .fan(sa_fan), .grant(sa_grant), .granted_vc(sa_vc),
         .granted_outs(sa_granted_outs));
 
     // The crossbar, then the output units.

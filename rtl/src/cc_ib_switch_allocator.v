@@ -29,7 +29,6 @@ module cc_ib_switch_allocator #(
     input  wire [(PORTS+1)*VCS*(PORTS+1)-1:0] fan,   // per request, the further outputs of a fan-out (0: none)
     output wire [PORTS:0]                grant,      // per input port
     output wire [(PORTS+1)*VW-1:0]       granted_vc,
-    output wire [(PORTS+1)*OW-1:0]       granted_out, // the output its request named
     output wire [(PORTS+1)*(PORTS+1)-1:0] granted_outs // every output it won (a bit each)
 );
     localparam integer NIN = PORTS + 1;
@@ -53,30 +52,26 @@ module cc_ib_switch_allocator #(
             assign in_index[p*IW +: IW] = p == PORTS ? dim[IW-1:0] : p;
         end
         // Iteration k: the inputs matched and the outputs taken before it (done, busy) and after it,
-        // and the grants so far (each input's VC and output from the iteration that granted it).
+        // and the grants so far (each input's VC and the outputs it won, from the iteration that granted it).
         for (k = 0; k < ITERS; k = k + 1) begin : g_iter
             wire           active = {28'd0, iters} > k;
             wire [NIN-1:0] done, busy;
             wire [NIN*VW-1:0] vc_before;
-            wire [NIN*OW-1:0] out_before;
             wire [NIN*NIN-1:0] outs_before;
             if (k == 0) begin : g_first
                 assign done = {NIN{1'b0}};
                 assign busy = {NIN{1'b0}};
                 assign vc_before = {NIN*VW{1'b0}};
-                assign out_before = {NIN*OW{1'b0}};
                 assign outs_before = {NIN*NIN{1'b0}};
             end else begin : g_next
                 assign done = g_iter[k-1].done_after;
                 assign busy = g_iter[k-1].busy_after;
                 assign vc_before = g_iter[k-1].vc_after;
-                assign out_before = g_iter[k-1].out_after;
                 assign outs_before = g_iter[k-1].outs_after;
             end
             // Input stage: the requests of unmatched inputs to outputs not yet taken.
             wire [NIN-1:0]    picked;
             wire [NIN*32-1:0] pick;
-            wire [NIN*OW-1:0] pick_out;
             wire [NIN*32-1:0] pick_pri;
             wire [NIN*NIN-1:0] pick_outs;  // the outputs the pick asks for (its own and its fan-out's)
             for (p = 0; p < NIN; p = p + 1) begin : g_in
@@ -89,7 +84,6 @@ module cc_ib_switch_allocator #(
                     .req(open), .pri(pri[p*VCS*32 +: VCS*32]), .index(vc_index), .pointer(in_pointer[p]),
                     .n(vcs_n), .valid(picked[p]), .winner(pick[p*32 +: 32]));
                 wire [31:0] r = p * VCS + pick[p*32 +: 32];
-                assign pick_out[p*OW +: OW] = out[r*OW +: OW];
                 assign pick_pri[p*32 +: 32] = pri[r*32 +: 32];
                 assign pick_outs[p*NIN +: NIN] = ({{(NIN-1){1'b0}}, 1'b1} << out[r*OW +: OW]) | fan[r*NIN +: NIN];
             end
@@ -108,7 +102,6 @@ module cc_ib_switch_allocator #(
             end
             wire [NIN-1:0]    granted;
             wire [NIN*VW-1:0] vc_after;
-            wire [NIN*OW-1:0] out_after;
             wire [NIN*NIN-1:0] outs_after;
             for (p = 0; p < NIN; p = p + 1) begin : g_grant
                 wire [NIN-1:0] wins;  // the outputs whose arbiter chose this input
@@ -118,7 +111,6 @@ module cc_ib_switch_allocator #(
                 end
                 assign granted[p] = wins != {NIN{1'b0}};
                 assign vc_after[p*VW +: VW] = granted[p] ? pick[p*32 +: VW] : vc_before[p*VW +: VW];
-                assign out_after[p*OW +: OW] = granted[p] ? pick_out[p*OW +: OW] : out_before[p*OW +: OW];
                 assign outs_after[p*NIN +: NIN] = granted[p] ? wins : outs_before[p*NIN +: NIN];
             end
             /* verilator lint_off UNUSEDSIGNAL */  // (the last iteration's busy_after)
@@ -128,7 +120,6 @@ module cc_ib_switch_allocator #(
     endgenerate
     assign grant = g_iter[ITERS-1].done_after;
     assign granted_vc = g_iter[ITERS-1].vc_after;
-    assign granted_out = g_iter[ITERS-1].out_after;
     assign granted_outs = g_iter[ITERS-1].outs_after;
 
     integer r, q;
