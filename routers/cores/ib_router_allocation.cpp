@@ -175,7 +175,9 @@ void InputBufferedRouter::eject_by_lanes(const int* switch_vc, const uint16_t* s
     bool reads[kMaxRouterPorts * 2];
     for_each_active(0, inputs_, [&](unsigned p, unsigned v) {
         if (crossbar_.used_lane(p)) return;
-        const bool read_already = switch_vc && switch_vc[p] != -1;  // (-2: its packet left whole by the switch)
+        // (-2: the switch sent the packet's last flit to its last copies: the packet has left the VC, and no
+        // copy of it is left for a lane)
+        const bool read_already = switch_vc && switch_vc[p] != -1;
         if (read_already && switch_vc[p] != static_cast<int>(v)) return;
         VirtualChannel& c = channel(p, v);
         if (per_branch_ && !switch_vc && sendable(c, false)) return;
