@@ -1,9 +1,17 @@
 #include "models/sim/process_entry.h"
 
 #include <malloc.h>
+#include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
 
+#include "models/sim/address_sanitizer.h"
 #include "models/sim/sc_reports.h"
 
 extern "C" int sc_elab_and_sim(int argc, char* argv[]);
@@ -18,6 +26,61 @@ int enter_simulation_process(int argc, char* argv[]) {
     setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
     route_systemc_reports_to_stderr();
     return sc_elab_and_sim(argc, argv);
+}
+
+namespace {
+// Set by the restart to GLIBC_TUNABLES as it was, after a '=' (empty: it was not set), to put back.
+constexpr const char* kRestarted = "CUBECAST_HEAP_ON_HUGE_PAGES";
+constexpr const char* kTunables = "GLIBC_TUNABLES";
+constexpr const char* kHugeMalloc = "glibc.malloc.hugetlb=1";
+
+// (a copy: the argv SystemC hands sc_main ends without the null pointer execv needs)
+std::vector<std::string> command_line;
+bool restarted = false;
+
+bool kernel_offers_huge_pages() {
+    std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
+    std::string modes;
+    return std::getline(in, modes) && modes.find("[never]") == std::string::npos;
+}
+}  // namespace
+
+void note_command_line(int argc, char* argv[]) {
+    command_line.assign(argv, argv + argc);
+    if (const char* before = std::getenv(kRestarted)) {
+        restarted = true;
+        if (before[0] == '=')
+            setenv(kTunables, before + 1, 1);
+        else
+            unsetenv(kTunables);
+        unsetenv(kRestarted);
+    }
+}
+
+bool heap_on_huge_pages() { return restarted; }
+
+void restart_with_heap_on_huge_pages() {
+    if (CUBECAST_ADDRESS_SANITIZER || restarted || command_line.empty()) return;
+    const char* given = std::getenv(kTunables);
+    if (given && std::strstr(given, "glibc.malloc.hugetlb")) return;
+    if (!kernel_offers_huge_pages()) return;
+    const std::string tunables = given ? given : "";
+    const std::string before = given ? "=" + tunables : std::string();
+    setenv(kRestarted, before.c_str(), 1);
+    setenv(kTunables, tunables.empty() ? kHugeMalloc : (tunables + ":" + kHugeMalloc).c_str(), 1);
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+    std::vector<char*> argv;
+    for (std::string& word : command_line) argv.push_back(word.data());
+    argv.push_back(nullptr);
+    execv("/proc/self/exe", argv.data());
+    // (not restarted, /proc not mounted say: the command runs as it is)
+    if (given)
+        setenv(kTunables, tunables.c_str(), 1);
+    else
+        unsetenv(kTunables);
+    unsetenv(kRestarted);
 }
 
 }  // namespace cubecast

@@ -17,6 +17,7 @@
 #include "models/fabric/printable.h"
 #include "models/fabric/task.h"
 #include "models/sim/memory_estimate.h"
+#include "models/sim/process_entry.h"
 #include "models/sim/validate.h"
 #include "routers/algorithms/registry.h"
 #include "testbenches/app/cli.h"
@@ -813,6 +814,7 @@ int dispatch(int argc, char* argv[], bool check_only) {
             return bad_input("--jobs " + std::to_string(ex_args.jobs) + " is out of range: accepted 0 (every core)..4096");
         if (ex_args.point_ranks < 1 || ex_args.point_ranks > 64)
             return bad_input("--point-ranks " + std::to_string(ex_args.point_ranks) + " is out of range: accepted 1..64");
+        restart_with_heap_on_huge_pages();  // (many runs, some large: process_entry.h)
         return cmd_experiment(ex_args, experiment_run_options(), join_args(argc, argv));
     }
     if (report->parsed()) return cmd_report(report_dir);
@@ -825,6 +827,7 @@ int dispatch(int argc, char* argv[], bool check_only) {
                              " (M <= N)");
         if (ex_ranks < 1 || ex_ranks > 64)
             return bad_input("--ranks " + std::to_string(ex_ranks) + " is out of range: accepted 1..64");
+        restart_with_heap_on_huge_pages();  // (many runs, some large: process_entry.h)
         return cmd_example004(static_cast<unsigned>(ex_dim), static_cast<uint64_t>(ex_m), ex_seed, ex_format, ex_ranks);
     }
     if (sweep_rate->parsed()) {
@@ -843,6 +846,7 @@ int dispatch(int argc, char* argv[], bool check_only) {
                 rates.push_back(r);
             }
         }
+        restart_with_heap_on_huge_pages();  // (many runs, some large: process_entry.h)
         return cmd_sweep_rate(rate_config, search ? std::vector<double>{1.0} : rates, search, rate_format, rate_jobs);
     }
     if (sweep_rho->parsed()) {
@@ -864,6 +868,7 @@ int dispatch(int argc, char* argv[], bool check_only) {
         }
         if (auto err = rho_opts.into(rho_config); !err.empty()) return bad_input(err);
         if (rho_opts.rho || rho_opts.lambda) return bad_input("sweep-rho takes its loads from --rhos, not --rho or --lambda");
+        restart_with_heap_on_huge_pages();  // (many runs, some large: process_entry.h)
         return cmd_sweep_rho(rho_config, rhos, schemes, rho_format, rho_plot, rho_jobs);
     }
     if (sweep->parsed()) {
@@ -880,14 +885,17 @@ int dispatch(int argc, char* argv[], bool check_only) {
             return bad_input(error);
         sweep_opts.dim = *std::max_element(axes.dims.begin(), axes.dims.end());
         if (auto err = sweep_opts.into(sweep_config); !err.empty()) return bad_input(err);
+        restart_with_heap_on_huge_pages();  // (many runs, some large: process_entry.h)
         return cmd_sweep(sweep_config, axes, sweep_format, sweep_jobs);
     }
     if (bench_ranks != 0) {
         if (bench_ranks < 2 || bench_ranks > 64)
             return bad_input("--ranks " + std::to_string(bench_ranks) + " is out of range: accepted 2..64");
         if (bench_million) return bad_input("give --million or --ranks, not both");
+        restart_with_heap_on_huge_pages();  // (many runs, some large: process_entry.h)
         return cmd_bench_ranks(bench_format, bench_ranks);
     }
+    restart_with_heap_on_huge_pages();
     return cmd_bench(bench_format, bench_million);
 }
 

@@ -7,6 +7,7 @@
 
 #include "cubecast_version.h"
 #include "models/sim/fork_pool.h"
+#include "models/sim/process_entry.h"
 
 namespace cubecast {
 
@@ -29,7 +30,8 @@ nlohmann::json machine_facts() {
     return {{"hostname", host},
             {"cores", available_cores()},
             {"system", std::string(u.sysname) + " " + u.release + " " + u.machine},
-            {"cubecast_version", cubecast_version()}};
+            {"cubecast_version", cubecast_version()},
+            {"heap", heap_on_huge_pages() ? "huge pages" : "4 KiB pages"}};
 }
 
 }  // namespace cubecast

@@ -178,13 +178,14 @@ std::string write_report(const std::string& dir) {
     all.push_back("command");
     const CsvTable everything = pick(results, all);
     CsvTable sessions{
-        {"started", "host", "cores", "points at once", "MPI ranks", "system", "cubecast", "resumed points", "command"}, {}};
+        {"started", "host", "cores", "points at once", "MPI ranks", "system", "heap", "cubecast", "resumed points", "command"},
+        {}};
     for (const auto& s : meta.value("sessions", nlohmann::json::array())) {
         const auto number = [&](const char* k) { return s.contains(k) ? std::to_string(s.value(k, 0)) : std::string("-"); };
         sessions.rows.push_back({s.value("started", ""), s.value("hostname", ""), std::to_string(s.value("cores", 0)),
                                  number("jobs"), s.contains("merged") ? "merged" : number("mpi_ranks"), s.value("system", ""),
-                                 s.value("cubecast_version", ""), std::to_string(s.value("resumed_points", 0)),
-                                 s.value("command", "")});
+                                 s.value("heap", "-"), s.value("cubecast_version", ""),
+                                 std::to_string(s.value("resumed_points", 0)), s.value("command", "")});
     }
 
     std::ostringstream os;

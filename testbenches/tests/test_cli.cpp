@@ -1050,6 +1050,68 @@ TEST(CommandLine, TheMemoryEstimateIsNearThePeakOfRunsItCanSee) {
     }
 }
 
+// A run of 16 MB and more restarts with malloc on transparent huge pages where the kernel offers them
+// (read here from the kernel, not from the code under test): its page faults fall to a small fraction
+// of the same run's with GLIBC_TUNABLES=glibc.malloc.hugetlb=0 (the user's word, which it keeps). An
+// experiment's session says which heap its runs had, and the processes the command starts get the
+// environment it was given (a stand-in mpirun on PATH writes down what it got).
+TEST(CommandLine, ALargeRunsHeapIsOnHugePagesAndTheEnvironmentStaysAsGiven) {
+#if !CUBECAST_LARGE_ARRAYS
+    GTEST_SKIP() << "AddressSanitizer brings its own malloc";
+#endif
+    std::string modes;
+    std::getline(std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled"), modes);
+    const bool offered = !modes.empty() && modes.find("[never]") == std::string::npos;
+    const auto minor_faults = [](const std::string& env) {
+        const pid_t pid = fork();
+        if (pid == 0) {
+            execl("/bin/sh", "sh", "-c", (env + " " + CUBECAST_BIN + " run --task snb --dim 14 >/dev/null").c_str(), nullptr);
+            _exit(127);
+        }
+        int status = 0;
+        struct rusage usage {};
+        EXPECT_EQ(wait4(pid, &status, 0, &usage), pid);
+        EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        return usage.ru_minflt;
+    };
+    const long given = minor_faults(""), small_pages = minor_faults("GLIBC_TUNABLES=glibc.malloc.hugetlb=0");
+    if (offered)
+        EXPECT_LT(given * 4, small_pages) << given << " page faults with the default, " << small_pages << " with small pages";
+    else
+        EXPECT_GT(given * 2, small_pages) << given << " page faults with the default, " << small_pages << " with small pages";
+
+    const std::string dir = temp_path("heap-experiment"), file = temp_path("heap.yaml"), bin = temp_path("heap-bin");
+    std::system(("rm -rf " + dir + " " + bin + " && mkdir -p " + bin).c_str());
+    std::ofstream(file) << "run:\n  task: mnb\n  dim: 3\naxes:\n  seed: [1, 2]\n";
+    std::ofstream(bin + "/mpirun") << "#!/bin/sh\nenv > " << bin << "/env.txt\nexit 1\n";
+    std::system(("chmod +x " + bin + "/mpirun").c_str());
+    for (const std::string& tunables : {std::string(), std::string("glibc.rtld.optional_static_tls=4096")}) {
+        SCOPED_TRACE(tunables);
+        const std::string env = tunables.empty() ? "unset GLIBC_TUNABLES; " : "export GLIBC_TUNABLES=" + tunables + "; ";
+        std::system(("rm -rf " + dir + " " + bin + "/env.txt").c_str());
+        const CliResult r = cubecast_cli("experiment " + file + " --out " + dir, env);
+        ASSERT_EQ(r.code, 0) << r.err;
+        const auto meta = nlohmann::json::parse(slurp(dir + "/meta.json"));
+        EXPECT_EQ(meta["sessions"][0].value("heap", ""), offered ? "huge pages" : "4 KiB pages");
+        // (its points on 2 ranks each: mpirun, here the stand-in, which fails them)
+        std::system(("rm -rf " + dir).c_str());
+        cubecast_cli("experiment " + file + " --point-ranks 2 --out " + dir, env + "PATH=" + bin + ":$PATH ");
+        const std::string seen = slurp(bin + "/env.txt");
+        ASSERT_FALSE(seen.empty()) << "the stand-in mpirun did not run";
+        EXPECT_EQ(seen.find("CUBECAST_HEAP_ON_HUGE_PAGES"), std::string::npos) << seen;
+        EXPECT_EQ(seen.find("glibc.malloc.hugetlb"), std::string::npos) << seen;
+        if (tunables.empty())
+            EXPECT_EQ(seen.find("GLIBC_TUNABLES="), std::string::npos) << seen;
+        else
+            EXPECT_NE(seen.find("GLIBC_TUNABLES=" + tunables + "\n"), std::string::npos) << seen;
+    }
+    const CliResult kept = cubecast_cli("experiment " + file + " --out " + dir + "-small",
+                                        "rm -rf " + dir + "-small; GLIBC_TUNABLES=glibc.malloc.hugetlb=0 ");
+    ASSERT_EQ(kept.code, 0) << kept.err;
+    EXPECT_EQ(nlohmann::json::parse(slurp(dir + "-small/meta.json"))["sessions"][0].value("heap", ""), "4 KiB pages");
+    std::system(("rm -rf " + dir + " " + dir + "-small " + bin + " " + file).c_str());
+}
+
 // Numbers an option's type cannot hold are refused as given (CLI11 would clamp them), in the command
 // and in an experiment file; a mistyped option or experiment key is offered the nearest one.
 TEST(CommandLine, NumbersOutOfRangeAndTyposGetOneLine) {
