@@ -37,6 +37,7 @@ constexpr const char* kHugeMalloc = "glibc.malloc.hugetlb=1";
 // (a copy: the argv SystemC hands sc_main ends without the null pointer execv needs)
 std::vector<std::string> command_line;
 bool restarted = false;
+bool asked_by_the_user = false;  // GLIBC_TUNABLES as given asks for huge pages (glibc.malloc.hugetlb=1 or 2)
 
 bool kernel_offers_huge_pages() {
     std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
@@ -54,10 +55,13 @@ void note_command_line(int argc, char* argv[]) {
         else
             unsetenv(kTunables);
         unsetenv(kRestarted);
+    } else if (const char* given = std::getenv(kTunables)) {
+        const char* setting = std::strstr(given, "glibc.malloc.hugetlb=");
+        asked_by_the_user = setting && (setting[21] == '1' || setting[21] == '2') && kernel_offers_huge_pages();
     }
 }
 
-bool heap_on_huge_pages() { return restarted; }
+bool heap_on_huge_pages() { return restarted || asked_by_the_user; }
 
 void restart_with_heap_on_huge_pages() {
     if (CUBECAST_ADDRESS_SANITIZER || restarted || command_line.empty()) return;

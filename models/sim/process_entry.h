@@ -24,7 +24,8 @@ int enter_simulation_process(int argc, char* argv[]);
 // one, such as a run the Python module forks or a test, never restarts).
 void note_command_line(int argc, char* argv[]);
 
-// Whether this process's malloc runs on huge pages because the command restarted so.
+// Whether this process's malloc runs on huge pages: the command restarted so, or the user's
+// GLIBC_TUNABLES asked for them where the kernel offers them.
 bool heap_on_huge_pages();
 
 // Starts this command again with its heap on huge pages, unless it already is or cannot be (above);
