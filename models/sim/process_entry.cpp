@@ -32,12 +32,22 @@ namespace {
 // Set by the restart to GLIBC_TUNABLES as it was, after a '=' (empty: it was not set), to put back.
 constexpr const char* kRestarted = "CUBECAST_HEAP_ON_HUGE_PAGES";
 constexpr const char* kTunables = "GLIBC_TUNABLES";
+constexpr const char kHugetlb[] = "glibc.malloc.hugetlb=";
 constexpr const char* kHugeMalloc = "glibc.malloc.hugetlb=1";
 
 // (a copy: the argv SystemC hands sc_main ends without the null pointer execv needs)
 std::vector<std::string> command_line;
 bool restarted = false;
 bool asked_by_the_user = false;  // GLIBC_TUNABLES as given asks for huge pages (glibc.malloc.hugetlb=1 or 2)
+
+// GLIBC_TUNABLES back as it was: `before` as kRestarted holds it.
+void put_back_tunables(const char* before) {
+    if (before[0] == '=')
+        setenv(kTunables, before + 1, 1);
+    else
+        unsetenv(kTunables);
+    unsetenv(kRestarted);
+}
 
 bool kernel_offers_huge_pages() {
     std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
@@ -50,14 +60,11 @@ void note_command_line(int argc, char* argv[]) {
     command_line.assign(argv, argv + argc);
     if (const char* before = std::getenv(kRestarted)) {
         restarted = true;
-        if (before[0] == '=')
-            setenv(kTunables, before + 1, 1);
-        else
-            unsetenv(kTunables);
-        unsetenv(kRestarted);
+        put_back_tunables(before);
     } else if (const char* given = std::getenv(kTunables)) {
-        const char* setting = std::strstr(given, "glibc.malloc.hugetlb=");
-        asked_by_the_user = setting && (setting[21] == '1' || setting[21] == '2') && kernel_offers_huge_pages();
+        const char* setting = std::strstr(given, kHugetlb);
+        const char value = setting ? setting[sizeof kHugetlb - 1] : '0';
+        asked_by_the_user = (value == '1' || value == '2') && kernel_offers_huge_pages();
     }
 }
 
@@ -79,12 +86,7 @@ void restart_with_heap_on_huge_pages() {
     for (std::string& word : command_line) argv.push_back(word.data());
     argv.push_back(nullptr);
     execv("/proc/self/exe", argv.data());
-    // (not restarted, /proc not mounted say: the command runs as it is)
-    if (given)
-        setenv(kTunables, tunables.c_str(), 1);
-    else
-        unsetenv(kTunables);
-    unsetenv(kRestarted);
+    put_back_tunables(before.c_str());  // (not restarted, /proc not mounted say: the command runs as it is)
 }
 
 }  // namespace cubecast

@@ -794,7 +794,9 @@ std::optional<std::string> check(const RunConfig& c, const std::shared_ptr<const
             return "--fst needs GTKWave's vcd2fst, which is not installed (accepted: apt-get install gtkwave, or use --vcd)";
     }
     // Last: what fits.
-    if (auto e = memory_problem(placed, *network)) return e;
+    const MemoryEstimate memory = process_memory(placed, *network);
+    if (auto e = memory_problem(placed, memory)) return e;
+    out.memory_bytes = memory.bytes;
     out.config = placed;
     out.network = network;
     out.folded = folded;
@@ -810,17 +812,22 @@ bool forwarding_left_to_default(const RunConfig& c, TaskKind kind) {
            !c.knob_given("network-interface") && kind != TaskKind::traffic;
 }
 
-std::optional<std::string> memory_problem(const RunConfig& c, const Topology& network) {
+MemoryEstimate process_memory(const RunConfig& c, const Topology& network) {
     // (where the schedule does not say what its queues grow to, the estimate is the least the run takes)
     MemoryEstimate memory = estimate_memory(c, network);
-    uint64_t limit = c.memory_limit ? c.memory_limit : available_memory();
-    std::string per_rank;
-    if (c.partitioned && c.ranks > 1) {
+    if (c.partitioned && c.ranks > 1)
         // A rank holds its share of the routers, nodes and links, and about 1.2 kB a node of the whole
         // network besides (its task and plan; measured: the 16-cube SNB's ranks peak at 75 MB + 757 MB / R).
         // With --stats or --power rank 0 gathers every router's activity at the end, about twice its
         // counters while the ranks' words are read.
         memory.bytes = memory.bytes / c.ranks + uint64_t{1200} * network.nodes() + 2 * memory.activity_bytes;
+    return memory;
+}
+
+std::optional<std::string> memory_problem(const RunConfig& c, const MemoryEstimate& memory) {
+    uint64_t limit = c.memory_limit ? c.memory_limit : available_memory();
+    std::string per_rank;
+    if (c.partitioned && c.ranks > 1) {
         if (!c.memory_limit) limit /= c.ranks_here;
         per_rank = " a rank (" + std::to_string(c.ranks) + " ranks, " + std::to_string(c.ranks_here) + " on this machine)";
     }

@@ -9,6 +9,7 @@
 
 #include "models/fabric/task.h"
 #include "models/fabric/topology.h"
+#include "models/sim/memory_estimate.h"
 #include "models/sim/run.h"
 #include "routers/algorithms/registry.h"
 
@@ -24,6 +25,7 @@ struct ResolvedRun {
     const TaskInfo* task = nullptr;
     const AlgorithmEntry* algorithm = nullptr;
     std::optional<TechParameters> technology;  // --power: the technology file, read once
+    uint64_t memory_bytes = 0;                 // the memory estimate for this process (process_memory())
     // The network the algorithm runs on (folded: the torus).
     const Topology& algorithm_network() const { return folded ? *folded : *network; }
 };
@@ -35,9 +37,11 @@ std::optional<std::string> validate(const RunConfig& c);
 // node on an all-port network interface): the input-buffered SystemC router, told neither --forwarding
 // nor --network-interface, not traffic.
 bool forwarding_left_to_default(const RunConfig& c, TaskKind kind);
-// Whether a resolved configuration's memory estimate fits its --memory-limit (or the memory available):
-// the line that says it does not, or nothing. resolve_or_problem() asks it last.
-std::optional<std::string> memory_problem(const RunConfig& c, const Topology& network);
+// A resolved configuration's memory estimate for this process (a rank's share when partitioned).
+MemoryEstimate process_memory(const RunConfig& c, const Topology& network);
+// Whether that estimate fits its --memory-limit (or the memory available): the line that says it does
+// not, or nothing. resolve_or_problem() asks it last.
+std::optional<std::string> memory_problem(const RunConfig& c, const MemoryEstimate& memory);
 // The one statement of each whole-number option's range: "--OPTION V is out of range: accepted ...",
 // or nothing if V is in it. The command line asks it for a value its field cannot hold (negative, too
 // large); validate() for the rest. OPTION: packet-flits, token-flits, queue-depth, sbt-rotation, k,

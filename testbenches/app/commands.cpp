@@ -12,7 +12,6 @@
 #include "models/fabric/printable.h"
 #include "models/fabric/task.h"
 #include "models/sim/channel_dependency.h"
-#include "models/sim/memory_estimate.h"
 #include "models/sim/process_entry.h"
 #include "models/sim/report.h"
 #include "models/sim/result_json.h"
@@ -198,8 +197,7 @@ int run_partitioned(const RunConfig& config, bool json, const RerunPolicy& polic
     BeforeTheRun before;
     try {
         resolved = resolve(split);
-        if (estimate_memory(resolved->config, *resolved->network).bytes / split.ranks >= kHeapOnHugePagesFrom)
-            restart_with_heap_on_huge_pages();  // (before MPI starts)
+        if (resolved->memory_bytes >= kHeapOnHugePagesFrom) restart_with_heap_on_huge_pages();  // (before MPI starts)
         if (rank0) before = check_before_the_run(config, *resolved);
     } catch (const ConfigError& e) {
         if (rank0) print_error(e.what());
@@ -254,7 +252,7 @@ int cmd_run(const RunConfig& config, bool json, const RerunPolicy& policy) {
         // Resolved once (a bad value, or a run whose memory does not fit, is one line and exit 2 before
         // anything runs), then handed to the check and the simulation.
         const ResolvedRun resolved = resolve(config);
-        if (estimate_memory(resolved.config, *resolved.network).bytes >= kHeapOnHugePagesFrom) restart_with_heap_on_huge_pages();
+        if (resolved.memory_bytes >= kHeapOnHugePagesFrom) restart_with_heap_on_huge_pages();
         network_label = resolved.network->label();
         const BeforeTheRun before = check_before_the_run(config, resolved);
         r = run_diagnosed(resolved, false, policy);
