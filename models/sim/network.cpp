@@ -47,7 +47,7 @@ LogicFactory Network::build_logic(const PacketFormat& format) {
                          config_.known_sources,
                          config_.period_pmnb(),
                          arrivals_end(task_)};
-        s.hop = hop_time(config_);
+        s.hop = hop_time(config_, *topology_);
         s.hop.extra *= scale;
         return s;
     };

@@ -401,7 +401,7 @@ void Network::report_bounds(RunResult& r) const {
             "an input-buffered router (the paper's router queues at its outputs, sends every copy at once, "
             "and has no pipeline): the bound is what the schedule loses against";
         // Restated in this router's hop, the slot the phase-timed logics count in (HopTime).
-        const uint64_t hop = hop_time(config_).of(config_.packet_flits);
+        const uint64_t hop = hop_time(config_, *topology_).of(config_.packet_flits);
         if (hop != config_.packet_flits) {
             std::ostringstream os;
             os << "; a hop of a " << config_.packet_flits << "-flit packet takes " << hop << " cycles on it at zero load, so the "

@@ -4,6 +4,7 @@
 
 #include "models/observe/output_file.h"
 #include "models/sim/network.h"
+#include "routers/blocks/dateline_class.h"
 #include "routers/logic/vc_classes.h"
 
 namespace cubecast {
@@ -37,21 +38,22 @@ ZeroLoadTiming zero_load_timing(const RunConfig& c) {
 // routed, then the router delay before its head leaves (clocked logics route a packet once its tail
 // is in); through the node under store-and-forward the network interface puts it whole into an
 // injection buffer before it is routed again. Zero load: the slot the schedule can count on.
-HopTime hop_time(const RunConfig& c) {
+HopTime hop_time(const RunConfig& c, const Topology& network) {
     HopTime h;
     if (c.buffering != Buffering::input) return h;
     h.period = c.ib.link_period;
     h.extra = c.ib.router_delay + c.ib.link_delay;
     h.reinjects_whole = c.ib.forwarding == Forwarding::node && c.ib.switching == Switching::store_forward;
-    // One VC for a data packet (its message class's, routers/logic/vc_classes.h), or wormhole, which
-    // gives a packet the VC its predecessor on the link has just left, its credits not back yet (a
-    // 4-flit packet in 4-flit VCs missed 004's packing steps on 2 and 4 VCs): the credits come back a
-    // cycle and the credit delay after the wire's delay. (Cut-through and store-and-forward take a VC
-    // only with room for the whole packet: with another free, no wait.)
-    if (message_class_window(Kind::data, c.ib.vcs, c.ib.vnets).count == 1 || c.ib.switching == Switching::wormhole) {
-        h.lone_vc_depth = c.ib.vc_depth;
-        h.credit_loop = c.ib.link_delay + 1 + c.ib.credit_delay;
-    }
+    // A data packet's channels on a link: its message class's (routers/logic/vc_classes.h), the lower
+    // or upper half of them on a torus with datelines. The credits come back a cycle and the credit
+    // delay after the wire's delay. (A 4-flit packet in one 4-flit VC missed 004's packing steps when
+    // its credits were not waited for; so did a cut-through packet in a VC with room for one packet
+    // but not two, and on 2 VCs of one packet each with a credit delay of 3.)
+    h.vc_depth = c.ib.vc_depth;
+    h.link_vcs = message_class_window(Kind::data, c.ib.vcs, c.ib.vnets).count;
+    if (uses_dateline_classes(network, c.ib)) h.link_vcs = std::max(1u, h.link_vcs / 2);
+    h.credit_loop = c.ib.link_delay + 1 + c.ib.credit_delay;
+    h.whole_packet_credits = c.ib.switching != Switching::wormhole;
     return h;
 }
 

@@ -124,7 +124,7 @@ TrafficSpec traffic_spec(const RunConfig& c);
 // A packet's latency with no other traffic on this run's router.
 ZeroLoadTiming zero_load_timing(const RunConfig& c);
 // The phase-timed logics' hop on this run's router (routers/logic/control_logic.h).
-HopTime hop_time(const RunConfig& c);
+HopTime hop_time(const RunConfig& c, const Topology& network);
 // The input-buffered router in a phrase ("input-buffered, 2 VCs x 8 flits, wormhole, ...").
 std::string describe_input_buffering(const InputBuffering& ib);
 

@@ -601,6 +601,7 @@ RunConfig defaults_on(const RunConfig& given, const Topology& built, const Topol
     }
     c.ib.vc_classes = route_classes_taken(c, *network);
     c.ib.vnets = message_classes_taken(c, *network);
+    c.ib.in_order_injection = c.buffering == Buffering::input && algo && algo->in_order_links;
     return c;
 }
 }  // namespace

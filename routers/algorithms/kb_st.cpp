@@ -48,6 +48,7 @@ AlgorithmEntry with_token_range(AlgorithmEntry e) {
     const std::string name = e.name;
     e.sources_check = [name](unsigned, const std::vector<uint32_t>& sources) { return token_range(name, sources); };
     e.clock_timed = true;  // (phase 1 ends at a counted cycle: "phase 1 overran")
+    e.in_order_links = true;
     return e;
 }
 
@@ -92,6 +93,7 @@ void register_kb_st(Registry& r) {
                        },
                        [](const AlgorithmSetup& s) { return build_with(StVariant::mnb, s); }};
     mnb.clock_timed = true;
+    mnb.in_order_links = true;
     r.add(mnb);
 }
 

@@ -167,6 +167,11 @@ struct AlgorithmEntry {
     // hop ends in the node's memory and each link has its own injection input); in the router, or on
     // one port, contention stretches hops and the schedule misses its phases, so it is refused there.
     bool clock_timed = false;
+    // Its tokens on a link must arrive after the packets sent before them, as on the papers' links
+    // (000's termination packet follows a root's last packet down its tree and cannot pass it): on the
+    // input-buffered router the network interface then lets a token into an injection input only once
+    // the packets before it have left (InputBuffering::in_order_injection).
+    bool in_order_links = false;
     // Checked on networks beyond 2^16 nodes, whose headers give node ids more bits and msg and part
     // fewer (models/fabric/packet.h's HeaderLayout): what it puts in its headers and tokens fits there.
     // The others run on networks of up to 2^16 nodes.

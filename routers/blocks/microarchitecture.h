@@ -90,6 +90,11 @@ struct InputBuffering {
     // class covering the route and dateline classes); 1: one.
     bool message_classes = false;
     unsigned vnets = 1;
+    // A control token enters an injection input only once the packets before it have left it, so that
+    // it follows them on the link: resolved (with_defaults) for a logic whose tokens must not pass its
+    // data on a link (AlgorithmEntry::in_order_links); in another VC a one-flit token would pass a
+    // longer packet made before it.
+    bool in_order_injection = false;
     uint64_t plant_lost_credit_at = 0;  // test hook: from this run cycle on, the next credit a router frees is lost (0: never)
     // A stall's diagnosis run (0: off): the run stops once a virtual channel has fewer credits than this
     // after a flit left for it, or an injection channel is full (its buffers, not the schedule, then decide).

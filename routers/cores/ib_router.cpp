@@ -421,6 +421,10 @@ void InputBufferedRouter::inject_flit(unsigned j) {
         // (the search starts after it next time, even if its packet sends nothing; a control token
         // takes one of its message class's channels, data the others: routers/logic/vc_classes.h)
         const auto free_vc = [&](Kind kind) {
+            // (a logic whose tokens must not pass its data on a link: a token enters an emptied input only)
+            if (ib_.in_order_injection && kind == Kind::ctrl)
+                for (unsigned v = 0; v < ib_.vcs; ++v)
+                    if (!channel(input, v).empty()) return -1;
             const VcWindow m = message_class_window(kind, ib_.vcs, ib_.vnets);
             for (unsigned k = 0; k < ib_.vcs; ++k) {
                 const unsigned v = (in.pointer + k) % ib_.vcs;

@@ -13,6 +13,7 @@
 // neither forwarded nor delivered is absorbed (consumed). A packet that arrives with no forward, no
 // delivery and no hold is absorbed too, and counted as such.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -123,23 +124,57 @@ struct LogicReport {
 // How long a hop takes on the router a logic runs on, for the logics that time their phases by the
 // clock: a whole packet of `flits` crosses a link and can be routed at the next node of(flits) cycles
 // after it started, at zero load. On the ideal router that is its flits (the papers' slot); the
-// input-buffered router adds its router and link delays, and with a link period P takes P cycles a
-// flit. Built once at elaboration from the run's router (a ROM constant of every node's logic).
+// input-buffered router adds its router and link delays, and with a link period P sends a flit every P
+// cycles: its last flit is in (flits - 1) P + 1 cycles after the first left, but the link is not free
+// for the next packet before flits x P (the slot is the longer of the two). Built once at elaboration
+// from the run's router (a ROM constant of every node's logic).
 struct HopTime {
     unsigned period = 1;
     unsigned extra = 0;
     bool reinjects_whole = false;  // the packet then enters the next injection buffer whole before it is routed again
-    // The virtual channel a packet after another on the same link takes (one of this many flits; 0:
-    // more, or no credits): it waits for the credits of the one before unless the channel covers
-    // their round trip (credit_loop cycles past the packet's flits).
-    unsigned lone_vc_depth = 0;
+    // The virtual channels a packet after another on the same link may take: link_vcs (its message
+    // class's, within one dateline half on a torus) of vc_depth flits each (0: the ideal router, no
+    // credits). A packet frees its flits at once when its tail is in (a clocked logic routes it then,
+    // into the node's memory), and its credits are back credit_loop cycles after that.
+    unsigned vc_depth = 0;
+    unsigned link_vcs = 1;
     unsigned credit_loop = 0;
-    // The slot: a packet's hop, and the wait for credits before the next packet on its link.
-    uint64_t of(uint64_t flits) const { return latency(flits) + credit_wait(flits); }
+    // Cut-through and store-and-forward take a channel only with room for the whole packet, so a
+    // channel holds vc_depth / flits packets at once and a packet waits for the credits of the one
+    // that many packets before it on the link's channels; wormhole sends its flits as credits come and
+    // gives a packet the channel its predecessor has just left (lone: its credits count alone).
+    bool whole_packet_credits = false;
+    // The slot: a packet's hop (or its time on the link, if longer), and the wait for credits before the
+    // next packet on its link.
+    uint64_t of(uint64_t flits) const { return std::max(latency(flits), flits * period) + credit_wait(flits); }
     // Its hop alone: the packet is at the next node this many cycles after it started (at most of()).
-    uint64_t latency(uint64_t flits) const { return flits * period + extra + (reinjects_whole ? (flits - 1) * period : 0); }
+    uint64_t latency(uint64_t flits) const {
+        return (flits - 1) * period + 1 + extra + (reinjects_whole ? (flits - 1) * period : 0);
+    }
     uint64_t credit_wait(uint64_t flits) const {
-        return lone_vc_depth && flits + credit_loop > lone_vc_depth ? flits + credit_loop - lone_vc_depth : 0;
+        if (!vc_depth) return 0;
+        const uint64_t depth = vc_depth, slot = std::max(latency(flits), flits * period);
+        const uint64_t credits_back = (flits - 1) * period + 1 + credit_loop;  // after the packet started
+        uint64_t wait = 0;
+        if (link_vcs == 1 || !whole_packet_credits) {
+            // (the channel round trip past the packet's flits, as measured with a flit a cycle: it also
+            // covers the credits of more than one packet before still out)
+            if (flits + credit_loop > depth) wait = flits + credit_loop - depth;
+            // The next packet's first flit without room (its head, or under wormhole its flit
+            // depth - flits) may leave once the credits of the one before are back; the router and link
+            // delays (extra) counted on top, as the round trip above counts them.
+            if (!whole_packet_credits && depth < 2 * flits) {
+                const uint64_t early = (depth - flits) * period;
+                if (credits_back > early && credits_back - early + extra > slot)
+                    wait = std::max(wait, credits_back - early + extra - slot);
+            }
+        }
+        if (whole_packet_credits) {  // the packet `held` packets on takes this one's room
+            const uint64_t held = std::max<uint64_t>(1, uint64_t{link_vcs} * (depth / flits));
+            const uint64_t spacing = (credits_back + extra + held - 1) / held;
+            if (spacing > slot) wait = std::max(wait, spacing - slot);
+        }
+        return wait;
     }
 };
 

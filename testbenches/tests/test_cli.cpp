@@ -402,7 +402,8 @@ TEST(CommandLine, AStoppedRunSaysWhereItStopped) {
                               "divide by the whole window"),
               std::string::npos)
         << inside.out;
-    const CliResult failed = cubecast_cli("run --task dynamic --preset noxim");  // (a timed scheme on a real router)
+    // (a port model the scheme breaks: one message to a set of links, one receive)
+    const CliResult failed = cubecast_cli("run --task dynamic --dim 4 --slots 200 --rho 0.9 --port-model shout");
     EXPECT_EQ(failed.code, 1) << failed.err;
     EXPECT_NE(failed.out.find("measured                    none: the run ended check_failed at cycle "), std::string::npos)
         << failed.out;
