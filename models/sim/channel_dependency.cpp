@@ -96,26 +96,24 @@ ClassRule class_rule(const RunConfig& c, const Topology& topology) {
 
 namespace {
 
-struct Row {
-    uint64_t start = 0, end = 0;
-    uint32_t src = 0, dst = 0;
-    Header header;
-};
+using Hop = TraceRoutes::Hop;
 
-Row parse_row(const std::string& line, size_t number) {
+// One line of the trace (its end is not needed: a hop's order is its start's).
+Hop parse_hop(std::string_view line, size_t number) {
     const auto bad = [&](const std::string& why) {
         return std::runtime_error("trace line " + std::to_string(number) + ": " + why +
                                   " (expected start,end,src,dst,origin,msg,part,dest,kind)");
     };
-    std::vector<std::string_view> f;
-    const std::string_view text(line);
+    std::string_view f[9];
+    size_t fields = 0;
     for (size_t at = 0;;) {
-        const size_t comma = text.find(',', at);
-        f.push_back(text.substr(at, comma == std::string_view::npos ? std::string_view::npos : comma - at));
+        const size_t comma = line.find(',', at);
+        if (fields == 9) throw bad("more than 9 fields");
+        f[fields++] = line.substr(at, comma == std::string_view::npos ? std::string_view::npos : comma - at);
         if (comma == std::string_view::npos) break;
         at = comma + 1;
     }
-    if (f.size() != 9) throw bad(std::to_string(f.size()) + " fields");
+    if (fields != 9) throw bad(std::to_string(fields) + " fields");
     const auto whole = [&](std::string_view s, uint64_t most) {
         uint64_t v = 0;
         const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
@@ -123,9 +121,9 @@ Row parse_row(const std::string& line, size_t number) {
             throw bad("'" + std::string(s) + "' is not a number of the trace");
         return v;
     };
-    Row r;
+    Hop r;
     r.start = whole(f[0], UINT64_MAX);
-    r.end = whole(f[1], UINT64_MAX);
+    whole(f[1], UINT64_MAX);
     r.src = static_cast<uint32_t>(whole(f[2], UINT32_MAX));
     r.dst = static_cast<uint32_t>(whole(f[3], UINT32_MAX));
     r.header.origin = static_cast<uint32_t>(whole(f[4], UINT32_MAX));
@@ -164,28 +162,83 @@ struct CopyAtHash {
         return static_cast<size_t>(mix(h ^ flags));
     }
 };
+// The head of each copy's chain of arrivals, by copy: open addressing with linear probing in one
+// array at most two-thirds full (a node-based hash map spent a quarter of a 10-cube's check chasing
+// its nodes).
+class CopyHeads {
+public:
+    explicit CopyHeads(size_t most) {
+        size_t capacity = 16;
+        while (capacity < most + most / 2) capacity <<= 1;
+        slots_.resize(capacity);
+        mask_ = capacity - 1;
+    }
+    // The head of c's chain, or nullptr if c has none.
+    uint32_t* find(const CopyAt& c) {
+        for (size_t i = CopyAtHash{}(c)&mask_;; i = (i + 1) & mask_) {
+            Slot& s = slots_[i];
+            if (!s.used) return nullptr;
+            if (s.copy == c) return &s.head;
+        }
+    }
+    // c's head, made `fresh` if c had none (at most `most` copies: the constructor's).
+    uint32_t& at(const CopyAt& c, uint32_t fresh) {
+        for (size_t i = CopyAtHash{}(c)&mask_;; i = (i + 1) & mask_) {
+            Slot& s = slots_[i];
+            if (!s.used) {
+                s = Slot{c, fresh, true};
+                return s.head;
+            }
+            if (s.copy == c) return s.head;
+        }
+    }
+
+private:
+    struct Slot {
+        CopyAt copy{};
+        uint32_t head = 0;
+        bool used = false;
+    };
+    std::vector<Slot> slots_;
+    size_t mask_ = 0;
+};
+
 CopyAt copy_at(const Header& h, uint32_t node) {
     return {h.origin, h.msg, h.broadcast ? 0 : h.dest, node, h.part, h.broadcast, h.kind};
 }
 
 }  // namespace
 
-ChannelDependencyGraph dependency_graph_from_trace(std::istream& trace, const Topology& topology, ClassRule rule) {
-    std::vector<Row> rows;
-    std::string line;
+TraceRoutes::TraceRoutes(std::istream& trace, const Topology& topology) : topology_(topology) {
+    std::string text;  // (read whole: a line at a time copies every line once more)
+    char block[1 << 16];
+    while (trace.read(block, sizeof block) || trace.gcount() > 0) text.append(block, static_cast<size_t>(trace.gcount()));
     size_t number = 0;
-    while (std::getline(trace, line)) {
+    for (size_t at = 0; at < text.size();) {
+        size_t eol = text.find('\n', at);
+        if (eol == std::string::npos) eol = text.size();
+        const std::string_view line(text.data() + at, eol - at);
+        at = eol + 1;
         ++number;
         if (line.empty() || line[0] == '#' || line.rfind("start,", 0) == 0) continue;
-        rows.push_back(parse_row(line, number));
-        if (rows.back().src >= topology.nodes() || rows.back().dst >= topology.nodes() ||
-            !topology.port_to(rows.back().src, rows.back().dst))
-            throw std::runtime_error("trace line " + std::to_string(number) + ": " + std::to_string(rows.back().src) + "->" +
-                                     std::to_string(rows.back().dst) + " is not a link of the " + topology.describe());
+        hops_.push_back(parse_hop(line, number));
+        const Hop& h = hops_.back();
+        if (h.src >= topology.nodes() || h.dst >= topology.nodes() || !topology.port_to(h.src, h.dst))
+            throw std::runtime_error("trace line " + std::to_string(number) + ": " + std::to_string(h.src) + "->" +
+                                     std::to_string(h.dst) + " is not a link of the " + topology.describe());
     }
     // In order of departure: a hop's predecessor (the same copy's arrival at its source, begun
     // before it left) is then placed, with its class, before the hop is.
-    std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.start < b.start; });
+    std::stable_sort(hops_.begin(), hops_.end(), [](const Hop& a, const Hop& b) { return a.start < b.start; });
+}
+
+ChannelDependencyGraph dependency_graph_from_trace(std::istream& trace, const Topology& topology, ClassRule rule) {
+    return TraceRoutes(trace, topology).graph(rule);
+}
+
+ChannelDependencyGraph TraceRoutes::graph(ClassRule rule) const {
+    const Topology& topology = topology_;
+    const std::vector<Hop>& rows = hops_;
     ChannelDependencyGraph g;
     struct Arrival {
         uint64_t start;
@@ -198,19 +251,18 @@ ChannelDependencyGraph dependency_graph_from_trace(std::istream& trace, const To
     // begun before it left: in a tree that is one; where a header comes back to a node (a held
     // packet sent on again, a message number used again) it may be more, and counting them all can
     // only add dependencies, so an acyclic graph stays a proof. The arrivals live in one vector, a
-    // copy's chained from its latest (the map holds the chain's head: no allocation per copy).
+    // copy's chained from its latest (the table holds the chain's head: no allocation per copy).
     constexpr uint32_t kNone = UINT32_MAX;
     std::vector<Arrival> arrived;
     std::vector<uint32_t> earlier;  // per arrival: the same copy's arrival before it there (kNone: the first)
-    std::unordered_map<CopyAt, uint32_t, CopyAtHash> latest;
+    CopyHeads latest(rows.size());  // (a copy is new only where a row arrives)
     arrived.reserve(rows.size());
     earlier.reserve(rows.size());
-    latest.reserve(rows.size());
     std::vector<Arrival> leaving;
     std::vector<uint32_t> chain;
-    for (const Row& r : rows) {
+    for (const Hop& r : rows) {
         const unsigned out = *topology.port_to(r.src, r.dst);
-        const auto it = rule.through_node ? latest.end() : latest.find(copy_at(r.header, r.src));
+        const uint32_t* head = rule.through_node ? nullptr : latest.find(copy_at(r.header, r.src));
         leaving.clear();
         const auto leave = [&](const Arrival* from) {
             const unsigned route_class = next_turn_class(topology, from ? static_cast<int>(from->port) : kLocalPort,
@@ -231,18 +283,18 @@ ChannelDependencyGraph dependency_graph_from_trace(std::istream& trace, const To
             leaving.push_back({r.start, c, *topology.port_to(r.dst, r.src), route_class, upper});
         };
         bool any = false;
-        if (it != latest.end()) {  // (oldest first, as they arrived)
+        if (head) {  // (oldest first, as they arrived)
             chain.clear();
-            for (uint32_t a = it->second; a != kNone; a = earlier[a]) chain.push_back(a);
+            for (uint32_t a = *head; a != kNone; a = earlier[a]) chain.push_back(a);
             for (auto a = chain.rbegin(); a != chain.rend(); ++a)
                 if (arrived[*a].start < r.start) leave(&arrived[*a]), any = true;
         }
         if (!any) leave(nullptr);  // injected here
-        const auto [there, added] = latest.try_emplace(copy_at(r.header, r.dst), kNone);
+        uint32_t& there = latest.at(copy_at(r.header, r.dst), kNone);
         for (const Arrival& l : leaving) {
             if (arrived.size() >= kNone) throw std::runtime_error("more arrivals than the check can index");
-            earlier.push_back(there->second);
-            there->second = static_cast<uint32_t>(arrived.size());
+            earlier.push_back(there);
+            there = static_cast<uint32_t>(arrived.size());
             arrived.push_back(l);
         }
     }
@@ -290,8 +342,9 @@ std::string DeadlockCheck::line() const {
 
 namespace {
 
-// Transmissions the dry run's trace may hold: a row costs the check about 130 bytes and 3 us (its
-// rows sorted in memory, each arrival found again by its header), 10^7 rows about 1.3 GB and 30 s.
+// Transmissions the dry run's trace may hold: a row costs the check about 150 bytes and 1.5 us beside
+// its dry run (its rows read and sorted in memory, each arrival found again by its header: the 10-cube
+// MNB's 1.05 M rows 1.4 s and 150 MB, two graphs built), 10^7 rows about 1.5 GB and 15 s.
 constexpr uint64_t kMostRows = 10'000'000;
 
 }  // namespace
@@ -399,13 +452,11 @@ DeadlockCheck check_deadlock(const ResolvedRun& run) {
                 const RunResult r = simulate(dry);
                 if (r.status != RunStatus::ok) throw std::runtime_error("its run on the ideal router did not finish");
                 std::ifstream in(path);
-                const DeadlockCheck k = check_graph(dependency_graph_from_trace(in, *topology, rule));
+                const TraceRoutes routes(in, *topology);
+                const DeadlockCheck k = check_graph(routes.graph(rule));
                 j = {{"channels", k.channels}, {"dependencies", k.dependencies}, {"cycle", k.cycle}};
-                if (d.declared_classes > 1 && !k.cycle.empty()) {
-                    std::ifstream again(path);
-                    j["acyclic_with_classes"] =
-                        check_graph(dependency_graph_from_trace(again, *topology, with_classes)).cycle.empty();
-                }
+                if (d.declared_classes > 1 && !k.cycle.empty())
+                    j["acyclic_with_classes"] = check_graph(routes.graph(with_classes)).cycle.empty();
             } catch (const std::exception& e) {
                 j = {{"error", e.what()}};
             }

@@ -66,14 +66,29 @@ struct ClassRule {
 };
 ClassRule class_rule(const RunConfig& c, const Topology& topology);
 
-// The graph of a trace (the public CSV: start,end,src,dst,origin,msg,part,dest,kind; comment lines
-// skipped). Throws std::runtime_error naming the line if a row cannot be read.
+// A trace's hops (the public CSV: start,end,src,dst,origin,msg,part,dest,kind; comment lines
+// skipped), read once in order of departure, and the graph they make under a class rule (one read for
+// several rules). Throws std::runtime_error naming the line if a row cannot be read.
+class TraceRoutes {
+public:
+    TraceRoutes(std::istream& trace, const Topology& topology);
+    ChannelDependencyGraph graph(ClassRule rule) const;
+    struct Hop {
+        uint64_t start = 0;
+        uint32_t src = 0, dst = 0;
+        Header header;
+    };
+
+private:
+    const Topology& topology_;
+    std::vector<Hop> hops_;
+};
 ChannelDependencyGraph dependency_graph_from_trace(std::istream& trace, const Topology& topology, ClassRule rule);
 
 DeadlockCheck check_graph(const ChannelDependencyGraph& g);
 
 // The rows the dry run's trace may hold for a run (with its defaults applied): what the check reads,
-// bounded by kMostRows before it runs (a row costs the check about 130 bytes and 3 us).
+// bounded by kMostRows before it runs (a row costs the check about 150 bytes and 1.5 us).
 struct TaskInfo;
 struct AlgorithmEntry;
 uint64_t trace_rows_at_most(const RunConfig& c, const TaskInfo& task, const AlgorithmEntry* entry, const Topology& t);
