@@ -49,6 +49,7 @@ LogicFactory Network::build_logic(const PacketFormat& format) {
                          arrivals_end(task_)};
         s.hop = hop_time(config_, *topology_);
         s.hop.extra *= scale;
+        s.hop.resend *= scale;
         return s;
     };
     if (!fold_) return algo_->build(setup(*topology_, config_.root, config_.sources, 1));

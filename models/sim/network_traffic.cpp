@@ -43,6 +43,7 @@ HopTime hop_time(const RunConfig& c, const Topology& network) {
     if (c.buffering != Buffering::input) return h;
     h.period = c.ib.link_period;
     h.extra = c.ib.router_delay + c.ib.link_delay;
+    h.resend = c.ib.router_delay;
     h.reinjects_whole = c.ib.forwarding == Forwarding::node && c.ib.switching == Switching::store_forward;
     // A data packet's channels on a link: its message class's (routers/logic/vc_classes.h), the lower
     // or upper half of them on a torus with datelines. The credits come back a cycle and the credit

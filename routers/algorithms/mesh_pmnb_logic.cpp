@@ -53,8 +53,10 @@ uint64_t MeshPmnbLogic::rounds(unsigned l) const {
 
 uint64_t MeshPmnbLogic::subphase_start(unsigned l) const {
     if (starts_.empty()) {  // once M is known, every subphase's start is fixed: worked out once
-        starts_.push_back(broadcast_start());
-        for (unsigned j = 1; j <= s_.d; ++j) starts_.push_back(starts_.back() + rounds(j) * round_cycles());
+        // (each subphase's first round sends what the last round before it brought to the line's end
+        // in its very last cycle: on a router with a router delay it leaves that much later)
+        starts_.push_back(broadcast_start() + s_.hop.resend);
+        for (unsigned j = 1; j <= s_.d; ++j) starts_.push_back(starts_.back() + rounds(j) * round_cycles() + s_.hop.resend);
     }
     return starts_[l - 1];
 }

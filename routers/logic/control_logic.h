@@ -132,6 +132,10 @@ struct HopTime {
     unsigned period = 1;
     unsigned extra = 0;
     bool reinjects_whole = false;  // the packet then enters the next injection buffer whole before it is routed again
+    // A packet the node holds for a later cycle is routed before that cycle, so its head leaves then; one
+    // that arrives in the very cycle it is due to go on is routed then and leaves this much later (the
+    // router delay): a schedule that sends at a fixed cycle what arrives at that cycle waits for it.
+    unsigned resend = 0;
     // The virtual channels a packet after another on the same link may take: link_vcs (its message
     // class's, within one dateline half on a torus) of vc_depth flits each (0: the ideal router, no
     // credits). A packet frees its flits at once when its tail is in (a clocked logic routes it then,

@@ -852,9 +852,10 @@ TEST(InputBuffered, ThroughTheNodeOnEveryLinkEveryCollectiveFinishes) {
 // timed by any schedule) the hops along the path 0 -> 1 -> 3 -> 7 start this far apart: the last flit
 // is in (F - 1) P + 1 + L cycles after the head left (a flit every P cycles on the link, L the wire's
 // delay), then the router delay R; under store-and-forward the node puts the packet back whole into
-// the injection buffer first, a flit every P cycles. Then, on link periods and on a lone virtual
-// channel that holds one packet but not two (cut-through and store-and-forward take a channel only
-// with room for the whole packet), every phase-timed logic keeps its schedule and finishes once.
+// the injection buffer first, a flit every P cycles. Then, on link periods, on a lone virtual channel
+// that holds one packet but not two (cut-through and store-and-forward take a channel only with room
+// for the whole packet), on several VCs and with a router delay, every phase-timed logic keeps its
+// schedule and finishes once.
 TEST(InputBuffered, ThroughTheNodeTheSlotCoversLinkPeriodsAndCreditWaits) {
     for (Switching s : {Switching::wormhole, Switching::cut_through, Switching::store_forward})
         for (unsigned period : {1u, 2u, 3u})
@@ -889,8 +890,10 @@ TEST(InputBuffered, ThroughTheNodeTheSlotCoversLinkPeriodsAndCreditWaits) {
         unsigned period, depth_over_one_packet, credit_delay, link_delay, vcs = 1, injection_delay = 0, router_delay = 0;
     };
     // (4-flit packets where the algorithm takes them: on one VC a depth of one packet plus 1 or 3 (at
-    // most 2F - 1), room for one packet but not for two; and on several VCs, where a token made after a
-    // packet could pass it unless the network interface keeps it behind: 000's termination packets)
+    // most 2F - 1), room for one packet but not for two; on several VCs, where a token made after a
+    // packet could pass it unless the network interface keeps it behind: 000's termination packets;
+    // and a router delay, by which a packet sent on in the cycle it arrives leaves late: the mesh
+    // PMNB's subphases, whose first round sends what the round before brought in its last cycle)
     const Router routers[] = {{Switching::wormhole, 2, 1, 0, 0},
                               {Switching::cut_through, 3, 1, 1, 0},
                               {Switching::store_forward, 2, 1, 0, 1},
@@ -899,7 +902,8 @@ TEST(InputBuffered, ThroughTheNodeTheSlotCoversLinkPeriodsAndCreditWaits) {
                               {Switching::wormhole, 3, 3, 2, 0},
                               {Switching::store_forward, 1, 7, 3, 0, 2},
                               {Switching::wormhole, 1, 2, 1, 2, 4, 1},
-                              {Switching::store_forward, 1, 7, 0, 0, 2, 0, 1}};
+                              {Switching::store_forward, 1, 7, 0, 0, 2, 0, 1},
+                              {Switching::wormhole, 1, 3, 0, 0, 1, 0, 2}};
     unsigned runs = 0;
     for_each_collective([&](const AlgorithmEntry& e, const std::string& task, const std::string& topology) {
         if (!e.clock_timed) return;
