@@ -63,7 +63,9 @@ private:
     unsigned halves() const { return shape_.halves ? 2 : 1; }
     unsigned class_parts() const { return s_.variant == PmnbVariant::split ? s_.d : 1; }
     unsigned mesh_dim(unsigned tree_dim, unsigned c) const { return (tree_dim + c) % s_.d; }
-    uint64_t step_cycles() const { return s_.hop.of(s_.packet_flits / class_parts()); }  // one hop of a (mini-)packet
+    // One hop of a (mini-)packet; split in halves, they pack as two packets on one link, each routed
+    // after the one before has left its VC: the router delay once more between them.
+    uint64_t step_cycles() const { return s_.hop.of(s_.packet_flits / class_parts()) + (halves() - 1) * s_.hop.resend; }
     uint64_t round_cycles() const;
     uint64_t broadcast_start() const { return packing_start() + uint64_t{s_.d} * (p_ - 1) * step_cycles(); }
     uint64_t rounds(unsigned l) const;          // K_l

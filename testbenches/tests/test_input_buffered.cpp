@@ -892,8 +892,9 @@ TEST(InputBuffered, ThroughTheNodeTheSlotCoversLinkPeriodsAndCreditWaits) {
     // (4-flit packets where the algorithm takes them: on one VC a depth of one packet plus 1 or 3 (at
     // most 2F - 1), room for one packet but not for two; on several VCs, where a token made after a
     // packet could pass it unless the network interface keeps it behind: 000's termination packets;
-    // and a router delay, by which a packet sent on in the cycle it arrives leaves late: the mesh
-    // PMNB's subphases, whose first round sends what the round before brought in its last cycle)
+    // and a router delay, by which a packet sent on in the cycle it arrives leaves late (the mesh
+    // PMNB's subphases, whose first round sends what the round before brought in its last cycle) and
+    // two packets from one VC leave R apart (its halves packing on one link, with a link delay too))
     const Router routers[] = {{Switching::wormhole, 2, 1, 0, 0},
                               {Switching::cut_through, 3, 1, 1, 0},
                               {Switching::store_forward, 2, 1, 0, 1},
@@ -903,7 +904,8 @@ TEST(InputBuffered, ThroughTheNodeTheSlotCoversLinkPeriodsAndCreditWaits) {
                               {Switching::store_forward, 1, 7, 3, 0, 2},
                               {Switching::wormhole, 1, 2, 1, 2, 4, 1},
                               {Switching::store_forward, 1, 7, 0, 0, 2, 0, 1},
-                              {Switching::wormhole, 1, 3, 0, 0, 1, 0, 2}};
+                              {Switching::wormhole, 1, 3, 0, 0, 1, 0, 2},
+                              {Switching::cut_through, 1, 2, 1, 2, 1, 0, 1}};
     unsigned runs = 0;
     for_each_collective([&](const AlgorithmEntry& e, const std::string& task, const std::string& topology) {
         if (!e.clock_timed) return;
