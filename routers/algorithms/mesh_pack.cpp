@@ -4,7 +4,9 @@
 // - 2. By the theorem no two packets are ever at one node at one time, so none is ever delayed and all arrive within d(p-1)
 // slots. Here a router sends a packet on across the lowest digit in which its node and the destination differ, toward it (the
 // array's way, also on a torus), not before that digit's phase starts: a packet in motion goes on at once, one that has finished
-// its digit waits for the next phase.
+// its digit waits for the next phase. A step is the ideal router's slot, and on another router its
+// zero-load hop (HopTime): counted in the ideal slot on a slower hop, phases overlapped and a packet
+// still packing took the unpacking's way.
 //
 // The copy's proof claims "no two packets are at any time at the same node", but argues it only at
 // the ends of the phases, and inside a phase it is not so: in phase 0 two packets of one row may
@@ -31,11 +33,12 @@ namespace {
 class MeshPackLogic : public ControlLogic {
 public:
     // ranks: for monotone routing, the rank i of each sending node s(i) (ROM; none for packing).
-    MeshPackLogic(const Mesh& mesh, unsigned packet_flits, std::shared_ptr<const std::vector<int32_t>> ranks, uint32_t id)
-        : mesh_(mesh), f_(packet_flits), ranks_(std::move(ranks)), id_(id) {}
+    // slot: a step's cycles on the router it runs on (HopTime::of the packet; F on the ideal router).
+    MeshPackLogic(const Mesh& mesh, uint64_t slot, std::shared_ptr<const std::vector<int32_t>> ranks, uint32_t id)
+        : mesh_(mesh), slot_(slot), ranks_(std::move(ranks)), id_(id) {}
 
     void route(const LocalView& v, const Header& h, int, Decision& out) override {
-        const uint64_t phase = uint64_t{mesh_.radix() - 1} * f_;  // one phase: p - 1 steps
+        const uint64_t phase = uint64_t{mesh_.radix() - 1} * slot_;  // one phase: p - 1 steps
         if (!ranks_) return pack(v, h, h.dest, out);
         // Theorem 4: packing to node i first, then unpacking from i to v(i) across the digits in the
         // opposite order, digit l during phase d + (d-1-l).
@@ -54,7 +57,7 @@ private:
         if (to == id_) return out.deliver();
         unsigned l = 0;
         while (mesh_.digit(id_, l) == mesh_.digit(to, l)) ++l;
-        go(v, h, l, uint64_t{l} * (mesh_.radix() - 1) * f_, out, to);
+        go(v, h, l, uint64_t{l} * (mesh_.radix() - 1) * slot_, out, to);
     }
     // Across digit l toward `to` (the packet's dest unless given), not before `phase_start`.
     void go(const LocalView& v, const Header& h, unsigned l, uint64_t phase_start, Decision& out,
@@ -73,7 +76,7 @@ private:
     }
 
     const Mesh& mesh_;
-    unsigned f_;
+    uint64_t slot_;
     std::shared_ptr<const std::vector<int32_t>> ranks_;
     uint32_t id_;
     std::optional<Header> waiting_;
@@ -124,10 +127,11 @@ AlgorithmEntry greedy(TaskKind task, const char* paper, const char* claim, unsig
                      [monotone, phases](const BoundQuery& q) { return bounds(q, monotone, phases); },
                      [monotone](const AlgorithmSetup& s) -> LogicFactory {
                          const Mesh& mesh = as_mesh(s.topology);
-                         const unsigned f = s.packet_flits;
+                         const uint64_t slot = s.hop.of(s.packet_flits);
                          auto ranks = monotone ? rank_table(mesh, s.sources) : nullptr;
-                         return
-                             [&mesh, f, ranks](uint32_t node) { return std::make_unique<MeshPackLogic>(mesh, f, ranks, node); };
+                         return [&mesh, slot, ranks](uint32_t node) {
+                             return std::make_unique<MeshPackLogic>(mesh, slot, ranks, node);
+                         };
                      }};
     e.topologies = {"array", "torus"};
     return e;

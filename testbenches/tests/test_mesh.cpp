@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <optional>
 #include <random>
 #include <set>
 
@@ -172,11 +173,22 @@ struct Hop {
 // during phase d + (d-1-l). Every packet's hops are computed here from the theorems and must appear
 // on the trace exactly, at their times (so no packet is ever delayed: no two ever want one link at
 // once); the completion is the latest packet's last hop; at every phase's end the packets stand at
-// distinct nodes.
+// distinct nodes. On an input-buffered router (`ib`, 2-flit packets) a step is its hop, `step`
+// cycles, and the packets must take the same hops in the same phases: through the node each phase's
+// k-th hop starts `first` cycles after its phase's start plus k steps (a copy the node holds until
+// its phase then crosses the router's pipeline, and under store-and-forward first fills the
+// injection buffer); replicating in the router, where a packet in motion moves on at its head,
+// within its phase's (p - 1) steps.
+struct IbRouter {
+    cubecast::InputBuffering knobs;
+    uint64_t step;   // a hop's cycles, as the test derives it
+    bool exact;      // through the node: each hop's start, else each hop within its phase
+    uint64_t first;  // through the node: a phase's first hop after its start
+};
 void expect_greedy_routes(const std::string& task, const std::string& topology, unsigned d, unsigned p, unsigned count,
-                          bool clustered) {
+                          bool clustered, const std::optional<IbRouter>& ib = std::nullopt) {
     SCOPED_TRACE(task + " " + topology + " d=" + std::to_string(d) + " p=" + std::to_string(p) + " K=" + std::to_string(count) +
-                 (clustered ? " clustered" : " random"));
+                 (clustered ? " clustered" : " random") + (ib ? " input-buffered, a step " + std::to_string(ib->step) : ""));
     const bool monotone = task == "monotone";
     const uint32_t n = power(p, d);
     std::vector<uint32_t> s, v;
@@ -192,12 +204,19 @@ void expect_greedy_routes(const std::string& task, const std::string& topology, 
     c.radix = p;
     c.sources = s;
     if (monotone) c.targets = v;
+    if (ib) {
+        c.buffering = cubecast::Buffering::input;
+        c.ib = ib->knobs;
+    }
+    const uint64_t step_cycles = ib ? ib->step : 2, phase_cycles = (p - 1) * step_cycles;
+    const uint64_t first = ib && ib->exact ? ib->first : 0;
     const Outcome o = run_traced(c);
     const auto& r = o.result;
     ASSERT_EQ(r.status, RunStatus::ok) << (r.problems.empty() ? "" : r.problems.front());
     EXPECT_TRUE(r.delivered_exactly_once);
     const TraceFacts facts = check_trace_on(
-        o.rows, [&](uint32_t a, uint32_t b) { return adjacent(a, b, p, d, topology == "torus"); }, topology, 2);
+        o.rows, [&](uint32_t a, uint32_t b) { return adjacent(a, b, p, d, topology == "torus"); }, topology,
+        ib ? ib->knobs.link_period + 1 : 2);  // (a flit every P cycles: the 2 flits on the link for P + 1)
     EXPECT_TRUE(facts.violations.empty()) << facts.violations.front();
 
     std::sort(s.begin(), s.end());
@@ -217,7 +236,7 @@ void expect_greedy_routes(const std::string& task, const std::string& topology, 
             while (x / w % p != goal / w % p) {
                 const uint32_t next = x / w % p < goal / w % p ? x + w : x - w;
                 const uint64_t slot = uint64_t{phase} * (p - 1) + step++;  // 0-based slot
-                expected[s[i]].push_back({x, next, slot * 2});
+                expected[s[i]].push_back({x, next, phase * phase_cycles + first + (step - 1) * step_cycles});
                 completion = std::max(completion, (slot + 1) * 2);
                 x = next;
             }
@@ -233,9 +252,25 @@ void expect_greedy_routes(const std::string& task, const std::string& topology, 
     for (auto& [origin, hops] : seen) std::sort(hops.begin(), hops.end());
     for (auto& [origin, hops] : expected) std::sort(hops.begin(), hops.end());
     EXPECT_EQ(seen.size(), expected.size());
+    if (ib && !ib->exact) {  // the same hops, each within its phase (its expected start's phase)
+        for (const auto& [origin, hops] : expected) {
+            const std::vector<Hop>& got = seen[origin];
+            ASSERT_EQ(got.size(), hops.size()) << "packet of node " << origin;
+            for (size_t h = 0; h < hops.size(); ++h) {
+                EXPECT_TRUE(got[h].src == hops[h].src && got[h].dst == hops[h].dst)
+                    << "packet of node " << origin << " hop " << h << ": " << got[h].src << " -> " << got[h].dst << ", "
+                    << hops[h].src << " -> " << hops[h].dst << " by the theorem";
+                const uint64_t phase = hops[h].start / phase_cycles;
+                EXPECT_GE(got[h].start, phase * phase_cycles) << "packet of node " << origin << " hop " << h;
+                EXPECT_LT(got[h].start, (phase + 1) * phase_cycles) << "packet of node " << origin << " hop " << h;
+            }
+        }
+        return;
+    }
     for (const auto& [origin, hops] : expected)
         EXPECT_TRUE(seen[origin] == hops) << "packet of node " << origin << ": " << seen[origin].size() << " hops on the trace, "
                                           << hops.size() << " by the theorem";
+    if (ib) return;  // (its completion adds the last hop's and the ejection's own cycles)
     EXPECT_EQ(r.completion_cycles, completion);
     EXPECT_LE(r.completion_slots, uint64_t{phases} * (p - 1));
     EXPECT_EQ(r.paper_slots, uint64_t{phases} * (p - 1));
@@ -257,4 +292,48 @@ TEST(MeshPack, GreedyPathsAndTimesAsTheoremsThreeAndFourSay) {
             expect_greedy_routes(task, topology, 4, 3, 40, false);
             expect_greedy_routes(task, topology, 4, 3, 40, true);
         }
+}
+
+// The same phases on input-buffered routers whose hop is longer than the ideal router's slot: a
+// packet's hop of F = 2 flits at a flit every P cycles ends (F - 1) P + 1 + L cycles after it
+// starts, and the next node sends it on R cycles later; through the node under store-and-forward it
+// then goes whole into an injection buffer first, (F - 1) P more. The phases must stretch to that
+// step: counted in the ideal router's slot, a packet still packing when the unpacking began took the
+// unpacking's way (it crossed digits out of the theorem's order), and two packets came to wait at one
+// node.
+TEST(MeshPack, GreedyPathsAndStepsOnInputBufferedRouters) {
+    using cubecast::Forwarding;
+    using cubecast::InjectionModel;
+    using cubecast::Switching;
+    struct Knobs {
+        Switching switching;
+        Forwarding forwarding;
+        unsigned period, link_delay, router_delay;
+    };
+    const Knobs routers[] = {{Switching::wormhole, Forwarding::node, 1, 0, 3},
+                             {Switching::cut_through, Forwarding::node, 2, 1, 0},
+                             {Switching::store_forward, Forwarding::node, 1, 2, 3},
+                             {Switching::wormhole, Forwarding::router, 1, 1, 2}};
+    for (const Knobs& k : routers) {
+        IbRouter ib;
+        ib.knobs.switching = k.switching;
+        ib.knobs.forwarding = k.forwarding;
+        ib.knobs.network_interface = k.forwarding == Forwarding::node ? InjectionModel::all_port : InjectionModel::one_port;
+        ib.knobs.link_period = k.period;
+        ib.knobs.link_delay = k.link_delay;
+        ib.knobs.router_delay = k.router_delay;
+        ib.knobs.vcs = 2;
+        ib.knobs.vc_depth = 8;  // (room for the credits' round trip: no hop waits for one)
+        const uint64_t flits = 2, body = (flits - 1) * k.period;
+        const uint64_t refill = k.forwarding == Forwarding::node && k.switching == Switching::store_forward ? body : 0;
+        ib.step = body + 1 + k.link_delay + k.router_delay + refill;
+        ib.exact = k.forwarding == Forwarding::node;
+        ib.first = k.router_delay + refill;
+        for (const std::string task : {"pack", "monotone"})
+            for (const std::string topology : {"array", "torus"}) {
+                expect_greedy_routes(task, topology, 2, 5, 13, false, ib);
+                expect_greedy_routes(task, topology, 2, 5, 13, true, ib);
+                expect_greedy_routes(task, topology, 3, 3, 14, false, ib);
+            }
+    }
 }
