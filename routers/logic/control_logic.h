@@ -150,14 +150,16 @@ struct HopTime {
     bool whole_packet_credits = false;
     // The slot: a packet's hop (or its time on the link, if longer), and the wait for credits before the
     // next packet on its link.
-    uint64_t of(uint64_t flits) const { return std::max(latency(flits), flits * period) + credit_wait(flits); }
+    uint64_t of(uint64_t flits) const { return unwaited(flits) + credit_wait(flits); }
+    // The slot without the credit wait: the hop, or the packet's time on its link if longer.
+    uint64_t unwaited(uint64_t flits) const { return std::max(latency(flits), flits * period); }
     // Its hop alone: the packet is at the next node this many cycles after it started (at most of()).
     uint64_t latency(uint64_t flits) const {
         return (flits - 1) * period + 1 + extra + (reinjects_whole ? (flits - 1) * period : 0);
     }
     uint64_t credit_wait(uint64_t flits) const {
         if (!vc_depth) return 0;
-        const uint64_t depth = vc_depth, slot = std::max(latency(flits), flits * period);
+        const uint64_t depth = vc_depth, slot = unwaited(flits);
         const uint64_t credits_back = (flits - 1) * period + 1 + credit_loop;  // after the packet started
         uint64_t wait = 0;
         if (link_vcs == 1 || !whole_packet_credits) {
