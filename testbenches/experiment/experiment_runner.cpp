@@ -131,15 +131,17 @@ private:
         ResultsStore store(ex_, plan_.out_dir, plan_.retry_failed, plan_.command_line);
         make_stats_folder();
         std::vector<size_t> order;
-        size_t mine = 0;
+        size_t mine = 0, refused = 0;
         for (const Point& p : ex_.points)
             if (p.index % plan_.shards == plan_.shard) {
                 ++mine;
                 if (store.finished(p.index)) continue;
                 if (p.refused.empty())
                     order.push_back(p.index);
-                else
+                else {
                     store.add(refused_row(p));
+                    ++refused;
+                }
             }
         std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return ex_.points[a].cost > ex_.points[b].cost; });
         std::deque<size_t> queue(order.begin(), order.end());
@@ -151,7 +153,7 @@ private:
                             {"mpi_ranks", distributed ? mpi::size() : 1},
                             {"shard", plan_.shards > 1 ? std::to_string(plan_.shard) + "/" + std::to_string(plan_.shards) : ""}});
         ForkPool pool(jobs, plan_.point_timeout);
-        Progress progress(mine, mine - order.size(), plan_.quiet);
+        Progress progress(mine, mine - order.size() - refused, refused, plan_.quiet);
         const int others = distributed ? mpi::size() - 1 : 0;
         int done_ranks = 0;
         int code = 0;

@@ -18,15 +18,20 @@ std::string clock_text(double s) {
 }
 }  // namespace
 
-Progress::Progress(size_t total, size_t already_done, bool quiet)
+Progress::Progress(size_t total, size_t already_done, size_t refused, bool quiet)
     : total_(total),
-      done_(already_done),
+      done_(already_done + refused),
       tty_(isatty(STDERR_FILENO) != 0),
       quiet_(quiet),
       start_(std::chrono::steady_clock::now()) {
-    if (already_done && !quiet_)
-        std::fprintf(stderr, "%zu of %zu points already in the results: running the other %zu\n", already_done, total,
-                     total - already_done);
+    if (quiet_ || done_ == 0) return;
+    std::string what;
+    if (already_done) what = std::to_string(already_done) + " of " + std::to_string(total) + " points already in the results";
+    if (refused)
+        what += (what.empty() ? std::to_string(refused) + " of " + std::to_string(total) + " points"
+                              : ", " + std::to_string(refused)) +
+                " refused by the run (rows with status refused, not run)";
+    std::fprintf(stderr, "%s: running the other %zu\n", what.c_str(), total - done_);
 }
 
 void Progress::running(size_t n) {

@@ -9,7 +9,9 @@ namespace cubecast {
 
 class Progress {
 public:
-    Progress(size_t total, size_t already_done, bool quiet = false);
+    // already_done: rows there before this run; refused: points the run refuses, written as rows now
+    // without running (`refused: rows`).
+    Progress(size_t total, size_t already_done, size_t refused = 0, bool quiet = false);
     void finished(const std::string& label, const std::string& outcome, double seconds, bool failed, size_t running);
     void running(size_t n);
     void end();

@@ -330,6 +330,17 @@ TEST(Experiment, ARefusedPointIsARowWhenTheFileSaysSo) {
     EXPECT_EQ(by_mode["node"]["result"]["status"], "ok");
     const std::string csv = slurp(plan.out_dir + "/results.csv");
     EXPECT_NE(csv.find(",refused,2,"), std::string::npos) << csv;
+    // The command says which rows it wrote without running, apart from those already there.
+    const std::string file = write_file("refused.yaml", "name: refused\n" + body + "refused: rows\n");
+    const std::string dir = temp_path("refused-cli");
+    const Cli first = cubecast_cli("experiment " + file + " --jobs 1 --out " + dir);
+    ASSERT_EQ(first.code, 0) << first.err;
+    EXPECT_NE(first.err.find("1 of 2 points refused by the run (rows with status refused, not run): running the other 1\n"),
+              std::string::npos)
+        << first.err;
+    const Cli again = cubecast_cli("experiment " + file + " --jobs 1 --out " + dir);
+    ASSERT_EQ(again.code, 0) << again.err;
+    EXPECT_NE(again.err.find("2 of 2 points already in the results: running the other 0\n"), std::string::npos) << again.err;
 }
 
 TEST(Experiment, TheCommandRefusesABadFileWithOneLineAndExitTwo) {
