@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "models/fabric/printable.h"
@@ -229,6 +230,9 @@ std::vector<std::string> draw_plots(const std::vector<PlotSpec>& plots, const st
         for (const std::string& r : p.references) dat << " " << r;
         dat << "\n";
         double x_min = INFINITY, x_max = -INFINITY;
+        std::set<double> xs;  // (a few whole numbers, such as virtual channels: ticks at them, not at 1.5)
+        for (const auto& line : lines)
+            for (const auto& v : curves[line.front()]) xs.insert(v[0]);
         for (const auto& line : lines) {
             dat << "# ";
             for (size_t i = 0; i < line.size(); ++i) dat << (i ? " = " : "") << line[i];
@@ -252,6 +256,12 @@ std::vector<std::string> draw_plots(const std::vector<PlotSpec>& plots, const st
         if (p.log_x) plot << "set logscale x\n";
         if (p.log_y) plot << "set logscale y\n";
         if (x_min < x_max) plot << "set xrange [" << x_min << ":" << x_max << "]\n";  // (the data's, not gnuplot's round one)
+        if (xs.size() <= 12 && std::all_of(xs.begin(), xs.end(), [](double x) { return x == std::floor(x); })) {
+            plot << "set xtics (";
+            for (auto it = xs.begin(); it != xs.end(); ++it)
+                plot << (it == xs.begin() ? "" : ", ") << static_cast<long long>(*it);
+            plot << ")\n";
+        }
         plot << "plot ";
         for (size_t i = 0; i < lines.size(); ++i) {
             std::string title = lines[i].front();
