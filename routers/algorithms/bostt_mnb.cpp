@@ -87,12 +87,21 @@ void register_bostt_mnb(Registry& r) {
     mnb.queue_steps = [](const Topology& t) { return queue_steps(MnbSchedule(t.dim())); };
     r.add(std::move(mnb));
     // 004 §IV: T_PMNB <= ceil((N-1)/d) by a full MNB; M active packets need M(N-1) transmissions.
-    r.add({TaskKind::pmnb, "full-mnb", "004 §IV baseline (003's optimal MNB, dummy packets for inactive nodes)", "ceil((N-1)/d)",
-           [](const BoundQuery& q) {
-               const unsigned d = q.topology.dim();
-               return Bounds{Slots(mnb_optimal_slots(d)), pmnb_lower_bound(q, "004 (13)"), q.k * ((uint64_t{1} << d) - 1)};
-           },
-           build_full});
+    AlgorithmEntry full{
+        TaskKind::pmnb,
+        "full-mnb",
+        "004 §IV baseline (003's optimal MNB, dummy packets for inactive nodes)",
+        "ceil((N-1)/d)",
+        [](const BoundQuery& q) {
+            const unsigned d = q.topology.dim();
+            return Bounds{Slots(mnb_optimal_slots(d)), pmnb_lower_bound(q, "004 (13)"), q.k * ((uint64_t{1} << d) - 1)};
+        },
+        build_full};
+    // (the MNB's trees for the active origins only: their routes are some of its routes, so its d
+    // classes cover them)
+    full.vc_scheme = VcClassScheme::turns;
+    full.vc_classes = [](const Topology& t) { return t.dim(); };
+    r.add(std::move(full));
 }
 
 }  // namespace cubecast

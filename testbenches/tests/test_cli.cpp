@@ -11,6 +11,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <tuple>
 
@@ -1331,6 +1332,44 @@ TEST(CommandLine, ALogicTimedByTheClockRunsOnlyWhereNoHopWaits) {
 // link as a channel and at each node each pair of dimensions i < j as a dependency, acyclic; the optimal
 // MNB's rotated trees close a cycle, named link by link; the run's report says the same before its
 // figures; what it cannot check is exit 2 with one line.
+// A run given --k is the run given the sources its --k places. The deadlock check's dry run and a
+// stall's tries run it again from the resolved run, which holds both; they were refused ("give
+// --sources or --k, not both"), so a run given --k was never checked and none of its tries ran.
+TEST(CommandLine, ARunGivenKIsCheckedAndTriedAsTheSourcesItPlaces) {
+    for (const std::string task :
+         {"--task pmnb --algorithm full-mnb --dim 5 --k 9", "--task kb --algorithm same-order --dim 5 --k 6",
+          "--task pe --topology array --radix 4 --dim 2 --k 5", "--task pack --topology torus --radix 4 --dim 2 --k 6"}) {
+        SCOPED_TRACE(task);
+        // Its sources: the origins of its data packets on the ideal router.
+        const std::string trace = temp_path("placed.csv");
+        ASSERT_EQ(cubecast_cli("run " + task + " --trace " + trace).code, 0);
+        std::set<uint32_t> origins;
+        for (const TraceRow& row : read_trace(trace))
+            if (row.kind == "data") origins.insert(row.origin);
+        std::string sources;
+        for (uint32_t o : origins) sources += (sources.empty() ? "" : ",") + std::to_string(o);
+        const std::string given_sources = std::regex_replace(task, std::regex("--k [0-9]+"), "--sources " + sources);
+        const std::string router = " --buffering input --vcs 2 --forwarding router --json";
+        const CliResult by_k = cubecast_cli("check-deadlock " + task + router);
+        const CliResult by_sources = cubecast_cli("check-deadlock " + given_sources + router);
+        ASSERT_NE(by_k.code, 2) << by_k.out << by_k.err;
+        const auto k = nlohmann::json::parse(by_k.out), s = nlohmann::json::parse(by_sources.out);
+        EXPECT_EQ(k["checked"], true) << k.dump();
+        EXPECT_EQ(k["channels"], s["channels"]);
+        EXPECT_EQ(k["dependencies"], s["dependencies"]);
+        EXPECT_EQ(k["acyclic"], s["acyclic"]);
+    }
+    // A stall with --k: each try runs (the fewest VCs for 003's 6 route classes first).
+    const CliResult stall = cubecast_cli(
+        "run --task pmnb --algorithm full-mnb --dim 6 --k 40 --buffering input --vcs 1 --vc-depth 2 --forwarding router");
+    EXPECT_EQ(stall.code, 3) << stall.err;
+    EXPECT_NE(stall.out.find("\n  --vcs 6: finishes in "), std::string::npos) << stall.out;
+    EXPECT_EQ(stall.out.find("cannot run"), std::string::npos) << stall.out;
+    // Given both, the run is refused.
+    expect_bad_input("run --task kb --dim 4 --k 3 --sources 1,2,5", "--k 3 and --sources 3 nodes",
+                     "accepted one of them, not both");
+}
+
 TEST(CommandLine, CheckDeadlockProvesOrNamesACycle) {
     for (unsigned d : {3u, 4u, 5u}) {
         const CliResult r = cubecast_cli("check-deadlock --task mnb --algorithm sbt --dim " + std::to_string(d) +
