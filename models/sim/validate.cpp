@@ -716,12 +716,13 @@ std::optional<std::string> check(const RunConfig& c, const std::shared_ptr<const
     if (auto e = range_problem("packet-flits", c.packet_flits, c)) return e;
     if (auto e = range_problem("queue-depth", c.queue_depth, c)) return e;
     if (c.k) {
+        const std::string both = "--k " + std::to_string(c.k) + " and --sources " + std::to_string(c.sources.size()) +
+                                 " nodes: accepted one of them, not both (--k places K sources by --placement)";
+        if (!c.sources.empty() && c.sources.size() != c.k) return both;
+        if (auto e = range_problem("k", static_cast<long long>(std::min<uint64_t>(c.k, INT64_MAX)), c)) return e;
         // (a resolved run has both: its sources placed from --k; run again, as the deadlock check's dry
         // run and a stall's tries do, it is the same run)
-        if (!c.sources.empty() && c.sources != place_sources(*topo, c.k, c.placement, c.seed))
-            return "--k " + std::to_string(c.k) + " and --sources " + std::to_string(c.sources.size()) +
-                   " nodes: accepted one of them, not both (--k places K sources by --placement)";
-        if (auto e = range_problem("k", static_cast<long long>(std::min<uint64_t>(c.k, INT64_MAX)), c)) return e;
+        if (!c.sources.empty() && c.sources != place_sources(*topo, c.k, c.placement, c.seed)) return both;
     }
     const RunConfig placed = with_placed_sources(c, *topo);
     if (auto e = validate_sources(placed, *task, *topo)) return e;

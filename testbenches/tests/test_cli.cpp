@@ -1368,6 +1368,8 @@ TEST(CommandLine, ARunGivenKIsCheckedAndTriedAsTheSourcesItPlaces) {
     // Given both, the run is refused.
     expect_bad_input("run --task kb --dim 4 --k 3 --sources 1,2,5", "--k 3 and --sources 3 nodes",
                      "accepted one of them, not both");
+    expect_bad_input("run --task kb --dim 4 --k 4294967296 --sources 1,2", "--k 4294967296 and --sources 2 nodes",
+                     "accepted one of them, not both");
 }
 
 TEST(CommandLine, CheckDeadlockProvesOrNamesACycle) {
