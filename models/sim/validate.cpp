@@ -276,6 +276,20 @@ std::optional<std::string> validate_clock_timed(const RunConfig& c, const Algori
            (others.empty() ? std::string() : ", or an algorithm not timed by the clock (" + others + ")");
 }
 
+// --route-classes on, given, for a collective forwarded in the router: its VCs must cover the classes
+// its routes declare (unless told, a run with fewer takes one class and its report says it is not
+// guaranteed).
+std::optional<std::string> validate_route_classes_given(const RunConfig& c, const AlgorithmEntry& algo, const Topology& topo) {
+    if (c.buffering != Buffering::input || c.ib.forwarding != Forwarding::router || !c.ib.route_classes) return std::nullopt;
+    if (std::find(c.ib_given.begin(), c.ib_given.end(), "route-classes") == c.ib_given.end()) return std::nullopt;
+    const unsigned classes = algo.route_classes(topo), needed = vcs_for_route_classes(topo, c.ib, classes);
+    if (classes <= 1 || c.ib.vcs >= needed) return std::nullopt;
+    return "--route-classes on with --vcs " + std::to_string(c.ib.vcs) + ": " + c.task + "/" + c.algorithm + "'s " +
+           std::to_string(classes) + " route classes on the " + topo.label() + " take " + std::to_string(needed) + " VCs" +
+           (needed > classes ? " (two a class with datelines)" : "") + ": accepted --vcs " + std::to_string(needed) +
+           " or more, or --route-classes off (one class, not guaranteed)";
+}
+
 // The input-buffered Verilog router: the knobs it was built for (its build's ranges, and the features
 // it does not have: a knob at its default is accepted).
 std::optional<std::string> validate_rtl_input_buffered(const RunConfig& c) {
@@ -765,6 +779,7 @@ std::optional<std::string> check(const RunConfig& c, const std::shared_ptr<const
     if (auto e = validate_microarchitecture(c, entry, folded ? *folded : *topo)) return e;  // (before the RTL build's own limits)
     if (auto e = validate_rtl(c, *topo)) return e;
     if (auto e = validate_clock_timed(c, entry, folded ? *folded : *topo)) return e;
+    if (auto e = validate_route_classes_given(c, entry, folded ? *folded : *topo)) return e;
     if (auto e = validate_level(c)) return e;
     if (auto e = validate_partition(c)) return e;
     if (auto e = output_problem("--trace", c.trace_path)) return e;

@@ -1520,6 +1520,11 @@ TEST(CommandLine, CheckDeadlockProvesOrNamesACycle) {
     const CliResult off =
         cubecast_cli("run --task mnb --dim 4 --buffering input --vcs 4 --forwarding router --route-classes off");
     EXPECT_NE(off.out.find("with --route-classes on its 4 route classes make it acyclic"), std::string::npos) << off.out;
+    // Told on, with fewer VCs than its classes take, the run is refused with the number (not told, it runs
+    // in one class, not guaranteed).
+    expect_bad_input("run --task mnb --dim 5 --buffering input --vcs 3 --forwarding router --route-classes on",
+                     "--route-classes on with --vcs 3: mnb/bostt's 5 route classes", "accepted --vcs 5 or more");
+    EXPECT_EQ(cubecast_cli("run --task mnb --dim 5 --buffering input --vcs 3 --forwarding router").code, 0);
     // Message classes: a bad value; on, a PMNB's check keeps its tokens apart (and says so in the JSON).
     expect_bad_input("run --task pmnb --dim 4 --buffering input --message-classes maybe", "--message-classes 'maybe'",
                      "accepted on, off");
