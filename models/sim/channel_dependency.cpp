@@ -167,7 +167,7 @@ struct CopyAtHash {
 // its nodes).
 class CopyHeads {
 public:
-    explicit CopyHeads(size_t most) {
+    explicit CopyHeads(size_t most) : most_(most) {
         size_t capacity = 16;
         while (capacity < most + most / 2) capacity <<= 1;
         slots_.resize(capacity);
@@ -186,6 +186,9 @@ public:
         for (size_t i = CopyAtHash{}(c)&mask_;; i = (i + 1) & mask_) {
             Slot& s = slots_[i];
             if (!s.used) {
+                // (past `most` the table could fill, and a probe for a copy not in it would not end)
+                if (used_ == most_) throw std::logic_error("the route table holds more copies than the trace's rows");
+                ++used_;
                 s = Slot{c, fresh, true};
                 return s.head;
             }
@@ -200,7 +203,7 @@ private:
         bool used = false;
     };
     std::vector<Slot> slots_;
-    size_t mask_ = 0;
+    size_t mask_ = 0, most_ = 0, used_ = 0;
 };
 
 CopyAt copy_at(const Header& h, uint32_t node) {
