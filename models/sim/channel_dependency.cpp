@@ -326,8 +326,12 @@ std::string DeadlockCheck::graph_words() const {
 
 std::string DeadlockCheck::line() const {
     if (!checked) return "not checked (" + not_checked + ")";
-    if (cycle.empty()) return "deadlock-free: " + graph_words();
-    std::string s = "not guaranteed: " + graph_words();
+    const std::string tokens = vcs_for_message_classes
+                                   ? "; its control tokens share the data's virtual channels (--message-classes on takes --vcs " +
+                                         std::to_string(vcs_for_message_classes) + " for two message classes)"
+                                   : "";
+    if (cycle.empty()) return "deadlock-free: " + graph_words() + tokens;
+    std::string s = "not guaranteed: " + graph_words() + tokens;
     if (declared_classes > 1) {
         const std::string classes = "its " + std::to_string(declared_classes) + " route classes";
         if (classes_off && acyclic_with_classes)
@@ -411,6 +415,10 @@ DeadlockCheck check_deadlock(const ResolvedRun& run) {
     const ClassRule rule = class_rule(c, *topology);
     d.route_classes = rule.route_classes;
     d.message_classes = rule.vnets;
+    // Asked for its tokens on VCs of their own, but its VCs do not cover two message classes: one, said.
+    if (c.ib.message_classes && rule.vnets == 1 && entry && entry->tokens_travel_apart(c.with_prefix, c.known_sources) &&
+        !c.uses_rtl())
+        d.vcs_for_message_classes = vcs_for_route_classes(*topology, c.ib, c.ib.vc_classes, 2);
     // A collective that declares route classes its VCs do not cover (or told --route-classes off): the
     // dry run's routes are checked with them too, to say what they would make of it.
     ClassRule with_classes = rule;

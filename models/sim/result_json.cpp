@@ -380,6 +380,7 @@ json deadlock_check_json(const DeadlockCheck& d) {
             {"acyclic_with_classes", d.declared_classes > 1 ? json(d.acyclic_with_classes) : json(nullptr)},
             {"route_classes_off", d.classes_off},
             {"message_classes", d.message_classes},
+            {"vcs_for_message_classes", d.vcs_for_message_classes ? json(d.vcs_for_message_classes) : json(nullptr)},
             {"not_checked", d.checked ? json(nullptr) : json(d.not_checked)}};
 }
 
@@ -482,6 +483,8 @@ RunResult result_from_json(const json& j) {
             d.cycle = k.at("cycle").get<std::vector<std::string>>();
             d.route_classes = k.value("route_classes", 1u);
             d.message_classes = k.value("message_classes", 1u);
+            if (k.contains("vcs_for_message_classes") && !k.at("vcs_for_message_classes").is_null())
+                d.vcs_for_message_classes = k.at("vcs_for_message_classes").get<unsigned>();
             d.declared_classes = k.value("declared_classes", 1u);
             if (d.declared_classes > 1) {
                 d.vcs_for_classes = k.at("vcs_for_classes").get<unsigned>();

@@ -178,6 +178,8 @@ struct DeadlockCheck {
     bool acyclic_with_classes = false;
     bool classes_off = false;      // --route-classes off, with VCs that cover them
     unsigned message_classes = 1;  // 2: the control tokens on channels of their own (routers/logic/vc_classes.h)
+    // --message-classes on, not taken: the VCs its two message classes would take (0: not asked, or taken).
+    unsigned vcs_for_message_classes = 0;
     bool acyclic() const { return checked && cycle.empty(); }
     std::string line() const;         // "deadlock-free: ...", "not guaranteed: ..." or "not checked (...)"
     std::string graph_words() const;  // "the channel dependency graph of this run (...) is acyclic" (or its cycle)

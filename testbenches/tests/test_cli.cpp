@@ -1536,7 +1536,22 @@ TEST(CommandLine, CheckDeadlockProvesOrNamesACycle) {
               std::string::npos)
         << apart.out;
     EXPECT_EQ(report["deadlock_check"]["message_classes"], 2) << apart.out;
+    EXPECT_EQ(report["deadlock_check"]["vcs_for_message_classes"], nullptr) << apart.out;
     EXPECT_EQ(report["router"]["message_classes"], "on") << apart.out;
+    // ... and with too few VCs for two (on the torus, two dateline halves each: 4), one, and it says so.
+    const CliResult shared = cubecast_cli(
+        "run --task pmnb --algorithm vbm --topology torus --radix 8 --dim 2 --k 16 --buffering input --vcs 2 --message-classes "
+        "on "
+        "--json");
+    ASSERT_EQ(shared.code, 0) << shared.err;
+    const nlohmann::json one = nlohmann::json::parse(shared.out);
+    EXPECT_EQ(one["deadlock_check"]["message_classes"], 1) << shared.out;
+    EXPECT_EQ(one["deadlock_check"]["vcs_for_message_classes"], 4) << shared.out;
+    EXPECT_NE(one["router"]["deadlock_freedom"].get<std::string>().find(
+                  "its control tokens share the data's virtual channels (--message-classes on takes --vcs 4 for two message "
+                  "classes)"),
+              std::string::npos)
+        << shared.out;
     // Replication: a bad value, and per-branch named in the run's first line and in the JSON.
     expect_bad_input("run --task mnb --dim 4 --buffering input --replication parallel", "--replication 'parallel'",
                      "accepted serial, per-branch, fan-out");
