@@ -187,8 +187,10 @@ struct IbRouter {
 };
 void expect_greedy_routes(const std::string& task, const std::string& topology, unsigned d, unsigned p, unsigned count,
                           bool clustered, const std::optional<IbRouter>& ib = std::nullopt) {
-    SCOPED_TRACE(task + " " + topology + " d=" + std::to_string(d) + " p=" + std::to_string(p) + " K=" + std::to_string(count) +
-                 (clustered ? " clustered" : " random") + (ib ? " input-buffered, a step " + std::to_string(ib->step) : ""));
+    SCOPED_TRACE(
+        task + " " + topology + " d=" + std::to_string(d) + " p=" + std::to_string(p) + " K=" + std::to_string(count) +
+        (clustered ? " clustered" : " random") +
+        (ib ? std::string(ib->exact ? " through the node" : " in the router") + ", a step " + std::to_string(ib->step) : ""));
     const bool monotone = task == "monotone";
     const uint32_t n = power(p, d);
     std::vector<uint32_t> s, v;
@@ -207,6 +209,7 @@ void expect_greedy_routes(const std::string& task, const std::string& topology, 
     if (ib) {
         c.buffering = cubecast::Buffering::input;
         c.ib = ib->knobs;
+        c.ib_given = {"forwarding", "network-interface"};  // (as told: not a collective's mode unless told)
     }
     const uint64_t step_cycles = ib ? ib->step : 2, phase_cycles = (p - 1) * step_cycles;
     const uint64_t first = ib && ib->exact ? ib->first : 0;
