@@ -175,25 +175,19 @@ public:
     }
     // The head of c's chain, or nullptr if c has none.
     uint32_t* find(const CopyAt& c) {
-        for (size_t i = CopyAtHash{}(c)&mask_;; i = (i + 1) & mask_) {
-            Slot& s = slots_[i];
-            if (!s.used) return nullptr;
-            if (s.copy == c) return &s.head;
-        }
+        Slot& s = probe(c);
+        return s.used ? &s.head : nullptr;
     }
     // c's head, made `fresh` if c had none (at most `most` copies: the constructor's).
     uint32_t& at(const CopyAt& c, uint32_t fresh) {
-        for (size_t i = CopyAtHash{}(c)&mask_;; i = (i + 1) & mask_) {
-            Slot& s = slots_[i];
-            if (!s.used) {
-                // (past `most` the table could fill, and a probe for a copy not in it would not end)
-                if (used_ == most_) throw std::logic_error("the route table holds more copies than the trace's rows");
-                ++used_;
-                s = Slot{c, fresh, true};
-                return s.head;
-            }
-            if (s.copy == c) return s.head;
+        Slot& s = probe(c);
+        if (!s.used) {
+            // (past `most` the table could fill, and a probe for a copy not in it would not end)
+            if (used_ == most_) throw std::logic_error("the route table holds more copies than the trace's rows");
+            ++used_;
+            s = Slot{c, fresh, true};
         }
+        return s.head;
     }
 
 private:
@@ -202,6 +196,11 @@ private:
         uint32_t head = 0;
         bool used = false;
     };
+    // c's slot, or the free one where it would go.
+    Slot& probe(const CopyAt& c) {
+        for (size_t i = CopyAtHash{}(c)&mask_;; i = (i + 1) & mask_)
+            if (!slots_[i].used || slots_[i].copy == c) return slots_[i];
+    }
     std::vector<Slot> slots_;
     size_t mask_ = 0, most_ = 0, used_ = 0;
 };
@@ -416,9 +415,7 @@ DeadlockCheck check_deadlock(const ResolvedRun& run) {
     d.route_classes = rule.route_classes;
     d.message_classes = rule.vnets;
     // Asked for its tokens on VCs of their own, but its VCs do not cover two message classes: one, said.
-    if (c.ib.message_classes && rule.vnets == 1 && entry && entry->tokens_travel_apart(c.with_prefix, c.known_sources) &&
-        !c.uses_rtl())
-        d.vcs_for_message_classes = vcs_for_route_classes(*topology, c.ib, c.ib.vc_classes, 2);
+    if (rule.vnets == 1) d.vcs_for_message_classes = vcs_for_message_classes(c, *topology);
     // A collective that declares route classes its VCs do not cover (or told --route-classes off): the
     // dry run's routes are checked with them too, to say what they would make of it.
     ClassRule with_classes = rule;

@@ -281,7 +281,7 @@ std::optional<std::string> validate_clock_timed(const RunConfig& c, const Algori
 // guaranteed).
 std::optional<std::string> validate_route_classes_given(const RunConfig& c, const AlgorithmEntry& algo, const Topology& topo) {
     if (c.buffering != Buffering::input || c.ib.forwarding != Forwarding::router || !c.ib.route_classes) return std::nullopt;
-    if (std::find(c.ib_given.begin(), c.ib_given.end(), "route-classes") == c.ib_given.end()) return std::nullopt;
+    if (!c.knob_given("route-classes")) return std::nullopt;
     const unsigned classes = algo.route_classes(topo), needed = vcs_for_route_classes(topo, c.ib, classes);
     if (classes <= 1 || c.ib.vcs >= needed) return std::nullopt;
     return "--route-classes on with --vcs " + std::to_string(c.ib.vcs) + ": " + c.task + "/" + c.algorithm + "'s " +
@@ -637,14 +637,20 @@ unsigned route_classes_taken(const RunConfig& c, const Topology& network) {
     return classes > 1 && c.ib.vcs >= vcs_for_route_classes(network, c.ib, classes) ? classes : 1;
 }
 
-// Two message classes when the run's logic sends control tokens and its VCs cover both, each with the
-// route classes it takes (and their dateline halves); else one. (No control logic the Verilog router
-// builds sends tokens.)
-unsigned message_classes_taken(const RunConfig& c, const Topology& network) {
-    if (c.buffering != Buffering::input || !c.ib.message_classes || c.uses_rtl()) return 1;
+// Asked for (--message-classes on) where the run's logic sends control tokens that may travel apart:
+// the VCs two message classes take, each with the route classes it takes (and their dateline halves);
+// else 0. (No control logic the Verilog router builds sends tokens.)
+unsigned vcs_for_message_classes(const RunConfig& c, const Topology& network) {
+    if (c.buffering != Buffering::input || !c.ib.message_classes || c.uses_rtl()) return 0;
     const AlgorithmEntry* e = entry_of(c);
-    if (!e || !e->tokens_travel_apart(c.with_prefix, c.known_sources)) return 1;
-    return c.ib.vcs >= vcs_for_route_classes(network, c.ib, c.ib.vc_classes, 2) ? 2 : 1;
+    if (!e || !e->tokens_travel_apart(c.with_prefix, c.known_sources)) return 0;
+    return vcs_for_route_classes(network, c.ib, c.ib.vc_classes, 2);
+}
+
+// Two message classes when asked for and the VCs cover both; else one.
+unsigned message_classes_taken(const RunConfig& c, const Topology& network) {
+    const unsigned needed = vcs_for_message_classes(c, network);
+    return needed && c.ib.vcs >= needed ? 2 : 1;
 }
 
 std::optional<std::string> range_problem(const std::string& option, long long value, const RunConfig& c) {

@@ -57,6 +57,9 @@ unsigned route_classes_taken(const RunConfig& c, const Topology& network);
 // The message classes (routers/logic/vc_classes.h) it takes: 2 when its logic sends control tokens and
 // its virtual channels cover both (with its route classes), else 1.
 unsigned message_classes_taken(const RunConfig& c, const Topology& network);
+// The virtual channels those two classes take when asked for (--message-classes on) where its logic
+// sends control tokens that may travel apart; else 0.
+unsigned vcs_for_message_classes(const RunConfig& c, const Topology& network);
 // c as a run made for its figures alone (a stall's tries, the deadlock check's routes): the SystemC
 // router at every node, no output file written, no progress lines, nothing chosen to report.
 RunConfig without_outputs(RunConfig c);
