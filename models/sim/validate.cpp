@@ -344,11 +344,17 @@ std::optional<std::string> validate_rtl(const RunConfig& c, const Topology& topo
             "this build has no RTL router (configured with -DCUBECAST_RTL=OFF, as scripts/run.sh builds it first): accepted "
             "--router systemc and no --rtl-nodes (bash scripts/test.sh, or CUBECAST_RTL=ON bash scripts/run.sh, builds the "
             "Verilog routers)");
-    if (ib && c.ib.network_interface == InjectionModel::all_port)
+    // (The Verilog all-port interface takes the node's own packets into its links' queues during load, and
+    // its injection inputs send only to their links: a collective forwarded through the node.)
+    if (ib && c.ib.network_interface == InjectionModel::all_port && c.ib.forwarding != Forwarding::node)
         return std::string(
-            "--network-interface all-port is not in the Verilog router yet: accepted --network-interface one-port with --router "
-            "rtl (or "
-            "--rtl-nodes), or --router systemc");
+            "--network-interface all-port with --forwarding router is not in the Verilog router: accepted all-port with "
+            "--forwarding node, or one-port, with --router rtl (or --rtl-nodes), or --router systemc");
+    if (ib && c.ib.network_interface == InjectionModel::all_port && c.task == "traffic")
+        return std::string(
+            "--network-interface all-port is not in the Verilog router for traffic (the interface splits the node's packets "
+            "made at reset, not those made as it runs): accepted one-port with --router rtl (or --rtl-nodes), or --router "
+            "systemc");
     if (ib)
         if (auto e = validate_rtl_input_buffered(c)) return e;
     const unsigned ports = ib ? kRtlIbPorts : kRtlMaxDim;
@@ -607,8 +613,7 @@ RunConfig defaults_on(const RunConfig& given, const Topology& built, const Topol
     // A collective on the input-buffered router, told neither where to forward nor which network
     // interface, goes through the node on an all-port one: deadlock-free on any number of virtual
     // channels (every hop ends in the node's memory), the papers' all-port model, and the one mode in
-    // which a logic timed by the clock keeps its phases (validate_clock_timed). The Verilog router has
-    // no such interface: there it forwards in the router.
+    // which a logic timed by the clock keeps its phases (validate_clock_timed). The Verilog router has it too.
     if (forwarding_left_to_default(c, task->kind)) {
         c.ib.forwarding = Forwarding::node;
         c.ib.network_interface = InjectionModel::all_port;
@@ -835,8 +840,8 @@ std::optional<std::string> check(const RunConfig& c, const std::shared_ptr<const
 }  // namespace
 
 bool forwarding_left_to_default(const RunConfig& c, TaskKind kind) {
-    return c.buffering == Buffering::input && !c.uses_rtl() && !c.knob_given("forwarding") &&
-           !c.knob_given("network-interface") && kind != TaskKind::traffic;
+    return c.buffering == Buffering::input && !c.knob_given("forwarding") && !c.knob_given("network-interface") &&
+           kind != TaskKind::traffic;
 }
 
 MemoryEstimate process_memory(const RunConfig& c, const Topology& network) {

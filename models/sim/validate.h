@@ -34,7 +34,7 @@ struct ResolvedRun {
 std::variant<ResolvedRun, std::string> resolve_or_problem(const RunConfig& c);
 std::optional<std::string> validate(const RunConfig& c);
 // Whether a run of task `kind` leaves a collective's forwarding to its default (with_defaults: through the
-// node on an all-port network interface): the input-buffered SystemC router, told neither --forwarding
+// node on an all-port network interface): the input-buffered router, told neither --forwarding
 // nor --network-interface, not traffic.
 bool forwarding_left_to_default(const RunConfig& c, TaskKind kind);
 // A resolved configuration's memory estimate for this process (a rank's share when partitioned).

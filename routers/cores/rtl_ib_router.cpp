@@ -68,7 +68,9 @@ RtlIbRouter::RtlIbRouter(sc_module_name name, uint32_t id, const Topology& topol
       in_(topology.ports()),
       out_(topology.ports()),
       arriving_(size_t{topology.ports()} * config_.ib.vcs),
-      sending_(size_t{topology.ports()} * config_.ib.vcs) {
+      sending_(size_t{topology.ports()} * config_.ib.vcs),
+      all_port_(config_.ib.network_interface == InjectionModel::all_port),
+      link_queues_(all_port_ ? topology.ports() : 0) {
     init_verilator_once(config_.rom_dir);
     rtl_ = std::make_unique<Vcc_ib_router>("rtl");
     Vcc_ib_router& m = *rtl_;
@@ -105,6 +107,19 @@ RtlIbRouter::RtlIbRouter(sc_module_name name, uint32_t id, const Topology& topol
     m.fan_out(v_fan_out_);
     m.tst_fan_stale(v_fan_stale_);
     m.through_node(v_through_node_);
+    m.all_port(v_all_port_);
+    m.tst_queue_first(v_queue_first_);
+    m.lnk_valid(v_lnk_valid_);
+    m.lnk_flits(v_lnk_flits_);
+    m.lnk_transit(v_lnk_transit_);
+    m.lnk_nb(v_lnk_nb_);
+    m.lnk_pr(v_lnk_pr_);
+    m.lnk_taken(v_lnk_taken_);
+    m.thru_links(v_thru_links_);
+    m.thru_keys(v_thru_keys_);
+    m.split_valid(v_split_valid_);
+    m.split_links(v_split_links_);
+    m.split_keys(v_split_keys_);
     m.thru_valid(v_thru_valid_);
     m.thru_deliver(v_thru_deliver_);
     m.thru_keep(v_thru_keep_);
@@ -170,6 +185,8 @@ RtlIbRouter::RtlIbRouter(sc_module_name name, uint32_t id, const Topology& topol
     v_fan_out_.write(config_.ib.replication == Replication::fan_out);
     v_fan_stale_.write(config_.fan_stale);
     v_through_node_.write(config_.ib.forwarding == Forwarding::node);
+    v_all_port_.write(all_port_);
+    v_queue_first_.write(config_.queue_first);
 
     // The node's own packets are made at reset (a packet made counts as inside the network until the
     // interface has taken it; then each copy its head starts on a link).
@@ -207,8 +224,8 @@ void RtlIbRouter::pass_phases() {
     v_load_.write(load.read());
 }
 
-// (The model's injection port is its last built port: port ports_ here.)
-unsigned RtlIbRouter::vc_index(unsigned p, unsigned vc) const { return ((p == ports_ ? kPorts : p) * kVcs + vc) * 8; }
+// (The model's injection inputs follow its built ports: input ports_ + j here is its kPorts + j.)
+unsigned RtlIbRouter::vc_index(unsigned p, unsigned vc) const { return ((p < ports_ ? p : kPorts + p - ports_) * kVcs + vc) * 8; }
 
 unsigned RtlIbRouter::vc_flits(unsigned p, unsigned vc) const { return field(v_vc_flits_.read(), vc_index(p, vc), 8); }
 
@@ -223,10 +240,20 @@ unsigned RtlIbRouter::queue_occupancy(unsigned q) const {
 }
 
 // The Verilog's own timers, and the network interface's: a packet of the node's waiting out its
-// injection delay (the SystemC router's rule, InputBufferedRouter::waiting_on_time).
+// injection delay, a link's copy its not-before cycle (the SystemC router's rule,
+// InputBufferedRouter::waiting_on_time).
 bool RtlIbRouter::waiting_on_time(uint64_t cycle) const {
-    return v_waiting_.read() || !to_node_.empty() ||
-           (!source_.empty() && source_.front().first + config_.ib.injection_delay >= cycle);
+    if (v_waiting_.read() || !to_node_.empty() ||
+        (!source_.empty() && source_.front().first + config_.ib.injection_delay >= cycle))
+        return true;
+    if (!queued_) return false;
+    // All-port: the node's own copies wait out the injection delay (made at reset), and the queues'
+    // first copies for their not-before cycles (NetworkInterface::next_due).
+    if (config_.ib.injection_delay >= cycle) return true;
+    uint64_t next = UINT64_MAX;
+    for (const std::vector<Queued>& q : link_queues_)
+        if (!q.empty()) next = std::min<uint64_t>(next, q.front().not_before);
+    return next >= cycle;
 }
 
 // After the rising edge: the flits the model took from its input links, those it sent, the credits it
@@ -243,6 +270,7 @@ void RtlIbRouter::after_rise() {
         take_inputs();
     }
     drive_links();
+    if (all_port_) take_splits();  // (during load too: the node's own packets are split then)
     if (running) count_outputs();
     if (waves_)  // a port's queue in the waves: the flits its input VCs buffer, as the SystemC router shows it
         for (unsigned p = 0; p < ports_; ++p) wave_occupancy_[p] = field(v_occupancy_.read(), 16 * p, 16);
@@ -316,11 +344,11 @@ void RtlIbRouter::count_outputs() {
             wave_tx_dest_[p] = static_cast<int>(h.trace_dest());
         }
     }
-    if (v_src_taken_.read() && !source_.empty()) {
+    if (!all_port_ && v_src_taken_.read() && !source_.empty()) {
         source_.pop_front();
         --counters_.in_routers;  // (its copies count as their heads leave)
     }
-    if (v_ni_push_.read()) ++counters_.progress;
+    counters_.progress += static_cast<uint64_t>(__builtin_popcount(v_ni_push_.read()));
     const uint64_t edge = v_cycle_.read() - 1u;
     if (v_mem_taken_.read() && !memory_.empty()) {
         memory_.pop_front();
@@ -330,11 +358,11 @@ void RtlIbRouter::count_outputs() {
     // (those due by now: earlier edges' first, as the queue holds them in the order they are due)
     if (!to_node_.empty()) deliver_due(edge);
     // (the packets the interface has not taken: the node's own and those it forwards)
-    wave_held_ = static_cast<unsigned>(source_.size() + memory_.size());
+    wave_held_ = static_cast<unsigned>(source_.size() + memory_.size() + queued_);
     if (v_dlv_valid_.read()) deliver(v_dlv_source_.read(), flit_of(v_dlv_flit_.read(), 0));
     // (The largest a VC held: counted as the SystemC router does, once a flit is in and before one leaves.)
     const auto& peaks = v_vc_peaks_.read();
-    for (unsigned p = 0; p <= ports_; ++p)
+    for (unsigned p = 0; p < inputs(); ++p)
         for (unsigned w = 0; w < config_.ib.vcs; ++w) max_occupancy_ = std::max(max_occupancy_, field(peaks, vc_index(p, w), 8));
 }
 
@@ -386,7 +414,11 @@ void RtlIbRouter::take_through_node(uint64_t cycle) {
         decode_header(packet.header_flit, packet.header, kRtlHeaderLayout);
         const unsigned length = config_.format.length_of_flit(packet.header_flit);
         for (unsigned i = header_flits; i < length; ++i) packet.payload.push_back(flit_of(flits, first + i));
-        if ((keeps >> p) & 1u) {
+        if (all_port_) {  // (its copies for the links, each into its link's queue unless it went straight in)
+            const uint64_t links = word_of(v_thru_links_.read(), p * kPorts, kPorts);
+            for (unsigned j = 0; j < ports_; ++j)
+                if ((links >> j) & 1u) queue_copy(j, packet, true, word_of(v_thru_keys_.read(), (p * kPorts + j) * 64, 64));
+        } else if ((keeps >> p) & 1u) {
             memory_.push_back(packet);
             ++counters_.in_routers;
         }
@@ -395,6 +427,42 @@ void RtlIbRouter::take_through_node(uint64_t cycle) {
             ++counters_.in_routers;
         }
     }
+}
+
+// All-port: the queues' order, the copy that leaves first on top (NetworkInterface::later).
+bool RtlIbRouter::later(const Queued& a, const Queued& b) {
+    if (a.not_before != b.not_before) return a.not_before > b.not_before;
+    if (a.priority != b.priority) return a.priority > b.priority;
+    return a.order > b.order;
+}
+
+// A copy of `packet` joins link `link`'s queue, with the key the model gave it ({priority, not-before}).
+void RtlIbRouter::queue_copy(unsigned link, const Packet& packet, bool transit, uint64_t key) {
+    std::vector<Queued>& q = link_queues_[link];
+    q.push_back(Queued{packet, transit, static_cast<uint32_t>(key), static_cast<uint32_t>(key >> 32), next_order_++});
+    std::push_heap(q.begin(), q.end(), later);
+    ++queued_;
+    ++counters_.in_routers;
+}
+
+// All-port: the links' first copies the model took at the last edge leave their queues; the node's
+// own packet split at that edge (during load) leaves the source queue, a copy into each link's.
+void RtlIbRouter::take_splits() {
+    const uint32_t taken = v_lnk_taken_.read();
+    for (unsigned j = 0; j < ports_; ++j) {
+        if (!((taken >> j) & 1u)) continue;
+        std::vector<Queued>& q = link_queues_[j];
+        std::pop_heap(q.begin(), q.end(), later);
+        q.pop_back();
+        --queued_;
+        --counters_.in_routers;  // (its copy counts again as its head leaves)
+    }
+    if (!v_split_valid_.read() || source_.empty()) return;
+    const uint32_t links = v_split_links_.read();
+    for (unsigned j = 0; j < ports_; ++j)
+        if ((links >> j) & 1u) queue_copy(j, source_.front().second, false, word_of(v_split_keys_.read(), j * 64, 64));
+    source_.pop_front();
+    --counters_.in_routers;  // (its copies count in the queues, then as their heads leave)
 }
 
 void RtlIbRouter::deliver_due(uint64_t cycle) {
@@ -430,6 +498,30 @@ void RtlIbRouter::feed_pins() {
     v_in_flit_.write(flits);
     v_out_credit_.write(credits);
     feed_interface();
+    if (all_port_) feed_links();
+}
+
+// All-port: each link's first copy, once the node's own packets may leave (their injection delay past:
+// they are all made at reset, and split during load).
+void RtlIbRouter::feed_links() {
+    uint32_t valid = 0, transit = 0;
+    Pin<kPorts * CUBECAST_RTL_PF_MAX * kRtlIbFlitBits> flits{};
+    Pin<kPorts * 32> nbs{}, prs{};
+    const bool open = v_cycle_.read() >= config_.ib.injection_delay;  // (the model takes nothing before it runs)
+    for (unsigned j = 0; open && j < ports_; ++j) {
+        if (link_queues_[j].empty()) continue;
+        const Queued& front = link_queues_[j].front();
+        valid |= 1u << j;
+        transit |= static_cast<uint32_t>(front.transit) << j;
+        for (unsigned i = 0; i < front.packet.length(); ++i) set_flit(flits, j * CUBECAST_RTL_PF_MAX + i, front.packet.flit(i));
+        set_word(nbs, j * 32, 32, front.not_before);
+        set_word(prs, j * 32, 32, front.priority);
+    }
+    v_lnk_valid_.write(valid);
+    v_lnk_transit_.write(transit);
+    v_lnk_flits_.write(flits);
+    v_lnk_nb_.write(nbs);
+    v_lnk_pr_.write(prs);
 }
 
 // The node's packets made by the edge of cycle `upto` join the source queue: taken at that edge, as
@@ -465,7 +557,7 @@ RtlIbRouter::PacketPin RtlIbRouter::packet_pin(const Packet& packet) {
 // with any on their way back: a stall has none on the way.
 VcSnapshot RtlIbRouter::snapshot(unsigned p, unsigned vc) const {
     const auto& state = v_vc_state_.read();
-    const unsigned base = ((p == ports_ ? kPorts : p) * kVcs + vc) * 96;
+    const unsigned base = ((p < ports_ ? p : kPorts + p - ports_) * kVcs + vc) * 96;
     VcSnapshot s;
     s.flits = vc_flits(p, vc);
     decode_header(state.range(base + 63, base).to_uint64(), s.header, kRtlHeaderLayout);
@@ -510,7 +602,7 @@ std::string RtlIbRouter::blocked_output(unsigned q) const {
 // (the RTL keeps the owner as that VC's state: the output unit only marks the channel taken).
 void RtlIbRouter::describe_stuck(std::ostream& os) const {
     std::vector<VcSnapshot> all;
-    for (unsigned p = 0; p <= ports_; ++p)
+    for (unsigned p = 0; p < inputs(); ++p)
         for (unsigned v = 0; v < config_.ib.vcs; ++v) {
             all.push_back(snapshot(p, v));
             if (all.back().shown()) describe_vc(os, topology_, id_, p, v, all.back());
@@ -526,6 +618,7 @@ void RtlIbRouter::describe_stuck(std::ostream& os) const {
         }
     if (!source_.empty() || !memory_.empty())  // (the node's own and those forwarded through it, as the SystemC router says)
         os << "  node " << id_ << " has " << source_.size() + memory_.size() << " packets not yet injected\n";
+    if (queued_) os << "  node " << id_ << " has " << queued_ << " copies waiting for their links' injection\n";
 }
 
 }  // namespace cubecast

@@ -6,7 +6,10 @@
 // counts what crosses its pins for the simulator's counters, stall check and credit audit. Every
 // decision is the RTL's. Forwarding through the node, the adapter is the node's memory: it delivers
 // the packets the model hands it whole (after the ejection delay) and keeps, in order, those that go on
-// until the model's network interface takes them again.
+// until the model's network interface takes them again. With the all-port network interface the
+// adapter's memory is a queue of copies per link in key order (not-before cycle, priority, arrival),
+// filled by the splits the model decides (its interface's control logic for the node's own packets,
+// during load; the input units' for those forwarded), and it offers each link's first copy.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -43,6 +46,7 @@ struct RtlIbRouterConfig {
     bool short_credit = false;     // test hook: a planted bug (a packet leaving whole for the node frees a credit too few)
     bool own_first = false;        // test hook: a planted bug (the node's own packets go before those it forwards)
     bool fan_stale = false;        // test hook: a planted bug (fan-out, only the asking copy moves on)
+    bool queue_first = false;      // test hook: a planted bug (all-port, a link's queued copy before those forwarded at the edge)
 };
 
 class RtlIbRouter : public RouterBase, public CreditHolder {
@@ -100,8 +104,11 @@ private:
     void count_outputs();
     void deliver(unsigned source, uint64_t flit);
     void take_through_node(uint64_t cycle);  // the packets that left their input VCs whole at edge `cycle`
+    void take_splits();                      // all-port: the copies split at the last edge join their links' queues
+    void feed_links();                       // all-port: each link's first copy to the model's pins
     void deliver_due(uint64_t cycle);
     unsigned vc_index(unsigned p, unsigned vc) const;  // the first bit of input p's VC vc in the observation buses
+    unsigned inputs() const { return ports_ + (all_port_ ? ports_ : 1); }  // the links', then the injection inputs used
     unsigned vc_flits(unsigned p, unsigned vc) const;
     VcSnapshot snapshot(unsigned p, unsigned vc) const;  // input p's VC vc off dbg_vc_state
     std::vector<VcSnapshot> input_snapshot(unsigned p) const;
@@ -134,13 +141,27 @@ private:
     // the packets it delivers once the ejection delay has passed (with the cycle they are due).
     std::deque<Packet> memory_;
     std::deque<std::pair<uint64_t, Packet>> to_node_;
+    // All-port: per link, a heap of the copies waiting for it in the node's memory (the first to leave
+    // on top: not-before cycle, then priority, then arrival), as routers/blocks/network_interface.h.
+    struct Queued {
+        Packet packet;
+        bool transit = false;  // it came through the node (else the node's own)
+        uint32_t not_before = 0, priority = 0;
+        uint64_t order = 0;
+    };
+    static bool later(const Queued& a, const Queued& b);
+    void queue_copy(unsigned link, const Packet& packet, bool transit, uint64_t key);
+    bool all_port_ = false;
+    std::vector<std::vector<Queued>> link_queues_;
+    size_t queued_ = 0;
+    uint64_t next_order_ = 0;
     unsigned max_occupancy_ = 0;
     bool ready_driven_ = false;
     sc_core::sc_event settled_, negedge_settled_;
 
     sc_core::sc_signal<bool> v_rst_, v_load_, v_freeze_, v_no_turn_, v_free_early_, v_short_credit_, v_own_first_, v_replication_,
         v_fan_out_, v_fan_stale_, v_through_node_, v_torus_, v_src_valid_, v_src_taken_, v_mem_valid_, v_mem_taken_, v_dlv_valid_,
-        v_ni_push_, v_waiting_;
+        v_waiting_, v_all_port_, v_queue_first_, v_split_valid_;
     sc_core::sc_signal<uint32_t> v_node_id_, v_dim_, v_radix_bits_, v_datelines_, v_packet_flits_, v_algo_, v_sbt_rot_, v_vcs_,
         v_route_classes_, v_vc_depth_, v_switching_, v_router_delay_, v_credit_delay_, v_link_delay_, v_link_period_,
         v_injection_delay_, v_ejection_delay_, v_ejection_vcs_, v_alloc_iters_, v_src_made_;
@@ -155,11 +176,18 @@ private:
     using PacketPin = Pin<CUBECAST_RTL_PF_MAX * kRtlIbFlitBits>;  // a whole packet (the network interface's inputs)
     static PacketPin packet_pin(const Packet& packet);
     sc_core::sc_signal<PacketPin> v_src_flits_, v_mem_flits_;
-    sc_core::sc_signal<Pin<CUBECAST_RTL_IB_PORTS * CUBECAST_RTL_PF_MAX * kRtlIbFlitBits>> v_thru_flits_;
-    sc_core::sc_signal<sc_dt::sc_bv<(CUBECAST_RTL_IB_PORTS + 1) * 16>> v_occupancy_;
-    sc_core::sc_signal<sc_dt::sc_bv<(CUBECAST_RTL_IB_PORTS + 1) * CUBECAST_RTL_IB_VCS * 8>> v_vc_flits_, v_vc_peaks_;
+    sc_core::sc_signal<Pin<CUBECAST_RTL_IB_PORTS * CUBECAST_RTL_PF_MAX * kRtlIbFlitBits>> v_thru_flits_, v_lnk_flits_;
+    // (The build's inputs: the links', then an injection input per link: the all-port interface is built.)
+    static constexpr unsigned kInputs = 2 * CUBECAST_RTL_IB_PORTS;
+    sc_core::sc_signal<uint32_t> v_ni_push_, v_lnk_valid_, v_lnk_transit_, v_lnk_taken_, v_split_links_;
+    sc_core::sc_signal<Pin<CUBECAST_RTL_IB_PORTS * 32>> v_lnk_nb_, v_lnk_pr_;
+    sc_core::sc_signal<Pin<CUBECAST_RTL_IB_PORTS * CUBECAST_RTL_IB_PORTS>> v_thru_links_;
+    sc_core::sc_signal<Pin<CUBECAST_RTL_IB_PORTS * CUBECAST_RTL_IB_PORTS * 64>> v_thru_keys_;
+    sc_core::sc_signal<Pin<CUBECAST_RTL_IB_PORTS * 64>> v_split_keys_;
+    sc_core::sc_signal<Pin<kInputs * 16>> v_occupancy_;
+    sc_core::sc_signal<Pin<kInputs * CUBECAST_RTL_IB_VCS * 8>> v_vc_flits_, v_vc_peaks_;
     sc_core::sc_signal<sc_dt::sc_bv<CUBECAST_RTL_IB_PORTS * CUBECAST_RTL_IB_VCS * 9>> v_credits_;
-    sc_core::sc_signal<sc_dt::sc_bv<(CUBECAST_RTL_IB_PORTS + 1) * CUBECAST_RTL_IB_VCS * 96>> v_vc_state_;
+    sc_core::sc_signal<sc_dt::sc_bv<kInputs * CUBECAST_RTL_IB_VCS * 96>> v_vc_state_;
     static constexpr unsigned kOwnedBits = CUBECAST_RTL_IB_PORTS * CUBECAST_RTL_IB_VCS;
     sc_core::sc_signal<Pin<kOwnedBits>> v_owned_;
 };

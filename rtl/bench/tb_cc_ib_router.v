@@ -44,6 +44,9 @@ module tb_cc_ib_router;
 `ifndef TB_FAN_OUT
 `define TB_FAN_OUT 0
 `endif
+`ifndef TB_ALL_PORT
+`define TB_ALL_PORT 1
+`endif
 `ifndef TB_THROUGH_NODE
 `define TB_THROUGH_NODE 0
 `endif
@@ -69,7 +72,8 @@ module tb_cc_ib_router;
     wire [FW-1:0]   dlv_flit;
     wire [7:0]      dlv_source;
     wire [31:0]     cycle;
-    wire [(P+1)*16-1:0] occupancy;
+    localparam integer NI = P + (`TB_ALL_PORT != 0 ? P : 1);  // the router's inputs (one-port here: the first injection input's used)
+    wire [NI*16-1:0] occupancy;
     localparam THRU = `TB_THROUGH_NODE != 0;
     wire [P-1:0]    thru_valid, thru_deliver, thru_keep;
     wire [P*PF*FW-1:0] thru_flits;
@@ -77,12 +81,15 @@ module tb_cc_ib_router;
     reg  [PF*FW-1:0] mem_flits = 0;
     wire            mem_taken;
 
-    cc_ib_router #(.PORTS(P), .VCS(V), .DEPTH(4), .PF_MAX(PF), .FLIT_W(FW), .CD_MAX(2), .ITERS(2), .PER_BRANCH(`TB_PER_BRANCH)) dut (
+    cc_ib_router #(.PORTS(P), .VCS(V), .DEPTH(4), .PF_MAX(PF), .FLIT_W(FW), .CD_MAX(2), .ITERS(2), .PER_BRANCH(`TB_PER_BRANCH),
+                   .ALL_PORT(`TB_ALL_PORT)) dut (
         .clk(clk), .rst(rst), .load(load), .node_id(16'd0), .dim(5'd2), .packet_flits(PF[6:0]), .algo(2'd0),
         .sbt_rot(4'd0), .radix_bits(3'd0), .torus(1'b0), .datelines(2'd0), .vcs(VCS_STRAP), .route_classes(CLASSES), .tst_no_turn(1'b0), .vc_depth(8'd4), .switching(2'd2), .router_delay(8'd0), .credit_delay(4'd0),
         .link_delay(4'd0), .link_period(4'd1), .injection_delay(8'd0), .ejection_delay(4'd0), .ejection_vcs(5'd0), .alloc_iters(4'd1),
         .replication(`TB_REPLICATION != 0), .fan_out(`TB_FAN_OUT != 0), .tst_fan_stale(1'b0), .tst_freeze_pointers(1'b0), .tst_free_early(1'b0), .tst_short_credit(1'b0), .tst_own_first(1'b0),
-        .through_node(THRU), .thru_valid(thru_valid), .thru_deliver(thru_deliver), .thru_keep(thru_keep),
+        .through_node(THRU), .all_port(1'b0), .tst_queue_first(1'b0), .lnk_valid({P{1'b0}}), .lnk_flits({(P*PF*FW){1'b0}}),
+        .lnk_transit({P{1'b0}}), .lnk_nb({(P*32){1'b0}}), .lnk_pr({(P*32){1'b0}}), .lnk_taken(), .thru_links(), .thru_keys(),
+        .split_valid(), .split_links(), .split_keys(), .thru_valid(thru_valid), .thru_deliver(thru_deliver), .thru_keep(thru_keep),
         .thru_flits(thru_flits), .mem_valid(mem_valid), .mem_flits(mem_flits), .mem_taken(mem_taken), .in_valid(in_valid), .in_vc(in_vc), .in_flit(in_flit), .in_credit(in_credit),
         .out_valid(out_valid), .out_vc(out_vc), .out_flit(out_flit), .out_credit(credit_back),
         .src_valid(src_valid), .src_flits(src_flits), .src_made(32'd0), .src_taken(src_taken), .dlv_valid(dlv_valid),

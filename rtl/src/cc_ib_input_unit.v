@@ -23,6 +23,9 @@
 // whole, every flit freed at once, for the node's memory (thru_*), which delivers it and injects it
 // again. At the injection port such a packet carries a transit bit beside its flits, and its control
 // logic routes it as a link's packet (the decision is a function of the header), not as the node's own.
+// The all-port network interface (`all_port`, with ALL_PORT built in the router): an injection input
+// per link, each fed with the copies for its link (INJ_LINK) alone; its control logic keeps the
+// decision's copy to that link (the node split the packet by the same decision).
 `include "cc_defs.vh"
 module cc_ib_input_unit #(
     parameter integer PORTS = 8,
@@ -39,7 +42,8 @@ module cc_ib_input_unit #(
     parameter integer PER_BRANCH = 1,// 1: per-branch replication built (a slot of state per copy); 0: serial only
     parameter integer PF_MAX = 4,   // largest packet, in flits
     parameter integer NODE_FORWARDING = 1, // 1: forwarding through the node built; 0: in the router only
-    parameter integer FAN_OUT = 1   // 1: fan-out replication built (a crossbar that multicasts); 0: not
+    parameter integer FAN_OUT = 1,  // 1: fan-out replication built (a crossbar that multicasts); 0: not
+    parameter integer INJ_LINK = 0  // (an injection input) the link it injects for with the all-port network interface
 ) (
     input  wire                     clk,
     input  wire                     rst,
@@ -66,6 +70,7 @@ module cc_ib_input_unit #(
     input  wire                     fan_out,       // with per_branch: fan-out, a crossbar that multicasts (FAN_OUT built)
     input  wire                     tst_fan_stale, // test hook: fan-out, only the asking copy moves on (a planted bug)
     input  wire                     through_node,  // forwarding: 0 in the router, 1 through the node (NODE_FORWARDING built)
+    input  wire                     all_port,      // (an injection input) the all-port network interface: its link's copies only
     // the link (or the network interface)
     input  wire                     push,
     input  wire [VW-1:0]            push_vc,
@@ -102,6 +107,9 @@ module cc_ib_input_unit #(
     output wire [VCS-1:0]           thru_deliver,
     output wire [VCS-1:0]           thru_forwards,
     output wire [VCS*PF_MAX*FLIT_W-1:0] thru_flits,
+    output wire [VCS*PORTS-1:0]     thru_links,    // ... the links its copies go to (the all-port interface queues each)
+    output wire [VCS*PORTS*32-1:0]  thru_nb,       // ... and their keys: not-before cycle
+    output wire [VCS*PORTS*32-1:0]  thru_pr,       // ... and priority
     output wire [VCS-1:0]           dbg_routed,
     output wire [VCS-1:0]           dbg_waiting,  // a routed packet waits for its router delay or not-before cycle
     output wire [VCS*96-1:0]        dbg_state,    // per VC, for stuck-state reports (see cc_ib_router.v)
@@ -223,9 +231,13 @@ module cc_ib_input_unit #(
                 .own(INJECTION != 0 && !transit), .hdr(header), .deliver(deliver), .fwd(fwd), .not_before(nb), .prio(pr),
                 .mnb_addr(mnb_addr[c*32 +: 32]), .row(mnb_row[c*PORTS*16 +: PORTS*16]),
                 .te_addr(te_addr[c*PORTS +: PORTS]), .own_position(te_position[c*16 +: 16]));
-            wire [PORTS:0] left_now = fixed ? left : {deliver && INJECTION == 0, fwd & dim_mask};
+            wire [PORTS-1:0] link_mask = INJECTION != 0 && all_port ? {{(PORTS-1){1'b0}}, 1'b1} << INJ_LINK : dim_mask;
+            wire [PORTS:0] left_now = fixed ? left : {deliver && INJECTION == 0, fwd & link_mask};
             assign thru_deliver[c] = thru_mode && left_now[PORTS];
             assign thru_forwards[c] = thru_mode && left_now[PORTS-1:0] != {PORTS{1'b0}};
+            assign thru_links[c*PORTS +: PORTS] = thru_mode ? left_now[PORTS-1:0] : {PORTS{1'b0}};
+            assign thru_nb[c*PORTS*32 +: PORTS*32] = thru_mode ? nb : {(PORTS*32){1'b0}};
+            assign thru_pr[c*PORTS*32 +: PORTS*32] = thru_mode ? pr : {(PORTS*32){1'b0}};
 
             // The copies' keys: not-before cycle, priority, then the logic's own order (SBT: rotated
             // dimension; MNB: the child's address; TE: one copy); the local copy last, with key 0.

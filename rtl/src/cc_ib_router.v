@@ -14,8 +14,17 @@
 // through the node (`through_node`), a link's packet leaves its VC whole for the node's memory (thru_*,
 // at most one a port an edge: it leaves at the edge its tail arrives); the node delivers it and keeps
 // those that go on, which the network interface injects again before the node's own (mem_*; the first
-// of an edge may go straight in when the memory is empty). Phases as cc_router.v: rst clears; during
-// load nothing moves; then `cycle` counts edges from 0.
+// of an edge may go straight in when the memory is empty).
+// The all-port network interface (`all_port`, ALL_PORT built; with forwarding through the node): an
+// injection input per link, as routers/blocks/network_interface.h. The node's memory keeps a queue of
+// copies per link in key order (not-before cycle, priority, arrival) and offers each link's first
+// (lnk_*); the node's own packets are split into those queues during load, by the decision of the
+// interface's own control logic (split_*), and a packet forwarded through the node by the decision of
+// the input unit it arrived in (thru_links, thru_keys). At each edge a link's injection input takes the
+// first in key order of its queue's front and the copies for it forwarded at this edge, if its
+// not-before cycle has come; the others join the queue.
+// Phases as cc_router.v: rst clears; during load nothing moves (all-port: the node's own packets are
+// split); then `cycle` counts edges from 0.
 `include "cc_defs.vh"
 module cc_ib_router #(
     parameter integer PORTS = 8,     // network ports built; `dim` (<= PORTS) of them are used
@@ -29,7 +38,8 @@ module cc_ib_router #(
     parameter integer ITERS = 1,     // allocator iterations built; `alloc_iters` (<= ITERS) are used
     parameter integer PER_BRANCH = 1,// per-branch replication built (a slot of state per copy in each VC); 0: serial only
     parameter integer NODE_FORWARDING = 1, // forwarding through the node built; 0: in the router only
-    parameter integer FAN_OUT = 1    // fan-out replication built (a crossbar that multicasts); 0: not
+    parameter integer FAN_OUT = 1,   // fan-out replication built (a crossbar that multicasts); 0: not
+    parameter integer ALL_PORT = 1   // the all-port network interface built (an injection input per link); 0: one-port only
 ) (
     input  wire                       clk,
     input  wire                       rst,
@@ -58,12 +68,14 @@ module cc_ib_router #(
     input  wire                       replication,   // 0 serial, 1 per-branch (PER_BRANCH built): how a packet's copies leave
     input  wire                       fan_out,       // with per-branch: fan-out, a flit read once to every output won (FAN_OUT built)
     input  wire                       through_node,  // forwarding: 0 in the router, 1 through the node (NODE_FORWARDING built)
+    input  wire                       all_port,      // the network interface: 0 one-port, 1 all-port (ALL_PORT built; through the node)
     input  wire                       tst_freeze_pointers,  // test hook: a planted bug (the switch allocator's input pointers stick)
     input  wire                       tst_no_turn,          // test hook: a planted bug (a copy never goes up a route class)
     input  wire                       tst_free_early,       // test hook: a planted bug (per-branch, a flit freed by any copy)
     input  wire                       tst_short_credit,       // test hook: a planted bug (a packet leaving for the node frees a credit too few)
     input  wire                       tst_own_first,        // test hook: a planted bug (the node's own packets before those it forwards)
     input  wire                       tst_fan_stale,        // test hook: a planted bug (fan-out, only the asking copy moves on)
+    input  wire                       tst_queue_first,      // test hook: a planted bug (all-port, a link's queued copy before those forwarded at the edge)
     // links
     input  wire [PORTS-1:0]           in_valid,
     input  wire [PORTS*VW-1:0]        in_vc,
@@ -91,14 +103,31 @@ module cc_ib_router #(
     input  wire                       mem_valid,
     input  wire [PF_MAX*FLIT_W-1:0]   mem_flits,
     output reg                        mem_taken,     // the memory's packet offered before the last edge was taken
+    // the all-port network interface: per link the first copy of its queue in the node's memory (whether
+    // its packet came through the node, and its key: not-before cycle, priority), whether it was taken
+    // at the last edge; per port, the links the copies of the packet it forwarded through the node at
+    // the last edge go to and were not taken straight in (the node queues each), and their keys
+    // ({priority, not-before} per link); the node's own packet offered during load, split at the last
+    // edge into the copies for these links, with these keys
+    input  wire [PORTS-1:0]           lnk_valid,
+    input  wire [PORTS*PF_MAX*FLIT_W-1:0] lnk_flits,
+    input  wire [PORTS-1:0]           lnk_transit,
+    input  wire [PORTS*32-1:0]        lnk_nb,
+    input  wire [PORTS*32-1:0]        lnk_pr,
+    output reg  [PORTS-1:0]           lnk_taken,
+    output reg  [PORTS*PORTS-1:0]     thru_links,
+    output reg  [PORTS*PORTS*64-1:0]  thru_keys,
+    output reg                        split_valid,
+    output reg  [PORTS-1:0]           split_links,
+    output reg  [PORTS*64-1:0]        split_keys,
     // observation
     output reg  [31:0]                cycle,
-    output wire [(PORTS+1)*16-1:0]    dbg_occupancy, // flits buffered per input port (the injection port last)
-    output wire [(PORTS+1)*VCS*8-1:0] dbg_vc_flits,  // flits each input VC buffers
-    output wire [(PORTS+1)*VCS*8-1:0] dbg_vc_peaks,  // ... and held at the last edge once its new flit was in
+    output wire [NI*16-1:0]           dbg_occupancy, // flits buffered per input port (the injection inputs last)
+    output wire [NI*VCS*8-1:0]        dbg_vc_flits,  // flits each input VC buffers
+    output wire [NI*VCS*8-1:0]        dbg_vc_peaks,  // ... and held at the last edge once its new flit was in
     output wire [PORTS*VCS*9-1:0]     dbg_credits,   // per output VC: credits left plus those on their way back
-    output reg                        dbg_ni_push,   // the network interface put a flit into an injection VC at the last edge
-    output wire [(PORTS+1)*VCS*96-1:0] dbg_vc_state, // per input VC (the injection port's last), for stuck-state reports:
+    output reg  [NINJ-1:0]            dbg_ni_push,   // per injection input, it put a flit into an injection VC at the last edge
+    output wire [NI*VCS*96-1:0]       dbg_vc_state,  // per input VC (the injection inputs' last), for stuck-state reports:
                                                      // [63:0] the front packet's header, [64] routed, [65] output VC
                                                      // allocated, [66] the copy goes to the node, [67] its next
                                                      // flit is here, [75:68] its output, [83:76] output VC, [91:84]
@@ -113,34 +142,44 @@ module cc_ib_router #(
     localparam integer OW = $clog2(PORTS + 1);
     localparam integer AW = $clog2(DEPTH);
     localparam integer FW = $clog2(PF_MAX + 1);
-    localparam integer NIN = PORTS + 1;
-    localparam integer NV = NIN * VCS;
+    localparam integer NIN = PORTS + 1;  // outputs: the links', then the local port
+    localparam integer NINJ = ALL_PORT != 0 ? PORTS : 1;  // injection inputs built
+    localparam integer NI = PORTS + NINJ;  // inputs: the links', then the injection inputs
+    localparam integer NV = NI * VCS;
     localparam integer IW_VC = $clog2(NV + 1);
     localparam integer IW_PORT = 5;
     wire run = !rst && !load;
+    wire ap = ALL_PORT != 0 && NODE_FORWARDING != 0 && all_port;  // (all-port needs forwarding through the node)
+    wire [4:0] injections = ap ? dim : 5'd1;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [31:0] dim_ones = (32'd1 << dim) - 32'd1;
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [PORTS-1:0] dim_links = dim_ones[PORTS-1:0];
 
     // The output ports' state (owned: the local port's VCs last).
     wire [(PORTS+1)*VCS-1:0] owned;
     wire [PORTS*VCS*9-1:0] credits;
 
     // Input units (the injection port's is fed by the network interface).
-    wire [NIN*VCS*(AW+1)-1:0] counts, peaks;
+    wire [NI*VCS*(AW+1)-1:0] counts, peaks;
     wire [NV-1:0]          va_req, va_grant, sa_req;
     wire [NV*OW-1:0]       va_out;
     wire [NV*VCS-1:0]      va_candidates;
     wire [NV*32-1:0]       va_pri, sa_pri;
     wire [NV*VW-1:0]       va_vc;
     wire [NV*OW-1:0]       sa_out;
-    wire [NIN-1:0]         sa_grant;
-    wire [NIN*VW-1:0]      sa_vc;
-    wire [NIN*NIN-1:0]     sa_granted_outs;
+    wire [NI-1:0]          sa_grant;
+    wire [NI*VW-1:0]       sa_vc;
+    wire [NI*NIN-1:0]      sa_granted_outs;
     wire [NV*NIN-1:0]      sa_fan;
-    wire [NIN*FLIT_W-1:0]  tr_flit;
-    wire [NIN*NIN*VW-1:0]  tr_out_vc;
-    wire [NIN-1:0]         tr_tail;
-    wire [NIN*VCS*8-1:0]   freed;
+    wire [NI*FLIT_W-1:0]   tr_flit;
+    wire [NI*NIN*VW-1:0]   tr_out_vc;
+    wire [NI-1:0]          tr_tail;
+    wire [NI*VCS*8-1:0]    freed;
     wire [PORTS*VCS-1:0]   thru_now, thru_dlv, thru_fwd;  // (the links' input units)
     wire [PORTS*VCS*PF_MAX*FLIT_W-1:0] thru_all;
+    wire [PORTS*VCS*PORTS-1:0] thru_to;                  // ... the links their copies go to
+    wire [PORTS*VCS*PORTS*32-1:0] thru_nb, thru_pr;      // ... and the copies' keys
     /* verilator lint_off UNUSEDSIGNAL */
     wire [NV-1:0]          routed;
     /* verilator lint_on UNUSEDSIGNAL */
@@ -150,10 +189,13 @@ module cc_ib_router #(
     wire [NV*PORTS*16-1:0] mnb_row;
     wire [NV*PORTS-1:0]    te_addr;
     wire [NV*16-1:0]       te_position;
-    wire                   ni_push, ni_transit;
-    wire [VW-1:0]          ni_vc;
-    wire [FLIT_W-1:0]      ni_flit;
-    wire                   ni_take, ni_mem_take, ni_by_take;
+    wire [NINJ-1:0]        ni_push, ni_transit;     // per injection input
+    wire [NINJ*VW-1:0]     ni_vc;
+    wire [NINJ*FLIT_W-1:0] ni_flit;
+    wire [NINJ-1:0]        ni_take, ni_mem_take;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [NINJ-1:0]        ni_by_take;  // (all-port, the injection inputs take nothing by that path)
+    /* verilator lint_on UNUSEDSIGNAL */
     genvar p, w;
     // The links' wires: a flit joins its VC link_delay edges after the edge that took it.
     wire [PORTS-1:0]        wire_valid;
@@ -212,8 +254,6 @@ module cc_ib_router #(
     // Each output (the local port last: the crossbar paces them) and the injection channel carry a
     // flit every link_period edges.
     wire [PORTS:0] out_free;
-    reg  [31:0]  inject_free_at;
-    wire inject_free = inject_free_at <= cycle;
 
     // Each VC's route class (routers/logic/vc_classes.h, class_of_vc): VC v of `vcs` is in class
     // v * route_classes / vcs, so the classes split the VCs in runs as even as they go.
@@ -230,31 +270,37 @@ module cc_ib_router #(
     endgenerate
 
     generate
-        for (p = 0; p < NIN; p = p + 1) begin : g_in
+        for (p = 0; p < NI; p = p + 1) begin : g_in
+            localparam integer J = p >= PORTS ? p - PORTS : 0;  // (an injection input's index)
             wire is_link = p < PORTS;
-            // (the injection unit's are constant 0: a packet from the node never goes through it again)
+            // (the injection units' are constant 0: a packet from the node never goes through it again)
             /* verilator lint_off UNUSEDSIGNAL */
             wire [VCS-1:0] unit_thru, unit_dlv, unit_fwd;
             wire [VCS*PF_MAX*FLIT_W-1:0] unit_flits;
+            wire [VCS*PORTS-1:0] unit_to;
+            wire [VCS*PORTS*32-1:0] unit_nb, unit_pr;
             /* verilator lint_on UNUSEDSIGNAL */
             if (p < PORTS) begin : g_thru
                 assign thru_now[p*VCS +: VCS] = unit_thru;
                 assign thru_dlv[p*VCS +: VCS] = unit_dlv;
                 assign thru_fwd[p*VCS +: VCS] = unit_fwd;
                 assign thru_all[p*VCS*PF_MAX*FLIT_W +: VCS*PF_MAX*FLIT_W] = unit_flits;
+                assign thru_to[p*VCS*PORTS +: VCS*PORTS] = unit_to;
+                assign thru_nb[p*VCS*PORTS*32 +: VCS*PORTS*32] = unit_nb;
+                assign thru_pr[p*VCS*PORTS*32 +: VCS*PORTS*32] = unit_pr;
             end
             cc_ib_input_unit #(.PORTS(PORTS), .VCS(VCS), .VW(VW), .DEPTH(DEPTH), .AW(AW), .FW(FW), .FLIT_W(FLIT_W),
-                               .PW(PW), .OW(OW), .INJECTION(p == PORTS ? 1 : 0), .PORT(p),
+                               .PW(PW), .OW(OW), .INJECTION(p >= PORTS ? 1 : 0), .PORT(p),
                                .PER_BRANCH(PER_BRANCH), .PF_MAX(PF_MAX), .NODE_FORWARDING(NODE_FORWARDING),
-                               .FAN_OUT(FAN_OUT)) u_in (
+                               .FAN_OUT(FAN_OUT), .INJ_LINK(J)) u_in (
                 .clk(clk), .rst(rst), .run(run), .cycle(cycle), .node_id(node_id), .dim(dim), .packet_flits(packet_flits),
                 .algo(algo), .sbt_rot(sbt_rot), .radix_bits(radix_bits), .torus(torus), .datelines(datelines), .vcs(vcs), .route_classes(route_classes), .vc_class(vc_class), .tst_no_turn(tst_no_turn), .tst_free_early(tst_free_early), .tst_short_credit(tst_short_credit), .switching(switching), .router_delay(router_delay),
                 .ejection_vcs(ejection_vcs), .per_branch(replication), .fan_out(fan_out), .tst_fan_stale(tst_fan_stale),
-                .through_node(through_node),
-                .push(is_link ? wire_valid[p % PORTS] : ni_push),
-                .push_vc(is_link ? wire_vc[(p % PORTS)*VW +: VW] : ni_vc),
-                .push_flit(is_link ? wire_flit[(p % PORTS)*FLIT_W +: FLIT_W] : ni_flit),
-                .push_transit(!is_link && ni_transit),
+                .through_node(through_node), .all_port(ap),
+                .push(is_link ? wire_valid[p % PORTS] : ni_push[J]),
+                .push_vc(is_link ? wire_vc[(p % PORTS)*VW +: VW] : ni_vc[J*VW +: VW]),
+                .push_flit(is_link ? wire_flit[(p % PORTS)*FLIT_W +: FLIT_W] : ni_flit[J*FLIT_W +: FLIT_W]),
+                .push_transit(!is_link && ni_transit[J]),
                 .out_free(out_free),
                 .counts(counts[p*VCS*(AW+1) +: VCS*(AW+1)]),
                 .peaks(peaks[p*VCS*(AW+1) +: VCS*(AW+1)]), .owned(owned), .credits(credits),
@@ -266,6 +312,7 @@ module cc_ib_router #(
                 .sa_granted_outs(sa_granted_outs[p*NIN +: NIN]), .tr_flit(tr_flit[p*FLIT_W +: FLIT_W]),
                 .tr_out_vc(tr_out_vc[p*NIN*VW +: NIN*VW]), .tr_tail(tr_tail[p]), .freed_now(freed[p*VCS*8 +: VCS*8]),
                 .thru_now(unit_thru), .thru_deliver(unit_dlv), .thru_forwards(unit_fwd), .thru_flits(unit_flits),
+                .thru_links(unit_to), .thru_nb(unit_nb), .thru_pr(unit_pr),
                 .dbg_routed(routed[p*VCS +: VCS]), .dbg_waiting(vc_waiting[p*VCS +: VCS]),
                 .dbg_state(dbg_vc_state[p*VCS*96 +: VCS*96]),
                 .mnb_addr(mnb_addr[p*VCS*32 +: VCS*32]), .mnb_row(mnb_row[p*VCS*PORTS*16 +: VCS*PORTS*16]),
@@ -286,13 +333,32 @@ module cc_ib_router #(
         end
     endgenerate
 
-    cc_rom #(.D_MAX(PORTS), .NSRC(NV)) u_rom (
-        .mnb_addr(mnb_addr), .mnb_row(mnb_row), .te_addr(te_addr), .te_position(te_position));
+    // The all-port interface's control logic: it splits the node's own packet offered during load
+    // (ROM port NV, after the input VCs').
+    wire [31:0] split_mnb_addr;
+    wire [PORTS*16-1:0] split_mnb_row;
+    wire [PORTS-1:0] split_te_addr;
+    wire [15:0] split_te_position;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire split_deliver;  // (a delivery decided for an own packet is the node's: not a copy)
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [PORTS-1:0] split_fwd;
+    wire [PORTS*32-1:0] split_nb, split_pr;
+    cc_control_logic #(.D_MAX(PORTS)) u_split (
+        .node_id(node_id), .dim(dim), .packet_flits(packet_flits), .algo(algo), .sbt_rot(sbt_rot), .radix_bits(radix_bits),
+        .torus(torus), .own(1'b1), .hdr(src_flits[63:0]), .deliver(split_deliver), .fwd(split_fwd), .not_before(split_nb),
+        .prio(split_pr), .mnb_addr(split_mnb_addr), .row(split_mnb_row), .te_addr(split_te_addr),
+        .own_position(split_te_position));
+    cc_rom #(.D_MAX(PORTS), .NSRC(NV + 1)) u_rom (
+        .mnb_addr({split_mnb_addr, mnb_addr}), .mnb_row({split_mnb_row, mnb_row}), .te_addr({split_te_addr, te_addr}),
+        .te_position({split_te_position, te_position}));
 
     // Forwarding through the node: per port, the packet that left its VC whole at this edge (one VC at
     // most); the first of them in port order that goes on may go straight into the injection VC.
     reg [PORTS-1:0] port_thru, port_dlv, port_fwd;
     reg [PORTS*PF_MAX*FLIT_W-1:0] port_flits;
+    reg [PORTS*PORTS-1:0] port_to;
+    reg [PORTS*PORTS*32-1:0] port_nb, port_pr;
     reg by_valid;
     reg [PF_MAX*FLIT_W-1:0] by_flits;
     reg [PORTS-1:0] by_port;
@@ -302,6 +368,9 @@ module cc_ib_router #(
         port_dlv = {PORTS{1'b0}};
         port_fwd = {PORTS{1'b0}};
         port_flits = {(PORTS*PF_MAX*FLIT_W){1'b0}};
+        port_to = {(PORTS*PORTS){1'b0}};
+        port_nb = {(PORTS*PORTS*32){1'b0}};
+        port_pr = {(PORTS*PORTS*32){1'b0}};
         by_valid = 1'b0;
         by_flits = {(PF_MAX*FLIT_W){1'b0}};
         by_port = {PORTS{1'b0}};
@@ -312,6 +381,9 @@ module cc_ib_router #(
                     port_dlv[t] = thru_dlv[t*VCS + tv];
                     port_fwd[t] = thru_fwd[t*VCS + tv];
                     port_flits[t*PF_MAX*FLIT_W +: PF_MAX*FLIT_W] = thru_all[(t*VCS + tv)*PF_MAX*FLIT_W +: PF_MAX*FLIT_W];
+                    port_to[t*PORTS +: PORTS] = thru_to[(t*VCS + tv)*PORTS +: PORTS];
+                    port_nb[t*PORTS*32 +: PORTS*32] = thru_nb[(t*VCS + tv)*PORTS*32 +: PORTS*32];
+                    port_pr[t*PORTS*32 +: PORTS*32] = thru_pr[(t*VCS + tv)*PORTS*32 +: PORTS*32];
                 end
         for (t = PORTS - 1; t >= 0; t = t - 1)  // the lowest port wins
             if (port_thru[t] && port_fwd[t]) begin
@@ -321,25 +393,99 @@ module cc_ib_router #(
             end
     end
 
+    // All-port: per link, the first in key order (not-before cycle, priority, arrival) of its queue's
+    // front (older than any copy forwarded at this edge) and the copies for it forwarded at this edge
+    // (in port order), taken if its not-before cycle has come (none later in key order is due then).
+    reg [PORTS-1:0] ap_due, ap_from_queue, ap_transit;
+    /* verilator lint_off UNUSEDSIGNAL */  // (built one-port only, the first link's alone is read)
+    reg [PORTS*PF_MAX*FLIT_W-1:0] ap_flits;
+    /* verilator lint_on UNUSEDSIGNAL */
+    reg [PORTS*PORTS-1:0] ap_by;  // per link, the port whose forwarded copy it is (a bit)
+    reg ap_found;
+    reg [31:0] ap_nb, ap_pr;
+    integer a, b;
+    always @* begin
+        ap_due = {PORTS{1'b0}};
+        ap_from_queue = {PORTS{1'b0}};
+        ap_transit = {PORTS{1'b0}};
+        ap_flits = {(PORTS*PF_MAX*FLIT_W){1'b0}};
+        ap_by = {(PORTS*PORTS){1'b0}};
+        for (a = 0; a < PORTS; a = a + 1) begin
+            ap_found = lnk_valid[a];
+            ap_nb = lnk_nb[a*32 +: 32];
+            ap_pr = lnk_pr[a*32 +: 32];
+            ap_from_queue[a] = lnk_valid[a];
+            ap_transit[a] = lnk_transit[a];
+            ap_flits[a*PF_MAX*FLIT_W +: PF_MAX*FLIT_W] = lnk_flits[a*PF_MAX*FLIT_W +: PF_MAX*FLIT_W];
+            for (b = 0; b < PORTS; b = b + 1)
+                if (port_thru[b] && port_to[b*PORTS + a] && !(tst_queue_first && lnk_valid[a]) &&
+                    (!ap_found || port_nb[(b*PORTS + a)*32 +: 32] < ap_nb ||
+                     (port_nb[(b*PORTS + a)*32 +: 32] == ap_nb && port_pr[(b*PORTS + a)*32 +: 32] < ap_pr))) begin
+                    ap_found = 1'b1;
+                    ap_nb = port_nb[(b*PORTS + a)*32 +: 32];
+                    ap_pr = port_pr[(b*PORTS + a)*32 +: 32];
+                    ap_from_queue[a] = 1'b0;
+                    ap_transit[a] = 1'b1;
+                    ap_flits[a*PF_MAX*FLIT_W +: PF_MAX*FLIT_W] = port_flits[b*PF_MAX*FLIT_W +: PF_MAX*FLIT_W];
+                    ap_by[a*PORTS +: PORTS] = {{(PORTS-1){1'b0}}, 1'b1} << b;
+                end
+            ap_due[a] = ap && ap_found && ap_nb <= cycle;
+        end
+    end
+
+    // The injection inputs' network interface: one-port, the first takes the node's own packets, its
+    // memory's and those forwarded at this edge; all-port, each its link's choice above.
     wire src_due = src_valid && src_made + {24'd0, injection_delay} <= cycle;
     wire own_first = tst_own_first && src_due;
-    cc_ib_injection_unit #(.VCS(VCS), .VW(VW), .AW(AW), .PF_MAX(PF_MAX), .FLIT_W(FLIT_W), .NODE_FORWARDING(NODE_FORWARDING)) u_ni (
-        .clk(clk), .rst(rst), .run(run), .packet_flits(packet_flits), .vcs(vcs), .vc_depth(vc_depth),
-        .src_valid(src_due), .src_flits(src_flits),
-        .mem_valid(NODE_FORWARDING != 0 && mem_valid && !own_first), .mem_flits(mem_flits), .by_valid(by_valid && !own_first),
-        .by_flits(by_flits),
-        .take(ni_take), .mem_take(ni_mem_take), .by_take(ni_by_take),
-        .free(inject_free), .counts(counts[PORTS*VCS*(AW+1) +: VCS*(AW+1)]),
-        .push(ni_push), .push_vc(ni_vc), .push_flit(ni_flit), .push_transit(ni_transit));
+    reg [31:0] inject_free_at [0:NINJ-1];
+    genvar n;
+    generate
+        for (n = 0; n < NINJ; n = n + 1) begin : g_ni
+            localparam integer L = n < PORTS ? n : 0;  // (its link)
+            wire one = n == 0 && !ap;
+            wire due = ap && ap_due[L];
+            cc_ib_injection_unit #(.VCS(VCS), .VW(VW), .AW(AW), .PF_MAX(PF_MAX), .FLIT_W(FLIT_W), .NODE_FORWARDING(NODE_FORWARDING)) u_ni (
+                .clk(clk), .rst(rst), .run(run), .packet_flits(packet_flits), .vcs(vcs), .vc_depth(vc_depth),
+                .src_valid(one ? src_due : due && !ap_transit[L]),
+                .src_flits(one ? src_flits : ap_flits[L*PF_MAX*FLIT_W +: PF_MAX*FLIT_W]),
+                .mem_valid(one ? NODE_FORWARDING != 0 && mem_valid && !own_first : due && ap_transit[L]),
+                .mem_flits(one ? mem_flits : ap_flits[L*PF_MAX*FLIT_W +: PF_MAX*FLIT_W]),
+                .by_valid(one && by_valid && !own_first), .by_flits(by_flits),
+                .take(ni_take[n]), .mem_take(ni_mem_take[n]), .by_take(ni_by_take[n]),
+                .free(inject_free_at[n] <= cycle), .counts(counts[(PORTS + n)*VCS*(AW+1) +: VCS*(AW+1)]),
+                .push(ni_push[n]), .push_vc(ni_vc[n*VW +: VW]), .push_flit(ni_flit[n*FLIT_W +: FLIT_W]),
+                .push_transit(ni_transit[n]));
+            always @(posedge clk)
+                if (rst) inject_free_at[n] <= 32'd0;
+                else if (run && ni_push[n]) inject_free_at[n] <= cycle + {28'd0, link_period};
+        end
+    endgenerate
+    // All-port: the links whose choice was taken at this edge, from the queue's front or as a copy
+    // forwarded at this edge (per port, the links its copies went straight in on).
+    reg [PORTS-1:0] ap_taken, ap_queue_taken;
+    reg [PORTS*PORTS-1:0] ap_straight;  // per port, per link
+    integer g, h;
+    always @* begin
+        ap_taken = {PORTS{1'b0}};
+        for (g = 0; g < NINJ; g = g + 1)
+            if (g < PORTS) ap_taken[g] = ap && (ni_take[g] || ni_mem_take[g]);
+        ap_queue_taken = ap_taken & ap_from_queue;
+        ap_straight = {(PORTS*PORTS){1'b0}};
+        for (g = 0; g < PORTS; g = g + 1)
+            for (h = 0; h < PORTS; h = h + 1)
+                if (ap_taken[h] && ap_by[h*PORTS + g]) ap_straight[g*PORTS + h] = 1'b1;
+    end
+    // All-port: the node's own packet offered during load, split by the interface's control logic.
+    wire split_now = ap && load && !rst && src_valid;
     assign dbg_owned = owned[PORTS*VCS-1:0];
     assign dbg_waiting = vc_waiting != {NV{1'b0}} || credits_coming != {PORTS{1'b0}};
 
-    cc_ib_vc_allocator #(.PORTS(PORTS), .VCS(VCS), .ITERS(ITERS), .PW(OW), .VW(VW), .IW(IW_VC)) u_va (
-        .clk(clk), .rst(rst), .run(run), .dim(dim), .vcs(vcs), .iters(alloc_iters), .req(va_req), .out(va_out),
+    cc_ib_vc_allocator #(.PORTS(PORTS), .VCS(VCS), .ITERS(ITERS), .PW(OW), .VW(VW), .IW(IW_VC), .NI(NI)) u_va (
+        .clk(clk), .rst(rst), .run(run), .dim(dim), .injections(injections), .vcs(vcs), .iters(alloc_iters), .req(va_req), .out(va_out),
         .candidates(va_candidates), .pri(va_pri), .grant(va_grant), .granted_vc(va_vc));
 
-    cc_ib_switch_allocator #(.PORTS(PORTS), .VCS(VCS), .ITERS(ITERS), .OW(OW), .VW(VW), .IW(IW_PORT)) u_sa (
-        .clk(clk), .rst(rst), .run(run), .dim(dim), .vcs(vcs), .iters(alloc_iters), .tst_freeze(tst_freeze_pointers),
+    cc_ib_switch_allocator #(.PORTS(PORTS), .VCS(VCS), .ITERS(ITERS), .OW(OW), .VW(VW), .IW(IW_PORT), .NI(NI)) u_sa (
+        .clk(clk), .rst(rst), .run(run), .dim(dim), .injections(injections), .vcs(vcs), .iters(alloc_iters), .tst_freeze(tst_freeze_pointers),
         .req(sa_req),
         .out(sa_out), .pri(sa_pri), .fan(sa_fan), .grant(sa_grant), .granted_vc(sa_vc),
         .granted_outs(sa_granted_outs));
@@ -352,7 +498,7 @@ module cc_ib_router #(
     wire [VW-1:0]           local_vc;
     wire [FLIT_W-1:0]       local_flit;
     wire [7:0]              local_source;
-    cc_ib_crossbar #(.PORTS(PORTS), .NIN(NIN), .VCS(VCS), .VW(VW), .FLIT_W(FLIT_W)) u_xbar (
+    cc_ib_crossbar #(.PORTS(PORTS), .NIN(NI), .VCS(VCS), .VW(VW), .FLIT_W(FLIT_W)) u_xbar (
         .clk(clk), .rst(rst), .run(run), .cycle(cycle), .link_period(link_period),
         .grant(sa_grant), .granted_outs(sa_granted_outs), .granted_vc(sa_vc),
         .in_flit(tr_flit), .in_out_vc(tr_out_vc), .in_tail(tr_tail),
@@ -443,17 +589,30 @@ module cc_ib_router #(
             dlv_flit <= {FLIT_W{1'b0}};
             dlv_source <= 8'd0;
             for (e = 0; e < ED_MAX; e = e + 1) eject_valid[e] <= 1'b0;
-            inject_free_at <= 32'd0;
-            dbg_ni_push <= 1'b0;
+            dbg_ni_push <= {NINJ{1'b0}};
+            lnk_taken <= {PORTS{1'b0}};
+            thru_links <= {(PORTS*PORTS){1'b0}};
+            thru_keys <= {(PORTS*PORTS*64){1'b0}};
+            split_valid <= 1'b0;
+            split_links <= {PORTS{1'b0}};
+            split_keys <= {(PORTS*64){1'b0}};
         end else begin
             dbg_ni_push <= ni_push;
             if (run) cycle <= cycle + 32'd1;
-            src_taken <= ni_take;
-            mem_taken <= ni_mem_take;
+            src_taken <= ap ? split_now : ni_take[0];
+            mem_taken <= !ap && ni_mem_take[0];
             thru_valid <= run ? port_thru : {PORTS{1'b0}};
             thru_deliver <= port_dlv;
-            thru_keep <= port_thru & port_fwd & ~(ni_by_take ? by_port : {PORTS{1'b0}});
+            thru_keep <= port_thru & port_fwd & ~(!ap && ni_by_take[0] ? by_port : {PORTS{1'b0}});
             if (port_thru != {PORTS{1'b0}}) thru_flits <= port_flits;
+            lnk_taken <= ap_queue_taken;
+            thru_links <= ap ? port_to & ~ap_straight : {(PORTS*PORTS){1'b0}};
+            for (g = 0; g < PORTS*PORTS; g = g + 1) thru_keys[g*64 +: 64] <= {port_pr[g*32 +: 32], port_nb[g*32 +: 32]};
+            split_valid <= split_now;
+            if (split_now) begin
+                split_links <= split_fwd & dim_links;
+                for (g = 0; g < PORTS; g = g + 1) split_keys[g*64 +: 64] <= {split_pr[g*32 +: 32], split_nb[g*32 +: 32]};
+            end
             dlv_valid <= ejected_valid;
             if (ejected_valid) begin
                 dlv_flit <= ejected_flit;
@@ -468,7 +627,6 @@ module cc_ib_router #(
                     eject_flit[e] <= eject_flit[e - 1];
                     eject_source[e] <= eject_source[e - 1];
                 end
-                if (ni_push) inject_free_at <= cycle + {28'd0, link_period};
             end
         end
     end

@@ -2,36 +2,39 @@
 // bit. Each requesting input VC picks the first of its candidate output VCs from its own round-robin
 // pointer on; each output VC's arbiter (cc_ib_arbiter) picks one of the input VCs that picked it, the
 // control logic's priority first, then round robin over the input VCs' logical indices (port * vcs +
-// vc, the injection port counted as port `dim`). The outputs are the PORTS links and the local port
+// vc, the injection inputs counted from port `dim`: one, or one per link with the all-port network
+// interface, `injections` of them). The outputs are the PORTS links and the local port
 // (PORTS: the node's ejection VCs, asked for only with `ejection_vcs`). Up to ITERS iterations (`iters` of them are used):
 // in each, the input VCs still unmatched pick again among the output VCs not yet taken. A grant moves
 // both pointers just past it (at the cycle's end: a matched input VC or taken output VC takes no part
 // in a later iteration, so this is the C++ moving them at each grant).
 module cc_ib_vc_allocator #(
-    parameter integer PORTS = 8,  // network ports built (outputs); inputs are PORTS + 1
+    parameter integer PORTS = 8,  // network ports built (outputs: PORTS + 1 with the local port)
     parameter integer VCS = 4,
     parameter integer ITERS = 1,  // iterations built
     parameter integer PW = 3,     // bits of an output number (PORTS: the local port)
     parameter integer VW = 2,     // bits of a VC number
-    parameter integer IW = 6      // bits of an input VC's logical index
+    parameter integer IW = 6,     // bits of an input VC's logical index
+    parameter integer NI = PORTS + 1  // inputs built: the links', then the injection inputs
 ) (
     input  wire                          clk,
     input  wire                          rst,
     input  wire                          run,
     input  wire [4:0]                    dim,
+    input  wire [4:0]                    injections,  // the injection inputs used (1, or dim: all-port)
     input  wire [4:0]                    vcs,
     input  wire [3:0]                    iters,       // 1..ITERS
-    input  wire [(PORTS+1)*VCS-1:0]      req,
-    input  wire [(PORTS+1)*VCS*PW-1:0]   out,
-    input  wire [(PORTS+1)*VCS*VCS-1:0]  candidates,
-    input  wire [(PORTS+1)*VCS*32-1:0]   pri,
-    output wire [(PORTS+1)*VCS-1:0]      grant,
-    output wire [(PORTS+1)*VCS*VW-1:0]   granted_vc
+    input  wire [NI*VCS-1:0]             req,
+    input  wire [NI*VCS*PW-1:0]          out,
+    input  wire [NI*VCS*VCS-1:0]         candidates,
+    input  wire [NI*VCS*32-1:0]          pri,
+    output wire [NI*VCS-1:0]             grant,
+    output wire [NI*VCS*VW-1:0]          granted_vc
 );
-    localparam integer NV = (PORTS + 1) * VCS;
+    localparam integer NV = NI * VCS;
     localparam integer NO = (PORTS + 1) * VCS;
     /* verilator lint_off UNUSEDSIGNAL */
-    wire [31:0] n_wide = ({27'd0, dim} + 32'd1) * {27'd0, vcs};
+    wire [31:0] n_wide = ({27'd0, dim} + {27'd0, injections}) * {27'd0, vcs};
     /* verilator lint_on UNUSEDSIGNAL */
     wire [IW-1:0] n = n_wide[IW-1:0];
 
@@ -44,7 +47,7 @@ module cc_ib_vc_allocator #(
     always @* begin
         index = {NV*IW{1'b0}};
         for (i = 0; i < NV; i = i + 1) begin
-            port = i / VCS == PORTS ? {27'd0, dim} : i / VCS;
+            port = i / VCS >= PORTS ? {27'd0, dim} + i / VCS - PORTS : i / VCS;
             li = port * {27'd0, vcs} + i % VCS;
             index[i*IW +: IW] = li[IW-1:0];
         end

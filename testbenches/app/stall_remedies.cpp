@@ -61,14 +61,7 @@ std::vector<Try> tries_for(const RunConfig& given) {
         tries.push_back({"--vcs " + std::to_string(v), c, Try::Kind::vcs});
     }
     // A collective forwarded through the node: no network channel then waits on another; with a
-    // network interface on every link (all-port) the node's links are not one packet at a time. (With
-    // Verilog routers, first on the one-port interface they have.)
-    if (task->kind != TaskKind::traffic && base.ib.forwarding == Forwarding::router && given.uses_rtl()) {
-        RunConfig c = router;
-        c.ib.forwarding = Forwarding::node;
-        c.ib.network_interface = InjectionModel::one_port;
-        tries.push_back({"--forwarding node", c, Try::Kind::forwarding});
-    }
+    // network interface on every link (all-port) the node's links are not one packet at a time.
     if (task->kind != TaskKind::traffic && base.ib.forwarding == Forwarding::router) {
         RunConfig c = router;
         c.ib.forwarding = Forwarding::node;
