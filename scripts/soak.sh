@@ -6,7 +6,8 @@
 # prints cycles per second and the mismatches (the failing configurations' waves go to
 # BUILD/lockstep-waves/). ROUTER: output (the ideal router), input (the input-buffered one), through-node
 # (the input-buffered one forwarding through the node), fan-out (the input-buffered one replicating
-# the cube's collectives by fan-out: SBT and MNB) or both (output and input), taking turns round by
+# the cube's collectives by fan-out: SBT and MNB), all-port (the input-buffered one through the node on
+# the all-port network interface: SBT, MNB and TE) or both (output and input), taking turns round by
 # round. Not part of the test suite (10^8 cycles take hours): see
 # docs/testing.md for the figures.
 #   scripts/soak.sh [CYCLES] [SEED] [BUILD] [ROUTER]   default 10^7 cycles, seed 1, build/, both
@@ -22,8 +23,8 @@ router="${4:-both}"
 bench="$build/cubecast_lockstep"
 [[ "$total" =~ ^[0-9]+$ ]] && ((total > 0)) || { echo "soak: CYCLES '$total': accepted a whole number > 0" >&2; exit 2; }
 [[ "$seed" =~ ^[0-9]+$ ]] || { echo "soak: SEED '$seed': accepted a whole number" >&2; exit 2; }
-case "$router" in output | input | through-node | fan-out | both) ;;
-  *) echo "soak: ROUTER '$router': accepted output, input, through-node, fan-out, both" >&2; exit 2 ;; esac
+case "$router" in output | input | through-node | fan-out | all-port | both) ;;
+  *) echo "soak: ROUTER '$router': accepted output, input, through-node, fan-out, all-port, both" >&2; exit 2 ;; esac
 [ -x "$bench" ] || { echo "soak: $bench is missing: run scripts/setup.sh first" >&2; exit 2; }
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
@@ -37,10 +38,12 @@ while ((run < total)); do
   [[ "$router" == both ]] && { ((round % 2)) && buffering=input || buffering=output; }
   [[ "$router" == through-node ]] && buffering=input forwarding=node
   [[ "$router" == fan-out ]] && buffering=input
+  [[ "$router" == all-port ]] && buffering=input forwarding=node
   [[ "$buffering" == input ]] && per_round=12 || per_round=3
   extra=()
   [[ "$buffering" == input ]] && extra=(--forwarding "$forwarding")
   [[ "$router" == fan-out ]] && per_round=6 extra+=(--replication fan-out --mode sbt mnb)
+  [[ "$router" == all-port ]] && per_round=9 extra+=(--network-interface all-port --mode sbt mnb te)
   cycles=$(( (total - run + per_round - 1) / per_round ))
   ((cycles > per_config)) && cycles=$per_config
   (cd "$build" && "$bench" --buffering "$buffering" --cycles "$cycles" --seed $((seed * 1000003 + round)) \

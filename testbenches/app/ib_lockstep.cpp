@@ -41,10 +41,11 @@ std::string IbLockstepConfig::describe() const {
        << (fan_out      ? " replication=fan-out"
            : per_branch ? " replication=per-branch"
                         : "")
-       << (through_node ? " forwarding=node" : "") << " rotation=" << sbt_rotation << " seed=" << seed
-       << (plant_bug ? " planted-bug" : "") << (plant_class_bug ? " planted-class-bug" : "")
-       << (plant_branch_bug ? " planted-branch-bug" : "") << (plant_node_bug ? " planted-node-bug" : "")
-       << (plant_consume_bug ? " planted-consume-bug" : "") << (plant_fan_bug ? " planted-fan-bug" : "");
+       << (through_node ? " forwarding=node" : "") << (all_port ? " network-interface=all-port" : "")
+       << " rotation=" << sbt_rotation << " seed=" << seed << (plant_bug ? " planted-bug" : "")
+       << (plant_class_bug ? " planted-class-bug" : "") << (plant_branch_bug ? " planted-branch-bug" : "")
+       << (plant_node_bug ? " planted-node-bug" : "") << (plant_consume_bug ? " planted-consume-bug" : "")
+       << (plant_fan_bug ? " planted-fan-bug" : "") << (plant_queue_bug ? " planted-queue-bug" : "");
     return os.str();
 }
 
@@ -69,11 +70,12 @@ public:
         const TaskInfo* task = find_task(task_name);
         std::vector<Header> own;
         if (!dor) own = Task(task->kind, *topology_, 0).own_messages(c.node);
-        phases_ = std::make_unique<PhaseSequencer>("phases", 1);
+        // (all-port: the interface splits the node's packets during load, one an edge)
+        phases_ = std::make_unique<PhaseSequencer>("phases", c.all_port ? std::max<uint64_t>(1, own.size()) : 1);
         phases_->clk(clk_);
         sc_node_ = std::make_unique<Node>(c.node, topology_->nodes(), 1 << 12, format_, 0, own);
         rtl_node_ = std::make_unique<Node>(c.node, topology_->nodes(), 1 << 12, format_, 0, own);
-        make_arrivals();
+        if (!c.all_port) make_arrivals();
         sc_node_->stream_arrivals(&sc_arrivals_);
         rtl_node_->stream_arrivals(&rtl_arrivals_);
 
@@ -91,6 +93,7 @@ public:
         ib.vc_classes = c.route_classes;
         ib.replication = c.fan_out ? Replication::fan_out : c.per_branch ? Replication::per_branch : Replication::serial;
         ib.forwarding = c.through_node ? Forwarding::node : Forwarding::router;
+        ib.network_interface = c.all_port ? InjectionModel::all_port : InjectionModel::one_port;
         ib.switching = *parse_switching(c.switching);
         ib.datelines = *parse_datelines(c.datelines);
         ib.flit_bits = kRtlIbFlitBits;
@@ -114,6 +117,7 @@ public:
         rc.own_first = c.plant_node_bug;
         rc.short_credit = c.plant_consume_bug;
         rc.fan_stale = c.plant_fan_bug;
+        rc.queue_first = c.plant_queue_bug;
         rtl_ = std::make_unique<RtlIbRouter>("rtl", c.node, *topology_, rc, *rtl_node_, rtl_counters_);
         for (RouterBase* r : {static_cast<RouterBase*>(sysc_.get()), static_cast<RouterBase*>(rtl_.get())}) {
             LinkBuses& buses = r == sysc_.get() ? buses_ : rtl_buses_;

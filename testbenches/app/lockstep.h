@@ -69,6 +69,8 @@ struct IbLockstepConfig {
     bool per_branch = false;     // replication: each copy of a packet leaves on its own (else serially)
     bool fan_out = false;        // (per-branch) and a flit read once crosses to every output its copies won
     bool through_node = false;   // forwarding: a link's packet goes whole through the node's memory (else in the router)
+    bool all_port = false;       // (through the node) the all-port network interface: an injection input per link, the
+                                 // node's packets those made at reset alone (the interface splits them during load)
     unsigned sbt_rotation = 0;
     uint64_t cycles = 1000000;
     uint64_t seed = 1;
@@ -78,7 +80,8 @@ struct IbLockstepConfig {
     bool plant_node_bug = false;     // through the node, the RTL injects the node's own packets first: likewise
     bool plant_consume_bug = false;  // through the node, a packet leaving whole frees a credit too few in the RTL: likewise
     bool plant_fan_bug = false;      // fan-out, only the copy that asked moves on in the RTL (the others send again): likewise
-    std::string vcd;                 // if set: the RTL router's pins and internals (the stimulus is its inputs)
+    bool plant_queue_bug = false;  // all-port, a link's queued copy goes before those forwarded at the edge in the RTL: likewise
+    std::string vcd;               // if set: the RTL router's pins and internals (the stimulus is its inputs)
     std::string describe() const;
 };
 LockstepResult run_ib_lockstep(const IbLockstepConfig& c);

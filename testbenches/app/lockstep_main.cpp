@@ -67,9 +67,9 @@ void print(const std::string& what, const LockstepResult& r) {
 // What the command line fixed of them (0 or empty: drawn), and the bugs to plant.
 struct IbFixed {
     unsigned vcs = 0, alloc_iters = 0, route_classes = 0;
-    std::string replication, forwarding;
+    std::string replication, forwarding, network_interface;
     bool plant_bug = false, plant_class_bug = false, plant_branch_bug = false, plant_node_bug = false, plant_consume_bug = false;
-    bool plant_fan_bug = false;
+    bool plant_fan_bug = false, plant_queue_bug = false;
 };
 
 int run_input_buffered(const std::vector<std::string>& modes, const std::vector<std::string>& switchings, unsigned configs,
@@ -142,8 +142,15 @@ int run_input_buffered(const std::vector<std::string>& modes, const std::vector<
                 // takes neither allocator: the route classes are the node's, one).
                 const bool node_drawn =
                     fixed.forwarding.empty() && !plants_in_router && !fixed.plant_fan_bug && (hash >> 62) == 0;
-                c.through_node = fixed.forwarding == "node" || fixed.plant_node_bug || fixed.plant_consume_bug || node_drawn;
+                c.through_node = fixed.forwarding == "node" || fixed.plant_node_bug || fixed.plant_consume_bug ||
+                                 fixed.plant_queue_bug || fixed.network_interface == "all-port" || node_drawn;
                 if (c.through_node) c.route_classes = 1;
+                // The all-port network interface in half of the collectives' configurations through the node
+                // (from the hash, likewise), unless the one-port interface's bug is planted.
+                const bool all_port_drawn = fixed.network_interface.empty() && !fixed.plant_node_bug && ((hash >> 60) & 1u);
+                c.all_port = mode != "dor" && c.through_node &&
+                             (fixed.network_interface == "all-port" || fixed.plant_queue_bug || all_port_drawn);
+                c.plant_queue_bug = fixed.plant_queue_bug;
                 c.plant_node_bug = fixed.plant_node_bug;
                 c.plant_consume_bug = fixed.plant_consume_bug;
                 c.plant_bug = fixed.plant_bug;
@@ -174,8 +181,8 @@ int sc_main(int argc, char* argv[]) {
     unsigned long long cycles = 1000000, seed = 1;
     unsigned configs = 1;
     bool plant_bug = false, plant_class_bug = false, plant_branch_bug = false, plant_node_bug = false, plant_consume_bug = false;
-    bool plant_fan_bug = false;
-    std::string replication;
+    bool plant_fan_bug = false, plant_queue_bug = false;
+    std::string replication, network_interface;
     std::string waves_dir = "lockstep-waves", vcd;
     long long dim = 0, depth = -1;
     app.add_option("--mode", modes,
@@ -203,6 +210,13 @@ int sc_main(int argc, char* argv[]) {
     app.add_flag("--plant-fan-bug", plant_fan_bug,
                  "input-buffered: plant a bug in the RTL's fan-out (only the copy that asked the switch moves on, the "
                  "others send the flit again; fan-out in every configuration of the collectives): the bench must catch it");
+    app.add_flag("--plant-queue-bug", plant_queue_bug,
+                 "input-buffered: plant a bug in the RTL's all-port network interface (a link's queued copy goes before "
+                 "the copies for it forwarded at that edge, whatever their keys; all-port in every configuration of the "
+                 "collectives): the bench must catch it");
+    app.add_option("--network-interface", network_interface,
+                   "input-buffered: fix the network interface, one-port or all-port (an injection input per link, through "
+                   "the node; the collectives' modes; default: all-port in half the configurations through the node)");
     std::string forwarding;
     app.add_option("--forwarding", forwarding,
                    "input-buffered: fix the forwarding, router or node (each link's packet whole through the node's "
@@ -277,17 +291,24 @@ int sc_main(int argc, char* argv[]) {
                          " is out of range: accepted 1..--vcs, with --vcs given");
     if (!forwarding.empty() && forwarding != "router" && forwarding != "node")
         return bad_input("--forwarding '" + forwarding + "' is unknown: accepted router, node");
+    if (!network_interface.empty() && !parse_network_interface(network_interface))
+        return bad_input("--network-interface '" + network_interface + "' is unknown: accepted one-port, all-port");
+    if (network_interface == "all-port" && forwarding == "router")
+        return bad_input(
+            "--network-interface all-port with --forwarding router: the Verilog all-port interface forwards through the "
+            "node; accepted --forwarding node");
     if (!replication.empty() && !parse_replication(replication))
         return bad_input("--replication '" + replication + "' is unknown: accepted serial, per-branch, fan-out");
     if (alloc_iters && (*alloc_iters < 1 || *alloc_iters > static_cast<long long>(kRtlIbAllocIters)))
         return bad_input("--alloc-iters " + std::to_string(*alloc_iters) +
                          " is out of range for the input-buffered RTL: accepted 1.." + std::to_string(kRtlIbAllocIters));
     if (buffering == "input")
-        return run_input_buffered(modes, switchings, configs, cycles, seed, dim,
-                                  IbFixed{static_cast<unsigned>(vcs), static_cast<unsigned>(alloc_iters.value_or(0)),
-                                          static_cast<unsigned>(route_classes), replication, forwarding, plant_bug,
-                                          plant_class_bug, plant_branch_bug, plant_node_bug, plant_consume_bug, plant_fan_bug},
-                                  waves_dir);
+        return run_input_buffered(
+            modes, switchings, configs, cycles, seed, dim,
+            IbFixed{static_cast<unsigned>(vcs), static_cast<unsigned>(alloc_iters.value_or(0)),
+                    static_cast<unsigned>(route_classes), replication, forwarding, network_interface, plant_bug, plant_class_bug,
+                    plant_branch_bug, plant_node_bug, plant_consume_bug, plant_fan_bug, plant_queue_bug},
+            waves_dir);
 
     std::mt19937_64 rng(seed);
     auto pick = [&](unsigned lo, unsigned hi) { return std::uniform_int_distribution<unsigned>(lo, hi)(rng); };

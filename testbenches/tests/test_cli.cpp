@@ -1202,21 +1202,21 @@ TEST(CommandLine, JsonFieldsKeepOneMeaning) {
     }
 }
 
-// A stall of Verilog routers: the tries run on the SystemC router, its cycle-for-cycle equal, and say
-// which changes this build's Verilog router does not take; forwarding through the node, which it
-// does, is offered. Each change offered without that mark runs with the Verilog routers in the cycles
-// the try gave, and each with it is refused there (exit 2).
+// A stall of Verilog routers replicating in the router: the tries run on the SystemC router, its
+// cycle-for-cycle equal, and say which changes this build's Verilog router does not take; forwarding
+// through the node on the all-port interface, which it has, is offered unmarked. Each change offered
+// without that mark runs with the Verilog routers in the cycles the try gave, and each with it is
+// refused there (exit 2).
 TEST(CommandLine, AVerilogStallSaysWhatRunsItThere) {
     if (!cubecast::kRtlBuilt) GTEST_SKIP() << "a build without the Verilog routers";
     const std::string stall =
         "run --task mnb --dim 4 --buffering input --vcs 1 --vc-depth 2 --packet-flits 2 --switching "
-        "wormhole --router-delay 1 --link-delay 3 --injection-delay 2 --router rtl";
+        "wormhole --router-delay 1 --link-delay 3 --injection-delay 2 --forwarding router --router rtl";
     const CliResult r = cubecast_cli(stall + " --rerun-seconds 1800 --json");
     ASSERT_EQ(r.code, 3) << r.err;
     const std::string why = nlohmann::json::parse(r.out).at("stall_diagnosis");
     const std::string mark = " (the SystemC router's: this build's Verilog router does not take it)";
-    EXPECT_NE(why.find("\n  --forwarding node: finishes in "), std::string::npos) << why;
-    EXPECT_NE(why.find("--network-interface all-port: finishes in 26 cycles" + mark), std::string::npos) << why;
+    EXPECT_NE(why.find("\n  --forwarding node --network-interface all-port: finishes in 26 cycles\n"), std::string::npos) << why;
     const std::regex finished("  (--(vcs|forwarding|algorithm)[^:]*): finishes in ([0-9]+) cycles(.*)");
     unsigned checked = 0, marked = 0;
     std::istringstream lines(why);
@@ -1225,8 +1225,10 @@ TEST(CommandLine, AVerilogStallSaysWhatRunsItThere) {
         if (!std::regex_match(line, m, finished)) continue;
         SCOPED_TRACE(line);
         const std::string change = m[1];
-        const std::string changed =
-            change.rfind("--vcs", 0) == 0 ? std::regex_replace(stall, std::regex("--vcs 1"), change) : stall + " " + change;
+        const std::string changed = change.rfind("--vcs", 0) == 0 ? std::regex_replace(stall, std::regex("--vcs 1"), change)
+                                    : change.rfind("--forwarding", 0) == 0
+                                        ? std::regex_replace(stall, std::regex("--forwarding router"), change)
+                                        : stall + " " + change;
         const CliResult alone = cubecast_cli(changed + " --json");
         if (m[4] == mark) {
             EXPECT_EQ(alone.code, 2) << alone.err;
@@ -1238,7 +1240,8 @@ TEST(CommandLine, AVerilogStallSaysWhatRunsItThere) {
         EXPECT_EQ(std::to_string(nlohmann::json::parse(alone.out).at("completion_cycles").get<uint64_t>()), m[3].str());
         ++checked;
     }
-    EXPECT_GE(checked, 3u) << why;  // (--vcs 4, --forwarding node, --algorithm sbt on the default 4-VC build)
+    EXPECT_GE(checked, 3u) << why;  // (--vcs 4, --forwarding node --network-interface all-port, --algorithm sbt on
+                                    // the default 4-VC build)
     EXPECT_GE(marked, 1u) << why;
 }
 
@@ -1490,16 +1493,24 @@ TEST(CommandLine, CheckDeadlockProvesOrNamesACycle) {
     expect_bad_input("run --task mnb --dim 4 --forwarding node", "--forwarding", "--buffering input");
     expect_bad_input("run --task mnb --dim 4 --buffering input --network-interface all", "--network-interface 'all'",
                      "accepted one-port, all-port");
-    if (cubecast::kRtlBuilt)
+    if (cubecast::kRtlBuilt) {  // (the Verilog all-port interface forwards through the node, a collective's packets)
         expect_bad_input("run --task mnb --dim 4 --buffering input --network-interface all-port --router rtl",
-                         "--network-interface all-port", "not in the Verilog router yet");
-    if (cubecast::kRtlBuilt) {  // (through the node on the one-port interface the Verilog router has; not all-port)
-        expect_bad_input("run --task mnb --dim 4 --buffering input --forwarding node --network-interface all-port --router rtl",
-                         "--network-interface all-port", "not in the Verilog router yet");
+                         "--network-interface all-port with --forwarding router is not in the Verilog router",
+                         "accepted all-port with --forwarding node, or one-port");
+        expect_bad_input(
+            "run --task traffic --dim 4 --buffering input --forwarding node --network-interface all-port --rtl-nodes 3",
+            "--network-interface all-port is not in the Verilog router for traffic", "accepted one-port");
         const CliResult node = cubecast_cli("run --task mnb --dim 3 --buffering input --forwarding node --router rtl");
         EXPECT_EQ(node.code, 0) << node.err;
         EXPECT_NE(node.out.find("forwarding through the node, Verilog routers (Verilated) at every node"), std::string::npos)
             << node.out;
+        // Told neither, a collective on the Verilog router takes the collectives' mode: through the node, all-port.
+        const CliResult both = cubecast_cli("run --task mnb --dim 3 --buffering input --router rtl");
+        EXPECT_EQ(both.code, 0) << both.err;
+        EXPECT_NE(both.out.find("forwarding through the node, all-port network interface, Verilog routers (Verilated) at "
+                                "every node"),
+                  std::string::npos)
+            << both.out;
     }
     // Route classes: a bad value; the Verilog router takes them as the SystemC one does (the 3-cube's MNB
     // on 3 VCs, forwarded in the router, takes 3), and off it runs in one class and the check says so.

@@ -310,6 +310,67 @@ TEST(Cosim, InputBufferedThroughTheNodeSameTrace) {
     EXPECT_GT(differs, 0u) << "forwarding through the node never changed a trace: is it taken?";
 }
 
+// The all-port network interface (an injection input per link, the node's memory a queue of copies per
+// link in key order), forwarded through the node: the collectives' mode unless told. Every collective
+// the Verilog router has, d = 2..4, each switching mode and replication, knobs across the build's
+// ranges: the same trace and report as the SystemC router's, every node in RTL and a random half. The
+// interface is taken: the traces differ from the one-port interface's in some of them.
+TEST(Cosim, InputBufferedAllPortThroughTheNodeSameTrace) {
+    const IbKnobs knob_sets[] = {{1, 4, 0, 0, 0, 1, 0, 0},
+                                 {2, 8, 2, 1, 1, 1, 2, 2, cubecast::kRtlIbAllocIters},
+                                 {3, 5, 1, 3, 2, 2, 4, 1},
+                                 {2, 16, 3, 0, 4, 1, 1, 4}};
+    const std::pair<const char*, const char*> algorithms[] = {
+        {"snb", "sbt"}, {"mnb", "bostt"}, {"mnb", "sbt"}, {"te", "bostt"}, {"kb", "same-order"}};
+    const cubecast::Replication replications[] = {cubecast::Replication::serial, cubecast::Replication::per_branch,
+                                                  cubecast::Replication::fan_out};
+    unsigned variant = 0, differs = 0, runs = 0;
+    for (auto [task, algorithm] : algorithms)
+        for (unsigned d = 2; d <= std::min(4u, cubecast::kRtlIbPorts); ++d)
+            for (const cubecast::Switching sw :
+                 {cubecast::Switching::store_forward, cubecast::Switching::cut_through, cubecast::Switching::wormhole}) {
+                const IbKnobs& k = knob_sets[variant % std::size(knob_sets)];
+                const unsigned flits = 1 + variant % 4;
+                const cubecast::Replication replication = replications[variant % std::size(replications)];
+                ++variant;
+                RunConfig c = config(task, algorithm, d, 0, flits);
+                if (std::string(task) == "kb") c.k = std::min(3u, 1u << d);
+                k.apply(c, sw, flits);
+                c.ib.forwarding = cubecast::Forwarding::node;
+                c.ib.network_interface = cubecast::InjectionModel::all_port;
+                c.ib.replication = replication;
+                c.ib_given = {"forwarding", "network-interface", "replication"};
+                const std::string label = std::string(task) + "/" + algorithm + " d=" + std::to_string(d) + " " +
+                                          cubecast::switching_name(sw) + " F=" + std::to_string(flits) +
+                                          " V=" + std::to_string(k.vcs) + " R=" + std::to_string(k.router_delay) + " " +
+                                          cubecast::replication_name(replication) + " all-port through the node";
+                expect_same_input_buffered(c, label, variant);
+                ++runs;
+                RunConfig one_port = c;
+                one_port.ib.network_interface = cubecast::InjectionModel::one_port;
+                differs += traced(c).second != traced(one_port).second;
+            }
+    EXPECT_EQ(runs, std::size(algorithms) * 3u * (std::min(4u, cubecast::kRtlIbPorts) - 1));
+    EXPECT_GT(differs, runs / 2) << "the all-port interface seldom changed a trace: is it taken?";
+}
+
+// A collective on the input-buffered Verilog router, told neither where to forward nor which network
+// interface, runs as on the SystemC router: through the node on the all-port interface, in the
+// paper's time (the 4-cube MNB in ceil(15 / 4) = 4 cycles, 003 §2).
+TEST(Cosim, InputBufferedRtlCollectiveTakesTheAllPortDefault) {
+    RunConfig c = config("mnb", "bostt", 4, 0, 1);
+    c.buffering = cubecast::Buffering::input;
+    c.ib.flit_bits = cubecast::kRtlIbFlitBits;
+    if (cubecast::kRtlIbFlitBits < 64) GTEST_SKIP() << "a build of 32-bit flits: a 1-flit packet is not a header";
+    c.router = cubecast::RouterChoice::rtl;
+    const RunConfig resolved = cubecast::with_defaults(c);
+    EXPECT_EQ(resolved.ib.forwarding, cubecast::Forwarding::node);
+    EXPECT_EQ(resolved.ib.network_interface, cubecast::InjectionModel::all_port);
+    const auto [result, trace] = traced(resolved);
+    EXPECT_EQ(result.status, RunStatus::ok);
+    EXPECT_EQ(result.completion_cycles, (15u + 3u) / 4u);
+}
+
 // Synthetic traffic on the input-buffered Verilog router (its e-cube routing, CC_ALGO_ECUBE): the same
 // trace and report as the SystemC router's, every node in RTL and a random half, d = 1..4, each
 // switching mode, below and past saturation, five patterns, and both presets.
@@ -809,6 +870,52 @@ TEST(Cosim, InputBufferedLockstepCatchesPlantedNodeForwardingBugs) {
     EXPECT_GT(drawn, 0u);
     EXPECT_LT(drawn, 4u * 8);
     EXPECT_EQ(forwarded(" --forwarding router"), 0u);
+    std::remove(out.c_str());
+}
+
+// The planted all-port bug (a link's queued copy goes before the copies for it forwarded at that
+// edge, whatever their keys) is caught in every switching mode of the MNB and TE; the same
+// configurations pass without it; all-port with forwarding in the router, or an unknown interface, is
+// exit 2; unless fixed, the bench draws the all-port interface in some of its configurations through
+// the node.
+TEST(Cosim, InputBufferedLockstepCatchesAPlantedAllPortBug) {
+    const std::string out = temp_path("ib_all_port_lockstep.txt");
+    const std::string args = " --buffering input --mode mnb te --dim 3 --cycles 20000 --seed 3 --waves ''";
+    const int status = std::system((std::string(CUBECAST_LOCKSTEP) + args + " --plant-queue-bug >" + out + " 2>&1").c_str());
+    std::string text = slurp(out);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 1) << text;
+    for (const char* mode :
+         {"mnb store-forward", "mnb cut-through", "mnb wormhole", "te store-forward", "te cut-through", "te wormhole"})
+        EXPECT_NE(text.find(std::string("FAIL ") + mode), std::string::npos) << mode << "\n" << text;
+    EXPECT_EQ(text.find("PASS"), std::string::npos) << text;
+    EXPECT_NE(text.find("network-interface=all-port"), std::string::npos) << text;
+    EXPECT_EQ(std::system((std::string(CUBECAST_LOCKSTEP) + args + " --network-interface all-port >" + out + " 2>&1").c_str()), 0)
+        << slurp(out);
+    text = slurp(out);
+    EXPECT_EQ(text.find("FAIL"), std::string::npos) << text;
+    EXPECT_NE(text.find("network-interface=all-port"), std::string::npos) << text;
+    for (const auto& [bad, line] : std::vector<std::pair<std::string, std::string>>{
+             {" --network-interface all-ports", "--network-interface 'all-ports' is unknown: accepted one-port, all-port"},
+             {" --network-interface all-port --forwarding router",
+              "--network-interface all-port with --forwarding router: the Verilog all-port interface forwards through "
+              "the node; accepted --forwarding node"}}) {
+        const int s = std::system((std::string(CUBECAST_LOCKSTEP) + " --buffering input" + bad + " >" + out + " 2>&1").c_str());
+        ASSERT_TRUE(WIFEXITED(s));
+        EXPECT_EQ(WEXITSTATUS(s), 2) << bad;
+        EXPECT_EQ(slurp(out), "cubecast_lockstep: " + line + "\n");
+    }
+    // Unless fixed, some of the configurations through the node take the all-port interface.
+    const std::string draws =
+        " --buffering input --mode sbt mnb te --switching wormhole --forwarding node --configs 6 --cycles 500 --seed 11";
+    EXPECT_EQ(std::system((std::string(CUBECAST_LOCKSTEP) + draws + " >" + out + " 2>&1").c_str()), 0) << slurp(out);
+    std::istringstream lines(slurp(out));
+    unsigned all_port = 0, all = 0;
+    for (std::string line; std::getline(lines, line);)
+        if (line.rfind("PASS", 0) == 0) ++all, all_port += line.find("network-interface=all-port") != std::string::npos;
+    EXPECT_EQ(all, 3u * 6);
+    EXPECT_GT(all_port, 0u);
+    EXPECT_LT(all_port, all);
     std::remove(out.c_str());
 }
 
