@@ -145,6 +145,7 @@ void CycleWaves::trace_rtl(const std::vector<std::unique_ptr<RouterBase>>& route
         if (auto* rtl = dynamic_cast<RtlIbRouter*>(r.get())) {
             rtl->model().trace(rtl_.get(), 99);
             rtl_vcs_ = rtl->virtual_channels();
+            rtl_injections_ = rtl->injection_inputs();
         }
     }
     rtl_->open(scratch_.path("rtl.vcd").c_str());
@@ -177,10 +178,11 @@ std::vector<std::string> CycleWaves::close(uint64_t start_ns, uint64_t end_ns, c
     }
     // (a dump that did not end well goes as nothing: rank 0 says so)
     const std::vector<std::string> dumps = gather(incomplete.empty() ? file_text(dump) : std::string());
-    // The Verilated routers' internals: each rank's dump of its own, after a line with the VCs they use
-    // (every rank takes part; one without them sends nothing).
-    const std::vector<std::string> rtl_dumps =
-        gather(rtl_ ? std::to_string(rtl_vcs_) + "\n" + file_text(scratch_.path("rtl.vcd")) : std::string());
+    // The Verilated routers' internals: each rank's dump of its own, after a line with the VCs and
+    // injection inputs they use (every rank takes part; one without them sends nothing).
+    const std::vector<std::string> rtl_dumps = gather(rtl_ ? std::to_string(rtl_vcs_) + " " + std::to_string(rtl_injections_) +
+                                                                 "\n" + file_text(scratch_.path("rtl.vcd"))
+                                                           : std::string());
     if (dumps.empty()) {  // (not rank 0: it writes nothing)
         scratch_.remove();
         return {};
@@ -202,7 +204,11 @@ std::vector<std::string> CycleWaves::close(uint64_t start_ns, uint64_t end_ns, c
         std::vector<std::string> texts;
         for (const std::string& d : rtl_dumps) {
             const size_t line = d.find('\n');
-            if (line != std::string::npos) rtl_vcs_ = static_cast<unsigned>(std::strtoul(d.c_str(), nullptr, 10));
+            if (line != std::string::npos) {
+                char* after = nullptr;
+                rtl_vcs_ = static_cast<unsigned>(std::strtoul(d.c_str(), &after, 10));
+                rtl_injections_ = static_cast<unsigned>(std::strtoul(after, nullptr, 10));
+            }
             texts.push_back(line == std::string::npos ? std::string() : d.substr(line + 1));
         }
         std::string merged;
@@ -234,7 +240,7 @@ void CycleWaves::publish(const std::string& dump, uint64_t start_ns, uint64_t en
             !e.empty())
             failed.push_back(e);
         std::ifstream in(rtl_dump);
-        const std::string text = make_rtl_gtkw(rtl_path, in, topology_, rtl_vcs_, 16, nanoseconds);
+        const std::string text = make_rtl_gtkw(rtl_path, in, topology_, rtl_vcs_, 16, nanoseconds, rtl_injections_);
         std::ofstream gtkw(stem_ + "_rtl.gtkw");
         gtkw << text;
         if (auto e = write_failure("the GTKWave save file", stem_ + "_rtl.gtkw", gtkw); !e.empty()) failed.push_back(e);

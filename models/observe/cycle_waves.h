@@ -101,8 +101,9 @@ private:
     bool virtual_channels_ = false;  // input-buffered routers: the links' VC and credit buses too
     const Topology& topology_;
     std::unique_ptr<VerilatedVcdSc> rtl_;
-    unsigned rtl_vcs_ = 0;     // the input-buffered RTL routers' VCs in use (their internals' .gtkw shows those)
-    bool rtl_dumped_ = false;  // the RTL's dump is in rtl.vcd of the scratch folder (this process's, or merged)
+    unsigned rtl_vcs_ = 0;         // the input-buffered RTL routers' VCs in use (their internals' .gtkw shows those)
+    unsigned rtl_injections_ = 1;  // ... and injection inputs (one, or one per link: the all-port interface)
+    bool rtl_dumped_ = false;      // the RTL's dump is in rtl.vcd of the scratch folder (this process's, or merged)
 };
 
 // SystemC VCD dumps of one network's signals, each written by the process that drives them, merged

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "models/observe/cycle_waves.h"
+#include "routers/cores/rtl_build.h"
 
 namespace cubecast {
 
@@ -87,14 +88,13 @@ void emit(std::ostream& os, const std::vector<const Var*>& vars, const Shown* be
 }  // namespace
 
 std::string make_rtl_gtkw(const std::string& dump_path, std::istream& vcd, const Topology& topology, unsigned vcs,
-                          uint32_t max_nodes, uint64_t nanoseconds) {
+                          uint32_t max_nodes, uint64_t nanoseconds, unsigned injections) {
     const auto ports = static_cast<long>(topology.ports());
     // Per router: its own signals, and per block (an input VC or an output unit) theirs.
     struct Router {
         bool input_buffered = false;
         std::vector<const Var*> own;
         std::map<std::pair<long, long>, std::vector<const Var*>> blocks;  // (port, vc) -> signals
-        long injection_port = -1;                                         // the input-buffered router's last input
     };
     const std::vector<Var> vars = read_declarations(vcd);
     std::map<long, Router> routers;
@@ -107,7 +107,7 @@ std::string make_rtl_gtkw(const std::string& dump_path, std::istream& vcd, const
             r.own.push_back(&v);
         } else if (r.input_buffered && v.scopes.size() == 5 && v.scopes[3] == "u_in") {
             const long p = index_of(v.scopes[2], "g_in"), w = index_of(v.scopes[4], "g_vc");
-            if (p >= 0 && w >= 0) r.blocks[{p, w}].push_back(&v), r.injection_port = std::max(r.injection_port, p);
+            if (p >= 0 && w >= 0) r.blocks[{p, w}].push_back(&v);
         } else if (!r.input_buffered && v.scopes.size() == 4 && v.scopes[3] == "u_out") {
             const long p = index_of(v.scopes[2], "g_out");
             if (p >= 0) r.blocks[{p, -1}].push_back(&v);
@@ -123,13 +123,17 @@ std::string make_rtl_gtkw(const std::string& dump_path, std::istream& vcd, const
         os << "@200\n-node " << node << " (RTL, " << (r.input_buffered ? "input-buffered" : "ideal") << ")\n";
         if (r.input_buffered) {
             emit(os, r.own, std::begin(kIbRouter), std::end(kIbRouter));
+            // (the injection inputs follow the built ports: the first alone one-port, one per link all-port)
+            const long built = static_cast<long>(kRtlIbPorts), injection = built + static_cast<long>(injections);
             for (const auto& [at, block] : r.blocks) {
                 const auto [p, w] = at;
-                const bool linked = p == r.injection_port ||
+                const bool linked = (p >= built && p < injection) ||
                                     (p < ports && topology.across(static_cast<uint32_t>(node), static_cast<unsigned>(p)));
                 if (!linked || w >= static_cast<long>(vcs)) continue;  // built, not in use
-                os << "@200\n-  " << (p == r.injection_port ? std::string("injection") : "in port " + std::to_string(p)) << " VC "
-                   << w << "\n";
+                const std::string input = p < built         ? "in port " + std::to_string(p)
+                                          : injections == 1 ? std::string("injection")
+                                                            : "injection for port " + std::to_string(p - built);
+                os << "@200\n-  " << input << " VC " << w << "\n";
                 emit(os, block, std::begin(kIbVirtualChannel), std::end(kIbVirtualChannel));
             }
         } else {

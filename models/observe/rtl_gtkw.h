@@ -13,8 +13,9 @@ namespace cubecast {
 // The .gtkw text for the dump at `dump_path`, whose declarations `vcd` holds (read up to
 // $enddefinitions), showing at most `max_nodes` routers, zoomed to `nanoseconds`; `vcs` is the
 // network's (ports and virtual channels beyond the topology's and vcs, built but unused, are left out,
-// and so are the inputs an array's edge has no link to).
+// and so are the inputs an array's edge has no link to); `injections` the input-buffered routers'
+// injection inputs in use (1, or the ports: the all-port interface), which follow the built ports.
 std::string make_rtl_gtkw(const std::string& dump_path, std::istream& vcd, const Topology& topology, unsigned vcs,
-                          uint32_t max_nodes, uint64_t nanoseconds);
+                          uint32_t max_nodes, uint64_t nanoseconds, unsigned injections = 1);
 
 }  // namespace cubecast

@@ -82,7 +82,8 @@ public:
     void note_links_in(std::vector<size_t>* touched) override { touched_ = touched; }
     // The Verilated model (to add its internals to a Verilator VCD after elaboration).
     Vcc_ib_router& model() { return *rtl_; }
-    unsigned virtual_channels() const { return config_.ib.vcs; }  // those in use (the build may have more)
+    unsigned virtual_channels() const { return config_.ib.vcs; }          // those in use (the build may have more)
+    unsigned injection_inputs() const { return all_port_ ? ports_ : 1; }  // those in use: one, or one per link (all-port)
 
 private:
     struct Wires {

@@ -43,7 +43,8 @@ module cc_ib_input_unit #(
     parameter integer PF_MAX = 4,   // largest packet, in flits
     parameter integer NODE_FORWARDING = 1, // 1: forwarding through the node built; 0: in the router only
     parameter integer FAN_OUT = 1,  // 1: fan-out replication built (a crossbar that multicasts); 0: not
-    parameter integer INJ_LINK = 0  // (an injection input) the link it injects for with the all-port network interface
+    parameter integer INJ_LINK = 0, // (an injection input) the link it injects for with the all-port network interface
+    parameter integer SPLITS = 1    // 1: the all-port interface built (a packet through the node gives its copies' links and keys)
 ) (
     input  wire                     clk,
     input  wire                     rst,
@@ -235,9 +236,10 @@ module cc_ib_input_unit #(
             wire [PORTS:0] left_now = fixed ? left : {deliver && INJECTION == 0, fwd & link_mask};
             assign thru_deliver[c] = thru_mode && left_now[PORTS];
             assign thru_forwards[c] = thru_mode && left_now[PORTS-1:0] != {PORTS{1'b0}};
-            assign thru_links[c*PORTS +: PORTS] = thru_mode ? left_now[PORTS-1:0] : {PORTS{1'b0}};
-            assign thru_nb[c*PORTS*32 +: PORTS*32] = thru_mode ? nb : {(PORTS*32){1'b0}};
-            assign thru_pr[c*PORTS*32 +: PORTS*32] = thru_mode ? pr : {(PORTS*32){1'b0}};
+            wire splits = SPLITS != 0 && thru_mode;
+            assign thru_links[c*PORTS +: PORTS] = splits ? left_now[PORTS-1:0] : {PORTS{1'b0}};
+            assign thru_nb[c*PORTS*32 +: PORTS*32] = splits ? nb : {(PORTS*32){1'b0}};
+            assign thru_pr[c*PORTS*32 +: PORTS*32] = splits ? pr : {(PORTS*32){1'b0}};
 
             // The copies' keys: not-before cycle, priority, then the logic's own order (SBT: rotated
             // dimension; MNB: the child's address; TE: one copy); the local copy last, with key 0.

@@ -292,7 +292,7 @@ module cc_ib_router #(
             cc_ib_input_unit #(.PORTS(PORTS), .VCS(VCS), .VW(VW), .DEPTH(DEPTH), .AW(AW), .FW(FW), .FLIT_W(FLIT_W),
                                .PW(PW), .OW(OW), .INJECTION(p >= PORTS ? 1 : 0), .PORT(p),
                                .PER_BRANCH(PER_BRANCH), .PF_MAX(PF_MAX), .NODE_FORWARDING(NODE_FORWARDING),
-                               .FAN_OUT(FAN_OUT), .INJ_LINK(J)) u_in (
+                               .FAN_OUT(FAN_OUT), .INJ_LINK(J), .SPLITS(ALL_PORT)) u_in (
                 .clk(clk), .rst(rst), .run(run), .cycle(cycle), .node_id(node_id), .dim(dim), .packet_flits(packet_flits),
                 .algo(algo), .sbt_rot(sbt_rot), .radix_bits(radix_bits), .torus(torus), .datelines(datelines), .vcs(vcs), .route_classes(route_classes), .vc_class(vc_class), .tst_no_turn(tst_no_turn), .tst_free_early(tst_free_early), .tst_short_credit(tst_short_credit), .switching(switching), .router_delay(router_delay),
                 .ejection_vcs(ejection_vcs), .per_branch(replication), .fan_out(fan_out), .tst_fan_stale(tst_fan_stale),
@@ -333,25 +333,35 @@ module cc_ib_router #(
         end
     endgenerate
 
-    // The all-port interface's control logic: it splits the node's own packet offered during load
-    // (ROM port NV, after the input VCs').
-    wire [31:0] split_mnb_addr;
-    wire [PORTS*16-1:0] split_mnb_row;
-    wire [PORTS-1:0] split_te_addr;
-    wire [15:0] split_te_position;
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire split_deliver;  // (a delivery decided for an own packet is the node's: not a copy)
-    /* verilator lint_on UNUSEDSIGNAL */
+    // The all-port interface's control logic (built with it): it splits the node's own packet offered
+    // during load (ROM port NV, after the input VCs').
     wire [PORTS-1:0] split_fwd;
     wire [PORTS*32-1:0] split_nb, split_pr;
-    cc_control_logic #(.D_MAX(PORTS)) u_split (
-        .node_id(node_id), .dim(dim), .packet_flits(packet_flits), .algo(algo), .sbt_rot(sbt_rot), .radix_bits(radix_bits),
-        .torus(torus), .own(1'b1), .hdr(src_flits[63:0]), .deliver(split_deliver), .fwd(split_fwd), .not_before(split_nb),
-        .prio(split_pr), .mnb_addr(split_mnb_addr), .row(split_mnb_row), .te_addr(split_te_addr),
-        .own_position(split_te_position));
-    cc_rom #(.D_MAX(PORTS), .NSRC(NV + 1)) u_rom (
-        .mnb_addr({split_mnb_addr, mnb_addr}), .mnb_row({split_mnb_row, mnb_row}), .te_addr({split_te_addr, te_addr}),
-        .te_position({split_te_position, te_position}));
+    generate
+        if (ALL_PORT != 0) begin : g_split
+            wire [31:0] split_mnb_addr;
+            wire [PORTS*16-1:0] split_mnb_row;
+            wire [PORTS-1:0] split_te_addr;
+            wire [15:0] split_te_position;
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire split_deliver;  // (a delivery decided for an own packet is the node's: not a copy)
+            /* verilator lint_on UNUSEDSIGNAL */
+            cc_control_logic #(.D_MAX(PORTS)) u_split (
+                .node_id(node_id), .dim(dim), .packet_flits(packet_flits), .algo(algo), .sbt_rot(sbt_rot),
+                .radix_bits(radix_bits), .torus(torus), .own(1'b1), .hdr(src_flits[63:0]), .deliver(split_deliver),
+                .fwd(split_fwd), .not_before(split_nb), .prio(split_pr), .mnb_addr(split_mnb_addr), .row(split_mnb_row),
+                .te_addr(split_te_addr), .own_position(split_te_position));
+            cc_rom #(.D_MAX(PORTS), .NSRC(NV + 1)) u_rom (
+                .mnb_addr({split_mnb_addr, mnb_addr}), .mnb_row({split_mnb_row, mnb_row}), .te_addr({split_te_addr, te_addr}),
+                .te_position({split_te_position, te_position}));
+        end else begin : g_no_split
+            assign split_fwd = {PORTS{1'b0}};
+            assign split_nb = {(PORTS*32){1'b0}};
+            assign split_pr = {(PORTS*32){1'b0}};
+            cc_rom #(.D_MAX(PORTS), .NSRC(NV)) u_rom (
+                .mnb_addr(mnb_addr), .mnb_row(mnb_row), .te_addr(te_addr), .te_position(te_position));
+        end
+    endgenerate
 
     // Forwarding through the node: per port, the packet that left its VC whole at this edge (one VC at
     // most); the first of them in port order that goes on may go straight into the injection VC.
@@ -607,7 +617,8 @@ module cc_ib_router #(
             if (port_thru != {PORTS{1'b0}}) thru_flits <= port_flits;
             lnk_taken <= ap_queue_taken;
             thru_links <= ap ? port_to & ~ap_straight : {(PORTS*PORTS){1'b0}};
-            for (g = 0; g < PORTS*PORTS; g = g + 1) thru_keys[g*64 +: 64] <= {port_pr[g*32 +: 32], port_nb[g*32 +: 32]};
+            if (ALL_PORT != 0)
+                for (g = 0; g < PORTS*PORTS; g = g + 1) thru_keys[g*64 +: 64] <= {port_pr[g*32 +: 32], port_nb[g*32 +: 32]};
             split_valid <= split_now;
             if (split_now) begin
                 split_links <= split_fwd & dim_links;
