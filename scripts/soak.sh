@@ -67,6 +67,7 @@ while ((run < total)); do
   [[ "$buffering" == input ]] && name="input-buffered router" || name="ideal router"
   [[ "$forwarding" == node ]] && name="input-buffered router forwarding through the node"
   [[ "$router" == fan-out ]] && name="input-buffered router replicating by fan-out"
+  [[ "$router" == all-port ]] && name="input-buffered router through the node on the all-port network interface"
   printf 'soak: %d cycles, %d configurations, %d mismatches, %.0f cycles/s (last round: the %s)\n' "$run" \
     "$configs" "$mismatches" "$(awk -v r="$run" -v e="$elapsed" 'BEGIN { print r / e }')" "$name"
 done
