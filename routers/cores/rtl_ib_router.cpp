@@ -70,7 +70,9 @@ RtlIbRouter::RtlIbRouter(sc_module_name name, uint32_t id, const Topology& topol
       arriving_(size_t{topology.ports()} * config_.ib.vcs),
       sending_(size_t{topology.ports()} * config_.ib.vcs),
       all_port_(config_.ib.network_interface == InjectionModel::all_port),
-      link_queues_(all_port_ ? topology.ports() : 0) {
+      link_queues_(all_port_ ? topology.ports() : 0),
+      own_queues_(link_queues_.size()),
+      offered_own_(link_queues_.size(), false) {
     init_verilator_once(config_.rom_dir);
     rtl_ = std::make_unique<Vcc_ib_router>("rtl");
     Vcc_ib_router& m = *rtl_;
@@ -112,6 +114,7 @@ RtlIbRouter::RtlIbRouter(sc_module_name name, uint32_t id, const Topology& topol
     m.lnk_valid(v_lnk_valid_);
     m.lnk_flits(v_lnk_flits_);
     m.lnk_transit(v_lnk_transit_);
+    m.lnk_after(v_lnk_after_);
     m.lnk_nb(v_lnk_nb_);
     m.lnk_pr(v_lnk_pr_);
     m.lnk_taken(v_lnk_taken_);
@@ -251,8 +254,9 @@ bool RtlIbRouter::waiting_on_time(uint64_t cycle) const {
     // first copies for their not-before cycles (NetworkInterface::next_due).
     if (config_.ib.injection_delay >= cycle) return true;
     uint64_t next = UINT64_MAX;
-    for (const std::vector<Queued>& q : link_queues_)
-        if (!q.empty()) next = std::min<uint64_t>(next, q.front().not_before);
+    for (const auto* queues : {&link_queues_, &own_queues_})
+        for (const std::vector<Queued>& q : *queues)
+            if (!q.empty()) next = std::min<uint64_t>(next, q.front().not_before);
     return next >= cycle;
 }
 
@@ -417,7 +421,8 @@ void RtlIbRouter::take_through_node(uint64_t cycle) {
         if (all_port_) {  // (its copies for the links, each into its link's queue unless it went straight in)
             const uint64_t links = word_of(v_thru_links_.read(), p * kPorts, kPorts);
             for (unsigned j = 0; j < ports_; ++j)
-                if ((links >> j) & 1u) queue_copy(j, packet, true, word_of(v_thru_keys_.read(), (p * kPorts + j) * 64, 64));
+                if ((links >> j) & 1u)
+                    queue_copy(link_queues_[j], packet, true, word_of(v_thru_keys_.read(), (p * kPorts + j) * 64, 64), cycle);
         } else if ((keeps >> p) & 1u) {
             memory_.push_back(packet);
             ++counters_.in_routers;
@@ -433,16 +438,29 @@ void RtlIbRouter::take_through_node(uint64_t cycle) {
 bool RtlIbRouter::later(const Queued& a, const Queued& b) {
     if (a.not_before != b.not_before) return a.not_before > b.not_before;
     if (a.priority != b.priority) return a.priority > b.priority;
-    return a.order > b.order;
+    if (a.edge != b.edge) return a.edge > b.edge;
+    if (a.own != b.own) return a.own;
+    return a.seq > b.seq;
 }
 
-// A copy of `packet` joins link `link`'s queue, with the key the model gave it ({priority, not-before}).
-void RtlIbRouter::queue_copy(unsigned link, const Packet& packet, bool transit, uint64_t key) {
-    std::vector<Queued>& q = link_queues_[link];
-    q.push_back(Queued{packet, transit, static_cast<uint32_t>(key), static_cast<uint32_t>(key >> 32), next_order_++});
+// A copy of `packet` joins queue q, with the key the model gave it ({priority, not-before}), arriving
+// at `edge`.
+void RtlIbRouter::queue_copy(std::vector<Queued>& q, const Packet& packet, bool transit, uint64_t key, uint64_t edge) {
+    q.push_back(
+        Queued{packet, transit, static_cast<uint32_t>(key), static_cast<uint32_t>(key >> 32), edge, !transit, next_seq_++});
     std::push_heap(q.begin(), q.end(), later);
     ++queued_;
     ++counters_.in_routers;
+}
+
+// The copy offered to link `link` at `edge`: the first of its queue and, once their injection delay has
+// passed, of the node's own.
+const RtlIbRouter::Queued* RtlIbRouter::first_copy(unsigned link, uint64_t edge) const {
+    const std::vector<Queued>& q = link_queues_[link];
+    const std::vector<Queued>& own = own_queues_[link];
+    const Queued* first = q.empty() ? nullptr : &q.front();
+    if (!own.empty() && edge >= config_.ib.injection_delay && (!first || later(*first, own.front()))) first = &own.front();
+    return first;
 }
 
 // All-port: the links' first copies the model took at the last edge leave their queues; the node's
@@ -451,7 +469,7 @@ void RtlIbRouter::take_splits() {
     const uint32_t taken = v_lnk_taken_.read();
     for (unsigned j = 0; j < ports_; ++j) {
         if (!((taken >> j) & 1u)) continue;
-        std::vector<Queued>& q = link_queues_[j];
+        std::vector<Queued>& q = offered_own_[j] ? own_queues_[j] : link_queues_[j];
         std::pop_heap(q.begin(), q.end(), later);
         q.pop_back();
         --queued_;
@@ -460,7 +478,9 @@ void RtlIbRouter::take_splits() {
     if (!v_split_valid_.read() || source_.empty()) return;
     const uint32_t links = v_split_links_.read();
     for (unsigned j = 0; j < ports_; ++j)
-        if ((links >> j) & 1u) queue_copy(j, source_.front().second, false, word_of(v_split_keys_.read(), j * 64, 64));
+        if ((links >> j) & 1u)  // (made at reset, they join at the injection delay)
+            queue_copy(own_queues_[j], source_.front().second, false, word_of(v_split_keys_.read(), j * 64, 64),
+                       config_.ib.injection_delay);
     source_.pop_front();
     --counters_.in_routers;  // (its copies count in the queues, then as their heads leave)
 }
@@ -501,24 +521,29 @@ void RtlIbRouter::feed_pins() {
     if (all_port_) feed_links();
 }
 
-// All-port: each link's first copy, once the node's own packets may leave (their injection delay past:
-// they are all made at reset, and split during load).
+// All-port: each link's first copy for the next edge (the model takes nothing before it runs). The
+// node's own copies join at their injection delay after the copies forwarded at that edge, so there
+// those win a tie with them (`lnk_after`).
 void RtlIbRouter::feed_links() {
-    uint32_t valid = 0, transit = 0;
+    uint32_t valid = 0, transit = 0, after = 0;
     Pin<kPorts * CUBECAST_RTL_PF_MAX * kRtlIbFlitBits> flits{};
     Pin<kPorts * 32> nbs{}, prs{};
-    const bool open = v_cycle_.read() >= config_.ib.injection_delay;  // (the model takes nothing before it runs)
-    for (unsigned j = 0; open && j < ports_; ++j) {
-        if (link_queues_[j].empty()) continue;
-        const Queued& front = link_queues_[j].front();
+    const uint64_t edge = v_cycle_.read();
+    for (unsigned j = 0; j < ports_; ++j) {
+        const Queued* first = first_copy(j, edge);
+        offered_own_[j] = first && first->own;
+        if (!first) continue;
+        const Queued& front = *first;
         valid |= 1u << j;
         transit |= static_cast<uint32_t>(front.transit) << j;
+        after |= static_cast<uint32_t>(front.own && front.edge == edge) << j;
         for (unsigned i = 0; i < front.packet.length(); ++i) set_flit(flits, j * CUBECAST_RTL_PF_MAX + i, front.packet.flit(i));
         set_word(nbs, j * 32, 32, front.not_before);
         set_word(prs, j * 32, 32, front.priority);
     }
     v_lnk_valid_.write(valid);
     v_lnk_transit_.write(transit);
+    v_lnk_after_.write(after);
     v_lnk_flits_.write(flits);
     v_lnk_nb_.write(nbs);
     v_lnk_pr_.write(prs);

@@ -143,19 +143,26 @@ private:
     std::deque<Packet> memory_;
     std::deque<std::pair<uint64_t, Packet>> to_node_;
     // All-port: per link, a heap of the copies waiting for it in the node's memory (the first to leave
-    // on top: not-before cycle, then priority, then arrival), as routers/blocks/network_interface.h.
+    // on top: not-before cycle, then priority, then arrival), as routers/blocks/network_interface.h;
+    // and the node's own copies apart until their injection delay has passed. Arrival is the SystemC
+    // interface's: the edge a copy joined at, those forwarded at it before the node's own (which join
+    // at the injection delay: they are made at reset), then the order they came in.
     struct Queued {
         Packet packet;
         bool transit = false;  // it came through the node (else the node's own)
         uint32_t not_before = 0, priority = 0;
-        uint64_t order = 0;
+        uint64_t edge = 0;  // (arrival)
+        bool own = false;
+        uint64_t seq = 0;
     };
     static bool later(const Queued& a, const Queued& b);
-    void queue_copy(unsigned link, const Packet& packet, bool transit, uint64_t key);
+    void queue_copy(std::vector<Queued>& q, const Packet& packet, bool transit, uint64_t key, uint64_t edge);
+    const Queued* first_copy(unsigned link, uint64_t edge) const;  // the copy link `link` is offered at `edge`
     bool all_port_ = false;
-    std::vector<std::vector<Queued>> link_queues_;
+    std::vector<std::vector<Queued>> link_queues_, own_queues_;
+    std::vector<bool> offered_own_;  // per link, whether the copy offered is the node's own
     size_t queued_ = 0;
-    uint64_t next_order_ = 0;
+    uint64_t next_seq_ = 0;
     unsigned max_occupancy_ = 0;
     bool ready_driven_ = false;
     sc_core::sc_event settled_, negedge_settled_;
@@ -180,7 +187,7 @@ private:
     sc_core::sc_signal<Pin<CUBECAST_RTL_IB_PORTS * CUBECAST_RTL_PF_MAX * kRtlIbFlitBits>> v_thru_flits_, v_lnk_flits_;
     // (The build's inputs: the links', then an injection input per link: the all-port interface is built.)
     static constexpr unsigned kInputs = 2 * CUBECAST_RTL_IB_PORTS;
-    sc_core::sc_signal<uint32_t> v_ni_push_, v_lnk_valid_, v_lnk_transit_, v_lnk_taken_, v_split_links_;
+    sc_core::sc_signal<uint32_t> v_ni_push_, v_lnk_valid_, v_lnk_transit_, v_lnk_after_, v_lnk_taken_, v_split_links_;
     sc_core::sc_signal<Pin<CUBECAST_RTL_IB_PORTS * 32>> v_lnk_nb_, v_lnk_pr_;
     sc_core::sc_signal<Pin<CUBECAST_RTL_IB_PORTS * CUBECAST_RTL_IB_PORTS>> v_thru_links_;
     sc_core::sc_signal<Pin<CUBECAST_RTL_IB_PORTS * CUBECAST_RTL_IB_PORTS * 64>> v_thru_keys_;

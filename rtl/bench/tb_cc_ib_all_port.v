@@ -50,7 +50,7 @@ module tb_cc_ib_all_port;
         .link_delay(4'd0), .link_period(4'd1), .injection_delay(8'd0), .ejection_delay(4'd0), .ejection_vcs(5'd0),
         .alloc_iters(4'd1), .replication(1'b0), .fan_out(1'b0), .tst_fan_stale(1'b0), .tst_freeze_pointers(1'b0),
         .tst_free_early(1'b0), .tst_short_credit(1'b0), .tst_own_first(1'b0), .through_node(1'b1), .all_port(1'b1),
-        .tst_queue_first(`TB_QUEUE_FIRST != 0), .lnk_valid(lnk_valid), .lnk_flits(lnk_flits), .lnk_transit(lnk_transit),
+        .tst_queue_first(`TB_QUEUE_FIRST != 0), .lnk_valid(lnk_valid), .lnk_flits(lnk_flits), .lnk_transit(lnk_transit), .lnk_after({P{1'b0}}),
         .lnk_nb(lnk_nb), .lnk_pr(lnk_pr), .lnk_taken(lnk_taken), .thru_links(thru_links), .thru_keys(thru_keys),
         .split_valid(split_valid), .split_links(split_links), .split_keys(split_keys), .thru_valid(thru_valid),
         .thru_deliver(thru_deliver), .thru_keep(thru_keep), .thru_flits(thru_flits), .mem_valid(1'b0),

@@ -88,7 +88,7 @@ module tb_cc_ib_router;
         .link_delay(4'd0), .link_period(4'd1), .injection_delay(8'd0), .ejection_delay(4'd0), .ejection_vcs(5'd0), .alloc_iters(4'd1),
         .replication(`TB_REPLICATION != 0), .fan_out(`TB_FAN_OUT != 0), .tst_fan_stale(1'b0), .tst_freeze_pointers(1'b0), .tst_free_early(1'b0), .tst_short_credit(1'b0), .tst_own_first(1'b0),
         .through_node(THRU), .all_port(1'b0), .tst_queue_first(1'b0), .lnk_valid({P{1'b0}}), .lnk_flits({(P*PF*FW){1'b0}}),
-        .lnk_transit({P{1'b0}}), .lnk_nb({(P*32){1'b0}}), .lnk_pr({(P*32){1'b0}}), .lnk_taken(), .thru_links(), .thru_keys(),
+        .lnk_transit({P{1'b0}}), .lnk_after({P{1'b0}}), .lnk_nb({(P*32){1'b0}}), .lnk_pr({(P*32){1'b0}}), .lnk_taken(), .thru_links(), .thru_keys(),
         .split_valid(), .split_links(), .split_keys(), .thru_valid(thru_valid), .thru_deliver(thru_deliver), .thru_keep(thru_keep),
         .thru_flits(thru_flits), .mem_valid(mem_valid), .mem_flits(mem_flits), .mem_taken(mem_taken), .in_valid(in_valid), .in_vc(in_vc), .in_flit(in_flit), .in_credit(in_credit),
         .out_valid(out_valid), .out_vc(out_vc), .out_flit(out_flit), .out_credit(credit_back),

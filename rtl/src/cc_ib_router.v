@@ -104,14 +104,16 @@ module cc_ib_router #(
     input  wire [PF_MAX*FLIT_W-1:0]   mem_flits,
     output reg                        mem_taken,     // the memory's packet offered before the last edge was taken
     // the all-port network interface: per link the first copy of its queue in the node's memory (whether
-    // its packet came through the node, and its key: not-before cycle, priority), whether it was taken
-    // at the last edge; per port, the links the copies of the packet it forwarded through the node at
+    // its packet came through the node, whether it joined at this edge after the copies forwarded at it
+    // (the node's own at their injection delay: those win a tie with it), and its key: not-before
+    // cycle, priority), whether it was taken at the last edge; per port, the links the copies of the packet it forwarded through the node at
     // the last edge go to and were not taken straight in (the node queues each), and their keys
     // ({priority, not-before} per link); the node's own packet offered during load, split at the last
     // edge into the copies for these links, with these keys
     input  wire [PORTS-1:0]           lnk_valid,
     input  wire [PORTS*PF_MAX*FLIT_W-1:0] lnk_flits,
     input  wire [PORTS-1:0]           lnk_transit,
+    input  wire [PORTS-1:0]           lnk_after,
     input  wire [PORTS*32-1:0]        lnk_nb,
     input  wire [PORTS*32-1:0]        lnk_pr,
     output reg  [PORTS-1:0]           lnk_taken,
@@ -404,8 +406,9 @@ module cc_ib_router #(
     end
 
     // All-port: per link, the first in key order (not-before cycle, priority, arrival) of its queue's
-    // front (older than any copy forwarded at this edge) and the copies for it forwarded at this edge
-    // (in port order), taken if its not-before cycle has come (none later in key order is due then).
+    // front (older than any copy forwarded at this edge, unless it joins after them: lnk_after) and the
+    // copies for it forwarded at this edge (in port order), taken if its not-before cycle has come (none
+    // later in key order is due then).
     reg [PORTS-1:0] ap_due, ap_from_queue, ap_transit;
     /* verilator lint_off UNUSEDSIGNAL */  // (built one-port only, the first link's alone is read)
     reg [PORTS*PF_MAX*FLIT_W-1:0] ap_flits;
@@ -430,7 +433,8 @@ module cc_ib_router #(
             for (b = 0; b < PORTS; b = b + 1)
                 if (port_thru[b] && port_to[b*PORTS + a] && !(tst_queue_first && lnk_valid[a]) &&
                     (!ap_found || port_nb[(b*PORTS + a)*32 +: 32] < ap_nb ||
-                     (port_nb[(b*PORTS + a)*32 +: 32] == ap_nb && port_pr[(b*PORTS + a)*32 +: 32] < ap_pr))) begin
+                     (port_nb[(b*PORTS + a)*32 +: 32] == ap_nb && (port_pr[(b*PORTS + a)*32 +: 32] < ap_pr ||
+                      (port_pr[(b*PORTS + a)*32 +: 32] == ap_pr && ap_from_queue[a] && lnk_after[a]))))) begin
                     ap_found = 1'b1;
                     ap_nb = port_nb[(b*PORTS + a)*32 +: 32];
                     ap_pr = port_pr[(b*PORTS + a)*32 +: 32];
