@@ -36,6 +36,12 @@ constexpr double kPayloadWordBytes = 40;      // ... each flit beyond its header
 constexpr double kRequestBytes = 120;         // a request listed in advance (task dynamic)
 constexpr double kTrafficSourceBytes = 2650;  // a node's traffic source (its own random stream: a 64-bit Mersenne Twister)
 constexpr double kStoredPacketBytes = 7;      // a one-flit packet waiting in a queue for its forward (5 to 9 measured)
+// A Verilated router beyond the SystemC router it stands in for, as the simulator builds them (the
+// ideal one for 10 ports, the input-buffered one for 4 ports of 4 VCs of 64 flits with an injection
+// input per link): `run --task snb --dim 10` and traffic on the 32x32 torus, `--router rtl` against
+// `--router systemc` (238 and 130 KiB a router measured).
+constexpr double kVerilatedIdealRouterBytes = 245e3;
+constexpr double kVerilatedInputBufferedRouterBytes = 136e3;
 
 // What an ideal router's output queue grows to over a schedule's steps, with packets of `flits` flits:
 // the queue itself (routers/blocks/output_unit.h) replayed through them, so its growth is the queue's
@@ -102,6 +108,12 @@ MemoryEstimate estimate_memory(const RunConfig& c, const Topology& network) {
     };
     const RouterCost cost = router_cost(c);
     items.push_back({n * (cost.router + ports * cost.port), count(n) + " routers of " + count(ports) + " ports"});
+    if (c.uses_rtl()) {
+        const double verilated = c.router == RouterChoice::rtl ? n : static_cast<double>(c.rtl_nodes.size());
+        items.push_back(
+            {verilated * (c.buffering == Buffering::input ? kVerilatedInputBufferedRouterBytes : kVerilatedIdealRouterBytes),
+             count(verilated) + " Verilated routers"});
+    }
     if (c.buffering == Buffering::input) {
         const unsigned injection_inputs = c.ib.network_interface == InjectionModel::all_port ? ports : 1;
         const double vcs = n * (ports + injection_inputs) * c.ib.vcs;

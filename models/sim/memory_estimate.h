@@ -1,5 +1,5 @@
 // A run's memory, estimated from its size before anything is built: the routers and their buffers
-// (per port; per virtual channel on the input-buffered router), the packets the nodes hold from reset
+// (per port; per virtual channel on the input-buffered router; the Verilated ones' models), the packets the nodes hold from reset
 // (the total exchange's N(N-1)), the requests listed in advance (task dynamic), and each node's
 // delivery bits, at per-item costs measured on this build (docs/performance.md). What unbounded queues
 // grow to as the run goes is in it only where the schedule says (paper 004's vb2: the pairs it stores;

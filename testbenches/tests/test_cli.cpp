@@ -1014,7 +1014,8 @@ TEST(CommandLine, ARunThatOutgrowsItsMemoryEndsWithOneLine) {
 // The estimate against the peak memory measured, on runs whose memory is what they build (routers,
 // virtual channels, preloaded packets) or what their schedule stores (paper 004's vb2: half of all
 // (node, mini-packet) pairs at once; the optimal MNB's queues at their peaks, of one-flit packets and
-// of 16-flit ones with their payload): within 30 % either way.
+// of 16-flit ones with their payload), and networks of Verilated routers, ideal and input-buffered:
+// within 30 % either way.
 TEST(CommandLine, TheMemoryEstimateIsNearThePeakOfRunsItCanSee) {
 #if !CUBECAST_LARGE_ARRAYS
     GTEST_SKIP() << "the estimate is for the release build; AddressSanitizer's shadow memory and its own operator new[] "
@@ -1026,7 +1027,12 @@ TEST(CommandLine, TheMemoryEstimateIsNearThePeakOfRunsItCanSee) {
           std::string("--task snb --dim 11 --buffering input --vcs 2 --vc-depth 8 --level tlm"),
           std::string("--task pmnb --algorithm vb2 --dim 11 --k 256 --packet-flits 11 --token-flits 11"),
           std::string("--task mnb --dim 11"), std::string("--task mnb --dim 10 --packet-flits 16"),
-          std::string("--task mnb --topology torus --radix 64 --dim 2")}) {
+          std::string("--task mnb --topology torus --radix 64 --dim 2"),
+          // (the Verilated routers, where this build has them)
+          std::string(cubecast::kRtlBuilt ? "--task snb --dim 10 --router rtl" : "--task snb --dim 11"),
+          std::string(cubecast::kRtlBuilt ? "--task traffic --topology torus --radix 16 --dim 2 --rate 0.05 --warmup-cycles 10 "
+                                            "--window 20 --drain 20 --buffering input --router rtl"
+                                          : "--task snb --dim 11 --buffering input")}) {
         SCOPED_TRACE(args);
         const CliResult estimate = cubecast_cli("run " + args + " --memory-limit 1K");
         const std::smatch m = [&] {
