@@ -202,7 +202,7 @@ std::optional<std::string> validate_microarchitecture(const RunConfig& c, const 
                 return "--" + name + " " + knob_text(c.ib, name) + " conflicts with --preset " + c.preset + ", which sets " +
                        knob_text(*knobs, name) + " here: give one of them";
     }
-    if (c.self_packets && c.task != "traffic") return std::string("--self-packets applies to task traffic only");
+    if (c.self_packets && algo.task != TaskKind::traffic) return std::string("--self-packets applies to task traffic only");
     if (c.self_packets && c.buffering == Buffering::output)
         return std::string(
             "--self-packets needs --buffering input (the output-queued router has no path from a node "
@@ -250,7 +250,7 @@ std::optional<std::string> validate_microarchitecture(const RunConfig& c, const 
                "-flit packet, which " + switching_name(c.ib.switching) +
                " keeps whole in one virtual channel: accepted --vc-depth >= " + std::to_string(longest) +
                ", or --switching wormhole";
-    if (c.ib.vc_depth < longest && c.task != "traffic")
+    if (c.ib.vc_depth < longest && algo.task != TaskKind::traffic)
         return "--vc-depth " + std::to_string(c.ib.vc_depth) + " is smaller than a " + std::to_string(longest) +
                "-flit packet: a collective's packet copied to several ports stays whole in its virtual channel until the "
                "last copy leaves: accepted --vc-depth >= " +
@@ -320,6 +320,8 @@ std::optional<std::string> validate_rtl(const RunConfig& c, const Topology& topo
     for (uint32_t n : c.rtl_nodes)
         if (n >= topo.nodes()) return not_a_node("--rtl-nodes node " + std::to_string(n), topo);
     if (!c.uses_rtl()) return std::nullopt;
+    const TaskInfo* task = find_task(c.task);
+    const bool traffic = task && task->kind == TaskKind::traffic;
     // (mesh: a topology the input-buffered Verilog router alone routes, two ports a dimension)
     const VerilogRouters verilog = find_topology_type(c.topology)->verilog;
     const bool ib = c.buffering == Buffering::input, mesh = verilog == VerilogRouters::input_buffered;
@@ -350,7 +352,7 @@ std::optional<std::string> validate_rtl(const RunConfig& c, const Topology& topo
         return std::string(
             "--network-interface all-port with --forwarding router is not in the Verilog router: accepted all-port with "
             "--forwarding node, or one-port, with --router rtl (or --rtl-nodes), or --router systemc");
-    if (ib && c.ib.network_interface == InjectionModel::all_port && c.task == "traffic")
+    if (ib && c.ib.network_interface == InjectionModel::all_port && traffic)
         return std::string(
             "--network-interface all-port is not in the Verilog router for traffic (the interface splits the node's packets "
             "made at reset, not those made as it runs): accepted one-port with --router rtl (or --rtl-nodes), or --router "
@@ -366,22 +368,22 @@ std::optional<std::string> validate_rtl(const RunConfig& c, const Topology& topo
         return "the " + topo.label() + " has " + std::to_string(topo.nodes()) +
                " nodes, beyond the Verilog routers' 16-bit node ids: accepted up to " + std::to_string(kRtlMaxNodes) +
                " nodes with --router rtl (or --rtl-nodes)";
-    if (mesh && !(c.task == "traffic" && c.algorithm == "dor"))
+    if (mesh && !(traffic && c.algorithm == "dor"))
         return "the RTL router has no control logic for " + c.task + "/" + c.algorithm + " on the " + topo.name() +
                ": accepted traffic/dor (its collectives' logic is the hypercube's)";
     if (!rtl_algorithm_code(c.task, c.algorithm))
         return "the RTL router has no control logic for " + c.task + "/" + c.algorithm +
                ": accepted snb/sbt, mnb/sbt, mnb/bostt, te/bostt, kb/same-order, and traffic/ecube (traffic/dor on the array "
                "and the torus) with --buffering input";
-    if (c.task == "traffic" && !ib)
+    if (traffic && !ib)
         return std::string(
             "traffic on the RTL router needs --buffering input: the ideal Verilog router takes its node's packets at reset "
             "only (accepted the collectives, or --buffering input)");
-    if (c.task == "traffic" && c.self_packets)
+    if (traffic && c.self_packets)
         return std::string(
             "--self-packets is not built into the input-buffered RTL router (its network interface never delivers a "
             "packet back to its node): accepted without --self-packets, or --router systemc");
-    if (c.task == "traffic" && (!c.packet_sizes.empty() || !c.traffic_file.empty()))
+    if (traffic && (!c.packet_sizes.empty() || !c.traffic_file.empty()))
         return std::string(c.packet_sizes.empty() ? "--traffic-file" : "--packet-sizes") +
                " is not built into the input-buffered RTL router (its packets are all --packet-flits long): accepted a "
                "--pattern with one packet length, or --router systemc";

@@ -15,6 +15,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <tuple>
 #include <vector>
 
 #include "models/fabric/packet.h"
@@ -89,9 +90,7 @@ public:
 private:
     // The heap's order: the copy that leaves first on top.
     static bool later(const Waiting& a, const Waiting& b) {
-        if (a.copy.key.not_before != b.copy.key.not_before) return a.copy.key.not_before > b.copy.key.not_before;
-        if (a.copy.key.priority != b.copy.key.priority) return a.copy.key.priority > b.copy.key.priority;
-        return a.order > b.order;
+        return std::tie(b.copy.key, b.order) < std::tie(a.copy.key, a.order);
     }
     InjectionModel model_;
     std::vector<Injector> injectors_;

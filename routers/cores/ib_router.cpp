@@ -289,9 +289,7 @@ void InputBufferedRouter::link_copies(const Decision& d, const Header& h, CopyLi
         copies.push_back({f.port, f.key, escape ? f.escape : -1});
     }
     if (copies.size() < 2) return;  // (stable_sort would ask for a buffer even so)
-    std::stable_sort(copies.begin(), copies.end(), [](const PacketCopy& a, const PacketCopy& b) {
-        return a.key.not_before != b.key.not_before ? a.key.not_before < b.key.not_before : a.key.priority < b.key.priority;
-    });
+    std::stable_sort(copies.begin(), copies.end(), [](const PacketCopy& a, const PacketCopy& b) { return a.key < b.key; });
 }
 
 // A packet held by the logic (into the control unit's hold buffer) or absorbed: taken whole once its

@@ -5,6 +5,7 @@
 #include "routers/cores/rtl_ib_router.h"
 
 #include <algorithm>
+#include <tuple>
 
 #include "routers/cores/rtl_router.h"
 
@@ -256,7 +257,7 @@ bool RtlIbRouter::waiting_on_time(uint64_t cycle) const {
     uint64_t next = UINT64_MAX;
     for (const auto* queues : {&link_queues_, &own_queues_})
         for (const std::vector<Queued>& q : *queues)
-            if (!q.empty()) next = std::min<uint64_t>(next, q.front().not_before);
+            if (!q.empty()) next = std::min<uint64_t>(next, q.front().key.not_before);
     return next >= cycle;
 }
 
@@ -436,18 +437,14 @@ void RtlIbRouter::take_through_node(uint64_t cycle) {
 
 // All-port: the queues' order, the copy that leaves first on top (NetworkInterface::later).
 bool RtlIbRouter::later(const Queued& a, const Queued& b) {
-    if (a.not_before != b.not_before) return a.not_before > b.not_before;
-    if (a.priority != b.priority) return a.priority > b.priority;
-    if (a.edge != b.edge) return a.edge > b.edge;
-    if (a.own != b.own) return a.own;
-    return a.seq > b.seq;
+    return std::tie(b.key, b.edge, b.own, b.seq) < std::tie(a.key, a.edge, a.own, a.seq);  // (forwarded before own)
 }
 
 // A copy of `packet` joins queue q, with the key the model gave it ({priority, not-before}), arriving
 // at `edge`.
 void RtlIbRouter::queue_copy(std::vector<Queued>& q, const Packet& packet, bool transit, uint64_t key, uint64_t edge) {
-    q.push_back(
-        Queued{packet, transit, static_cast<uint32_t>(key), static_cast<uint32_t>(key >> 32), edge, !transit, next_seq_++});
+    q.push_back(Queued{packet, transit, QueueKey{static_cast<uint32_t>(key), static_cast<uint32_t>(key >> 32)}, edge, !transit,
+                       next_seq_++});
     std::push_heap(q.begin(), q.end(), later);
     ++queued_;
     ++counters_.in_routers;
@@ -538,8 +535,8 @@ void RtlIbRouter::feed_links() {
         transit |= static_cast<uint32_t>(front.transit) << j;
         after |= static_cast<uint32_t>(front.own && front.edge == edge) << j;
         for (unsigned i = 0; i < front.packet.length(); ++i) set_flit(flits, j * CUBECAST_RTL_PF_MAX + i, front.packet.flit(i));
-        set_word(nbs, j * 32, 32, front.not_before);
-        set_word(prs, j * 32, 32, front.priority);
+        set_word(nbs, j * 32, 32, front.key.not_before);
+        set_word(prs, j * 32, 32, static_cast<uint64_t>(front.key.priority));
     }
     v_lnk_valid_.write(valid);
     v_lnk_transit_.write(transit);

@@ -150,8 +150,8 @@ private:
     struct Queued {
         Packet packet;
         bool transit = false;  // it came through the node (else the node's own)
-        uint32_t not_before = 0, priority = 0;
-        uint64_t edge = 0;  // (arrival)
+        QueueKey key;          // (the model's 32-bit not-before cycle and priority)
+        uint64_t edge = 0;     // (arrival)
         bool own = false;
         uint64_t seq = 0;
     };

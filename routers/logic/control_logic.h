@@ -18,6 +18,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -36,6 +37,11 @@ constexpr uint64_t kNoCycle = ~uint64_t{0};
 struct QueueKey {
     uint64_t not_before = 0;
     int64_t priority = 0;
+    // The schedule's order: the earlier not-before cycle first, then the smaller priority (a tie is
+    // the queue's to break, by arrival).
+    friend bool operator<(const QueueKey& a, const QueueKey& b) {
+        return std::tie(a.not_before, a.priority) < std::tie(b.not_before, b.priority);
+    }
 };
 
 // A copy onto output `port`. An adaptive routing may also name an escape port (Duato's protocol): a

@@ -1,6 +1,7 @@
 #include "routers/logic/folded_logic.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace cubecast {
 
@@ -133,9 +134,7 @@ void FoldedLogic::send_due(uint64_t cycle, std::vector<Emission>& out) {
         std::vector<Waiting>& q = waiting_[tp];
         if (q.empty() || busy_until_[tp] > cycle) continue;
         const auto head = std::min_element(q.begin(), q.end(), [](const Waiting& a, const Waiting& b) {
-            if (a.key.not_before != b.key.not_before) return a.key.not_before < b.key.not_before;
-            if (a.key.priority != b.key.priority) return a.key.priority < b.key.priority;
-            return a.order < b.order;
+            return std::tie(a.key, a.order) < std::tie(b.key, b.order);
         });
         if (head->key.not_before > cycle) continue;
         const Header h = head->header;
