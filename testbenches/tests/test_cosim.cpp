@@ -258,21 +258,17 @@ TEST(Cosim, InputBufferedPerBranchReplicationSameTrace) {
     EXPECT_GT(fan_differs, 0u) << "fan-out never changed a trace from per-branch: is it taken?";
 }
 
-// Forwarding through the node (each link's packet whole into the node's memory, delivered and
-// injected again: the input units' whole-packet exit and the network interface's memory-first source)
-// in the Verilog router: every collective its control logic runs and traffic on the cube and the torus,
-// d = 2..4, each switching mode, across the delays and VC counts: the same trace and report as the
-// SystemC router's, every node in RTL and a random half; and the mode is taken (some trace differs from
-// the same run forwarded in the router).
-TEST(Cosim, InputBufferedThroughTheNodeSameTrace) {
+// The through-the-node runs below: each of `algorithms` (traffic on the 4-ary torus for dor), d = 2..4,
+// each switching mode, forwarded through the node, cycling through knob sets across the build's ranges
+// (one VC; the allocators' most iterations; a link period of 2; 16-flit VCs) and 1- to 4-flit packets.
+// `run` takes the configuration, its label so far and the run's number (from 1).
+template <class Run>
+unsigned for_each_through_node_run(const std::vector<std::pair<const char*, const char*>>& algorithms, Run&& run) {
     const IbKnobs knob_sets[] = {{1, 4, 0, 0, 0, 1, 0, 0},
                                  {2, 8, 2, 1, 1, 1, 2, 2, cubecast::kRtlIbAllocIters},
                                  {3, 5, 1, 3, 2, 2, 4, 1},
                                  {2, 16, 3, 0, 4, 1, 1, 4}};
-    const std::pair<const char*, const char*> algorithms[] = {{"snb", "sbt"},    {"mnb", "bostt"},     {"mnb", "sbt"},
-                                                              {"te", "bostt"},   {"kb", "same-order"}, {"traffic", "ecube"},
-                                                              {"traffic", "dor"}};
-    unsigned variant = 0, differs = 0, runs = 0;
+    unsigned variant = 0, runs = 0;
     for (auto [task, algorithm] : algorithms)
         for (unsigned d = 2; d <= std::min(4u, cubecast::kRtlIbPorts); ++d)
             for (const cubecast::Switching sw :
@@ -296,61 +292,60 @@ TEST(Cosim, InputBufferedThroughTheNodeSameTrace) {
                 }
                 k.apply(c, sw, flits);
                 c.ib.forwarding = cubecast::Forwarding::node;
-                const std::string label =
-                    std::string(task) + "/" + algorithm + (torus ? " torus" : "") + " d=" + std::to_string(d) + " " +
-                    cubecast::switching_name(sw) + " F=" + std::to_string(flits) + " V=" + std::to_string(k.vcs) +
-                    " R=" + std::to_string(k.router_delay) + " E=" + std::to_string(k.ejection_delay) + " through the node";
-                expect_same_input_buffered(c, label, variant);
+                const std::string label = std::string(task) + "/" + algorithm + (torus ? " torus" : "") +
+                                          " d=" + std::to_string(d) + " " + cubecast::switching_name(sw) +
+                                          " F=" + std::to_string(flits) + " V=" + std::to_string(k.vcs) +
+                                          " R=" + std::to_string(k.router_delay) + " E=" + std::to_string(k.ejection_delay);
+                run(c, label, variant);
                 ++runs;
-                RunConfig in_router = c;
-                in_router.ib.forwarding = cubecast::Forwarding::router;
-                differs += traced(c).second != traced(in_router).second;
             }
-    EXPECT_GE(runs, (std::size(algorithms) - 1) * 3u);
+    return runs;
+}
+
+// Forwarding through the node (each link's packet whole into the node's memory, delivered and
+// injected again: the input units' whole-packet exit and the network interface's memory-first source)
+// in the Verilog router: every collective its control logic runs and traffic on the cube and the torus,
+// on the one-port interface: the same trace and report as the SystemC router's, every node in RTL and a
+// random half; and the mode is taken (some trace differs from the same run forwarded in the router).
+TEST(Cosim, InputBufferedThroughTheNodeSameTrace) {
+    const std::vector<std::pair<const char*, const char*>> algorithms = {
+        {"snb", "sbt"},       {"mnb", "bostt"},     {"mnb", "sbt"},    {"te", "bostt"},
+        {"kb", "same-order"}, {"traffic", "ecube"}, {"traffic", "dor"}};
+    unsigned differs = 0;
+    const unsigned runs =
+        for_each_through_node_run(algorithms, [&](const RunConfig& c, const std::string& label, unsigned variant) {
+            expect_same_input_buffered(c, label + " through the node", variant);
+            RunConfig in_router = c;
+            in_router.ib.forwarding = cubecast::Forwarding::router;
+            differs += traced(c).second != traced(in_router).second;
+        });
+    EXPECT_GE(runs, (algorithms.size() - 1) * 3u);
     EXPECT_GT(differs, 0u) << "forwarding through the node never changed a trace: is it taken?";
 }
 
 // The all-port network interface (an injection input per link, the node's memory a queue of copies per
 // link in key order), forwarded through the node: the collectives' mode unless told. Every collective
-// the Verilog router has, d = 2..4, each switching mode and replication, knobs across the build's
-// ranges: the same trace and report as the SystemC router's, every node in RTL and a random half. The
-// interface is taken: the traces differ from the one-port interface's in some of them.
+// the Verilog router has, with each replication in turn: the same trace and report as the SystemC
+// router's, every node in RTL and a random half. The interface is taken: the traces differ from the
+// one-port interface's in most of them.
 TEST(Cosim, InputBufferedAllPortThroughTheNodeSameTrace) {
-    const IbKnobs knob_sets[] = {{1, 4, 0, 0, 0, 1, 0, 0},
-                                 {2, 8, 2, 1, 1, 1, 2, 2, cubecast::kRtlIbAllocIters},
-                                 {3, 5, 1, 3, 2, 2, 4, 1},
-                                 {2, 16, 3, 0, 4, 1, 1, 4}};
-    const std::pair<const char*, const char*> algorithms[] = {
+    const std::vector<std::pair<const char*, const char*>> algorithms = {
         {"snb", "sbt"}, {"mnb", "bostt"}, {"mnb", "sbt"}, {"te", "bostt"}, {"kb", "same-order"}};
     const cubecast::Replication replications[] = {cubecast::Replication::serial, cubecast::Replication::per_branch,
                                                   cubecast::Replication::fan_out};
-    unsigned variant = 0, differs = 0, runs = 0;
-    for (auto [task, algorithm] : algorithms)
-        for (unsigned d = 2; d <= std::min(4u, cubecast::kRtlIbPorts); ++d)
-            for (const cubecast::Switching sw :
-                 {cubecast::Switching::store_forward, cubecast::Switching::cut_through, cubecast::Switching::wormhole}) {
-                const IbKnobs& k = knob_sets[variant % std::size(knob_sets)];
-                const unsigned flits = 1 + variant % 4;
-                const cubecast::Replication replication = replications[variant % std::size(replications)];
-                ++variant;
-                RunConfig c = config(task, algorithm, d, 0, flits);
-                if (std::string(task) == "kb") c.k = std::min(3u, 1u << d);
-                k.apply(c, sw, flits);
-                c.ib.forwarding = cubecast::Forwarding::node;
-                c.ib.network_interface = cubecast::InjectionModel::all_port;
-                c.ib.replication = replication;
-                c.ib_given = {"forwarding", "network-interface", "replication"};
-                const std::string label = std::string(task) + "/" + algorithm + " d=" + std::to_string(d) + " " +
-                                          cubecast::switching_name(sw) + " F=" + std::to_string(flits) +
-                                          " V=" + std::to_string(k.vcs) + " R=" + std::to_string(k.router_delay) + " " +
-                                          cubecast::replication_name(replication) + " all-port through the node";
-                expect_same_input_buffered(c, label, variant);
-                ++runs;
-                RunConfig one_port = c;
-                one_port.ib.network_interface = cubecast::InjectionModel::one_port;
-                differs += traced(c).second != traced(one_port).second;
-            }
-    EXPECT_EQ(runs, std::size(algorithms) * 3u * (std::min(4u, cubecast::kRtlIbPorts) - 1));
+    unsigned differs = 0;
+    const unsigned runs = for_each_through_node_run(algorithms, [&](RunConfig c, const std::string& label, unsigned variant) {
+        const cubecast::Replication replication = replications[(variant - 1) % std::size(replications)];
+        c.ib.network_interface = cubecast::InjectionModel::all_port;
+        c.ib.replication = replication;
+        c.ib_given = {"forwarding", "network-interface", "replication"};
+        expect_same_input_buffered(c, label + " " + cubecast::replication_name(replication) + " all-port through the node",
+                                   variant);
+        RunConfig one_port = c;
+        one_port.ib.network_interface = cubecast::InjectionModel::one_port;
+        differs += traced(c).second != traced(one_port).second;
+    });
+    EXPECT_EQ(runs, algorithms.size() * 3u * (std::min(4u, cubecast::kRtlIbPorts) - 1));
     EXPECT_GT(differs, runs / 2) << "the all-port interface seldom changed a trace: is it taken?";
 }
 
