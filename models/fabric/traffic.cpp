@@ -375,10 +375,12 @@ bool TrafficLedger::take_delivered(const Header& h, uint32_t at, uint64_t cycle,
     const auto it = pending_.find(key(h.origin, h.dest, h.msg));
     if (it == pending_.end()) return false;
     // Packets of one (origin, destination, msg) in flight at once: the oldest is taken. (Told after
-    // the edge, a packet its origin created in this very edge came after this delivery if the origin's
-    // router runs after the destination's: routers run in node order.)
+    // the edge, or edges later, a packet its origin created after the delivery's cycle came after it,
+    // and one created in that very edge did if the origin's router runs after the destination's:
+    // routers run in node order.)
     const uint32_t oldest = it->second.oldest, next = in_flight_[oldest].next_same;
-    const bool next_came_later = after_the_edge && next != kNone && in_flight_[next].created == cycle && h.origin > at;
+    const bool next_came_later = after_the_edge && next != kNone &&
+                                 (in_flight_[next].created > cycle || (in_flight_[next].created == cycle && h.origin > at));
     if (next != kNone && !next_came_later) ++ambiguous_;
     const uint64_t created = in_flight_[oldest].created;
     const unsigned flits = in_flight_[oldest].flits;

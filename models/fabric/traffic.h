@@ -166,9 +166,10 @@ public:
     uint64_t generation_end() const { return end_; }
     // Node `at` got this packet at `cycle`: false if no such packet is on its way there.
     bool delivered(const Header& h, uint32_t at, uint64_t cycle);
-    // The same, told after the edge of `cycle` ran to its end (a partitioned network's delivery at a
-    // node of another rank): the account is the one delivered() would have kept during the edge, when
-    // the routers of nodes below `at` had run and those above had not.
+    // The same, told after the edge of `cycle` ran to its end, or edges later (a partitioned network's
+    // delivery at a node of another rank): the account is the one delivered() would have kept during
+    // the edge, when the routers of nodes below `at` had run and those above had not. (Deliveries of
+    // one packet key come in their order: its destination's rank tells them.)
     bool delivered_after_the_edge(const Header& h, uint32_t at, uint64_t cycle);
     TrafficResult summarize() const;
     // What summarize() reads, as words (a partitioned network's ranks each hold the packets their nodes

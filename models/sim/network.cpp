@@ -263,7 +263,8 @@ void Network::build_cycle_level(const LogicFactory& make_logic, const PacketForm
     if (comm_) {  // the links this rank's routers drive; the trace's rows to rank 0
         monitor_->watch_only(0, held.driven());
         if (!config.trace_path.empty() && partition_.rank() != 0) monitor_->send_rows_to(&trace_rows_);
-        exchange_ = std::make_unique<BoundaryExchange>(partition_, *topology_, held, *link_buses_, *comm_);
+        exchange_ =
+            std::make_unique<BoundaryExchange>(partition_, *topology_, held, *link_buses_, *comm_, !config.trace_path.empty());
     }
     monitor_->clk(*clk_);
     monitor_->rst(phases_->rst);
@@ -306,16 +307,19 @@ void Network::after_edge() {
             [this](const uint64_t* row) {
                 if (trace_) write_trace_row(*trace_, row);
             },
-            [this](uint64_t fields, uint32_t at, uint64_t cycle) {
-                // (A packet no node was sending there is counted, as a node counts one, among the errors.)
-                if (!traffic_->delivered_after_the_edge(header_of_fields_word(fields), at, cycle)) ++misdelivered_;
-            });
+            [this](uint64_t fields, uint32_t at, uint64_t cycle) { take_remote_delivery(fields, at, cycle); });
     if (exchange_ && credit_audit_)
         exchange_->take_sender_terms(
             [this](size_t link, unsigned word, uint64_t terms) { credit_audit_->take_sender_terms(link, word, terms); });
     if (!phases_->running()) return;
     if (credit_audit_) credit_audit_->check(audited_edges_++);
     supervisor_->after_edge();
+}
+
+// A delivery at another rank's node of a packet one of this rank's nodes created (a packet no node
+// was sending there is counted, as a node counts one, among the errors).
+void Network::take_remote_delivery(uint64_t fields, uint32_t at, uint64_t cycle) {
+    if (!traffic_->delivered_after_the_edge(header_of_fields_word(fields), at, cycle)) ++misdelivered_;
 }
 
 // From about this many routers their state outgrows the host's caches, and prefetching pays for its

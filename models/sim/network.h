@@ -61,6 +61,7 @@ private:
         std::vector<std::string> unfinished;  // logics that never finished
     };
     void after_edge();  // the cycle level's supervision
+    void take_remote_delivery(uint64_t fields, uint32_t at, uint64_t cycle);
     void build_nodes(const PacketFormat& format);
     void open_trace();
     void build_cycle_level(const LogicFactory& make_logic, const PacketFormat& format);

@@ -75,6 +75,9 @@ void Network::total_links_and_counters() {
         delays_->take_words(delivered, latest);
     }
     if (!traffic_) return;
+    if (exchange_)  // (the deliveries of the last edges, to their origins' ledgers)
+        exchange_->deliver_pending(
+            [this](uint64_t fields, uint32_t at, uint64_t cycle) { take_remote_delivery(fields, at, cycle); });
     comm_->sum(traffic_->expected_per_node());  // (each rank counted the packets its nodes created)
     comm_->sum(link_load_->per_link());         // (each rank counted the links its nodes drive)
     std::vector<uint64_t> wrong{misdelivered_};

@@ -17,7 +17,7 @@ RankLinks::RankLinks(const Partition& partition, const Topology& topology)
 }
 
 BoundaryExchange::BoundaryExchange(const Partition& partition, const Topology& topology, const RankLinks& links, LinkBuses& buses,
-                                   PartitionComm& comm)
+                                   PartitionComm& comm, bool rows_to_rank0)
     : rank_(comm.rank()),
       links_(links),
       comm_(comm),
@@ -49,12 +49,21 @@ BoundaryExchange::BoundaryExchange(const Partition& partition, const Topology& t
             boundary_links_ += 2;
         }
     sent_.assign(driven_.size(), 0);
+    // (a link between two ranks comes in pairs, one each way: each names the other)
+    std::vector<bool> peer(comm.ranks(), false);
+    for (const Driven& d : driven_) peer[d.to] = true;
+    if (rows_to_rank0) {
+        if (rank_ == 0) peer.assign(comm.ranks(), true);
+        peer[0] = true;
+    }
+    for (unsigned r = 0; r < comm.ranks(); ++r)
+        if (peer[r] && r != rank_) peers_.push_back(r);
 }
 
-// Each rank's message: the count of (link and field, value) pairs and the pairs, the count of
-// deliveries and their words, then (to rank 0) the trace rows.
+// Each rank's message to a peer: the count of (link and field, value) pairs and the pairs, then (to
+// rank 0) the trace rows.
 void BoundaryExchange::send_and_receive(std::vector<uint64_t>& rows) {
-    for (auto& o : out_) o.assign(1, 0);
+    for (const unsigned r : peers_) out_[r].assign(1, 0);
     for (size_t k = 0; k < driven_.size(); ++k) {
         const Driven& d = driven_[k];
         uint64_t v = 0;
@@ -81,14 +90,9 @@ void BoundaryExchange::send_and_receive(std::vector<uint64_t>& rows) {
         ++o[0];
     }
     terms_to_send_.clear();
-    for (unsigned r = 0; r < out_.size(); ++r) {
-        out_[r].push_back(deliveries_[r].size() / 3);
-        out_[r].insert(out_[r].end(), deliveries_[r].begin(), deliveries_[r].end());
-        deliveries_[r].clear();
-    }
-    if (rank_ != 0) out_[0].insert(out_[0].end(), rows.begin(), rows.end());
+    if (rank_ != 0 && !rows.empty()) out_[0].insert(out_[0].end(), rows.begin(), rows.end());
     rows.clear();
-    comm_.exchange(out_, in_);
+    comm_.exchange_with(peers_, out_, in_);
     for (unsigned r = 0; r < in_.size(); ++r) {
         const std::vector<uint64_t>& in = in_[r];
         if (r == rank_ || in.empty()) continue;

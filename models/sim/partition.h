@@ -11,7 +11,7 @@
 // shortest boundary latency is one cycle. Each rank sends, at the falling edge, the link values its routers drove at the rising
 // edge before; the receiving rank writes them into its copy of the link, where its routers read them
 // at the next rising edge, as they would in one process (Chandy-Misra's conservative lookahead, with
-// a window of one cycle).
+// a window of one cycle). A rank sends them to the ranks its links reach alone (BoundaryExchange).
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -33,6 +33,10 @@ public:
     virtual unsigned ranks() const = 0;
     // Every rank sends out[r] to rank r and receives from rank r into in[r] (out[rank()] stays home).
     virtual void exchange(const std::vector<std::vector<uint64_t>>& out, std::vector<std::vector<uint64_t>>& in) = 0;
+    // The same among neighbours only: out[r] to each rank r of `peers`, and from each into in[r]; the
+    // other ranks' in[r] empty. Every rank calls it, each naming the ranks that name it.
+    virtual void exchange_with(const std::vector<unsigned>& peers, const std::vector<std::vector<uint64_t>>& out,
+                               std::vector<std::vector<uint64_t>>& in) = 0;
     // Element by element over the ranks, the result on every rank.
     virtual void sum(std::vector<uint64_t>& values) = 0;
     virtual void max(std::vector<uint64_t>& values) = 0;
@@ -48,6 +52,10 @@ public:
     unsigned rank() const override { return 0; }
     unsigned ranks() const override { return 1; }
     void exchange(const std::vector<std::vector<uint64_t>>& out, std::vector<std::vector<uint64_t>>& in) override { in = out; }
+    void exchange_with(const std::vector<unsigned>&, const std::vector<std::vector<uint64_t>>& out,
+                       std::vector<std::vector<uint64_t>>& in) override {
+        in = out;
+    }
     void sum(std::vector<uint64_t>&) override {}
     void max(std::vector<uint64_t>&) override {}
     std::vector<std::string> gather(const std::string& mine) override { return {mine}; }
@@ -104,13 +112,17 @@ private:
 // The links between this rank's routers and the others': after every edge, what this rank's routers
 // drive on them (a flit's valid and the flit to a router elsewhere, the ready to a router elsewhere
 // that sends here) goes to the rank at the other end when it changed, and what came from the others
-// is written into this rank's copy of the links. Rows of the trace ride along to rank 0, and the
-// deliveries of synthetic traffic to the rank of the packet's origin, whose ledger knows the packet.
+// is written into this rank's copy of the links. A rank talks every edge only with its peers: the
+// ranks its links reach (a subcube's log2 R neighbours at most, a slab's two), and, when the trace is
+// written, rank 0 with every rank, whose rows ride along to it. The deliveries of synthetic traffic
+// go to the rank of the packet's origin, whose ledger knows the packet, every kDeliveryEdges edges
+// and at the end (deliver_pending()): the ledger is read only for the report.
 class BoundaryExchange {
 public:
-    // (`buses` numbered as `links` numbers them.)
+    static constexpr uint64_t kDeliveryEdges = 64;
+    // (`buses` numbered as `links` numbers them; `rows_to_rank0`: the trace is written.)
     BoundaryExchange(const Partition& partition, const Topology& topology, const RankLinks& links, LinkBuses& buses,
-                     PartitionComm& comm);
+                     PartitionComm& comm, bool rows_to_rank0);
     // The sender's side of an input-buffered link's credit balance (CreditAudit; word 0 or 1: VCs 0-7
     // or 8-15), for the receiver's rank.
     void send_sender_terms(size_t local_link, unsigned word, uint64_t terms);
@@ -126,19 +138,31 @@ public:
     }
     // After the edge: send, receive, write. `rows` are this rank's trace rows of the edge (4 words
     // each; sent to rank 0 and cleared); at rank 0, `write_row` takes every other rank's, rank by rank.
-    // `delivered` takes the deliveries sent here, rank by rank.
+    // Every kDeliveryEdges edges, deliver_pending(delivered).
     template <class WriteRow, class Delivered>
     void after_edge(std::vector<uint64_t>& rows, WriteRow&& write_row, Delivered&& delivered) {
         send_and_receive(rows);
         for (unsigned r = 0; r < in_.size(); ++r) {
             const std::vector<uint64_t>& in = in_[r];
             if (r == rank_ || in.empty()) continue;
-            const size_t deliveries_at = 1 + 2 * in[0], count = in[deliveries_at], rows_at = deliveries_at + 1 + 3 * count;
-            for (size_t w = deliveries_at + 1; w < rows_at; w += 3) delivered(in[w], static_cast<uint32_t>(in[w + 1]), in[w + 2]);
-            for (size_t w = rows_at; w + 4 <= in.size(); w += 4) write_row(&in[w]);
+            for (size_t w = 1 + 2 * in[0]; w + 4 <= in.size(); w += 4) write_row(&in[w]);
+        }
+        if (++edges_ % kDeliveryEdges == 0) deliver_pending(delivered);
+    }
+    // Every rank at once: the deliveries sent since the last call go to their origins' ranks, where
+    // `delivered` takes them (header fields, node, cycle), rank by rank, each rank's in its order.
+    template <class Delivered>
+    void deliver_pending(Delivered&& delivered) {
+        comm_.exchange(deliveries_, in_);
+        for (auto& d : deliveries_) d.clear();
+        for (unsigned r = 0; r < in_.size(); ++r) {
+            if (r == rank_) continue;
+            const std::vector<uint64_t>& in = in_[r];
+            for (size_t w = 0; w + 3 <= in.size(); w += 3) delivered(in[w], static_cast<uint32_t>(in[w + 1]), in[w + 2]);
         }
     }
     size_t boundary_links() const { return boundary_links_; }
+    const std::vector<unsigned>& peers() const { return peers_; }  // (in rank order)
 
 private:
     void send_and_receive(std::vector<uint64_t>& rows);
@@ -158,7 +182,9 @@ private:
     std::vector<Driven> driven_;
     std::vector<uint64_t> sent_;  // each driven value as last sent
     size_t boundary_links_ = 0;
+    std::vector<unsigned> peers_;
     std::vector<std::vector<uint64_t>> out_, in_, deliveries_;
+    uint64_t edges_ = 0;
     struct Terms {
         size_t link;
         unsigned word;

@@ -320,6 +320,32 @@ int cmd_bench_ranks(const std::string& format, unsigned ranks) {
                            {"rank_peak_mib", many_peak / 1024.0},
                            {"same_completion", same}});
     }
+    // What the lock-step itself costs: an idle network's cycles, where a cycle's work is next to none
+    // and the ranks' exchange and sums are nearly all of it.
+    const std::string idle = "--task traffic --dim 4 --rate 0.001 --window 200000";
+    std::vector<double> one_us, many_us;
+    for (int i = 0; i < kRepeats; ++i) {
+        const TimedCommand one = run_timed(bin + " run " + idle + " --json");
+        const TimedCommand many = run_timed(mpirun + bin + " run " + idle + " --json --partition");
+        if (one.exit_code != kExitOk || many.exit_code != kExitOk || !one.report.is_object() || !many.report.is_object()) {
+            std::cerr << "cubecast: bench: the idle 4-cube ended with exit " << one.exit_code << " in one process and "
+                      << many.exit_code << " on " << ranks << " ranks\n";
+            return kExitCheckFailed;
+        }
+        const auto per_cycle = [](const nlohmann::json& report) {
+            return 1e6 * report.value("wall_seconds", 0.0) / std::max(1.0, report.value("completion_cycles", 0.0));
+        };
+        one_us.push_back(per_cycle(one.report)), many_us.push_back(per_cycle(many.report));
+    }
+    if (format == "table")
+        std::cout << "the lock-step: an idle 4-cube (run " << idle << ") takes " << std::setprecision(2) << median(many_us)
+                  << " us a cycle on " << ranks << " ranks, " << median(one_us) << " in one process\n";
+    else
+        all.push_back({{"lock_step",
+                        {{"command", "run " + idle},
+                         {"ranks", ranks},
+                         {"one_process_us_per_cycle", median(one_us)},
+                         {"ranks_us_per_cycle", median(many_us)}}}});
     if (format == "json") std::cout << all.dump(2) << "\n";
     return worst;
 }

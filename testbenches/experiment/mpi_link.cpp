@@ -76,6 +76,10 @@ unsigned Comm::ranks() const { return static_cast<unsigned>(mpi::size()); }
 void Comm::exchange(const std::vector<std::vector<uint64_t>>& out, std::vector<std::vector<uint64_t>>& in) {
     loaded().exchange(out, in);
 }
+void Comm::exchange_with(const std::vector<unsigned>& peers, const std::vector<std::vector<uint64_t>>& out,
+                         std::vector<std::vector<uint64_t>>& in) {
+    loaded().exchange_with(peers, out, in);
+}
 void Comm::sum(std::vector<uint64_t>& values) { loaded().sum(values); }
 void Comm::max(std::vector<uint64_t>& values) { loaded().max(values); }
 std::vector<std::string> Comm::gather(const std::string& mine) { return loaded().gather(mine); }

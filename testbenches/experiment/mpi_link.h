@@ -31,6 +31,8 @@ public:
     unsigned rank() const override;
     unsigned ranks() const override;
     void exchange(const std::vector<std::vector<uint64_t>>& out, std::vector<std::vector<uint64_t>>& in) override;
+    void exchange_with(const std::vector<unsigned>& peers, const std::vector<std::vector<uint64_t>>& out,
+                       std::vector<std::vector<uint64_t>>& in) override;
     void sum(std::vector<uint64_t>& values) override;
     void max(std::vector<uint64_t>& values) override;
     std::vector<std::string> gather(const std::string& mine) override;

@@ -72,6 +72,29 @@ void exchange(const std::vector<std::vector<uint64_t>>& out, std::vector<std::ve
         in[static_cast<size_t>(r)].assign(begin, begin + receive_counts[static_cast<size_t>(r)]);
     }
 }
+// Point to point with each peer, on a tag of its own: every send posted, then each peer's message
+// received whole (its length probed), then the sends completed. A peer's messages arrive in order.
+constexpr int kTagNeighbours = 200;
+void exchange_with(const std::vector<unsigned>& peers, const std::vector<std::vector<uint64_t>>& out,
+                   std::vector<std::vector<uint64_t>>& in) {
+    in.resize(out.size());
+    for (auto& words : in) words.clear();
+    std::vector<MPI_Request> sends(peers.size());
+    for (size_t k = 0; k < peers.size(); ++k) {
+        const std::vector<uint64_t>& o = out[peers[k]];
+        MPI_Isend(o.data(), static_cast<int>(o.size()), MPI_UINT64_T, static_cast<int>(peers[k]), kTagNeighbours, MPI_COMM_WORLD,
+                  &sends[k]);
+    }
+    for (const unsigned peer : peers) {
+        MPI_Status st;
+        MPI_Probe(static_cast<int>(peer), kTagNeighbours, MPI_COMM_WORLD, &st);
+        int n = 0;
+        MPI_Get_count(&st, MPI_UINT64_T, &n);
+        in[peer].resize(static_cast<size_t>(n));
+        MPI_Recv(in[peer].data(), n, MPI_UINT64_T, static_cast<int>(peer), kTagNeighbours, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    MPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE);
+}
 void reduce(std::vector<uint64_t>& values, MPI_Op op) {
     MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_UINT64_T, op, MPI_COMM_WORLD);
 }
@@ -117,8 +140,8 @@ std::string broadcast(const std::string& from_rank0) {
     return text;
 }
 
-const cubecast::mpi::Plugin kPlugin{start,   stop,        abort,    rank, size, send,   waiting,
-                                    receive, receive_any, exchange, sum,  max,  gather, broadcast};
+const cubecast::mpi::Plugin kPlugin{start,       stop,     abort,         rank, size, send,   waiting,  receive,
+                                    receive_any, exchange, exchange_with, sum,  max,  gather, broadcast};
 
 }  // namespace
 

@@ -18,9 +18,11 @@ struct Plugin {
     bool (*waiting)(int& from, int& tag);
     std::string (*receive)(int from, int tag);
     std::string (*receive_any)(int tag, int& from);
-    // A partitioned network's (models/sim/partition.h): all-to-all of words, element-wise sum and max
+    // A partitioned network's (models/sim/partition.h): all-to-all of words, the same among neighbours, element-wise sum and max
     // over the ranks, texts gathered at rank 0, rank 0's text to all.
     void (*exchange)(const std::vector<std::vector<uint64_t>>& out, std::vector<std::vector<uint64_t>>& in);
+    void (*exchange_with)(const std::vector<unsigned>& peers, const std::vector<std::vector<uint64_t>>& out,
+                          std::vector<std::vector<uint64_t>>& in);
     void (*sum)(std::vector<uint64_t>& values);
     void (*max)(std::vector<uint64_t>& values);
     std::vector<std::string> (*gather)(const std::string& mine);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
@@ -33,6 +34,8 @@ struct QuietComm final : cubecast::PartitionComm {
     unsigned rank() const override { return rank_; }
     unsigned ranks() const override { return ranks_; }
     void exchange(const std::vector<std::vector<uint64_t>>&, std::vector<std::vector<uint64_t>>&) override {}
+    void exchange_with(const std::vector<unsigned>&, const std::vector<std::vector<uint64_t>>&,
+                       std::vector<std::vector<uint64_t>>&) override {}
     void sum(std::vector<uint64_t>&) override {}
     void max(std::vector<uint64_t>&) override {}
     std::vector<std::string> gather(const std::string&) override { return {}; }
@@ -146,7 +149,7 @@ TEST(Partition, EveryBoundaryLinkIsAPairOfProxies) {
                 const cubecast::RankLinks held(p, *net);
                 cubecast::LinkBuses buses(held.size(), "partition_test_" + std::to_string(made++));
                 QuietComm comm(r, ranks);
-                const cubecast::BoundaryExchange exchange(p, *net, held, buses, comm);
+                const cubecast::BoundaryExchange exchange(p, *net, held, buses, comm, false);
                 uint64_t mine = 0;     // the links this rank's nodes send or receive on that another rank's node ends
                 uint64_t touched = 0;  // the links this rank's nodes send or receive on
                 std::set<size_t> numbers;
@@ -170,6 +173,62 @@ TEST(Partition, EveryBoundaryLinkIsAPairOfProxies) {
             EXPECT_EQ(proxies, 2 * crossing);
             if (ranks <= net->nodes()) {
                 EXPECT_GT(crossing, 0u);
+            }
+        }
+}
+
+// A rank talks every edge with its peers only: on the hypercube split into subcubes, the log2 R ranks
+// whose subcubes differ from its own in one address bit; on a torus split into slabs, the slabs either
+// side (round the ring); on the array, those beside it. On every network the relation is each rank's
+// neighbours' by the links, both ways. When the trace is written, rank 0 also talks with every rank.
+TEST(Partition, ARankTalksEveryEdgeWithTheRanksItsLinksReachOnly) {
+    int made = 0;
+    const auto peers_of = [&](const cubecast::Topology& net, unsigned ranks, unsigned r, bool rows) {
+        const Partition p(net.nodes(), ranks, r);
+        const cubecast::RankLinks held(p, net);
+        cubecast::LinkBuses buses(held.size(), "peers_test_" + std::to_string(made++));
+        QuietComm comm(r, ranks);
+        return cubecast::BoundaryExchange(p, net, held, buses, comm, rows).peers();
+    };
+    const auto cube = cubecast::make_topology("hypercube", 6, 0);
+    for (unsigned ranks : {2u, 4u, 8u, 16u})
+        for (unsigned r = 0; r < ranks; ++r) {
+            std::vector<unsigned> expected;
+            for (unsigned bit = 1; bit < ranks; bit <<= 1) expected.push_back(r ^ bit);
+            std::sort(expected.begin(), expected.end());
+            EXPECT_EQ(peers_of(*cube, ranks, r, false), expected) << ranks << " ranks, rank " << r;
+        }
+    const auto torus = cubecast::make_topology("torus", 2, 6), array = cubecast::make_topology("array", 2, 6);
+    for (unsigned ranks : {3u, 6u})
+        for (unsigned r = 0; r < ranks; ++r) {
+            const std::set<unsigned> ring{(r + 1) % ranks, (r + ranks - 1) % ranks};
+            EXPECT_EQ(peers_of(*torus, ranks, r, false), std::vector<unsigned>(ring.begin(), ring.end())) << ranks << " " << r;
+            std::vector<unsigned> line;
+            if (r > 0) line.push_back(r - 1);
+            if (r + 1 < ranks) line.push_back(r + 1);
+            EXPECT_EQ(peers_of(*array, ranks, r, false), line) << ranks << " ranks, rank " << r;
+        }
+    for (const auto& net : networks())
+        for (unsigned ranks : {2u, 3u, 5u, 7u}) {
+            SCOPED_TRACE(net->label() + ", " + std::to_string(ranks) + " ranks");
+            const Partition whole(net->nodes(), ranks, 0);
+            std::vector<std::set<unsigned>> linked(ranks);
+            for (uint32_t i = 0; i < net->nodes(); ++i)
+                for (unsigned q = 0; q < net->ports(); ++q)
+                    if (const auto j = net->across(i, q); j && whole.owner(i) != whole.owner(*j)) {
+                        linked[whole.owner(i)].insert(whole.owner(*j));
+                        linked[whole.owner(*j)].insert(whole.owner(i));
+                    }
+            for (unsigned r = 0; r < ranks; ++r) {
+                EXPECT_EQ(peers_of(*net, ranks, r, false), std::vector<unsigned>(linked[r].begin(), linked[r].end()))
+                    << "rank " << r;
+                std::set<unsigned> with_rows = linked[r];
+                if (r == 0)
+                    for (unsigned s = 1; s < ranks; ++s) with_rows.insert(s);
+                else
+                    with_rows.insert(0);
+                EXPECT_EQ(peers_of(*net, ranks, r, true), std::vector<unsigned>(with_rows.begin(), with_rows.end()))
+                    << "rank " << r << ", the trace written";
             }
         }
 }
