@@ -166,9 +166,13 @@ std::optional<std::string> validate_dynamic(const RunConfig& c, const TaskInfo& 
 
 // What a partitioned network runs (partition.h): the cycle level's routers (the ideal and the
 // input-buffered, SystemC and Verilog), every task, the trace, the waves, --stats and --power; the
-// rest not yet, each refused by name.
-std::optional<std::string> validate_partition(const RunConfig& c) {
+// rest not yet, each refused by name. Each rank holds a node at least.
+std::optional<std::string> validate_partition(const RunConfig& c, const Topology& topo) {
     if (!c.partitioned) return std::nullopt;
+    if (c.ranks > topo.nodes())
+        return "--partition over " + std::to_string(c.ranks) + " ranks: the " + topo.label() + " has " +
+               std::to_string(topo.nodes()) + " nodes, and each rank holds a node at least: accepted 1.." +
+               std::to_string(topo.nodes()) + " ranks (mpirun -np)";
     const auto refuse = [](const std::string& what) {
         return "--partition runs the cycle level's routers, SystemC and Verilog, every task, --trace, the waves, --stats and "
                "--power, not " +
@@ -794,7 +798,7 @@ std::optional<std::string> check(const RunConfig& c, const std::shared_ptr<const
     if (auto e = validate_clock_timed(c, entry, folded ? *folded : *topo)) return e;
     if (auto e = validate_route_classes_given(c, entry, folded ? *folded : *topo)) return e;
     if (auto e = validate_level(c)) return e;
-    if (auto e = validate_partition(c)) return e;
+    if (auto e = validate_partition(c, *topo)) return e;
     if (auto e = output_problem("--trace", c.trace_path)) return e;
     if (auto e = output_problem("--link-load", c.link_load_path)) return e;
     if (auto e = output_problem("--delays", c.delays_path)) return e;

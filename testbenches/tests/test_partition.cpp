@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
+#include <tuple>
 
 #include "models/fabric/topology.h"
 #include "models/observe/cycle_waves.h"
@@ -397,6 +398,24 @@ TEST(Partition, WhatItDoesNotRunYetIsRefusedByName) {
                 << lines;
             EXPECT_NE(lines.find("not " + names + " yet"), std::string::npos) << lines;
         }
+    }
+}
+
+// More ranks than nodes, which would leave a rank with no share, is one line from rank 0 and exit 2 on
+// every rank (never a hang: the command is timed out).
+TEST(Partition, MoreRanksThanNodesIsRefused) {
+    const std::string bin = CUBECAST_BIN, dir = temp_path("too_many");
+    ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
+    for (const auto& [ranks, args, nodes] : std::vector<std::tuple<unsigned, std::string, unsigned>>{
+             {3, "--task mnb --dim 1", 2}, {5, "--task traffic --topology array --radix 2 --dim 2 --rate 0.1", 4}}) {
+        SCOPED_TRACE(args);
+        const Command c = shell(dir, mpirun(ranks) + "timeout 120 " + bin + " run " + args + " --partition");
+        EXPECT_EQ(c.code, 2) << c.err;
+        const std::string lines = cubecast_lines(c.err);
+        EXPECT_EQ(std::count(lines.begin(), lines.end(), '\n'), 1) << c.err;
+        EXPECT_NE(lines.find("--partition over " + std::to_string(ranks) + " ranks"), std::string::npos) << lines;
+        EXPECT_NE(lines.find("has " + std::to_string(nodes) + " nodes"), std::string::npos) << lines;
+        EXPECT_NE(lines.find("accepted 1.." + std::to_string(nodes) + " ranks"), std::string::npos) << lines;
     }
 }
 
