@@ -93,9 +93,9 @@ void BoundaryExchange::send_and_receive(std::vector<uint64_t>& rows) {
     if (rank_ != 0 && !rows.empty()) out_[0].insert(out_[0].end(), rows.begin(), rows.end());
     rows.clear();
     comm_.exchange_with(peers_, out_, in_);
-    for (unsigned r = 0; r < in_.size(); ++r) {
+    for (const unsigned r : peers_) {
         const std::vector<uint64_t>& in = in_[r];
-        if (r == rank_ || in.empty()) continue;
+        if (in.empty()) continue;
         for (size_t w = 1; w < 1 + 2 * in[0]; w += 2) {
             const size_t link = *links_.local(static_cast<size_t>(in[w] >> 3));
             switch (static_cast<Field>(in[w] & 7)) {

@@ -142,9 +142,9 @@ public:
     template <class WriteRow, class Delivered>
     void after_edge(std::vector<uint64_t>& rows, WriteRow&& write_row, Delivered&& delivered) {
         send_and_receive(rows);
-        for (unsigned r = 0; r < in_.size(); ++r) {
+        for (const unsigned r : peers_) {
             const std::vector<uint64_t>& in = in_[r];
-            if (r == rank_ || in.empty()) continue;
+            if (in.empty()) continue;
             for (size_t w = 1 + 2 * in[0]; w + 4 <= in.size(); w += 4) write_row(&in[w]);
         }
         if (++edges_ % kDeliveryEdges == 0) deliver_pending(delivered);

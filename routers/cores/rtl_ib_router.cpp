@@ -437,14 +437,15 @@ void RtlIbRouter::take_through_node(uint64_t cycle) {
 
 // All-port: the queues' order, the copy that leaves first on top (NetworkInterface::later).
 bool RtlIbRouter::later(const Queued& a, const Queued& b) {
-    return std::tie(b.key, b.edge, b.own, b.seq) < std::tie(a.key, a.edge, a.own, a.seq);  // (forwarded before own)
+    // (at one edge, the copies forwarded through the node before the node's own)
+    return std::make_tuple(b.key, b.edge, !b.transit, b.seq) < std::make_tuple(a.key, a.edge, !a.transit, a.seq);
 }
 
 // A copy of `packet` joins queue q, with the key the model gave it ({priority, not-before}), arriving
 // at `edge`.
 void RtlIbRouter::queue_copy(std::vector<Queued>& q, const Packet& packet, bool transit, uint64_t key, uint64_t edge) {
-    q.push_back(Queued{packet, transit, QueueKey{static_cast<uint32_t>(key), static_cast<uint32_t>(key >> 32)}, edge, !transit,
-                       next_seq_++});
+    q.push_back(
+        Queued{packet, transit, QueueKey{static_cast<uint32_t>(key), static_cast<uint32_t>(key >> 32)}, edge, next_seq_++});
     std::push_heap(q.begin(), q.end(), later);
     ++queued_;
     ++counters_.in_routers;
@@ -528,12 +529,12 @@ void RtlIbRouter::feed_links() {
     const uint64_t edge = v_cycle_.read();
     for (unsigned j = 0; j < ports_; ++j) {
         const Queued* first = first_copy(j, edge);
-        offered_own_[j] = first && first->own;
+        offered_own_[j] = first && !first->transit;
         if (!first) continue;
         const Queued& front = *first;
         valid |= 1u << j;
         transit |= static_cast<uint32_t>(front.transit) << j;
-        after |= static_cast<uint32_t>(front.own && front.edge == edge) << j;
+        after |= static_cast<uint32_t>(!front.transit && front.edge == edge) << j;
         for (unsigned i = 0; i < front.packet.length(); ++i) set_flit(flits, j * CUBECAST_RTL_PF_MAX + i, front.packet.flit(i));
         set_word(nbs, j * 32, 32, front.key.not_before);
         set_word(prs, j * 32, 32, static_cast<uint64_t>(front.key.priority));

@@ -152,7 +152,6 @@ private:
         bool transit = false;  // it came through the node (else the node's own)
         QueueKey key;          // (the model's 32-bit not-before cycle and priority)
         uint64_t edge = 0;     // (arrival)
-        bool own = false;
         uint64_t seq = 0;
     };
     static bool later(const Queued& a, const Queued& b);

@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 #include <chrono>
 #include <cstdlib>
@@ -281,19 +283,26 @@ int cmd_bench_ranks(const std::string& format, unsigned ranks) {
                   << std::setw(8) << "ratio" << std::setw(10) << "sim one" << std::setw(10) << "sim ranks" << std::setw(8)
                   << "ratio" << std::setw(12) << "peak MiB" << std::setw(12) << "a rank MiB"
                   << "\n";
+    // One run in one process, then over the ranks: both finished with a report, or a line saying how not.
+    const auto run_pair = [&](const std::string& name,
+                              const std::string& args) -> std::optional<std::pair<TimedCommand, TimedCommand>> {
+        TimedCommand one = run_timed(bin + " run " + args + " --json");
+        TimedCommand many = run_timed(mpirun + bin + " run " + args + " --json --partition");
+        if (one.exit_code == kExitOk && many.exit_code == kExitOk && one.report.is_object() && many.report.is_object())
+            return std::make_pair(std::move(one), std::move(many));
+        std::cerr << "cubecast: bench: " << name << " ended with exit " << one.exit_code << " in one process and "
+                  << many.exit_code << " on " << ranks << " ranks (is Open MPI's mpirun installed?)\n";
+        return std::nullopt;
+    };
     int worst = kExitOk;
     for (const auto& [name, args] : runs) {
         std::vector<double> one_s, many_s, one_sim, many_sim;
         long one_peak = 0, many_peak = 0;
         bool same = true;
         for (int i = 0; i < kRepeats; ++i) {
-            const TimedCommand one = run_timed(bin + " run " + args + " --json");
-            const TimedCommand many = run_timed(mpirun + bin + " run " + args + " --json --partition");
-            if (one.exit_code != kExitOk || many.exit_code != kExitOk || !one.report.is_object() || !many.report.is_object()) {
-                std::cerr << "cubecast: bench: " << name << " ended with exit " << one.exit_code << " in one process and "
-                          << many.exit_code << " on " << ranks << " ranks (is Open MPI's mpirun installed?)\n";
-                return kExitCheckFailed;
-            }
+            const auto pair = run_pair(name, args);
+            if (!pair) return kExitCheckFailed;
+            const auto& [one, many] = *pair;
             same = same && one.report.value("completion_cycles", 0) == many.report.value("completion_cycles", 1);
             one_s.push_back(one.seconds), many_s.push_back(many.seconds);
             one_sim.push_back(one.report.value("wall_seconds", 0.0)), many_sim.push_back(many.report.value("wall_seconds", 0.0));
@@ -325,13 +334,9 @@ int cmd_bench_ranks(const std::string& format, unsigned ranks) {
     const std::string idle = "--task traffic --dim 4 --rate 0.001 --window 200000";
     std::vector<double> one_us, many_us;
     for (int i = 0; i < kRepeats; ++i) {
-        const TimedCommand one = run_timed(bin + " run " + idle + " --json");
-        const TimedCommand many = run_timed(mpirun + bin + " run " + idle + " --json --partition");
-        if (one.exit_code != kExitOk || many.exit_code != kExitOk || !one.report.is_object() || !many.report.is_object()) {
-            std::cerr << "cubecast: bench: the idle 4-cube ended with exit " << one.exit_code << " in one process and "
-                      << many.exit_code << " on " << ranks << " ranks\n";
-            return kExitCheckFailed;
-        }
+        const auto pair = run_pair("the idle 4-cube", idle);
+        if (!pair) return kExitCheckFailed;
+        const auto& [one, many] = *pair;
         const auto per_cycle = [](const nlohmann::json& report) {
             return 1e6 * report.value("wall_seconds", 0.0) / std::max(1.0, report.value("completion_cycles", 0.0));
         };
