@@ -195,12 +195,22 @@ int run_partitioned(const RunConfig& config, bool json, const RerunPolicy& polic
     if (launched) say_when_stopped(mpi::rank_launched(), split.ranks);
     std::optional<ResolvedRun> resolved;
     BeforeTheRun before;
+    bool every_rank = true;  // (whether a refusal below comes on every rank alike)
     try {
         resolved = resolve(split);
         if (resolved->memory_bytes >= kHeapOnHugePagesFrom) restart_with_heap_on_huge_pages();  // (before MPI starts)
+        every_rank = false;
         if (rank0) before = check_before_the_run(config, *resolved);
     } catch (const ConfigError& e) {
         if (rank0) print_error(e.what());
+        finished_with = kExitBadInput;  // (mpirun's stop is then no news)
+        // (A bad value is refused by every rank alike. Each waits until rank 0 has said why: mpirun ends
+        // the job at the first rank that exits non-zero, which could otherwise come before rank 0's line.)
+        if (launched && every_rank) try {
+                mpi::start();
+                mpi::Comm().broadcast("");
+                mpi::stop();
+            } catch (const std::exception&) {}
         return kExitBadInput;
     }
     std::unique_ptr<PartitionComm> comm;
