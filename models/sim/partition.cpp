@@ -1,7 +1,9 @@
 #include "models/sim/partition.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <ctime>
 
 namespace cubecast {
 
@@ -122,6 +124,39 @@ std::vector<uint64_t> words_of(const std::string& bytes) {
     std::vector<uint64_t> words(bytes.size() / sizeof(uint64_t));
     std::memcpy(words.data(), bytes.data(), words.size() * sizeof(uint64_t));
     return words;
+}
+
+double CountingComm::process_cpu_seconds() {
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return double(t.tv_sec) + double(t.tv_nsec) * 1e-9;
+}
+
+std::vector<RankTraffic> every_ranks_traffic(const RankTraffic& mine, PartitionComm& comm) {
+    constexpr size_t kWords = 11;
+    const auto nanoseconds = [](double s) { return static_cast<uint64_t>(std::llround(s * 1e9)); };
+    std::vector<uint64_t> v(size_t{comm.ranks()} * kWords, 0);
+    uint64_t* w = &v[size_t{comm.rank()} * kWords];
+    w[0] = mine.edges, w[1] = mine.peers, w[2] = mine.messages, w[3] = mine.words, w[4] = mine.words_received;
+    w[5] = mine.all_to_alls, w[6] = mine.all_to_all_words, w[7] = mine.reductions, w[8] = mine.reduction_words;
+    w[9] = nanoseconds(mine.work_seconds), w[10] = nanoseconds(mine.exchange_seconds);
+    comm.sum(v);  // (each rank's slot is its own: the sum puts them side by side)
+    std::vector<RankTraffic> all(comm.ranks());
+    for (unsigned r = 0; r < comm.ranks(); ++r) {
+        const uint64_t* t = &v[size_t{r} * kWords];
+        all[r] = {t[0],
+                  static_cast<unsigned>(t[1]),
+                  t[2],
+                  t[3],
+                  t[4],
+                  t[5],
+                  t[6],
+                  t[7],
+                  t[8],
+                  double(t[9]) * 1e-9,
+                  double(t[10]) * 1e-9};
+    }
+    return all;
 }
 
 NetworkCounters summed(const NetworkCounters& mine, PartitionComm& comm) {

@@ -14,6 +14,7 @@
 // a window of one cycle). A rank sends them to the ranks its links reach alone (BoundaryExchange).
 #pragma once
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -22,6 +23,7 @@
 #include "models/fabric/counters.h"
 #include "models/fabric/link.h"
 #include "models/fabric/topology.h"
+#include "models/sim/run.h"
 
 namespace cubecast {
 
@@ -61,6 +63,72 @@ public:
     std::vector<std::string> gather(const std::string& mine) override { return {mine}; }
     std::string broadcast(const std::string& from_rank0) override { return from_rank0; }
 };
+
+// A rank's communication, counted: what it sends and receives (RankTraffic, run.h).
+class CountingComm final : public PartitionComm {
+public:
+    explicit CountingComm(PartitionComm& inner) : inner_(inner) {}
+    unsigned rank() const override { return inner_.rank(); }
+    unsigned ranks() const override { return inner_.ranks(); }
+    void exchange(const std::vector<std::vector<uint64_t>>& out, std::vector<std::vector<uint64_t>>& in) override {
+        ++counted_.all_to_alls;
+        for (unsigned r = 0; r < out.size(); ++r)
+            if (r != rank()) counted_.all_to_all_words += out[r].size();
+        timed([&] { inner_.exchange(out, in); });
+    }
+    void exchange_with(const std::vector<unsigned>& peers, const std::vector<std::vector<uint64_t>>& out,
+                       std::vector<std::vector<uint64_t>>& in) override {
+        ++counted_.edges;
+        counted_.peers = std::max(counted_.peers, static_cast<unsigned>(peers.size()));
+        counted_.messages += peers.size();
+        for (const unsigned r : peers) counted_.words += out[r].size();
+        timed([&] { inner_.exchange_with(peers, out, in); });
+        for (const unsigned r : peers) counted_.words_received += in[r].size();
+    }
+    void sum(std::vector<uint64_t>& values) override {
+        reduced(values);
+        timed([&] { inner_.sum(values); });
+    }
+    void max(std::vector<uint64_t>& values) override {
+        reduced(values);
+        timed([&] { inner_.max(values); });
+    }
+    std::vector<std::string> gather(const std::string& mine) override {
+        std::vector<std::string> all;
+        timed([&] { all = inner_.gather(mine); });
+        return all;
+    }
+    std::string broadcast(const std::string& from_rank0) override {
+        std::string text;
+        timed([&] { text = inner_.broadcast(from_rank0); });
+        return text;
+    }
+    // What was counted; its work_seconds: `cpu_seconds` (the process's over the simulation) less the
+    // processor time spent inside the calls.
+    RankTraffic counted(double cpu_seconds) const {
+        RankTraffic t = counted_;
+        t.work_seconds = std::max(0.0, cpu_seconds - cpu_in_calls_);
+        return t;
+    }
+    static double process_cpu_seconds();
+
+private:
+    void reduced(const std::vector<uint64_t>& values) { ++counted_.reductions, counted_.reduction_words += values.size(); }
+    template <class Call>
+    void timed(Call&& call) {
+        const auto wall = std::chrono::steady_clock::now();
+        const double cpu = process_cpu_seconds();
+        call();
+        cpu_in_calls_ += process_cpu_seconds() - cpu;
+        counted_.exchange_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - wall).count();
+    }
+    PartitionComm& inner_;
+    RankTraffic counted_;
+    double cpu_in_calls_ = 0;
+};
+
+// Every rank's RankTraffic, in rank order, on every rank (one sum over `comm`).
+std::vector<RankTraffic> every_ranks_traffic(const RankTraffic& mine, PartitionComm& comm);
 
 // Which rank holds which nodes.
 class Partition {

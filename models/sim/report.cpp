@@ -307,6 +307,28 @@ void print_table(std::ostream& os, const RunResult& r, const std::string& networ
           << "router-cycles/s, " << human(r.packet_hops_per_second) << "packet-hops/s";
         row(os, "simulation", s.str());
     }
+    if (!r.partition.empty()) {  // (the lock-step's cost a cycle: a rank's mean and the busiest rank's)
+        const auto per_edge = [](uint64_t n, uint64_t edges) { return edges ? double(n) / double(edges) : 0.0; };
+        const double ranks = double(r.partition.size());
+        double messages = 0, words = 0, work = 0, most_work = 0, exchange = 0;
+        for (const RankTraffic& t : r.partition) {
+            messages += per_edge(t.messages, t.edges) / ranks, words += per_edge(t.words, t.edges) / ranks;
+            work += t.work_seconds / ranks, most_work = std::max(most_work, t.work_seconds);
+            exchange += t.exchange_seconds / ranks;
+        }
+        const RankTraffic& any = r.partition.front();  // (every rank takes part in the collectives alike)
+        std::ostringstream s;
+        if (r.partition.size() == 1)
+            s << "1 rank: nothing crosses";
+        else
+            s << r.partition.size() << " ranks; a cycle, a rank sends " << std::fixed << std::setprecision(2) << messages
+              << " messages, " << words << " words, to its peers (the busiest rank " << busiest_words_a_cycle(r.partition)
+              << " words); " << per_edge(any.reductions, any.edges) << " sums over every rank ("
+              << per_edge(any.reduction_words, any.reductions) << " words each); " << std::setprecision(4)
+              << per_edge(any.all_to_alls, any.edges) << " all-to-alls of deliveries; a rank's work " << std::setprecision(3)
+              << work << " s of processor time (the most " << most_work << " s), " << exchange << " s in the exchanges";
+        row(os, "lock-step", s.str());
+    }
     row(os, "status",
         std::string(status_name(r.status)) +
             (r.stalled && r.status == RunStatus::check_failed ? " (it also stalled: the failed checks come first)" : ""));

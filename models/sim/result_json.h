@@ -12,7 +12,11 @@ void from_json(const nlohmann::json& j, TrafficResult& t);
 nlohmann::json to_json(const RunResult& r, bool with_per_node = true);
 // A run's deadlock check (its JSON's `deadlock_check`, and `cubecast check-deadlock --json`).
 nlohmann::json deadlock_check_json(const DeadlockCheck& d);
+// (Less what a partitioned run's ranks sent each other, `partition`: a measure of the run like its
+// timings, which an experiment's row of a point over ranks leaves out as one process's has none.)
 RunResult result_from_json(const nlohmann::json& j);
+// What each rank of a partitioned run sent (a report's `partition`; none if it has none).
+std::vector<RankTraffic> partition_from_json(const nlohmann::json& report);
 const char* status_name(RunStatus s);
 
 }  // namespace cubecast

@@ -209,6 +209,32 @@ struct ActivityTotals : ActivityCounts {
     std::optional<std::array<uint64_t, kStallCauses>> stalls;
 };
 
+// What one rank of a partitioned run (--partition) sent to the others over the run: the lock-step's
+// cost, counted (its words 64 bits each). Each edge a message to each peer (the boundary's changed
+// values, and where the trace is written the rows for rank 0); the deliveries of synthetic traffic in an
+// all-to-all every few edges; the sums and maxima over every rank (the counters and the verdict, each
+// edge).
+struct RankTraffic {
+    uint64_t edges = 0;             // the exchanges with the peers: one an edge
+    unsigned peers = 0;             // the ranks it exchanged with (the most at an edge)
+    uint64_t messages = 0;          // point to point, to the peers
+    uint64_t words = 0;             // ... their words
+    uint64_t words_received = 0;    // what its peers sent it, in words
+    uint64_t all_to_alls = 0;       // every rank with every rank
+    uint64_t all_to_all_words = 0;  // ... the words it sent to the others in them
+    uint64_t reductions = 0;        // sums and maxima over every rank
+    uint64_t reduction_words = 0;   // ... their words, each counted once
+    // The rank's processor time in the simulation outside the calls above (its share's work, whatever
+    // else ran on its core), and the wall-clock time inside them (sending, and waiting for the others).
+    double work_seconds = 0, exchange_seconds = 0;
+};
+// The most words a rank sent its peers a cycle (an exchange).
+inline double busiest_words_a_cycle(const std::vector<RankTraffic>& ranks) {
+    double most = 0;
+    for (const RankTraffic& t : ranks) most = std::max(most, t.edges ? double(t.words) / double(t.edges) : 0.0);
+    return most;
+}
+
 struct RunResult {
     RunStatus status = RunStatus::ok;
     std::string task, algorithm, paper, claim;
@@ -284,6 +310,7 @@ struct RunResult {
     std::optional<TrafficResult> traffic;    // task traffic
     std::optional<ActivityTotals> activity;  // where every router counts it (the input-buffered SystemC router)
     std::optional<PowerReport> power;        // --power
+    std::vector<RankTraffic> partition;      // --partition: what each rank sent, in rank order (none otherwise)
 };
 
 }  // namespace cubecast

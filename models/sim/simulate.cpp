@@ -17,7 +17,8 @@
 namespace cubecast {
 
 // Elaborates and runs the network (with `comm`, this rank's share of it).
-static RunResult simulate_with(const ResolvedRun& run, PartitionComm* comm);
+// (`run_cpu_seconds`: where given, the process's processor time over the simulation.)
+static RunResult simulate_with(const ResolvedRun& run, PartitionComm* comm, double* run_cpu_seconds = nullptr);
 
 ResolvedRun resolve(const RunConfig& config) {
     auto r = resolve_or_problem(config);
@@ -30,14 +31,17 @@ RunResult simulate(const RunConfig& config) { return simulate(resolve(config)); 
 RunResult simulate(const ResolvedRun& run) { return simulate_with(run, nullptr); }
 
 RunResult simulate_partitioned(const ResolvedRun& run, PartitionComm& comm) {
-    RunResult mine = simulate_with(run, &comm);
+    CountingComm counting(comm);
+    double cpu = 0;
+    RunResult mine = simulate_with(run, &counting, &cpu);
+    mine.partition = every_ranks_traffic(counting.counted(cpu), comm);
     if (comm.ranks() == 1) return mine;
     const std::string at_rank0 = comm.broadcast(comm.rank() == 0 ? to_json(mine).dump() : std::string());
     if (comm.rank() == 0) return mine;
     return result_from_json(nlohmann::json::parse(at_rank0));
 }
 
-static RunResult simulate_with(const ResolvedRun& run, PartitionComm* comm) {
+static RunResult simulate_with(const ResolvedRun& run, PartitionComm* comm, double* run_cpu_seconds) {
     std::unique_ptr<Network> net;
     const auto t0 = std::chrono::steady_clock::now();
     try {
@@ -46,7 +50,9 @@ static RunResult simulate_with(const ResolvedRun& run, PartitionComm* comm) {
         throw ConfigError(e.what());
     }
     const double elaboration = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double cpu = CountingComm::process_cpu_seconds();
     RunResult result = net->run();
+    if (run_cpu_seconds) *run_cpu_seconds = CountingComm::process_cpu_seconds() - cpu;
     result.elaboration_seconds += elaboration;  // construction, and the kernel's binding (run())
     // Deliberately not destroyed: SystemC's port and channel registries remove each object by a
     // linear search, which makes tearing down a large network quadratic (minutes at d = 12). The

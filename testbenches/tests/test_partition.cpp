@@ -6,9 +6,11 @@
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <array>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
+#include <sstream>
 #include <tuple>
 
 #include "models/fabric/topology.h"
@@ -62,10 +64,12 @@ std::string mpirun(unsigned ranks) {
     return "ASAN_OPTIONS=detect_leaks=0 mpirun --allow-run-as-root --oversubscribe -np " + std::to_string(ranks) + " ";
 }
 
-// The JSON report less what differs between any two runs (the wall-clock times and speeds).
+// The JSON report less what differs between any two runs (the wall-clock times and speeds) and what a
+// partitioned run alone reports (what its ranks sent each other).
 nlohmann::json without_timings(const std::string& text) {
     nlohmann::json j = nlohmann::json::parse(text);
-    for (const char* key : {"wall_seconds", "elaboration_seconds", "router_cycles_per_second", "packet_hops_per_second"})
+    for (const char* key :
+         {"wall_seconds", "elaboration_seconds", "router_cycles_per_second", "packet_hops_per_second", "partition"})
         j.erase(key);
     return j;
 }
@@ -376,6 +380,88 @@ TEST(Partition, TheVerilogRoutersOutputsAreOneProcessesForAnyNumberOfRanks) {
     });
 }
 
+// What the ranks sent each other, as the report counts it, against what the outputs show: on the 6-cube's
+// uniform traffic over 2, 3 and 4 ranks, with and without the trace,
+// - each rank's peers: the ranks its share's links reach, worked out here from the cube's links (and,
+//   with the trace, rank 0 and every rank); a message to each at every edge, the same edges on every rank;
+// - every word sent received, over the ranks;
+// - with the trace, each rank other than 0 sends 4 words more for each row of the CSV on a link its node
+//   drives (besides the count word of each added message);
+// - the deliveries' all-to-alls, one every 64 edges and one at the end, carry 3 words for each packet
+//   delivered at the rank's node that another rank's node created (the trace's last hops).
+TEST(Partition, WhatCrossesBetweenRanksIsCountedAsTheOutputsShowIt) {
+    const std::string bin = CUBECAST_BIN, dir = temp_path("counted");
+    ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
+    const std::string run = " run --task traffic --dim 6 --rate 0.05 --warmup-cycles 50 --window 300 --json --partition";
+    constexpr uint32_t kNodes = 64;
+    for (const unsigned ranks : {2u, 3u, 4u}) {
+        SCOPED_TRACE(std::to_string(ranks) + " ranks");
+        // (rank r holds nodes floor(64 r / R) .. floor(64 (r + 1) / R) - 1)
+        const auto owner = [&](uint32_t node) {
+            unsigned r = 0;
+            while (r + 1 < ranks && kNodes * (r + 1) / ranks <= node) ++r;
+            return r;
+        };
+        const Command with_trace = shell(dir, mpirun(ranks) + bin + run + " --trace t.csv");
+        const Command without = shell(dir, mpirun(ranks) + bin + run);
+        ASSERT_EQ(with_trace.code, 0) << with_trace.err;
+        ASSERT_EQ(without.code, 0) << without.err;
+        const nlohmann::json a = nlohmann::json::parse(with_trace.out).at("partition"),
+                             b = nlohmann::json::parse(without.out).at("partition");
+        ASSERT_EQ(a.at("ranks"), ranks);
+        ASSERT_EQ(b.at("per_rank").size(), ranks);
+        // The trace's rows: (src, dst, origin, dest) each.
+        std::vector<std::array<uint32_t, 4>> rows;
+        {
+            std::istringstream in(slurp(dir + "/t.csv"));
+            std::string line;
+            while (std::getline(in, line)) {
+                if (line.empty() || line[0] == '#' || line.rfind("start", 0) == 0) continue;
+                std::vector<std::string> f;
+                std::istringstream fields(line);
+                for (std::string x; std::getline(fields, x, ',');) f.push_back(x);
+                ASSERT_EQ(f.size(), 9u) << line;
+                rows.push_back({static_cast<uint32_t>(std::stoul(f[2])), static_cast<uint32_t>(std::stoul(f[3])),
+                                static_cast<uint32_t>(std::stoul(f[4])), static_cast<uint32_t>(std::stoul(f[7]))});
+            }
+        }
+        ASSERT_GT(rows.size(), 1000u);
+        uint64_t sent = 0, received = 0;
+        const uint64_t edges = b["per_rank"][0].at("edges");
+        for (unsigned r = 0; r < ranks; ++r) {
+            SCOPED_TRACE("rank " + std::to_string(r));
+            const nlohmann::json &x = a["per_rank"][r], &y = b["per_rank"][r];
+            std::set<unsigned> peers;
+            for (uint32_t n = kNodes * r / ranks; n < kNodes * (r + 1) / ranks; ++n)
+                for (unsigned k = 0; k < 6; ++k)
+                    if (owner(n ^ (1u << k)) != r) peers.insert(owner(n ^ (1u << k)));
+            std::set<unsigned> peers_with_rows = peers;
+            for (unsigned q = 0; q < ranks; ++q)
+                if (q != r && (r == 0 || q == 0)) peers_with_rows.insert(q);
+            EXPECT_EQ(y.at("edges"), edges);
+            EXPECT_EQ(x.at("edges"), edges);
+            EXPECT_EQ(y.at("peers"), peers.size());
+            EXPECT_EQ(x.at("peers"), peers_with_rows.size());
+            EXPECT_EQ(y.at("messages"), edges * peers.size());
+            EXPECT_EQ(x.at("messages"), edges * peers_with_rows.size());
+            uint64_t own_rows = 0, deliveries_from_elsewhere = 0;
+            for (const auto& [src, dst, origin, dest] : rows) {
+                own_rows += owner(src) == r;
+                deliveries_from_elsewhere += dst == dest && owner(dst) == r && owner(origin) != r;
+            }
+            const uint64_t added_messages = x.at("messages").get<uint64_t>() - y.at("messages").get<uint64_t>();
+            EXPECT_EQ(x.at("words").get<uint64_t>() - y.at("words").get<uint64_t>(),
+                      (r == 0 ? 0 : 4 * own_rows) + added_messages);
+            EXPECT_EQ(y.at("all_to_alls"), edges / 64 + 1);
+            EXPECT_EQ(y.at("all_to_all_words"), 3 * deliveries_from_elsewhere);
+            EXPECT_EQ(x.at("all_to_all_words"), 3 * deliveries_from_elsewhere);
+            sent += y.at("words").get<uint64_t>(), received += y.at("words_received").get<uint64_t>();
+        }
+        EXPECT_EQ(sent, received);
+        EXPECT_GT(sent, edges * ranks);  // (more than the count words: values crossed)
+    }
+}
+
 // What the partition does not run yet is one line naming it, exit 2, on every rank alike.
 TEST(Partition, WhatItDoesNotRunYetIsRefusedByName) {
     const std::string bin = CUBECAST_BIN, dir = temp_path("refused");
@@ -524,6 +610,8 @@ TEST(Partition, Example004OnRanksReportsWhatOneProcessDoes) {
         nlohmann::json x = without_timings(a[i].dump()), y = without_timings(b[i].dump());
         x.erase("peak_rss_mib"), y.erase("peak_rss_mib");
         EXPECT_EQ(x, y) << "row " << a[i].value("label", "?");
+        EXPECT_FALSE(a[i].contains("partition"));
+        EXPECT_EQ(b[i].at("partition").at("ranks"), 3) << "row " << a[i].value("label", "?");  // (what its ranks sent)
     }
     for (const char* bad : {"0", "65"}) {
         const Command c = shell(dir, bin + " example004 --ranks " + bad);
