@@ -281,7 +281,7 @@ int cmd_bench_ranks(const std::string& format, unsigned ranks) {
                   << "start, and the simulation alone; medians of " << kRepeats << " alternating runs)\n"
                   << std::left << std::setw(30) << "run" << std::right << std::setw(10) << "one s" << std::setw(10) << "ranks s"
                   << std::setw(8) << "ratio" << std::setw(10) << "sim one" << std::setw(10) << "sim ranks" << std::setw(8)
-                  << "ratio" << std::setw(12) << "peak MiB" << std::setw(12) << "a rank MiB"
+                  << "ratio" << std::setw(12) << "peak MiB" << std::setw(12) << "a rank MiB" << std::setw(14) << "words/cycle"
                   << "\n";
     // One run in one process, then over the ranks: both finished with a report, or a line saying how not.
     const auto run_pair = [&](const std::string& name,
@@ -299,6 +299,7 @@ int cmd_bench_ranks(const std::string& format, unsigned ranks) {
         std::vector<double> one_s, many_s, one_sim, many_sim;
         long one_peak = 0, many_peak = 0;
         bool same = true;
+        nlohmann::json counted;  // (a report over the ranks: what they sent each other is alike in every repeat)
         for (int i = 0; i < kRepeats; ++i) {
             const auto pair = run_pair(name, args);
             if (!pair) return kExitCheckFailed;
@@ -307,14 +308,17 @@ int cmd_bench_ranks(const std::string& format, unsigned ranks) {
             one_s.push_back(one.seconds), many_s.push_back(many.seconds);
             one_sim.push_back(one.report.value("wall_seconds", 0.0)), many_sim.push_back(many.report.value("wall_seconds", 0.0));
             one_peak = std::max(one_peak, one.peak_kib), many_peak = std::max(many_peak, many.peak_kib);
+            counted = many.report;
         }
+        const double busiest_words = busiest_words_a_cycle(partition_from_json(counted));
         if (!same) worst = kExitCheckFailed;
         const double a = median(one_s), b = median(many_s), sa = median(one_sim), sb = median(many_sim);
         if (format == "table")
             std::cout << std::left << std::setw(30) << name << std::right << std::fixed << std::setprecision(2) << std::setw(10)
                       << a << std::setw(10) << b << std::setw(8) << a / b << std::setw(10) << sa << std::setw(10) << sb
                       << std::setw(8) << sa / sb << std::setprecision(0) << std::setw(12) << one_peak / 1024.0 << std::setw(12)
-                      << many_peak / 1024.0 << (same ? "" : "  (their completions differ!)") << "\n";
+                      << many_peak / 1024.0 << std::setprecision(1) << std::setw(14) << busiest_words
+                      << (same ? "" : "  (their completions differ!)") << "\n";
         else
             all.push_back({{"run", name},
                            {"command", "run " + args},
@@ -327,6 +331,8 @@ int cmd_bench_ranks(const std::string& format, unsigned ranks) {
                            {"simulation_ratio", sa / sb},
                            {"one_process_peak_mib", one_peak / 1024.0},
                            {"rank_peak_mib", many_peak / 1024.0},
+                           {"busiest_rank_words_per_cycle", busiest_words},
+                           {"partition", counted.value("partition", nlohmann::json::object())},
                            {"same_completion", same}});
     }
     // What the lock-step itself costs: an idle network's cycles, where a cycle's work is next to none

@@ -7,7 +7,8 @@
 // one above what §IV-C's own formula ceil(M/d) + 2d + 4d t_p - 1 gives (159 and 95).
 // Other sizes (--dim, --m) have no printed figures. With --ranks R each row is one network over R
 // MPI ranks (`mpirun -np R cubecast run ... --partition`, started here, one row after another), and
-// its peak is the largest rank's.
+// its peak is the largest rank's, and its words a cycle the busiest rank's to its peers.
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -40,7 +41,9 @@ std::string row_arguments(const RunConfig& c) {
 // The row on `ranks` ranks: its result as run --json reports it, or an error naming the command.
 IsolatedResult run_on_ranks(const RunConfig& c, unsigned ranks) {
     const TimedCommand t = run_over_ranks(ranks, row_arguments(c));
-    return IsolatedResult{result_from_json(t.report), t.peak_kib};
+    IsolatedResult ir{result_from_json(t.report), t.peak_kib};
+    ir.result.partition = partition_from_json(t.report);
+    return ir;
 }
 }  // namespace
 
@@ -59,9 +62,8 @@ int cmd_example004(unsigned dim, uint64_t m, uint64_t seed, const std::string& f
                   << " active nodes at random (seed " << seed << ")"
                   << (ranks > 1 ? ", each row over " + std::to_string(ranks) + " ranks (peak: the largest rank's)" : "") << "\n";
         std::cout << std::left << std::setw(14) << "algorithm" << std::right << std::setw(10) << "measured" << std::setw(10)
-                  << "cycles" << std::setw(9) << "printed" << std::setw(12) << "formula" << std::setw(8) << "lower"
-                  << std::setw(9) << "sim s" << std::setw(10) << "peak MiB"
-                  << "  status\n";
+                  << "cycles" << std::setw(9) << "printed" << std::setw(14) << "formula" << std::setw(8) << "lower"
+                  << std::setw(9) << "sim s" << std::setw(10) << "peak MiB" << (ranks > 1 ? "  words/cycle" : "") << "  status\n";
     }
     nlohmann::json all = nlohmann::json::array();
     int worst = kExitOk;
@@ -95,10 +97,11 @@ int cmd_example004(unsigned dim, uint64_t m, uint64_t seed, const std::string& f
         if (format == "table") {
             std::cout << std::left << std::setw(14) << row.label << std::right << std::setw(10) << r.completion_slots.str()
                       << std::setw(10) << r.completion_cycles << std::setw(9)
-                      << (papers_case ? std::to_string(row.paper_example) : std::string("-")) << std::setw(12)
+                      << (papers_case ? std::to_string(row.paper_example) : std::string("-")) << std::setw(14)
                       << shown(r.paper_slots) << std::setw(8) << shown(r.lower_bound_slots) << std::fixed << std::setprecision(2)
-                      << std::setw(9) << r.wall_seconds << std::setprecision(0) << std::setw(10) << ir.peak_rss_kib / 1024.0
-                      << "  " << status_name(r.status) << (within ? "" : ", ABOVE the formula") << "\n";
+                      << std::setw(9) << r.wall_seconds << std::setprecision(0) << std::setw(10) << ir.peak_rss_kib / 1024.0;
+            if (ranks > 1) std::cout << std::setw(13) << busiest_words_a_cycle(r.partition);
+            std::cout << "  " << status_name(r.status) << (within ? "" : ", ABOVE the formula") << "\n";
             std::cout.flush();
         } else {
             nlohmann::json j = to_json(r);
