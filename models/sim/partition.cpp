@@ -132,6 +132,17 @@ double CountingComm::process_cpu_seconds() {
     return double(t.tv_sec) + double(t.tv_nsec) * 1e-9;
 }
 
+RankTraffic CountingComm::counted(double cpu_seconds) const {
+    RankTraffic t = counted_;
+    double cpu_in_calls = 0;
+    for (const Timing* k : {&neighbours_, &reductions_, &rare_}) {
+        cpu_in_calls += k->cpu * k->scale();
+        t.exchange_seconds += k->wall * k->scale();
+    }
+    t.work_seconds = std::max(0.0, cpu_seconds - cpu_in_calls);
+    return t;
+}
+
 std::vector<RankTraffic> every_ranks_traffic(const RankTraffic& mine, PartitionComm& comm) {
     constexpr size_t kWords = 11;
     const auto nanoseconds = [](double s) { return static_cast<uint64_t>(std::llround(s * 1e9)); };

@@ -225,7 +225,8 @@ struct RankTraffic {
     uint64_t reductions = 0;        // sums and maxima over every rank
     uint64_t reduction_words = 0;   // ... their words, each counted once
     // The rank's processor time in the simulation outside the calls above (its share's work, whatever
-    // else ran on its core), and the wall-clock time inside them (sending, and waiting for the others).
+    // else ran on its core), and the wall-clock time inside them (sending, and waiting for the others);
+    // the frequent calls' times are estimated from a sample (CountingComm).
     double work_seconds = 0, exchange_seconds = 0;
 };
 // The most words a rank sent its peers a cycle (an exchange).

@@ -256,7 +256,8 @@ double median(std::vector<double> v) {
 }  // namespace
 
 // One process against R ranks (run --partition), whole process (mpirun's start included) and the
-// simulation alone, each run alternating with its twin, medians of three.
+// simulation alone, each run alternating with its twin, medians of three; beside them the busiest
+// rank's words to its peers a cycle and its work (processor time outside the exchanges).
 int cmd_bench_ranks(const std::string& format, unsigned ranks) {
     if (format != "table" && format != "json") {
         std::cerr << "cubecast: --format '" << format << "' is unknown: accepted table, json\n";
@@ -282,6 +283,7 @@ int cmd_bench_ranks(const std::string& format, unsigned ranks) {
                   << std::left << std::setw(30) << "run" << std::right << std::setw(10) << "one s" << std::setw(10) << "ranks s"
                   << std::setw(8) << "ratio" << std::setw(10) << "sim one" << std::setw(10) << "sim ranks" << std::setw(8)
                   << "ratio" << std::setw(12) << "peak MiB" << std::setw(12) << "a rank MiB" << std::setw(14) << "words/cycle"
+                  << std::setw(14) << "rank work s"
                   << "\n";
     // One run in one process, then over the ranks: both finished with a report, or a line saying how not.
     const auto run_pair = [&](const std::string& name,
@@ -296,7 +298,7 @@ int cmd_bench_ranks(const std::string& format, unsigned ranks) {
     };
     int worst = kExitOk;
     for (const auto& [name, args] : runs) {
-        std::vector<double> one_s, many_s, one_sim, many_sim;
+        std::vector<double> one_s, many_s, one_sim, many_sim, most_work;
         long one_peak = 0, many_peak = 0;
         bool same = true;
         nlohmann::json counted;  // (a report over the ranks: what they sent each other is alike in every repeat)
@@ -309,16 +311,19 @@ int cmd_bench_ranks(const std::string& format, unsigned ranks) {
             one_sim.push_back(one.report.value("wall_seconds", 0.0)), many_sim.push_back(many.report.value("wall_seconds", 0.0));
             one_peak = std::max(one_peak, one.peak_kib), many_peak = std::max(many_peak, many.peak_kib);
             counted = many.report;
+            double most = 0;  // (the busiest rank's processor time outside the exchanges)
+            for (const RankTraffic& t : partition_from_json(many.report)) most = std::max(most, t.work_seconds);
+            most_work.push_back(most);
         }
         const double busiest_words = busiest_words_a_cycle(partition_from_json(counted));
         if (!same) worst = kExitCheckFailed;
-        const double a = median(one_s), b = median(many_s), sa = median(one_sim), sb = median(many_sim);
+        const double a = median(one_s), b = median(many_s), sa = median(one_sim), sb = median(many_sim), work = median(most_work);
         if (format == "table")
             std::cout << std::left << std::setw(30) << name << std::right << std::fixed << std::setprecision(2) << std::setw(10)
                       << a << std::setw(10) << b << std::setw(8) << a / b << std::setw(10) << sa << std::setw(10) << sb
                       << std::setw(8) << sa / sb << std::setprecision(0) << std::setw(12) << one_peak / 1024.0 << std::setw(12)
-                      << many_peak / 1024.0 << std::setprecision(1) << std::setw(14) << busiest_words
-                      << (same ? "" : "  (their completions differ!)") << "\n";
+                      << many_peak / 1024.0 << std::setprecision(1) << std::setw(14) << busiest_words << std::setprecision(2)
+                      << std::setw(14) << work << (same ? "" : "  (their completions differ!)") << "\n";
         else
             all.push_back({{"run", name},
                            {"command", "run " + args},
@@ -332,6 +337,7 @@ int cmd_bench_ranks(const std::string& format, unsigned ranks) {
                            {"one_process_peak_mib", one_peak / 1024.0},
                            {"rank_peak_mib", many_peak / 1024.0},
                            {"busiest_rank_words_per_cycle", busiest_words},
+                           {"busiest_rank_work_seconds", work},
                            {"partition", counted.value("partition", nlohmann::json::object())},
                            {"same_completion", same}});
     }

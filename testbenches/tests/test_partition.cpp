@@ -7,10 +7,12 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
 #include <sstream>
+#include <thread>
 #include <tuple>
 
 #include "models/fabric/topology.h"
@@ -460,6 +462,48 @@ TEST(Partition, WhatCrossesBetweenRanksIsCountedAsTheOutputsShowIt) {
         EXPECT_EQ(sent, received);
         EXPECT_GT(sent, edges * ranks);  // (more than the count words: values crossed)
     }
+}
+
+// The counting wrapper's own arithmetic: every call counted whatever is timed, and the time in the
+// frequent calls, timed one in 64, scaled to all of them (each of 128 exchanges sleeps 2 ms: at least
+// 0.256 s in all, where the two calls timed alone would give 0.004 s); sleeping takes no processor time,
+// so the work is the processor time given, less next to nothing.
+TEST(Partition, TheCountingOfARanksCallsScalesItsSampleOfTimes) {
+    struct Sleepy final : cubecast::PartitionComm {
+        unsigned rank() const override { return 0; }
+        unsigned ranks() const override { return 3; }
+        void exchange(const std::vector<std::vector<uint64_t>>&, std::vector<std::vector<uint64_t>>&) override {}
+        void exchange_with(const std::vector<unsigned>& peers, const std::vector<std::vector<uint64_t>>&,
+                           std::vector<std::vector<uint64_t>>& in) override {
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+            in.assign(3, {});
+            for (const unsigned r : peers) in[r] = {1, 2, 3};
+        }
+        void sum(std::vector<uint64_t>&) override {}
+        void max(std::vector<uint64_t>&) override {}
+        std::vector<std::string> gather(const std::string&) override { return {}; }
+        std::string broadcast(const std::string& s) override { return s; }
+    } sleepy;
+    cubecast::CountingComm counting(sleepy);
+    const std::vector<std::vector<uint64_t>> out = {{}, {7}, {8, 9}};
+    std::vector<std::vector<uint64_t>> in;
+    std::vector<uint64_t> values(5);
+    for (int edge = 0; edge < 128; ++edge) {
+        counting.exchange_with({1, 2}, out, in);
+        counting.sum(values);
+    }
+    const cubecast::RankTraffic t = counting.counted(1.0);
+    EXPECT_EQ(t.edges, 128u);
+    EXPECT_EQ(t.peers, 2u);
+    EXPECT_EQ(t.messages, 256u);
+    EXPECT_EQ(t.words, 128u * 3);
+    EXPECT_EQ(t.words_received, 128u * 6);
+    EXPECT_EQ(t.reductions, 128u);
+    EXPECT_EQ(t.reduction_words, 128u * 5);
+    EXPECT_GE(t.exchange_seconds, 0.256);
+    EXPECT_LT(t.exchange_seconds, 2.56);
+    EXPECT_GT(t.work_seconds, 0.9);
+    EXPECT_LE(t.work_seconds, 1.0);
 }
 
 // What the partition does not run yet is one line naming it, exit 2, on every rank alike.
