@@ -6,7 +6,6 @@
 #include <sys/wait.h>
 
 #include <algorithm>
-#include <array>
 #include <chrono>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -412,21 +411,7 @@ TEST(Partition, WhatCrossesBetweenRanksIsCountedAsTheOutputsShowIt) {
                              b = nlohmann::json::parse(without.out).at("partition");
         ASSERT_EQ(a.at("ranks"), ranks);
         ASSERT_EQ(b.at("per_rank").size(), ranks);
-        // The trace's rows: (src, dst, origin, dest) each.
-        std::vector<std::array<uint32_t, 4>> rows;
-        {
-            std::istringstream in(slurp(dir + "/t.csv"));
-            std::string line;
-            while (std::getline(in, line)) {
-                if (line.empty() || line[0] == '#' || line.rfind("start", 0) == 0) continue;
-                std::vector<std::string> f;
-                std::istringstream fields(line);
-                for (std::string x; std::getline(fields, x, ',');) f.push_back(x);
-                ASSERT_EQ(f.size(), 9u) << line;
-                rows.push_back({static_cast<uint32_t>(std::stoul(f[2])), static_cast<uint32_t>(std::stoul(f[3])),
-                                static_cast<uint32_t>(std::stoul(f[4])), static_cast<uint32_t>(std::stoul(f[7]))});
-            }
-        }
+        const std::vector<TraceRow> rows = read_trace(dir + "/t.csv");
         ASSERT_GT(rows.size(), 1000u);
         uint64_t sent = 0, received = 0;
         const uint64_t edges = b["per_rank"][0].at("edges");
@@ -447,9 +432,9 @@ TEST(Partition, WhatCrossesBetweenRanksIsCountedAsTheOutputsShowIt) {
             EXPECT_EQ(y.at("messages"), edges * peers.size());
             EXPECT_EQ(x.at("messages"), edges * peers_with_rows.size());
             uint64_t own_rows = 0, deliveries_from_elsewhere = 0;
-            for (const auto& [src, dst, origin, dest] : rows) {
-                own_rows += owner(src) == r;
-                deliveries_from_elsewhere += dst == dest && owner(dst) == r && owner(origin) != r;
+            for (const TraceRow& row : rows) {
+                own_rows += owner(row.src) == r;
+                deliveries_from_elsewhere += row.dest == int64_t{row.dst} && owner(row.dst) == r && owner(row.origin) != r;
             }
             const uint64_t added_messages = x.at("messages").get<uint64_t>() - y.at("messages").get<uint64_t>();
             EXPECT_EQ(x.at("words").get<uint64_t>() - y.at("words").get<uint64_t>(),
