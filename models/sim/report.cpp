@@ -310,11 +310,10 @@ void print_table(std::ostream& os, const RunResult& r, const std::string& networ
     if (!r.partition.empty()) {  // (the lock-step's cost a cycle: a rank's mean and the busiest rank's)
         const auto per_edge = [](uint64_t n, uint64_t edges) { return edges ? double(n) / double(edges) : 0.0; };
         const double ranks = double(r.partition.size());
-        double messages = 0, words = 0, work = 0, most_work = 0, exchange = 0;
+        double messages = 0, words = 0, work = 0, exchange = 0;
         for (const RankTraffic& t : r.partition) {
             messages += per_edge(t.messages, t.edges) / ranks, words += per_edge(t.words, t.edges) / ranks;
-            work += t.work_seconds / ranks, most_work = std::max(most_work, t.work_seconds);
-            exchange += t.exchange_seconds / ranks;
+            work += t.work_seconds / ranks, exchange += t.exchange_seconds / ranks;
         }
         const RankTraffic& any = r.partition.front();  // (every rank takes part in the collectives alike)
         std::ostringstream s;
@@ -326,7 +325,8 @@ void print_table(std::ostream& os, const RunResult& r, const std::string& networ
               << " words); " << per_edge(any.reductions, any.edges) << " sums over every rank ("
               << per_edge(any.reduction_words, any.reductions) << " words each); " << std::setprecision(4)
               << per_edge(any.all_to_alls, any.edges) << " all-to-alls of deliveries; a rank's work " << std::setprecision(3)
-              << work << " s of processor time (the most " << most_work << " s), " << exchange << " s in the exchanges";
+              << work << " s of processor time (the most " << busiest_work_seconds(r.partition) << " s), " << exchange
+              << " s in the exchanges";
         row(os, "lock-step", s.str());
     }
     row(os, "status",

@@ -17,6 +17,10 @@ const char* status_name(RunStatus s) {
 }
 
 // An unstable load has no finite W or bound: JSON writes those as null, and null reads back as infinity.
+// A rank's count of what it sent (a partitioned run's `partition.per_rank`), both ways.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RankTraffic, edges, peers, messages, words, words_received, all_to_alls, all_to_all_words,
+                                   reductions, reduction_words, work_seconds, exchange_seconds)
+
 void to_json(json& j, const DynamicTheory& t) {
     j = json{{"x", t.x},
              {"v", t.v},
@@ -356,22 +360,7 @@ json to_json(const RunResult& r, bool with_per_node) {
     j["tallies"] = tallies;
     if (r.dynamic) j["dynamic"] = dynamic_json(*r.dynamic);
     if (r.traffic) j["traffic"] = *r.traffic;
-    if (!r.partition.empty()) {  // (partition_from_json reads it back)
-        json ranks = json::array();
-        for (const RankTraffic& t : r.partition)
-            ranks.push_back({{"edges", t.edges},
-                             {"peers", t.peers},
-                             {"messages", t.messages},
-                             {"words", t.words},
-                             {"words_received", t.words_received},
-                             {"all_to_alls", t.all_to_alls},
-                             {"all_to_all_words", t.all_to_all_words},
-                             {"reductions", t.reductions},
-                             {"reduction_words", t.reduction_words},
-                             {"work_seconds", t.work_seconds},
-                             {"exchange_seconds", t.exchange_seconds}});
-        j["partition"] = {{"ranks", r.partition.size()}, {"per_rank", ranks}};
-    }
+    if (!r.partition.empty()) j["partition"] = {{"ranks", r.partition.size()}, {"per_rank", r.partition}};
     if (r.input_buffering) {  // the output-queued router's results stay as they were
         const InputBuffering& ib = *r.input_buffering;
         json router = {{"buffering", "input"}, {"preset", r.preset}, {"deadlock_freedom", r.deadlock_freedom}};
@@ -401,13 +390,8 @@ json deadlock_check_json(const DeadlockCheck& d) {
 }
 
 std::vector<RankTraffic> partition_from_json(const nlohmann::json& report) {
-    std::vector<RankTraffic> all;
-    if (!report.is_object() || !report.contains("partition")) return all;
-    for (const json& t : report.at("partition").at("per_rank"))
-        all.push_back({t.at("edges"), t.at("peers"), t.at("messages"), t.at("words"), t.at("words_received"), t.at("all_to_alls"),
-                       t.at("all_to_all_words"), t.at("reductions"), t.at("reduction_words"), t.at("work_seconds"),
-                       t.at("exchange_seconds")});
-    return all;
+    if (!report.is_object() || !report.contains("partition")) return {};
+    return report.at("partition").at("per_rank").get<std::vector<RankTraffic>>();
 }
 
 RunResult result_from_json(const json& j) {

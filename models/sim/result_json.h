@@ -8,6 +8,8 @@ namespace cubecast {
 
 void to_json(nlohmann::json& j, const TrafficResult& t);
 void from_json(const nlohmann::json& j, TrafficResult& t);
+void to_json(nlohmann::json& j, const RankTraffic& t);
+void from_json(const nlohmann::json& j, RankTraffic& t);
 
 nlohmann::json to_json(const RunResult& r, bool with_per_node = true);
 // A run's deadlock check (its JSON's `deadlock_check`, and `cubecast check-deadlock --json`).

@@ -229,10 +229,15 @@ struct RankTraffic {
     // the frequent calls' times are estimated from a sample (CountingComm).
     double work_seconds = 0, exchange_seconds = 0;
 };
-// The most words a rank sent its peers a cycle (an exchange).
+// The most words a rank sent its peers a cycle (an exchange), and the most work a rank did.
 inline double busiest_words_a_cycle(const std::vector<RankTraffic>& ranks) {
     double most = 0;
     for (const RankTraffic& t : ranks) most = std::max(most, t.edges ? double(t.words) / double(t.edges) : 0.0);
+    return most;
+}
+inline double busiest_work_seconds(const std::vector<RankTraffic>& ranks) {
+    double most = 0;
+    for (const RankTraffic& t : ranks) most = std::max(most, t.work_seconds);
     return most;
 }
 

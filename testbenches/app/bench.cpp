@@ -301,7 +301,7 @@ int cmd_bench_ranks(const std::string& format, unsigned ranks) {
         std::vector<double> one_s, many_s, one_sim, many_sim, most_work;
         long one_peak = 0, many_peak = 0;
         bool same = true;
-        nlohmann::json counted;  // (a report over the ranks: what they sent each other is alike in every repeat)
+        std::vector<RankTraffic> counted;  // (what the ranks sent each other: alike in every repeat)
         for (int i = 0; i < kRepeats; ++i) {
             const auto pair = run_pair(name, args);
             if (!pair) return kExitCheckFailed;
@@ -310,12 +310,10 @@ int cmd_bench_ranks(const std::string& format, unsigned ranks) {
             one_s.push_back(one.seconds), many_s.push_back(many.seconds);
             one_sim.push_back(one.report.value("wall_seconds", 0.0)), many_sim.push_back(many.report.value("wall_seconds", 0.0));
             one_peak = std::max(one_peak, one.peak_kib), many_peak = std::max(many_peak, many.peak_kib);
-            counted = many.report;
-            double most = 0;  // (the busiest rank's processor time outside the exchanges)
-            for (const RankTraffic& t : partition_from_json(many.report)) most = std::max(most, t.work_seconds);
-            most_work.push_back(most);
+            counted = partition_from_json(many.report);
+            most_work.push_back(busiest_work_seconds(counted));
         }
-        const double busiest_words = busiest_words_a_cycle(partition_from_json(counted));
+        const double busiest_words = busiest_words_a_cycle(counted);
         if (!same) worst = kExitCheckFailed;
         const double a = median(one_s), b = median(many_s), sa = median(one_sim), sb = median(many_sim), work = median(most_work);
         if (format == "table")
@@ -338,7 +336,7 @@ int cmd_bench_ranks(const std::string& format, unsigned ranks) {
                            {"rank_peak_mib", many_peak / 1024.0},
                            {"busiest_rank_words_per_cycle", busiest_words},
                            {"busiest_rank_work_seconds", work},
-                           {"partition", counted.value("partition", nlohmann::json::object())},
+                           {"partition", {{"ranks", counted.size()}, {"per_rank", counted}}},
                            {"same_completion", same}});
     }
     // What the lock-step itself costs: an idle network's cycles, where a cycle's work is next to none
