@@ -12,8 +12,9 @@ void TransmissionLog::begin(size_t link, uint32_t src, uint32_t dst, uint64_t st
     flit_count_ += length;
     if (kind == Kind::data) data_flits_ += length;
     if (load_) load_->add(link, start, end);
+    if (rows_out_) rows_out_->insert(rows_out_->end(), {link, start, end, header_flit});
     if (!trace_) return;
-    flush_before(start + 1);
+    if (!told_) flush_before(start + 1);
     waiting_.push(Row{end, start, link, src, dst, header_flit});
 }
 
@@ -21,8 +22,9 @@ void TransmissionLog::begin(size_t link, uint32_t src, uint32_t dst, uint64_t st
 void TransmissionLog::arrived(size_t link, uint32_t src, uint32_t dst, unsigned vc, uint64_t flit, uint64_t arrives) {
     if (load_) load_->add_flit(link, arrives - 1);
     flits_.arrive(link, vc, flit, arrives, [&](uint64_t start, uint64_t end, const Header&, uint64_t header_flit) {
+        if (rows_out_) rows_out_->insert(rows_out_->end(), {link, start, end, header_flit});
         if (!trace_) return;
-        flush_before(end);
+        if (!told_) flush_before(end);
         waiting_.push(Row{end, start, link, src, dst, header_flit});
     });
 }

@@ -28,6 +28,19 @@ public:
     void begin(size_t link, uint32_t src, uint32_t dst, uint64_t start, uint64_t header_flit) override;
     void arrived(size_t link, uint32_t src, uint32_t dst, unsigned vc, uint64_t flit, uint64_t arrives) override;
     void count_load(LinkLoad* load) { load_ = load; }  // task traffic: per-link flits in the window
+    // A network over several ranks (models/sim/partition.h). Another rank than the first sends its rows
+    // to it: each packet it logs, as 4 words (link, start, end, header flit), goes to `rows`.
+    void send_rows_to(std::vector<uint64_t>* rows) { rows_out_ = rows; }
+    // The first rank takes them (take_row(), with the link's ends) and writes the rows that end by a
+    // cycle once every rank's are in (write_rows_through()), instead of as its own packets begin or
+    // arrive: a packet another rank logged at this cycle may end before one it logs later.
+    void take_row(const uint64_t* row, uint32_t src, uint32_t dst) {
+        if (trace_) waiting_.push(Row{row[2], row[1], static_cast<size_t>(row[0]), src, dst, row[3]});
+    }
+    void write_when_told() { told_ = true; }
+    void write_rows_through(uint64_t cycle) {
+        if (trace_) flush_before(cycle + 1);
+    }
     // The run stopped after the edge of cycle `last`: the rows of the packets that arrived by then are
     // written, and packets still crossing count only the flits that had moved.
     void stop(uint64_t last);
@@ -59,6 +72,8 @@ private:
     std::vector<Crossing> in_flight_;  // per link, the last transfer (for stop())
     uint64_t data_ = 0, ctrl_ = 0, data_flits_ = 0, flit_count_ = 0;
     PacketAssembler flits_;  // the input-buffered routers' flits
+    std::vector<uint64_t>* rows_out_ = nullptr;
+    bool told_ = false;
 };
 
 }  // namespace cubecast

@@ -35,9 +35,9 @@ CreditAudit::CreditAudit(const Topology& topology, const LinkBuses* buses, const
         systemc_routers_ = systemc_routers_ && (!r || dynamic_cast<const InputBufferedRouter*>(r));
 }
 
-uint64_t CreditAudit::sender_terms(size_t link, unsigned word) const {
+uint64_t CreditAudit::sender_terms(size_t link, unsigned word, uint64_t cycle) const {
     const Ends& e = ends_[link];
-    const OnLink wires = this->wires(link, 0);
+    const OnLink wires = this->wires(link, cycle);
     uint64_t terms = 0;
     for (unsigned vc = 8 * word; vc < vcs_ && vc < 8 * word + 8; ++vc)
         terms |= uint64_t{routers_[e.src]->credits_held(e.port, vc) + (wires.flit && wires.vc == vc ? 1u : 0u)} << (8 * (vc % 8));

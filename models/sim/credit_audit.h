@@ -30,12 +30,12 @@ public:
     // (sender_terms()), and a link to another rank's node is that rank's to check.
     CreditAudit(const Topology& topology, const LinkBuses* buses, const std::vector<IbTlmLink>* tlm_links,
                 std::vector<const CreditHolder*> routers, unsigned vcs, unsigned depth, const RankLinks* held = nullptr);
-    // After the edge, before check(): the sender's side of each touched link to another rank's node
-    // that changed, handed to `send(link, word, terms)` (word w: VCs 8w to 8w + 7, a byte each); and
-    // what another rank's sender sent for a link here.
+    // After the edge of `cycle`, before check(): the sender's side of each touched link to another
+    // rank's node that changed, handed to `send(link, word, terms)` (word w: VCs 8w to 8w + 7, a byte
+    // each); and what another rank's sender sent for a link here.
     // (A link touched at the edge before too: the flit it sent then has left the wire now.)
     template <class Send>
-    void send_sender_terms(Send&& send) {
+    void send_sender_terms(uint64_t cycle, Send&& send) {
         std::vector<size_t> now;
         for (const std::vector<size_t>* links : {&touched_, &sent_before_})
             for (size_t link : *links) {
@@ -43,7 +43,7 @@ public:
                 if (e.dst == kNoLink || routers_[e.dst] || !routers_[e.src]) continue;
                 if (links == &touched_) now.push_back(link);
                 for (unsigned word = 0; word < term_words_; ++word) {
-                    const uint64_t terms = sender_terms(link, word);
+                    const uint64_t terms = sender_terms(link, word, cycle);
                     uint64_t& sent = sent_terms_[link * term_words_ + word];
                     if (terms == sent) continue;
                     sent = terms;
@@ -101,7 +101,7 @@ private:
     }
     // A link's sender side, a byte a virtual channel (a VC's credits are at most its depth, 255): its
     // credits and the flit of that VC on the link; `word` holds VCs 8 word to 8 word + 7.
-    uint64_t sender_terms(size_t link, unsigned word) const;
+    uint64_t sender_terms(size_t link, unsigned word, uint64_t cycle) const;
     unsigned remote_side(size_t link, unsigned vc) const {
         return static_cast<unsigned>(remote_terms_[link * term_words_ + vc / 8] >> (8 * (vc % 8)) & 0xFF);
     }

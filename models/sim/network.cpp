@@ -263,8 +263,8 @@ void Network::build_cycle_level(const LogicFactory& make_logic, const PacketForm
     if (comm_) {  // the links this rank's routers drive; the trace's rows to rank 0
         monitor_->watch_only(0, held.driven());
         if (!config.trace_path.empty() && partition_.rank() != 0) monitor_->send_rows_to(&trace_rows_);
-        exchange_ =
-            std::make_unique<BoundaryExchange>(partition_, *topology_, held, *link_buses_, *comm_, !config.trace_path.empty());
+        exchange_ = std::make_unique<BoundaryExchange>(partition_, *topology_, held, link_buses_.get(), *comm_,
+                                                       !config.trace_path.empty());
     }
     monitor_->clk(*clk_);
     monitor_->rst(phases_->rst);
@@ -300,6 +300,7 @@ void Network::after_edge() {
     if (waves_) waves_->declarations_written();  // (the first edge has passed: nothing more to write there)
     if (exchange_ && credit_audit_)  // (the sender's side of the credit balance of the links into other ranks' shares)
         credit_audit_->send_sender_terms(
+            audited_edges_ /* (the buses hold the edge's values whatever the cycle) */,
             [this](size_t link, unsigned word, uint64_t terms) { exchange_->send_sender_terms(link, word, terms); });
     if (exchange_)  // every edge, the reset and load phases' too: what crossed between ranks, for the next edge
         exchange_->after_edge(
@@ -351,17 +352,33 @@ void Network::build_transaction_level(const LogicFactory& make_logic, const Pack
     const bool input_buffered = config_.buffering == Buffering::input;
     log_ = std::make_unique<TransmissionLog>(size_t{n} * ports, format, trace_.get(), input_buffered ? config_.ib.vcs : 1);
     log_->count_load(link_load_.get());
-    wheel_ = std::make_unique<EdgeWheel>("wheel", [this](uint64_t cycle) {
-        if (credit_audit_) credit_audit_->check(cycle);  // credits change only at the edges routers run
-        if (const uint64_t again = supervisor_->after_tlm_edge(cycle, tlm_last_progress_)) wheel_->wake_at(again);
-    });
+    wheel_ = std::make_unique<EdgeWheel>("wheel", [this](uint64_t cycle) { after_tlm_edge(cycle); });
     wheel_->prefetch_ahead(n >= kPrefetchRouters);
+    if (comm_) {  // the transfers between ranks after every edge; every rank's wheel turns at the same cycles
+        rank_links_ = std::make_unique<RankLinks>(partition_, *topology_);
+        exchange_ = std::make_unique<BoundaryExchange>(partition_, *topology_, *rank_links_, nullptr, *comm_,
+                                                       !config_.trace_path.empty());
+        tlm_boundary_ =
+            std::make_unique<TlmBoundary>(partition_, *rank_links_, *exchange_, *wheel_, answered_across_ranks(), &ib_links_);
+        if (!config_.trace_path.empty()) {
+            if (partition_.rank() != 0)
+                log_->send_rows_to(&trace_rows_);
+            else
+                log_->write_when_told();
+        }
+        wheel_->agree_on_next([this](uint64_t next) {
+            std::vector<uint64_t> v{~next};  // (the earliest is the largest complement)
+            comm_->max(v);
+            return ~v[0];
+        });
+    }
     TlmNetworkHooks hooks;
     hooks.log = log_.get();
     hooks.wheel = wheel_.get();
     hooks.last_progress = &tlm_last_progress_;
     transfers_ = std::make_unique<TlmTransferPool>();
     hooks.transfers = transfers_.get();
+    hooks.remote = tlm_boundary_.get();
     const std::string waves = config_.fst_path.empty() ? config_.vcd_path : config_.fst_path;
     if (!waves.empty()) {
         // (The ideal router raises its inputs' ready at the first run edge, the input-buffered one at the first clock edge.)
@@ -371,8 +388,8 @@ void Network::build_transaction_level(const LogicFactory& make_logic, const Pack
     }
     const RouterConfig rc{config_.packet_flits, config_.queue_depth, config_.port_model, format};
     if (input_buffered) return build_transaction_level_ib(make_logic, rc, hooks);
-    std::vector<TlmRouter*> tlm(n);
-    for (uint32_t i = 0; i < n; ++i) {
+    std::vector<TlmRouter*> tlm(n);  // (partitioned: this rank's, the others' none)
+    for (uint32_t i = partition_.first(); i < partition_.end(); ++i) {
         auto r = std::make_unique<TlmRouter>(("router_" + std::to_string(i)).c_str(), i, *topology_, rc, make_logic(i), node(i),
                                              counters_, load_cycles_, hooks);
         r->clk(tlm_low_);
@@ -382,23 +399,63 @@ void Network::build_transaction_level(const LogicFactory& make_logic, const Pack
         tlm[i] = r.get();
         routers_.push_back(std::move(r));
     }
-    wheel_->enroll(std::vector<WheelRouter*>(tlm.begin(), tlm.end()));
-    for (uint32_t i = 0; i < n; ++i)
+    wheel_->enroll(std::vector<WheelRouter*>(tlm.begin() + partition_.first(), tlm.begin() + partition_.end()));
+    for (uint32_t i = partition_.first(); i < partition_.end(); ++i)
         for (unsigned p = 0; p < ports; ++p) {
-            if (const auto j = topology_->across(i, p))
-                tlm[i]->bind(p, *tlm[*j]);
-            else
+            const auto j = topology_->across(i, p);
+            if (!j) {
                 tlm[i]->connect_none(p);
+            } else if (tlm[*j]) {
+                tlm[i]->bind(p, *tlm[*j]);
+            } else {  // (a router of another rank's: the link out of i on p, and the link in from j arriving on p)
+                const uint64_t out = uint64_t{i} * ports + p, in = uint64_t{*j} * ports + topology_->arrival_port(p);
+                tlm[i]->bind_remote_out(p, tlm_boundary_->receiver(out, *j, *tlm[i]));
+                tlm[i]->bind_remote_in(p, *j, tlm_boundary_->sender(in, *j, *tlm[i], p));
+            }
         }
+}
+
+// After the edges of `cycle`, on every rank at once when partitioned: the transfers between ranks
+// (each begins at its receiver as in one process, at this cycle) and the trace's rows to rank 0, which
+// then writes those that ended by this cycle; the credits audited; the supervisor's verdict.
+void Network::after_tlm_edge(uint64_t cycle) {
+    if (exchange_ && credit_audit_)  // (the sender's side of the credit balance of the links into other ranks' shares)
+        credit_audit_->send_sender_terms(
+            cycle, [this](size_t link, unsigned word, uint64_t terms) { exchange_->send_sender_terms(link, word, terms); });
+    if (exchange_) {
+        exchange_->after_edge(
+            trace_rows_,
+            [this](const uint64_t* row) {
+                const auto src = static_cast<uint32_t>(row[0] / topology_->ports());
+                log_->take_row(row, src, *topology_->across(src, static_cast<unsigned>(row[0] % topology_->ports())));
+            },
+            [this](uint64_t fields, uint32_t at, uint64_t when) { take_remote_delivery(fields, at, when); });
+        const auto deliver = [&](BoundaryExchange::TlmRecord kind, uint64_t global, const uint64_t* words, unsigned n) {
+            tlm_boundary_->deliver(kind, global, words, n, cycle);
+        };
+        exchange_->take_tlm(deliver);
+        if (answered_across_ranks()) {  // (the receivers' answers to the transfers they took just now)
+            exchange_->exchange_again();
+            exchange_->take_tlm(deliver);
+        }
+        log_->write_rows_through(cycle);
+    }
+    if (exchange_ && credit_audit_)
+        exchange_->take_sender_terms(
+            [this](size_t link, unsigned word, uint64_t terms) { credit_audit_->take_sender_terms(link, word, terms); });
+    if (credit_audit_) credit_audit_->check(cycle);  // credits change only at the edges routers run
+    if (const uint64_t again = supervisor_->after_tlm_edge(cycle, tlm_last_progress_)) wheel_->wake_at(again);
 }
 
 // The input-buffered routers at the transaction level: the cycle level's routers on IbTlmLinks (a
 // flit or credits driven at one edge are seen at the next), their edges run by the wheel.
+// Partitioned, a rank holds the links touching its share, numbered as RankLinks numbers them (the
+// credit audit's numbers), each with its own routers at their ends and none for other ranks'.
 void Network::build_transaction_level_ib(const LogicFactory& make_logic, const RouterConfig& rc, const TlmNetworkHooks& hooks) {
     const uint32_t n = topology_->nodes();
     const unsigned ports = topology_->ports();
-    std::vector<InputBufferedRouter*> ib(n);
-    for (uint32_t i = 0; i < n; ++i) {
+    std::vector<InputBufferedRouter*> ib(n);  // (partitioned: this rank's, the others' none)
+    for (uint32_t i = partition_.first(); i < partition_.end(); ++i) {
         auto r = std::make_unique<InputBufferedRouter>(("router_" + std::to_string(i)).c_str(), i, *topology_, rc, config_.ib,
                                                        make_logic(i), node(i), counters_);
         r->clk(tlm_low_);
@@ -408,26 +465,34 @@ void Network::build_transaction_level_ib(const LogicFactory& make_logic, const R
         ib[i] = r.get();
         routers_.push_back(std::move(r));
     }
-    hooks.wheel->enroll(std::vector<WheelRouter*>(ib.begin(), ib.end()));
-    ib_links_.resize(size_t{n} * ports);
-    for (uint32_t i = 0; i < n; ++i)
+    hooks.wheel->enroll(std::vector<WheelRouter*>(ib.begin() + partition_.first(), ib.begin() + partition_.end()));
+    // (the link held as `held`: one process's number, or the rank's)
+    const auto held = [&](size_t global) { return rank_links_ ? *rank_links_->local(global) : global; };
+    ib_links_.resize(rank_links_ ? rank_links_->size() : size_t{n} * ports);
+    const auto hold = [&](uint32_t i, unsigned p, uint32_t j) {
+        const size_t global = size_t{i} * ports + p;
+        IbTlmLink& l = ib_links_[held(global)];
+        l.sender = ib[i];
+        l.receiver = ib[j];
+        l.index = global;
+        l.held = held(global);
+        l.src = i;
+        l.dst = j;
+        l.port = p;
+        l.arrival_port = topology_->arrival_port(p);
+    };
+    for (uint32_t i = partition_.first(); i < partition_.end(); ++i)
         for (unsigned p = 0; p < ports; ++p)
             if (const auto j = topology_->across(i, p)) {
-                IbTlmLink& l = ib_links_[size_t{i} * ports + p];
-                l.sender = ib[i];
-                l.receiver = ib[*j];
-                l.index = size_t{i} * ports + p;
-                l.src = i;
-                l.dst = *j;
-                l.port = p;
-                l.arrival_port = topology_->arrival_port(p);
+                hold(i, p, *j);
+                hold(*j, topology_->arrival_port(p), i);
             }
-    for (uint32_t i = 0; i < n; ++i) {
+    for (uint32_t i = partition_.first(); i < partition_.end(); ++i) {
         ib[i]->use_transaction_level(hooks);
         for (unsigned p = 0; p < ports; ++p) {
             if (const auto j = topology_->across(i, p))
-                ib[i]->connect_tlm(p, ib_links_[size_t{i} * ports + p],
-                                   ib_links_[size_t{*j} * ports + topology_->arrival_port(p)]);
+                ib[i]->connect_tlm(p, ib_links_[held(size_t{i} * ports + p)],
+                                   ib_links_[held(size_t{*j} * ports + topology_->arrival_port(p))]);
             else
                 ib[i]->connect_none(p);
         }

@@ -30,6 +30,7 @@
 #include "models/sim/partition.h"
 #include "models/sim/run.h"
 #include "models/sim/run_supervisor.h"
+#include "models/sim/tlm_boundary.h"
 #include "models/sim/validate.h"
 #include "routers/algorithms/registry.h"
 #include "routers/cores/cycle_router.h"
@@ -60,7 +61,8 @@ private:
         size_t router_problems = 0;
         std::vector<std::string> unfinished;  // logics that never finished
     };
-    void after_edge();  // the cycle level's supervision
+    void after_edge();                    // the cycle level's supervision
+    void after_tlm_edge(uint64_t cycle);  // the transaction level's
     void take_remote_delivery(uint64_t fields, uint32_t at, uint64_t cycle);
     void build_nodes(const PacketFormat& format);
     void open_trace();
@@ -86,8 +88,11 @@ private:
     PartitionComm* comm_ = nullptr;  // more than one rank (else none)
     Partition partition_;            // this rank's nodes (one rank: all)
     Node& node(uint32_t id) const { return *nodes_[id - partition_.first()]; }
-    std::unique_ptr<RankLinks> rank_links_;  // the cycle level's links this rank holds
+    std::unique_ptr<RankLinks> rank_links_;  // the links this rank holds
     std::unique_ptr<BoundaryExchange> exchange_;
+    std::unique_ptr<TlmBoundary> tlm_boundary_;  // the transaction level's stand-ins for other ranks' routers
+    // ... which, with the ideal router's bounded queues, wait for the receivers' answers (tlm_boundary.h)
+    bool answered_across_ranks() const { return config_.buffering != Buffering::input && config_.queue_depth != 0; }
     std::vector<uint64_t> trace_rows_;  // a partitioned rank's trace rows of the edge, for rank 0
     uint64_t misdelivered_ = 0;         // ... deliveries elsewhere of packets its ledger did not have on their way
     // The link monitor's totals (partitioned: the network's, summed at the end of the run).

@@ -18,7 +18,7 @@ RankLinks::RankLinks(const Partition& partition, const Topology& topology)
     std::sort(incoming_.begin(), incoming_.end());
 }
 
-BoundaryExchange::BoundaryExchange(const Partition& partition, const Topology& topology, const RankLinks& links, LinkBuses& buses,
+BoundaryExchange::BoundaryExchange(const Partition& partition, const Topology& topology, const RankLinks& links, LinkBuses* buses,
                                    PartitionComm& comm, bool rows_to_rank0)
     : rank_(comm.rank()),
       links_(links),
@@ -26,34 +26,36 @@ BoundaryExchange::BoundaryExchange(const Partition& partition, const Topology& t
       buses_(buses),
       out_(comm.ranks()),
       in_(comm.ranks()),
-      deliveries_(comm.ranks()) {
-    // Each link between one of this rank's nodes i and another rank's node j, both ways, from i's ports.
+      deliveries_(comm.ranks()),
+      tlm_out_(comm.ranks()) {
+    // Each link between one of this rank's nodes i and another rank's node j, both ways, from i's ports
+    // (a link between two ranks comes in pairs, one each way: each rank names the other).
     const unsigned ports = topology.ports();
-    const bool virtual_channels = buses.vc != nullptr;
+    const bool virtual_channels = buses && buses->vc != nullptr;
+    std::vector<bool> peer(comm.ranks(), false);
     for (uint32_t i = partition.first(); i < partition.end(); ++i)
         for (unsigned p = 0; p < ports; ++p) {
             const auto j = topology.across(i, p);
             if (!j || partition.local(*j)) continue;
             const unsigned to = partition.owner(*j);
+            peer[to] = true;
+            boundary_links_ += 2;
             // i drives the flit on the link leaving it on port p; j's rank reads it
             const uint64_t out = size_t{i} * ports + p;
             const auto out_link = static_cast<uint32_t>(*links.local(out));
+            if (owner_of_receiver_.size() <= out_link) owner_of_receiver_.resize(out_link + 1, 0);
+            owner_of_receiver_[out_link] = to;
+            if (!buses) continue;
             driven_.push_back({out, out_link, to, Field::valid});
             driven_.push_back({out, out_link, to, Field::flit});
             if (virtual_channels) driven_.push_back({out, out_link, to, Field::vc});
-            if (owner_of_receiver_.size() <= out_link) owner_of_receiver_.resize(out_link + 1, 0);
-            owner_of_receiver_[out_link] = to;
             // i receives on the link from j arriving on port p: it drives ready (and credits) back
             const uint64_t in = size_t{*j} * ports + topology.arrival_port(p);
             const auto in_link = static_cast<uint32_t>(*links.local(in));
             driven_.push_back({in, in_link, to, Field::ready});
             if (virtual_channels) driven_.push_back({in, in_link, to, Field::credit});
-            boundary_links_ += 2;
         }
     sent_.assign(driven_.size(), 0);
-    // (a link between two ranks comes in pairs, one each way: each names the other)
-    std::vector<bool> peer(comm.ranks(), false);
-    for (const Driven& d : driven_) peer[d.to] = true;
     if (rows_to_rank0) {
         if (rank_ == 0) peer.assign(comm.ranks(), true);
         peer[0] = true;
@@ -62,53 +64,67 @@ BoundaryExchange::BoundaryExchange(const Partition& partition, const Topology& t
         if (peer[r] && r != rank_) peers_.push_back(r);
 }
 
-// Each rank's message to a peer: the count of (link and field, value) pairs and the pairs, then (to
-// rank 0) the trace rows.
+// Each rank's message to a peer: the count of words of (link and field, value) pairs and of
+// transfers (link and field, length, flits) that follow, then (to rank 0) the trace rows.
 void BoundaryExchange::send_and_receive(std::vector<uint64_t>& rows) {
     for (const unsigned r : peers_) out_[r].assign(1, 0);
     for (size_t k = 0; k < driven_.size(); ++k) {
         const Driven& d = driven_[k];
         uint64_t v = 0;
         switch (d.field) {
-            case Field::valid: v = buses_.valid.read(d.link); break;
-            case Field::flit: v = buses_.flit.read(d.link); break;
-            case Field::ready: v = buses_.ready.read(d.link); break;
-            case Field::vc: v = buses_.vc->read(d.link); break;
-            case Field::credit: v = buses_.credit->read(d.link); break;
-            case Field::sender_terms:
-            case Field::sender_terms_high: break;
+            case Field::valid: v = buses_->valid.read(d.link); break;
+            case Field::flit: v = buses_->flit.read(d.link); break;
+            case Field::ready: v = buses_->ready.read(d.link); break;
+            case Field::vc: v = buses_->vc->read(d.link); break;
+            case Field::credit: v = buses_->credit->read(d.link); break;
+            default: break;
         }
         if (v == sent_[k]) continue;
         sent_[k] = v;
         std::vector<uint64_t>& o = out_[d.to];
-        o.push_back(d.global << 3 | d.field);
+        o.push_back(d.global << kFieldBits | d.field);
         o.push_back(v);
-        ++o[0];
+        o[0] += 2;
     }
     for (const Terms& t : terms_to_send_) {
         std::vector<uint64_t>& o = out_[owner_of_receiver_[t.link]];
-        o.push_back(uint64_t{links_.global(t.link)} << 3 | (t.word ? Field::sender_terms_high : Field::sender_terms));
+        o.push_back(uint64_t{links_.global(t.link)} << kFieldBits | (t.word ? Field::sender_terms_high : Field::sender_terms));
         o.push_back(t.terms);
-        ++o[0];
+        o[0] += 2;
     }
     terms_to_send_.clear();
+    for (const unsigned r : peers_) {
+        std::vector<uint64_t>& o = out_[r];
+        o.insert(o.end(), tlm_out_[r].begin(), tlm_out_[r].end());
+        o[0] += tlm_out_[r].size();
+        tlm_out_[r].clear();
+    }
     if (rank_ != 0 && !rows.empty()) out_[0].insert(out_[0].end(), rows.begin(), rows.end());
     rows.clear();
     comm_.exchange_with(peers_, out_, in_);
     for (const unsigned r : peers_) {
         const std::vector<uint64_t>& in = in_[r];
         if (in.empty()) continue;
-        for (size_t w = 1; w < 1 + 2 * in[0]; w += 2) {
-            const size_t link = *links_.local(static_cast<size_t>(in[w] >> 3));
-            switch (static_cast<Field>(in[w] & 7)) {
-                case Field::valid: buses_.valid.write(link, in[w + 1] != 0); break;
-                case Field::flit: buses_.flit.write(link, in[w + 1]); break;
-                case Field::ready: buses_.ready.write(link, in[w + 1] != 0); break;
-                case Field::vc: buses_.vc->write(link, static_cast<uint8_t>(in[w + 1])); break;
-                case Field::credit: buses_.credit->write(link, in[w + 1]); break;
+        for (size_t w = 1; w < 1 + in[0];) {
+            const auto field = static_cast<Field>(in[w] & kFieldMask);
+            if (field >= Field::transfer) {  // (the transaction level's: its routers take it, through take_tlm())
+                const size_t words = 2 + in[w + 1];
+                tlm_in_.insert(tlm_in_.end(), in.begin() + static_cast<long>(w), in.begin() + static_cast<long>(w + words));
+                w += words;
+                continue;
+            }
+            const size_t link = *links_.local(static_cast<size_t>(in[w] >> kFieldBits));
+            switch (field) {
+                case Field::valid: buses_->valid.write(link, in[w + 1] != 0); break;
+                case Field::flit: buses_->flit.write(link, in[w + 1]); break;
+                case Field::ready: buses_->ready.write(link, in[w + 1] != 0); break;
+                case Field::vc: buses_->vc->write(link, static_cast<uint8_t>(in[w + 1])); break;
+                case Field::credit: buses_->credit->write(link, in[w + 1]); break;
                 case Field::sender_terms: received_terms_.push_back({link, 0, in[w + 1]}); break;
                 case Field::sender_terms_high: received_terms_.push_back({link, 1, in[w + 1]}); break;
+                default: break;
             }
+            w += 2;
         }
     }
 }

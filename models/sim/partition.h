@@ -188,7 +188,9 @@ private:
 // The links between this rank's routers and the others': after every edge, what this rank's routers
 // drive on them (a flit's valid and the flit to a router elsewhere, the ready to a router elsewhere
 // that sends here) goes to the rank at the other end when it changed, and what came from the others
-// is written into this rank's copy of the links. A rank talks every edge only with its peers: the
+// is written into this rank's copy of the links. At the transaction level, which has no link values,
+// what crosses is the transfers its routers began towards routers elsewhere (send_request(); the
+// other rank's take_requests()). A rank talks every edge only with its peers: the
 // ranks its links reach (a subcube's log2 R neighbours at most, a slab's two), and, when the trace is
 // written, rank 0 with every rank, whose rows ride along to it. The deliveries of synthetic traffic
 // go to the rank of the packet's origin, whose ledger knows the packet, every kDeliveryEdges edges
@@ -196,8 +198,9 @@ private:
 class BoundaryExchange {
 public:
     static constexpr uint64_t kDeliveryEdges = 64;
-    // (`buses` numbered as `links` numbers them; `rows_to_rank0`: the trace is written.)
-    BoundaryExchange(const Partition& partition, const Topology& topology, const RankLinks& links, LinkBuses& buses,
+    // (`buses` numbered as `links` numbers them, none at the transaction level; `rows_to_rank0`: the
+    // trace is written.)
+    BoundaryExchange(const Partition& partition, const Topology& topology, const RankLinks& links, LinkBuses* buses,
                      PartitionComm& comm, bool rows_to_rank0);
     // The sender's side of an input-buffered link's credit balance (CreditAudit; word 0 or 1: VCs 0-7
     // or 8-15), for the receiver's rank.
@@ -207,6 +210,31 @@ public:
     void take_sender_terms(Take&& take) {
         for (const Terms& t : received_terms_) take(t.link, t.word, t.terms);
         received_terms_.clear();
+    }
+    // The transaction level, on the network's link `global` whose other end is rank `to`'s router: what
+    // this rank's router did at this edge (the ideal router: a transfer began, `words` its flits; the
+    // input-buffered router: a flit driven, `words` the flit and its VC, or credits, `words` the packed
+    // credits; the ideal router with bounded queues: the receiver's answer, `words` the cycle it took
+    // the transfer) ...
+    enum class TlmRecord : uint8_t { transfer, flit, credits, answer };
+    void send_tlm(TlmRecord kind, uint64_t global, unsigned to, const uint64_t* words, unsigned n) {
+        std::vector<uint64_t>& r = tlm_out_[to];
+        r.push_back(global << kFieldBits | (Field::transfer + static_cast<unsigned>(kind)));
+        r.push_back(n);
+        r.insert(r.end(), words, words + n);
+    }
+    // ... and, after the edge, what came from the other ranks' routers: take(kind, global, words, n).
+    template <class Take>
+    void take_tlm(Take&& take) {
+        for (size_t w = 0; w + 1 < tlm_in_.size(); w += 2 + tlm_in_[w + 1])
+            take(static_cast<TlmRecord>((tlm_in_[w] & kFieldMask) - Field::transfer), tlm_in_[w] >> kFieldBits, &tlm_in_[w + 2],
+                 static_cast<unsigned>(tlm_in_[w + 1]));
+        tlm_in_.clear();
+    }
+    // A second exchange after the edge, of what take_tlm() gave rise to (the receivers' answers).
+    void exchange_again() {
+        std::vector<uint64_t> none;
+        send_and_receive(none);
     }
     // A delivery at this rank's node `at` of a packet that a node of rank `to` created (3 words).
     void send_delivery(unsigned to, uint64_t header_fields, uint32_t at, uint64_t cycle) {
@@ -221,7 +249,7 @@ public:
         for (const unsigned r : peers_) {
             const std::vector<uint64_t>& in = in_[r];
             if (in.empty()) continue;
-            for (size_t w = 1 + 2 * in[0]; w + 4 <= in.size(); w += 4) write_row(&in[w]);
+            for (size_t w = 1 + in[0]; w + 4 <= in.size(); w += 4) write_row(&in[w]);
         }
         if (++edges_ % kDeliveryEdges == 0) deliver_pending(delivered);
     }
@@ -244,8 +272,23 @@ private:
     void send_and_receive(std::vector<uint64_t>& rows);
     unsigned rank_;
     // (valid, flit and vc from the sender; ready and credit from the receiver; sender_terms: the
-    // input-buffered sender's side of a link's credit balance, for the receiver's audit.)
-    enum Field : uint8_t { valid, flit, ready, vc, credit, sender_terms, sender_terms_high };
+    // input-buffered sender's side of a link's credit balance, for the receiver's audit; from transfer
+    // on, the transaction level's records (TlmRecord), a count of words and the words following.)
+    enum Field : uint8_t {
+        valid,
+        flit,
+        ready,
+        vc,
+        credit,
+        sender_terms,
+        sender_terms_high,
+        transfer,
+        tlm_flit,
+        tlm_credits,
+        tlm_answer
+    };
+    static constexpr unsigned kFieldBits = 4;
+    static constexpr uint64_t kFieldMask = (1u << kFieldBits) - 1;
     struct Driven {
         uint64_t global;  // the network's number for the link
         uint32_t link;    // this rank's
@@ -254,12 +297,13 @@ private:
     };
     const RankLinks& links_;
     PartitionComm& comm_;
-    LinkBuses& buses_;
+    LinkBuses* buses_;
     std::vector<Driven> driven_;
     std::vector<uint64_t> sent_;  // each driven value as last sent
     size_t boundary_links_ = 0;
     std::vector<unsigned> peers_;
-    std::vector<std::vector<uint64_t>> out_, in_, deliveries_;
+    std::vector<std::vector<uint64_t>> out_, in_, deliveries_, tlm_out_;
+    std::vector<uint64_t> tlm_in_;
     uint64_t edges_ = 0;
     struct Terms {
         size_t link;

@@ -127,6 +127,12 @@ uint64_t RunSupervisor::summed(uint64_t mine) const {
 uint64_t RunSupervisor::after_tlm_edge(uint64_t cycle, uint64_t moved_at) {
     if (finished_) return 0;
     cycle_ = cycle + 1;
+    if (net_.comm) {  // (the network's: every rank's wheel turns at this cycle)
+        sum_counters_for_the_verdict();
+        std::vector<uint64_t> latest{moved_at};
+        net_.comm->max(latest);
+        moved_at = latest[0];
+    }
     // The last edge up to this one that made progress; a packet still crossing moves a flit now.
     if (moved_at > cycle)
         last_progress_cycle_ = cycle;

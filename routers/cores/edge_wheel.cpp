@@ -82,6 +82,7 @@ void EdgeWheel::turn() {
         }
     if (!later_.empty()) next = std::min(next, later_.begin()->first);
     if (!wakes_.empty()) next = std::min(next, *wakes_.begin());
+    if (earliest_) next = earliest_(next);
     if (next != ~uint64_t{0})
         next_trigger(sc_time(static_cast<double>(next - now_), SC_NS));
     else

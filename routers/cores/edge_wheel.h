@@ -41,6 +41,10 @@ public:
     // Ask the host to fetch the state of the routers a few places ahead while one runs: worth it only
     // when the routers' state is larger than the host's caches (it costs instructions on every edge).
     void prefetch_ahead(bool on) { prefetch_ = on; }
+    // A network over several ranks: each rank's wheel turns at every cycle any rank's has due, the
+    // earliest over the ranks (`earliest` takes this rank's next cycle, none: ~0, and returns the
+    // network's), so that the ranks exchange what crossed between them after each edge together.
+    void agree_on_next(std::function<uint64_t(uint64_t)> earliest) { earliest_ = std::move(earliest); }
     // The routers it will run, so that a turn walks its routers in address order (a bit per router,
     // by rank): the host's prefetchers then fetch ahead instead of missing router by router.
     void enroll(std::vector<WheelRouter*> routers);
@@ -51,6 +55,7 @@ private:
     std::vector<WheelRouter*>& bucket(uint64_t cycle);
 
     std::function<void(uint64_t)> after_edge_;
+    std::function<uint64_t(uint64_t)> earliest_;
     uint64_t now_ = 0;
     bool prefetch_ = false;
     std::vector<std::vector<WheelRouter*>> ring_;

@@ -251,10 +251,10 @@ private:
     std::vector<const uint64_t*> credit_values_;
     std::vector<size_t>* touched_ = nullptr;
     void touch_in(unsigned p) {
-        if (touched_) touched_->push_back(tlm_ ? tlm_in_[p]->index : in_[p].index);
+        if (touched_) touched_->push_back(tlm_ ? tlm_in_[p]->held : in_[p].index);
     }
     void touch_out(unsigned q) {
-        if (touched_) touched_->push_back(tlm_ ? tlm_out_[q]->index : out_[q].index);
+        if (touched_) touched_->push_back(tlm_ ? tlm_out_[q]->held : out_[q].index);
     }
     std::vector<uint64_t> credits_out_, credits_written_;  // per input port: this edge's, and the bus's value
     bool quiet() const;                                    // nothing to do until a flit or the node comes: the clock may stop

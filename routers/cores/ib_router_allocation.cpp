@@ -264,7 +264,10 @@ void InputBufferedRouter::send_on_link(unsigned out, const VirtualChannel& c, co
     if (tlm_) {  // seen by the receiver at its next edge, which it is asked for
         IbTlmLink& l = *tlm_out_[out];
         l.drive_flit(cycle_ + 1, flit, static_cast<uint8_t>(w));
-        l.receiver->flit_coming(l.arrival_port, cycle_ + 1);
+        if (l.receiver)
+            l.receiver->flit_coming(l.arrival_port, cycle_ + 1);
+        else
+            hooks_.remote->flit_driven(l, cycle_ + 1);
         if (hooks_.waves) {  // valid falls at the next edge unless a flit is sent then too (recorded later: it wins)
             const uint64_t t = hooks_.waves->run_time(cycle_);
             hooks_.waves->link_flit(l.index, t, flit);

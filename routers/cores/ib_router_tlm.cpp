@@ -137,7 +137,10 @@ void InputBufferedRouter::drive_tlm_credits() {
         if (credits_out_[p] != 0) {
             IbTlmLink& l = *tlm_in_[p];
             l.drive_credits(cycle_ + 1, credits_out_[p]);
-            l.sender->credits_coming(l.port, cycle_ + 1);
+            if (l.sender)
+                l.sender->credits_coming(l.port, cycle_ + 1);
+            else
+                hooks_.remote->credits_driven(l, cycle_ + 1);
             if (hooks_.waves) {  // the word clears at the next edge unless credits go back then too
                 const uint64_t t = hooks_.waves->run_time(cycle_);
                 hooks_.waves->link_credit(l.index, t, credits_out_[p]);

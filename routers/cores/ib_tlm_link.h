@@ -37,9 +37,12 @@ struct IbTlmLink {
 
     Flit flits[2];
     Credits credits[2];
+    // (In a network over several ranks, the end in another rank's share is none: what is driven for
+    // it goes there through TlmRemoteLinks, tlm_hooks.h.)
     InputBufferedRouter* sender = nullptr;
     InputBufferedRouter* receiver = nullptr;
     size_t index = 0;  // the network's link number (src * ports + port)
+    size_t held = 0;   // ... and its rank's (models/sim/partition.h's RankLinks; one process: the same)
     uint32_t src = 0, dst = 0;
     unsigned port = 0, arrival_port = 0;  // the sender's port, and the receiver's
 };

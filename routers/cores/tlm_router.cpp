@@ -53,6 +53,18 @@ void TlmRouter::bind(unsigned p, TlmRouter& to) {
     out_socket_.bind(to.in_socket_);  // one link per neighbour (topology.h): one binding each
 }
 
+// (The sockets' ports bound to the stand-ins' interfaces, in the same count of bindings.)
+void TlmRouter::bind_remote_out(unsigned p, tlm::tlm_fw_transport_if<>& to) {
+    out_binding_[p] = out_bound_++;
+    static_cast<sc_port_b<tlm::tlm_fw_transport_if<>>&>(out_socket_).bind(to);
+}
+
+void TlmRouter::bind_remote_in(unsigned p, uint32_t sender, tlm::tlm_bw_transport_if<>& from) {
+    in_binding_[p] = in_bound_++;
+    in_[p].sender = sender;
+    in_socket_.get_base_port().bind(from);
+}
+
 void TlmRouter::end_of_elaboration() {
     out_fw_.assign(topology_.ports(), nullptr);
     for (unsigned p = 0; p < topology_.ports(); ++p)

@@ -71,6 +71,11 @@ public:
     void prefetch_neighbours() const override;
     // Elaboration: port p's output is bound to `to`'s input on its arrival port.
     void bind(unsigned p, TlmRouter& to);
+    // ... or, in a network over several ranks, to a router of another rank's: port p's output to the
+    // stand-in `to` for that router's input, and port p's input from the stand-in `from` for router
+    // `sender`'s output (models/sim/partition.h).
+    void bind_remote_out(unsigned p, tlm::tlm_fw_transport_if<>& to);
+    void bind_remote_in(unsigned p, uint32_t sender, tlm::tlm_bw_transport_if<>& from);
     void connect_none(unsigned p) override { absent_mask_ |= 1u << p; }
 
     // TLM-2.0: the receiver's side (forward path) and the sender's (backward path); `binding` is the

@@ -439,14 +439,15 @@ TEST(Experiment, PointsOverRanksGiveOneProcessesRows) {
         EXPECT_NE(c.err.find("--point-ranks " + std::string(bad) + " is out of range: accepted 1..64"), std::string::npos)
             << c.err;
     }
-    const std::string tlm = write_file("tlm.yaml", "name: tlm\nrun:\n  task: mnb\naxes:\n  level: [cycle, tlm]\n");
-    const Cli refused = cubecast_cli("experiment " + tlm + " --point-ranks 2 --out " + base + "-tlm");
+    // (a point with fewer nodes than ranks: the partition gives each rank a node at least)
+    const std::string small = write_file("small.yaml", "name: small\nrun:\n  task: mnb\naxes:\n  dim: [3, 2]\n");
+    const Cli refused = cubecast_cli("experiment " + small + " --point-ranks 5 --out " + base + "-small");
     EXPECT_EQ(refused.code, 2);
-    EXPECT_NE(refused.err.find("point 1 (level=tlm) cannot run over --point-ranks 2: --partition runs the cycle level's"),
+    EXPECT_NE(refused.err.find("point 1 (dim=2) cannot run over --point-ranks 5: --partition over 5 ranks: the "),
               std::string::npos)
         << refused.err;
     EXPECT_EQ(std::count(refused.err.begin(), refused.err.end(), '\n'), 1) << refused.err;
-    EXPECT_FALSE(std::ifstream(base + "-tlm/results.jsonl").good()) << "a refused experiment ran points";
+    EXPECT_FALSE(std::ifstream(base + "-small/results.jsonl").good()) << "a refused experiment ran points";
     // An executable rebuilt (here removed) while it runs is not started again for the points: they would
     // run another build.
     const std::string copy = base + "-exe";

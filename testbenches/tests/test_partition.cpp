@@ -155,7 +155,7 @@ TEST(Partition, EveryBoundaryLinkIsAPairOfProxies) {
                 const cubecast::RankLinks held(p, *net);
                 cubecast::LinkBuses buses(held.size(), "partition_test_" + std::to_string(made++));
                 QuietComm comm(r, ranks);
-                const cubecast::BoundaryExchange exchange(p, *net, held, buses, comm, false);
+                const cubecast::BoundaryExchange exchange(p, *net, held, &buses, comm, false);
                 uint64_t mine = 0;     // the links this rank's nodes send or receive on that another rank's node ends
                 uint64_t touched = 0;  // the links this rank's nodes send or receive on
                 std::set<size_t> numbers;
@@ -194,7 +194,7 @@ TEST(Partition, ARankTalksEveryEdgeWithTheRanksItsLinksReachOnly) {
         const cubecast::RankLinks held(p, net);
         cubecast::LinkBuses buses(held.size(), "peers_test_" + std::to_string(made++));
         QuietComm comm(r, ranks);
-        return cubecast::BoundaryExchange(p, net, held, buses, comm, rows).peers();
+        return cubecast::BoundaryExchange(p, net, held, &buses, comm, rows).peers();
     };
     const auto cube = cubecast::make_topology("hypercube", 6, 0);
     for (unsigned ranks : {2u, 4u, 8u, 16u})
@@ -326,6 +326,58 @@ TEST(Partition, TheIdealRoutersOutputsAreOneProcessesForAnyNumberOfRanks) {
         "--task mnb --dim 5 --packet-flits 3 --stats s.csv --power default --vcd w.vcd",
         "--task traffic --topology torus --radix 6 --dim 2 --rate 0.3 --warmup-cycles 200 --window 400 --drain 200 --stats s.csv "
         "--power default",
+    });
+}
+
+// The transaction level (tlm_boundary.h): each transfer between ranks begins at its receiver after
+// the edge, at that edge (with bounded queues, at once or at a later edge, the receiver's answer sent
+// back in a second exchange), and the trace's rows are written once every rank's are in. Every task
+// family on the hypercube, the torus, the array and the fold, multi-flit packets, synthetic traffic
+// (its link loads summed), dynamic broadcasting, every router's activity, runs that fail and time out,
+// and with bounded queues runs that finish, deadlock and stall.
+TEST(Partition, TheTransactionLevelsIdealRoutersOutputsAreOneProcessesForAnyNumberOfRanks) {
+    expect_one_processes_outputs({
+        "--level tlm --task mnb --dim 6",
+        "--level tlm --task mnb --dim 5 --packet-flits 3 --stats s.csv --power default",
+        "--level tlm --task snb --dim 7",
+        "--level tlm --task te --dim 5 --packet-flits 2",
+        "--level tlm --task kb --algorithm st --dim 6 --k 9 --token-flits 2",
+        "--level tlm --task pmnb --algorithm vb2 --dim 5 --k 7 --packet-flits 5 --token-flits 5",
+        "--level tlm --task pe --topology torus --radix 6 --dim 2 --k 9",
+        "--level tlm --task mnb --topology array --radix 6 --dim 2 --torus-on-array",
+        "--level tlm --task traffic --dim 6 --rate 0.9 --injection onoff --packet-sizes 1:3,4:1 --pattern transpose "
+        "--warmup-cycles 200 --window 400 --drain 200 --link-load l.csv",
+        "--level tlm --task traffic --topology torus --radix 6 --dim 2 --rate 0.3 --algorithm adaptive --warmup-cycles 200 "
+        "--window 400 --drain 200",
+        "--level tlm --task dynamic --dim 5 --rho 0.3 --slots 300 --delays d.csv",
+        "--level tlm --task mnb --dim 6 --max-cycles 6",      // out of time: exit 3
+        "--level tlm --task mnb --dim 5 --port-model shout",  // its port model broken at every node: exit 1
+        "--level tlm --task mnb --dim 5 --queue-depth 2 --packet-flits 3",
+        "--level tlm --task traffic --dim 6 --rate 0.4 --queue-depth 2 --warmup-cycles 200 --window 400 --drain 200",
+        // a cycle of waits round the torus's y rings (through every rank's share), exit 3
+        "--level tlm --task traffic --algorithm dor --topology torus --radix 8 --dim 2 --rate 0.9 --queue-depth 2 --no-rerun",
+        // a broken rule, then a cycle of waits: exit 1
+        "--level tlm --task succ --algorithm gray --dim 5 --queue-depth 1 --port-model shout --no-rerun",
+        // packets absorbed, the network empty: a stall with no cycle
+        "--level tlm --task pmnb --algorithm vb3 --dim 5 --k 10 --queue-depth 1 --packet-flits 2 --no-rerun",
+    });
+}
+
+// The input-buffered router at the transaction level: the flits and credits its routers drive on links
+// into other ranks' shares, driven there on that rank's copy of the link for the next edge, and its
+// credits audited across the ranks; collectives in the router and through the node, BookSim2's preset,
+// a torus with delays and a link period, and a deadlock round the torus's rings through every share.
+TEST(Partition, TheTransactionLevelsInputBufferedRoutersOutputsAreOneProcessesForAnyNumberOfRanks) {
+    expect_one_processes_outputs({
+        "--level tlm --task mnb --dim 5 --buffering input",
+        "--level tlm --task mnb --dim 6 --buffering input --vcs 12 --vc-depth 4 --forwarding router --replication per-branch",
+        "--level tlm --task te --dim 5 --buffering input --switching store-forward --message-classes on --vcs 4",
+        "--level tlm --task traffic --dim 6 --rate 0.3 --preset booksim --self-packets --warmup-cycles 200 --window 400 "
+        "--drain 200 --stats s.csv --power default",
+        "--level tlm --task traffic --topology torus --radix 6 --dim 2 --rate 0.2 --buffering input --vcs 2 --vc-depth 4 "
+        "--router-delay 2 --link-delay 1 --link-period 2 --link-load l.csv",
+        "--level tlm --task traffic --topology torus --radix 6 --dim 2 --rate 0.9 --buffering input --vcs 1 --datelines off "
+        "--no-rerun",  // deadlocked round the torus's rings: exit 3
     });
 }
 
@@ -496,7 +548,7 @@ TEST(Partition, WhatItDoesNotRunYetIsRefusedByName) {
     const std::string bin = CUBECAST_BIN, dir = temp_path("refused");
     ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
     for (const auto& [args, names] : std::vector<std::pair<std::string, std::string>>{
-             {"--task mnb --dim 4 --level tlm", "--level tlm"},
+             {"--task mnb --dim 4 --level tlm --vcd w.vcd", "--level tlm with the waves (--vcd or --fst)"},
              {"--task mnb --dim 4 --router rtl --vcd w.vcd",
               "the waves with the ideal Verilog router (--vcd or --fst with --router rtl or --rtl-nodes and no --buffering "
               "input)"}}) {
@@ -506,10 +558,9 @@ TEST(Partition, WhatItDoesNotRunYetIsRefusedByName) {
             EXPECT_EQ(c.code, 2);
             const std::string lines = cubecast_lines(c.err);
             EXPECT_EQ(std::count(lines.begin(), lines.end(), '\n'), 1) << c.err;  // rank 0's line alone
-            EXPECT_NE(
-                lines.find("--partition runs the cycle level's routers, SystemC and Verilog, every task, --trace, the waves, "
-                           "--stats and --power"),
-                std::string::npos)
+            EXPECT_NE(lines.find("--partition runs both levels and both routers (the Verilog ones at the cycle level), every "
+                                 "task, --trace, --stats and --power, and the cycle level's waves"),
+                      std::string::npos)
                 << lines;
             EXPECT_NE(lines.find("not " + names + " yet"), std::string::npos) << lines;
         }
