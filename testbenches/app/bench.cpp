@@ -274,7 +274,9 @@ int cmd_bench_ranks(const std::string& format, unsigned ranks) {
     const std::vector<std::pair<std::string, std::string>> runs = {
         {"12-cube MNB", "--task mnb --dim 12"},
         {"16-cube PMNB vb3, M = 1024", "--task pmnb --algorithm vb3 --dim 16 --k 1024 --known-sources"},
-        {"12-cube uniform traffic 0.1", "--task traffic --dim 12 --rate 0.1"}};
+        {"12-cube uniform traffic 0.1", "--task traffic --dim 12 --rate 0.1"},
+        {"12-cube MNB, TLM", "--task mnb --dim 12 --level tlm"},
+        {"12-cube traffic 0.1, TLM", "--task traffic --dim 12 --rate 0.1 --level tlm"}};
     constexpr int kRepeats = 3;
     nlohmann::json all = nlohmann::json::array();
     if (format == "table")
