@@ -131,9 +131,40 @@ std::string TlmWaves::write_vcd(const std::string& vcd_path, uint64_t end_ns) {
     return write_failure("the waves", vcd_path, out);
 }
 
+// Partitioned: every rank's changes at rank 0, ordered as one process records them (in the cycle each
+// was recorded at, rank by rank within a cycle), so that write_vcd()'s stable sort settles every time
+// alike. (Within one rank the cycles never go back: its changes stay in their order.)
+void TlmWaves::take_every_ranks_changes() {
+    std::vector<uint64_t> mine;
+    mine.reserve(4 * changes_.size());
+    for (size_t i = 0; i < changes_.size(); ++i)
+        mine.insert(mine.end(), {recorded_at_[i], changes_[i].time_ns, changes_[i].signal, changes_[i].value});
+    const std::vector<std::string> all =
+        gather_(std::string(reinterpret_cast<const char*>(mine.data()), mine.size() * sizeof(uint64_t)));
+    struct Recorded {
+        uint64_t at;
+        Change change;
+    };
+    std::vector<Recorded> every;
+    for (const std::string& text : all) {
+        std::vector<uint64_t> words(text.size() / sizeof(uint64_t));
+        std::memcpy(words.data(), text.data(), words.size() * sizeof(uint64_t));
+        for (size_t w = 0; w + 4 <= words.size(); w += 4)
+            every.push_back({words[w], Change{words[w + 1], static_cast<uint32_t>(words[w + 2]), words[w + 3]}});
+    }
+    std::stable_sort(every.begin(), every.end(), [](const Recorded& a, const Recorded& b) { return a.at < b.at; });
+    changes_.clear();
+    for (const Recorded& r : every) changes_.push_back(r.change);
+}
+
 std::vector<std::string> TlmWaves::close(uint64_t end_ns) {
     if (closed_) return {};
     closed_ = true;
+    if (gather_) take_every_ranks_changes();
+    if (!writes_) {  // (another rank than the first: its changes went to rank 0)
+        scratch_.remove();
+        return {};
+    }
     std::vector<std::string> failed;
     const std::string dump = scratch_.path("waves.vcd");
     if (auto e = write_vcd(dump, end_ns); !e.empty()) failed.push_back(e);

@@ -13,6 +13,7 @@
 #pragma once
 #include <cstdint>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,17 @@ public:
     void link_flit(size_t link, uint64_t time_ns, uint64_t flit) override { record(link_signal(link, 2), time_ns, flit); }
     void link_vc(size_t link, uint64_t time_ns, unsigned vc) override { record(link_signal(link, 7), time_ns, vc); }
     void link_credit(size_t link, uint64_t time_ns, uint64_t packed) override { record(link_signal(link, 8), time_ns, packed); }
+    // A network over several ranks (models/sim/partition.h): each rank records what its routers do and
+    // what its ends of the links see, each change with the cycle it was recorded at (`now`); at close
+    // rank 0 takes every rank's (`gather`: rank 0 gets every rank's text in rank order, the others
+    // nothing) and writes the one file, where at one time the change recorded at the latest cycle
+    // wins, as the one recorded last does in one process (a link's valid falling, recorded by its
+    // receiver when the transfer began, and rising, recorded by its sender when the next one starts).
+    using Gather = std::function<std::vector<std::string>(const std::string&)>;
+    void partitioned(std::function<uint64_t()> now, Gather gather, bool writes) {
+        now_ = std::move(now), gather_ = std::move(gather), writes_ = writes;
+        recorded_at_.assign(changes_.size(), 0);  // (the inputs' ready, recorded at construction)
+    }
     // Writes the VCD (converting it to FST if asked) and the .gtkw zoomed to end_ns: the failures, one
     // line each; end_ns is a nanosecond past the last edge's time. Changes recorded ahead for later
     // times never happened (the run stopped first).
@@ -57,7 +69,11 @@ private:
     };
     uint32_t add(const std::string& scope, const std::string& name, unsigned width);
     uint32_t link_signal(size_t link, unsigned which) const { return link_base_[link] + which; }
-    void record(uint32_t signal, uint64_t time_ns, uint64_t value) { changes_.push_back({time_ns, signal, value}); }
+    void record(uint32_t signal, uint64_t time_ns, uint64_t value) {
+        changes_.push_back({time_ns, signal, value});
+        if (now_) recorded_at_.push_back(now_());
+    }
+    void take_every_ranks_changes();
     void sample(uint32_t signal, uint64_t time_ns, uint64_t value);
     std::string write_vcd(const std::string& vcd_path, uint64_t end_ns);  // the failure, if any
 
@@ -71,6 +87,10 @@ private:
     std::vector<uint32_t> node_base_;  // per node: its delivered signal (held follows)
     std::vector<uint32_t> link_base_;  // per link: its out_valid (out_ready, out_flit, tx_origin, tx_msg, tx_dest, queue follow)
     std::vector<Change> changes_;
+    std::function<uint64_t()> now_;  // (partitioned: each change's cycle, in recorded_at_)
+    std::vector<uint64_t> recorded_at_;
+    Gather gather_;
+    bool writes_ = true;
 };
 
 }  // namespace cubecast

@@ -385,6 +385,9 @@ void Network::build_transaction_level(const LogicFactory& make_logic, const Pack
         const uint64_t ready_ns = input_buffered ? 0 : 1 + load_cycles_;
         tlm_waves_ = std::make_unique<TlmWaves>(waves, *topology_, load_cycles_, ready_ns, input_buffered);
         hooks.waves = tlm_waves_.get();
+        if (comm_)  // (each rank records what it sees; rank 0 writes every rank's)
+            tlm_waves_->partitioned([this] { return wheel_->now(); },
+                                    [this](const std::string& mine) { return comm_->gather(mine); }, comm_->rank() == 0);
     }
     const RouterConfig rc{config_.packet_flits, config_.queue_depth, config_.port_model, format};
     if (input_buffered) return build_transaction_level_ib(make_logic, rc, hooks);

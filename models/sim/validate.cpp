@@ -165,8 +165,8 @@ std::optional<std::string> validate_dynamic(const RunConfig& c, const TaskInfo& 
 }
 
 // What a partitioned network runs (partition.h, tlm_boundary.h): both levels' routers, the ideal and
-// the input-buffered (at the cycle level SystemC and Verilog), every task, the trace, --stats and
-// --power, and the cycle level's waves; the rest not yet, each refused by name. Each rank holds a node at least.
+// the input-buffered (at the cycle level SystemC and Verilog), every task, the trace, --stats, --power
+// and the waves; the rest not yet, each refused by name. Each rank holds a node at least.
 std::optional<std::string> validate_partition(const RunConfig& c, const Topology& topo) {
     if (!c.partitioned) return std::nullopt;
     if (c.ranks > topo.nodes())
@@ -175,11 +175,9 @@ std::optional<std::string> validate_partition(const RunConfig& c, const Topology
                std::to_string(topo.nodes()) + " ranks (mpirun -np)";
     const auto refuse = [](const std::string& what) {
         return "--partition runs both levels and both routers (the Verilog ones at the cycle level), every task, --trace, "
-               "--stats and --power, and the cycle level's waves, not " +
+               "--stats, --power and the waves, not " +
                what + " yet: accepted the run without --partition, or without " + what;
     };
-    if (c.level == Level::tlm && (!c.vcd_path.empty() || !c.fst_path.empty()))
-        return refuse("--level tlm with the waves (--vcd or --fst)");
     // (its internals' dump would differ at cycle 0: the pins from another rank's routers hold their
     // reset values there until the first exchange, at the first falling edge)
     if (c.uses_rtl() && c.buffering != Buffering::input && (!c.vcd_path.empty() || !c.fst_path.empty()))

@@ -338,7 +338,7 @@ TEST(Partition, TheIdealRoutersOutputsAreOneProcessesForAnyNumberOfRanks) {
 TEST(Partition, TheTransactionLevelsIdealRoutersOutputsAreOneProcessesForAnyNumberOfRanks) {
     expect_one_processes_outputs({
         "--level tlm --task mnb --dim 6",
-        "--level tlm --task mnb --dim 5 --packet-flits 3 --stats s.csv --power default",
+        "--level tlm --task mnb --dim 5 --packet-flits 3 --stats s.csv --power default --vcd w.vcd",
         "--level tlm --task snb --dim 7",
         "--level tlm --task te --dim 5 --packet-flits 2",
         "--level tlm --task kb --algorithm st --dim 6 --k 9 --token-flits 2",
@@ -353,7 +353,7 @@ TEST(Partition, TheTransactionLevelsIdealRoutersOutputsAreOneProcessesForAnyNumb
         "--level tlm --task mnb --dim 6 --max-cycles 6",      // out of time: exit 3
         "--level tlm --task mnb --dim 5 --port-model shout",  // its port model broken at every node: exit 1
         "--level tlm --task mnb --dim 5 --queue-depth 2 --packet-flits 3",
-        "--level tlm --task traffic --dim 6 --rate 0.4 --queue-depth 2 --warmup-cycles 200 --window 400 --drain 200",
+        "--level tlm --task traffic --dim 6 --rate 0.4 --queue-depth 2 --warmup-cycles 200 --window 400 --drain 200 --vcd w.vcd",
         // a cycle of waits round the torus's y rings (through every rank's share), exit 3
         "--level tlm --task traffic --algorithm dor --topology torus --radix 8 --dim 2 --rate 0.9 --queue-depth 2 --no-rerun",
         // a broken rule, then a cycle of waits: exit 1
@@ -369,13 +369,13 @@ TEST(Partition, TheTransactionLevelsIdealRoutersOutputsAreOneProcessesForAnyNumb
 // a torus with delays and a link period, and a deadlock round the torus's rings through every share.
 TEST(Partition, TheTransactionLevelsInputBufferedRoutersOutputsAreOneProcessesForAnyNumberOfRanks) {
     expect_one_processes_outputs({
-        "--level tlm --task mnb --dim 5 --buffering input",
+        "--level tlm --task mnb --dim 5 --buffering input --vcd w.vcd",
         "--level tlm --task mnb --dim 6 --buffering input --vcs 12 --vc-depth 4 --forwarding router --replication per-branch",
         "--level tlm --task te --dim 5 --buffering input --switching store-forward --message-classes on --vcs 4",
         "--level tlm --task traffic --dim 6 --rate 0.3 --preset booksim --self-packets --warmup-cycles 200 --window 400 "
         "--drain 200 --stats s.csv --power default",
         "--level tlm --task traffic --topology torus --radix 6 --dim 2 --rate 0.2 --buffering input --vcs 2 --vc-depth 4 "
-        "--router-delay 2 --link-delay 1 --link-period 2 --link-load l.csv",
+        "--router-delay 2 --link-delay 1 --link-period 2 --link-load l.csv --vcd w.vcd",
         "--level tlm --task traffic --topology torus --radix 6 --dim 2 --rate 0.9 --buffering input --vcs 1 --datelines off "
         "--no-rerun",  // deadlocked round the torus's rings: exit 3
     });
@@ -548,7 +548,6 @@ TEST(Partition, WhatItDoesNotRunYetIsRefusedByName) {
     const std::string bin = CUBECAST_BIN, dir = temp_path("refused");
     ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
     for (const auto& [args, names] : std::vector<std::pair<std::string, std::string>>{
-             {"--task mnb --dim 4 --level tlm --vcd w.vcd", "--level tlm with the waves (--vcd or --fst)"},
              {"--task mnb --dim 4 --router rtl --vcd w.vcd",
               "the waves with the ideal Verilog router (--vcd or --fst with --router rtl or --rtl-nodes and no --buffering "
               "input)"}}) {
@@ -559,7 +558,7 @@ TEST(Partition, WhatItDoesNotRunYetIsRefusedByName) {
             const std::string lines = cubecast_lines(c.err);
             EXPECT_EQ(std::count(lines.begin(), lines.end(), '\n'), 1) << c.err;  // rank 0's line alone
             EXPECT_NE(lines.find("--partition runs both levels and both routers (the Verilog ones at the cycle level), every "
-                                 "task, --trace, --stats and --power, and the cycle level's waves"),
+                                 "task, --trace, --stats, --power and the waves"),
                       std::string::npos)
                 << lines;
             EXPECT_NE(lines.find("not " + names + " yet"), std::string::npos) << lines;
