@@ -636,6 +636,15 @@ TEST(Partition, TheMemoryEstimateIsARanksShare) {
     EXPECT_NEAR(bytes_in(cubecast_lines(gathered.err)) - bytes_in(line), activity / 2 + 2 * activity, 0.02 * whole)
         << cubecast_lines(gathered.err);
     EXPECT_FALSE(std::ifstream(dir + "/s.csv").good()) << "a refused run wrote its --stats file";
+    // At the transaction level each rank's transfer log also keeps every link's last transfer, 24 bytes
+    // a link of the whole network (the 14-cube's 16384 x 14).
+    const Command tlm = shell(dir, bin + " run --task snb --dim 14 --level tlm --memory-limit 1K");
+    ASSERT_EQ(tlm.code, 2);
+    const Command tlm_two = shell(dir, mpirun(2) + bin + " run --task snb --dim 14 --level tlm --partition --memory-limit 1K");
+    EXPECT_EQ(tlm_two.code, 2);
+    const double tlm_whole = bytes_in(tlm.err);
+    EXPECT_NEAR(bytes_in(cubecast_lines(tlm_two.err)), tlm_whole / 2 + 1200.0 * 16384 + 24.0 * 16384 * 14, 0.01 * tlm_whole)
+        << cubecast_lines(tlm_two.err);
 }
 
 TEST(Partition, TheBenchOfRanksTakesTwoToSixtyFour) {
