@@ -189,8 +189,8 @@ private:
 // drive on them (a flit's valid and the flit to a router elsewhere, the ready to a router elsewhere
 // that sends here) goes to the rank at the other end when it changed, and what came from the others
 // is written into this rank's copy of the links. At the transaction level, which has no link values,
-// what crosses is the transfers its routers began towards routers elsewhere (send_request(); the
-// other rank's take_requests()). A rank talks every edge only with its peers: the
+// what crosses is what its routers did on links to routers elsewhere (send_tlm(); the other rank's
+// take_tlm(); tlm_boundary.h). A rank talks every edge only with its peers: the
 // ranks its links reach (a subcube's log2 R neighbours at most, a slab's two), and, when the trace is
 // written, rank 0 with every rank, whose rows ride along to it. The deliveries of synthetic traffic
 // go to the rank of the packet's origin, whose ledger knows the packet, every kDeliveryEdges edges

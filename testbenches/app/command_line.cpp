@@ -644,8 +644,8 @@ int dispatch(int argc, char* argv[], bool check_only) {
     run->add_flag("--no-rerun", no_rerun, "a stall's diagnosis tries nothing (by default it tries what might run it)")
         ->group(kSimulation);
     run->add_flag("--partition", run_config.partitioned,
-                  "under mpirun: split the network over the ranks, each simulating its share in lock-step (the cycle "
-                  "level's SystemC routers; the outputs as one process writes them)")
+                  "under mpirun: split the network over the ranks, each simulating its share in lock-step (either "
+                  "level, both routers; the outputs as one process writes them)")
         ->group(kSimulation);
     run->add_option("--rerun-seconds", rerun_seconds,
                     "a stall's diagnosis tries what might run it for at most this long, 1..3600 s (default 30)")
