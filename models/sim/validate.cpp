@@ -178,8 +178,9 @@ std::optional<std::string> validate_partition(const RunConfig& c, const Topology
                "--stats, --power and the waves, not " +
                what + " yet: accepted the run without --partition, or without " + what;
     };
-    // (its internals' dump would differ at cycle 0: the pins from another rank's routers hold their
-    // reset values there until the first exchange, at the first falling edge)
+    // (its internals' dump would differ at cycle 0, where the pins from another rank's routers hold
+    // their reset values until the first exchange at the first falling edge; and its identifiers are
+    // not one block of one size a router, which the merge of the ranks' dumps needs)
     if (c.uses_rtl() && c.buffering != Buffering::input && (!c.vcd_path.empty() || !c.fst_path.empty()))
         return refuse(
             "the waves with the ideal Verilog router (--vcd or --fst with --router rtl or --rtl-nodes and no "
