@@ -407,27 +407,27 @@ TEST(Experiment, APointsRowIsItsCommandsReport) {
     }
 }
 
-// --point-ranks R: each point one network over R ranks (mpirun ... run --partition, started for it);
-// the rows and each point's --stats file (the report's link maps) are one process's. A point the
+// --point-ranks R: each point one network over R ranks (mpirun ... run --partition, started for it),
+// at both levels; the rows and each point's --stats file (the report's link maps) are one process's. A point the
 // partition does not run yet is refused by name before anything runs, and a point over its timeout
 // leaves no rank running.
 TEST(Experiment, PointsOverRanksGiveOneProcessesRows) {
     const std::string file =
         write_file("ranks.yaml",
                    "name: ranks\nrun:\n  task: mnb\n  packet-flits: 2\naxes:\n  dim: [3, 5]\n  buffering: [output, input]\n"
-                   "report:\n  link_maps: yes\n");
+                   "  level: [cycle, tlm]\nreport:\n  link_maps: yes\n");
     const std::string base = temp_path("ranks");
     const Cli one = cubecast_cli("experiment " + file + " --jobs 1 --no-plots --out " + base + "-1");
     ASSERT_EQ(one.code, 0) << one.err;
     const std::string reference = slurp(base + "-1/results.csv");
-    EXPECT_EQ(std::count(reference.begin(), reference.end(), '\n'), 5);  // the header and 4 points
+    EXPECT_EQ(std::count(reference.begin(), reference.end(), '\n'), 9);  // the header and 8 points
     for (const char* ranks : {"2", "3"}) {
         SCOPED_TRACE(std::string(ranks) + " ranks a point");
         const std::string dir = base + "-r" + ranks;
         const Cli many = cubecast_cli("experiment " + file + " --point-ranks " + ranks + " --no-plots --out " + dir);
         ASSERT_EQ(many.code, 0) << many.err;
         EXPECT_EQ(slurp(dir + "/results.csv"), reference);
-        for (int point = 0; point < 4; ++point) {
+        for (int point = 0; point < 8; ++point) {
             const std::string stats = "/stats/point-" + std::to_string(point) + ".csv";
             EXPECT_FALSE(slurp(base + "-1" + stats).empty()) << stats;
             EXPECT_EQ(slurp(dir + stats), slurp(base + "-1" + stats)) << stats;
