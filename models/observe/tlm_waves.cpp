@@ -139,19 +139,14 @@ void TlmWaves::take_every_ranks_changes() {
     mine.reserve(4 * changes_.size());
     for (size_t i = 0; i < changes_.size(); ++i)
         mine.insert(mine.end(), {recorded_at_[i], changes_[i].time_ns, changes_[i].signal, changes_[i].value});
-    const std::vector<std::string> all =
-        gather_(std::string(reinterpret_cast<const char*>(mine.data()), mine.size() * sizeof(uint64_t)));
     struct Recorded {
         uint64_t at;
         Change change;
     };
     std::vector<Recorded> every;
-    for (const std::string& text : all) {
-        std::vector<uint64_t> words(text.size() / sizeof(uint64_t));
-        std::memcpy(words.data(), text.data(), words.size() * sizeof(uint64_t));
+    for (const std::vector<uint64_t>& words : gather_(mine))
         for (size_t w = 0; w + 4 <= words.size(); w += 4)
             every.push_back({words[w], Change{words[w + 1], static_cast<uint32_t>(words[w + 2]), words[w + 3]}});
-    }
     std::stable_sort(every.begin(), every.end(), [](const Recorded& a, const Recorded& b) { return a.at < b.at; });
     changes_.clear();
     for (const Recorded& r : every) changes_.push_back(r.change);

@@ -42,11 +42,11 @@ public:
     void link_credit(size_t link, uint64_t time_ns, uint64_t packed) override { record(link_signal(link, 8), time_ns, packed); }
     // A network over several ranks (models/sim/partition.h): each rank records what its routers do and
     // what its ends of the links see, each change with the cycle it was recorded at (`now`); at close
-    // rank 0 takes every rank's (`gather`: rank 0 gets every rank's text in rank order, the others
+    // rank 0 takes every rank's (`gather`: rank 0 gets every rank's words in rank order, the others
     // nothing) and writes the one file, where at one time the change recorded at the latest cycle
     // wins, as the one recorded last does in one process (a link's valid falling, recorded by its
     // receiver when the transfer began, and rising, recorded by its sender when the next one starts).
-    using Gather = std::function<std::vector<std::string>(const std::string&)>;
+    using Gather = std::function<std::vector<std::vector<uint64_t>>(const std::vector<uint64_t>&)>;
     void partitioned(std::function<uint64_t()> now, Gather gather, bool writes) {
         now_ = std::move(now), gather_ = std::move(gather), writes_ = writes;
         recorded_at_.assign(changes_.size(), 0);  // (the inputs' ready, recorded at construction)

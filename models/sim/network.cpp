@@ -387,7 +387,13 @@ void Network::build_transaction_level(const LogicFactory& make_logic, const Pack
         hooks.waves = tlm_waves_.get();
         if (comm_)  // (each rank records what it sees; rank 0 writes every rank's)
             tlm_waves_->partitioned([this] { return wheel_->now(); },
-                                    [this](const std::string& mine) { return comm_->gather(mine); }, comm_->rank() == 0);
+                                    [this](const std::vector<uint64_t>& mine) {
+                                        std::vector<std::vector<uint64_t>> all;
+                                        for (const std::string& bytes : comm_->gather(bytes_of(mine)))
+                                            all.push_back(words_of(bytes));
+                                        return all;
+                                    },
+                                    comm_->rank() == 0);
     }
     const RouterConfig rc{config_.packet_flits, config_.queue_depth, config_.port_model, format};
     if (input_buffered) return build_transaction_level_ib(make_logic, rc, hooks);

@@ -7,6 +7,11 @@
 
 namespace cubecast {
 
+namespace {
+// A transfer's duration, as the receiving router answers it: a cycle (1 ns) a flit.
+sc_core::sc_time transfer_time(unsigned flits) { return sc_core::sc_time(static_cast<double>(flits), sc_core::SC_NS); }
+}  // namespace
+
 // At the sender's rank: takes the transfer for the receiver's rank and answers as the receiver would,
 // at once with unbounded queues; with bounded queues it waits for the receiver's answer (answer()).
 class TlmBoundary::RemoteReceiver final : public tlm::tlm_fw_transport_if<> {
@@ -22,7 +27,7 @@ public:
             waiting_ = &gp;
             return tlm::TLM_ACCEPTED;
         }
-        t = sc_core::sc_time(static_cast<double>(length_), sc_core::SC_NS);  // (a cycle a flit, as the receiver says)
+        t = transfer_time(length_);
         phase = tlm::END_REQ;
         return tlm::TLM_COMPLETED;
     }
@@ -36,7 +41,7 @@ public:
         tlm::tlm_generic_payload& gp = *waiting_;
         waiting_ = nullptr;
         tlm::tlm_phase phase = tlm::BEGIN_RESP;
-        sc_core::sc_time t(static_cast<double>(length_), sc_core::SC_NS);
+        sc_core::sc_time t = transfer_time(length_);
         sender_bw_->nb_transport_bw(gp, phase, t);
     }
     void answer_to(tlm::tlm_bw_transport_if<>& sender) { sender_bw_ = &sender; }
@@ -78,7 +83,7 @@ public:
             if (taken == tlm::TLM_COMPLETED) answer();
             return;
         }
-        if (taken != tlm::TLM_COMPLETED || t != sc_core::sc_time(static_cast<double>(length), sc_core::SC_NS))
+        if (taken != tlm::TLM_COMPLETED || t != transfer_time(length))
             throw std::logic_error("a transfer from another rank on link " + std::to_string(global_) +
                                    " did not begin at once at its receiver, as its sender's rank said it would");
     }
