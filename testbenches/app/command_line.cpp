@@ -720,7 +720,7 @@ int dispatch(int argc, char* argv[], bool check_only) {
     bench->add_option("--ranks", bench_ranks,
                       "instead: the partitioned runs (run --partition) on this many ranks under mpirun against one process, "
                       "alternating, with the busiest rank's words a cycle and work, then the lock-step's cost a cycle on an "
-                      "idle network, 2..64 (about 5 minutes at 2)");
+                      "idle network, 2..64 (about 8 minutes at 2)");
 
     long long ex_dim = 16, ex_m = 1024;
     unsigned long long ex_seed = 1;
