@@ -59,7 +59,8 @@ private:
         uint64_t node_errors = 0;
         bool all_done = true;
         size_t router_problems = 0;
-        std::vector<std::string> unfinished;  // logics that never finished
+        std::vector<std::string> unfinished;  // the first few logics that never finished
+        uint64_t unfinished_count = 0;        // ... and how many
     };
     void after_edge();                    // the cycle level's supervision
     void after_tlm_edge(uint64_t cycle);  // the transaction level's
@@ -76,7 +77,8 @@ private:
     void describe_run(RunResult& r) const;
     std::string deadlock_freedom() const;
     RunChecks read_nodes_and_routers(RunResult& r) const;
-    struct Readings;  // what read_nodes_and_routers() reads of each node and router (network_result.cpp)
+    struct NodeFold;    // what read_nodes_and_routers() reads of the nodes, folded (network_result.cpp)
+    struct RouterFold;  // ... and of the routers
     void check_conservation(RunResult& r) const;
     RunStatus settle_status(RunResult& r, const RunChecks& checks) const;
     void report_dynamic(RunResult& r) const;

@@ -79,7 +79,6 @@ void Network::total_links_and_counters() {
         exchange_->deliver_pending(
             [this](uint64_t fields, uint32_t at, uint64_t cycle) { take_remote_delivery(fields, at, cycle); });
     comm_->sum(traffic_->expected_per_node());  // (each rank counted the packets its nodes created)
-    comm_->sum(link_load_->per_link());         // (each rank counted the links its nodes drive)
     std::vector<uint64_t> wrong{misdelivered_};
     comm_->sum(wrong);
     misdelivered_ = wrong[0];
@@ -166,123 +165,172 @@ void Network::describe_run(RunResult& r) const {
     r.simulated_cycles = supervisor_->cycles();
 }
 
-// What read_nodes_and_routers() reads of each node and router, folded into the result as read, nodes
-// in id order first, then routers in id order (a partitioned network's rank by rank, at rank 0).
-struct Network::Readings {
-    RunResult& r;
-    RunChecks checks;
-    bool peaks_unknown = false;  // a Verilated input-buffered router cannot tell its buffers' peaks
-    void node(uint64_t last_delivery, uint64_t delivered, uint64_t expected, uint64_t errors, bool done,
-              const std::vector<std::string>& error_samples) {
-        r.completion_cycles = std::max(r.completion_cycles, last_delivery);
-        r.node_last_delivery_cycle.push_back(last_delivery);
-        r.deliveries += delivered;
-        r.expected_deliveries += expected;
-        for (const auto& s : error_samples) r.problems.push_back(s);
-        checks.node_errors += errors;
-        checks.all_done = checks.all_done && done;
+// What read_nodes_and_routers() reads of the nodes and of the routers, each folded as read. A
+// partitioned network's ranks fold their own and rank 0 merges the folds in rank order, nodes first,
+// as one process folds them in id order (a rank's share is a range of ids, ranks in order). A fold is
+// a few words and the first few problems whatever the network's size, beside a word a node (its last
+// delivery), so rank 0 holds no reading of every router (the 20-cube's would be about 0.6 GB).
+namespace {
+constexpr size_t kFirstProblems = 4;  // the problems of each kind the result lists before "... and N more"
+
+void keep_first(std::vector<std::string>& kept, uint64_t& count, const std::vector<std::string>& more, uint64_t more_count) {
+    for (const auto& p : more)
+        if (kept.size() < kFirstProblems) kept.push_back(p);
+    count += more_count;
+}
+}  // namespace
+
+struct Network::NodeFold {
+    std::vector<uint64_t> last_delivery;  // per node, in id order
+    uint64_t latest = 0, delivered = 0, expected = 0, errors = 0;
+    bool all_done = true;
+    std::vector<std::string> samples;
+    void add(const Node& n) {
+        last_delivery.push_back(n.last_delivery_cycle());
+        latest = std::max(latest, n.last_delivery_cycle());
+        delivered += n.delivered();
+        expected += n.expected();
+        errors += n.errors();
+        all_done = all_done && n.done();
+        samples.insert(samples.end(), n.error_samples().begin(), n.error_samples().end());
     }
-    void router(std::string unfinished, const LogicReport& lr, unsigned max_queue_occupancy,
-                std::optional<RouterBase::BufferPeaks> peaks, const std::vector<std::string>& problems) {
-        if (!unfinished.empty()) checks.unfinished.push_back(std::move(unfinished));
-        r.completion_cycles = std::max(r.completion_cycles, lr.finished_cycle);
-        for (const auto& tally : lr.tallies) {
-            auto it = std::find_if(r.tallies.begin(), r.tallies.end(), [&](const auto& t) { return t.first == tally.first; });
-            if (it == r.tallies.end())
-                r.tallies.push_back(tally);
-            else
-                it->second = std::max(it->second, tally.second);
-        }
-        for (const LogicMark& m : lr.marks) {
-            auto it = std::find_if(r.marks.begin(), r.marks.end(), [&](const RunMark& x) { return x.name == m.name; });
-            if (it == r.marks.end())
-                r.marks.push_back(RunMark{m.name, m.cycle, m.phase_end});
-            else
-                it->cycle = std::max(it->cycle, m.cycle);
-        }
-        r.max_queue_occupancy = std::max(r.max_queue_occupancy, max_queue_occupancy);
-        if (peaks) {
-            r.peak_flits_owed = std::max(r.peak_flits_owed, peaks->owed);
-            r.peak_injection_flits = std::max(r.peak_injection_flits, peaks->injection);
-        } else {
-            peaks_unknown = true;
-        }
-        for (const auto& p : problems)
-            if (++checks.router_problems <= 4) r.problems.push_back(p);
+    void merge(const NodeFold& o) {
+        last_delivery.insert(last_delivery.end(), o.last_delivery.begin(), o.last_delivery.end());
+        latest = std::max(latest, o.latest);
+        delivered += o.delivered, expected += o.expected, errors += o.errors;
+        all_done = all_done && o.all_done;
+        samples.insert(samples.end(), o.samples.begin(), o.samples.end());
+    }
+    nlohmann::json words() const { return {last_delivery, latest, delivered, expected, errors, all_done, samples}; }
+    static NodeFold of(const nlohmann::json& j) {
+        return {j[0].get<std::vector<uint64_t>>(), j[1], j[2], j[3], j[4], j[5], j[6].get<std::vector<std::string>>()};
     }
 };
 
-namespace {
-// A node's and a router's readings as JSON, for rank 0 (the arguments of Readings::node() and ::router()).
-nlohmann::json node_reading(const Node& n) {
-    return {n.last_delivery_cycle(), n.delivered(), n.expected(), n.errors(), n.done(), n.error_samples()};
-}
-nlohmann::json router_reading(const RouterBase& router) {
-    LogicReport lr;
-    router.logic_report(lr);
-    nlohmann::json marks = nlohmann::json::array();
-    for (const LogicMark& m : lr.marks) marks.push_back({m.name, m.cycle, m.phase_end});
-    const auto peaks = router.buffer_peaks();
-    return {router.unfinished(),
-            lr.finished_cycle,
-            lr.tallies,
-            marks,
-            router.max_queue_occupancy(),
-            peaks ? nlohmann::json{peaks->owed, peaks->injection} : nlohmann::json(),
-            router.problems()};
-}
-}  // namespace
+struct Network::RouterFold {
+    uint64_t latest = 0;                            // the latest finished cycle
+    std::vector<std::string> unfinished, problems;  // the first few of each
+    uint64_t unfinished_count = 0, problem_count = 0;
+    std::vector<std::pair<std::string, uint64_t>> tallies;  // the largest of each, in the order first seen
+    std::vector<RunMark> marks;                             // the latest of each, in the order first seen
+    unsigned max_queue_occupancy = 0, peak_flits_owed = 0, peak_injection_flits = 0;
+    bool peaks_unknown = false;  // a Verilated input-buffered router cannot tell its buffers' peaks
+    void add(const RouterBase& router) {
+        LogicReport lr;
+        router.logic_report(lr);
+        RouterFold one;
+        if (std::string u = router.unfinished(); !u.empty()) one.unfinished = {std::move(u)}, one.unfinished_count = 1;
+        one.latest = lr.finished_cycle;
+        one.tallies = lr.tallies;
+        for (const LogicMark& m : lr.marks) one.marks.push_back(RunMark{m.name, m.cycle, m.phase_end});
+        one.max_queue_occupancy = router.max_queue_occupancy();
+        if (const auto peaks = router.buffer_peaks())
+            one.peak_flits_owed = peaks->owed, one.peak_injection_flits = peaks->injection;
+        else
+            one.peaks_unknown = true;
+        one.problems = router.problems();
+        one.problem_count = one.problems.size();
+        merge(one);
+    }
+    void merge(const RouterFold& o) {
+        latest = std::max(latest, o.latest);
+        keep_first(unfinished, unfinished_count, o.unfinished, o.unfinished_count);
+        keep_first(problems, problem_count, o.problems, o.problem_count);
+        for (const auto& tally : o.tallies) {
+            auto it = std::find_if(tallies.begin(), tallies.end(), [&](const auto& t) { return t.first == tally.first; });
+            if (it == tallies.end())
+                tallies.push_back(tally);
+            else
+                it->second = std::max(it->second, tally.second);
+        }
+        for (const RunMark& m : o.marks) {
+            auto it = std::find_if(marks.begin(), marks.end(), [&](const RunMark& x) { return x.name == m.name; });
+            if (it == marks.end())
+                marks.push_back(m);
+            else
+                it->cycle = std::max(it->cycle, m.cycle);
+        }
+        max_queue_occupancy = std::max(max_queue_occupancy, o.max_queue_occupancy);
+        peak_flits_owed = std::max(peak_flits_owed, o.peak_flits_owed);
+        peak_injection_flits = std::max(peak_injection_flits, o.peak_injection_flits);
+        peaks_unknown = peaks_unknown || o.peaks_unknown;
+    }
+    nlohmann::json words() const {
+        nlohmann::json m = nlohmann::json::array();
+        for (const RunMark& x : marks) m.push_back({x.name, x.cycle, x.phase_end});
+        return {latest,          unfinished,           unfinished_count, problems, problem_count, tallies, m, max_queue_occupancy,
+                peak_flits_owed, peak_injection_flits, peaks_unknown};
+    }
+    static RouterFold of(const nlohmann::json& j) {
+        RouterFold f;
+        f.latest = j[0];
+        f.unfinished = j[1].get<std::vector<std::string>>();
+        f.unfinished_count = j[2];
+        f.problems = j[3].get<std::vector<std::string>>();
+        f.problem_count = j[4];
+        f.tallies = j[5].get<std::vector<std::pair<std::string, uint64_t>>>();
+        for (const auto& x : j[6]) f.marks.push_back(RunMark{x[0], x[1], x[2]});
+        f.max_queue_occupancy = j[7], f.peak_flits_owed = j[8], f.peak_injection_flits = j[9];
+        f.peaks_unknown = j[10];
+        return f;
+    }
+};
 
 // The nodes' deliveries and errors, the routers' tallies, marks, queues and problems (the first four of
 // each kind, then how many more), the completion time and the links' utilisation.
 Network::RunChecks Network::read_nodes_and_routers(RunResult& r) const {
     if (traffic_)
         for (const auto& n : nodes_) n->set_expected(traffic_->expected_at(n->id()));
-    Readings readings{r, {}};
-    if (!comm_) {
-        for (const auto& n : nodes_)
-            readings.node(n->last_delivery_cycle(), n->delivered(), n->expected(), n->errors(), n->done(), n->error_samples());
-        r.last_delivery_cycles = r.completion_cycles;
-        for (const auto& router : routers_) {
-            LogicReport lr;
-            router->logic_report(lr);
-            readings.router(router->unfinished(), lr, router->max_queue_occupancy(), router->buffer_peaks(), router->problems());
-        }
-    } else {
-        nlohmann::json mine = {{"nodes", nlohmann::json::array()}, {"routers", nlohmann::json::array()}};
-        for (const auto& n : nodes_) mine["nodes"].push_back(node_reading(*n));
-        for (const auto& router : routers_) mine["routers"].push_back(router_reading(*router));
+    NodeFold nodes;
+    RouterFold routers;
+    for (const auto& n : nodes_) nodes.add(*n);
+    for (const auto& router : routers_) routers.add(*router);
+    if (comm_) {  // (every rank's, at rank 0; the others' results say only how the run ended)
+        const nlohmann::json mine = {nodes.words(), routers.words()};
         std::vector<nlohmann::json> ranks;
         for (const std::string& text : comm_->gather(mine.dump())) ranks.push_back(nlohmann::json::parse(text));
-        for (const auto& rank : ranks)
-            for (const auto& n : rank["nodes"]) readings.node(n[0], n[1], n[2], n[3], n[4], n[5].get<std::vector<std::string>>());
-        r.last_delivery_cycles = r.completion_cycles;
-        for (const auto& rank : ranks)
-            for (const auto& x : rank["routers"]) {
-                LogicReport lr;
-                lr.finished_cycle = x[1];
-                lr.tallies = x[2].get<std::vector<std::pair<std::string, uint64_t>>>();
-                for (const auto& m : x[3]) lr.marks.push_back(LogicMark{m[0], m[1], m[2]});
-                std::optional<RouterBase::BufferPeaks> peaks;
-                if (!x[5].is_null()) peaks = RouterBase::BufferPeaks{x[5][0], x[5][1]};
-                readings.router(x[0], lr, x[4], peaks, x[6].get<std::vector<std::string>>());
+        if (!ranks.empty()) {
+            nodes = NodeFold::of(ranks[0][0]), routers = RouterFold::of(ranks[0][1]);
+            for (size_t i = 1; i < ranks.size(); ++i) {
+                nodes.merge(NodeFold::of(ranks[i][0]));
+                routers.merge(RouterFold::of(ranks[i][1]));
             }
+        }
     }
-    RunChecks checks = std::move(readings.checks);
+    RunChecks checks;
+    r.node_last_delivery_cycle = std::move(nodes.last_delivery);
+    r.completion_cycles = std::max(r.completion_cycles, nodes.latest);
+    r.deliveries += nodes.delivered;
+    r.expected_deliveries += nodes.expected;
+    r.problems.insert(r.problems.end(), nodes.samples.begin(), nodes.samples.end());
+    checks.node_errors = nodes.errors;
+    checks.all_done = nodes.all_done;
+    r.last_delivery_cycles = r.completion_cycles;
+    r.completion_cycles = std::max(r.completion_cycles, routers.latest);
+    r.tallies = routers.tallies;
+    r.marks = routers.marks;
+    r.max_queue_occupancy = routers.max_queue_occupancy;
+    r.peak_flits_owed = routers.peak_flits_owed;
+    r.peak_injection_flits = routers.peak_injection_flits;
+    r.problems.insert(r.problems.end(), routers.problems.begin(), routers.problems.end());
+    checks.router_problems = routers.problem_count;
+    checks.unfinished = std::move(routers.unfinished);
+    checks.unfinished_count = routers.unfinished_count;
     if (misdelivered_) {
         checks.node_errors += misdelivered_;
         r.problems.push_back(std::to_string(misdelivered_) +
                              " packets delivered at another rank's nodes were not on their way there, or were delivered twice");
     }
-    const bool peaks_unknown = readings.peaks_unknown;
-    if (peaks_unknown) r.peak_flits_owed = r.peak_injection_flits = 0;  // (not the other routers' alone)
-    r.buffer_peaks_known = !peaks_unknown;
-    if (checks.router_problems > 4)
-        r.problems.push_back("... and " + std::to_string(checks.router_problems - 4) + " more such problems at other nodes");
+    if (routers.peaks_unknown) r.peak_flits_owed = r.peak_injection_flits = 0;  // (not the other routers' alone)
+    r.buffer_peaks_known = !routers.peaks_unknown;
+    if (checks.router_problems > kFirstProblems)
+        r.problems.push_back("... and " + std::to_string(checks.router_problems - kFirstProblems) +
+                             " more such problems at other nodes");
     // Logics that never finished: a failure if the run ended, a stall's symptom.
-    for (size_t i = 0; i < checks.unfinished.size() && i < 4; ++i) r.problems.push_back(checks.unfinished[i]);
-    if (checks.unfinished.size() > 4)
-        r.problems.push_back("... and " + std::to_string(checks.unfinished.size() - 4) + " more logics that never finished");
+    r.problems.insert(r.problems.end(), checks.unfinished.begin(), checks.unfinished.end());
+    if (checks.unfinished_count > kFirstProblems)
+        r.problems.push_back("... and " + std::to_string(checks.unfinished_count - kFirstProblems) +
+                             " more logics that never finished");
     r.completion_slots = Slots::of_cycles(r.completion_cycles, config_.packet_flits);
     if (r.completion_cycles)
         r.link_utilisation = static_cast<double>(link_totals_.data_flits) /
@@ -335,7 +383,7 @@ RunStatus Network::settle_status(RunResult& r, const RunChecks& checks) const {
                              " cycles) is over the paper's " + r.paper_slots->str() + " slots (" +
                              r.paper_slots->cycles(config_.packet_flits).str() + " cycles), which " + r.paper + " promises here");
     if (status == RunStatus::ok && !(r.delivered_exactly_once && r.conserved && checks.router_problems == 0 &&
-                                     checks.unfinished.empty() && (!r.paper_bound_promised || r.within_paper_bound())))
+                                     checks.unfinished_count == 0 && (!r.paper_bound_promised || r.within_paper_bound())))
         status = RunStatus::check_failed;
     r.stalled = status == RunStatus::deadlock || status == RunStatus::timeout;
     const bool broke_a_rule = checks.router_problems != 0 || checks.node_errors != 0 || counters_.corrupt_headers != 0 ||
