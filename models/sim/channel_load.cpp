@@ -31,9 +31,18 @@ private:
 // Uniform traffic (every other node alike, weight w per pair) added to `load`. On a translation-
 // symmetric network (the cube, the torus, the flattened butterfly) the fixed routes are translation-
 // invariant (the route from s to t is the route from 0 to t - s moved by s), so every link of port p
-// carries what the routes from node 0 put on all port-p links together. The array has no such symmetry
-// but a closed form for its dimension-order routes (Mesh::uniform_dimension_order_loads); any other
-// network walks every pair.
+// carries what the routes from node 0 put on all port-p links together (uniform_per_port()). The array
+// has no such symmetry but a closed form for its dimension-order routes
+// (Mesh::uniform_dimension_order_loads); any other network walks every pair.
+std::vector<double> uniform_per_port(const Topology& t, PathWalker& walker, double w) {
+    const unsigned ports = t.ports();
+    std::vector<double> from_zero(size_t{t.nodes()} * ports, 0.0);  // (a while, before the network is built)
+    for (uint32_t dst = 1; dst < t.nodes(); ++dst) walker.walk(0, dst, w, from_zero);
+    std::vector<double> per_port(ports, 0.0);
+    for (size_t i = 0; i < from_zero.size(); ++i) per_port[i % ports] += from_zero[i];
+    return per_port;
+}
+
 void add_uniform(const Topology& t, PathWalker& walker, double w, std::vector<double>& load) {
     const unsigned ports = t.ports();
     if (!t.translation_symmetric()) {
@@ -46,10 +55,7 @@ void add_uniform(const Topology& t, PathWalker& walker, double w, std::vector<do
         }
         return;
     }
-    std::vector<double> from_zero(load.size(), 0.0);
-    for (uint32_t dst = 1; dst < t.nodes(); ++dst) walker.walk(0, dst, w, from_zero);
-    std::vector<double> per_port(ports, 0.0);
-    for (size_t i = 0; i < from_zero.size(); ++i) per_port[i % ports] += from_zero[i];
+    const std::vector<double> per_port = uniform_per_port(t, walker, w);
     for (size_t i = 0; i < load.size(); ++i)
         if (t.across(static_cast<uint32_t>(i / ports), static_cast<unsigned>(i % ports))) load[i] += per_port[i % ports];
 }
@@ -59,26 +65,35 @@ void add_uniform(const Topology& t, PathWalker& walker, double w, std::vector<do
 std::optional<ChannelLoads> channel_loads(const Topology& t, const TrafficSpec& spec, const LogicFactory& logic) {
     if (!spec.events.empty()) return std::nullopt;
     ChannelLoads r;
-    r.per_link.assign(size_t{t.nodes()} * t.ports(), 0.0);
     PathWalker walker(t, logic);
     const uint32_t n = t.nodes();
+    const unsigned ports = t.ports();
+    const size_t links = size_t{n} * ports;
     const double pair = 1.0 / (n - 1);  // uniform: each other node alike
     const TrafficPattern pattern = spec.pattern;
-    if (pattern == TrafficPattern::uniform) {
-        add_uniform(t, walker, pair, r.per_link);
-    } else if (pattern ==
-               TrafficPattern::hotspot) {  // a share to the hotspot, the rest uniform (the hotspot itself: uniform only)
-        add_uniform(t, walker, (1 - spec.hotspot_fraction) * pair, r.per_link);
-        for (uint32_t s = 0; s < n; ++s)
-            if (s != spec.hotspot) walker.walk(s, spec.hotspot, spec.hotspot_fraction, r.per_link);
-    } else {  // a permutation: one destination per source (a fixed point sends nothing)
-        for (uint32_t s = 0; s < n; ++s) {
-            const uint32_t d = traffic_destination(pattern, t, s, spec, 0, 0);
-            if (d != s) walker.walk(s, d, 1.0, r.per_link);
+    if (pattern == TrafficPattern::uniform && t.translation_symmetric()) {
+        r.per_port = uniform_per_port(t, walker, pair);
+        r.exists = [&t, ports](size_t i) {  // (the run's topology outlives its loads)
+            return t.across(static_cast<uint32_t>(i / ports), static_cast<unsigned>(i % ports)).has_value();
+        };
+    } else {
+        r.per_link.assign(links, 0.0);
+        if (pattern == TrafficPattern::uniform) {
+            add_uniform(t, walker, pair, r.per_link);
+        } else if (pattern == TrafficPattern::hotspot) {  // a share to the hotspot, the rest uniform (the hotspot
+                                                          // itself: uniform only)
+            add_uniform(t, walker, (1 - spec.hotspot_fraction) * pair, r.per_link);
+            for (uint32_t s = 0; s < n; ++s)
+                if (s != spec.hotspot) walker.walk(s, spec.hotspot, spec.hotspot_fraction, r.per_link);
+        } else {  // a permutation: one destination per source (a fixed point sends nothing)
+            for (uint32_t s = 0; s < n; ++s) {
+                const uint32_t d = traffic_destination(pattern, t, s, spec, 0, 0);
+                if (d != s) walker.walk(s, d, 1.0, r.per_link);
+            }
         }
     }
-    for (size_t i = 0; i < r.per_link.size(); ++i)
-        if (r.per_link[i] > r.max) r.max = r.per_link[i], r.busiest = i;
+    for (size_t i = 0; i < links; ++i)
+        if (const double load = r.of(i); load > r.max) r.max = load, r.busiest = i;
     return r;
 }
 

@@ -8,6 +8,7 @@
 // deterministic routing only (ecube, dor): an adaptive one's paths depend on the queues.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -18,9 +19,17 @@
 namespace cubecast {
 
 struct ChannelLoads {
-    std::vector<double> per_link;  // gamma of link i * ports + p (flits per cycle at one flit per node per cycle)
+    // gamma of link i * ports + p (flits per cycle at one flit per node per cycle). Uniform traffic on a
+    // translation-symmetric network loads every link of a port alike: kept per port, not per link (the
+    // 20-cube's links would take 168 MB in every rank of a partitioned run).
+    std::vector<double> per_link, per_port;
+    std::function<bool(size_t)> exists;  // (per port: whether link i exists)
     double max = 0;
     size_t busiest = 0;
+    double of(size_t link) const {
+        if (per_port.empty()) return per_link[link];
+        return exists(link) ? per_port[link % per_port.size()] : 0.0;
+    }
     // The saturation bound in flits per node per cycle.
     double bound() const { return max > 1 ? 1 / max : 1.0; }
 };

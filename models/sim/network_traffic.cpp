@@ -95,40 +95,56 @@ TrafficSpec traffic_spec(const RunConfig& c) {
 }
 
 // The traffic's link loads in the window beside the channel-load bound, and the per-link CSV if asked.
+// A partitioned network reduces its ranks' counts (each link counted by one rank, link_load.h): the sum,
+// the busiest count and the first link with it; for the CSV, rank 0 gathers every rank's counted links.
 void Network::summarize_links(TrafficResult& t, std::vector<std::string>& errors) const {
     const unsigned ports = topology_->ports();
     const double window = static_cast<double>(link_load_->window());
-    double sum = 0;
-    size_t busiest = ~size_t{0};  // a link that exists, the first of the busiest
-    for (size_t i = 0; i < size_t{topology_->nodes()} * ports; ++i) {
-        if (!topology_->across(static_cast<uint32_t>(i / ports), static_cast<unsigned>(i % ports))) continue;
-        sum += static_cast<double>(link_load_->flits(i));
-        if (busiest == ~size_t{0} || link_load_->flits(i) > link_load_->flits(busiest)) busiest = i;
+    const auto exists = [&](size_t link) {
+        return topology_->across(static_cast<uint32_t>(link / ports), static_cast<unsigned>(link % ports)).has_value();
+    };
+    LinkLoad::Busiest busiest = link_load_->busiest(exists);
+    if (comm_) {
+        std::vector<uint64_t> sum{busiest.sum}, most{busiest.flits};
+        comm_->sum(sum);
+        comm_->max(most);
+        std::vector<uint64_t> first{busiest.link != ~size_t{0} && busiest.flits == most[0] ? ~uint64_t{busiest.link} : 0};
+        comm_->max(first);  // (the lowest link with the most flits)
+        busiest = {sum[0], most[0], static_cast<size_t>(~first[0])};
     }
     const auto ends = [&](size_t link) {
         const uint32_t src = static_cast<uint32_t>(link / ports);
         return std::pair{src, *topology_->across(src, static_cast<unsigned>(link % ports))};
     };
-    t.link_max = static_cast<double>(link_load_->flits(busiest)) / window;
-    t.link_mean = sum / window / static_cast<double>(topology_->directed_links());
-    std::tie(t.link_max_src, t.link_max_dst) = ends(busiest);
+    t.link_max = static_cast<double>(busiest.flits) / window;
+    t.link_mean = static_cast<double>(busiest.sum) / window / static_cast<double>(topology_->directed_links());
+    std::tie(t.link_max_src, t.link_max_dst) = ends(busiest.link);
     if (channel_loads_ && channel_loads_->max > 0) {  // (a pattern whose every node is a fixed point loads nothing)
         t.has_bound = true;
         t.channel_load = channel_loads_->max;
         t.channel_bound = channel_loads_->bound();
         std::tie(t.channel_src, t.channel_dst) = ends(channel_loads_->busiest);
     }
-    if (config_.link_load_path.empty() || partition_.rank() != 0) return;
+    if (config_.link_load_path.empty()) return;
+    const size_t links = size_t{topology_->nodes()} * ports;
+    std::unique_ptr<LinkLoad> whole;  // (partitioned: every rank's counts, at rank 0)
+    if (comm_) {
+        const std::vector<std::string> ranks = comm_->gather(bytes_of(link_load_->counted_words()));
+        if (partition_.rank() != 0) return;
+        whole = std::make_unique<LinkLoad>(0, links, 0, link_load_->window());
+        for (const std::string& words : ranks) whole->add_counted(words_of(words));
+    }
+    const LinkLoad& load = whole ? *whole : *link_load_;
     std::ofstream csv(config_.link_load_path);
     csv << "# cubecast per-link load over the measurement window, cycles " << t.warmup << " .. " << t.warmup + t.window
         << "; channel_load: the channel-load bound's prediction at this rate (flits/cycle)\n";
     csv << "src,dst,port,flits,utilisation,channel_load\n";
-    for (size_t i = 0; i < size_t{topology_->nodes()} * ports; ++i) {
+    for (size_t i = 0; i < links; ++i) {
         const auto dst = topology_->across(static_cast<uint32_t>(i / ports), static_cast<unsigned>(i % ports));
         if (!dst) continue;
-        csv << i / ports << "," << *dst << "," << i % ports << "," << link_load_->flits(i) << ","
-            << static_cast<double>(link_load_->flits(i)) / window << ",";
-        if (channel_loads_) csv << t.rate * channel_loads_->per_link[i];
+        csv << i / ports << "," << *dst << "," << i % ports << "," << load.flits(i) << ","
+            << static_cast<double>(load.flits(i)) / window << ",";
+        if (channel_loads_) csv << t.rate * channel_loads_->of(i);
         csv << "\n";
     }
     if (std::string e = write_failure("--link-load", config_.link_load_path, csv); !e.empty()) errors.push_back(e);
@@ -139,8 +155,9 @@ void Network::build_traffic() {
     if (!config_.traffic_file.empty())
         read_traffic_file(config_.traffic_file, topology_->nodes(), config_.packet_flits, spec.events,
                           config_.self_packets);  // validated
-    link_load_ =
-        std::make_unique<LinkLoad>(size_t{topology_->nodes()} * topology_->ports(), spec.warmup, spec.warmup + spec.window);
+    const size_t ports = topology_->ports();      // (the links this rank's nodes drive)
+    link_load_ = std::make_unique<LinkLoad>(partition_.first() * ports, (partition_.end() - partition_.first()) * ports,
+                                            spec.warmup, spec.warmup + spec.window);
     traffic_ = std::make_unique<TrafficLedger>(*topology_, spec, partition_.first(), partition_.end());
 }
 

@@ -9,6 +9,7 @@
 #include <map>
 #include <sstream>
 
+#include "models/observe/link_load.h"
 #include "testbenches/tests/traffic_helpers.h"
 
 using namespace cubecast;
@@ -146,13 +147,30 @@ TEST(Traffic, ChannelLoadBoundFromTheRoutes) {
                 }
                 double max = 0;
                 for (const auto& [link, w] : load) max = std::max(max, w);
-                const RunResult r =
-                    simulate_isolated(traffic(n, yx ? "yx" : algorithm_for(n), pattern, 0.05, 1, 0, 0, 20, 0)).result;
+                RunConfig c = traffic(n, yx ? "yx" : algorithm_for(n), pattern, 0.05, 1, 0, 0, 20, 0);
+                c.link_load_path = temp_path("channel_loads.csv");
+                const RunResult r = simulate_isolated(c).result;
                 ASSERT_TRUE(r.traffic->has_bound);
                 EXPECT_NEAR(r.traffic->channel_load, max, 1e-9);
                 const std::pair<uint32_t, uint32_t> busiest{r.traffic->channel_src, r.traffic->channel_dst};
                 EXPECT_NEAR(load[busiest], max, 1e-9);
                 EXPECT_NEAR(r.traffic->channel_bound, std::min(1.0, 1 / max), 1e-9);
+                // Every link's prediction in the per-link file (kept per port where every link of a
+                // port carries alike, per link elsewhere): the rate times its load, to the 6 digits written.
+                std::ifstream in(c.link_load_path);
+                std::string line;
+                uint64_t rows = 0;
+                while (std::getline(in, line)) {
+                    if (line.empty() || line[0] == '#' || line[0] == 's') continue;
+                    uint32_t src = 0, dst = 0;
+                    double predicted = -1;
+                    ASSERT_EQ(std::sscanf(line.c_str(), "%u,%u,%*u,%*u,%*g,%lg", &src, &dst, &predicted), 3) << line;
+                    const double expected = 0.05 * load[{src, dst}];
+                    EXPECT_NEAR(predicted, expected, 5e-6 * expected) << src << "->" << dst;
+                    ++rows;
+                }
+                EXPECT_GT(rows, 0u);
+                std::remove(c.link_load_path.c_str());
             }
     const auto bound_of = [](const Net& n) {
         const TrafficResult t = *simulate_isolated(traffic(n, algorithm_for(n), "uniform", 0.05, 1, 0, 0, 10, 0)).result.traffic;
@@ -245,4 +263,65 @@ TEST(Traffic, LinkLoadsCountEveryFlitOnItsRoute) {
 // overlap when virtual channels interleave, and stretch when a worm waits for credits).
 TEST(Traffic, LinkLoadsCountEveryFlitOnItsRouteThroughVirtualChannels) {
     for (const Net& n : {Net{"array", 2, 4}, Net{"torus", 2, 4}, Net{"hypercube", 4, 2}}) expect_route_loads(n, 120, 4, 8, 2);
+}
+
+// A partitioned network's ranks each count their own links in an array and the links into their
+// nodes apart (models/observe/link_load.h): their counts, reduced and gathered as the network does,
+// are one count's. Flits on random links at random cycles, each link counted by one of three shares
+// (which of them: its source's share, or a random other one); a tie for the busiest falls to the
+// lowest link whichever share counted it.
+TEST(Traffic, LinkLoadsOfSharesAreTheWholesLoads) {
+    const size_t links = 48, window_from = 10, window_to = 30;
+    const size_t first[] = {0, 16, 32};
+    LinkLoad whole(0, links, window_from, window_to);
+    std::vector<LinkLoad> shares;
+    for (const size_t f : first) shares.emplace_back(f, 16, window_from, window_to);
+    std::vector<size_t> counted_by(links);
+    uint64_t seed = 12345;
+    const auto next = [&](uint64_t below) {
+        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        return (seed >> 33) % below;
+    };
+    for (size_t l = 0; l < links; ++l) counted_by[l] = next(3) == 0 ? next(3) : l / 16;
+    counted_by[5] = 2, counted_by[40] = 0;  // the two busiest, each counted by another share than its source's
+    for (int i = 0; i < 400; ++i) {
+        const size_t l = next(links);
+        const uint64_t cycle = next(40);
+        if (l == 5 || l == 40) continue;
+        whole.add_flit(l, cycle);
+        shares[counted_by[l]].add_flit(l, cycle);
+    }
+    for (const size_t l : {size_t{40}, size_t{5}}) {  // a packet's 20 flits in the window on each: a tie
+        whole.add(l, 0, 100);
+        shares[counted_by[l]].add(l, 0, 100);
+    }
+    const auto exists = [](size_t l) { return l % 8 != 7; };  // (an array's missing links)
+    const LinkLoad::Busiest one = whole.busiest(exists);
+    LinkLoad::Busiest reduced;
+    reduced.link = ~size_t{0};
+    for (const LinkLoad& s : shares) reduced.flits = std::max(reduced.flits, s.busiest(exists).flits);
+    for (const LinkLoad& s : shares) {
+        const LinkLoad::Busiest b = s.busiest(exists);
+        reduced.sum += b.sum;
+        if (b.flits == reduced.flits) reduced.link = std::min(reduced.link, b.link);
+    }
+    uint64_t sum = 0, most = 0;
+    size_t busiest = ~size_t{0};
+    for (size_t l = 0; l < links; ++l) {
+        if (!exists(l)) continue;
+        sum += whole.flits(l);
+        if (busiest == ~size_t{0} || whole.flits(l) > most) most = whole.flits(l), busiest = l;
+    }
+    EXPECT_EQ(one.sum, sum);
+    EXPECT_EQ(one.flits, most);
+    EXPECT_EQ(one.link, busiest);
+    EXPECT_EQ(busiest, 5u);
+    EXPECT_EQ(most, 20u);
+    EXPECT_EQ(reduced.sum, sum);
+    EXPECT_EQ(reduced.flits, most);
+    EXPECT_EQ(reduced.link, busiest);
+    LinkLoad gathered(0, links, 0, window_to - window_from);
+    for (const LinkLoad& s : shares) gathered.add_counted(s.counted_words());
+    for (size_t l = 0; l < links; ++l) EXPECT_EQ(gathered.flits(l), whole.flits(l)) << "link " << l;
+    EXPECT_EQ(gathered.window(), whole.window());
 }
