@@ -854,13 +854,15 @@ MemoryEstimate process_memory(const RunConfig& c, const Topology& network) {
     // (where the schedule does not say what its queues grow to, the estimate is the least the run takes)
     MemoryEstimate memory = estimate_memory(c, network);
     if (c.partitioned && c.ranks > 1)
-        // A rank holds its share of the routers, nodes and links, and about 1.2 kB a node of the whole
-        // network besides (its task and plan; measured: the 16-cube SNB's ranks peak at 75 MB + 757 MB / R).
+        // A rank holds its share of the routers, nodes and links, and about 300 bytes a node of the
+        // whole network besides (the result's words a node, read and broadcast at the end; measured: the
+        // 16-cube SNB's ranks peak 39 MB above a share of one process's peak on 2 ranks and 43 MB on 8,
+        // the 14-cube's 23 and 31 MB, 20 to 28 MB of it a process's own).
         // With --stats or --power rank 0 gathers every router's activity at the end, about twice its
         // counters while the ranks' words are read. At the transaction level each rank's transfer log
         // keeps the last transfer of every link of the network, 24 bytes each (the 16-cube SNB on 2
         // ranks: 618 and 641 MB peaks, against 610 MB estimated without it).
-        memory.bytes = memory.bytes / c.ranks + uint64_t{1200} * network.nodes() + 2 * memory.activity_bytes +
+        memory.bytes = memory.bytes / c.ranks + uint64_t{300} * network.nodes() + 2 * memory.activity_bytes +
                        (c.level == Level::tlm ? uint64_t{24} * network.nodes() * network.ports() : 0);
     return memory;
 }

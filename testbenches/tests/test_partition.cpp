@@ -624,7 +624,7 @@ TEST(Partition, TheMemoryEstimateIsARanksShare) {
     EXPECT_NE(line.find(" a rank (2 ranks, 2 on this machine)"), std::string::npos) << line;
     EXPECT_NE(line.find("more ranks or machines"), std::string::npos) << line;
     // (the words round to 3 significant digits)
-    EXPECT_NEAR(bytes_in(line), whole / 2 + 1200.0 * 16384, 0.01 * whole) << line;
+    EXPECT_NEAR(bytes_in(line), whole / 2 + 300.0 * 16384, 0.01 * whole) << line;
     // With --stats rank 0 gathers every router's activity at the end: the activity's share, and twice
     // the whole activity besides (its words, and the routers' records read from them).
     const Command counted = shell(dir, bin + " run --task snb --dim 14 --memory-limit 1K --stats s.csv");
@@ -643,7 +643,7 @@ TEST(Partition, TheMemoryEstimateIsARanksShare) {
     const Command tlm_two = shell(dir, mpirun(2) + bin + " run --task snb --dim 14 --level tlm --partition --memory-limit 1K");
     EXPECT_EQ(tlm_two.code, 2);
     const double tlm_whole = bytes_in(tlm.err);
-    EXPECT_NEAR(bytes_in(cubecast_lines(tlm_two.err)), tlm_whole / 2 + 1200.0 * 16384 + 24.0 * 16384 * 14, 0.01 * tlm_whole)
+    EXPECT_NEAR(bytes_in(cubecast_lines(tlm_two.err)), tlm_whole / 2 + 300.0 * 16384 + 24.0 * 16384 * 14, 0.01 * tlm_whole)
         << cubecast_lines(tlm_two.err);
 }
 
