@@ -6,7 +6,7 @@ void TransmissionLog::begin(size_t link, uint32_t src, uint32_t dst, uint64_t st
     const Kind kind = flit_kind(header_flit);
     const unsigned length = format_.length_of_flit(header_flit);
     const uint64_t end = start + length;
-    in_flight_[link] = Crossing{start, end, kind};
+    in_flight_[held(link)] = Crossing{start, end, kind};
     // Counted whole now; stop() takes back what had not crossed when the run ended.
     (kind == Kind::data ? data_ : ctrl_)++;
     flit_count_ += length;
@@ -21,7 +21,7 @@ void TransmissionLog::begin(size_t link, uint32_t src, uint32_t dst, uint64_t st
 // At the receiver's edge `arrives`: every flit that arrived earlier has been reported.
 void TransmissionLog::arrived(size_t link, uint32_t src, uint32_t dst, unsigned vc, uint64_t flit, uint64_t arrives) {
     if (load_) load_->add_flit(link, arrives - 1);
-    flits_.arrive(link, vc, flit, arrives, [&](uint64_t start, uint64_t end, const Header&, uint64_t header_flit) {
+    flits_.arrive(held(link), vc, flit, arrives, [&](uint64_t start, uint64_t end, const Header&, uint64_t header_flit) {
         if (rows_out_) rows_out_->insert(rows_out_->end(), {link, start, end, header_flit});
         if (!trace_) return;
         if (!told_) flush_before(end);

@@ -9,6 +9,7 @@
 #include <queue>
 #include <vector>
 
+#include "models/fabric/link_numbering.h"
 #include "models/fabric/packet.h"
 #include "models/observe/link_load.h"
 #include "models/observe/packet_assembler.h"
@@ -19,8 +20,14 @@ namespace cubecast {
 
 class TransmissionLog : public TransferObserver {
 public:
-    TransmissionLog(size_t links, PacketFormat format, TraceWriter* trace, unsigned vcs = 1)
-        : format_(format), trace_(trace), in_flight_(links), flits_(links, vcs, format) {}
+    // `links`: the links this process is told of, by their numbers here (every link of the network, or
+    // a rank's: at the transaction level a link's receiver reports it).
+    TransmissionLog(LinkNumbering links, PacketFormat format, TraceWriter* trace, unsigned vcs = 1)
+        : format_(format),
+          trace_(trace),
+          links_(std::move(links)),
+          in_flight_(links_.size()),
+          flits_(links_.size(), vcs, format) {}
 
     // Link `link` (src -> dst) carries a packet from cycle `start` (its first flit is on the link in
     // cycle start + 1) to `end`, when its last flit arrives.
@@ -59,7 +66,8 @@ private:
         uint64_t header_flit;
         bool operator>(const Row& o) const { return end != o.end ? end > o.end : link > o.link; }
     };
-    void flush_before(uint64_t cycle);  // writes the rows that end before `cycle`
+    void flush_before(uint64_t cycle);                              // writes the rows that end before `cycle`
+    size_t held(size_t link) const { return *links_.local(link); }  // (its number here)
 
     PacketFormat format_;
     TraceWriter* trace_;
@@ -69,7 +77,8 @@ private:
         uint64_t start = 0, end = 0;
         Kind kind = Kind::data;
     };
-    std::vector<Crossing> in_flight_;  // per link, the last transfer (for stop())
+    LinkNumbering links_;
+    std::vector<Crossing> in_flight_;  // per link held, the last transfer (for stop())
     uint64_t data_ = 0, ctrl_ = 0, data_flits_ = 0, flit_count_ = 0;
     PacketAssembler flits_;  // the input-buffered routers' flits
     std::vector<uint64_t>* rows_out_ = nullptr;

@@ -350,12 +350,13 @@ void Network::build_transaction_level(const LogicFactory& make_logic, const Pack
     const uint32_t n = topology_->nodes();
     const unsigned ports = topology_->ports();
     const bool input_buffered = config_.buffering == Buffering::input;
-    log_ = std::make_unique<TransmissionLog>(size_t{n} * ports, format, trace_.get(), input_buffered ? config_.ib.vcs : 1);
+    if (comm_) rank_links_ = std::make_unique<RankLinks>(partition_, *topology_);
+    log_ = std::make_unique<TransmissionLog>(comm_ ? LinkNumbering(*rank_links_) : LinkNumbering(size_t{n} * ports), format,
+                                             trace_.get(), input_buffered ? config_.ib.vcs : 1);
     log_->count_load(link_load_.get());
     wheel_ = std::make_unique<EdgeWheel>("wheel", [this](uint64_t cycle) { after_tlm_edge(cycle); });
     wheel_->prefetch_ahead(n >= kPrefetchRouters);
     if (comm_) {  // the transfers between ranks after every edge; every rank's wheel turns at the same cycles
-        rank_links_ = std::make_unique<RankLinks>(partition_, *topology_);
         exchange_ = std::make_unique<BoundaryExchange>(partition_, *topology_, *rank_links_, nullptr, *comm_,
                                                        !config_.trace_path.empty());
         tlm_boundary_ =

@@ -7,16 +7,23 @@
 
 namespace cubecast {
 
-RankLinks::RankLinks(const Partition& partition, const Topology& topology)
-    : first_(size_t{partition.first()} * topology.ports()), end_(size_t{partition.end()} * topology.ports()) {
-    // (found from this rank's nodes alone: the link arriving at j on port p leaves across(j, p) on arrival_port(p))
+namespace {
+// The links into `partition`'s nodes from other ranks' (found from its nodes alone: the link arriving
+// at j on port p leaves across(j, p) on arrival_port(p)).
+std::vector<size_t> incoming_links(const Partition& partition, const Topology& topology) {
     const unsigned ports = topology.ports();
+    std::vector<size_t> incoming;
     for (uint32_t j = partition.first(); j < partition.end(); ++j)
         for (unsigned p = 0; p < ports; ++p)
             if (const auto i = topology.across(j, p); i && !partition.local(*i))
-                incoming_.push_back(size_t{*i} * ports + topology.arrival_port(p));
-    std::sort(incoming_.begin(), incoming_.end());
+                incoming.push_back(size_t{*i} * ports + topology.arrival_port(p));
+    return incoming;
 }
+}  // namespace
+
+RankLinks::RankLinks(const Partition& partition, const Topology& topology)
+    : LinkNumbering(size_t{partition.first()} * topology.ports(), size_t{partition.end()} * topology.ports(),
+                    incoming_links(partition, topology)) {}
 
 BoundaryExchange::BoundaryExchange(const Partition& partition, const Topology& topology, const RankLinks& links, LinkBuses* buses,
                                    PartitionComm& comm, bool rows_to_rank0)

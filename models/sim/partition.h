@@ -22,6 +22,7 @@
 
 #include "models/fabric/counters.h"
 #include "models/fabric/link.h"
+#include "models/fabric/link_numbering.h"
 #include "models/fabric/topology.h"
 #include "models/sim/run.h"
 
@@ -166,23 +167,9 @@ private:
 // The links a rank holds, numbered from 0: those its nodes drive (the network's links
 // first * ports .. end * ports - 1, in order), then those other ranks' nodes drive into its nodes (in
 // the network's order). One rank holds them all, numbered as the network numbers them.
-class RankLinks {
+class RankLinks : public LinkNumbering {
 public:
     RankLinks(const Partition& partition, const Topology& topology);
-    size_t size() const { return (end_ - first_) + incoming_.size(); }
-    // This rank's number for the network's link `global`, or none if it holds it not.
-    std::optional<size_t> local(size_t global) const {
-        if (global >= first_ && global < end_) return global - first_;
-        const auto it = std::lower_bound(incoming_.begin(), incoming_.end(), global);
-        if (it == incoming_.end() || *it != global) return std::nullopt;
-        return (end_ - first_) + static_cast<size_t>(it - incoming_.begin());
-    }
-    size_t driven() const { return end_ - first_; }  // the links its nodes drive: 0 .. driven() - 1
-    size_t global(size_t local) const { return local < driven() ? first_ + local : incoming_[local - driven()]; }
-
-private:
-    size_t first_, end_;
-    std::vector<size_t> incoming_;
 };
 
 // The links between this rank's routers and the others': after every edge, what this rank's routers

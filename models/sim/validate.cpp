@@ -858,12 +858,10 @@ MemoryEstimate process_memory(const RunConfig& c, const Topology& network) {
         // whole network besides (the result's words a node, read and broadcast at the end; measured: the
         // 16-cube SNB's ranks peak 39 MB above a share of one process's peak on 2 ranks and 43 MB on 8,
         // the 14-cube's 23 and 31 MB, 20 to 28 MB of it a process's own).
-        // With --stats or --power rank 0 gathers every router's activity at the end, about twice its
-        // counters while the ranks' words are read. At the transaction level each rank's transfer log
-        // keeps the last transfer of every link of the network, 24 bytes each (the 16-cube SNB on 2
-        // ranks: 618 and 641 MB peaks, against 610 MB estimated without it).
-        memory.bytes = memory.bytes / c.ranks + uint64_t{300} * network.nodes() + 2 * memory.activity_bytes +
-                       (c.level == Level::tlm ? uint64_t{24} * network.nodes() * network.ports() : 0);
+        // The same at the transaction level (its ranks 42 and 45 MB above a share on 2 and 8 ranks), whose
+        // transfer log keeps only the links a rank holds. With --stats or --power rank 0 gathers every
+        // router's activity at the end, about twice its counters while the ranks' words are read.
+        memory.bytes = memory.bytes / c.ranks + uint64_t{300} * network.nodes() + 2 * memory.activity_bytes;
     return memory;
 }
 
