@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -24,11 +25,29 @@ struct Outcome {
     std::vector<TraceRow> rows;
 };
 
+// A test process's files go into one folder of its own under $TMPDIR (or /tmp), removed with all it
+// holds when the process ends: by the process that made it, not by a forked child that exits.
+inline const std::string& test_folder() {
+    struct Folder {
+        pid_t owner = getpid();
+        std::string path;
+        Folder() {
+            const char* dir = std::getenv("TMPDIR");
+            path = std::string(dir ? dir : "/tmp") + "/cubecast_tests_" + std::to_string(owner);
+            std::filesystem::create_directories(path);
+        }
+        ~Folder() {
+            std::error_code ignored;
+            if (getpid() == owner) std::filesystem::remove_all(path, ignored);
+        }
+    };
+    static const Folder folder;
+    return folder.path;
+}
+
 inline std::string temp_path(const std::string& stem) {
     static int counter = 0;
-    const char* dir = std::getenv("TMPDIR");
-    return std::string(dir ? dir : "/tmp") + "/cubecast_" + std::to_string(getpid()) + "_" + std::to_string(counter++) + "_" +
-           stem;
+    return test_folder() + "/" + std::to_string(counter++) + "_" + stem;
 }
 
 inline std::string slurp(const std::string& path) {
