@@ -36,7 +36,8 @@ RunResult simulate_partitioned(const ResolvedRun& run, PartitionComm& comm) {
     RunResult mine = simulate_with(run, &counting, &cpu);
     mine.partition = every_ranks_traffic(counting.counted(cpu), comm);
     if (comm.ranks() == 1) return mine;
-    const std::string at_rank0 = comm.broadcast(comm.rank() == 0 ? to_json(mine).dump() : std::string());
+    // (the other ranks learn how the run ended; not its word a node, which only rank 0 reports)
+    const std::string at_rank0 = comm.broadcast(comm.rank() == 0 ? to_json(mine, false).dump() : std::string());
     if (comm.rank() == 0) return mine;
     return result_from_json(nlohmann::json::parse(at_rank0));
 }
