@@ -32,6 +32,13 @@ struct ChannelLoads {
     }
     // The saturation bound in flits per node per cycle.
     double bound() const { return max > 1 ? 1 / max : 1.0; }
+    // Keeps the busiest link and its load alone, where no per-link file is written (of() no longer
+    // answers): a hotspot or permutation pattern's, or an array's, loads are a double a link.
+    void keep_busiest_only() {
+        per_link = {};
+        per_port = {};
+        exists = {};
+    }
 };
 
 // The loads of `spec`'s pattern under the routing `logic` makes (the same logic at every node: it

@@ -165,6 +165,7 @@ void Network::build_traffic() {
 void Network::bound_traffic(const LogicFactory& make_logic) {
     if (config_.traffic_file.empty() && !algo_->adaptive_routing)
         channel_loads_ = channel_loads(*topology_, traffic_spec(config_), make_logic);
+    if (channel_loads_ && (config_.link_load_path.empty() || partition_.rank() != 0)) channel_loads_->keep_busiest_only();
 }
 
 }  // namespace cubecast
