@@ -2,6 +2,8 @@
 // priced by the power model (--power: power_model.h) and listed per router and per link (--stats).
 #include <array>
 #include <fstream>
+#include <functional>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -154,29 +156,30 @@ void Network::report_activity(RunResult& r, uint64_t cycles) const {
     }
     r.activity = t;
     if (!detail) return;
-    // Every router's, in node order (partitioned: at rank 0; the other ranks' part ends here).
-    std::vector<SettledActivity> settled;
-    for (const auto& router : routers_) settled.push_back(settle(*router->activity(), cycles));
+    // Every router's, in node order (partitioned: at rank 0, from the words each rank sends it; the
+    // other ranks' part ends here), settled as it is read: no list of every router's is kept, but
+    // the ranks' words at rank 0.
+    std::vector<std::string> ranks_words;
     if (comm_) {
         std::vector<uint64_t> words;
-        for (const SettledActivity& s : settled) put_words(words, s);
-        settled.clear();
-        settled.shrink_to_fit();
-        for (const std::string& bytes : comm_->gather(bytes_of(words))) {
-            const std::vector<uint64_t> theirs = words_of(bytes);
-            for (const uint64_t* w = theirs.data(); w < theirs.data() + theirs.size();) settled.push_back(take_words(w));
-        }
-        if (settled.empty()) return;  // (not rank 0)
+        for (const auto& router : routers_) put_words(words, settle(*router->activity(), cycles));
+        ranks_words = comm_->gather(bytes_of(words));
+        if (ranks_words.empty()) return;  // (not rank 0)
     }
+    const auto each_router = [&](const std::function<void(uint32_t, const SettledActivity&)>& read) {
+        if (!comm_) {
+            for (uint32_t n = 0; n < routers_.size(); ++n) read(n, settle(*routers_[n]->activity(), cycles));
+            return;
+        }
+        uint32_t n = 0;
+        for (const std::string& bytes : ranks_words) {
+            const std::vector<uint64_t> theirs = words_of(bytes);
+            for (const uint64_t* w = theirs.data(); w < theirs.data() + theirs.size();) read(n++, take_words(w));
+        }
+    };
     const bool input_buffers = config_.buffering == Buffering::input;
     t.link_toggles = 0;
     t.stalls.emplace();
-    for (const SettledActivity& a : settled) {
-        for (uint64_t toggles : a.toggles) *t.link_toggles += toggles;
-        for (const auto& s : a.stalls)
-            for (unsigned c = 0; c < kStallCauses; ++c) (*t.stalls)[c] += s[c];
-    }
-    r.activity = t;
     // A buffer's words: an input's virtual channels; the ideal router's output queue, its depth in
     // packets or, unbounded, the most packets this run queued in one (the queue it needed).
     const unsigned ports = topology_->ports();
@@ -187,18 +190,23 @@ void Network::report_activity(RunResult& r, uint64_t cycles) const {
         input_buffers ? std::max(1u, config_.ib.link_delay) : 1u;
     // Priced: each link, each node's channels, each router's blocks (the watts of each kept for --stats).
     std::vector<double> router_watts, link_watts;
-    if (technology_) {
-        PowerModel model(*technology_, config_.flit_bits(), cycles);
-        for (uint32_t n = 0; n < topology_->nodes(); ++n) {
-            const SettledActivity& d = settled[n];
-            for (unsigned q = 0; q < ports; ++q)
-                link_watts.push_back(topology_->across(n, q) ? model.add_channel(link_latency, d.flits[q]) : 0.0);
-            const NodeChannels c = node_channels(d, ports);
-            for (uint64_t f : c.injection) model.add_channel(1, f);
-            for (uint64_t f : c.ejection) model.add_channel(1, f);
-            router_watts.push_back(model.add_router(d.inputs, d.outputs, words, d.reads, d.writes, d.crossings));
-        }
-        r.power = model.report();
+    std::optional<PowerModel> model;
+    if (technology_) model.emplace(*technology_, config_.flit_bits(), cycles);
+    each_router([&](uint32_t n, const SettledActivity& d) {
+        for (uint64_t toggles : d.toggles) *t.link_toggles += toggles;
+        for (const auto& st : d.stalls)
+            for (unsigned c = 0; c < kStallCauses; ++c) (*t.stalls)[c] += st[c];
+        if (!model) return;
+        for (unsigned q = 0; q < ports; ++q)
+            link_watts.push_back(topology_->across(n, q) ? model->add_channel(link_latency, d.flits[q]) : 0.0);
+        const NodeChannels c = node_channels(d, ports);
+        for (uint64_t f : c.injection) model->add_channel(1, f);
+        for (uint64_t f : c.ejection) model->add_channel(1, f);
+        router_watts.push_back(model->add_router(d.inputs, d.outputs, words, d.reads, d.writes, d.crossings));
+    });
+    r.activity = t;
+    if (model) {
+        r.power = model->report();
         if (task_info_->kind != TaskKind::traffic)
             r.power->delivered_bytes = static_cast<double>(r.deliveries) * config_.packet_flits * config_.flit_bits() / 8.0;
     }
@@ -234,8 +242,7 @@ void Network::report_activity(RunResult& r, uint64_t cycles) const {
         for (size_t k = 0; k < h.size(); ++k) flit_cycles += static_cast<double>(k) * static_cast<double>(h[k]);
         return flit_cycles / span;
     };
-    for (uint32_t n = 0; n < topology_->nodes(); ++n) {
-        const SettledActivity& d = settled[n];
+    each_router([&](uint32_t n, const SettledActivity& d) {
         const ActivityCounts& a = d.counts;
         // Per buffer (an input's; the ideal router's are its output queues): its occupancy over the
         // run, and its stalls (an input's virtual channels', or the output queue's).
@@ -299,7 +306,7 @@ void Network::report_activity(RunResult& r, uint64_t cycles) const {
             put_power(row, r.power ? link_watts[size_t{n} * ports + q] : 0);
             write(row);
         }
-    }
+    });
     if (std::string e = write_failure("--stats", config_.stats_path, csv); !e.empty()) r.output_errors.push_back(e);
 }
 

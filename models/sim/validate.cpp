@@ -860,8 +860,8 @@ MemoryEstimate process_memory(const RunConfig& c, const Topology& network) {
         // the 14-cube's 23 and 31 MB, 20 to 28 MB of it a process's own).
         // The same at the transaction level (its ranks 42 and 45 MB above a share on 2 and 8 ranks), whose
         // transfer log keeps only the links a rank holds. With --stats or --power rank 0 gathers every
-        // router's activity at the end, about twice its counters while the ranks' words are read.
-        memory.bytes = memory.bytes / c.ranks + uint64_t{300} * network.nodes() + 2 * memory.activity_bytes;
+        // router's activity at the end as words, about its counters, and reads them a router at a time.
+        memory.bytes = memory.bytes / c.ranks + uint64_t{300} * network.nodes() + memory.activity_bytes;
     return memory;
 }
 
