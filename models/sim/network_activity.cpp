@@ -156,27 +156,9 @@ void Network::report_activity(RunResult& r, uint64_t cycles) const {
     }
     r.activity = t;
     if (!detail) return;
-    // Every router's, in node order (partitioned: at rank 0, from the words each rank sends it; the
-    // other ranks' part ends here), settled as it is read: no list of every router's is kept, but
-    // the ranks' words at rank 0.
-    std::vector<std::string> ranks_words;
-    if (comm_) {
-        std::vector<uint64_t> words;
-        for (const auto& router : routers_) put_words(words, settle(*router->activity(), cycles));
-        ranks_words = comm_->gather(bytes_of(words));
-        if (ranks_words.empty()) return;  // (not rank 0)
-    }
-    const auto each_router = [&](const std::function<void(uint32_t, const SettledActivity&)>& read) {
-        if (!comm_) {
-            for (uint32_t n = 0; n < routers_.size(); ++n) read(n, settle(*routers_[n]->activity(), cycles));
-            return;
-        }
-        uint32_t n = 0;
-        for (const std::string& bytes : ranks_words) {
-            const std::vector<uint64_t> theirs = words_of(bytes);
-            for (const uint64_t* w = theirs.data(); w < theirs.data() + theirs.size();) read(n++, take_words(w));
-        }
-    };
+    // Every router's, in node order, settled as it is read (no list of every router's is kept): one
+    // process's from its routers; partitioned, at rank 0, from the words each rank sends it, a rank's
+    // at a time (the other ranks' part ends once theirs are sent). Its totals, its price and its rows.
     const bool input_buffers = config_.buffering == Buffering::input;
     t.link_toggles = 0;
     t.stalls.emplace();
@@ -188,40 +170,23 @@ void Network::report_activity(RunResult& r, uint64_t cycles) const {
                       : std::max(1u, config_.queue_depth ? config_.queue_depth : r.max_queue_occupancy) * config_.packet_flits;
     const unsigned link_latency =  // (BookSim2's channel latency; wire_length a cycle)
         input_buffers ? std::max(1u, config_.ib.link_delay) : 1u;
-    // Priced: each link, each node's channels, each router's blocks (the watts of each kept for --stats).
-    std::vector<double> router_watts, link_watts;
     std::optional<PowerModel> model;
     if (technology_) model.emplace(*technology_, config_.flit_bits(), cycles);
-    each_router([&](uint32_t n, const SettledActivity& d) {
-        for (uint64_t toggles : d.toggles) *t.link_toggles += toggles;
-        for (const auto& st : d.stalls)
-            for (unsigned c = 0; c < kStallCauses; ++c) (*t.stalls)[c] += st[c];
-        if (!model) return;
-        for (unsigned q = 0; q < ports; ++q)
-            link_watts.push_back(topology_->across(n, q) ? model->add_channel(link_latency, d.flits[q]) : 0.0);
-        const NodeChannels c = node_channels(d, ports);
-        for (uint64_t f : c.injection) model->add_channel(1, f);
-        for (uint64_t f : c.ejection) model->add_channel(1, f);
-        router_watts.push_back(model->add_router(d.inputs, d.outputs, words, d.reads, d.writes, d.crossings));
-    });
-    r.activity = t;
-    if (model) {
-        r.power = model->report();
-        if (task_info_->kind != TaskKind::traffic)
-            r.power->delivered_bytes = static_cast<double>(r.deliveries) * config_.packet_flits * config_.flit_bits() / 8.0;
+    const bool listing = !config_.stats_path.empty() && (!comm_ || comm_->rank() == 0);  // (--stats: rank 0's)
+    std::ofstream csv;
+    if (listing) {
+        csv.open(config_.stats_path);
+        csv << "# cubecast per-router and per-link statistics over cycles 0 .. " << cycles
+            << " (routers/blocks/activity.h); a link row's node is its source, peer its destination, an input row's peer "
+               "the node upstream (none for the network interface's inputs), a queue row's (an output queue) the node "
+               "downstream; network: "
+            << config_.topology << " dim " << config_.dim << " radix " << config_.radix;
+        if (model) csv << "; power_w: the router's buffers, crossbar and output modules, or the link's channel";
+        csv << "\n";
+        for (size_t c = 0; c < kStatsColumns.size(); ++c) csv << (c ? "," : "") << kStatsColumns[c];
+        for (const char* cause : kStallNames) csv << ",stall_" << cause;
+        csv << "\n";
     }
-    if (config_.stats_path.empty()) return;
-    std::ofstream csv(config_.stats_path);
-    csv << "# cubecast per-router and per-link statistics over cycles 0 .. " << cycles
-        << " (routers/blocks/activity.h); a link row's node is its source, peer its destination, an input row's peer "
-           "the node upstream (none for the network interface's inputs), a queue row's (an output queue) the node "
-           "downstream; network: "
-        << config_.topology << " dim " << config_.dim << " radix " << config_.radix;
-    if (r.power) csv << "; power_w: the router's buffers, crossbar and output modules, or the link's channel";
-    csv << "\n";
-    for (size_t c = 0; c < kStatsColumns.size(); ++c) csv << (c ? "," : "") << kStatsColumns[c];
-    for (const char* cause : kStallNames) csv << ",stall_" << cause;
-    csv << "\n";
     const double span = static_cast<double>(std::max<uint64_t>(1, cycles));
     // A row: each column it has, the others empty.
     const auto write = [&](std::vector<std::string>& row) {
@@ -230,9 +195,9 @@ void Network::report_activity(RunResult& r, uint64_t cycles) const {
     };
     const auto blank = [] { return std::vector<std::string>(kStatsColumns.size() + kStallCauses); };
     const auto put_power = [&](std::vector<std::string>& row, double watts) {
-        if (!r.power) return;
+        if (!model) return;
         row[kPowerW] = text(watts);
-        row[kEnergyJ] = text(watts * r.power->seconds());
+        row[kEnergyJ] = text(watts * model->report().seconds());
     };
     const auto put_stalls = [](std::vector<std::string>& row, const std::array<uint64_t, kStallCauses>& stalls) {
         for (unsigned c = 0; c < kStallCauses; ++c) row[kStatsColumns.size() + c] = text(stalls[c]);
@@ -242,7 +207,21 @@ void Network::report_activity(RunResult& r, uint64_t cycles) const {
         for (size_t k = 0; k < h.size(); ++k) flit_cycles += static_cast<double>(k) * static_cast<double>(h[k]);
         return flit_cycles / span;
     };
-    each_router([&](uint32_t n, const SettledActivity& d) {
+    const auto read = [&](uint32_t n, const SettledActivity& d) {
+        for (uint64_t toggles : d.toggles) *t.link_toggles += toggles;
+        for (const auto& st : d.stalls)
+            for (unsigned c = 0; c < kStallCauses; ++c) (*t.stalls)[c] += st[c];
+        double router_watts = 0;  // (priced: each link, each node's channels, each router's blocks)
+        std::vector<double> link_watts(ports, 0.0);
+        if (model) {
+            for (unsigned q = 0; q < ports; ++q)
+                if (topology_->across(n, q)) link_watts[q] = model->add_channel(link_latency, d.flits[q]);
+            const NodeChannels c = node_channels(d, ports);
+            for (uint64_t f : c.injection) model->add_channel(1, f);
+            for (uint64_t f : c.ejection) model->add_channel(1, f);
+            router_watts = model->add_router(d.inputs, d.outputs, words, d.reads, d.writes, d.crossings);
+        }
+        if (!listing) return;
         const ActivityCounts& a = d.counts;
         // Per buffer (an input's; the ideal router's are its output queues): its occupancy over the
         // run, and its stalls (an input's virtual channels', or the output queue's).
@@ -268,7 +247,7 @@ void Network::report_activity(RunResult& r, uint64_t cycles) const {
         row[kBufferWrites] = text(a.buffer_writes), row[kBufferReads] = text(a.buffer_reads);
         row[kCrossings] = text(a.crossings), row[kNodeFlits] = text(a.node_flits), row[kVcGrants] = text(a.vc_grants);
         row[kSwitchGrants] = text(a.switch_grants), row[kCredits] = text(a.credits), row[kBusyCycles] = text(a.busy_cycles);
-        put_power(row, r.power ? router_watts[n] : 0);
+        put_power(row, router_watts);
         row[kOccupancyMean] = text(router_occupancy);
         put_stalls(row, router_stalls);
         write(row);
@@ -303,10 +282,29 @@ void Network::report_activity(RunResult& r, uint64_t cycles) const {
             row[kKind] = "link", row[kNode] = text(n), row[kPort] = text(q), row[kPeer] = text(*peer);
             row[kBusyCycles] = text(busy), row[kFlits] = text(d.flits[q]), row[kToggles] = text(d.toggles[q]);
             row[kUtilisation] = text(static_cast<double>(busy) / span);
-            put_power(row, r.power ? link_watts[size_t{n} * ports + q] : 0);
+            put_power(row, link_watts[q]);
             write(row);
         }
-    });
+    };
+    if (!comm_) {
+        for (uint32_t n = 0; n < routers_.size(); ++n) read(n, settle(*routers_[n]->activity(), cycles));
+    } else {
+        std::vector<uint64_t> mine;
+        for (const auto& router : routers_) put_words(mine, settle(*router->activity(), cycles));
+        uint32_t n = 0;
+        comm_->gather_each(bytes_of(mine), [&](std::string& bytes) {
+            const std::vector<uint64_t> theirs = words_of(bytes);
+            for (const uint64_t* w = theirs.data(); w < theirs.data() + theirs.size();) read(n++, take_words(w));
+        });
+        if (comm_->rank() != 0) return;
+    }
+    r.activity = t;
+    if (model) {
+        r.power = model->report();
+        if (task_info_->kind != TaskKind::traffic)
+            r.power->delivered_bytes = static_cast<double>(r.deliveries) * config_.packet_flits * config_.flit_bits() / 8.0;
+    }
+    if (!listing) return;
     if (std::string e = write_failure("--stats", config_.stats_path, csv); !e.empty()) r.output_errors.push_back(e);
 }
 

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,6 +46,12 @@ public:
     virtual void max(std::vector<uint64_t>& values) = 0;
     // Rank 0 gets every rank's text in rank order; the others get nothing.
     virtual std::vector<std::string> gather(const std::string& mine) = 0;
+    // The same, taken by rank 0 a text at a time, in rank order (take() may move from it): where the
+    // communication allows, each rank's is received only once the one before it has been taken, so
+    // rank 0 holds one rank's at a time.
+    virtual void gather_each(const std::string& mine, const std::function<void(std::string&)>& take) {
+        for (std::string& text : gather(mine)) take(text);
+    }
     // Every rank gets rank 0's text.
     virtual std::string broadcast(const std::string& from_rank0) = 0;
 };
@@ -103,6 +110,11 @@ public:
         std::vector<std::string> all;
         timed(rare_, 1, [&] { all = inner_.gather(mine); });
         return all;
+    }
+    void gather_each(const std::string& mine, const std::function<void(std::string&)>& take) override {
+        Timing taking;  // (the taker's work is the rank's, not the call's)
+        timed(rare_, 1, [&] { inner_.gather_each(mine, [&](std::string& text) { timed(taking, 1, [&] { take(text); }); }); });
+        rare_.cpu -= taking.cpu, rare_.wall -= taking.wall;
     }
     std::string broadcast(const std::string& from_rank0) override {
         std::string text;

@@ -859,9 +859,11 @@ MemoryEstimate process_memory(const RunConfig& c, const Topology& network) {
         // 16-cube SNB's ranks peak 39 MB above a share of one process's peak on 2 ranks and 43 MB on 8,
         // the 14-cube's 23 and 31 MB, 20 to 28 MB of it a process's own).
         // The same at the transaction level (its ranks 42 and 45 MB above a share on 2 and 8 ranks), whose
-        // transfer log keeps only the links a rank holds. With --stats or --power rank 0 gathers every
-        // router's activity at the end as words, about its counters, and reads them a router at a time.
-        memory.bytes = memory.bytes / c.ranks + uint64_t{300} * network.nodes() + memory.activity_bytes;
+        // transfer log keeps only the links a rank holds. With --stats or --power every rank sends its
+        // routers' activity to rank 0 as words, about their counters, which rank 0 takes a rank at a
+        // time: its own words and one other rank's (on 8 ranks the 16-cube SNB's rank 0 peaks 74 MB
+        // above the others, its counters' share being 42 MB).
+        memory.bytes = memory.bytes / c.ranks + uint64_t{300} * network.nodes() + 2 * memory.activity_bytes / c.ranks;
     return memory;
 }
 

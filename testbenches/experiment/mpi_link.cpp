@@ -83,6 +83,9 @@ void Comm::exchange_with(const std::vector<unsigned>& peers, const std::vector<s
 void Comm::sum(std::vector<uint64_t>& values) { loaded().sum(values); }
 void Comm::max(std::vector<uint64_t>& values) { loaded().max(values); }
 std::vector<std::string> Comm::gather(const std::string& mine) { return loaded().gather(mine); }
+void Comm::gather_each(const std::string& mine, const std::function<void(std::string&)>& take) {
+    loaded().gather_each(mine, take);
+}
 std::string Comm::broadcast(const std::string& from_rank0) { return loaded().broadcast(from_rank0); }
 
 }  // namespace cubecast::mpi

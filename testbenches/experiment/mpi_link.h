@@ -36,6 +36,7 @@ public:
     void sum(std::vector<uint64_t>& values) override;
     void max(std::vector<uint64_t>& values) override;
     std::vector<std::string> gather(const std::string& mine) override;
+    void gather_each(const std::string& mine, const std::function<void(std::string&)>& take) override;
     std::string broadcast(const std::string& from_rank0) override;
 };
 

@@ -114,21 +114,28 @@ void receive_pieces(std::string& text, int from) {
         MPI_Recv(text.data() + at, static_cast<int>(std::min(kPiece, text.size() - at)), MPI_CHAR, from, kTagPiece,
                  MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
-std::vector<std::string> gather(const std::string& mine) {
+// Each rank's text to rank 0, which receives them in rank order, each once the one before has been
+// taken (a large text waits at its sender until rank 0 asks for it).
+void gather_each(const std::string& mine, const std::function<void(std::string&)>& take) {
     const int ranks = size(), me = rank();
     unsigned long long length = mine.size();
     std::vector<unsigned long long> lengths(static_cast<size_t>(ranks));
     MPI_Gather(&length, 1, MPI_UNSIGNED_LONG_LONG, lengths.data(), 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
-    std::vector<std::string> out;
     if (me != 0) {
         send_pieces(mine, 0);
-        return out;
+        return;
     }
-    out.push_back(mine);
+    std::string text = mine;
+    take(text);
     for (int r = 1; r < ranks; ++r) {
-        out.emplace_back(static_cast<size_t>(lengths[static_cast<size_t>(r)]), '\0');
-        receive_pieces(out.back(), r);
+        text.assign(static_cast<size_t>(lengths[static_cast<size_t>(r)]), '\0');
+        receive_pieces(text, r);
+        take(text);
     }
+}
+std::vector<std::string> gather(const std::string& mine) {
+    std::vector<std::string> out;
+    gather_each(mine, [&out](std::string& text) { out.push_back(std::move(text)); });
     return out;
 }
 std::string broadcast(const std::string& from_rank0) {
@@ -140,8 +147,8 @@ std::string broadcast(const std::string& from_rank0) {
     return text;
 }
 
-const cubecast::mpi::Plugin kPlugin{start,       stop,     abort,         rank, size, send,   waiting,  receive,
-                                    receive_any, exchange, exchange_with, sum,  max,  gather, broadcast};
+const cubecast::mpi::Plugin kPlugin{start,       stop,     abort,         rank, size, send,   waiting,     receive,
+                                    receive_any, exchange, exchange_with, sum,  max,  gather, gather_each, broadcast};
 
 }  // namespace
 

@@ -335,6 +335,14 @@ TEST(CommandLine, InputFilesAndOutputsFailLoudly) {
     EXPECT_EQ(full_device.code, 2);
     EXPECT_NE(full_device.err.find("writing the trace '/dev/full' failed (No space left on device)"), std::string::npos)
         << full_device.err;
+    for (const auto& [args, what] : {std::pair{"run --task mnb --dim 3 --stats /dev/full", "--stats"},
+                                     std::pair{"run --task traffic --dim 3 --link-load /dev/full", "--link-load"}}) {
+        const CliResult full = cubecast_cli(args);
+        EXPECT_EQ(full.code, 2) << args;
+        EXPECT_NE(full.err.find("writing " + std::string(what) + " '/dev/full' failed (No space left on device)"),
+                  std::string::npos)
+            << full.err;
+    }
     // A write that fails during the run (files limited to 8 KiB; SIGXFSZ ignored so the write fails).
     const std::string trace = temp_path("cut.csv"), out = temp_path("cut.out"), err = temp_path("cut.err");
     const int status = std::system(("bash -c \"trap '' XFSZ; ulimit -f 8; " + std::string(CUBECAST_BIN) +

@@ -627,8 +627,8 @@ TEST(Partition, TheMemoryEstimateIsARanksShare) {
     EXPECT_NE(line.find("more ranks or machines"), std::string::npos) << line;
     // (the words round to 3 significant digits)
     EXPECT_NEAR(bytes_in(line), whole / 2 + 300.0 * 16384, 0.01 * whole) << line;
-    // With --stats rank 0 gathers every router's activity at the end: the activity's share, and the
-    // whole activity's words besides (read a router at a time).
+    // With --stats rank 0 takes every rank's routers' activity at the end, a rank's words at a time:
+    // the activity's share, and its own words and another rank's besides (on 2 ranks, the activity).
     const Command counted = shell(dir, bin + " run --task snb --dim 14 --memory-limit 1K --stats s.csv");
     ASSERT_EQ(counted.code, 2);
     const double activity = bytes_in(counted.err) - whole;
