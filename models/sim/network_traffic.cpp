@@ -96,7 +96,7 @@ TrafficSpec traffic_spec(const RunConfig& c) {
 
 // The traffic's link loads in the window beside the channel-load bound, and the per-link CSV if asked.
 // A partitioned network reduces its ranks' counts (each link counted by one rank, link_load.h): the sum,
-// the busiest count and the first link with it; for the CSV, rank 0 gathers every rank's counted links.
+// the busiest count and the first link with it; for the CSV, rank 0 takes every rank's counted links.
 void Network::summarize_links(TrafficResult& t, std::vector<std::string>& errors) const {
     const unsigned ports = topology_->ports();
     const double window = static_cast<double>(link_load_->window());
@@ -127,12 +127,12 @@ void Network::summarize_links(TrafficResult& t, std::vector<std::string>& errors
     }
     if (config_.link_load_path.empty()) return;
     const size_t links = size_t{topology_->nodes()} * ports;
-    std::unique_ptr<LinkLoad> whole;  // (partitioned: every rank's counts, at rank 0)
+    std::unique_ptr<LinkLoad> whole;  // (partitioned: every rank's counts, at rank 0, taken a rank's at a time)
     if (comm_) {
-        const std::vector<std::string> ranks = comm_->gather(bytes_of(link_load_->counted_words()));
+        if (partition_.rank() == 0) whole = std::make_unique<LinkLoad>(0, links, 0, link_load_->window());
+        comm_->gather_each(bytes_of(link_load_->counted_words()),
+                           [&](std::string& words) { whole->add_counted(words_of(words)); });
         if (partition_.rank() != 0) return;
-        whole = std::make_unique<LinkLoad>(0, links, 0, link_load_->window());
-        for (const std::string& words : ranks) whole->add_counted(words_of(words));
     }
     const LinkLoad& load = whole ? *whole : *link_load_;
     std::ofstream csv(config_.link_load_path);
