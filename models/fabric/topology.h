@@ -27,6 +27,10 @@ public:
     // The node across port p of `node`, or none (an array's edge has no link there). Two ports of a node
     // never reach the same neighbour: a link is named by its two nodes (the trace, the waves).
     virtual std::optional<uint32_t> across(uint32_t node, unsigned port) const = 0;
+    // The same for the link numbered node * ports() + port (the links' number in per-link lists and files).
+    std::optional<uint32_t> across_link(size_t link) const {
+        return across(static_cast<uint32_t>(link / ports()), static_cast<unsigned>(link % ports()));
+    }
     // The link leaving on port p arrives at the neighbour on this port.
     virtual unsigned arrival_port(unsigned port) const = 0;
     virtual uint64_t directed_links() const = 0;

@@ -57,7 +57,7 @@ void add_uniform(const Topology& t, PathWalker& walker, double w, std::vector<do
     }
     const std::vector<double> per_port = uniform_per_port(t, walker, w);
     for (size_t i = 0; i < load.size(); ++i)
-        if (t.across(static_cast<uint32_t>(i / ports), static_cast<unsigned>(i % ports))) load[i] += per_port[i % ports];
+        if (t.across_link(i)) load[i] += per_port[i % ports];
 }
 
 }  // namespace
@@ -73,9 +73,7 @@ std::optional<ChannelLoads> channel_loads(const Topology& t, const TrafficSpec& 
     const TrafficPattern pattern = spec.pattern;
     if (pattern == TrafficPattern::uniform && t.translation_symmetric()) {
         r.per_port = uniform_per_port(t, walker, pair);
-        r.exists = [&t, ports](size_t i) {  // (the run's topology outlives its loads)
-            return t.across(static_cast<uint32_t>(i / ports), static_cast<unsigned>(i % ports)).has_value();
-        };
+        r.exists = [&t](size_t i) { return t.across_link(i).has_value(); };  // (the run's topology outlives its loads)
     } else {
         r.per_link.assign(links, 0.0);
         if (pattern == TrafficPattern::uniform) {

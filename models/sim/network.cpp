@@ -437,7 +437,7 @@ void Network::after_tlm_edge(uint64_t cycle) {
             trace_rows_,
             [this](const uint64_t* row) {
                 const auto src = static_cast<uint32_t>(row[0] / topology_->ports());
-                log_->take_row(row, src, *topology_->across(src, static_cast<unsigned>(row[0] % topology_->ports())));
+                log_->take_row(row, src, *topology_->across_link(row[0]));
             },
             [this](uint64_t fields, uint32_t at, uint64_t when) { take_remote_delivery(fields, at, when); });
         const auto deliver = [&](BoundaryExchange::TlmRecord kind, uint64_t global, const uint64_t* words, unsigned n) {

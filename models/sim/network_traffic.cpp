@@ -100,9 +100,7 @@ TrafficSpec traffic_spec(const RunConfig& c) {
 void Network::summarize_links(TrafficResult& t, std::vector<std::string>& errors) const {
     const unsigned ports = topology_->ports();
     const double window = static_cast<double>(link_load_->window());
-    const auto exists = [&](size_t link) {
-        return topology_->across(static_cast<uint32_t>(link / ports), static_cast<unsigned>(link % ports)).has_value();
-    };
+    const auto exists = [&](size_t link) { return topology_->across_link(link).has_value(); };
     LinkLoad::Busiest busiest = link_load_->busiest(exists);
     if (comm_) {
         std::vector<uint64_t> sum{busiest.sum}, most{busiest.flits};
@@ -114,7 +112,7 @@ void Network::summarize_links(TrafficResult& t, std::vector<std::string>& errors
     }
     const auto ends = [&](size_t link) {
         const uint32_t src = static_cast<uint32_t>(link / ports);
-        return std::pair{src, *topology_->across(src, static_cast<unsigned>(link % ports))};
+        return std::pair{src, *topology_->across_link(link)};
     };
     t.link_max = static_cast<double>(busiest.flits) / window;
     t.link_mean = static_cast<double>(busiest.sum) / window / static_cast<double>(topology_->directed_links());
@@ -140,7 +138,7 @@ void Network::summarize_links(TrafficResult& t, std::vector<std::string>& errors
         << "; channel_load: the channel-load bound's prediction at this rate (flits/cycle)\n";
     csv << "src,dst,port,flits,utilisation,channel_load\n";
     for (size_t i = 0; i < links; ++i) {
-        const auto dst = topology_->across(static_cast<uint32_t>(i / ports), static_cast<unsigned>(i % ports));
+        const auto dst = topology_->across_link(i);
         if (!dst) continue;
         csv << i / ports << "," << *dst << "," << i % ports << "," << load.flits(i) << ","
             << static_cast<double>(load.flits(i)) / window << ",";
