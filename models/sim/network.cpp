@@ -389,9 +389,9 @@ void Network::build_transaction_level(const LogicFactory& make_logic, const Pack
         if (comm_)  // (each rank records what it sees; rank 0 writes every rank's)
             tlm_waves_->partitioned([this] { return wheel_->now(); },
                                     [this](const std::vector<uint64_t>& mine) {
-                                        std::vector<std::vector<uint64_t>> all;
-                                        for (const std::string& bytes : comm_->gather(bytes_of(mine)))
-                                            all.push_back(words_of(bytes));
+                                        std::vector<std::vector<uint64_t>> all;  // (each rank's text let go once read)
+                                        comm_->gather_each(bytes_of(mine),
+                                                           [&all](std::string& bytes) { all.push_back(words_of(bytes)); });
                                         return all;
                                     },
                                     comm_->rank() == 0);

@@ -287,15 +287,14 @@ Network::RunChecks Network::read_nodes_and_routers(RunResult& r) const {
     for (const auto& router : routers_) routers.add(*router);
     if (comm_) {  // (every rank's, at rank 0; the others' results say only how the run ended)
         const nlohmann::json mine = {nodes.words(), routers.words()};
-        std::vector<nlohmann::json> ranks;
-        for (const std::string& text : comm_->gather(mine.dump())) ranks.push_back(nlohmann::json::parse(text));
-        if (!ranks.empty()) {
-            nodes = NodeFold::of(ranks[0][0]), routers = RouterFold::of(ranks[0][1]);
-            for (size_t i = 1; i < ranks.size(); ++i) {
-                nodes.merge(NodeFold::of(ranks[i][0]));
-                routers.merge(RouterFold::of(ranks[i][1]));
-            }
-        }
+        NodeFold all_nodes;  // (merged a rank's at a time, in rank order)
+        RouterFold all_routers;
+        comm_->gather_each(mine.dump(), [&](std::string& text) {
+            const nlohmann::json rank = nlohmann::json::parse(text);
+            all_nodes.merge(NodeFold::of(rank[0]));
+            all_routers.merge(RouterFold::of(rank[1]));
+        });
+        if (comm_->rank() == 0) nodes = std::move(all_nodes), routers = std::move(all_routers);
     }
     RunChecks checks;
     r.node_last_delivery_cycle = std::move(nodes.last_delivery);
