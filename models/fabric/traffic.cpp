@@ -394,7 +394,14 @@ bool TrafficLedger::take_delivered(const Header& h, uint32_t at, uint64_t cycle,
     const uint64_t from = spec_.warmup, to = spec_.warmup + spec_.window;
     if (cycle >= from && cycle < to) window_flits_delivered_ += flits;
     if (created >= from && created < to) {
-        latencies_.push_back(static_cast<uint32_t>(std::min<uint64_t>(cycle - created, ~0u)));
+        const uint64_t latency = cycle - created;
+        if (latency < kIndexedLatencies) {
+            if (latency >= latency_count_.size())
+                latency_count_.resize(std::min(kIndexedLatencies, std::max<uint64_t>(64, 2 * (latency + 1))), 0);
+            ++latency_count_[latency];
+        } else {
+            ++long_latency_count_[latency];
+        }
         const int half = created - from < spec_.window / 2 ? 0 : 1;
         half_latency_sum_[half] += static_cast<double>(cycle - created);
         ++half_count_[half];
@@ -410,7 +417,7 @@ bool TrafficLedger::take_delivered(const Header& h, uint32_t at, uint64_t cycle,
 }
 
 // The words: the counts, the sums (whole numbers of cycles, hops and flits: exact in a double, in any
-// order), the flags, then the latencies of the measured packets delivered.
+// order), the flags, then the measured packets delivered as (latency, count) pairs in latency order.
 std::vector<uint64_t> TrafficLedger::tally() const {
     const auto bits = [](double x) {
         uint64_t w;
@@ -432,7 +439,9 @@ std::vector<uint64_t> TrafficLedger::tally() const {
                             half_count_[1],
                             latency_flits_,
                             saturated_ ? 1u : 0u};
-    w.insert(w.end(), latencies_.begin(), latencies_.end());
+    for (uint64_t latency = 0; latency < latency_count_.size(); ++latency)
+        if (latency_count_[latency]) w.insert(w.end(), {latency, latency_count_[latency]});
+    for (const auto& [latency, count] : long_latency_count_) w.insert(w.end(), {latency, count});
     return w;
 }
 
@@ -449,14 +458,14 @@ TrafficResult TrafficLedger::summarize(const std::vector<std::vector<uint64_t>>&
     double hop_sum = 0, hop_flit_sum = 0, longest_zero_load = 0, half_latency_sum[2] = {0, 0};
     uint64_t half_count[2] = {0, 0}, latency_flits = 0;
     bool saturated = false;
-    std::vector<uint32_t> sorted;
+    std::map<uint64_t, uint64_t> latencies;  // measured packets by latency, over the tallies
     for (const std::vector<uint64_t>& w : tallies) {
         generated += w[0], delivered += w[1], measured += w[2], measured_flits += w[3], ambiguous += w[4];
         window_flits_delivered += w[5], hop_sum += real(w[6]), hop_flit_sum += real(w[7]);
         longest_zero_load = std::max(longest_zero_load, real(w[8]));
         half_latency_sum[0] += real(w[9]), half_latency_sum[1] += real(w[10]), half_count[0] += w[11], half_count[1] += w[12];
         latency_flits += w[13], saturated = saturated || w[14] != 0;
-        for (size_t i = kWords; i < w.size(); ++i) sorted.push_back(static_cast<uint32_t>(w[i]));
+        for (size_t i = kWords; i + 1 < w.size(); i += 2) latencies[w[i]] += w[i + 1];
     }
     TrafficResult r;
     r.pattern = listed_ == 0 ? traffic_pattern_name(spec_.pattern) : "trace";
@@ -483,19 +492,28 @@ TrafficResult TrafficLedger::summarize(const std::vector<std::vector<uint64_t>>&
     const double node_cycles = static_cast<double>(topology_.nodes()) * static_cast<double>(spec_.window);
     r.offered = static_cast<double>(measured_flits) / node_cycles;
     r.accepted = static_cast<double>(window_flits_delivered) / node_cycles;
-    if (!sorted.empty()) {
-        std::sort(sorted.begin(), sorted.end());
-        double sum = 0;
-        for (uint32_t l : sorted) sum += l;
+    if (!latencies.empty()) {
+        uint64_t packets = 0;
+        double sum = 0;  // (whole cycles: exact in a double below 2^53, as the sum of the packets' was)
+        for (const auto& [latency, n] : latencies) {
+            packets += n;
+            sum += static_cast<double>(latency) * static_cast<double>(n);
+        }
+        // The latency of the i-th packet in latency order, i = q times the count (the last at most).
         const auto at = [&](double q) {
-            return static_cast<double>(
-                sorted[std::min(sorted.size() - 1, static_cast<size_t>(q * static_cast<double>(sorted.size())))]);
+            const uint64_t i = std::min(packets - 1, static_cast<uint64_t>(q * static_cast<double>(packets)));
+            uint64_t below = 0;
+            for (const auto& [latency, n] : latencies) {
+                below += n;
+                if (i < below) return static_cast<double>(latency);
+            }
+            return static_cast<double>(latencies.rbegin()->first);
         };
-        const double count = static_cast<double>(sorted.size());
+        const double count = static_cast<double>(packets);
         r.mean_latency = sum / count;
         r.p50_latency = at(0.5);
         r.p99_latency = at(0.99);
-        r.max_latency = static_cast<double>(sorted.back());
+        r.max_latency = static_cast<double>(latencies.rbegin()->first);
         r.mean_hops = hop_sum / count;
         r.zero_load_latency = hop_flit_sum / count;
         r.zero_load_formula = spec_.zero_load.formula;

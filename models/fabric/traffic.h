@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <istream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -226,7 +227,12 @@ private:
     // The measurement, as packets arrive.
     uint64_t generated_ = 0, measured_ = 0, measured_flits_ = 0, delivered_ = 0, ambiguous_ = 0;
     uint64_t window_flits_delivered_ = 0;
-    std::vector<uint32_t> latencies_;  // of the measured packets delivered
+    // The measured packets delivered, counted by latency (whole cycles): the percentiles need the
+    // counts, not the packets, and a run's distinct latencies are few. Latencies under 2^16 cycles by
+    // index, longer ones (a long saturated run's) in a map.
+    std::vector<uint64_t> latency_count_;
+    std::map<uint64_t, uint64_t> long_latency_count_;
+    static constexpr uint64_t kIndexedLatencies = uint64_t{1} << 16;
     double hop_sum_ = 0, hop_flit_sum_ = 0;
     double longest_zero_load_ = 0;         // the longest zero-load latency of a measured packet
     double half_latency_sum_[2] = {0, 0};  // measured packets created in the window's first, second half

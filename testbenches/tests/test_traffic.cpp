@@ -136,7 +136,8 @@ TEST(Traffic, PastSaturationEveryPacketOnceOrAStallReported) {
 
 // A trace-driven workload (--traffic-file): the packets listed, each at its time from its source to
 // its destination, spaced so that none meets another: each is delivered exactly hops x length after
-// it was listed, on the routing's path.
+// it was listed, on the routing's path; the mean, the median and the largest latency are those of
+// these.
 TEST(Traffic, TraceDrivenPacketsAsListed) {
     for (const Net& n : nets)
         for (unsigned flits : {1u, 3u}) {
@@ -164,8 +165,16 @@ TEST(Traffic, TraceDrivenPacketsAsListed) {
             ASSERT_EQ(o.result.traffic->generated, pairs.size());
             EXPECT_EQ(o.result.traffic->delivered, pairs.size());
             double expected = 0;
-            for (const auto& [s, d] : pairs) expected += static_cast<double>(n.hops(s, d)) * flits;
+            std::vector<unsigned> latencies;  // (each packet's, in order: the median is the middle one's)
+            for (const auto& [s, d] : pairs) {
+                expected += static_cast<double>(n.hops(s, d)) * flits;
+                latencies.push_back(n.hops(s, d) * flits);
+            }
             EXPECT_DOUBLE_EQ(o.result.traffic->mean_latency, expected / static_cast<double>(pairs.size()));
+            std::sort(latencies.begin(), latencies.end());
+            EXPECT_EQ(o.result.traffic->p50_latency, latencies[latencies.size() / 2]);
+            EXPECT_EQ(o.result.traffic->p99_latency, latencies.back());  // (fewer than 100 packets)
+            EXPECT_EQ(o.result.traffic->max_latency, latencies.back());
             for (const TraceRow& r : o.rows) EXPECT_EQ(r.dst, n.next(r.src, static_cast<uint32_t>(r.dest)));
         }
 }
@@ -260,3 +269,4 @@ TEST(Traffic, YxCorrectsTheHighestDigitFirst) {
         EXPECT_TRUE(bounded.delivered_exactly_once);
     }
 }
+
