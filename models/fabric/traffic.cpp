@@ -1,6 +1,7 @@
 #include "models/fabric/traffic.h"
 
 #include "models/fabric/printable.h"
+#include "models/fabric/seeded_twister.h"
 
 #include <algorithm>
 #include <cmath>
@@ -190,7 +191,7 @@ private:
     uint32_t node_;
     std::vector<TrafficEvent> listed_;  // a trace-driven workload: this node's lines, in time order
     size_t next_listed_ = 0;
-    std::mt19937_64 rng_;
+    SeededTwister64 rng_;  // (std::mt19937_64's numbers in 40 bytes while few are drawn)
     std::uniform_real_distribution<double> unit_{0.0, 1.0};
     uint64_t at_ = 0;  // the first cycle the next draw may take
     uint64_t left_in_burst_ = 0;

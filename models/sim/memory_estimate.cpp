@@ -34,7 +34,8 @@ constexpr double kFlitSlotBytes = 8;          // a buffered flit's slot
 constexpr double kOwnPacketBytes = 160;       // a packet held from reset (node and interface; 144 to 155 measured)
 constexpr double kPayloadWordBytes = 40;      // ... each flit beyond its header
 constexpr double kRequestBytes = 120;         // a request listed in advance (task dynamic)
-constexpr double kTrafficSourceBytes = 2650;  // a node's traffic source (its own random stream: a 64-bit Mersenne Twister)
+constexpr double kTrafficSourceBytes = 180;   // a node's traffic source, its random stream in 40 bytes ...
+constexpr double kTwisterBytes = 2520;        // ... until it draws a 313th number: then a 64-bit Mersenne Twister
 constexpr double kStoredPacketBytes = 7;      // a one-flit packet waiting in a queue for its forward (5 to 9 measured)
 // A Verilated router beyond the SystemC router it stands in for, as the simulator builds them (the
 // ideal one for 10 ports, the input-buffered one for 4 ports of 4 VCs of 64 flits with an injection
@@ -142,7 +143,19 @@ MemoryEstimate estimate_memory(const RunConfig& c, const Topology& network) {
         items.push_back({packets * (kOwnPacketBytes + kPayloadWordBytes * (part_flits - 1.0)),
                          count(packets) + " packets preloaded (" + what + ")"});
     }
-    if (task->kind == TaskKind::traffic) items.push_back({n * kTrafficSourceBytes, count(n) + " traffic sources"});
+    if (task->kind == TaskKind::traffic) {
+        // A source draws 3 numbers a packet (its gap and its destination's two), one more with a size
+        // distribution and at most one more on/off (a burst's gap and length); with a Poisson count of
+        // packets, its own engine is counted where a source 4 standard deviations above the mean would
+        // draw past the 312 its seed alone gives. A trace-driven source draws none.
+        const TrafficSpec spec = traffic_spec(c);
+        const double packets = c.traffic_file.empty()
+                                   ? std::min(1.0, spec.rate / spec.mean_flits()) * static_cast<double>(spec.generation_end())
+                                   : 0;
+        const double per_packet = 3.0 + !spec.sizes.empty() + (spec.injection == Injection::onoff);
+        const bool engines = per_packet * (packets + 4 * std::sqrt(packets)) >= 312;
+        items.push_back({n * (kTrafficSourceBytes + (engines ? kTwisterBytes : 0)), count(n) + " traffic sources"});
+    }
     if (task->kind == TaskKind::dynamic) {
         const DynamicLoad load = dynamic_load(c);
         const double requests = load.lambda * n * load.horizon * parts;

@@ -1022,8 +1022,9 @@ TEST(CommandLine, ARunThatOutgrowsItsMemoryEndsWithOneLine) {
 // The estimate against the peak memory measured, on runs whose memory is what they build (routers,
 // virtual channels, preloaded packets) or what their schedule stores (paper 004's vb2: half of all
 // (node, mini-packet) pairs at once; the optimal MNB's queues at their peaks, of one-flit packets and
-// of 16-flit ones with their payload), and networks of Verilated routers, ideal and input-buffered:
-// within 30 % either way.
+// of 16-flit ones with their payload), traffic whose sources draw a few numbers and traffic whose
+// sources build their engines, and networks of Verilated routers, ideal and input-buffered: within 30 %
+// either way.
 TEST(CommandLine, TheMemoryEstimateIsNearThePeakOfRunsItCanSee) {
 #if !CUBECAST_LARGE_ARRAYS
     GTEST_SKIP() << "the estimate is for the release build; AddressSanitizer's shadow memory and its own operator new[] "
@@ -1036,7 +1037,9 @@ TEST(CommandLine, TheMemoryEstimateIsNearThePeakOfRunsItCanSee) {
                                      "--task pmnb --algorithm vb2 --dim 11 --k 256 --packet-flits 11 --token-flits 11",
                                      "--task mnb --dim 11",
                                      "--task mnb --dim 10 --packet-flits 16",
-                                     "--task mnb --topology torus --radix 64 --dim 2"};
+                                     "--task mnb --topology torus --radix 64 --dim 2",
+                                     "--task traffic --dim 14 --rate 0.01 --warmup-cycles 10 --window 20 --drain 20",
+                                     "--task traffic --dim 12 --rate 0.3 --warmup-cycles 200 --window 800 --drain 200"};
     if (cubecast::kRtlBuilt)  // (the Verilated routers)
         runs.insert(runs.end(), {"--task snb --dim 10 --router rtl",
                                  "--task traffic --topology torus --radix 16 --dim 2 --rate 0.05 --warmup-cycles 10 --window 20 "

@@ -9,8 +9,10 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <random>
 #include <sstream>
 
+#include "models/fabric/seeded_twister.h"
 #include "testbenches/tests/traffic_helpers.h"
 
 using namespace cubecast;
@@ -270,3 +272,20 @@ TEST(Traffic, YxCorrectsTheHighestDigitFirst) {
     }
 }
 
+// A traffic source's random stream keeps its seed and two of the engine's seeded words until its 313th
+// draw: its numbers are those of std::mt19937_64 from the same seed (the standard library's engine is
+// the reference here), through the first block of 312, the engine's build and two blocks beyond, for
+// seeds at the edges and at random, and so are the uniform doubles the sources take from it.
+TEST(Traffic, SourcesDrawTheSeededMersenneTwistersNumbers) {
+    std::vector<uint64_t> seeds = {0, 1, ~uint64_t{0}, uint64_t{1} << 63};
+    std::mt19937_64 pick(2026);
+    for (int i = 0; i < 60; ++i) seeds.push_back(pick());
+    for (const uint64_t seed : seeds) {
+        std::mt19937_64 reference(seed);
+        SeededTwister64 twister(seed);
+        for (unsigned i = 0; i < 1000; ++i) ASSERT_EQ(twister(), reference()) << "seed " << seed << ", draw " << i;
+        std::uniform_real_distribution<double> unit(0.0, 1.0), reference_unit(0.0, 1.0);
+        for (unsigned i = 0; i < 100; ++i) ASSERT_EQ(unit(twister), reference_unit(reference)) << "seed " << seed;
+    }
+    EXPECT_LE(sizeof(SeededTwister64), 48u);
+}
