@@ -66,9 +66,10 @@ public:
 
 private:
     static constexpr size_t kKeptWhenEmpty = 16;
-    // Small items four at a time; a large one (a packet waiting to be routed, 88 bytes) one: most such
-    // queues of a large network at a low load never hold two.
-    static constexpr size_t kFirstCapacity = sizeof(T) >= 32 ? 1 : 4;
+    // At first, as many items as fit in glibc's smallest chunk (24 bytes: two 8-byte words, four
+    // 4-byte ones), or one large item (a packet waiting to be routed, 88 bytes): most queues of a large
+    // network at a low load never hold more.
+    static constexpr size_t kFirstCapacity = sizeof(T) > 12 ? 1 : sizeof(T) > 6 ? 2 : sizeof(T) > 3 ? 4 : 8;
     void grow() {  // (sizes are powers of two, at most 2^31)
         if (items_.size() > (size_t{1} << 30)) throw std::length_error("a ring queue holds at most 2^31 items");
         std::vector<T> bigger(std::max<size_t>(kFirstCapacity, 2 * items_.size()));
