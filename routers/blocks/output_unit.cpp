@@ -12,6 +12,34 @@ bool OutputUnit::run_leaves_after(size_t r, uint64_t not_before, int64_t priorit
     return prioritised_ && extras_->run_priorities[r] > priority;
 }
 
+OutputUnit::OutputUnit(OutputUnit&& other) noexcept
+    : head_not_before_(other.head_not_before_),
+      runs_(std::move(other.runs_)),
+      run_highs_(std::move(other.run_highs_)),
+      split_(other.split_),
+      current_header_flit_(other.current_header_flit_),
+      depth_(other.depth_),
+      max_occupancy_(other.max_occupancy_),
+      current_length_(other.current_length_),
+      next_flit_(other.next_flit_),
+      sending_(other.sending_),
+      priorities_seen_(other.priorities_seen_),
+      prioritised_(other.prioritised_),
+      with_payload_(other.with_payload_),
+      extras_(std::move(other.extras_)) {
+    if (split_)
+        new (&headers_) RingQueue<uint32_t>(std::move(other.headers_));
+    else
+        new (&whole_) RingQueue<uint64_t>(std::move(other.whole_));
+}
+
+OutputUnit::~OutputUnit() {
+    if (split_)
+        headers_.~RingQueue();
+    else
+        whole_.~RingQueue();
+}
+
 void OutputUnit::enqueue(const QueueKey& key, const Packet& p) {
     uint16_t slot = kNoPayload;
     if (!p.payload.empty()) {
@@ -82,12 +110,21 @@ void OutputUnit::enqueue(const QueueKey& key, const Packet& p) {
 
 // The queue's first shared run: every run so far one copy, verbatim; from now on the halves apart.
 void OutputUnit::split_headers() {
+    RingQueue<uint32_t> lows;
     for (size_t i = 0; i < whole_.size(); ++i) {
-        headers_.push_back(static_cast<uint32_t>(whole_[i]));
+        lows.push_back(static_cast<uint32_t>(whole_[i]));
         run_highs_.push_back(static_cast<uint32_t>(whole_[i] >> 32));
     }
-    whole_ = RingQueue<uint64_t>();  // (its array given back: a queue that splits may hold a million ports' worth)
+    whole_.~RingQueue();  // (its array given back: a queue that splits may hold a million ports' worth)
+    new (&headers_) RingQueue<uint32_t>(std::move(lows));
     split_ = true;
+}
+
+// The queue is empty: its next copies whole again.
+void OutputUnit::join_headers() {
+    headers_.~RingQueue();
+    new (&whole_) RingQueue<uint64_t>();
+    split_ = false;
 }
 
 bool OutputUnit::try_start(uint64_t cycle) {
@@ -119,7 +156,8 @@ bool OutputUnit::try_start(uint64_t cycle) {
     }
     if (empty()) {  // (its priorities and payload slots are empty with it; its next copies whole again)
         head_not_before_ = ~uint64_t{0};
-        prioritised_ = with_payload_ = split_ = false;
+        prioritised_ = with_payload_ = false;
+        if (split_) join_headers();
     } else {
         head_not_before_ = run_not_before(runs_.front());
     }
@@ -134,8 +172,9 @@ size_t heap_chunk(size_t bytes) { return bytes == 0 ? 0 : std::max<size_t>(32, (
 }  // namespace
 
 size_t OutputUnit::heap_bytes() const {
-    size_t bytes = heap_chunk(whole_.capacity() * sizeof(uint64_t)) + heap_chunk(headers_.capacity() * sizeof(uint32_t)) +
-                   heap_chunk(runs_.capacity() * sizeof(uint64_t)) + heap_chunk(run_highs_.capacity() * sizeof(uint32_t));
+    size_t bytes =
+        (split_ ? heap_chunk(headers_.capacity() * sizeof(uint32_t)) : heap_chunk(whole_.capacity() * sizeof(uint64_t))) +
+        heap_chunk(runs_.capacity() * sizeof(uint64_t)) + heap_chunk(run_highs_.capacity() * sizeof(uint32_t));
     if (!extras_) return bytes;
     const Extras& x = *extras_;
     bytes +=

@@ -32,7 +32,10 @@ constexpr uint16_t kNoPayload = 0xffff;
 // and packets that use them.
 class alignas(64) OutputUnit {
 public:
-    explicit OutputUnit(unsigned depth) : depth_(depth) {}
+    explicit OutputUnit(unsigned depth) : whole_(), depth_(depth) {}
+    OutputUnit(OutputUnit&& other) noexcept;  // (for the router's vector of them)
+    OutputUnit& operator=(OutputUnit&&) = delete;
+    ~OutputUnit();
 
     bool has_space(unsigned extra = 1) const { return depth_ == 0 || occupancy() + extra <= depth_; }
     void enqueue(const QueueKey& key, const Packet& p);
@@ -100,6 +103,7 @@ private:
     bool run_leaves_after(size_t r, uint64_t not_before, int64_t priority) const;
     size_t queued() const { return split_ ? headers_.size() : whole_.size(); }
     void split_headers();
+    void join_headers();
 
     // The head's not-before cycle (~0 when empty): try_start runs for every busy port every cycle,
     // and most heads wait for their slot, so this spares a miss on the queue's memory.
@@ -109,9 +113,12 @@ private:
     // run of an equal key at its end, which is what keeps arrival order, and so input-port order for
     // the packets one crossbar pass places). The rings double when full and keep their arrays. Whole
     // (split_ false): each run one copy, verbatim, its header flit in whole_. Split: the low halves in
-    // headers_, each run's high half in run_highs_.
-    RingQueue<uint64_t> whole_;
-    RingQueue<uint32_t> headers_;
+    // headers_, each run's high half in run_highs_. A queue holds either whole_ or headers_, so they
+    // share their place (split_ says which is alive; split_headers() and the queue's emptying switch).
+    union {
+        RingQueue<uint64_t> whole_;
+        RingQueue<uint32_t> headers_;
+    };
     RingQueue<uint64_t> runs_;
     RingQueue<uint32_t> run_highs_;
     bool split_ = false;
@@ -147,5 +154,8 @@ private:
         return *extras_;
     }
 };
+// Two cache lines a port, what a cycle touches in the first: a million-router network's ports (twenty
+// each on the 20-cube) at 128 bytes, not 192.
+static_assert(sizeof(OutputUnit) == 128, "an output unit is two cache lines");
 
 }  // namespace cubecast

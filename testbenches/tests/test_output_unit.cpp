@@ -149,9 +149,10 @@ TEST(OutputQueue, CopiesOfOneKeyAndHighHalfShareARun) {
         alternating.enqueue(QueueKey{100, 0}, make_packet(h, 1));
     }
     const auto chunk = [](size_t bytes) { return (bytes + 8 + 15) / 16 * 16; };  // glibc's, 16-byte aligned
-    // (the rings: 1,024 low halves, 4 runs and 4 high halves; or, no copy ever sharing a run, 1,024
-    // whole headers and 1,024 runs)
-    EXPECT_EQ(same.heap_bytes(), chunk(1024 * 4) + chunk(4 * 8) + chunk(4 * 4));
+    // (the rings: 1,024 low halves, and the first arrays of the runs and the high halves, glibc's
+    // smallest chunk: 2 runs, 4 high halves; or, no copy ever sharing a run, 1,024 whole headers and
+    // 1,024 runs)
+    EXPECT_EQ(same.heap_bytes(), chunk(1024 * 4) + chunk(2 * 8) + chunk(4 * 4));
     EXPECT_EQ(alternating.heap_bytes(), chunk(1024 * 8) + chunk(1024 * 8));
 }
 
@@ -249,4 +250,34 @@ TEST(RingQueue, ItemsWithHeapAreFreedAsTheyLeave) {
     EXPECT_EQ(words.capacity(), 64u);
     long_burst.push_back(std::vector<uint64_t>(2, 7));  // and it grows again from nothing
     EXPECT_EQ(long_burst.front(), std::vector<uint64_t>(2, 7));
+}
+
+// A ring copied holds the same items in the same order, wrapped round its array or not, and is a ring
+// of its own; a ring moved from is empty and takes items again. Its first array is glibc's smallest
+// chunk: 2 words, 4 half-words, one large item.
+TEST(RingQueue, CopiesAndMovesKeepTheOrder) {
+    RingQueue<uint64_t> ring;
+    for (uint64_t i = 0; i < 6; ++i) ring.push_back(i);
+    for (int i = 0; i < 5; ++i) ring.pop_front();  // (head at 5 of 8)
+    for (uint64_t i = 6; i < 12; ++i) ring.push_back(i);
+    ring.insert(2, 100);
+    const std::vector<uint64_t> expected = {5, 6, 100, 7, 8, 9, 10, 11};
+    RingQueue<uint64_t> copy(ring);
+    ring.pop_front();
+    ring.front() = 999;
+    ASSERT_EQ(copy.size(), expected.size());
+    for (size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(copy[i], expected[i]) << i;
+    RingQueue<uint64_t> moved(std::move(copy));
+    EXPECT_TRUE(copy.empty());
+    EXPECT_EQ(copy.capacity(), 0u);
+    copy.push_back(42);
+    EXPECT_EQ(copy.front(), 42u);
+    EXPECT_EQ(copy.capacity(), 2u);
+    for (size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(moved[i], expected[i]) << i;
+    RingQueue<uint32_t> halves;
+    halves.push_back(1);
+    EXPECT_EQ(halves.capacity(), 4u);
+    RingQueue<std::vector<uint64_t>> large;
+    large.push_back({1, 2});
+    EXPECT_EQ(large.capacity(), 1u);
 }
