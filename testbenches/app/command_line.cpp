@@ -715,7 +715,7 @@ int dispatch(int argc, char* argv[], bool check_only) {
     bench->add_option("--format", bench_format, "table or json");
     bool bench_million = false;
     bench->add_flag("--million", bench_million,
-                    "the million-node runs instead (the 20-cube SNB, the 1024x1024 torus; about 15 GiB and 2 minutes each)");
+                    "the million-node runs instead (the 20-cube SNB, the 1024x1024 torus; up to 15 GiB and a minute each)");
     unsigned bench_ranks = 0;
     bench->add_option("--ranks", bench_ranks,
                       "instead: the partitioned runs (run --partition) on this many ranks under mpirun against one process, "
