@@ -213,7 +213,7 @@ TrafficLedger::TrafficLedger(const Topology& topology, const TrafficSpec& spec, 
       spec_(spec),
       pattern_(spec.pattern),
       onoff_(spec.injection == Injection::onoff),
-      packet_p_(std::min(1.0, spec.rate / spec.mean_flits())),
+      packet_p_(spec.packet_probability()),
       // On/off: mean idle gap G cycles between bursts of mean B packets sent every F cycles (F the
       // mean length), with B F / (B F + G) = rate, so G = B F (1 / rate - 1).
       gap_mean_(spec.burst * spec.mean_flits() * (1.0 / spec.rate - 1.0)),

@@ -96,6 +96,8 @@ struct TrafficSpec {
         for (const PacketSize& s : sizes) flits += s.flits * s.weight, weight += s.weight;
         return flits / weight;
     }
+    // Bernoulli injection: the chance a node makes a packet in a cycle (the rate over the mean length).
+    double packet_probability() const { return std::min(1.0, rate / mean_flits()); }
     uint64_t warmup = 1000, window = 4000, drain = 4000;  // cycles
     uint32_t hotspot = 0;                                 // pattern hotspot: this node receives `hotspot_fraction` of the packets
     double hotspot_fraction = 0;

@@ -149,9 +149,8 @@ MemoryEstimate estimate_memory(const RunConfig& c, const Topology& network) {
         // packets, its own engine is counted where a source 4 standard deviations above the mean would
         // draw past the 312 its seed alone gives. A trace-driven source draws none.
         const TrafficSpec spec = traffic_spec(c);
-        const double packets = c.traffic_file.empty()
-                                   ? std::min(1.0, spec.rate / spec.mean_flits()) * static_cast<double>(spec.generation_end())
-                                   : 0;
+        const double packets =
+            c.traffic_file.empty() ? spec.packet_probability() * static_cast<double>(spec.generation_end()) : 0;
         const double per_packet = 3.0 + !spec.sizes.empty() + (spec.injection == Injection::onoff);
         const bool engines = per_packet * (packets + 4 * std::sqrt(packets)) >= 312;
         items.push_back({n * (kTrafficSourceBytes + (engines ? kTwisterBytes : 0)), count(n) + " traffic sources"});
