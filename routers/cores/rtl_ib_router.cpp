@@ -77,7 +77,7 @@ RtlIbRouter::RtlIbRouter(sc_module_name name, uint32_t id, const Topology& topol
     init_verilator_once(config_.rom_dir);
     rtl_ = std::make_unique<Vcc_ib_router>("rtl");
     Vcc_ib_router& m = *rtl_;
-    m.clk(clk);
+    m.clk(v_clk_);
     m.rst(v_rst_);
     m.load(v_load_);
     m.node_id(v_node_id_);
@@ -203,6 +203,9 @@ RtlIbRouter::RtlIbRouter(sc_module_name name, uint32_t id, const Topology& topol
     sensitive << rst << load;
     SC_METHOD(on_posedge);
     sensitive << clk.pos();
+    dont_initialize();
+    SC_METHOD(on_clock_rose);
+    sensitive << clock_rose_;
     dont_initialize();
     SC_METHOD(after_rise);
     sensitive << settled_;
@@ -497,6 +500,7 @@ void RtlIbRouter::deliver_due(uint64_t cycle) {
 // After the falling edge: the links (as driven after the rising edge) and the node's next packet go
 // to the model's pins for the next edge.
 void RtlIbRouter::feed_pins() {
+    v_clk_.write(false);  // (with the pins: one evaluation)
     uint32_t valid = 0;
     Pin<kPorts * kVcBits> vcs{};
     Pin<CUBECAST_RTL_IB_PORTS * kRtlIbFlitBits> flits{};

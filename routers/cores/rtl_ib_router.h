@@ -92,7 +92,15 @@ private:
     };
     void pass_phases();
     void drive_links();  // the model's outputs onto the links, as they change after a rising edge
-    void on_posedge() { settled_.notify(sc_core::SC_ZERO_TIME); }
+    // The model's clock is a signal of its own: it rises a delta after the network's clock (the model
+    // evaluates then, and its outputs are read a delta later) and falls with the pins fed after the
+    // falling edge, so the model evaluates twice a cycle, not three times (its Verilog uses only the
+    // rising edge; each evaluation recomputes its whole combinational logic).
+    void on_posedge() {
+        v_clk_.write(true);
+        clock_rose_.notify(sc_core::SC_ZERO_TIME);
+    }
+    void on_clock_rose() { settled_.notify(sc_core::SC_ZERO_TIME); }
     void after_rise();  // the model has settled after the rising edge: account for what crossed its pins
     // A delta after the falling edge (once a partitioned network has written what crossed from other
     // ranks onto this rank's links, at the falling edge itself): the links and the node's next packet
@@ -164,7 +172,8 @@ private:
     uint64_t next_seq_ = 0;
     unsigned max_occupancy_ = 0;
     bool ready_driven_ = false;
-    sc_core::sc_event settled_, negedge_settled_;
+    sc_core::sc_event clock_rose_, settled_, negedge_settled_;
+    sc_core::sc_signal<bool, sc_core::SC_MANY_WRITERS> v_clk_;  // (written at both edges, by two processes)
 
     sc_core::sc_signal<bool> v_rst_, v_load_, v_freeze_, v_no_turn_, v_free_early_, v_short_credit_, v_own_first_, v_replication_,
         v_fan_out_, v_fan_stale_, v_through_node_, v_torus_, v_src_valid_, v_src_taken_, v_mem_valid_, v_mem_taken_, v_dlv_valid_,
