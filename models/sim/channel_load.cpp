@@ -14,9 +14,9 @@ public:
         h.dest = dst;
         int in = -1;
         for (uint32_t at = src; at != dst;) {
-            Decision d;
-            logic_->route(LocalView{at, &t_, 1, 0, nullptr}, h, in, d);
-            const unsigned port = d.forwards().front().port;
+            decision_.clear();
+            logic_->route(LocalView{at, &t_, 1, 0, nullptr}, h, in, decision_);
+            const unsigned port = decision_.forwards().front().port;
             load[size_t{at} * t_.ports() + port] += weight;
             at = *t_.across(at, port);
             in = static_cast<int>(t_.arrival_port(port));
@@ -26,6 +26,7 @@ public:
 private:
     const Topology& t_;
     std::unique_ptr<ControlLogic> logic_;
+    Decision decision_;  // (one for every hop: a walk over a large torus routes hundreds of millions of hops)
 };
 
 // Uniform traffic (every other node alike, weight w per pair) added to `load`. On a translation-
