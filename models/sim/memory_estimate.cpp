@@ -16,15 +16,19 @@ namespace cubecast {
 namespace {
 // Costs measured with peak RSS on this build (Release, 2026), rounded up; docs/performance.md has the runs.
 constexpr double kProcessBytes = 14e6;  // the process with a small network
-// A router beyond its ports, and a port (its link, its queues' and units' fixed parts): fitted to
-// `run --task snb` on the 16- and 18-cube (the ideal router at the cycle level), the 14- and 16-cube
-// (at the transaction level) and the 10- to 14-cube (the input-buffered router).
+// A router beyond its ports, and a port (its link, its queues' and units' fixed parts): least-squares
+// fits, rounded down, to the peaks of light uniform traffic and of `run --task snb` on tori of 4 to 12
+// ports and cubes of 10 to 18 dimensions, 1,024 to 262,144 routers, each within 2.5 % of its run
+// beyond the 10-cube (docs/performance.md, "Memory before a run", has the runs). A fit to cubes
+// alone (16 and 18 ports) had put too little in the router and too much in the port: 4-port tori
+// then came out at 77 % of their peaks.
 struct RouterCost {
     double router, port;
 };
-constexpr RouterCost kIdealCycleRouter{2450, 650};  // (its links entries of dense buses, 32 bytes each beside)
-constexpr RouterCost kIdealTlmRouter{4650, 710};
-constexpr RouterCost kInputBufferedRouter{1200, 1300};
+constexpr RouterCost kIdealCycleRouter{4350, 520};  // (its links entries of dense buses, 32 bytes each beside)
+constexpr RouterCost kIdealTlmRouter{6050, 585};
+constexpr RouterCost kInputBufferedRouter{6300, 745};
+constexpr double kAllPortInputBytes = 200;  // the all-port interface's injection input a link (209 to 229 measured)
 RouterCost router_cost(const RunConfig& c) {
     if (c.buffering == Buffering::input) return kInputBufferedRouter;
     return c.level == Level::tlm ? kIdealTlmRouter : kIdealCycleRouter;
@@ -108,7 +112,9 @@ MemoryEstimate estimate_memory(const RunConfig& c, const Topology& network) {
         return os.str();
     };
     const RouterCost cost = router_cost(c);
-    items.push_back({n * (cost.router + ports * cost.port), count(n) + " routers of " + count(ports) + " ports"});
+    const bool all_port = c.buffering == Buffering::input && c.ib.network_interface == InjectionModel::all_port;
+    items.push_back({n * (cost.router + ports * (cost.port + (all_port ? kAllPortInputBytes : 0))),
+                     count(n) + " routers of " + count(ports) + " ports"});
     if (c.uses_rtl()) {
         const double verilated = c.router == RouterChoice::rtl ? n : static_cast<double>(c.rtl_nodes.size());
         items.push_back(
