@@ -112,17 +112,17 @@ MemoryEstimate estimate_memory(const RunConfig& c, const Topology& network) {
         return os.str();
     };
     const RouterCost cost = router_cost(c);
-    const bool all_port = c.buffering == Buffering::input && c.ib.network_interface == InjectionModel::all_port;
+    const bool ib = c.buffering == Buffering::input;
+    const bool all_port = ib && c.ib.network_interface == InjectionModel::all_port;
+    const double injection_inputs = all_port ? ports : 1;  // (the input-buffered router's: one, or one a link)
     items.push_back({n * (cost.router + ports * (cost.port + (all_port ? kAllPortInputBytes : 0))),
                      count(n) + " routers of " + count(ports) + " ports"});
     if (c.uses_rtl()) {
         const double verilated = c.router == RouterChoice::rtl ? n : static_cast<double>(c.rtl_nodes.size());
-        items.push_back(
-            {verilated * (c.buffering == Buffering::input ? kVerilatedInputBufferedRouterBytes : kVerilatedIdealRouterBytes),
-             count(verilated) + " Verilated routers"});
+        items.push_back({verilated * (ib ? kVerilatedInputBufferedRouterBytes : kVerilatedIdealRouterBytes),
+                         count(verilated) + " Verilated routers"});
     }
-    if (c.buffering == Buffering::input) {
-        const unsigned injection_inputs = c.ib.network_interface == InjectionModel::all_port ? ports : 1;
+    if (ib) {
         const double vcs = n * (ports + injection_inputs) * c.ib.vcs;
         items.push_back({vcs * (kVirtualChannelBytes + kFlitSlotBytes * c.ib.vc_depth),
                          count(vcs) + " virtual channels of " + std::to_string(c.ib.vc_depth) + " flits"});
@@ -132,8 +132,7 @@ MemoryEstimate estimate_memory(const RunConfig& c, const Topology& network) {
                                       // histogram; on the input-buffered router each input VC's stall
                                       // state and each input's stalls, on the ideal router each output
                                       // queue's)
-        const bool ib = c.buffering == Buffering::input;
-        const double inputs = ib ? ports + (c.ib.network_interface == InjectionModel::all_port ? ports : 1) : ports + 1;
+        const double inputs = ib ? ports + injection_inputs : ports + 1;
         const double buffers = ib ? inputs : ports, input_vcs = ib ? inputs * c.ib.vcs : 0;
         // (a histogram's bins: an input's capacity; an output queue's, as deep as it grows: its depth,
         // or for unbounded queues a guess of 8 packets)
