@@ -7,7 +7,8 @@
 # BUILD/lockstep-waves/). ROUTER: output (the ideal router), input (the input-buffered one), through-node
 # (the input-buffered one forwarding through the node), fan-out (the input-buffered one replicating
 # the cube's collectives by fan-out: SBT and MNB), all-port (the input-buffered one through the node on
-# the all-port network interface: SBT, MNB and TE) or both (output and input), taking turns round by
+# the all-port network interface: SBT, MNB and TE), message-classes (the input-buffered one with two
+# message classes in every configuration with two VCs or more, every control logic) or both (output and input), taking turns round by
 # round. Not part of the test suite (10^8 cycles take hours): see
 # docs/testing.md for the figures.
 #   scripts/soak.sh [CYCLES] [SEED] [BUILD] [ROUTER]   default 10^7 cycles, seed 1, build/, both
@@ -23,8 +24,8 @@ router="${4:-both}"
 bench="$build/cubecast_lockstep"
 [[ "$total" =~ ^[0-9]+$ ]] && ((total > 0)) || { echo "soak: CYCLES '$total': accepted a whole number > 0" >&2; exit 2; }
 [[ "$seed" =~ ^[0-9]+$ ]] || { echo "soak: SEED '$seed': accepted a whole number" >&2; exit 2; }
-case "$router" in output | input | through-node | fan-out | all-port | both) ;;
-  *) echo "soak: ROUTER '$router': accepted output, input, through-node, fan-out, all-port, both" >&2; exit 2 ;; esac
+case "$router" in output | input | through-node | fan-out | all-port | message-classes | both) ;;
+  *) echo "soak: ROUTER '$router': accepted output, input, through-node, fan-out, all-port, message-classes, both" >&2; exit 2 ;; esac
 [ -x "$bench" ] || { echo "soak: $bench is missing: run scripts/setup.sh first" >&2; exit 2; }
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
@@ -39,11 +40,14 @@ while ((run < total)); do
   [[ "$router" == through-node ]] && buffering=input forwarding=node
   [[ "$router" == fan-out ]] && buffering=input
   [[ "$router" == all-port ]] && buffering=input forwarding=node
+  [[ "$router" == message-classes ]] && buffering=input
   [[ "$buffering" == input ]] && per_round=12 || per_round=3
   extra=()
-  [[ "$buffering" == input ]] && extra=(--forwarding "$forwarding")
+  [[ "$buffering" == input && "$router" != message-classes ]] && extra=(--forwarding "$forwarding")
   [[ "$router" == fan-out ]] && per_round=6 extra+=(--replication fan-out --mode sbt mnb)
   [[ "$router" == all-port ]] && per_round=9 extra+=(--network-interface all-port --mode sbt mnb te)
+  # (message classes: every configuration with two VCs or more; the forwarding drawn)
+  [[ "$router" == message-classes ]] && extra+=(--message-classes on)
   cycles=$(( (total - run + per_round - 1) / per_round ))
   ((cycles > per_config)) && cycles=$per_config
   (cd "$build" && "$bench" --buffering "$buffering" --cycles "$cycles" --seed $((seed * 1000003 + round)) \
@@ -68,6 +72,7 @@ while ((run < total)); do
   [[ "$forwarding" == node ]] && name="input-buffered router forwarding through the node"
   [[ "$router" == fan-out ]] && name="input-buffered router replicating by fan-out"
   [[ "$router" == all-port ]] && name="input-buffered router through the node on the all-port network interface"
+  [[ "$router" == message-classes ]] && name="input-buffered router with two message classes"
   printf 'soak: %d cycles, %d configurations, %d mismatches, %.0f cycles/s (last round: the %s)\n' "$run" \
     "$configs" "$mismatches" "$(awk -v r="$run" -v e="$elapsed" 'BEGIN { print r / e }')" "$name"
 done

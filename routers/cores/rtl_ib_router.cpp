@@ -90,6 +90,7 @@ RtlIbRouter::RtlIbRouter(sc_module_name name, uint32_t id, const Topology& topol
     m.datelines(v_datelines_);
     m.vcs(v_vcs_);
     m.route_classes(v_route_classes_);
+    m.msg_classes(v_msg_classes_);
     m.vc_depth(v_vc_depth_);
     m.switching(v_switching_);
     m.router_delay(v_router_delay_);
@@ -112,6 +113,7 @@ RtlIbRouter::RtlIbRouter(sc_module_name name, uint32_t id, const Topology& topol
     m.through_node(v_through_node_);
     m.all_port(v_all_port_);
     m.tst_queue_first(v_queue_first_);
+    m.tst_class_mix(v_class_mix_);
     m.lnk_valid(v_lnk_valid_);
     m.lnk_flits(v_lnk_flits_);
     m.lnk_transit(v_lnk_transit_);
@@ -170,6 +172,7 @@ RtlIbRouter::RtlIbRouter(sc_module_name name, uint32_t id, const Topology& topol
     v_sbt_rot_.write(config_.sbt_rotation);
     v_vcs_.write(config_.ib.vcs);
     v_route_classes_.write(config_.ib.vc_classes);  // (a collective's route classes, resolved for the run)
+    v_msg_classes_.write(config_.ib.vnets > 1);     // (its message classes, likewise)
     v_vc_depth_.write(config_.ib.vc_depth);
     v_switching_.write(static_cast<uint32_t>(config_.ib.switching));
     v_router_delay_.write(config_.ib.router_delay);
@@ -191,6 +194,7 @@ RtlIbRouter::RtlIbRouter(sc_module_name name, uint32_t id, const Topology& topol
     v_through_node_.write(config_.ib.forwarding == Forwarding::node);
     v_all_port_.write(all_port_);
     v_queue_first_.write(config_.queue_first);
+    v_class_mix_.write(config_.class_mix);
 
     // The node's own packets are made at reset (a packet made counts as inside the network until the
     // interface has taken it; then each copy its head starts on a link).

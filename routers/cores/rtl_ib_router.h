@@ -47,6 +47,7 @@ struct RtlIbRouterConfig {
     bool own_first = false;        // test hook: a planted bug (the node's own packets go before those it forwards)
     bool fan_stale = false;        // test hook: a planted bug (fan-out, only the asking copy moves on)
     bool queue_first = false;      // test hook: a planted bug (all-port, a link's queued copy before those forwarded at the edge)
+    bool class_mix = false;        // test hook: a planted bug (message classes, a token may take a data VC)
 };
 
 class RtlIbRouter : public RouterBase, public CreditHolder {
@@ -177,7 +178,7 @@ private:
 
     sc_core::sc_signal<bool> v_rst_, v_load_, v_freeze_, v_no_turn_, v_free_early_, v_short_credit_, v_own_first_, v_replication_,
         v_fan_out_, v_fan_stale_, v_through_node_, v_torus_, v_src_valid_, v_src_taken_, v_mem_valid_, v_mem_taken_, v_dlv_valid_,
-        v_waiting_, v_all_port_, v_queue_first_, v_split_valid_;
+        v_waiting_, v_all_port_, v_queue_first_, v_split_valid_, v_msg_classes_, v_class_mix_;
     sc_core::sc_signal<uint32_t> v_node_id_, v_dim_, v_radix_bits_, v_datelines_, v_packet_flits_, v_algo_, v_sbt_rot_, v_vcs_,
         v_route_classes_, v_vc_depth_, v_switching_, v_router_delay_, v_credit_delay_, v_link_delay_, v_link_period_,
         v_injection_delay_, v_ejection_delay_, v_ejection_vcs_, v_alloc_iters_, v_src_made_;

@@ -45,7 +45,7 @@ module tb_cc_ib_all_port;
 
     cc_ib_router #(.PORTS(P), .VCS(V), .DEPTH(4), .PF_MAX(PF), .FLIT_W(FW), .CD_MAX(2), .ITERS(1)) dut (
         .clk(clk), .rst(rst), .load(load), .node_id(16'd0), .dim(5'd2), .packet_flits(7'd1), .algo(2'd0),
-        .sbt_rot(4'd0), .radix_bits(3'd0), .torus(1'b0), .datelines(2'd0), .vcs(5'd2), .route_classes(5'd1),
+        .sbt_rot(4'd0), .radix_bits(3'd0), .torus(1'b0), .datelines(2'd0), .vcs(5'd2), .route_classes(5'd1), .msg_classes(1'b0), .tst_class_mix(1'b0),
         .tst_no_turn(1'b0), .vc_depth(8'd4), .switching(2'd2), .router_delay(8'd0), .credit_delay(4'd0),
         .link_delay(4'd0), .link_period(4'd1), .injection_delay(8'd0), .ejection_delay(4'd0), .ejection_vcs(5'd0),
         .alloc_iters(4'd1), .replication(1'b0), .fan_out(1'b0), .tst_fan_stale(1'b0), .tst_freeze_pointers(1'b0),

@@ -24,6 +24,11 @@
 // whole at the edge its tail arrives (thru_*: delivered by the node, all its credits in one word),
 // goes straight into the injection VC (the node's memory is empty) and leaves on port 1 from there;
 // then the node's memory offers it again (mem_*), and it is taken and forwarded once more, not delivered.
+// With -DTB_MSG_CLASSES=1 (and -DTB_VCS=4) the router keeps two message classes: data on VCs 0 and 1,
+// control tokens on VCs 2 and 3. The node's own broadcast is then a token (its header alone): it
+// enters an injection VC of the token class and its copies leave on VC 2 (port 0), then VC 3 (port 1);
+// the packet from origin 1 is data arriving on VC 1, and leaves port 1 on a data VC (round robin alone
+// would give it VC 2, the one after the last it took there).
 `timescale 1ns/1ps
 module tb_cc_ib_router;
 `ifndef TB_FLIT_W
@@ -50,12 +55,17 @@ module tb_cc_ib_router;
 `ifndef TB_THROUGH_NODE
 `define TB_THROUGH_NODE 0
 `endif
+`ifndef TB_MSG_CLASSES
+`define TB_MSG_CLASSES 0
+`endif
     localparam integer P = 2, V = `TB_VCS, FW = `TB_FLIT_W, HF = FW >= 64 ? 1 : 2, PF = HF + 1;
     localparam integer VW = V > 1 ? $clog2(V) : 1, CB = V > 8 ? 4 : 8, CWORD = V <= 8 ? V * 8 : 64;
     // VC v is in class v * classes / V, so class 0 has the first ceil(V / classes) VCs. The forwarded
     // packet's VC: V/2, or with classes the first VC of class 1.
     localparam integer CLASS0_VCS = (V + `TB_CLASSES - 1) / `TB_CLASSES;
-    localparam integer ARRIVE = `TB_CLASSES > 1 ? CLASS0_VCS : V / 2;
+    localparam integer MSG = `TB_MSG_CLASSES, DATA_VCS = MSG != 0 ? V - V / 2 : V;  // (message classes: tokens from DATA_VCS)
+    localparam integer ARRIVE = `TB_CLASSES > 1 ? CLASS0_VCS : MSG != 0 ? DATA_VCS - 1 : V / 2;
+    localparam integer OWN_LEN = MSG != 0 ? HF : PF;  // (with message classes the own packet is a token)
     localparam [4:0] CLASSES = `TB_CLASSES, VCS_STRAP = V;
     reg clk = 0, rst = 1, load = 0;
     reg  [P-1:0]    in_valid = 0;
@@ -82,9 +92,9 @@ module tb_cc_ib_router;
     wire            mem_taken;
 
     cc_ib_router #(.PORTS(P), .VCS(V), .DEPTH(4), .PF_MAX(PF), .FLIT_W(FW), .CD_MAX(2), .ITERS(2), .PER_BRANCH(`TB_PER_BRANCH),
-                   .ALL_PORT(`TB_ALL_PORT)) dut (
+                   .ALL_PORT(`TB_ALL_PORT), .MSG_CLASSES(MSG)) dut (
         .clk(clk), .rst(rst), .load(load), .node_id(16'd0), .dim(5'd2), .packet_flits(PF[6:0]), .algo(2'd0),
-        .sbt_rot(4'd0), .radix_bits(3'd0), .torus(1'b0), .datelines(2'd0), .vcs(VCS_STRAP), .route_classes(CLASSES), .tst_no_turn(1'b0), .vc_depth(8'd4), .switching(2'd2), .router_delay(8'd0), .credit_delay(4'd0),
+        .sbt_rot(4'd0), .radix_bits(3'd0), .torus(1'b0), .datelines(2'd0), .vcs(VCS_STRAP), .route_classes(CLASSES), .msg_classes(MSG != 0), .tst_class_mix(1'b0), .tst_no_turn(1'b0), .vc_depth(8'd4), .switching(2'd2), .router_delay(8'd0), .credit_delay(4'd0),
         .link_delay(4'd0), .link_period(4'd1), .injection_delay(8'd0), .ejection_delay(4'd0), .ejection_vcs(5'd0), .alloc_iters(4'd1),
         .replication(`TB_REPLICATION != 0), .fan_out(`TB_FAN_OUT != 0), .tst_fan_stale(1'b0), .tst_freeze_pointers(1'b0), .tst_free_early(1'b0), .tst_short_credit(1'b0), .tst_own_first(1'b0),
         .through_node(THRU), .all_port(1'b0), .tst_queue_first(1'b0), .lnk_valid({P{1'b0}}), .lnk_flits({(P*PF*FW){1'b0}}),
@@ -107,7 +117,7 @@ module tb_cc_ib_router;
     integer errors = 0, deliveries = 0, credits_back = 0, forwarded = 0, thru_seen = 0, mem_takes = 0, largest_credit = 0;
     localparam [CWORD-1:0] FIELD = (1 << CB) - 1;  // a credit field's mask
     // header: origin [15:0], dest [31:16], broadcast [32]
-    localparam [63:0] OWN = 64'h0000_0001_0000_0000, OWN_PAYLOAD = 64'hABCD;
+    localparam [63:0] OWN = 64'h0000_0001_0000_0000 | (MSG != 0 ? 64'd1 << 49 : 64'd0), OWN_PAYLOAD = 64'hABCD;  // ([49]: a token)
     localparam [63:0] FROM1 = 64'h0000_0001_0000_0001, FROM1_PAYLOAD = 64'h1234;
     // Flit i of a packet on the link: the header (or its halves), then the payload word (its low FW bits).
     function [FW-1:0] flit_of(input [63:0] header, input [63:0] payload, input integer i);
@@ -124,6 +134,9 @@ module tb_cc_ib_router;
         if (out_valid[1]) forwarded = forwarded + 1;
         if (out_valid[1] && CLASSES > 1 && out_vc[VW +: VW] != ARRIVE) begin
             $display("FAIL: the forwarded packet left its route class (VC %0d)", out_vc[VW +: VW]); errors = errors + 1;
+        end
+        if (out_valid[1] && out_vc[VW +: VW] >= DATA_VCS) begin
+            $display("FAIL: the forwarded data packet left its message class (VC %0d)", out_vc[VW +: VW]); errors = errors + 1;
         end
         if (out_valid[0]) begin $display("FAIL: a flit back on port 0"); errors = errors + 1; end
         // Port 0's credit word: one credit a freed flit in the arriving VC's field, nothing elsewhere.
@@ -166,8 +179,9 @@ module tb_cc_ib_router;
             if (out_valid != 0) begin $display("FAIL cycle %0d: a flit left before its header was in", cycle); errors = errors + 1; end
             @(negedge clk);
         end
-        for (i = 0; i < 2 * PF; i = i + 1) begin
-            expect_link(i / PF, CLASSES > 1 && CLASS0_VCS < 2 ? 0 : i / PF, flit_of(OWN, OWN_PAYLOAD, i % PF));
+        for (i = 0; i < 2 * OWN_LEN; i = i + 1) begin
+            expect_link(i / OWN_LEN, (MSG != 0 ? DATA_VCS : 0) + (CLASSES > 1 && CLASS0_VCS < 2 ? 0 : i / OWN_LEN),
+                        flit_of(OWN, OWN_PAYLOAD, i % OWN_LEN));
             @(negedge clk);
         end
         if (out_valid != 0) begin $display("FAIL: a link still busy after the broadcast"); errors = errors + 1; end

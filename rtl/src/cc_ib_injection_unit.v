@@ -1,6 +1,6 @@
 // The network interface of the input-buffered router (InputBufferedRouter::inject_flit): one flit per
 // cycle from the node's source queue into an injection virtual channel; a new packet goes into the
-// first VC with room from a round-robin pointer on, and the pointer moves past it.
+// first VC of its message class with room from a round-robin pointer on, and the pointer moves past it.
 // Forwarding through the node, the node's memory comes first (InputBufferedRouter's emitted_ queue):
 // the packets it holds from earlier edges (mem_*), else the first forwarded through it at this edge
 // (by_*, straight from its input VC), and the node's own packets only when neither is there. Their
@@ -20,6 +20,8 @@ module cc_ib_injection_unit #(
     input  wire [6:0]               packet_flits,
     input  wire [4:0]               vcs,
     input  wire [7:0]               vc_depth,
+    input  wire                     msg_on,      // two message classes: a token takes a VC from data_vcs on, data one below
+    input  wire [4:0]               data_vcs,
     input  wire                     src_valid,   // the node has a packet to send
     input  wire [PF_MAX*FLIT_W-1:0] src_flits,
     input  wire                     mem_valid,   // the node's memory holds a packet forwarded through it
@@ -42,6 +44,15 @@ module cc_ib_injection_unit #(
     reg [PF_MAX*FLIT_W-1:0] packet;
     reg              transit;
 
+    // The source: the node's memory, else this edge's forwarded packet, else the node's own.
+    wire mem_on = NODE_FORWARDING != 0 && mem_valid, by_on = NODE_FORWARDING != 0 && by_valid;
+    wire from_node = mem_on || by_on;
+    wire [PF_MAX*FLIT_W-1:0] offered = mem_on ? mem_flits : by_on ? by_flits : src_flits;
+    // Its message class's VCs (routers/logic/vc_classes.h): a token's from data_vcs on, data's below.
+    wire token = msg_on && `CC_KIND(offered);
+    wire [31:0] m_first = token ? {27'd0, data_vcs} : 32'd0;
+    wire [31:0] m_end = msg_on && !token ? {27'd0, data_vcs} : {27'd0, vcs};
+
     reg          found;
     reg [VW-1:0] first;
     integer k, w;
@@ -51,16 +62,13 @@ module cc_ib_injection_unit #(
         for (k = VCS - 1; k >= 0; k = k - 1) begin  // the lowest k wins
             w = {{(32-VW){1'b0}}, pointer} + k;
             if (w >= {27'd0, vcs}) w = w - {27'd0, vcs};
-            if (k < {27'd0, vcs} && {{(31-AW){1'b0}}, counts[w*(AW+1) +: AW+1]} < {24'd0, vc_depth}) begin
+            if (k < {27'd0, vcs} && w >= m_first && w < m_end &&
+                {{(31-AW){1'b0}}, counts[w*(AW+1) +: AW+1]} < {24'd0, vc_depth}) begin
                 found = 1'b1;
                 first = w[VW-1:0];
             end
         end
     end
-    // The source: the node's memory, else this edge's forwarded packet, else the node's own.
-    wire mem_on = NODE_FORWARDING != 0 && mem_valid, by_on = NODE_FORWARDING != 0 && by_valid;
-    wire from_node = mem_on || by_on;
-    wire [PF_MAX*FLIT_W-1:0] offered = mem_on ? mem_flits : by_on ? by_flits : src_flits;
     // A packet taken waits in the interface while the channel is busy (link period).
     wire taking = run && !active && (from_node || src_valid) && found;
     assign take = taking && !from_node;

@@ -60,7 +60,10 @@ module cc_ib_input_unit #(
     input  wire [1:0]               datelines,
     input  wire [4:0]               vcs,
     input  wire [4:0]               route_classes, // a collective's route classes (0 or 1: one class)
-    input  wire [VCS*4-1:0]         vc_class,      // each VC's route class (the router's table)
+    input  wire [VCS*4-1:0]         vc_class,      // each VC's route class within its message class (the router's table)
+    input  wire                     msg_on,        // two message classes: tokens on VCs data_vcs.., data below
+    input  wire [4:0]               data_vcs,      // (the first token VC)
+    input  wire                     tst_class_mix, // test hook: a token may take a data VC (a planted bug)
     input  wire                     tst_no_turn,   // test hook: a copy never goes up a class (a planted bug)
     input  wire                     tst_free_early,// test hook: per-branch, any copy frees the flit it sends (a planted bug)
     input  wire                     tst_short_credit,// test hook: a packet leaving whole for the node frees a credit too few (a planted bug)
@@ -277,8 +280,13 @@ module cc_ib_input_unit #(
             wire [OW:0] va_pick;
             wire [31:0] along = radix_bits != 3'd0 ? PORT ^ 1 : PORT;  // (a mesh's link arrives on the opposite port)
             wire by_class = INJECTION == 0 && route_classes > 5'd1;
-            wire classes = torus && datelines != 2'd0 && vcs >= 5'd2;
-            wire [4:0] half = vcs >> 1;
+            // The packet's message class's VCs, [m_first, m_end) (routers/logic/vc_classes.h,
+            // message_class_window); the dateline halves split them (the upper from m_half).
+            wire token = msg_on && `CC_KIND(header);
+            wire [4:0] m_first = token && !tst_class_mix ? data_vcs : 5'd0;
+            wire [4:0] m_end = msg_on && !token ? data_vcs : vcs;
+            wire [4:0] m_half = m_first + ((m_end - m_first) >> 1);
+            wire classes = torus && datelines != 2'd0 && (msg_on ? vcs >> 1 : vcs) >= 5'd2;
             wire [15:0] digit_mask = (16'd1 << radix_bits) - 16'd1;
             genvar k, w;
             for (k = 0; k <= PORTS; k = k + 1) begin : g_copy
@@ -317,10 +325,10 @@ module cc_ib_input_unit #(
                     // VC allocation: an output VC free, and under store-forward or cut-through with room
                     // for the packet.
                     for (w = 0; w < VCS; w = w + 1) begin : g_cand
-                        wire upper = w >= half;
-                        wire in_class = !classes || (continuing && c >= half ? upper : upper_class == upper);
+                        wire upper = w >= m_half;
+                        wire in_class = !classes || (continuing && c >= m_half ? upper : upper_class == upper);
                         wire in_route_class = route_classes <= 5'd1 || {1'b0, vc_class[w*4 +: 4]} == out_class;
-                        assign cand[k*VCS + w] = w < vcs && in_class && in_route_class && !owned[k*VCS + w] &&
+                        assign cand[k*VCS + w] = w >= m_first && w < m_end && in_class && in_route_class && !owned[k*VCS + w] &&
                             (switching == WORMHOLE || credits[(k*VCS + w)*9 +: 9] >= {2'd0, len_now});
                     end
                     wire [8:0] credit = credits[(k*VCS + {{(32-VW){1'b0}}, vc_now[k*VW +: VW]})*9 +: 9];

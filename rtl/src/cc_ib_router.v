@@ -23,6 +23,9 @@
 // the input unit it arrived in (thru_links, thru_keys). At each edge a link's injection input takes the
 // first in key order of its queue's front and the copies for it forwarded at this edge, if its
 // not-before cycle has come; the others join the queue.
+// Message classes (`msg_classes`, MSG_CLASSES built): control tokens take the upper floor(vcs/2) VCs
+// and data the lower, at the network interface and at every output; route and dateline classes
+// split each message class's VCs as they would split all of them.
 // Phases as cc_router.v: rst clears; during load nothing moves (all-port: the node's own packets are
 // split); then `cycle` counts edges from 0.
 `include "cc_defs.vh"
@@ -39,7 +42,8 @@ module cc_ib_router #(
     parameter integer PER_BRANCH = 1,// per-branch replication built (a slot of state per copy in each VC); 0: serial only
     parameter integer NODE_FORWARDING = 1, // forwarding through the node built; 0: in the router only
     parameter integer FAN_OUT = 1,   // fan-out replication built (a crossbar that multicasts); 0: not
-    parameter integer ALL_PORT = 1   // the all-port network interface built (an injection input per link); 0: one-port only
+    parameter integer ALL_PORT = 1,  // the all-port network interface built (an injection input per link); 0: one-port only
+    parameter integer MSG_CLASSES = 1 // two message classes built (control tokens on VCs of their own); 0: one
 ) (
     input  wire                       clk,
     input  wire                       rst,
@@ -55,6 +59,7 @@ module cc_ib_router #(
     input  wire [1:0]                 datelines,     // on the torus: 0 off, 1 wrap, 2 partition (the VC classes)
     input  wire [4:0]                 vcs,
     input  wire [4:0]                 route_classes, // a collective's route classes, 1..vcs (0: one); not with datelines
+    input  wire                       msg_classes,   // message classes: 0 one, 1 two (MSG_CLASSES built): tokens on the upper vcs/2 VCs
     input  wire [7:0]                 vc_depth,
     input  wire [1:0]                 switching,     // 0 store-forward, 1 cut-through, 2 wormhole
     input  wire [7:0]                 router_delay,
@@ -76,6 +81,7 @@ module cc_ib_router #(
     input  wire                       tst_own_first,        // test hook: a planted bug (the node's own packets before those it forwards)
     input  wire                       tst_fan_stale,        // test hook: a planted bug (fan-out, only the asking copy moves on)
     input  wire                       tst_queue_first,      // test hook: a planted bug (all-port, a link's queued copy before those forwarded at the edge)
+    input  wire                       tst_class_mix,        // test hook: a planted bug (message classes, a token may take a data VC)
     // links
     input  wire [PORTS-1:0]           in_valid,
     input  wire [PORTS*VW-1:0]        in_vc,
@@ -257,15 +263,24 @@ module cc_ib_router #(
     // flit every link_period edges.
     wire [PORTS:0] out_free;
 
-    // Each VC's route class (routers/logic/vc_classes.h, class_of_vc): VC v of `vcs` is in class
-    // v * route_classes / vcs, so the classes split the VCs in runs as even as they go.
+    // Message classes (routers/logic/vc_classes.h, message_class_window; `msg_classes`, MSG_CLASSES
+    // built): a collective's control tokens on the upper floor(vcs/2) VCs, its data on the lower
+    // ceil(vcs/2), so a token never waits behind the data it releases.
+    wire msg_on = MSG_CLASSES != 0 && msg_classes;
+    wire [4:0] data_vcs = msg_on ? vcs - (vcs >> 1) : vcs;  // (the first token VC)
+    // Each VC's route class (routers/logic/vc_classes.h, class_of_vc): VC v of its message class's n
+    // VCs from the class's first, f, is in route class (v - f) * route_classes / n, so the classes
+    // split each message class's VCs in runs as even as they go.
     wire [VCS*4-1:0] vc_class;
     generate
         for (w = 0; w < VCS; w = w + 1) begin : g_vc_class
             localparam [8:0] V = w;
-            wire [8:0] scaled = V * {4'd0, route_classes};
+            wire token_vc = msg_on && V >= {4'd0, data_vcs};
+            wire [8:0] index = token_vc ? V - {4'd0, data_vcs} : V;
+            wire [4:0] count = token_vc ? vcs - data_vcs : data_vcs;
+            wire [8:0] scaled = index * {4'd0, route_classes};
             /* verilator lint_off UNUSEDSIGNAL */
-            wire [8:0] quotient = vcs == 5'd0 ? 9'd0 : scaled / {4'd0, vcs};  // (below route_classes <= 16)
+            wire [8:0] quotient = count == 5'd0 ? 9'd0 : scaled / {4'd0, count};  // (below route_classes <= 16)
             /* verilator lint_on UNUSEDSIGNAL */
             assign vc_class[w*4 +: 4] = quotient[3:0];
         end
@@ -296,7 +311,7 @@ module cc_ib_router #(
                                .PER_BRANCH(PER_BRANCH), .PF_MAX(PF_MAX), .NODE_FORWARDING(NODE_FORWARDING),
                                .FAN_OUT(FAN_OUT), .INJ_LINK(J), .SPLITS(ALL_PORT)) u_in (
                 .clk(clk), .rst(rst), .run(run), .cycle(cycle), .node_id(node_id), .dim(dim), .packet_flits(packet_flits),
-                .algo(algo), .sbt_rot(sbt_rot), .radix_bits(radix_bits), .torus(torus), .datelines(datelines), .vcs(vcs), .route_classes(route_classes), .vc_class(vc_class), .tst_no_turn(tst_no_turn), .tst_free_early(tst_free_early), .tst_short_credit(tst_short_credit), .switching(switching), .router_delay(router_delay),
+                .algo(algo), .sbt_rot(sbt_rot), .radix_bits(radix_bits), .torus(torus), .datelines(datelines), .vcs(vcs), .route_classes(route_classes), .vc_class(vc_class), .msg_on(msg_on), .data_vcs(data_vcs), .tst_class_mix(tst_class_mix), .tst_no_turn(tst_no_turn), .tst_free_early(tst_free_early), .tst_short_credit(tst_short_credit), .switching(switching), .router_delay(router_delay),
                 .ejection_vcs(ejection_vcs), .per_branch(replication), .fan_out(fan_out), .tst_fan_stale(tst_fan_stale),
                 .through_node(through_node), .all_port(ap),
                 .push(is_link ? wire_valid[p % PORTS] : ni_push[J]),
@@ -460,6 +475,7 @@ module cc_ib_router #(
             wire due = ap && ap_due[L];
             cc_ib_injection_unit #(.VCS(VCS), .VW(VW), .AW(AW), .PF_MAX(PF_MAX), .FLIT_W(FLIT_W), .NODE_FORWARDING(NODE_FORWARDING)) u_ni (
                 .clk(clk), .rst(rst), .run(run), .packet_flits(packet_flits), .vcs(vcs), .vc_depth(vc_depth),
+                .msg_on(msg_on), .data_vcs(data_vcs),
                 .src_valid(one ? src_due : due && !ap_transit[L]),
                 .src_flits(one ? src_flits : ap_flits[L*PF_MAX*FLIT_W +: PF_MAX*FLIT_W]),
                 .mem_valid(one ? NODE_FORWARDING != 0 && mem_valid && !own_first : due && ap_transit[L]),

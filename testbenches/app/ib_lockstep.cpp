@@ -42,10 +42,11 @@ std::string IbLockstepConfig::describe() const {
            : per_branch ? " replication=per-branch"
                         : "")
        << (through_node ? " forwarding=node" : "") << (all_port ? " network-interface=all-port" : "")
-       << " rotation=" << sbt_rotation << " seed=" << seed << (plant_bug ? " planted-bug" : "")
-       << (plant_class_bug ? " planted-class-bug" : "") << (plant_branch_bug ? " planted-branch-bug" : "")
-       << (plant_node_bug ? " planted-node-bug" : "") << (plant_consume_bug ? " planted-consume-bug" : "")
-       << (plant_fan_bug ? " planted-fan-bug" : "") << (plant_queue_bug ? " planted-queue-bug" : "");
+       << (message_classes ? " message-classes=on" : "") << " rotation=" << sbt_rotation << " seed=" << seed
+       << (plant_bug ? " planted-bug" : "") << (plant_class_bug ? " planted-class-bug" : "")
+       << (plant_branch_bug ? " planted-branch-bug" : "") << (plant_node_bug ? " planted-node-bug" : "")
+       << (plant_consume_bug ? " planted-consume-bug" : "") << (plant_fan_bug ? " planted-fan-bug" : "")
+       << (plant_queue_bug ? " planted-queue-bug" : "") << (plant_mix_bug ? " planted-mix-bug" : "");
     return os.str();
 }
 
@@ -91,6 +92,7 @@ public:
         ib.ejection_vcs = c.ejection_vcs;
         ib.alloc_iters = c.alloc_iters;
         ib.vc_classes = c.route_classes;
+        ib.vnets = c.message_classes ? 2 : 1;
         ib.replication = c.fan_out ? Replication::fan_out : c.per_branch ? Replication::per_branch : Replication::serial;
         ib.forwarding = c.through_node ? Forwarding::node : Forwarding::router;
         ib.network_interface = c.all_port ? InjectionModel::all_port : InjectionModel::one_port;
@@ -118,6 +120,7 @@ public:
         rc.short_credit = c.plant_consume_bug;
         rc.fan_stale = c.plant_fan_bug;
         rc.queue_first = c.plant_queue_bug;
+        rc.class_mix = c.plant_mix_bug;
         rtl_ = std::make_unique<RtlIbRouter>("rtl", c.node, *topology_, rc, *rtl_node_, rtl_counters_);
         for (RouterBase* r : {static_cast<RouterBase*>(sysc_.get()), static_cast<RouterBase*>(rtl_.get())}) {
             LinkBuses& buses = r == sysc_.get() ? buses_ : rtl_buses_;
@@ -180,7 +183,7 @@ private:
             h.origin = c_.node;
             if (!h.broadcast)
                 while (h.dest == c_.node) h.dest = static_cast<uint32_t>(rng_() % topology_->nodes());
-            h.kind = Kind::data;
+            if (!c_.message_classes) h.kind = Kind::data;  // (with message classes, one in ten a token)
             list.push_back({cycle, h});
         }
         sc_arrivals_ = ListedArrivals(list);
@@ -202,7 +205,10 @@ private:
             for (unsigned v = 0; v < c_.vcs; ++v) up.credits[v] += credit_field(word, v, credit_field_bits(c_.vcs));
             for (unsigned v = 0; v < c_.vcs; ++v)
                 if (!up.active[v] && u(rng_) < 0.3) {
-                    up.packet[v] = make_packet(random_header(), format_);
+                    Header h = random_header();
+                    if (c_.message_classes)  // (the upstream router keeps its VCs' classes: tokens on the upper ones)
+                        h.kind = v >= c_.vcs - c_.vcs / 2 ? Kind::ctrl : Kind::data;
+                    up.packet[v] = make_packet(h, format_);
                     up.next[v] = 0;
                     up.active[v] = true;
                 }

@@ -65,12 +65,14 @@ struct IbLockstepConfig {
     unsigned vcs = 2, vc_depth = 4, router_delay = 0, credit_delay = 0;
     unsigned link_delay = 0, link_period = 1, injection_delay = 0, ejection_delay = 0, ejection_vcs = 0;
     unsigned alloc_iters = 1;
-    unsigned route_classes = 1;  // a collective's route classes (routers/logic/vc_classes.h), 1..vcs; not on a mesh
-    bool per_branch = false;     // replication: each copy of a packet leaves on its own (else serially)
-    bool fan_out = false;        // (per-branch) and a flit read once crosses to every output its copies won
-    bool through_node = false;   // forwarding: a link's packet goes whole through the node's memory (else in the router)
-    bool all_port = false;       // (through the node) the all-port network interface: an injection input per link, the
-                                 // node's packets those made at reset alone (the interface splits them during load)
+    unsigned route_classes = 1;    // a collective's route classes (routers/logic/vc_classes.h), 1..vcs; not on a mesh
+    bool per_branch = false;       // replication: each copy of a packet leaves on its own (else serially)
+    bool fan_out = false;          // (per-branch) and a flit read once crosses to every output its copies won
+    bool through_node = false;     // forwarding: a link's packet goes whole through the node's memory (else in the router)
+    bool all_port = false;         // (through the node) the all-port network interface: an injection input per link, the
+                                   // node's packets those made at reset alone (the interface splits them during load)
+    bool message_classes = false;  // control tokens on the upper floor(vcs/2) VCs, data on the lower (the upstream
+                                   // sends a VC's packets in its class; the node's later packets one in ten a token)
     unsigned sbt_rotation = 0;
     uint64_t cycles = 1000000;
     uint64_t seed = 1;
@@ -81,6 +83,7 @@ struct IbLockstepConfig {
     bool plant_consume_bug = false;  // through the node, a packet leaving whole frees a credit too few in the RTL: likewise
     bool plant_fan_bug = false;      // fan-out, only the copy that asked moves on in the RTL (the others send again): likewise
     bool plant_queue_bug = false;  // all-port, a link's queued copy goes before those forwarded at the edge in the RTL: likewise
+    bool plant_mix_bug = false;    // message classes, a token may take a data VC in the RTL: likewise
     std::string vcd;               // if set: the RTL router's pins and internals (the stimulus is its inputs)
     std::string describe() const;
 };

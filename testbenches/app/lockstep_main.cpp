@@ -67,9 +67,9 @@ void print(const std::string& what, const LockstepResult& r) {
 // What the command line fixed of them (0 or empty: drawn), and the bugs to plant.
 struct IbFixed {
     unsigned vcs = 0, alloc_iters = 0, route_classes = 0;
-    std::string replication, forwarding, network_interface;
+    std::string replication, forwarding, network_interface, message_classes;
     bool plant_bug = false, plant_class_bug = false, plant_branch_bug = false, plant_node_bug = false, plant_consume_bug = false;
-    bool plant_fan_bug = false, plant_queue_bug = false;
+    bool plant_fan_bug = false, plant_queue_bug = false, plant_mix_bug = false;
 };
 
 int run_input_buffered(const std::vector<std::string>& modes, const std::vector<std::string>& switchings, unsigned configs,
@@ -150,6 +150,15 @@ int run_input_buffered(const std::vector<std::string>& modes, const std::vector<
                 const bool all_port_drawn = fixed.network_interface.empty() && !fixed.plant_node_bug && ((hash >> 60) & 1u);
                 c.all_port = mode != "dor" && c.through_node &&
                              (fixed.network_interface == "all-port" || fixed.plant_queue_bug || all_port_drawn);
+                // Message classes (control tokens on VCs of their own) in half the configurations whose VCs
+                // give each class its route classes (from the hash, likewise); when asked for or with their
+                // bug planted, in every configuration with two VCs or more, its route classes at most half.
+                const bool mix_fixed = fixed.message_classes == "on" || fixed.plant_mix_bug;
+                if (mix_fixed && c.vcs >= 2) c.route_classes = std::min(c.route_classes, c.vcs / 2);
+                const bool classes_fit = c.vcs >= 2 * std::max(1u, c.route_classes);
+                const bool mix_drawn = fixed.message_classes.empty() && ((hash >> 59) & 1u);
+                c.message_classes = classes_fit && (mix_fixed || mix_drawn);
+                c.plant_mix_bug = fixed.plant_mix_bug;
                 c.plant_queue_bug = fixed.plant_queue_bug;
                 c.plant_node_bug = fixed.plant_node_bug;
                 c.plant_consume_bug = fixed.plant_consume_bug;
@@ -181,8 +190,8 @@ int sc_main(int argc, char* argv[]) {
     unsigned long long cycles = 1000000, seed = 1;
     unsigned configs = 1;
     bool plant_bug = false, plant_class_bug = false, plant_branch_bug = false, plant_node_bug = false, plant_consume_bug = false;
-    bool plant_fan_bug = false, plant_queue_bug = false;
-    std::string replication, network_interface;
+    bool plant_fan_bug = false, plant_queue_bug = false, plant_mix_bug = false;
+    std::string replication, network_interface, message_classes;
     std::string waves_dir = "lockstep-waves", vcd;
     long long dim = 0, depth = -1;
     app.add_option("--mode", modes,
@@ -214,6 +223,14 @@ int sc_main(int argc, char* argv[]) {
                  "input-buffered: plant a bug in the RTL's all-port network interface (a link's queued copy goes before "
                  "the copies for it forwarded at that edge, whatever their keys; all-port in every configuration of the "
                  "collectives): the bench must catch it");
+    app.add_flag("--plant-mix-bug", plant_mix_bug,
+                 "input-buffered: plant a bug in the RTL's message classes (a control token may take a data VC; message "
+                 "classes in every configuration with two VCs or more, its route classes at most half the VCs): the bench "
+                 "must catch it");
+    app.add_option("--message-classes", message_classes,
+                   "input-buffered: fix the message classes, on (control tokens on the upper floor(V/2) VCs, data on the "
+                   "lower; route classes then at most half the VCs) or off (default: on in half the configurations with at "
+                   "least twice as many VCs as route classes)");
     app.add_option("--network-interface", network_interface,
                    "input-buffered: fix the network interface, one-port or all-port (an injection input per link, through "
                    "the node; the collectives' modes; default: all-port in half the configurations through the node)");
@@ -297,18 +314,24 @@ int sc_main(int argc, char* argv[]) {
         return bad_input(
             "--network-interface all-port with --forwarding router: the Verilog all-port interface forwards through the "
             "node; accepted --forwarding node");
+    if (!message_classes.empty() && message_classes != "on" && message_classes != "off")
+        return bad_input("--message-classes '" + message_classes + "' is unknown: accepted on, off");
+    if (message_classes == "on" && vcs != 0 && vcs < 2 * std::max<unsigned long long>(1, route_classes))
+        return bad_input("--message-classes on with --vcs " + std::to_string(vcs) +
+                         ": two message classes take twice the route classes' VCs; accepted --vcs " +
+                         std::to_string(2 * std::max<long long>(1, route_classes)) + " or more");
     if (!replication.empty() && !parse_replication(replication))
         return bad_input("--replication '" + replication + "' is unknown: accepted serial, per-branch, fan-out");
     if (alloc_iters && (*alloc_iters < 1 || *alloc_iters > static_cast<long long>(kRtlIbAllocIters)))
         return bad_input("--alloc-iters " + std::to_string(*alloc_iters) +
                          " is out of range for the input-buffered RTL: accepted 1.." + std::to_string(kRtlIbAllocIters));
     if (buffering == "input")
-        return run_input_buffered(
-            modes, switchings, configs, cycles, seed, dim,
-            IbFixed{static_cast<unsigned>(vcs), static_cast<unsigned>(alloc_iters.value_or(0)),
-                    static_cast<unsigned>(route_classes), replication, forwarding, network_interface, plant_bug, plant_class_bug,
-                    plant_branch_bug, plant_node_bug, plant_consume_bug, plant_fan_bug, plant_queue_bug},
-            waves_dir);
+        return run_input_buffered(modes, switchings, configs, cycles, seed, dim,
+                                  IbFixed{static_cast<unsigned>(vcs), static_cast<unsigned>(alloc_iters.value_or(0)),
+                                          static_cast<unsigned>(route_classes), replication, forwarding, network_interface,
+                                          message_classes, plant_bug, plant_class_bug, plant_branch_bug, plant_node_bug,
+                                          plant_consume_bug, plant_fan_bug, plant_queue_bug, plant_mix_bug},
+                                  waves_dir);
 
     std::mt19937_64 rng(seed);
     auto pick = [&](unsigned lo, unsigned hi) { return std::uniform_int_distribution<unsigned>(lo, hi)(rng); };
