@@ -650,9 +650,10 @@ unsigned route_classes_taken(const RunConfig& c, const Topology& network) {
 
 // Asked for (--message-classes on) where the run's logic sends control tokens that may travel apart:
 // the VCs two message classes take, each with the route classes it takes (and their dateline halves);
-// else 0. (No control logic the Verilog router builds sends tokens.)
+// else 0. (The Verilog router builds message classes too, but none of its control logics sends tokens
+// that may travel apart: at --router rtl this is always 0.)
 unsigned vcs_for_message_classes(const RunConfig& c, const Topology& network) {
-    if (c.buffering != Buffering::input || !c.ib.message_classes || c.uses_rtl()) return 0;
+    if (c.buffering != Buffering::input || !c.ib.message_classes) return 0;
     const AlgorithmEntry* e = entry_of(c);
     if (!e || !e->tokens_travel_apart(c.with_prefix, c.known_sources)) return 0;
     return vcs_for_route_classes(network, c.ib, c.ib.vc_classes, 2);

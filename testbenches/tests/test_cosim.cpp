@@ -10,6 +10,7 @@
 #include "models/sim/result_json.h"
 #include "models/sim/run_supervisor.h"
 #include "models/sim/validate.h"
+#include "routers/algorithms/registry.h"
 #include "routers/cores/rtl_build.h"
 #include "sim_helpers.h"
 #include "testbenches/tests/traffic_helpers.h"
@@ -882,6 +883,22 @@ TEST(Cosim, InputBufferedLockstepCatchesPlantedNodeForwardingBugs) {
     EXPECT_LT(drawn, 4u * 8);
     EXPECT_EQ(forwarded(" --forwarding router"), 0u);
     std::remove(out.c_str());
+}
+
+// The Verilog router builds two message classes, but a network at --router rtl takes one: none of the
+// control logics it builds sends tokens that may travel apart from its data (validate.cpp,
+// vcs_for_message_classes). Checked against the registry, so a logic that did would fail here.
+TEST(Cosim, NoControlLogicTheVerilogRoutersBuildSendsTokensApart) {
+    unsigned built = 0;
+    for (const cubecast::TaskInfo& task : cubecast::tasks())
+        for (const cubecast::AlgorithmEntry* e : cubecast::algorithms().for_task(task.kind)) {
+            if (!cubecast::rtl_algorithm_code(task.name, e->name)) continue;
+            ++built;
+            for (const bool with_prefix : {false, true})
+                for (const bool known_sources : {false, true})
+                    EXPECT_FALSE(e->tokens_travel_apart(with_prefix, known_sources)) << task.name << "/" << e->name;
+        }
+    EXPECT_EQ(built, 7u);  // sbt (snb, mnb), same-order (kb), bostt (mnb, te), ecube and dor (traffic)
 }
 
 // The planted message-class bug (a control token may take a data VC) is caught in every switching mode
