@@ -12,7 +12,8 @@ module cc_ib_injection_unit #(
     parameter integer AW = 4,
     parameter integer PF_MAX = 4,
     parameter integer FLIT_W = 64,
-    parameter integer NODE_FORWARDING = 1  // 0: no forwarding through the node built (mem_* and by_* unused)
+    parameter integer NODE_FORWARDING = 1, // 0: no forwarding through the node built (mem_* and by_* unused)
+    parameter integer MSG_CLASSES = 1      // 1: two message classes built (msg_on); 0: one
 ) (
     input  wire                     clk,
     input  wire                     rst,
@@ -49,9 +50,9 @@ module cc_ib_injection_unit #(
     wire from_node = mem_on || by_on;
     wire [PF_MAX*FLIT_W-1:0] offered = mem_on ? mem_flits : by_on ? by_flits : src_flits;
     // Its message class's VCs (routers/logic/vc_classes.h): a token's from data_vcs on, data's below.
-    wire token = msg_on && `CC_KIND(offered);
-    wire [31:0] m_first = token ? {27'd0, data_vcs} : 32'd0;
-    wire [31:0] m_end = msg_on && !token ? {27'd0, data_vcs} : {27'd0, vcs};
+    wire two = MSG_CLASSES != 0 && msg_on;
+    wire token = two && `CC_KIND(offered);
+    wire [31:0] m_end = two && !token ? {27'd0, data_vcs} : {27'd0, vcs};
 
     reg          found;
     reg [VW-1:0] first;
@@ -62,7 +63,7 @@ module cc_ib_injection_unit #(
         for (k = VCS - 1; k >= 0; k = k - 1) begin  // the lowest k wins
             w = {{(32-VW){1'b0}}, pointer} + k;
             if (w >= {27'd0, vcs}) w = w - {27'd0, vcs};
-            if (k < {27'd0, vcs} && w >= m_first && w < m_end &&
+            if (k < {27'd0, vcs} && (!token || w >= {27'd0, data_vcs}) && w < m_end &&
                 {{(31-AW){1'b0}}, counts[w*(AW+1) +: AW+1]} < {24'd0, vc_depth}) begin
                 found = 1'b1;
                 first = w[VW-1:0];

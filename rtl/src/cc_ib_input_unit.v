@@ -44,7 +44,8 @@ module cc_ib_input_unit #(
     parameter integer NODE_FORWARDING = 1, // 1: forwarding through the node built; 0: in the router only
     parameter integer FAN_OUT = 1,  // 1: fan-out replication built (a crossbar that multicasts); 0: not
     parameter integer INJ_LINK = 0, // (an injection input) the link it injects for with the all-port network interface
-    parameter integer SPLITS = 1    // 1: the all-port interface built (a packet through the node gives its copies' links and keys)
+    parameter integer SPLITS = 1,   // 1: the all-port interface built (a packet through the node gives its copies' links and keys)
+    parameter integer MSG_CLASSES = 1 // 1: two message classes built (msg_on); 0: one
 ) (
     input  wire                     clk,
     input  wire                     rst,
@@ -282,11 +283,12 @@ module cc_ib_input_unit #(
             wire by_class = INJECTION == 0 && route_classes > 5'd1;
             // The packet's message class's VCs, [m_first, m_end) (routers/logic/vc_classes.h,
             // message_class_window); the dateline halves split them (the upper from m_half).
-            wire token = msg_on && `CC_KIND(header);
+            wire two = MSG_CLASSES != 0 && msg_on;
+            wire token = two && `CC_KIND(header);
             wire [4:0] m_first = token && !tst_class_mix ? data_vcs : 5'd0;
-            wire [4:0] m_end = msg_on && !token ? data_vcs : vcs;
+            wire [4:0] m_end = two && !token ? data_vcs : vcs;
             wire [4:0] m_half = m_first + ((m_end - m_first) >> 1);
-            wire classes = torus && datelines != 2'd0 && (msg_on ? vcs >> 1 : vcs) >= 5'd2;
+            wire classes = torus && datelines != 2'd0 && (two ? vcs >> 1 : vcs) >= 5'd2;
             wire [15:0] digit_mask = (16'd1 << radix_bits) - 16'd1;
             genvar k, w;
             for (k = 0; k <= PORTS; k = k + 1) begin : g_copy

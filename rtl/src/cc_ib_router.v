@@ -309,7 +309,7 @@ module cc_ib_router #(
             cc_ib_input_unit #(.PORTS(PORTS), .VCS(VCS), .VW(VW), .DEPTH(DEPTH), .AW(AW), .FW(FW), .FLIT_W(FLIT_W),
                                .PW(PW), .OW(OW), .INJECTION(p >= PORTS ? 1 : 0), .PORT(p),
                                .PER_BRANCH(PER_BRANCH), .PF_MAX(PF_MAX), .NODE_FORWARDING(NODE_FORWARDING),
-                               .FAN_OUT(FAN_OUT), .INJ_LINK(J), .SPLITS(ALL_PORT)) u_in (
+                               .FAN_OUT(FAN_OUT), .INJ_LINK(J), .SPLITS(ALL_PORT), .MSG_CLASSES(MSG_CLASSES)) u_in (
                 .clk(clk), .rst(rst), .run(run), .cycle(cycle), .node_id(node_id), .dim(dim), .packet_flits(packet_flits),
                 .algo(algo), .sbt_rot(sbt_rot), .radix_bits(radix_bits), .torus(torus), .datelines(datelines), .vcs(vcs), .route_classes(route_classes), .vc_class(vc_class), .msg_on(msg_on), .data_vcs(data_vcs), .tst_class_mix(tst_class_mix), .tst_no_turn(tst_no_turn), .tst_free_early(tst_free_early), .tst_short_credit(tst_short_credit), .switching(switching), .router_delay(router_delay),
                 .ejection_vcs(ejection_vcs), .per_branch(replication), .fan_out(fan_out), .tst_fan_stale(tst_fan_stale),
@@ -473,7 +473,8 @@ module cc_ib_router #(
             localparam integer L = n < PORTS ? n : 0;  // (its link)
             wire one = n == 0 && !ap;
             wire due = ap && ap_due[L];
-            cc_ib_injection_unit #(.VCS(VCS), .VW(VW), .AW(AW), .PF_MAX(PF_MAX), .FLIT_W(FLIT_W), .NODE_FORWARDING(NODE_FORWARDING)) u_ni (
+            cc_ib_injection_unit #(.VCS(VCS), .VW(VW), .AW(AW), .PF_MAX(PF_MAX), .FLIT_W(FLIT_W), .NODE_FORWARDING(NODE_FORWARDING),
+                                   .MSG_CLASSES(MSG_CLASSES)) u_ni (
                 .clk(clk), .rst(rst), .run(run), .packet_flits(packet_flits), .vcs(vcs), .vc_depth(vc_depth),
                 .msg_on(msg_on), .data_vcs(data_vcs),
                 .src_valid(one ? src_due : due && !ap_transit[L]),
