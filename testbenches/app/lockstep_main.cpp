@@ -228,9 +228,9 @@ int sc_main(int argc, char* argv[]) {
                  "classes in every configuration with two VCs or more, its route classes at most half the VCs): the bench "
                  "must catch it");
     app.add_option("--message-classes", message_classes,
-                   "input-buffered: fix the message classes, on (control tokens on the upper floor(V/2) VCs, data on the "
-                   "lower; route classes then at most half the VCs) or off (default: on in half the configurations with at "
-                   "least twice as many VCs as route classes)");
+                   "input-buffered: fix the message classes, on (in every configuration with two VCs or more: control "
+                   "tokens on the upper floor(V/2) VCs, data on the lower; route classes then at most half the VCs) or off "
+                   "(default: on in half the configurations with at least twice as many VCs as route classes)");
     app.add_option("--network-interface", network_interface,
                    "input-buffered: fix the network interface, one-port or all-port (an injection input per link, through "
                    "the node; the collectives' modes; default: all-port in half the configurations through the node)");
