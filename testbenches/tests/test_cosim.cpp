@@ -802,6 +802,26 @@ TEST(Cosim, InputBufferedLockstepCatchesAPlantedRouteClassBug) {
     std::remove(out.c_str());
 }
 
+// The lockstep bench given `args` refuses them: exit 2 and the one line `line`.
+static void expect_lockstep_refuses(const std::string& args, const std::string& line, const std::string& out) {
+    const int status = std::system((std::string(CUBECAST_LOCKSTEP) + args + " >" + out + " 2>&1").c_str());
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 2) << args;
+    EXPECT_EQ(slurp(out), "cubecast_lockstep: " + line + "\n");
+}
+
+// The configurations the lockstep bench passed in `text`, and how many of them name `marker`.
+struct LockstepPasses {
+    unsigned all = 0, marked = 0;
+};
+static LockstepPasses lockstep_passes(const std::string& text, const std::string& marker) {
+    LockstepPasses p;
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);)
+        if (line.rfind("PASS", 0) == 0) ++p.all, p.marked += line.find(marker) != std::string::npos;
+    return p;
+}
+
 // A planted replication bug (`plant`, with --replication `replication` fixed) is caught in every
 // switching mode for both multicast logics, and the same configurations pass without it.
 static void expect_replication_bug_caught(const std::string& replication, const std::string& plant, const std::string& out) {
@@ -826,11 +846,8 @@ static void expect_replication_bug_caught(const std::string& replication, const 
 TEST(Cosim, InputBufferedLockstepCatchesAPlantedPerBranchBug) {
     const std::string out = temp_path("ib_branch_lockstep.txt");
     expect_replication_bug_caught("per-branch", "--plant-branch-bug", out);
-    const int bad =
-        std::system((std::string(CUBECAST_LOCKSTEP) + " --buffering input --replication parallel >" + out + " 2>&1").c_str());
-    ASSERT_TRUE(WIFEXITED(bad));
-    EXPECT_EQ(WEXITSTATUS(bad), 2);
-    EXPECT_EQ(slurp(out), "cubecast_lockstep: --replication 'parallel' is unknown: accepted serial, per-branch, fan-out\n");
+    expect_lockstep_refuses(" --buffering input --replication parallel",
+                            "--replication 'parallel' is unknown: accepted serial, per-branch, fan-out", out);
     std::remove(out.c_str());
 }
 
@@ -862,21 +879,15 @@ TEST(Cosim, InputBufferedLockstepCatchesPlantedNodeForwardingBugs) {
     EXPECT_EQ(std::system((std::string(CUBECAST_LOCKSTEP) + args + " --forwarding node >" + out + " 2>&1").c_str()), 0)
         << slurp(out);
     EXPECT_EQ(slurp(out).find("FAIL"), std::string::npos) << slurp(out);
-    const int bad =
-        std::system((std::string(CUBECAST_LOCKSTEP) + " --buffering input --forwarding nodes >" + out + " 2>&1").c_str());
-    ASSERT_TRUE(WIFEXITED(bad));
-    EXPECT_EQ(WEXITSTATUS(bad), 2);
-    EXPECT_EQ(slurp(out), "cubecast_lockstep: --forwarding 'nodes' is unknown: accepted router, node\n");
+    expect_lockstep_refuses(" --buffering input --forwarding nodes", "--forwarding 'nodes' is unknown: accepted router, node",
+                            out);
     // Unless fixed, the bench draws forwarding through the node in some configurations (a quarter).
     const auto forwarded = [&](const std::string& fix) {
         const std::string draws = " --buffering input --switching wormhole --configs 8 --cycles 500 --seed 11";
         EXPECT_EQ(std::system((std::string(CUBECAST_LOCKSTEP) + draws + fix + " >" + out + " 2>&1").c_str()), 0) << slurp(out);
-        std::istringstream lines(slurp(out));
-        unsigned node = 0, all = 0;
-        for (std::string line; std::getline(lines, line);)
-            if (line.rfind("PASS", 0) == 0) ++all, node += line.find("forwarding=node") != std::string::npos;
-        EXPECT_EQ(all, 4u * 8);
-        return node;
+        const LockstepPasses passes = lockstep_passes(slurp(out), "forwarding=node");
+        EXPECT_EQ(passes.all, 4u * 8);
+        return passes.marked;
     };
     const unsigned drawn = forwarded("");
     EXPECT_GT(drawn, 0u);
@@ -921,32 +932,21 @@ TEST(Cosim, InputBufferedLockstepCatchesAPlantedMessageClassBug) {
         << slurp(out);
     text = slurp(out);
     EXPECT_EQ(text.find("FAIL"), std::string::npos) << text;
-    std::istringstream passes(text);
-    unsigned on = 0;
-    for (std::string line; std::getline(passes, line);)
-        on += line.find("PASS") == 0 && line.find("message-classes=on") != std::string::npos;
-    EXPECT_EQ(on, 4u * 3) << text;
-    for (const auto& [bad, line] : std::vector<std::pair<std::string, std::string>>{
-             {" --message-classes yes", "--message-classes 'yes' is unknown: accepted on, off"},
-             {" --message-classes on --vcs 3 --route-classes 2",
-              "--message-classes on with --vcs 3: two message classes take twice the route classes' VCs; accepted --vcs 4 "
-              "or more"}}) {
-        const int s = std::system((std::string(CUBECAST_LOCKSTEP) + " --buffering input" + bad + " >" + out + " 2>&1").c_str());
-        ASSERT_TRUE(WIFEXITED(s));
-        EXPECT_EQ(WEXITSTATUS(s), 2) << bad;
-        EXPECT_EQ(slurp(out), "cubecast_lockstep: " + line + "\n");
-    }
+    EXPECT_EQ(lockstep_passes(text, "message-classes=on").marked, 4u * 3) << text;
+    expect_lockstep_refuses(" --buffering input --message-classes yes", "--message-classes 'yes' is unknown: accepted on, off",
+                            out);
+    expect_lockstep_refuses(" --buffering input --message-classes on --vcs 3 --route-classes 2",
+                            "--message-classes on with --vcs 3: two message classes take twice the route classes' VCs; "
+                            "accepted --vcs 4 or more",
+                            out);
     // Unless fixed, some of the configurations with VCs enough keep two message classes.
     const std::string draws =
         " --buffering input --mode sbt mnb te dor --switching wormhole --vcs 4 --configs 6 --cycles 500 --seed 11";
     EXPECT_EQ(std::system((std::string(CUBECAST_LOCKSTEP) + draws + " >" + out + " 2>&1").c_str()), 0) << slurp(out);
-    std::istringstream lines(slurp(out));
-    unsigned with = 0, all = 0;
-    for (std::string line; std::getline(lines, line);)
-        if (line.rfind("PASS", 0) == 0) ++all, with += line.find("message-classes=on") != std::string::npos;
-    EXPECT_EQ(all, 4u * 6);
-    EXPECT_GT(with, 0u);
-    EXPECT_LT(with, all);
+    const LockstepPasses drawn = lockstep_passes(slurp(out), "message-classes=on");
+    EXPECT_EQ(drawn.all, 4u * 6);
+    EXPECT_GT(drawn.marked, 0u);
+    EXPECT_LT(drawn.marked, drawn.all);
     std::remove(out.c_str());
 }
 
@@ -972,27 +972,20 @@ TEST(Cosim, InputBufferedLockstepCatchesAPlantedAllPortBug) {
     text = slurp(out);
     EXPECT_EQ(text.find("FAIL"), std::string::npos) << text;
     EXPECT_NE(text.find("network-interface=all-port"), std::string::npos) << text;
-    for (const auto& [bad, line] : std::vector<std::pair<std::string, std::string>>{
-             {" --network-interface all-ports", "--network-interface 'all-ports' is unknown: accepted one-port, all-port"},
-             {" --network-interface all-port --forwarding router",
-              "--network-interface all-port with --forwarding router: the Verilog all-port interface forwards through "
-              "the node; accepted --forwarding node"}}) {
-        const int s = std::system((std::string(CUBECAST_LOCKSTEP) + " --buffering input" + bad + " >" + out + " 2>&1").c_str());
-        ASSERT_TRUE(WIFEXITED(s));
-        EXPECT_EQ(WEXITSTATUS(s), 2) << bad;
-        EXPECT_EQ(slurp(out), "cubecast_lockstep: " + line + "\n");
-    }
+    expect_lockstep_refuses(" --buffering input --network-interface all-ports",
+                            "--network-interface 'all-ports' is unknown: accepted one-port, all-port", out);
+    expect_lockstep_refuses(" --buffering input --network-interface all-port --forwarding router",
+                            "--network-interface all-port with --forwarding router: the Verilog all-port interface forwards "
+                            "through the node; accepted --forwarding node",
+                            out);
     // Unless fixed, some of the configurations through the node take the all-port interface.
     const std::string draws =
         " --buffering input --mode sbt mnb te --switching wormhole --forwarding node --configs 6 --cycles 500 --seed 11";
     EXPECT_EQ(std::system((std::string(CUBECAST_LOCKSTEP) + draws + " >" + out + " 2>&1").c_str()), 0) << slurp(out);
-    std::istringstream lines(slurp(out));
-    unsigned all_port = 0, all = 0;
-    for (std::string line; std::getline(lines, line);)
-        if (line.rfind("PASS", 0) == 0) ++all, all_port += line.find("network-interface=all-port") != std::string::npos;
-    EXPECT_EQ(all, 3u * 6);
-    EXPECT_GT(all_port, 0u);
-    EXPECT_LT(all_port, all);
+    const LockstepPasses drawn = lockstep_passes(slurp(out), "network-interface=all-port");
+    EXPECT_EQ(drawn.all, 3u * 6);
+    EXPECT_GT(drawn.marked, 0u);
+    EXPECT_LT(drawn.marked, drawn.all);
     std::remove(out.c_str());
 }
 
