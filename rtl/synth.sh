@@ -2,7 +2,7 @@
 # The Verilog router's area with Yosys (generic cells, `synth`, hierarchy kept): for each configuration
 # the cells of each block (all its instances together) and the total, one line each.
 #   rtl/synth.sh [PORTS:QDEPTH:PF_MAX:INJ_DEPTH ...]       the ideal router (default: the grid in docs/rtl-area.md)
-#   rtl/synth.sh --ib [PORTS:VCS:DEPTH:FLIT_W[:ITERS[:R[:N[:F[:A[:M]]]]]] ...]  the input-buffered router (likewise)
+#   rtl/synth.sh --ib [PORTS:VCS:DEPTH:FLIT_W[:ITERS[:R[:N[:F[:A[:M[:S]]]]]]] ...]  the input-buffered router (likewise)
 #   rtl/synth.sh --markdown [--ib] [...]                   either, as the docs' Markdown table rows
 # Ideal router: PORTS is D_MAX (the ports built), QDEPTH the output queues' depth in packets, PF_MAX the
 # largest packet in 64-bit flits, INJ_DEPTH the copies each port's injection queue holds (a power of two).
@@ -14,7 +14,8 @@
 # the docs' rows measured before it stay comparable; the simulator's build has it), A 1 with the
 # all-port network interface built (an injection input per link) or 0 without (the default here,
 # likewise), M 1 with two message classes built (control tokens on VCs of their own) or 0 without (the
-# default here, likewise); packets of up to 4 flits, credit delays up to 4.
+# default here, likewise), S 1 with the straps registered at reset (the simulator's build) or 0 wired
+# through (the default); packets of up to 4 flits, credit delays up to 4.
 # Needs yosys (scripts/setup.sh installs it) and a built build/cubecast_romgen (the ROM images;
 # CUBECAST_ROMGEN names another).
 set -euo pipefail
@@ -22,7 +23,7 @@ set -euo pipefail
 if [ "${1:-}" = "--markdown" ]; then
   shift
   if [ "${1:-}" = "--ib" ]; then
-    header="| PORTS:VCS:B:W[:I[:R[:N[:F[:A[:M]]]]]] | total | buffers | control | ROM | VC alloc | switch alloc | outputs | interface | crossbar | glue |"
+    header="| PORTS:VCS:B:W[:I[:R[:N[:F[:A[:M[:S]]]]]]] | total | buffers | control | ROM | VC alloc | switch alloc | outputs | interface | crossbar | glue |"
   else
     header="| PORTS:QDEPTH:PF:INJ | total | output queues | injection | input units | control | ROM | crossbar and glue |"
   fi
@@ -45,27 +46,28 @@ if [ "${1:-}" = "--ib" ]; then
   configs=("$@")
   ((${#configs[@]})) || configs=(4:2:8:64 6:2:8:64 8:2:8:64 4:1:8:64 4:4:8:64 4:2:4:64 4:2:16:64 4:2:8:32 4:2:8:128 4:2:8:64:2)
   for c in "${configs[@]}"; do
-    [[ "$c" =~ ^([2-9]|1[0-2]):([1-9]|1[0-6]):([0-9]+):([0-9]+)(:[1-8](:[01](:[01](:[01](:[01](:[01])?)?)?)?)?)?$ ]] && ((BASH_REMATCH[4] == 32 || BASH_REMATCH[4] >= 64)) &&
+    [[ "$c" =~ ^([2-9]|1[0-2]):([1-9]|1[0-6]):([0-9]+):([0-9]+)(:[1-8](:[01](:[01](:[01](:[01](:[01](:[01])?)?)?)?)?)?)?$ ]] && ((BASH_REMATCH[4] == 32 || BASH_REMATCH[4] >= 64)) &&
       ((BASH_REMATCH[3] >= 2 && (BASH_REMATCH[3] & (BASH_REMATCH[3] - 1)) == 0 && BASH_REMATCH[3] <= 128)) ||
-      { echo "synth.sh: '$c' is not PORTS:VCS:DEPTH:FLIT_W[:ITERS[:R[:N[:F[:A[:M]]]]]]: accepted PORTS 2..12, VCS 1..16, DEPTH a power of two 2..128, FLIT_W 32 or >= 64, ITERS 1..8, R 0 or 1, N 0 or 1, F 0 or 1, A 0 or 1, M 0 or 1" >&2; exit 2; }
+      { echo "synth.sh: '$c' is not PORTS:VCS:DEPTH:FLIT_W[:ITERS[:R[:N[:F[:A[:M[:S]]]]]]]: accepted PORTS 2..12, VCS 1..16, DEPTH a power of two 2..128, FLIT_W 32 or >= 64, ITERS 1..8, R 0 or 1, N 0 or 1, F 0 or 1, A 0 or 1, M 0 or 1, S 0 or 1" >&2; exit 2; }
   done
-  printf '%-18s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s\n' "PORTS:VCS:B:W[:I[:R[:N[:F[:A[:M]]]]]]" "total" "buffers" "control" "rom" "vc alloc" \
+  printf '%-18s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s\n' "PORTS:VCS:B:W[:I[:R[:N[:F[:A[:M[:S]]]]]]]" "total" "buffers" "control" "rom" "vc alloc" \
     "sw alloc" "outputs" "interface" "crossbar" "glue"
   for c in "${configs[@]}"; do
-    IFS=: read -r ports vcs depth width iters branches node fan all msg <<<"$c"
+    IFS=: read -r ports vcs depth width iters branches node fan all msg straps <<<"$c"
     iters="${iters:-1}"
     branches="${branches:-1}"
     node="${node:-1}"
     fan="${fan:-0}"
     all="${all:-0}"
     msg="${msg:-0}"
-    dir="$work/ib-$ports-$vcs-$depth-$width-$iters-$branches-$node-$fan-$all-$msg"
+    straps="${straps:-0}"
+    dir="$work/ib-$ports-$vcs-$depth-$width-$iters-$branches-$node-$fan-$all-$msg-$straps"
     mkdir -p "$dir"
     (cd "$dir" && "$romgen" . "$ports" >/dev/null)
     (cd "$dir" && yosys -q -p "read_verilog -I$src $src/cc_ib_router.v $src/cc_ib_input_unit.v $src/cc_ib_vc_allocator.v \
         $src/cc_ib_switch_allocator.v $src/cc_ib_crossbar.v $src/cc_ib_output_unit.v $src/cc_ib_injection_unit.v $src/cc_ib_arbiter.v \
         $src/cc_control_logic.v $src/cc_rom.v; \
-        chparam -set PORTS $ports -set VCS $vcs -set DEPTH $depth -set FLIT_W $width -set ITERS $iters -set PER_BRANCH $branches -set NODE_FORWARDING $node -set FAN_OUT $fan -set ALL_PORT $all -set MSG_CLASSES $msg -set PF_MAX 4 -set CD_MAX 4 cc_ib_router; \
+        chparam -set PORTS $ports -set VCS $vcs -set DEPTH $depth -set FLIT_W $width -set ITERS $iters -set PER_BRANCH $branches -set NODE_FORWARDING $node -set FAN_OUT $fan -set ALL_PORT $all -set MSG_CLASSES $msg -set STRAP_REGS $straps -set PF_MAX 4 -set CD_MAX 4 cc_ib_router; \
         synth -top cc_ib_router; tee -o stat.txt stat" >/dev/null)
     # Each module's own cells (less one per submodule instance) times its instances, following the
     # nested hierarchy (an arbiter belongs to the allocator above it). The columns add up to the total.

@@ -26,8 +26,8 @@
 // Message classes (`msg_classes`, MSG_CLASSES built): control tokens take the upper floor(vcs/2) VCs
 // and data the lower, at the network interface and at every output; route and dateline classes
 // split each message class's VCs as they would split all of them.
-// Phases as cc_router.v: rst clears; during load nothing moves (all-port: the node's own packets are
-// split); then `cycle` counts edges from 0.
+// Phases as cc_router.v: rst clears (and loads the straps, STRAP_REGS built); during load nothing
+// moves (all-port: the node's own packets are split); then `cycle` counts edges from 0.
 `include "cc_defs.vh"
 module cc_ib_router #(
     parameter integer PORTS = 8,     // network ports built; `dim` (<= PORTS) of them are used
@@ -43,7 +43,8 @@ module cc_ib_router #(
     parameter integer NODE_FORWARDING = 1, // forwarding through the node built; 0: in the router only
     parameter integer FAN_OUT = 1,   // fan-out replication built (a crossbar that multicasts); 0: not
     parameter integer ALL_PORT = 1,  // the all-port network interface built (an injection input per link); 0: one-port only
-    parameter integer MSG_CLASSES = 1 // two message classes built (control tokens on VCs of their own); 0: one
+    parameter integer MSG_CLASSES = 1, // two message classes built (control tokens on VCs of their own); 0: one
+    parameter integer STRAP_REGS = 0 // the straps registered at reset (the simulator's build); 0: the pins wired through
 ) (
     input  wire                       clk,
     input  wire                       rst,
@@ -144,6 +145,33 @@ module cc_ib_router #(
     output wire                       dbg_waiting    // something is due by the clock alone (a pipeline delay, a
                                                      // not-before cycle, credits on their way back)
 );
+    // The straps as the logic reads them: with STRAP_REGS, registers loaded at reset (a simulator then
+    // evaluates the logic they feed at the clock edge alone, rather than again whenever another pin
+    // moves: the pins may change only during reset); otherwise the pins themselves.
+    wire [15:0] s_node_id;
+    wire [4:0] s_dim, s_vcs, s_route_classes, s_ejection_vcs;
+    wire [6:0] s_packet_flits;
+    wire [1:0] s_algo, s_datelines, s_switching;
+    wire [3:0] s_sbt_rot, s_credit_delay, s_link_delay, s_link_period, s_ejection_delay, s_alloc_iters;
+    wire [2:0] s_radix_bits;
+    wire s_torus, s_msg_classes, s_replication, s_fan_out, s_through_node, s_all_port, s_tst_freeze_pointers,
+        s_tst_no_turn, s_tst_free_early, s_tst_short_credit, s_tst_own_first, s_tst_fan_stale, s_tst_queue_first,
+        s_tst_class_mix;
+    wire [7:0] s_vc_depth, s_router_delay, s_injection_delay;
+    wire [113:0] strap_pins = {node_id, dim, packet_flits, algo, sbt_rot, radix_bits, torus, datelines, vcs,
+        route_classes, msg_classes, vc_depth, switching, router_delay, credit_delay, link_delay, link_period,
+        injection_delay, ejection_delay, ejection_vcs, alloc_iters, replication, fan_out, through_node, all_port,
+        tst_freeze_pointers, tst_no_turn, tst_free_early, tst_short_credit, tst_own_first, tst_fan_stale,
+        tst_queue_first, tst_class_mix};
+    reg  [113:0] strap_regs;
+    always @(posedge clk)
+        if (rst) strap_regs <= strap_pins;
+    assign {s_node_id, s_dim, s_packet_flits, s_algo, s_sbt_rot, s_radix_bits, s_torus, s_datelines, s_vcs,
+        s_route_classes, s_msg_classes, s_vc_depth, s_switching, s_router_delay, s_credit_delay, s_link_delay,
+        s_link_period, s_injection_delay, s_ejection_delay, s_ejection_vcs, s_alloc_iters, s_replication, s_fan_out,
+        s_through_node, s_all_port, s_tst_freeze_pointers, s_tst_no_turn, s_tst_free_early, s_tst_short_credit,
+        s_tst_own_first, s_tst_fan_stale, s_tst_queue_first, s_tst_class_mix} = STRAP_REGS != 0 ? strap_regs :
+        strap_pins;
     localparam integer VW = VCS > 1 ? $clog2(VCS) : 1;
     localparam integer CWORD = VCS <= 8 ? VCS * 8 : 64;  // a link's credit word
     localparam integer PW = PORTS > 1 ? $clog2(PORTS) : 1;
@@ -157,10 +185,10 @@ module cc_ib_router #(
     localparam integer IW_VC = $clog2(NV + 1);
     localparam integer IW_PORT = 5;
     wire run = !rst && !load;
-    wire ap = ALL_PORT != 0 && NODE_FORWARDING != 0 && all_port;  // (all-port needs forwarding through the node)
-    wire [4:0] injections = ap ? dim : 5'd1;
+    wire ap = ALL_PORT != 0 && NODE_FORWARDING != 0 && s_all_port;  // (all-port needs forwarding through the node)
+    wire [4:0] injections = ap ? s_dim : 5'd1;
     /* verilator lint_off UNUSEDSIGNAL */
-    wire [31:0] dim_ones = (32'd1 << dim) - 32'd1;
+    wire [31:0] dim_ones = (32'd1 << s_dim) - 32'd1;
     /* verilator lint_on UNUSEDSIGNAL */
     wire [PORTS-1:0] dim_links = dim_ones[PORTS-1:0];
 
@@ -224,7 +252,7 @@ module cc_ib_router #(
                 out_vc_r = in_vc[p*VW +: VW];
                 out_flit_r = in_flit[p*FLIT_W +: FLIT_W];
                 for (k = 0; k < LD_MAX; k = k + 1)
-                    if ({28'd0, link_delay} == k + 1) begin
+                    if ({28'd0, s_link_delay} == k + 1) begin
                         out_valid_r = line_valid[k];
                         out_vc_r = line_vc[k];
                         out_flit_r = line_flit[k];
@@ -252,7 +280,7 @@ module cc_ib_router #(
                 always @* begin
                     n = 8'd0;
                     for (k = 0; k < LD_MAX; k = k + 1)
-                        if (k < {28'd0, link_delay} && line_valid[k] && {{(32-VW){1'b0}}, line_vc[k]} == w) n = n + 8'd1;
+                        if (k < {28'd0, s_link_delay} && line_valid[k] && {{(32-VW){1'b0}}, line_vc[k]} == w) n = n + 8'd1;
                 end
                 assign on_wire[(p*VCS + w)*8 +: 8] = n;
             end
@@ -266,8 +294,8 @@ module cc_ib_router #(
     // Message classes (routers/logic/vc_classes.h, message_class_window; `msg_classes`, MSG_CLASSES
     // built): a collective's control tokens on the upper floor(vcs/2) VCs, its data on the lower
     // ceil(vcs/2), so a token never waits behind the data it releases.
-    wire msg_on = MSG_CLASSES != 0 && msg_classes;
-    wire [4:0] data_vcs = msg_on ? vcs - (vcs >> 1) : vcs;  // (the first token VC)
+    wire msg_on = MSG_CLASSES != 0 && s_msg_classes;
+    wire [4:0] data_vcs = msg_on ? s_vcs - (s_vcs >> 1) : s_vcs;  // (the first token VC)
     // Each VC's route class (routers/logic/vc_classes.h, class_of_vc): VC v of its message class's n
     // VCs from the class's first, f, is in route class (v - f) * route_classes / n, so the classes
     // split each message class's VCs in runs as even as they go.
@@ -277,8 +305,8 @@ module cc_ib_router #(
             localparam [8:0] V = w;
             wire token_vc = msg_on && V >= {4'd0, data_vcs};
             wire [8:0] index = token_vc ? V - {4'd0, data_vcs} : V;
-            wire [4:0] count = token_vc ? vcs - data_vcs : data_vcs;
-            wire [8:0] scaled = index * {4'd0, route_classes};
+            wire [4:0] count = token_vc ? s_vcs - data_vcs : data_vcs;
+            wire [8:0] scaled = index * {4'd0, s_route_classes};
             /* verilator lint_off UNUSEDSIGNAL */
             wire [8:0] quotient = count == 5'd0 ? 9'd0 : scaled / {4'd0, count};  // (below route_classes <= 16)
             /* verilator lint_on UNUSEDSIGNAL */
@@ -310,10 +338,10 @@ module cc_ib_router #(
                                .PW(PW), .OW(OW), .INJECTION(p >= PORTS ? 1 : 0), .PORT(p),
                                .PER_BRANCH(PER_BRANCH), .PF_MAX(PF_MAX), .NODE_FORWARDING(NODE_FORWARDING),
                                .FAN_OUT(FAN_OUT), .INJ_LINK(J), .SPLITS(ALL_PORT), .MSG_CLASSES(MSG_CLASSES)) u_in (
-                .clk(clk), .rst(rst), .run(run), .cycle(cycle), .node_id(node_id), .dim(dim), .packet_flits(packet_flits),
-                .algo(algo), .sbt_rot(sbt_rot), .radix_bits(radix_bits), .torus(torus), .datelines(datelines), .vcs(vcs), .route_classes(route_classes), .vc_class(vc_class), .msg_on(msg_on), .data_vcs(data_vcs), .tst_class_mix(tst_class_mix), .tst_no_turn(tst_no_turn), .tst_free_early(tst_free_early), .tst_short_credit(tst_short_credit), .switching(switching), .router_delay(router_delay),
-                .ejection_vcs(ejection_vcs), .per_branch(replication), .fan_out(fan_out), .tst_fan_stale(tst_fan_stale),
-                .through_node(through_node), .all_port(ap),
+                .clk(clk), .rst(rst), .run(run), .cycle(cycle), .node_id(s_node_id), .dim(s_dim), .packet_flits(s_packet_flits),
+                .algo(s_algo), .sbt_rot(s_sbt_rot), .radix_bits(s_radix_bits), .torus(s_torus), .datelines(s_datelines), .vcs(s_vcs), .route_classes(s_route_classes), .vc_class(vc_class), .msg_on(msg_on), .data_vcs(data_vcs), .tst_class_mix(s_tst_class_mix), .tst_no_turn(s_tst_no_turn), .tst_free_early(s_tst_free_early), .tst_short_credit(s_tst_short_credit), .switching(s_switching), .router_delay(s_router_delay),
+                .ejection_vcs(s_ejection_vcs), .per_branch(s_replication), .fan_out(s_fan_out), .tst_fan_stale(s_tst_fan_stale),
+                .through_node(s_through_node), .all_port(ap),
                 .push(is_link ? wire_valid[p % PORTS] : ni_push[J]),
                 .push_vc(is_link ? wire_vc[(p % PORTS)*VW +: VW] : ni_vc[J*VW +: VW]),
                 .push_flit(is_link ? wire_flit[(p % PORTS)*FLIT_W +: FLIT_W] : ni_flit[J*FLIT_W +: FLIT_W]),
@@ -364,8 +392,8 @@ module cc_ib_router #(
             wire split_deliver;  // (a delivery decided for an own packet is the node's: not a copy)
             /* verilator lint_on UNUSEDSIGNAL */
             cc_control_logic #(.D_MAX(PORTS)) u_split (
-                .node_id(node_id), .dim(dim), .packet_flits(packet_flits), .algo(algo), .sbt_rot(sbt_rot),
-                .radix_bits(radix_bits), .torus(torus), .own(1'b1), .hdr(src_flits[63:0]), .deliver(split_deliver),
+                .node_id(s_node_id), .dim(s_dim), .packet_flits(s_packet_flits), .algo(s_algo), .sbt_rot(s_sbt_rot),
+                .radix_bits(s_radix_bits), .torus(s_torus), .own(1'b1), .hdr(src_flits[63:0]), .deliver(split_deliver),
                 .fwd(split_fwd), .not_before(split_nb), .prio(split_pr), .mnb_addr(split_mnb_addr), .row(split_mnb_row),
                 .te_addr(split_te_addr), .own_position(split_te_position));
             cc_rom #(.D_MAX(PORTS), .NSRC(NV + 1)) u_rom (
@@ -446,7 +474,7 @@ module cc_ib_router #(
             ap_transit[a] = lnk_transit[a];
             ap_flits[a*PF_MAX*FLIT_W +: PF_MAX*FLIT_W] = lnk_flits[a*PF_MAX*FLIT_W +: PF_MAX*FLIT_W];
             for (b = 0; b < PORTS; b = b + 1)
-                if (port_thru[b] && port_to[b*PORTS + a] && !(tst_queue_first && lnk_valid[a]) &&
+                if (port_thru[b] && port_to[b*PORTS + a] && !(s_tst_queue_first && lnk_valid[a]) &&
                     (!ap_found || port_nb[(b*PORTS + a)*32 +: 32] < ap_nb ||
                      (port_nb[(b*PORTS + a)*32 +: 32] == ap_nb && (port_pr[(b*PORTS + a)*32 +: 32] < ap_pr ||
                       (port_pr[(b*PORTS + a)*32 +: 32] == ap_pr && ap_from_queue[a] && lnk_after[a]))))) begin
@@ -464,8 +492,8 @@ module cc_ib_router #(
 
     // The injection inputs' network interface: one-port, the first takes the node's own packets, its
     // memory's and those forwarded at this edge; all-port, each its link's choice above.
-    wire src_due = src_valid && src_made + {24'd0, injection_delay} <= cycle;
-    wire own_first = tst_own_first && src_due;
+    wire src_due = src_valid && src_made + {24'd0, s_injection_delay} <= cycle;
+    wire own_first = s_tst_own_first && src_due;
     reg [31:0] inject_free_at [0:NINJ-1];
     genvar n;
     generate
@@ -475,7 +503,7 @@ module cc_ib_router #(
             wire due = ap && ap_due[L];
             cc_ib_injection_unit #(.VCS(VCS), .VW(VW), .AW(AW), .PF_MAX(PF_MAX), .FLIT_W(FLIT_W), .NODE_FORWARDING(NODE_FORWARDING),
                                    .MSG_CLASSES(MSG_CLASSES)) u_ni (
-                .clk(clk), .rst(rst), .run(run), .packet_flits(packet_flits), .vcs(vcs), .vc_depth(vc_depth),
+                .clk(clk), .rst(rst), .run(run), .packet_flits(s_packet_flits), .vcs(s_vcs), .vc_depth(s_vc_depth),
                 .msg_on(msg_on), .data_vcs(data_vcs),
                 .src_valid(one ? src_due : due && !ap_transit[L]),
                 .src_flits(one ? src_flits : ap_flits[L*PF_MAX*FLIT_W +: PF_MAX*FLIT_W]),
@@ -488,7 +516,7 @@ module cc_ib_router #(
                 .push_transit(ni_transit[n]));
             always @(posedge clk)
                 if (rst) inject_free_at[n] <= 32'd0;
-                else if (run && ni_push[n]) inject_free_at[n] <= cycle + {28'd0, link_period};
+                else if (run && ni_push[n]) inject_free_at[n] <= cycle + {28'd0, s_link_period};
         end
     endgenerate
     // All-port: the links whose choice was taken at this edge, from the queue's front or as a copy
@@ -512,11 +540,11 @@ module cc_ib_router #(
     assign dbg_waiting = vc_waiting != {NV{1'b0}} || credits_coming != {PORTS{1'b0}};
 
     cc_ib_vc_allocator #(.PORTS(PORTS), .VCS(VCS), .ITERS(ITERS), .PW(OW), .VW(VW), .IW(IW_VC), .NI(NI)) u_va (
-        .clk(clk), .rst(rst), .run(run), .dim(dim), .injections(injections), .vcs(vcs), .iters(alloc_iters), .req(va_req), .out(va_out),
+        .clk(clk), .rst(rst), .run(run), .dim(s_dim), .injections(injections), .vcs(s_vcs), .iters(s_alloc_iters), .req(va_req), .out(va_out),
         .candidates(va_candidates), .pri(va_pri), .grant(va_grant), .granted_vc(va_vc));
 
     cc_ib_switch_allocator #(.PORTS(PORTS), .VCS(VCS), .ITERS(ITERS), .OW(OW), .VW(VW), .IW(IW_PORT), .NI(NI)) u_sa (
-        .clk(clk), .rst(rst), .run(run), .dim(dim), .injections(injections), .vcs(vcs), .iters(alloc_iters), .tst_freeze(tst_freeze_pointers),
+        .clk(clk), .rst(rst), .run(run), .dim(s_dim), .injections(injections), .vcs(s_vcs), .iters(s_alloc_iters), .tst_freeze(s_tst_freeze_pointers),
         .req(sa_req),
         .out(sa_out), .pri(sa_pri), .fan(sa_fan), .grant(sa_grant), .granted_vc(sa_vc),
         .granted_outs(sa_granted_outs));
@@ -530,7 +558,7 @@ module cc_ib_router #(
     wire [FLIT_W-1:0]       local_flit;
     wire [7:0]              local_source;
     cc_ib_crossbar #(.PORTS(PORTS), .NIN(NI), .VCS(VCS), .VW(VW), .FLIT_W(FLIT_W)) u_xbar (
-        .clk(clk), .rst(rst), .run(run), .cycle(cycle), .link_period(link_period),
+        .clk(clk), .rst(rst), .run(run), .cycle(cycle), .link_period(s_link_period),
         .grant(sa_grant), .granted_outs(sa_granted_outs), .granted_vc(sa_vc),
         .in_flit(tr_flit), .in_out_vc(tr_out_vc), .in_tail(tr_tail),
         .send(send), .send_tail(send_tail), .send_vc(send_vc), .send_flit(send_flit),
@@ -547,8 +575,9 @@ module cc_ib_router #(
                     if (va_grant[i] && {{(32-OW){1'b0}}, va_out[i*OW +: OW]} == p)
                         take = take | ({{(VCS-1){1'b0}}, 1'b1} << va_vc[i*VW +: VW]);
             end
+            // (`vc_depth` the pin: it sets the credits at reset, when a registered strap is being loaded)
             cc_ib_output_unit #(.VCS(VCS), .VW(VW), .FLIT_W(FLIT_W), .CD_MAX(CD_MAX), .CWORD(CWORD)) u_out (
-                .clk(clk), .rst(rst), .run(run), .vcs(vcs), .vc_depth(vc_depth), .credit_delay(credit_delay),
+                .clk(clk), .rst(rst), .run(run), .vcs(s_vcs), .vc_depth(vc_depth), .credit_delay(s_credit_delay),
                 .credit_in(out_credit[p*CWORD +: CWORD]), .credits_now(credits[p*VCS*9 +: VCS*9]),
                 .owned(owned[p*VCS +: VCS]), .credits_held(dbg_credits[p*VCS*9 +: VCS*9]),
                 .credits_coming(credits_coming[p]), .take(take), .send(send[p]), .send_vc(send_vc[p*VW +: VW]),
@@ -561,7 +590,7 @@ module cc_ib_router #(
             always @* begin
                 credit_word = {CWORD{1'b0}};
                 for (v = 0; v < VCS; v = v + 1)
-                    if (vcs > 5'd8) credit_word[v*4 +: 4] = freed[(p*VCS + v)*8 +: 4];
+                    if (s_vcs > 5'd8) credit_word[v*4 +: 4] = freed[(p*VCS + v)*8 +: 4];
                     else if (v < 8) credit_word[v*8 +: 8] = freed[(p*VCS + v)*8 +: 8];
             end
             always @(posedge clk)
@@ -585,7 +614,7 @@ module cc_ib_router #(
         if (rst) local_owned <= {VCS{1'b0}};
         else if (run)
             local_owned <= (local_owned | local_take) &
-                           ~(local_send && local_tail && ejection_vcs != 5'd0 ? {{(VCS-1){1'b0}}, 1'b1} << local_vc : {VCS{1'b0}});
+                           ~(local_send && local_tail && s_ejection_vcs != 5'd0 ? {{(VCS-1){1'b0}}, 1'b1} << local_vc : {VCS{1'b0}});
 
     // The ejection channel: a flit reaches the node ejection_delay edges after it left the switch.
     reg              eject_valid [0:ED_MAX-1];
@@ -600,7 +629,7 @@ module cc_ib_router #(
         ejected_flit = local_flit;
         ejected_source = local_source;
         for (e = 0; e < ED_MAX; e = e + 1)
-            if ({28'd0, ejection_delay} == e + 1) begin
+            if ({28'd0, s_ejection_delay} == e + 1) begin
                 ejected_valid = eject_valid[e];
                 ejected_flit = eject_flit[e];
                 ejected_source = eject_source[e];
