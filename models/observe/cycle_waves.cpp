@@ -24,6 +24,7 @@ public:
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iomanip>
@@ -177,48 +178,60 @@ std::vector<std::string> CycleWaves::close(uint64_t start_ns, uint64_t end_ns, c
         return failed;
     }
     // (a dump that did not end well goes as nothing: rank 0 says so)
-    const std::vector<std::string> dumps = gather(incomplete.empty() ? file_text(dump) : std::string());
+    const std::vector<std::string> dumps = gather.files(
+        incomplete.empty() ? dump : std::string(), [&](unsigned r) { return scratch_.path("rank" + std::to_string(r) + ".vcd"); },
+        failed);
     // The Verilated routers' internals: each rank's dump of its own, after a line with the VCs and
     // injection inputs they use (every rank takes part; one without them sends nothing).
-    const std::vector<std::string> rtl_dumps = gather(rtl_ ? std::to_string(rtl_vcs_) + " " + std::to_string(rtl_injections_) +
-                                                                 "\n" + file_text(scratch_.path("rtl.vcd"))
-                                                           : std::string());
+    const std::vector<std::string> rtl_uses =
+        gather.texts(rtl_ ? std::to_string(rtl_vcs_) + " " + std::to_string(rtl_injections_) : std::string());
+    const std::vector<std::string> rtl_dumps = gather.files(
+        rtl_ ? scratch_.path("rtl.vcd") : std::string(),
+        [&](unsigned r) { return scratch_.path("rtl_rank" + std::to_string(r) + ".vcd"); }, failed);
     if (dumps.empty()) {  // (not rank 0: it writes nothing)
         scratch_.remove();
         return {};
     }
-    for (size_t r = 0; r < dumps.size(); ++r)
-        if (dumps[r].empty()) failed.push_back("the waves: rank " + std::to_string(r) + "'s dump did not end with a time stamp");
+    for (size_t r = 0; r < dumps.size() && failed.empty(); ++r)
+        if (dumps[r].empty() || !incomplete_file("the waves", dumps[r], "#").empty())
+            failed.push_back("the waves: rank " + std::to_string(r) + "'s dump did not end with a time stamp");
     const std::string merged_path = scratch_.path("merged.vcd");
     if (failed.empty()) {
-        std::string merged;
-        if (auto e = merge_vcd_dumps(file_text(scratch_.path("declarations.vcd")), dumps, merged); !e.empty()) {
+        std::ifstream declarations(scratch_.path("declarations.vcd"));
+        std::vector<std::ifstream> files;
+        files.reserve(dumps.size());
+        std::vector<std::istream*> streams;
+        for (const std::string& path : dumps) streams.push_back(&files.emplace_back(path));
+        std::ofstream out(merged_path);
+        if (auto e = merge_vcd_dumps(declarations, streams, out); !e.empty())
             failed.push_back("the waves: " + e);
-        } else {
-            std::ofstream out(merged_path);
-            out << merged;
-            if (auto w = write_failure("the waves", merged_path, out); !w.empty()) failed.push_back(w);
-        }
+        else if (auto w = write_failure("the waves", merged_path, out); !w.empty())
+            failed.push_back(w);
     }
-    if (failed.empty() && std::any_of(rtl_dumps.begin(), rtl_dumps.end(), [](const std::string& d) { return !d.empty(); })) {
-        std::vector<std::string> texts;
-        for (const std::string& d : rtl_dumps) {
-            const size_t line = d.find('\n');
-            if (line != std::string::npos) {
-                char* after = nullptr;
-                rtl_vcs_ = static_cast<unsigned>(std::strtoul(d.c_str(), &after, 10));
-                rtl_injections_ = static_cast<unsigned>(std::strtoul(after, nullptr, 10));
+    // (a rank without Verilated routers sends no line of what they use, and an empty file)
+    if (failed.empty() && std::any_of(rtl_uses.begin(), rtl_uses.end(), [](const std::string& u) { return !u.empty(); })) {
+        std::vector<std::ifstream> files;
+        files.reserve(rtl_dumps.size());
+        std::vector<std::istream*> streams;
+        for (size_t r = 0; r < rtl_dumps.size(); ++r) {
+            if (rtl_uses[r].empty()) {
+                streams.push_back(nullptr);
+                continue;
             }
-            texts.push_back(line == std::string::npos ? std::string() : d.substr(line + 1));
+            char* after = nullptr;
+            rtl_vcs_ = static_cast<unsigned>(std::strtoul(rtl_uses[r].c_str(), &after, 10));
+            rtl_injections_ = static_cast<unsigned>(std::strtoul(after, nullptr, 10));
+            streams.push_back(&files.emplace_back(rtl_dumps[r]));
         }
-        std::string merged;
-        if (auto e = merge_verilated_dumps(texts, merged); !e.empty()) {
+        const std::string merged_rtl = scratch_.path("rtl_merged.vcd");
+        std::ofstream out(merged_rtl);
+        if (auto e = merge_verilated_dumps(streams, out); !e.empty()) {
             failed.push_back("the RTL routers' waves: " + e);
+        } else if (auto w = write_failure("the RTL routers' waves", merged_rtl, out); !w.empty()) {
+            failed.push_back(w);
+        } else if (std::rename(merged_rtl.c_str(), scratch_.path("rtl.vcd").c_str()) != 0) {
+            failed.push_back("the RTL routers' waves: cannot rename " + merged_rtl + ": " + std::strerror(errno));
         } else {
-            const std::string rtl_path = scratch_.path("rtl.vcd");
-            std::ofstream out(rtl_path);
-            out << merged;
-            if (auto w = write_failure("the RTL routers' waves", rtl_path, out); !w.empty()) failed.push_back(w);
             rtl_dumped_ = true;
         }
     }
@@ -253,21 +266,19 @@ void CycleWaves::publish(const std::string& dump, uint64_t start_ns, uint64_t en
 
 namespace {
 
-// A dump's lines, one at a time, without copying them.
-class Lines {
+// A stream's lines, one at a time (the line is good until the next).
+class StreamLines {
 public:
-    explicit Lines(const std::string& text) : text_(text) {}
+    explicit StreamLines(std::istream& in) : in_(&in) {}
     bool next(std::string_view& line) {
-        if (at_ >= text_.size()) return false;
-        const size_t end = std::min(text_.find('\n', at_), text_.size());
-        line = std::string_view(text_).substr(at_, end - at_);
-        at_ = end + 1;
+        if (!std::getline(*in_, buffer_)) return false;
+        line = buffer_;
         return true;
     }
 
 private:
-    const std::string& text_;
-    size_t at_ = 0;
+    std::istream* in_;
+    std::string buffer_;
 };
 
 // A value line's identifier and value ("b101 aaaac", "1aaaab", "r0.5 aaaad").
@@ -288,7 +299,7 @@ bool split_value(std::string_view line, std::string_view& value, std::string_vie
 // The declarations of a dump up to $enddefinitions: each $var's identifier and its full name (its
 // scopes joined with dots). Returns false if $enddefinitions is missing.
 template <class Declare>
-bool read_declarations(Lines& lines, std::string* header, Declare declare) {
+bool read_declarations(StreamLines& lines, std::string* header, Declare declare) {
     std::vector<std::string> scopes;
     std::string_view line;
     while (lines.next(line)) {
@@ -318,15 +329,16 @@ bool declared_before(std::string_view a, std::string_view b) { return a.size() !
 
 }  // namespace
 
-std::string merge_vcd_dumps(const std::string& declarations, const std::vector<std::string>& dumps, std::string& merged) {
-    merged.clear();
+std::string merge_vcd_dumps(std::istream& declarations, const std::vector<std::istream*>& dumps, std::ostream& merged) {
     std::unordered_map<std::string, std::string> code_of;  // full name -> the declarations' identifier
-    Lines declared(declarations);
-    if (!read_declarations(declared, &merged, [&](const std::string& code, const std::string& name) { code_of[name] = code; }))
+    StreamLines declared(declarations);
+    std::string header;
+    if (!read_declarations(declared, &header, [&](const std::string& code, const std::string& name) { code_of[name] = code; }))
         return "the declarations' dump has no $enddefinitions";
+    merged << header;
     // Each dump: its identifiers as the declarations', then its blocks of value lines.
     struct Cursor {
-        Lines lines;
+        StreamLines lines;
         std::unordered_map<std::string, std::string> global;  // its identifier -> the declarations'
         std::string_view pending;                             // the next line not yet taken
         bool has_pending = false, done = false;
@@ -351,7 +363,7 @@ std::string merge_vcd_dumps(const std::string& declarations, const std::vector<s
     };
     std::vector<Value> initial;
     for (size_t r = 0; r < dumps.size(); ++r) {
-        cursors.push_back(Cursor{Lines(dumps[r]), {}, {}, false, false});
+        cursors.push_back(Cursor{StreamLines(*dumps[r]), {}, {}, false, false});
         Cursor& c = cursors.back();
         std::string unknown;
         if (!read_declarations(c.lines, nullptr, [&](const std::string& code, const std::string& name) {
@@ -372,9 +384,10 @@ std::string merge_vcd_dumps(const std::string& declarations, const std::vector<s
     if (initial.size() != code_of.size())
         return std::to_string(initial.size()) + " initial values for " + std::to_string(code_of.size()) + " signals";
     std::sort(initial.begin(), initial.end(), [](const Value& a, const Value& b) { return declared_before(a.code, b.code); });
-    merged += preamble + "$dumpvars\n";
-    for (const Value& v : initial) merged += v.line + "\n";
-    merged += "$end\n\n";
+    merged << preamble << "$dumpvars\n";
+    for (const Value& v : initial) merged << v.line << '\n';
+    merged << "$end\n\n";
+    initial = {};
     // The time stamps in order: at each, every dump's changes then, in the order of declaration.
     const auto time_of = [](std::string_view line) { return std::stoull(std::string(line.substr(1))); };
     const auto peek = [](Cursor& c) -> bool {  // the next time stamp line, if any
@@ -412,12 +425,24 @@ std::string merge_vcd_dumps(const std::string& declarations, const std::vector<s
             last_time = now, last_empty = true;
             continue;
         }
-        merged += "#" + std::to_string(now) + "\n";
-        for (const Value& v : changes) merged += v.line + "\n";
-        merged += "\n";
+        merged << '#' << now << '\n';
+        for (const Value& v : changes) merged << v.line << '\n';
+        merged << '\n';
     }
-    if (last_empty) merged += "#" + std::to_string(last_time) + "\n";
+    if (last_empty) merged << '#' << last_time << '\n';
     return "";
+}
+
+std::string merge_vcd_dumps(const std::string& declarations, const std::vector<std::string>& dumps, std::string& merged) {
+    std::istringstream declared(declarations);
+    std::vector<std::istringstream> texts;
+    texts.reserve(dumps.size());
+    std::vector<std::istream*> streams;
+    for (const std::string& d : dumps) streams.push_back(&texts.emplace_back(d));
+    std::ostringstream out;
+    std::string e = merge_vcd_dumps(declared, streams, out);
+    merged = out.str();
+    return e;
 }
 
 namespace {
@@ -449,20 +474,21 @@ std::pair<size_t, size_t> word_at(std::string_view line, size_t index) {
 }
 }  // namespace
 
-std::string merge_verilated_dumps(const std::vector<std::string>& dumps, std::string& merged) {
-    merged.clear();
+std::string merge_verilated_dumps(const std::vector<std::istream*>& dumps, std::ostream& merged) {
     struct Dump {
-        uint64_t shift = 0;     // what its identifiers' codes move by
-        bool dumpvars = false;  // its first time stamp's values are within $dumpvars ... $end
-        std::vector<std::pair<uint64_t, std::vector<std::string_view>>> times;
+        StreamLines lines;
+        uint64_t shift = 0;       // what its identifiers' codes move by
+        bool first_block = true;  // its next block is its first (whose values may be within $dumpvars)
+        bool has_time = false;    // the time stamp its next block is at (read, not yet taken)
+        uint64_t time = 0;
     };
     std::vector<Dump> parsed;
     std::string preamble, scopes;
     uint64_t codes_per_model = 0, models_before = 0;
     for (size_t r = 0; r < dumps.size(); ++r) {
-        if (dumps[r].empty()) continue;  // (a rank without Verilated routers)
+        if (!dumps[r]) continue;  // (a rank without Verilated routers)
         const std::string rank = "rank " + std::to_string(r) + "'s RTL dump";
-        Lines lines(dumps[r]);
+        Dump d{StreamLines(*dumps[r])};
         std::string_view line;
         // Its header: the preamble (the first dump's), then a scope per model (indented once), each
         // model's codes one block from 1 on, every model's as large.
@@ -470,7 +496,7 @@ std::string merge_verilated_dumps(const std::vector<std::string>& dumps, std::st
         uint64_t models = 0, first_model_end = 0;
         std::vector<std::pair<std::string, uint64_t>> declared;  // each line, and its $var's code (0: none)
         for (;;) {
-            if (!lines.next(line)) return rank + " has no $enddefinitions";
+            if (!d.lines.next(line)) return rank + " has no $enddefinitions";
             const auto [w0, w0_end] = word_at(line, 0);
             const std::string_view first = w0 == std::string_view::npos ? std::string_view() : line.substr(w0, w0_end - w0);
             if (first == "$enddefinitions") break;
@@ -496,7 +522,6 @@ std::string merge_verilated_dumps(const std::vector<std::string>& dumps, std::st
         if (codes_per_model != 0 && n != codes_per_model)
             return rank + " has " + std::to_string(n) + " codes a router, the ranks' before " + std::to_string(codes_per_model);
         codes_per_model = n;
-        Dump d;
         d.shift = models_before * n;
         models_before += models;
         for (const auto& [text, code] : declared) {
@@ -507,53 +532,57 @@ std::string merge_verilated_dumps(const std::vector<std::string>& dumps, std::st
             const auto [c0, c1] = word_at(text, 3);
             scopes += text.substr(0, c0) + verilated_id(code + d.shift) + text.substr(c1) + "\n";
         }
-        // Its values, by time stamp.
-        while (lines.next(line)) {
-            if (line.empty()) continue;
-            if (line[0] == '#') {
-                d.times.push_back({std::strtoull(std::string(line.substr(1)).c_str(), nullptr, 10), {}});
-            } else if (line == "$dumpvars") {
-                d.dumpvars = d.times.size() == 1;
-            } else if (line != "$end") {
-                if (d.times.empty()) return rank + " has a value before its first time stamp";
-                d.times.back().second.push_back(line);
-            }
+        // (up to its first time stamp: nothing but blank lines)
+        while (d.lines.next(line)) {
+            if (line.empty() || line == "$dumpvars" || line == "$end") continue;
+            if (line[0] != '#') return rank + " has a value before its first time stamp";
+            d.time = std::strtoull(std::string(line.substr(1)).c_str(), nullptr, 10), d.has_time = true;
+            break;
         }
         parsed.push_back(std::move(d));
     }
     if (parsed.empty()) return "no rank wrote an RTL dump";
-    merged = preamble + scopes + "$enddefinitions $end\n";
+    merged << preamble << scopes << "$enddefinitions $end\n";
+    scopes = {};
     // The time stamps in order: at each, every dump's values then in rank order (one process's model
-    // order), the first within $dumpvars ... $end.
-    std::vector<size_t> next(parsed.size(), 0);
+    // order), the first within $dumpvars ... $end. A dump's block is read whole before it is written
+    // (whether its values are within $dumpvars), one time stamp's values at a time.
+    std::vector<std::vector<std::string>> blocks(parsed.size());
     for (;;) {
         bool any = false, dumpvars = false;
         uint64_t now = 0;
-        for (size_t i = 0; i < parsed.size(); ++i)
-            if (next[i] < parsed[i].times.size()) {
-                const uint64_t t = parsed[i].times[next[i]].first;
-                if (!any || t < now) now = t;
-                any = true;
-            }
+        for (const Dump& d : parsed)
+            if (d.has_time && (!any || d.time < now)) now = d.time, any = true;
         if (!any) break;
-        for (size_t i = 0; i < parsed.size(); ++i)
-            if (next[i] == 0 && parsed[i].dumpvars && !parsed[i].times.empty() && parsed[i].times[0].first == now)
-                dumpvars = true;
-        merged += "#" + std::to_string(now) + "\n";
-        if (dumpvars) merged += "$dumpvars\n";
         for (size_t i = 0; i < parsed.size(); ++i) {
-            if (next[i] >= parsed[i].times.size() || parsed[i].times[next[i]].first != now) continue;
-            for (std::string_view value_line : parsed[i].times[next[i]].second) {
-                std::string_view value, code;
-                if (!split_value(value_line, value, code)) {
-                    merged.append(value_line).append("\n");
-                    continue;
+            Dump& d = parsed[i];
+            blocks[i].clear();
+            if (!d.has_time || d.time != now) continue;
+            d.has_time = false;
+            std::string_view line;
+            while (d.lines.next(line)) {
+                if (line.empty()) continue;
+                if (line[0] == '#') {
+                    d.time = std::strtoull(std::string(line.substr(1)).c_str(), nullptr, 10), d.has_time = true;
+                    break;
                 }
-                merged.append(value).append(verilated_id(verilated_code(code) + parsed[i].shift)).append("\n");
+                if (line == "$dumpvars") {
+                    dumpvars = dumpvars || d.first_block;
+                } else if (line != "$end") {
+                    std::string_view value, code;
+                    if (!split_value(line, value, code))
+                        blocks[i].emplace_back(line);
+                    else
+                        blocks[i].push_back(std::string(value) + verilated_id(verilated_code(code) + d.shift));
+                }
             }
-            ++next[i];
+            d.first_block = false;
         }
-        if (dumpvars) merged += "$end\n";
+        merged << '#' << now << '\n';
+        if (dumpvars) merged << "$dumpvars\n";
+        for (const std::vector<std::string>& block : blocks)
+            for (const std::string& value : block) merged << value << '\n';
+        if (dumpvars) merged << "$end\n";
     }
     return "";
 }

@@ -5,6 +5,7 @@
 // be converted to FST at the end.
 #pragma once
 #include <functional>
+#include <iosfwd>
 #include <memory>
 #include <string>
 #include <systemc>
@@ -79,9 +80,18 @@ public:
     // Closes the dumps and writes them to the path asked (and the RTL's beside it), their times moved
     // so that cycle 0 (at `start_ns` in the simulation) is at 0, with the .gtkw zoomed to the run up
     // to `end_ns`: the failures, one line each (none: empty). A partitioned run's ranks give
-    // `gather` (every rank's text in rank order at rank 0, nothing elsewhere): each rank's dump goes
-    // to rank 0, which merges them and writes the path asked; the other ranks write nothing.
-    using Gather = std::function<std::vector<std::string>(const std::string&)>;
+    // `gather`: each rank's dump goes to rank 0 in pieces, where it is merged line by line into the
+    // path asked (so no rank holds a dump whole); the other ranks write nothing.
+    struct Gather {
+        // Every rank's text in rank order at rank 0, nothing elsewhere.
+        std::function<std::vector<std::string>(const std::string&)> texts;
+        // Every rank's file (`mine`; empty: none) to rank 0, in pieces: there each rank's path in rank
+        // order (the others' copies at copy_path(rank)), nothing elsewhere (partition.h, gather_files).
+        std::function<std::vector<std::string>(const std::string& mine, const std::function<std::string(unsigned)>& copy_path,
+                                               std::vector<std::string>& failed)>
+            files;
+        explicit operator bool() const { return static_cast<bool>(texts); }
+    };
     std::vector<std::string> close(uint64_t start_ns, uint64_t end_ns, const Gather& gather = {});
     ~CycleWaves();
     // After elaboration: adds the internals of the Verilated routers to <name>_rtl.vcd.
@@ -110,15 +120,18 @@ private:
 // into the dump one process writes: `declarations` (a dump that declares every signal in one
 // process's order, the values it holds ignored) gives the header and each signal's identifier; each
 // of `dumps` gives the values of the signals it holds (its own identifiers matched by name): the
-// initial values, then at each time stamp the changes, in the order of declaration. The failure (a
+// initial values, then at each time stamp the changes, in the order of declaration. Read and written
+// a line at a time: what it holds is a value per signal and one time stamp's changes. The failure (a
 // dump that names a signal the declarations do not), or empty.
+std::string merge_vcd_dumps(std::istream& declarations, const std::vector<std::istream*>& dumps, std::ostream& merged);
 std::string merge_vcd_dumps(const std::string& declarations, const std::vector<std::string>& dumps, std::string& merged);
 // Verilator VCD dumps of the Verilated routers' internals, each rank's of its own routers (the ranks'
 // shares in node order; empty: none), merged into the dump one process writes: every router's scope in
 // order, its identifiers moved past the routers of the ranks before (a Verilated model's codes are one
-// block, every model's as large), and at each time stamp the ranks' values in rank order. The failure,
-// or empty.
-std::string merge_verilated_dumps(const std::vector<std::string>& dumps, std::string& merged);
+// block, every model's as large), and at each time stamp the ranks' values in rank order. Read and
+// written a line at a time (what it holds is the declarations and one time stamp's values; a rank
+// without Verilated routers: nullptr). The failure, or empty.
+std::string merge_verilated_dumps(const std::vector<std::istream*>& dumps, std::ostream& merged);
 
 // True if `path` is a file name ending in `ext` (e.g. ".vcd") with something before it.
 bool has_extension(const std::string& path, const std::string& ext);

@@ -3,6 +3,7 @@
 // problems, packet conservation, and the verdict's precedence (a broken rule outranks a stall).
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -97,10 +98,20 @@ void Network::close_outputs(RunResult& r, uint64_t cycles) {
     if (trace_)
         if (std::string e = trace_->close(); !e.empty()) r.output_errors.push_back(e);
     std::vector<std::string> wave_errors;
-    if (waves_)
-        wave_errors = waves_->close(
-            1 + load_cycles_, static_cast<uint64_t>(sc_time_stamp().to_seconds() * 1e9) + 1,
-            comm_ ? CycleWaves::Gather([this](const std::string& dump) { return comm_->gather(dump); }) : CycleWaves::Gather());
+    if (waves_) {
+        CycleWaves::Gather gather;
+        if (comm_) {
+            gather.texts = [this](const std::string& text) { return comm_->gather(text); };
+            gather.files = [this](const std::string& mine, const std::function<std::string(unsigned)>& copy_path,
+                                  std::vector<std::string>& failed) {
+                // (CUBECAST_GATHER_PIECE_BYTES: the pieces' size, 8 MiB unless given; the tests make it small)
+                const char* piece = std::getenv("CUBECAST_GATHER_PIECE_BYTES");
+                const uint64_t bytes = piece ? std::strtoull(piece, nullptr, 10) : 0;
+                return gather_files(*comm_, mine, copy_path, failed, bytes > 0 ? bytes : uint64_t{8} << 20);
+            };
+        }
+        wave_errors = waves_->close(1 + load_cycles_, static_cast<uint64_t>(sc_time_stamp().to_seconds() * 1e9) + 1, gather);
+    }
     if (tlm_waves_) wave_errors = tlm_waves_->close(tlm_waves_->run_time(cycles) + 1);
     r.output_errors.insert(r.output_errors.end(), wave_errors.begin(), wave_errors.end());
 }

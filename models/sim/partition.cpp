@@ -1,9 +1,11 @@
 #include "models/sim/partition.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <ctime>
+#include <fstream>
 
 namespace cubecast {
 
@@ -222,6 +224,45 @@ NetworkCounters summed(const NetworkCounters& mine, PartitionComm& comm) {
     }
     c.absorbed = v[8];
     return c;
+}
+
+std::vector<std::string> gather_files(PartitionComm& comm, const std::string& mine,
+                                      const std::function<std::string(unsigned)>& copy_path, std::vector<std::string>& failed,
+                                      uint64_t piece) {
+    std::ifstream in;
+    uint64_t size = 0;
+    if (!mine.empty()) {
+        in.open(mine, std::ios::binary | std::ios::ate);
+        if (in) size = static_cast<uint64_t>(in.tellg()), in.seekg(0);
+    }
+    std::vector<uint64_t> rounds{(size + piece - 1) / piece};
+    comm.max(rounds);
+    const bool root = comm.rank() == 0;
+    std::vector<std::string> paths;
+    std::vector<std::ofstream> copies;
+    if (root)
+        for (unsigned r = 0; r < comm.ranks(); ++r) {
+            paths.push_back(r == 0 ? mine : copy_path(r));
+            if (r == 0) continue;
+            copies.emplace_back(paths.back(), std::ios::binary | std::ios::trunc);
+            if (!copies.back()) failed.push_back("cannot write " + paths.back() + ": " + std::strerror(errno));
+        }
+    std::string chunk;
+    for (uint64_t round = 0; round < rounds[0]; ++round) {
+        const uint64_t at = round * piece, n = at < size ? std::min(piece, size - at) : 0;
+        chunk.resize(n);
+        if (n && !in.read(chunk.data(), static_cast<std::streamsize>(n))) chunk.clear();  // (sends what it can)
+        unsigned r = 0;
+        comm.gather_each(chunk, [&](std::string& text) {
+            if (r > 0 && !text.empty()) copies[r - 1].write(text.data(), static_cast<std::streamsize>(text.size()));
+            ++r;
+        });
+    }
+    for (size_t i = 0; i < copies.size(); ++i) {
+        copies[i].close();
+        if (!copies[i] && failed.empty()) failed.push_back("cannot write " + paths[i + 1] + ": " + std::strerror(errno));
+    }
+    return paths;
 }
 
 }  // namespace cubecast

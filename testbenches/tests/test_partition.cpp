@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
@@ -753,6 +754,96 @@ TEST(Partition, Example004OnRanksReportsWhatOneProcessDoes) {
         const Command c = shell(dir, bin + " example004 --ranks " + bad);
         EXPECT_EQ(c.code, 2);
         EXPECT_EQ(c.err, "cubecast: --ranks " + std::string(bad) + " is out of range: accepted 1..64\n");
+    }
+}
+
+// Rank 0 of ranks whose files are `others` (ranks 1, 2, ...): its gather_each hands over rank 0's
+// piece, then each other rank's next piece of at most `piece` bytes (what that rank would send).
+struct ScriptedRootComm final : cubecast::PartitionComm {
+    std::vector<std::string> others;
+    uint64_t piece;
+    std::vector<size_t> sent = std::vector<size_t>(others.size(), 0);
+    unsigned rounds = 0;
+    ScriptedRootComm(std::vector<std::string> texts, uint64_t bytes) : others(std::move(texts)), piece(bytes) {}
+    unsigned rank() const override { return 0; }
+    unsigned ranks() const override { return static_cast<unsigned>(others.size() + 1); }
+    void exchange(const std::vector<std::vector<uint64_t>>&, std::vector<std::vector<uint64_t>>&) override {}
+    void exchange_with(const std::vector<unsigned>&, const std::vector<std::vector<uint64_t>>&,
+                       std::vector<std::vector<uint64_t>>&) override {}
+    void sum(std::vector<uint64_t>&) override {}
+    void max(std::vector<uint64_t>& v) override {
+        for (const std::string& t : others) v[0] = std::max<uint64_t>(v[0], (t.size() + piece - 1) / piece);
+    }
+    std::vector<std::string> gather(const std::string&) override { return {}; }
+    void gather_each(const std::string& mine, const std::function<void(std::string&)>& take) override {
+        ++rounds;
+        std::string text = mine;
+        take(text);
+        for (size_t r = 0; r < others.size(); ++r) {
+            std::string next = others[r].substr(std::min(sent[r], others[r].size()), piece);
+            sent[r] += next.size();
+            take(next);
+        }
+    }
+    std::string broadcast(const std::string& s) override { return s; }
+};
+
+// A file to rank 0 in pieces: each rank's copy whole, however its length falls against the pieces
+// (none, less than one, several and a part, an exact multiple), as many rounds as the longest needs,
+// rank 0's own file named, not copied.
+TEST(Partition, FilesReachRankZeroWholeInPieces) {
+    const std::string dir = temp_path("gather");
+    ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
+    std::string mine_text, long_text, exact_text;
+    for (int i = 0; i < 100; ++i) mine_text += "#" + std::to_string(i) + "\n";
+    for (int i = 0; i < 3000; ++i) long_text += static_cast<char>('a' + i % 26);
+    exact_text = long_text.substr(0, 1024);
+    { std::ofstream(dir + "/mine") << mine_text; }
+    ScriptedRootComm comm({"", "short", long_text, exact_text}, 256);
+    std::vector<std::string> failed;
+    const auto paths = cubecast::gather_files(
+        comm, dir + "/mine", [&](unsigned r) { return dir + "/copy" + std::to_string(r); }, failed, 256);
+    EXPECT_TRUE(failed.empty()) << failed.front();
+    ASSERT_EQ(paths.size(), 5u);
+    EXPECT_EQ(paths[0], dir + "/mine");
+    EXPECT_EQ(comm.rounds, 12u);  // (3,000 bytes in pieces of 256)
+    const std::vector<std::string> expected{mine_text, "", "short", long_text, exact_text};
+    for (size_t r = 0; r < paths.size(); ++r) EXPECT_EQ(slurp(paths[r]), expected[r]) << "rank " << r;
+    // A copy rank 0 cannot write is said, and every round still runs.
+    ScriptedRootComm again({long_text}, 256);
+    failed.clear();
+    cubecast::gather_files(
+        again, dir + "/mine", [&](unsigned) { return dir + "/no/such/folder/copy"; }, failed, 256);
+    ASSERT_EQ(failed.size(), 1u);
+    EXPECT_EQ(failed[0].rfind("cannot write " + dir + "/no/such/folder/copy: ", 0), 0u) << failed[0];
+    EXPECT_EQ(again.rounds, 12u);
+}
+
+// A partitioned run's waves sent to rank 0 in small pieces (CUBECAST_GATHER_PIECE_BYTES), the
+// network's and the Verilated routers' internals, are the one process's.
+TEST(Partition, WavesSentInSmallPiecesAreOneProcesses) {
+    const std::string bin = CUBECAST_BIN;
+    std::vector<std::string> runs{" run --task mnb --dim 5 --packet-flits 3 --vcd w.vcd"};
+    if (cubecast::kRtlBuilt)
+        runs.push_back(
+            " run --task te --algorithm bostt --dim 3 --router rtl --buffering input --vcs 2 --vc-depth 4 --vcd w.vcd");
+    for (const std::string& run : runs) {
+        SCOPED_TRACE(run);
+        const bool rtl = run.find("--router rtl") != std::string::npos;
+        const std::string one_dir = temp_path("one"), dir = temp_path("pieces");
+        ASSERT_EQ(std::system(("mkdir -p " + one_dir + " " + dir).c_str()), 0);
+        ASSERT_EQ(shell(one_dir, bin + run).code, 0);
+        const Command many = shell(dir, "CUBECAST_GATHER_PIECE_BYTES=4096 " + mpirun(3) + bin + run + " --partition");
+        ASSERT_EQ(many.code, 0) << many.err;
+        const auto body = [](const std::string& text) { return text.substr(text.find("$timescale")); };
+        for (const char* file : {"w.vcd", "w.gtkw", "w_rtl.vcd", "w_rtl.gtkw"}) {
+            if (!rtl && std::string(file).find("_rtl") != std::string::npos) continue;
+            const std::string theirs = slurp(one_dir + "/" + file), ours = slurp(dir + "/" + file);
+            if (std::string(file) == (rtl ? "w_rtl.vcd" : "w.vcd"))
+                ASSERT_GT(theirs.size(), 20u * 4096) << file << ": a dump of many pieces";
+            EXPECT_TRUE(std::string(file) == "w.vcd" ? body(ours) == body(theirs) : ours == theirs)
+                << file << " differs: " << one_dir << "/" << file << ", " << dir << "/" << file;
+        }
     }
 }
 
