@@ -10,10 +10,14 @@
 //      order, goes straight into link 1's injection input (thru_links 00) and leaves on port 1 at that
 //      same edge (routed, allocated and switched as it enters); the queued one is not taken. With -DTB_QUEUE_FIRST=1 (the planted bug: the queue's front before
 //      the copies forwarded at the edge) the bench must fail.
+// With -DTB_STRAP_REGS=1 the router is built as the simulator builds it, its straps registered at reset.
 `timescale 1ns/1ps
 module tb_cc_ib_all_port;
 `ifndef TB_QUEUE_FIRST
 `define TB_QUEUE_FIRST 0
+`endif
+`ifndef TB_STRAP_REGS
+`define TB_STRAP_REGS 0
 `endif
     localparam integer P = 2, V = 2, FW = 64, PF = 1, VW = 1, CWORD = V * 8;
     reg clk = 0, rst = 1, load = 0;
@@ -43,7 +47,7 @@ module tb_cc_ib_all_port;
     wire [P-1:0]    split_links;
     wire [P*64-1:0] split_keys;
 
-    cc_ib_router #(.PORTS(P), .VCS(V), .DEPTH(4), .PF_MAX(PF), .FLIT_W(FW), .CD_MAX(2), .ITERS(1)) dut (
+    cc_ib_router #(.PORTS(P), .VCS(V), .DEPTH(4), .PF_MAX(PF), .FLIT_W(FW), .CD_MAX(2), .ITERS(1), .STRAP_REGS(`TB_STRAP_REGS)) dut (
         .clk(clk), .rst(rst), .load(load), .node_id(16'd0), .dim(5'd2), .packet_flits(7'd1), .algo(2'd0),
         .sbt_rot(4'd0), .radix_bits(3'd0), .torus(1'b0), .datelines(2'd0), .vcs(5'd2), .route_classes(5'd1), .msg_classes(1'b0), .tst_class_mix(1'b0),
         .tst_no_turn(1'b0), .vc_depth(8'd4), .switching(2'd2), .router_delay(8'd0), .credit_delay(4'd0),

@@ -29,6 +29,7 @@
 // enters an injection VC of the token class and its copies leave on VC 2 (port 0), then VC 3 (port 1);
 // the packet from origin 1 is data arriving on VC 1, and leaves port 1 on a data VC (round robin alone
 // would give it VC 2, the one after the last it took there).
+// With -DTB_STRAP_REGS=1 the router is built as the simulator builds it, its straps registered at reset.
 `timescale 1ns/1ps
 module tb_cc_ib_router;
 `ifndef TB_FLIT_W
@@ -57,6 +58,9 @@ module tb_cc_ib_router;
 `endif
 `ifndef TB_MSG_CLASSES
 `define TB_MSG_CLASSES 0
+`endif
+`ifndef TB_STRAP_REGS
+`define TB_STRAP_REGS 0
 `endif
     localparam integer P = 2, V = `TB_VCS, FW = `TB_FLIT_W, HF = FW >= 64 ? 1 : 2, PF = HF + 1;
     localparam integer VW = V > 1 ? $clog2(V) : 1, CB = V > 8 ? 4 : 8, CWORD = V <= 8 ? V * 8 : 64;
@@ -92,7 +96,8 @@ module tb_cc_ib_router;
     wire            mem_taken;
 
     cc_ib_router #(.PORTS(P), .VCS(V), .DEPTH(4), .PF_MAX(PF), .FLIT_W(FW), .CD_MAX(2), .ITERS(2), .PER_BRANCH(`TB_PER_BRANCH),
-                   .ALL_PORT(`TB_ALL_PORT), .MSG_CLASSES(MSG)) dut (
+                   .ALL_PORT(`TB_ALL_PORT), .MSG_CLASSES(MSG),
+                   .STRAP_REGS(`TB_STRAP_REGS)) dut (
         .clk(clk), .rst(rst), .load(load), .node_id(16'd0), .dim(5'd2), .packet_flits(PF[6:0]), .algo(2'd0),
         .sbt_rot(4'd0), .radix_bits(3'd0), .torus(1'b0), .datelines(2'd0), .vcs(VCS_STRAP), .route_classes(CLASSES), .msg_classes(MSG != 0), .tst_class_mix(1'b0), .tst_no_turn(1'b0), .vc_depth(8'd4), .switching(2'd2), .router_delay(8'd0), .credit_delay(4'd0),
         .link_delay(4'd0), .link_period(4'd1), .injection_delay(8'd0), .ejection_delay(4'd0), .ejection_vcs(5'd0), .alloc_iters(4'd1),
