@@ -192,8 +192,8 @@ std::vector<std::string> CycleWaves::close(uint64_t start_ns, uint64_t end_ns, c
         scratch_.remove();
         return {};
     }
-    for (size_t r = 0; r < dumps.size() && failed.empty(); ++r)
-        if (dumps[r].empty() || !incomplete_file("the waves", dumps[r], "#").empty())
+    for (size_t r = 0; r < dumps.size() && failed.empty(); ++r)  // (rank 0's own was checked above)
+        if (dumps[r].empty() || (r > 0 && !incomplete_file("the waves", dumps[r], "#").empty()))
             failed.push_back("the waves: rank " + std::to_string(r) + "'s dump did not end with a time stamp");
     const std::string merged_path = scratch_.path("merged.vcd");
     if (failed.empty()) {
@@ -461,6 +461,8 @@ std::string verilated_id(uint64_t code) {
     }
     return id;
 }
+// A time stamp line's time ("#1234").
+uint64_t stamp_time(std::string_view line) { return std::strtoull(std::string(line.substr(1)).c_str(), nullptr, 10); }
 // Where word `index` of a line (words apart by spaces) starts and ends (npos: no such word).
 std::pair<size_t, size_t> word_at(std::string_view line, size_t index) {
     size_t at = 0;
@@ -536,7 +538,7 @@ std::string merge_verilated_dumps(const std::vector<std::istream*>& dumps, std::
         while (d.lines.next(line)) {
             if (line.empty() || line == "$dumpvars" || line == "$end") continue;
             if (line[0] != '#') return rank + " has a value before its first time stamp";
-            d.time = std::strtoull(std::string(line.substr(1)).c_str(), nullptr, 10), d.has_time = true;
+            d.time = stamp_time(line), d.has_time = true;
             break;
         }
         parsed.push_back(std::move(d));
@@ -563,7 +565,7 @@ std::string merge_verilated_dumps(const std::vector<std::istream*>& dumps, std::
             while (d.lines.next(line)) {
                 if (line.empty()) continue;
                 if (line[0] == '#') {
-                    d.time = std::strtoull(std::string(line.substr(1)).c_str(), nullptr, 10), d.has_time = true;
+                    d.time = stamp_time(line), d.has_time = true;
                     break;
                 }
                 if (line == "$dumpvars") {

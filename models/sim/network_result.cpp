@@ -107,7 +107,7 @@ void Network::close_outputs(RunResult& r, uint64_t cycles) {
                 // (CUBECAST_GATHER_PIECE_BYTES: the pieces' size, 8 MiB unless given; the tests make it small)
                 const char* piece = std::getenv("CUBECAST_GATHER_PIECE_BYTES");
                 const uint64_t bytes = piece ? std::strtoull(piece, nullptr, 10) : 0;
-                return gather_files(*comm_, mine, copy_path, failed, bytes > 0 ? bytes : uint64_t{8} << 20);
+                return gather_files(*comm_, mine, copy_path, failed, bytes > 0 ? bytes : kGatherPieceBytes);
             };
         }
         wave_errors = waves_->close(1 + load_cycles_, static_cast<uint64_t>(sc_time_stamp().to_seconds() * 1e9) + 1, gather);

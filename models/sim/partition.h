@@ -320,6 +320,8 @@ std::vector<uint64_t> words_of(const std::string& bytes);
 // A network's counters summed over the ranks (the first absorbed packets: the network's first).
 NetworkCounters summed(const NetworkCounters& mine, PartitionComm& comm);
 
+// The pieces gather_files sends unless told otherwise.
+constexpr uint64_t kGatherPieceBytes = uint64_t{8} << 20;
 // Every rank's file to rank 0 in pieces of at most `piece` bytes, so that no rank holds more than a
 // piece of any file at a time (rank 0, with gather_each, one rank's piece): rank 0 gets, in rank order,
 // the path of each rank's file there (its own `mine`, the others' copies at copy_path(r)); the other
@@ -327,6 +329,6 @@ NetworkCounters summed(const NetworkCounters& mine, PartitionComm& comm);
 // rank 0 cannot write is a failure (its text, in `failed`), and the rounds still run to their end.
 std::vector<std::string> gather_files(PartitionComm& comm, const std::string& mine,
                                       const std::function<std::string(unsigned)>& copy_path, std::vector<std::string>& failed,
-                                      uint64_t piece = uint64_t{8} << 20);
+                                      uint64_t piece = kGatherPieceBytes);
 
 }  // namespace cubecast
