@@ -485,29 +485,41 @@ std::string merge_verilated_dumps(const std::vector<std::istream*>& dumps, std::
         uint64_t time = 0;
     };
     std::vector<Dump> parsed;
-    std::string preamble, scopes;
+    std::string preamble;
+    // A router's scope: its name and its lines, from its $scope to its $upscope, identifiers moved.
+    struct Scope {
+        std::string name, text;
+    };
+    std::vector<Scope> routers;
     uint64_t codes_per_model = 0, models_before = 0;
     for (size_t r = 0; r < dumps.size(); ++r) {
         if (!dumps[r]) continue;  // (a rank without Verilated routers)
         const std::string rank = "rank " + std::to_string(r) + "'s RTL dump";
         Dump d{StreamLines(*dumps[r])};
         std::string_view line;
-        // Its header: the preamble (the first dump's), then a scope per model (indented once), each
-        // model's codes one block from 1 on, every model's as large.
-        bool in_scopes = false;
-        uint64_t models = 0, first_model_end = 0;
-        std::vector<std::pair<std::string, uint64_t>> declared;  // each line, and its $var's code (0: none)
+        // Its header: the preamble (the first dump's), then a scope per model (indented once). Verilator
+        // numbers each model's codes as one block, every model's as large, in the order the models were
+        // traced (node order), and writes the scopes sorted by name (router_10 before router_2).
+        struct Declared {
+            std::string text;
+            uint64_t code;  // its $var's (0: none)
+        };
+        std::vector<std::pair<std::string, std::vector<Declared>>> models;  // (name, lines)
+        uint64_t codes_end = 0;                                             // past the highest code
         for (;;) {
             if (!d.lines.next(line)) return rank + " has no $enddefinitions";
             const auto [w0, w0_end] = word_at(line, 0);
             const std::string_view first = w0 == std::string_view::npos ? std::string_view() : line.substr(w0, w0_end - w0);
             if (first == "$enddefinitions") break;
-            if (!in_scopes && first != "$scope") {
+            if (first == "$scope" && w0 == 1) {
+                const auto [n0, n1] = word_at(line, 2);
+                if (n0 == std::string_view::npos) return rank + " has a $scope without a name";
+                models.push_back({std::string(line.substr(n0, n1 - n0)), {}});
+            }
+            if (models.empty()) {
                 if (parsed.empty()) preamble.append(line).append("\n");
                 continue;
             }
-            in_scopes = true;
-            if (first == "$scope" && w0 == 1) ++models;
             uint64_t code = 0;
             if (first == "$var") {
                 const auto [b0, b1] = word_at(line, 2);
@@ -515,24 +527,30 @@ std::string merge_verilated_dumps(const std::vector<std::istream*>& dumps, std::
                 if (c0 == std::string_view::npos) return rank + " has a $var without an identifier";
                 code = verilated_code(line.substr(c0, c1 - c0));
                 const uint64_t bits = std::strtoull(std::string(line.substr(b0, b1 - b0)).c_str(), nullptr, 10);
-                if (models == 1) first_model_end = std::max(first_model_end, code + (bits + 31) / 32);
+                codes_end = std::max(codes_end, code + (bits + 31) / 32);
             }
-            declared.push_back({std::string(line), code});
+            models.back().second.push_back({std::string(line), code});
         }
-        if (models == 0 || first_model_end < 2) return rank + " declares no router";
-        const uint64_t n = first_model_end - 1;
+        if (models.empty() || codes_end < 2) return rank + " declares no router";
+        if ((codes_end - 1) % models.size() != 0)
+            return rank + " has " + std::to_string(codes_end - 1) + " codes, not a block of one size for each of its " +
+                   std::to_string(models.size()) + " routers";
+        const uint64_t n = (codes_end - 1) / models.size();
         if (codes_per_model != 0 && n != codes_per_model)
             return rank + " has " + std::to_string(n) + " codes a router, the ranks' before " + std::to_string(codes_per_model);
         codes_per_model = n;
         d.shift = models_before * n;
-        models_before += models;
-        for (const auto& [text, code] : declared) {
-            if (code == 0) {
-                scopes += text + "\n";
-                continue;
+        models_before += models.size();
+        for (auto& [name, declared] : models) {
+            Scope& scope = routers.emplace_back(Scope{std::move(name), {}});
+            for (const Declared& dl : declared) {
+                if (dl.code == 0) {
+                    scope.text += dl.text + "\n";
+                    continue;
+                }
+                const auto [c0, c1] = word_at(dl.text, 3);
+                scope.text += dl.text.substr(0, c0) + verilated_id(dl.code + d.shift) + dl.text.substr(c1) + "\n";
             }
-            const auto [c0, c1] = word_at(text, 3);
-            scopes += text.substr(0, c0) + verilated_id(code + d.shift) + text.substr(c1) + "\n";
         }
         // (up to its first time stamp: nothing but blank lines)
         while (d.lines.next(line)) {
@@ -544,8 +562,14 @@ std::string merge_verilated_dumps(const std::vector<std::istream*>& dumps, std::
         parsed.push_back(std::move(d));
     }
     if (parsed.empty()) return "no rank wrote an RTL dump";
-    merged << preamble << scopes << "$enddefinitions $end\n";
-    scopes = {};
+    // (Verilator's order: each signal's scopes joined by spaces, so a name before its extensions)
+    std::stable_sort(routers.begin(), routers.end(), [](const Scope& a, const Scope& b) { return a.name + ' ' < b.name + ' '; });
+    merged << preamble;
+    for (Scope& scope : routers) {
+        merged << scope.text;
+        scope = {};
+    }
+    merged << "$enddefinitions $end\n";
     // The time stamps in order: at each, every dump's values then in rank order (one process's model
     // order), the first within $dumpvars ... $end. A dump's block is read whole before it is written
     // (whether its values are within $dumpvars), one time stamp's values at a time.

@@ -126,9 +126,10 @@ private:
 std::string merge_vcd_dumps(std::istream& declarations, const std::vector<std::istream*>& dumps, std::ostream& merged);
 std::string merge_vcd_dumps(const std::string& declarations, const std::vector<std::string>& dumps, std::string& merged);
 // Verilator VCD dumps of the Verilated routers' internals, each rank's of its own routers (the ranks'
-// shares in node order; empty: none), merged into the dump one process writes: every router's scope in
-// order, its identifiers moved past the routers of the ranks before (a Verilated model's codes are one
-// block, every model's as large), and at each time stamp the ranks' values in rank order. Read and
+// shares in node order; empty: none), merged into the dump one process writes: every router's scope
+// sorted by name as Verilator writes them, its identifiers moved past the routers of the ranks before
+// (a Verilated model's codes are one block, every model's as large, in the order the models were
+// traced), and at each time stamp the ranks' values in rank order. Read and
 // written a line at a time (what it holds is the declarations and one time stamp's values; a rank
 // without Verilated routers: nullptr). The failure, or empty.
 std::string merge_verilated_dumps(const std::vector<std::istream*>& dumps, std::ostream& merged);

@@ -418,13 +418,15 @@ TEST(Partition, TheInputBufferedRoutersOutputsAreOneProcessesForAnyNumberOfRanks
 // The Verilog routers, Verilated, in a partitioned network: each rank's own (a delta after the falling
 // edge, once the other ranks' link values are in, their pins are fed), the ideal one with unbounded
 // and bounded queues, the input-buffered one in every router and beside SystemC routers, its credits
-// audited across ranks, and the torus's deadlock on one VC (exit 3, the same diagnosis).
+// audited across ranks, and the torus's deadlock on one VC (exit 3, the same diagnosis). The waves of
+// the 4-cube on 2 ranks: a rank's scopes, which Verilator writes sorted by name (router_10 before
+// router_8), in one process's order.
 TEST(Partition, TheVerilogRoutersOutputsAreOneProcessesForAnyNumberOfRanks) {
     if (!cubecast::kRtlBuilt) GTEST_SKIP() << "a build without the Verilog routers";
     expect_one_processes_outputs({
         "--task mnb --algorithm bostt --dim 4 --router rtl",
         "--task snb --algorithm sbt --dim 5 --router rtl --queue-depth 2 --sbt-rotation 2",
-        "--task mnb --algorithm bostt --dim 4 --router rtl --buffering input --vcs 2 --vc-depth 4 --router-delay 1",
+        "--task mnb --algorithm bostt --dim 4 --router rtl --buffering input --vcs 2 --vc-depth 4 --router-delay 1 --vcd w.vcd",
         "--task te --algorithm bostt --dim 4 --rtl-nodes 0,5,10,15 --packet-flits 4 --buffering input --switching cut-through "
         "--credit-delay 2",
         // one Verilog router, so most ranks have none: what the run counts and reports is decided alike on every rank
