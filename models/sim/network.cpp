@@ -285,6 +285,11 @@ void Network::build_cycle_level(const LogicFactory& make_logic, const PacketForm
     SC_METHOD(after_edge);
     sensitive << clk_->negedge_event();
     dont_initialize();
+    if (exchange_ && waves_ && config.uses_rtl() && config.buffering != Buffering::input) {
+        SC_METHOD(exchange_within_edge);
+        sensitive << clk_->posedge_event();
+        dont_initialize();
+    }
 }
 
 Network::~Network() = default;
@@ -315,6 +320,21 @@ void Network::after_edge() {
     if (!phases_->running()) return;
     if (credit_audit_) credit_audit_->check(audited_edges_++);
     supervisor_->after_edge();
+}
+
+// Partitioned, with the ideal Verilog router's internals in the waves: the model's input pins follow
+// its links within the rising edge (RtlRouter::pack_inputs), and what its logic makes of them is
+// traced at the end of the edge's time step. A link from a router in another rank's share must be in
+// this rank's copy by then, not at the falling edge, for the dump to be one process's. Every router
+// drives its links from registers at the edge, so once nothing more is due at this time they are
+// settled: the ranks exchange what changed on them then (a second exchange a cycle; the falling
+// edge's finds the links unchanged since).
+void Network::exchange_within_edge() {
+    if (sc_pending_activity_at_current_time()) {
+        next_trigger(SC_ZERO_TIME);
+        return;
+    }
+    exchange_->exchange_now();
 }
 
 // A delivery at another rank's node of a packet one of this rank's nodes created (a packet no node
@@ -445,7 +465,7 @@ void Network::after_tlm_edge(uint64_t cycle) {
         };
         exchange_->take_tlm(deliver);
         if (answered_across_ranks()) {  // (the receivers' answers to the transfers they took just now)
-            exchange_->exchange_again();
+            exchange_->exchange_now();
             exchange_->take_tlm(deliver);
         }
         log_->write_rows_through(cycle);

@@ -12,6 +12,8 @@
 // edge before; the receiving rank writes them into its copy of the link, where its routers read them
 // at the next rising edge, as they would in one process (Chandy-Misra's conservative lookahead, with
 // a window of one cycle). A rank sends them to the ranks its links reach alone (BoundaryExchange).
+// (With the ideal Verilog router's waves the ranks also exchange them within the rising edge, for its
+// input pins, which follow its links there: Network::exchange_within_edge.)
 #pragma once
 #include <algorithm>
 #include <chrono>
@@ -230,8 +232,11 @@ public:
                  static_cast<unsigned>(tlm_in_[w + 1]));
         tlm_in_.clear();
     }
-    // A second exchange after the edge, of what take_tlm() gave rise to (the receivers' answers).
-    void exchange_again() {
+    // An exchange, outside after_edge(), of the links' values and the records that changed since the
+    // last (no trace rows): at the transaction level, after the edge, what take_tlm() gave rise to (the
+    // receivers' answers); at the cycle level, within the rising edge, once its links have settled
+    // (Network::exchange_within_edge()).
+    void exchange_now() {
         std::vector<uint64_t> none;
         send_and_receive(none);
     }

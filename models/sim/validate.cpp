@@ -164,27 +164,15 @@ std::optional<std::string> validate_dynamic(const RunConfig& c, const TaskInfo& 
     return std::nullopt;
 }
 
-// What a partitioned network runs (partition.h, tlm_boundary.h): both levels' routers, the ideal and
-// the input-buffered (at the cycle level SystemC and Verilog), every task, the trace, --stats, --power
-// and the waves; the rest not yet, each refused by name. Each rank holds a node at least.
+// A partitioned network (partition.h, tlm_boundary.h) runs both levels' routers, the ideal and the
+// input-buffered (at the cycle level SystemC and Verilog), every task, the trace, --stats, --power and
+// the waves. Each rank holds a node at least.
 std::optional<std::string> validate_partition(const RunConfig& c, const Topology& topo) {
     if (!c.partitioned) return std::nullopt;
     if (c.ranks > topo.nodes())
         return "--partition over " + std::to_string(c.ranks) + " ranks: the " + topo.label() + " has " +
                std::to_string(topo.nodes()) + " nodes, and each rank holds a node at least: accepted 1.." +
                std::to_string(topo.nodes()) + " ranks (mpirun -np)";
-    const auto refuse = [](const std::string& what) {
-        return "--partition runs both levels and both routers (the Verilog ones at the cycle level), every task, --trace, "
-               "--stats, --power and the waves, not " +
-               what + " yet: accepted the run without --partition, or without " + what;
-    };
-    // (its internals' dump would differ at cycle 0, where the pins from another rank's routers hold
-    // their reset values until the first exchange at the first falling edge; and its identifiers are
-    // not one block of one size a router, which the merge of the ranks' dumps needs)
-    if (c.uses_rtl() && c.buffering != Buffering::input && (!c.vcd_path.empty() || !c.fst_path.empty()))
-        return refuse(
-            "the waves with the ideal Verilog router (--vcd or --fst with --router rtl or --rtl-nodes and no "
-            "--buffering input)");
     return std::nullopt;
 }
 

@@ -409,8 +409,8 @@ TEST(Experiment, APointsRowIsItsCommandsReport) {
 
 // --point-ranks R: each point one network over R ranks (mpirun ... run --partition, started for it),
 // at both levels; the rows and each point's --stats file (the report's link maps) are one process's. A point the
-// partition does not run yet is refused by name before anything runs, and a point over its timeout
-// leaves no rank running.
+// partition cannot run (more ranks than its nodes) is refused by name before anything runs, and a point
+// over its timeout leaves no rank running.
 TEST(Experiment, PointsOverRanksGiveOneProcessesRows) {
     const std::string file =
         write_file("ranks.yaml",

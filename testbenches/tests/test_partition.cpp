@@ -415,17 +415,18 @@ TEST(Partition, TheInputBufferedRoutersOutputsAreOneProcessesForAnyNumberOfRanks
     });
 }
 
-// The Verilog routers, Verilated, in a partitioned network: each rank's own (a delta after the falling
-// edge, once the other ranks' link values are in, their pins are fed), the ideal one with unbounded
-// and bounded queues, the input-buffered one in every router and beside SystemC routers, its credits
-// audited across ranks, and the torus's deadlock on one VC (exit 3, the same diagnosis). The waves of
-// the 4-cube on 2 ranks: a rank's scopes, which Verilator writes sorted by name (router_10 before
-// router_8), in one process's order.
+// The Verilog routers, Verilated, in a partitioned network: each rank's own (the input-buffered one's
+// pins fed a delta after the falling edge, once the other ranks' link values are in; the ideal one's
+// follow its links within the rising edge, so with its waves the ranks exchange them there too), the
+// ideal one with unbounded and bounded queues, the input-buffered one in every router and beside
+// SystemC routers, its credits audited across ranks, and the torus's deadlock on one VC (exit 3, the
+// same diagnosis). The waves of the 4-cube and the 5-cube on 2 ranks: a rank's scopes, which Verilator
+// writes sorted by name (router_10 before router_8), in one process's order.
 TEST(Partition, TheVerilogRoutersOutputsAreOneProcessesForAnyNumberOfRanks) {
     if (!cubecast::kRtlBuilt) GTEST_SKIP() << "a build without the Verilog routers";
     expect_one_processes_outputs({
-        "--task mnb --algorithm bostt --dim 4 --router rtl",
-        "--task snb --algorithm sbt --dim 5 --router rtl --queue-depth 2 --sbt-rotation 2",
+        "--task mnb --algorithm bostt --dim 4 --router rtl --vcd w.vcd",
+        "--task snb --algorithm sbt --dim 5 --router rtl --queue-depth 2 --sbt-rotation 2 --vcd w.vcd",
         "--task mnb --algorithm bostt --dim 4 --router rtl --buffering input --vcs 2 --vc-depth 4 --router-delay 1 --vcd w.vcd",
         "--task te --algorithm bostt --dim 4 --rtl-nodes 0,5,10,15 --packet-flits 4 --buffering input --switching cut-through "
         "--credit-delay 2",
@@ -551,29 +552,6 @@ TEST(Partition, TheCountingOfARanksCallsScalesItsSampleOfTimes) {
     EXPECT_LT(t.exchange_seconds, 2.56);
     EXPECT_GT(t.work_seconds, 0.9);
     EXPECT_LE(t.work_seconds, 1.0);
-}
-
-// What the partition does not run yet is one line naming it, exit 2, on every rank alike.
-TEST(Partition, WhatItDoesNotRunYetIsRefusedByName) {
-    const std::string bin = CUBECAST_BIN, dir = temp_path("refused");
-    ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
-    for (const auto& [args, names] : std::vector<std::pair<std::string, std::string>>{
-             {"--task mnb --dim 4 --router rtl --vcd w.vcd",
-              "the waves with the ideal Verilog router (--vcd or --fst with --router rtl or --rtl-nodes and no --buffering "
-              "input)"}}) {
-        for (const std::string& launcher : {std::string(), mpirun(2)}) {
-            SCOPED_TRACE(launcher + args);
-            const Command c = shell(dir, launcher + bin + " run " + args + " --partition");
-            EXPECT_EQ(c.code, 2);
-            const std::string lines = cubecast_lines(c.err);
-            EXPECT_EQ(std::count(lines.begin(), lines.end(), '\n'), 1) << c.err;  // rank 0's line alone
-            EXPECT_NE(lines.find("--partition runs both levels and both routers (the Verilog ones at the cycle level), every "
-                                 "task, --trace, --stats, --power and the waves"),
-                      std::string::npos)
-                << lines;
-            EXPECT_NE(lines.find("not " + names + " yet"), std::string::npos) << lines;
-        }
-    }
 }
 
 // More ranks than nodes, which would leave a rank with no share, is one line from rank 0 and exit 2 on
