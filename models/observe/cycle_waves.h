@@ -85,11 +85,7 @@ public:
     struct Gather {
         // Every rank's text in rank order at rank 0, nothing elsewhere.
         std::function<std::vector<std::string>(const std::string&)> texts;
-        // Every rank's file (`mine`; empty: none) to rank 0, in pieces: there each rank's path in rank
-        // order (the others' copies at copy_path(rank)), nothing elsewhere (partition.h, gather_files).
-        std::function<std::vector<std::string>(const std::string& mine, const std::function<std::string(unsigned)>& copy_path,
-                                               std::vector<std::string>& failed)>
-            files;
+        GatherFiles files;  // (wave_file.h)
         explicit operator bool() const { return static_cast<bool>(texts); }
     };
     std::vector<std::string> close(uint64_t start_ns, uint64_t end_ns, const Gather& gather = {});

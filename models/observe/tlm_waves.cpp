@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <stdexcept>
 
@@ -78,9 +79,7 @@ std::string value_text(uint64_t v, unsigned width) {
 }
 }  // namespace
 
-// The changes in time order; at one time the one recorded last wins (a link whose transfer ends and
-// whose next packet starts at the same edge stays valid).
-std::string TlmWaves::write_vcd(const std::string& vcd_path, uint64_t end_ns) {
+std::string TlmWaves::write_vcd(const std::string& vcd_path, uint64_t end_ns, const std::function<bool(Change&)>& next) {
     std::ofstream out(vcd_path);
     out << "$version cubecast transaction level (values reconstructed from the transactions) $end\n"
         << "$timescale 100 ps $end\n$scope module SystemC $end\n";
@@ -112,17 +111,12 @@ std::string TlmWaves::write_vcd(const std::string& vcd_path, uint64_t end_ns) {
     for (size_t s = 0; s < signals_.size(); ++s)
         out << value_text(0, signals_[s].width) << identifier(static_cast<uint32_t>(s)) << "\n";
     out << "$end\n";
-    std::stable_sort(changes_.begin(), changes_.end(), [](const Change& a, const Change& b) {
-        return a.time_ns != b.time_ns ? a.time_ns < b.time_ns : a.signal < b.signal;
-    });
     std::vector<uint64_t> value(signals_.size(), 0);
     uint64_t stamped = ~uint64_t{0};
-    for (size_t i = 0; i < changes_.size(); ++i) {
-        const Change& c = changes_[i];
-        const bool superseded =
-            i + 1 < changes_.size() && changes_[i + 1].time_ns == c.time_ns && changes_[i + 1].signal == c.signal;
+    Change c{};
+    while (next(c)) {
         if (c.time_ns + 1 >= end_ns) break;  // (end_ns is a nanosecond past the last edge's time)
-        if (superseded || value[c.signal] == c.value) continue;
+        if (value[c.signal] == c.value) continue;
         value[c.signal] = c.value;
         if (stamped != c.time_ns) out << "#" << c.time_ns * 10 << "\n";
         stamped = c.time_ns;
@@ -131,38 +125,125 @@ std::string TlmWaves::write_vcd(const std::string& vcd_path, uint64_t end_ns) {
     return write_failure("the waves", vcd_path, out);
 }
 
-// Partitioned: every rank's changes at rank 0, ordered as one process records them (in the cycle each
-// was recorded at, rank by rank within a cycle), so that write_vcd()'s stable sort settles every time
-// alike. (Within one rank the cycles never go back: its changes stay in their order.)
-void TlmWaves::take_every_ranks_changes() {
-    std::vector<uint64_t> mine;
-    mine.reserve(4 * changes_.size());
-    for (size_t i = 0; i < changes_.size(); ++i)
-        mine.insert(mine.end(), {recorded_at_[i], changes_[i].time_ns, changes_[i].signal, changes_[i].value});
-    struct Recorded {
-        uint64_t at;
-        Change change;
+// The changes' indices in time order, at one time a signal's last change only: the one recorded last
+// wins (a link whose transfer ends and whose next packet starts at the same edge stays valid). (Sorted
+// as 32-bit indices: 8 bytes a change with the sort's buffer, where sorting the changes takes 24.)
+std::vector<uint32_t> TlmWaves::settled_order() const {
+    std::vector<uint32_t> order(changes_.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<uint32_t>(i);
+    std::stable_sort(order.begin(), order.end(), [this](uint32_t a, uint32_t b) {
+        return changes_[a].time_ns != changes_[b].time_ns ? changes_[a].time_ns < changes_[b].time_ns
+                                                          : changes_[a].signal < changes_[b].signal;
+    });
+    size_t kept = 0;
+    for (size_t k = 0; k < order.size(); ++k)
+        if (k + 1 == order.size() || changes_[order[k + 1]].time_ns != changes_[order[k]].time_ns ||
+            changes_[order[k + 1]].signal != changes_[order[k]].signal)
+            order[kept++] = order[k];
+    order.resize(kept);
+    return order;
+}
+
+std::string TlmWaves::write_one_processes(const std::string& vcd_path, uint64_t end_ns) {
+    const std::vector<uint32_t> order = settled_order();
+    size_t k = 0;
+    return write_vcd(vcd_path, end_ns, [&](Change& c) {
+        if (k == order.size()) return false;
+        c = changes_[order[k++]];
+        return true;
+    });
+}
+
+// Partitioned: each rank settles its changes (at one time, a signal's last, with the cycle it was
+// recorded at) in time order into a file of words, its count of records and then each record's time,
+// signal, value and cycle, which goes to rank 0. There the ranks' files are merged as they are read:
+// at one time a signal's change from the rank that recorded it at the latest cycle, the later rank
+// within a cycle, as one process records them (within a rank the cycles never go back).
+void TlmWaves::write_every_ranks(const std::string& vcd_path, uint64_t end_ns, std::vector<std::string>& failed) {
+    // (a rank whose changes could not be sorted sends no file: rank 0 finds it missing)
+    const std::string own = failed.empty() ? scratch_.path("changes.bin") : std::string();
+    if (!own.empty()) {
+        const std::vector<uint32_t> order = settled_order();
+        std::ofstream out(own, std::ios::binary);
+        const uint64_t count = order.size();
+        out.write(reinterpret_cast<const char*>(&count), sizeof count);
+        for (const uint32_t i : order) {
+            const uint64_t words[4] = {changes_[i].time_ns, changes_[i].signal, changes_[i].value, recorded_at_[i]};
+            out.write(reinterpret_cast<const char*>(words), sizeof words);
+        }
+        if (auto e = write_failure("the waves", own, out); !e.empty()) failed.push_back(e);
+        changes_ = {}, recorded_at_ = {};
+    }
+    const std::vector<std::string> paths = gather_files_(
+        own, [this](unsigned r) { return scratch_.path("changes_rank" + std::to_string(r) + ".bin"); }, failed);
+    if (!writes_ || !failed.empty()) return;
+    struct Source {
+        std::ifstream in;
+        uint64_t left = 0;
+        uint64_t words[4] = {};
+        bool has = false, broken = false;
+        void advance() {
+            has = left != 0 && in.read(reinterpret_cast<char*>(words), sizeof words);
+            broken = broken || (left != 0 && !has);
+            if (has) --left;
+        }
     };
-    std::vector<Recorded> every;
-    for (const std::vector<uint64_t>& words : gather_(mine))
-        for (size_t w = 0; w + 4 <= words.size(); w += 4)
-            every.push_back({words[w], Change{words[w + 1], static_cast<uint32_t>(words[w + 2]), words[w + 3]}});
-    std::stable_sort(every.begin(), every.end(), [](const Recorded& a, const Recorded& b) { return a.at < b.at; });
-    changes_.clear();
-    for (const Recorded& r : every) changes_.push_back(r.change);
+    std::vector<Source> sources(paths.size());
+    for (size_t r = 0; r < paths.size(); ++r) {
+        Source& source = sources[r];
+        source.in.open(paths[r], std::ios::binary | std::ios::ate);
+        const auto bytes = static_cast<uint64_t>(std::max<std::streamoff>(source.in ? std::streamoff(source.in.tellg()) : 0, 0));
+        source.in.seekg(0);
+        if (!source.in.read(reinterpret_cast<char*>(&source.left), sizeof source.left) ||
+            bytes != sizeof source.left + source.left * sizeof source.words) {
+            failed.push_back("the waves: rank " + std::to_string(r) + "'s changes did not reach rank 0 whole");
+            return;
+        }
+        source.advance();
+    }
+    const std::string e = write_vcd(vcd_path, end_ns, [&](Change& c) {
+        Source* first = nullptr;  // the earliest time and signal; at them, the latest cycle, then rank
+        for (Source& source : sources) {
+            if (!source.has) continue;
+            const uint64_t* w = source.words;
+            if (!first || w[0] < first->words[0] || (w[0] == first->words[0] && w[1] < first->words[1])) {
+                first = &source;
+            } else if (w[0] == first->words[0] && w[1] == first->words[1] && w[3] >= first->words[3]) {
+                first = &source;
+            }
+        }
+        if (!first) return false;
+        c = Change{first->words[0], static_cast<uint32_t>(first->words[1]), first->words[2]};
+        for (Source& source : sources)
+            if (source.has && source.words[0] == c.time_ns && source.words[1] == c.signal) source.advance();
+        return true;
+    });
+    if (!e.empty()) failed.push_back(e);
+    for (size_t r = 0; r < sources.size(); ++r)
+        if (sources[r].broken && failed.empty())
+            failed.push_back("the waves: rank " + std::to_string(r) + "'s changes could not be read back");
 }
 
 std::vector<std::string> TlmWaves::close(uint64_t end_ns) {
     if (closed_) return {};
     closed_ = true;
-    if (gather_) take_every_ranks_changes();
-    if (!writes_) {  // (another rank than the first: its changes went to rank 0)
-        scratch_.remove();
-        return {};
-    }
     std::vector<std::string> failed;
     const std::string dump = scratch_.path("waves.vcd");
-    if (auto e = write_vcd(dump, end_ns); !e.empty()) failed.push_back(e);
+    if (changes_.size() > UINT32_MAX) {  // (sorted as 32-bit indices; a rank sends none, and rank 0 says so)
+        failed.push_back("the waves: " + std::to_string(changes_.size()) +
+                         " changes recorded, more than the 4,294,967,295 a process sorts: fewer cycles" +
+                         (gather_files_ ? std::string(" or more ranks") : std::string()));
+        changes_ = {}, recorded_at_ = {};
+    }
+    if (gather_files_) {  // (every rank takes part; rank 0 alone writes)
+        write_every_ranks(dump, end_ns, failed);
+        if (!writes_) {
+            scratch_.remove();
+            return {};
+        }
+    } else if (failed.empty()) {
+        if (auto e = write_one_processes(dump, end_ns); !e.empty()) failed.push_back(e);
+    }
     const uint64_t start_ns = run_time(0);
     if (failed.empty())
         if (auto e = publish_vcd(scratch_, dump, path_, static_cast<double>(start_ns), "the waves"); !e.empty())

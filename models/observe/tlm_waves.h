@@ -41,14 +41,14 @@ public:
     void link_vc(size_t link, uint64_t time_ns, unsigned vc) override { record(link_signal(link, 7), time_ns, vc); }
     void link_credit(size_t link, uint64_t time_ns, uint64_t packed) override { record(link_signal(link, 8), time_ns, packed); }
     // A network over several ranks (models/sim/partition.h): each rank records what its routers do and
-    // what its ends of the links see, each change with the cycle it was recorded at (`now`); at close
-    // rank 0 takes every rank's (`gather`: rank 0 gets every rank's words in rank order, the others
-    // nothing) and writes the one file, where at one time the change recorded at the latest cycle
-    // wins, as the one recorded last does in one process (a link's valid falling, recorded by its
-    // receiver when the transfer began, and rising, recorded by its sender when the next one starts).
-    using Gather = std::function<std::vector<std::vector<uint64_t>>(const std::vector<uint64_t>&)>;
-    void partitioned(std::function<uint64_t()> now, Gather gather, bool writes) {
-        now_ = std::move(now), gather_ = std::move(gather), writes_ = writes;
+    // what its ends of the links see, each change with the cycle it was recorded at (`now`). At close
+    // each rank settles its own (at one time, a signal's last change) into a file sorted by time that
+    // goes to rank 0 in pieces (`files`), where the ranks' files are merged as they are read: at one
+    // time the change recorded at the latest cycle wins (rank by rank within a cycle), as the one
+    // recorded last does in one process (a link's valid falling, recorded by its receiver when the
+    // transfer began, and rising, recorded by its sender when the next one starts). Rank 0 writes.
+    void partitioned(std::function<uint64_t()> now, GatherFiles files, bool writes) {
+        now_ = std::move(now), gather_files_ = std::move(files), writes_ = writes;
         recorded_at_.assign(changes_.size(), 0);  // (the inputs' ready, recorded at construction)
     }
     // Writes the VCD (converting it to FST if asked) and the .gtkw zoomed to end_ns: the failures, one
@@ -73,9 +73,13 @@ private:
         changes_.push_back({time_ns, signal, value});
         if (now_) recorded_at_.push_back(now_());
     }
-    void take_every_ranks_changes();
     void sample(uint32_t signal, uint64_t time_ns, uint64_t value);
-    std::string write_vcd(const std::string& vcd_path, uint64_t end_ns);  // the failure, if any
+    // The dump, its changes from `next` (in time order, at one time a signal's once: the one that
+    // wins): the failure, if any.
+    std::string write_vcd(const std::string& vcd_path, uint64_t end_ns, const std::function<bool(Change&)>& next);
+    std::vector<uint32_t> settled_order() const;
+    std::string write_one_processes(const std::string& vcd_path, uint64_t end_ns);
+    void write_every_ranks(const std::string& vcd_path, uint64_t end_ns, std::vector<std::string>& failed);
 
     std::string path_;
     ScratchFolder scratch_{"waves"};
@@ -89,7 +93,7 @@ private:
     std::vector<Change> changes_;
     std::function<uint64_t()> now_;  // (partitioned: each change's cycle, in recorded_at_)
     std::vector<uint64_t> recorded_at_;
-    Gather gather_;
+    GatherFiles gather_files_;
     bool writes_ = true;
 };
 

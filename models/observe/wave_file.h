@@ -6,13 +6,21 @@
 // (an existing X.vcd beside X.fst stays as it is), and every byte that reaches the user's path goes
 // through a stream whose failure (a full disk, a link to /dev/full) is reported.
 #pragma once
+#include <functional>
 #include <istream>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "models/observe/output_file.h"
 
 namespace cubecast {
+
+// A partitioned run's files to rank 0 (models/sim/partition.h, gather_files): every rank's file
+// (`mine`; empty: none) in pieces, there each rank's path in rank order (the others' copies at
+// copy_path(rank)), nothing elsewhere; what failed is added to `failed`.
+using GatherFiles = std::function<std::vector<std::string>(
+    const std::string& mine, const std::function<std::string(unsigned)>& copy_path, std::vector<std::string>& failed)>;
 
 // Copies the VCD `from` to `to` (a .vcd; or a .fst, converted in the scratch folder and then copied),
 // its times moved back by `start_ns`: the failure, one line naming `what` and `to`, or empty.

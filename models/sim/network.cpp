@@ -407,14 +407,7 @@ void Network::build_transaction_level(const LogicFactory& make_logic, const Pack
         tlm_waves_ = std::make_unique<TlmWaves>(waves, *topology_, load_cycles_, ready_ns, input_buffered);
         hooks.waves = tlm_waves_.get();
         if (comm_)  // (each rank records what it sees; rank 0 writes every rank's)
-            tlm_waves_->partitioned([this] { return wheel_->now(); },
-                                    [this](const std::vector<uint64_t>& mine) {
-                                        std::vector<std::vector<uint64_t>> all;  // (each rank's text let go once read)
-                                        comm_->gather_each(bytes_of(mine),
-                                                           [&all](std::string& bytes) { all.push_back(words_of(bytes)); });
-                                        return all;
-                                    },
-                                    comm_->rank() == 0);
+            tlm_waves_->partitioned([this] { return wheel_->now(); }, wave_files_to_rank0(), comm_->rank() == 0);
     }
     const RouterConfig rc{config_.packet_flits, config_.queue_depth, config_.port_model, format};
     if (input_buffered) return build_transaction_level_ib(make_logic, rc, hooks);

@@ -62,9 +62,10 @@ private:
         std::vector<std::string> unfinished;  // the first few logics that never finished
         uint64_t unfinished_count = 0;        // ... and how many
     };
-    void after_edge();                    // the cycle level's supervision
-    void exchange_within_edge();          // partitioned, with the ideal Verilog router's waves
-    void after_tlm_edge(uint64_t cycle);  // the transaction level's
+    void after_edge();                        // the cycle level's supervision
+    void exchange_within_edge();              // partitioned, with the ideal Verilog router's waves
+    GatherFiles wave_files_to_rank0() const;  // partitioned: the waves' files, in pieces
+    void after_tlm_edge(uint64_t cycle);      // the transaction level's
     void take_remote_delivery(uint64_t fields, uint32_t at, uint64_t cycle);
     void build_nodes(const PacketFormat& format);
     void open_trace();

@@ -56,6 +56,16 @@ RunResult Network::run() {
     return r;
 }
 
+// (CUBECAST_GATHER_PIECE_BYTES: the pieces' size, 8 MiB unless given; the tests make it small)
+GatherFiles Network::wave_files_to_rank0() const {
+    return
+        [this](const std::string& mine, const std::function<std::string(unsigned)>& copy_path, std::vector<std::string>& failed) {
+            const char* piece = std::getenv("CUBECAST_GATHER_PIECE_BYTES");
+            const uint64_t bytes = piece ? std::strtoull(piece, nullptr, 10) : 0;
+            return gather_files(*comm_, mine, copy_path, failed, bytes > 0 ? bytes : kGatherPieceBytes);
+        };
+}
+
 void Network::total_links_and_counters() {
     if (log_)
         link_totals_ = {log_->data_transmissions(), log_->ctrl_transmissions(), log_->flits_moved(), log_->data_flits(),
@@ -102,13 +112,7 @@ void Network::close_outputs(RunResult& r, uint64_t cycles) {
         CycleWaves::Gather gather;
         if (comm_) {
             gather.texts = [this](const std::string& text) { return comm_->gather(text); };
-            gather.files = [this](const std::string& mine, const std::function<std::string(unsigned)>& copy_path,
-                                  std::vector<std::string>& failed) {
-                // (CUBECAST_GATHER_PIECE_BYTES: the pieces' size, 8 MiB unless given; the tests make it small)
-                const char* piece = std::getenv("CUBECAST_GATHER_PIECE_BYTES");
-                const uint64_t bytes = piece ? std::strtoull(piece, nullptr, 10) : 0;
-                return gather_files(*comm_, mine, copy_path, failed, bytes > 0 ? bytes : kGatherPieceBytes);
-            };
+            gather.files = wave_files_to_rank0();
         }
         wave_errors = waves_->close(1 + load_cycles_, static_cast<uint64_t>(sc_time_stamp().to_seconds() * 1e9) + 1, gather);
     }

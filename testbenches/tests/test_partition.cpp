@@ -805,10 +805,12 @@ TEST(Partition, FilesReachRankZeroWholeInPieces) {
 }
 
 // A partitioned run's waves sent to rank 0 in small pieces (CUBECAST_GATHER_PIECE_BYTES), the
-// network's and the Verilated routers' internals, are the one process's.
+// network's, the transaction level's (each rank's changes, settled and sorted, merged at rank 0 as
+// they are read) and the Verilated routers' internals, are the one process's.
 TEST(Partition, WavesSentInSmallPiecesAreOneProcesses) {
     const std::string bin = CUBECAST_BIN;
-    std::vector<std::string> runs{" run --task mnb --dim 5 --packet-flits 3 --vcd w.vcd"};
+    std::vector<std::string> runs{" run --task mnb --dim 5 --packet-flits 3 --vcd w.vcd",
+                                  " run --level tlm --task mnb --dim 5 --packet-flits 3 --vcd w.vcd"};
     if (cubecast::kRtlBuilt)
         runs.push_back(
             " run --task te --algorithm bostt --dim 3 --router rtl --buffering input --vcs 2 --vc-depth 4 --vcd w.vcd");
