@@ -52,6 +52,8 @@ public:
 
     // Elaborates nothing more: runs the simulation to its end and returns the result.
     RunResult run();
+    // Partitioned, after run(): the packet hops begun on the links this rank's routers drive.
+    uint64_t own_packet_hops() const { return own_packet_hops_; }
 
 private:
     // What the result reads of the nodes and routers to settle the verdict.
@@ -104,6 +106,7 @@ private:
         uint64_t data_transmissions = 0, ctrl_transmissions = 0, flits_moved = 0, data_flits = 0, corrupt_headers = 0;
     };
     LinkTotals link_totals_;
+    uint64_t own_packet_hops_ = 0;  // partitioned: begun on the links this rank's routers drive
     void total_links_and_counters();
     TrafficResult summarize_traffic() const;  // link_totals_ (and partitioned: counters_) the network's
     std::shared_ptr<const Topology> topology_;

@@ -74,6 +74,7 @@ void Network::total_links_and_counters() {
         link_totals_ = {monitor_->moved().data_transmissions(), monitor_->moved().ctrl_transmissions(),
                         monitor_->moved().flits_moved(), monitor_->moved().data_flits(), monitor_->moved().corrupt_headers()};
     if (!comm_) return;
+    own_packet_hops_ = link_totals_.data_transmissions + link_totals_.ctrl_transmissions;
     std::vector<uint64_t> v{link_totals_.data_transmissions, link_totals_.ctrl_transmissions, link_totals_.flits_moved,
                             link_totals_.data_flits, link_totals_.corrupt_headers};
     comm_->sum(v);

@@ -169,13 +169,13 @@ RankTraffic CountingComm::counted(double cpu_seconds) const {
 }
 
 std::vector<RankTraffic> every_ranks_traffic(const RankTraffic& mine, PartitionComm& comm) {
-    constexpr size_t kWords = 11;
+    constexpr size_t kWords = 12;
     const auto nanoseconds = [](double s) { return static_cast<uint64_t>(std::llround(s * 1e9)); };
     std::vector<uint64_t> v(size_t{comm.ranks()} * kWords, 0);
     uint64_t* w = &v[size_t{comm.rank()} * kWords];
     w[0] = mine.edges, w[1] = mine.peers, w[2] = mine.messages, w[3] = mine.words, w[4] = mine.words_received;
     w[5] = mine.all_to_alls, w[6] = mine.all_to_all_words, w[7] = mine.reductions, w[8] = mine.reduction_words;
-    w[9] = nanoseconds(mine.work_seconds), w[10] = nanoseconds(mine.exchange_seconds);
+    w[9] = nanoseconds(mine.work_seconds), w[10] = nanoseconds(mine.exchange_seconds), w[11] = mine.packet_hops;
     comm.sum(v);  // (each rank's slot is its own: the sum puts them side by side)
     std::vector<RankTraffic> all(comm.ranks());
     for (unsigned r = 0; r < comm.ranks(); ++r) {
@@ -190,7 +190,8 @@ std::vector<RankTraffic> every_ranks_traffic(const RankTraffic& mine, PartitionC
                   t[7],
                   t[8],
                   double(t[9]) * 1e-9,
-                  double(t[10]) * 1e-9};
+                  double(t[10]) * 1e-9,
+                  t[11]};
     }
     return all;
 }

@@ -326,7 +326,8 @@ void print_table(std::ostream& os, const RunResult& r, const std::string& networ
               << per_edge(any.reduction_words, any.reductions) << " words each); " << std::setprecision(4)
               << per_edge(any.all_to_alls, any.edges) << " all-to-alls of deliveries; a rank's work " << std::setprecision(3)
               << work << " s of processor time (the most " << busiest_work_seconds(r.partition) << " s), " << exchange
-              << " s in the exchanges";
+              << " s in the exchanges; the busiest rank's packet hops " << std::setprecision(2)
+              << busiest_hops_against_even(r.partition) << " times an even share";
         row(os, "lock-step", s.str());
     }
     row(os, "status",

@@ -19,7 +19,7 @@ const char* status_name(RunStatus s) {
 // An unstable load has no finite W or bound: JSON writes those as null, and null reads back as infinity.
 // A rank's count of what it sent (a partitioned run's `partition.per_rank`), both ways.
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RankTraffic, edges, peers, messages, words, words_received, all_to_alls, all_to_all_words,
-                                   reductions, reduction_words, work_seconds, exchange_seconds)
+                                   reductions, reduction_words, work_seconds, exchange_seconds, packet_hops)
 
 void to_json(json& j, const DynamicTheory& t) {
     j = json{{"x", t.x},

@@ -228,12 +228,21 @@ struct RankTraffic {
     // else ran on its core), and the wall-clock time inside them (sending, and waiting for the others);
     // the frequent calls' times are estimated from a sample (CountingComm).
     double work_seconds = 0, exchange_seconds = 0;
+    // The packet hops begun on the links its routers drive: its share of the network's work, counted
+    // (the same in every run, where the processor time varies with what else runs on the core).
+    uint64_t packet_hops = 0;
 };
 // The most words a rank sent its peers a cycle (an exchange), and the most work a rank did.
 inline double busiest_words_a_cycle(const std::vector<RankTraffic>& ranks) {
     double most = 0;
     for (const RankTraffic& t : ranks) most = std::max(most, t.edges ? double(t.words) / double(t.edges) : 0.0);
     return most;
+}
+// The busiest rank's packet hops against an even share of them all (1: as even as can be).
+inline double busiest_hops_against_even(const std::vector<RankTraffic>& ranks) {
+    uint64_t most = 0, all = 0;
+    for (const RankTraffic& t : ranks) most = std::max(most, t.packet_hops), all += t.packet_hops;
+    return all ? double(most) * double(ranks.size()) / double(all) : 1.0;
 }
 inline double busiest_work_seconds(const std::vector<RankTraffic>& ranks) {
     double most = 0;

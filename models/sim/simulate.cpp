@@ -16,9 +16,14 @@
 
 namespace cubecast {
 
-// Elaborates and runs the network (with `comm`, this rank's share of it).
-// (`run_cpu_seconds`: where given, the process's processor time over the simulation.)
-static RunResult simulate_with(const ResolvedRun& run, PartitionComm* comm, double* run_cpu_seconds = nullptr);
+// What a rank of a partitioned run did itself: its processor time over the simulation, and the packet
+// hops begun on the links its routers drive.
+struct RankWork {
+    double cpu_seconds = 0;
+    uint64_t packet_hops = 0;
+};
+// Elaborates and runs the network (with `comm`, this rank's share of it; `work`, where given, what it did).
+static RunResult simulate_with(const ResolvedRun& run, PartitionComm* comm, RankWork* work = nullptr);
 
 ResolvedRun resolve(const RunConfig& config) {
     auto r = resolve_or_problem(config);
@@ -32,9 +37,11 @@ RunResult simulate(const ResolvedRun& run) { return simulate_with(run, nullptr);
 
 RunResult simulate_partitioned(const ResolvedRun& run, PartitionComm& comm) {
     CountingComm counting(comm);
-    double cpu = 0;
-    RunResult mine = simulate_with(run, &counting, &cpu);
-    mine.partition = every_ranks_traffic(counting.counted(cpu), comm);
+    RankWork work;
+    RunResult mine = simulate_with(run, &counting, &work);
+    RankTraffic counted = counting.counted(work.cpu_seconds);
+    counted.packet_hops = work.packet_hops;
+    mine.partition = every_ranks_traffic(counted, comm);
     if (comm.ranks() == 1) return mine;
     // (the other ranks learn how the run ended; not its word a node, which only rank 0 reports)
     const std::string at_rank0 = comm.broadcast(comm.rank() == 0 ? to_json(mine, false).dump() : std::string());
@@ -42,7 +49,7 @@ RunResult simulate_partitioned(const ResolvedRun& run, PartitionComm& comm) {
     return result_from_json(nlohmann::json::parse(at_rank0));
 }
 
-static RunResult simulate_with(const ResolvedRun& run, PartitionComm* comm, double* run_cpu_seconds) {
+static RunResult simulate_with(const ResolvedRun& run, PartitionComm* comm, RankWork* work) {
     std::unique_ptr<Network> net;
     const auto t0 = std::chrono::steady_clock::now();
     try {
@@ -53,7 +60,7 @@ static RunResult simulate_with(const ResolvedRun& run, PartitionComm* comm, doub
     const double elaboration = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const double cpu = CountingComm::process_cpu_seconds();
     RunResult result = net->run();
-    if (run_cpu_seconds) *run_cpu_seconds = CountingComm::process_cpu_seconds() - cpu;
+    if (work) work->cpu_seconds = CountingComm::process_cpu_seconds() - cpu, work->packet_hops = net->own_packet_hops();
     result.elaboration_seconds += elaboration;  // construction, and the kernel's binding (run())
     // Deliberately not destroyed: SystemC's port and channel registries remove each object by a
     // linear search, which makes tearing down a large network quadratic (minutes at d = 12). The

@@ -288,7 +288,7 @@ int cmd_bench_ranks(const std::string& format, unsigned ranks) {
                   << std::left << std::setw(30) << "run" << std::right << std::setw(10) << "one s" << std::setw(10) << "ranks s"
                   << std::setw(8) << "ratio" << std::setw(10) << "sim one" << std::setw(10) << "sim ranks" << std::setw(8)
                   << "ratio" << std::setw(12) << "peak MiB" << std::setw(12) << "a rank MiB" << std::setw(14) << "words/cycle"
-                  << std::setw(14) << "rank work s"
+                  << std::setw(14) << "rank work s" << std::setw(12) << "rank hops"
                   << "\n";
     // One run in one process, then over the ranks: both finished with a report, or a line saying how not.
     const auto run_pair = [&](const std::string& name,
@@ -326,7 +326,8 @@ int cmd_bench_ranks(const std::string& format, unsigned ranks) {
                       << a << std::setw(10) << b << std::setw(8) << a / b << std::setw(10) << sa << std::setw(10) << sb
                       << std::setw(8) << sa / sb << std::setprecision(0) << std::setw(12) << one_peak / 1024.0 << std::setw(12)
                       << many_peak / 1024.0 << std::setprecision(1) << std::setw(14) << busiest_words << std::setprecision(2)
-                      << std::setw(14) << work << (same ? "" : "  (their completions differ!)") << "\n";
+                      << std::setw(14) << work << std::setw(12) << busiest_hops_against_even(counted)
+                      << (same ? "" : "  (their completions differ!)") << "\n";
         else
             all.push_back({{"run", name},
                            {"command", "run " + args},
@@ -341,6 +342,7 @@ int cmd_bench_ranks(const std::string& format, unsigned ranks) {
                            {"rank_peak_mib", many_peak / 1024.0},
                            {"busiest_rank_words_per_cycle", busiest_words},
                            {"busiest_rank_work_seconds", work},
+                           {"busiest_rank_hops_against_even", busiest_hops_against_even(counted)},
                            {"partition", {{"ranks", counted.size()}, {"per_rank", counted}}},
                            {"same_completion", same}});
     }

@@ -452,7 +452,9 @@ TEST(Partition, TheVerilogRoutersOutputsAreOneProcessesForAnyNumberOfRanks) {
 // - with the trace, each rank other than 0 sends 4 words more for each row of the CSV on a link its node
 //   drives (besides the count word of each added message);
 // - the deliveries' all-to-alls, one every 64 edges and one at the end, carry 3 words for each packet
-//   delivered at the rank's node that another rank's node created (the trace's last hops).
+//   delivered at the rank's node that another rank's node created (the trace's last hops);
+// - each rank's packet hops are the trace's rows on links its nodes drive (at the transaction level
+//   too, on the 5-cube's MNB over 3 ranks).
 TEST(Partition, WhatCrossesBetweenRanksIsCountedAsTheOutputsShowIt) {
     const std::string bin = CUBECAST_BIN, dir = temp_path("counted");
     ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
@@ -505,10 +507,23 @@ TEST(Partition, WhatCrossesBetweenRanksIsCountedAsTheOutputsShowIt) {
             EXPECT_EQ(y.at("all_to_alls"), edges / 64 + 1);
             EXPECT_EQ(y.at("all_to_all_words"), 3 * deliveries_from_elsewhere);
             EXPECT_EQ(x.at("all_to_all_words"), 3 * deliveries_from_elsewhere);
+            EXPECT_EQ(x.at("packet_hops"), own_rows);
+            EXPECT_EQ(y.at("packet_hops"), own_rows);
             sent += y.at("words").get<uint64_t>(), received += y.at("words_received").get<uint64_t>();
         }
         EXPECT_EQ(sent, received);
         EXPECT_GT(sent, edges * ranks);  // (more than the count words: values crossed)
+    }
+    const Command tlm = shell(dir, mpirun(3) + bin + " run --level tlm --task mnb --dim 5 --json --partition --trace t.csv");
+    ASSERT_EQ(tlm.code, 0) << tlm.err;
+    const nlohmann::json per_rank = nlohmann::json::parse(tlm.out).at("partition").at("per_rank");
+    ASSERT_EQ(per_rank.size(), 3u);
+    const std::vector<TraceRow> rows = read_trace(dir + "/t.csv");
+    ASSERT_EQ(rows.size(), 32u * 31);  // (each of the 32 broadcasts crosses its spanning tree's 31 links)
+    for (unsigned r = 0; r < 3; ++r) {
+        uint64_t own_rows = 0;
+        for (const TraceRow& row : rows) own_rows += row.src >= 32 * r / 3 && row.src < 32 * (r + 1) / 3;
+        EXPECT_EQ(per_rank[r].at("packet_hops"), own_rows) << "rank " << r;
     }
 }
 
