@@ -326,7 +326,7 @@ int cmd_bench_ranks(const std::string& format, unsigned ranks) {
                       << a << std::setw(10) << b << std::setw(8) << a / b << std::setw(10) << sa << std::setw(10) << sb
                       << std::setw(8) << sa / sb << std::setprecision(0) << std::setw(12) << one_peak / 1024.0 << std::setw(12)
                       << many_peak / 1024.0 << std::setprecision(1) << std::setw(14) << busiest_words << std::setprecision(2)
-                      << std::setw(14) << work << std::setw(12) << busiest_hops_against_even(counted)
+                      << std::setw(14) << work << std::setprecision(3) << std::setw(12) << busiest_hops_against_even(counted)
                       << (same ? "" : "  (their completions differ!)") << "\n";
         else
             all.push_back({{"run", name},
