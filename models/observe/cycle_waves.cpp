@@ -562,8 +562,9 @@ std::string merge_verilated_dumps(const std::vector<std::istream*>& dumps, std::
         parsed.push_back(std::move(d));
     }
     if (parsed.empty()) return "no rank wrote an RTL dump";
-    // (Verilator's order: each signal's scopes joined by spaces, so a name before its extensions)
-    std::stable_sort(routers.begin(), routers.end(), [](const Scope& a, const Scope& b) { return a.name + ' ' < b.name + ' '; });
+    // (Verilator sorts its signals' names with their scopes joined by spaces, which come before any
+    // character of a name: the routers' scopes fall in the order of their names)
+    std::stable_sort(routers.begin(), routers.end(), [](const Scope& a, const Scope& b) { return a.name < b.name; });
     merged << preamble;
     for (Scope& scope : routers) {
         merged << scope.text;
