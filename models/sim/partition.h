@@ -7,8 +7,10 @@
 // slab; for any other R the ranges are still within one node of each other in size.
 //
 // Why a cycle is the window: a value a router drives at a rising edge is read by its neighbour at
-// the next one (link.h; the input-buffered router models a longer wire inside itself), so the
-// shortest boundary latency is one cycle. Each rank sends, at the falling edge, the link values its routers drove at the rising
+// the next one (link.h; the input-buffered router models a longer wire inside itself, 1 + link delay
+// cycles for a flit, but a credit acts 1 + credit delay cycles after it was driven: a longer window
+// would be 1 + the smaller of the two, docs/performance.md), so the shortest boundary latency is one
+// cycle. Each rank sends, at the falling edge, the link values its routers drove at the rising
 // edge before; the receiving rank writes them into its copy of the link, where its routers read them
 // at the next rising edge, as they would in one process (Chandy-Misra's conservative lookahead, with
 // a window of one cycle). A rank sends them to the ranks its links reach alone (BoundaryExchange).
