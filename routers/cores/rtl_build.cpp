@@ -121,6 +121,18 @@ std::string rom_image_problem(const std::string& text, const std::string& shown,
     return "";
 }
 
+std::vector<std::string> rom_words(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::vector<Word> words;
+    std::string why;
+    if (!words_of(text, words, why)) return {};
+    std::vector<std::string> texts;
+    texts.reserve(words.size());
+    for (Word& w : words) texts.push_back(std::move(w.text));
+    return texts;
+}
+
 std::string rtl_rom_problem(const std::string& rom_dir, unsigned d_max) {
     if (std::string e = rom_file_problem(rom_dir + "/mnb_rom.hex", mnb_rom_image(d_max)); !e.empty()) return e;
     return rom_file_problem(rom_dir + "/te_rom.hex", te_rom_image(d_max));

@@ -10,6 +10,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "models/fabric/packet.h"
 
@@ -53,6 +54,8 @@ std::string te_rom_image(unsigned d_max);
 // What is wrong with the ROM file `path` against `expected` (an image above), one line naming the file
 // and the first difference; empty if it holds exactly the expected words.
 std::string rom_file_problem(const std::string& path, const std::string& expected);
+// The words of the ROM file `path` (one that passed rom_file_problem), as hex text without leading zeros.
+std::vector<std::string> rom_words(const std::string& path);
 // The same for an image's text already read (`shown` names it): the ROM fuzzer's entry.
 std::string rom_image_problem(const std::string& text, const std::string& shown, const std::string& expected);
 

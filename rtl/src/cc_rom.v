@@ -21,6 +21,19 @@ module cc_rom #(
         $readmemh("mnb_rom.hex", mnb_rom);
         $readmemh("te_rom.hex", te_pos);
     end
+`elsif VERILATOR
+    // Verilated, the same files (the same plusargs), read once a process by the C++ model and handed
+    // to every router row by row (routers/cores/rtl_rom_dpi.cpp): Verilator's $readmemh parses the
+    // whole file again for each router (nearly half of a 512-router run's time).
+    import "DPI-C" function void cc_rom_mnb_row(input int d_max, input int row, output bit [D_MAX*16-1:0] value);
+    import "DPI-C" function void cc_rom_te_position(input int d_max, input int x, output bit [15:0] value);
+    /* verilator tracing_off */  // (the load's counter is no part of the router's state)
+    integer rom_row;
+    /* verilator tracing_on */
+    initial begin
+        for (rom_row = 0; rom_row < ROM_ROWS; rom_row = rom_row + 1) cc_rom_mnb_row(D_MAX, rom_row, mnb_rom[rom_row]);
+        for (rom_row = 0; rom_row < (1 << D_MAX); rom_row = rom_row + 1) cc_rom_te_position(D_MAX, rom_row, te_pos[rom_row]);
+    end
 `else
     reg [8*256-1:0]    rom_file;
     initial begin

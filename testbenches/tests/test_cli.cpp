@@ -307,6 +307,50 @@ TEST(CommandLine, CorruptRtlRomsAreBadInput) {
     }
 }
 
+// The build's images written another way $readmemh reads alike (upper case, leading zeros dropped or
+// added, comments, blank lines, several words a line) are accepted, and the Verilated router, which
+// takes its rows from the files through the C++ model (routers/cores/rtl_rom_dpi.cpp), runs the same
+// schedules: the MNB and TE traces equal the build's images' runs.
+TEST(CommandLine, RtlRomsWrittenAnotherWayRunTheSameSchedules) {
+    if (!cubecast::kRtlBuilt) GTEST_SKIP() << "this build has no RTL router (CUBECAST_RTL=OFF)";
+    const std::string built = std::string(CUBECAST_ROM_DIR);
+    const auto rewritten = [](const std::string& image) {
+        std::istringstream in(image);
+        std::string out, word;
+        unsigned n = 0;
+        for (std::string line; std::getline(in, line);) {
+            if (line.rfind("//", 0) == 0) {
+                out += "\n" + line + "  // (a comment)\n\n";
+                continue;
+            }
+            const size_t nonzero = line.find_first_not_of('0');
+            word = nonzero == std::string::npos ? "0" : line.substr(nonzero);  // leading zeros dropped
+            if (n % 3 == 1) word = "000" + word;                               // or more of them
+            for (char& c : word) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+            out += word + (++n % 4 == 0 ? "\n" : " \t");
+        }
+        return out + "\n";
+    };
+    const std::string dir = temp_path("rom_rewritten");
+    ASSERT_EQ(std::system(("mkdir -p '" + dir + "'").c_str()), 0);
+    std::ofstream(dir + "/mnb_rom.hex") << rewritten(slurp(built + "/mnb_rom.hex"));
+    std::ofstream(dir + "/te_rom.hex") << rewritten(slurp(built + "/te_rom.hex"));
+    ASSERT_NE(slurp(dir + "/mnb_rom.hex"), slurp(built + "/mnb_rom.hex"));
+    for (const std::string task : {"--task mnb --algorithm bostt --dim 6", "--task te --dim 5"}) {
+        SCOPED_TRACE(task);
+        const std::string mine = temp_path("rom_mine.csv"), builds = temp_path("rom_builds.csv");
+        const CliResult a = cubecast_cli("run " + task + " --router rtl --rtl-rom-dir " + dir + " --trace " + mine);
+        const CliResult b = cubecast_cli("run " + task + " --router rtl --trace " + builds);
+        ASSERT_EQ(a.code, 0) << a.err;
+        ASSERT_EQ(b.code, 0) << b.err;
+        const std::string theirs = slurp(builds), ours = slurp(mine);
+        const auto rows = [](const std::string& trace) { return trace.substr(std::min(trace.size(), trace.find("\nstart,"))); };
+        EXPECT_GT(std::count(theirs.begin(), theirs.end(), '\n'), 100);
+        EXPECT_EQ(rows(ours), rows(theirs));  // (past the header, which names the command)
+    }
+    std::system(("rm -rf '" + dir + "'").c_str());
+}
+
 // Input files and outputs fail loudly: a trace's times past the automatic cycle limit still run; a time
 // that overflows, a line without end (/dev/zero) are bad input; an output that is a folder or has an
 // over-long name is bad input before the run; a write that fails during it (a full device, a file size
