@@ -17,6 +17,7 @@
 #include <sstream>
 #include <thread>
 
+#include "local_mpirun.h"
 #include "routers/cores/rtl_build.h"
 #include "sim_helpers.h"
 #include "testbenches/app/cli.h"
@@ -72,14 +73,7 @@ Cli cubecast_cli(const std::string& args) {
 
 std::vector<nlohmann::json> rows_of(const std::string& dir) { return cubecast::read_rows(dir + "/results.jsonl"); }
 
-// Open MPI's UCX layer probes for fabrics at every launch, 0.2 s of a launch on a machine that has
-// none; these tests' ranks share one machine, where ob1 carries the same messages through shared
-// memory (every mpirun they start, theirs or the command's, inherits it; a value set outside is kept).
-[[maybe_unused]] const bool kLocalTransport = setenv("OMPI_MCA_pml", "ob1", 0) == 0;
-
-// Two local ranks. LeakSanitizer (the sanitizer build) counts Open MPI's own never-freed allocations
-// as leaks, so leak checking is off for the ranks; every other test keeps it.
-const std::string kMpirun = "ASAN_OPTIONS=detect_leaks=0 mpirun --allow-run-as-root --oversubscribe -np 2 ";
+const std::string kMpirun = local_mpirun(2);
 
 }  // namespace
 

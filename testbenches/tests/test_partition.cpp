@@ -17,6 +17,7 @@
 #include <thread>
 #include <tuple>
 
+#include "local_mpirun.h"
 #include "models/fabric/topology.h"
 #include "models/observe/cycle_waves.h"
 #include "models/sim/partition.h"
@@ -62,16 +63,6 @@ Command shell(const std::string& dir, const std::string& command) {
     std::remove(out.c_str());
     std::remove(err.c_str());
     return c;
-}
-
-// Open MPI's UCX layer probes for fabrics at every launch, 0.2 s of a launch on a machine that has
-// none; these tests' ranks share one machine, where ob1 carries the same messages through shared
-// memory (every mpirun they start, theirs or the command's, inherits it; a value set outside is kept).
-[[maybe_unused]] const bool kLocalTransport = setenv("OMPI_MCA_pml", "ob1", 0) == 0;
-
-// LeakSanitizer (the sanitizer build) counts Open MPI's own never-freed allocations as leaks.
-std::string mpirun(unsigned ranks) {
-    return "ASAN_OPTIONS=detect_leaks=0 mpirun --allow-run-as-root --oversubscribe -np " + std::to_string(ranks) + " ";
 }
 
 // The JSON report less what differs between any two runs (the wall-clock times and speeds) and what a
@@ -286,7 +277,7 @@ void expect_one_processes_outputs(const std::vector<std::string>& runs) {
             SCOPED_TRACE(std::to_string(ranks) + " ranks");
             const std::string dir = temp_path("ranks");
             ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
-            const Command many = shell(dir, mpirun(ranks) + bin + " run " + run + " --trace t.csv --json --partition");
+            const Command many = shell(dir, local_mpirun(ranks) + bin + " run " + run + " --trace t.csv --json --partition");
             EXPECT_EQ(many.code, one.code) << many.err;
             EXPECT_EQ(cubecast_lines(many.err), cubecast_lines(one.err));
             ASSERT_FALSE(many.out.empty()) << many.err;
@@ -474,8 +465,8 @@ TEST(Partition, WhatCrossesBetweenRanksIsCountedAsTheOutputsShowIt) {
             while (r + 1 < ranks && kNodes * (r + 1) / ranks <= node) ++r;
             return r;
         };
-        const Command with_trace = shell(dir, mpirun(ranks) + bin + run + " --trace t.csv");
-        const Command without = shell(dir, mpirun(ranks) + bin + run);
+        const Command with_trace = shell(dir, local_mpirun(ranks) + bin + run + " --trace t.csv");
+        const Command without = shell(dir, local_mpirun(ranks) + bin + run);
         ASSERT_EQ(with_trace.code, 0) << with_trace.err;
         ASSERT_EQ(without.code, 0) << without.err;
         const nlohmann::json a = nlohmann::json::parse(with_trace.out).at("partition"),
@@ -520,7 +511,8 @@ TEST(Partition, WhatCrossesBetweenRanksIsCountedAsTheOutputsShowIt) {
         EXPECT_EQ(sent, received);
         EXPECT_GT(sent, edges * ranks);  // (more than the count words: values crossed)
     }
-    const Command tlm = shell(dir, mpirun(3) + bin + " run --level tlm --task mnb --dim 5 --json --partition --trace t.csv");
+    const Command tlm =
+        shell(dir, local_mpirun(3) + bin + " run --level tlm --task mnb --dim 5 --json --partition --trace t.csv");
     ASSERT_EQ(tlm.code, 0) << tlm.err;
     const nlohmann::json per_rank = nlohmann::json::parse(tlm.out).at("partition").at("per_rank");
     ASSERT_EQ(per_rank.size(), 3u);
@@ -583,7 +575,7 @@ TEST(Partition, MoreRanksThanNodesIsRefused) {
     for (const auto& [ranks, args, nodes] : std::vector<std::tuple<unsigned, std::string, unsigned>>{
              {3, "--task mnb --dim 1", 2}, {5, "--task traffic --topology array --radix 2 --dim 2 --rate 0.1", 4}}) {
         SCOPED_TRACE(args);
-        const Command c = shell(dir, mpirun(ranks) + "timeout 120 " + bin + " run " + args + " --partition");
+        const Command c = shell(dir, local_mpirun(ranks) + "timeout 120 " + bin + " run " + args + " --partition");
         EXPECT_EQ(c.code, 2) << c.err;
         const std::string lines = cubecast_lines(c.err);
         EXPECT_EQ(std::count(lines.begin(), lines.end(), '\n'), 1) << c.err;
@@ -599,9 +591,9 @@ TEST(Partition, ARankKilledMidRunEndsEveryRankWithAMessage) {
     const std::string bin = CUBECAST_BIN, dir = temp_path("killed");
     ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
     const std::string marker = "--seed 424242";  // (finds this test's ranks among the processes)
-    const Command c = shell(dir, "timeout 120 sh -c '" + mpirun(3) + bin + " run --task mnb --dim 12 --partition " + marker +
-                                     " & m=$!; p=; while [ -z \"$p\" ]; do sleep 0.2; p=$(pgrep -f \"^" + bin + " run .*" +
-                                     marker + "\" | tail -n 1); done; sleep 1; kill -9 $p; wait $m; echo exit $?'");
+    const Command c = shell(dir, "timeout 120 sh -c '" + local_mpirun(3) + bin + " run --task mnb --dim 12 --partition " +
+                                     marker + " & m=$!; p=; while [ -z \"$p\" ]; do sleep 0.2; p=$(pgrep -f \"^" + bin +
+                                     " run .*" + marker + "\" | tail -n 1); done; sleep 1; kill -9 $p; wait $m; echo exit $?'");
     ASSERT_NE(c.code, 124) << "the ranks did not end within 120 s";
     EXPECT_EQ(c.out.find("exit 0"), std::string::npos) << c.out;
     EXPECT_NE(c.out.find("exit "), std::string::npos) << c.out;
@@ -627,7 +619,7 @@ TEST(Partition, TheMemoryEstimateIsARanksShare) {
         return value * (unit == "GB" ? 1e9 : unit == "MB" ? 1e6 : unit == "kB" ? 1e3 : 1);
     };
     const double whole = bytes_in(one.err);
-    const Command two = shell(dir, mpirun(2) + bin + " run --task snb --dim 14 --partition --memory-limit 1K");
+    const Command two = shell(dir, local_mpirun(2) + bin + " run --task snb --dim 14 --partition --memory-limit 1K");
     EXPECT_EQ(two.code, 2);
     const std::string line = cubecast_lines(two.err);
     EXPECT_NE(line.find(" a rank (2 ranks, 2 on this machine)"), std::string::npos) << line;
@@ -640,7 +632,8 @@ TEST(Partition, TheMemoryEstimateIsARanksShare) {
     ASSERT_EQ(counted.code, 2);
     const double activity = bytes_in(counted.err) - whole;
     EXPECT_GT(activity, 0.1 * whole) << counted.err;
-    const Command gathered = shell(dir, mpirun(2) + bin + " run --task snb --dim 14 --partition --memory-limit 1K --stats s.csv");
+    const Command gathered =
+        shell(dir, local_mpirun(2) + bin + " run --task snb --dim 14 --partition --memory-limit 1K --stats s.csv");
     EXPECT_EQ(gathered.code, 2);
     EXPECT_NEAR(bytes_in(cubecast_lines(gathered.err)) - bytes_in(line), activity / 2 + activity, 0.02 * whole)
         << cubecast_lines(gathered.err);
@@ -649,7 +642,8 @@ TEST(Partition, TheMemoryEstimateIsARanksShare) {
     // network's (which were 48 bytes a link: the 14-cube's 16384 x 14 x 48 = 11 MB).
     const Command tlm = shell(dir, bin + " run --task snb --dim 14 --level tlm --memory-limit 1K");
     ASSERT_EQ(tlm.code, 2);
-    const Command tlm_two = shell(dir, mpirun(2) + bin + " run --task snb --dim 14 --level tlm --partition --memory-limit 1K");
+    const Command tlm_two =
+        shell(dir, local_mpirun(2) + bin + " run --task snb --dim 14 --level tlm --partition --memory-limit 1K");
     EXPECT_EQ(tlm_two.code, 2);
     const double tlm_whole = bytes_in(tlm.err);
     EXPECT_NEAR(bytes_in(cubecast_lines(tlm_two.err)), tlm_whole / 2 + 300.0 * 16384, 0.01 * tlm_whole)
@@ -693,7 +687,7 @@ TEST(Partition, WhatARankHoldsBeyondItsShareGrowsByLessThanTheEstimatesTerm) {
         double beyond[2];
         for (int i = 0; i < 2; ++i) {
             const std::string dim = i ? " --dim 16" : " --dim 14";
-            const double one = peak(bin + run + dim), rank = peak(mpirun(ranks) + bin + run + dim + " --partition");
+            const double one = peak(bin + run + dim), rank = peak(local_mpirun(ranks) + bin + run + dim + " --partition");
             beyond[i] = rank - one / ranks;
         }
         std::cout << run << ": " << (beyond[1] - beyond[0]) / (65536 - 16384) << " bytes a node beyond a share\n";
@@ -718,7 +712,7 @@ TEST(Partition, TheBenchOfRanksTakesTwoToSixtyFour) {
 TEST(Partition, AStallWhoseCycleCrossesRanksIsDiagnosed) {
     const std::string bin = CUBECAST_BIN, dir = temp_path("cycle");
     ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
-    const Command c = shell(dir, mpirun(2) + bin +
+    const Command c = shell(dir, local_mpirun(2) + bin +
                                      " run --task traffic --algorithm dor --topology torus --radix 8 --dim 2 --rate 0.9 "
                                      "--queue-depth 2 --partition --json");
     ASSERT_EQ(c.code, 3) << c.err;
@@ -841,7 +835,7 @@ TEST(Partition, WavesSentInSmallPiecesAreOneProcesses) {
         const std::string one_dir = temp_path("one"), dir = temp_path("pieces");
         ASSERT_EQ(std::system(("mkdir -p " + one_dir + " " + dir).c_str()), 0);
         ASSERT_EQ(shell(one_dir, bin + run).code, 0);
-        const Command many = shell(dir, "CUBECAST_GATHER_PIECE_BYTES=4096 " + mpirun(3) + bin + run + " --partition");
+        const Command many = shell(dir, "CUBECAST_GATHER_PIECE_BYTES=4096 " + local_mpirun(3) + bin + run + " --partition");
         ASSERT_EQ(many.code, 0) << many.err;
         const std::string largest = rtl ? "/w_rtl.vcd" : "/w.vcd";
         ASSERT_GT(slurp(one_dir + largest).size(), 20u * 4096) << largest << ": a dump of many pieces";
