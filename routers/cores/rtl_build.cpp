@@ -87,7 +87,7 @@ bool words_of(const std::string& image, std::vector<Word>& out, std::string& why
 }
 }  // namespace
 
-std::string rom_file_problem(const std::string& path, const std::string& expected) {
+std::string rom_file_problem(const std::string& path, const std::string& expected, std::vector<std::string>* words) {
     const std::string shown = "the RTL memory file '" + printable(path) + "'";
     const std::string accepted = " (accepted: the image the build writes, target rtl_roms)";
     struct stat st {};
@@ -98,10 +98,11 @@ std::string rom_file_problem(const std::string& path, const std::string& expecte
     std::ifstream in(path, std::ios::binary);
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     if (!in.eof() && in.fail()) return shown + " cannot be read" + accepted;
-    return rom_image_problem(text, shown, expected);
+    return rom_image_problem(text, shown, expected, words);
 }
 
-std::string rom_image_problem(const std::string& text, const std::string& shown, const std::string& expected) {
+std::string rom_image_problem(const std::string& text, const std::string& shown, const std::string& expected,
+                              std::vector<std::string>* words) {
     const std::string accepted = " (accepted: the image the build writes, target rtl_roms)";
     std::vector<Word> got, want;
     std::string why;
@@ -118,19 +119,12 @@ std::string rom_image_problem(const std::string& text, const std::string& shown,
     if (got.size() > want.size())
         return shown + " holds " + std::to_string(got.size()) + " words, more than the ROM's " + std::to_string(want.size()) +
                accepted;
+    if (words) {
+        words->clear();
+        words->reserve(got.size());
+        for (Word& w : got) words->push_back(std::move(w.text));
+    }
     return "";
-}
-
-std::vector<std::string> rom_words(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::vector<Word> words;
-    std::string why;
-    if (!words_of(text, words, why)) return {};
-    std::vector<std::string> texts;
-    texts.reserve(words.size());
-    for (Word& w : words) texts.push_back(std::move(w.text));
-    return texts;
 }
 
 std::string rtl_rom_problem(const std::string& rom_dir, unsigned d_max) {

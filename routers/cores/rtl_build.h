@@ -52,11 +52,11 @@ std::string mnb_rom_image(unsigned d_max);
 std::string te_rom_image(unsigned d_max);
 
 // What is wrong with the ROM file `path` against `expected` (an image above), one line naming the file
-// and the first difference; empty if it holds exactly the expected words.
-std::string rom_file_problem(const std::string& path, const std::string& expected);
-// The words of the ROM file `path` (one that passed rom_file_problem), as hex text without leading zeros.
-std::vector<std::string> rom_words(const std::string& path);
+// and the first difference; empty if it holds exactly the expected words, and then, with `words`, the
+// file's words there as hex text without leading zeros (the file read once).
+std::string rom_file_problem(const std::string& path, const std::string& expected, std::vector<std::string>* words = nullptr);
 // The same for an image's text already read (`shown` names it): the ROM fuzzer's entry.
-std::string rom_image_problem(const std::string& text, const std::string& shown, const std::string& expected);
+std::string rom_image_problem(const std::string& text, const std::string& shown, const std::string& expected,
+                              std::vector<std::string>* words = nullptr);
 
 }  // namespace cubecast

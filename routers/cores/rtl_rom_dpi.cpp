@@ -8,7 +8,6 @@
 #include <map>
 #include <stdexcept>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "routers/cores/rtl_build.h"
@@ -25,17 +24,22 @@ struct Rom {
     std::vector<uint16_t> entries;
 };
 
-const Rom& load(const char* plusarg, unsigned d_max, unsigned entries_a_row, std::string (*image)(unsigned)) {
-    static std::map<std::pair<std::string, unsigned>, Rom> loaded;
-    auto [it, fresh] = loaded.try_emplace({plusarg, d_max});
+// The ROMs of one DPI function, by the d_max of the routers asking (one kind of router a process, as a
+// rule: one entry); each loaded at the first router's ask.
+using Roms = std::map<unsigned, Rom>;
+
+const Rom& load(Roms& roms, const char* plusarg, unsigned d_max, unsigned entries_a_row, std::string (*image)(unsigned)) {
+    auto [it, fresh] = roms.try_emplace(d_max);
     Rom& r = it->second;
     if (!fresh) return r;
     r.entries_a_row = entries_a_row;
     const std::string matched = Verilated::commandArgsPlusMatch(plusarg);
     if (matched.empty()) return r;
     const std::string path = matched.substr(1 + std::string(plusarg).size());  // ("+plusarg" then the path)
-    if (const std::string problem = rom_file_problem(path, image(d_max)); !problem.empty()) throw std::runtime_error(problem);
-    for (const std::string& word : rom_words(path)) {  // (each at most entries_a_row * 4 hex digits: checked above)
+    std::vector<std::string> words;
+    if (const std::string problem = rom_file_problem(path, image(d_max), &words); !problem.empty())
+        throw std::runtime_error(problem);
+    for (const std::string& word : words) {  // (each at most entries_a_row * 4 hex digits: the image's)
         for (unsigned e = 0; e < entries_a_row; ++e) {
             const size_t end = word.size() > 4 * e ? word.size() - 4 * e : 0;
             const size_t begin = end > 4 ? end - 4 : 0;
@@ -44,16 +48,6 @@ const Rom& load(const char* plusarg, unsigned d_max, unsigned entries_a_row, std
     }
     return r;
 }
-
-// The ROM a router of d_max asks for: the last one asked for, as a rule (one kind of router a process).
-struct RomCache {
-    const Rom* rom = nullptr;
-    unsigned d_max = 0;
-    const Rom& get(const char* plusarg, unsigned d, unsigned entries_a_row, std::string (*image)(unsigned)) {
-        if (!rom || d_max != d) rom = &load(plusarg, d, entries_a_row, image), d_max = d;
-        return *rom;
-    }
-};
 
 void write_row(const Rom& r, int row, svBitVecVal* value) {
     const size_t first = static_cast<size_t>(row) * r.entries_a_row;
@@ -70,13 +64,13 @@ void write_row(const Rom& r, int row, svBitVecVal* value) {
 
 // (Declared by Verilator in each model's __Dpi.h, C linkage; both Verilog routers import them.)
 extern "C" void cc_rom_mnb_row(int d_max, int row, svBitVecVal* value) {
-    static cubecast::RomCache mnb;
+    static cubecast::Roms mnb;
     const auto d = static_cast<unsigned>(d_max);
-    cubecast::write_row(mnb.get("cubecast_mnb_rom=", d, d, cubecast::mnb_rom_image), row, value);
+    cubecast::write_row(cubecast::load(mnb, "cubecast_mnb_rom=", d, d, cubecast::mnb_rom_image), row, value);
 }
 
 extern "C" void cc_rom_te_position(int d_max, int x, svBitVecVal* value) {
-    static cubecast::RomCache te;
+    static cubecast::Roms te;
     const auto d = static_cast<unsigned>(d_max);
-    cubecast::write_row(te.get("cubecast_te_rom=", d, 1, cubecast::te_rom_image), x, value);
+    cubecast::write_row(cubecast::load(te, "cubecast_te_rom=", d, 1, cubecast::te_rom_image), x, value);
 }
