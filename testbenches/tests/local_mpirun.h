@@ -3,15 +3,15 @@
 #include <cstdlib>
 #include <string>
 
+#include "testbenches/app/mpirun_command.h"
+
 // Open MPI's UCX layer probes for fabrics at every launch, 0.2 s of a launch on a machine that has
 // none; the tests' ranks share one machine, where ob1 carries the same messages through shared
 // memory. Set when the test program starts, so that every mpirun it starts inherits it, its own or a
 // command's (an experiment's --point-ranks); a value set outside is kept.
 [[maybe_unused]] inline const bool kLocalTransport = setenv("OMPI_MCA_pml", "ob1", 0) == 0;
 
-// `mpirun` for `ranks` ranks (more than the cores allowed), as a shell command's prefix. LeakSanitizer
-// (the sanitizer build) counts Open MPI's own never-freed allocations as leaks, so leak checking is off
-// for the ranks; every other test keeps it.
-inline std::string local_mpirun(unsigned ranks) {
-    return "ASAN_OPTIONS=detect_leaks=0 mpirun --allow-run-as-root --oversubscribe -np " + std::to_string(ranks) + " ";
-}
+// `mpirun` for `ranks` ranks as cubecast itself starts them (mpirun_prefix: as root, more ranks than
+// cores), as a shell command's prefix. LeakSanitizer (the sanitizer build) counts Open MPI's own
+// never-freed allocations as leaks, so leak checking is off for the ranks; every other test keeps it.
+inline std::string local_mpirun(unsigned ranks) { return "ASAN_OPTIONS=detect_leaks=0 " + cubecast::mpirun_prefix(ranks); }
