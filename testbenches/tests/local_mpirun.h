@@ -11,7 +11,11 @@
 // command's (an experiment's --point-ranks); a value set outside is kept.
 [[maybe_unused]] inline const bool kLocalTransport = setenv("OMPI_MCA_pml", "ob1", 0) == 0;
 
+// LeakSanitizer (the sanitizer build) counts Open MPI's own never-freed allocations as leaks, so leak
+// checking is off for the ranks: this before a shell command that starts them (local_mpirun, or a
+// command that runs mpirun itself); every other test keeps it.
+inline const std::string kRanksWithoutLeakCheck = "ASAN_OPTIONS=detect_leaks=0 ";
+
 // `mpirun` for `ranks` ranks as cubecast itself starts them (mpirun_prefix: as root, more ranks than
-// cores), as a shell command's prefix. LeakSanitizer (the sanitizer build) counts Open MPI's own
-// never-freed allocations as leaks, so leak checking is off for the ranks; every other test keeps it.
-inline std::string local_mpirun(unsigned ranks) { return "ASAN_OPTIONS=detect_leaks=0 " + cubecast::mpirun_prefix(ranks); }
+// cores), as a shell command's prefix.
+inline std::string local_mpirun(unsigned ranks) { return kRanksWithoutLeakCheck + cubecast::mpirun_prefix(ranks); }

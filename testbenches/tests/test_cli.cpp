@@ -122,11 +122,9 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input(narrow + "--packet-sizes 1:1,4:1", "1-flit packets", "2 flits or more");
     expect_bad_input(narrow + "--packet-flits 2 --vc-depth 1", "--vc-depth 1", "--vc-depth >= 2");
     expect_bad_input("run --task traffic --algorithm ecube --dim 4 --preset booksim --flit-bits 32", "--flit-bits 32", "sets 64");
-    // Beyond 2^16 nodes only the algorithms checked with wider ids run, and no Verilog router.
+    // Beyond 2^16 nodes only the algorithms checked with wider ids run (and no Verilog router: BadRtlInput).
     expect_bad_input("run --task mnb --dim 17", "mnb/bostt runs on networks of up to 65536 nodes, not on the 17-cube (131072)",
                      "accepted there snb/sbt, traffic/ecube, traffic/yx, traffic/adaptive");
-    expect_bad_input("run --task traffic --topology array --radix 512 --dim 2 --buffering input --router rtl", "262144 nodes",
-                     "accepted up to 65536 nodes with --router rtl");
     expect_bad_input("run --dim 0", "--dim 0", "1..20");
     expect_bad_input("run --dim -3", "-3", "1..20");
     expect_bad_input("run --dim abc", "abc", "--dim");
@@ -214,6 +212,9 @@ TEST(CommandLine, BadRtlInputExitsTwoWithOneLine) {
     if (!cubecast::kRtlBuilt) GTEST_SKIP() << "this build has no RTL router (CUBECAST_RTL=OFF)";
     expect_bad_input("run --router verilog", "verilog", "systemc, rtl");
     expect_bad_input("run --router rtl --dim 11", "--dim 11", "1..10");
+    // (beyond 2^16 nodes no Verilog router: its header ids are 16 bits wide)
+    expect_bad_input("run --task traffic --topology array --radix 512 --dim 2 --buffering input --router rtl", "262144 nodes",
+                     "accepted up to 65536 nodes with --router rtl");
     expect_bad_input("run --dim 4 --rtl-nodes 3,99", "99", "0..15");
     expect_bad_input("run --dim 4 --rtl-nodes 3,x", "x", "comma list");
     expect_bad_input("run --router rtl --task scatter --algorithm bostt", "scatter/bostt", "mnb/bostt");
