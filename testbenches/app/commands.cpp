@@ -2,9 +2,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
+#include <ctime>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -169,9 +171,15 @@ namespace {
 char stopped_line[160];
 size_t stopped_line_length = 0;
 volatile sig_atomic_t finished_with = -1;  // the run's exit code once it is over (then a stop is no news)
+// Open MPI 4.1's mpirun sends its SIGTERM to every rank, then SIGKILL a second later; but it waits that
+// second with one sleep(), which the first rank's exit ends early (SIGCHLD). A rank that left at once
+// could so take the others' second before a loaded machine had run their handlers, and they would end
+// without a word: each says its line and then waits half the second before it leaves.
 extern "C" void on_stopped_by_mpirun(int) {
     if (finished_with >= 0) _exit(finished_with);
     if (write(STDERR_FILENO, stopped_line, stopped_line_length) < 0) _exit(kExitStuck);
+    timespec left{0, 500'000'000};
+    while (nanosleep(&left, &left) != 0 && errno == EINTR) {}
     _exit(kExitStuck);
 }
 void say_when_stopped(unsigned rank, unsigned ranks) {
