@@ -294,11 +294,13 @@ int cmd_bench_ranks(const std::string& format, unsigned ranks) {
     const auto run_pair = [&](const std::string& name,
                               const std::string& args) -> std::optional<std::pair<TimedCommand, TimedCommand>> {
         TimedCommand one = run_timed(bin + " run " + args + " --json");
-        TimedCommand many = run_timed(mpirun + bin + " run " + args + " --json --partition");
+        TimedCommand many = run_timed(mpirun + bin + " run " + args + " --json --partition", nullptr, true);
         if (one.exit_code == kExitOk && many.exit_code == kExitOk && one.report.is_object() && many.report.is_object())
             return std::make_pair(std::move(one), std::move(many));
         std::cerr << "cubecast: bench: " << name << " ended with exit " << one.exit_code << " in one process and "
-                  << many.exit_code << " on " << ranks << " ranks (is Open MPI's mpirun installed?)\n";
+                  << many.exit_code << " on " << ranks << " ranks"
+                  << (many.mpirun_hung ? " (mpirun outlived its ranks and was ended: docs/user-guide.md)\n"
+                                       : " (is Open MPI's mpirun installed?)\n");
         return std::nullopt;
     };
     int worst = kExitOk;

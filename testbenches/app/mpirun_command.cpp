@@ -5,11 +5,18 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <mutex>
+#include <optional>
 #include <stdexcept>
+#include <thread>
 
 #include "models/observe/output_file.h"
 #include "models/sim/fork_pool.h"
@@ -42,11 +49,77 @@ std::string this_executable() {
     return path;
 }
 
+namespace {
+
+// Whether process `pid` has children and every one of them has ended without being waited for (a
+// zombie), from /proc/PID/task/*/children and each child's /proc/CHILD/stat.
+bool has_only_unreaped_children(pid_t pid) {
+    namespace fs = std::filesystem;
+    std::error_code error;
+    bool any = false;
+    for (const fs::directory_entry& task : fs::directory_iterator("/proc/" + std::to_string(pid) + "/task", error)) {
+        std::ifstream children(task.path() / "children");
+        for (pid_t child = 0; children >> child;) {
+            any = true;
+            std::string stat;
+            std::getline(std::ifstream("/proc/" + std::to_string(child) + "/stat"), stat);
+            const size_t name_end = stat.rfind(')');  // ("PID (NAME) STATE ...")
+            if (name_end == std::string::npos || name_end + 2 >= stat.size() || stat[name_end + 2] != 'Z') return false;
+        }
+    }
+    return any;
+}
+
+// Open MPI 4.1's mpirun can hang in its own end after every rank has ended (a rank that died while
+// the others were in MPI's start: docs/user-guide.md), its ranks left unwaited-for. A working mpirun
+// waits for each rank at once, or within its two one-second sleeps while it stops them, so one that
+// has had nothing but ended ranks for kHungAfter is ended here (SIGKILL: it no longer heeds SIGTERM).
+class HungMpirunWatch {
+public:
+    static constexpr std::chrono::seconds kHungAfter{5};
+    explicit HungMpirunWatch(pid_t mpirun) : thread_([this, mpirun] { watch(mpirun); }) {}
+    ~HungMpirunWatch() {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            done_ = true;
+        }
+        wake_.notify_one();
+        thread_.join();
+    }
+    bool ended_it() const { return ended_; }
+
+private:
+    void watch(pid_t mpirun) {
+        using clock = std::chrono::steady_clock;
+        clock::time_point only_ended_since = clock::time_point::max();  // (max: it has a rank running)
+        std::unique_lock<std::mutex> lock(mutex_);
+        while (!wake_.wait_for(lock, std::chrono::milliseconds(250), [this] { return done_; })) {
+            if (!has_only_unreaped_children(mpirun)) {
+                only_ended_since = clock::time_point::max();
+                continue;
+            }
+            const clock::time_point now = clock::now();
+            only_ended_since = std::min(only_ended_since, now);
+            if (now - only_ended_since < kHungAfter) continue;
+            ended_ = true;
+            kill(mpirun, SIGKILL);
+            return;
+        }
+    }
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    bool done_ = false;
+    std::atomic<bool> ended_{false};
+    std::thread thread_;  // (last: it starts once the members above are made)
+};
+
+}  // namespace
+
 TimedCommand run_over_ranks(unsigned ranks, const std::string& arguments) {
     const std::string command =
         mpirun_prefix(ranks) + shell_word(this_executable()) + " run " + arguments + " --json --partition";
     std::string errors;
-    TimedCommand t = run_timed(command, &errors);
+    TimedCommand t = run_timed(command, &errors, true);
     if (!t.report.is_object()) {
         const std::string first = errors.substr(0, errors.find('\n'));
         throw std::runtime_error("`" + command + "` ended with exit " + std::to_string(t.exit_code) + " and no report" +
@@ -55,7 +128,7 @@ TimedCommand run_over_ranks(unsigned ranks, const std::string& arguments) {
     return t;
 }
 
-TimedCommand run_timed(const std::string& command, std::string* errors) {
+TimedCommand run_timed(const std::string& command, std::string* errors, bool under_mpirun) {
     TimedCommand t;
     // (the report and the error lines through files of this process's own, removed after)
     const std::string stem = "/tmp/cubecast-" + std::to_string(getpid());
@@ -74,7 +147,13 @@ TimedCommand run_timed(const std::string& command, std::string* errors) {
     }
     int status = 0;
     rusage usage{};
-    if (child < 0 || wait4(child, &status, 0, &usage) < 0) return t;
+    if (child < 0) return t;
+    {
+        std::optional<HungMpirunWatch> watch;  // (started after the fork: the child allocates before its exec)
+        if (under_mpirun) watch.emplace(child);
+        if (wait4(child, &status, 0, &usage) < 0) return t;
+        t.mpirun_hung = watch && watch->ended_it();
+    }
     t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     t.peak_kib = usage.ru_maxrss;
     t.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -82,7 +161,11 @@ TimedCommand run_timed(const std::string& command, std::string* errors) {
     t.report = nlohmann::json::parse(in, nullptr, false);
     std::remove(out.c_str());
     if (errors) {
-        *errors = file_text(err);
+        *errors = (t.mpirun_hung ? "cubecast: mpirun had not ended " + std::to_string(HungMpirunWatch::kHungAfter.count()) +
+                                       " s after its ranks had (Open MPI's hang when a rank dies during MPI's start, "
+                                       "docs/user-guide.md): ended it\n"
+                                 : std::string()) +
+                  file_text(err);
         std::remove(err.c_str());
     }
     return t;

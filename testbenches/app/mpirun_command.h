@@ -23,13 +23,15 @@ struct TimedCommand {
     long peak_kib = 0;  // the largest process's (under mpirun: the largest rank's)
     nlohmann::json report;
     int exit_code = -1;
+    bool mpirun_hung = false;  // mpirun outlived its ranks and was ended (HungMpirunWatch, mpirun_command.cpp)
 };
 // `mpirun -np R cubecast run ARGUMENTS --json --partition` (ARGUMENTS already words for the shell):
 // the timed command with its report; throws std::runtime_error naming the command if it printed none.
 TimedCommand run_over_ranks(unsigned ranks, const std::string& arguments);
 
 // A command through the shell, its JSON report on stdout (its error lines to `errors`, or dropped);
-// the command (exec'd in the shell's place) gets SIGTERM if this process ends before it.
-TimedCommand run_timed(const std::string& command, std::string* errors = nullptr);
+// the command (exec'd in the shell's place) gets SIGTERM if this process ends before it. With
+// `under_mpirun` (the command is mpirun's), an mpirun that outlives its ranks is ended.
+TimedCommand run_timed(const std::string& command, std::string* errors = nullptr, bool under_mpirun = false);
 
 }  // namespace cubecast
