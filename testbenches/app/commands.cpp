@@ -166,9 +166,10 @@ std::string run_point_json(const RunConfig& config) {
 
 namespace {
 
-// A rank that ends early (killed, or failed) makes mpirun stop the others with SIGTERM: each says so
-// and ends with exit 3 (the run did not finish), rather than vanishing without a word.
-char stopped_line[160];
+// A rank that ends early (killed, or failed) makes mpirun stop the others with SIGTERM, as does
+// mpirun's own stop (Ctrl-C): each says so and ends with exit 3 (the run did not finish), rather than
+// vanishing without a word.
+char stopped_line[192];
 size_t stopped_line_length = 0;
 volatile sig_atomic_t finished_with = -1;  // the run's exit code once it is over (then a stop is no news)
 // Open MPI 4.1's mpirun sends its SIGTERM to every rank, then SIGKILL a second later; but it waits that
@@ -183,10 +184,24 @@ extern "C" void on_stopped_by_mpirun(int) {
     _exit(kExitStuck);
 }
 void say_when_stopped(unsigned rank, unsigned ranks) {
-    stopped_line_length = static_cast<size_t>(std::snprintf(
-        stopped_line, sizeof stopped_line,
-        "cubecast: rank %u of %u: stopped, because another rank ended early (mpirun's lines name it)\n", rank, ranks));
+    stopped_line_length = static_cast<size_t>(std::snprintf(stopped_line, sizeof stopped_line,
+                                                            "cubecast: rank %u of %u: stopped by mpirun: another rank ended "
+                                                            "early (mpirun's lines name it), or mpirun itself was stopped\n",
+                                                            rank, ranks));
     std::signal(SIGTERM, on_stopped_by_mpirun);
+}
+
+// A bad value refused by every rank alike under mpirun: rank 0 says why, and each rank waits until it
+// has (mpirun ends the job at the first rank that exits non-zero, which could otherwise come before
+// rank 0's line).
+int refuse_on_every_rank(const std::string& why) {
+    if (mpi::rank_launched() == 0) print_error(why);
+    try {
+        mpi::start();
+        mpi::Comm().broadcast("");
+        mpi::stop();
+    } catch (const std::exception&) {}
+    return kExitBadInput;
 }
 
 // `cubecast run --partition`: under mpirun each rank runs its share of the network (partition.h), in
@@ -210,15 +225,9 @@ int run_partitioned(const RunConfig& config, bool json, const RerunPolicy& polic
         every_rank = false;
         if (rank0) before = check_before_the_run(config, *resolved);
     } catch (const ConfigError& e) {
-        if (rank0) print_error(e.what());
         finished_with = kExitBadInput;  // (mpirun's stop is then no news)
-        // (A bad value is refused by every rank alike. Each waits until rank 0 has said why: mpirun ends
-        // the job at the first rank that exits non-zero, which could otherwise come before rank 0's line.)
-        if (launched && every_rank) try {
-                mpi::start();
-                mpi::Comm().broadcast("");
-                mpi::stop();
-            } catch (const std::exception&) {}
+        if (launched && every_rank) return refuse_on_every_rank(e.what());
+        if (rank0) print_error(e.what());
         return kExitBadInput;
     }
     std::unique_ptr<PartitionComm> comm;
@@ -264,6 +273,11 @@ int run_partitioned(const RunConfig& config, bool json, const RerunPolicy& polic
 
 int cmd_run(const RunConfig& config, bool json, const RerunPolicy& policy) {
     if (config.partitioned) return run_partitioned(config, json, policy);
+    // (Under mpirun every rank would run the whole network and print it: one rank's work R times over.)
+    if (mpi::launched())
+        return refuse_on_every_rank("run under mpirun over " + std::to_string(mpi::ranks_launched()) +
+                                    " ranks without --partition: each rank would run the whole network; accepted: "
+                                    "--partition (the network split over the ranks), or 1 rank");
     RunResult r;
     std::string network_label;
     try {

@@ -568,7 +568,8 @@ TEST(Partition, TheCountingOfARanksCallsScalesItsSampleOfTimes) {
 }
 
 // More ranks than nodes, which would leave a rank with no share, is one line from rank 0 and exit 2 on
-// every rank (never a hang: the command is timed out).
+// every rank (never a hang: the command is timed out); so is a run under mpirun without --partition,
+// which every rank would run whole.
 TEST(Partition, MoreRanksThanNodesIsRefused) {
     const std::string bin = CUBECAST_BIN, dir = temp_path("too_many");
     ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
@@ -583,32 +584,54 @@ TEST(Partition, MoreRanksThanNodesIsRefused) {
         EXPECT_NE(lines.find("has " + std::to_string(nodes) + " nodes"), std::string::npos) << lines;
         EXPECT_NE(lines.find("accepted 1.." + std::to_string(nodes) + " ranks"), std::string::npos) << lines;
     }
+    const Command whole = shell(dir, local_mpirun(2) + "timeout 120 " + bin + " run --task mnb --dim 3");
+    EXPECT_EQ(whole.code, 2) << whole.err;
+    EXPECT_EQ(whole.out, "");
+    const std::string line = cubecast_lines(whole.err);
+    EXPECT_EQ(std::count(line.begin(), line.end(), '\n'), 1) << whole.err;
+    EXPECT_NE(line.find("run under mpirun over 2 ranks without --partition: each rank would run the whole network; "
+                        "accepted: --partition"),
+              std::string::npos)
+        << line;
 }
 
 // A rank killed mid-run ends the run on every rank, never a hang: mpirun names the rank that died and
-// ends non-zero, and each other rank says it was stopped and why. "Mid-run": once each of the 3 ranks
-// has used half a second of processor time (a rank's start, MPI's included, takes a few hundredths;
-// the run about 3 s a rank), whatever the machine's load. (A rank killed while the others are still in
-// MPI's start can leave Open MPI 4.1's mpirun hanging after its lines, a plain MPI program's alike:
-// docs/user-guide.md.)
+// ends non-zero, and each other rank says it was stopped and why; mpirun stopped (Ctrl-C) alike, every
+// rank saying so. "Mid-run": once each of the 3 ranks has used half a second of processor time (a
+// rank's start, MPI's included, takes a few hundredths; the run about 3 s a rank), whatever the
+// machine's load. (A rank killed while the others are still in MPI's start can leave Open MPI 4.1's
+// mpirun hanging after its lines, a plain MPI program's alike: docs/user-guide.md.)
 TEST(Partition, ARankKilledMidRunEndsEveryRankWithAMessage) {
     const std::string bin = CUBECAST_BIN, dir = temp_path("killed");
     ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
     const std::string marker = "--seed 424242";  // (finds this test's ranks among the processes)
     const std::string ranks = "$(pgrep -f \"^" + bin + " run .*" + marker + "\")";
-    // (/proc/PID/stat's fields 14 and 15: the user and system time, in hundredths of a second)
-    const Command c = shell(dir, "timeout 120 sh -c '" + local_mpirun(3) + bin + " run --task mnb --dim 12 --partition " +
-                                     marker + " & m=$!; while kill -0 $m; do n=0; for p in " + ranks +
-                                     "; do set -- $(cat /proc/$p/stat 2>/dev/null) 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0; "
-                                     "[ $((${14} + ${15})) -ge 50 ] && n=$((n + 1)); last=$p; done; [ $n -ge 3 ] && "
-                                     "break; sleep 0.1; done; kill -9 $last; wait $m; echo exit $?'");
-    ASSERT_NE(c.code, 124) << "the ranks did not end within 120 s";
-    EXPECT_EQ(c.out.find("exit 0"), std::string::npos) << c.out;
-    EXPECT_NE(c.out.find("exit "), std::string::npos) << c.out;
-    EXPECT_NE(c.err.find("exited on signal 9"), std::string::npos) << c.err;
-    const std::string lines = cubecast_lines(c.err);
-    EXPECT_EQ(std::count(lines.begin(), lines.end(), '\n'), 2) << c.err;
-    EXPECT_NE(lines.find("of 3: stopped, because another rank ended early (mpirun's lines name it)"), std::string::npos) << c.err;
+    // `stop` ends the run mid-way: $last is a rank, $m mpirun. (/proc/PID/stat's fields 14 and 15: the
+    // user and system time, in hundredths of a second.)
+    const auto run_stopped_by = [&](const std::string& stop) {
+        return shell(dir, "timeout 120 sh -c '" + local_mpirun(3) + bin + " run --task mnb --dim 12 --partition " + marker +
+                              " & m=$!; while kill -0 $m; do n=0; for p in " + ranks +
+                              "; do set -- $(cat /proc/$p/stat 2>/dev/null) 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0; "
+                              "[ $((${14} + ${15})) -ge 50 ] && n=$((n + 1)); last=$p; done; [ $n -ge 3 ] && "
+                              "break; sleep 0.1; done; " +
+                              stop + "; wait $m; echo exit $?'");
+    };
+    const std::string stopped =
+        "of 3: stopped by mpirun: another rank ended early (mpirun's lines name it), or mpirun itself was stopped";
+    for (const auto& [stop, lines_expected] :
+         std::vector<std::pair<std::string, long>>{{"kill -9 $last", 2}, {"kill -INT $m", 3}}) {
+        SCOPED_TRACE(stop);
+        const Command c = run_stopped_by(stop);
+        ASSERT_NE(c.code, 124) << "the ranks did not end within 120 s";
+        EXPECT_EQ(c.out.find("exit 0"), std::string::npos) << c.out;
+        EXPECT_NE(c.out.find("exit "), std::string::npos) << c.out;
+        if (lines_expected == 2) {
+            EXPECT_NE(c.err.find("exited on signal 9"), std::string::npos) << c.err;
+        }
+        const std::string lines = cubecast_lines(c.err);
+        EXPECT_EQ(std::count(lines.begin(), lines.end(), '\n'), lines_expected) << c.err;
+        EXPECT_NE(lines.find(stopped), std::string::npos) << c.err;
+    }
 }
 
 // The estimate before a partitioned run is a rank's: its share of the whole run's and 1.2 kB a node,
