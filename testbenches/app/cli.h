@@ -23,6 +23,9 @@ void print_error(const std::string& message);
 void capture_errors(std::string* sink);
 // print_error() prints nothing from now on (a partitioned run's ranks other than 0: rank 0 says it).
 void quiet_errors();
+// A bad value refused by every rank alike under mpirun (a command line's, the same in every rank):
+// rank 0 says why, and each rank waits until it has; exit 2.
+int refuse_on_every_rank(const std::string& why);
 // policy: what a stalled run's diagnosis may try (stall_remedies.h).
 struct RerunPolicy;
 int cmd_run(const RunConfig& config, bool json, const RerunPolicy& policy);

@@ -23,6 +23,7 @@
 #include "testbenches/app/cli.h"
 #include "testbenches/app/command_line.h"
 #include "testbenches/app/stall_remedies.h"
+#include "testbenches/experiment/mpi_link.h"
 
 namespace cubecast {
 
@@ -780,6 +781,18 @@ int dispatch(int argc, char* argv[], bool check_only) {
         return bad_input(parse_error_line(e, app, argc, argv));
     }
 
+    // Under mpirun over several ranks only `run --partition` and `experiment` share the work; any other
+    // command would run whole in every rank, and print so.
+    if (!run->parsed() && !experiment->parsed() && mpi::launched()) {
+        const std::string name = app.get_subcommands().front()->get_name();
+        const std::string own_ranks = example->parsed() ? " (`example004 --ranks R` runs each row over R ranks)"
+                                      : bench->parsed() ? " (`bench --ranks R` compares one process with R ranks)"
+                                                        : "";
+        return refuse_on_every_rank(name + " under mpirun over " + std::to_string(mpi::ranks_launched()) +
+                                    " ranks: each rank would run it whole; accepted under mpirun: run --partition and "
+                                    "experiment" +
+                                    own_ranks);
+    }
     if (run->parsed()) {
         if (auto err = run_opts.into(run_config); !err.empty()) return bad_input(err);
         run_config.command_line = join_args(argc, argv);

@@ -191,19 +191,6 @@ void say_when_stopped(unsigned rank, unsigned ranks) {
     std::signal(SIGTERM, on_stopped_by_mpirun);
 }
 
-// A bad value refused by every rank alike under mpirun: rank 0 says why, and each rank waits until it
-// has (mpirun ends the job at the first rank that exits non-zero, which could otherwise come before
-// rank 0's line).
-int refuse_on_every_rank(const std::string& why) {
-    if (mpi::rank_launched() == 0) print_error(why);
-    try {
-        mpi::start();
-        mpi::Comm().broadcast("");
-        mpi::stop();
-    } catch (const std::exception&) {}
-    return kExitBadInput;
-}
-
 // `cubecast run --partition`: under mpirun each rank runs its share of the network (partition.h), in
 // this process (MPI cannot start in a forked child); rank 0 alone prints, and every rank ends with the
 // run's exit code. A rank that fails ends them all (MPI_Abort) with its line.
@@ -270,6 +257,18 @@ int run_partitioned(const RunConfig& config, bool json, const RerunPolicy& polic
     return end(code);
 }
 }  // namespace
+
+// (Each rank waits for rank 0's line: mpirun ends the job at the first rank that exits non-zero, which
+// could otherwise come before it.)
+int refuse_on_every_rank(const std::string& why) {
+    if (mpi::rank_launched() == 0) print_error(why);
+    try {
+        mpi::start();
+        mpi::Comm().broadcast("");
+        mpi::stop();
+    } catch (const std::exception&) {}
+    return kExitBadInput;
+}
 
 int cmd_run(const RunConfig& config, bool json, const RerunPolicy& policy) {
     if (config.partitioned) return run_partitioned(config, json, policy);

@@ -569,7 +569,7 @@ TEST(Partition, TheCountingOfARanksCallsScalesItsSampleOfTimes) {
 
 // More ranks than nodes, which would leave a rank with no share, is one line from rank 0 and exit 2 on
 // every rank (never a hang: the command is timed out); so is a run under mpirun without --partition,
-// which every rank would run whole.
+// or any command but run and experiment, which every rank would run whole.
 TEST(Partition, MoreRanksThanNodesIsRefused) {
     const std::string bin = CUBECAST_BIN, dir = temp_path("too_many");
     ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
@@ -593,6 +593,18 @@ TEST(Partition, MoreRanksThanNodesIsRefused) {
                         "accepted: --partition"),
               std::string::npos)
         << line;
+    for (const auto& [command, hint] : std::vector<std::pair<std::string, std::string>>{
+             {"example004 --dim 6 --m 8", " (`example004 --ranks R` runs each row over R ranks)"}, {"list", ""}}) {
+        const Command other = shell(dir, local_mpirun(2) + "timeout 120 " + bin + " " + command);
+        EXPECT_EQ(other.code, 2) << other.err;
+        EXPECT_EQ(other.out, "");
+        const std::string name = command.substr(0, command.find(' '));
+        EXPECT_EQ(cubecast_lines(other.err), "cubecast: " + name +
+                                                 " under mpirun over 2 ranks: each rank would run it whole; accepted "
+                                                 "under mpirun: run --partition and experiment" +
+                                                 hint + "\n")
+            << other.err;
+    }
 }
 
 // A rank killed mid-run ends the run on every rank, never a hang: mpirun names the rank that died and
