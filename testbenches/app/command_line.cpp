@@ -783,12 +783,16 @@ int dispatch(int argc, char* argv[], bool check_only) {
 
     // Under mpirun over several ranks only `run --partition` and `experiment` share the work; any other
     // command would run whole in every rank, and print so.
-    if (!run->parsed() && !experiment->parsed() && mpi::launched()) {
-        const std::string name = app.get_subcommands().front()->get_name();
+    if (mpi::launched() && !experiment->parsed() && !(run->parsed() && run_config.partitioned)) {
+        const std::string ranks = std::to_string(mpi::ranks_launched());
+        if (run->parsed())
+            return refuse_on_every_rank("run under mpirun over " + ranks +
+                                        " ranks without --partition: each rank would run the whole network; accepted: "
+                                        "--partition (the network split over the ranks), or 1 rank");
         const std::string own_ranks = example->parsed() ? " (`example004 --ranks R` runs each row over R ranks)"
                                       : bench->parsed() ? " (`bench --ranks R` compares one process with R ranks)"
                                                         : "";
-        return refuse_on_every_rank(name + " under mpirun over " + std::to_string(mpi::ranks_launched()) +
+        return refuse_on_every_rank(app.get_subcommands().front()->get_name() + " under mpirun over " + ranks +
                                     " ranks: each rank would run it whole; accepted under mpirun: run --partition and "
                                     "experiment" +
                                     own_ranks);

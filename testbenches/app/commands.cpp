@@ -272,11 +272,6 @@ int refuse_on_every_rank(const std::string& why) {
 
 int cmd_run(const RunConfig& config, bool json, const RerunPolicy& policy) {
     if (config.partitioned) return run_partitioned(config, json, policy);
-    // (Under mpirun every rank would run the whole network and print it: one rank's work R times over.)
-    if (mpi::launched())
-        return refuse_on_every_rank("run under mpirun over " + std::to_string(mpi::ranks_launched()) +
-                                    " ranks without --partition: each rank would run the whole network; accepted: "
-                                    "--partition (the network split over the ranks), or 1 rank");
     RunResult r;
     std::string network_label;
     try {
