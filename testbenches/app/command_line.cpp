@@ -483,6 +483,10 @@ int bad_input(const std::string& line) {
     return kExitBadInput;
 }
 
+// A command line refused before any command runs: under mpirun every rank parses the same line, so
+// rank 0 alone says it and every rank ends alike (refuse_on_every_rank).
+int bad_command_line(const std::string& line) { return mpi::launched() ? refuse_on_every_rank(line) : bad_input(line); }
+
 // CLI11 turns a number its option's type cannot hold into the nearest it can (99999999999999999999
 // into 9223372036854775807, -1 into an unsigned 18446744073709551615), so every whole-number option's
 // text is checked before it converts, and such a value is refused as it was given. (The marker starts
@@ -767,18 +771,22 @@ int dispatch(int argc, char* argv[], bool check_only) {
 
     if (argc > 1 && argv[1][0] != '-' && !commands.count(argv[1])) {
         const std::string near = nearest_name(argv[1], std::vector<std::string>(commands.begin(), commands.end()));
-        return bad_input(std::string("unknown command '") + printable(argv[1]) + "'" +
-                         (near.empty() ? "" : ": did you mean " + near + "?") +
-                         " (accepted run, check-deadlock, list, sweep, sweep-rho, sweep-rate, experiment, report, bench, "
-                         "example004, plot-links; see "
-                         "cubecast --help)");
+        return bad_command_line(std::string("unknown command '") + printable(argv[1]) + "'" +
+                                (near.empty() ? "" : ": did you mean " + near + "?") +
+                                " (accepted run, check-deadlock, list, sweep, sweep-rho, sweep-rate, experiment, report, bench, "
+                                "example004, plot-links; see "
+                                "cubecast --help)");
     }
     guard_whole_numbers(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        if (e.get_exit_code() == 0) return app.exit(e);
-        return bad_input(parse_error_line(e, app, argc, argv));
+        if (e.get_exit_code() == 0) {  // --help: under mpirun, rank 0's alone
+            if (!mpi::launched() || mpi::rank_launched() == 0) return app.exit(e);
+            std::ostream nowhere(nullptr);
+            return app.exit(e, nowhere, nowhere);
+        }
+        return bad_command_line(parse_error_line(e, app, argc, argv));
     }
 
     // Under mpirun over several ranks only `run --partition` and `experiment` share the work; any other

@@ -605,6 +605,23 @@ TEST(Partition, MoreRanksThanNodesIsRefused) {
                                                  hint + "\n")
             << other.err;
     }
+    // A command line refused before any command runs is said once, and --help printed once.
+    for (const auto& [command, said] : std::vector<std::pair<std::string, std::string>>{
+             {"run --task mnb --dim 3 --bogus", "cubecast: unknown option '--bogus' (cubecast run --help lists them)\n"},
+             {"rnu --dim 3", "cubecast: unknown command 'rnu': did you mean run?"}}) {
+        const Command refused = shell(dir, local_mpirun(2) + "timeout 120 " + bin + " " + command);
+        EXPECT_EQ(refused.code, 2) << refused.err;
+        EXPECT_EQ(refused.out, "");
+        const std::string lines = cubecast_lines(refused.err);
+        EXPECT_EQ(std::count(lines.begin(), lines.end(), '\n'), 1) << refused.err;
+        EXPECT_EQ(lines.rfind(said, 0), 0u) << lines;
+    }
+    const Command alone = shell(dir, "timeout 120 " + bin + " run --help");
+    const Command help = shell(dir, local_mpirun(2) + "timeout 120 " + bin + " run --help");
+    EXPECT_EQ(help.code, 0) << help.err;
+    EXPECT_EQ(alone.code, 0) << alone.err;
+    EXPECT_NE(alone.out.find("--partition"), std::string::npos);
+    EXPECT_EQ(help.out, alone.out);
 }
 
 // A rank killed mid-run ends the run on every rank, never a hang: mpirun names the rank that died and
