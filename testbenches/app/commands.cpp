@@ -183,12 +183,22 @@ extern "C" void on_stopped_by_mpirun(int) {
     while (nanosleep(&left, &left) != 0 && errno == EINTR) {}
     _exit(kExitStuck);
 }
+// The restart that puts a large run's heap on huge pages is an exec, which puts SIGTERM's handler back
+// to the default (end without a word): SIGTERM is held across it (a signal's mask and a pending signal
+// outlive the exec), and let through once the restarted rank has its handler again.
+void hold_stops(bool hold) {
+    sigset_t term;
+    sigemptyset(&term);
+    sigaddset(&term, SIGTERM);
+    sigprocmask(hold ? SIG_BLOCK : SIG_UNBLOCK, &term, nullptr);
+}
 void say_when_stopped(unsigned rank, unsigned ranks) {
     stopped_line_length = static_cast<size_t>(std::snprintf(stopped_line, sizeof stopped_line,
                                                             "cubecast: rank %u of %u: stopped by mpirun: another rank ended "
                                                             "early (mpirun's lines name it), or mpirun itself was stopped\n",
                                                             rank, ranks));
     std::signal(SIGTERM, on_stopped_by_mpirun);
+    hold_stops(false);  // (held across the restart, if this rank is the restarted one)
 }
 
 // `cubecast run --partition`: under mpirun each rank runs its share of the network (partition.h), in
@@ -208,7 +218,11 @@ int run_partitioned(const RunConfig& config, bool json, const RerunPolicy& polic
     bool every_rank = true;  // (whether a refusal below comes on every rank alike)
     try {
         resolved = resolve(split);
-        if (resolved->memory_bytes >= kHeapOnHugePagesFrom) restart_with_heap_on_huge_pages();  // (before MPI starts)
+        if (resolved->memory_bytes >= kHeapOnHugePagesFrom) {  // (before MPI starts)
+            if (launched) hold_stops(true);
+            restart_with_heap_on_huge_pages();
+            if (launched) hold_stops(false);  // (not restarted)
+        }
         every_rank = false;
         if (rank0) before = check_before_the_run(config, *resolved);
     } catch (const ConfigError& e) {

@@ -3,8 +3,10 @@
 // one per end), and the outputs of `cubecast run --partition` under mpirun byte-identical to one
 // process's for any number of ranks, oversubscribed beyond the cores.
 #include <gtest/gtest.h>
+#include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -20,6 +22,7 @@
 #include "local_mpirun.h"
 #include "models/fabric/topology.h"
 #include "models/observe/cycle_waves.h"
+#include "models/sim/address_sanitizer.h"
 #include "models/sim/partition.h"
 #include "routers/cores/rtl_build.h"
 #include "sim_helpers.h"
@@ -622,6 +625,55 @@ TEST(Partition, MoreRanksThanNodesIsRefused) {
     EXPECT_EQ(alone.code, 0) << alone.err;
     EXPECT_NE(alone.out.find("--partition"), std::string::npos);
     EXPECT_EQ(help.out, alone.out);
+}
+
+// A run of 16 MB or more restarts itself with its heap on huge pages (an exec, process_entry.h), which
+// puts SIGTERM's handler back to the default: a rank stopped by mpirun just then ended without its line.
+// It holds SIGTERM across the exec now. The rank here (rank 1 of 2 as mpirun's variables say; it is
+// stopped before it would start MPI) is traced, and SIGTERM sent it while it is held at the exec.
+TEST(Partition, ARankStoppedAsItRestartsOnHugePagesSaysSo) {
+    if (CUBECAST_ADDRESS_SANITIZER) GTEST_SKIP() << "AddressSanitizer's build does not restart";
+    std::ifstream modes_file("/sys/kernel/mm/transparent_hugepage/enabled");
+    std::string modes;
+    if (!std::getline(modes_file, modes) || modes.find("[never]") != std::string::npos)
+        GTEST_SKIP() << "this kernel offers no huge pages: no restart";
+    const std::string bin = CUBECAST_BIN, err = temp_path("stopped_at_restart.txt");
+    const pid_t rank = fork();
+    ASSERT_GE(rank, 0);
+    if (rank == 0) {
+        ptrace(PTRACE_TRACEME, 0, nullptr, nullptr);
+        setenv("OMPI_COMM_WORLD_SIZE", "2", 1);
+        setenv("OMPI_COMM_WORLD_RANK", "1", 1);
+        unsetenv("GLIBC_TUNABLES");
+        unsetenv("CUBECAST_HEAP_ON_HUGE_PAGES");
+        if (!freopen(err.c_str(), "w", stderr) || !freopen("/dev/null", "w", stdout)) _exit(126);
+        execl(bin.c_str(), bin.c_str(), "run", "--task", "snb", "--dim", "14", "--partition", static_cast<char*>(nullptr));
+        _exit(127);
+    }
+    int status = 0;
+    ASSERT_EQ(waitpid(rank, &status, 0), rank);  // (held at its first exec, the test's own)
+    ASSERT_TRUE(WIFSTOPPED(status)) << "not traced: " << status;
+    ASSERT_EQ(ptrace(PTRACE_SETOPTIONS, rank, nullptr, PTRACE_O_TRACEEXEC), 0);
+    ASSERT_EQ(ptrace(PTRACE_CONT, rank, nullptr, nullptr), 0);
+    bool stopped_at_restart = false;
+    while (waitpid(rank, &status, 0) == rank && WIFSTOPPED(status)) {
+        if (status >> 8 == (SIGTRAP | (PTRACE_EVENT_EXEC << 8))) {  // the restart's exec: stop the rank now
+            stopped_at_restart = true;
+            kill(rank, SIGTERM);
+            ptrace(PTRACE_DETACH, rank, nullptr, nullptr);
+            ASSERT_EQ(waitpid(rank, &status, 0), rank);
+            break;
+        }
+        ptrace(PTRACE_CONT, rank, nullptr, reinterpret_cast<void*>(static_cast<intptr_t>(WSTOPSIG(status))));
+    }
+    ASSERT_TRUE(stopped_at_restart) << "the 14-cube's run ended without restarting onto huge pages: status " << status;
+    std::ifstream said(err);
+    const std::string lines((std::istreambuf_iterator<char>(said)), std::istreambuf_iterator<char>());
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 3)
+        << (WIFSIGNALED(status) ? "ended by signal " + std::to_string(WTERMSIG(status)) : "status " + std::to_string(status));
+    EXPECT_EQ(lines,
+              "cubecast: rank 1 of 2: stopped by mpirun: another rank ended early (mpirun's lines name it), or mpirun itself "
+              "was stopped\n");
 }
 
 // A rank killed mid-run ends the run on every rank, never a hang: mpirun names the rank that died and
