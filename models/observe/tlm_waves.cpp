@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 
 #include "models/observe/cycle_waves.h"
@@ -28,6 +30,12 @@ TlmWaves::TlmWaves(const std::string& path, const Topology& topology, uint64_t l
                              if (s.kind == WaveSignal::out_valid)
                                  link_base_[size_t{i} * ports + static_cast<unsigned>(port)] = index;
                          });
+    if (const char* given = std::getenv("CUBECAST_WAVE_CHUNK_CHANGES")) {
+        char* end = nullptr;
+        const unsigned long long n = std::strtoull(given, &end, 10);
+        if (end != given && *end == '\0' && n > 0)
+            chunk_changes_ = static_cast<size_t>(std::min<unsigned long long>(n, UINT32_MAX));
+    }
     for (uint32_t i = 0; i < topology.nodes(); ++i)
         for (unsigned p = 0; p < ports; ++p)
             if (topology.across(i, p)) link_ready(size_t{i} * ports + p, ready_ns, true);
@@ -144,7 +152,126 @@ std::vector<uint32_t> TlmWaves::settled_order() const {
     return order;
 }
 
+void TlmWaves::spill() {
+    if (chunk_failure_.empty()) {
+        const std::string path = scratch_.path("chunk" + std::to_string(chunks_.size()) + ".bin");
+        std::ofstream out(path, std::ios::binary);
+        for (const uint32_t i : settled_order()) {
+            const uint64_t words[4] = {changes_[i].time_ns, changes_[i].signal, changes_[i].value,
+                                       recorded_at_.empty() ? 0 : recorded_at_[i]};
+            out.write(reinterpret_cast<const char*>(words), sizeof words);
+        }
+        chunk_failure_ = write_failure("the waves", path, out);
+        chunks_.push_back(path);
+    }
+    changes_.clear();
+    recorded_at_.clear();
+}
+
+namespace {
+// The chunks' files, merged as they are read: at each step the earliest time and signal, from the
+// latest chunk that holds them (it was recorded last), the others' changes there passed over.
+class ChunkMerge {
+public:
+    explicit ChunkMerge(const std::vector<std::string>& paths) : sources_(paths.size()) {
+        for (size_t k = 0; k < paths.size(); ++k) {
+            sources_[k].in.rdbuf()->pubsetbuf(sources_[k].buffer, sizeof sources_[k].buffer);
+            sources_[k].in.open(paths[k], std::ios::binary);
+            sources_[k].broken = !sources_[k].in;
+            sources_[k].advance();
+        }
+    }
+    bool next(uint64_t (&words)[4]) {
+        const Source* first = nullptr;
+        for (const Source& source : sources_) {
+            if (!source.has) continue;
+            const uint64_t* w = source.words;
+            if (!first || w[0] < first->words[0] || (w[0] == first->words[0] && w[1] <= first->words[1])) first = &source;
+        }
+        if (!first) return false;
+        std::copy(first->words, first->words + 4, words);
+        for (Source& source : sources_)
+            if (source.has && source.words[0] == words[0] && source.words[1] == words[1]) source.advance();
+        return true;
+    }
+    bool broken() const {
+        return std::any_of(sources_.begin(), sources_.end(), [](const Source& s) { return s.broken; });
+    }
+
+private:
+    struct Source {
+        std::ifstream in;
+        char buffer[1 << 14];
+        uint64_t words[4] = {};
+        bool has = false, broken = false;
+        void advance() {
+            has = !broken && in.read(reinterpret_cast<char*>(words), sizeof words).gcount() == sizeof words;
+            broken = broken || (!has && in.gcount() != 0);  // (a record cut short)
+        }
+    };
+    std::vector<Source> sources_;
+};
+const char* const kChunkUnread = "the waves: the changes kept in the temporary folder could not be read back";
+}  // namespace
+
+std::function<bool(uint64_t (&)[4])> TlmWaves::merged_chunks(std::vector<std::string>& failed) {
+    const auto none = [](uint64_t(&)[4]) { return false; };
+    if (!changes_.empty()) spill();
+    if (!chunk_failure_.empty()) {
+        failed.push_back(chunk_failure_);
+        return none;
+    }
+    // More chunks than kMergeWays: each kMergeWays in turn merged into one, in rounds (each standing
+    // where its chunks stood, so the latest still wins).
+    for (unsigned round = 0; chunks_.size() > kMergeWays; ++round) {
+        std::vector<std::string> merged_round;
+        for (size_t g = 0; g < chunks_.size(); g += kMergeWays) {
+            const std::vector<std::string> group(
+                chunks_.begin() + static_cast<std::ptrdiff_t>(g),
+                chunks_.begin() + static_cast<std::ptrdiff_t>(std::min(g + kMergeWays, chunks_.size())));
+            if (group.size() == 1) {
+                merged_round.push_back(group[0]);
+                continue;
+            }
+            const std::string merged =
+                scratch_.path("merged" + std::to_string(round) + "_" + std::to_string(g / kMergeWays) + ".bin");
+            ChunkMerge merge(group);
+            std::ofstream out(merged, std::ios::binary);
+            uint64_t words[4];
+            while (merge.next(words)) out.write(reinterpret_cast<const char*>(words), sizeof words);
+            if (merge.broken()) {
+                failed.push_back(kChunkUnread);
+                return none;
+            }
+            if (auto e = write_failure("the waves", merged, out); !e.empty()) {
+                failed.push_back(e);
+                return none;
+            }
+            for (const std::string& path : group) std::remove(path.c_str());
+            merged_round.push_back(merged);
+        }
+        chunks_ = std::move(merged_round);
+    }
+    auto merge = std::make_shared<ChunkMerge>(chunks_);
+    return [merge, &failed](uint64_t(&words)[4]) {
+        if (merge->next(words)) return true;
+        if (merge->broken()) failed.push_back(kChunkUnread);
+        return false;
+    };
+}
+
 std::string TlmWaves::write_one_processes(const std::string& vcd_path, uint64_t end_ns) {
+    if (!chunks_.empty()) {
+        std::vector<std::string> failed;
+        const auto next = merged_chunks(failed);
+        const std::string e = write_vcd(vcd_path, end_ns, [&](Change& c) {
+            uint64_t words[4];
+            if (!next(words)) return false;
+            c = Change{words[0], static_cast<uint32_t>(words[1]), words[2]};
+            return true;
+        });
+        return failed.empty() ? e : failed.front();
+    }
     const std::vector<uint32_t> order = settled_order();
     size_t k = 0;
     return write_vcd(vcd_path, end_ns, [&](Change& c) {
@@ -160,20 +287,29 @@ std::string TlmWaves::write_one_processes(const std::string& vcd_path, uint64_t 
 // at one time a signal's change from the rank that recorded it at the latest cycle, the later rank
 // within a cycle, as one process records them (within a rank the cycles never go back).
 void TlmWaves::write_every_ranks(const std::string& vcd_path, uint64_t end_ns, std::vector<std::string>& failed) {
-    // (a rank whose changes could not be sorted sends no file: rank 0 finds it missing)
-    const std::string own = failed.empty() ? scratch_.path("changes.bin") : std::string();
-    if (!own.empty()) {
-        const std::vector<uint32_t> order = settled_order();
+    std::string own = scratch_.path("changes.bin");
+    {
         std::ofstream out(own, std::ios::binary);
-        const uint64_t count = order.size();
+        uint64_t count = 0;
         out.write(reinterpret_cast<const char*>(&count), sizeof count);
-        for (const uint32_t i : order) {
-            const uint64_t words[4] = {changes_[i].time_ns, changes_[i].signal, changes_[i].value, recorded_at_[i]};
-            out.write(reinterpret_cast<const char*>(words), sizeof words);
+        if (chunks_.empty()) {
+            const std::vector<uint32_t> order = settled_order();
+            count = order.size();
+            for (const uint32_t i : order) {
+                const uint64_t words[4] = {changes_[i].time_ns, changes_[i].signal, changes_[i].value, recorded_at_[i]};
+                out.write(reinterpret_cast<const char*>(words), sizeof words);
+            }
+        } else {
+            const auto next = merged_chunks(failed);
+            uint64_t words[4];
+            for (; next(words); ++count) out.write(reinterpret_cast<const char*>(words), sizeof words);
         }
+        out.seekp(0);
+        out.write(reinterpret_cast<const char*>(&count), sizeof count);
         if (auto e = write_failure("the waves", own, out); !e.empty()) failed.push_back(e);
         changes_ = {}, recorded_at_ = {};
     }
+    if (!failed.empty()) own.clear();  // (a rank whose changes could not be sorted sends no file: rank 0 finds it missing)
     const std::vector<std::string> paths = gather_files_(
         own, [this](unsigned r) { return scratch_.path("changes_rank" + std::to_string(r) + ".bin"); }, failed);
     if (!writes_ || !failed.empty()) return;
@@ -229,12 +365,6 @@ std::vector<std::string> TlmWaves::close(uint64_t end_ns) {
     closed_ = true;
     std::vector<std::string> failed;
     const std::string dump = scratch_.path("waves.vcd");
-    if (changes_.size() > UINT32_MAX) {  // (sorted as 32-bit indices; a rank sends none, and rank 0 says so)
-        failed.push_back("the waves: " + std::to_string(changes_.size()) +
-                         " changes recorded, more than the 4,294,967,295 a process sorts: fewer cycles" +
-                         (gather_files_ ? std::string(" or more ranks") : std::string()));
-        changes_ = {}, recorded_at_ = {};
-    }
     if (gather_files_) {  // (every rank takes part; rank 0 alone writes)
         write_every_ranks(dump, end_ns, failed);
         if (!writes_) {

@@ -10,6 +10,10 @@
 //   - a link's ready is its receiver's input: high from cycle 0, low while the input holds a packet.
 // Times are the cycle level's: rst at 0 ns, load edge i at 1 + i ns, run cycle c at 1 + L + c ns; the
 // dump reaches the user's path with cycle c at c ns, as the cycle level's (wave_file.h).
+// Changes are recorded ahead of their times and out of order, so they are sorted before they are
+// written: kept in memory up to a chunk, each full chunk settled and sorted into a file of the
+// temporary folder, and the chunks merged at the end (an external sort), so that a long run's waves
+// take a chunk's memory, not the whole run's, as the cycle level's stream does.
 #pragma once
 #include <cstdint>
 #include <fstream>
@@ -31,6 +35,12 @@ public:
     // input-buffered router's at its first clock edge).
     // `virtual_channels`: the links' VC and credit signals too (input-buffered routers).
     TlmWaves(const std::string& path, const Topology& topology, uint64_t load_cycles, uint64_t ready_ns, bool virtual_channels);
+
+    // Changes kept in memory before they go to a chunk's file: 40 bytes each with the sort's, about 10
+    // MB (the memory estimate counts them). CUBECAST_WAVE_CHUNK_CHANGES sets another count (the tests
+    // make it small; a value that is not a positive count leaves this one).
+    static constexpr size_t kChunkChanges = size_t{1} << 18;
+    static constexpr size_t kMergeWays = 256;  // (chunks merged at once; more are merged in rounds)
 
     uint64_t run_time(uint64_t cycle) const override { return 1 + load_cycles_ + cycle; }  // ns
     uint64_t load_time(uint64_t edge) const override { return 1 + edge; }                  // ns
@@ -72,7 +82,15 @@ private:
     void record(uint32_t signal, uint64_t time_ns, uint64_t value) {
         changes_.push_back({time_ns, signal, value});
         if (now_) recorded_at_.push_back(now_());
+        if (changes_.size() >= chunk_changes_) spill();
     }
+    // The changes in memory, settled and sorted, to a chunk's file (each record the four words a rank
+    // sends rank 0: time, signal, value, the cycle it was recorded at).
+    void spill();
+    // Every change, settled, in time order, from the chunks (the ones in memory spilled first): the
+    // chunks merged, a later chunk's change winning at one time and signal; false once none is left
+    // or on a failure (said in failed).
+    std::function<bool(uint64_t (&)[4])> merged_chunks(std::vector<std::string>& failed);
     void sample(uint32_t signal, uint64_t time_ns, uint64_t value);
     // The dump, its changes from `next` (in time order, at one time a signal's once: the one that
     // wins): the failure, if any.
@@ -91,7 +109,10 @@ private:
     std::vector<uint32_t> node_base_;  // per node: its delivered signal (held follows)
     std::vector<uint32_t> link_base_;  // per link: its out_valid (out_ready, out_flit, tx_origin, tx_msg, tx_dest, queue follow)
     std::vector<Change> changes_;
-    std::function<uint64_t()> now_;  // (partitioned: each change's cycle, in recorded_at_)
+    size_t chunk_changes_ = kChunkChanges;
+    std::vector<std::string> chunks_;  // the chunks' files, in the order they were recorded
+    std::string chunk_failure_;        // (a chunk that could not be written: said at close)
+    std::function<uint64_t()> now_;    // (partitioned: each change's cycle, in recorded_at_)
     std::vector<uint64_t> recorded_at_;
     GatherFiles gather_files_;
     bool writes_ = true;

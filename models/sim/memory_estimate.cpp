@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "models/fabric/task.h"
+#include "models/observe/tlm_waves.h"
 #include "models/sim/dynamic_theory.h"
 #include "routers/algorithms/registry.h"
 #include "routers/blocks/output_unit.h"
@@ -186,6 +187,11 @@ MemoryEstimate estimate_memory(const RunConfig& c, const Topology& network) {
         }
         items.push_back({n * per_node, "output queues grown to their peaks in the schedule (" + count(n * copies) + " copies)"});
     }
+    // The transaction level's waves keep their changes in memory up to a chunk (tlm_waves.h): 24 bytes
+    // each, 8 more for the cycle it was recorded at, and 8 for the sort's indices and its buffer.
+    if (c.level == Level::tlm && (!c.vcd_path.empty() || !c.fst_path.empty()))
+        items.push_back({TlmWaves::kChunkChanges * 40.0,
+                         "the waves' changes kept in memory (" + count(TlmWaves::kChunkChanges) + " at most)"});
     double total = kProcessBytes;
     const Part* largest = nullptr;
     for (const Part& p : items) {

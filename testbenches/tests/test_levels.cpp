@@ -371,6 +371,30 @@ TEST(Levels, SameWavesAtBothLevels) {
     }
 }
 
+// The transaction level's changes sorted in chunks (tlm_waves.h, an external sort; here 7 changes a
+// chunk, so that the total exchange's 600 chunks and more are merged in rounds of kMergeWays): the same waves as the cycle
+// level's, on runs where a later change overwrites one at the same time and signal in another chunk
+// (a link's valid falling and rising at one edge; bounded queues; the input-buffered router's credits).
+TEST(Levels, SameWavesWithTheChangesSortedInChunks) {
+    struct ChunksOf7 {
+        ChunksOf7() { setenv("CUBECAST_WAVE_CHUNK_CHANGES", "7", 1); }
+        ~ChunksOf7() { unsetenv("CUBECAST_WAVE_CHUNK_CHANGES"); }
+    } chunks;
+    RunConfig mnb = config("mnb", "bostt", 4, 0, 2, 0);
+    expect_same_waves(mnb);
+    RunConfig te = config("te", "bostt", 4, 0, 3, 1);
+    expect_same_waves(te);
+    RunConfig traffic = with_ib(config("traffic", "dor", 2, 0, 2, 0), kIbKnobs[1]);
+    traffic.topology = "torus";
+    traffic.radix = 4;
+    traffic.ib.datelines = Datelines::wrap;
+    traffic.rate = 0.4;
+    traffic.traffic_warmup = 20;
+    traffic.traffic_window = 80;
+    traffic.traffic_drain = 60;
+    expect_same_waves(traffic);
+}
+
 // The input-buffered router's waves: the same at both levels over the knob sets, on traffic (the
 // torus without datelines deadlocks), a collective with held packets and one split into parts.
 TEST(Levels, InputBufferedRouterSameWaves) {

@@ -932,8 +932,9 @@ TEST(Partition, FilesReachRankZeroWholeInPieces) {
 }
 
 // A partitioned run's waves sent to rank 0 in small pieces (CUBECAST_GATHER_PIECE_BYTES), the
-// network's, the transaction level's (each rank's changes, settled and sorted, merged at rank 0 as
-// they are read) and the Verilated routers' internals, are the one process's.
+// network's, the transaction level's (each rank's changes, settled and sorted, here in chunks of 50
+// (CUBECAST_WAVE_CHUNK_CHANGES) merged in the rank, the ranks' merged at rank 0 as they are read) and
+// the Verilated routers' internals, are the one process's (its changes sorted whole).
 TEST(Partition, WavesSentInSmallPiecesAreOneProcesses) {
     const std::string bin = CUBECAST_BIN;
     std::vector<std::string> runs{" run --task mnb --dim 5 --packet-flits 3 --vcd w.vcd",
@@ -947,7 +948,8 @@ TEST(Partition, WavesSentInSmallPiecesAreOneProcesses) {
         const std::string one_dir = temp_path("one"), dir = temp_path("pieces");
         ASSERT_EQ(std::system(("mkdir -p " + one_dir + " " + dir).c_str()), 0);
         ASSERT_EQ(shell(one_dir, bin + run).code, 0);
-        const Command many = shell(dir, "CUBECAST_GATHER_PIECE_BYTES=4096 " + local_mpirun(3) + bin + run + " --partition");
+        const Command many = shell(dir, "CUBECAST_GATHER_PIECE_BYTES=4096 CUBECAST_WAVE_CHUNK_CHANGES=50 " + local_mpirun(3) +
+                                            bin + run + " --partition");
         ASSERT_EQ(many.code, 0) << many.err;
         const std::string largest = rtl ? "/w_rtl.vcd" : "/w.vcd";
         ASSERT_GT(slurp(one_dir + largest).size(), 20u * 4096) << largest << ": a dump of many pieces";
