@@ -170,7 +170,8 @@ void TlmWaves::spill() {
 
 namespace {
 // The chunks' files, merged as they are read: at each step the earliest time and signal, from the
-// latest chunk that holds them (it was recorded last), the others' changes there passed over.
+// latest chunk that holds them (it was recorded last), the others' changes there passed over. The
+// sources wait in a heap by their next change (a chunk holds one change a time and signal).
 class ChunkMerge {
 public:
     explicit ChunkMerge(const std::vector<std::string>& paths) : sources_(paths.size()) {
@@ -178,20 +179,22 @@ public:
             sources_[k].in.rdbuf()->pubsetbuf(sources_[k].buffer, sizeof sources_[k].buffer);
             sources_[k].in.open(paths[k], std::ios::binary);
             sources_[k].broken = !sources_[k].in;
-            sources_[k].advance();
+            if (sources_[k].advance()) waiting_.push_back(k);
         }
+        std::make_heap(waiting_.begin(), waiting_.end(), later_);
     }
     bool next(uint64_t (&words)[4]) {
-        const Source* first = nullptr;
-        for (const Source& source : sources_) {
-            if (!source.has) continue;
-            const uint64_t* w = source.words;
-            if (!first || w[0] < first->words[0] || (w[0] == first->words[0] && w[1] <= first->words[1])) first = &source;
-        }
-        if (!first) return false;
-        std::copy(first->words, first->words + 4, words);
-        for (Source& source : sources_)
-            if (source.has && source.words[0] == words[0] && source.words[1] == words[1]) source.advance();
+        if (waiting_.empty()) return false;
+        const Source& first = sources_[waiting_.front()];
+        std::copy(first.words, first.words + 4, words);
+        do {  // (the first, then every other chunk's change at the same time and signal)
+            std::pop_heap(waiting_.begin(), waiting_.end(), later_);
+            if (sources_[waiting_.back()].advance())
+                std::push_heap(waiting_.begin(), waiting_.end(), later_);
+            else
+                waiting_.pop_back();
+        } while (!waiting_.empty() && sources_[waiting_.front()].words[0] == words[0] &&
+                 sources_[waiting_.front()].words[1] == words[1]);
         return true;
     }
     bool broken() const {
@@ -203,13 +206,23 @@ private:
         std::ifstream in;
         char buffer[1 << 14];
         uint64_t words[4] = {};
-        bool has = false, broken = false;
-        void advance() {
-            has = !broken && in.read(reinterpret_cast<char*>(words), sizeof words).gcount() == sizeof words;
+        bool broken = false;
+        bool advance() {
+            const bool has = !broken && in.read(reinterpret_cast<char*>(words), sizeof words).gcount() == sizeof words;
             broken = broken || (!has && in.gcount() != 0);  // (a record cut short)
+            return has;
         }
     };
     std::vector<Source> sources_;
+    std::vector<size_t> waiting_;  // the sources with a change left, a heap whose front comes next
+    // (std::*_heap keep the greatest in front: "a comes after b" is a < b. At one time and signal the
+    // later chunk comes first.)
+    std::function<bool(size_t, size_t)> later_ = [this](size_t a, size_t b) {
+        const uint64_t *x = sources_[a].words, *y = sources_[b].words;
+        if (x[0] != y[0]) return x[0] > y[0];
+        if (x[1] != y[1]) return x[1] > y[1];
+        return a < b;
+    };
 };
 const char* const kChunkUnread = "the waves: the changes kept in the temporary folder could not be read back";
 }  // namespace
