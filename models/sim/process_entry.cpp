@@ -3,6 +3,7 @@
 #include <malloc.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -23,6 +24,9 @@ int enter_simulation_process(int argc, char* argv[]) {
     // keep in its fast bins and merge all at once at the first larger request, in some early cycle of
     // the run (0.5 s of a 0.26 s run on the 16-cube). Without them blocks merge as they are freed.
     mallopt(M_MXFAST, 0);
+    // A file that reaches the size limit (`ulimit -f`): its write fails (EFBIG) and is said as any
+    // failed write is, rather than the process being killed by SIGXFSZ.
+    std::signal(SIGXFSZ, SIG_IGN);
     setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
     route_systemc_reports_to_stderr();
     return sc_elab_and_sim(argc, argv);
