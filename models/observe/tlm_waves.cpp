@@ -152,13 +152,18 @@ std::vector<uint32_t> TlmWaves::settled_order() const {
     return order;
 }
 
+void TlmWaves::record_words(uint32_t i, uint64_t (&words)[4]) const {
+    words[0] = changes_[i].time_ns, words[1] = changes_[i].signal, words[2] = changes_[i].value;
+    words[3] = recorded_at_.empty() ? 0 : recorded_at_[i];
+}
+
 void TlmWaves::spill() {
     if (chunk_failure_.empty()) {
         const std::string path = scratch_.path("chunk" + std::to_string(chunks_.size()) + ".bin");
         std::ofstream out(path, std::ios::binary);
+        uint64_t words[4];
         for (const uint32_t i : settled_order()) {
-            const uint64_t words[4] = {changes_[i].time_ns, changes_[i].signal, changes_[i].value,
-                                       recorded_at_.empty() ? 0 : recorded_at_[i]};
+            record_words(i, words);
             out.write(reinterpret_cast<const char*>(words), sizeof words);
         }
         chunk_failure_ = write_failure("the waves", path, out);
@@ -227,7 +232,15 @@ private:
 const char* const kChunkUnread = "the waves: the changes kept in the temporary folder could not be read back";
 }  // namespace
 
-std::function<bool(uint64_t (&)[4])> TlmWaves::merged_chunks(std::vector<std::string>& failed) {
+std::function<bool(uint64_t (&)[4])> TlmWaves::settled_changes(std::vector<std::string>& failed) {
+    if (chunks_.empty()) {  // (every change still in memory: sorted here)
+        auto order = std::make_shared<const std::vector<uint32_t>>(settled_order());
+        return [this, order, k = size_t{0}](uint64_t(&words)[4]) mutable {
+            if (k == order->size()) return false;
+            record_words((*order)[k++], words);
+            return true;
+        };
+    }
     const auto none = [](uint64_t(&)[4]) { return false; };
     if (!changes_.empty()) spill();
     if (!chunk_failure_.empty()) {
@@ -274,24 +287,15 @@ std::function<bool(uint64_t (&)[4])> TlmWaves::merged_chunks(std::vector<std::st
 }
 
 std::string TlmWaves::write_one_processes(const std::string& vcd_path, uint64_t end_ns) {
-    if (!chunks_.empty()) {
-        std::vector<std::string> failed;
-        const auto next = merged_chunks(failed);
-        const std::string e = write_vcd(vcd_path, end_ns, [&](Change& c) {
-            uint64_t words[4];
-            if (!next(words)) return false;
-            c = Change{words[0], static_cast<uint32_t>(words[1]), words[2]};
-            return true;
-        });
-        return failed.empty() ? e : failed.front();
-    }
-    const std::vector<uint32_t> order = settled_order();
-    size_t k = 0;
-    return write_vcd(vcd_path, end_ns, [&](Change& c) {
-        if (k == order.size()) return false;
-        c = changes_[order[k++]];
+    std::vector<std::string> failed;
+    const auto next = settled_changes(failed);
+    const std::string e = write_vcd(vcd_path, end_ns, [&](Change& c) {
+        uint64_t words[4];
+        if (!next(words)) return false;
+        c = Change{words[0], static_cast<uint32_t>(words[1]), words[2]};
         return true;
     });
+    return failed.empty() ? e : failed.front();
 }
 
 // Partitioned: each rank settles its changes (at one time, a signal's last, with the cycle it was
@@ -305,18 +309,9 @@ void TlmWaves::write_every_ranks(const std::string& vcd_path, uint64_t end_ns, s
         std::ofstream out(own, std::ios::binary);
         uint64_t count = 0;
         out.write(reinterpret_cast<const char*>(&count), sizeof count);
-        if (chunks_.empty()) {
-            const std::vector<uint32_t> order = settled_order();
-            count = order.size();
-            for (const uint32_t i : order) {
-                const uint64_t words[4] = {changes_[i].time_ns, changes_[i].signal, changes_[i].value, recorded_at_[i]};
-                out.write(reinterpret_cast<const char*>(words), sizeof words);
-            }
-        } else {
-            const auto next = merged_chunks(failed);
-            uint64_t words[4];
-            for (; next(words); ++count) out.write(reinterpret_cast<const char*>(words), sizeof words);
-        }
+        const auto next = settled_changes(failed);
+        uint64_t words[4];
+        for (; next(words); ++count) out.write(reinterpret_cast<const char*>(words), sizeof words);
         out.seekp(0);
         out.write(reinterpret_cast<const char*>(&count), sizeof count);
         if (auto e = write_failure("the waves", own, out); !e.empty()) failed.push_back(e);

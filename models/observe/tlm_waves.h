@@ -87,10 +87,12 @@ private:
     // The changes in memory, settled and sorted, to a chunk's file (each record the four words a rank
     // sends rank 0: time, signal, value, the cycle it was recorded at).
     void spill();
-    // Every change, settled, in time order, from the chunks (the ones in memory spilled first): the
-    // chunks merged, a later chunk's change winning at one time and signal; false once none is left
-    // or on a failure (said in failed).
-    std::function<bool(uint64_t (&)[4])> merged_chunks(std::vector<std::string>& failed);
+    // Change i as the four words of a record.
+    void record_words(uint32_t i, uint64_t (&words)[4]) const;
+    // Every change, settled, in time order, a record at a time: sorted in memory if no chunk was
+    // spilled, else from the chunks (the ones in memory spilled first), merged, a later chunk's change
+    // winning at one time and signal; false once none is left or on a failure (said in failed).
+    std::function<bool(uint64_t (&)[4])> settled_changes(std::vector<std::string>& failed);
     void sample(uint32_t signal, uint64_t time_ns, uint64_t value);
     // The dump, its changes from `next` (in time order, at one time a signal's once: the one that
     // wins): the failure, if any.
