@@ -170,7 +170,7 @@ std::vector<std::string> CycleWaves::close(uint64_t start_ns, uint64_t end_ns, c
     declarations_written();
     // SystemC's writer reports no errors: the dump must end with its last time stamp.
     const std::string dump = scratch_.path("waves.vcd");
-    const std::string incomplete = incomplete_file("the waves", dump, "#");
+    const std::string incomplete = scratch_.incomplete("the waves", path_, dump, "#");
     std::vector<std::string> failed;
     if (!gather) {  // one process: its dump is the network's
         if (!incomplete.empty()) failed.push_back(incomplete);
@@ -205,7 +205,7 @@ std::vector<std::string> CycleWaves::close(uint64_t start_ns, uint64_t end_ns, c
         std::ofstream out(merged_path);
         if (auto e = merge_vcd_dumps(declarations, streams, out); !e.empty())
             failed.push_back("the waves: " + e);
-        else if (auto w = write_failure("the waves", merged_path, out); !w.empty())
+        else if (auto w = scratch_.write_failure("the waves", path_, out); !w.empty())
             failed.push_back(w);
     }
     // (a rank without Verilated routers sends no line of what they use, and an empty file)
@@ -227,7 +227,7 @@ std::vector<std::string> CycleWaves::close(uint64_t start_ns, uint64_t end_ns, c
         std::ofstream out(merged_rtl);
         if (auto e = merge_verilated_dumps(streams, out); !e.empty()) {
             failed.push_back("the RTL routers' waves: " + e);
-        } else if (auto w = write_failure("the RTL routers' waves", merged_rtl, out); !w.empty()) {
+        } else if (auto w = scratch_.write_failure("the RTL routers' waves", rtl_path(), out); !w.empty()) {
             failed.push_back(w);
         } else if (std::rename(merged_rtl.c_str(), scratch_.path("rtl.vcd").c_str()) != 0) {
             failed.push_back("the RTL routers' waves: cannot rename " + merged_rtl + ": " + std::strerror(errno));
@@ -248,12 +248,11 @@ void CycleWaves::publish(const std::string& dump, uint64_t start_ns, uint64_t en
         if (auto e = publish_vcd(scratch_, dump, path_, static_cast<double>(start_ns), "the waves"); !e.empty())
             failed.push_back(e);
     if (rtl_dumped_ && failed.empty()) {  // the internals, and their save file from the dump's own declarations
-        const std::string rtl_path = stem_ + (fst_ ? "_rtl.fst" : "_rtl.vcd");
-        if (auto e = publish_vcd(scratch_, rtl_dump, rtl_path, static_cast<double>(start_ns), "the RTL routers' waves");
+        if (auto e = publish_vcd(scratch_, rtl_dump, rtl_path(), static_cast<double>(start_ns), "the RTL routers' waves");
             !e.empty())
             failed.push_back(e);
         std::ifstream in(rtl_dump);
-        const std::string text = make_rtl_gtkw(rtl_path, in, topology_, rtl_vcs_, 16, nanoseconds, rtl_injections_);
+        const std::string text = make_rtl_gtkw(rtl_path(), in, topology_, rtl_vcs_, 16, nanoseconds, rtl_injections_);
         std::ofstream gtkw(stem_ + "_rtl.gtkw");
         gtkw << text;
         if (auto e = write_failure("the GTKWave save file", stem_ + "_rtl.gtkw", gtkw); !e.empty()) failed.push_back(e);

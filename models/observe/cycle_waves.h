@@ -99,6 +99,7 @@ public:
 
 private:
     void publish(const std::string& dump, uint64_t start_ns, uint64_t end_ns, std::vector<std::string>& failed);
+    std::string rtl_path() const { return stem_ + (fst_ ? "_rtl.fst" : "_rtl.vcd"); }  // (the internals' dump)
     ScratchFolder scratch_{"waves"};
     sc_core::sc_trace_file* file_ = nullptr;
     sc_core::sc_trace_file* declarations_ = nullptr;  // (partitioned, rank 0: every signal, none of them live)

@@ -22,6 +22,24 @@ ScratchFolder::ScratchFolder(const std::string& purpose) {
         throw std::runtime_error("cannot make a temporary folder for the " + purpose + " under '" + printable(base) +
                                  "': " + std::strerror(errno) + " (set TMPDIR to a writable folder)");
     dir_ = pattern;
+    base_ = base;
+}
+
+std::string ScratchFolder::failure(const std::string& what, const std::string& for_path, const std::string& why) const {
+    return "writing " + what + " '" + printable(for_path) + "' failed: its working files in the temporary folder '" +
+           printable(base_) + "' " + why + "; set TMPDIR to a folder with room";
+}
+
+std::string ScratchFolder::write_failure(const std::string& what, const std::string& for_path, std::ofstream& out) const {
+    if (out.is_open()) out.close();
+    if (!out.fail()) return "";
+    return failure(what, for_path, std::string("could not be written (") + std::strerror(errno) + ")");
+}
+
+std::string ScratchFolder::incomplete(const std::string& what, const std::string& for_path, const std::string& file,
+                                      const std::string& last_line_start) const {
+    if (incomplete_file(what, file, last_line_start).empty()) return "";
+    return failure(what, for_path, "were cut short (a full disk?)");
 }
 
 void ScratchFolder::remove() {

@@ -22,8 +22,17 @@ public:
     ScratchFolder(const ScratchFolder&) = delete;
     ScratchFolder& operator=(const ScratchFolder&) = delete;
     std::string path(const std::string& name) const { return dir_ + "/" + name; }
+    // A write of one of its files that failed (a full temporary folder), said of the user's file
+    // `for_path` it was for: one line naming that file, the temporary folder and what to do, or empty.
+    // After a stream wrote the file (as write_failure below), or of a file another program wrote
+    // that must end with a line starting `last_line_start` (as incomplete_file below).
+    std::string write_failure(const std::string& what, const std::string& for_path, std::ofstream& out) const;
+    std::string incomplete(const std::string& what, const std::string& for_path, const std::string& file,
+                           const std::string& last_line_start) const;
 
 private:
+    std::string failure(const std::string& what, const std::string& for_path, const std::string& why) const;
+    std::string base_;  // where it was made: $TMPDIR, or /tmp
     std::string dir_;
 };
 

@@ -130,7 +130,7 @@ std::string TlmWaves::write_vcd(const std::string& vcd_path, uint64_t end_ns, co
         stamped = c.time_ns;
         out << value_text(c.value, signals_[c.signal].width) << identifier(c.signal) << "\n";
     }
-    return write_failure("the waves", vcd_path, out);
+    return scratch_.write_failure("the waves", path_, out);  // (vcd_path is in the scratch folder)
 }
 
 // The changes' indices in time order, at one time a signal's last change only: the one recorded last
@@ -166,7 +166,7 @@ void TlmWaves::spill() {
             record_words(i, words);
             out.write(reinterpret_cast<const char*>(words), sizeof words);
         }
-        chunk_failure_ = write_failure("the waves", path, out);
+        chunk_failure_ = scratch_.write_failure("the waves", path_, out);
         chunks_.push_back(path);
     }
     changes_.clear();
@@ -269,7 +269,7 @@ std::function<bool(uint64_t (&)[4])> TlmWaves::settled_changes(std::vector<std::
                 failed.push_back(kChunkUnread);
                 return none;
             }
-            if (auto e = write_failure("the waves", merged, out); !e.empty()) {
+            if (auto e = scratch_.write_failure("the waves", path_, out); !e.empty()) {
                 failed.push_back(e);
                 return none;
             }
@@ -289,6 +289,7 @@ std::function<bool(uint64_t (&)[4])> TlmWaves::settled_changes(std::vector<std::
 std::string TlmWaves::write_one_processes(const std::string& vcd_path, uint64_t end_ns) {
     std::vector<std::string> failed;
     const auto next = settled_changes(failed);
+    if (!failed.empty()) return failed.front();  // (a chunk that could not be written: no dump to start)
     const std::string e = write_vcd(vcd_path, end_ns, [&](Change& c) {
         uint64_t words[4];
         if (!next(words)) return false;
@@ -314,7 +315,7 @@ void TlmWaves::write_every_ranks(const std::string& vcd_path, uint64_t end_ns, s
         for (; next(words); ++count) out.write(reinterpret_cast<const char*>(words), sizeof words);
         out.seekp(0);
         out.write(reinterpret_cast<const char*>(&count), sizeof count);
-        if (auto e = write_failure("the waves", own, out); !e.empty()) failed.push_back(e);
+        if (auto e = scratch_.write_failure("the waves", path_, out); !e.empty()) failed.push_back(e);
         changes_ = {}, recorded_at_ = {};
     }
     if (!failed.empty()) own.clear();  // (a rank whose changes could not be sorted sends no file: rank 0 finds it missing)

@@ -154,7 +154,7 @@ std::string publish_vcd(const ScratchFolder& scratch, const std::string& from, c
         if (!out) return "writing " + what + " '" + printable(to) + "' failed: " + std::strerror(errno);
         const std::string e = retime_vcd(in, out, start_ns);
         if (!e.empty()) return "writing " + what + " '" + printable(to) + "' failed: " + e;
-        if (auto w = write_failure(what, fst ? to : vcd, out); !w.empty()) return w;
+        if (auto w = fst ? scratch.write_failure(what, to, out) : write_failure(what, vcd, out); !w.empty()) return w;
     }
     if (!fst) return "";
     const std::string converted = scratch.path("publish.fst");

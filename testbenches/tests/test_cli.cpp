@@ -399,12 +399,19 @@ TEST(CommandLine, InputFilesAndOutputsFailLoudly) {
         void (*before)(int) = std::signal(SIGXFSZ, SIG_DFL);
         ~DefaultFileSizeSignal() { std::signal(SIGXFSZ, before); }
     } default_signal;
+    // The waves are written in the temporary folder first, so the line names the user's file and the
+    // folder; at the transaction level, in chunks of 300 changes (9,600 bytes), the first chunk's file
+    // already fails during the run.
+    const std::string in_scratch = "writing the waves '" + waves + "' failed: its working files in the temporary folder '";
     for (const auto& [args, said] : {std::pair{"--trace " + trace, "writing the trace '" + trace + "' failed"},
-                                     std::pair{"--vcd " + waves, std::string("writing the waves '")},
-                                     std::pair{"--level tlm --vcd " + waves, std::string("writing the waves '")}}) {
+                                     std::pair{"--vcd " + waves, in_scratch},
+                                     std::pair{"--level tlm --vcd " + waves, in_scratch},
+                                     std::pair{"--level tlm --vcd " + waves + " #chunks", in_scratch}}) {
         SCOPED_TRACE(args);
-        const int status = std::system(("bash -c \"ulimit -f 8; " + std::string(CUBECAST_BIN) + " run --task mnb --dim 6 " +
-                                        args + "\" >" + out + " 2>" + err)
+        const bool chunks = args.find("#chunks") != std::string::npos;
+        const std::string given = chunks ? args.substr(0, args.find(" #")) : args;
+        const int status = std::system(("bash -c \"ulimit -f 8; " + std::string(chunks ? "CUBECAST_WAVE_CHUNK_CHANGES=300 " : "") +
+                                        CUBECAST_BIN + " run --task mnb --dim 6 " + given + "\" >" + out + " 2>" + err)
                                            .c_str());
         ASSERT_TRUE(WIFEXITED(status)) << "ended by signal " << WTERMSIG(status);
         EXPECT_EQ(WEXITSTATUS(status), 2) << slurp(err);
