@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Builds BookSim2 and Noxim from source folders you supply (their public repositories, checked out),
 # into build/peers/, runs the same synthetic-traffic experiments in them and in cubecast, and writes
-# one table and one latency-vs-load plot (PNG, SVG) per experiment, and a speed table, to
-# build/peers/results/. Nothing of the peers' code enters this repository.
-#   scripts/compare-peers.sh BOOKSIM_SRC NOXIM_SRC [--quick] [--matched [--seeds N] | --power] [--docs]
+# one table and one latency-vs-load plot (PNG, SVG) per experiment to build/peers/results/. Nothing
+# of the peers' code enters this repository.
+#   scripts/compare-peers.sh BOOKSIM_SRC NOXIM_SRC [--quick] [--matched [--seeds N] | --power | --speed [--reps N]] [--docs]
 # --quick: fewer loads and shorter runs (a smoke test of the script); --matched: cubecast's router set
-# as each peer's; --power: power per block against BookSim2's power module; --docs: the tables this
-# run made also written into the docs, between their '<!-- peers FILE: ... -->' lines.
+# as each peer's; --power: power per block against BookSim2's power module; --speed: each simulator's
+# wall time and peak memory on the same runs, alternating, medians; --docs: the tables and plots this
+# run made also written into the docs (tables between their '<!-- peers FILE: ... -->' lines).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 booksim_src="$(cd "${1:?usage: scripts/compare-peers.sh BOOKSIM_SRC NOXIM_SRC [--quick]}" && pwd)"

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The experiments of scripts/compare-peers.sh: the same networks, patterns and loads in cubecast,
-BookSim2 and Noxim; a table and a latency-vs-load plot per experiment, and a speed table.
+BookSim2 and Noxim; a table and a latency-vs-load plot per experiment (--speed: a speed table instead).
 
 Every simulator is asked for the same thing: Bernoulli injection at a rate in flits per node per
 cycle, a warm-up, then latency (packet creation to the tail flit's delivery, cycles) and accepted
@@ -22,6 +22,7 @@ import json
 import math
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import time
@@ -66,10 +67,10 @@ def timed(cmd, cwd=None):
     return p.stdout + p.stderr, seconds, (int(peak[-1]) / 1024 if peak else 0.0)
 
 
-def run_cubecast(args, topo, pattern, flits, load, level, warmup, window, extra=(), seed=1):
+def run_cubecast(args, topo, pattern, flits, load, level, warmup, window, extra=(), seed=1, drain=None):
     out, seconds, peak = timed([args.cubecast, "run", "--task", "traffic", *topo, *extra, "--seed", str(seed), "--pattern", pattern,
                                 "--packet-flits", str(flits), "--rate", str(load), "--warmup-cycles", str(warmup),
-                                "--window", str(window), "--drain", str(window), "--level", level, "--json"])
+                                "--window", str(window), "--drain", str(window if drain is None else drain), "--level", level, "--json"])
     start = out.find("{")
     j = json.loads(out[start:out.rfind("}") + 1])
     t = j["traffic"]
@@ -176,6 +177,11 @@ def main():
                          "its own src/power/techfile.txt) on the presets' experiments at three loads each")
     ap.add_argument("--matched", action="store_true",
                     help="cubecast's input-buffered router set as each peer's (--preset booksim, --preset noxim) instead of its ideal router")
+    ap.add_argument("--speed", action="store_true",
+                    help="speed instead: each simulator's whole-process wall time and peak memory on the same network, load "
+                         "and cycles, --reps runs each alternating, medians (speed.md)")
+    ap.add_argument("--reps", type=int, default=3,
+                    help="--speed: runs of each simulator at each point (default 3; at least 15 where a round takes under 2 s)")
     ap.add_argument("--docs", action="store_true",
                     help="also write the tables this run made into the docs, each between its '<!-- peers FILE: ... -->' and "
                          "'<!-- end of peers FILE -->' lines")
@@ -191,7 +197,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 def write_docs(out, since):
     """Each docs block '<!-- peers FILE: ... -->' ... '<!-- end of peers FILE -->' whose FILE this run wrote in
-    the output folder gets that file's text; blocks of tables the run did not make stay as they are."""
+    the output folder gets that file's text, and each plot the docs show that this run drew is copied
+    over; blocks and plots the run did not make stay as they are."""
     docs = os.path.join(ROOT, "docs")
     for doc in sorted(os.listdir(docs)):
         if not doc.endswith(".md"):
@@ -212,13 +219,21 @@ def write_docs(out, since):
         if new != text:
             with open(path, "w") as f:
                 f.write(new)
+    # The plots the docs show: docs/peers_NAME.png is the run's NAME.png, docs/matched_NAME.png its NAME_matched.png.
+    for image in sorted(os.listdir(docs)):
+        m = re.fullmatch(r"(peers|matched)_([\w-]+)\.png", image)
+        if not m:
+            continue
+        made = os.path.join(out, m.group(2) + ("_matched" if m.group(1) == "matched" else "") + ".png")
+        if os.path.exists(made) and os.path.getmtime(made) >= since:
+            shutil.copyfile(made, os.path.join(docs, image))
+            print(f"{image}: plot written")
 
 
 def run_mode(args):
     args.noxim, args.noxim_config, args.booksim = (os.path.abspath(x) for x in (args.noxim, args.noxim_config, args.booksim))
     os.makedirs(args.out, exist_ok=True)
     warmup, window = (1000, 1000) if args.quick else (4000, 4000)
-    speed_rows = []
     default = [e for e in EXPERIMENTS if e[0] in (MATCHED if args.matched else FIRST_SIX)]
     by_name = {e[0]: e for e in EXPERIMENTS}
     chosen = [by_name[x] for x in args.experiments.split(",") if x in by_name] if args.experiments else default
@@ -227,6 +242,8 @@ def run_mode(args):
                      else [by_name[x] for x in POWER_EXPERIMENTS], warmup, window)
     if args.matched:
         return matched(args, chosen, warmup, window)
+    if args.speed:
+        return speed(args, chosen, warmup, window)
     for name, title, topo, net, mesh, pattern, flits in chosen:
         top = 0.5 if name.startswith("torus") else 0.6
         loads = [0.05, 0.2, 0.4] if args.quick else [round(0.05 * i, 2) for i in range(1, int(top / 0.05) + 1)]
@@ -264,23 +281,72 @@ def run_mode(args):
                     f"plot '{os.path.join(args.out, name + '.dat')}' using 1:2 with linespoints title 'cubecast',"
                     f" '' using 1:3 with linespoints title 'BookSim2'" + (", '' using 1:4 with linespoints title 'Noxim'" if mesh else ""))
             subprocess.run(["gnuplot", "-e", plot], check=False)
-        # Speed at the lightest and a middle load: the same network and load; each simulator credited with
-        # the flit-hops of its own cycles (cubecast's flit-hops per cycle times that simulator's cycles).
-        for load, c, t, b, n in rows[:: max(1, len(rows) // 2)]:
-            speed_rows.append((name, load, c["flit_hops"] / c["cycles"], c, t, b, n))
-    with open(os.path.join(args.out, "speed.md"), "w") as f:
-        f.write("| experiment | load | cycles cubecast / BookSim2 / Noxim | cubecast cycle level flit-hops/s | TLM | BookSim2 | Noxim | cycle / BookSim | TLM / BookSim | TLM / Noxim | peak MiB cubecast / BookSim / Noxim |\n"
-                "|---|---|---|---|---|---|---|---|---|---|---|\n")
-        for name, load, per_cycle, c, t, b, n in speed_rows:
-            def rate(run):
-                return per_cycle * run["cycles"] / run["wall"] if run["wall"] > 0 else float("nan")
-            cycles = f"{c['cycles']} / {b['cycles']} / {n['cycles'] if n else '-'}"
-            f.write(f"| {name} | {load} | {cycles} | {rate(c):.3g} | {rate(t):.3g} | {rate(b):.3g} | "
-                    + (f"{rate(n):.3g} | " if n else "- | "))
-            f.write(f"{rate(c) / rate(b):.2f} | {rate(t) / rate(b):.2f} | "
-                    + (f"{rate(t) / rate(n):.2f} | " if n else "- | ") +
-                    f"{c['peak']:.0f} / {b['peak']:.0f} / {n['peak'] if n else float('nan'):.0f} |\n")
     print("tables and plots in", args.out)
+
+
+# --speed: a light load and one below every simulator's saturation (BookSim's one-VC input-queued
+# router saturates near 0.2 on the 8x8 mesh under uniform traffic with 1-flit packets); transpose's
+# knee is lower (BookSim's between 0.06 and 0.08 with 1-flit packets): the light load only.
+SPEED_LOADS = {"uniform": (0.05, 0.15), "transpose": (0.05,)}
+# A point whose first round of every simulator took under this many seconds runs this many rounds.
+SHORT_ROUND_SECONDS, SHORT_ROUND_REPS = 2.0, 15
+
+
+def speed(args, chosen, warmup, window):
+    """Whole-process wall time and peak memory of cubecast's two levels (its ideal router), BookSim2 and
+    Noxim on the same network and load: each --reps times (SHORT_ROUND_REPS where a round is short), the
+    simulators in turn (the order rotated each round, so none always runs after the same one), medians
+    of the times, the largest peak. The same
+    cycles: BookSim runs one warm-up and one sample period and then drains its measured packets; cubecast
+    runs as long with --drain 0 (injection stops with the window and its measured packets drain), Noxim
+    the warm-up and window. Each simulator is credited with cubecast's flit-hops a cycle times its own
+    cycles (the cycles each ran are in the table); a point where a simulator found its run unstable is
+    marked, as the work then differs."""
+    rows = []
+    for name, title, topo, net, mesh, pattern, flits in chosen:
+        for load in SPEED_LOADS[pattern]:
+            runners = {
+                "cycle": lambda: run_cubecast(args, topo, pattern, flits, load, "cycle", warmup, window, drain=0),
+                "tlm": lambda: run_cubecast(args, topo, pattern, flits, load, "tlm", warmup, window, drain=0),
+                "booksim": lambda: run_booksim(args, net, pattern, flits, load, warmup, window, args.out),
+            }
+            if mesh and flits >= 2:
+                runners["noxim"] = lambda: run_noxim(args, mesh, pattern, flits, load, warmup, window)
+            runs = {k: [] for k in runners}
+            order = list(runners)
+            rounds, rep = args.reps, 0
+            while rep < rounds:
+                started = time.time()
+                for k in order[rep % len(order):] + order[:rep % len(order)]:
+                    runs[k].append(runners[k]())
+                if rep == 0 and time.time() - started < SHORT_ROUND_SECONDS:
+                    rounds = max(rounds, SHORT_ROUND_REPS)  # (a short point's time strays more from run to run)
+                rep += 1
+            c = runs["cycle"][0]
+            per_cycle = c["flit_hops"] / c["cycles"]
+            # (cubecast judges its own runs: its transpose leaves the pattern's fixed points silent, so
+            # it accepts less than is offered while stable)
+            unstable = [k for k in runs if (runs[k][0]["saturated"] if k in ("cycle", "tlm") else not stable(runs[k][0], load))]
+            med = {k: {"wall": statistics.median(r["wall"] for r in v), "cycles": v[0]["cycles"], "peak": max(r["peak"] for r in v)}
+                   for k, v in runs.items()}
+            rows.append((name, load, per_cycle, med, unstable))
+            print(f"{name} load {load}: " + ", ".join(f"{k} {m['wall']:.3f} s" for k, m in med.items()), flush=True)
+    with open(os.path.join(args.out, "speed.md"), "w") as f:
+        f.write(f"| experiment | load | cycles cubecast / BookSim2 / Noxim | wall s cycle level / TLM / BookSim2 / Noxim | "
+                f"cycle / BookSim | TLM / BookSim | TLM / Noxim | peak MiB cubecast / BookSim2 / Noxim |\n"
+                "|---|---|---|---|---|---|---|---|\n")
+        for name, load, per_cycle, med, unstable in rows:
+            def rate(k):
+                return per_cycle * med[k]["cycles"] / med[k]["wall"] if k in med and med[k]["wall"] > 0 else float("nan")
+
+            def get(k, field, form):
+                return format(med[k][field], form) if k in med else "-"
+            mark = f" ({', '.join(unstable)} unstable)" if unstable else ""
+            f.write(f"| {name} | {load}{mark} | {get('cycle', 'cycles', 'd')} / {get('booksim', 'cycles', 'd')} / {get('noxim', 'cycles', 'd')} | "
+                    f"{get('cycle', 'wall', '.3f')} / {get('tlm', 'wall', '.3f')} / {get('booksim', 'wall', '.3f')} / {get('noxim', 'wall', '.3f')} | "
+                    f"{fmt(rate('cycle') / rate('booksim'))} | {fmt(rate('tlm') / rate('booksim'))} | {fmt(rate('tlm') / rate('noxim'))} | "
+                    f"{max(med['cycle']['peak'], med['tlm']['peak']):.0f} / {get('booksim', 'peak', '.0f')} / {get('noxim', 'peak', '.0f')} |\n")
+    print("speed table in", os.path.join(args.out, "speed.md"))
 
 
 def matched(args, chosen, warmup, window):
