@@ -194,7 +194,8 @@ std::vector<std::string> CycleWaves::close(uint64_t start_ns, uint64_t end_ns, c
     }
     for (size_t r = 0; r < dumps.size() && failed.empty(); ++r)  // (rank 0's own was checked above)
         if (dumps[r].empty() || (r > 0 && !incomplete_file("the waves", dumps[r], "#").empty()))
-            failed.push_back("the waves: rank " + std::to_string(r) + "'s dump did not end with a time stamp");
+            failed.push_back("writing the waves '" + printable(path_) + "' failed: rank " + std::to_string(r) +
+                             "'s dump in its temporary folder was cut short (a full disk?); set TMPDIR to a folder with room");
     const std::string merged_path = scratch_.path("merged.vcd");
     if (failed.empty()) {
         std::ifstream declarations(scratch_.path("declarations.vcd"));
