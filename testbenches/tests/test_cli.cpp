@@ -404,15 +404,15 @@ TEST(CommandLine, InputFilesAndOutputsFailLoudly) {
     // already fails during the run.
     const std::string in_scratch = "writing the waves '" + waves + "' failed: its working files in the temporary folder '";
     for (const auto& [args, said] : {std::pair{"--trace " + trace, "writing the trace '" + trace + "' failed"},
-                                     std::pair{"--vcd " + waves, in_scratch},
-                                     std::pair{"--level tlm --vcd " + waves, in_scratch},
+                                     std::pair{"--vcd " + waves, in_scratch}, std::pair{"--level tlm --vcd " + waves, in_scratch},
                                      std::pair{"--level tlm --vcd " + waves + " #chunks", in_scratch}}) {
         SCOPED_TRACE(args);
         const bool chunks = args.find("#chunks") != std::string::npos;
         const std::string given = chunks ? args.substr(0, args.find(" #")) : args;
-        const int status = std::system(("bash -c \"ulimit -f 8; " + std::string(chunks ? "CUBECAST_WAVE_CHUNK_CHANGES=300 " : "") +
-                                        CUBECAST_BIN + " run --task mnb --dim 6 " + given + "\" >" + out + " 2>" + err)
-                                           .c_str());
+        const int status =
+            std::system(("bash -c \"ulimit -f 8; " + std::string(chunks ? "CUBECAST_WAVE_CHUNK_CHANGES=300 " : "") +
+                         CUBECAST_BIN + " run --task mnb --dim 6 " + given + "\" >" + out + " 2>" + err)
+                            .c_str());
         ASSERT_TRUE(WIFEXITED(status)) << "ended by signal " << WTERMSIG(status);
         EXPECT_EQ(WEXITSTATUS(status), 2) << slurp(err);
         EXPECT_NE(slurp(out).find("status                      ok"), std::string::npos) << "the result is still printed";
