@@ -2,7 +2,7 @@
 # Set up (install missing Debian packages, build), then run the whole test suite: CTest in build/
 # (every label: unit, algorithms, routers, cli, levels, cosim, rtl, partition, waves, reference,
 # experiment; not `long`, the 10^6-cycle lockstep runs). About 21 to 29 minutes on a fresh 2-core
-# machine, depending on its hour (docs/testing.md).
+# machine, 31 on a slow hour (docs/testing.md).
 #   scripts/test.sh [--sanitize] [CTEST ARGUMENTS]
 # --sanitize: then the sanitizer build's tests and a short run of each fuzzer (scripts/sanitize.sh,
 # about 16 minutes more: a second build of everything with AddressSanitizer). CTest arguments (e.g.
