@@ -9,10 +9,11 @@
 
 namespace cubecast {
 
-TraceWriter::TraceWriter(const std::string& path, const std::vector<std::string>& comments) : path_(path), buffer_(1 << 20) {
+TraceWriter::TraceWriter(const std::string& path, const std::vector<std::string>& comments)
+    : path_(path), buffer_(new char[kBufferBytes]) {
     file_ = std::fopen(path.c_str(), "w");
     if (!file_) throw std::runtime_error("cannot write trace file '" + path + "': " + std::strerror(errno));
-    std::setvbuf(file_, buffer_.data(), _IOFBF, buffer_.size());
+    std::setvbuf(file_, buffer_.get(), _IOFBF, kBufferBytes);
     for (const auto& c : comments) std::fprintf(file_, "# %s\n", c.c_str());
     std::fputs("start,end,src,dst,origin,msg,part,dest,kind\n", file_);
 }
