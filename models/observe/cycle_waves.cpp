@@ -17,7 +17,6 @@ public:
 #include "models/observe/cycle_waves.h"
 
 #include "models/fabric/hypercube.h"
-#include "models/fabric/printable.h"
 #include "models/observe/output_file.h"
 #include "models/observe/rtl_gtkw.h"
 
@@ -194,8 +193,9 @@ std::vector<std::string> CycleWaves::close(uint64_t start_ns, uint64_t end_ns, c
     }
     for (size_t r = 0; r < dumps.size() && failed.empty(); ++r)  // (rank 0's own was checked above)
         if (dumps[r].empty() || (r > 0 && !incomplete_file("the waves", dumps[r], "#").empty()))
-            failed.push_back("writing the waves '" + printable(path_) + "' failed: rank " + std::to_string(r) +
-                             "'s dump in its temporary folder was cut short (a full disk?); set TMPDIR to a folder with room");
+            failed.push_back(
+                scratch_failure("the waves", path_,
+                                "rank " + std::to_string(r) + "'s dump in its temporary folder was cut short (a full disk?)"));
     const std::string merged_path = scratch_.path("merged.vcd");
     if (failed.empty()) {
         std::ifstream declarations(scratch_.path("declarations.vcd"));

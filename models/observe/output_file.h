@@ -31,10 +31,14 @@ public:
                            const std::string& last_line_start) const;
 
 private:
-    std::string failure(const std::string& what, const std::string& for_path, const std::string& why) const;
     std::string base_;  // where it was made: $TMPDIR, or /tmp
     std::string dir_;
 };
+
+// A temporary folder's write that failed, said of the user's file `for_path` it was for: "writing
+// `what` 'for_path' failed: `why`; set TMPDIR to a folder with room" (ScratchFolder's lines, and a
+// rank's whose working files did not reach rank 0 whole).
+std::string scratch_failure(const std::string& what, const std::string& for_path, const std::string& why);
 
 // Copies `from` (a file the program wrote) to `to` through a checked stream: the failure, one line
 // naming `what` and `to` (also a `from` that is missing or empty: the program wrote nothing), or empty.

@@ -1,6 +1,5 @@
 #include "models/observe/tlm_waves.h"
 
-#include "models/fabric/printable.h"
 #include "models/observe/output_file.h"
 
 #include <algorithm>
@@ -341,9 +340,9 @@ void TlmWaves::write_every_ranks(const std::string& vcd_path, uint64_t end_ns, s
         source.in.seekg(0);
         if (!source.in.read(reinterpret_cast<char*>(&source.left), sizeof source.left) ||
             bytes != sizeof source.left + source.left * sizeof source.words) {
-            failed.push_back(
-                "writing the waves '" + printable(path_) + "' failed: rank " + std::to_string(r) +
-                "'s changes did not reach rank 0 whole (its temporary folder full?); set TMPDIR to a folder with room");
+            failed.push_back(scratch_failure(
+                "the waves", path_,
+                "rank " + std::to_string(r) + "'s changes did not reach rank 0 whole (its temporary folder full?)"));
             return;
         }
         source.advance();
