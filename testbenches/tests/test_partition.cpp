@@ -321,7 +321,7 @@ TEST(Partition, TheIdealRoutersOutputsAreOneProcessesForAnyNumberOfRanks) {
         "--task dynamic --dim 5 --rho 0.3 --slots 300 --delays d.csv",
         "--task dynamic --algorithm greedy --dim 5 --rho 0.2 --slots 300",
         "--task dynamic --topology torus --radix 6 --dim 2 --rho 0.2 --slots 200",
-        "--task dynamic --dim 5 --pmnb vb3 --packet-flits 1 --rho 0.2 --seed 914",
+        "--task dynamic --dim 5 --pmnb vb3 --packet-flits 1 --rho 0.2 --seed 914 --slots 2000",
         "--task mnb --dim 6 --max-cycles 6",  // out of time: exit 3
         // bounded queues: a cycle of waits round the torus's y rings (through every rank's share), exit 3
         "--task traffic --algorithm dor --topology torus --radix 8 --dim 2 --rate 0.9 --queue-depth 2 --no-rerun",
@@ -383,9 +383,10 @@ TEST(Partition, TheTransactionLevelsInputBufferedRoutersOutputsAreOneProcessesFo
         "--level tlm --task traffic --dim 6 --rate 0.3 --preset booksim --self-packets --warmup-cycles 200 --window 400 "
         "--drain 200 --stats s.csv --power default",
         "--level tlm --task traffic --topology torus --radix 6 --dim 2 --rate 0.2 --buffering input --vcs 2 --vc-depth 4 "
-        "--router-delay 2 --link-delay 1 --link-period 2 --link-load l.csv --vcd w.vcd",
+        "--router-delay 2 --link-delay 1 --link-period 2 --warmup-cycles 200 --window 400 --drain 200 --link-load l.csv --vcd "
+        "w.vcd",
         "--level tlm --task traffic --topology torus --radix 6 --dim 2 --rate 0.9 --buffering input --vcs 1 --datelines off "
-        "--no-rerun",  // deadlocked round the torus's rings: exit 3
+        "--warmup-cycles 200 --window 400 --drain 200 --no-rerun",  // deadlocked round the torus's rings: exit 3
     });
 }
 
@@ -402,12 +403,13 @@ TEST(Partition, TheInputBufferedRoutersOutputsAreOneProcessesForAnyNumberOfRanks
         "--task te --dim 5 --buffering input --switching store-forward --message-classes on --vcs 4",
         "--task traffic --dim 6 --rate 0.3 --preset booksim --self-packets --warmup-cycles 200 --window 400 --drain 200",
         "--task traffic --topology torus --radix 6 --dim 2 --rate 0.2 --buffering input --vcs 2 --vc-depth 4 --router-delay 2 "
-        "--link-delay 1 --link-period 2",
+        "--link-delay 1 --link-period 2 --warmup-cycles 200 --window 400 --drain 200",
         "--task traffic --topology torus --radix 6 --dim 2 --rate 0.3 --buffering input --vcs 4 --algorithm adaptive "
         "--warmup-cycles 200 --window 400 --drain 200",
         "--task mnb --dim 6 --buffering input --vcs 2 --vc-depth 8 --switching wormhole --router-delay 2 --packet-flits 4 "
         "--forwarding router --no-rerun",
-        "--task traffic --topology torus --radix 6 --dim 2 --rate 0.9 --buffering input --vcs 1 --datelines off --no-rerun",
+        "--task traffic --topology torus --radix 6 --dim 2 --rate 0.9 --buffering input --vcs 1 --datelines off --warmup-cycles "
+        "200 --window 400 --drain 200 --no-rerun",
         // every router's activity with its stalls by cause, priced and listed
         "--task mnb --dim 5 --buffering input --vcs 2 --forwarding router --stats s.csv --power default --vcd w.vcd",
         "--task traffic --dim 6 --rate 0.3 --preset booksim --self-packets --warmup-cycles 200 --window 400 --drain 200 --stats "
