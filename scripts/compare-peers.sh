@@ -6,7 +6,8 @@
 #   scripts/compare-peers.sh BOOKSIM_SRC NOXIM_SRC [--quick] [--matched [--seeds N] | --power | --speed [--reps N]] [--docs]
 # --quick: fewer loads and shorter runs (a smoke test of the script); --matched: cubecast's router set
 # as each peer's; --power: power per block against BookSim2's power module; --speed: each simulator's
-# wall time and peak memory on the same runs, alternating, medians; --docs: the tables and plots this
+# wall time and peak memory on the same runs, alternating, medians (the ideal router's, and the matched
+# routers' --preset booksim and --preset noxim against their peers); --docs: the tables and plots this
 # run made also written into the docs (tables between their '<!-- peers FILE: ... -->' lines).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -302,7 +302,9 @@ def speed(args, chosen, warmup, window):
     runs as long with --drain 0 (injection stops with the window and its measured packets drain), Noxim
     the warm-up and window. Each simulator is credited with cubecast's flit-hops a cycle times its own
     cycles (the cycles each ran are in the table); a point where a simulator found its run unstable is
-    marked, as the work then differs."""
+    marked, as the work then differs. Beside them, in the same rounds, cubecast's input-buffered router
+    set as each peer's (--preset booksim, --preset noxim: the routers --matched compares), for a
+    second table of the matched routers' speeds."""
     rows = []
     for name, title, topo, net, mesh, pattern, flits in chosen:
         for load in SPEED_LOADS[pattern]:
@@ -311,8 +313,15 @@ def speed(args, chosen, warmup, window):
                 "tlm": lambda: run_cubecast(args, topo, pattern, flits, load, "tlm", warmup, window, drain=0),
                 "booksim": lambda: run_booksim(args, net, pattern, flits, load, warmup, window, args.out),
             }
+            # the input-buffered router set as each peer's (as --matched runs it), on the same cycles
+            matched_topo = [x if x != "dor" else "dor-split" for x in topo] if net["topology"] == "torus" else topo
+            runners["preset-booksim"] = lambda: run_cubecast(args, matched_topo, pattern, flits, load, "cycle", warmup, window,
+                                                             ("--preset", "booksim", "--self-packets"), drain=0)
             if mesh and flits >= 2:
                 runners["noxim"] = lambda: run_noxim(args, mesh, pattern, flits, load, warmup, window)
+                runners["preset-noxim"] = lambda: run_cubecast(
+                    args, topo, pattern, flits, load, "cycle", warmup, window,
+                    ("--preset", "noxim") + (("--self-packets",) if pattern != "uniform" else ()), drain=0)
             runs = {k: [] for k in runners}
             order = list(runners)
             rounds, rep = args.reps, 0
@@ -330,8 +339,10 @@ def speed(args, chosen, warmup, window):
             # silent fixed points)
             def cubecast_unstable(run):
                 return run["saturated"] if run["saturated"] is not None else run["accepted"] < 0.9 * run["offered"]
-            unstable = [k for k in runs if (cubecast_unstable(runs[k][0]) if k in ("cycle", "tlm") else not stable(runs[k][0], load))]
-            med = {k: {"wall": statistics.median(r["wall"] for r in v), "cycles": v[0]["cycles"], "peak": max(r["peak"] for r in v)}
+            unstable = [k for k in runs
+                        if (cubecast_unstable(runs[k][0]) if k in ("cycle", "tlm") or k.startswith("preset") else not stable(runs[k][0], load))]
+            med = {k: {"wall": statistics.median(r["wall"] for r in v), "cycles": v[0]["cycles"], "peak": max(r["peak"] for r in v),
+                       "flit_hops": v[0].get("flit_hops", 0)}
                    for k, v in runs.items()}
             rows.append((name, load, per_cycle, med, unstable))
             print(f"{name} load {load}: " + ", ".join(f"{k} {m['wall']:.3f} s" for k, m in med.items()), flush=True)
@@ -345,12 +356,33 @@ def speed(args, chosen, warmup, window):
 
             def get(k, field, form):
                 return format(med[k][field], form) if k in med else "-"
-            mark = f" ({', '.join(unstable)} unstable)" if unstable else ""
+            own = [k for k in unstable if not k.startswith("preset")]
+            mark = f" ({', '.join(own)} unstable)" if own else ""
             f.write(f"| {name} | {load}{mark} | {get('cycle', 'cycles', 'd')} / {get('booksim', 'cycles', 'd')} / {get('noxim', 'cycles', 'd')} | "
                     f"{get('cycle', 'wall', '.3f')} / {get('tlm', 'wall', '.3f')} / {get('booksim', 'wall', '.3f')} / {get('noxim', 'wall', '.3f')} | "
                     f"{fmt(rate('cycle') / rate('booksim'))} | {fmt(rate('tlm') / rate('booksim'))} | {fmt(rate('tlm') / rate('noxim'))} | "
                     f"{max(med['cycle']['peak'], med['tlm']['peak']):.0f} / {get('booksim', 'peak', '.0f')} / {get('noxim', 'peak', '.0f')} |\n")
-    print("speed table in", os.path.join(args.out, "speed.md"))
+    # The matched routers: each preset's run credited, as its peer is, with the preset run's flit-hops a
+    # cycle times each one's own cycles.
+    with open(os.path.join(args.out, "speed_matched.md"), "w") as f:
+        f.write("| experiment | load | cycles cubecast / BookSim2 | wall s `--preset booksim` / BookSim2 | ratio | "
+                "wall s `--preset noxim` / Noxim | ratio | peak MiB `--preset booksim` / BookSim2 |\n"
+                "|---|---|---|---|---|---|---|---|\n")
+        for name, load, _, med, unstable in rows:
+            def matched_ratio(preset, peer):
+                if preset not in med or peer not in med or min(med[preset]["wall"], med[peer]["wall"]) <= 0:
+                    return "-"
+                per_cycle = med[preset]["flit_hops"] / med[preset]["cycles"]
+                return fmt((per_cycle * med[preset]["cycles"] / med[preset]["wall"]) /
+                           (per_cycle * med[peer]["cycles"] / med[peer]["wall"])) + "x"
+            marked = [k for k in unstable if k in ("preset-booksim", "booksim", "preset-noxim", "noxim")]
+            mark = f" ({', '.join(marked)} unstable)" if marked else ""
+            pb, b = med["preset-booksim"], med["booksim"]
+            noxim = (f"{med['preset-noxim']['wall']:.3f} / {med['noxim']['wall']:.3f} | {matched_ratio('preset-noxim', 'noxim')}"
+                     if "noxim" in med else "- | -")
+            f.write(f"| {name} | {load}{mark} | {pb['cycles']} / {b['cycles']} | {pb['wall']:.3f} / {b['wall']:.3f} | "
+                    f"{matched_ratio('preset-booksim', 'booksim')} | {noxim} | {pb['peak']:.0f} / {b['peak']:.0f} |\n")
+    print("speed tables in", os.path.join(args.out, "speed.md"), "and", os.path.join(args.out, "speed_matched.md"))
 
 
 def matched(args, chosen, warmup, window):
