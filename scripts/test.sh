@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Set up (install missing Debian packages, build), then run the whole test suite: CTest in build/
 # (every label: unit, algorithms, routers, cli, levels, cosim, rtl, partition, waves, reference,
-# experiment; not `long`, the 10^6-cycle lockstep runs). About 21 to 29 minutes on a fresh 2-core
-# machine, 31 on a slow hour (docs/testing.md).
+# experiment; not `long`, the 10^6-cycle lockstep runs). About 21 to 30 minutes on a fresh 2-core
+# machine (docs/testing.md).
 #   scripts/test.sh [--sanitize] [CTEST ARGUMENTS]
 # --sanitize: then the sanitizer build's tests and a short run of each fuzzer (scripts/sanitize.sh,
 # about 16 minutes more: a second build of everything with AddressSanitizer). CTest arguments (e.g.
