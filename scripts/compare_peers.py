@@ -158,6 +158,23 @@ def stable(run, offered):
     return not run["saturated"] and run["accepted"] >= 0.9 * offered and run["latency"] == run["latency"]
 
 
+def cubecast_unstable(run):
+    """cubecast judges its own runs, but not with --drain 0, which leaves no drain to judge by (its
+    saturated flag null): then it is held to accepting 90 % of the load its nodes offered, which leaves
+    out the transpose's silent fixed points."""
+    return run["saturated"] if run["saturated"] is not None else run["accepted"] < 0.9 * run["offered"]
+
+
+def matched_options(topo, net, pattern):
+    """cubecast's router set as each peer's: (its topology options and extra options as BookSim2's,
+    its extra options as Noxim's). BookSim breaks a ring's ties at random: half each way round
+    (dor-split); BookSim's patterns send a node's packets to itself too (--self-packets); Noxim's
+    transpose1 sends the anti-diagonal's packets to themselves, its random pattern never does."""
+    booksim_topo = [x if x != "dor" else "dor-split" for x in topo] if net["topology"] == "torus" else topo
+    noxim_extra = ("--preset", "noxim") + (("--self-packets",) if pattern != "uniform" else ())
+    return booksim_topo, ("--preset", "booksim", "--self-packets"), noxim_extra
+
+
 def fmt(x, digits=2):
     return "-" if x != x else f"{x:.{digits}f}"
 
@@ -314,14 +331,13 @@ def speed(args, chosen, warmup, window):
                 "booksim": lambda: run_booksim(args, net, pattern, flits, load, warmup, window, args.out),
             }
             # the input-buffered router set as each peer's (as --matched runs it), on the same cycles
-            matched_topo = [x if x != "dor" else "dor-split" for x in topo] if net["topology"] == "torus" else topo
-            runners["preset-booksim"] = lambda: run_cubecast(args, matched_topo, pattern, flits, load, "cycle", warmup, window,
-                                                             ("--preset", "booksim", "--self-packets"), drain=0)
+            booksim_topo, booksim_extra, noxim_extra = matched_options(topo, net, pattern)
+            runners["preset-booksim"] = lambda: run_cubecast(args, booksim_topo, pattern, flits, load, "cycle", warmup, window,
+                                                             booksim_extra, drain=0)
             if mesh and flits >= 2:
                 runners["noxim"] = lambda: run_noxim(args, mesh, pattern, flits, load, warmup, window)
-                runners["preset-noxim"] = lambda: run_cubecast(
-                    args, topo, pattern, flits, load, "cycle", warmup, window,
-                    ("--preset", "noxim") + (("--self-packets",) if pattern != "uniform" else ()), drain=0)
+                runners["preset-noxim"] = lambda: run_cubecast(args, topo, pattern, flits, load, "cycle", warmup, window,
+                                                               noxim_extra, drain=0)
             runs = {k: [] for k in runners}
             order = list(runners)
             rounds, rep = args.reps, 0
@@ -334,15 +350,9 @@ def speed(args, chosen, warmup, window):
                 rep += 1
             c = runs["cycle"][0]
             per_cycle = c["flit_hops"] / c["cycles"]
-            # (cubecast judges its own runs, but not with --drain 0, which leaves no drain to judge by: then
-            # it is held to accepting 90 % of the load its nodes offered, which leaves out the transpose's
-            # silent fixed points)
-            def cubecast_unstable(run):
-                return run["saturated"] if run["saturated"] is not None else run["accepted"] < 0.9 * run["offered"]
             unstable = [k for k in runs
                         if (cubecast_unstable(runs[k][0]) if k in ("cycle", "tlm") or k.startswith("preset") else not stable(runs[k][0], load))]
-            med = {k: {"wall": statistics.median(r["wall"] for r in v), "cycles": v[0]["cycles"], "peak": max(r["peak"] for r in v),
-                       "flit_hops": v[0].get("flit_hops", 0)}
+            med = {k: {"wall": statistics.median(r["wall"] for r in v), "cycles": v[0]["cycles"], "peak": max(r["peak"] for r in v)}
                    for k, v in runs.items()}
             rows.append((name, load, per_cycle, med, unstable))
             print(f"{name} load {load}: " + ", ".join(f"{k} {m['wall']:.3f} s" for k, m in med.items()), flush=True)
@@ -363,7 +373,7 @@ def speed(args, chosen, warmup, window):
                     f"{fmt(rate('cycle') / rate('booksim'))} | {fmt(rate('tlm') / rate('booksim'))} | {fmt(rate('tlm') / rate('noxim'))} | "
                     f"{max(med['cycle']['peak'], med['tlm']['peak']):.0f} / {get('booksim', 'peak', '.0f')} / {get('noxim', 'peak', '.0f')} |\n")
     # The matched routers: each preset's run credited, as its peer is, with the preset run's flit-hops a
-    # cycle times each one's own cycles.
+    # cycle times each one's own cycles (so the flit-hops a cycle cancel: the ratio is of cycles a second).
     with open(os.path.join(args.out, "speed_matched.md"), "w") as f:
         f.write("| experiment | load | cycles cubecast / BookSim2 | wall s `--preset booksim` / BookSim2 | ratio | "
                 "wall s `--preset noxim` / Noxim | ratio | peak MiB `--preset booksim` / BookSim2 |\n"
@@ -372,9 +382,7 @@ def speed(args, chosen, warmup, window):
             def matched_ratio(preset, peer):
                 if preset not in med or peer not in med or min(med[preset]["wall"], med[peer]["wall"]) <= 0:
                     return "-"
-                per_cycle = med[preset]["flit_hops"] / med[preset]["cycles"]
-                return fmt((per_cycle * med[preset]["cycles"] / med[preset]["wall"]) /
-                           (per_cycle * med[peer]["cycles"] / med[peer]["wall"])) + "x"
+                return fmt((med[preset]["cycles"] / med[preset]["wall"]) / (med[peer]["cycles"] / med[peer]["wall"])) + "x"
             marked = [k for k in unstable if k in ("preset-booksim", "booksim", "preset-noxim", "noxim")]
             mark = f" ({', '.join(marked)} unstable)" if marked else ""
             pb, b = med["preset-booksim"], med["booksim"]
@@ -397,12 +405,7 @@ def matched(args, chosen, warmup, window):
         loads = [0.01] + [round(0.05 * i, 2) for i in range(1, int(top / 0.05) + 1)]
         if name.startswith("cube"):
             loads = [0.01, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]
-        if net["topology"] == "torus":  # BookSim breaks a ring's ties at random: half each way round
-            topo = [x if x != "dor" else "dor-split" for x in topo]
-        # (BookSim's patterns send a node's packets to itself too: --self-packets; Noxim's transpose1 sends
-        # the anti-diagonal's packets to themselves, its random pattern never does)
-        booksim_extra = ("--preset", "booksim", "--self-packets")
-        noxim_extra = ("--preset", "noxim") + (("--self-packets",) if pattern != "uniform" else ())
+        topo, booksim_extra, noxim_extra = matched_options(topo, net, pattern)  # (topo: BookSim2's, as its runs take it)
         rows = []
         saturated_streak = 0
         for load in loads:
