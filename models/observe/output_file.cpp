@@ -29,19 +29,20 @@ std::string scratch_failure(const std::string& what, const std::string& for_path
     return "writing " + what + " '" + printable(for_path) + "' failed: " + why + "; set TMPDIR to a folder with room";
 }
 
+std::string ScratchFolder::failure(const std::string& what, const std::string& for_path, const std::string& why) const {
+    return scratch_failure(what, for_path, "its working files in the temporary folder '" + printable(base_) + "' " + why);
+}
+
 std::string ScratchFolder::write_failure(const std::string& what, const std::string& for_path, std::ofstream& out) const {
     if (out.is_open()) out.close();
     if (!out.fail()) return "";
-    return scratch_failure(what, for_path,
-                           "its working files in the temporary folder '" + printable(base_) + "' could not be written (" +
-                               std::strerror(errno) + ")");
+    return failure(what, for_path, std::string("could not be written (") + std::strerror(errno) + ")");
 }
 
 std::string ScratchFolder::incomplete(const std::string& what, const std::string& for_path, const std::string& file,
                                       const std::string& last_line_start) const {
     if (incomplete_file(what, file, last_line_start).empty()) return "";
-    return scratch_failure(what, for_path,
-                           "its working files in the temporary folder '" + printable(base_) + "' were cut short (a full disk?)");
+    return failure(what, for_path, "were cut short (a full disk?)");
 }
 
 void ScratchFolder::remove() {

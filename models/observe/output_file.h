@@ -31,6 +31,8 @@ public:
                            const std::string& last_line_start) const;
 
 private:
+    // scratch_failure() below, `why` said of its working files in the temporary folder.
+    std::string failure(const std::string& what, const std::string& for_path, const std::string& why) const;
     std::string base_;  // where it was made: $TMPDIR, or /tmp
     std::string dir_;
 };
