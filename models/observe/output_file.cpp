@@ -1,18 +1,112 @@
 #include "models/observe/output_file.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
+#include <atomic>
 #include <cerrno>
+#include <climits>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
 #include <stdexcept>
 
 #include "models/fabric/printable.h"
 
 namespace cubecast {
+
+namespace {
+
+// The scratch folders alive in this process, for a signal handler to remove: fixed slots of fixed
+// size (a handler may not allocate or lock), each marked with the process that made it (a forked child
+// inherits the slots, and must not remove its parent's folders).
+struct ScratchSlot {
+    std::atomic<bool> used{false};
+    pid_t owner = 0;
+    std::array<char, PATH_MAX> path{};
+};
+std::array<ScratchSlot, 16> scratch_slots;
+std::mutex scratch_slots_mutex;  // (between threads making and removing folders; never taken in a handler)
+
+// A folder's files, then the folder, with calls safe in a signal handler (its entries read with
+// getdents64; a folder whose entries are removed while read is read again until only . and .. are left).
+void remove_folder_now(const char* path) {
+    const int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        alignas(dirent64) char entries[4096];
+        for (int pass = 0; pass < 64; ++pass) {
+            bool removed = false;
+            if (lseek(fd, 0, SEEK_SET) != 0) break;
+            for (ssize_t n; (n = getdents64(fd, entries, sizeof entries)) > 0;)
+                for (ssize_t at = 0; at < n;) {
+                    const auto* e = reinterpret_cast<const dirent64*>(entries + at);
+                    at += e->d_reclen;
+                    if (std::strcmp(e->d_name, ".") == 0 || std::strcmp(e->d_name, "..") == 0) continue;
+                    removed |= unlinkat(fd, e->d_name, 0) == 0;
+                }
+            if (!removed) break;
+        }
+        close(fd);
+    }
+    rmdir(path);
+}
+
+// SIGINT, SIGTERM, SIGHUP and SIGPIPE, while a scratch folder is alive and they are left to their
+// default: the folders removed, then the signal's default action (the process ends by it).
+extern "C" void remove_scratch_and_end(int signal_number) {
+    remove_scratch_folders_now();
+    std::signal(signal_number, SIG_DFL);
+    raise(signal_number);  // (delivered as the handler returns: the signal is blocked while it runs)
+}
+
+void remove_scratch_on_stop_signals() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        for (const int signal_number : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) {
+            struct sigaction now {};
+            if (sigaction(signal_number, nullptr, &now) != 0 || now.sa_handler != SIG_DFL) continue;
+            struct sigaction ours {};
+            ours.sa_handler = remove_scratch_and_end;
+            sigemptyset(&ours.sa_mask);
+            sigaction(signal_number, &ours, nullptr);
+        }
+    });
+}
+
+void remember_scratch(const std::string& dir) {
+    if (dir.size() >= PATH_MAX) return;  // (mkdtemp made it, so it fits; kept for the copy below)
+    std::lock_guard<std::mutex> lock(scratch_slots_mutex);
+    for (ScratchSlot& slot : scratch_slots)
+        if (!slot.used.load()) {
+            std::memcpy(slot.path.data(), dir.c_str(), dir.size() + 1);
+            slot.owner = getpid();
+            slot.used.store(true);
+            break;
+        }
+    remove_scratch_on_stop_signals();
+}
+
+void forget_scratch(const std::string& dir) {
+    std::lock_guard<std::mutex> lock(scratch_slots_mutex);
+    for (ScratchSlot& slot : scratch_slots)
+        if (slot.used.load() && slot.owner == getpid() && dir == slot.path.data()) slot.used.store(false);
+}
+
+}  // namespace
+
+void remove_scratch_folders_now() {
+    const pid_t self = getpid();
+    for (ScratchSlot& slot : scratch_slots)
+        if (slot.used.load() && slot.owner == self) {
+            remove_folder_now(slot.path.data());
+            slot.used.store(false);
+        }
+}
 
 ScratchFolder::ScratchFolder(const std::string& purpose) {
     const char* tmp = std::getenv("TMPDIR");
@@ -23,6 +117,7 @@ ScratchFolder::ScratchFolder(const std::string& purpose) {
                                  "': " + std::strerror(errno) + " (set TMPDIR to a writable folder)");
     dir_ = pattern;
     base_ = base;
+    remember_scratch(dir_);
 }
 
 std::string scratch_failure(const std::string& what, const std::string& for_path, const std::string& why) {
@@ -46,8 +141,10 @@ std::string ScratchFolder::incomplete(const std::string& what, const std::string
 }
 
 void ScratchFolder::remove() {
+    if (dir_.empty()) return;
+    forget_scratch(dir_);
     std::error_code ignored;
-    if (!dir_.empty()) std::filesystem::remove_all(dir_, ignored);
+    std::filesystem::remove_all(dir_, ignored);
     dir_.clear();
 }
 

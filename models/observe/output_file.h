@@ -12,7 +12,9 @@ namespace cubecast {
 // A fresh folder of the run's own under $TMPDIR (or /tmp), removed with what is in it when it goes:
 // where a program that reports no write errors (SystemC's and Verilator's VCD writers, gnuplot, GTKWave's
 // vcd2fst) writes, so that only copy_checked() writes the user's paths. Throws std::runtime_error
-// naming the folder if it cannot be made.
+// naming the folder if it cannot be made. Also removed when the process is stopped by SIGINT, SIGTERM,
+// SIGHUP or SIGPIPE left to their default (the process then ends by that signal as it would have); a
+// handler of the process's own for them calls remove_scratch_folders_now().
 class ScratchFolder {
 public:
     explicit ScratchFolder(const std::string& purpose);
@@ -36,6 +38,10 @@ private:
     std::string base_;  // where it was made: $TMPDIR, or /tmp
     std::string dir_;
 };
+
+// Removes every scratch folder this process made and has not yet removed (its files, then the folder):
+// safe in a signal handler (no allocation, no lock), for one ending the process.
+void remove_scratch_folders_now();
 
 // A temporary folder's write that failed, said of the user's file `for_path` it was for: "writing
 // `what` 'for_path' failed: `why`; set TMPDIR to a folder with room" (ScratchFolder's lines, and a

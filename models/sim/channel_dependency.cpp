@@ -15,6 +15,7 @@
 #include <unordered_map>
 
 #include "models/fabric/task.h"
+#include "models/observe/output_file.h"
 #include "models/sim/dynamic_theory.h"
 #include "models/sim/fork_run.h"
 #include "models/sim/simulate.h"
@@ -450,13 +451,11 @@ DeadlockCheck check_deadlock(const ResolvedRun& run) {
     ForkOutcome out;
     try {
         out = run_forked([&]() -> std::string {
-            char path[] = "/tmp/cubecast-routes-XXXXXX";
-            const int fd = mkstemp(path);
-            if (fd < 0) return nlohmann::json{{"error", "cannot make a temporary file in /tmp"}}.dump();
-            close(fd);
-            dry.trace_path = path;
             nlohmann::json j;
             try {
+                const ScratchFolder scratch("routes");  // (removed however the check ends, a stop included)
+                const std::string path = scratch.path("trace.csv");
+                dry.trace_path = path;
                 const RunResult r = simulate(dry);
                 if (r.status != RunStatus::ok) throw std::runtime_error("its run on the ideal router did not finish");
                 std::ifstream in(path);
@@ -468,7 +467,6 @@ DeadlockCheck check_deadlock(const ResolvedRun& run) {
             } catch (const std::exception& e) {
                 j = {{"error", e.what()}};
             }
-            std::remove(path);
             return j.dump();
         });
     } catch (const std::exception& e) {

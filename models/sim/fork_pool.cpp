@@ -65,7 +65,9 @@ void ForkPool::start(size_t id, const std::function<std::string()>& work) {
     const pid_t pid = fork();
     if (pid < 0) throw std::runtime_error(std::string("fork failed: ") + std::strerror(errno));
     if (pid == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGKILL);  // a parent killed mid-experiment leaves no orphan running
+        // A parent killed mid-run leaves no orphan running: SIGTERM, which ends this child as SIGKILL
+        // would, after it removes its scratch folders (the waves' working files: output_file.h).
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
         if (getppid() != parent) _exit(5);
         close(fds[0]);
         std::string answer;

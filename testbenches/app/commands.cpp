@@ -13,6 +13,7 @@
 
 #include "models/fabric/printable.h"
 #include "models/fabric/task.h"
+#include "models/observe/output_file.h"
 #include "models/sim/channel_dependency.h"
 #include "models/sim/process_entry.h"
 #include "models/sim/report.h"
@@ -177,6 +178,7 @@ volatile sig_atomic_t finished_with = -1;  // the run's exit code once it is ove
 // could so take the others' second before a loaded machine had run their handlers, and they would end
 // without a word: each says its line and then waits half the second before it leaves.
 extern "C" void on_stopped_by_mpirun(int) {
+    remove_scratch_folders_now();  // (the waves' working files: a stopped run leaves nothing behind)
     if (finished_with >= 0) _exit(finished_with);
     if (write(STDERR_FILENO, stopped_line, stopped_line_length) < 0) _exit(kExitStuck);
     timespec left{0, 500'000'000};

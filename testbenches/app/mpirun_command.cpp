@@ -1,5 +1,6 @@
 #include "testbenches/app/mpirun_command.h"
 
+#include <fcntl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -7,10 +8,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -18,7 +22,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "models/observe/output_file.h"
+#include "models/fabric/printable.h"
 #include "models/sim/fork_pool.h"
 #include "testbenches/experiment/mpi_link.h"
 
@@ -69,6 +73,39 @@ bool has_only_unreaped_children(pid_t pid) {
     }
     return any;
 }
+
+// A file with no name in $TMPDIR (or /tmp), as ScratchFolder's: what a command writes to it is read
+// back after, and it is gone when its last descriptor closes, however this process ends.
+class UnnamedFile {
+public:
+    UnnamedFile() {
+        const char* tmp = std::getenv("TMPDIR");
+        const std::string base = tmp && *tmp ? tmp : "/tmp";
+        fd_ = open(base.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+        if (fd_ < 0 && (errno == EOPNOTSUPP || errno == EISDIR)) {  // (a file system without O_TMPFILE)
+            std::string pattern = base + "/cubecast-output-XXXXXX";
+            fd_ = mkostemp(pattern.data(), O_CLOEXEC);
+            if (fd_ >= 0) unlink(pattern.c_str());
+        }
+        if (fd_ < 0)
+            throw std::runtime_error("cannot make a file in the temporary folder '" + printable(base) +
+                                     "' for a command's output: " + std::strerror(errno) + " (set TMPDIR to a writable folder)");
+    }
+    ~UnnamedFile() { close(fd_); }
+    UnnamedFile(const UnnamedFile&) = delete;
+    UnnamedFile& operator=(const UnnamedFile&) = delete;
+    int descriptor() const { return fd_; }
+    std::string text() const {
+        std::string all;
+        if (lseek(descriptor(), 0, SEEK_SET) != 0) return all;
+        char chunk[1 << 16];
+        for (ssize_t n; (n = read(descriptor(), chunk, sizeof chunk)) > 0;) all.append(chunk, static_cast<size_t>(n));
+        return all;
+    }
+
+private:
+    int fd_ = -1;  // (close-on-exec: the command gets it as its stdout or stderr only)
+};
 
 // Open MPI 4.1's mpirun can hang in its own end after every rank has ended (a rank that died while
 // the others were in MPI's start: docs/user-guide.md), its ranks left unwaited-for. A working mpirun
@@ -130,9 +167,11 @@ TimedCommand run_over_ranks(unsigned ranks, const std::string& arguments) {
 
 TimedCommand run_timed(const std::string& command, std::string* errors, bool under_mpirun) {
     TimedCommand t;
-    // (the report and the error lines through files of this process's own, removed after)
-    const std::string stem = "/tmp/cubecast-" + std::to_string(getpid());
-    const std::string out = stem + ".json", err = stem + ".err";
+    // The report and the error lines through unnamed files (gone when their last descriptor closes, so
+    // none is left in the temporary folder when this process is killed: an experiment's point over its
+    // timeout), read back after the command.
+    const UnnamedFile out, err;
+    const std::string shell_command = "exec " + command;  // (made before the fork: the child only execs)
     const auto t0 = std::chrono::steady_clock::now();
     const pid_t parent = getpid();
     const pid_t child = fork();
@@ -141,8 +180,9 @@ TimedCommand run_timed(const std::string& command, std::string* errors, bool und
         // experiment's point over its timeout is killed): mpirun stops its ranks on SIGTERM.
         prctl(PR_SET_PDEATHSIG, SIGTERM);
         if (getppid() != parent) _exit(127);
-        execl("/bin/sh", "sh", "-c", ("exec " + command + " >" + out + " 2>" + (errors ? err : "/dev/null")).c_str(),
-              static_cast<char*>(nullptr));
+        const int error_fd = errors ? err.descriptor() : open("/dev/null", O_WRONLY);
+        if (dup2(out.descriptor(), STDOUT_FILENO) < 0 || error_fd < 0 || dup2(error_fd, STDERR_FILENO) < 0) _exit(127);
+        execl("/bin/sh", "sh", "-c", shell_command.c_str(), static_cast<char*>(nullptr));
         _exit(127);
     }
     int status = 0;
@@ -157,17 +197,13 @@ TimedCommand run_timed(const std::string& command, std::string* errors, bool und
     t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     t.peak_kib = usage.ru_maxrss;
     t.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    std::ifstream in(out);
-    t.report = nlohmann::json::parse(in, nullptr, false);
-    std::remove(out.c_str());
-    if (errors) {
+    t.report = nlohmann::json::parse(out.text(), nullptr, false);
+    if (errors)
         *errors = (t.mpirun_hung ? "cubecast: mpirun had not ended " + std::to_string(HungMpirunWatch::kHungAfter.count()) +
                                        " s after its ranks had (Open MPI's hang when a rank dies during MPI's start, "
                                        "docs/user-guide.md): ended it\n"
                                  : std::string()) +
-                  file_text(err);
-        std::remove(err.c_str());
-    }
+                  err.text();
     return t;
 }
 

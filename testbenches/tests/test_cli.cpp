@@ -8,12 +8,14 @@
 #include <array>
 #include <chrono>
 #include <csignal>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
 #include <sstream>
+#include <thread>
 #include <tuple>
 
 #include "routers/cores/rtl_build.h"
@@ -855,6 +857,51 @@ TEST(CommandLine, VcdAndGtkwAreWritten) {
     EXPECT_NE(gtkw.find("node0.port2.out_valid"), std::string::npos);
     std::remove(vcd.c_str());
     std::remove((vcd.substr(0, vcd.size() - 4) + ".gtkw").c_str());
+}
+
+// A run stopped while it writes its waves (Ctrl-C, a SIGTERM from a batch system or a timeout) ends by
+// that signal and leaves nothing in the temporary folder: not the dump it was writing there, nor the
+// user's file. The run is in a forked child of the command (its stall would be retried), which the
+// command's end stops in turn: its folder goes a moment after the command, so the test waits for it.
+TEST(CommandLine, AStoppedRunLeavesNothingInTheTemporaryFolder) {
+    namespace fs = std::filesystem;
+    const std::string bin = CUBECAST_BIN;
+    const auto has_written = [](const std::string& dir) {
+        std::error_code e;
+        for (const auto& f : fs::recursive_directory_iterator(dir, e))
+            if (f.is_regular_file(e) && f.file_size(e) > 0) return true;
+        return false;
+    };
+    for (const char* level : {"cycle", "tlm"})
+        for (const int stop : {SIGINT, SIGTERM}) {
+            SCOPED_TRACE(std::string(level) + ", signal " + std::to_string(stop));
+            const std::string tmp = temp_path("stopped-tmp"), vcd = temp_path("stopped.vcd");
+            fs::create_directories(tmp);
+            const pid_t run = fork();
+            ASSERT_GE(run, 0);
+            if (run == 0) {
+                setenv("TMPDIR", tmp.c_str(), 1);
+                std::signal(SIGINT, SIG_DFL);
+                if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)) _exit(126);
+                execl(bin.c_str(), bin.c_str(), "run", "--task", "mnb", "--dim", "12", "--level", level, "--vcd", vcd.c_str(),
+                      static_cast<char*>(nullptr));
+                _exit(127);
+            }
+            const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+            while (!has_written(tmp) && std::chrono::steady_clock::now() < deadline)
+                std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            EXPECT_TRUE(has_written(tmp)) << "the run wrote nothing under its TMPDIR in 60 s";
+            kill(run, stop);
+            int status = 0;
+            ASSERT_EQ(waitpid(run, &status, 0), run);
+            EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == stop) << "status " << status;
+            const auto emptied_by = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+            while (!fs::is_empty(tmp) && std::chrono::steady_clock::now() < emptied_by)
+                std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            for (const auto& left : fs::recursive_directory_iterator(tmp))
+                ADD_FAILURE() << "left in the temporary folder: " << left.path();
+            EXPECT_FALSE(fs::exists(vcd));
+        }
 }
 
 TEST(CommandLine, RtlRunsDumpTheRtlInternalsAndFstWorks) {

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -463,16 +464,22 @@ TEST(Experiment, PointsOverRanksGiveOneProcessesRows) {
     EXPECT_NE(slurp(gone_err).find("this cubecast, " + copy + "/cubecast, was rebuilt or removed while it ran"),
               std::string::npos)
         << slurp(gone_err);
-    // Over its timeout: the point's process is killed, and its mpirun and ranks end with it.
+    // Over its timeout: the point's process is killed, and its mpirun and ranks end with it, leaving
+    // nothing in the temporary folder (the point's report and error lines went through unnamed files).
     const std::string marker = "7070707";
     const std::string slow =
         write_file("slow.yaml", "name: slow\nrun:\n  task: mnb\n  dim: 13\n  seed: " + marker + "\naxes:\n  packet-flits: [1]\n");
+    const std::string scratch = temp_path("slow-tmp");
+    std::filesystem::create_directories(scratch);
     const Cli timed_out =
-        cubecast_cli("experiment " + slow + " --point-ranks 2 --point-timeout 2 --no-plots --out " + base + "-slow");
+        cubecast_cli("experiment " + slow + " --point-ranks 2 --point-timeout 2 --no-plots --out " + base + "-slow",
+                     "TMPDIR=" + scratch + " ");
     EXPECT_EQ(timed_out.code, 3) << timed_out.err;
     std::this_thread::sleep_for(std::chrono::seconds(2));
     EXPECT_NE(std::system(("pgrep -f 'seed=" + marker + "[ ]' >/dev/null").c_str()), 0)
         << "a rank of the killed point still runs";
+    for (const auto& left : std::filesystem::directory_iterator(scratch))
+        ADD_FAILURE() << "the killed point left " << left.path() << " in its temporary folder";
 }
 
 // A plot's where: keeps only the rows with those values: its data holds exactly them.

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -715,6 +716,25 @@ TEST(Partition, ARankKilledMidRunEndsEveryRankWithAMessage) {
         EXPECT_EQ(std::count(lines.begin(), lines.end(), '\n'), lines_expected) << c.err;
         EXPECT_NE(lines.find(stopped), std::string::npos) << c.err;
     }
+}
+
+// Ranks stopped by mpirun (its Ctrl-C) while they write their waves leave nothing in their temporary
+// folder: each removes its working files before it says it was stopped.
+TEST(Partition, StoppedRanksLeaveNothingInTheTemporaryFolder) {
+    namespace fs = std::filesystem;
+    const std::string bin = CUBECAST_BIN, dir = temp_path("stopped"), tmp = dir + "/tmp";
+    fs::create_directories(tmp);
+    // (stopped once each rank's folder is there and a rank has written into its own)
+    const Command c = shell(dir, "timeout 120 sh -c '" + local_mpirun(2) + "-x TMPDIR=" + tmp + " " + bin +
+                                     " run --task mnb --dim 12 --partition --vcd w.vcd & m=$!; while kill -0 $m; do "
+                                     "[ $(ls tmp | wc -l) -ge 2 ] && [ -n \"$(find tmp -type f -size +0)\" ] && break; "
+                                     "sleep 0.05; done; kill -INT $m; wait $m; echo exit $?'");
+    ASSERT_NE(c.code, 124) << "the ranks did not end within 120 s";
+    EXPECT_EQ(c.out.find("exit 0"), std::string::npos) << c.out;
+    const std::string lines = cubecast_lines(c.err);
+    EXPECT_EQ(std::count(lines.begin(), lines.end(), '\n'), 2) << c.err;
+    for (const auto& left : fs::recursive_directory_iterator(tmp)) ADD_FAILURE() << "left: " << left.path();
+    EXPECT_FALSE(fs::exists(dir + "/w.vcd"));
 }
 
 // The estimate before a partitioned run is a rank's: its share of the whole run's and 1.2 kB a node,
