@@ -440,7 +440,8 @@ DeadlockCheck check_deadlock(const ResolvedRun& run) {
     dry.preset.clear();
     dry.queue_depth = 0;
     dry.level = Level::tlm;
-    dry.partitioned = false;  // (the dry run is one process's, whatever the run is)
+    dry.partitioned = false;                   // (the dry run is one process's, whatever the run is)
+    dry.self_packets_unsent = c.self_packets;  // (they cross no channel; the others are drawn as the run draws them)
     dry.ranks = dry.ranks_here = 1;
     const uint64_t rows = task ? trace_rows_at_most(c, *task, entry, *topology) : 0;
     if (rows > kMostRows) {
