@@ -165,8 +165,7 @@ private:
             const double a = unit_(rng_), b = unit_(rng_);
             const uint32_t dst = traffic_destination(ledger_.pattern_, ledger_.topology_, node_, spec, a, b);
             next_flits_ = spec.sizes.empty() ? spec.packet_flits : draw_size();
-            if (dst == node_ && (!spec.self_packets || spec.self_packets_unsent))
-                continue;  // a fixed point of the pattern sends nothing
+            if (dst == node_ && !spec.self_packets) continue;  // a fixed point of the pattern sends nothing
             next_cycle_ = cycle;
             next_dst_ = dst;
             return;
@@ -226,8 +225,8 @@ TrafficLedger::TrafficLedger(const Topology& topology, const TrafficSpec& spec, 
     for (const PacketSize& s : spec.sizes) size_weight_ += s.weight;
     std::vector<std::vector<TrafficEvent>> listed(spec.events.empty() ? 0 : topology.nodes());
     for (const TrafficEvent& e : spec.events) {
+        listed[e.src].push_back(e);
         sized_trace_ = sized_trace_ || e.flits != spec.packet_flits;
-        if (e.src != e.dst || !spec.self_packets_unsent) listed[e.src].push_back(e);
     }
     std::vector<TrafficEvent>().swap(spec_.events);  // the sources have them now
     end = std::min(end, topology.nodes());

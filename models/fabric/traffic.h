@@ -84,8 +84,6 @@ struct TrafficSpec {
     // A packet a pattern addresses to its own source is sent (through the router, back to the node), and
     // uniform destinations include the source, as BookSim2's patterns do; else such packets are not made.
     bool self_packets = false;
-    // ... drawn so but not sent (a router without that path, carrying every other packet as drawn).
-    bool self_packets_unsent = false;
     Injection injection = Injection::bernoulli;
     double burst = 8;
     std::vector<TrafficEvent> events;  // a trace-driven workload instead of pattern and injection

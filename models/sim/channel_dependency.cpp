@@ -13,9 +13,11 @@
 #include <stdexcept>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "models/fabric/task.h"
 #include "models/observe/output_file.h"
+#include "models/sim/channel_load.h"
 #include "models/sim/dynamic_theory.h"
 #include "models/sim/fork_run.h"
 #include "models/sim/simulate.h"
@@ -239,51 +241,76 @@ ChannelDependencyGraph dependency_graph_from_trace(std::istream& trace, const To
     return TraceRoutes(trace, topology).graph(rule);
 }
 
+namespace {
+
+// A copy's arrival at a node: when it left, by which channel, and its classes there.
+struct CopyArrival {
+    uint64_t start;
+    size_t channel;
+    unsigned port;  // at the receiver: the port it came in by
+    unsigned route_class;
+    bool upper;
+};
+
+// The channel (added to g) that the hop `r` leaving by port `out` takes under `rule` after `from`, its
+// copy's arrival at r.src (none: injected there), and the hop's arrival at r.dst: as the router's VC
+// allocator picks its class (next_turn_class, takes_upper_dateline_class).
+CopyArrival take_channel(ChannelDependencyGraph& g, const Topology& topology, const ClassRule& rule, const TraceRoutes::Hop& r,
+                         unsigned out, const CopyArrival* from) {
+    const unsigned route_class = next_turn_class(topology, from ? static_cast<int>(from->port) : kLocalPort,
+                                                 from ? from->route_class : 0, out, rule.route_classes);
+    bool upper = false;
+    if (rule.datelines) {
+        const bool continuing =
+            from && topology.port_dimension(from->port) == topology.port_dimension(out) && from->route_class == route_class;
+        upper = takes_upper_dateline_class(topology, rule.partition, r.src, continuing, from && from->upper, out, r.header);
+    }
+    const unsigned per_route_class = rule.datelines ? 2 : 1, vnet = rule.vnets > 1 && r.header.kind == Kind::ctrl ? 1 : 0;
+    const size_t c = g.channel(r.src, r.dst, (vnet * rule.route_classes + route_class) * per_route_class + (upper ? 1 : 0));
+    return {r.start, c, *topology.port_to(r.dst, r.src), route_class, upper};
+}
+
+}  // namespace
+
+void add_route(ChannelDependencyGraph& g, const Topology& topology, const ClassRule& rule, const Header& h,
+               const std::vector<std::pair<uint32_t, unsigned>>& hops) {
+    std::optional<CopyArrival> arrived;
+    for (const auto& [at, port] : hops) {
+        const TraceRoutes::Hop r{0, at, *topology.across(at, port), h};
+        const CopyArrival* from = arrived && !rule.through_node ? &*arrived : nullptr;  // (as graph() reads a trace)
+        const CopyArrival here = take_channel(g, topology, rule, r, port, from);
+        if (from) g.depend(from->channel, here.channel);
+        arrived = here;
+    }
+}
+
 ChannelDependencyGraph TraceRoutes::graph(ClassRule rule) const {
     const Topology& topology = topology_;
     const std::vector<Hop>& rows = hops_;
     ChannelDependencyGraph g;
-    struct Arrival {
-        uint64_t start;
-        size_t channel;
-        unsigned port;  // at the receiver: the port it came in by
-        unsigned route_class;
-        bool upper;
-    };
     // Every arrival of a copy at a node. A hop depends on each arrival of its header at its source
     // begun before it left: in a tree that is one; where a header comes back to a node (a held
     // packet sent on again, a message number used again) it may be more, and counting them all can
     // only add dependencies, so an acyclic graph stays a proof. The arrivals live in one vector, a
     // copy's chained from its latest (the table holds the chain's head: no allocation per copy).
     constexpr uint32_t kNone = UINT32_MAX;
-    std::vector<Arrival> arrived;
+    std::vector<CopyArrival> arrived;
     std::vector<uint32_t> earlier;  // per arrival: the same copy's arrival before it there (kNone: the first)
     CopyHeads latest(rows.size());  // (a copy is new only where a row arrives)
     arrived.reserve(rows.size());
     earlier.reserve(rows.size());
-    std::vector<Arrival> leaving;
+    std::vector<CopyArrival> leaving;
     std::vector<uint32_t> chain;
     for (const Hop& r : rows) {
         const unsigned out = *topology.port_to(r.src, r.dst);
         const uint32_t* head = rule.through_node ? nullptr : latest.find(copy_at(r.header, r.src));
         leaving.clear();
-        const auto leave = [&](const Arrival* from) {
-            const unsigned route_class = next_turn_class(topology, from ? static_cast<int>(from->port) : kLocalPort,
-                                                         from ? from->route_class : 0, out, rule.route_classes);
-            bool upper = false;
-            if (rule.datelines) {
-                const bool continuing = from && topology.port_dimension(from->port) == topology.port_dimension(out) &&
-                                        from->route_class == route_class;
-                upper =
-                    takes_upper_dateline_class(topology, rule.partition, r.src, continuing, from && from->upper, out, r.header);
-            }
-            const unsigned per_route_class = rule.datelines ? 2 : 1, vnet = rule.vnets > 1 && r.header.kind == Kind::ctrl ? 1 : 0;
-            const size_t c =
-                g.channel(r.src, r.dst, (vnet * rule.route_classes + route_class) * per_route_class + (upper ? 1 : 0));
-            if (from) g.depend(from->channel, c);
-            for (const Arrival& l : leaving)
-                if (l.channel == c) return;
-            leaving.push_back({r.start, c, *topology.port_to(r.dst, r.src), route_class, upper});
+        const auto leave = [&](const CopyArrival* from) {
+            const CopyArrival there = take_channel(g, topology, rule, r, out, from);
+            if (from) g.depend(from->channel, there.channel);
+            for (const CopyArrival& l : leaving)
+                if (l.channel == there.channel) return;
+            leaving.push_back(there);
         };
         bool any = false;
         if (head) {  // (oldest first, as they arrived)
@@ -294,7 +321,7 @@ ChannelDependencyGraph TraceRoutes::graph(ClassRule rule) const {
         }
         if (!any) leave(nullptr);  // injected here
         uint32_t& there = latest.at(copy_at(r.header, r.dst), kNone);
-        for (const Arrival& l : leaving) {
+        for (const CopyArrival& l : leaving) {
             if (arrived.size() >= kNone) throw std::runtime_error("more arrivals than the check can index");
             earlier.push_back(there);
             there = static_cast<uint32_t>(arrived.size());
@@ -357,13 +384,13 @@ constexpr uint64_t kMostRows = 10'000'000;
 }  // namespace
 
 // At most as many as every node's packet to every node along the longest route (the collectives move
-// each packet's parts once per link of a route or tree), or for traffic a packet per node per cycle;
-// dynamic broadcasting: each request's parts (at most a flit each) once per link of its tree (N - 1),
-// and the control tokens as many as one part's.
+// each packet's parts once per link of a route or tree); for traffic, whose routes are walked once a
+// pair of nodes, that or a packet per node per cycle if fewer; dynamic broadcasting: each request's parts (at most a flit each)
+// once per link of its tree (N - 1), and the control tokens as many as one part's.
 uint64_t trace_rows_at_most(const RunConfig& c, const TaskInfo& task, const AlgorithmEntry* entry, const Topology& t) {
     const uint64_t n = t.nodes(), longest = std::max<uint64_t>(1, t.eccentricity(0));
     const uint64_t parts = entry ? std::max(1u, entry->parts(t)) : 1;
-    if (task.kind == TaskKind::traffic) return n * traffic_spec(c).generation_end() * longest;
+    if (task.kind == TaskKind::traffic) return std::min(n * n, n * traffic_spec(c).generation_end()) * longest;
     if (task.kind == TaskKind::dynamic) {
         const DynamicLoad load = c.requests.empty() ? dynamic_load(c) : DynamicLoad{};
         const double requests =
@@ -383,6 +410,42 @@ uint64_t trace_rows_at_most(const RunConfig& c, const TaskInfo& task, const Algo
         default: return n * n * longest * parts;
     }
 }
+
+namespace {
+
+// Traffic's routes (e-cube and dimension order; an adaptive routing is not checked) are each a function
+// of the packet's source and destination, so its graph is the one of the pairs its packets join: drawn
+// here as the run draws them (each node's own random stream, TrafficLedger; a trace-driven workload's
+// lines), each pair walked once through the routing's control logic. That is the graph of the dry run's
+// trace, without a run or a trace. A packet to its own source (--self-packets) crosses no channel.
+std::vector<ChannelDependencyGraph> walked_traffic_graphs(const RunConfig& c, const Topology& topology,
+                                                          const AlgorithmEntry& entry, const std::vector<ClassRule>& rules) {
+    TrafficSpec spec = traffic_spec(c);
+    if (!c.traffic_file.empty())
+        if (const auto error = read_traffic_file(c.traffic_file, topology.nodes(), c.packet_flits, spec.events, c.self_packets))
+            throw std::runtime_error(*error);  // (validated before: a file changed since)
+    TrafficLedger ledger(topology, spec);
+    const AlgorithmSetup setup{topology, c.root,        c.packet_flits, c.sbt_rotation,  c.sources,       c.seed,
+                               c.c_star, c.with_prefix, c.token_flits,  c.known_sources, c.period_pmnb(), 0};
+    RouteWalker walker(topology, entry.build(setup));
+    std::vector<ChannelDependencyGraph> graphs(rules.size());
+    std::unordered_set<uint64_t> walked;               // (source, destination)
+    std::vector<std::pair<uint32_t, unsigned>> route;  // a packet's hops: the node it leaves, by which port
+    for (uint32_t node = 0; node < topology.nodes(); ++node) {
+        ArrivalStream& source = ledger.source(node);
+        for (uint64_t cycle; (cycle = source.next_cycle()) != kNoArrival;) {
+            const Header h = source.take();
+            ledger.delivered(h, h.dest, cycle);  // (nothing stays in flight here)
+            if (!walked.insert(uint64_t{h.origin} << 32 | h.dest).second) continue;
+            route.clear();
+            walker.walk(h, [&](uint32_t at, unsigned port) { route.emplace_back(at, port); });
+            for (size_t i = 0; i < rules.size(); ++i) add_route(graphs[i], topology, rules[i], h, route);
+        }
+    }
+    return graphs;
+}
+
+}  // namespace
 
 DeadlockCheck check_deadlock(const RunConfig& given) {
     return check_deadlock(given, make_topology(given.topology, given.dim, given.radix));
@@ -433,6 +496,25 @@ DeadlockCheck check_deadlock(const ResolvedRun& run) {
         d.dependencies = 0;
         return d;
     }
+    const uint64_t rows = task ? trace_rows_at_most(c, *task, entry, *topology) : 0;
+    if (rows > kMostRows) {
+        d.not_checked = "about " + std::to_string(rows) +
+                        (task->kind == TaskKind::traffic ? " hops of routes to walk" : " transmissions to trace") +
+                        ", more than the check's " + std::to_string(kMostRows);
+        return d;
+    }
+    if (task && task->kind == TaskKind::traffic && entry) {
+        const bool both = d.declared_classes > 1;
+        const auto graphs =
+            walked_traffic_graphs(c, *topology, *entry, both ? std::vector{rule, with_classes} : std::vector{rule});
+        const DeadlockCheck k = check_graph(graphs[0]);
+        d.checked = true;
+        d.channels = k.channels;
+        d.dependencies = k.dependencies;
+        d.cycle = k.cycle;
+        d.acyclic_with_classes = both && !k.cycle.empty() && check_graph(graphs[1]).cycle.empty();
+        return d;
+    }
     RunConfig dry = without_outputs(c);  // (on the ideal router, unbounded, at the transaction level)
     dry.buffering = Buffering::output;
     dry.ib = InputBuffering{};
@@ -440,15 +522,8 @@ DeadlockCheck check_deadlock(const ResolvedRun& run) {
     dry.preset.clear();
     dry.queue_depth = 0;
     dry.level = Level::tlm;
-    dry.partitioned = false;                   // (the dry run is one process's, whatever the run is)
-    dry.self_packets_unsent = c.self_packets;  // (they cross no channel; the others are drawn as the run draws them)
+    dry.partitioned = false;  // (the dry run is one process's, whatever the run is)
     dry.ranks = dry.ranks_here = 1;
-    const uint64_t rows = task ? trace_rows_at_most(c, *task, entry, *topology) : 0;
-    if (rows > kMostRows) {
-        d.not_checked =
-            "about " + std::to_string(rows) + " transmissions to trace, more than the check's " + std::to_string(kMostRows);
-        return d;
-    }
     ForkOutcome out;
     try {
         out = run_forked([&]() -> std::string {

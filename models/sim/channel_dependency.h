@@ -72,18 +72,23 @@ ClassRule class_rule(const RunConfig& c, const Topology& topology);
 class TraceRoutes {
 public:
     TraceRoutes(std::istream& trace, const Topology& topology);
-    ChannelDependencyGraph graph(ClassRule rule) const;
     struct Hop {
         uint64_t start = 0;
         uint32_t src = 0, dst = 0;
         Header header;
     };
+    ChannelDependencyGraph graph(ClassRule rule) const;
 
 private:
     const Topology& topology_;
     std::vector<Hop> hops_;
 };
 ChannelDependencyGraph dependency_graph_from_trace(std::istream& trace, const Topology& topology, ClassRule rule);
+
+// Adds one packet's route (one copy, no holds: traffic's) to `g` under `rule`, as graph() reads it from
+// a trace: `hops` the nodes it leaves, in order from its origin, and the port it leaves each by.
+void add_route(ChannelDependencyGraph& g, const Topology& topology, const ClassRule& rule, const Header& h,
+               const std::vector<std::pair<uint32_t, unsigned>>& hops);
 
 DeadlockCheck check_graph(const ChannelDependencyGraph& g);
 
@@ -94,9 +99,10 @@ struct AlgorithmEntry;
 uint64_t trace_rows_at_most(const RunConfig& c, const TaskInfo& task, const AlgorithmEntry* entry, const Topology& t);
 
 // The check for a resolved run (models/sim/validate.h): the run on the ideal router at the
-// transaction level in a child process, its trace in a fresh temporary file (removed after), read
-// into the graph. Not checked (and said why) off the input-buffered router, for an adaptive routing,
-// or for a run too large to trace here.
+// transaction level in a child process, its trace in a fresh temporary folder (removed after), read
+// into the graph; traffic's packets drawn as the run draws them and their routes walked instead (no
+// run). Not checked (and said why) off the input-buffered router, for an adaptive routing, or for a
+// run too large to trace here.
 struct ResolvedRun;
 DeadlockCheck check_deadlock(const ResolvedRun& run);
 // The same for a configuration not resolved (its defaults applied here, not validated: the caller has),

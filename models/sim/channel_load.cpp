@@ -4,29 +4,20 @@ namespace cubecast {
 
 namespace {
 
-// Walks a packet from src to dst along the logic's decisions, adding `weight` to every link it crosses.
+// Walks a packet from src to dst, adding `weight` to every link it crosses.
 class PathWalker {
 public:
-    PathWalker(const Topology& t, const LogicFactory& make) : t_(t), logic_(make(0)) {}
+    PathWalker(const Topology& t, const LogicFactory& make) : ports_(t.ports()), route_(t, make) {}
     void walk(uint32_t src, uint32_t dst, double weight, std::vector<double>& load) {
         Header h;
         h.origin = src;
         h.dest = dst;
-        int in = -1;
-        for (uint32_t at = src; at != dst;) {
-            decision_.clear();
-            logic_->route(LocalView{at, &t_, 1, 0, nullptr}, h, in, decision_);
-            const unsigned port = decision_.forwards().front().port;
-            load[size_t{at} * t_.ports() + port] += weight;
-            at = *t_.across(at, port);
-            in = static_cast<int>(t_.arrival_port(port));
-        }
+        route_.walk(h, [&](uint32_t at, unsigned port) { load[size_t{at} * ports_ + port] += weight; });
     }
 
 private:
-    const Topology& t_;
-    std::unique_ptr<ControlLogic> logic_;
-    Decision decision_;  // (one for every hop: a walk over a large torus routes hundreds of millions of hops)
+    unsigned ports_;
+    RouteWalker route_;
 };
 
 // Uniform traffic (every other node alike, weight w per pair) added to `load`. On a translation-

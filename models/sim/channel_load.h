@@ -9,6 +9,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -39,6 +40,31 @@ struct ChannelLoads {
         per_port = {};
         exists = {};
     }
+};
+
+// A packet's fixed route (one forward a hop: e-cube, dimension order), walked from its header's origin
+// to its destination through the routing's own control logic (the same logic at every node: it decides
+// from the router's id and the header alone): visit(node, port) at each hop.
+class RouteWalker {
+public:
+    RouteWalker(const Topology& t, const LogicFactory& make) : t_(t), logic_(make(0)) {}
+    template <class Visit>
+    void walk(const Header& h, Visit&& visit) {
+        int in = -1;
+        for (uint32_t at = h.origin; at != h.dest;) {
+            decision_.clear();
+            logic_->route(LocalView{at, &t_, 1, 0, nullptr}, h, in, decision_);
+            const unsigned port = decision_.forwards().front().port;
+            visit(at, port);
+            at = *t_.across(at, port);
+            in = static_cast<int>(t_.arrival_port(port));
+        }
+    }
+
+private:
+    const Topology& t_;
+    std::unique_ptr<ControlLogic> logic_;
+    Decision decision_;  // (one for every hop: a walk over a large torus routes hundreds of millions of hops)
 };
 
 // The loads of `spec`'s pattern under the routing `logic` makes (the same logic at every node: it

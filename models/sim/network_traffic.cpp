@@ -89,7 +89,6 @@ TrafficSpec traffic_spec(const RunConfig& c) {
     s.burst = c.burst.value_or(s.burst);
     s.sizes = c.packet_sizes;
     s.self_packets = c.self_packets;
-    s.self_packets_unsent = c.self_packets_unsent;
     if (c.packet_rate) s.rate = *c.packet_rate * s.mean_flits();
     s.zero_load = zero_load_timing(c);
     return s;

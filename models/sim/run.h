@@ -88,8 +88,6 @@ struct RunConfig {
     std::string traffic_file;              // a trace-driven workload (CSV time,src,dst[,size]) instead of a pattern
     std::vector<PacketSize> packet_sizes;  // a size distribution instead of --packet-flits (which is then the largest)
     bool self_packets = false;             // packets to their own source are sent (BookSim's patterns)
-    bool self_packets_unsent = false;      // ... drawn but not sent: the routes' dry run on the ideal router,
-                                           // which has no path back to a node (every other packet is the run's)
     RouterChoice router = RouterChoice::systemc;
     std::vector<uint32_t> rtl_nodes;     // with router systemc: these nodes get the Verilated RTL router
     std::string rtl_rom_dir;             // where the RTL's memory files are (empty: the build's)

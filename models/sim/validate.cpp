@@ -195,7 +195,7 @@ std::optional<std::string> validate_microarchitecture(const RunConfig& c, const 
                        knob_text(*knobs, name) + " here: give one of them";
     }
     if (c.self_packets && algo.task != TaskKind::traffic) return std::string("--self-packets applies to task traffic only");
-    if (c.self_packets && c.buffering == Buffering::output && !c.self_packets_unsent)
+    if (c.self_packets && c.buffering == Buffering::output)
         return std::string(
             "--self-packets needs --buffering input (the output-queued router has no path from a node "
             "back to itself)");
