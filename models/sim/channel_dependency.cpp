@@ -385,8 +385,9 @@ constexpr uint64_t kMostRows = 10'000'000;
 
 // At most as many as every node's packet to every node along the longest route (the collectives move
 // each packet's parts once per link of a route or tree); for traffic, whose routes are walked once a
-// pair of nodes, that or a packet per node per cycle if fewer; dynamic broadcasting: each request's parts (at most a flit each)
-// once per link of its tree (N - 1), and the control tokens as many as one part's.
+// pair of nodes, that or a packet per node per cycle if fewer; dynamic broadcasting: each request's
+// parts (at most a flit each) once per link of its tree (N - 1), and the control tokens as many as
+// one part's.
 uint64_t trace_rows_at_most(const RunConfig& c, const TaskInfo& task, const AlgorithmEntry* entry, const Topology& t) {
     const uint64_t n = t.nodes(), longest = std::max<uint64_t>(1, t.eccentricity(0));
     const uint64_t parts = entry ? std::max(1u, entry->parts(t)) : 1;
@@ -503,10 +504,15 @@ DeadlockCheck check_deadlock(const ResolvedRun& run) {
                         ", more than the check's " + std::to_string(kMostRows);
         return d;
     }
-    if (task && task->kind == TaskKind::traffic && entry) {
+    if (task && task->kind == TaskKind::traffic && entry && !run.folded) {
         const bool both = d.declared_classes > 1;
-        const auto graphs =
-            walked_traffic_graphs(c, *topology, *entry, both ? std::vector{rule, with_classes} : std::vector{rule});
+        std::vector<ChannelDependencyGraph> graphs;
+        try {
+            graphs = walked_traffic_graphs(c, *topology, *entry, both ? std::vector{rule, with_classes} : std::vector{rule});
+        } catch (const std::exception& e) {
+            d.not_checked = std::string("its packets could not be drawn: ") + e.what();
+            return d;
+        }
         const DeadlockCheck k = check_graph(graphs[0]);
         d.checked = true;
         d.channels = k.channels;
