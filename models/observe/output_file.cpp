@@ -79,7 +79,7 @@ void remove_scratch_on_stop_signals() {
 }
 
 void remember_scratch(const std::string& dir) {
-    if (dir.size() >= PATH_MAX) return;  // (mkdtemp made it, so it fits; kept for the copy below)
+    if (dir.size() >= PATH_MAX) return;  // (never so for a folder mkdtemp made; the copy below needs it)
     std::lock_guard<std::mutex> lock(scratch_slots_mutex);
     for (ScratchSlot& slot : scratch_slots)
         if (!slot.used.load()) {

@@ -380,18 +380,28 @@ namespace {
 // its dry run (its rows read and sorted in memory, each arrival found again by its header: the 10-cube
 // MNB's 1.05 M rows 1.4 s and 150 MB, two graphs built), 10^7 rows about 1.5 GB and 15 s.
 constexpr uint64_t kMostRows = 10'000'000;
+// Steps of traffic's walk instead (a packet drawn, or a hop of a pair's route added to the graph): about
+// 0.1 us each, nothing held per step but a bit per pair of nodes, so 5 * 10^7 is a few seconds.
+constexpr uint64_t kMostWalked = 50'000'000;
 
 }  // namespace
 
 // At most as many as every node's packet to every node along the longest route (the collectives move
-// each packet's parts once per link of a route or tree); for traffic, whose routes are walked once a
-// pair of nodes, that or a packet per node per cycle if fewer; dynamic broadcasting: each request's
-// parts (at most a flit each) once per link of its tree (N - 1), and the control tokens as many as
-// one part's.
+// each packet's parts once per link of a route or tree); for traffic, whose routes are walked instead,
+// its packets (twice the expected, as TrafficLedger::packets_bound) and each pair's route once along
+// the longest (a trace-driven workload: a packet per node per cycle); dynamic broadcasting: each
+// request's parts (at most a flit each) once per link of its tree (N - 1), and the control tokens as
+// many as one part's.
 uint64_t trace_rows_at_most(const RunConfig& c, const TaskInfo& task, const AlgorithmEntry* entry, const Topology& t) {
     const uint64_t n = t.nodes(), longest = std::max<uint64_t>(1, t.eccentricity(0));
     const uint64_t parts = entry ? std::max(1u, entry->parts(t)) : 1;
-    if (task.kind == TaskKind::traffic) return std::min(n * n, n * traffic_spec(c).generation_end()) * longest;
+    if (task.kind == TaskKind::traffic) {
+        const TrafficSpec spec = traffic_spec(c);
+        if (!c.traffic_file.empty()) return std::min(n * n, n * spec.generation_end()) * longest;
+        const uint64_t packets =
+            2 * static_cast<uint64_t>(std::ceil(spec.packet_probability() * static_cast<double>(spec.generation_end() * n))) + n;
+        return packets + std::min(n * n, packets) * longest;
+    }
     if (task.kind == TaskKind::dynamic) {
         const DynamicLoad load = c.requests.empty() ? dynamic_load(c) : DynamicLoad{};
         const double requests =
@@ -430,14 +440,26 @@ std::vector<ChannelDependencyGraph> walked_traffic_graphs(const RunConfig& c, co
                                c.c_star, c.with_prefix, c.token_flits,  c.known_sources, c.period_pmnb(), 0};
     RouteWalker walker(topology, entry.build(setup));
     std::vector<ChannelDependencyGraph> graphs(rules.size());
-    std::unordered_set<uint64_t> walked;               // (source, destination)
+    // The pairs walked: a bit a pair up to 2^14 nodes (32 MB), else a set of those drawn.
+    const uint64_t n = topology.nodes();
+    const bool as_bits = n <= (uint64_t{1} << 14);
+    std::vector<uint64_t> pair_bits(as_bits ? (n * n + 63) / 64 : 0);
+    std::unordered_set<uint64_t> pair_set;
+    const auto first_time = [&](uint64_t pair) {
+        if (!as_bits) return pair_set.insert(pair).second;
+        uint64_t& word = pair_bits[pair / 64];
+        const uint64_t bit = uint64_t{1} << (pair % 64);
+        const bool fresh = (word & bit) == 0;
+        word |= bit;
+        return fresh;
+    };
     std::vector<std::pair<uint32_t, unsigned>> route;  // a packet's hops: the node it leaves, by which port
     for (uint32_t node = 0; node < topology.nodes(); ++node) {
         ArrivalStream& source = ledger.source(node);
         for (uint64_t cycle; (cycle = source.next_cycle()) != kNoArrival;) {
             const Header h = source.take();
             ledger.delivered(h, h.dest, cycle);  // (nothing stays in flight here)
-            if (!walked.insert(uint64_t{h.origin} << 32 | h.dest).second) continue;
+            if (!first_time(uint64_t{h.origin} * n + h.dest)) continue;
             route.clear();
             walker.walk(h, [&](uint32_t at, unsigned port) { route.emplace_back(at, port); });
             for (size_t i = 0; i < rules.size(); ++i) add_route(graphs[i], topology, rules[i], h, route);
@@ -498,10 +520,10 @@ DeadlockCheck check_deadlock(const ResolvedRun& run) {
         return d;
     }
     const uint64_t rows = task ? trace_rows_at_most(c, *task, entry, *topology) : 0;
-    if (rows > kMostRows) {
-        d.not_checked = "about " + std::to_string(rows) +
-                        (task->kind == TaskKind::traffic ? " hops of routes to walk" : " transmissions to trace") +
-                        ", more than the check's " + std::to_string(kMostRows);
+    const bool walked = task && task->kind == TaskKind::traffic;
+    if (rows > (walked ? kMostWalked : kMostRows)) {
+        d.not_checked = "about " + std::to_string(rows) + (walked ? " steps of its routes' walk" : " transmissions to trace") +
+                        ", more than the check's " + std::to_string(walked ? kMostWalked : kMostRows);
         return d;
     }
     if (task && task->kind == TaskKind::traffic && entry && !run.folded) {

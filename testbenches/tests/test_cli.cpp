@@ -1552,17 +1552,20 @@ TEST(CommandLine, ARunGivenKIsCheckedAndTriedAsTheSourcesItPlaces) {
 // datelines here). At a light load the packets drawn decide both counts (not every link and turn is
 // used yet), and on the torus without datelines whether they close a ring.
 TEST(CommandLine, ATrafficRunIsCheckedOnItsOwnRoutes) {
-    for (const std::string run :
-         {"--topology array --radix 4 --dim 2 --algorithm dor --preset booksim --self-packets --rate 0.02",
-          "--dim 4 --algorithm ecube --preset booksim --self-packets --rate 0.02",
-          "--dim 6 --algorithm ecube --buffering input --pattern transpose --rate 0.05",
-          "--topology array --radix 4 --dim 2 --algorithm yx --buffering input --pattern hotspot --hotspot 5:0.3 --rate 0.02",
-          "--topology torus --radix 5 --dim 2 --algorithm dor --buffering input --vcs 2 --datelines off --rate 0.02",
-          "--topology torus --radix 5 --dim 2 --algorithm dor --buffering input --vcs 2 --datelines off --rate 0.1"}) {
+    const std::string light = " --warmup-cycles 50 --window 100 --drain 50";
+    for (const std::string& run :
+         {"--topology array --radix 4 --dim 2 --algorithm dor --preset booksim --self-packets --rate 0.02" + light,
+          "--dim 4 --algorithm ecube --preset booksim --self-packets --rate 0.02" + light,
+          "--dim 6 --algorithm ecube --buffering input --pattern transpose --rate 0.05" + light,
+          "--topology array --radix 4 --dim 2 --algorithm yx --buffering input --pattern hotspot --hotspot 5:0.3 --rate 0.02" +
+              light,
+          "--topology torus --radix 5 --dim 2 --algorithm dor --buffering input --vcs 2 --datelines off --rate 0.02" + light,
+          "--topology torus --radix 5 --dim 2 --algorithm dor --buffering input --vcs 2 --datelines off --rate 0.1" + light,
+          // (a packet per node per cycle along the longest route, the bound of a trace, would be over 10^7)
+          std::string("--dim 10 --algorithm ecube --buffering input --rate 0.01 --warmup-cycles 400 --window 400 --drain 200")}) {
         SCOPED_TRACE(run);
         const std::string trace = temp_path("routes.csv");
-        const CliResult r =
-            cubecast_cli("run --task traffic --warmup-cycles 50 --window 100 --drain 50 " + run + " --json --trace " + trace);
+        const CliResult r = cubecast_cli("run --task traffic " + run + " --json --trace " + trace);
         ASSERT_EQ(r.code, 0) << r.err;
         std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::vector<TraceRow>> hops;  // by packet: origin, msg, part
         std::set<std::pair<uint32_t, uint32_t>> channels;
