@@ -108,9 +108,13 @@ void remove_scratch_folders_now() {
         }
 }
 
-ScratchFolder::ScratchFolder(const std::string& purpose) {
+std::string temporary_folder() {
     const char* tmp = std::getenv("TMPDIR");
-    const std::string base = tmp && *tmp ? tmp : "/tmp";
+    return tmp && *tmp ? tmp : "/tmp";
+}
+
+ScratchFolder::ScratchFolder(const std::string& purpose) {
+    const std::string base = temporary_folder();
     std::string pattern = base + "/cubecast-" + purpose + "-XXXXXX";
     if (!mkdtemp(pattern.data()))
         throw std::runtime_error("cannot make a temporary folder for the " + purpose + " under '" + printable(base) +

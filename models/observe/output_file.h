@@ -39,6 +39,9 @@ private:
     std::string dir_;
 };
 
+// Where a run's working files go: $TMPDIR if set and not empty, else /tmp.
+std::string temporary_folder();
+
 // Removes every scratch folder this process made and has not yet removed (its files, then the folder):
 // safe in a signal handler (no allocation, no lock), for one ending the process.
 void remove_scratch_folders_now();

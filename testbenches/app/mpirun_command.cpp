@@ -23,6 +23,7 @@
 #include <thread>
 
 #include "models/fabric/printable.h"
+#include "models/observe/output_file.h"
 #include "models/sim/fork_pool.h"
 #include "testbenches/experiment/mpi_link.h"
 
@@ -79,8 +80,7 @@ bool has_only_unreaped_children(pid_t pid) {
 class UnnamedFile {
 public:
     UnnamedFile() {
-        const char* tmp = std::getenv("TMPDIR");
-        const std::string base = tmp && *tmp ? tmp : "/tmp";
+        const std::string base = temporary_folder();
         fd_ = open(base.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
         if (fd_ < 0 && (errno == EOPNOTSUPP || errno == EISDIR)) {  // (a file system without O_TMPFILE)
             std::string pattern = base + "/cubecast-output-XXXXXX";
