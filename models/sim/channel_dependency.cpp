@@ -267,18 +267,18 @@ CopyArrival take_channel(ChannelDependencyGraph& g, const Topology& topology, co
     }
     const unsigned per_route_class = rule.datelines ? 2 : 1, vnet = rule.vnets > 1 && r.header.kind == Kind::ctrl ? 1 : 0;
     const size_t c = g.channel(r.src, r.dst, (vnet * rule.route_classes + route_class) * per_route_class + (upper ? 1 : 0));
-    return {r.start, c, *topology.port_to(r.dst, r.src), route_class, upper};
+    return {r.start, c, topology.arrival_port(out), route_class, upper};
 }
 
 }  // namespace
 
 void add_route(ChannelDependencyGraph& g, const Topology& topology, const ClassRule& rule, const Header& h,
-               const std::vector<std::pair<uint32_t, unsigned>>& hops) {
+               const std::vector<RouteHop>& hops) {
     std::optional<CopyArrival> arrived;
-    for (const auto& [at, port] : hops) {
-        const TraceRoutes::Hop r{0, at, *topology.across(at, port), h};
+    for (const RouteHop& hop : hops) {
+        const TraceRoutes::Hop r{0, hop.at, hop.next, h};
         const CopyArrival* from = arrived && !rule.through_node ? &*arrived : nullptr;  // (as graph() reads a trace)
-        const CopyArrival here = take_channel(g, topology, rule, r, port, from);
+        const CopyArrival here = take_channel(g, topology, rule, r, hop.port, from);
         if (from) g.depend(from->channel, here.channel);
         arrived = here;
     }
@@ -436,9 +436,7 @@ std::vector<ChannelDependencyGraph> walked_traffic_graphs(const RunConfig& c, co
         if (const auto error = read_traffic_file(c.traffic_file, topology.nodes(), c.packet_flits, spec.events, c.self_packets))
             throw std::runtime_error(*error);  // (validated before: a file changed since)
     TrafficLedger ledger(topology, spec);
-    const AlgorithmSetup setup{topology, c.root,        c.packet_flits, c.sbt_rotation,  c.sources,       c.seed,
-                               c.c_star, c.with_prefix, c.token_flits,  c.known_sources, c.period_pmnb(), 0};
-    RouteWalker walker(topology, entry.build(setup));
+    RouteWalker walker(topology, entry.build(algorithm_setup(c, topology, topology, c.root, c.sources, 1, 0)));
     std::vector<ChannelDependencyGraph> graphs(rules.size());
     // The pairs walked: a bit a pair up to 2^14 nodes (32 MB), else a set of those drawn.
     const uint64_t n = topology.nodes();
@@ -453,7 +451,7 @@ std::vector<ChannelDependencyGraph> walked_traffic_graphs(const RunConfig& c, co
         word |= bit;
         return fresh;
     };
-    std::vector<std::pair<uint32_t, unsigned>> route;  // a packet's hops: the node it leaves, by which port
+    std::vector<RouteHop> route;  // a packet's hops
     for (uint32_t node = 0; node < topology.nodes(); ++node) {
         ArrivalStream& source = ledger.source(node);
         for (uint64_t cycle; (cycle = source.next_cycle()) != kNoArrival;) {
@@ -461,11 +459,26 @@ std::vector<ChannelDependencyGraph> walked_traffic_graphs(const RunConfig& c, co
             ledger.delivered(h, h.dest, cycle);  // (nothing stays in flight here)
             if (!first_time(uint64_t{h.origin} * n + h.dest)) continue;
             route.clear();
-            walker.walk(h, [&](uint32_t at, unsigned port) { route.emplace_back(at, port); });
+            walker.walk(h, [&](const RouteHop& hop) { route.push_back(hop); });
             for (size_t i = 0; i < rules.size(); ++i) add_route(graphs[i], topology, rules[i], h, route);
         }
     }
     return graphs;
+}
+
+}  // namespace
+
+namespace {
+
+// Takes the check of the run's graph `k` into `d`; where it has a cycle and the collective declares
+// route classes its VCs do not cover, also whether the graph with them (`acyclic_with_classes()`) has none.
+template <class WithClasses>
+void take_graph_check(DeadlockCheck& d, const DeadlockCheck& k, WithClasses&& acyclic_with_classes) {
+    d.checked = true;
+    d.channels = k.channels;
+    d.dependencies = k.dependencies;
+    d.cycle = k.cycle;
+    d.acyclic_with_classes = d.declared_classes > 1 && !k.cycle.empty() && acyclic_with_classes();
 }
 
 }  // namespace
@@ -535,12 +548,7 @@ DeadlockCheck check_deadlock(const ResolvedRun& run) {
             d.not_checked = std::string("its packets could not be drawn: ") + e.what();
             return d;
         }
-        const DeadlockCheck k = check_graph(graphs[0]);
-        d.checked = true;
-        d.channels = k.channels;
-        d.dependencies = k.dependencies;
-        d.cycle = k.cycle;
-        d.acyclic_with_classes = both && !k.cycle.empty() && check_graph(graphs[1]).cycle.empty();
+        take_graph_check(d, check_graph(graphs[0]), [&] { return check_graph(graphs[1]).cycle.empty(); });
         return d;
     }
     RunConfig dry = without_outputs(c);  // (on the ideal router, unbounded, at the transaction level)
@@ -564,10 +572,13 @@ DeadlockCheck check_deadlock(const ResolvedRun& run) {
                 if (r.status != RunStatus::ok) throw std::runtime_error("its run on the ideal router did not finish");
                 std::ifstream in(path);
                 const TraceRoutes routes(in, *topology);
-                const DeadlockCheck k = check_graph(routes.graph(rule));
-                j = {{"channels", k.channels}, {"dependencies", k.dependencies}, {"cycle", k.cycle}};
-                if (d.declared_classes > 1 && !k.cycle.empty())
-                    j["acyclic_with_classes"] = check_graph(routes.graph(with_classes)).cycle.empty();
+                DeadlockCheck k = d;
+                take_graph_check(k, check_graph(routes.graph(rule)),
+                                 [&] { return check_graph(routes.graph(with_classes)).cycle.empty(); });
+                j = {{"channels", k.channels},
+                     {"dependencies", k.dependencies},
+                     {"cycle", k.cycle},
+                     {"acyclic_with_classes", k.acyclic_with_classes}};
             } catch (const std::exception& e) {
                 j = {{"error", e.what()}};
             }
@@ -582,11 +593,11 @@ DeadlockCheck check_deadlock(const ResolvedRun& run) {
         d.not_checked = j["error"].get<std::string>();
         return d;
     }
-    d.checked = true;
-    d.channels = j["channels"];
-    d.dependencies = j["dependencies"];
-    d.cycle = j["cycle"].get<std::vector<std::string>>();
-    d.acyclic_with_classes = j.value("acyclic_with_classes", false);
+    DeadlockCheck k;
+    k.channels = j["channels"];
+    k.dependencies = j["dependencies"];
+    k.cycle = j["cycle"].get<std::vector<std::string>>();
+    take_graph_check(d, k, [&] { return j["acyclic_with_classes"].get<bool>(); });
     return d;
 }
 

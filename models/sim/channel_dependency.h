@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "models/fabric/topology.h"
+#include "models/sim/channel_load.h"
 #include "models/sim/run.h"
 
 namespace cubecast {
@@ -86,9 +87,9 @@ private:
 ChannelDependencyGraph dependency_graph_from_trace(std::istream& trace, const Topology& topology, ClassRule rule);
 
 // Adds one packet's route (one copy, no holds: traffic's) to `g` under `rule`, as graph() reads it from
-// a trace: `hops` the nodes it leaves, in order from its origin, and the port it leaves each by.
+// a trace: `hops` in order from its origin.
 void add_route(ChannelDependencyGraph& g, const Topology& topology, const ClassRule& rule, const Header& h,
-               const std::vector<std::pair<uint32_t, unsigned>>& hops);
+               const std::vector<RouteHop>& hops);
 
 DeadlockCheck check_graph(const ChannelDependencyGraph& g);
 

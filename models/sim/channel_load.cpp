@@ -12,7 +12,7 @@ public:
         Header h;
         h.origin = src;
         h.dest = dst;
-        route_.walk(h, [&](uint32_t at, unsigned port) { load[size_t{at} * ports_ + port] += weight; });
+        route_.walk(h, [&](const RouteHop& hop) { load[size_t{hop.at} * ports_ + hop.port] += weight; });
     }
 
 private:

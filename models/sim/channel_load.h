@@ -42,9 +42,16 @@ struct ChannelLoads {
     }
 };
 
+// One hop of a route: the node it leaves, by which port, and the node it reaches.
+struct RouteHop {
+    uint32_t at;
+    unsigned port;
+    uint32_t next;
+};
+
 // A packet's fixed route (one forward a hop: e-cube, dimension order), walked from its header's origin
 // to its destination through the routing's own control logic (the same logic at every node: it decides
-// from the router's id and the header alone): visit(node, port) at each hop.
+// from the router's id and the header alone): visit(RouteHop) at each hop.
 class RouteWalker {
 public:
     RouteWalker(const Topology& t, const LogicFactory& make) : t_(t), logic_(make(0)) {}
@@ -55,8 +62,9 @@ public:
             decision_.clear();
             logic_->route(LocalView{at, &t_, 1, 0, nullptr}, h, in, decision_);
             const unsigned port = decision_.forwards().front().port;
-            visit(at, port);
-            at = *t_.across(at, port);
+            const uint32_t next = *t_.across(at, port);
+            visit(RouteHop{at, port, next});
+            at = next;
             in = static_cast<int>(t_.arrival_port(port));
         }
     }

@@ -33,28 +33,12 @@ std::vector<uint32_t> Network::torus_nodes(const std::vector<uint32_t>& array_no
 // torus of the same size, each wrapped in the fold that maps it onto the array (paper 001 Fig. 1):
 // it sees torus ids and a torus slot twice the array's.
 LogicFactory Network::build_logic(const PacketFormat& format) {
-    // The run's options on a topology, with its root, sources and time scale (1, or 2 folded).
-    const auto setup = [&](const Topology& t, uint32_t root, std::vector<uint32_t> sources, unsigned scale) {
-        AlgorithmSetup s{t,
-                         root,
-                         scale * config_.packet_flits,
-                         config_.sbt_rotation,
-                         std::move(sources),
-                         config_.seed,
-                         config_.c_star,
-                         config_.with_prefix,
-                         scale * config_.token_flits,
-                         config_.known_sources,
-                         config_.period_pmnb(),
-                         arrivals_end(task_)};
-        s.hop = hop_time(config_, *topology_);
-        s.hop.extra *= scale;
-        s.hop.resend *= scale;
-        return s;
-    };
-    if (!fold_) return algo_->build(setup(*topology_, config_.root, config_.sources, 1));
+    if (!fold_)
+        return algo_->build(
+            algorithm_setup(config_, *topology_, *topology_, config_.root, config_.sources, 1, arrivals_end(task_)));
     const auto fold = fold_;
-    LogicFactory inner = algo_->build(setup(*folded_torus_, fold->to_torus(config_.root), torus_nodes(config_.sources), 2));
+    LogicFactory inner = algo_->build(algorithm_setup(config_, *topology_, *folded_torus_, fold->to_torus(config_.root),
+                                                      torus_nodes(config_.sources), 2, arrivals_end(task_)));
     const unsigned flits = config_.packet_flits;
     return [fold, inner, flits, format](uint32_t node) -> std::unique_ptr<ControlLogic> {
         return std::make_unique<FoldedLogic>(fold, inner(fold->to_torus(node)), node, flits, format);

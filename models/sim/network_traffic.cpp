@@ -58,6 +58,16 @@ HopTime hop_time(const RunConfig& c, const Topology& network) {
     return h;
 }
 
+AlgorithmSetup algorithm_setup(const RunConfig& c, const Topology& network, const Topology& logic_topology, uint32_t root,
+                               std::vector<uint32_t> sources, unsigned scale, uint64_t arrivals_end) {
+    AlgorithmSetup s{logic_topology, root,          scale * c.packet_flits, c.sbt_rotation,  std::move(sources), c.seed,
+                     c.c_star,       c.with_prefix, scale * c.token_flits,  c.known_sources, c.period_pmnb(),    arrivals_end};
+    s.hop = hop_time(c, network);
+    s.hop.extra *= scale;
+    s.hop.resend *= scale;
+    return s;
+}
+
 std::string describe_input_buffering(const InputBuffering& ib) {
     return "input-buffered, " + std::to_string(ib.vcs) + " VC" + (ib.vcs > 1 ? "s" : "") + " x " + std::to_string(ib.vc_depth) +
            " flits, " + switching_name(ib.switching) + ", router delay " + std::to_string(ib.router_delay) + ", link delay " +

@@ -14,6 +14,7 @@
 #include "models/fabric/task.h"
 #include "models/fabric/traffic.h"
 #include "models/sim/power_model.h"
+#include "routers/algorithms/registry.h"
 #include "routers/blocks/activity.h"
 #include "routers/blocks/microarchitecture.h"
 #include "routers/logic/control_logic.h"
@@ -125,6 +126,12 @@ TrafficSpec traffic_spec(const RunConfig& c);
 ZeroLoadTiming zero_load_timing(const RunConfig& c);
 // The phase-timed logics' hop on this run's router (routers/logic/control_logic.h).
 HopTime hop_time(const RunConfig& c, const Topology& network);
+// The run's options as its algorithm's builder takes them, on `logic_topology` (the network, or folded
+// the torus it stands for) with its root and sources: `scale` is 1, or 2 folded (a torus slot is two of
+// the array's); the hop is the network's; `arrivals_end` the dynamic task's first cycle with no request
+// (0 where there are none).
+AlgorithmSetup algorithm_setup(const RunConfig& c, const Topology& network, const Topology& logic_topology, uint32_t root,
+                               std::vector<uint32_t> sources, unsigned scale, uint64_t arrivals_end);
 // The input-buffered router in a phrase ("input-buffered, 2 VCs x 8 flits, wormhole, ...").
 std::string describe_input_buffering(const InputBuffering& ib);
 
