@@ -1605,6 +1605,28 @@ TEST(CommandLine, ATrafficRunIsCheckedOnItsOwnRoutes) {
     }
 }
 
+// Traffic's walk is bounded by its steps: each packet drawn (twice the expected number, and one a node)
+// and each pair's route once along the longest route, at 2 * 10^8. The 12-cube's uniform traffic at 0.1
+// (about 85 million) is checked, acyclic as e-cube is (Dally and Seitz: dimensions in a fixed order);
+// the 14-cube's is over the bound and says by how much.
+TEST(CommandLine, TrafficsRoutesAreWalkedUpToTheirBound) {
+    const std::string load = " --preset booksim --self-packets --rate 0.1 --warmup-cycles 4000 --window 4000 --drain 0";
+    const CliResult twelve = cubecast_cli("check-deadlock --task traffic --dim 12 --algorithm ecube --json" + load);
+    ASSERT_EQ(twelve.code, 0) << twelve.out << twelve.err;
+    const auto j = nlohmann::json::parse(twelve.out);
+    EXPECT_EQ(j["checked"], true);
+    EXPECT_EQ(j["acyclic"], true);
+    EXPECT_EQ(j["channels"], 4096u * 12);
+    const CliResult fourteen = cubecast_cli("check-deadlock --task traffic --dim 14 --algorithm ecube" + load);
+    EXPECT_EQ(fourteen.code, 1) << fourteen.err;
+    const uint64_t n = 1u << 14, packets = 2 * (n * 8000 / 10) + n;  // (a packet a node every 10 cycles, expected)
+    const uint64_t steps = packets + std::min(n * n, packets) * 14;
+    EXPECT_NE(fourteen.out.find("not checked (about " + std::to_string(steps) +
+                                " steps of its routes' walk, more than the check's 200000000)"),
+              std::string::npos)
+        << fourteen.out;
+}
+
 TEST(CommandLine, CheckDeadlockProvesOrNamesACycle) {
     for (unsigned d : {3u, 4u, 5u}) {
         const CliResult r = cubecast_cli("check-deadlock --task mnb --algorithm sbt --dim " + std::to_string(d) +
