@@ -126,7 +126,8 @@ std::vector<PoolOutcome> ForkPool::collect(int wait_ms) {
     if (timeout_ > 0) {  // wake for the earliest deadline
         const double t = now_seconds();
         for (const Child& c : running_) {
-            const double left_ms = (c.started + timeout_ - t) * 1000.0;
+            const double deadline = c.timed_out ? c.stopped_at + kStopGrace : c.started + timeout_;
+            const double left_ms = (deadline - t) * 1000.0;
             wait = std::max(0, std::min(wait, static_cast<int>(left_ms) + 1));
         }
     }
@@ -144,9 +145,12 @@ std::vector<PoolOutcome> ForkPool::collect(int wait_ms) {
             else if (got == 0 || errno != EINTR)
                 ended = true;
         }
-        if (!ended && timeout_ > 0 && t - c.started > timeout_) {
-            kill(c.pid, SIGKILL);
+        if (!ended && timeout_ > 0 && !c.timed_out && t - c.started > timeout_) {
+            kill(c.pid, SIGTERM);  // (its pipe closes as it ends: reaped then)
             c.timed_out = true;
+            c.stopped_at = t;
+        } else if (!ended && c.timed_out && t - c.stopped_at > kStopGrace) {
+            kill(c.pid, SIGKILL);  // (it heeds no SIGTERM)
             ended = true;
         }
         if (ended)

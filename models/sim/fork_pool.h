@@ -1,7 +1,9 @@
 // Up to `jobs` pieces of work at once, each in a forked child of its own (SystemC allows one
 // elaboration per process), with a time limit per piece. A child that crashes, exits without an
 // answer or runs over the limit ends as an outcome with an error, never as an exception: the caller
-// goes on with the rest. The parent never elaborates; children always end with _exit.
+// goes on with the rest. The parent never elaborates; children always end with _exit. A child over
+// the limit is sent SIGTERM, so that it removes its scratch folders (output_file.h) as it ends, and
+// SIGKILL if it has not ended kStopGrace later.
 #pragma once
 #include <sys/types.h>
 
@@ -22,6 +24,7 @@ struct PoolOutcome {
 
 class ForkPool {
 public:
+    static constexpr double kStopGrace = 2.0;
     // timeout_seconds 0: no limit.
     ForkPool(unsigned jobs, double timeout_seconds);
     ~ForkPool();
@@ -42,6 +45,7 @@ private:
         std::string text;
         double started;
         bool timed_out = false;
+        double stopped_at = 0;  // when it was sent SIGTERM for running over the limit
     };
     PoolOutcome reap(Child& child);
     unsigned jobs_;

@@ -6,10 +6,14 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <stdexcept>
 #include <thread>
 
+#include "models/observe/output_file.h"
 #include "models/sim/fork_pool.h"
 #include "testbenches/app/large_arrays.h"
 
@@ -75,6 +79,42 @@ TEST(ForkPool, CrashesThrowsAndTimeoutsAreOutcomes) {
     EXPECT_EQ(out.at(3).error, "ran over the point timeout of 0.5 s");
     EXPECT_LT(out.at(3).seconds, 5.0);  // killed at the limit, not waited for
     EXPECT_EQ(out.at(4).error, "ended without an answer (exit 7)");
+}
+
+// A child over the limit is sent SIGTERM first, so it removes its scratch folders as it ends (a point
+// writing waves leaves nothing in the temporary folder); one that ignores SIGTERM is killed kStopGrace
+// later.
+TEST(ForkPool, AChildOverTheLimitIsStoppedSoItRemovesItsScratchFolders) {
+    const std::string tmp = ::testing::TempDir() + "fork-pool-stop-" + std::to_string(getpid());
+    ASSERT_EQ(system(("rm -rf " + tmp + " && mkdir -p " + tmp).c_str()), 0);
+    const char* before = getenv("TMPDIR");
+    const std::string saved = before ? before : "";
+    setenv("TMPDIR", tmp.c_str(), 1);
+    ForkPool pool(2, 0.5);
+    const auto out = run_all(pool, {[] {
+                                        const cubecast::ScratchFolder scratch("waves");
+                                        std::ofstream(scratch.path("waves.vcd")) << "$timescale 1 ns $end\n";
+                                        std::this_thread::sleep_for(std::chrono::seconds(30));
+                                        return std::string("late");
+                                    },
+                                    [] {
+                                        signal(SIGTERM, SIG_IGN);
+                                        std::this_thread::sleep_for(std::chrono::seconds(30));
+                                        return std::string("late");
+                                    }});
+    if (before)
+        setenv("TMPDIR", saved.c_str(), 1);
+    else
+        unsetenv("TMPDIR");
+    EXPECT_EQ(out.at(0).error, "ran over the point timeout of 0.5 s");
+    EXPECT_LT(out.at(0).seconds, 0.5 + ForkPool::kStopGrace);  // ended by its SIGTERM, not waited for
+    EXPECT_EQ(out.at(1).error, "ran over the point timeout of 0.5 s");
+    EXPECT_GE(out.at(1).seconds, 0.5 + ForkPool::kStopGrace);
+    EXPECT_LT(out.at(1).seconds, 5.0);
+    std::string left;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(tmp)) left += " " + entry.path().string();
+    EXPECT_EQ(left, "") << "left in the temporary folder";
+    std::filesystem::remove_all(tmp);
 }
 
 // Every cubecast process's large arrays (testbenches/app/large_arrays.cpp): one of 2 MiB or more
