@@ -341,7 +341,8 @@ DeadlockCheck check_graph(const ChannelDependencyGraph& g) {
 }
 
 std::string DeadlockCheck::graph_words() const {
-    std::string size = std::to_string(channels) + " channels, " + std::to_string(dependencies) + " dependencies";
+    std::string size = std::to_string(channels) + (channels == 1 ? " channel, " : " channels, ") + std::to_string(dependencies) +
+                       (dependencies == 1 ? " dependency" : " dependencies");
     if (route_classes > 1) size += ", " + std::to_string(route_classes) + " route classes";
     if (message_classes > 1) size += ", the control tokens in a message class of their own";
     if (cycle.empty()) return "the channel dependency graph of this run (" + size + ") is acyclic";

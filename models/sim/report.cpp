@@ -23,9 +23,13 @@ std::string ratio(Slots a, const std::optional<Slots>& b) {
 void row(std::ostream& os, const std::string& k, const std::string& v) {
     os << "  " << std::left << std::setw(28) << k << v << "\n";
 }
+// "N slots (M cycles)", in the singular where a figure is 1.
+std::string slots_text(const std::string& slots, const std::string& cycles) {
+    return slots + (slots == "1" ? " slot (" : " slots (") + cycles + (cycles == "1" ? " cycle)" : " cycles)");
+}
 // Cycles as slots (exact: a fraction when a phase ends mid-slot) and cycles.
 std::string slots_and_cycles(uint64_t cycles, unsigned packet_flits) {
-    return Slots::of_cycles(cycles, packet_flits).str() + " slots (" + std::to_string(cycles) + " cycles)";
+    return slots_text(Slots::of_cycles(cycles, packet_flits).str(), std::to_string(cycles));
 }
 // What the run chose itself, for the first line.
 std::string chosen_words(const std::vector<std::string>& chosen) {
@@ -34,9 +38,7 @@ std::string chosen_words(const std::vector<std::string>& chosen) {
     return s;
 }
 // A bound in slots and in cycles, both exact.
-std::string bound(const Slots& s, unsigned packet_flits) {
-    return s.str() + " slots (" + s.cycles(packet_flits).str() + " cycles)";
-}
+std::string bound(const Slots& s, unsigned packet_flits) { return slots_text(s.str(), s.cycles(packet_flits).str()); }
 std::string human(double x) {
     std::ostringstream os;
     os << std::fixed << std::setprecision(2);
@@ -255,10 +257,11 @@ void print_table(std::ostream& os, const RunResult& r, const std::string& networ
     }
     if (r.input_buffering)  // (its buffers hold flits: the most one virtual channel held, of its depth)
         row(os, "max buffer occupancy",
-            std::to_string(r.max_queue_occupancy) + " flits in a virtual channel (of " +
-                std::to_string(r.input_buffering->vc_depth) + ")");
+            std::to_string(r.max_queue_occupancy) + (r.max_queue_occupancy == 1 ? " flit" : " flits") +
+                " in a virtual channel (of " + std::to_string(r.input_buffering->vc_depth) + ")");
     else
-        row(os, "max queue occupancy", std::to_string(r.max_queue_occupancy) + " packets");
+        row(os, "max queue occupancy",
+            std::to_string(r.max_queue_occupancy) + (r.max_queue_occupancy == 1 ? " packet" : " packets"));
     row(os, "delivered exactly once",
         std::string(r.delivered_exactly_once ? "yes" : "NO") + " (" + std::to_string(r.deliveries) + " of " +
             std::to_string(r.expected_deliveries) + ")");

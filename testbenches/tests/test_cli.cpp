@@ -799,6 +799,20 @@ TEST(CommandLine, OccupancyIsInPacketsOrFlitsAsTheRouterBuffers) {
     const unsigned packets = nlohmann::json::parse(cubecast_cli("run --task mnb --dim 4 --json").out).at("max_queue_occupancy");
     EXPECT_NE(ideal.out.find("max queue occupancy         " + std::to_string(packets) + " packets"), std::string::npos)
         << ideal.out;
+    // One of either is said in the singular (the SBT's single broadcast queues one packet at a time).
+    for (const std::string& router : {"", " --buffering input"}) {
+        const std::string run = "run --task snb --dim 3" + router;
+        ASSERT_EQ(nlohmann::json::parse(cubecast_cli(run + " --json").out).at("max_queue_occupancy"), 1u) << run;
+        const std::string one = cubecast_cli(run).out;
+        EXPECT_NE(one.find(router.empty() ? "max queue occupancy         1 packet\n"
+                                          : "max buffer occupancy        1 flit in a virtual channel (of 8)\n"),
+                  std::string::npos)
+            << one;
+    }
+    // So are a slot, a cycle and a channel (the 1-cube's broadcast: one link, one slot).
+    const std::string one = cubecast_cli("run --task snb --dim 1 --buffering input").out;
+    EXPECT_NE(one.find("completion                  1 slot (1 cycle)\n"), std::string::npos) << one;
+    EXPECT_NE(one.find("(1 channel, 0 dependencies)"), std::string::npos) << one;
 }
 
 TEST(CommandLine, StalledRunExitsThreeWithTheStuckQueues) {
