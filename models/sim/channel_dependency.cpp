@@ -30,13 +30,32 @@ namespace cubecast {
 
 size_t ChannelDependencyGraph::channel(uint32_t src, uint32_t dst, unsigned vc_class) {
     const uint64_t key = (static_cast<uint64_t>(src) << 36) | (static_cast<uint64_t>(dst) << 8) | (vc_class & 0xffu);
-    const auto [it, added] = index_.emplace(key, channels_.size());
-    if (added) {
-        channels_.push_back({src, dst, vc_class});
-        next_.emplace_back();
-        classes_ = classes_ || vc_class != 0;
+    const auto slot_of = [this](uint64_t k) {
+        uint64_t h = k * 0x9e3779b97f4a7c15ull;  // (Fibonacci hashing: the high bits mix every bit of the key)
+        for (size_t i = static_cast<size_t>(h >> 32) & (keys_.size() - 1);; i = (i + 1) & (keys_.size() - 1))
+            if (keys_[i] == k || keys_[i] == kNoKey) return i;
+    };
+    if (2 * (channels_.size() + 1) > keys_.size()) {  // (grown to keep it at most half full)
+        std::vector<uint64_t> keys(std::max<size_t>(64, 2 * keys_.size()), kNoKey);
+        std::vector<uint32_t> numbers(keys.size());
+        keys.swap(keys_);
+        numbers.swap(numbers_);
+        for (size_t i = 0; i < keys.size(); ++i)
+            if (keys[i] != kNoKey) {
+                const size_t at = slot_of(keys[i]);
+                keys_[at] = keys[i];
+                numbers_[at] = numbers[i];
+            }
     }
-    return it->second;
+    const size_t at = slot_of(key);
+    if (keys_[at] == key) return numbers_[at];
+    if (channels_.size() >= UINT32_MAX) throw std::runtime_error("more channels than the check can number");
+    keys_[at] = key;
+    numbers_[at] = static_cast<uint32_t>(channels_.size());
+    channels_.push_back({src, dst, vc_class});
+    next_.emplace_back();
+    classes_ = classes_ || vc_class != 0;
+    return channels_.size() - 1;
 }
 
 void ChannelDependencyGraph::depend(size_t from, size_t to) {
@@ -468,9 +487,53 @@ std::vector<ChannelDependencyGraph> walked_traffic_graphs(const RunConfig& c, co
     return graphs;
 }
 
-}  // namespace
-
-namespace {
+// A collective whose logic forwards by the router's id, the header and the input port alone
+// (AlgorithmEntry::routes_by_header): each node's own messages (as the run hands them to its router)
+// walked down the tree the logic makes of them, router by router, each hop added to the graph after
+// its copy's arrival at the node it leaves, as graph() reads them from the dry run's trace (a copy
+// arrives once at a node of its tree: the arrival before its hop is its parent's). Throws, for the
+// check to say, if the logic holds a copy, names a port without a link or goes past `most` hops.
+std::vector<ChannelDependencyGraph> walked_tree_graphs(const RunConfig& c, const Topology& topology, const AlgorithmEntry& entry,
+                                                       const TaskInfo& info, const std::vector<ClassRule>& rules, uint64_t most) {
+    const Task task(info.kind, topology, c.root, c.sources, entry.parts(topology), {}, c.targets);
+    const std::unique_ptr<ControlLogic> logic = entry.build(algorithm_setup(c, topology, topology, c.root, c.sources, 1, 0))(0);
+    std::vector<ChannelDependencyGraph> graphs(rules.size());
+    struct Pending {
+        uint32_t at;
+        int in;                              // the port its copy came in by (kLocalPort: its origin)
+        std::optional<CopyArrival> arrived;  // (none at its origin)
+    };
+    std::vector<Pending> stack;
+    Decision d;
+    for (size_t i = 0; i < rules.size(); ++i) {
+        uint64_t hops = 0;
+        for (uint32_t node = 0; node < topology.nodes(); ++node)
+            for (const Header& h : task.own_messages(node)) {
+                stack.push_back({node, kLocalPort, std::nullopt});
+                while (!stack.empty()) {
+                    const Pending p = std::move(stack.back());
+                    stack.pop_back();
+                    d.clear();
+                    logic->route(LocalView{p.at, &topology, c.packet_flits, 0, nullptr}, h, p.in, d);
+                    if (d.holds()) throw std::runtime_error("its logic holds a copy at node " + std::to_string(p.at));
+                    for (const Forward& f : d.forwards()) {
+                        const std::optional<uint32_t> next =
+                            f.port < topology.ports() ? topology.across(p.at, f.port) : std::nullopt;
+                        if (!next)
+                            throw std::runtime_error("its logic at node " + std::to_string(p.at) + " forwards to port " +
+                                                     std::to_string(f.port) + ", which has no link");
+                        if (++hops > most) throw std::runtime_error("its walk went past " + std::to_string(most) + " hops");
+                        const CopyArrival* from = p.arrived && !rules[i].through_node ? &*p.arrived : nullptr;
+                        const CopyArrival here =
+                            take_channel(graphs[i], topology, rules[i], TraceRoutes::Hop{0, p.at, *next, h}, f.port, from);
+                        if (from) graphs[i].depend(from->channel, here.channel);
+                        stack.push_back({*next, static_cast<int>(topology.arrival_port(f.port)), here});
+                    }
+                }
+            }
+    }
+    return graphs;
+}
 
 // Takes the check of the run's graph `k` into `d`; where it has a cycle and the collective declares
 // route classes its VCs do not cover, also whether the graph with them (`acyclic_with_classes()`) has none.
@@ -535,7 +598,8 @@ DeadlockCheck check_deadlock(const ResolvedRun& run) {
         return d;
     }
     const uint64_t rows = task ? trace_rows_at_most(c, *task, entry, *topology) : 0;
-    const bool walked = task && task->kind == TaskKind::traffic;
+    const bool walks_trees = task && entry && entry->routes_by_header && !run.folded;
+    const bool walked = (task && task->kind == TaskKind::traffic) || walks_trees;
     if (rows > (walked ? kMostWalked : kMostRows)) {
         d.not_checked = "about " + std::to_string(rows) + (walked ? " steps of its routes' walk" : " transmissions to trace") +
                         ", more than the check's " + std::to_string(walked ? kMostWalked : kMostRows);
@@ -548,6 +612,19 @@ DeadlockCheck check_deadlock(const ResolvedRun& run) {
             graphs = walked_traffic_graphs(c, *topology, *entry, both ? std::vector{rule, with_classes} : std::vector{rule});
         } catch (const std::exception& e) {
             d.not_checked = std::string("its packets could not be drawn: ") + e.what();
+            return d;
+        }
+        take_graph_check(d, check_graph(graphs[0]), [&] { return check_graph(graphs[1]).cycle.empty(); });
+        return d;
+    }
+    if (walks_trees) {
+        const bool both = d.declared_classes > 1;
+        std::vector<ChannelDependencyGraph> graphs;
+        try {
+            graphs =
+                walked_tree_graphs(c, *topology, *entry, *task, both ? std::vector{rule, with_classes} : std::vector{rule}, rows);
+        } catch (const std::exception& e) {
+            d.not_checked = std::string("its routes could not be walked: ") + e.what();
             return d;
         }
         take_graph_check(d, check_graph(graphs[0]), [&] { return check_graph(graphs[1]).cycle.empty(); });

@@ -85,6 +85,7 @@ void register_bostt_mnb(Registry& r) {
     mnb.vc_scheme = VcClassScheme::turns;
     mnb.vc_classes = [](const Topology& t) { return t.dim(); };
     mnb.queue_steps = [](const Topology& t) { return queue_steps(MnbSchedule(t.dim())); };
+    mnb.routes_by_header = true;  // (node y forwards origin t's copy to the children of y xor t)
     r.add(std::move(mnb));
     // 004 §IV: T_PMNB <= ceil((N-1)/d) by a full MNB; M active packets need M(N-1) transmissions.
     AlgorithmEntry full{

@@ -49,20 +49,31 @@ void register_sbt(Registry& r) {
                                          (uint64_t{1} << d) - 1};
                        },
                        build};
-    snb.wide_headers = true;  // (one packet, message 0, no tokens)
+    snb.wide_headers = true;      // (one packet, message 0, no tokens)
+    snb.routes_by_header = true;  // (a copy's tree from its origin and the router's id)
     r.add(snb);
-    r.add({TaskKind::mnb, "sbt", "baseline: every node on its own SBT, FIFO queues", "none (baseline)",
-           [](const BoundQuery& q) {
-               return Bounds{std::nullopt, mnb_lower_bound(q), broadcast_transmissions(q.topology.dim())};
-           },
-           build});
+    AlgorithmEntry mnb{TaskKind::mnb,
+                       "sbt",
+                       "baseline: every node on its own SBT, FIFO queues",
+                       "none (baseline)",
+                       [](const BoundQuery& q) {
+                           return Bounds{std::nullopt, mnb_lower_bound(q), broadcast_transmissions(q.topology.dim())};
+                       },
+                       build};
+    mnb.routes_by_header = true;
+    r.add(std::move(mnb));
     // 000 §3.3.1: a copy is delayed at most once by each other packet, so at most d + K - 1 slots.
-    r.add({TaskKind::kb, "same-order", "000 §3.3.1 (same-order completely unbalanced trees, FIFO)", "d+K-1",
-           [](const BoundQuery& q) {
-               const unsigned d = q.topology.dim();
-               return Bounds{Slots(d + q.k - 1), kb_lower_bound(q), kb_transmissions(d, q.k)};
-           },
-           build});
+    AlgorithmEntry kb{TaskKind::kb,
+                      "same-order",
+                      "000 §3.3.1 (same-order completely unbalanced trees, FIFO)",
+                      "d+K-1",
+                      [](const BoundQuery& q) {
+                          const unsigned d = q.topology.dim();
+                          return Bounds{Slots(d + q.k - 1), kb_lower_bound(q), kb_transmissions(d, q.k)};
+                      },
+                      build};
+    kb.routes_by_header = true;
+    r.add(std::move(kb));
 }
 
 }  // namespace cubecast

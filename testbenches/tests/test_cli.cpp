@@ -19,6 +19,8 @@
 #include <thread>
 #include <tuple>
 
+#include "models/sim/channel_dependency.h"
+#include "routers/algorithms/registry.h"
 #include "routers/cores/rtl_build.h"
 #include "sim_helpers.h"
 #include "testbenches/app/large_arrays.h"
@@ -1639,6 +1641,48 @@ TEST(CommandLine, TrafficsRoutesAreWalkedUpToTheirBound) {
                                 " steps of its routes' walk, more than the check's 200000000)"),
               std::string::npos)
         << fourteen.out;
+}
+
+// A collective whose logic routes each copy by the router's id and the header alone
+// (AlgorithmEntry::routes_by_header) is checked by walking its copies' trees, without a run: for every
+// such algorithm, its graph must be the one the dry run made, the ideal router's own trace of the same
+// run read back here under the same class rule (forwarded in the router, with one route class and with
+// the route classes the collective declares), on cubes of 3 to 6 dimensions.
+TEST(CommandLine, ACollectiveRoutedByItsHeaderIsCheckedOnItsWalkedTrees) {
+    size_t walked = 0;
+    for (const cubecast::AlgorithmEntry& e : cubecast::algorithms().all()) {
+        if (!e.routes_by_header) continue;
+        const std::string task =
+            std::find_if(cubecast::tasks().begin(), cubecast::tasks().end(), [&](const cubecast::TaskInfo& t) {
+                return t.kind == e.task;
+            })->name;
+        for (unsigned d = 3; d <= 6; ++d) {
+            const std::string run = "--task " + task + " --algorithm " + e.name + " --dim " + std::to_string(d) +
+                                    (e.task == cubecast::TaskKind::kb ? " --sources 1,5,5,6" : "") +
+                                    (e.task == cubecast::TaskKind::snb ? " --root 5" : "");
+            SCOPED_TRACE(run);
+            const std::string trace = temp_path("trees.csv");
+            const CliResult ideal = cubecast_cli("run " + run + " --trace " + trace);
+            ASSERT_EQ(ideal.code, 0) << ideal.err;
+            const auto cube = cubecast::make_topology("hypercube", d, 0);
+            for (const unsigned vcs : {1u, d}) {
+                const std::string ib = run + " --buffering input --forwarding router --vcs " + std::to_string(vcs);
+                const CliResult check = cubecast_cli("check-deadlock " + ib + " --json");
+                const auto j = nlohmann::json::parse(check.out);
+                ASSERT_EQ(j["checked"], true) << check.out;
+                cubecast::ClassRule rule;
+                rule.route_classes = j["route_classes"];
+                std::ifstream in(trace);
+                const cubecast::DeadlockCheck traced =
+                    cubecast::check_graph(cubecast::dependency_graph_from_trace(in, *cube, rule));
+                EXPECT_EQ(j["channels"], traced.channels) << vcs;
+                EXPECT_EQ(j["dependencies"], traced.dependencies) << vcs;
+                EXPECT_EQ(j["acyclic"], traced.cycle.empty()) << vcs;
+                ++walked;
+            }
+        }
+    }
+    EXPECT_EQ(walked, 4u * 4 * 2);  // snb/sbt, mnb/sbt, mnb/bostt, kb/same-order
 }
 
 TEST(CommandLine, CheckDeadlockProvesOrNamesACycle) {
