@@ -802,7 +802,7 @@ TEST(CommandLine, OccupancyIsInPacketsOrFlitsAsTheRouterBuffers) {
     EXPECT_NE(ideal.out.find("max queue occupancy         " + std::to_string(packets) + " packets"), std::string::npos)
         << ideal.out;
     // One of either is said in the singular (the SBT's single broadcast queues one packet at a time).
-    for (const std::string& router : {"", " --buffering input"}) {
+    for (const std::string router : {"", " --buffering input"}) {
         const std::string run = "run --task snb --dim 3" + router;
         ASSERT_EQ(nlohmann::json::parse(cubecast_cli(run + " --json").out).at("max_queue_occupancy"), 1u) << run;
         const std::string one = cubecast_cli(run).out;
