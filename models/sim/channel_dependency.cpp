@@ -408,7 +408,8 @@ constexpr uint64_t kMostWalked = 200'000'000;
 }  // namespace
 
 // At most as many as every node's packet to every node along the longest route (the collectives move
-// each packet's parts once per link of a route or tree); for traffic, whose routes are walked instead,
+// each packet's parts once per link of a route or tree: the single-node broadcast's one tree, the
+// scatter's N - 1 packets from its root); for traffic, whose routes are walked instead,
 // its packets (twice the expected, as TrafficLedger::packets_bound) and each pair's route once along
 // the longest (a trace-driven workload: a packet per node per cycle); dynamic broadcasting: each
 // request's parts (at most a flit each) once per link of its tree (N - 1), and the control tokens as
@@ -431,7 +432,8 @@ uint64_t trace_rows_at_most(const RunConfig& c, const TaskInfo& task, const Algo
         return static_cast<uint64_t>(std::ceil(requests * static_cast<double>(n * (pieces + 1))));
     }
     switch (task.kind) {
-        case TaskKind::snb:
+        case TaskKind::snb: return (n + 2 * longest) * parts;  // its one broadcast over its tree; the tokens
+        case TaskKind::scatter: return n * longest * parts;    // the root's N - 1 packets, each along a route
         case TaskKind::mnb:
         case TaskKind::kb:
         case TaskKind::pmnb: {

@@ -40,16 +40,21 @@ LogicFactory build(const AlgorithmSetup& s) {
 }  // namespace
 
 void register_bostt_scatter(Registry& r) {
-    r.add({TaskKind::scatter, "bostt", "003 §3 (perfectly balanced spanning tree, farthest first)", "ceil((2^d-1)/d)",
-           [](const BoundQuery& q) {
-               // The root sends 2^d - 1 distinct packets over its d links, whole packets one per link at a time.
-               const unsigned d = q.topology.dim();
-               const LowerBound sends{Slots(mnb_optimal_slots(d)), "the root sends " + std::to_string((uint64_t{1} << d) - 1) +
-                                                                       " packets over its " + std::to_string(d) +
-                                                                       " links (003 §3)"};
-               return Bounds{Slots(mnb_optimal_slots(d)), sends, uint64_t{d} << (d - 1)};
-           },
-           build});
+    AlgorithmEntry e{TaskKind::scatter,
+                     "bostt",
+                     "003 §3 (perfectly balanced spanning tree, farthest first)",
+                     "ceil((2^d-1)/d)",
+                     [](const BoundQuery& q) {
+                         // The root sends 2^d - 1 distinct packets over its d links, whole packets one per link at a time.
+                         const unsigned d = q.topology.dim();
+                         const LowerBound sends{Slots(mnb_optimal_slots(d)),
+                                                "the root sends " + std::to_string((uint64_t{1} << d) - 1) +
+                                                    " packets over its " + std::to_string(d) + " links (003 §3)"};
+                         return Bounds{Slots(mnb_optimal_slots(d)), sends, uint64_t{d} << (d - 1)};
+                     },
+                     build};
+    e.routes_by_header = true;  // (each packet's path down the tree from its destination alone)
+    r.add(std::move(e));
 }
 
 }  // namespace cubecast

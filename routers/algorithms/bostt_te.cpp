@@ -42,15 +42,22 @@ LogicFactory build(const AlgorithmSetup& s) {
 }  // namespace
 
 void register_bostt_te(Registry& r) {
-    r.add({TaskKind::te, "bostt", "003 §4 (recursive three-phase construction, Fig. 6 link orders)", "2^(d-1)",
-           [](const BoundQuery& q) {
-               // Every packet crosses as many links as its distance: sum over the N origins of sum_k k C(d,k) = d 2^(2d-1).
-               const unsigned d = q.topology.dim();
-               const uint64_t crossings = uint64_t{d} << (2 * d - 1);
-               return Bounds{Slots(uint64_t{1} << (d - 1)),
-                             link_bound(q.network, crossings, 1, "each packet as many as its distance", "003 §4"), crossings};
-           },
-           build});
+    AlgorithmEntry e{TaskKind::te,
+                     "bostt",
+                     "003 §4 (recursive three-phase construction, Fig. 6 link orders)",
+                     "2^(d-1)",
+                     [](const BoundQuery& q) {
+                         // Every packet crosses as many links as its distance: sum over the N origins of sum_k k C(d,k) = d
+                         // 2^(2d-1).
+                         const unsigned d = q.topology.dim();
+                         const uint64_t crossings = uint64_t{d} << (2 * d - 1);
+                         return Bounds{Slots(uint64_t{1} << (d - 1)),
+                                       link_bound(q.network, crossings, 1, "each packet as many as its distance", "003 §4"),
+                                       crossings};
+                     },
+                     build};
+    e.routes_by_header = true;  // (each packet in dimension order, from its destination alone)
+    r.add(std::move(e));
 }
 
 }  // namespace cubecast

@@ -45,6 +45,7 @@ void register_kb_pair(Registry& r) {
         return "algorithm pair broadcasts from exactly 2 distinct nodes, not K = " + std::to_string(s.size()) +
                (s.size() == 2 ? " with a repeated node" : "") + " (accepted: --k 2 or --sources X,Y)";
     };
+    e.routes_by_header = true;  // (each copy's tree from its origin: an SBT, priorities aside)
     r.add(e);
 }
 

@@ -1657,9 +1657,12 @@ TEST(CommandLine, ACollectiveRoutedByItsHeaderIsCheckedOnItsWalkedTrees) {
                 return t.kind == e.task;
             })->name;
         for (unsigned d = 3; d <= 6; ++d) {
+            const bool rooted = e.task == cubecast::TaskKind::snb || e.task == cubecast::TaskKind::scatter;
             const std::string run = "--task " + task + " --algorithm " + e.name + " --dim " + std::to_string(d) +
-                                    (e.task == cubecast::TaskKind::kb ? " --sources 1,5,5,6" : "") +
-                                    (e.task == cubecast::TaskKind::snb ? " --root 5" : "");
+                                    (e.task != cubecast::TaskKind::kb ? ""
+                                     : e.name == "pair"               ? " --sources 1,6"
+                                                                      : " --sources 1,5,5,6") +
+                                    (rooted ? " --root 5" : "");
             SCOPED_TRACE(run);
             const std::string trace = temp_path("trees.csv");
             const CliResult ideal = cubecast_cli("run " + run + " --trace " + trace);
@@ -1682,7 +1685,7 @@ TEST(CommandLine, ACollectiveRoutedByItsHeaderIsCheckedOnItsWalkedTrees) {
             }
         }
     }
-    EXPECT_EQ(walked, 4u * 4 * 2);  // snb/sbt, mnb/sbt, mnb/bostt, kb/same-order
+    EXPECT_EQ(walked, 7u * 4 * 2);  // snb/sbt, mnb/sbt, mnb/bostt, kb/same-order, kb/pair, scatter/bostt, te/bostt
 }
 
 TEST(CommandLine, CheckDeadlockProvesOrNamesACycle) {
