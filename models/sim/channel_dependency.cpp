@@ -607,26 +607,16 @@ DeadlockCheck check_deadlock(const ResolvedRun& run) {
                         ", more than the check's " + std::to_string(walked ? kMostWalked : kMostRows);
         return d;
     }
-    if (task && task->kind == TaskKind::traffic && entry && !run.folded) {
-        const bool both = d.declared_classes > 1;
+    const bool walks_traffic = task && task->kind == TaskKind::traffic && entry && !run.folded;
+    if (walks_traffic || walks_trees) {  // (the graph under the rule, and under the declared classes too)
+        const std::vector<ClassRule> rules = d.declared_classes > 1 ? std::vector{rule, with_classes} : std::vector{rule};
         std::vector<ChannelDependencyGraph> graphs;
         try {
-            graphs = walked_traffic_graphs(c, *topology, *entry, both ? std::vector{rule, with_classes} : std::vector{rule});
+            graphs = walks_traffic ? walked_traffic_graphs(c, *topology, *entry, rules)
+                                   : walked_tree_graphs(c, *topology, *entry, *task, rules, rows);
         } catch (const std::exception& e) {
-            d.not_checked = std::string("its packets could not be drawn: ") + e.what();
-            return d;
-        }
-        take_graph_check(d, check_graph(graphs[0]), [&] { return check_graph(graphs[1]).cycle.empty(); });
-        return d;
-    }
-    if (walks_trees) {
-        const bool both = d.declared_classes > 1;
-        std::vector<ChannelDependencyGraph> graphs;
-        try {
-            graphs =
-                walked_tree_graphs(c, *topology, *entry, *task, both ? std::vector{rule, with_classes} : std::vector{rule}, rows);
-        } catch (const std::exception& e) {
-            d.not_checked = std::string("its routes could not be walked: ") + e.what();
+            d.not_checked =
+                std::string(walks_traffic ? "its packets could not be drawn: " : "its routes could not be walked: ") + e.what();
             return d;
         }
         take_graph_check(d, check_graph(graphs[0]), [&] { return check_graph(graphs[1]).cycle.empty(); });
