@@ -409,7 +409,8 @@ constexpr uint64_t kMostWalked = 200'000'000;
 
 // At most as many as every node's packet to every node along the longest route (the collectives move
 // each packet's parts once per link of a route or tree: the single-node broadcast's one tree, the
-// scatter's N - 1 packets from its root); for traffic, whose routes are walked instead,
+// scatter's N - 1 packets from its root, the total exchange's along shortest routes); for traffic,
+// whose routes are walked instead,
 // its packets (twice the expected, as TrafficLedger::packets_bound) and each pair's route once along
 // the longest (a trace-driven workload: a packet per node per cycle); dynamic broadcasting: each
 // request's parts (at most a flit each) once per link of its tree (N - 1), and the control tokens as
@@ -434,6 +435,11 @@ uint64_t trace_rows_at_most(const RunConfig& c, const TaskInfo& task, const Algo
     switch (task.kind) {
         case TaskKind::snb: return (n + 2 * longest) * parts;  // its one broadcast over its tree; the tokens
         case TaskKind::scatter: return n * longest * parts;    // the root's N - 1 packets, each along a route
+        case TaskKind::te: {         // every node's packet to every other along a shortest route (its routes: 003 §4)
+            uint64_t from_zero = 0;  // (node 0's sum is the most: every node's on a cube or torus, a corner's on an array)
+            for (uint32_t v = 1; v < n; ++v) from_zero += t.distance(0, v);
+            return n * from_zero * parts;
+        }
         case TaskKind::mnb:
         case TaskKind::kb:
         case TaskKind::pmnb: {
