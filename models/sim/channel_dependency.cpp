@@ -272,8 +272,9 @@ struct CopyArrival {
 };
 
 // The channel (added to g) that the hop `r` leaving by port `out` takes under `rule` after `from`, its
-// copy's arrival at r.src (none: injected there), and the hop's arrival at r.dst: as the router's VC
-// allocator picks its class (next_turn_class, takes_upper_dateline_class).
+// copy's arrival at r.src (none: injected there), with the dependency from `from`'s channel to it, and
+// the hop's arrival at r.dst: as the router's VC allocator picks its class (next_turn_class,
+// takes_upper_dateline_class).
 CopyArrival take_channel(ChannelDependencyGraph& g, const Topology& topology, const ClassRule& rule, const TraceRoutes::Hop& r,
                          unsigned out, const CopyArrival* from) {
     const unsigned route_class = next_turn_class(topology, from ? static_cast<int>(from->port) : kLocalPort,
@@ -286,6 +287,7 @@ CopyArrival take_channel(ChannelDependencyGraph& g, const Topology& topology, co
     }
     const unsigned per_route_class = rule.datelines ? 2 : 1, vnet = rule.vnets > 1 && r.header.kind == Kind::ctrl ? 1 : 0;
     const size_t c = g.channel(r.src, r.dst, (vnet * rule.route_classes + route_class) * per_route_class + (upper ? 1 : 0));
+    if (from) g.depend(from->channel, c);
     return {r.start, c, topology.arrival_port(out), route_class, upper};
 }
 
@@ -297,9 +299,7 @@ void add_route(ChannelDependencyGraph& g, const Topology& topology, const ClassR
     for (const RouteHop& hop : hops) {
         const TraceRoutes::Hop r{0, hop.at, hop.next, h};
         const CopyArrival* from = arrived && !rule.through_node ? &*arrived : nullptr;  // (as graph() reads a trace)
-        const CopyArrival here = take_channel(g, topology, rule, r, hop.port, from);
-        if (from) g.depend(from->channel, here.channel);
-        arrived = here;
+        arrived = take_channel(g, topology, rule, r, hop.port, from);
     }
 }
 
@@ -326,7 +326,6 @@ ChannelDependencyGraph TraceRoutes::graph(ClassRule rule) const {
         leaving.clear();
         const auto leave = [&](const CopyArrival* from) {
             const CopyArrival there = take_channel(g, topology, rule, r, out, from);
-            if (from) g.depend(from->channel, there.channel);
             for (const CopyArrival& l : leaving)
                 if (l.channel == there.channel) return;
             leaving.push_back(there);
@@ -532,10 +531,9 @@ std::vector<ChannelDependencyGraph> walked_tree_graphs(const RunConfig& c, const
                                                      std::to_string(f.port) + ", which has no link");
                         if (++hops > most) throw std::runtime_error("its walk went past " + std::to_string(most) + " hops");
                         const CopyArrival* from = p.arrived && !rules[i].through_node ? &*p.arrived : nullptr;
-                        const CopyArrival here =
-                            take_channel(graphs[i], topology, rules[i], TraceRoutes::Hop{0, p.at, *next, h}, f.port, from);
-                        if (from) graphs[i].depend(from->channel, here.channel);
-                        stack.push_back({*next, static_cast<int>(topology.arrival_port(f.port)), here});
+                        stack.push_back(
+                            {*next, static_cast<int>(topology.arrival_port(f.port)),
+                             take_channel(graphs[i], topology, rules[i], TraceRoutes::Hop{0, p.at, *next, h}, f.port, from)});
                     }
                 }
             }
