@@ -25,30 +25,30 @@ constexpr int64_t kPassing = 0, kOwn = 1;
 
 class LineBroadcastLogic : public ControlLogic {
 public:
-    LineBroadcastLogic(const Mesh& ring, bool split, uint32_t id) : mesh_(ring), split_(split), id_(id) {}
+    LineBroadcastLogic(const Mesh& ring, bool split) : mesh_(ring), split_(split) {}
 
-    void route(const LocalView&, const Header& h, int in_port, Decision& out) override {
+    void route(const LocalView& v, const Header& h, int in_port, Decision& out) override {
         const unsigned minus = Mesh::minus_port(0), plus = Mesh::plus_port(0);
         if (in_port == kLocalPort) {
-            if (!split_ || h.part == 0) go(plus, 0, h, out, kOwn);
-            if (!split_ || h.part == 1) go(minus, 0, h, out, kOwn);
+            if (!split_ || h.part == 0) go(v.id, plus, 0, out, kOwn);
+            if (!split_ || h.part == 1) go(v.id, minus, 0, out, kOwn);
             return;
         }
-        if (h.origin != id_) out.deliver();
+        if (h.origin != v.id) out.deliver();
         // It arrived on the minus port: it travels in the plus direction (and the other way round).
         const unsigned onward = static_cast<unsigned>(in_port) == minus ? plus : minus;
-        go(onward, hops_from(h.origin, onward), h, out, kPassing);
+        go(v.id, onward, hops_from(v.id, h.origin, onward), out, kPassing);
     }
 
 private:
-    // Hops a packet of `origin` travelling out of `port` has made on its way here.
-    unsigned hops_from(uint32_t origin, unsigned port) const {
+    // Hops a packet of `origin` travelling out of node `at`'s `port` has made on its way there.
+    unsigned hops_from(uint32_t at, uint32_t origin, unsigned port) const {
         const unsigned p = mesh_.radix();
-        return port == Mesh::plus_port(0) ? (id_ + p - origin) % p : (origin + p - id_) % p;
+        return port == Mesh::plus_port(0) ? (at + p - origin) % p : (origin + p - at) % p;
     }
-    // Send it on across `port` if it still has nodes to reach that way.
-    void go(unsigned port, unsigned hops, const Header&, Decision& out, int64_t priority) const {
-        if (!mesh_.across(id_, port)) return;  // the array's end
+    // Send it on from node `at` across `port` if it still has nodes to reach that way.
+    void go(uint32_t at, unsigned port, unsigned hops, Decision& out, int64_t priority) const {
+        if (!mesh_.across(at, port)) return;  // the array's end
         const unsigned p = mesh_.radix();
         unsigned reach = p - 1;  // the array, or a half in the split ring: to the end, or round the ring
         if (mesh_.wraps() && !split_) reach = port == Mesh::plus_port(0) ? p / 2 : (p - 1) / 2;
@@ -57,7 +57,6 @@ private:
 
     const Mesh& mesh_;
     bool split_;
-    uint32_t id_;
 };
 
 // Theorem 2 and its Remark: K + p - 1 on the linear array; on the ring whole packets K + floor(p/2) - 1
@@ -76,10 +75,11 @@ AlgorithmEntry line(const char* name, const char* paper, const char* claim, bool
                      },
                      [split](const AlgorithmSetup& s) -> LogicFactory {
                          const Mesh& mesh = as_mesh(s.topology);
-                         return [&mesh, split](uint32_t node) { return std::make_unique<LineBroadcastLogic>(mesh, split, node); };
+                         return [&mesh, split](uint32_t) { return std::make_unique<LineBroadcastLogic>(mesh, split); };
                      }};
     e.topologies = split ? std::vector<std::string>{"torus"} : std::vector<std::string>{"torus", "array"};
     if (split) e.fixed_parts = 2;
+    e.routes_by_header = true;  // (each packet on along its line, from the port it came in by)
     e.dim_check = [name](unsigned d) -> std::optional<std::string> {
         if (d == 1) return std::nullopt;
         return "--dim " + std::to_string(d) + ": kb/" + name +

@@ -154,6 +154,7 @@ void register_torus_mnb(Registry& r) {
                      }};
     e.topologies = {"torus"};
     e.foldable = true;
+    e.routes_by_header = true;  // (node v forwards origin t's copy to the children of v - t)
     e.queue_steps = [](const Topology& t) { return QuadrantTree(as_mesh(t)).queue_steps(); };
     e.dim_check = [](unsigned d) -> std::optional<std::string> {
         if (d == 2) return std::nullopt;

@@ -101,7 +101,9 @@ TEST(CommandLine, TrafficsRoutesAreWalkedUpToTheirBound) {
 // (AlgorithmEntry::routes_by_header) is checked by walking its copies' trees, without a run: for every
 // such algorithm, its graph must be the one the dry run made, the ideal router's own trace of the same
 // run read back here under the same class rule (forwarded in the router, with one route class and with
-// the route classes the collective declares), on cubes of 3 to 6 dimensions.
+// the route classes the collective declares, and on a torus with the datelines' two classes where the
+// VCs allow them), on every topology it runs on: cubes of 3 to 6 dimensions, 2-D tori of radix 4 to 7,
+// rings and linear arrays of 5 to 8 nodes.
 TEST(CommandLine, ACollectiveRoutedByItsHeaderIsCheckedOnItsWalkedTrees) {
     size_t walked = 0;
     for (const cubecast::AlgorithmEntry& e : cubecast::algorithms().all()) {
@@ -110,36 +112,49 @@ TEST(CommandLine, ACollectiveRoutedByItsHeaderIsCheckedOnItsWalkedTrees) {
             std::find_if(cubecast::tasks().begin(), cubecast::tasks().end(), [&](const cubecast::TaskInfo& t) {
                 return t.kind == e.task;
             })->name;
-        for (unsigned d = 3; d <= 6; ++d) {
-            const bool rooted = e.task == cubecast::TaskKind::snb || e.task == cubecast::TaskKind::scatter;
-            const std::string run = "--task " + task + " --algorithm " + e.name + " --dim " + std::to_string(d) +
-                                    (e.task != cubecast::TaskKind::kb ? ""
-                                     : e.name == "pair"               ? " --sources 1,6"
-                                                                      : " --sources 1,5,5,6") +
-                                    (rooted ? " --root 5" : "");
-            SCOPED_TRACE(run);
-            const std::string trace = temp_path("trees.csv");
-            const CliResult ideal = cubecast_cli("run " + run + " --trace " + trace);
-            ASSERT_EQ(ideal.code, 0) << ideal.err;
-            const auto cube = cubecast::make_topology("hypercube", d, 0);
-            for (const unsigned vcs : {1u, d}) {
-                const std::string ib = run + " --buffering input --forwarding router --vcs " + std::to_string(vcs);
-                const CliResult check = cubecast_cli("check-deadlock " + ib + " --json");
-                const auto j = nlohmann::json::parse(check.out);
-                ASSERT_EQ(j["checked"], true) << check.out;
-                cubecast::ClassRule rule;
-                rule.route_classes = j["route_classes"];
-                std::ifstream in(trace);
-                const cubecast::DeadlockCheck traced =
-                    cubecast::check_graph(cubecast::dependency_graph_from_trace(in, *cube, rule));
-                EXPECT_EQ(j["channels"], traced.channels) << vcs;
-                EXPECT_EQ(j["dependencies"], traced.dependencies) << vcs;
-                EXPECT_EQ(j["acyclic"], traced.cycle.empty()) << vcs;
-                ++walked;
+        for (const std::string& kind : e.topologies) {
+            const bool cube = kind == "hypercube";
+            const unsigned dim = cube ? 0 : e.dim_check && e.dim_check(2) ? 1 : 2;
+            for (unsigned size = cube ? 3 : dim == 2 ? 4 : 5, last = size + 3; size <= last; ++size) {
+                const unsigned d = cube ? size : dim, radix = cube ? 0 : size;
+                const bool rooted = e.task == cubecast::TaskKind::snb || e.task == cubecast::TaskKind::scatter;
+                const std::string network =
+                    "--topology " + kind + " --dim " + std::to_string(d) + (cube ? "" : " --radix " + std::to_string(radix));
+                const std::string run = "--task " + task + " --algorithm " + e.name + " " + network +
+                                        (e.task != cubecast::TaskKind::kb ? ""
+                                         : e.name == "pair"               ? " --sources 1,6"
+                                         : cube                           ? " --sources 1,5,5,6"
+                                                                          : " --sources 1,3,3,4") +
+                                        (rooted ? " --root 5" : "");
+                SCOPED_TRACE(run);
+                const std::string trace = temp_path("trees.csv");
+                const CliResult ideal = cubecast_cli("run " + run + " --trace " + trace);
+                ASSERT_EQ(ideal.code, 0) << ideal.err;
+                const auto topology = cubecast::make_topology(kind, d, radix);
+                const unsigned classes = e.route_classes(*topology);
+                for (const unsigned vcs : {1u, cube ? d : 2 * classes}) {
+                    const std::string ib = run + " --buffering input --forwarding router --vcs " + std::to_string(vcs);
+                    const CliResult check = cubecast_cli("check-deadlock " + ib + " --json");
+                    const auto j = nlohmann::json::parse(check.out);
+                    ASSERT_EQ(j["checked"], true) << check.out;
+                    cubecast::ClassRule rule;
+                    rule.route_classes = j["route_classes"];
+                    // (--datelines wrap, the default: on a torus each route class in two, where the VCs hold them)
+                    rule.datelines = topology->wraps() && vcs >= 2 * rule.route_classes;
+                    std::ifstream in(trace);
+                    const cubecast::DeadlockCheck traced =
+                        cubecast::check_graph(cubecast::dependency_graph_from_trace(in, *topology, rule));
+                    EXPECT_EQ(j["channels"], traced.channels) << vcs;
+                    EXPECT_EQ(j["dependencies"], traced.dependencies) << vcs;
+                    EXPECT_EQ(j["acyclic"], traced.cycle.empty()) << vcs;
+                    ++walked;
+                }
             }
         }
     }
-    EXPECT_EQ(walked, 7u * 4 * 2);  // snb/sbt, mnb/sbt, mnb/bostt, kb/same-order, kb/pair, scatter/bostt, te/bostt
+    // On the cube snb/sbt, mnb/sbt, mnb/bostt, kb/same-order, kb/pair, scatter/bostt, te/bostt; on the
+    // torus mnb/quadrant, kb/line, kb/line-split; on the array kb/line: each on 4 sizes with 2 VC counts.
+    EXPECT_EQ(walked, (7u + 3 + 1) * 4 * 2);
 }
 
 TEST(CommandLine, CheckDeadlockProvesOrNamesACycle) {
