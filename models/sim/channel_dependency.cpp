@@ -432,8 +432,9 @@ uint64_t trace_rows_at_most(const RunConfig& c, const TaskInfo& task, const Algo
         return static_cast<uint64_t>(std::ceil(requests * static_cast<double>(n * (pieces + 1))));
     }
     switch (task.kind) {
-        case TaskKind::snb: return (n + 2 * longest) * parts;  // its one broadcast over its tree; the tokens
-        case TaskKind::scatter: return n * longest * parts;    // the root's N - 1 packets, each along a route
+        case TaskKind::snb:  // its one broadcast over its tree (and the tokens of a logic not routed by the header)
+            return (entry && entry->routes_by_header ? n - 1 : n + 2 * longest) * parts;
+        case TaskKind::scatter: return n * longest * parts;  // the root's N - 1 packets, each along a route
         case TaskKind::te: {         // every node's packet to every other along a shortest route (its routes: 003 §4)
             uint64_t from_zero = 0;  // (node 0's sum is the most: every node's on a cube or torus, a corner's on an array)
             for (uint32_t v = 1; v < n; ++v) from_zero += t.distance(0, v);
@@ -442,9 +443,12 @@ uint64_t trace_rows_at_most(const RunConfig& c, const TaskInfo& task, const Algo
         case TaskKind::mnb:
         case TaskKind::kb:
         case TaskKind::pmnb: {
-            // its broadcasts (a node's may repeat in kb), each part over the N - 1 links of its tree; the tokens
-            const uint64_t broadcasts = std::max<uint64_t>(n, c.sources.empty() ? c.k : c.sources.size());
-            return broadcasts * (n + 2 * longest) * parts;
+            // its broadcasts (a node's may repeat in kb), each part over the N - 1 links of its tree; the
+            // tokens (a prefix's, every node's, whatever K), except for a logic routed by the header, which
+            // sends none: its K broadcasts (the MNB's N) exactly
+            const uint64_t given = c.sources.empty() ? c.k : c.sources.size();
+            if (entry && entry->routes_by_header) return (given ? given : n) * (n - 1) * parts;
+            return std::max(n, given) * (n + 2 * longest) * parts;
         }
         default: return n * n * longest * parts;
     }

@@ -98,7 +98,9 @@ void add_route(ChannelDependencyGraph& g, const Topology& topology, const ClassR
 DeadlockCheck check_graph(const ChannelDependencyGraph& g);
 
 // The rows the dry run's trace may hold for a run (with its defaults applied): what the check reads,
-// bounded by kMostRows before it runs (a row costs the check about 150 bytes and 1.5 us).
+// bounded by kMostRows before it runs (a row costs the check about 150 bytes and 1.5 us); for traffic
+// and a collective routed by its header, the steps of its walk (bounded by kMostWalked; the
+// collective's hops exactly where it broadcasts).
 struct TaskInfo;
 struct AlgorithmEntry;
 uint64_t trace_rows_at_most(const RunConfig& c, const TaskInfo& task, const AlgorithmEntry* entry, const Topology& t);

@@ -965,19 +965,34 @@ TEST(InputBuffered, TheDeadlockChecksTraceStaysWithinItsBound) {
     pe.topology = "array";
     pe.radix = 4;
     pe.k = 5;
-    for (const RunConfig& c : {kb, rank, pmnb, dynamic, torus, pe}) runs.push_back(c);
+    RunConfig same_order = config("kb", "same-order", 5);
+    same_order.k = 3;
+    RunConfig ring = config("kb", "line", 1);
+    ring.topology = "torus";
+    ring.radix = 7;
+    ring.k = 3;
+    for (const RunConfig& c : {kb, rank, pmnb, dynamic, torus, pe, same_order, ring}) runs.push_back(c);
+    unsigned walked = 0;
     for (RunConfig c : runs) {
         c = with_defaults(c);
         ASSERT_FALSE(validate(c)) << c.task << ": " << *validate(c);
         c.level = Level::tlm;
         const auto topology = make_topology(c.topology, c.dim, c.radix);
         const TaskInfo* task = find_task(c.task);
-        const uint64_t bound = trace_rows_at_most(c, *task, algorithms().find(task->kind, c.algorithm), *topology);
+        const AlgorithmEntry* entry = algorithms().find(task->kind, c.algorithm);
+        const uint64_t bound = trace_rows_at_most(c, *task, entry, *topology);
         const Outcome o = run_traced(c);
         ASSERT_EQ(o.result.status, RunStatus::ok) << c.task << "/" << c.algorithm;
         EXPECT_GT(o.rows.size(), 0u);
         EXPECT_LE(o.rows.size(), bound) << c.task << "/" << c.algorithm << " on the " << topology->describe();
+        // A broadcast routed by its header sends no tokens: its bound is its trees' hops, exactly.
+        if (entry->routes_by_header &&
+            (task->kind == TaskKind::snb || task->kind == TaskKind::mnb || task->kind == TaskKind::kb)) {
+            EXPECT_EQ(o.rows.size(), bound) << c.task << "/" << c.algorithm << " on the " << topology->describe();
+            ++walked;
+        }
     }
+    EXPECT_EQ(walked, 5u);  // snb/sbt, mnb/bostt, the torus's mnb/quadrant, kb/same-order, the ring's kb/line
     RunConfig big = input_buffered(config("dynamic", "direct", 6, 0, 6), Switching::wormhole, 2, 8);
     const DeadlockCheck d = check_deadlock(with_defaults(big));
     EXPECT_FALSE(d.checked);
