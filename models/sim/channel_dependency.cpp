@@ -415,6 +415,12 @@ constexpr uint64_t kMostWalked = 200'000'000;
 // request's parts (at most a flit each) once per link of its tree (N - 1), and the control tokens as
 // many as one part's.
 uint64_t trace_rows_at_most(const RunConfig& c, const TaskInfo& task, const AlgorithmEntry* entry, const Topology& t) {
+    // Through paper 001's Fig. 1 fold a torus hop is at most two of the array's.
+    if (c.torus_on_array) {
+        RunConfig unfolded = c;
+        unfolded.torus_on_array = false;
+        return 2 * trace_rows_at_most(unfolded, task, entry, t);
+    }
     const uint64_t n = t.nodes(), longest = std::max<uint64_t>(1, t.eccentricity(0));
     const uint64_t parts = entry ? std::max(1u, entry->parts(t)) : 1;
     if (task.kind == TaskKind::traffic) {
