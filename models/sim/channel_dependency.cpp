@@ -414,6 +414,16 @@ constexpr uint64_t kMostWalked = 200'000'000;
 // the longest (a trace-driven workload: a packet per node per cycle); dynamic broadcasting: each
 // request's parts (at most a flit each) once per link of its tree (N - 1), and the control tokens as
 // many as one part's.
+namespace {
+
+// Whether the run's logic routes each copy by the header alone (AlgorithmEntry::routes_by_header), so
+// that its trees are walked: not kb/rank's ranks by a prefix phase, whose tokens and holds need a run.
+bool routed_by_header(const RunConfig& c, const AlgorithmEntry* entry) {
+    return entry && entry->routes_by_header && !(c.with_prefix && entry->takes_with_prefix);
+}
+
+}  // namespace
+
 uint64_t trace_rows_at_most(const RunConfig& c, const TaskInfo& task, const AlgorithmEntry* entry, const Topology& t) {
     // Through paper 001's Fig. 1 fold a torus hop is at most two of the array's.
     if (c.torus_on_array) {
@@ -439,7 +449,7 @@ uint64_t trace_rows_at_most(const RunConfig& c, const TaskInfo& task, const Algo
     }
     switch (task.kind) {
         case TaskKind::snb:  // its one broadcast over its tree (and the tokens of a logic not routed by the header)
-            return (entry && entry->routes_by_header ? n - 1 : n + 2 * longest) * parts;
+            return (routed_by_header(c, entry) ? n - 1 : n + 2 * longest) * parts;
         case TaskKind::scatter: return n * longest * parts;  // the root's N - 1 packets, each along a route
         case TaskKind::te: {         // every node's packet to every other along a shortest route (its routes: 003 §4)
             uint64_t from_zero = 0;  // (node 0's sum is the most: every node's on a cube or torus, a corner's on an array)
@@ -453,7 +463,7 @@ uint64_t trace_rows_at_most(const RunConfig& c, const TaskInfo& task, const Algo
             // tokens (a prefix's, every node's, whatever K), except for a logic routed by the header, which
             // sends none: its K broadcasts (the MNB's N) exactly
             const uint64_t given = c.sources.empty() ? c.k : c.sources.size();
-            if (entry && entry->routes_by_header) return (given ? given : n) * (n - 1) * parts;
+            if (routed_by_header(c, entry)) return (given ? given : n) * (n - 1) * parts;
             return std::max(n, given) * (n + 2 * longest) * parts;
         }
         default: return n * n * longest * parts;
@@ -614,7 +624,7 @@ DeadlockCheck check_deadlock(const ResolvedRun& run) {
         return d;
     }
     const uint64_t rows = task ? trace_rows_at_most(c, *task, entry, *topology) : 0;
-    const bool walks_trees = task && entry && entry->routes_by_header && !run.folded;
+    const bool walks_trees = task && routed_by_header(c, entry) && !run.folded;
     const bool walked = (task && task->kind == TaskKind::traffic) || walks_trees;
     if (rows > (walked ? kMostWalked : kMostRows)) {
         d.not_checked = "about " + std::to_string(rows) + (walked ? " steps of its routes' walk" : " transmissions to trace") +

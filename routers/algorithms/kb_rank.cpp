@@ -117,6 +117,7 @@ void register_kb_rank(Registry& r) {
         },
         build};
     e.takes_with_prefix = true;
+    e.routes_by_header = true;  // (each copy's dimension order from its origin's rank, a ROM; not --with-prefix)
     e.sources_check = [](unsigned d, const std::vector<uint32_t>& sources) -> std::optional<std::string> {
         std::vector<uint32_t> distinct = sources;
         std::sort(distinct.begin(), distinct.end());

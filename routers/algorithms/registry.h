@@ -124,7 +124,7 @@ struct AlgorithmEntry {
     // A collective whose logic forwards each copy by the router's id, the header and the input port
     // alone (no state, no clock, nothing held or emitted; the id its LocalView gives, as the walk asks
     // one logic for every node): its copies' trees can be walked without a run, as the deadlock check
-    // does (models/sim/channel_dependency.cpp).
+    // does (models/sim/channel_dependency.cpp; an entry that takes --with-prefix, only without it).
     bool routes_by_header = false;
     // The port model of the paper's claim (the claim holds there and under mla, which allows more).
     PortModel paper_port_model = PortModel::mla;

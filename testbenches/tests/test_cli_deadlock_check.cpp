@@ -123,6 +123,7 @@ TEST(CommandLine, ACollectiveRoutedByItsHeaderIsCheckedOnItsWalkedTrees) {
                 const std::string run = "--task " + task + " --algorithm " + e.name + " " + network +
                                         (e.task != cubecast::TaskKind::kb ? ""
                                          : e.name == "pair"               ? " --sources 1,6"
+                                         : e.name == "rank"               ? " --k " + std::to_string(d)
                                          : cube                           ? " --sources 1,5,5,6"
                                                                           : " --sources 1,3,3,4") +
                                         (rooted ? " --root 5" : "");
@@ -152,9 +153,10 @@ TEST(CommandLine, ACollectiveRoutedByItsHeaderIsCheckedOnItsWalkedTrees) {
             }
         }
     }
-    // On the cube snb/sbt, mnb/sbt, mnb/bostt, kb/same-order, kb/pair, scatter/bostt, te/bostt; on the
-    // torus mnb/quadrant, kb/line, kb/line-split; on the array kb/line: each on 4 sizes with 2 VC counts.
-    EXPECT_EQ(walked, (7u + 3 + 1) * 4 * 2);
+    // On the cube snb/sbt, mnb/sbt, mnb/bostt, kb/same-order, kb/pair, kb/rank, scatter/bostt, te/bostt;
+    // on the torus mnb/quadrant, kb/line, kb/line-split; on the array kb/line: each on 4 sizes with 2 VC
+    // counts.
+    EXPECT_EQ(walked, (8u + 3 + 1) * 4 * 2);
 }
 
 TEST(CommandLine, CheckDeadlockProvesOrNamesACycle) {
