@@ -2,11 +2,13 @@
 """The partition soak: random runs, each in one process and over R ranks (mpirun ... --partition,
 R from 2 to --ranks-max, oversubscribed beyond the cores), whose outputs must be the same byte for
 byte: the exit code, the trace, the report's JSON less its timings, the waves (less their $date)
-and the --stats CSV. A configuration is drawn from the collectives of every paper on the cube, the
-torus and the array, dynamic broadcasting and synthetic traffic; either level; the ideal router
+and the --stats CSV (on the Verilated routers, their internals' waves instead). A configuration is
+drawn from the collectives of every paper on the cube, the torus and the array, dynamic
+broadcasting and synthetic traffic; either level; the ideal router
 (unbounded or bounded queues) or the input-buffered one (defaults, 4 VCs, BookSim2's preset, link
-and credit delays); packet lengths and seeds. One refused as bad input (exit 2 in one process:
-a packet length its algorithm cannot split) is counted and skipped.
+and credit delays), and one run in seven or so on the Verilated routers (--router rtl, the cube's
+collectives they have logic for and traffic); packet lengths and seeds. One refused as bad input
+(exit 2 in one process: a packet length its algorithm cannot split) is counted and skipped.
 
   scripts/partition_soak.py [--trials N] [--seed S] [--ranks-max R] [--build DIR]
 
@@ -45,13 +47,20 @@ MESH_TASKS = [
 INPUT_BUFFERED = [[], ["--vcs", "4"], ["--preset", "booksim"], ["--link-delay", "2", "--credit-delay", "1"]]
 
 
+# What the Verilog routers have control logic for (built for the 4-cube: up to 4 ports).
+RTL_TASKS = [["--task", "snb"], ["--task", "mnb"], ["--task", "mnb", "--algorithm", "sbt"], ["--task", "te"],
+             ["--task", "kb", "--algorithm", "same-order", "--k", "3"], TRAFFIC]
+
+
 def draw(rng):
-    if rng.random() < 0.6:
+    if rng.random() < 0.15:  # the Verilated routers, each rank its share's, at the cycle level
+        args = rng.choice(RTL_TASKS) + ["--dim", str(rng.randint(3, 4)), "--router", "rtl"]
+    elif rng.random() < 0.6:
         args = rng.choice(CUBE_TASKS) + ["--dim", str(rng.randint(3, 5))]
     else:
         args = rng.choice(MESH_TASKS) + ["--topology", rng.choice(["torus", "array"]), "--dim", "2",
                                          "--radix", str(rng.choice([3, 4, 5]))]
-    if rng.random() < 0.4:
+    if "rtl" not in args and rng.random() < 0.4:
         args += ["--level", "tlm"]
     router = rng.random()
     if router < 0.35:
@@ -67,14 +76,15 @@ def draw(rng):
 
 def outputs(folder):
     return {"trace": os.path.join(folder, "trace.csv"), "waves": os.path.join(folder, "waves.vcd"),
-            "stats": os.path.join(folder, "stats.csv")}
+            "rtl_waves": os.path.join(folder, "waves_rtl.vcd"), "stats": os.path.join(folder, "stats.csv")}
 
 
 def run(cubecast, args, ranks, folder):
     os.makedirs(folder, exist_ok=True)
     out = outputs(folder)
-    command = [cubecast, "run"] + args + ["--json", "--no-rerun", "--trace", out["trace"], "--vcd", out["waves"],
-                                          "--stats", out["stats"], "--power", "default"]
+    command = [cubecast, "run"] + args + ["--json", "--no-rerun", "--trace", out["trace"], "--vcd", out["waves"]]
+    if "rtl" not in args:  # (the Verilated routers count no block activity: their internals' waves instead)
+        command += ["--stats", out["stats"], "--power", "default"]
     if ranks > 1:
         root = ["--allow-run-as-root"] if os.geteuid() == 0 else []
         command = ["mpirun"] + root + ["--oversubscribe", "-np", str(ranks)] + command + ["--partition"]
@@ -120,6 +130,8 @@ def first_difference(one, many, folder_one, folder_many):
     dated = lambda path: [l for i, l in enumerate(lines(path, lambda l: False) or []) if i > 3 and "command" not in l]
     if dated(a["waves"]) != dated(b["waves"]):
         return "the waves"
+    if dated(a["rtl_waves"]) != dated(b["rtl_waves"]):
+        return "the Verilog routers' internals' waves"
     return None
 
 
