@@ -26,6 +26,9 @@ import subprocess
 import sys
 import tempfile
 
+# A run longer than this is stopped, and reported: these runs take a second or less.
+RUN_SECONDS = 600
+
 # A JSON report's fields that are measurements of the machine, not of the run.
 TIMINGS = {"simulation", "timings", "partition", "seconds", "wall_seconds", "elapsed", "peak_memory", "memory",
            "router_cycles_per_second", "packet_hops_per_second", "elaboration_seconds", "command"}
@@ -88,7 +91,10 @@ def run(cubecast, args, ranks, folder):
     if ranks > 1:
         root = ["--allow-run-as-root"] if os.geteuid() == 0 else []
         command = ["mpirun"] + root + ["--oversubscribe", "-np", str(ranks)] + command + ["--partition"]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=RUN_SECONDS)
+    except subprocess.TimeoutExpired:
+        done = subprocess.CompletedProcess(command, None, "", f"(ran over {RUN_SECONDS} s and was stopped)")
     with open(os.path.join(folder, "stdout.txt"), "w") as f:
         f.write(done.stdout)
     with open(os.path.join(folder, "stderr.txt"), "w") as f:
@@ -112,7 +118,9 @@ def lines(path, skip):
 
 
 def first_difference(one, many, folder_one, folder_many):
-    """The first output that differs between the two runs, or None."""
+    """What first differs between the two runs, said, or None."""
+    if one.returncode is None or many.returncode is None:
+        return f"a run went over {RUN_SECONDS} s {'in one process' if one.returncode is None else 'over the ranks'} and was stopped"
     if one.returncode != many.returncode:
         return f"exit code {one.returncode} in one process, {many.returncode} over the ranks"
     try:
@@ -120,18 +128,18 @@ def first_difference(one, many, folder_one, folder_many):
     except json.JSONDecodeError:
         report_one, report_many = one.stdout, many.stdout
     if without_timings(report_one) != without_timings(report_many):
-        return "the JSON report (less its timings)"
+        return "the JSON report (less its timings) differs"
     a, b = outputs(folder_one), outputs(folder_many)
     if lines(a["trace"], lambda l: l.startswith("# command")) != lines(b["trace"], lambda l: l.startswith("# command")):
-        return "the trace"
+        return "the trace differs"
     if lines(a["stats"], lambda l: l.startswith("# command")) != lines(b["stats"], lambda l: l.startswith("# command")):
-        return "the --stats CSV"
+        return "the --stats CSV differs"
     # (the waves' header: $date and its line, and the command in a comment)
     dated = lambda path: [l for i, l in enumerate(lines(path, lambda l: False) or []) if i > 3 and "command" not in l]
     if dated(a["waves"]) != dated(b["waves"]):
-        return "the waves"
+        return "the waves differs"
     if dated(a["rtl_waves"]) != dated(b["rtl_waves"]):
-        return "the Verilog routers' internals' waves"
+        return "the Verilog routers' internals' waves differs"
     return None
 
 
@@ -176,7 +184,7 @@ def main():
                 kept = tempfile.mkdtemp(prefix="cubecast-partition-soak-mismatch-")
                 for folder in (folder_one, folder_many):
                     shutil.move(folder, kept)
-                print(f"partition_soak: trial {trial}: {difference} differs: {' '.join(command)} "
+                print(f"partition_soak: trial {trial}: {difference}: {' '.join(command)} "
                       f"(both runs' files in {kept})")
                 return 1
             matched += 1
