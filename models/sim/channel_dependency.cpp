@@ -404,6 +404,12 @@ constexpr uint64_t kMostRows = 10'000'000;
 // bit per pair of nodes, so 2 * 10^8 is a few seconds, a few percent of the runs that reach it.
 constexpr uint64_t kMostWalked = 200'000'000;
 
+// Whether the run's logic routes each copy by the header alone (AlgorithmEntry::routes_by_header), so
+// that its trees are walked: not kb/rank's ranks by a prefix phase, whose tokens and holds need a run.
+bool routed_by_header(const RunConfig& c, const AlgorithmEntry* entry) {
+    return entry && entry->routes_by_header && !(c.with_prefix && entry->takes_with_prefix);
+}
+
 }  // namespace
 
 // At most as many as every node's packet to every node along the longest route (the collectives move
@@ -413,16 +419,8 @@ constexpr uint64_t kMostWalked = 200'000'000;
 // its packets (twice the expected, as TrafficLedger::packets_bound) and each pair's route once along
 // the longest (a trace-driven workload: a packet per node per cycle); dynamic broadcasting: each
 // request's parts (at most a flit each) once per link of its tree (N - 1), and the control tokens as
-// many as one part's.
-namespace {
-
-// Whether the run's logic routes each copy by the header alone (AlgorithmEntry::routes_by_header), so
-// that its trees are walked: not kb/rank's ranks by a prefix phase, whose tokens and holds need a run.
-bool routed_by_header(const RunConfig& c, const AlgorithmEntry* entry) {
-    return entry && entry->routes_by_header && !(c.with_prefix && entry->takes_with_prefix);
-}
-
-}  // namespace
+// many as one part's; a broadcast routed by its header (which sends no tokens) its trees' hops
+// exactly; through paper 001's Fig. 1 fold, twice its torus's.
 
 uint64_t trace_rows_at_most(const RunConfig& c, const TaskInfo& task, const AlgorithmEntry* entry, const Topology& t) {
     // Through paper 001's Fig. 1 fold a torus hop is at most two of the array's.
