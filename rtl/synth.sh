@@ -4,6 +4,7 @@
 #   rtl/synth.sh [PORTS:QDEPTH:PF_MAX:INJ_DEPTH ...]       the ideal router (default: the grid in docs/rtl-area.md)
 #   rtl/synth.sh --ib [PORTS:VCS:DEPTH:FLIT_W[:ITERS[:R[:N[:F[:A[:M[:S]]]]]]] ...]  the input-buffered router (likewise)
 #   rtl/synth.sh --markdown [--ib] [...]                   either, as the docs' Markdown table rows
+#   rtl/synth.sh --markdown [--ib] --header                that table's two header lines, without synthesis
 # Ideal router: PORTS is D_MAX (the ports built), QDEPTH the output queues' depth in packets, PF_MAX the
 # largest packet in 64-bit flits, INJ_DEPTH the copies each port's injection queue holds (a power of two).
 # Input-buffered router: PORTS, VCS virtual channels per port, DEPTH flits per VC (a power of two),
@@ -29,6 +30,7 @@ if [ "${1:-}" = "--markdown" ]; then
   fi
   echo "$header"
   echo "$header" | sed 's/[^|]\+/---/g'
+  [ "${1:-}" = "--header" ] || [ "${2:-}" = "--header" ] && exit 0
   bash "${BASH_SOURCE[0]}" "$@" | awk '
     function sep(n,  s) { s = ""; while (n >= 1000) { s = sprintf(",%03d", n % 1000) s; n = int(n / 1000) } return n s }
     NR > 1 { printf "| %s |", $1; for (i = 2; i <= NF; i++) printf " %s |", sep($i); print "" }'

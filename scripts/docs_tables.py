@@ -8,7 +8,8 @@ is started afresh when the cubecast binary is not the one that wrote it) and wri
     ...
     <!-- end of table NAME -->
 
-so a table is never edited by hand. --check writes nothing: it regenerates each table (or, with
+so a table is never edited by hand. It also writes the command outputs the docs show and the Verilog
+routers' Yosys tables (outputs() and synthesis_tables() below). --check writes nothing: it regenerates each table (or, with
 --affordable, only the rows the file's `check:` subset gives, which the test suite can afford) and
 fails, naming the first cell that differs, if the doc's table is not what the results give.
 
@@ -199,14 +200,126 @@ def outputs(args, failed):
             print(f"{doc}: outputs written")
 
 
+SYNTHESIS = re.compile(r"<!-- synthesis (?P<name>[\w-]+): (?P<command>rtl/synth\.sh --markdown (?P<args>[^|]*?))"
+                       r"(?P<steps> \| with steps)? -->\n(?P<body>.*?)<!-- end of synthesis (?P=name) -->", re.S)
+
+
+def synthesis_rows(body):
+    """A synthesis table's rows: (configuration, [numbers]) each, from its Markdown lines."""
+    rows = []
+    for line in body.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if not line.startswith("|") or cells[1] in ("total", "---"):
+            continue
+        if not all(re.fullmatch(r"[0-9]{1,3}(,[0-9]{3})*", c) for c in cells[1:]):
+            return None, f"row {cells[0]} has a cell that is not a count ({cells[1:]})"
+        rows.append((cells[0], [int(c.replace(",", "")) for c in cells[1:]]))
+    return rows, None
+
+
+def synthesis_steps(header, rows):
+    """What each row adds to the row before it, block by block: the step table below a ladder of builds,
+    each adding one feature to the one before."""
+    titles = [c.strip() for c in header.strip().strip("|").split("|")]
+    lines = ["| step | " + " | ".join(titles[1:]) + " |", "|" + "---|" * len(titles)]
+    for (before, b), (after, a) in zip(rows, rows[1:]):
+        cells = [f"{x - y:+,}" if x != y else "0" for x, y in zip(a, b)]
+        share = 100 * (a[0] - b[0]) / b[0]
+        cells[0] += f" ({share:+.2f} %)" if abs(share) < 1 else f" ({share:+.1f} %)"  # (a small step not shown as 0)
+        lines.append(f"| {before} to {after} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def synthesis_tables(args, failed):
+    """The Verilog routers' Yosys tables (docs/rtl-area.md), between the lines
+    <!-- synthesis NAME: rtl/synth.sh --markdown [--ib] CONFIG ... | with steps --> and
+    <!-- end of synthesis NAME -->: the command's table, and with "with steps" a table of what each row
+    adds to the row before. Synthesis takes minutes a row, so it runs only with --synthesis; --check
+    (without it) holds each table to what synth.sh would write: its header, a row for each
+    configuration the command names in their order, every row's blocks adding up to its total, and the
+    steps computed from the rows."""
+    for doc in sorted("docs/" + f for f in os.listdir(os.path.join(ROOT, "docs")) if f.endswith(".md")):
+        path = os.path.join(ROOT, doc)
+        text = open(path).read()
+
+        def regenerate(m):
+            if args.names and m["name"] not in args.names:
+                return m.group(0)
+            words = m["args"].split()
+            configs = [w for w in words if w != "--ib"]
+            if not configs or any(w.startswith("-") for w in configs):
+                failed.append(m["name"])
+                print(f"{doc}: synthesis {m['name']}: '{m['command']}' names no configurations (accepted: "
+                      f"[--ib] CONFIG ...)")
+                return m.group(0)
+            synth = [os.path.join(ROOT, "rtl", "synth.sh"), "--markdown"] + words
+            if args.synthesis:
+                run = subprocess.run(synth, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                if run.returncode != 0:
+                    sys.exit(f"{doc}: synthesis {m['name']}: {m['command']} failed (exit {run.returncode}): "
+                             f"{run.stderr.strip()}")
+                table = run.stdout
+            else:
+                lines = m["body"].splitlines()
+                first = next((i for i, l in enumerate(lines) if not l.startswith("|")), len(lines))
+                table = "".join(l + "\n" for l in lines[:first])  # (the steps, if any, follow a blank line)
+            header = subprocess.run(synth[:2] + (["--ib"] if "--ib" in words else []) + ["--header"],
+                                    stdout=subprocess.PIPE, text=True, check=True).stdout
+            rows, problem = synthesis_rows(table)
+            if problem is None and not table.startswith(header):
+                problem = f"its header is not synth.sh's ({header.splitlines()[0]})"
+            if problem is None and [r[0] for r in rows] != configs:
+                problem = f"its rows are {[r[0] for r in rows]}, the command's configurations {configs}"
+            if problem is None:
+                wrong = [name for name, n in rows if n[0] != sum(n[1:])]
+                if wrong:
+                    problem = f"row {wrong[0]}: its blocks do not add up to its total"
+            if problem is None:
+                body = table + ("\n" + synthesis_steps(header.splitlines()[0], rows) if m["steps"] else "")
+                if args.check and body != m["body"]:
+                    differ = [l for l in m["body"].splitlines() if l not in body.splitlines()]
+                    problem = f"the doc says {differ[:1]}, " + ("synthesis gives otherwise" if args.synthesis
+                                                                else "its rows give otherwise")
+            if problem:
+                print(f"{doc}: synthesis {m['name']}: {problem}")
+                failed.append(m["name"])
+                return m.group(0)
+            if args.check:
+                print(f"{doc}: synthesis {m['name']}: {len(rows)} rows as synth.sh writes them"
+                      + ("" if args.synthesis else " (not synthesised: --synthesis does)"))
+            return m.group(0).replace(m["body"], body)
+
+        new = SYNTHESIS.sub(regenerate, text)
+        if new != text and not args.check:
+            open(path, "w").write(new)
+            print(f"{doc}: synthesis tables written")
+
+
 def main():
     ap = argparse.ArgumentParser(description="the docs' tables from experiments/*.yaml")
     ap.add_argument("--cubecast", default=os.path.join(ROOT, "build", "cubecast"))
     ap.add_argument("--check", action="store_true", help="write nothing; exit 1 if a doc's table differs")
     ap.add_argument("--affordable", action="store_true", help="with --check: only each file's check: rows")
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "docs-tables"), help="the experiments' results folders")
-    ap.add_argument("names", nargs="*", help="experiment names (default: every file with a table)")
+    ap.add_argument("--synthesis", action="store_true",
+                    help="also synthesise the Verilog routers' tables (rtl/synth.sh; minutes a row, hours in all)")
+    ap.add_argument("names", nargs="*", help="experiment, output or synthesis names (default: all)")
     args = ap.parse_args()
+    if args.names:
+        known = set()
+        for file in os.listdir(os.path.join(ROOT, "experiments")):
+            if file.endswith(".yaml"):
+                spec = yaml.safe_load(open(os.path.join(ROOT, "experiments", file)))
+                if spec.get("table"):
+                    known.add(spec.get("name", file[:-5]))
+        for doc in ["README.md"] + ["docs/" + f for f in os.listdir(os.path.join(ROOT, "docs")) if f.endswith(".md")]:
+            text = open(os.path.join(ROOT, doc)).read()
+            known.update(m["name"] for pattern in (OUTPUT, SYNTHESIS) for m in pattern.finditer(text))
+        unknown = [n for n in args.names if n not in known]
+        if unknown:
+            print(f"docs_tables.py: '{unknown[0]}' is no table, output or synthesis of the docs: accepted "
+                  f"{', '.join(sorted(known))}", file=sys.stderr)
+            sys.exit(2)
     failed = 0
     for file in sorted(os.listdir(os.path.join(ROOT, "experiments"))):
         if not file.endswith(".yaml"):
@@ -256,6 +369,7 @@ def main():
             print(f"{section['doc']}: table {name} written ({len(cells)} rows)")
     broken = []  # (with --affordable, the outputs marked "in the suite" only)
     outputs(args, broken)
+    synthesis_tables(args, broken)
     failed += len(broken)
     sys.exit(1 if failed else 0)
 
