@@ -130,18 +130,30 @@ std::string quoted_for_gnuplot(const std::string& s) {
 
 }  // namespace
 
-std::string gnuplot_png_and_svg(const std::string& script, const std::string& base, bool quiet) {
+std::string gnuplot_png_and_svg(const std::string& script, const std::string& base, bool quiet, unsigned width) {
     const ScratchFolder scratch("plot");  // (gnuplot reports no failed write: it writes here)
     std::ostringstream gp;
     for (const char* ext : {"png", "svg"})
-        gp << "set terminal " << (std::string(ext) == "png" ? "pngcairo" : "svg") << " size 1000,650\nset output '"
+        gp << "set terminal " << (std::string(ext) == "png" ? "pngcairo" : "svg") << " size " << width << ",650\nset output '"
            << scratch.path(std::string("plot.") + ext) << "'\n"
            << script << "\nunset output\n";
-    FILE* pipe = popen(quiet ? "gnuplot 2>/dev/null" : "gnuplot", "w");
+    // (quiet: its warnings go to a file of the scratch folder, read for the one that matters below)
+    const std::string warnings = scratch.path("gnuplot.err");
+    std::string shell_quoted = "'";
+    for (char c : warnings) shell_quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    const std::string command = quiet ? "gnuplot 2>" + shell_quoted + "'" : std::string("gnuplot");
+    FILE* pipe = popen(command.c_str(), "w");
     if (!pipe) return "gnuplot could not be started to draw " + printable(base) + ".png/.svg (is gnuplot-nox installed?)";
     const std::string text = gp.str();
     std::fwrite(text.data(), 1, text.size(), pipe);
     if (pclose(pipe) != 0) return "gnuplot failed to draw " + printable(base) + ".png/.svg";
+    std::ifstream said(warnings);
+    for (std::string line; quiet && std::getline(said, line);)
+        if (line.find("difficulty fitting plot titles into key") != std::string::npos) {
+            std::fprintf(stderr, "cubecast: warning: %s.png has no key: gnuplot could not fit its titles into the width\n",
+                         printable(base).c_str());
+            break;
+        }
     for (const char* ext : {"png", "svg"})
         if (auto e = copy_checked(scratch.path(std::string("plot.") + ext), base + "." + ext, "the plot"); !e.empty()) return e;
     return "";
@@ -263,22 +275,43 @@ std::vector<std::string> draw_plots(const std::vector<PlotSpec>& plots, const st
             plot << ")\n";
         }
         plot << "plot ";
+        size_t longest_title = 0;  // (characters: the key below the plot must fit the canvas's width)
         for (size_t i = 0; i < lines.size(); ++i) {
+            // Curves that coincide are named while the key stays readable (about 100 characters), and
+            // counted past that: the .dat file names them all.
             std::string title = lines[i].front();
-            for (size_t k = 1; k < lines[i].size(); ++k) title += (k == 1 ? "; " : ", ") + lines[i][k];
-            if (lines[i].size() > 1) title += " (the same)";
+            size_t named = 1;
+            for (; named < lines[i].size() && title.size() + 2 + lines[i][named].size() <= 100; ++named)
+                title += (named == 1 ? "; " : ", ") + lines[i][named];
+            if (named < lines[i].size())
+                title += " and " + std::to_string(lines[i].size() - named) + " more, the same (" + p.name + ".dat names them)";
+            else if (lines[i].size() > 1)
+                title += " (the same)";
+            longest_title = std::max(longest_title, title.size());
             plot << (i ? ", " : "") << "'" << base << ".dat' index " << i << " using 1:2 with linespoints lw 2 lc " << i + 1
                  << " title " << quoted_for_gnuplot(title);
             for (size_t r = 0; r < p.references.size(); ++r) {
                 if (shared_reference[r] && i > 0) continue;  // (drawn once, with the first line)
+                // A reference of each line's own is drawn in its line's colour without a key entry of
+                // its own: the key says it once, in black.
+                const bool per_line = !shared_reference[r] && lines.size() > 1;
                 plot << ", '" << base << ".dat' index " << i << " using 1:" << r + 3 << " with lines dt " << r + 2 << " lc "
-                     << (shared_reference[r] ? std::string("rgb 'black'") : std::to_string(i + 1)) << " title "
-                     << quoted_for_gnuplot(column_title(p.references[r]) +
-                                           (shared_reference[r] || lines.size() < 2 ? "" : " (" + title + ")"));
+                     << (shared_reference[r] ? std::string("rgb 'black'") : std::to_string(i + 1))
+                     << (per_line ? std::string(" notitle") : " title " + quoted_for_gnuplot(column_title(p.references[r])));
+                if (per_line && i == 0) {
+                    const std::string key = column_title(p.references[r]) + " (in each line's colour)";
+                    longest_title = std::max(longest_title, key.size());
+                    plot << ", NaN with lines dt " << r + 2 << " lc rgb 'black' title " << quoted_for_gnuplot(key);
+                }
             }
+            for (const std::string& r : p.references) longest_title = std::max(longest_title, column_title(r).size());
         }
         plot << "\n";
-        if (auto e = gnuplot_png_and_svg(plot.str(), base, true); !e.empty())
+        // gnuplot reckons 10 pixels a character of a key's title, and leaves out the whole key when one
+        // is wider than the canvas ("difficulty fitting plot titles into key": at 1000 pixels titles of
+        // up to 88 characters fit, at 1500 140, at 2000 188).
+        const auto width = static_cast<unsigned>(std::max<size_t>(1000, 10 * longest_title + 150));
+        if (auto e = gnuplot_png_and_svg(plot.str(), base, true, width); !e.empty())
             throw ExperimentError("plot '" + p.name + "': " + e);
         written.push_back(base + ".png");
         written.push_back(base + ".svg");

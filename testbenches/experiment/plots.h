@@ -12,10 +12,10 @@ namespace cubecast {
 // results do not have, gnuplot missing or failing).
 std::vector<std::string> draw_plots(const std::vector<PlotSpec>& plots, const std::string& dir);
 
-// Has gnuplot draw `script` (settings and a plot command) as BASE.png and BASE.svg, 1000 x 650, in a
+// Has gnuplot draw `script` (settings and a plot command) as BASE.png and BASE.svg, `width` x 650, in a
 // scratch folder, then copies them there through checked writes: the failure, one line, or empty.
 // quiet: its own warnings are not shown.
-std::string gnuplot_png_and_svg(const std::string& script, const std::string& base, bool quiet);
+std::string gnuplot_png_and_svg(const std::string& script, const std::string& base, bool quiet, unsigned width = 1000);
 
 // A results column or axis key as a person reads it ("completion (slots)" for completion_slots), for
 // the plots' axes and the report's headings.

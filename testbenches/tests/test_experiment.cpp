@@ -526,6 +526,42 @@ TEST(Experiment, APlotDrawsCoincidingCurvesAndASharedBoundOnce) {
     EXPECT_NE(dat.find("2.000000 18.000000 18.000000\n5.000000 20.000000 20.000000\n9.000000 22.000000 22.000000"),
               std::string::npos)
         << dat;
+    // The key: each line once, and each line's own paper's time, drawn in its colour, said once; gnuplot
+    // leaves a key out whole when a title is wider than the canvas, and cubecast says so.
+    const std::string svg = slurp(out + "/plots/kb.svg");
+    const auto count = [&](const std::string& text) {
+        size_t n = 0;
+        for (size_t at = svg.find(text); at != std::string::npos; at = svg.find(text, at + 1)) ++n;
+        return n;
+    };
+    // (gnuplot's SVG has a key entry's title twice: a <title> and the <text> shown)
+    EXPECT_EQ(count("<text>algorithm=st placement=random; algorithm=st placement=adversarial (the same)</text>"), 1u) << svg;
+    EXPECT_EQ(count("<text>algorithm=same-order placement=random</text>"), 1u) << svg;
+    EXPECT_EQ(count("<text>the paper's time (slots) (in each line's colour)</text>"), 1u) << svg;
+    EXPECT_EQ(count("<text>the paper's time"), 1u) << svg;  // (no key entry per line for it)
+    EXPECT_EQ(run.err.find("has no key"), std::string::npos) << run.err;
+}
+
+// A key wider than the plot's default 1000 pixels widens the plot, and curves that coincide are named
+// only while the title stays short: eight curves named by four keys each (67 characters a name), all
+// the same, are one line whose title names the first and counts the rest; gnuplot would leave out a
+// key whose title did not fit, saying only a warning, which cubecast passes on.
+TEST(Experiment, APlotWidensToFitItsKey) {
+    const std::string file = write_file(
+        "wide.yaml",
+        "name: wide\nrun:\n  task: kb\n  dim: 3\naxes:\n  algorithm: [same-order]\n  placement: [random, adversarial]\n"
+        "  packet-flits: [1, 2]\n  queue-depth: [64, 65]\n  k: [2, 3]\nplots:\n  - name: kb\n    x: k\n    y: completion_slots\n"
+        "    curves: [algorithm, placement, packet-flits, queue-depth]\n");
+    const std::string out = temp_path("wide");
+    const Cli run = cubecast_cli("experiment " + file + " --out " + out);
+    ASSERT_EQ(run.code, 0) << run.err;
+    EXPECT_EQ(run.err.find("has no key"), std::string::npos) << run.err;
+    const std::string svg = slurp(out + "/plots/kb.svg");
+    EXPECT_EQ(svg.find("width=\"1000\""), std::string::npos) << "the plot kept its default width";
+    EXPECT_NE(svg.find("<text>algorithm=same-order placement=random packet-flits=1 queue-depth=64 and 7 more, the same "
+                       "(kb.dat names them)</text>"),
+              std::string::npos)
+        << svg;
 }
 
 // The link map puts each link row of a --stats file where its node sits: the low half of the address
