@@ -95,6 +95,9 @@ def run(cubecast, args, ranks, folder):
         done = subprocess.run(command, capture_output=True, text=True, timeout=RUN_SECONDS)
     except subprocess.TimeoutExpired:
         done = subprocess.CompletedProcess(command, None, "", f"(ran over {RUN_SECONDS} s and was stopped)")
+    except OSError as e:  # (e.g. the build replaced the binary under the soak)
+        print(f"partition_soak: {command[0]} cannot be run: {e.strerror}", file=sys.stderr)
+        sys.exit(2)
     with open(os.path.join(folder, "stdout.txt"), "w") as f:
         f.write(done.stdout)
     with open(os.path.join(folder, "stderr.txt"), "w") as f:
