@@ -4,6 +4,7 @@
 #include "models/fabric/hypercube.h"
 #include "models/fabric/mesh.h"
 
+#include <algorithm>
 #include <atomic>
 #include <stdexcept>
 
@@ -70,10 +71,14 @@ const std::vector<TopologyType>& topology_types() {
         {"torus", "the d-dimensional torus of radix p >= 3, p^d nodes (--dim d --radix p)", true, torus_problem,
          [](unsigned d, unsigned p) { return std::unique_ptr<Topology>(std::make_unique<Mesh>(true, d, p)); }, "",
          VerilogRouters::input_buffered},
-        {"array", "the d-dimensional array (mesh without wraparound) of radix p, p^d nodes", true,
+        {"array",
+         "the d-dimensional array (mesh without wraparound) of radix p, p^d nodes",
+         true,
          [](long long d, long long p) { return radix_problem("array", d, p, 2); },
-         [](unsigned d, unsigned p) { return std::unique_ptr<Topology>(std::make_unique<Mesh>(false, d, p)); }, "torus",
-         VerilogRouters::input_buffered},
+         [](unsigned d, unsigned p) { return std::unique_ptr<Topology>(std::make_unique<Mesh>(false, d, p)); },
+         "torus",
+         VerilogRouters::input_buffered,
+         {"mesh"}},
         {"flatfly", "the flattened butterfly: p^d nodes, each dimension fully connected (traffic only)", true,
          flattened_butterfly_problem,
          [](unsigned d, unsigned p) { return std::unique_ptr<Topology>(std::make_unique<FlattenedButterfly>(d, p)); }},
@@ -83,13 +88,16 @@ const std::vector<TopologyType>& topology_types() {
 
 const TopologyType* find_topology_type(const std::string& name) {
     for (const TopologyType& t : topology_types())
-        if (t.name == name) return &t;
+        if (t.name == name || std::find(t.aliases.begin(), t.aliases.end(), name) != t.aliases.end()) return &t;
     return nullptr;
 }
 
 std::string topology_names() {
     std::string names;
-    for (const TopologyType& t : topology_types()) names += (names.empty() ? "" : ", ") + t.name;
+    for (const TopologyType& t : topology_types()) {
+        names += (names.empty() ? "" : ", ") + t.name;
+        for (const std::string& alias : t.aliases) names += " (or " + alias + ")";
+    }
     return names;
 }
 

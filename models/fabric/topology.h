@@ -102,11 +102,15 @@ struct TopologyType {
     // The Verilog routers (rtl/) built for it: none; the input-buffered one alone (which reads a node's
     // digits as bit fields of its id: radix a power of two, two ports a dimension); or both routers.
     VerilogRouters verilog = VerilogRouters::none;
+    // Other names it is known by (BookSim2's and Noxim's "mesh" for the array), accepted where a
+    // topology is named and taken as `name`.
+    std::vector<std::string> aliases = {};
 };
 
 const std::vector<TopologyType>& topology_types();
+// The type `name` or one of its aliases names, or null.
 const TopologyType* find_topology_type(const std::string& name);
-// The topologies' names, comma separated (for "accepted ..." lines).
+// The topologies' names, comma separated, each alias beside its name (for "accepted ..." lines).
 std::string topology_names();
 
 // What is wrong with these options, if anything (an unknown name included).

@@ -298,7 +298,7 @@ struct CommonOptions {
                                " has no algorithm on the hypercube; --topology to choose)");
         if (root < 0 || root > static_cast<long long>(UINT32_MAX))
             return not_a_node("--root " + std::to_string(root), *network());
-        c.topology = topology;
+        c.topology = find_topology_type(topology)->name;  // (an alias taken as the name it stands for)
         c.radix = static_cast<unsigned>(radix);
         c.torus_on_array = torus_on_array;
         const auto level_choice = parse_level(level);

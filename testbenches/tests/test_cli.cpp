@@ -97,7 +97,7 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("run --task scatter --dim 4 --root 16", "16", "0..15");
     expect_bad_input("run --packet-flits 0", "0", "1..64");
     expect_bad_input("run --queue-depth -1", "-1", "unbounded");
-    expect_bad_input("run --topology ring", "ring", "hypercube, torus, array, flatfly");
+    expect_bad_input("run --topology ring", "ring", "hypercube, torus, array (or mesh), flatfly");
     expect_bad_input("run --task pe --algorithm rc --topology array --dim 3 --radix 3 --k 2", "--dim 3", "accepted --dim 2");
     // Named on the hypercube, pe/rc is refused there; without --topology it goes to the array and
     // refuses the hypercube's dimension.
@@ -169,6 +169,27 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("sweep --task kb --algorithm st --dims 3 --ks 0..4", "--ks '0..4'", "1..1048576");
     expect_bad_input("sweep --task kb --algorithm st --dims 3..4 --ks 9..12", "--k 9", "1..8");
     expect_bad_input("sweep --task kb --algorithm st --dims 3 --k 2 --seeds 5..x", "--seeds '5..x'", "A..B");
+}
+
+// `--topology mesh`, BookSim2's and Noxim's name for the array, is the array: the same run, the same
+// trace, and its report names the array.
+TEST(CommandLine, MeshIsTheArraysOtherName) {
+    const std::string mesh_trace = temp_path("mesh.csv"), array_trace = temp_path("array.csv");
+    const CliResult mesh = cubecast_cli("run --task pe --k 3 --topology mesh --radix 4 --dim 2 --json --trace " + mesh_trace);
+    const CliResult array = cubecast_cli("run --task pe --k 3 --topology array --radix 4 --dim 2 --json --trace " + array_trace);
+    ASSERT_EQ(mesh.code, 0) << mesh.err;
+    ASSERT_EQ(array.code, 0) << array.err;
+    EXPECT_NE(mesh.out.find("\"topology\": \"array\""), std::string::npos) << mesh.out;
+    const auto less_command = [](const std::string& text) {  // (the trace's header names the command given)
+        const size_t at = text.find("# command: ");
+        return at == std::string::npos ? text : text.substr(0, at) + text.substr(text.find('\n', at) + 1);
+    };
+    const std::string trace = less_command(slurp(mesh_trace));
+    EXPECT_NE(trace.find("topology=array "), std::string::npos) << trace;
+    EXPECT_GT(trace.size(), 1000u);
+    EXPECT_EQ(trace, less_command(slurp(array_trace)));
+    std::remove(mesh_trace.c_str());
+    std::remove(array_trace.c_str());
 }
 
 TEST(CommandLine, BadRtlInputExitsTwoWithOneLine) {

@@ -134,7 +134,9 @@ TEST(Topology, EveryRegisteredTopologyAgreesWithItsLinks) {
 // The registry answers for names it does not know, and each type refuses what it cannot build with one
 // line naming the value.
 TEST(Topology, RegistryRefusesWhatItCannotBuild) {
-    EXPECT_EQ(topology_names(), "hypercube, torus, array, flatfly");
+    EXPECT_EQ(topology_names(), "hypercube, torus, array (or mesh), flatfly");
+    EXPECT_EQ(find_topology_type("mesh"), find_topology_type("array"));  // (BookSim2's and Noxim's name)
+    EXPECT_EQ(topology_problem("mesh", 21, 2), topology_problem("array", 21, 2));
     EXPECT_EQ(find_topology_type("ring"), nullptr);
     EXPECT_NE(topology_problem("ring", 2, 3)->find("'ring'"), std::string::npos);
     EXPECT_NE(topology_problem("flatfly", 2, 18)->find("d (p - 1) <= 32"), std::string::npos);  // 34 ports
