@@ -160,13 +160,17 @@ void TlmWaves::spill() {
     if (chunk_failure_.empty()) {
         const std::string path = scratch_.path("chunk" + std::to_string(chunks_.size()) + ".bin");
         std::ofstream out(path, std::ios::binary);
+        // (the cycle each change was recorded at only where ranks merge by it: three words a record in
+        // one process, four partitioned)
+        const unsigned width = now_ ? 4 : 3;
         uint64_t words[4];
         for (const uint32_t i : settled_order()) {
             record_words(i, words);
-            out.write(reinterpret_cast<const char*>(words), sizeof words);
+            out.write(reinterpret_cast<const char*>(words), static_cast<std::streamsize>(width * sizeof(uint64_t)));
         }
         chunk_failure_ = scratch_.write_failure("the waves", path_, out);
         chunks_.push_back(path);
+        chunk_words_.push_back(width);
     }
     changes_.clear();
     recorded_at_.clear();
@@ -175,11 +179,13 @@ void TlmWaves::spill() {
 namespace {
 // The chunks' files, merged as they are read: at each step the earliest time and signal, from the
 // latest chunk that holds them (it was recorded last), the others' changes there passed over. The
-// sources wait in a heap by their next change (a chunk holds one change a time and signal).
+// sources wait in a heap by their next change (a chunk holds one change a time and signal). A chunk's
+// records are `widths[k]` words: 3, or 4 with the cycle the change was recorded at (0 where absent).
 class ChunkMerge {
 public:
-    explicit ChunkMerge(const std::vector<std::string>& paths) : sources_(paths.size()) {
+    ChunkMerge(const std::vector<std::string>& paths, const std::vector<unsigned>& widths) : sources_(paths.size()) {
         for (size_t k = 0; k < paths.size(); ++k) {
+            sources_[k].width = widths[k];
             sources_[k].in.rdbuf()->pubsetbuf(sources_[k].buffer, sizeof sources_[k].buffer);
             sources_[k].in.open(paths[k], std::ios::binary);
             sources_[k].broken = !sources_[k].in;
@@ -210,9 +216,11 @@ private:
         std::ifstream in;
         char buffer[1 << 14];
         uint64_t words[4] = {};
+        unsigned width = 4;
         bool broken = false;
         bool advance() {
-            const bool has = !broken && in.read(reinterpret_cast<char*>(words), sizeof words).gcount() == sizeof words;
+            const auto bytes = static_cast<std::streamsize>(width * sizeof(uint64_t));
+            const bool has = !broken && in.read(reinterpret_cast<char*>(words), bytes).gcount() == bytes;
             broken = broken || (!has && in.gcount() != 0);  // (a record cut short)
             return has;
         }
@@ -250,20 +258,25 @@ std::function<bool(uint64_t (&)[4])> TlmWaves::settled_changes(std::vector<std::
     // where its chunks stood, so the latest still wins).
     for (unsigned round = 0; chunks_.size() > kMergeWays; ++round) {
         std::vector<std::string> merged_round;
+        std::vector<unsigned> merged_words;
         for (size_t g = 0; g < chunks_.size(); g += kMergeWays) {
-            const std::vector<std::string> group(
-                chunks_.begin() + static_cast<std::ptrdiff_t>(g),
-                chunks_.begin() + static_cast<std::ptrdiff_t>(std::min(g + kMergeWays, chunks_.size())));
+            const auto from = static_cast<std::ptrdiff_t>(g),
+                       to = static_cast<std::ptrdiff_t>(std::min(g + kMergeWays, chunks_.size()));
+            const std::vector<std::string> group(chunks_.begin() + from, chunks_.begin() + to);
+            const std::vector<unsigned> widths(chunk_words_.begin() + from, chunk_words_.begin() + to);
             if (group.size() == 1) {
                 merged_round.push_back(group[0]);
+                merged_words.push_back(widths[0]);
                 continue;
             }
             const std::string merged =
                 scratch_.path("merged" + std::to_string(round) + "_" + std::to_string(g / kMergeWays) + ".bin");
-            ChunkMerge merge(group);
+            ChunkMerge merge(group, widths);
+            const unsigned width = *std::max_element(widths.begin(), widths.end());
             std::ofstream out(merged, std::ios::binary);
             uint64_t words[4];
-            while (merge.next(words)) out.write(reinterpret_cast<const char*>(words), sizeof words);
+            while (merge.next(words))
+                out.write(reinterpret_cast<const char*>(words), static_cast<std::streamsize>(width * sizeof(uint64_t)));
             if (merge.broken()) {
                 failed.push_back(kChunkUnread);
                 return none;
@@ -274,10 +287,12 @@ std::function<bool(uint64_t (&)[4])> TlmWaves::settled_changes(std::vector<std::
             }
             for (const std::string& path : group) std::remove(path.c_str());
             merged_round.push_back(merged);
+            merged_words.push_back(width);
         }
         chunks_ = std::move(merged_round);
+        chunk_words_ = std::move(merged_words);
     }
-    auto merge = std::make_shared<ChunkMerge>(chunks_);
+    auto merge = std::make_shared<ChunkMerge>(chunks_, chunk_words_);
     return [merge, &failed](uint64_t(&words)[4]) {
         if (merge->next(words)) return true;
         if (merge->broken()) failed.push_back(kChunkUnread);

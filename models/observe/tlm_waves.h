@@ -84,8 +84,8 @@ private:
         if (now_) recorded_at_.push_back(now_());
         if (changes_.size() >= chunk_changes_) spill();
     }
-    // The changes in memory, settled and sorted, to a chunk's file (each record the four words a rank
-    // sends rank 0: time, signal, value, the cycle it was recorded at).
+    // The changes in memory, settled and sorted, to a chunk's file (each record three words, time,
+    // signal and value, and partitioned a fourth, the cycle it was recorded at, as a rank sends rank 0).
     void spill();
     // Change i as the four words of a record.
     void record_words(uint32_t i, uint64_t (&words)[4]) const;
@@ -112,9 +112,10 @@ private:
     std::vector<uint32_t> link_base_;  // per link: its out_valid (out_ready, out_flit, tx_origin, tx_msg, tx_dest, queue follow)
     std::vector<Change> changes_;
     size_t chunk_changes_ = kChunkChanges;
-    std::vector<std::string> chunks_;  // the chunks' files, in the order they were recorded
-    std::string chunk_failure_;        // (a chunk that could not be written: said at close)
-    std::function<uint64_t()> now_;    // (partitioned: each change's cycle, in recorded_at_)
+    std::vector<std::string> chunks_;    // the chunks' files, in the order they were recorded
+    std::vector<unsigned> chunk_words_;  // (each chunk's words a record: 3, or 4 partitioned)
+    std::string chunk_failure_;          // (a chunk that could not be written: said at close)
+    std::function<uint64_t()> now_;      // (partitioned: each change's cycle, in recorded_at_)
     std::vector<uint64_t> recorded_at_;
     GatherFiles gather_files_;
     bool writes_ = true;
