@@ -190,6 +190,7 @@ TEST(CommandLine, MeshIsTheArraysOtherName) {
     EXPECT_EQ(trace, less_command(slurp(array_trace)));
     std::remove(mesh_trace.c_str());
     std::remove(array_trace.c_str());
+    EXPECT_NE(cubecast_cli("list").out.find("\n  array (or mesh)  "), std::string::npos);  // (cubecast list names it)
 }
 
 TEST(CommandLine, BadRtlInputExitsTwoWithOneLine) {

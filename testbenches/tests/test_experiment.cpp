@@ -74,6 +74,13 @@ Cli cubecast_cli(const std::string& args, const std::string& before = "") {
 
 std::vector<nlohmann::json> rows_of(const std::string& dir) { return cubecast::read_rows(dir + "/results.jsonl"); }
 
+// `cubecast experiment` on the file NAME.yaml holding `yaml`, its results in `out` (a fresh folder).
+Cli experiment_of(const std::string& name, const std::string& yaml, std::string& out) {
+    const std::string file = write_file(name + ".yaml", yaml);
+    out = temp_path(name);
+    return cubecast_cli("experiment " + file + " --out " + out);
+}
+
 const std::string kMpirun = local_mpirun(2);
 
 }  // namespace
@@ -484,12 +491,11 @@ TEST(Experiment, PointsOverRanksGiveOneProcessesRows) {
 
 // A plot's where: keeps only the rows with those values: its data holds exactly them.
 TEST(Experiment, APlotsWhereKeepsOnlyItsRows) {
-    const std::string file =
-        write_file("where.yaml",
-                   "name: where\nrun:\n  task: mnb\naxes:\n  dim: 1..4\n  packet-flits: [1, 2]\n"
-                   "plots:\n  - name: two\n    x: dim\n    y: completion_cycles\n    where: {packet-flits: 2}\n");
-    const std::string out = temp_path("where");
-    const Cli run = cubecast_cli("experiment " + file + " --out " + out);
+    std::string out;
+    const Cli run = experiment_of("where",
+                                  "name: where\nrun:\n  task: mnb\naxes:\n  dim: 1..4\n  packet-flits: [1, 2]\n"
+                                  "plots:\n  - name: two\n    x: dim\n    y: completion_cycles\n    where: {packet-flits: 2}\n",
+                                  out);
     ASSERT_EQ(run.code, 0) << run.err;
     std::istringstream dat(slurp(out + "/plots/two.dat"));
     std::vector<std::pair<double, double>> points;
@@ -507,13 +513,13 @@ TEST(Experiment, APlotsWhereKeepsOnlyItsRows) {
 // placement (paper 000 §3.2: 2 ceil(K/d) + 4d for any K-tuple), so its random and adversarial curves
 // are one line, with its paper's time beside it; same-order's two placements differ and stay two.
 TEST(Experiment, APlotDrawsCoincidingCurvesAndASharedBoundOnce) {
-    const std::string file = write_file(
-        "coincide.yaml",
+    std::string out;
+    const Cli run = experiment_of(
+        "coincide",
         "name: coincide\nrun:\n  task: kb\n  dim: 4\naxes:\n  algorithm: [same-order, st]\n  placement: [random, adversarial]\n"
         "  k: [2, 5, 9]\nplots:\n  - name: kb\n    x: k\n    y: completion_slots\n    curves: [algorithm, placement]\n"
-        "    reference: [paper_slots]\n");
-    const std::string out = temp_path("coincide");
-    const Cli run = cubecast_cli("experiment " + file + " --out " + out);
+        "    reference: [paper_slots]\n",
+        out);
     ASSERT_EQ(run.code, 0) << run.err;
     const std::string dat = slurp(out + "/plots/kb.dat");
     EXPECT_NE(dat.find("# algorithm=st placement=random = algorithm=st placement=adversarial\n"), std::string::npos) << dat;
@@ -547,13 +553,13 @@ TEST(Experiment, APlotDrawsCoincidingCurvesAndASharedBoundOnce) {
 // the same, are one line whose title names the first and counts the rest; gnuplot would leave out a
 // key whose title did not fit, saying only a warning, which cubecast passes on.
 TEST(Experiment, APlotWidensToFitItsKey) {
-    const std::string file = write_file(
-        "wide.yaml",
+    std::string out;
+    const Cli run = experiment_of(
+        "wide",
         "name: wide\nrun:\n  task: kb\n  dim: 3\naxes:\n  algorithm: [same-order]\n  placement: [random, adversarial]\n"
         "  packet-flits: [1, 2]\n  queue-depth: [64, 65]\n  k: [2, 3]\nplots:\n  - name: kb\n    x: k\n    y: completion_slots\n"
-        "    curves: [algorithm, placement, packet-flits, queue-depth]\n");
-    const std::string out = temp_path("wide");
-    const Cli run = cubecast_cli("experiment " + file + " --out " + out);
+        "    curves: [algorithm, placement, packet-flits, queue-depth]\n",
+        out);
     ASSERT_EQ(run.code, 0) << run.err;
     EXPECT_EQ(run.err.find("has no key"), std::string::npos) << run.err;
     const std::string svg = slurp(out + "/plots/kb.svg");
