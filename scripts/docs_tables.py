@@ -209,7 +209,11 @@ def synthesis_rows(body):
     rows = []
     for line in body.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if not line.startswith("|") or cells[1] in ("total", "---"):
+        if not line.startswith("|"):
+            continue
+        if len(cells) < 3:
+            return None, f"a line that is no row of synth.sh's ({line.strip()})"
+        if cells[1] in ("total", "---"):
             continue
         if not all(re.fullmatch(r"[0-9]{1,3}(,[0-9]{3})*", c) for c in cells[1:]):
             return None, f"row {cells[0]} has a cell that is not a count ({cells[1:]})"
