@@ -17,8 +17,8 @@
 namespace cubecast {
 
 const std::vector<std::string>& traffic_patterns() {
-    static const std::vector<std::string> names = {"uniform", "transpose", "bitcomp",  "bitrev",
-                                                   "shuffle", "tornado",   "neighbor", "hotspot"};
+    static const std::vector<std::string> names = {"uniform", "transpose", "bitcomp", "bitrev",  "shuffle",
+                                                   "tornado", "neighbor",  "hotspot", "randperm"};
     return names;
 }
 
@@ -66,6 +66,33 @@ std::optional<std::string> traffic_pattern_problem(TrafficPattern pattern, const
     return std::nullopt;
 }
 
+uint32_t random_permutation_image(uint32_t n, uint64_t seed, uint32_t x) {
+    if (n <= 1) return 0;
+    unsigned bits = 2;
+    while (bits < 32 && (uint64_t{1} << bits) < n) ++bits;
+    bits += bits % 2;  // (two halves of equal width)
+    const unsigned half = bits / 2;
+    const uint64_t mask = (uint64_t{1} << half) - 1;
+    const auto mix = [](uint64_t z) {  // (splitmix64's finaliser)
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        return z ^ (z >> 31);
+    };
+    uint64_t keys[4];
+    for (unsigned r = 0; r < 4; ++r) keys[r] = mix(seed * 0x9e3779b97f4a7c15ull + 0x7261'6e64'7065'726dull + r);  // ("randperm")
+    const auto feistel = [&](uint64_t v) {
+        uint64_t left = v >> half, right = v & mask;
+        for (const uint64_t key : keys) {
+            const uint64_t next = left ^ (mix(right ^ key) & mask);
+            left = right, right = next;
+        }
+        return left << half | right;
+    };
+    uint64_t y = feistel(x);
+    while (y >= n) y = feistel(y);  // (under 4 steps on average: 2^bits < 4n)
+    return static_cast<uint32_t>(y);
+}
+
 uint32_t traffic_destination(TrafficPattern pattern, const Topology& t, uint32_t src, const TrafficSpec& spec, double draw_a,
                              double draw_b) {
     const uint32_t n = t.nodes();
@@ -79,6 +106,7 @@ uint32_t traffic_destination(TrafficPattern pattern, const Topology& t, uint32_t
         if (draw_b < spec.hotspot_fraction) return spec.hotspot;
         return uniform(draw_a);
     }
+    if (pattern == TrafficPattern::randperm) return random_permutation_image(n, spec.seed, src);
     if (pattern == TrafficPattern::bitcomp) return ~src & (n - 1);
     if (pattern == TrafficPattern::bitrev) {
         const unsigned b = log2_of(n);

@@ -28,7 +28,7 @@ namespace cubecast {
 
 // The patterns, and what each needs of the network (an error line, or none).
 const std::vector<std::string>& traffic_patterns();
-enum class TrafficPattern : uint8_t { uniform, transpose, bitcomp, bitrev, shuffle, tornado, neighbor, hotspot };
+enum class TrafficPattern : uint8_t { uniform, transpose, bitcomp, bitrev, shuffle, tornado, neighbor, hotspot, randperm };
 // The pattern of this name (the names in traffic_patterns()' order), if it is one: parsed once, not per packet.
 std::optional<TrafficPattern> find_traffic_pattern(const std::string& name);
 const std::string& traffic_pattern_name(TrafficPattern pattern);
@@ -107,6 +107,12 @@ struct TrafficSpec {
         return warmup + window + drain;
     }
 };
+
+// randperm's destination of node x of n: a permutation of 0 .. n-1 fixed by `seed`, drawn from a
+// keyed four-round Feistel network on the next even power of two at or above n, walked on past the
+// values >= n (cycle walking: a permutation of 0 .. n-1 again), so that each node computes its own
+// from the seed alone, with no table and whatever the partition.
+uint32_t random_permutation_image(uint32_t n, uint64_t seed, uint32_t x);
 
 // The destination `pattern` gives `src` (uniform and hotspot draw from `draw`, a uniform [0, 1)
 // number per call); src itself means the node sends nothing.

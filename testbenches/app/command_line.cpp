@@ -155,7 +155,8 @@ struct CommonOptions {
         app->add_option("--warmup", warmup, "dynamic: slots left out of the statistics (default: a tenth)")
             ->group(kDynamicBroadcasting);
         app->add_option("--pattern", pattern,
-                        "traffic: uniform (default), transpose, bitcomp, bitrev, shuffle, tornado (torus), neighbor, hotspot")
+                        "traffic: uniform (default), transpose, bitcomp, bitrev, shuffle, tornado (torus), neighbor, hotspot, "
+                        "randperm (a random permutation fixed by --seed)")
             ->group(kSyntheticTraffic);
         app->add_option("--rate", rate, "traffic: offered load in flits per node per cycle, in (0, 1] (default 0.1)")
             ->group(kSyntheticTraffic);

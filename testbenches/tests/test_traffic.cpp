@@ -18,8 +18,39 @@
 using namespace cubecast;
 using namespace traffic_test;
 
+// randperm's destinations: for networks of any size (powers of two and not, up to 2^20 nodes) each seed
+// gives a permutation of the nodes, the same one each time, and different seeds different ones.
+TEST(Traffic, RandpermIsAPermutationFixedByTheSeed) {
+    for (const uint32_t n : {1u, 2u, 3u, 9u, 16u, 25u, 36u, 64u, 100u, 1000u, 4096u, 1u << 20}) {
+        std::vector<uint32_t> first;
+        for (const uint64_t seed : {1ull, 2ull, 12345ull}) {
+            SCOPED_TRACE("n " + std::to_string(n) + ", seed " + std::to_string(seed));
+            std::vector<uint32_t> image(n);
+            std::vector<bool> hit(n, false);
+            for (uint32_t x = 0; x < n; ++x) {
+                image[x] = cubecast::random_permutation_image(n, seed, x);
+                ASSERT_LT(image[x], n);
+                ASSERT_FALSE(hit[image[x]]) << x << " -> " << image[x] << ", taken already";
+                hit[image[x]] = true;
+                ASSERT_EQ(cubecast::random_permutation_image(n, seed, x), image[x]);
+            }
+            if (first.empty())
+                first = image;
+            else if (n >= 9)
+                EXPECT_NE(image, first) << "two seeds, one permutation";
+        }
+        // Not the identity nor close to it: a random permutation has one fixed point on average.
+        if (n >= 64) {
+            uint32_t fixed = 0;
+            for (uint32_t x = 0; x < n; ++x) fixed += first[x] == x;
+            EXPECT_LT(fixed, 8u) << "n " << n;
+        }
+    }
+}
+
 // At a light load every packet goes to its pattern's destination on the routing's path, one hop a
-// hop-time after the other; the trace shows each hop.
+// hop-time after the other; the trace shows each hop (randperm's: one destination an origin, no two
+// origins the same).
 TEST(Traffic, PatternsAndRoutesHopByHop) {
     unsigned runs = 0;
     for (const Net& n : nets)
@@ -43,11 +74,16 @@ TEST(Traffic, PatternsAndRoutesHopByHop) {
                     EXPECT_EQ(r.end - r.start, flits);
                     packets[{r.origin, r.msg, r.dest}].push_back(r);
                 }
+                std::map<uint32_t, uint32_t> sent_to, sent_from;  // (randperm: one destination an origin, and back)
                 for (const auto& [id, rows] : packets) {
                     const uint32_t origin = std::get<0>(id), dest = static_cast<uint32_t>(std::get<2>(id));
                     EXPECT_NE(origin, dest);
                     if (const auto expected = pattern_dest(pattern, n, origin)) {
                         EXPECT_EQ(dest, *expected) << "from " << origin;
+                    }
+                    if (pattern == "randperm") {
+                        EXPECT_EQ(sent_to.emplace(origin, dest).first->second, dest) << "origin " << origin << " sent elsewhere";
+                        EXPECT_EQ(sent_from.emplace(dest, origin).first->second, origin) << "two origins sent to " << dest;
                     }
                     to_hotspot += pattern == "hotspot" && dest == 1;
                     // (msg repeats every 4096 packets of an origin: rows of one packet are hops() apart in count)
