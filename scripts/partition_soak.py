@@ -4,7 +4,7 @@ R from 2 to --ranks-max, oversubscribed beyond the cores), whose outputs must be
 byte: the exit code, the trace, the report's JSON less its timings, the waves (less their $date)
 and the --stats CSV (on the Verilated routers, their internals' waves instead). A configuration is
 drawn from the collectives of every paper on the cube, the torus and the array, dynamic
-broadcasting and synthetic traffic; either level; the ideal router
+broadcasting and synthetic traffic (uniform, or in half the runs another pattern); either level; the ideal router
 (unbounded or bounded queues) or the input-buffered one (defaults, 4 VCs, BookSim2's preset, link
 and credit delays), and one run in seven or so on the Verilated routers (--router rtl, the cube's
 collectives they have logic for and traffic); packet lengths and seeds. One refused as bad input
@@ -48,6 +48,7 @@ MESH_TASKS = [
     ["--task", "pe", "--k", "3"], ["--task", "pg", "--k", "3"], ["--task", "monotone", "--k", "4"], ["--task", "mnb"],
     TRAFFIC, ["--task", "dynamic", "--rho", "0.3", "--slots", "60"]]
 INPUT_BUFFERED = [[], ["--vcs", "4"], ["--preset", "booksim"], ["--link-delay", "2", "--credit-delay", "1"]]
+PATTERNS = ["transpose", "bitcomp", "bitrev", "shuffle", "tornado", "neighbor", "randperm"]
 
 
 # What the Verilog routers have control logic for (built for the 4-cube: up to 4 ports).
@@ -63,6 +64,8 @@ def draw(rng):
     else:
         args = rng.choice(MESH_TASKS) + ["--topology", rng.choice(["torus", "array"]), "--dim", "2",
                                          "--radix", str(rng.choice([3, 4, 5]))]
+    if "traffic" in args and rng.random() < 0.5:  # (a pattern a network cannot take is refused and counted)
+        args += ["--pattern", rng.choice(PATTERNS)]
     if "rtl" not in args and rng.random() < 0.4:
         args += ["--level", "tlm"]
     router = rng.random()
