@@ -5,6 +5,15 @@
 
 namespace cubecast {
 
+std::string shell_word(const std::string& word) {
+    if (!word.empty() &&
+        word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-=.,:/_+") == std::string::npos)
+        return word;
+    std::string quoted = "'";
+    for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return quoted + "'";
+}
+
 namespace {
 // The length of a valid UTF-8 sequence starting at s[i] (1 for ASCII), or 0 if it is not one.
 size_t utf8_length(const std::string& s, size_t i) {

@@ -1,5 +1,5 @@
 // A value as an error line may echo it: control characters escaped (a newline in a value must not
-// break the one-line error), and cut short if long.
+// break the one-line error), and cut short if long; and a word as the shell reads it.
 #pragma once
 #include <string>
 #include <vector>
@@ -7,6 +7,10 @@
 namespace cubecast {
 
 std::string printable(const std::string& value, size_t max_chars = 100);
+
+// A word for the shell: as it is if plain, else in single quotes (a quote in it closed, escaped and
+// reopened).
+std::string shell_word(const std::string& word);
 
 // The name of `names` nearest to a mistyped one (by edit distance, at most a third of its length and
 // at least 2 edits allowed), or empty if none is that near: what "did you mean ...?" offers.

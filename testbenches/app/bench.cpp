@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "models/fabric/hypercube.h"
+#include "models/fabric/printable.h"
 #include "models/fabric/topology.h"
 #include "models/sim/fork_pool.h"
 #include "models/sim/result_json.h"

@@ -34,15 +34,6 @@ std::string mpirun_prefix(unsigned ranks) {
            (ranks > available_cores() ? "--oversubscribe " : "") + "-np " + std::to_string(ranks) + " ";
 }
 
-std::string shell_word(const std::string& word) {
-    if (!word.empty() &&
-        word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-=.,:/_+") == std::string::npos)
-        return word;
-    std::string quoted = "'";
-    for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return quoted + "'";
-}
-
 std::string this_executable() {
     const std::string path = mpi::executable_path();
     const std::string deleted = " (deleted)";  // (how Linux names a running executable whose file is gone)

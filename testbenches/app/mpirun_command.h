@@ -11,9 +11,6 @@ namespace cubecast {
 // is above its cores.
 std::string mpirun_prefix(unsigned ranks);
 
-// A word for the shell: as it is if plain, else in single quotes.
-std::string shell_word(const std::string& word);
-
 // This process's executable, to start it again; throws std::runtime_error if it was replaced or
 // removed while it ran (a rebuild): a command started now would run another build.
 std::string this_executable();

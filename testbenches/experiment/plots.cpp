@@ -139,9 +139,7 @@ std::string gnuplot_png_and_svg(const std::string& script, const std::string& ba
            << script << "\nunset output\n";
     // (quiet: its warnings go to a file of the scratch folder, read for the one that matters below)
     const std::string warnings = scratch.path("gnuplot.err");
-    std::string shell_quoted = "'";
-    for (char c : warnings) shell_quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    const std::string command = quiet ? "gnuplot 2>" + shell_quoted + "'" : std::string("gnuplot");
+    const std::string command = quiet ? "gnuplot 2>" + shell_word(warnings) : std::string("gnuplot");
     FILE* pipe = popen(command.c_str(), "w");
     if (!pipe) return "gnuplot could not be started to draw " + printable(base) + ".png/.svg (is gnuplot-nox installed?)";
     const std::string text = gp.str();
