@@ -92,12 +92,15 @@ const TopologyType* find_topology_type(const std::string& name) {
     return nullptr;
 }
 
+std::string name_and_aliases(const TopologyType& type) {
+    std::string s = type.name;
+    for (const std::string& alias : type.aliases) s += " (or " + alias + ")";
+    return s;
+}
+
 std::string topology_names() {
     std::string names;
-    for (const TopologyType& t : topology_types()) {
-        names += (names.empty() ? "" : ", ") + t.name;
-        for (const std::string& alias : t.aliases) names += " (or " + alias + ")";
-    }
+    for (const TopologyType& t : topology_types()) names += (names.empty() ? "" : ", ") + name_and_aliases(t);
     return names;
 }
 

@@ -110,6 +110,8 @@ struct TopologyType {
 const std::vector<TopologyType>& topology_types();
 // The type `name` or one of its aliases names, or null.
 const TopologyType* find_topology_type(const std::string& name);
+// A topology's name with its aliases beside it: "array (or mesh)".
+std::string name_and_aliases(const TopologyType& type);
 // The topologies' names, comma separated, each alias beside its name (for "accepted ..." lines).
 std::string topology_names();
 

@@ -366,11 +366,7 @@ int cmd_list(bool json) {
         std::cout << out.dump(2) << "\n";
     } else {
         std::cout << "topologies (--topology):\n";
-        for (const TopologyType& t : topology_types()) {
-            std::cout << "  " << t.name;
-            for (const std::string& alias : t.aliases) std::cout << " (or " << alias << ")";
-            std::cout << "  " << t.description << "\n";
-        }
+        for (const TopologyType& t : topology_types()) std::cout << "  " << name_and_aliases(t) << "  " << t.description << "\n";
     }
     return kExitOk;
 }

@@ -293,16 +293,14 @@ std::vector<std::string> draw_plots(const std::vector<PlotSpec>& plots, const st
                 // A reference of each line's own is drawn in its line's colour without a key entry of
                 // its own: the key says it once, in black.
                 const bool per_line = !shared_reference[r] && lines.size() > 1;
+                const std::string key = column_title(p.references[r]) + (per_line ? " (in each line's colour)" : "");
                 plot << ", '" << base << ".dat' index " << i << " using 1:" << r + 3 << " with lines dt " << r + 2 << " lc "
                      << (shared_reference[r] ? std::string("rgb 'black'") : std::to_string(i + 1))
-                     << (per_line ? std::string(" notitle") : " title " + quoted_for_gnuplot(column_title(p.references[r])));
-                if (per_line && i == 0) {
-                    const std::string key = column_title(p.references[r]) + " (in each line's colour)";
-                    longest_title = std::max(longest_title, key.size());
+                     << (per_line ? std::string(" notitle") : " title " + quoted_for_gnuplot(key));
+                if (per_line && i == 0)
                     plot << ", NaN with lines dt " << r + 2 << " lc rgb 'black' title " << quoted_for_gnuplot(key);
-                }
+                longest_title = std::max(longest_title, key.size());
             }
-            for (const std::string& r : p.references) longest_title = std::max(longest_title, column_title(r).size());
         }
         plot << "\n";
         // gnuplot reckons 10 pixels a character of a key's title, and leaves out the whole key when one
