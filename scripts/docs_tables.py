@@ -154,6 +154,11 @@ def markers(name, file):
             f"<!-- end of table {name} -->")
 
 
+def doc_pages():
+    """The pages the docs' markers may sit in: README.md and docs/*.md, relative to ROOT."""
+    return ["README.md"] + sorted("docs/" + f for f in os.listdir(os.path.join(ROOT, "docs")) if f.endswith(".md"))
+
+
 OUTPUT = re.compile(r"<!-- output (?P<name>[\w-]+): build/cubecast (?P<args>[^|]*?)(?: \| keep: (?P<keep>.*?))?"
                     r"(?P<suite> \| in the suite)? -->\n(?P<body>.*?)<!-- end of output (?P=name) -->", re.S)
 
@@ -163,7 +168,7 @@ def outputs(args, failed):
     <!-- output NAME: build/cubecast ARGS | keep: REGEX | in the suite --> and <!-- end of output NAME -->:
     the command's first line and those matching REGEX (all without it), '...' where lines are left
     out; "in the suite" (optional): --affordable checks it too."""
-    for doc in ["README.md"] + sorted("docs/" + f for f in os.listdir(os.path.join(ROOT, "docs")) if f.endswith(".md")):
+    for doc in doc_pages():
         path = os.path.join(ROOT, doc)
         text = open(path).read()
 
@@ -242,7 +247,8 @@ def synthesis_tables(args, failed):
     (without it) holds each table to what synth.sh would write: its header, a row for each
     configuration the command names in their order, every row's blocks adding up to its total, and the
     steps computed from the rows."""
-    for doc in sorted("docs/" + f for f in os.listdir(os.path.join(ROOT, "docs")) if f.endswith(".md")):
+    headers = {}  # (synth.sh's header lines, by router)
+    for doc in doc_pages():
         path = os.path.join(ROOT, doc)
         text = open(path).read()
 
@@ -267,8 +273,11 @@ def synthesis_tables(args, failed):
                 lines = m["body"].splitlines()
                 first = next((i for i, l in enumerate(lines) if not l.startswith("|")), len(lines))
                 table = "".join(l + "\n" for l in lines[:first])  # (the steps, if any, follow a blank line)
-            header = subprocess.run(synth[:2] + (["--ib"] if "--ib" in words else []) + ["--header"],
-                                    stdout=subprocess.PIPE, text=True, check=True).stdout
+            router = ["--ib"] if "--ib" in words else []
+            if tuple(router) not in headers:
+                headers[tuple(router)] = subprocess.run(synth[:2] + router + ["--header"], stdout=subprocess.PIPE, text=True,
+                                                        check=True).stdout
+            header = headers[tuple(router)]
             rows, problem = synthesis_rows(table)
             if problem is None and not table.startswith(header):
                 problem = f"its header is not synth.sh's ({header.splitlines()[0]})"
@@ -316,7 +325,7 @@ def main():
                 spec = yaml.safe_load(open(os.path.join(ROOT, "experiments", file)))
                 if spec.get("table"):
                     known.add(spec.get("name", file[:-5]))
-        for doc in ["README.md"] + ["docs/" + f for f in os.listdir(os.path.join(ROOT, "docs")) if f.endswith(".md")]:
+        for doc in doc_pages():
             text = open(os.path.join(ROOT, doc)).read()
             known.update(m["name"] for pattern in (OUTPUT, SYNTHESIS) for m in pattern.finditer(text))
         unknown = [n for n in args.names if n not in known]
