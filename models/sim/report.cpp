@@ -279,10 +279,15 @@ void print_table(std::ostream& os, const RunResult& r, const std::string& networ
                   " packets inside routers)");
     if (r.activity && r.activity->link_toggles) {  // (asked for: --power, --stats)
         const ActivityTotals& a = *r.activity;
+        // (the input-buffered router reads a flit once per crossing, and once more for a packet taken
+        // whole off the crossbar: into the node's memory, --forwarding node, or the hold buffer)
+        const uint64_t taken_whole = r.input_buffering && a.buffer_reads > a.crossings ? a.buffer_reads - a.crossings : 0;
         row(os, "activity",
-            std::to_string(a.buffer_writes) + " buffer writes, " + std::to_string(a.buffer_reads) + " reads, " +
-                std::to_string(a.crossings) + " crossbar traversals, " + std::to_string(a.link_flits) + " link flits (" +
-                std::to_string(*a.link_toggles) + " bit toggles), " + std::to_string(a.node_flits) + " to the nodes, " +
+            std::to_string(a.buffer_writes) + " buffer writes, " + std::to_string(a.buffer_reads) + " reads" +
+                (taken_whole ? " (" + std::to_string(taken_whole) + " of them taken whole into the node or a hold buffer)" : "") +
+                ", " + std::to_string(a.crossings) + " crossbar traversals, " + std::to_string(a.link_flits) + " link flits (" +
+                std::to_string(*a.link_toggles) + " bit toggles), " + std::to_string(a.node_flits) +
+                (r.input_buffering ? " through the crossbar to the nodes, " : " delivered to the nodes, ") +
                 std::to_string(a.vc_grants) + " VC and " + std::to_string(a.switch_grants) + " switch grants, " +
                 std::to_string(a.credits) + " credits");
         if (a.stalls) {

@@ -120,6 +120,37 @@ TEST(CommandLine, PowerAndStatsCountWhatTheBlocksDid) {
                          "accepted without --router rtl or --rtl-nodes");
 }
 
+// A collective forwarded through the node (its mode on the input-buffered router) takes each packet
+// whole off its input into the node's memory, past the crossbar: the MNB on the 4-cube with 2-flit
+// packets moves each of its N (N - 1) = 240 deliveries over one link, so the links carry 480 flits, the
+// inputs read them once each into the node and once per copy sent on (the injections' 480), and no
+// flit crosses the crossbar to a node. The table says so in words, the JSON in counts; forwarded in the
+// router, every arrival crosses the crossbar instead, to its node or on.
+TEST(CommandLine, ActivityThroughTheNodeSaysWhatWasTakenWholeIntoIt) {
+    const uint64_t nodes = 16, deliveries = nodes * (nodes - 1), flits = 2 * deliveries;
+    const std::string run = "run --task mnb --dim 4 --packet-flits 2 --buffering input --power default";
+    const CliResult through = cubecast_cli(run + " --json");
+    ASSERT_EQ(through.code, 0) << through.err;
+    const auto j = nlohmann::json::parse(through.out);
+    const auto& a = j["activity"];
+    EXPECT_EQ(a["link_flits"].get<uint64_t>(), flits);
+    EXPECT_EQ(a["node_flits"].get<uint64_t>(), 0u);
+    EXPECT_EQ(a["crossings"].get<uint64_t>(), flits);  // (each injected copy onto its link)
+    EXPECT_EQ(a["buffer_reads"].get<uint64_t>(), 2 * flits);
+    const CliResult table = cubecast_cli(run);
+    ASSERT_EQ(table.code, 0) << table.err;
+    EXPECT_NE(table.out.find(std::to_string(2 * flits) + " reads (" + std::to_string(flits) +
+                             " of them taken whole into the node or a hold buffer)"),
+              std::string::npos)
+        << table.out;
+    EXPECT_NE(table.out.find(" 0 through the crossbar to the nodes,"), std::string::npos) << table.out;
+    const CliResult in_router = cubecast_cli(run + " --forwarding router");
+    ASSERT_EQ(in_router.code, 0) << in_router.err;
+    EXPECT_EQ(in_router.out.find("taken whole"), std::string::npos) << in_router.out;
+    EXPECT_NE(in_router.out.find(" " + std::to_string(flits) + " through the crossbar to the nodes,"), std::string::npos)
+        << in_router.out;
+}
+
 // The statistics say how full each input's buffers were over the run and why its virtual channels
 // waited. Held to: every input's occupancy histogram covers the run's cycles; its mean is the
 // histogram's; a router's rows add up to its inputs' and all to the JSON's stall totals; a cause that
