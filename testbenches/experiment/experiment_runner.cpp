@@ -244,12 +244,13 @@ int run_experiment(const Experiment& experiment, const RunPlan& plan, const Poin
     return Runner(experiment, plan, work).run();
 }
 
-int merge_experiment(const Experiment& experiment, const RunPlan& plan, const std::vector<std::string>& dirs) {
+int merge_experiment(const Experiment& experiment, const RunPlan& plan, const std::vector<std::string>& dirs,
+                     const std::vector<std::vector<nlohmann::json>>& shards) {
     ResultsStore store(experiment, plan.out_dir, false, plan.command_line);
     store.note_session({{"merged", dirs}});
-    for (const std::string& d : dirs) {
-        const size_t added = store.merge_from(d);
-        std::cerr << d << ": " << added << " rows merged\n";
+    for (size_t i = 0; i < dirs.size(); ++i) {
+        const size_t added = store.merge_from(shards[i]);
+        std::cerr << dirs[i] << ": " << added << " rows merged\n";
     }
     store.finish();
     size_t missing = 0;

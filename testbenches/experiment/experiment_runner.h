@@ -3,6 +3,7 @@
 // one shard of them; each finished point is a row in the results folder at once (results_store.h).
 #pragma once
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,7 @@ int run_experiment(const Experiment& experiment, const RunPlan& plan, const Poin
 
 // Merges the rows of shard folders into plan.out_dir; exit 0 when every point has its row, else 1
 // (the missing points are named on stderr).
-int merge_experiment(const Experiment& experiment, const RunPlan& plan, const std::vector<std::string>& dirs);
+int merge_experiment(const Experiment& experiment, const RunPlan& plan, const std::vector<std::string>& dirs,
+                     const std::vector<std::vector<nlohmann::json>>& shards);
 
 }  // namespace cubecast

@@ -245,13 +245,17 @@ void ResultsStore::note_session(const nlohmann::json& facts) {
     write_whole(dir_ + "/meta.json", meta.dump(2) + "\n");
 }
 
-size_t ResultsStore::merge_from(const std::string& dir) {
+std::vector<nlohmann::json> read_shard(const std::string& dir) {
     const std::string jsonl = dir + "/results.jsonl";
     if (access(jsonl.c_str(), R_OK) != 0)
         throw ExperimentError("--merge '" + printable(dir) +
                               "' has no readable results.jsonl: accepted results folders of this experiment");
+    return read_rows(jsonl);
+}
+
+size_t ResultsStore::merge_from(const std::vector<nlohmann::json>& shard_rows) {
     size_t added = 0;
-    for (nlohmann::json row : read_rows(jsonl)) {
+    for (nlohmann::json row : shard_rows) {
         const auto it = index_of_key_.find(row.at("key").get<std::string>());
         if (it == index_of_key_.end() || rows_.count(it->second)) continue;
         row["point"] = it->second;

@@ -28,8 +28,8 @@ public:
     // (it is rewritten whole: a large experiment would spend its time on it) and at finish().
     void add(const nlohmann::json& row);
     void finish() { write_csv(); }
-    // Rows of another results folder of the same experiment (a shard): those this one lacks.
-    size_t merge_from(const std::string& dir);
+    // Rows of another results folder of the same experiment (a shard, read_shard()): those this one lacks.
+    size_t merge_from(const std::vector<nlohmann::json>& shard_rows);
     const std::string& dir() const { return dir_; }
     // Facts of this session known once it runs (points at once, MPI ranks), added to meta.json's last one.
     void note_session(const nlohmann::json& facts);
@@ -48,6 +48,8 @@ private:
 
 // The rows of a results.jsonl that parse whole (a line cut short by a kill is left out).
 std::vector<nlohmann::json> read_rows(const std::string& path);
+// The rows of results folder `dir` given to --merge; throws ExperimentError if it has none to read.
+std::vector<nlohmann::json> read_shard(const std::string& dir);
 // results.csv's columns for a row: the parameters, then status, exit and error, then every figure
 // with nested objects flattened ("traffic.mean_latency_cycles"); host timings and per-node arrays are
 // left to the JSON lines.

@@ -3,6 +3,7 @@
 // resuming after a kill, and a point that crashes or runs over its time recorded as a row.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -210,7 +211,7 @@ TEST(Experiment, SameRowsOnOneCoreTwoCoresMpiAndMergedShards) {
 
 // A results row is read as it is written, each field with its one meaning: a shard's row whose exit
 // is not an exit code, or a results file that is a device (it would be read forever), is refused with
-// the file and line.
+// the file and line; a refused shard leaves the merge's folder unmade.
 TEST(Experiment, ARowIsCheckedWhereItIsRead) {
     const std::string file = write_file("rows.yaml", "name: rows\nrun:\n  task: mnb\naxes:\n  dim: 1..2\n");
     const std::string base = temp_path("rows");
@@ -225,6 +226,14 @@ TEST(Experiment, ARowIsCheckedWhereItIsRead) {
     EXPECT_NE(merged.err.find("results.jsonl:1: a results row is wrong: 'exit' is \"zero\": accepted an exit code 0..3"),
               std::string::npos)
         << merged.err;
+    // A shard refused (a wrong row, or no results at all) is refused before the merge writes anything:
+    // its --out is not made.
+    struct stat st {};
+    EXPECT_NE(stat((base + "-m").c_str(), &st), 0) << "the refused merge made " << base << "-m";
+    const Cli none = cubecast_cli("experiment " + file + " --merge " + base + "-absent --out " + base + "-m2");
+    EXPECT_EQ(none.code, 2) << none.err;
+    EXPECT_NE(none.err.find("-absent' has no readable results.jsonl"), std::string::npos) << none.err;
+    EXPECT_NE(stat((base + "-m2").c_str(), &st), 0) << "the refused merge made " << base << "-m2";
     ASSERT_EQ(std::system(("mkdir -p " + base + "-dev && ln -sf /dev/full " + base + "-dev/results.jsonl").c_str()), 0);
     const Cli device = cubecast_cli("experiment " + file + " --out " + base + "-dev");
     EXPECT_EQ(device.code, 2);
