@@ -6,6 +6,7 @@
 #include <cstring>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -533,6 +534,57 @@ void guard_whole_numbers(CLI::App& app) {
     for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) guard_whole_numbers(*sub);
 }
 
+// A text option given empty ("--trace ''", often a script's unset variable) is refused rather than
+// read as not given: for these options an empty text is how the run says "none" (no trace, the
+// task's own algorithm, results/NAME), which the user did not ask for. The other text options refuse
+// an empty value in their own checks (an unknown name, a malformed list); the suite holds every one.
+std::optional<std::string> accepted_when_empty(const std::string& command, const std::string& option) {
+    static const std::map<std::string, std::string> accepted = {
+        {"algorithm", "an algorithm of the task (cubecast list), or --algorithm left out for the task's natural one"},
+        {"sources", "a comma list of nodes"},
+        {"targets", "a comma list of nodes"},
+        {"rtl-nodes", "a comma list of nodes"},
+        {"pmnb", "vb2, vb3, vb-a0 on the cube; vbm-split, vbm, vbm-a0 on the torus and array"},
+        {"traffic-file", "a CSV of time,src,dst[,size]"},
+        {"preset", "booksim, noxim"},
+        {"rtl-rom-dir", "a folder of the RTL's memory files, or --rtl-rom-dir left out for the build's"},
+        {"trace", "a file path in a writable folder"},
+        {"vcd", "a file path in a writable folder"},
+        {"fst", "a file path in a writable folder"},
+        {"link-load", "a file path in a writable folder"},
+        {"delays", "a file path in a writable folder"},
+        {"stats", "a file path in a writable folder"},
+        {"power", "default, or a technology file (BookSim2's format)"},
+        {"experiment out", "a results folder, or --out left out for results/NAME"},
+        {"plot-links out", "the plot's path without .png/.svg"},
+        {"shard", "I/N, a shard I of N (0 <= I < N)"},
+        {"ks", "A..B or a comma list of numbers of broadcasts"},
+        {"seeds", "A..B or a comma list of seeds"},
+        {"plot", "a path prefix for PREFIX.png, PREFIX.svg and PREFIX.dat"},
+        {"rates", "a comma list of loads in (0, 1], or auto"},
+        {"report dir", "an experiment's results folder"},
+    };
+    for (const std::string& key : {command + " " + option, option})
+        if (const auto it = accepted.find(key); it != accepted.end()) return it->second;
+    return std::nullopt;
+}
+void guard_empty_texts(CLI::App& app) {
+    for (CLI::Option* o : app.get_options()) {
+        if (o->get_type_name() != "TEXT") continue;
+        const bool positional = o->get_lnames().empty();
+        const std::string option = positional ? o->get_name(true, false) : o->get_lnames().front();
+        const auto accepted = accepted_when_empty(app.get_name(), option);
+        if (!accepted) continue;
+        const std::string shown = positional ? app.get_name() : "--" + option;  // (as typed: "report ''")
+        o->check(CLI::Validator(
+            [shown, accepted](std::string& text) -> std::string {
+                return text.empty() ? kOwnLine + shown + " '' is empty: accepted " + *accepted : "";
+            },
+            "", "not empty"));
+    }
+    for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) guard_empty_texts(*sub);
+}
+
 // A parse error as one line: our own (a whole number), an unknown option with the nearest one
 // offered, or CLI11's words.
 std::string parse_error_line(const CLI::ParseError& e, CLI::App& app, int argc, char* argv[]) {
@@ -604,6 +656,7 @@ RunOptions experiment_run_options() {
         RunCommandOptions run;
         run.add(&app);
         guard_whole_numbers(app);
+        guard_empty_texts(app);
         std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last first
         try {
             app.parse(reversed);
@@ -779,6 +832,7 @@ int dispatch(int argc, char* argv[], bool check_only) {
                                 "cubecast --help)");
     }
     guard_whole_numbers(app);
+    guard_empty_texts(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -421,6 +421,81 @@ TEST(CommandLine, ErrorsStayOneLineAndSizesAreChecked) {
     expect_bad_input("sweep-rho --dim 4611686018427387904", "4611686018427387904", "1..20");
 }
 
+// Every text option of every command, given an empty value ("--trace ''", a script's unset variable),
+// is bad input naming the option or the empty value: never read as the option left out (no trace written, the task's own
+// algorithm, results/NAME written, a sweep over no rates). The options are read from each command's
+// --help, so an option added later is held too; the commands' positionals are given alike.
+TEST(CommandLine, EveryTextOptionRefusesAnEmptyValue) {
+    const auto words_of = [](const std::string& text, const std::string& from, const std::string& to) {
+        std::vector<std::string> lines;
+        const size_t begin = text.find(from);
+        if (begin == std::string::npos) return lines;
+        std::istringstream in(text.substr(begin + from.size(), text.find(to, begin + from.size()) - begin - from.size()));
+        for (std::string line; std::getline(in, line);)
+            if (!line.empty()) lines.push_back(line);
+        return lines;
+    };
+    const CliResult top = cubecast_cli("--help");
+    ASSERT_EQ(top.code, 0);
+    std::vector<std::string> commands;
+    for (const std::string& line : words_of(top.out, "Subcommands:\n", "\n\n"))
+        commands.push_back(line.substr(2, line.find(' ', 2) - 2));
+    ASSERT_GE(commands.size(), 11u) << top.out;
+    // A small experiment, for the options of `experiment` (one refused leaves nothing written here).
+    const std::string file = temp_path("empty_values.yaml");
+    std::ofstream(file) << "name: empty_values\nrun: {task: snb}\naxes: {dim: [2]}\n";
+    unsigned checked = 0;
+    for (const std::string& command : commands) {
+        const CliResult help = cubecast_cli(command + " --help");
+        ASSERT_EQ(help.code, 0) << command;
+        // Its positionals (given real values while an option is tested) and its text options.
+        std::vector<std::string> positionals, options;
+        for (const std::string& line : words_of(help.out, "Positionals:\n", "\n\n")) {
+            std::istringstream w(line);
+            std::string name;
+            w >> name;
+            positionals.push_back(name);
+        }
+        std::istringstream lines(help.out);  // (options sit under their groups' headings)
+        for (std::string line; std::getline(lines, line);) {
+            std::istringstream w(line);
+            std::string names, type;
+            w >> names >> type;
+            if (names.rfind("-", 0) != 0 || type != "TEXT") continue;
+            options.push_back(names.substr(names.rfind(',') == std::string::npos ? 0 : names.rfind(',') + 1));
+        }
+        std::string given;
+        for (const std::string& p : positionals)
+            given += p == "file" ? " " + file : p == "dir" ? " " + temp_path("no_results") : " " + temp_path("no.csv");
+        for (const std::string& p : positionals) {  // the positional empty, the others given
+            std::string args = command;
+            for (const std::string& q : positionals) args += q == p ? " ''" : " " + temp_path("no.csv");
+            if (command == "plot-links") args += " --out " + temp_path("plot");
+            SCOPED_TRACE(args);
+            const CliResult r = cubecast_cli(args);
+            EXPECT_EQ(r.code, 2) << r.out << r.err;
+            EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+            EXPECT_NE(r.err.find("''"), std::string::npos) << r.err;
+            EXPECT_NE(r.err.find("accepted"), std::string::npos) << r.err;
+            ++checked;
+        }
+        for (const std::string& option : options) {
+            std::string args = command + given + " " + option + " ''";
+            if (command == "plot-links" && option != "--out") args += " --out " + temp_path("plot");
+            SCOPED_TRACE(args);
+            const CliResult r = cubecast_cli(args);
+            EXPECT_EQ(r.code, 2) << r.out << r.err;
+            EXPECT_TRUE(r.out.empty()) << r.out;
+            EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+            EXPECT_TRUE(r.err.find(option) != std::string::npos || r.err.find("''") != std::string::npos) << r.err;
+            EXPECT_NE(r.err.find("accepted"), std::string::npos) << r.err;
+            ++checked;
+        }
+    }
+    std::remove(file.c_str());
+    EXPECT_GE(checked, 60u);  // (run alone has 34)
+}
+
 // Numbers an option's type cannot hold are refused as given (CLI11 would clamp them), in the command
 // and in an experiment file; a mistyped option or experiment key is offered the nearest one.
 TEST(CommandLine, NumbersOutOfRangeAndTyposGetOneLine) {
