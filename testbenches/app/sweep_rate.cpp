@@ -22,9 +22,12 @@ namespace {
 // 10 % above its first (a stable queue's halves agree within a few per cent; past saturation the
 // second half's packets find longer queues).
 constexpr double kMaxLatencyGrowth = 1.10;
+// (A load so low that no packet was created in the window measures nothing: it is not carried, nor
+// is it the saturation point; the table says so rather than print a latency of 0.)
+bool measured(const TrafficResult& t) { return t.measured > 0; }
 bool carried(const TrafficResult& t) {
-    return !t.saturated && t.accepted >= 0.95 * t.offered && t.mean_latency <= 3 * std::max(1.0, t.zero_load_latency) &&
-           t.latency_growth <= kMaxLatencyGrowth;
+    return measured(t) && !t.saturated && t.accepted >= 0.95 * t.offered &&
+           t.mean_latency <= 3 * std::max(1.0, t.zero_load_latency) && t.latency_growth <= kMaxLatencyGrowth;
 }
 }  // namespace
 
@@ -105,28 +108,36 @@ int cmd_sweep_rate(RunConfig base, const std::vector<double>& rates, bool search
     for (const auto& [r, t] : results) {
         std::ostringstream os;
         os << std::fixed << std::setprecision(4);
-        if (csv)
-            os << r << "," << t.accepted << "," << t.mean_latency << "," << t.p50_latency << "," << t.p99_latency << ","
-               << t.max_latency << "," << t.zero_load_latency << "," << (carried(t) ? "yes" : "no") << ","
+        const char* verdict = !measured(t) ? "none measured" : carried(t) ? "yes" : "no";
+        if (csv && !measured(t))
+            os << r << "," << t.accepted << ",,,,,," << verdict << ","
                << (t.has_bound ? std::to_string(t.channel_bound) : std::string()) << "\n";
+        else if (csv)
+            os << r << "," << t.accepted << "," << t.mean_latency << "," << t.p50_latency << "," << t.p99_latency << ","
+               << t.max_latency << "," << t.zero_load_latency << "," << verdict << ","
+               << (t.has_bound ? std::to_string(t.channel_bound) : std::string()) << "\n";
+        else if (!measured(t))
+            os << std::setw(9) << r << std::setw(10) << t.accepted << std::setw(11) << "-" << std::setw(7) << "-" << std::setw(7)
+               << "-" << std::setw(7) << "-" << std::setw(11) << "-"
+               << "  " << verdict << "\n";
         else
             os << std::setw(9) << r << std::setw(10) << t.accepted << std::setprecision(2) << std::setw(11) << t.mean_latency
                << std::setprecision(0) << std::setw(7) << t.p50_latency << std::setw(7) << t.p99_latency << std::setw(7)
-               << t.max_latency << std::setprecision(2) << std::setw(11) << t.zero_load_latency << "  "
-               << (carried(t) ? "yes" : "no") << "\n";
+               << t.max_latency << std::setprecision(2) << std::setw(11) << t.zero_load_latency << "  " << verdict << "\n";
         std::cout << os.str();
     }
-    if (!csv)
-        std::cout << "saturation point " << point << " flits/node/cycle (the highest load carried), saturation throughput "
-                  << throughput << " (the most accepted)"
-                  << (bound ? "; channel-load bound " +
-                                  [&] {
-                                      std::ostringstream b;
-                                      b << std::setprecision(4) << *bound;
-                                      return b.str();
-                                  }()
-                            : std::string("; no channel-load bound (adaptive routing)"))
-                  << "\n";
+    if (csv) return worst;
+    std::ostringstream at, b;
+    at << point;
+    if (bound) b << std::setprecision(4) << *bound;
+    std::cout << (point > 0 ? "saturation point " + at.str() + " flits/node/cycle (the highest load carried)"
+                  : search  ? std::string("saturation point below 0.01 flits/node/cycle (no load carried)")
+                            : std::string("saturation point not found: none of these loads was carried"))
+              << ", saturation throughput " << throughput << " (the most accepted)"
+              << (bound ? "; channel-load bound " + b.str()
+                        : std::string("; no channel-load bound (none for adaptive routing, a trace, or a pattern that "
+                                      "loads no channel)"))
+              << "\n";
     return worst;
 }
 

@@ -339,7 +339,8 @@ TEST(CommandLine, RtlRunsDumpTheRtlInternalsAndFstWorks) {
 
 // sweep-rate: the traffic over loads, and the saturation point it reports. On the 4x4 array with XY
 // routing under uniform traffic the channel-load bound is 4/k = 1 flit per node per cycle, so both
-// loads tried are carried and the point is the higher one; the JSON has every run.
+// loads tried are carried and the point is the higher one; the JSON has every run. A load that
+// measures no packet is said to, and is not carried.
 TEST(CommandLine, SweepRateFindsTheSaturationPoint) {
     const CliResult r =
         cubecast_cli("sweep-rate --topology array --dim 2 --radix 4 --rates 0.1,0.5 --window 500 --drain 300 --format json");
@@ -362,6 +363,18 @@ TEST(CommandLine, SweepRateFindsTheSaturationPoint) {
     EXPECT_GT(over.at("latency_growth").get<double>(), 1.1);
     EXPECT_LT(jb.at("runs").at(0).at("latency_growth").get<double>(), 1.1);
     EXPECT_DOUBLE_EQ(jb.at("saturation_point").get<double>(), 0.1);
+    // A load so low that no packet is created in the window (8 nodes x 4,000 cycles x 1e-9 flits:
+    // none, with the default seed) measures nothing: "none measured", no latency, not carried, never
+    // the saturation point; alone, no point is found.
+    const CliResult low = cubecast_cli("sweep-rate --dim 3 --rates 1e-9,0.1");
+    ASSERT_EQ(low.code, 0) << low.err;
+    EXPECT_NE(low.out.find("   0.0000    0.0000          -      -      -      -          -  none measured\n"), std::string::npos)
+        << low.out;
+    EXPECT_NE(low.out.find("saturation point 0.1 flits/node/cycle"), std::string::npos) << low.out;
+    const CliResult only_low = cubecast_cli("sweep-rate --dim 3 --rates 1e-9");
+    ASSERT_EQ(only_low.code, 0) << only_low.err;
+    EXPECT_NE(only_low.out.find("saturation point not found: none of these loads was carried"), std::string::npos)
+        << only_low.out;
     expect_bad_input("sweep-rate --dim 4 --rates 0.1,1.5", "1.5", "(0, 1]");
     expect_bad_input("sweep-rate --dim 4 --rates 0.2 --format xml", "xml", "table, csv, json");
     expect_bad_input("sweep-rate --topology torus --radix 4 --dim 2 --rates 0.2 --pattern bitrev --algorithm ecube", "ecube",
