@@ -151,9 +151,9 @@ def first_difference(one, many, folder_one, folder_many):
     # (the waves' header: $date and its line, and the command in a comment)
     dated = lambda path: [l for i, l in enumerate(lines(path, lambda l: False) or []) if i > 3 and "command" not in l]
     if dated(a["waves"]) != dated(b["waves"]):
-        return "the waves differs"
+        return "the waves differ"
     if dated(a["rtl_waves"]) != dated(b["rtl_waves"]):
-        return "the Verilog routers' internals' waves differs"
+        return "the Verilog routers' internals' waves differ"
     return None
 
 
