@@ -494,12 +494,17 @@ int bad_command_line(const std::string& line) { return mpi::launched() ? refuse_
 // text is checked before it converts, and such a value is refused as it was given. (The marker starts
 // our own line inside CLI11's "--option: ..." message.)
 const std::string kOwnLine = "\x01";
+constexpr unsigned kMostJobs = 4096;  // (--jobs: runs or points at once on one machine)
+std::string jobs_out_of_range(unsigned jobs) {
+    return "--jobs " + std::to_string(jobs) + " is out of range: accepted 0 (every core).." + std::to_string(kMostJobs);
+}
 std::string accepted_whole(const std::string& option, bool is_unsigned) {
     if (option == "dim") return "1.." + std::to_string(kMaxDim) + " on the hypercube, p^d <= 2^20 nodes on a torus or array";
     if (option == "radix") return "2..1048576 nodes per dimension (p^d <= 2^20)";
     if (option == "root") return "a node, 0..N-1";
-    if (option == "point-ranks") return "1..64";           // (experiment)
-    if (option == "ranks") return "1..64 (bench: 2..64)";  // (example004, bench)
+    if (option == "point-ranks") return "1..64";                                  // (experiment)
+    if (option == "jobs") return "0 (every core).." + std::to_string(kMostJobs);  // (experiment, the sweeps)
+    if (option == "ranks") return "1..64 (bench: 2..64)";                         // (example004, bench)
     try {
         const auto e = range_problem(option, std::numeric_limits<long long>::max(), RunConfig{});
         if (e && e->find("accepted ") != std::string::npos) return e->substr(e->find("accepted ") + 9);
@@ -605,6 +610,21 @@ std::string parse_error_line(const CLI::ParseError& e, CLI::App& app, int argc, 
             const std::string near = nearest_name(given, names);
             return "unknown option '" + printable(given) + "'" + (near.empty() ? "" : ": did you mean " + near + "?") +
                    " (cubecast " + argv[1] + " --help lists them)";
+        }
+    }
+    // A whole number that fits 64 bits (guard_whole_numbers passed it) but not its option's narrower
+    // type (CLI11: "Could not convert: --jobs = 4294967296"): out of range, as the guard would say.
+    if (dynamic_cast<const CLI::ConversionError*>(&e)) {
+        const std::string lead = "Could not convert: --";
+        const size_t at = what.find(lead), eq = what.find(" = ", at == std::string::npos ? 0 : at);
+        if (at != std::string::npos && eq != std::string::npos) {
+            const std::string option = what.substr(at + lead.size(), eq - at - lead.size()), value = what.substr(eq + 3);
+            std::string type;
+            for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+                if (const CLI::Option* o = sub->get_option_no_throw("--" + option)) type = o->get_type_name();
+            if (type == "UINT" || type == "INT")
+                return "--" + option + " " + printable(value) + " is out of range: accepted " +
+                       accepted_whole(option, type == "UINT");
         }
     }
     // An option given more often than it takes (CLI11: "--vc-depth: At Most 1 required but received 2"):
@@ -732,7 +752,7 @@ int dispatch(int argc, char* argv[], bool check_only) {
     sweep->add_option("--seeds", sweep_seeds, "seeds, A..B or a comma list: one run each (a summary counts the outcomes)");
     sweep->add_option("--format", sweep_format, "table, csv or json");
     unsigned sweep_jobs = 0;
-    sweep->add_option("--jobs,-j", sweep_jobs, "runs at once (default: every core; the output is the same)");
+    sweep->add_option("--jobs,-j", sweep_jobs, "runs at once, 0..4096 (default 0: every core; the output is the same)");
     std::string sweep_rates;  // traffic's loads belong to sweep-rate: said so instead of "not expected"
     sweep->add_option("--rates", sweep_rates, "(task traffic over loads: use sweep-rate --rates)");
 
@@ -753,7 +773,7 @@ int dispatch(int argc, char* argv[], bool check_only) {
         ->delimiter(',');
     sweep_rho->add_option("--format", rho_format, "table, csv or json");
     unsigned rho_jobs = 0;
-    sweep_rho->add_option("--jobs,-j", rho_jobs, "runs at once (default: every core; the output is the same)");
+    sweep_rho->add_option("--jobs,-j", rho_jobs, "runs at once, 0..4096 (default 0: every core; the output is the same)");
     sweep_rho->add_option("--plot", rho_plot, "also draw PREFIX.png and PREFIX.svg (gnuplot) and keep PREFIX.dat");
 
     RunConfig rate_config;
@@ -767,7 +787,8 @@ int dispatch(int argc, char* argv[], bool check_only) {
                            "offered loads in flits/node/cycle, a comma list, or auto (bisection for the saturation point)");
     sweep_rate->add_option("--format", rate_format, "table, csv or json");
     unsigned rate_jobs = 0;
-    sweep_rate->add_option("--jobs,-j", rate_jobs, "runs at once for a list of rates (default: every core; the same output)");
+    sweep_rate->add_option("--jobs,-j", rate_jobs,
+                           "runs at once for a list of rates, 0..4096 (default 0: every core; the same output)");
 
     std::string bench_format = "table";
     auto* bench = app.add_subcommand("bench", "measure simulation speed and peak memory on standard runs");
@@ -785,7 +806,7 @@ int dispatch(int argc, char* argv[], bool check_only) {
     unsigned long long ex_seed = 1;
     std::string ex_format = "table";
     auto* example = app.add_subcommand("example004", "paper 004's example: PMNB on 2^16 nodes, M = 2^10, t_p = 1 and 0");
-    example->add_option("--dim", ex_dim, "hypercube dimension, 2..16 (paper: 16)");
+    example->add_option("--dim", ex_dim, "hypercube dimension, 2..20 (paper: 16)");
     example->add_option("--m", ex_m, "active nodes M, 1..2^dim (paper: 1024)");
     example->add_option("--seed", ex_seed, "seed of the random active set");
     example->add_option("--format", ex_format, "table or json");
@@ -800,7 +821,7 @@ int dispatch(int argc, char* argv[], bool check_only) {
     experiment->add_option("file", ex_args.file, "the experiment file (YAML; see docs/experiments.md)")->required();
     experiment->add_option("--set", ex_args.sets, "KEY=VALUE: override a run option or an axis of the file (repeatable)");
     experiment->add_option("--jobs,-j", ex_args.jobs,
-                           "points at once on this machine (default: every core, or its cores / --point-ranks)");
+                           "points at once on this machine, 0..4096 (default 0: every core, or its cores / --point-ranks)");
     experiment->add_option("--point-ranks", ex_args.point_ranks,
                            "each point one network over this many ranks under mpirun (run --partition), 1..64 (default 1: "
                            "one process a point)");
@@ -891,8 +912,7 @@ int dispatch(int argc, char* argv[], bool check_only) {
         if (!(ex_args.point_timeout >= 0 && ex_args.point_timeout <= 1e7))
             return bad_input("--point-timeout " + std::to_string(ex_args.point_timeout) +
                              " is out of range: accepted 0 (none)..10000000 seconds");
-        if (ex_args.jobs > 4096)
-            return bad_input("--jobs " + std::to_string(ex_args.jobs) + " is out of range: accepted 0 (every core)..4096");
+        if (ex_args.jobs > kMostJobs) return bad_input(jobs_out_of_range(ex_args.jobs));
         if (ex_args.point_ranks < 1 || ex_args.point_ranks > 64)
             return bad_input("--point-ranks " + std::to_string(ex_args.point_ranks) + " is out of range: accepted 1..64");
         restart_with_heap_on_huge_pages();  // (many runs, some large: process_entry.h)
@@ -912,6 +932,7 @@ int dispatch(int argc, char* argv[], bool check_only) {
         return cmd_example004(static_cast<unsigned>(ex_dim), static_cast<uint64_t>(ex_m), ex_seed, ex_format, ex_ranks);
     }
     if (sweep_rate->parsed()) {
+        if (rate_jobs > kMostJobs) return bad_input(jobs_out_of_range(rate_jobs));
         if (auto err = rate_opts.into(rate_config); !err.empty()) return bad_input(err);
         std::vector<double> rates;
         const bool search = rates_text == "auto";
@@ -931,6 +952,7 @@ int dispatch(int argc, char* argv[], bool check_only) {
         return cmd_sweep_rate(rate_config, search ? std::vector<double>{1.0} : rates, search, rate_format, rate_jobs);
     }
     if (sweep_rho->parsed()) {
+        if (rho_jobs > kMostJobs) return bad_input(jobs_out_of_range(rho_jobs));
         if (auto e = topology_problem(rho_opts.topology, rho_opts.dim, rho_opts.radix)) return bad_input(*e);  // before d is used
         // Packets as the network's split PMNB cuts them (vb2 into d; vbm-split into d, on the torus
         // into two halves of those), and the network's schemes.
@@ -953,6 +975,7 @@ int dispatch(int argc, char* argv[], bool check_only) {
         return cmd_sweep_rho(rho_config, rhos, schemes, rho_format, rho_plot, rho_jobs);
     }
     if (sweep->parsed()) {
+        if (sweep_jobs > kMostJobs) return bad_input(jobs_out_of_range(sweep_jobs));
         if (sweep->count("--rates"))
             return bad_input("sweep --rates '" + sweep_rates +
                              "': sweep runs a task over dimensions; traffic over loads is "

@@ -421,12 +421,16 @@ TEST(CommandLine, ErrorsStayOneLineAndSizesAreChecked) {
     expect_bad_input("sweep-rho --dim 4611686018427387904", "4611686018427387904", "1..20");
 }
 
-// Every text option of every command, given an empty value ("--trace ''", a script's unset variable),
-// is bad input naming the option or the empty value: never read as the option left out (no trace written, the task's own
-// algorithm, results/NAME written, a sweep over no rates). The options are read from each command's
-// --help, so an option added later is held too; the commands' positionals are given alike.
-TEST(CommandLine, EveryTextOptionRefusesAnEmptyValue) {
-    const auto words_of = [](const std::string& text, const std::string& from, const std::string& to) {
+// Every command of `cubecast --help`, with its positionals and its options and their types, read
+// from its own --help (options sit under their groups' headings), so that a test over them holds an
+// option added later too.
+struct CommandOptions {
+    std::string command;
+    std::vector<std::string> positionals;
+    std::vector<std::pair<std::string, std::string>> options;  // (--name, TEXT / UINT / INT / FLOAT ...)
+};
+std::vector<CommandOptions> every_commands_options() {
+    const auto lines_between = [](const std::string& text, const std::string& from, const std::string& to) {
         std::vector<std::string> lines;
         const size_t begin = text.find(from);
         if (begin == std::string::npos) return lines;
@@ -435,42 +439,58 @@ TEST(CommandLine, EveryTextOptionRefusesAnEmptyValue) {
             if (!line.empty()) lines.push_back(line);
         return lines;
     };
+    std::vector<CommandOptions> all;
     const CliResult top = cubecast_cli("--help");
-    ASSERT_EQ(top.code, 0);
-    std::vector<std::string> commands;
-    for (const std::string& line : words_of(top.out, "Subcommands:\n", "\n\n"))
-        commands.push_back(line.substr(2, line.find(' ', 2) - 2));
-    ASSERT_GE(commands.size(), 11u) << top.out;
+    EXPECT_EQ(top.code, 0);
+    for (const std::string& line : lines_between(top.out, "Subcommands:\n", "\n\n")) {
+        CommandOptions c;
+        c.command = line.substr(2, line.find(' ', 2) - 2);
+        const CliResult help = cubecast_cli(c.command + " --help");
+        EXPECT_EQ(help.code, 0) << c.command;
+        for (const std::string& p : lines_between(help.out, "Positionals:\n", "\n\n")) {
+            std::istringstream w(p);
+            std::string name;
+            w >> name;
+            c.positionals.push_back(name);
+        }
+        std::istringstream lines(help.out);
+        for (std::string l; std::getline(lines, l);) {
+            std::istringstream w(l);
+            std::string names, type;
+            w >> names >> type;
+            if (names.rfind("-", 0) != 0 || names == "-h,--help") continue;
+            c.options.emplace_back(names.substr(names.rfind(',') == std::string::npos ? 0 : names.rfind(',') + 1), type);
+        }
+        all.push_back(std::move(c));
+    }
+    EXPECT_GE(all.size(), 11u) << top.out;
+    return all;
+}
+
+// The positionals of a command given as a test of its options gives them: an experiment file that
+// runs in a moment, a folder and a CSV that are not there.
+std::string positionals_given(const CommandOptions& c, const std::string& experiment_file) {
+    std::string given;
+    for (const std::string& p : c.positionals)
+        given += p == "file" ? " " + experiment_file : p == "dir" ? " " + temp_path("no_results") : " " + temp_path("no.csv");
+    if (c.command == "plot-links") given += " --out " + temp_path("plot");
+    return given;
+}
+
+// Every text option of every command, given an empty value ("--trace ''", a script's unset
+// variable), is bad input naming the option or the empty value: never read as the option left out
+// (no trace written, the task's own algorithm, results/NAME written, a sweep over no rates); the
+// commands' positionals alike.
+TEST(CommandLine, EveryTextOptionRefusesAnEmptyValue) {
     // A small experiment, for the options of `experiment` (one refused leaves nothing written here).
     const std::string file = temp_path("empty_values.yaml");
     std::ofstream(file) << "name: empty_values\nrun: {task: snb}\naxes: {dim: [2]}\n";
     unsigned checked = 0;
-    for (const std::string& command : commands) {
-        const CliResult help = cubecast_cli(command + " --help");
-        ASSERT_EQ(help.code, 0) << command;
-        // Its positionals (given real values while an option is tested) and its text options.
-        std::vector<std::string> positionals, options;
-        for (const std::string& line : words_of(help.out, "Positionals:\n", "\n\n")) {
-            std::istringstream w(line);
-            std::string name;
-            w >> name;
-            positionals.push_back(name);
-        }
-        std::istringstream lines(help.out);  // (options sit under their groups' headings)
-        for (std::string line; std::getline(lines, line);) {
-            std::istringstream w(line);
-            std::string names, type;
-            w >> names >> type;
-            if (names.rfind("-", 0) != 0 || type != "TEXT") continue;
-            options.push_back(names.substr(names.rfind(',') == std::string::npos ? 0 : names.rfind(',') + 1));
-        }
-        std::string given;
-        for (const std::string& p : positionals)
-            given += p == "file" ? " " + file : p == "dir" ? " " + temp_path("no_results") : " " + temp_path("no.csv");
-        for (const std::string& p : positionals) {  // the positional empty, the others given
-            std::string args = command;
-            for (const std::string& q : positionals) args += q == p ? " ''" : " " + temp_path("no.csv");
-            if (command == "plot-links") args += " --out " + temp_path("plot");
+    for (const CommandOptions& c : every_commands_options()) {
+        for (const std::string& p : c.positionals) {  // the positional empty, the others given
+            std::string args = c.command;
+            for (const std::string& q : c.positionals) args += q == p ? " ''" : " " + temp_path("no.csv");
+            if (c.command == "plot-links") args += " --out " + temp_path("plot");
             SCOPED_TRACE(args);
             const CliResult r = cubecast_cli(args);
             EXPECT_EQ(r.code, 2) << r.out << r.err;
@@ -479,9 +499,9 @@ TEST(CommandLine, EveryTextOptionRefusesAnEmptyValue) {
             EXPECT_NE(r.err.find("accepted"), std::string::npos) << r.err;
             ++checked;
         }
-        for (const std::string& option : options) {
-            std::string args = command + given + " " + option + " ''";
-            if (command == "plot-links" && option != "--out") args += " --out " + temp_path("plot");
+        for (const auto& [option, type] : c.options) {
+            if (type != "TEXT") continue;
+            std::string args = c.command + positionals_given(c, file) + " " + option + " ''";
             SCOPED_TRACE(args);
             const CliResult r = cubecast_cli(args);
             EXPECT_EQ(r.code, 2) << r.out << r.err;
@@ -494,6 +514,40 @@ TEST(CommandLine, EveryTextOptionRefusesAnEmptyValue) {
     }
     std::remove(file.c_str());
     EXPECT_GE(checked, 60u);  // (run alone has 34)
+}
+
+// Every whole-number option of every command refuses a number no 64-bit type holds, in one line naming
+// it and what it accepts; and a number that fits 64 bits but not the option's own narrower type (2^32
+// for a 32-bit --jobs or --ranks) is refused the same way, never with the parser's "Could not convert".
+TEST(CommandLine, EveryWholeNumberOptionRefusesWhatItCannotHold) {
+    const std::string file = temp_path("whole_numbers.yaml");
+    std::ofstream(file) << "name: whole_numbers\nrun: {task: snb}\naxes: {dim: [2]}\n";
+    unsigned checked = 0;
+    for (const CommandOptions& c : every_commands_options())
+        for (const auto& [option, type] : c.options) {
+            if (type != "UINT" && type != "INT") continue;
+            // (each command given a small network, so that a value it accepts runs in a moment)
+            const std::string task = c.command == "run" || c.command == "check-deadlock" ? " --task snb --dim 2"
+                                     : c.command == "sweep"                              ? " --task snb --dims 2"
+                                     : c.command == "sweep-rho"                          ? " --dim 2 --rhos 0.5"
+                                     : c.command == "sweep-rate"                         ? " --dim 2 --rates 0.1"
+                                     : c.command == "example004"                         ? " --dim 2 --m 2"
+                                                                                         : "";
+            const std::string base = c.command + positionals_given(c, file) + task + " " + option + " ";
+            {
+                SCOPED_TRACE(base + "99999999999999999999999");
+                const CliResult r = cubecast_cli(base + "99999999999999999999999");
+                EXPECT_EQ(r.code, 2) << r.out << r.err;
+                EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+                EXPECT_NE(r.err.find(option + " 99999999999999999999999 is out of range: accepted "), std::string::npos) << r.err;
+            }
+            SCOPED_TRACE(base + "4294967296");
+            const CliResult r = cubecast_cli(base + "4294967296", "timeout 20 ");
+            EXPECT_EQ(r.err.find("Could not convert"), std::string::npos) << r.err;
+            ++checked;
+        }
+    std::remove(file.c_str());
+    EXPECT_GE(checked, 40u);
 }
 
 // Numbers an option's type cannot hold are refused as given (CLI11 would clamp them), in the command
