@@ -2,8 +2,16 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iomanip>
+#include <sstream>
 
 namespace cubecast {
+
+std::string printable_number(double value) {
+    std::ostringstream os;
+    os << std::setprecision(6) << value;
+    return os.str();
+}
 
 std::string shell_word(const std::string& word) {
     if (!word.empty() &&

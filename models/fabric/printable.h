@@ -8,6 +8,9 @@ namespace cubecast {
 
 std::string printable(const std::string& value, size_t max_chars = 100);
 
+// A number as an error line echoes it: as short as it reads (-1, 0.25, 1e-09, nan), six digits at most.
+std::string printable_number(double value);
+
 // A word for the shell: as it is if plain, else in single quotes (a quote in it closed, escaped and
 // reopened).
 std::string shell_word(const std::string& word);

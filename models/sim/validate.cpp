@@ -85,12 +85,6 @@ std::optional<std::string> validate_sources(const RunConfig& c, const TaskInfo& 
     return std::nullopt;
 }
 
-std::string number(double x) {
-    std::ostringstream os;
-    os << std::setprecision(6) << x;
-    return os.str();
-}
-
 // A packet of packet_flits flits must split into the algorithm's parts on this topology.
 std::optional<std::string> parts_problem(unsigned packet_flits, const AlgorithmEntry& algo, const std::string& what,
                                          const Topology& topo) {
@@ -123,12 +117,13 @@ std::optional<std::string> validate_dynamic(const RunConfig& c, const TaskInfo& 
     const double max_rho = rho_of_lambda(1.0, topo);
     if (c.lambda && c.rho) return std::string("give --lambda or --rho, not both");
     if (c.lambda && !(*c.lambda > 0 && *c.lambda <= 1))
-        return "--lambda " + number(*c.lambda) + " is out of range: accepted requests per node per slot in (0, 1]";
+        return "--lambda " + printable_number(*c.lambda) + " is out of range: accepted requests per node per slot in (0, 1]";
     if (c.rho && !(*c.rho > 0 && *c.rho <= max_rho))
-        return "--rho " + number(*c.rho) + " is out of range: accepted (0, " + number(max_rho) +
+        return "--rho " + printable_number(*c.rho) + " is out of range: accepted (0, " + printable_number(max_rho) +
                "] (rho = lambda (N-1)/L, L the links leaving node 0, with lambda <= 1)";
     if (c.slots != 0 && c.periods) return std::string("give --slots or --periods, not both");
-    if (!(c.slots >= 0 && c.slots <= 1e7)) return "--slots " + number(c.slots) + " is out of range: accepted (0, 10000000]";
+    if (!(c.slots >= 0 && c.slots <= 1e7))
+        return "--slots " + printable_number(c.slots) + " is out of range: accepted (0, 10000000]";
     if (c.periods && !periods) return only("--periods", "dynamic/periods");
     if (auto e = range_problem("periods", static_cast<long long>(std::min<uint64_t>(c.periods, INT64_MAX)), c)) return e;
     if (!c.pmnb.empty() && !periods) return only("--pmnb", "dynamic/periods");
@@ -151,16 +146,17 @@ std::optional<std::string> validate_dynamic(const RunConfig& c, const TaskInfo& 
     if (!c.requests.empty()) return std::nullopt;
     const DynamicLoad load = dynamic_load(c);
     if (!(load.warmup >= 0 && load.warmup < load.horizon))
-        return "--warmup " + number(load.warmup) + " is out of range: accepted 0 <= warmup < the run's " + number(load.horizon) +
-               " slots";
+        return "--warmup " + printable_number(load.warmup) + " is out of range: accepted 0 <= warmup < the run's " +
+               printable_number(load.horizon) + " slots";
     // Each node numbers its requests in the header's 12-bit msg field.
     const auto arrivals = dynamic_arrivals(c);
     for (uint32_t node = 0; node < arrivals.size(); ++node)
         if (arrivals[node].size() > kMaxMsg + 1)
             return "the run is too long for its load: node " + std::to_string(node) + " would get " +
-                   std::to_string(arrivals[node].size()) + " requests in " + number(load.horizon) + " slots, more than the " +
-                   std::to_string(kMaxMsg + 1) + " a node can number (12-bit msg field): accepted --slots up to about " +
-                   number(0.9 * (kMaxMsg + 1) / load.lambda);
+                   std::to_string(arrivals[node].size()) + " requests in " + printable_number(load.horizon) +
+                   " slots, more than the " + std::to_string(kMaxMsg + 1) +
+                   " a node can number (12-bit msg field): accepted --slots up to about " +
+                   printable_number(0.9 * (kMaxMsg + 1) / load.lambda);
     return std::nullopt;
 }
 
@@ -519,15 +515,16 @@ std::optional<std::string> validate_traffic(const RunConfig& c, const TaskInfo& 
     }
     const TrafficSpec s = traffic_spec(c);
     if (c.burst && s.injection != Injection::onoff) return std::string("--burst applies to --injection onoff only");
-    if (!(s.burst >= 1 && s.burst <= 1e6)) return "--burst " + number(s.burst) + " is out of range: accepted 1..1000000 packets";
+    if (!(s.burst >= 1 && s.burst <= 1e6))
+        return "--burst " + printable_number(s.burst) + " is out of range: accepted 1..1000000 packets";
     if (auto e = traffic_pattern_problem(s.pattern, topo)) return e;
     if (c.rate && c.packet_rate) return std::string("--rate (flits) and --packet-rate (packets) say the same: give one of them");
     if (c.packet_rate && !(s.rate > 0 && s.rate <= 1))
-        return "--packet-rate " + number(*c.packet_rate) + " is " + number(s.rate) + " flits/node/cycle with packets of " +
-               number(s.mean_flits()) + " flits on average: accepted packets per node per cycle in (0, " +
-               number(1 / s.mean_flits()) + "]";
+        return "--packet-rate " + printable_number(*c.packet_rate) + " is " + printable_number(s.rate) +
+               " flits/node/cycle with packets of " + printable_number(s.mean_flits()) +
+               " flits on average: accepted packets per node per cycle in (0, " + printable_number(1 / s.mean_flits()) + "]";
     if (!(s.rate > 0 && s.rate <= 1))
-        return "--rate " + number(s.rate) + " is out of range: accepted flits per node per cycle in (0, 1]";
+        return "--rate " + printable_number(s.rate) + " is out of range: accepted flits per node per cycle in (0, 1]";
     for (const auto& [name, value] : {std::pair{"warmup-cycles", c.traffic_warmup}, std::pair{"window", c.traffic_window},
                                       std::pair{"drain", c.traffic_drain}})
         if (value)
@@ -537,7 +534,7 @@ std::optional<std::string> validate_traffic(const RunConfig& c, const TaskInfo& 
         return "--hotspot applies to --pattern hotspot only, not " + traffic_pattern_name(s.pattern);
     if (c.hotspot && *c.hotspot >= topo.nodes()) return not_a_node("--hotspot node " + std::to_string(*c.hotspot), topo);
     if (c.hotspot && !(c.hotspot_fraction >= 0 && c.hotspot_fraction <= 1))
-        return "--hotspot fraction " + number(c.hotspot_fraction) + " is out of range: accepted 0..1";
+        return "--hotspot fraction " + printable_number(c.hotspot_fraction) + " is out of range: accepted 0..1";
     return std::nullopt;  // (the RTL router's limits: validate_rtl)
 }
 
@@ -752,7 +749,7 @@ std::optional<std::string> check(const RunConfig& c, const std::shared_ptr<const
                " sends one message on several links at once, which port model sla forbids: "
                "accepted mla, shout";
     if (!(c.c_star > 0.0 && c.c_star <= 1000.0))
-        return "--c-star " + std::to_string(c.c_star) +
+        return "--c-star " + printable_number(c.c_star) +
                " is out of range: accepted a number in (0, 1000] (the paper takes C* > e)";
     const AlgorithmEntry& entry = *algorithms().find(task->kind, c.algorithm);
     if (c.c_star != 3.0 && !entry.takes_c_star)

@@ -86,7 +86,8 @@ struct CommonOptions {
     CLI::Option* packet_flits_option = nullptr;
     std::optional<double> rate, packet_rate;
     std::optional<long long> warmup_cycles, window, drain;
-    double slots = 0, warmup = -1;
+    double slots = 0;
+    std::optional<double> warmup;
     long long periods = 0;
     std::string pmnb;
     std::string buffering = "output";
@@ -355,7 +356,10 @@ struct CommonOptions {
         c.lambda = lambda;
         c.rho = rho;
         c.slots = slots;
-        c.warmup = warmup;
+        // (the run reads a negative warmup as "a tenth": one given must be a number of slots, at least 0)
+        if (warmup && !(*warmup >= 0))
+            return "--warmup " + printable_number(*warmup) + " is out of range: accepted 0 <= warmup < the run's slots";
+        c.warmup = warmup.value_or(-1);
         if (auto e = held("periods", periods, 0, INT64_MAX); !e.empty()) return e;
         c.periods = static_cast<uint64_t>(periods);
         c.pmnb = pmnb;
@@ -512,6 +516,24 @@ std::string accepted_whole(const std::string& option, bool is_unsigned) {
     }
     return is_unsigned ? "0..18446744073709551615" : "a whole number from -9223372036854775808 to 9223372036854775807";
 }
+// What a number option accepts, for a value that is no number at all (CLI11: "Could not convert").
+std::string accepted_number(const std::string& option) {
+    static const std::map<std::string, std::string> accepted = {
+        {"c-star", "a number in (0, 1000] (the paper takes C* > e)"},
+        {"lambda", "requests per node per slot in (0, 1]"},
+        {"rho", "a load in (0, rho at lambda = 1] (rho = lambda (N-1)/L)"},
+        {"rhos", "a comma list of loads rho in (0, rho at lambda = 1]"},
+        {"slots", "(0, 10000000]"},
+        {"warmup", "0 <= warmup < the run's slots"},
+        {"rate", "flits per node per cycle in (0, 1]"},
+        {"packet-rate", "packets per node per cycle in (0, 1]"},
+        {"burst", "1..1000000 packets"},
+        {"rerun-seconds", "1..3600 seconds"},
+        {"point-timeout", "0 (none)..10000000 seconds"},
+    };
+    const auto it = accepted.find(option);
+    return it != accepted.end() ? it->second : "a number";
+}
 void guard_whole_numbers(CLI::App& app) {
     for (CLI::Option* o : app.get_options()) {
         const std::string type = o->get_type_name();
@@ -613,7 +635,8 @@ std::string parse_error_line(const CLI::ParseError& e, CLI::App& app, int argc, 
         }
     }
     // A whole number that fits 64 bits (guard_whole_numbers passed it) but not its option's narrower
-    // type (CLI11: "Could not convert: --jobs = 4294967296"): out of range, as the guard would say.
+    // type (CLI11: "Could not convert: --jobs = 4294967296"): out of range, as the guard would say; a
+    // number option's value that is no number: what it accepts.
     if (dynamic_cast<const CLI::ConversionError*>(&e)) {
         const std::string lead = "Could not convert: --";
         const size_t at = what.find(lead), eq = what.find(" = ", at == std::string::npos ? 0 : at);
@@ -625,6 +648,8 @@ std::string parse_error_line(const CLI::ParseError& e, CLI::App& app, int argc, 
             if (type == "UINT" || type == "INT")
                 return "--" + option + " " + printable(value) + " is out of range: accepted " +
                        accepted_whole(option, type == "UINT");
+            if (type == "FLOAT")
+                return "--" + option + " " + printable(value) + " is not a number: accepted " + accepted_number(option);
         }
     }
     // An option given more often than it takes (CLI11: "--vc-depth: At Most 1 required but received 2"):
@@ -910,7 +935,7 @@ int dispatch(int argc, char* argv[], bool check_only) {
     if (list->parsed()) return cmd_list(list_json);
     if (experiment->parsed()) {
         if (!(ex_args.point_timeout >= 0 && ex_args.point_timeout <= 1e7))
-            return bad_input("--point-timeout " + std::to_string(ex_args.point_timeout) +
+            return bad_input("--point-timeout " + printable_number(ex_args.point_timeout) +
                              " is out of range: accepted 0 (none)..10000000 seconds");
         if (ex_args.jobs > kMostJobs) return bad_input(jobs_out_of_range(ex_args.jobs));
         if (ex_args.point_ranks < 1 || ex_args.point_ranks > 64)

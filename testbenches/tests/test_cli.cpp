@@ -519,12 +519,25 @@ TEST(CommandLine, EveryTextOptionRefusesAnEmptyValue) {
 // Every whole-number option of every command refuses a number no 64-bit type holds, in one line naming
 // it and what it accepts; and a number that fits 64 bits but not the option's own narrower type (2^32
 // for a 32-bit --jobs or --ranks) is refused the same way, never with the parser's "Could not convert".
-TEST(CommandLine, EveryWholeNumberOptionRefusesWhatItCannotHold) {
+// Every other number option refuses a value that is no number with its own range (not a bare "a
+// number": a new option needs its range said).
+TEST(CommandLine, EveryNumberOptionRefusesWhatItCannotHold) {
     const std::string file = temp_path("whole_numbers.yaml");
     std::ofstream(file) << "name: whole_numbers\nrun: {task: snb}\naxes: {dim: [2]}\n";
     unsigned checked = 0;
     for (const CommandOptions& c : every_commands_options())
         for (const auto& [option, type] : c.options) {
+            if (type == "FLOAT") {
+                const std::string args = c.command + positionals_given(c, file) + " " + option + " abc";
+                SCOPED_TRACE(args);
+                const CliResult r = cubecast_cli(args);
+                EXPECT_EQ(r.code, 2) << r.out << r.err;
+                EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+                EXPECT_NE(r.err.find(option + " abc is not a number: accepted "), std::string::npos) << r.err;
+                EXPECT_EQ(r.err.find("accepted a number\n"), std::string::npos) << r.err;
+                ++checked;
+                continue;
+            }
             if (type != "UINT" && type != "INT") continue;
             // (each command given a small network, so that a value it accepts runs in a moment)
             const std::string task = c.command == "run" || c.command == "check-deadlock" ? " --task snb --dim 2"
@@ -547,7 +560,7 @@ TEST(CommandLine, EveryWholeNumberOptionRefusesWhatItCannotHold) {
             ++checked;
         }
     std::remove(file.c_str());
-    EXPECT_GE(checked, 40u);
+    EXPECT_GE(checked, 50u);
 }
 
 // Numbers an option's type cannot hold are refused as given (CLI11 would clamp them), in the command
@@ -654,6 +667,10 @@ TEST(CommandLine, DynamicBadInput) {
     expect_bad_input("run --task dynamic --algorithm periods --dim 4 --packet-flits 4 --rho -1", "--rho -1", "(0, ");
     expect_bad_input("run --task dynamic --algorithm direct --dim 4 --lambda 1.5", "--lambda 1.5", "(0, 1]");
     expect_bad_input("run --task dynamic --algorithm direct --dim 4 --lambda 0.1 --rho 0.2", "--lambda or --rho", "not both");
+    // A warmup given must be slots, never taken for the default (a tenth) as a negative one would be.
+    for (const std::string w : {"nan", "-1", "-0.5"})
+        expect_bad_input("run --task dynamic --algorithm direct --dim 4 --warmup " + w, "--warmup " + w + " is out of range",
+                         "accepted 0 <= warmup");
     expect_bad_input("run --task dynamic --algorithm periods --dim 4 --pmnb vb9", "--pmnb 'vb9'", "vb-a0, vb2, vb3");
     expect_bad_input("run --task dynamic --algorithm periods --dim 4 --pmnb vb1", "--pmnb 'vb1'", "vb-a0, vb2, vb3");
     expect_bad_input("run --task dynamic --algorithm periods --dim 4 --packet-flits 6", "--packet-flits 6", "accepted: 4, 8");
