@@ -368,6 +368,15 @@ struct Loader {
     void expand_points() {
         size_t total = 1;
         for (const Axis& a : ex.axes) {
+            // (a value twice would make two points of one: the same key, run twice, one row kept)
+            std::set<std::vector<std::string>> seen;
+            for (const auto& values : a.values)
+                if (!seen.insert(values).second) {
+                    std::string given;
+                    for (size_t i = 0; i < a.keys.size(); ++i) given += (i ? ", " : "") + a.keys[i] + "=" + printable(values[i]);
+                    throw ExperimentError(where(a.keys.front()) + ": " + given + " is given twice: accepted distinct values " +
+                                          "(each a point of its own)");
+                }
             if (total > kMaxExperimentPoints / a.values.size())
                 r.fail(a.line, "the experiment has more than " + std::to_string(kMaxExperimentPoints) +
                                    " points: accepted at most that many (split it into several files or shards)");

@@ -100,6 +100,10 @@ TEST(ExperimentFile, ErrorsNameTheFileTheLineAndTheKey) {
     expect_error("run:\n  task: mnb\n  torus-on-array: maybe\n", 3, "'maybe' is not accepted for a flag: true or false");
     expect_error("run:\n  task: mnb\n  trace: t.csv\n", 3, "key 'trace' writes files of its own");
     expect_error("run:\n  task: mnb\n  dim: 3\n  dim: 4\n", 4, "key 'dim' is given twice");
+    // A value given twice would be two points of one (one key, run twice, one row kept).
+    expect_error("run:\n  task: mnb\naxes:\n  dim: [2, 3, 2]\n", 4, "key 'dim': dim=2 is given twice: accepted distinct values");
+    expect_error("run:\n  task: mnb\nzip:\n  dim: [2, 2]\n  seed: [1, 1]\n", 4, "dim=2, seed=1 is given twice");
+    expect_error("run:\n  task: mnb\n", 0, "--set seed: seed=1 is given twice", {"seed=[1, 2, 1]"});
     expect_error("run:\n  task: mnb\n  dim: 3\naxes:\n  dim: [4, 5]\n", 3, "key 'dim' is both fixed");
     expect_error("run:\n  task: mnb\n  dim: [3, 4]\n", 3, "takes one value (vary it under axes:)");
     expect_error("run:\n  task: mnb\nplots:\n  - x: dim\n", 4, "a plot needs x (an axis key) and y");
