@@ -32,6 +32,13 @@ bool parse_shard(const std::string& text, unsigned& index, unsigned& count) {
     return count >= 1 && index < count;
 }
 
+// A folder as given ("results/x/", "r//"), without the slashes that end it ("/" stays "/"): the
+// files in it are named as "DIR/NAME", once.
+std::string folder(std::string dir) {
+    while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+    return dir;
+}
+
 // mkdir -p for the results folder's parents.
 void make_parents(const std::string& dir) {
     for (size_t at = dir.find('/', 1); at != std::string::npos; at = dir.find('/', at + 1))
@@ -108,12 +115,12 @@ int cmd_experiment(const ExperimentArgs& args, const RunOptions& options, const 
         if (!args.shard.empty() && !parse_shard(args.shard, plan.shard, plan.shards))
             return print_error("--shard '" + printable(args.shard) + "' is not accepted: I/N with 0 <= I < N (e.g. 0/4)"),
                    kExitBadInput;
-        plan.out_dir = !args.out.empty() ? args.out
+        plan.out_dir = !args.out.empty() ? folder(args.out)
                        : plan.shards > 1
                            ? "results/" + ex.name + ".shard-" + std::to_string(plan.shard) + "-of-" + std::to_string(plan.shards)
                            : "results/" + ex.name;
         std::vector<std::vector<nlohmann::json>> shards;  // (read before anything is written: one unreadable writes nothing)
-        for (const std::string& d : args.merge) shards.push_back(read_shard(d));
+        for (const std::string& d : args.merge) shards.push_back(read_shard(folder(d)));
         make_parents(plan.out_dir);
         int code = 0;
         if (!args.merge.empty()) {
@@ -145,7 +152,7 @@ int cmd_experiment(const ExperimentArgs& args, const RunOptions& options, const 
 
 int cmd_report(const std::string& dir) {
     try {
-        std::cout << write_report(dir) << "\n";
+        std::cout << write_report(folder(dir)) << "\n";
         return kExitOk;
     } catch (const ExperimentError& e) {
         print_error(e.what());

@@ -220,6 +220,9 @@ TEST(Experiment, ARowIsCheckedWhereItIsRead) {
     const std::string file = write_file("rows.yaml", "name: rows\nrun:\n  task: mnb\naxes:\n  dim: 1..2\n");
     const std::string base = temp_path("rows");
     ASSERT_EQ(cubecast_cli("experiment " + file + " --out " + base + "-a").code, 0);
+    // (a folder given with its ending slash names its files once: DIR/report.html)
+    const Cli report = cubecast_cli("report " + base + "-a//");
+    EXPECT_EQ(report.out, base + "-a/report.html\n") << report.err;
     std::string text = slurp(base + "-a/results.jsonl");
     const size_t exit = text.find("\"exit\":0");
     ASSERT_NE(exit, std::string::npos) << text;
