@@ -8,8 +8,9 @@ is started afresh when the cubecast binary is not the one that wrote it) and wri
     ...
     <!-- end of table NAME -->
 
-so a table is never edited by hand. It also writes the command outputs the docs show and the Verilog
-routers' Yosys tables (outputs() and synthesis_tables() below). --check writes nothing: it regenerates each table (or, with
+so a table is never edited by hand. It also writes the command outputs the docs show, the Verilog
+routers' Yosys tables and the figures of the prose worked out from them (outputs(), synthesis_tables()
+and prose_figures() below). --check writes nothing: it regenerates each table (or, with
 --affordable, only the rows the file's `check:` subset gives, which the test suite can afford) and
 fails, naming the first cell that differs, if the doc's table is not what the results give.
 
@@ -308,6 +309,88 @@ def synthesis_tables(args, failed):
             print(f"{doc}: synthesis tables written")
 
 
+FIGURE = re.compile(r"(?P<figure>\d[\d,]*(?:\.\d+)?)<!-- = (?P<expr>.+?) -->")
+REFERENCE = re.compile(r"\{(?P<table>[\w-]+) (?P<row>\S+) (?P<column>[^{}]+)\}")
+
+
+def page_synthesis_tables(text):
+    """A page's synthesis tables: {name: {"columns": [titles], "rows": {configuration: [numbers]}}}."""
+    tables = {}
+    for m in SYNTHESIS.finditer(text):
+        lines = m["body"].splitlines()
+        header = next((l for l in lines if l.startswith("|")), "")
+        titles = [c.strip() for c in header.strip().strip("|").split("|")][1:]
+        first = next((i for i, l in enumerate(lines) if not l.startswith("|")), len(lines))
+        rows, _ = synthesis_rows("\n".join(lines[:first]))
+        tables[m["name"]] = {"columns": titles, "rows": dict(rows or [])}
+    return tables
+
+
+def figure_text(value, decimals, commas):
+    """A figure as the prose writes it: rounded half up to its decimals, thousands with commas."""
+    scaled = int(abs(value) * 10 ** decimals + 0.5) * (1 if value >= 0 else -1)
+    whole, part = divmod(abs(scaled), 10 ** decimals) if decimals else (abs(scaled), 0)
+    text = (f"{whole:,}" if commas else str(whole)) + (f".{part:0{decimals}d}" if decimals else "")
+    return ("-" if scaled < 0 else "") + text
+
+
+def prose_figures(args, failed):
+    """Figures in the docs' prose worked out from a table on their page, each written with its working
+    in a comment after it: 102,974<!-- = ({ideal-grid 4:4:2:8 total} - {ideal-grid 2:4:2:8 total}) / 2 -->
+    ({TABLE ROW COLUMN} a synthesis table's cell by its configuration and column title; {TABLE * COLUMN}
+    the column's cells in row order, for min, max, sum and zip). Without --check the figures are written
+    again from their tables (after --synthesis, from the new ones); --check fails on one that differs."""
+    for doc in doc_pages():
+        path = os.path.join(ROOT, doc)
+        text = open(path).read()
+        tables = page_synthesis_tables(text)
+        counted, wrong = 0, []
+
+        def cell(m):
+            t = tables.get(m["table"])
+            if t is None:
+                raise ValueError(f"no synthesis table {m['table']} on the page")
+            column = m["column"].strip()
+            if column not in t["columns"]:
+                raise ValueError(f"table {m['table']} has no column '{column}' (accepted {', '.join(t['columns'])})")
+            k = t["columns"].index(column)
+            if m["row"] == "*":
+                return repr([n[k] for n in t["rows"].values()])
+            if m["row"] not in t["rows"]:
+                raise ValueError(f"table {m['table']} has no row {m['row']}")
+            return str(t["rows"][m["row"]][k])
+
+        def rewrite(m):
+            nonlocal counted
+            line = text.count("\n", 0, m.start()) + 1
+            try:
+                value = eval(REFERENCE.sub(cell, m["expr"]), {"__builtins__": {}},
+                             {"min": min, "max": max, "sum": sum, "zip": zip, "abs": abs, "len": len})
+            except Exception as e:  # (a working that names no cell, or is no arithmetic)
+                wrong.append(f"{doc}:{line}: the working of {m['figure']} fails: {e}")
+                return m.group(0)
+            given = m["figure"]
+            decimals = len(given.split(".")[1]) if "." in given else 0
+            made = figure_text(value, decimals, "," in given or abs(value) >= 1000)
+            counted += 1
+            if made != given:
+                wrong.append(f"{doc}:{line}: the prose says {given}, its tables give {made} ({m['expr']})")
+            return m.group(0).replace(given, made, 1)
+
+        new = FIGURE.sub(rewrite, text)
+        if not counted and not wrong:
+            continue
+        if args.check or any("fails" in w for w in wrong):
+            for w in wrong:
+                print(w)
+            failed.extend(wrong)
+            if not wrong:
+                print(f"{doc}: {counted} figures in the prose as its tables give them")
+        elif new != text:
+            open(path, "w").write(new)
+            print(f"{doc}: prose figures written ({len(wrong)} changed of {counted})")
+
+
 def main():
     ap = argparse.ArgumentParser(description="the docs' tables from experiments/*.yaml")
     ap.add_argument("--cubecast", default=os.path.join(ROOT, "build", "cubecast"))
@@ -383,6 +466,7 @@ def main():
     broken = []  # (with --affordable, the outputs marked "in the suite" only)
     outputs(args, broken)
     synthesis_tables(args, broken)
+    prose_figures(args, broken)  # (every time: after a table is made again, its page's figures follow it)
     failed += len(broken)
     sys.exit(1 if failed else 0)
 
