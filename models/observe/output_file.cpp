@@ -172,7 +172,7 @@ std::string copy_checked(const std::string& from, const std::string& to, const s
 std::optional<std::string> output_problem(const std::string& option, const std::string& path) {
     if (path.empty()) return std::nullopt;
     const std::string shown = option + " '" + printable(path) + "'";
-    const std::string accepted = " (accepted: a file path in a writable folder)";
+    const std::string accepted = std::string(" (accepted: ") + kWritableFilePath + ")";
     if (path.back() == '/') return shown + " names a folder, not a file" + accepted;
     struct stat st {};
     const bool existed = stat(path.c_str(), &st) == 0;

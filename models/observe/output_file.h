@@ -57,6 +57,8 @@ std::string copy_checked(const std::string& from, const std::string& to, const s
 
 // What stops `path` being written, as one line naming the option and the path, or none.
 std::optional<std::string> output_problem(const std::string& option, const std::string& path);
+// What an output option accepts, as output_problem() and the command line say it.
+inline const char* const kWritableFilePath = "a file path in a writable folder";
 
 // A file's whole text (empty if it cannot be read).
 std::string file_text(const std::string& path);

@@ -1,6 +1,7 @@
 #include "models/sim/validate.h"
 
 #include <unistd.h>
+#include <map>
 
 #include <algorithm>
 #include <cstdlib>
@@ -23,6 +24,25 @@
 #include "routers/logic/port_model.h"
 
 namespace cubecast {
+
+std::string number_range(const std::string& option) {
+    static const std::map<std::string, std::string> accepted = {
+        {"c-star", "a number in (0, 1000] (the paper takes C* > e)"},
+        {"lambda", "requests per node per slot in (0, 1]"},
+        {"rho", "(0, rho at lambda = 1] (rho = lambda (N-1)/L, L the links leaving node 0)"},
+        {"rhos", "a comma list of loads rho in (0, rho at lambda = 1]"},
+        {"slots", "(0, 10000000]"},
+        {"warmup", "0 <= warmup < the run's slots"},
+        {"rate", "flits per node per cycle in (0, 1]"},
+        {"packet-rate", "packets per node per cycle in (0, 1 / the mean packet's flits]"},
+        {"burst", "1..1000000 packets"},
+        {"rerun-seconds", "1..3600 seconds"},
+        {"point-timeout", "0 (none)..10000000 seconds"},
+    };
+    const auto it = accepted.find(option);
+    if (it == accepted.end()) throw std::logic_error("no range is stated for --" + option);
+    return it->second;
+}
 
 namespace {
 
@@ -117,13 +137,13 @@ std::optional<std::string> validate_dynamic(const RunConfig& c, const TaskInfo& 
     const double max_rho = rho_of_lambda(1.0, topo);
     if (c.lambda && c.rho) return std::string("give --lambda or --rho, not both");
     if (c.lambda && !(*c.lambda > 0 && *c.lambda <= 1))
-        return "--lambda " + printable_number(*c.lambda) + " is out of range: accepted requests per node per slot in (0, 1]";
+        return "--lambda " + printable_number(*c.lambda) + " is out of range: accepted " + number_range("lambda");
     if (c.rho && !(*c.rho > 0 && *c.rho <= max_rho))
         return "--rho " + printable_number(*c.rho) + " is out of range: accepted (0, " + printable_number(max_rho) +
                "] (rho = lambda (N-1)/L, L the links leaving node 0, with lambda <= 1)";
     if (c.slots != 0 && c.periods) return std::string("give --slots or --periods, not both");
     if (!(c.slots >= 0 && c.slots <= 1e7))
-        return "--slots " + printable_number(c.slots) + " is out of range: accepted (0, 10000000]";
+        return "--slots " + printable_number(c.slots) + " is out of range: accepted " + number_range("slots");
     if (c.periods && !periods) return only("--periods", "dynamic/periods");
     if (auto e = range_problem("periods", static_cast<long long>(std::min<uint64_t>(c.periods, INT64_MAX)), c)) return e;
     if (!c.pmnb.empty() && !periods) return only("--pmnb", "dynamic/periods");
@@ -516,7 +536,7 @@ std::optional<std::string> validate_traffic(const RunConfig& c, const TaskInfo& 
     const TrafficSpec s = traffic_spec(c);
     if (c.burst && s.injection != Injection::onoff) return std::string("--burst applies to --injection onoff only");
     if (!(s.burst >= 1 && s.burst <= 1e6))
-        return "--burst " + printable_number(s.burst) + " is out of range: accepted 1..1000000 packets";
+        return "--burst " + printable_number(s.burst) + " is out of range: accepted " + number_range("burst");
     if (auto e = traffic_pattern_problem(s.pattern, topo)) return e;
     if (c.rate && c.packet_rate) return std::string("--rate (flits) and --packet-rate (packets) say the same: give one of them");
     if (c.packet_rate && !(s.rate > 0 && s.rate <= 1))
@@ -524,7 +544,7 @@ std::optional<std::string> validate_traffic(const RunConfig& c, const TaskInfo& 
                " flits/node/cycle with packets of " + printable_number(s.mean_flits()) +
                " flits on average: accepted packets per node per cycle in (0, " + printable_number(1 / s.mean_flits()) + "]";
     if (!(s.rate > 0 && s.rate <= 1))
-        return "--rate " + printable_number(s.rate) + " is out of range: accepted flits per node per cycle in (0, 1]";
+        return "--rate " + printable_number(s.rate) + " is out of range: accepted " + number_range("rate");
     for (const auto& [name, value] : {std::pair{"warmup-cycles", c.traffic_warmup}, std::pair{"window", c.traffic_window},
                                       std::pair{"drain", c.traffic_drain}})
         if (value)
@@ -749,8 +769,7 @@ std::optional<std::string> check(const RunConfig& c, const std::shared_ptr<const
                " sends one message on several links at once, which port model sla forbids: "
                "accepted mla, shout";
     if (!(c.c_star > 0.0 && c.c_star <= 1000.0))
-        return "--c-star " + printable_number(c.c_star) +
-               " is out of range: accepted a number in (0, 1000] (the paper takes C* > e)";
+        return "--c-star " + printable_number(c.c_star) + " is out of range: accepted " + number_range("c-star");
     const AlgorithmEntry& entry = *algorithms().find(task->kind, c.algorithm);
     if (c.c_star != 3.0 && !entry.takes_c_star)
         return "--c-star applies to " + algorithms_where([](const AlgorithmEntry& e) { return e.takes_c_star; }) +

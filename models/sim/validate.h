@@ -47,6 +47,10 @@ std::optional<std::string> memory_problem(const RunConfig& c, const MemoryEstima
 // large); validate() for the rest. OPTION: packet-flits, token-flits, queue-depth, sbt-rotation, k,
 // periods, warmup-cycles, window, drain (c gives what the range depends on: d, the nodes).
 std::optional<std::string> range_problem(const std::string& option, long long value, const RunConfig& c);
+// The same for the options that take any number (the words after "accepted"): c-star, lambda, rho,
+// slots, warmup, rate, packet-rate, burst, rerun-seconds, and the commands' rhos and point-timeout.
+// The run's messages for a number out of range say it, and the command line for text that is no number.
+std::string number_range(const std::string& option);
 // The config with what was left to the defaults filled in: the task's natural algorithm on its
 // topology, and packets of the least length the algorithm takes. validate() and simulate() see this.
 RunConfig with_defaults(const RunConfig& c);

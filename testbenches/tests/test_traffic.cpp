@@ -34,10 +34,11 @@ TEST(Traffic, RandpermIsAPermutationFixedByTheSeed) {
                 hit[image[x]] = true;
                 ASSERT_EQ(cubecast::random_permutation_image(n, seed, x), image[x]);
             }
-            if (first.empty())
+            if (first.empty()) {
                 first = image;
-            else if (n >= 9)
+            } else if (n >= 9) {
                 EXPECT_NE(image, first) << "two seeds, one permutation";
+            }
         }
         // Not the identity nor close to it: a random permutation has one fixed point on average.
         if (n >= 64) {

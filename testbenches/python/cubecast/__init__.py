@@ -37,8 +37,8 @@ def _options(options):
         if value is None or value is False:
             continue
         option = "--" + key.replace("_", "-")
-        if value is True:
-            args.append(option)
+        if value is True:  # (a flag's "=true": an option that takes a value says that true is not one)
+            args.append(option + "=true")
         elif isinstance(value, (list, tuple)):
             args += [option, ",".join(str(v) for v in value)]
         else:

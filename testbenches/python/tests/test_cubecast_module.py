@@ -49,6 +49,10 @@ class Module(unittest.TestCase):
             cubecast.run(task="mnb", dim=4, vc_dept=4)
         self.assertEqual(str(e.exception), direct.stderr.strip().removeprefix("cubecast: "))
         self.assertIn("did you mean --vc-depth", str(e.exception))
+        # True for an option that takes a value is that option's bad value, not a flag eating the next
+        with self.assertRaises(ValueError) as e:
+            cubecast.run(task="mnb", dim=True)
+        self.assertTrue(str(e.exception).startswith("--dim true is not a whole number: accepted 1..20"), str(e.exception))
         with self.assertRaises(ValueError) as e:
             cubecast.run(task="mnb", dim=4, buffering="input", vcs=0)
         self.assertIn("--vcs", str(e.exception))
