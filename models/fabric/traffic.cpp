@@ -361,6 +361,7 @@ std::optional<std::string> read_traffic(std::istream& in, const std::string& pat
                    std::to_string(kMaxTraceLine) + " characters: accepted lines time,src,dst[,size]";
         if (c == EOF && line.empty()) break;
         if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (number == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // (a UTF-8 byte-order mark, as editors save)
         if (line.empty() || line[0] == '#') continue;
         if (number == 1 && (line == "time,src,dst" || line == "time,src,dst,size")) continue;
         const auto bad = [&](const std::string& why) {
@@ -372,7 +373,10 @@ std::optional<std::string> read_traffic(std::istream& in, const std::string& pat
         std::vector<std::string> cells;
         std::stringstream ls(line);
         std::string cell;
-        while (std::getline(ls, cell, ',')) cells.push_back(cell);
+        while (std::getline(ls, cell, ',')) {  // (spaces and tabs around a field are no part of it: "0, 3, 5")
+            const size_t first = cell.find_first_not_of(" \t"), last = cell.find_last_not_of(" \t");
+            cells.push_back(first == std::string::npos ? std::string() : cell.substr(first, last - first + 1));
+        }
         if (!line.empty() && line.back() == ',') cells.push_back("");
         if (cells.size() != 3 && cells.size() != 4) return bad(std::to_string(cells.size()) + " fields");
         uint64_t time = 0, src = 0, dst = 0, size = packet_flits;

@@ -218,6 +218,38 @@ TEST(Traffic, TraceDrivenPacketsAsListed) {
         }
 }
 
+// A trace file as editors and spreadsheets save it reads as the plain one: a UTF-8 byte-order mark
+// before its header, CRLF line ends, spaces or tabs around the fields; and it is still checked field
+// by field (a sign or a space inside a number is no number).
+TEST(Traffic, ATraceFileReadsAsEditorsSaveIt) {
+    const auto read = [](const std::string& text, std::vector<TrafficEvent>& events) {
+        std::istringstream in(text);
+        events.clear();
+        return cubecast::read_traffic(in, "t.csv", 8, 1, false, events);
+    };
+    std::vector<TrafficEvent> plain, saved;
+    ASSERT_EQ(read("time,src,dst,size\n0,1,2,3\n5,7,0,1\n", plain), std::nullopt);
+    ASSERT_EQ(read("\xEF\xBB\xBFtime,src,dst,size\r\n0, 1, 2 ,3\r\n\t5 ,7,\t0, 1 \r\n", saved), std::nullopt);
+    ASSERT_EQ(saved.size(), plain.size());
+    for (size_t i = 0; i < plain.size(); ++i) {
+        EXPECT_EQ(saved[i].cycle, plain[i].cycle);
+        EXPECT_EQ(saved[i].src, plain[i].src);
+        EXPECT_EQ(saved[i].dst, plain[i].dst);
+        EXPECT_EQ(saved[i].flits, plain[i].flits);
+    }
+    const auto refused = [&](const std::string& text) {
+        SCOPED_TRACE(text);
+        std::vector<TrafficEvent> e;
+        const auto problem = read(text, e);
+        ASSERT_TRUE(problem.has_value());
+        EXPECT_NE(problem->find("line 1"), std::string::npos) << *problem;
+    };
+    refused("1 0,1,2\n");
+    refused("+3,1,2\n");
+    refused("3,1,2 2\n");
+    refused("\xEF\xBB\xBF\xEF\xBB\xBF" "3,1,2\n");  // (one mark at most, at the file's start)
+}
+
 // Bursty on/off injection keeps the long-run rate (within 10 % over a long window) and, at the same
 // load, waits longer than Bernoulli injection (packets come in bursts behind each other).
 TEST(Traffic, OnOffKeepsTheRateAndQueuesMore) {
