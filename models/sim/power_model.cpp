@@ -50,6 +50,7 @@ std::variant<TechParameters, std::string> parse_techfile(std::istream& in, const
     unsigned number = 0;
     while (std::getline(in, line)) {
         ++number;
+        if (number == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // (a UTF-8 byte-order mark, as editors save)
         if (const size_t c = line.find("//"); c != std::string::npos) line.erase(c);
         const size_t first = line.find_first_not_of(" \t\r");
         if (first == std::string::npos) continue;
@@ -75,7 +76,7 @@ std::variant<TechParameters, std::string> parse_techfile(std::istream& in, const
     for (const std::string& name : techfile_parameters()) {
         const bool leakage = name.rfind("Ioff", 0) == 0;  // (a leakage current may be 0; nothing else may)
         if (t.values[name] < 0 || (!leakage && t.values[name] == 0))
-            return "--power " + what + ": " + name + " = " + std::to_string(t.values[name]) +
+            return "--power " + what + ": " + name + " = " + printable_number(t.values[name]) +
                    " is out of range: accepted a number > 0" + (leakage ? " or 0" : "");
     }
     return t;

@@ -125,8 +125,12 @@ TEST(Power, ATechnologyFileIsCheckedLineByLine) {
         << problem(whole + "Vdd 0.9;\n");
     EXPECT_NE(problem(whole + "Vdd = high;\n").find("'Vdd = high;'"), std::string::npos);
     EXPECT_NE(problem("Vdd = 0.9;\n").find("does not give H_INVD2"), std::string::npos) << problem("Vdd = 0.9;\n");
-    EXPECT_NE(problem(whole + "Vdd = -0.9;\n").find("Vdd = -0.900000 is out of range: accepted a number > 0"), std::string::npos)
+    EXPECT_NE(problem(whole + "Vdd = -0.9;\n").find("Vdd = -0.9 is out of range: accepted a number > 0"), std::string::npos)
         << problem(whole + "Vdd = -0.9;\n");
+    // (as an editor may save it: a byte-order mark before the first line, CRLF line ends)
+    std::string saved = "\xEF\xBB\xBF";
+    for (const std::string& name : techfile_parameters()) saved += name + " = 1.5;\r\n";
+    EXPECT_EQ(problem(saved), "");
     EXPECT_EQ(problem(whole + "IoffN = 0;\n"), "");  // (no leakage is a technology)
     auto missing = read_techfile("/nonexistent/tech.txt");
     ASSERT_TRUE(std::holds_alternative<std::string>(missing));

@@ -247,7 +247,9 @@ TEST(Traffic, ATraceFileReadsAsEditorsSaveIt) {
     refused("1 0,1,2\n");
     refused("+3,1,2\n");
     refused("3,1,2 2\n");
-    refused("\xEF\xBB\xBF\xEF\xBB\xBF" "3,1,2\n");  // (one mark at most, at the file's start)
+    refused(
+        "\xEF\xBB\xBF\xEF\xBB\xBF"
+        "3,1,2\n");  // (one mark at most, at the file's start)
 }
 
 // Bursty on/off injection keeps the long-run rate (within 10 % over a long window) and, at the same
