@@ -24,6 +24,7 @@
 #include "routers/algorithms/registry.h"
 #include "testbenches/app/cli.h"
 #include "testbenches/app/command_line.h"
+#include "testbenches/app/option_guards.h"
 #include "testbenches/app/stall_remedies.h"
 #include "testbenches/experiment/mpi_link.h"
 
@@ -494,11 +495,7 @@ int bad_input(const std::string& line) {
 // rank 0 alone says it and every rank ends alike (refuse_on_every_rank).
 int bad_command_line(const std::string& line) { return mpi::launched() ? refuse_on_every_rank(line) : bad_input(line); }
 
-// CLI11 turns a number its option's type cannot hold into the nearest it can (99999999999999999999
-// into 9223372036854775807, -1 into an unsigned 18446744073709551615), so every whole-number option's
-// text is checked before it converts, and such a value is refused as it was given. (The marker starts
-// our own line inside CLI11's "--option: ..." message.)
-const std::string kOwnLine = "\x01";
+// What the whole-number options accept (option_guards.h checks their text before CLI11 converts it).
 constexpr unsigned kMostJobs = 4096;  // (--jobs: runs or points at once on one machine)
 std::string jobs_out_of_range(unsigned jobs) {
     return "--jobs " + std::to_string(jobs) + " is out of range: accepted 0 (every core).." + std::to_string(kMostJobs);
@@ -515,35 +512,8 @@ std::string accepted_whole(const std::string& option, bool is_unsigned) {
         if (e && e->find("accepted ") != std::string::npos) return e->substr(e->find("accepted ") + 9);
     } catch (const std::logic_error&) {  // (an option range_problem has no range for: its type's)
     }
-    return is_unsigned ? "0..18446744073709551615" : "a whole number from -9223372036854775808 to 9223372036854775807";
+    return whole_type_range(is_unsigned);
 }
-void guard_whole_numbers(CLI::App& app) {
-    for (CLI::Option* o : app.get_options()) {
-        const std::string type = o->get_type_name();
-        if (type != "INT" && type != "UINT") continue;
-        const bool is_unsigned = type == "UINT";
-        const std::string name = o->get_name(false, true), option = o->get_lnames().empty() ? name : o->get_lnames().front();
-        o->check(CLI::Validator(
-            [option, is_unsigned](std::string& text) -> std::string {
-                errno = 0;
-                char* end = nullptr;
-                const bool negative = text.find('-') != std::string::npos;
-                if (is_unsigned)
-                    static_cast<void>(std::strtoull(text.c_str(), &end, 10));
-                else
-                    static_cast<void>(std::strtoll(text.c_str(), &end, 10));
-                const bool whole =
-                    !text.empty() && end && *end == '\0' && text.find_first_not_of("+-0123456789") == std::string::npos;
-                if (whole && errno != ERANGE && !(is_unsigned && negative)) return "";
-                return kOwnLine + "--" + option + " " + printable(text) +
-                       (whole ? " is out of range: accepted " : " is not a whole number: accepted ") +
-                       accepted_whole(option, is_unsigned);
-            },
-            "", "whole number"));
-    }
-    for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) guard_whole_numbers(*sub);
-}
-
 // A text option given empty ("--trace ''", often a script's unset variable) is refused rather than
 // read as not given: for these options an empty text is how the run says "none" (no trace, the
 // task's own algorithm, results/NAME), which the user did not ask for. The other text options refuse
@@ -578,28 +548,26 @@ std::optional<std::string> accepted_when_empty(const std::string& command, const
         if (const auto it = accepted.find(key); it != accepted.end()) return it->second;
     return std::nullopt;
 }
-void guard_empty_texts(CLI::App& app) {
-    for (CLI::Option* o : app.get_options()) {
-        if (o->get_type_name() != "TEXT") continue;
-        const bool positional = o->get_lnames().empty();
-        const std::string option = positional ? o->get_name(true, false) : o->get_lnames().front();
-        const auto accepted = accepted_when_empty(app.get_name(), option);
-        if (!accepted) continue;
-        const std::string shown = positional ? app.get_name() : "--" + option;  // (as typed: "report ''")
-        o->check(CLI::Validator(
-            [shown, accepted](std::string& text) -> std::string {
-                return text.empty() ? kOwnLine + shown + " '' is empty: accepted " + *accepted : "";
-            },
-            "", "not empty"));
-    }
-    for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) guard_empty_texts(*sub);
+// What the cubecast command's options accept, for the guards (option_guards.h).
+OptionWords cubecast_words() {
+    OptionWords w;
+    w.whole = accepted_whole;
+    w.number = [](const std::string& option) {
+        try {
+            return number_range(option);
+        } catch (const std::logic_error&) {  // (an option whose range no one stated: the suite fails it)
+            return std::string("a number");
+        }
+    };
+    w.when_empty = accepted_when_empty;
+    return w;
 }
 
 // A parse error as one line: our own (a whole number), an unknown option with the nearest one
 // offered, or CLI11's words.
 std::string parse_error_line(const CLI::ParseError& e, CLI::App& app, int argc, char* argv[]) {
     const std::string what = e.what();
-    if (const size_t own = what.find(kOwnLine); own != std::string::npos) return what.substr(own + kOwnLine.size());
+    if (auto own = guarded_parse_error(e, app, cubecast_words())) return *own;
     if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
         const CLI::App* command = nullptr;
         for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
@@ -615,30 +583,6 @@ std::string parse_error_line(const CLI::ParseError& e, CLI::App& app, int argc, 
             const std::string near = nearest_name(given, names);
             return "unknown option '" + printable(given) + "'" + (near.empty() ? "" : ": did you mean " + near + "?") +
                    " (cubecast " + argv[1] + " --help lists them)";
-        }
-    }
-    // A whole number that fits 64 bits (guard_whole_numbers passed it) but not its option's narrower
-    // type (CLI11: "Could not convert: --jobs = 4294967296"): out of range, as the guard would say; a
-    // number option's value that is no number: what it accepts.
-    if (dynamic_cast<const CLI::ConversionError*>(&e)) {
-        const std::string lead = "Could not convert: --";
-        const size_t at = what.find(lead), eq = what.find(" = ", at == std::string::npos ? 0 : at);
-        if (at != std::string::npos && eq != std::string::npos) {
-            const std::string option = what.substr(at + lead.size(), eq - at - lead.size()), value = what.substr(eq + 3);
-            std::string type;
-            for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
-                if (const CLI::Option* o = sub->get_option_no_throw("--" + option)) type = o->get_type_name();
-            if (type == "UINT" || type == "INT")
-                return "--" + option + " " + printable(value) + " is out of range: accepted " +
-                       accepted_whole(option, type == "UINT");
-            if (type == "FLOAT") {
-                std::string accepted = "a number";
-                try {
-                    accepted = number_range(option);
-                } catch (const std::logic_error&) {  // (an option whose range no one stated: the suite fails it)
-                }
-                return "--" + option + " " + printable(value) + " is not a number: accepted " + accepted;
-            }
         }
     }
     // An option given more often than it takes (CLI11: "--vc-depth: At Most 1 required but received 2"):
@@ -689,14 +633,13 @@ RunOptions experiment_run_options() {
         CLI::App app;
         RunCommandOptions run;
         run.add(&app);
-        guard_whole_numbers(app);
-        guard_empty_texts(app);
+        guard_options(app, cubecast_words());
         std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last first
         try {
             app.parse(reversed);
         } catch (const CLI::ParseError& e) {
+            if (auto own = guarded_parse_error(e, app, cubecast_words())) return *own;
             std::string what = e.what();
-            if (const size_t own = what.find(kOwnLine); own != std::string::npos) return what.substr(own + kOwnLine.size());
             for (char& ch : what)
                 if (ch == '\n') ch = ' ';
             return what;
@@ -866,8 +809,7 @@ int dispatch(int argc, char* argv[], bool check_only) {
                                 "example004, plot-links; see "
                                 "cubecast --help)");
     }
-    guard_whole_numbers(app);
-    guard_empty_texts(app);
+    guard_options(app, cubecast_words());
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

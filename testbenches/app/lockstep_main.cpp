@@ -18,6 +18,7 @@
 #include "routers/blocks/microarchitecture.h"
 #include "routers/cores/rtl_router.h"
 #include "testbenches/app/lockstep.h"
+#include "testbenches/app/option_guards.h"
 
 using namespace cubecast;
 
@@ -260,12 +261,45 @@ int sc_main(int argc, char* argv[]) {
                    "on a mismatch, dump waves of the failing configuration here "
                    "(default ./lockstep-waves; empty: none)");
     app.add_option("--vcd", vcd, "dump waves of every configuration to this VCD (+ .gtkw, + _rtl.vcd internals)");
+    // What the options accept, for a value refused before it converts (option_guards.h).
+    OptionWords words;
+    words.whole = [](const std::string& option, bool is_unsigned) -> std::string {
+        if (option == "cycles") return "1..18446744073709551615 cycles";
+        if (option == "configs") return "1..4294967295";
+        if (option == "dim") return "1.." + std::to_string(kRtlMaxDim);
+        if (option == "queue-depth") return "1.." + std::to_string(kRtlQueueDepth);
+        if (option == "vcs") return "1.." + std::to_string(CUBECAST_RTL_IB_VCS);
+        if (option == "route-classes") return "1..--vcs";
+        if (option == "alloc-iters") return "1.." + std::to_string(kRtlIbAllocIters);
+        return whole_type_range(is_unsigned);
+    };
+    words.when_empty = [](const std::string&, const std::string& option) -> std::optional<std::string> {
+        if (option == "message-classes") return "on, off";
+        if (option == "network-interface") return "one-port, all-port";
+        if (option == "forwarding") return "router, node";
+        if (option == "replication") return "serial, per-branch, fan-out";
+        if (option == "vcd") return "a .vcd file path in a writable folder";
+        return std::nullopt;  // (--waves '' is none; the others refuse it in their own checks)
+    };
+    guard_options(app, words);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         if (e.get_exit_code() == 0) return app.exit(e);
+        if (auto own = guarded_parse_error(e, app, words)) return bad_input(*own);
         return bad_input(e.what());
     }
+    // (0 and -1 below stand for "drawn at random": a value given is held to its range)
+    if (app.count("--cycles") && cycles == 0) return bad_input("--cycles 0 is out of range: accepted 1 or more");
+    if (app.count("--configs") && configs == 0) return bad_input("--configs 0 is out of range: accepted 1 or more");
+    if (app.count("--dim") && dim < 1)
+        return bad_input("--dim " + std::to_string(dim) + " is out of range: accepted 1.." + std::to_string(kRtlMaxDim));
+    if (app.count("--queue-depth") && depth < 1)
+        return bad_input("--queue-depth " + std::to_string(depth) + " is out of range: accepted 1.." +
+                         std::to_string(kRtlQueueDepth));
+    if (app.count("--vcs") && vcs < 1)
+        return bad_input("--vcs 0 is out of range for the input-buffered RTL: accepted 1.." +
+                         std::to_string(CUBECAST_RTL_IB_VCS));
     const bool input_buffered = buffering == "input";
     if (input_buffered && !app.count("--mode")) modes.push_back("dor");
     for (const auto& m : modes)

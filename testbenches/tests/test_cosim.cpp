@@ -1018,3 +1018,26 @@ TEST(Cosim, InputBufferedLockstepCatchesAPlantedBug) {
     }
     std::remove(out.c_str());
 }
+
+// The lockstep bench's own options are guarded as the cubecast command's: a value given is held to its
+// range, never taken for "drawn at random" (0 or -1 stand for that inside), a negative or overlong
+// whole number and text that is no number are refused as written, and an empty text where the bench
+// would read the option as left out is refused; each one line and exit 2, before anything runs.
+TEST(Cosim, TheLockstepBenchRefusesBadValuesAsWritten) {
+    const std::string out = temp_path("lockstep_bad.txt");
+    const std::string dims = "1.." + std::to_string(cubecast::kRtlMaxDim);
+    const std::string depths = "1.." + std::to_string(cubecast::kRtlQueueDepth);
+    expect_lockstep_refuses(" --cycles 0", "--cycles 0 is out of range: accepted 1 or more", out);
+    expect_lockstep_refuses(" --configs 0", "--configs 0 is out of range: accepted 1 or more", out);
+    expect_lockstep_refuses(" --dim 0", "--dim 0 is out of range: accepted " + dims, out);
+    expect_lockstep_refuses(" --queue-depth -1", "--queue-depth -1 is out of range: accepted " + depths, out);
+    expect_lockstep_refuses(
+        " --buffering input --vcs 0",
+        "--vcs 0 is out of range for the input-buffered RTL: accepted 1.." + std::to_string(cubecast::kRtlIbVcs), out);
+    expect_lockstep_refuses(" --seed -1", "--seed -1 is out of range: accepted 0..18446744073709551615", out);
+    expect_lockstep_refuses(" --cycles abc", "--cycles abc is not a whole number: accepted 1..18446744073709551615 cycles", out);
+    expect_lockstep_refuses(" --configs 4294967296", "--configs 4294967296 is out of range: accepted 1..4294967295", out);
+    expect_lockstep_refuses(" --buffering input --message-classes ''", "--message-classes '' is empty: accepted on, off", out);
+    expect_lockstep_refuses(" --buffering input --forwarding ''", "--forwarding '' is empty: accepted router, node", out);
+    std::remove(out.c_str());
+}

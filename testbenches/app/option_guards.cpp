@@ -1,0 +1,87 @@
+#include "testbenches/app/option_guards.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <vector>
+
+#include "models/fabric/printable.h"
+
+namespace cubecast {
+
+namespace {
+// The marker that starts a guard's own line inside CLI11's "--option: ..." message.
+const std::string kOwnLine = "\x01";
+
+// The option's type as CLI11 names it (INT, UINT, FLOAT, TEXT), found in `app` or its subcommands.
+std::string option_type(const CLI::App& app, const std::string& name) {
+    if (const CLI::Option* o = app.get_option_no_throw(name)) return o->get_type_name();
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+        if (const CLI::Option* o = sub->get_option_no_throw(name)) return o->get_type_name();
+    return "";
+}
+}  // namespace
+
+std::string whole_type_range(bool is_unsigned) {
+    return is_unsigned ? "0..18446744073709551615" : "a whole number from -9223372036854775808 to 9223372036854775807";
+}
+
+void guard_options(CLI::App& app, const OptionWords& words) {
+    for (CLI::Option* o : app.get_options()) {
+        const std::string type = o->get_type_name();
+        const bool positional = o->get_lnames().empty();
+        const std::string option = positional ? o->get_name(true, false) : o->get_lnames().front();
+        if (type == "INT" || type == "UINT") {
+            const bool is_unsigned = type == "UINT";
+            o->check(CLI::Validator(
+                [option, is_unsigned, words](std::string& text) -> std::string {
+                    errno = 0;
+                    char* end = nullptr;
+                    const bool negative = text.find('-') != std::string::npos;
+                    if (is_unsigned)
+                        static_cast<void>(std::strtoull(text.c_str(), &end, 10));
+                    else
+                        static_cast<void>(std::strtoll(text.c_str(), &end, 10));
+                    const bool whole =
+                        !text.empty() && end && *end == '\0' && text.find_first_not_of("+-0123456789") == std::string::npos;
+                    if (whole && errno != ERANGE && !(is_unsigned && negative)) return "";
+                    return kOwnLine + "--" + option + " " + printable(text) +
+                           (whole ? " is out of range: accepted " : " is not a whole number: accepted ") +
+                           words.whole(option, is_unsigned);
+                },
+                "", "whole number"));
+        } else if (type == "TEXT" && words.when_empty) {
+            const auto accepted = words.when_empty(app.get_name(), option);
+            if (!accepted) continue;
+            const std::string shown = positional ? app.get_name() : "--" + option;  // (as typed: "report ''")
+            o->check(CLI::Validator(
+                [shown, accepted](std::string& text) -> std::string {
+                    return text.empty() ? kOwnLine + shown + " '' is empty: accepted " + *accepted : "";
+                },
+                "", "not empty"));
+        }
+    }
+    for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) guard_options(*sub, words);
+}
+
+std::optional<std::string> guarded_parse_error(const CLI::ParseError& e, const CLI::App& app, const OptionWords& words) {
+    const std::string what = e.what();
+    if (const size_t own = what.find(kOwnLine); own != std::string::npos) return what.substr(own + kOwnLine.size());
+    // A whole number that fits 64 bits (the guard passed it) but not its option's narrower type
+    // (CLI11: "Could not convert: --jobs = 4294967296"): out of range, as the guard would say; a
+    // number option's text that is no number: what it accepts.
+    if (!dynamic_cast<const CLI::ConversionError*>(&e)) return std::nullopt;
+    const std::string lead = "Could not convert: --";
+    const size_t at = what.find(lead);
+    const size_t eq = at == std::string::npos ? std::string::npos : what.find(" = ", at);
+    if (eq == std::string::npos) return std::nullopt;
+    const std::string option = what.substr(at + lead.size(), eq - at - lead.size()), value = what.substr(eq + 3);
+    const std::string type = option_type(app, "--" + option);
+    if (type == "UINT" || type == "INT")
+        return "--" + option + " " + printable(value) + " is out of range: accepted " + words.whole(option, type == "UINT");
+    if (type == "FLOAT")
+        return "--" + option + " " + printable(value) + " is not a number: accepted " +
+               (words.number ? words.number(option) : std::string("a number"));
+    return std::nullopt;
+}
+
+}  // namespace cubecast
