@@ -1,6 +1,7 @@
 #include "models/sim/memory_estimate.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <iomanip>
@@ -222,18 +223,18 @@ std::optional<uint64_t> parse_memory_size(const std::string& text) {
     } catch (const std::exception&) {
         return std::nullopt;
     }
-    const std::string unit = text.substr(used);
+    // K, M, G, T (and KB, ...) in powers of 1000, as the estimate prints its sizes; KiB, MiB, GiB, TiB in
+    // powers of 1024; either case ("8g", "8GiB", "8gb").
+    std::string unit = text.substr(used);
+    for (char& ch : unit) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    const std::string prefixes = "KMGT";
     double scale = 1;
-    if (unit == "K" || unit == "KB" || unit == "k")
-        scale = 1e3;
-    else if (unit == "M" || unit == "MB")
-        scale = 1e6;
-    else if (unit == "G" || unit == "GB")
-        scale = 1e9;
-    else if (unit == "T" || unit == "TB")
-        scale = 1e12;
-    else if (!unit.empty())
-        return std::nullopt;
+    if (!unit.empty()) {
+        const size_t power = prefixes.find(unit[0]);
+        const std::string rest = unit.substr(1);
+        if (power == std::string::npos || (rest != "" && rest != "B" && rest != "IB")) return std::nullopt;
+        scale = std::pow(rest == "IB" ? 1024.0 : 1000.0, static_cast<double>(power + 1));
+    }
     if (!(value > 0) || !std::isfinite(value) || value * scale > 1.8e19) return std::nullopt;
     return static_cast<uint64_t>(value * scale);
 }

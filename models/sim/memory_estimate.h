@@ -30,7 +30,8 @@ MemoryEstimate estimate_memory(const RunConfig& c, const Topology& network);  //
 // The memory this machine has available now (MemAvailable of /proc/meminfo), in bytes; 0 if unknown.
 uint64_t available_memory();
 
-// "1.5G", "800M", "64K" or a number of bytes -> bytes; none if it is not one.
+// "1.5G", "800M", "64K" (powers of 1000), "8GiB" (of 1024), either case, or a number of bytes -> bytes;
+// none if it is not one or not above 0.
 std::optional<uint64_t> parse_memory_size(const std::string& text);
 // 23.4 GB, 512 MB, ...
 std::string memory_words(uint64_t bytes);

@@ -328,7 +328,8 @@ struct CommonOptions {
             const auto bytes = parse_memory_size(*memory_limit);
             if (!bytes)
                 return "--memory-limit '" + printable(*memory_limit) +
-                       "' is not a size: accepted bytes, or a number with K, M, G or T (e.g. 8G)";
+                       "' is not a size: accepted a size above 0, bytes or a number with K, M, G, T (powers of 1000) or "
+                       "KiB, MiB, GiB, TiB (of 1024), e.g. 8G";
             c.memory_limit = *bytes;
         }
         if (auto e = held("sbt-rotation", sbt_rotation, 0, UINT32_MAX); !e.empty()) return e;

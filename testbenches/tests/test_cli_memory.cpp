@@ -11,6 +11,7 @@
 #include <regex>
 
 #include "cli_run.h"
+#include "models/sim/memory_estimate.h"
 #include "routers/cores/rtl_build.h"
 #include "testbenches/app/large_arrays.h"
 
@@ -26,8 +27,27 @@ TEST(CommandLine, ARunThatCannotFitIsRefusedBeforeItStarts) {
                      "the largest part: output queues grown to their peaks in the schedule");
     EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 5.0);
     expect_bad_input("run --task mnb --dim 6 --memory-limit 10M", "needs at least", "more than --memory-limit 10 MB");
-    expect_bad_input("run --task mnb --dim 6 --memory-limit 10X", "--memory-limit '10X'", "accepted bytes, or a number with K");
+    expect_bad_input("run --task mnb --dim 6 --memory-limit 10X", "--memory-limit '10X'",
+                     "accepted a size above 0, bytes or a number with K, M, G, T (powers of 1000) or KiB");
     EXPECT_EQ(cubecast_cli("run --task mnb --dim 6 --memory-limit 1G").code, 0);
+}
+
+// A size is read as people write it: K, M, G, T in powers of 1000 (as the estimate prints), with or
+// without B, KiB to TiB in powers of 1024, either case; nothing else, and nothing that is not above 0.
+TEST(CommandLine, MemorySizesReadInEitherCaseAndBothPowers) {
+    using cubecast::parse_memory_size;
+    EXPECT_EQ(parse_memory_size("8G"), 8000000000ull);
+    EXPECT_EQ(parse_memory_size("8g"), 8000000000ull);
+    EXPECT_EQ(parse_memory_size("8GB"), 8000000000ull);
+    EXPECT_EQ(parse_memory_size("8gb"), 8000000000ull);
+    EXPECT_EQ(parse_memory_size("8GiB"), 8ull << 30);
+    EXPECT_EQ(parse_memory_size("8gib"), 8ull << 30);
+    EXPECT_EQ(parse_memory_size("1.5K"), 1500u);
+    EXPECT_EQ(parse_memory_size("512MiB"), 512ull << 20);
+    EXPECT_EQ(parse_memory_size("2T"), 2000000000000ull);
+    EXPECT_EQ(parse_memory_size("4096"), 4096u);
+    for (const char* bad : {"0", "-1G", "G", "8X", "8GiBB", "8 G", "8Gi", "nan", "inf", "1e30T", ""})
+        EXPECT_EQ(parse_memory_size(bad), std::nullopt) << bad;
 }
 
 // `cubecast bench --million` runs the 2^20-node rows; where the process cannot hold one (here an
