@@ -42,13 +42,22 @@ bool parse_node_list(const std::string& option, const std::string& text, std::ve
     out.clear();
     std::stringstream list(text);
     std::string item;
+    const auto bad = [&](const std::string& entry) {
+        error = option + " '" + printable(text) + "' has a bad entry '" + printable(entry) +
+                "': accepted a comma list of node numbers";
+        return false;
+    };
     while (std::getline(list, item, ',')) {
-        if (item.empty() || item.size() > 6 || item.find_first_not_of("0123456789") != std::string::npos) {
-            error = option + " '" + text + "' has a bad entry '" + item + "': accepted a comma list of node numbers";
-            return false;
-        }
-        out.push_back(static_cast<uint32_t>(std::stoul(item)));
+        // (spaces around an entry are no part of it: "0, 5, 9"; a node id is checked against the
+        // network's nodes later, here only that it is a number a node id can be)
+        const size_t first = item.find_first_not_of(" \t"), last = item.find_last_not_of(" \t");
+        const std::string entry = first == std::string::npos ? std::string() : item.substr(first, last - first + 1);
+        if (entry.empty() || entry.size() > 10 || entry.find_first_not_of("0123456789") != std::string::npos ||
+            std::stoull(entry) > UINT32_MAX)
+            return bad(item);
+        out.push_back(static_cast<uint32_t>(std::stoull(entry)));
     }
+    if (!text.empty() && text.back() == ',') return bad("");  // (a list's last entry left empty, as "0,5,")
     return true;
 }
 

@@ -154,6 +154,14 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("run --task kb --algorithm same-order --dim 6 --k 0", "--k 0", "1..64");
     expect_bad_input("run --task kb --algorithm same-order --dim 6 --k 65", "--k 65", "1..64");
     expect_bad_input("run --task kb --algorithm same-order --dim 4 --sources 3,99", "99", "0..15");
+    // A node list as people type it: spaces around its entries are no part of them; an entry left
+    // empty, even the last, is bad; a number past any node id is bad as written.
+    EXPECT_EQ(cubecast_cli("run --task kb --algorithm same-order --dim 4 --sources '0, 5, 9'").code, 0);
+    expect_bad_input("run --task kb --algorithm same-order --dim 4 --sources 0,5,", "--sources '0,5,' has a bad entry ''",
+                     "accepted a comma list of node numbers");
+    expect_bad_input("run --task kb --algorithm same-order --dim 4 --sources 4294967296", "bad entry '4294967296'",
+                     "accepted a comma list of node numbers");
+    expect_bad_input("run --task kb --algorithm same-order --dim 4 --sources 1048575", "node 1048575", "accepted 0..15");
     expect_bad_input("run --task kb --algorithm pair --dim 4 --k 3", "K = 3", "--k 2");
     expect_bad_input("run --task kb --algorithm pair --dim 4 --sources 5,5", "repeated", "--k 2");
     expect_bad_input("run --task mnb --dim 4 --sources 1,2", "'mnb'", "tasks kb, pmnb");
