@@ -7,6 +7,11 @@
 
 namespace cubecast {
 
+std::string trimmed(const std::string& field) {
+    const size_t first = field.find_first_not_of(" \t"), last = field.find_last_not_of(" \t");
+    return first == std::string::npos ? std::string() : field.substr(first, last - first + 1);
+}
+
 std::string printable_number(double value) {
     std::ostringstream os;
     os << std::setprecision(6) << value;

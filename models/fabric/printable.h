@@ -8,6 +8,9 @@ namespace cubecast {
 
 std::string printable(const std::string& value, size_t max_chars = 100);
 
+// A field of a list or a file as people type it, without the spaces and tabs around it ("0, 5, 9").
+std::string trimmed(const std::string& field);
+
 // A number as an error line echoes it: as short as it reads (-1, 0.25, 1e-09, nan), six digits at most.
 std::string printable_number(double value);
 

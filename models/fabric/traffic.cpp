@@ -373,10 +373,7 @@ std::optional<std::string> read_traffic(std::istream& in, const std::string& pat
         std::vector<std::string> cells;
         std::stringstream ls(line);
         std::string cell;
-        while (std::getline(ls, cell, ',')) {  // (spaces and tabs around a field are no part of it: "0, 3, 5")
-            const size_t first = cell.find_first_not_of(" \t"), last = cell.find_last_not_of(" \t");
-            cells.push_back(first == std::string::npos ? std::string() : cell.substr(first, last - first + 1));
-        }
+        while (std::getline(ls, cell, ',')) cells.push_back(trimmed(cell));  // (spaces around a field: "0, 3, 5")
         if (!line.empty() && line.back() == ',') cells.push_back("");
         if (cells.size() != 3 && cells.size() != 4) return bad(std::to_string(cells.size()) + " fields");
         uint64_t time = 0, src = 0, dst = 0, size = packet_flits;

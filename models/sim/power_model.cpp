@@ -55,12 +55,12 @@ std::variant<TechParameters, std::string> parse_techfile(std::istream& in, const
         const size_t first = line.find_first_not_of(" \t\r");
         if (first == std::string::npos) continue;
         const size_t eq = line.find('=');
-        const auto trimmed = [](std::string s) {
-            const size_t a = s.find_first_not_of(" \t\r"), b = s.find_last_not_of(" \t\r;");
-            return a == std::string::npos || b < a ? std::string() : s.substr(a, b - a + 1);
+        const auto bare = [](std::string s) {  // (its spaces, a CR and the value's closing ';' off)
+            while (!s.empty() && (s.back() == '\r' || s.back() == ';' || s.back() == ' ' || s.back() == '\t')) s.pop_back();
+            return trimmed(s);
         };
-        const std::string name = eq == std::string::npos ? std::string() : trimmed(line.substr(0, eq));
-        const std::string value = eq == std::string::npos ? std::string() : trimmed(line.substr(eq + 1));
+        const std::string name = eq == std::string::npos ? std::string() : bare(line.substr(0, eq));
+        const std::string value = eq == std::string::npos ? std::string() : bare(line.substr(eq + 1));
         char* end = nullptr;
         errno = 0;
         const double v = value.empty() ? 0.0 : std::strtod(value.c_str(), &end);

@@ -50,8 +50,7 @@ bool parse_node_list(const std::string& option, const std::string& text, std::ve
     while (std::getline(list, item, ',')) {
         // (spaces around an entry are no part of it: "0, 5, 9"; a node id is checked against the
         // network's nodes later, here only that it is a number a node id can be)
-        const size_t first = item.find_first_not_of(" \t"), last = item.find_last_not_of(" \t");
-        const std::string entry = first == std::string::npos ? std::string() : item.substr(first, last - first + 1);
+        const std::string entry = trimmed(item);
         if (entry.empty() || entry.size() > 10 || entry.find_first_not_of("0123456789") != std::string::npos ||
             std::stoull(entry) > UINT32_MAX)
             return bad(item);

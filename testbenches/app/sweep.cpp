@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "models/fabric/hypercube.h"
+#include "models/fabric/printable.h"
 #include "models/sim/result_json.h"
 #include "models/sim/simulate.h"
 #include "models/sim/validate.h"
@@ -20,7 +21,8 @@ bool parse_range(const std::string& option, const std::string& text, uint64_t mi
     out.clear();
     const std::string accepted =
         "accepted: A..B or a comma list of numbers within " + std::to_string(min) + ".." + std::to_string(max);
-    auto number = [&](const std::string& s, uint64_t& v) {
+    auto number = [&](const std::string& given, uint64_t& v) {
+        const std::string s = trimmed(given);  // (spaces around an entry: "2, 3")
         if (s.empty() || s.size() > 19 || s.find_first_not_of("0123456789") != std::string::npos) return false;
         v = std::stoull(s);
         return v >= min && v <= max;
@@ -29,7 +31,7 @@ bool parse_range(const std::string& option, const std::string& text, uint64_t mi
     if (dots != std::string::npos) {
         uint64_t a = 0, b = 0;
         if (!number(text.substr(0, dots), a) || !number(text.substr(dots + 2), b) || a > b || b - a > 100000) {
-            error = option + " '" + text + "' is not a valid range (" + accepted + ", at most 100001 values)";
+            error = option + " '" + printable(text) + "' is not a valid range (" + accepted + ", at most 100001 values)";
             return false;
         }
         for (uint64_t x = a; x <= b; ++x) out.push_back(x);
@@ -40,7 +42,7 @@ bool parse_range(const std::string& option, const std::string& text, uint64_t mi
     while (std::getline(ss, item, ',')) {
         uint64_t v = 0;
         if (!number(item, v)) {
-            error = option + " '" + text + "' has a bad entry '" + item + "' (" + accepted + ")";
+            error = option + " '" + printable(text) + "' has a bad entry '" + printable(item) + "' (" + accepted + ")";
             return false;
         }
         out.push_back(v);

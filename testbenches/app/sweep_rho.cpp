@@ -31,14 +31,15 @@ struct Scheme {
 };
 
 bool parse_schemes(const std::vector<std::string>& names, std::vector<Scheme>& out, std::string& error) {
-    for (const std::string& name : names) {
+    for (const std::string& given : names) {
+        const std::string name = trimmed(given);  // (spaces around an entry: "direct, greedy")
         Scheme s{name, name, ""};
         if (name.rfind("periods/", 0) == 0) {
             s.algorithm = "periods";
             s.pmnb = name.substr(8);
         }
         if (!algorithms().find(TaskKind::dynamic, s.algorithm) || name == "periods") {
-            error = "--schemes has '" + name +
+            error = "--schemes has '" + printable(given) +
                     "': accepted periods/vb2, periods/vb3, periods/vb-a0, direct, indirect, greedy on the cube; "
                     "periods/vbm-split, periods/vbm, periods/vbm-a0 on the torus and array";
             return false;

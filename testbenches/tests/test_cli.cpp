@@ -177,6 +177,17 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("sweep --task kb --algorithm st --dims 3 --ks 0..4", "--ks '0..4'", "1..1048576");
     expect_bad_input("sweep --task kb --algorithm st --dims 3..4 --ks 9..12", "--k 9", "1..8");
     expect_bad_input("sweep --task kb --algorithm st --dims 3 --k 2 --seeds 5..x", "--seeds '5..x'", "A..B");
+    // The sweeps' lists as people type them, spaces around entries, as run's node lists and --rates:
+    // the same runs as without.
+    for (const auto& [spaced, plain] :
+         {std::pair<std::string, std::string>{"sweep --task mnb --dims '2, 3' --format csv",
+                                              "sweep --task mnb --dims 2,3 --format csv"},
+          {"sweep --task mnb --dims ' 2 .. 3' --format csv", "sweep --task mnb --dims 2..3 --format csv"},
+          {"sweep-rho --dim 3 --rhos 0.5 --schemes 'direct, greedy'", "sweep-rho --dim 3 --rhos 0.5 --schemes direct,greedy"}}) {
+        const CliResult a = cubecast_cli(spaced), b = cubecast_cli(plain);
+        EXPECT_EQ(a.code, 0) << spaced << ": " << a.err;
+        EXPECT_EQ(a.out, b.out) << spaced;
+    }
 }
 
 // `--topology mesh`, BookSim2's and Noxim's name for the array, is the array: the same run, the same
