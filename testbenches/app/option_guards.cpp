@@ -63,9 +63,38 @@ void guard_options(CLI::App& app, const OptionWords& words) {
     for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) guard_options(*sub, words);
 }
 
+// The option a parse error names, in the subcommand being parsed, else in the command.
+const CLI::Option* named_option(const CLI::App& app, const std::string& name) {
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App* s) { return s->parsed(); }))
+        if (const CLI::Option* o = sub->get_option_no_throw(name)) return o;
+    return app.get_option_no_throw(name);
+}
+
+// The command being parsed, as typed ("cubecast experiment"'s "experiment"), or the command's own name.
+std::string command_of(const CLI::App& app) {
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App* s) { return s->parsed(); })) return sub->get_name();
+    return app.get_name();
+}
+
 std::optional<std::string> guarded_parse_error(const CLI::ParseError& e, const CLI::App& app, const OptionWords& words) {
     const std::string what = e.what();
     if (const size_t own = what.find(kOwnLine); own != std::string::npos) return what.substr(own + kOwnLine.size());
+    // An option given without its value (CLI11: "--dim: 1 required INT missing"), or a command without
+    // what it requires (CLI11: "file is required"): what the option takes, from its own description.
+    if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) || dynamic_cast<const CLI::RequiredError*>(&e)) {
+        const size_t missing = what.find(": 1 required "), required = what.find(" is required");
+        const std::string name = what.substr(0, missing != std::string::npos ? missing : required);
+        if (const CLI::Option* o = (missing != std::string::npos || required != std::string::npos) && what.find(' ') != 0
+                                       ? named_option(app, name)
+                                       : nullptr) {
+            const std::string takes = o->get_description();
+            if (missing != std::string::npos && what.find(" missing", missing) != std::string::npos)
+                return name + " is given without its value: accepted " + takes;
+            if (required != std::string::npos)
+                return (o->get_lnames().empty() ? command_of(app) + " needs its " + name : name + " is missing") + ": accepted " +
+                       takes;
+        }
+    }
     // A whole number that fits 64 bits (the guard passed it) but not its option's narrower type
     // (CLI11: "Could not convert: --jobs = 4294967296"): out of range, as the guard would say; a
     // number option's text that is no number: what it accepts.

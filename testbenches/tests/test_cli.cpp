@@ -535,6 +535,36 @@ TEST(CommandLine, EveryTextOptionRefusesAnEmptyValue) {
     EXPECT_GE(checked, 60u);  // (run alone has 34)
 }
 
+// Every option of every command that takes a value, given last without one, and every command without
+// what it requires, is one line saying what is missing and what the option takes (its own words).
+TEST(CommandLine, AnOptionWithoutItsValueSaysWhatItTakes) {
+    const std::string file = temp_path("no_value.yaml");
+    std::ofstream(file) << "name: no_value\nrun: {task: snb}\naxes: {dim: [2]}\n";
+    unsigned checked = 0;
+    for (const CommandOptions& c : every_commands_options()) {
+        if (!c.positionals.empty()) {
+            SCOPED_TRACE(c.command);
+            const CliResult r = cubecast_cli(c.command);
+            EXPECT_EQ(r.code, 2) << r.out << r.err;
+            EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+            EXPECT_NE(r.err.find(c.command + " needs its " + c.positionals.front() + ": accepted "), std::string::npos) << r.err;
+            ++checked;
+        }
+        for (const auto& [option, type] : c.options) {
+            if (type != "TEXT" && type != "INT" && type != "UINT" && type != "FLOAT") continue;  // (a flag names no type)
+            const std::string args = c.command + positionals_given(c, file) + " " + option;
+            SCOPED_TRACE(args);
+            const CliResult r = cubecast_cli(args);
+            EXPECT_EQ(r.code, 2) << r.out << r.err;
+            EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+            EXPECT_NE(r.err.find(option + " is given without its value: accepted "), std::string::npos) << r.err;
+            ++checked;
+        }
+    }
+    std::remove(file.c_str());
+    EXPECT_GE(checked, 100u);
+}
+
 // Every whole-number option of every command refuses a number no 64-bit type holds, in one line naming
 // it and what it accepts; and a number that fits 64 bits but not the option's own narrower type (2^32
 // for a 32-bit --jobs or --ranks) is refused the same way, never with the parser's "Could not convert".
