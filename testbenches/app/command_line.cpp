@@ -26,6 +26,7 @@
 #include "testbenches/app/command_line.h"
 #include "testbenches/app/option_guards.h"
 #include "testbenches/app/stall_remedies.h"
+#include "testbenches/experiment/machine.h"
 #include "testbenches/experiment/mpi_link.h"
 
 namespace cubecast {
@@ -611,6 +612,23 @@ std::string parse_error_line(const CLI::ParseError& e, CLI::App& app, int argc, 
         }
         if (times > 1) return printable(name) + " is given " + std::to_string(times) + " times (" + values + "): accepted once";
     }
+    if (what == "A subcommand is required")
+        return "a command is needed: accepted run, check-deadlock, list, sweep, sweep-rho, sweep-rate, experiment, report, "
+               "bench, example004, plot-links (cubecast --help says what each does)";
+    // A flag given a value that is no truth value (CLI11: "Could not convert: --json = maybe").
+    if (const size_t at = what.find("Could not convert: --");
+        at != std::string::npos && dynamic_cast<const CLI::ConversionError*>(&e)) {
+        const size_t eq = what.find(" = ", at);
+        if (eq != std::string::npos)
+            return what.substr(at + 19, eq - at - 19) + " " + printable(what.substr(eq + 3)) +
+                   " is not accepted for a flag: accepted the flag alone, or =true or =false";
+    }
+    // An argument no option takes (CLI11: "The following argument was not expected: extra").
+    if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
+        const std::string command = argc > 1 ? argv[1] : "cubecast";
+        return command + " does not take '" + printable(what.substr(what.find(": ") + 2)) + "': accepted its options (cubecast " +
+               (argc > 1 ? command + " " : "") + "--help lists them)";
+    }
     std::string line = what;
     for (char& ch : line)
         if (ch == '\n') ch = ' ';
@@ -672,6 +690,8 @@ int dispatch(int argc, char* argv[], bool check_only) {
         "cubecast: a cycle-accurate model of hypercube, torus and array (mesh) interconnects, in which the "
         "papers' optimal broadcast and exchange algorithms run as the routers' control logic"};
     app.require_subcommand(1);
+    app.set_version_flag("--version", "cubecast " + cubecast_version(),
+                         "print cubecast's version (git describe of its build) and exit");
     const std::set<std::string> commands = {"run",        "check-deadlock", "list",  "sweep",      "sweep-rho", "sweep-rate",
                                             "experiment", "report",         "bench", "example004", "plot-links"};
     // The shared options (about 60 a command, each name checked by CLI11 against those before it)

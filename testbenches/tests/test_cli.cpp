@@ -629,6 +629,14 @@ TEST(CommandLine, NumbersOutOfRangeAndTyposGetOneLine) {
     expect_bad_input("run --task mnb --dim 3 --buffering input --vc-dept 4", "unknown option '--vc-dept'",
                      "did you mean --vc-depth?");
     expect_bad_input("runn --task mnb", "unknown command 'runn'", "did you mean run?");
+    expect_bad_input("", "a command is needed", "accepted run, check-deadlock, list");
+    expect_bad_input("run --task snb --dim 2 extra", "run does not take 'extra'", "accepted its options (cubecast run --help");
+    expect_bad_input("run --task snb --dim 2 --json=maybe", "--json maybe is not accepted for a flag",
+                     "accepted the flag alone, or =true or =false");
+    const CliResult version = cubecast_cli("--version");  // (the build's git describe, as meta.json records it)
+    EXPECT_EQ(version.code, 0);
+    EXPECT_EQ(version.out.rfind("cubecast ", 0), 0u) << version.out;
+    EXPECT_EQ(std::count(version.out.begin(), version.out.end(), '\n'), 1) << version.out;
     expect_bad_input("run --task mnb --dim 3 --buffering input --vc-depth 2 --vc-depth=8", "--vc-depth is given 2 times (2, 8)",
                      "accepted once");
     // On the input-buffered router a run checks its routes before it runs: a bad task is refused first.
