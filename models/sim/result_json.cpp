@@ -82,6 +82,7 @@ void to_json(json& j, const TrafficResult& t) {
          {"latency_growth", t.latency_growth},
          {"link_utilisation", {{"max", t.link_max}, {"mean", t.link_mean}, {"busiest", {t.link_max_src, t.link_max_dst}}}}};
     if (!t.saturation_judged) j["saturated"] = nullptr;
+    if (t.latency_growth == 0) j["latency_growth"] = nullptr;  // (a half of the window measured no packet: no ratio)
     if (t.measured == 0)  // no packet created in the window: no latency to give (null, not 0)
         for (const char* k : {"mean_latency_cycles", "p50_latency_cycles", "p99_latency_cycles", "max_latency_cycles",
                               "mean_hops", "zero_load_latency_cycles", "mean_packet_flits"})
@@ -118,7 +119,8 @@ void from_json(const json& j, TrafficResult& t) {
     t.sizes = j.at("packet_sizes");
     t.saturation_judged = !j.at("saturated").is_null();
     t.saturated = t.saturation_judged && j.at("saturated").get<bool>();
-    t.latency_growth = j.value("latency_growth", 0.0);
+    t.latency_growth =
+        j.contains("latency_growth") && !j.at("latency_growth").is_null() ? j.at("latency_growth").get<double>() : 0.0;
     t.zero_load_formula = j.value("zero_load_formula", ZeroLoadTiming{}.formula);
     const json& links = j.at("link_utilisation");
     t.link_max = links.at("max");
