@@ -65,6 +65,13 @@ CsvTable read_csv(const std::string& path) {
 
 namespace {
 
+// A value in a plot's data file, to ten significant digits, as gnuplot reads it ("0.1", "1e-09", "18").
+std::string data_number(double v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.10g", v);
+    return text;
+}
+
 bool numeric(const std::string& s, double& v) {
     if (s.empty()) return false;
     char* end = nullptr;
@@ -249,8 +256,8 @@ std::vector<std::string> draw_plots(const std::vector<PlotSpec>& plots, const st
             dat << "\n";
             for (const auto& v : curves[line.front()]) {
                 x_min = std::min(x_min, v[0]), x_max = std::max(x_max, v[0]);
-                for (size_t i = 0; i < v.size(); ++i)
-                    dat << (i ? " " : "") << (std::isnan(v[i]) ? std::string("NaN") : std::to_string(v[i]));
+                for (size_t i = 0; i < v.size(); ++i)  // (ten significant digits: a rate of 1e-09 or a joule count stays itself)
+                    dat << (i ? " " : "") << (std::isnan(v[i]) ? std::string("NaN") : data_number(v[i]));
                 dat << "\n";
             }
             dat << "\n\n";

@@ -545,9 +545,7 @@ TEST(Experiment, APlotDrawsCoincidingCurvesAndASharedBoundOnce) {
         if (line.rfind("# algorithm=", 0) == 0) blocks.push_back(line);
     EXPECT_EQ(blocks.size(), 3u) << dat;  // same-order random, same-order adversarial, st (both)
     // 2 ceil(K/d) + 4d for d = 4: K = 2, 5, 9 -> 18, 20, 22.
-    EXPECT_NE(dat.find("2.000000 18.000000 18.000000\n5.000000 20.000000 20.000000\n9.000000 22.000000 22.000000"),
-              std::string::npos)
-        << dat;
+    EXPECT_NE(dat.find("2 18 18\n5 20 20\n9 22 22"), std::string::npos) << dat;
     // The key: each line once, and each line's own paper's time, drawn in its colour, said once; gnuplot
     // leaves a key out whole when a title is wider than the canvas, and cubecast says so.
     const std::string svg = slurp(out + "/plots/kb.svg");
