@@ -499,6 +499,7 @@ TrafficResult TrafficLedger::summarize(const std::vector<std::vector<uint64_t>>&
     }
     TrafficResult r;
     r.pattern = listed_ == 0 ? traffic_pattern_name(spec_.pattern) : "trace";
+    r.hotspot = spec_.hotspot, r.hotspot_fraction = spec_.hotspot_fraction;
     r.injection = listed_ == 0 ? injection_name(spec_.injection) : "trace";
     r.rate = spec_.rate;
     r.warmup = spec_.warmup;

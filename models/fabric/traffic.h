@@ -122,7 +122,9 @@ uint32_t traffic_destination(TrafficPattern pattern, const Topology& topology, u
 // What the run measured (cycles; rates in flits per node per cycle), over the packets created in the
 // measurement window.
 struct TrafficResult {
-    std::string pattern;    // "trace" for a trace-driven workload
+    std::string pattern;   // "trace" for a trace-driven workload
+    uint32_t hotspot = 0;  // pattern hotspot: this node takes `hotspot_fraction` of the packets, the rest uniform
+    double hotspot_fraction = 0;
     std::string injection;  // bernoulli, onoff, trace
     double rate = 0;        // offered, as asked
     double offered = 0;     // generated in the window

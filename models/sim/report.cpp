@@ -1,4 +1,5 @@
 #include "models/sim/report.h"
+#include "models/fabric/printable.h"
 
 #include <iomanip>
 #include <sstream>
@@ -81,7 +82,11 @@ void print_traffic(std::ostream& os, const RunResult& r) {
     row(os, "pattern",
         t.pattern == "trace"
             ? std::string("trace-driven (--traffic-file)")
-            : t.pattern + ", " + (t.injection == "onoff" ? "on/off bursts" : "Bernoulli") + " at " + fixed(t.rate, 4) +
+            : t.pattern +
+                  (t.pattern == "hotspot" ? " (node " + std::to_string(t.hotspot) + " takes " +
+                                                printable_number(t.hotspot_fraction) + " of the packets, the rest uniform)"
+                                          : std::string()) +
+                  ", " + (t.injection == "onoff" ? "on/off bursts" : "Bernoulli") + " at " + fixed(t.rate, 4) +
                   " flits/node/cycle" + (t.mean_flits > 1 ? " (" + fixed(t.rate / t.mean_flits, 4) + " packets)" : ""));
     row(os, "window",
         "cycles " + std::to_string(t.warmup) + " .. " + std::to_string(t.warmup + t.window) + " measured (" +

@@ -81,6 +81,7 @@ void to_json(json& j, const TrafficResult& t) {
          {"saturated", t.saturated},  // (null when not judged: a drain shorter than a packet's zero-load latency)
          {"latency_growth", t.latency_growth},
          {"link_utilisation", {{"max", t.link_max}, {"mean", t.link_mean}, {"busiest", {t.link_max_src, t.link_max_dst}}}}};
+    if (t.pattern == "hotspot") j["hotspot"] = {{"node", t.hotspot}, {"fraction", t.hotspot_fraction}};
     if (!t.saturation_judged) j["saturated"] = nullptr;
     if (t.latency_growth == 0) j["latency_growth"] = nullptr;  // (a half of the window measured no packet: no ratio)
     if (t.measured == 0)  // no packet created in the window: no latency to give (null, not 0)
@@ -97,6 +98,7 @@ void to_json(json& j, const TrafficResult& t) {
 
 void from_json(const json& j, TrafficResult& t) {
     t.pattern = j.at("pattern");
+    if (j.contains("hotspot")) t.hotspot = j.at("hotspot").at("node"), t.hotspot_fraction = j.at("hotspot").at("fraction");
     t.injection = j.at("injection");
     t.rate = j.at("rate");
     t.offered = j.at("offered");

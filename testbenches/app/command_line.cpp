@@ -406,13 +406,17 @@ struct CommonOptions {
         if (hotspot) {  // NODE:FRACTION
             const long long nodes = network()->nodes();
             const size_t colon = hotspot->find(':');
+            // (each side a number of its own: "3:" and ":0.5" name no fraction and no node)
+            const std::string node_text = trimmed(hotspot->substr(0, colon));
+            const std::string fraction_text = colon == std::string::npos ? "" : trimmed(hotspot->substr(colon + 1));
+            const bool node_ok = !node_text.empty() && node_text.size() <= 10 &&
+                                 node_text.find_first_not_of("0123456789") == std::string::npos && std::stoll(node_text) < nodes;
             char* end = nullptr;
-            const long long node = colon == std::string::npos ? -1 : std::strtoll(hotspot->c_str(), &end, 10);
-            const bool node_ok = colon != std::string::npos && end == hotspot->c_str() + colon && node >= 0 && node < nodes;
-            const double fraction = colon == std::string::npos ? -1 : std::strtod(hotspot->c_str() + colon + 1, &end);
-            if (!node_ok || *end != '\0' || !(fraction >= 0 && fraction <= 1))
-                return "--hotspot '" + *hotspot + "' is malformed: accepted NODE:FRACTION, a node 0.." +
+            const double fraction = fraction_text.empty() ? -1 : std::strtod(fraction_text.c_str(), &end);
+            if (!node_ok || fraction_text.empty() || *end != '\0' || !(fraction >= 0 && fraction <= 1))
+                return "--hotspot '" + printable(*hotspot) + "' is malformed: accepted NODE:FRACTION, a node 0.." +
                        std::to_string(nodes - 1) + " and a fraction in [0, 1] (e.g. 0:0.2)";
+            const long long node = std::stoll(node_text);
             c.hotspot = static_cast<uint32_t>(node);
             c.hotspot_fraction = fraction;
         }

@@ -20,6 +20,17 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("run --task traffic --algorithm ecube --dim 4 --pattern hotspot --hotspot 16:0.2", "16:0.2",
                      "NODE:FRACTION");
     expect_bad_input("run --task traffic --algorithm ecube --dim 4 --pattern hotspot --hotspot 3", "'3'", "NODE:FRACTION");
+    // Each side of NODE:FRACTION a number of its own (":0.5" named node 0 and "3:" a fraction of 0);
+    // the run then says which node takes what, in its table and its JSON.
+    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --pattern hotspot --hotspot :0.5", "':0.5'", "NODE:FRACTION");
+    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --pattern hotspot --hotspot 3:", "'3:'", "NODE:FRACTION");
+    const std::string hot = "run --task traffic --algorithm ecube --dim 4 --rate 0.05 --pattern hotspot --hotspot ' 3 : 0.25'";
+    const CliResult table = cubecast_cli(hot);
+    ASSERT_EQ(table.code, 0) << table.err;
+    EXPECT_NE(table.out.find("hotspot (node 3 takes 0.25 of the packets, the rest uniform)"), std::string::npos) << table.out;
+    const CliResult json = cubecast_cli(hot + " --json");
+    ASSERT_EQ(json.code, 0) << json.err;
+    EXPECT_EQ(nlohmann::json::parse(json.out)["traffic"]["hotspot"], (nlohmann::json{{"node", 3}, {"fraction", 0.25}}));
     expect_bad_input("run --task traffic --algorithm dor --topology array --dim 2 --radix 3 --pattern bitrev", "9",
                      "power-of-two");
     expect_bad_input("run --task traffic --algorithm dor --topology array --dim 2 --radix 4 --pattern tornado", "tornado",
