@@ -185,8 +185,11 @@ void print_dynamic(std::ostream& os, const RunResult& r) {
 
 void print_table(std::ostream& os, const RunResult& r, const std::string& network_label) {
     os << "cubecast: " << r.task << " / " << r.algorithm << " on the " << network_label
-       << (r.torus_on_array ? " simulating the torus (Fig. 1)" : "") << " (" << r.nodes << " nodes), packet " << r.packet_flits
-       << " flit" << (r.packet_flits > 1 ? "s" : "") << ", "
+       << (r.torus_on_array ? " simulating the torus (Fig. 1)" : "") << " (" << r.nodes << " nodes), "
+       << (r.traffic && !r.traffic->sizes.empty()  // (a mix, or a trace's own sizes: the longest is packet_flits)
+               ? "packets of up to " + std::to_string(r.packet_flits) + " flits (" + r.traffic->sizes + ")"
+               : "packet " + std::to_string(r.packet_flits) + " flit" + (r.packet_flits > 1 ? "s" : ""))
+       << ", "
        << (r.input_buffering
                ? describe_input_buffering(*r.input_buffering) + (r.preset.empty() ? "" : " (preset " + r.preset + ")")
                : "queues " + (r.queue_depth ? std::to_string(r.queue_depth) + " deep" : std::string("unbounded")))

@@ -48,6 +48,11 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("run --task traffic --algorithm ecube --dim 4 --packet-sizes 1:3,8", "'8'", "SIZE:WEIGHT");
     expect_bad_input("run --task traffic --algorithm ecube --dim 4 --packet-sizes 1:0", "weight", "positive weights");
     expect_bad_input("run --task traffic --algorithm ecube --dim 4 --packet-sizes 2:1,2:3", "given twice", "each once");
+    {  // (a mix's run says so in its first line, not "packet 8 flits")
+        const CliResult mix = cubecast_cli("run --task traffic --algorithm ecube --dim 3 --rate 0.05 --packet-sizes 1:4,8:1");
+        ASSERT_EQ(mix.code, 0) << mix.err;
+        EXPECT_NE(mix.out.find("(8 nodes), packets of up to 8 flits (1:4,8:1), queues unbounded"), std::string::npos) << mix.out;
+    }
     expect_bad_input("run --task traffic --algorithm ecube --dim 4 --packet-sizes 1:1,4:1 --packet-flits 4",
                      "--packet-sizes replaces --packet-flits", "one of them");
     expect_bad_input("run --task mnb --dim 4 --packet-sizes 1:1,4:1", "--packet-sizes", "task traffic only");
