@@ -33,6 +33,9 @@ uint64_t available_memory();
 // "1.5G", "800M", "64K" (powers of 1000), "8GiB" (of 1024), either case, or a number of bytes -> bytes;
 // none if it is not one or not above 0.
 std::optional<uint64_t> parse_memory_size(const std::string& text);
+// What it accepts, as the command line says it.
+inline const char* const kMemorySizeAccepted =
+    "a size above 0, bytes or a number with K, M, G, T (powers of 1000) or KiB, MiB, GiB, TiB (of 1024), e.g. 8G";
 // 23.4 GB, 512 MB, ...
 std::string memory_words(uint64_t bytes);
 

@@ -335,10 +335,7 @@ struct CommonOptions {
         c.max_cycles = max_cycles;
         if (memory_limit) {
             const auto bytes = parse_memory_size(*memory_limit);
-            if (!bytes)
-                return "--memory-limit '" + printable(*memory_limit) +
-                       "' is not a size: accepted a size above 0, bytes or a number with K, M, G, T (powers of 1000) or "
-                       "KiB, MiB, GiB, TiB (of 1024), e.g. 8G";
+            if (!bytes) return "--memory-limit '" + printable(*memory_limit) + "' is not a size: accepted " + kMemorySizeAccepted;
             c.memory_limit = *bytes;
         }
         if (auto e = held("sbt-rotation", sbt_rotation, 0, UINT32_MAX); !e.empty()) return e;
@@ -556,6 +553,7 @@ std::optional<std::string> accepted_when_empty(const std::string& command, const
         {"seeds", "A..B or a comma list of seeds"},
         {"plot", "a path prefix for PREFIX.png, PREFIX.svg and PREFIX.dat"},
         {"rates", "a comma list of loads in (0, 1], or auto"},
+        {"memory-limit", kMemorySizeAccepted},
         {"report dir", "an experiment's results folder"},
     };
     for (const std::string& key : {command + " " + option, option})

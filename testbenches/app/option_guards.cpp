@@ -2,7 +2,6 @@
 
 #include <cerrno>
 #include <cstdlib>
-#include <vector>
 
 #include "models/fabric/printable.h"
 
@@ -18,6 +17,19 @@ std::string option_type(const CLI::App& app, const std::string& name) {
     for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
         if (const CLI::Option* o = sub->get_option_no_throw(name)) return o->get_type_name();
     return "";
+}
+
+// The option a parse error names, in the subcommand being parsed, else in the command.
+const CLI::Option* named_option(const CLI::App& app, const std::string& name) {
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App* s) { return s->parsed(); }))
+        if (const CLI::Option* o = sub->get_option_no_throw(name)) return o;
+    return app.get_option_no_throw(name);
+}
+
+// The command being parsed, as typed ("cubecast experiment"'s "experiment"), or the command's own name.
+std::string command_of(const CLI::App& app) {
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App* s) { return s->parsed(); })) return sub->get_name();
+    return app.get_name();
 }
 }  // namespace
 
@@ -63,19 +75,6 @@ void guard_options(CLI::App& app, const OptionWords& words) {
     for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) guard_options(*sub, words);
 }
 
-// The option a parse error names, in the subcommand being parsed, else in the command.
-const CLI::Option* named_option(const CLI::App& app, const std::string& name) {
-    for (const CLI::App* sub : app.get_subcommands([](const CLI::App* s) { return s->parsed(); }))
-        if (const CLI::Option* o = sub->get_option_no_throw(name)) return o;
-    return app.get_option_no_throw(name);
-}
-
-// The command being parsed, as typed ("cubecast experiment"'s "experiment"), or the command's own name.
-std::string command_of(const CLI::App& app) {
-    for (const CLI::App* sub : app.get_subcommands([](const CLI::App* s) { return s->parsed(); })) return sub->get_name();
-    return app.get_name();
-}
-
 std::optional<std::string> guarded_parse_error(const CLI::ParseError& e, const CLI::App& app, const OptionWords& words) {
     const std::string what = e.what();
     if (const size_t own = what.find(kOwnLine); own != std::string::npos) return what.substr(own + kOwnLine.size());
@@ -83,17 +82,26 @@ std::optional<std::string> guarded_parse_error(const CLI::ParseError& e, const C
     // what it requires (CLI11: "file is required"): what the option takes, from its own description.
     if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) || dynamic_cast<const CLI::RequiredError*>(&e)) {
         const size_t missing = what.find(": 1 required "), required = what.find(" is required");
-        const std::string name = what.substr(0, missing != std::string::npos ? missing : required);
-        if (const CLI::Option* o = (missing != std::string::npos || required != std::string::npos) && what.find(' ') != 0
-                                       ? named_option(app, name)
-                                       : nullptr) {
-            const std::string takes = o->get_description();
-            if (missing != std::string::npos && what.find(" missing", missing) != std::string::npos)
-                return name + " is given without its value: accepted " + takes;
-            if (required != std::string::npos)
+        const bool without_value = missing != std::string::npos && what.find(" missing", missing) != std::string::npos;
+        const size_t name_end = without_value ? missing : required;
+        if (name_end != std::string::npos && name_end > 0)
+            if (const CLI::Option* o = named_option(app, what.substr(0, name_end))) {
+                const std::string name = what.substr(0, name_end), bare = name.rfind("--", 0) == 0 ? name.substr(2) : name;
+                // (what the option accepts where the command states it: a number's range, a text's words;
+                // else the option's own description)
+                const std::string type = o->get_type_name();
+                std::optional<std::string> stated;
+                if (type == "INT" || type == "UINT")
+                    stated = words.whole(bare, type == "UINT");
+                else if (type == "FLOAT" && words.number)
+                    stated = words.number(bare);
+                else if (words.when_empty)
+                    stated = words.when_empty(command_of(app), bare);
+                const std::string takes = stated ? *stated : o->get_description();
+                if (without_value) return name + " is given without its value: accepted " + takes;
                 return (o->get_lnames().empty() ? command_of(app) + " needs its " + name : name + " is missing") + ": accepted " +
                        takes;
-        }
+            }
     }
     // A whole number that fits 64 bits (the guard passed it) but not its option's narrower type
     // (CLI11: "Could not convert: --jobs = 4294967296"): out of range, as the guard would say; a

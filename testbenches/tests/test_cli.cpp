@@ -579,6 +579,10 @@ TEST(CommandLine, AnOptionWithoutItsValueSaysWhatItTakes) {
     }
     std::remove(file.c_str());
     EXPECT_GE(checked, 100u);
+    // (a number's range, or what a text option accepts, where the command states it)
+    expect_bad_input("sweep --jobs", "--jobs is given without its value", "accepted 0 (every core)..4096");
+    expect_bad_input("run --memory-limit", "--memory-limit is given without its value", "accepted a size above 0");
+    expect_bad_input("run --task snb --trace", "--trace is given without its value", "accepted a file path in a writable folder");
 }
 
 // Every whole-number option of every command refuses a number no 64-bit type holds, in one line naming
