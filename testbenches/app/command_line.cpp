@@ -826,9 +826,9 @@ int dispatch(int argc, char* argv[], bool check_only) {
     auto* report = app.add_subcommand("report", "write DIR/report.html: an experiment's results as one self-contained page");
     report->add_option("dir", report_dir, "an experiment's results folder")->required();
     std::string links_stats, links_out;
-    auto* plot_links = app.add_subcommand(
-        "plot-links",
-        "draw a --stats file's link utilisation over its network (hypercube, 2-D torus or array): OUT.png, OUT.svg");
+    auto* plot_links = app.add_subcommand("plot-links",
+                                          "draw a --stats file's link utilisation over its network (every topology: a panel per "
+                                          "dimension or port): OUT.png, OUT.svg");
     plot_links->add_option("stats", links_stats, "a CSV written by cubecast run --stats")->required();
     plot_links->add_option("--out", links_out, "the plot's path without .png/.svg")->required();
 
