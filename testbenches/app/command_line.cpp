@@ -367,7 +367,7 @@ struct CommonOptions {
         c.slots = slots;
         // (the run reads a negative warmup as "a tenth": one given must be a number of slots, at least 0)
         if (warmup && !(*warmup >= 0))
-            return "--warmup " + printable_number(*warmup) + " is out of range: accepted 0 <= warmup < the run's slots";
+            return "--warmup " + printable_number(*warmup) + " is out of range: accepted " + number_range("warmup");
         c.warmup = warmup.value_or(-1);
         if (auto e = held("periods", periods, 0, INT64_MAX); !e.empty()) return e;
         c.periods = static_cast<uint64_t>(periods);
@@ -575,8 +575,8 @@ OptionWords cubecast_words() {
     return w;
 }
 
-// A parse error as one line: our own (a whole number), an unknown option with the nearest one
-// offered, or CLI11's words.
+// A parse error as one line: the guards' (option_guards.h), an unknown option with the nearest one
+// offered, an argument no option takes, an option given twice, a missing command, or CLI11's words.
 std::string parse_error_line(const CLI::ParseError& e, CLI::App& app, int argc, char* argv[]) {
     const std::string what = e.what();
     if (auto own = guarded_parse_error(e, app, cubecast_words())) return *own;
@@ -596,6 +596,10 @@ std::string parse_error_line(const CLI::ParseError& e, CLI::App& app, int argc, 
             return "unknown option '" + printable(given) + "'" + (near.empty() ? "" : ": did you mean " + near + "?") +
                    " (cubecast " + argv[1] + " --help lists them)";
         }
+        // An argument no option takes (CLI11: "The following argument was not expected: extra").
+        const std::string name = argc > 1 ? argv[1] : "cubecast";
+        return name + " does not take '" + printable(what.substr(what.find(": ") + 2)) + "': accepted its options (cubecast " +
+               (argc > 1 ? name + " " : "") + "--help lists them)";
     }
     // An option given more often than it takes (CLI11: "--vc-depth: At Most 1 required but received 2"):
     // say which values, rather than let one win.
@@ -617,20 +621,6 @@ std::string parse_error_line(const CLI::ParseError& e, CLI::App& app, int argc, 
     if (what == "A subcommand is required")
         return "a command is needed: accepted run, check-deadlock, list, sweep, sweep-rho, sweep-rate, experiment, report, "
                "bench, example004, plot-links (cubecast --help says what each does)";
-    // A flag given a value that is no truth value (CLI11: "Could not convert: --json = maybe").
-    if (const size_t at = what.find("Could not convert: --");
-        at != std::string::npos && dynamic_cast<const CLI::ConversionError*>(&e)) {
-        const size_t eq = what.find(" = ", at);
-        if (eq != std::string::npos)
-            return what.substr(at + 19, eq - at - 19) + " " + printable(what.substr(eq + 3)) +
-                   " is not accepted for a flag: accepted the flag alone, or =true or =false";
-    }
-    // An argument no option takes (CLI11: "The following argument was not expected: extra").
-    if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
-        const std::string command = argc > 1 ? argv[1] : "cubecast";
-        return command + " does not take '" + printable(what.substr(what.find(": ") + 2)) + "': accepted its options (cubecast " +
-               (argc > 1 ? command + " " : "") + "--help lists them)";
-    }
     std::string line = what;
     for (char& ch : line)
         if (ch == '\n') ch = ' ';

@@ -11,14 +11,6 @@ namespace {
 // The marker that starts a guard's own line inside CLI11's "--option: ..." message.
 const std::string kOwnLine = "\x01";
 
-// The option's type as CLI11 names it (INT, UINT, FLOAT, TEXT), found in `app` or its subcommands.
-std::string option_type(const CLI::App& app, const std::string& name) {
-    if (const CLI::Option* o = app.get_option_no_throw(name)) return o->get_type_name();
-    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
-        if (const CLI::Option* o = sub->get_option_no_throw(name)) return o->get_type_name();
-    return "";
-}
-
 // The option a parse error names, in the subcommand being parsed, else in the command.
 const CLI::Option* named_option(const CLI::App& app, const std::string& name) {
     for (const CLI::App* sub : app.get_subcommands([](const CLI::App* s) { return s->parsed(); }))
@@ -103,21 +95,26 @@ std::optional<std::string> guarded_parse_error(const CLI::ParseError& e, const C
                        takes;
             }
     }
-    // A whole number that fits 64 bits (the guard passed it) but not its option's narrower type
-    // (CLI11: "Could not convert: --jobs = 4294967296"): out of range, as the guard would say; a
-    // number option's text that is no number: what it accepts.
+    // What CLI11 could not convert (CLI11: "Could not convert: --jobs = 4294967296"): a whole number that
+    // fits 64 bits (the guard passed it) but not its option's narrower type, out of range as the guard
+    // would say; a number option's text that is no number; a flag's value that is no truth value.
     if (!dynamic_cast<const CLI::ConversionError*>(&e)) return std::nullopt;
     const std::string lead = "Could not convert: --";
     const size_t at = what.find(lead);
     const size_t eq = at == std::string::npos ? std::string::npos : what.find(" = ", at);
     if (eq == std::string::npos) return std::nullopt;
     const std::string option = what.substr(at + lead.size(), eq - at - lead.size()), value = what.substr(eq + 3);
-    const std::string type = option_type(app, "--" + option);
+    const CLI::Option* o = named_option(app, "--" + option);
+    if (!o) return std::nullopt;
+    const std::string type = o->get_type_name();
     if (type == "UINT" || type == "INT")
         return "--" + option + " " + printable(value) + " is out of range: accepted " + words.whole(option, type == "UINT");
     if (type == "FLOAT")
         return "--" + option + " " + printable(value) + " is not a number: accepted " +
                (words.number ? words.number(option) : std::string("a number"));
+    if (o->get_expected_max() == 0)
+        return "--" + option + " " + printable(value) +
+               " is not accepted for a flag: accepted the flag alone, or =true or =false";
     return std::nullopt;
 }
 
