@@ -119,12 +119,15 @@ int cmd_experiment(const ExperimentArgs& args, const RunOptions& options, const 
                        : plan.shards > 1
                            ? "results/" + ex.name + ".shard-" + std::to_string(plan.shard) + "-of-" + std::to_string(plan.shards)
                            : "results/" + ex.name;
-        std::vector<std::vector<nlohmann::json>> shards;  // (read before anything is written: one unreadable writes nothing)
-        for (const std::string& d : args.merge) shards.push_back(read_shard(folder(d)));
+        std::vector<Shard> shards;  // (read before anything is written: one unreadable writes nothing)
+        for (const std::string& d : args.merge) {
+            shards.push_back(read_shard(folder(d)));
+            shards.back().dir = d;  // (named in meta.json and on stderr as given)
+        }
         make_parents(plan.out_dir);
         int code = 0;
         if (!args.merge.empty()) {
-            code = merge_experiment(ex, plan, args.merge, shards);
+            code = merge_experiment(ex, plan, shards);
         } else {
             code = run_experiment(ex, plan, [ranks = args.point_ranks](const Point& p, const RunConfig& c) {
                 return ranks > 1 ? run_point_on_ranks(p, c, ranks) : run_point_json(c);

@@ -244,14 +244,12 @@ int run_experiment(const Experiment& experiment, const RunPlan& plan, const Poin
     return Runner(experiment, plan, work).run();
 }
 
-int merge_experiment(const Experiment& experiment, const RunPlan& plan, const std::vector<std::string>& dirs,
-                     const std::vector<std::vector<nlohmann::json>>& shards) {
+int merge_experiment(const Experiment& experiment, const RunPlan& plan, const std::vector<Shard>& shards) {
     ResultsStore store(experiment, plan.out_dir, false, plan.command_line);
+    std::vector<std::string> dirs;
+    for (const Shard& s : shards) dirs.push_back(s.dir);
     store.note_session({{"merged", dirs}});
-    for (size_t i = 0; i < dirs.size(); ++i) {
-        const size_t added = store.merge_from(shards[i]);
-        std::cerr << dirs[i] << ": " << added << " rows merged\n";
-    }
+    for (const Shard& s : shards) std::cerr << s.dir << ": " << store.merge_from(s.rows) << " rows merged\n";
     store.finish();
     size_t missing = 0;
     std::string some;

@@ -3,11 +3,11 @@
 // one shard of them; each finished point is a row in the results folder at once (results_store.h).
 #pragma once
 #include <functional>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "testbenches/experiment/experiment.h"
+#include "testbenches/experiment/results_store.h"
 
 namespace cubecast {
 
@@ -33,7 +33,6 @@ int run_experiment(const Experiment& experiment, const RunPlan& plan, const Poin
 
 // Merges the rows of shard folders into plan.out_dir; exit 0 when every point has its row, else 1
 // (the missing points are named on stderr).
-int merge_experiment(const Experiment& experiment, const RunPlan& plan, const std::vector<std::string>& dirs,
-                     const std::vector<std::vector<nlohmann::json>>& shards);
+int merge_experiment(const Experiment& experiment, const RunPlan& plan, const std::vector<Shard>& shards);
 
 }  // namespace cubecast

@@ -245,12 +245,12 @@ void ResultsStore::note_session(const nlohmann::json& facts) {
     write_whole(dir_ + "/meta.json", meta.dump(2) + "\n");
 }
 
-std::vector<nlohmann::json> read_shard(const std::string& dir) {
+Shard read_shard(const std::string& dir) {
     const std::string jsonl = dir + "/results.jsonl";
     if (access(jsonl.c_str(), R_OK) != 0)
         throw ExperimentError("--merge '" + printable(dir) +
                               "' has no readable results.jsonl: accepted results folders of this experiment");
-    return read_rows(jsonl);
+    return Shard{dir, read_rows(jsonl)};
 }
 
 size_t ResultsStore::merge_from(const std::vector<nlohmann::json>& shard_rows) {

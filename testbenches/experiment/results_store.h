@@ -48,8 +48,13 @@ private:
 
 // The rows of a results.jsonl that parse whole (a line cut short by a kill is left out).
 std::vector<nlohmann::json> read_rows(const std::string& path);
-// The rows of results folder `dir` given to --merge; throws ExperimentError if it has none to read.
-std::vector<nlohmann::json> read_shard(const std::string& dir);
+// A results folder given to --merge, and its rows.
+struct Shard {
+    std::string dir;
+    std::vector<nlohmann::json> rows;
+};
+// Shard `dir`'s rows, read; throws ExperimentError if it has none to read.
+Shard read_shard(const std::string& dir);
 // results.csv's columns for a row: the parameters, then status, exit and error, then every figure
 // with nested objects flattened ("traffic.mean_latency_cycles"); host timings and per-node arrays are
 // left to the JSON lines.
