@@ -109,21 +109,20 @@ int cmd_sweep_rate(RunConfig base, const std::vector<double>& rates, bool search
         std::ostringstream os;
         os << std::fixed << std::setprecision(4);
         const char* verdict = !measured(t) ? "none measured" : carried(t) ? "yes" : "no";
-        if (csv && !measured(t))
-            os << r << "," << t.accepted << ",,,,,," << verdict << ","
-               << (t.has_bound ? std::to_string(t.channel_bound) : std::string()) << "\n";
-        else if (csv)
-            os << r << "," << t.accepted << "," << t.mean_latency << "," << t.p50_latency << "," << t.p99_latency << ","
-               << t.max_latency << "," << t.zero_load_latency << "," << verdict << ","
-               << (t.has_bound ? std::to_string(t.channel_bound) : std::string()) << "\n";
-        else if (!measured(t))
-            os << std::setw(9) << r << std::setw(10) << t.accepted << std::setw(11) << "-" << std::setw(7) << "-" << std::setw(7)
-               << "-" << std::setw(7) << "-" << std::setw(11) << "-"
-               << "  " << verdict << "\n";
+        const auto latency = [&](double v, int table_decimals) {  // (none where no packet was measured)
+            if (!measured(t)) return std::string(csv ? "" : "-");
+            std::ostringstream x;
+            x << std::fixed << std::setprecision(csv ? 4 : table_decimals) << v;
+            return x.str();
+        };
+        const std::string mean = latency(t.mean_latency, 2), p50 = latency(t.p50_latency, 0), p99 = latency(t.p99_latency, 0),
+                          max = latency(t.max_latency, 0), zero_load = latency(t.zero_load_latency, 2);
+        if (csv)
+            os << r << "," << t.accepted << "," << mean << "," << p50 << "," << p99 << "," << max << "," << zero_load << ","
+               << verdict << "," << (t.has_bound ? std::to_string(t.channel_bound) : std::string()) << "\n";
         else
-            os << std::setw(9) << r << std::setw(10) << t.accepted << std::setprecision(2) << std::setw(11) << t.mean_latency
-               << std::setprecision(0) << std::setw(7) << t.p50_latency << std::setw(7) << t.p99_latency << std::setw(7)
-               << t.max_latency << std::setprecision(2) << std::setw(11) << t.zero_load_latency << "  " << verdict << "\n";
+            os << std::setw(9) << r << std::setw(10) << t.accepted << std::setw(11) << mean << std::setw(7) << p50 << std::setw(7)
+               << p99 << std::setw(7) << max << std::setw(11) << zero_load << "  " << verdict << "\n";
         std::cout << os.str();
     }
     if (csv) return worst;
