@@ -210,11 +210,23 @@ SYNTHESIS = re.compile(r"<!-- synthesis (?P<name>[\w-]+): (?P<command>rtl/synth\
                        r"(?P<steps> \| with steps)? -->\n(?P<body>.*?)<!-- end of synthesis (?P=name) -->", re.S)
 
 
+def row_cells(line):
+    """A Markdown table line's cells, stripped."""
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def synthesis_table(body):
+    """A synthesis block's first table, synth.sh's own lines (the steps, if any, follow a blank line)."""
+    lines = body.splitlines()
+    first = next((i for i, l in enumerate(lines) if not l.startswith("|")), len(lines))
+    return "".join(l + "\n" for l in lines[:first])
+
+
 def synthesis_rows(body):
     """A synthesis table's rows: (configuration, [numbers]) each, from its Markdown lines."""
     rows = []
     for line in body.splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        cells = row_cells(line)
         if not line.startswith("|"):
             continue
         if len(cells) < 3:
@@ -230,7 +242,7 @@ def synthesis_rows(body):
 def synthesis_steps(header, rows):
     """What each row adds to the row before it, block by block: the step table below a ladder of builds,
     each adding one feature to the one before."""
-    titles = [c.strip() for c in header.strip().strip("|").split("|")]
+    titles = row_cells(header)
     lines = ["| step | " + " | ".join(titles[1:]) + " |", "|" + "---|" * len(titles)]
     for (before, b), (after, a) in zip(rows, rows[1:]):
         cells = [f"{x - y:+,}" if x != y else "0" for x, y in zip(a, b)]
@@ -271,9 +283,7 @@ def synthesis_tables(args, failed):
                              f"{run.stderr.strip()}")
                 table = run.stdout
             else:
-                lines = m["body"].splitlines()
-                first = next((i for i, l in enumerate(lines) if not l.startswith("|")), len(lines))
-                table = "".join(l + "\n" for l in lines[:first])  # (the steps, if any, follow a blank line)
+                table = synthesis_table(m["body"])
             router = ["--ib"] if "--ib" in words else []
             if tuple(router) not in headers:
                 headers[tuple(router)] = subprocess.run(synth[:2] + router + ["--header"], stdout=subprocess.PIPE, text=True,
@@ -317,12 +327,9 @@ def page_synthesis_tables(text):
     """A page's synthesis tables: {name: {"columns": [titles], "rows": {configuration: [numbers]}}}."""
     tables = {}
     for m in SYNTHESIS.finditer(text):
-        lines = m["body"].splitlines()
-        header = next((l for l in lines if l.startswith("|")), "")
-        titles = [c.strip() for c in header.strip().strip("|").split("|")][1:]
-        first = next((i for i, l in enumerate(lines) if not l.startswith("|")), len(lines))
-        rows, _ = synthesis_rows("\n".join(lines[:first]))
-        tables[m["name"]] = {"columns": titles, "rows": dict(rows or [])}
+        table = synthesis_table(m["body"])
+        rows, _ = synthesis_rows(table)
+        tables[m["name"]] = {"columns": row_cells(table.split("\n", 1)[0])[1:], "rows": dict(rows or [])}
     return tables
 
 
@@ -344,7 +351,7 @@ def prose_figures(args, failed):
         path = os.path.join(ROOT, doc)
         text = open(path).read()
         tables = page_synthesis_tables(text)
-        counted, wrong = 0, []
+        counted, wrong, unworkable = 0, [], []
 
         def cell(m):
             t = tables.get(m["table"])
@@ -367,7 +374,7 @@ def prose_figures(args, failed):
                 value = eval(REFERENCE.sub(cell, m["expr"]), {"__builtins__": {}},
                              {"min": min, "max": max, "sum": sum, "zip": zip, "abs": abs, "len": len})
             except Exception as e:  # (a working that names no cell, or is no arithmetic)
-                wrong.append(f"{doc}:{line}: the working of {m['figure']} fails: {e}")
+                unworkable.append(f"{doc}:{line}: the working of {m['figure']} fails: {e}")
                 return m.group(0)
             given = m["figure"]
             decimals = len(given.split(".")[1]) if "." in given else 0
@@ -378,13 +385,13 @@ def prose_figures(args, failed):
             return m.group(0).replace(given, made, 1)
 
         new = FIGURE.sub(rewrite, text)
-        if not counted and not wrong:
+        if not counted and not unworkable:
             continue
-        if args.check or any("fails" in w for w in wrong):
-            for w in wrong:
+        if args.check or unworkable:  # (a page with a figure that cannot be worked out is not rewritten)
+            for w in unworkable + wrong:
                 print(w)
-            failed.extend(wrong)
-            if not wrong:
+            failed.extend(unworkable + wrong)
+            if not unworkable and not wrong:
                 print(f"{doc}: {counted} figures in the prose as its tables give them")
         elif new != text:
             open(path, "w").write(new)
