@@ -1,9 +1,9 @@
 #include "models/sim/report.h"
-#include "models/fabric/printable.h"
 
 #include <iomanip>
 #include <sstream>
 
+#include "models/fabric/printable.h"
 #include "models/fabric/task.h"
 #include "models/fabric/topology.h"
 #include "models/sim/result_json.h"

@@ -1,11 +1,11 @@
 #include "models/sim/validate.h"
 
 #include <unistd.h>
-#include <map>
 
 #include <algorithm>
 #include <cstdlib>
 #include <iomanip>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
