@@ -34,11 +34,11 @@ class CubecastError(RuntimeError):
 def _options(options):
     args = []
     for key, value in options.items():
-        if value is None or value is False:
+        if value is None:
             continue
         option = "--" + key.replace("_", "-")
-        if value is True:  # (a flag's "=true": an option that takes a value says that true is not one)
-            args.append(option + "=true")
+        if isinstance(value, bool):  # (a flag's "=true" or "=false": an option that takes a value says it is not one)
+            args.append(option + ("=true" if value else "=false"))
         elif isinstance(value, (list, tuple)):
             args += [option, ",".join(str(v) for v in value)]
         else:
@@ -60,17 +60,34 @@ def command(*args):
     return code, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
 
 
-def run(trace=False, **options):
+def _keywords_only(call, positional):
+    if positional:
+        raise TypeError(f"{call}() takes keywords only: {positional[0]!r} was given without a name (task={positional[0]!r}, "
+                        f"say)")
+
+
+def _flag(call, name, value):
+    if not isinstance(value, bool):
+        raise TypeError(f"{call}(): {name}={value!r} is not True or False" +
+                        (" (trace_path= writes the trace to a file of your choosing)" if name == "trace" else ""))
+
+
+def run(*positional, trace=False, **options):
     """One run: its report (the command's --json) as a dict. A run that stalled or failed a check is a
-    report too (its "status" says so); bad input raises ValueError. trace=True adds the report's
+    report too (its "status" says so); a value the command refuses raises ValueError, a call that is
+    not one (an option given alone, trace= not True or False) TypeError. trace=True adds the report's
     "trace": the link transmissions as a list of dicts (start, end, src, dst, origin, msg, part, dest,
     kind; cubecast.frame() makes a pandas DataFrame of them)."""
+    _keywords_only("run", positional)
+    _flag("run", "trace", trace)
     if "json" in options:
         raise ValueError("json: run() always reads the command's JSON report; accepted the run options only")
     with tempfile.TemporaryDirectory(prefix="cubecast-") as folder:
-        trace_path = options.get("trace_path") or (os.path.join(folder, "trace.csv") if trace else None)
+        trace_path = options.get("trace_path")  # ('' is the command's to refuse, as --trace '')
+        if trace_path is None and trace:
+            trace_path = os.path.join(folder, "trace.csv")
         args = ["run", *_options({k: v for k, v in options.items() if k != "trace_path"})]
-        if trace_path:
+        if trace_path is not None:
             args += ["--trace", str(trace_path)]
         args.append("--json")
         bad = _core.check(args)
@@ -82,7 +99,7 @@ def run(trace=False, **options):
         if code not in (_core.exit_ok, _core.exit_check_failed, _core.exit_stuck) or not out.strip():
             raise CubecastError(f"cubecast {' '.join(args)} ended with exit {code}: {err.strip()[-500:]}")
         report = json.loads(out)
-        if trace_path:
+        if trace_path is not None:
             with open(trace_path) as f:
                 report["trace"] = [_numbers(r) for r in csv.DictReader(line for line in f if not line.startswith("#"))]
         return report
@@ -92,8 +109,11 @@ def experiment(path, jobs=None, out=None, set=None, plots=False):
     """An experiment file's study, its points on every core (jobs=N to change it): its results table
     (results.csv) as a list of dicts, numbers as numbers. out: its results folder (kept; else a
     temporary one); set: {key: value} overrides, as --set; plots=True draws the file's plots in out."""
+    _flag("experiment", "plots", plots)
+    if set is not None and not isinstance(set, dict):
+        raise TypeError(f"experiment(): set={set!r} is not a dict ({{'dim': '2..6'}}, each as --set KEY=VALUE)")
     with tempfile.TemporaryDirectory(prefix="cubecast-") as folder:
-        target = out or os.path.join(folder, "results")
+        target = out if out is not None else os.path.join(folder, "results")  # ('' is the command's to refuse)
         args = ["experiment", str(path), "--out", str(target)]
         if jobs:
             args += ["--jobs", str(jobs)]
@@ -105,7 +125,7 @@ def experiment(path, jobs=None, out=None, set=None, plots=False):
         if code == _core.exit_bad_input:
             raise _bad_input(err)
         results = os.path.join(target, "results.csv")
-        if not os.path.exists(results):
+        if code not in (_core.exit_ok, _core.exit_check_failed, _core.exit_stuck) or not os.path.exists(results):
             raise CubecastError(f"cubecast experiment {path} ended with exit {code}: {err.strip()[-500:]}")
         with open(results) as f:
             return [_numbers(r) for r in csv.DictReader(f)]

@@ -62,6 +62,37 @@ class Module(unittest.TestCase):
         with self.assertRaises(ValueError):
             cubecast.run(task="mnb", json=True)
 
+    def test_a_call_that_is_not_one_is_refused_not_read_as_another(self):
+        # Each of these once ran something else quietly: a task given without its name was taken for
+        # trace=, a trace= path wrote no file, False for an option that takes a value left it at its
+        # default, and an empty path was taken for "none given".
+        with self.assertRaises(TypeError) as e:
+            cubecast.run("snb", dim=3)
+        self.assertIn("'snb' was given without a name (task='snb'", str(e.exception))
+        with self.assertRaises(TypeError) as e:
+            cubecast.run(task="snb", dim=3, trace="t.csv")
+        self.assertIn("trace='t.csv' is not True or False (trace_path=", str(e.exception))
+        with self.assertRaises(ValueError) as e:
+            cubecast.run(task="mnb", dim=False)
+        self.assertTrue(str(e.exception).startswith("--dim false is not a whole number"), str(e.exception))
+        with self.assertRaises(ValueError) as e:
+            cubecast.run(task="mnb", dim=3, trace_path="")
+        self.assertIn("--trace '' is empty", str(e.exception))
+        mnb = os.path.join(ROOT, "experiments", "mnb-hypercube.yaml")
+        with self.assertRaises(ValueError) as e:
+            cubecast.experiment(mnb, out="")
+        self.assertIn("--out '' is empty", str(e.exception))
+        with self.assertRaises(TypeError) as e:
+            cubecast.experiment(mnb, set="dim=2")
+        self.assertIn("set='dim=2' is not a dict", str(e.exception))
+        with self.assertRaises(TypeError):
+            cubecast.experiment(mnb, plots="yes")
+        # False for a flag is the flag left off, as --self-packets=false is on the command line
+        off = dict(task="traffic", dim=3, buffering="input", warmup_cycles=10, window=20, drain=10)
+        left_off = cubecast.run(**off)["traffic"]
+        self.assertEqual(cubecast.run(self_packets=False, **off)["traffic"], left_off)
+        self.assertNotEqual(cubecast.run(self_packets=True, **off)["traffic"], left_off)
+
     def test_a_stall_is_a_report(self):
         r = cubecast.run(task="mnb", dim=6, packet_flits=4, buffering="input", vcs=1, vc_depth=4, forwarding="router",
                          no_rerun=True)
