@@ -4,7 +4,9 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -48,7 +50,20 @@ std::vector<std::string> svg_files(const std::string& dir) {
     return names;
 }
 
-// A table's headings are the columns' titles (column_title), its cells cut at 200 characters.
+// A cell as the summary shows it: a number of more than six significant digits to six, marked "…"
+// as not exact, the whole value its title (results.csv and the table of every result keep it whole).
+std::string summary_cell(const std::string& c) {
+    char* end = nullptr;
+    const double value = std::strtod(c.c_str(), &end);
+    if (c.empty() || end != c.c_str() + c.size() || !std::isfinite(value)) return html(c);
+    char shown[32];
+    std::snprintf(shown, sizeof shown, "%.6g", value);
+    if (std::strtod(shown, nullptr) == value) return html(c);
+    return "<span title=\"" + html(c) + "\">" + shown + "…</span>";
+}
+
+// A table's headings are the columns' titles (column_title), its cells cut at 200 characters; a titled
+// table's numbers to six digits (summary_cell).
 std::string table_html(const CsvTable& t, const std::string& id, bool titled = false) {
     std::ostringstream os;
     os << "<div class=\"scroll\"><table id=\"" << id << "\"><thead><tr>";
@@ -58,7 +73,10 @@ std::string table_html(const CsvTable& t, const std::string& id, bool titled = f
     os << "</tr></thead><tbody>\n";
     for (const auto& row : t.rows) {
         os << "<tr>";
-        for (const std::string& c : row) os << "<td>" << html(c.size() > 200 ? c.substr(0, 200) + "..." : c) << "</td>";
+        for (const std::string& whole : row) {
+            const std::string c = whole.size() > 200 ? whole.substr(0, 200) + "..." : whole;
+            os << "<td>" << (titled ? summary_cell(c) : html(c)) << "</td>";
+        }
         os << "</tr>\n";
     }
     os << "</tbody></table></div>\n";

@@ -403,6 +403,23 @@ TEST(Experiment, EachPointIsACommandThatRunsItAlone) {
     }
 }
 
+// The report's summary shows a number people read, six significant digits marked "…" where that is
+// not the whole value (the SBT's MNB on the 3-cube: 4 slots against the bound's 3), the whole value
+// its title; an exact value as results.csv has it.
+TEST(Experiment, TheSummaryShowsSixDigitsAndSaysSo) {
+    const std::string file =
+        write_file("digits.yaml", "name: digits\nrun:\n  task: mnb\n  dim: 3\naxes:\n  algorithm: [bostt, sbt]\n");
+    const std::string dir = temp_path("digits");
+    ASSERT_EQ(cubecast_cli("experiment " + file + " --out " + dir).code, 0);
+    const std::string page = slurp(dir + "/report.html");
+    const std::string summary = page.substr(0, page.find("<h2>All results</h2>"));
+    char whole[32];
+    std::snprintf(whole, sizeof whole, "%.17g", 4.0 / 3.0);
+    EXPECT_NE(summary.find(std::string("<td><span title=\"") + whole + "\">1.33333…</span></td>"), std::string::npos) << summary;
+    EXPECT_NE(summary.find("<td>1.0</td>"), std::string::npos) << summary;  // bostt's ratio, exact
+    EXPECT_NE(page.find(std::string("<td>") + whole + "</td>", page.find("<h2>All results</h2>")), std::string::npos);
+}
+
 // A point's row is its command's `cubecast run --json` (less the timings and the per-node lists), on
 // the input-buffered router with its routes' graph checked before the run as the command checks it.
 TEST(Experiment, APointsRowIsItsCommandsReport) {
