@@ -35,6 +35,7 @@ that status, " %"). A cell whose row is missing is "-"; a cell with an empty val
 ({deadlock: stall, ...}) is that word."""
 import argparse
 import csv
+import fnmatch
 import hashlib
 import os
 import re
@@ -320,7 +321,58 @@ def synthesis_tables(args, failed):
 
 
 FIGURE = re.compile(r"(?P<figure>\d[\d,]*(?:\.\d+)?)<!-- = (?P<expr>.+?) -->")
-REFERENCE = re.compile(r"\{(?P<table>[\w-]+) (?P<row>\S+) (?P<column>[^{}]+)\}")
+REFERENCE = re.compile(r"\{(?P<table>[\w-]+) (?P<row>\[[^\]{}]*\]\*?|\S+) (?P<column>[^{}]+)\}")
+EXPERIMENT_TABLE = re.compile(r"<!-- table (?P<name>[\w-]+): scripts/docs-tables\.sh [^\n]*-->\n(?P<body>.*?)"
+                              r"<!-- end of table (?P=name) -->", re.S)
+
+
+def page_experiment_tables(text):
+    """A page's experiment tables as it shows them: {name: {"columns": [titles], "lines": [[cells]]}}."""
+    tables = {}
+    for m in EXPERIMENT_TABLE.finditer(text):
+        lines = [row_cells(x) for x in m["body"].strip().splitlines()]
+        tables[m["name"]] = {"columns": lines[0], "lines": lines[2:]}
+    return tables
+
+
+def shown_number(cell):
+    """An experiment table's cell as a number ("1,031" 1031, "99.8 %" 99.8); a cell that is none
+    ("stall", "-") stays text, so a working that computes with it fails."""
+    text = cell.replace(",", "").removesuffix(" %")
+    try:
+        return int(text)
+    except ValueError:
+        try:
+            return float(text)
+        except ValueError:
+            return cell
+
+
+def experiment_cells(t, name, row, column):
+    """The cells of experiment table `t` that a reference names: `row` is [a | b | ...], the row whose
+    first cells match the patterns a, b, ... (fnmatch, alternatives joined by " or ": cut-through or
+    wormhole), exactly one; with a * after it, every such row (at least one); * alone, every row.
+    `column` is a title or such a pattern of titles (V=* (1 fl)). One row and one title give the
+    number; else the list, row by row, each row's columns in the table's order."""
+    every = row.endswith("*")
+    wanted = [c.strip() for c in row.rstrip("*")[1:-1].split("|")] if row != "*" else []
+    matches = lambda pattern, cell: any(fnmatch.fnmatchcase(cell, p.strip()) for p in pattern.split(" or "))
+    rows = [line for line in t["lines"] if len(line) >= len(wanted) and all(matches(w, c) for w, c in zip(wanted, line))]
+    if not rows or (len(rows) > 1 and not every):
+        raise ValueError(f"table {name}: {len(rows)} rows begin {row.rstrip('*')}" +
+                         (" (a * after the brackets takes them all)" if rows else ""))
+    columns = [k for k, title in enumerate(t["columns"]) if matches(column, title)]
+    if not columns:
+        raise ValueError(f"table {name} has no column '{column}' (accepted {', '.join(t['columns'])})")
+    values = [shown_number(line[k]) for line in rows for k in columns]
+    return repr(values[0] if len(values) == 1 and not every and "*" not in column and " or " not in column else values)
+
+
+def same(values):
+    """The one value a list holds throughout (a claim that something is the same everywhere)."""
+    if len(set(values)) != 1:
+        raise ValueError(f"not one value throughout: {sorted(set(map(str, values)))}")
+    return values[0]
 
 
 def page_synthesis_tables(text):
@@ -345,18 +397,24 @@ def prose_figures(args, failed):
     """Figures in the docs' prose worked out from a table on their page, each written with its working
     in a comment after it: 102,974<!-- = ({ideal-grid 4:4:2:8 total} - {ideal-grid 2:4:2:8 total}) / 2 -->
     ({TABLE ROW COLUMN} a synthesis table's cell by its configuration and column title; {TABLE * COLUMN}
-    the column's cells in row order, for min, max, sum and zip). Without --check the figures are written
-    again from their tables (after --synthesis, from the new ones); --check fails on one that differs."""
+    the column's cells in row order, for min, max, sum and zip; in an experiment table's, ROW is
+    [first cells | ...], experiment_cells() says how: 323<!-- = {collectives-real-routers [mnb/quadrant |
+    * | through the node | wormhole | 0] V=2 B=4 (4 fl)} -->; same(list) is its one value, or fails).
+    Without --check the figures are written again from their tables (after --synthesis, from the new
+    ones); --check fails on one that differs."""
     for doc in doc_pages():
         path = os.path.join(ROOT, doc)
         text = open(path).read()
         tables = page_synthesis_tables(text)
+        experiments = page_experiment_tables(text)
         counted, wrong, unworkable = 0, [], []
 
         def cell(m):
+            if m["table"] in experiments:
+                return experiment_cells(experiments[m["table"]], m["table"], m["row"], m["column"].strip())
             t = tables.get(m["table"])
             if t is None:
-                raise ValueError(f"no synthesis table {m['table']} on the page")
+                raise ValueError(f"no synthesis or experiment table {m['table']} on the page")
             column = m["column"].strip()
             if column not in t["columns"]:
                 raise ValueError(f"table {m['table']} has no column '{column}' (accepted {', '.join(t['columns'])})")
@@ -371,8 +429,8 @@ def prose_figures(args, failed):
             nonlocal counted
             line = text.count("\n", 0, m.start()) + 1
             try:
-                value = eval(REFERENCE.sub(cell, m["expr"]), {"__builtins__": {}},
-                             {"min": min, "max": max, "sum": sum, "zip": zip, "abs": abs, "len": len})
+                value = eval(REFERENCE.sub(cell, m["expr"]), {"__builtins__": {}, "min": min, "max": max, "sum": sum,
+                                                               "zip": zip, "abs": abs, "len": len, "same": same})
             except Exception as e:  # (a working that names no cell, or is no arithmetic)
                 unworkable.append(f"{doc}:{line}: the working of {m['figure']} fails: {e}")
                 return m.group(0)
