@@ -352,8 +352,9 @@ def experiment_cells(t, name, row, column):
     """The cells of experiment table `t` that a reference names: `row` is [a | b | ...], the row whose
     first cells match the patterns a, b, ... (fnmatch, alternatives joined by " or ": cut-through or
     wormhole), exactly one; with a * after it, every such row (at least one); * alone, every row.
-    `column` is a title or such a pattern of titles (V=* (1 fl)). One row and one title give the
-    number; else the list, row by row, each row's columns in the table's order."""
+    `column` is a title or such a pattern of titles (V=* (1 fl)), "TITLE #2" the second column of a
+    title the table repeats. One row and one column give the number; else the list, row by row, each
+    row's columns in the table's order."""
     every = row.endswith("*")
     wanted = [c.strip() for c in row.rstrip("*")[1:-1].split("|")] if row != "*" else []
     matches = lambda pattern, cell: any(fnmatch.fnmatchcase(cell, p.strip()) for p in pattern.split(" or "))
@@ -361,7 +362,10 @@ def experiment_cells(t, name, row, column):
     if not rows or (len(rows) > 1 and not every):
         raise ValueError(f"table {name}: {len(rows)} rows begin {row.rstrip('*')}" +
                          (" (a * after the brackets takes them all)" if rows else ""))
-    columns = [k for k, title in enumerate(t["columns"]) if matches(column, title)]
+    nth = re.fullmatch(r"(?P<title>.*?) #(?P<n>\d+)", column)  # (the nth column of a title the table repeats)
+    columns = [k for k, title in enumerate(t["columns"]) if matches(nth["title"] if nth else column, title)]
+    if nth:
+        columns = columns[int(nth["n"]) - 1:int(nth["n"])]
     if not columns:
         raise ValueError(f"table {name} has no column '{column}' (accepted {', '.join(t['columns'])})")
     values = [shown_number(line[k]) for line in rows for k in columns]
