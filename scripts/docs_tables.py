@@ -9,8 +9,8 @@ is started afresh when the cubecast binary is not the one that wrote it) and wri
     <!-- end of table NAME -->
 
 so a table is never edited by hand. It also writes the command outputs the docs show, the Verilog
-routers' Yosys tables and the figures of the prose worked out from them (outputs(), synthesis_tables()
-and prose_figures() below). --check writes nothing: it regenerates each table (or, with
+routers' Yosys tables and the figures of the prose worked out from a page's tables, these or the
+experiments' (outputs(), synthesis_tables() and prose_figures() below). --check writes nothing: it regenerates each table (or, with
 --affordable, only the rows the file's `check:` subset gives, which the test suite can afford) and
 fails, naming the first cell that differs, if the doc's table is not what the results give.
 
