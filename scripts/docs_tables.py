@@ -30,7 +30,8 @@ may say `from: NAME`: another experiment's results, run as this one's); {column|
 value V as WORD;
 {column:FORMAT} formats it: percent (x 100, one decimal, " %"), 2f, 3f, ... (decimals), thousands (with
 commas), range ("least..most" over every row selected), rate=STATUS (the share of selected rows with
-that status, " %"). A cell whose row is missing is "-"; a cell with an empty value takes the section's
+that status, " %"). {=c4/c3:3f} is arithmetic over the row's cells before it (c1 its first), "-"
+where one is no number. A cell whose row is missing is "-"; a cell with an empty value takes the section's
 `empty:` word (default "-"); a completion cell of a run whose status the section's `not_ok:` names
 ({deadlock: stall, ...}) is that word."""
 import argparse
@@ -104,6 +105,14 @@ def make_table(name, section, results, others):
 
             def fill(m):
                 nonlocal blank
+                if m.group(1).startswith("="):  # {=c4/c3:3f}: arithmetic over this row's cells so far
+                    expr, _, spec = m.group(1)[1:].partition(":")
+                    try:
+                        value = eval(re.sub(r"c(\d+)", lambda c: repr(float(cells[int(c.group(1)) - 1].replace(",", ""))), expr),
+                                     {"__builtins__": {}})
+                    except (ValueError, IndexError, ZeroDivisionError):  # (a cell that is no number: a stall, a '-')
+                        return "-"
+                    return fmt([str(value)], spec)
                 inner, *words = m.group(1).split("|")  # {column|value=word|...}: a value shown as a word
                 column, _, spec = inner.partition(":")
                 if column not in chosen[0]:

@@ -13,6 +13,7 @@
 #include "models/fabric/packet.h"
 #include "models/fabric/printable.h"
 #include "models/fabric/task.h"
+#include "models/fabric/torus_fold.h"
 #include "models/observe/cycle_waves.h"
 #include "models/observe/output_file.h"
 #include "models/sim/dynamic_theory.h"
@@ -473,12 +474,29 @@ std::optional<std::string> validate_fold(const RunConfig& c, const TaskInfo& tas
 
 RunConfig with_placed_sources(const RunConfig& c) { return with_placed_sources(c, *make_topology(c.topology, c.dim, c.radix)); }
 
+namespace {
+std::shared_ptr<const Topology> fold_of(const RunConfig& c);
+
+// K nodes placed on `network` by `placement` and `seed`. Through the fold (paper 001 Fig. 1) they are
+// placed as on the torus and mapped onto the array, so that a folded run and the torus run of the same
+// seed solve the same problem, the folded one in twice the time.
+std::vector<uint32_t> placed_nodes(const RunConfig& c, const Topology& network, uint64_t k, Placement placement, uint64_t seed) {
+    const std::shared_ptr<const Topology> torus = fold_of(c);
+    std::vector<uint32_t> nodes = place_sources(torus ? *torus : network, k, placement, seed);
+    if (torus) {
+        const TorusFold fold(as_mesh(*torus), as_mesh(network));
+        for (uint32_t& v : nodes) v = fold.to_array(v);
+    }
+    return nodes;
+}
+}  // namespace
+
 RunConfig with_placed_sources(const RunConfig& c, const Topology& network) {
     RunConfig r = c;
-    if (c.k && c.sources.empty()) r.sources = place_sources(network, c.k, c.placement, c.seed);
+    if (c.k && c.sources.empty()) r.sources = placed_nodes(c, network, c.k, c.placement, c.seed);
     // monotone: as many random destinations, drawn with the seed after the sources
     if (c.task == "monotone" && c.targets.empty() && !r.sources.empty() && r.sources.size() <= network.nodes())
-        r.targets = place_sources(network, r.sources.size(), Placement::random, c.seed + 1);
+        r.targets = placed_nodes(c, network, r.sources.size(), Placement::random, c.seed + 1);
     return r;
 }
 
@@ -759,7 +777,7 @@ std::optional<std::string> check(const RunConfig& c, const std::shared_ptr<const
         if (auto e = range_problem("k", static_cast<long long>(std::min<uint64_t>(c.k, INT64_MAX)), c)) return e;
         // (a resolved run has both: its sources placed from --k; run again, as the deadlock check's dry
         // run and a stall's tries do, it is the same run)
-        if (!c.sources.empty() && c.sources != place_sources(*topo, c.k, c.placement, c.seed)) return both;
+        if (!c.sources.empty() && c.sources != placed_nodes(c, *topo, c.k, c.placement, c.seed)) return both;
     }
     const RunConfig placed = with_placed_sources(c, *topo);
     if (auto e = validate_sources(placed, *task, *topo)) return e;
