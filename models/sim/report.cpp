@@ -91,8 +91,15 @@ void print_traffic(std::ostream& os, const RunResult& r) {
     row(os, "window",
         "cycles " + std::to_string(t.warmup) + " .. " + std::to_string(t.warmup + t.window) + " measured (" +
             std::to_string(t.warmup) + " warm-up), then " + std::to_string(t.drain) + " of drain");
-    // A run that stopped (a stall, a failed check) before its window ended measured only part of it.
+    // A run that stopped (a stall, a failed check) before its window ended measured only part of it; a
+    // trace's run that delivered its last packet before the window began measured none. (A synthetic
+    // run ends at once when no node draws a packet before injection stops: its window is empty, not
+    // missed.)
     const bool cut_short = r.status != RunStatus::ok && r.simulated_cycles < t.warmup + t.window;
+    if (t.pattern == "trace" && r.status == RunStatus::ok && r.simulated_cycles <= t.warmup)
+        row(os, "ended",
+            "at cycle " + std::to_string(r.completion_cycles) +
+                ", every packet delivered, before the window began: nothing below is measured (--warmup-cycles places it)");
     if (cut_short)
         row(os, "stopped",
             "at cycle " + std::to_string(r.simulated_cycles) + " (" + status_name(r.status) + "), " +

@@ -26,6 +26,18 @@ TEST(CommandLine, NothingMeasuredIsSaid) {
     EXPECT_EQ(table.code, 0) << table.err;
     EXPECT_NE(table.out.find("NONE MEASURED"), std::string::npos) << table.out;
     EXPECT_EQ(table.out.find("latency mean 0.00"), std::string::npos) << table.out;
+    // (and the window it never reached is said to be past the run's end, under the window's line)
+    EXPECT_NE(table.out.find("\n  ended                       at cycle "), std::string::npos) << table.out;
+    EXPECT_NE(table.out.find(", every packet delivered, before the window began: nothing below is measured"), std::string::npos)
+        << table.out;
+    const CliResult measured =
+        cubecast_cli("run --task traffic --algorithm ecube --dim 3 --warmup-cycles 0 --traffic-file " + early);
+    EXPECT_EQ(measured.out.find("\n  ended "), std::string::npos) << measured.out;
+    EXPECT_EQ(measured.out.find("NONE MEASURED"), std::string::npos) << measured.out;
+    // (a synthetic run with no packet at all ran through its window: it has no such line)
+    const CliResult none = cubecast_cli("run --task traffic --dim 3 --rate 1e-9 --warmup-cycles 100 --window 100 --drain 100");
+    EXPECT_NE(none.out.find("NONE MEASURED"), std::string::npos) << none.out;
+    EXPECT_EQ(none.out.find("\n  ended "), std::string::npos) << none.out;
     const auto j =
         nlohmann::json::parse(cubecast_cli("run --task traffic --algorithm ecube --dim 3 --json --traffic-file " + early).out);
     EXPECT_EQ(j["traffic"]["measured"], 0);
