@@ -208,7 +208,7 @@ struct CommonOptions {
                         "mla (all ports, default), sla (one send, one receive), "
                         "shout (one message to any set of links, one receive, half duplex)")
             ->group(kRouter);
-        app->add_option("--vcs", vcs, "--buffering input: virtual channels per input port, 1..8 (default 2)")
+        app->add_option("--vcs", vcs, "--buffering input: virtual channels per input port, 1..16 (default 2)")
             ->group(kInputBufferedRouter);
         app->add_option("--vc-depth", vc_depth, "--buffering input: flits per virtual channel, 1..255 (default 8)")
             ->group(kInputBufferedRouter);

@@ -5,7 +5,9 @@
 
 #include <csignal>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 #include <tuple>
 
@@ -481,6 +483,7 @@ struct CommandOptions {
     std::string command;
     std::vector<std::string> positionals;
     std::vector<std::pair<std::string, std::string>> options;  // (--name, TEXT / UINT / INT / FLOAT ...)
+    std::map<std::string, std::string> said;                   // --name: what its help says of it
 };
 std::vector<CommandOptions> every_commands_options() {
     const auto lines_between = [](const std::string& text, const std::string& from, const std::string& to) {
@@ -513,6 +516,9 @@ std::vector<CommandOptions> every_commands_options() {
             w >> names >> type;
             if (names.rfind("-", 0) != 0 || names == "-h,--help") continue;
             c.options.emplace_back(names.substr(names.rfind(',') == std::string::npos ? 0 : names.rfind(',') + 1), type);
+            std::string words;
+            std::getline(w, words);
+            c.said[c.options.back().first] = words;
         }
         all.push_back(std::move(c));
     }
@@ -648,6 +654,47 @@ TEST(CommandLine, EveryNumberOptionRefusesWhatItCannotHold) {
         }
     std::remove(file.c_str());
     EXPECT_GE(checked, 50u);
+}
+
+// A whole-number range an option's help states (--vcs: "1..16") is the one it accepts: one past
+// either end is refused naming that range. (The help said 1..8 for --vcs while 1..16 ran.)
+TEST(CommandLine, EveryRangeTheHelpStatesIsTheOneAccepted) {
+    const std::string file = temp_path("help_ranges.yaml");
+    std::ofstream(file) << "name: help_ranges\nrun: {task: snb}\naxes: {dim: [2]}\n";
+    const std::regex range(R"((^|[^\w.])(\d+)\.\.(\d+)($|[^\w.^]))");
+    unsigned checked = 0;
+    for (const CommandOptions& c : every_commands_options())
+        for (const auto& [option, type] : c.options) {
+            std::smatch m;
+            const std::string& said = c.said.at(option);
+            if ((type != "UINT" && type != "INT" && type != "FLOAT") || !std::regex_search(said, m, range)) continue;
+            const long long lo = std::stoll(m[2]), hi = std::stoll(m[3]);
+            // (the refusal states the range as the help does, a gloss allowed after its low end: "0 (every
+            // core)..4096")
+            const std::regex stated(m[2].str() + R"((\s\([^)]*\))?\.\.)" + m[3].str() + R"(($|[^\d]))");
+            // (a small network for the command, without the option under test; the input-buffered
+            // router's options with it)
+            std::string task = c.command == "run" || c.command == "check-deadlock" ? " --task traffic --dim 2"
+                               : c.command == "sweep"                              ? " --task snb --dims 2"
+                               : c.command == "sweep-rho"                          ? " --dim 2 --rhos 0.5"
+                               : c.command == "sweep-rate"                         ? " --dim 2 --rates 0.1"
+                               : c.command == "example004"                         ? " --dim 2 --m 2"
+                                                                                   : "";
+            if (said.find("--buffering input:") != std::string::npos) task += " --buffering input";
+            if (const size_t at = task.find(" " + option + " "); at != std::string::npos)
+                task.erase(at, task.find(' ', at + option.size() + 2) - at);
+            for (const long long v : {hi + 1, lo - 1}) {
+                if (v < 0 && type == "UINT") continue;
+                const std::string args = c.command + positionals_given(c, file) + task + " " + option + " " + std::to_string(v);
+                SCOPED_TRACE(args + "   (its help: " + said + ")");
+                const CliResult r = cubecast_cli(args);
+                EXPECT_EQ(r.code, 2) << r.out << r.err;
+                EXPECT_TRUE(std::regex_search(r.err, stated)) << r.err;
+                ++checked;
+            }
+        }
+    std::remove(file.c_str());
+    EXPECT_GE(checked, 20u);
 }
 
 // Numbers an option's type cannot hold are refused as given (CLI11 would clamp them), in the command

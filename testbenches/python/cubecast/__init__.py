@@ -82,6 +82,8 @@ def run(*positional, trace=False, **options):
     _flag("run", "trace", trace)
     if "json" in options:
         raise ValueError("json: run() always reads the command's JSON report; accepted the run options only")
+    if "help" in options:
+        raise ValueError("help: run() runs; accepted the run options only (cubecast.command('run', '--help') lists them)")
     with tempfile.TemporaryDirectory(prefix="cubecast-") as folder:
         trace_path = options.get("trace_path")  # ('' is the command's to refuse, as --trace '')
         if trace_path is None and trace:
@@ -98,7 +100,10 @@ def run(*positional, trace=False, **options):
             raise _bad_input(err)
         if code not in (_core.exit_ok, _core.exit_check_failed, _core.exit_stuck) or not out.strip():
             raise CubecastError(f"cubecast {' '.join(args)} ended with exit {code}: {err.strip()[-500:]}")
-        report = json.loads(out)
+        try:
+            report = json.loads(out)
+        except ValueError:  # (the command printed something that is no report)
+            raise CubecastError(f"cubecast {' '.join(args)} printed no JSON report: {out.strip()[:300]}") from None
         if trace_path is not None:
             with open(trace_path) as f:
                 report["trace"] = [_numbers(r) for r in csv.DictReader(line for line in f if not line.startswith("#"))]

@@ -61,6 +61,9 @@ class Module(unittest.TestCase):
         self.assertIn("--power '/nonexistent/tech.txt' cannot be read", str(e.exception))
         with self.assertRaises(ValueError):
             cubecast.run(task="mnb", json=True)
+        with self.assertRaises(ValueError) as e:  # (it printed the help and failed to read it as a report)
+            cubecast.run(task="mnb", help=True)
+        self.assertIn("cubecast.command('run', '--help')", str(e.exception))
 
     def test_a_call_that_is_not_one_is_refused_not_read_as_another(self):
         # Each of these once ran something else quietly: a task given without its name was taken for
