@@ -635,7 +635,10 @@ RunConfig defaults_on(const RunConfig& given, const Topology& built, const Topol
             if (algo && algo->sources_check && algo->sources_check(c.dim, probe)) continue;
             c.k = k;
             c.chosen.push_back("K = " + std::to_string(k) + (k == nodes / 2 ? ", half the nodes," : "") +
-                               " placed at random by the seed (--k or --sources to choose)");
+                               (c.placement == Placement::random  ? " placed at random by the seed ("
+                                : c.placement == Placement::first ? " placed first (--placement first; "
+                                                                  : " placed adversarially (--placement adversarial; ") +
+                               "--k or --sources to choose)");
             break;
         }
     }
@@ -775,6 +778,12 @@ std::optional<std::string> check(const RunConfig& c, const std::shared_ptr<const
                                  " nodes: accepted one of them, not both (--k places K sources by --placement)";
         if (!c.sources.empty() && c.sources.size() != c.k) return both;
         if (auto e = range_problem("k", static_cast<long long>(std::min<uint64_t>(c.k, INT64_MAX)), c)) return e;
+        // The adversary of 000 §3.3 puts the nodes of the top address bit first: every one of them enters
+        // node 0 through that dimension. A network of another radix (or the torus a fold runs) has no
+        // such bit, and its "top bit" would be an arbitrary half.
+        if (c.placement == Placement::adversarial && (topo->radix() != 2 || c.torus_on_array))
+            return std::string("--placement adversarial places the d-cube's top-bit nodes first (000 §3.3), which the ") +
+                   topo->label() + " has no counterpart of: accepted random or first";
         // (a resolved run has both: its sources placed from --k; run again, as the deadlock check's dry
         // run and a stall's tries do, it is the same run)
         if (!c.sources.empty() && c.sources != placed_nodes(c, *topo, c.k, c.placement, c.seed)) return both;

@@ -489,6 +489,10 @@ TEST(CommandLine, ATaskAloneRunsItsNaturalAlgorithm) {
          "kb / rank on the 4-cube (16 nodes), packet 1 flit, queues unbounded, K = 4 "
          "broadcasts; chosen for you: K = 4 placed"},
         {"--task pmnb --dim 3", "pmnb / vb3 on the 3-cube (8 nodes), packet 1 flit, queues unbounded, K = 4 broadcasts"},
+        // (a --placement given without --k places the nodes chosen, and the line says how)
+        {"--task pmnb --dim 4 --placement first",
+         "pmnb / vb3 on the 4-cube (16 nodes), packet 1 flit, queues unbounded, K = 8 broadcasts; chosen for you: K = 8, "
+         "half the nodes, placed first (--placement first; --k or --sources to choose)"},
     };
     for (const auto& [args, header] : natural) {
         SCOPED_TRACE(args);
@@ -498,6 +502,13 @@ TEST(CommandLine, ATaskAloneRunsItsNaturalAlgorithm) {
     }
     expect_bad_input("run --task snb --topology torus --dim 2 --radix 3", "snb", "no algorithm on the 3x3 torus");
     expect_bad_input("run --task pe --topology array --dim 3 --radix 3 --k 2", "--dim 3", "accepted --dim 2");
+    // 000 §3.3's adversary is the d-cube's top address bit: elsewhere it would be an arbitrary half
+    expect_bad_input("run --task pmnb --topology torus --dim 2 --radix 8 --k 8 --placement adversarial",
+                     "--placement adversarial", "accepted random or first");
+    expect_bad_input(
+        "run --task pmnb --algorithm vbm --topology array --torus-on-array --dim 2 --radix 4 --k 4 "
+        "--placement adversarial",
+        "--placement adversarial", "accepted random or first");
     const CliResult list = cubecast_cli("list");
     EXPECT_NE(list.out.find("  bostt  [default on hypercube]  003 §2"), std::string::npos);
     EXPECT_NE(list.out.find("  quadrant  [default on torus (d = 2)]"), std::string::npos);
