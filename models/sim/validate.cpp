@@ -63,11 +63,18 @@ std::optional<std::string> validate_sources(const RunConfig& c, const TaskInfo& 
     const uint32_t nodes = topo.nodes();
     if (!c.targets.empty() && task.kind != TaskKind::monotone)
         return "--targets applies to task monotone only, not to '" + c.task + "'";
+    // (--placement places the nodes --k counts; random is its default, so only another is known to be given)
+    if (c.placement != Placement::random && takes_sources(task.kind) && c.k == 0)
+        return std::string("--placement ") + placement_name(c.placement) +
+               " places the nodes --k counts, and --sources names its own: accepted --k K --placement P, or --sources alone";
     if (!takes_sources(task.kind)) {
-        if (c.sources.empty()) return std::nullopt;
         std::string accepted;
         for (const TaskInfo& t : tasks())
             if (takes_sources(t.kind)) accepted += (accepted.empty() ? "" : ", ") + std::string(t.name);
+        if (c.placement != Placement::random)
+            return std::string("--placement ") + placement_name(c.placement) + " applies to tasks " + accepted +
+                   " only (it places their active nodes), not to '" + c.task + "'";
+        if (c.sources.empty()) return std::nullopt;
         return "--sources and --k apply to tasks " + accepted + " only, not to '" + c.task + "'";
     }
     if (c.sources.empty())
