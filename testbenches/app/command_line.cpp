@@ -547,7 +547,7 @@ std::optional<std::string> accepted_when_empty(const std::string& command, const
         {"stats", kWritableFilePath},
         {"power", "default, or a technology file (BookSim2's format)"},
         {"experiment out", "a results folder, or --out left out for results/NAME"},
-        {"plot-links out", "the plot's path without .png/.svg"},
+        {"plot-links out", "the plot's path: OUT.png and OUT.svg"},
         {"shard", "I/N, a shard I of N (0 <= I < N)"},
         {"ks", "A..B or a comma list of numbers of broadcasts"},
         {"seeds", "A..B or a comma list of seeds"},
@@ -752,7 +752,8 @@ int dispatch(int argc, char* argv[], bool check_only) {
     sweep_rho->add_option("--format", rho_format, "table, csv or json");
     unsigned rho_jobs = 0;
     sweep_rho->add_option("--jobs,-j", rho_jobs, "runs at once, 0..4096 (default 0: every core; the output is the same)");
-    sweep_rho->add_option("--plot", rho_plot, "also draw PREFIX.png and PREFIX.svg (gnuplot) and keep PREFIX.dat");
+    sweep_rho->add_option("--plot", rho_plot,
+                          "also draw PREFIX.png and PREFIX.svg (gnuplot) and keep PREFIX.dat (PREFIX.png names the same)");
 
     RunConfig rate_config;
     CommonOptions rate_opts;
@@ -820,7 +821,8 @@ int dispatch(int argc, char* argv[], bool check_only) {
                                           "draw a --stats file's link utilisation over its network (every topology: a panel per "
                                           "dimension or port): OUT.png, OUT.svg");
     plot_links->add_option("stats", links_stats, "a CSV written by cubecast run --stats")->required();
-    plot_links->add_option("--out", links_out, "the plot's path without .png/.svg")->required();
+    plot_links->add_option("--out", links_out, "the plot's path: OUT.png and OUT.svg (OUT.png or OUT.svg names the same)")
+        ->required();
 
     if (argc > 1 && argv[1][0] != '-' && !commands.count(argv[1])) {
         const std::string near = nearest_name(argv[1], std::vector<std::string>(commands.begin(), commands.end()));
@@ -896,7 +898,15 @@ int dispatch(int argc, char* argv[], bool check_only) {
         return cmd_experiment(ex_args, experiment_run_options(), join_args(argc, argv));
     }
     if (report->parsed()) return cmd_report(report_dir);
-    if (plot_links->parsed()) return cmd_plot_links(links_stats, links_out);
+    // (a plot's path given with the ending it writes, OUT.png, names OUT: not OUT.png.png)
+    const auto plot_prefix = [](std::string path) {
+        for (const char* ending : {".png", ".svg", ".dat"})
+            if (path.size() > std::strlen(ending) &&
+                path.compare(path.size() - std::strlen(ending), std::string::npos, ending) == 0)
+                return path.substr(0, path.size() - std::strlen(ending));
+        return path;
+    };
+    if (plot_links->parsed()) return cmd_plot_links(links_stats, plot_prefix(links_out));
     if (example->parsed()) {
         if (ex_dim < 2 || ex_dim > static_cast<long long>(kMaxDim))
             return bad_input("--dim " + std::to_string(ex_dim) + " is out of range: accepted 2.." + std::to_string(kMaxDim));
@@ -949,7 +959,7 @@ int dispatch(int argc, char* argv[], bool check_only) {
         if (auto err = rho_opts.into(rho_config); !err.empty()) return bad_input(err);
         if (rho_opts.rho || rho_opts.lambda) return bad_input("sweep-rho takes its loads from --rhos, not --rho or --lambda");
         restart_with_heap_on_huge_pages();  // (many runs, some large: process_entry.h)
-        return cmd_sweep_rho(rho_config, rhos, schemes, rho_format, rho_plot, rho_jobs);
+        return cmd_sweep_rho(rho_config, rhos, schemes, rho_format, plot_prefix(rho_plot), rho_jobs);
     }
     if (sweep->parsed()) {
         if (sweep_jobs > kMostJobs) return bad_input(jobs_out_of_range(sweep_jobs));

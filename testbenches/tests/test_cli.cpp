@@ -230,6 +230,19 @@ TEST(CommandLine, MeshIsTheArraysOtherName) {
     EXPECT_NE(cubecast_cli("list").out.find("\n  array (or mesh)  "), std::string::npos);  // (cubecast list names it)
 }
 
+// A plot's path given with an ending it writes (sweep-rho --plot P.png) names P: P.png, P.svg and P.dat
+// are written, never P.png.png.
+TEST(CommandLine, APlotPathWithItsEndingNamesThePlot) {
+    const std::string prefix = temp_path("rho_plot");
+    const CliResult r = cubecast_cli("sweep-rho --dim 3 --rhos 0.2 --schemes periods/vb2 --plot " + prefix + ".png");
+    ASSERT_EQ(r.code, 0) << r.err;
+    for (const char* ending : {".png", ".svg", ".dat"}) {
+        EXPECT_FALSE(slurp(prefix + ending).empty()) << prefix + ending;
+        std::remove((prefix + ending).c_str());
+    }
+    EXPECT_TRUE(slurp(prefix + ".png.png").empty());
+}
+
 // A folded run places its active nodes as the torus run of its seed does and maps them through the
 // fold (paper 001 Fig. 1), so the two solve the same problem and, with tokens as long as the packets,
 // the folded one takes exactly twice the time. (Placed on the array's own numbering, the same seed's
