@@ -767,6 +767,13 @@ std::optional<std::string> check(const RunConfig& c, const std::shared_ptr<const
     }
     const uint32_t nodes = topo->nodes();
     if (c.root >= nodes) return not_a_node("--root " + std::to_string(c.root), *topo);
+    if (c.root != 0 && !task->uses_root) {  // (0, its default, cannot be told apart from not given)
+        std::string rooted;
+        for (const TaskInfo& t : tasks())
+            if (t.uses_root) rooted += (rooted.empty() ? "" : ", ") + std::string(t.name);
+        return "--root " + std::to_string(c.root) + " applies to tasks " + rooted + " only (their source), not to '" + c.task +
+               "'";
+    }
     if (c.torus_on_array) {
         if (auto e = validate_fold(c, *task)) return e;
     } else if (const AlgorithmEntry* e = algorithms().find(task->kind, c.algorithm); !e->runs_on(*topo)) {
@@ -808,6 +815,9 @@ std::optional<std::string> check(const RunConfig& c, const std::shared_ptr<const
     if (c.c_star != 3.0 && !entry.takes_c_star)
         return "--c-star applies to " + algorithms_where([](const AlgorithmEntry& e) { return e.takes_c_star; }) +
                " only, not to " + c.task + "/" + c.algorithm;
+    if (c.sbt_rotation != 0 && !entry.takes_sbt_rotation)
+        return "--sbt-rotation applies to " + algorithms_where([](const AlgorithmEntry& e) { return e.takes_sbt_rotation; }) +
+               " (their SBTs' dimensions rotated), not to " + c.task + "/" + c.algorithm;
     if (c.with_prefix && !entry.takes_with_prefix)
         return "--with-prefix applies to " + algorithms_where([](const AlgorithmEntry& e) { return e.takes_with_prefix; }) +
                " only, not to " + c.task + "/" + c.algorithm;

@@ -136,9 +136,11 @@ struct AlgorithmEntry {
     std::function<std::optional<std::string>(unsigned dim)> dim_check = nullptr;
     // What it needs of its sources (how many, whether repeated), on the d-cube: an error line, or none.
     std::function<std::optional<std::string>(unsigned dim, const std::vector<uint32_t>& sources)> sources_check = nullptr;
-    // Options that only it takes: --c-star (its randomized trees' length), --with-prefix (ranks by prefix).
+    // Options that only it takes: --c-star (its randomized trees' length), --with-prefix (ranks by prefix),
+    // --sbt-rotation (its SBTs' dimensions rotated: the trees R^c(SBT)).
     bool takes_c_star = false;
     bool takes_with_prefix = false;
+    bool takes_sbt_rotation = false;
     // Runs a PMNB in each of its periods (dynamic/periods, --pmnb): the PMNB's entry sizes its packets.
     bool runs_pmnb_periods = false;
     // The topologies it runs on, by registry name (models/fabric/topology.cpp); the hypercube's

@@ -51,6 +51,7 @@ void register_sbt(Registry& r) {
                        build};
     snb.wide_headers = true;      // (one packet, message 0, no tokens)
     snb.routes_by_header = true;  // (a copy's tree from its origin and the router's id)
+    snb.takes_sbt_rotation = true;
     r.add(snb);
     AlgorithmEntry mnb{TaskKind::mnb,
                        "sbt",
@@ -61,6 +62,7 @@ void register_sbt(Registry& r) {
                        },
                        build};
     mnb.routes_by_header = true;
+    mnb.takes_sbt_rotation = true;
     r.add(std::move(mnb));
     // 000 §3.3.1: a copy is delayed at most once by each other packet, so at most d + K - 1 slots.
     AlgorithmEntry kb{TaskKind::kb,
@@ -73,6 +75,7 @@ void register_sbt(Registry& r) {
                       },
                       build};
     kb.routes_by_header = true;
+    kb.takes_sbt_rotation = true;
     r.add(std::move(kb));
 }
 

@@ -169,6 +169,11 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("sweep --dims 3..99", "3..99", "1..20");
     expect_bad_input("frobnicate", "frobnicate", "--help");
     expect_bad_input("run --sbt-rotation 9 --task snb --algorithm sbt --dim 4", "9", "0..3");
+    // (options a run cannot use were read and dropped: a root for a task that has none, SBTs rotated
+    // in an algorithm without them)
+    expect_bad_input("run --task mnb --dim 4 --root 3", "--root 3", "applies to tasks snb, scatter only");
+    expect_bad_input("run --task mnb --algorithm bostt --dim 4 --sbt-rotation 1", "--sbt-rotation",
+                     "applies to snb/sbt, mnb/sbt, kb/same-order");
     expect_bad_input("run --task kb --algorithm same-order --dim 6 --k 0", "--k 0", "1..64");
     expect_bad_input("run --task kb --algorithm same-order --dim 6 --k 65", "--k 65", "1..64");
     expect_bad_input("run --task kb --algorithm same-order --dim 4 --sources 3,99", "99", "0..15");
