@@ -2,7 +2,7 @@
 """The docs' links and index: every relative link in the project's Markdown (README.md, docs/*.md
 and each folder's README.md) names a file that exists, and an anchor (#...) one that the page has (a
 heading, as GitHub makes its anchor, or an <a id="...">); every page of docs/ is in docs/README.md's
-index. Prints each broken link (file, line, link, why) and exits 1 if there is one; 0 otherwise.
+index, and every file of experiments/ in docs/experiments.md's list of them. Prints each broken link (file, line, link, why) and exits 1 if there is one; 0 otherwise.
 
   scripts/check_docs.py [--root DIR]
 """
@@ -101,6 +101,11 @@ def main():
     for page in pages:
         if page.startswith("docs" + os.sep) and page != os.path.join("docs", "README.md") and page not in listed:
             broken.append(f"docs/README.md: does not list {page}")
+    # (every experiment file in experiments.md's list of them, as every page in the index)
+    experiments = open(os.path.join(root, "docs", "experiments.md"), encoding="utf-8").read()
+    for f in sorted(os.listdir(os.path.join(root, "experiments"))):
+        if f.endswith(".yaml") and f"| `{f}` |" not in experiments:
+            broken.append(f"docs/experiments.md: 'The files in experiments/' does not list {f}")
     for b in broken:
         print(b)
     print(f"check_docs.py: {len(pages)} pages, {checked} links, {len(broken)} broken" +
