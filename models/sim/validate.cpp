@@ -822,6 +822,14 @@ std::optional<std::string> check(const RunConfig& c, const std::shared_ptr<const
         return "--with-prefix applies to " + algorithms_where([](const AlgorithmEntry& e) { return e.takes_with_prefix; }) +
                " only, not to " + c.task + "/" + c.algorithm;
     if (auto e = range_problem("token-flits", c.token_flits, c)) return e;
+    // (a token is at least a header: 2 flits of 32 bits is what 32-bit flits give it unasked)
+    if (c.token_flits != std::max(1u, c.header_flits()) && !entry.sends_tokens(c.with_prefix, c.known_sources))
+        return "--token-flits " + std::to_string(c.token_flits) + " sizes control tokens, which " + c.task + "/" + c.algorithm +
+               (entry.ranks_by_prefix && c.known_sources    ? " sends none with --known-sources"
+                : entry.takes_with_prefix && !c.with_prefix ? " sends none without --with-prefix"
+                                                            : " sends none") +
+               ": accepted for " + algorithms_where([](const AlgorithmEntry& e) { return e.sends_tokens(true, false); }) +
+               ", when they send them";
     if (c.known_sources && !entry.ranks_by_prefix)
         return "--known-sources applies to " + algorithms_where([](const AlgorithmEntry& e) { return e.ranks_by_prefix; }) +
                " (ranks known in advance, no prefix), not to " + c.task + "/" + c.algorithm;

@@ -59,13 +59,15 @@ void register_kb_st(Registry& r) {
     // in phase 3 the termination token follows a root's last packet down the d levels of its tree and
     // cannot pass it, so it arrives ceil(K/d) + (d - 1) max(1, t_p) + t_p after the phase began. In
     // all 2 ceil(K/d) + d - 1 + (2d + 2) t_p + (d - 1) max(1, t_p): the paper's figure at t_p = 1.
-    r.add(with_token_range({TaskKind::kb, "st", "000 §3.2 (prefix ranks, d edge-disjoint SBTs of §2.1.3, termination packets)",
-                            "2ceil(K/d)+d-1+(2d+2)t_p+(d-1)max(1,t_p)",
-                            kb_bounds([](unsigned d, uint64_t k, const FormulaOptions& o) {
-                                return std::optional<Slots>(Slots(2 * ceil_div(k, d) + d - 1) +
-                                                            o.t_p_slots() * (2 * uint64_t{d} + 2) + termination_hops(d, o));
-                            }),
-                            [](const AlgorithmSetup& s) { return build_with(StVariant::prefix, s); }}));
+    AlgorithmEntry st = with_token_range(
+        {TaskKind::kb, "st", "000 §3.2 (prefix ranks, d edge-disjoint SBTs of §2.1.3, termination packets)",
+         "2ceil(K/d)+d-1+(2d+2)t_p+(d-1)max(1,t_p)", kb_bounds([](unsigned d, uint64_t k, const FormulaOptions& o) {
+             return std::optional<Slots>(Slots(2 * ceil_div(k, d) + d - 1) + o.t_p_slots() * (2 * uint64_t{d} + 2) +
+                                         termination_hops(d, o));
+         }),
+         [](const AlgorithmSetup& s) { return build_with(StVariant::prefix, s); }});
+    st.termination_tokens = true;
+    r.add(st);
     AlgorithmEntry random =
         with_token_range({TaskKind::kb, "st-random", "000 §3.2 randomized, fixed length (random trees, no prefix; --c-star C*)",
                           "2ceil(C*K/d)+2d-1, correct w.h.p.", kb_bounds([](unsigned d, uint64_t k, const FormulaOptions& o) {
@@ -74,11 +76,14 @@ void register_kb_st(Registry& r) {
                           [](const AlgorithmSetup& s) { return build_with(StVariant::random_fixed, s); }});
     random.takes_c_star = true;
     r.add(random);
-    r.add(with_token_range({TaskKind::kb, "st-random-guaranteed",
-                            "000 §3.2 randomized, guaranteed (random trees; phase 2 until the roots hold all K)",
-                            "Theta(max(d, K/d)) w.h.p., always correct",
-                            kb_bounds([](unsigned, uint64_t, const FormulaOptions&) { return std::optional<Slots>(); }),
-                            [](const AlgorithmSetup& s) { return build_with(StVariant::random_guaranteed, s); }}));
+    AlgorithmEntry guaranteed =
+        with_token_range({TaskKind::kb, "st-random-guaranteed",
+                          "000 §3.2 randomized, guaranteed (random trees; phase 2 until the roots hold all K)",
+                          "Theta(max(d, K/d)) w.h.p., always correct",
+                          kb_bounds([](unsigned, uint64_t, const FormulaOptions&) { return std::optional<Slots>(); }),
+                          [](const AlgorithmSetup& s) { return build_with(StVariant::random_guaranteed, s); }});
+    guaranteed.termination_tokens = true;  // (the fixed-length st-random sends none: its phases end by the clock)
+    r.add(guaranteed);
     // K = 2^d: r_x = 2^d - x is known, no phase 1: 2 ceil(2^d/d) + 2d - 1 (termination tokens of a
     // slot; of t_p slots, as above: 2 ceil(2^d/d) + d - 1 + (d - 1) max(1, t_p) + t_p).
     AlgorithmEntry mnb{TaskKind::mnb,
@@ -94,6 +99,7 @@ void register_kb_st(Registry& r) {
                        [](const AlgorithmSetup& s) { return build_with(StVariant::mnb, s); }};
     mnb.clock_timed = true;
     mnb.in_order_links = true;
+    mnb.termination_tokens = true;
     r.add(mnb);
 }
 

@@ -186,6 +186,13 @@ struct AlgorithmEntry {
     bool tokens_travel_apart(bool with_prefix, bool known_sources) const {
         return (tokens_apart && !(ranks_by_prefix && known_sources)) || (takes_with_prefix && with_prefix);
     }
+    // 000 §3.2's termination packets (and K sent to the roots): tokens that follow their data.
+    bool termination_tokens = false;
+    // Its control logic sends control tokens at all (of --token-flits flits, t_p = T/F slots): those
+    // that may travel apart and the termination packets; none, --token-flits changes nothing.
+    bool sends_tokens(bool with_prefix, bool known_sources) const {
+        return tokens_travel_apart(with_prefix, known_sources) || termination_tokens;
+    }
 };
 
 class Registry {

@@ -174,6 +174,11 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("run --task mnb --dim 4 --root 3", "--root 3", "applies to tasks snb, scatter only");
     expect_bad_input("run --task mnb --algorithm bostt --dim 4 --sbt-rotation 1", "--sbt-rotation",
                      "applies to snb/sbt, mnb/sbt, kb/same-order");
+    expect_bad_input("run --task mnb --algorithm bostt --dim 4 --token-flits 2", "--token-flits 2",
+                     "accepted for kb/rank, kb/st");
+    expect_bad_input("run --task pmnb --algorithm vb3 --dim 4 --k 3 --known-sources --token-flits 2",
+                     "sends none with --known-sources", "accepted for");
+    EXPECT_EQ(cubecast_cli("run --task pmnb --algorithm vb3 --dim 4 --k 3 --token-flits 2").code, 0);
     expect_bad_input("run --task kb --algorithm same-order --dim 6 --k 0", "--k 0", "1..64");
     expect_bad_input("run --task kb --algorithm same-order --dim 6 --k 65", "--k 65", "1..64");
     expect_bad_input("run --task kb --algorithm same-order --dim 4 --sources 3,99", "99", "0..15");

@@ -1009,13 +1009,13 @@ TEST(InputBuffered, TheDeadlockChecksTraceStaysWithinItsBound) {
 // Message classes. Each collective's registry entry says whether its control tokens may travel apart
 // from its data: one that says so sends tokens (its trace on the ideal router has control rows), and
 // the only ones that send tokens and keep them with their data are 000's, whose termination packet
-// must not pass a root's packets. Such a run on the input-buffered router takes two classes when its
-// VCs cover them (two, four on the torus with its dateline halves) and --message-classes is on, one
-// otherwise; every one of them then finishes through the node with each message delivered once, at
+// must not pass a root's packets (termination_tokens). Whether it sends any at all, which decides
+// whether --token-flits is taken, is the trace's word too, and with --known-sources a PMNB sends none. Such a run on the
+// input-buffered router takes two classes when its VCs cover them (two, four on the torus with its dateline halves) and
+// --message-classes is on, one otherwise; every one of them then finishes through the node with each message delivered once, at
 // both levels, in every switching mode.
 TEST(InputBuffered, TokensApartTakeAMessageClassOfTheirOwnWhereTheyMay) {
-    const std::set<std::string> ordered = {"kb/st", "kb/st-random-guaranteed", "mnb/st"};
-    unsigned apart = 0, runs = 0;
+    unsigned apart = 0, runs = 0, known = 0;
     for_each_collective([&](const AlgorithmEntry& e, const std::string& task, const std::string& topology) {
         // (the 4-cube or a 4x4 network, packets of the length it takes, K = 4: kb/rank's d, with its prefix)
         RunConfig c = config(task, e.name, topology == "hypercube" ? 4 : 2, 0, 0);
@@ -1042,7 +1042,17 @@ TEST(InputBuffered, TokensApartTakeAMessageClassOfTheirOwnWhereTheyMay) {
             EXPECT_TRUE(tokens) << "declares tokens apart but sends none";
         }
         if (tokens && !travel_apart) {
-            EXPECT_TRUE(ordered.count(name)) << "sends tokens but keeps them with its data";
+            EXPECT_TRUE(e.termination_tokens) << "sends tokens but keeps them with its data";
+        }
+        EXPECT_EQ(tokens, e.sends_tokens(c.with_prefix, c.known_sources)) << "--token-flits would be taken or refused wrongly";
+        if (e.ranks_by_prefix) {
+            RunConfig given = ideal;
+            given.known_sources = true;
+            const Outcome g = run_traced(given);
+            ASSERT_EQ(g.result.status, RunStatus::ok);
+            EXPECT_TRUE(std::none_of(g.rows.begin(), g.rows.end(), [](const TraceRow& r) { return r.kind == "ctrl"; }));
+            EXPECT_FALSE(e.sends_tokens(c.with_prefix, true));
+            ++known;
         }
         if (!travel_apart) return;
         ++apart;
@@ -1077,6 +1087,7 @@ TEST(InputBuffered, TokensApartTakeAMessageClassOfTheirOwnWhereTheyMay) {
             }
     });
     EXPECT_EQ(apart, 18u) << "the PMNBs on the cube (4) and the mesh (6), kb/rank, pe and pg (4), dynamic/periods (3)";
+    EXPECT_EQ(known, 10u) << "the PMNBs on the cube (4) and the mesh (6), with --known-sources";
     EXPECT_EQ(runs, apart * 6);
     // 000's termination packets stay with their data whatever the switch says.
     RunConfig kb = input_buffered(config("kb", "st", 6), Switching::wormhole, 2, 8);
