@@ -586,6 +586,7 @@ std::optional<std::string> validate_traffic(const RunConfig& c, const TaskInfo& 
 RunConfig without_outputs(RunConfig c) {
     c.router = RouterChoice::systemc;
     c.rtl_nodes.clear();
+    c.rtl_rom_dir.clear();
     c.trace_path.clear();
     c.vcd_path.clear();
     c.fst_path.clear();
@@ -851,6 +852,8 @@ std::optional<std::string> check(const RunConfig& c, const std::shared_ptr<const
     if (auto e = range_problem("sbt-rotation", c.sbt_rotation, c)) return e;
     if (auto e = validate_dynamic(c, *task, *topo)) return e;
     if (auto e = validate_microarchitecture(c, entry, folded ? *folded : *topo)) return e;  // (before the RTL build's own limits)
+    if (!c.rtl_rom_dir.empty() && !c.uses_rtl())
+        return "--rtl-rom-dir '" + c.rtl_rom_dir + "' is read by the Verilog routers alone: add --router rtl or --rtl-nodes";
     if (auto e = validate_rtl(c, *topo)) return e;
     if (auto e = validate_clock_timed(c, entry, folded ? *folded : *topo)) return e;
     if (auto e = validate_route_classes_given(c, entry, folded ? *folded : *topo)) return e;

@@ -209,6 +209,7 @@ std::string what_would_run_it(const RunConfig& config, RunResult& r, const Rerun
             RunConfig rtl = t.config;
             rtl.router = config.router;
             rtl.rtl_nodes = config.rtl_nodes;
+            rtl.rtl_rom_dir = config.rtl_rom_dir;
             if (validate(rtl)) line += " (the SystemC router's: this build's Verilog router does not take it)";
         }
         r.remedies.push_back(remedy);

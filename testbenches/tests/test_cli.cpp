@@ -283,6 +283,8 @@ TEST(CommandLine, BadRtlInputExitsTwoWithOneLine) {
     expect_bad_input("run --router rtl --task scatter --algorithm bostt", "scatter/bostt", "mnb/bostt");
     expect_bad_input("run --router rtl --packet-flits 5", "5", "1..4");
     expect_bad_input("run --router rtl --rtl-rom-dir /nonexistent", "/nonexistent/mnb_rom.hex", "missing");
+    // (memory files for a run without a Verilog router were taken and never read)
+    expect_bad_input("run --task mnb --dim 3 --rtl-rom-dir /tmp", "--rtl-rom-dir '/tmp'", "add --router rtl or --rtl-nodes");
     expect_bad_input("run --dim 3 --level tlm --router rtl", "--level tlm", "accepted --level cycle");
     expect_bad_input("run --router rtl --task kb --algorithm st --k 3", "kb/st", "kb/same-order");
     // Traffic: e-cube routing on the input-buffered Verilog router, packets of one length, none to itself.
