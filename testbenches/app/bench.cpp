@@ -124,16 +124,28 @@ int cmd_bench(const std::string& format, bool million) {
     const Case million_cases[] = {{"snb", "sbt", 20, "systemc"},
                                   {"traffic", "dor", 2, "systemc", 0, "torus", 1024, "cycle", 0.0001, "", 10, 10, 10}};
     std::map<std::string, double> sim_seconds, totals, kib_per_router;  // the cycle level's, per run
+    std::map<std::string, std::string> systemc_label;                   // ... and its row's name
     nlohmann::json all = nlohmann::json::array();
+    std::vector<Case> runs(std::begin(cases), std::end(cases));
+    if (million) runs.assign(std::begin(million_cases), std::end(million_cases));
+    // A row's name: the run, its router and level, its network if not the d-cube, its load if traffic.
+    const auto label = [](const Case& k) {
+        std::ostringstream load;
+        if (std::string(k.task) == "traffic") load << " at " << k.rate;
+        return std::string(k.task) + "/" + k.algorithm + (std::string(k.router) == "rtl" ? " rtl" : "") +
+               (std::string(k.level) == "tlm" ? " tlm" : "") + (*k.preset ? std::string(" ib/") + k.preset : "") +
+               (k.radix != 0 ? " " + make_topology(k.topology, k.dim, k.radix)->label() : std::string()) + load.str();
+    };
+    size_t width = 4;
+    for (const Case& k : runs) width = std::max(width, label(k).size() + 1);
+    const int name_width = static_cast<int>(width);
     if (format == "table")
-        std::cout << std::left << std::setw(16) << "run" << std::right << std::setw(4) << "d" << std::setw(10) << "cycles"
+        std::cout << std::left << std::setw(name_width) << "run" << std::right << std::setw(4) << "d" << std::setw(10) << "cycles"
                   << std::setw(12) << "hops" << std::setw(9) << "elab s" << std::setw(10) << "sim s" << std::setw(10) << "total s"
                   << std::setw(14) << "rcycles/s" << std::setw(14) << "hops/s" << std::setw(10) << "peak MiB" << std::setw(12)
                   << "KiB/router"
                   << "\n";
     int worst = kExitOk;
-    std::vector<Case> runs(std::begin(cases), std::end(cases));
-    if (million) runs.assign(std::begin(million_cases), std::end(million_cases));
     for (const Case& k : runs) {
         if (std::string(k.router) == "rtl" && !kRtlBuilt) continue;  // a build without the RTL (CUBECAST_RTL=OFF)
         RunConfig c;
@@ -191,19 +203,16 @@ int cmd_bench(const std::string& format, bool million) {
             sim_seconds[key] = r.wall_seconds;
             totals[key] = total;
             kib_per_router[key] = per_router_kib;
+            systemc_label[key] = label(k) + (k.radix == 0 ? ", d = " + std::to_string(k.dim) : std::string());
         } else if (sim_seconds.count(key) && sim_seconds[key] > 0)
             ratio_line << "  RTL routers: " << std::fixed << std::setprecision(1) << r.wall_seconds / sim_seconds[key]
-                       << "x the SystemC routers' simulation time on " << key << "\n";
+                       << "x the SystemC routers' simulation time on " << systemc_label[key] << "\n";
         if (mesh && std::string(k.task) != "traffic" && sim_seconds.count("per hop, 12-cube MNB") &&
             sim_seconds["per hop, 12-cube MNB"] > 0)
             ratio_line << "  time per packet-hop: " << std::fixed << std::setprecision(2)
                        << per_hop / sim_seconds["per hop, 12-cube MNB"] << "x the 12-cube MNB's\n";
-        const std::string label = std::string(k.task) + "/" + k.algorithm + (std::string(k.router) == "rtl" ? " rtl" : "") +
-                                  (std::string(k.level) == "tlm" ? " tlm" : "") +
-                                  (*k.preset ? std::string(" ib/") + k.preset : "") +
-                                  (mesh ? " " + make_topology(k.topology, k.dim, k.radix)->label() : std::string());
         if (format == "table") {
-            std::cout << std::left << std::setw(16) << label << std::right << std::setw(4) << k.dim << std::setw(10)
+            std::cout << std::left << std::setw(name_width) << label(k) << std::right << std::setw(4) << k.dim << std::setw(10)
                       << r.simulated_cycles << std::setw(12) << hops << std::fixed << std::setprecision(3) << std::setw(9)
                       << r.elaboration_seconds << std::setw(10) << r.wall_seconds << std::setw(10) << total
                       << std::setprecision(0) << std::setw(14) << r.router_cycles_per_second << std::setw(14)
