@@ -88,6 +88,11 @@ int cmd_sweep_rate(RunConfig base, const std::vector<double>& rates, bool search
         for (const auto& [r, t] : results)
             if (carried(t)) point = std::max(point, r);
     }
+    // What brackets the point: the lowest load tried above it, which was not carried (none: the point
+    // is only a floor, the highest load tried having been carried).
+    std::optional<double> next_not_carried;
+    for (const auto& [r, t] : results)
+        if (r > point && !next_not_carried) next_not_carried = r;
     double throughput = 0;
     for (const auto& [r, t] : results) throughput = std::max(throughput, t.accepted);
     // The analytic limit beside the measured one (the same for every rate: the pattern and routing's).
@@ -97,7 +102,12 @@ int cmd_sweep_rate(RunConfig base, const std::vector<double>& rates, bool search
     if (format == "json") {
         nlohmann::json rows = nlohmann::json::array();
         for (const auto& [r, t] : results) rows.push_back(t);
-        nlohmann::json out{{"runs", rows}, {"saturation_point", point}, {"saturation_throughput", throughput}};
+        nlohmann::json out{
+            {"runs", rows},
+            {"saturation_point", point},
+            {"saturation_point_reached", point > 0 && next_not_carried.has_value()},
+            {"next_load_not_carried", next_not_carried ? nlohmann::json(*next_not_carried) : nlohmann::json(nullptr)},
+            {"saturation_throughput", throughput}};
         out["channel_load_bound"] = bound ? nlohmann::json(*bound) : nlohmann::json(nullptr);
         std::cout << out.dump(2) << "\n";
         return worst;
@@ -126,12 +136,18 @@ int cmd_sweep_rate(RunConfig base, const std::vector<double>& rates, bool search
         std::cout << os.str();
     }
     if (csv) return worst;
-    std::ostringstream at, b;
+    std::ostringstream at, next, b;
     at << point;
+    if (next_not_carried) next << *next_not_carried;
     if (bound) b << std::setprecision(4) << *bound;
-    std::cout << (point > 0 ? "saturation point " + at.str() + " flits/node/cycle (the highest load carried)"
-                  : search  ? std::string("saturation point below 0.01 flits/node/cycle (no load carried)")
-                            : std::string("saturation point not found: none of these loads was carried"))
+    std::cout << (point > 0 && !next_not_carried
+                      ? "saturation point not reached: the highest load tried, " + at.str() + ", was carried" +
+                            (search ? std::string() : " (--rates auto searches for it)")
+                  : point > 0 && search ? "saturation point " + at.str() + " flits/node/cycle (the highest load carried, to 0.01)"
+                  : point > 0 ? "saturation point " + at.str() + " to " + next.str() + " flits/node/cycle (" + at.str() +
+                                    " the highest load carried, " + next.str() + " the next tried)"
+                  : search ? std::string("saturation point below 0.01 flits/node/cycle (no load carried)")
+                           : std::string("saturation point not found: none of these loads was carried"))
               << ", saturation throughput " << throughput << " (the most accepted)"
               << (bound ? "; channel-load bound " + b.str()
                         : std::string("; no channel-load bound (none for adaptive routing, a trace, or a pattern that "

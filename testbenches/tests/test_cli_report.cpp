@@ -351,8 +351,9 @@ TEST(CommandLine, RtlRunsDumpTheRtlInternalsAndFstWorks) {
 
 // sweep-rate: the traffic over loads, and the saturation point it reports. On the 4x4 array with XY
 // routing under uniform traffic the channel-load bound is 4/k = 1 flit per node per cycle, so both
-// loads tried are carried and the point is the higher one; the JSON has every run. A load that
-// measures no packet is said to, and is not carried.
+// loads tried are carried: the point is not reached, the higher load only its floor (it was once
+// printed as the point); the JSON has every run. A load that measures no packet is said to, and is
+// not carried.
 TEST(CommandLine, SweepRateFindsTheSaturationPoint) {
     const CliResult r =
         cubecast_cli("sweep-rate --topology array --dim 2 --radix 4 --rates 0.1,0.5 --window 500 --drain 300 --format json");
@@ -360,6 +361,8 @@ TEST(CommandLine, SweepRateFindsTheSaturationPoint) {
     const auto j = nlohmann::json::parse(r.out);
     ASSERT_EQ(j.at("runs").size(), 2u);
     EXPECT_DOUBLE_EQ(j.at("saturation_point").get<double>(), 0.5);
+    EXPECT_FALSE(j.at("saturation_point_reached").get<bool>());
+    EXPECT_TRUE(j.at("next_load_not_carried").is_null());
     EXPECT_GT(j.at("saturation_throughput").get<double>(), 0.45);
     // Bit reverse on the 8x8 array: a load just over the channel-load bound (1/7 under XY) leaves
     // every measured packet arriving in the drain, but its latency grows over the window, so it is
@@ -375,6 +378,12 @@ TEST(CommandLine, SweepRateFindsTheSaturationPoint) {
     EXPECT_GT(over.at("latency_growth").get<double>(), 1.1);
     EXPECT_LT(jb.at("runs").at(0).at("latency_growth").get<double>(), 1.1);
     EXPECT_DOUBLE_EQ(jb.at("saturation_point").get<double>(), 0.1);
+    EXPECT_TRUE(jb.at("saturation_point_reached").get<bool>());
+    EXPECT_DOUBLE_EQ(jb.at("next_load_not_carried").get<double>(), 0.149);
+    const CliResult bt = cubecast_cli("sweep-rate --topology array --dim 2 --radix 8 --pattern bitrev --rates 0.1,0.149");
+    EXPECT_NE(bt.out.find("saturation point 0.1 to 0.149 flits/node/cycle (0.1 the highest load carried, 0.149 the next tried)"),
+              std::string::npos)
+        << bt.out;
     // A load so low that no packet is created in the window (8 nodes x 4,000 cycles x 1e-9 flits:
     // none, with the default seed) measures nothing: "none measured", no latency, not carried, never
     // the saturation point; alone, no point is found.
@@ -382,7 +391,10 @@ TEST(CommandLine, SweepRateFindsTheSaturationPoint) {
     ASSERT_EQ(low.code, 0) << low.err;
     EXPECT_NE(low.out.find("   0.0000    0.0000          -      -      -      -          -  none measured\n"), std::string::npos)
         << low.out;
-    EXPECT_NE(low.out.find("saturation point 0.1 flits/node/cycle"), std::string::npos) << low.out;
+    EXPECT_NE(
+        low.out.find("saturation point not reached: the highest load tried, 0.1, was carried (--rates auto searches for it)"),
+        std::string::npos)
+        << low.out;
     const CliResult only_low = cubecast_cli("sweep-rate --dim 3 --rates 1e-9");
     ASSERT_EQ(only_low.code, 0) << only_low.err;
     EXPECT_NE(only_low.out.find("saturation point not found: none of these loads was carried"), std::string::npos)
