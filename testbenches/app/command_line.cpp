@@ -976,6 +976,15 @@ int dispatch(int argc, char* argv[], bool check_only) {
             return bad_input(error);
         sweep_opts.dim = *std::max_element(axes.dims.begin(), axes.dims.end());
         if (auto err = sweep_opts.into(sweep_config); !err.empty()) return bad_input(err);
+        // (its table is a collective's completion against its bounds: traffic and the dynamic scheme
+        // have theirs, over loads)
+        if (const TaskInfo* task = find_task(sweep_config.task);
+            task && (task->kind == TaskKind::traffic || task->kind == TaskKind::dynamic))
+            return bad_input("sweep --task " + sweep_config.task +
+                             ": sweep tables a collective's completion against its bounds; " + sweep_config.task +
+                             " over loads is accepted as: cubecast " +
+                             (task->kind == TaskKind::traffic ? "sweep-rate --rates LIST|auto" : "sweep-rho --rhos LIST") +
+                             " (with --dim, --topology, ...)");
         restart_with_heap_on_huge_pages();  // (many runs, some large: process_entry.h)
         return cmd_sweep(sweep_config, axes, sweep_format, sweep_jobs);
     }

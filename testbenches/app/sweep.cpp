@@ -60,7 +60,16 @@ bool parse_dims(const std::string& text, std::vector<unsigned>& out, std::string
 
 namespace {
 
-std::string opt(const std::optional<Slots>& v) { return v ? v->str() : "-"; }
+// A slot count for a table cell of `width`: exact (3, 4.8, 4 2/3) where it fits, else to three
+// decimals marked '~' (14 3577/4608 is ~14.776; the CSV and the JSON keep it exact).
+std::string cell(const Slots& v, size_t width = 8) {
+    const std::string exact = v.str();
+    if (exact.size() <= width) return exact;
+    std::ostringstream os;
+    os << "~" << std::fixed << std::setprecision(3) << v.value();
+    return os.str();
+}
+std::string opt(const std::optional<Slots>& v) { return v ? cell(*v) : "-"; }
 // A slot count for a CSV cell: a plain number (10 significant digits; the exact fraction has its own column).
 std::string number(const std::optional<Slots>& v) {
     if (!v) return "";
@@ -86,16 +95,18 @@ void print_header(const std::string& format, bool with_k, bool with_seed) {
 }
 
 void print_row(const std::string& format, const RunResult& r, bool with_k, bool with_seed) {
-    const double ratio =
-        r.lower_bound_slots && *r.lower_bound_slots != Slots(0) ? r.completion_slots.value() / r.lower_bound_slots->value() : 0.0;
+    const bool has_ratio = r.lower_bound_slots && *r.lower_bound_slots != Slots(0);
+    const double ratio = has_ratio ? r.completion_slots.value() / r.lower_bound_slots->value() : 0.0;
+    std::ostringstream ratio_cell;  // (no bound, no ratio: not 0)
+    if (has_ratio) ratio_cell << std::fixed << std::setprecision(3) << ratio;
     if (format == "table") {
         std::cout << std::setw(3) << r.dim << std::setw(7) << r.nodes;
         if (with_k) std::cout << std::setw(7) << r.broadcasts;
         if (with_seed) std::cout << std::setw(7) << r.seed;
-        std::cout << std::setw(9) << r.completion_slots.str() << std::setw(9) << r.completion_cycles << std::setw(9)
-                  << opt(r.lower_bound_slots) << std::setw(9) << opt(r.paper_slots) << std::setw(8) << std::fixed
-                  << std::setprecision(3) << ratio << std::setw(14) << r.data_transmissions << std::setw(14)
-                  << r.optimal_transmissions << std::setw(8) << std::setprecision(1) << 100.0 * r.link_utilisation
+        std::cout << std::setw(9) << cell(r.completion_slots) << std::setw(9) << r.completion_cycles << std::setw(9)
+                  << opt(r.lower_bound_slots) << std::setw(9) << opt(r.paper_slots) << std::setw(8)
+                  << (has_ratio ? ratio_cell.str() : "-") << std::setw(14) << r.data_transmissions << std::setw(14)
+                  << r.optimal_transmissions << std::setw(8) << std::fixed << std::setprecision(1) << 100.0 * r.link_utilisation
                   << std::setw(14) << status_name(r.status) << "\n";
     } else if (format == "csv") {
         std::cout << r.task << "," << r.algorithm << "," << r.dim << "," << r.nodes << "," << r.packet_flits << ","

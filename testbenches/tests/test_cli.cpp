@@ -80,6 +80,10 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("run --task traffic --algorithm dor --topology torus --dim 2 --radix 4 --buffering input --datelines on",
                      "'on'", "wrap, partition, off");
     expect_bad_input("sweep --task traffic --rates 0.1,0.2", "--rates '0.1,0.2'", "sweep-rate --rates");
+    // (sweep's columns are a collective's: traffic's printed a ratio of 0.000 to no bound, the dynamic
+    // scheme's a fraction of slots that ran into the next column)
+    expect_bad_input("sweep --task traffic --dims 2..3", "sweep --task traffic", "sweep-rate --rates LIST|auto");
+    expect_bad_input("sweep --task dynamic --dims 3", "sweep --task dynamic", "sweep-rho --rhos LIST");
     {
         const std::string bad = temp_path("bad_traffic.csv");
         std::ofstream(bad) << "time,src,dst\n0,1,2\n5,3\n";

@@ -194,6 +194,28 @@ TEST(CommandLine, StReportsItsPhasesAndSweepsCountOutcomes) {
     EXPECT_NE(g.out.find("4 runs: 4 ok (100.0 %)"), std::string::npos) << g.out;
 }
 
+// sweep's table keeps its columns whatever a slot count is: an exact fraction that fits its column
+// (4 2/3), else three decimals marked '~' (vb2's bound on the 6-cube, 5 19/128, printed whole, ran
+// into the next column: "1 1/65.1484375"); the CSV keeps every value exact.
+TEST(CommandLine, SweepsTableKeepsItsColumns) {
+    const CliResult t = cubecast_cli("sweep --task pmnb --algorithm vb2 --dims 4..7 --ks 7");
+    ASSERT_EQ(t.code, 0) << t.err;
+    std::istringstream lines(t.out);
+    std::string header, row;
+    std::getline(lines, header);
+    unsigned rows = 0;
+    while (std::getline(lines, row) && row.find("runs:") == std::string::npos) {
+        EXPECT_EQ(row.size(), header.size()) << row;
+        EXPECT_EQ(row.substr(row.size() - 2), "ok") << row;
+        ++rows;
+    }
+    EXPECT_EQ(rows, 4u) << t.out;
+    EXPECT_NE(t.out.find("   4 2/3       28 "), std::string::npos) << t.out;
+    EXPECT_NE(t.out.find("  ~5.148 "), std::string::npos) << t.out;  // (5 19/128 = 5.1484375)
+    const CliResult csv = cubecast_cli("sweep --task pmnb --algorithm vb2 --dims 6 --ks 7 --format csv");
+    EXPECT_NE(csv.out.find(",5.1484375,"), std::string::npos) << csv.out;
+}
+
 // The table's first line says which routers are the Verilated RTL (each node counted once).
 TEST(CommandLine, TheTableSaysWhichRoutersAreVerilog) {
     if (!cubecast::kRtlBuilt) GTEST_SKIP() << "this build has no RTL router (CUBECAST_RTL=OFF)";
