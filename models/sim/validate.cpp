@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
 #include <iomanip>
 #include <map>
 #include <sstream>
@@ -53,9 +54,11 @@ std::string join_algorithms(TaskKind kind) {
     return s;
 }
 
-std::string task_names() {
+// The names of the tasks `has` holds for (every task's, by default), as a list for a message.
+std::string task_names(const std::function<bool(const TaskInfo&)>& has = [](const TaskInfo&) { return true; }) {
     std::string s;
-    for (const auto& t : tasks()) s += (s.empty() ? "" : ", ") + std::string(t.name);
+    for (const auto& t : tasks())
+        if (has(t)) s += (s.empty() ? "" : ", ") + std::string(t.name);
     return s;
 }
 
@@ -68,9 +71,7 @@ std::optional<std::string> validate_sources(const RunConfig& c, const TaskInfo& 
         return std::string("--placement ") + placement_name(c.placement) +
                " places the nodes --k counts, and --sources names its own: accepted --k K --placement P, or --sources alone";
     if (!takes_sources(task.kind)) {
-        std::string accepted;
-        for (const TaskInfo& t : tasks())
-            if (takes_sources(t.kind)) accepted += (accepted.empty() ? "" : ", ") + std::string(t.name);
+        const std::string accepted = task_names([](const TaskInfo& t) { return takes_sources(t.kind); });
         if (c.placement != Placement::random)
             return std::string("--placement ") + placement_name(c.placement) + " applies to tasks " + accepted +
                    " only (it places their active nodes), not to '" + c.task + "'";
@@ -768,13 +769,9 @@ std::optional<std::string> check(const RunConfig& c, const std::shared_ptr<const
     }
     const uint32_t nodes = topo->nodes();
     if (c.root >= nodes) return not_a_node("--root " + std::to_string(c.root), *topo);
-    if (c.root != 0 && !task->uses_root) {  // (0, its default, cannot be told apart from not given)
-        std::string rooted;
-        for (const TaskInfo& t : tasks())
-            if (t.uses_root) rooted += (rooted.empty() ? "" : ", ") + std::string(t.name);
-        return "--root " + std::to_string(c.root) + " applies to tasks " + rooted + " only (their source), not to '" + c.task +
-               "'";
-    }
+    if (c.root != 0 && !task->uses_root)  // (0, its default, cannot be told apart from not given)
+        return "--root " + std::to_string(c.root) + " applies to tasks " +
+               task_names([](const TaskInfo& t) { return t.uses_root; }) + " only (their source), not to '" + c.task + "'";
     if (c.torus_on_array) {
         if (auto e = validate_fold(c, *task)) return e;
     } else if (const AlgorithmEntry* e = algorithms().find(task->kind, c.algorithm); !e->runs_on(*topo)) {
