@@ -7,7 +7,8 @@
 #include "testbenches/tests/sim_helpers.h"
 #include "testbenches/tests/trace_check.h"
 
-// token_flits 0: the default (one flit).
+// token_flits 0: the default (one flit); given to an algorithm that sends no control tokens, which
+// refuses --token-flits, it is left at that.
 inline Outcome mesh_run(const std::string& topology, unsigned d, unsigned p, const std::string& task,
                         const std::string& algorithm, unsigned packet_flits, bool folded, std::vector<uint32_t> sources = {},
                         unsigned token_flits = 0) {
@@ -16,7 +17,8 @@ inline Outcome mesh_run(const std::string& topology, unsigned d, unsigned p, con
     c.radix = p;
     c.torus_on_array = folded;
     c.sources = std::move(sources);
-    if (token_flits) c.token_flits = token_flits;
+    const cubecast::AlgorithmEntry* entry = cubecast::algorithms().find(cubecast::find_task(task)->kind, algorithm);
+    if (token_flits && entry && entry->sends_tokens(c.with_prefix, c.known_sources)) c.token_flits = token_flits;
     const Outcome o = run_traced(c);
     EXPECT_EQ(o.result.status, cubecast::RunStatus::ok) << (o.result.problems.empty() ? "" : o.result.problems.front());
     EXPECT_TRUE(o.result.delivered_exactly_once);
