@@ -196,7 +196,7 @@ TEST(CommandLine, StReportsItsPhasesAndSweepsCountOutcomes) {
 
 // sweep's table keeps its columns whatever a slot count is: an exact fraction that fits its column
 // (4 2/3), else three decimals marked '~' (vb2's bound on the 6-cube, 5 19/128, printed whole, ran
-// into the next column: "1 1/65.1484375"); the CSV keeps every value exact.
+// into the next column: "1 1/65.1484375"); the CSV keeps the bounds as fractions.
 TEST(CommandLine, SweepsTableKeepsItsColumns) {
     const CliResult t = cubecast_cli("sweep --task pmnb --algorithm vb2 --dims 4..7 --ks 7");
     ASSERT_EQ(t.code, 0) << t.err;
@@ -213,7 +213,7 @@ TEST(CommandLine, SweepsTableKeepsItsColumns) {
     EXPECT_NE(t.out.find("   4 2/3       28 "), std::string::npos) << t.out;
     EXPECT_NE(t.out.find("  ~5.148 "), std::string::npos) << t.out;  // (5 19/128 = 5.1484375)
     const CliResult csv = cubecast_cli("sweep --task pmnb --algorithm vb2 --dims 6 --ks 7 --format csv");
-    EXPECT_NE(csv.out.find(",5.1484375,"), std::string::npos) << csv.out;
+    EXPECT_NE(csv.out.find(",7/6,659/128,"), std::string::npos) << csv.out;  // (the bound 1 1/6, the paper's 5 19/128)
 }
 
 // The table's first line says which routers are the Verilated RTL (each node counted once).
