@@ -575,6 +575,14 @@ OptionWords cubecast_words() {
     return w;
 }
 
+// The commands, as `cubecast --help` lists them, for a line that names what is accepted.
+std::string command_names(CLI::App& app) {
+    std::string names;
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+        names += (names.empty() ? "" : ", ") + sub->get_name();
+    return names;
+}
+
 // A parse error as one line: the guards' (option_guards.h), an unknown option with the nearest one
 // offered, an argument no option takes, an option given twice, a missing command, or CLI11's words.
 std::string parse_error_line(const CLI::ParseError& e, CLI::App& app, int argc, char* argv[]) {
@@ -619,8 +627,7 @@ std::string parse_error_line(const CLI::ParseError& e, CLI::App& app, int argc, 
         if (times > 1) return printable(name) + " is given " + std::to_string(times) + " times (" + values + "): accepted once";
     }
     if (what == "A subcommand is required")
-        return "a command is needed: accepted run, check-deadlock, list, sweep, sweep-rho, sweep-rate, experiment, report, "
-               "bench, example004, plot-links (cubecast --help says what each does)";
+        return "a command is needed: accepted " + command_names(app) + " (cubecast --help says what each does)";
     std::string line = what;
     for (char& ch : line)
         if (ch == '\n') ch = ' ';
@@ -827,10 +834,8 @@ int dispatch(int argc, char* argv[], bool check_only) {
     if (argc > 1 && argv[1][0] != '-' && !commands.count(argv[1])) {
         const std::string near = nearest_name(argv[1], std::vector<std::string>(commands.begin(), commands.end()));
         return bad_command_line(std::string("unknown command '") + printable(argv[1]) + "'" +
-                                (near.empty() ? "" : ": did you mean " + near + "?") +
-                                " (accepted run, check-deadlock, list, sweep, sweep-rho, sweep-rate, experiment, report, bench, "
-                                "example004, plot-links; see "
-                                "cubecast --help)");
+                                (near.empty() ? "" : ": did you mean " + near + "?") + " (accepted " + command_names(app) +
+                                "; see cubecast --help)");
     }
     guard_options(app, cubecast_words());
     try {
