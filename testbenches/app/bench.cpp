@@ -123,8 +123,13 @@ int cmd_bench(const std::string& format, bool million) {
     // largest size; the torus's traffic light enough to drain in a thousand cycles (512 hops a packet).
     const Case million_cases[] = {{"snb", "sbt", 20, "systemc"},
                                   {"traffic", "dor", 2, "systemc", 0, "torus", 1024, "cycle", 0.0001, "", 10, 10, 10}};
-    std::map<std::string, double> sim_seconds, totals, kib_per_router;  // the cycle level's, per run
-    std::map<std::string, std::string> systemc_label;                   // ... and its row's name
+    // The cycle level's SystemC row of each run, that its transaction-level and RTL rows are held to.
+    struct Measured {
+        double sim_seconds, total_seconds, kib_per_router;
+        std::string label;
+    };
+    std::map<std::string, Measured> cycle_level;
+    double per_hop_12cube_mnb = 0;  // (the 12-cube MNB's simulation time per packet-hop: the meshes' yardstick)
     nlohmann::json all = nlohmann::json::array();
     std::vector<Case> runs(std::begin(cases), std::end(cases));
     if (million) runs.assign(std::begin(million_cases), std::end(million_cases));
@@ -191,26 +196,25 @@ int cmd_bench(const std::string& format, bool million) {
         const uint64_t hops = r.data_transmissions + r.ctrl_transmissions;
         const double per_hop = hops ? r.wall_seconds / static_cast<double>(hops) : 0;
         if (std::string(k.task) == "mnb" && std::string(k.algorithm) == "bostt" && k.dim == 12 && !tlm_row)
-            sim_seconds["per hop, 12-cube MNB"] = per_hop;
+            per_hop_12cube_mnb = per_hop;
         // Peak memory over the routers: the whole process's, so an upper bound on a router's share.
         const double per_router_kib = static_cast<double>(ir.peak_rss_kib) / static_cast<double>(r.nodes);
         std::ostringstream ratio_line;
-        if (tlm_row && sim_seconds.count(key) && r.wall_seconds > 0)
-            ratio_line << "  transaction level: " << std::fixed << std::setprecision(2) << sim_seconds[key] / r.wall_seconds
-                       << "x the cycle level's simulation speed, " << std::setprecision(2) << totals[key] / total << "x in all, "
-                       << per_router_kib / kib_per_router[key] << "x its memory per router\n";
-        else if (std::string(k.router) == "systemc") {
-            sim_seconds[key] = r.wall_seconds;
-            totals[key] = total;
-            kib_per_router[key] = per_router_kib;
-            systemc_label[key] = label(k) + (k.radix == 0 ? ", d = " + std::to_string(k.dim) : std::string());
-        } else if (sim_seconds.count(key) && sim_seconds[key] > 0)
-            ratio_line << "  RTL routers: " << std::fixed << std::setprecision(1) << r.wall_seconds / sim_seconds[key]
-                       << "x the SystemC routers' simulation time on " << systemc_label[key] << "\n";
-        if (mesh && std::string(k.task) != "traffic" && sim_seconds.count("per hop, 12-cube MNB") &&
-            sim_seconds["per hop, 12-cube MNB"] > 0)
-            ratio_line << "  time per packet-hop: " << std::fixed << std::setprecision(2)
-                       << per_hop / sim_seconds["per hop, 12-cube MNB"] << "x the 12-cube MNB's\n";
+        const auto base = cycle_level.find(key);
+        if (tlm_row && base != cycle_level.end() && r.wall_seconds > 0)
+            ratio_line << "  transaction level: " << std::fixed << std::setprecision(2)
+                       << base->second.sim_seconds / r.wall_seconds << "x the cycle level's simulation speed, "
+                       << std::setprecision(2) << base->second.total_seconds / total << "x in all, "
+                       << per_router_kib / base->second.kib_per_router << "x its memory per router\n";
+        else if (std::string(k.router) == "systemc")
+            cycle_level[key] = {r.wall_seconds, total, per_router_kib,
+                                label(k) + (k.radix == 0 ? ", d = " + std::to_string(k.dim) : std::string())};
+        else if (base != cycle_level.end() && base->second.sim_seconds > 0)
+            ratio_line << "  RTL routers: " << std::fixed << std::setprecision(1) << r.wall_seconds / base->second.sim_seconds
+                       << "x the SystemC routers' simulation time on " << base->second.label << "\n";
+        if (mesh && std::string(k.task) != "traffic" && per_hop_12cube_mnb > 0)
+            ratio_line << "  time per packet-hop: " << std::fixed << std::setprecision(2) << per_hop / per_hop_12cube_mnb
+                       << "x the 12-cube MNB's\n";
         if (format == "table") {
             std::cout << std::left << std::setw(name_width) << label(k) << std::right << std::setw(4) << k.dim << std::setw(10)
                       << r.simulated_cycles << std::setw(12) << hops << std::fixed << std::setprecision(3) << std::setw(9)
