@@ -91,8 +91,7 @@ int cmd_sweep_rate(RunConfig base, const std::vector<double>& rates, bool search
     // What brackets the point: the lowest load tried above it, which was not carried (none: the point
     // is only a floor, the highest load tried having been carried).
     std::optional<double> next_not_carried;
-    for (const auto& [r, t] : results)
-        if (r > point && !next_not_carried) next_not_carried = r;
+    if (const auto above = results.upper_bound(point); above != results.end()) next_not_carried = above->first;
     double throughput = 0;
     for (const auto& [r, t] : results) throughput = std::max(throughput, t.accepted);
     // The analytic limit beside the measured one (the same for every rate: the pattern and routing's).
@@ -140,15 +139,21 @@ int cmd_sweep_rate(RunConfig base, const std::vector<double>& rates, bool search
     at << point;
     if (next_not_carried) next << *next_not_carried;
     if (bound) b << std::setprecision(4) << *bound;
-    std::cout << (point > 0 && !next_not_carried
-                      ? "saturation point not reached: the highest load tried, " + at.str() + ", was carried" +
-                            (search ? std::string() : " (--rates auto searches for it)")
-                  : point > 0 && search ? "saturation point " + at.str() + " flits/node/cycle (the highest load carried, to 0.01)"
-                  : point > 0 ? "saturation point " + at.str() + " to " + next.str() + " flits/node/cycle (" + at.str() +
-                                    " the highest load carried, " + next.str() + " the next tried)"
-                  : search ? std::string("saturation point below 0.01 flits/node/cycle (no load carried)")
-                           : std::string("saturation point not found: none of these loads was carried"))
-              << ", saturation throughput " << throughput << " (the most accepted)"
+    // What the loads tried tell of the point: none carried, a floor (the highest tried carried), the
+    // bisection's value, or a list's bracket.
+    std::string said;
+    if (point == 0)
+        said = search ? "saturation point below 0.01 flits/node/cycle (no load carried)"
+                      : "saturation point not found: none of these loads was carried";
+    else if (!next_not_carried)
+        said = "saturation point not reached: the highest load tried, " + at.str() + ", was carried" +
+               (search ? "" : " (--rates auto searches for it)");
+    else if (search)
+        said = "saturation point " + at.str() + " flits/node/cycle (the highest load carried, to 0.01)";
+    else
+        said = "saturation point " + at.str() + " to " + next.str() + " flits/node/cycle (" + at.str() +
+               " the highest load carried, " + next.str() + " the next tried)";
+    std::cout << said << ", saturation throughput " << throughput << " (the most accepted)"
               << (bound ? "; channel-load bound " + b.str()
                         : std::string("; no channel-load bound (none for adaptive routing, a trace, or a pattern that "
                                       "loads no channel)"))
