@@ -2,7 +2,8 @@
 """The docs' links and index: every relative link in the project's Markdown (README.md, docs/*.md
 and each folder's README.md) names a file that exists, and an anchor (#...) one that the page has (a
 heading, as GitHub makes its anchor, or an <a id="...">); every page of docs/ is in docs/README.md's
-index, and every file of experiments/ in docs/experiments.md's list of them. Prints each broken link (file, line, link, why) and exits 1 if there is one; 0 otherwise.
+index, and every file of experiments/ in docs/experiments.md's list of them. Prints each broken link
+(file, line, link, why) and exits 1 if there is one; 0 otherwise.
 
   scripts/check_docs.py [--root DIR]
 """

@@ -525,7 +525,7 @@ def main():
         if args.check:
             committed = {}
             for line in old.strip().splitlines()[2:]:
-                parts = [c.strip() for c in line.strip().strip("|").split("|")]
+                parts = row_cells(line)
                 committed[tuple(parts[:len(section["rows"])])] = parts
             keys = section["rows"]
             # (the row key's cells are its first columns when the table shows them; else whole rows compare)

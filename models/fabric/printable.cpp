@@ -12,6 +12,10 @@ std::string trimmed(const std::string& field) {
     return first == std::string::npos ? std::string() : field.substr(first, last - first + 1);
 }
 
+void drop_byte_order_mark(std::string& first_line) {
+    if (first_line.rfind("\xEF\xBB\xBF", 0) == 0) first_line.erase(0, 3);
+}
+
 std::string printable_number(double value) {
     std::ostringstream os;
     os << std::setprecision(6) << value;

@@ -11,6 +11,9 @@ std::string printable(const std::string& value, size_t max_chars = 100);
 // A field of a list or a file as people type it, without the spaces and tabs around it ("0, 5, 9").
 std::string trimmed(const std::string& field);
 
+// A file's first line without the UTF-8 byte-order mark some editors save before it.
+void drop_byte_order_mark(std::string& first_line);
+
 // A number as an error line echoes it: as short as it reads (-1, 0.25, 1e-09, nan), six digits at most.
 std::string printable_number(double value);
 

@@ -361,7 +361,7 @@ std::optional<std::string> read_traffic(std::istream& in, const std::string& pat
                    std::to_string(kMaxTraceLine) + " characters: accepted lines time,src,dst[,size]";
         if (c == EOF && line.empty()) break;
         if (!line.empty() && line.back() == '\r') line.pop_back();
-        if (number == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // (a UTF-8 byte-order mark, as editors save)
+        if (number == 1) drop_byte_order_mark(line);
         if (line.empty() || line[0] == '#') continue;
         if (number == 1 && (line == "time,src,dst" || line == "time,src,dst,size")) continue;
         const auto bad = [&](const std::string& why) {

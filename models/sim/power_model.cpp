@@ -50,7 +50,7 @@ std::variant<TechParameters, std::string> parse_techfile(std::istream& in, const
     unsigned number = 0;
     while (std::getline(in, line)) {
         ++number;
-        if (number == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // (a UTF-8 byte-order mark, as editors save)
+        if (number == 1) drop_byte_order_mark(line);
         if (const size_t c = line.find("//"); c != std::string::npos) line.erase(c);
         const size_t first = line.find_first_not_of(" \t\r");
         if (first == std::string::npos) continue;

@@ -61,7 +61,8 @@ bool parse_dims(const std::string& text, std::vector<unsigned>& out, std::string
 namespace {
 
 // A slot count for a table cell of `width`: exact (3, 4.8, 4 2/3) where it fits, else to three
-// decimals marked '~' (14 3577/4608 is ~14.776; the CSV and the JSON keep it exact).
+// decimals marked '~' (14 3577/4608 is ~14.776; the CSV gives the bounds as fractions and the
+// completion in cycles).
 std::string cell(const Slots& v, size_t width = 8) {
     const std::string exact = v.str();
     if (exact.size() <= width) return exact;
