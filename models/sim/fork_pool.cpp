@@ -162,6 +162,26 @@ std::vector<PoolOutcome> ForkPool::collect(int wait_ms) {
     return done;
 }
 
+void ForkPool::stop_all() {
+    for (const Child& c : running_) kill(c.pid, SIGTERM);
+    const double deadline = now_seconds() + kStopGrace;
+    for (Child& c : running_) {
+        for (;;) {
+            const pid_t ended = waitpid(c.pid, nullptr, WNOHANG);
+            if (ended < 0 && errno == EINTR) continue;
+            if (ended != 0) break;
+            if (now_seconds() > deadline) {
+                kill(c.pid, SIGKILL);  // (it heeds no SIGTERM)
+                while (waitpid(c.pid, nullptr, 0) < 0 && errno == EINTR) {}
+                break;
+            }
+            usleep(10'000);
+        }
+        close(c.fd);
+    }
+    running_.clear();
+}
+
 std::vector<PoolOutcome> run_all_forked(const std::vector<std::function<std::string()>>& work, unsigned jobs) {
     std::vector<PoolOutcome> out(work.size());
     ForkPool pool(jobs, 0);

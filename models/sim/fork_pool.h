@@ -36,6 +36,9 @@ public:
     void start(size_t id, const std::function<std::string()>& work);
     // Waits at most wait_ms for children to end (or time out) and returns those that did.
     std::vector<PoolOutcome> collect(int wait_ms);
+    // Ends every child still running, as one over the limit is ended, and waits for each; their work
+    // is dropped, with no outcome.
+    void stop_all();
 
 private:
     struct Child {

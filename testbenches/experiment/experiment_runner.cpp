@@ -4,11 +4,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <iostream>
+#include <optional>
 
 #include "models/sim/fork_pool.h"
 #include "testbenches/experiment/link_map.h"
@@ -31,6 +34,53 @@ int worse(int a, int b) {
     auto rank = [](int e) { return e == kExitCheckFailed ? 3 : e == kExitStuck ? 2 : e == 0 ? 0 : 4; };
     return rank(b) > rank(a) ? b : a;
 }
+
+// Ctrl-C, or a batch system's SIGTERM or SIGHUP, while the points run: the handler only notes the
+// signal, so a row being written is finished first; then the running points are ended, results.csv
+// is brought up to the rows written, a line says how to go on, and the process ends by the signal. A
+// signal already ignored (a job started in the background with `nohup`) stays ignored. A point's
+// process ends by these signals as it would run alone (its waves' scratch folders removed).
+volatile sig_atomic_t stopped_by = 0;
+extern "C" void note_stop_signal(int signal_number) { stopped_by = signal_number; }
+
+class StopSignals {
+public:
+    StopSignals() {
+        for (size_t i = 0; i < kSignals.size(); ++i) {
+            if (sigaction(kSignals[i], nullptr, &before_[i]) != 0 || before_[i].sa_handler != SIG_DFL) continue;
+            struct sigaction noted {};
+            noted.sa_handler = note_stop_signal;  // (no SA_RESTART: the pool's wait returns at once)
+            sigemptyset(&noted.sa_mask);
+            installed_[i] = sigaction(kSignals[i], &noted, nullptr) == 0;
+        }
+    }
+    ~StopSignals() { restore(); }
+    StopSignals(const StopSignals&) = delete;
+    StopSignals& operator=(const StopSignals&) = delete;
+    // In a point's process, before its work: the signals as they were (one that came since the fork
+    // is acted on now).
+    void put_back() const {
+        restore();
+        if (stopped_by != 0) raise(stopped_by);
+    }
+    static int caught() { return stopped_by; }
+    // The end: by the signal, as the process would have ended without the handler.
+    [[noreturn]] static void end_by_it() {
+        const int s = stopped_by;
+        std::signal(s, SIG_DFL);
+        raise(s);
+        _exit(128 + s);  // (not reached)
+    }
+
+private:
+    void restore() const {
+        for (size_t i = 0; i < kSignals.size(); ++i)
+            if (installed_[i]) sigaction(kSignals[i], &before_[i], nullptr);
+    }
+    static constexpr std::array<int, 3> kSignals{SIGINT, SIGTERM, SIGHUP};
+    std::array<struct sigaction, 3> before_{};
+    std::array<bool, 3> installed_{};
+};
 
 // What a row says of its point whatever became of it.
 nlohmann::json row_head(const Point& p) {
@@ -120,14 +170,21 @@ private:
         if (ex_.link_maps && config.can_break_activity_down()) {  // (its --stats file, for the report's link map)
             RunConfig with_stats = config;
             with_stats.stats_path = point_stats_path(plan_.out_dir, index);
-            pool.start(index, [&work, &point = ex_.points[index], with_stats] { return work(point, with_stats); });
+            pool.start(index, [this, &work, &point = ex_.points[index], with_stats] {
+                if (stops_) stops_->put_back();
+                return work(point, with_stats);
+            });
             return;
         }
-        pool.start(index, [&work, &point = ex_.points[index], &config] { return work(point, config); });
+        pool.start(index, [this, &work, &point = ex_.points[index], &config] {
+            if (stops_) stops_->put_back();
+            return work(point, config);
+        });
     }
 
     // Rank 0 (or the only process): owns the results; runs points itself and hands them to other ranks.
     int coordinate(bool distributed) {
+        stops_.emplace();
         ResultsStore store(ex_, plan_.out_dir, plan_.retry_failed, plan_.command_line);
         make_stats_folder();
         std::vector<size_t> order;
@@ -189,15 +246,42 @@ private:
                 }
             }
             const std::vector<PoolOutcome> finished = pool.collect(distributed ? 5 : 1000);
-            while (!queue.empty() && pool.has_room()) {  // the next points start before the rows are written
+            while (!queue.empty() && pool.has_room() && StopSignals::caught() == 0) {  // (started before the rows are written)
                 run_local(pool, queue.front());
                 queue.pop_front();
             }
-            for (const PoolOutcome& o : finished) record(make_row(ex_.points[o.id], o, 0));
+            // (Stopped, a point that ended with an error may have been ended by the same signal: Ctrl-C
+            // reaches every process of the terminal's job. It gets no row.)
+            const bool stopping = StopSignals::caught() != 0;
+            size_t dropped = 0;
+            for (const PoolOutcome& o : finished)
+                if (!stopping || o.error.empty())
+                    record(make_row(ex_.points[o.id], o, 0));
+                else
+                    ++dropped;
+            if (stopping) stop(pool, dropped, progress, store, mine);
         }
         progress.end();
         store.finish();
         return code;
+    }
+
+    // Stopped by a signal (StopSignals): the points running ended and dropped, the rows written kept.
+    [[noreturn]] void stop(ForkPool& pool, size_t dropped, Progress& progress, ResultsStore& store, size_t mine) {
+        dropped += pool.running();
+        pool.stop_all();
+        progress.end();
+        store.finish();
+        size_t done = 0;
+        for (const Point& p : ex_.points)
+            if (p.index % plan_.shards == plan_.shard && store.finished(p.index)) ++done;
+        std::cerr << "cubecast: experiment stopped by SIG" << sigabbrev_np(StopSignals::caught()) << ": " << done << " of "
+                  << mine << " points have their rows in " << plan_.out_dir << "/results.csv"
+                  << (dropped == 1  ? " (the one running had none)"
+                      : dropped > 1 ? " (the " + std::to_string(dropped) + " running had none)"
+                                    : std::string())
+                  << "; the same command again runs the other " << mine - done << std::endl;
+        StopSignals::end_by_it();
     }
 
     // Another rank: --jobs points at once (default one: a rank is a core); each free slot asks rank 0
@@ -236,6 +320,7 @@ private:
     const Experiment& ex_;
     const RunPlan& plan_;
     const PointWork& work_;
+    std::optional<StopSignals> stops_;  // (rank 0's, or the only process's)
 };
 
 }  // namespace

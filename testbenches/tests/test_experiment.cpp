@@ -297,6 +297,62 @@ TEST(Experiment, ResumesAfterAKillRunningEveryPointOnce) {
     EXPECT_EQ(meta["sessions"][1]["resumed_points"].get<size_t>(), before);
 }
 
+// Stopped by a signal (Ctrl-C to the terminal's job, or SIGTERM to the command alone): the rows
+// written stay and results.csv is brought up to them, a line says how many and how to go on, no point
+// has a row of the signal's doing, no process of the experiment is left, and the command ends by the
+// signal. Started again twice, every point has exactly one row, and none an error.
+TEST(Experiment, AStoppedExperimentSaysSoKeepsItsRowsAndResumes) {
+    const std::string file = write_file("stopped.yaml",
+                                        "name: stopped\nrun:\n  task: traffic\n  topology: torus\n  dim: 2\n  radix: 8\n"
+                                        "  window: 100000\naxes:\n  seed: 1..12\n");
+    const std::string dir = temp_path("stopped");
+    const std::string err = temp_path("stopped-err.txt");
+    auto stop_once = [&](int signal_number, bool whole_job) {
+        const size_t rows_before = rows_of(dir).size();
+        const pid_t pid = fork();
+        if (pid == 0) {
+            setpgid(0, 0);  // (a job of its own, as a terminal's is)
+            signal(signal_number, SIG_DFL);
+            if (!freopen(err.c_str(), "w", stderr)) _exit(126);
+            execl(CUBECAST_BIN, CUBECAST_BIN, "experiment", file.c_str(), "--jobs", "2", "--out", dir.c_str(), (char*)nullptr);
+            _exit(127);
+        }
+        setpgid(pid, pid);
+        // Stopped once two more points are in (at most 60 s), two others running.
+        for (int i = 0; i < 6000 && rows_of(dir).size() < rows_before + 2; ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        kill(whole_job ? -pid : pid, signal_number);
+        int status = 0;
+        waitpid(pid, &status, 0);
+        EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == signal_number) << status;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        EXPECT_EQ(kill(-pid, 0), -1) << "a process of the stopped experiment is still running";
+        const size_t rows = rows_of(dir).size();
+        EXPECT_GE(rows, rows_before + 2);
+        EXPECT_LT(rows, 12u) << "the experiment finished before it was stopped: make its points longer";
+        const std::string said = slurp(err);
+        EXPECT_NE(said.find("cubecast: experiment stopped by " + std::string(signal_number == SIGINT ? "SIGINT" : "SIGTERM") +
+                            ": " + std::to_string(rows) + " of 12 points have their rows in " + dir +
+                            "/results.csv (the 2 running had none); the same command again runs the other " +
+                            std::to_string(12 - rows) + "\n"),
+                  std::string::npos)
+            << said;
+        const std::string csv = slurp(dir + "/results.csv");
+        EXPECT_EQ(static_cast<size_t>(std::count(csv.begin(), csv.end(), '\n')), rows + 1);
+    };
+    stop_once(SIGINT, true);
+    stop_once(SIGTERM, false);
+    const Cli again = cubecast_cli("experiment " + file + " --jobs 2 --out " + dir);
+    ASSERT_EQ(again.code, 0) << again.err;
+    std::multiset<std::string> keys;
+    for (const auto& row : rows_of(dir)) {
+        keys.insert(row["key"].get<std::string>());
+        EXPECT_EQ(row["error"].get<std::string>(), "") << row.dump();
+    }
+    EXPECT_EQ(keys.size(), 12u);
+    EXPECT_EQ(std::set<std::string>(keys.begin(), keys.end()).size(), 12u);
+}
+
 // A point that crashes or runs over --point-timeout is a row with its error; the others run.
 TEST(Experiment, ACrashOrATimeoutIsARowAndTheRestRuns) {
     const Experiment ex = load("name: faults\nrun:\n  task: mnb\naxes:\n  dim: 1..4\n");
