@@ -95,6 +95,7 @@ struct RunConfig {
     unsigned sbt_rotation = 0;           // SBT dimension rotation (the trees R^c(SBT))
     bool rtl_invert_priority = false;    // test hook: plants a bug in the RTL queue order
     bool progress = true;                // progress lines on stderr for a long run (a diagnosis's tries have none)
+    std::string progress_label;          // ... naming the run in them (an experiment's point)
     bool partitioned = false;            // --partition: the network split over the ranks mpirun started (partition.h)
     unsigned ranks = 1, ranks_here = 1;  // ... how many, and how many on this machine (they share its memory)
     // What the run chose itself because the command did not say (a task's own topology, its K): the

@@ -296,8 +296,9 @@ void RunSupervisor::note_progress(uint64_t cycle) {
     next_progress_note_ = wall + progress_every_;
     std::ostringstream os;
     // Deliveries are counted in parts (mini-packets, halves): the same unit on both sides.
-    os << "cubecast: " << static_cast<int>(wall) << " s: cycle " << cycle << ", " << counters().deliveries << " of "
-       << expected_messages() * net_.task.parts() << (net_.task.parts() > 1 ? " part deliveries" : " deliveries");
+    os << "cubecast: " << (net_.config.progress_label.empty() ? "" : net_.config.progress_label + ": ") << static_cast<int>(wall)
+       << " s: cycle " << cycle << ", " << counters().deliveries << " of " << expected_messages() * net_.task.parts()
+       << (net_.task.parts() > 1 ? " part deliveries" : " deliveries");
     if (net_.task.kind() == TaskKind::dynamic) {
         const uint64_t end = arrivals_end(net_.task);
         os << " (requests arrive until cycle " << end << (cycle >= end ? ", draining" : "") << ")";

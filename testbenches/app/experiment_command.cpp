@@ -1,6 +1,7 @@
 // `cubecast experiment FILE.yaml` and `cubecast report DIR`: the command line's side of experiments
 // (testbenches/experiment/ holds the machinery).
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <iostream>
@@ -79,7 +80,8 @@ void summarise(const ResultsStore& store, const Experiment& ex) {
         }
         (store.row(p.index).at("exit").get<int>() == 0 ? ok : failed) += 1;
     }
-    std::cout << ex.name << ": " << ex.points.size() << " points, " << ok << " ok, " << failed << " not ok";
+    std::cout << ex.name << ": " << ex.points.size() << (ex.points.size() == 1 ? " point, " : " points, ") << ok << " ok, "
+              << failed << " not ok";
     if (missing) std::cout << ", " << missing << " not run here";
     std::cout << "; results in " << store.dir() << "/results.csv\n";
 }
@@ -129,8 +131,15 @@ int cmd_experiment(const ExperimentArgs& args, const RunOptions& options, const 
         if (!args.merge.empty()) {
             code = merge_experiment(ex, plan, shards);
         } else {
-            code = run_experiment(ex, plan, [ranks = args.point_ranks](const Point& p, const RunConfig& c) {
-                return ranks > 1 ? run_point_on_ranks(p, c, ranks) : run_point_json(c);
+            // A long point's progress lines name it; on a terminal the experiment's own line, redrawn
+            // in place, is the progress, and the points say nothing.
+            const bool points_say_progress = isatty(STDERR_FILENO) == 0;
+            code = run_experiment(ex, plan, [ranks = args.point_ranks, points_say_progress](const Point& p, const RunConfig& c) {
+                if (ranks > 1) return run_point_on_ranks(p, c, ranks);
+                RunConfig labelled = c;
+                labelled.progress = points_say_progress;
+                labelled.progress_label = p.label.empty() ? "point " + std::to_string(p.index) : p.label;
+                return run_point_json(labelled);
             });
             if (mpi::launched()) {  // only rank 0 writes; the others are done
                 const char* r = std::getenv("OMPI_COMM_WORLD_RANK");

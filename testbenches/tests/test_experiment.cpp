@@ -15,6 +15,7 @@
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -295,6 +296,23 @@ TEST(Experiment, ResumesAfterAKillRunningEveryPointOnce) {
     const auto meta = nlohmann::json::parse(slurp(dir + "/meta.json"));
     EXPECT_EQ(meta["sessions"].size(), 2u);
     EXPECT_EQ(meta["sessions"][1]["resumed_points"].get<size_t>(), before);
+}
+
+// A point's progress lines (a long run's, here every cycle's) name the point: two run at once.
+TEST(Experiment, APointsProgressLinesNameIt) {
+    const std::string file = write_file("progress.yaml", "name: progress\nrun:\n  task: mnb\naxes:\n  dim: [5, 6]\n");
+    const Cli r = cubecast_cli("experiment " + file + " --jobs 2 --no-plots --out " + temp_path("progress"),
+                               "CUBECAST_PROGRESS_SECONDS=0 ");
+    ASSERT_EQ(r.code, 0) << r.err;
+    std::istringstream lines(r.err);
+    std::map<std::string, unsigned> seen;
+    for (std::string l; std::getline(lines, l);) {
+        std::smatch m;
+        if (std::regex_search(l, m, std::regex(R"(^cubecast: (.*?)\b\d+ s: cycle \d+, \d+ of \d+ deliveries$)"))) ++seen[m[1]];
+    }
+    EXPECT_EQ(seen.size(), 2u) << r.err;
+    EXPECT_GT(seen["dim=5: "], 0u) << r.err;
+    EXPECT_GT(seen["dim=6: "], 0u) << r.err;
 }
 
 // Stopped by a signal (Ctrl-C to the terminal's job, or SIGTERM to the command alone): the rows
