@@ -78,6 +78,7 @@ int cmd_example004(unsigned dim, uint64_t m, uint64_t seed, const std::string& f
         const bool split = std::string(row.algorithm) == "vb2";
         c.packet_flits = split ? dim : 1;                // mini-packets of one flit
         c.token_flits = row.known ? 1 : c.packet_flits;  // t_p = 1 (known sources send no tokens: t_p = 0)
+        c.progress_label = row.label;                    // (a row's progress lines, between the table's rows, name it)
         IsolatedResult ir;
         try {
             ir = ranks > 1 ? run_on_ranks(c, ranks) : simulate_isolated(c);

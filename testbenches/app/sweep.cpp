@@ -144,6 +144,9 @@ int cmd_sweep(RunConfig base, const SweepAxes& axes, const std::string& format, 
         c.dim = d;
         c.k = k;
         c.seed = seed;
+        // (runs at once: a long one's progress lines name it)
+        c.progress_label = "d = " + std::to_string(d) + (axes.ks.empty() ? "" : ", K = " + std::to_string(k)) +
+                           (axes.seeds.size() > 1 ? ", seed " + std::to_string(seed) : "");
         return c;
     };
     for (unsigned d : axes.dims)

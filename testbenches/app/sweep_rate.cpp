@@ -9,6 +9,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <sstream>
 
 #include "models/sim/result_json.h"
 #include "models/sim/simulate.h"
@@ -54,6 +55,9 @@ int cmd_sweep_rate(RunConfig base, const std::vector<double>& rates, bool search
     const auto at_rate = [&](double r) {
         RunConfig c = base;
         c.rate = r;
+        std::ostringstream at;
+        at << "rate " << r;
+        c.progress_label = at.str();  // (runs at once: a long one's progress lines name it)
         return c;
     };
     const auto record = [&](double r, const RunResult& res) {
@@ -82,7 +86,9 @@ int cmd_sweep_rate(RunConfig base, const std::vector<double>& rates, bool search
         simulate_each(
             rates.size(), [&](size_t i) { return at_rate(rates[i]); }, jobs,
             [&](size_t i, const IsolatedResult& ir) {
-                std::cerr << "cubecast: rate " << rates[i] << " done" << std::endl;
+                std::ostringstream line;  // (one write: the runs still going write their progress lines too)
+                line << "cubecast: rate " << rates[i] << " done\n";
+                std::cerr << line.str() << std::flush;
                 if (!results.count(rates[i])) record(rates[i], ir.result);
             });
         for (const auto& [r, t] : results)

@@ -146,10 +146,11 @@ int cmd_sweep_rho(RunConfig base, const std::vector<double>& rhos, const std::ve
             c.algorithm = schemes[s].algorithm;
             c.pmnb = schemes[s].pmnb;
             c.rho = rho;
+            std::ostringstream at;
+            at << schemes[s].name << ", rho = " << rho;
+            c.progress_label = at.str();  // (two runs at once: a long one's progress lines name it)
             if (auto e = validate(c)) {
-                std::ostringstream where;
-                where << " (in the sweep at " << schemes[s].name << ", rho = " << rho << ")";
-                print_error(*e + where.str());
+                print_error(*e + " (in the sweep at " + at.str() + ")");
                 return kExitBadInput;
             }
             configs[s].push_back(c);

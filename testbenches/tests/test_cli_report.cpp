@@ -11,6 +11,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -100,6 +101,33 @@ TEST(CommandLine, ProgressCountsLikeWithLike) {
     }
     EXPECT_GT(seen, 1u);
     std::remove(err.c_str());
+}
+
+// Commands that run several runs, some at once, name the run in each of its progress lines (here
+// every cycle's), between their tables' rows.
+TEST(CommandLine, ProgressLinesNameTheirRun) {
+    const std::pair<const char*, std::set<std::string>> commands[] = {
+        {"sweep --task mnb --dims 3,4", {"d = 3", "d = 4"}},
+        {"sweep-rate --dim 3 --rates 0.1,0.2 --window 300", {"rate 0.1", "rate 0.2"}},
+        {"sweep-rho --dim 3 --rhos 0.1 --schemes direct,greedy --slots 100", {"direct, rho = 0.1", "greedy, rho = 0.1"}},
+        {"example004 --dim 4 --m 4",
+         {"full MNB", "I, t_p = 1", "I, t_p = 0", "II, t_p = 1", "II, t_p = 0", "III, t_p = 1", "III, t_p = 0"}}};
+    for (const auto& [command, labels] : commands) {
+        const std::string err = temp_path("named-progress.err");
+        const int status = std::system(
+            ("CUBECAST_PROGRESS_SECONDS=0 " + std::string(CUBECAST_BIN) + " " + command + " >/dev/null 2>" + err).c_str());
+        EXPECT_EQ(status, 0) << command;
+        std::istringstream lines(slurp(err));
+        std::set<std::string> named;
+        for (std::string l; std::getline(lines, l);) {
+            if (l.find(" s: cycle ") == std::string::npos) continue;  // (not a progress line)
+            std::smatch m;
+            ASSERT_TRUE(std::regex_search(l, m, std::regex(R"(^cubecast: (.+?): \d+ s: cycle \d+, \d+ of \d+)")))
+                << command << ": " << l;
+            named.insert(m[1]);
+        }
+        EXPECT_EQ(named, labels) << command;
+    }
 }
 
 TEST(CommandLine, JsonHasTheDocumentedFields) {
