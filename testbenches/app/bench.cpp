@@ -172,6 +172,7 @@ int cmd_bench(const std::string& format, bool million) {
             c.traffic_window = k.window;
             c.traffic_drain = k.drain;
         }
+        c.progress_label = label(k) + (k.radix == 0 ? ", d = " + std::to_string(k.dim) : std::string());  // (names the run)
         const auto t0 = std::chrono::steady_clock::now();
         IsolatedResult ir;
         try {
@@ -207,8 +208,7 @@ int cmd_bench(const std::string& format, bool million) {
                        << std::setprecision(2) << base->second.total_seconds / total << "x in all, "
                        << per_router_kib / base->second.kib_per_router << "x its memory per router\n";
         else if (std::string(k.router) == "systemc")
-            cycle_level[key] = {r.wall_seconds, total, per_router_kib,
-                                label(k) + (k.radix == 0 ? ", d = " + std::to_string(k.dim) : std::string())};
+            cycle_level[key] = {r.wall_seconds, total, per_router_kib, c.progress_label};
         else if (base != cycle_level.end() && base->second.sim_seconds > 0)
             ratio_line << "  RTL routers: " << std::fixed << std::setprecision(1) << r.wall_seconds / base->second.sim_seconds
                        << "x the SystemC routers' simulation time on " << base->second.label << "\n";
