@@ -10,6 +10,7 @@
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "models/fabric/printable.h"
@@ -64,30 +65,44 @@ void write_plot(const std::string& prefix, const Topology& topo, unsigned packet
     if (!dat) throw ConfigError("--plot '" + prefix + "': cannot write " + data);
     const double rho_max = *std::max_element(rhos.begin(), rhos.end());
     std::vector<std::string> plots;
-    int block = 0;
+    // A curve's points as a block of the data file, numbered for gnuplot's `index`; one without points
+    // is a comment line alone (gnuplot numbers only blocks with data: an empty one would take the
+    // next curve's number, and each curve after it would be drawn as the one after).
+    int blocks = 0;
+    const auto block = [&](const std::string& what, const std::string& points) -> std::optional<int> {
+        if (points.empty()) {
+            dat << "# " << what << ": none\n";
+            return std::nullopt;
+        }
+        dat << "# " << what << "\n" << points << "\n\n";
+        return blocks++;
+    };
     for (size_t s = 0; s < schemes.size(); ++s) {
-        dat << "# " << schemes[s].name << ": rho mean_delay ci_half (stable runs)\n";
+        std::ostringstream points;
         for (const RunResult& r : results[s])
             if (r.dynamic && r.dynamic->stable && r.status == RunStatus::ok)
-                dat << r.dynamic->rho << " " << r.dynamic->mean_delay << " " << r.dynamic->ci_half << "\n";
-        dat << "\n\n";
-        plots.push_back("'" + data + "' index " + std::to_string(block++) + " with yerrorlines lt " + std::to_string(s + 1) +
-                        " lw 2 pt 7 title '" + schemes[s].name + "'");
+                points << r.dynamic->rho << " " << r.dynamic->mean_delay << " " << r.dynamic->ci_half << "\n";
+        const std::string style = "yerrorlines lt " + std::to_string(s + 1) + " lw 2 pt 7";
+        if (const auto index = block(schemes[s].name + ": rho mean_delay ci_half (stable runs)", points.str()))
+            plots.push_back("'" + data + "' index " + std::to_string(*index) + " with " + style + " title '" + schemes[s].name +
+                            "'");
+        else  // (named in the key, with nothing to draw)
+            plots.push_back("keyentry with " + style + " title '" + schemes[s].name + ": no stable run'");
     }
     for (size_t k = 0; k < schemes.size(); ++k) {  // in the colour of its scheme
         const Scheme& s = schemes[k];
         if (s.algorithm != "periods") continue;
         const FormulaOptions o{3.0, false, packet_flits, token_flits, false};
         const PeriodCost cost = algorithms().find(TaskKind::pmnb, s.pmnb)->period_cost(topo, o);
-        dat << "# " << s.name << ": the theorem's bound\n";
+        std::ostringstream points;
         for (int i = 1; i <= 400; ++i) {
             const double rho = rho_max * i / 400.0;
             const DynamicTheory t = dynamic_theorem(lambda_of_rho(rho, topo), topo.nodes(), cost.x, cost.v);
-            if (t.stable) dat << rho << " " << t.bound << "\n";
+            if (t.stable) points << rho << " " << t.bound << "\n";
         }
-        dat << "\n\n";
-        plots.push_back("'" + data + "' index " + std::to_string(block++) + " with lines lt " + std::to_string(k + 1) +
-                        " dt 2 lw 2 title '" + s.name + ": theorem bound'");
+        if (const auto index = block(s.name + ": the theorem's bound", points.str()))
+            plots.push_back("'" + data + "' index " + std::to_string(*index) + " with lines lt " + std::to_string(k + 1) +
+                            " dt 2 lw 2 title '" + s.name + ": theorem bound'");
     }
     if (auto e = write_failure("the plot's data", data, dat); !e.empty()) throw ConfigError(e);
     std::ostringstream gp;
@@ -98,7 +113,7 @@ void write_plot(const std::string& prefix, const Topology& topo, unsigned packet
        << "set key top left\nset xrange [0:" << rho_max * 1.02 << "]\n";
     gp << "plot ";
     for (size_t i = 0; i < plots.size(); ++i) gp << (i ? ", " : "") << plots[i];
-    if (auto e = gnuplot_png_and_svg(gp.str(), prefix, false); !e.empty()) throw ConfigError(e);
+    if (auto e = gnuplot_png_and_svg(gp.str(), prefix, true); !e.empty()) throw ConfigError(e);
     std::cerr << "cubecast: wrote " << prefix << ".png, " << prefix << ".svg (data " << data << ")\n";
 }
 

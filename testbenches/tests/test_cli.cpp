@@ -257,6 +257,46 @@ TEST(CommandLine, APlotPathWithItsEndingNamesThePlot) {
     EXPECT_TRUE(slurp(prefix + ".png.png").empty());
 }
 
+// sweep-rho's plot of a scheme with no stable run: gnuplot numbers only the data file's blocks that
+// hold points, so such a scheme's block must be none at all. (An empty one took the next scheme's
+// number: each curve after it was drawn under the name before, periods/vb2's theorem bound as greedy.)
+// Read from the SVG: each scheme's curve, found by its title, draws as many points as the scheme has
+// stable rows in the CSV (and one more in the key); gnuplot says nothing.
+TEST(CommandLine, SweepRhosPlotDrawsEachCurveUnderItsName) {
+    const std::string prefix = temp_path("rho_curves");
+    const CliResult r = cubecast_cli("sweep-rho --dim 4 --rhos 0.3,0.9 --format csv --plot " + prefix);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
+    std::map<std::string, int> stable_rows;  // (in the CSV: scheme in column 1, stable in column 10)
+    std::istringstream rows(r.out);
+    std::string line;
+    std::getline(rows, line);
+    while (std::getline(rows, line)) {
+        std::vector<std::string> cell;
+        std::istringstream cells(line);
+        for (std::string c; std::getline(cells, c, ',');) cell.push_back(c);
+        ASSERT_GT(cell.size(), 11u) << line;
+        stable_rows[cell[1]] += cell[10] == "1" ? 1 : 0;
+    }
+    ASSERT_EQ(stable_rows.size(), 5u) << r.out;
+    ASSERT_EQ(stable_rows["periods/vb3"], 0) << "pick loads at which one scheme has no stable run";
+    const std::string svg = slurp(prefix + ".svg");
+    for (const auto& [scheme, stable] : stable_rows) {
+        const std::string title = stable ? scheme : scheme + ": no stable run";
+        const size_t at = svg.find("<title>" + title + "</title>");
+        ASSERT_NE(at, std::string::npos) << title;
+        const size_t end = svg.find("<g id=\"gnuplot_plot_", at);
+        const std::string curve = svg.substr(at, end == std::string::npos ? std::string::npos : end - at);
+        size_t points = 0;
+        for (size_t p = curve.find("xlink:href='#gpPt"); p != std::string::npos; p = curve.find("xlink:href='#gpPt", p + 1))
+            ++points;
+        EXPECT_EQ(points, static_cast<size_t>(stable) + 1) << title;
+    }
+    for (const std::string bound : {"periods/vb2: theorem bound", "periods/vb3: theorem bound"})
+        EXPECT_NE(svg.find("<title>" + bound + "</title>"), std::string::npos) << bound;
+    for (const char* ending : {".png", ".svg", ".dat"}) std::remove((prefix + ending).c_str());
+}
+
 // A folded run places its active nodes as the torus run of its seed does and maps them through the
 // fold (paper 001 Fig. 1), so the two solve the same problem and, with tokens as long as the packets,
 // the folded one takes exactly twice the time. (Placed on the array's own numbering, the same seed's
