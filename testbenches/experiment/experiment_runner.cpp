@@ -237,10 +237,11 @@ private:
                     ++done_ranks;
                     continue;
                 }
-                if (!text.empty()) record(nlohmann::json::parse(text));
+                if (!text.empty()) record(nlohmann::json::parse(text)), --running_elsewhere_;
                 if (!queue.empty()) {
                     mpi::send(from, kTagAssign, std::to_string(queue.back()));  // ranks take the smallest, this rank the largest
                     queue.pop_back();
+                    ++running_elsewhere_;
                 } else {
                     mpi::send(from, kTagAssign, "stop");
                 }
@@ -268,10 +269,9 @@ private:
 
     // Stopped by a signal (StopSignals): the points running ended and dropped, the rows written kept.
     [[noreturn]] void stop(ForkPool& pool, size_t dropped, Progress& progress, ResultsStore& store, size_t mine) {
-        dropped += pool.running();
-        pool.stop_all();
+        dropped += pool.running() + running_elsewhere_;
         progress.end();
-        store.finish();
+        store.finish();  // (first: under mpirun, which ends the ranks itself, there may be little time)
         size_t done = 0;
         for (const Point& p : ex_.points)
             if (p.index % plan_.shards == plan_.shard && store.finished(p.index)) ++done;
@@ -281,6 +281,7 @@ private:
                       : dropped > 1 ? " (the " + std::to_string(dropped) + " running had none)"
                                     : std::string())
                   << "; the same command again runs the other " << mine - done << std::endl;
+        pool.stop_all();
         StopSignals::end_by_it();
     }
 
@@ -321,6 +322,7 @@ private:
     const RunPlan& plan_;
     const PointWork& work_;
     std::optional<StopSignals> stops_;  // (rank 0's, or the only process's)
+    size_t running_elsewhere_ = 0;      // rank 0: points handed to other ranks whose rows have not come
 };
 
 }  // namespace
