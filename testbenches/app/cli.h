@@ -4,6 +4,8 @@
 // while writing it) over 1 over 3 (a run that broke a rule and then stalled is exit 1).
 #pragma once
 #include <cstdint>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -16,6 +18,15 @@ namespace cubecast {
 constexpr int kExitOk = 0, kExitCheckFailed = 1, kExitBadInput = 2, kExitStuck = 3;
 
 int exit_code_for(RunStatus s);
+// The first value a list gives twice, if any: a sweep's lists, like an experiment's axes, take
+// distinct values (each is a run of its own, and a value twice would be the same run twice).
+template <class T>
+std::optional<T> given_twice(const std::vector<T>& values) {
+    std::set<T> seen;
+    for (const T& v : values)
+        if (!seen.insert(v).second) return v;
+    return std::nullopt;
+}
 // One error line on stderr, "cubecast: " and the message with control characters escaped (a value
 // with a newline in it must not break the line).
 void print_error(const std::string& message);

@@ -939,6 +939,11 @@ int dispatch(int argc, char* argv[], bool check_only) {
                                      "': accepted a comma list of loads in (0, 1], or auto");
                 rates.push_back(r);
             }
+            if (const auto twice = given_twice(rates)) {
+                std::ostringstream load;
+                load << *twice;
+                return bad_input("--rates '" + rates_text + "' gives " + load.str() + " twice: accepted distinct loads");
+            }
         }
         restart_with_heap_on_huge_pages();  // (many runs, some large: process_entry.h)
         return cmd_sweep_rate(rate_config, search ? std::vector<double>{1.0} : rates, search, rate_format, rate_jobs);

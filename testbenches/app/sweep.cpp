@@ -47,6 +47,10 @@ bool parse_range(const std::string& option, const std::string& text, uint64_t mi
         }
         out.push_back(v);
     }
+    if (const auto twice = given_twice(out)) {
+        error = option + " '" + printable(text) + "' gives " + std::to_string(*twice) + " twice: accepted distinct values";
+        return false;
+    }
     if (out.empty()) error = option + " is empty (" + accepted + ")";
     return !out.empty();
 }

@@ -47,6 +47,12 @@ bool parse_schemes(const std::vector<std::string>& names, std::vector<Scheme>& o
         }
         out.push_back(s);
     }
+    std::vector<std::string> names_given;
+    for (const Scheme& s : out) names_given.push_back(s.name);
+    if (const auto twice = given_twice(names_given)) {
+        error = "--schemes gives " + printable(*twice) + " twice: accepted distinct schemes";
+        return false;
+    }
     return true;
 }
 
@@ -133,6 +139,12 @@ int cmd_sweep_rho(RunConfig base, const std::vector<double>& rhos, const std::ve
     }
     if (rhos.empty()) {
         std::cerr << "cubecast: --rhos is empty: accepted a comma list of loads in (0, (N-1)/d]\n";
+        return kExitBadInput;
+    }
+    if (const auto twice = given_twice(rhos)) {
+        std::ostringstream load;
+        load << *twice;
+        print_error("--rhos gives " + load.str() + " twice: accepted distinct loads");
         return kExitBadInput;
     }
     if (!plot_prefix.empty() && std::system("command -v gnuplot >/dev/null 2>&1") != 0) {

@@ -257,6 +257,18 @@ TEST(CommandLine, APlotPathWithItsEndingNamesThePlot) {
     EXPECT_TRUE(slurp(prefix + ".png.png").empty());
 }
 
+// A sweep's list that gives a value twice is refused, as an experiment's axis is: it would be the
+// same run twice (sweep-rho ran it twice, sweep-rate dropped the second quietly).
+TEST(CommandLine, ASweepsListTakesDistinctValues) {
+    expect_bad_input("sweep --dims 3,4,3", "--dims '3,4,3' gives 3 twice", "accepted distinct values");
+    expect_bad_input("sweep --task kb --dims 3 --ks 2,2", "--ks '2,2' gives 2 twice", "accepted distinct values");
+    expect_bad_input("sweep --task kb --dims 3 --seeds 1,1", "--seeds '1,1' gives 1 twice", "accepted distinct values");
+    expect_bad_input("sweep-rate --dim 3 --rates 0.1,0.10", "--rates '0.1,0.10' gives 0.1 twice", "accepted distinct loads");
+    expect_bad_input("sweep-rho --dim 3 --rhos 0.2,0.1,0.2", "--rhos gives 0.2 twice", "accepted distinct loads");
+    expect_bad_input("sweep-rho --dim 3 --schemes direct,greedy,direct", "--schemes gives direct twice",
+                     "accepted distinct schemes");
+}
+
 // sweep-rho's plot of a scheme with no stable run: gnuplot numbers only the data file's blocks that
 // hold points, so such a scheme's block must be none at all. (An empty one took the next scheme's
 // number: each curve after it was drawn under the name before, periods/vb2's theorem bound as greedy.)
