@@ -123,7 +123,7 @@ int cmd_experiment(const ExperimentArgs& args, const RunOptions& options, const 
                            : "results/" + ex.name;
         std::vector<Shard> shards;  // (read before anything is written: one unreadable writes nothing)
         for (const std::string& d : args.merge) {
-            shards.push_back(read_shard(folder(d)));
+            shards.push_back(read_shard(ex, folder(d)));
             shards.back().dir = d;  // (named in meta.json and on stderr as given)
         }
         make_parents(plan.out_dir);

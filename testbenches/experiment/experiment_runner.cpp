@@ -336,7 +336,13 @@ int merge_experiment(const Experiment& experiment, const RunPlan& plan, const st
     std::vector<std::string> dirs;
     for (const Shard& s : shards) dirs.push_back(s.dir);
     store.note_session({{"merged", dirs}});
-    for (const Shard& s : shards) std::cerr << s.dir << ": " << store.merge_from(s.rows) << " rows merged\n";
+    for (const Shard& s : shards) {
+        size_t foreign = 0;
+        const size_t added = store.merge_from(s.rows, foreign);
+        std::cerr << s.dir << ": " << added << " rows merged"
+                  << (foreign ? ", " + std::to_string(foreign) + " of points this experiment does not have left out" : "")
+                  << "\n";
+    }
     store.finish();
     size_t missing = 0;
     std::string some;

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -245,18 +246,48 @@ void ResultsStore::note_session(const nlohmann::json& facts) {
     write_whole(dir_ + "/meta.json", meta.dump(2) + "\n");
 }
 
-Shard read_shard(const std::string& dir) {
+Shard read_shard(const Experiment& experiment, const std::string& dir) {
     const std::string jsonl = dir + "/results.jsonl";
     if (access(jsonl.c_str(), R_OK) != 0)
         throw ExperimentError("--merge '" + printable(dir) +
                               "' has no readable results.jsonl: accepted results folders of this experiment");
-    return Shard{dir, read_rows(jsonl)};
+    Shard shard{dir, read_rows(jsonl)};
+    // A folder of another experiment, or of this one run with other values, has rows of points this one
+    // does not have: merged, they would be left out without a word. Its meta.json says which.
+    std::set<std::string> keys;
+    for (const Point& p : experiment.points) keys.insert(p.key);
+    const bool any_ours = std::any_of(shard.rows.begin(), shard.rows.end(), [&](const nlohmann::json& row) {
+        return keys.count(row.at("key").get<std::string>()) != 0;
+    });
+    if (shard.rows.empty() || any_ours) return shard;
+    nlohmann::json meta;
+    try {
+        std::ifstream in(dir + "/meta.json");
+        meta = nlohmann::json::parse(in);
+    } catch (const nlohmann::json::exception&) {}
+    const auto sets_text = [](const nlohmann::json& sets) {
+        std::string text;
+        for (const auto& s : sets) text += (text.empty() ? "--set " : " --set ") + s.get<std::string>();
+        return text.empty() ? std::string("no --set") : text;
+    };
+    std::string why = "its points are not this file's (changed since it ran?)";
+    if (meta.is_object() && meta.value("name", experiment.name) != experiment.name)
+        why = "it holds experiment '" + printable(meta.value("name", "")) + "', not '" + experiment.name + "'";
+    else if (meta.is_object() && meta.contains("sessions") && !meta["sessions"].empty() &&
+             meta["sessions"].back().value("sets", nlohmann::json::array()) != nlohmann::json(experiment.sets))
+        why = "it ran with " + sets_text(meta["sessions"].back()["sets"]) + ", this merge with " +
+              sets_text(nlohmann::json(experiment.sets));
+    throw ExperimentError("--merge '" + printable(dir) + "': none of its " + std::to_string(shard.rows.size()) +
+                          " rows is a point of this experiment: " + why +
+                          "; accepted results folders of this file, run with the same --set");
 }
 
-size_t ResultsStore::merge_from(const std::vector<nlohmann::json>& shard_rows) {
+size_t ResultsStore::merge_from(const std::vector<nlohmann::json>& shard_rows, size_t& foreign) {
     size_t added = 0;
+    foreign = 0;
     for (nlohmann::json row : shard_rows) {
         const auto it = index_of_key_.find(row.at("key").get<std::string>());
+        foreign += it == index_of_key_.end() ? 1 : 0;
         if (it == index_of_key_.end() || rows_.count(it->second)) continue;
         row["point"] = it->second;
         add(row);

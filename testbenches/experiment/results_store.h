@@ -28,8 +28,9 @@ public:
     // (it is rewritten whole: a large experiment would spend its time on it) and at finish().
     void add(const nlohmann::json& row);
     void finish() { write_csv(); }
-    // Rows of another results folder of the same experiment (a shard, read_shard()): those this one lacks.
-    size_t merge_from(const std::vector<nlohmann::json>& shard_rows);
+    // Rows of another results folder of the same experiment (a shard, read_shard()): those this one
+    // lacks are added; rows of points it does not have are left out, counted in `foreign`.
+    size_t merge_from(const std::vector<nlohmann::json>& shard_rows, size_t& foreign);
     const std::string& dir() const { return dir_; }
     // Facts of this session known once it runs (points at once, MPI ranks), added to meta.json's last one.
     void note_session(const nlohmann::json& facts);
@@ -53,8 +54,9 @@ struct Shard {
     std::string dir;
     std::vector<nlohmann::json> rows;
 };
-// Shard `dir`'s rows, read; throws ExperimentError if it has none to read.
-Shard read_shard(const std::string& dir);
+// Shard `dir`'s rows, read; throws ExperimentError if it has none to read, or if it has rows but none
+// is a point of `experiment` (another experiment's folder, or this one's run with other --set values).
+Shard read_shard(const Experiment& experiment, const std::string& dir);
 // results.csv's columns for a row: the parameters, then status, exit and error, then every figure
 // with nested objects flattened ("traffic.mean_latency_cycles"); host timings and per-node arrays are
 // left to the JSON lines.

@@ -214,6 +214,37 @@ TEST(Experiment, SameRowsOnOneCoreTwoCoresMpiAndMergedShards) {
     EXPECT_NE(half.err.find("10 of 20 points have no row yet"), std::string::npos) << half.err;
 }
 
+// A shard none of whose rows is a point of the experiment being merged (another experiment's folder,
+// or this file's run with other --set values) is refused, naming why, before anything is written: its
+// rows were left out without a word ("0 rows merged"). A shard with some rows of other points merges
+// the rest and counts those it leaves out.
+TEST(Experiment, AShardOfOtherPointsIsNamedNotDroppedQuietly) {
+    const std::string file = write_file("shards.yaml", "name: shards\nrun:\n  task: mnb\naxes:\n  dim: 1..6\n");
+    const std::string other = write_file("other.yaml", "name: other\nrun:\n  task: mnb\naxes:\n  dim: 7..8\n");
+    const std::string base = temp_path("shards");
+    ASSERT_EQ(cubecast_cli("experiment " + file + " --set packet-flits=2 --shard 0/2 --out " + base + "-s0").code, 0);
+    struct stat st {};
+    const Cli unset = cubecast_cli("experiment " + file + " --merge " + base + "-s0 --out " + base + "-m1");
+    EXPECT_EQ(unset.code, 2) << unset.err;
+    EXPECT_NE(unset.err.find("cubecast: --merge '" + base +
+                             "-s0': none of its 3 rows is a point of this experiment: it ran with --set packet-flits=2, "
+                             "this merge with no --set; accepted results folders of this file, run with the same --set\n"),
+              std::string::npos)
+        << unset.err;
+    EXPECT_NE(stat((base + "-m1").c_str(), &st), 0) << "the refused merge made " << base << "-m1";
+    const Cli elsewhere =
+        cubecast_cli("experiment " + other + " --set packet-flits=2 --merge " + base + "-s0 --out " + base + "-m2");
+    EXPECT_EQ(elsewhere.code, 2) << elsewhere.err;
+    EXPECT_NE(elsewhere.err.find("it holds experiment 'shards', not 'other'"), std::string::npos) << elsewhere.err;
+    // Dimensions 1, 3 and 5 in the shard; the merge's experiment has 1..4: two merged, one left out.
+    const Cli part =
+        cubecast_cli("experiment " + file + " --set packet-flits=2 --set dim=1..4 --merge " + base + "-s0 --out " + base + "-m3");
+    EXPECT_EQ(part.code, 1) << part.err;  // (2 of its 4 points have no row)
+    EXPECT_NE(part.err.find(base + "-s0: 2 rows merged, 1 of points this experiment does not have left out\n"), std::string::npos)
+        << part.err;
+    EXPECT_EQ(rows_of(base + "-m3").size(), 2u);
+}
+
 // A results row is read as it is written, each field with its one meaning: a shard's row whose exit
 // is not an exit code, or a results file that is a device (it would be read forever), is refused with
 // the file and line; a refused shard leaves the merge's folder unmade.
