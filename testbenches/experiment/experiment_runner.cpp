@@ -186,6 +186,10 @@ private:
     int coordinate(bool distributed) {
         stops_.emplace();
         ResultsStore store(ex_, plan_.out_dir, plan_.retry_failed, plan_.command_line);
+        if (store.others() && !plan_.quiet)
+            std::cerr << "cubecast: " << plan_.out_dir << " has " << store.others()
+                      << " rows of points this experiment does not have (another file, or other --set values): kept in "
+                         "results.jsonl, left out of results.csv\n";
         make_stats_folder();
         std::vector<size_t> order;
         size_t mine = 0, refused = 0;

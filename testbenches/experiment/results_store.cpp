@@ -182,7 +182,10 @@ void ResultsStore::load(bool retry_failed, std::string* kept) {
     for (const nlohmann::json& row : read_rows(dir_ + "/results.jsonl")) {
         if (kept) *kept += row.dump() + "\n";
         const auto it = index_of_key_.find(row.at("key").get<std::string>());
-        if (it == index_of_key_.end()) continue;  // a point the file no longer has
+        if (it == index_of_key_.end()) {  // a point the file no longer has (or another --set's)
+            ++others_;
+            continue;
+        }
         if (retry_failed && !row.value("error", "").empty()) continue;
         nlohmann::json r = row;
         r["point"] = it->second;  // the file may have gained axis values: today's numbering

@@ -243,6 +243,15 @@ TEST(Experiment, AShardOfOtherPointsIsNamedNotDroppedQuietly) {
     EXPECT_NE(part.err.find(base + "-s0: 2 rows merged, 1 of points this experiment does not have left out\n"), std::string::npos)
         << part.err;
     EXPECT_EQ(rows_of(base + "-m3").size(), 2u);
+    // Run into the shard's folder without its --set: its rows are of other points, said and kept.
+    const Cli into = cubecast_cli("experiment " + file + " --shard 0/2 --out " + base + "-s0");
+    EXPECT_EQ(into.code, 0) << into.err;
+    EXPECT_NE(into.err.find("cubecast: " + base +
+                            "-s0 has 3 rows of points this experiment does not have (another file, or other --set values): "
+                            "kept in results.jsonl, left out of results.csv\n"),
+              std::string::npos)
+        << into.err;
+    EXPECT_EQ(rows_of(base + "-s0").size(), 6u);
 }
 
 // A results row is read as it is written, each field with its one meaning: a shard's row whose exit
