@@ -457,7 +457,9 @@ TEST(CommandLine, SweepRateFindsTheSaturationPoint) {
 
 // A run that stalls leaves packets inside routers, which the counts cannot tell from lost ones: its
 // conservation is "not judged" (null in the JSON, with the count left inside), not "NO"; at both
-// levels, as at the cycle limit. A finished run is judged.
+// levels, as at the cycle limit. So is its delivery exactly once: not all were delivered because the
+// run did not finish, not because the check failed (a message twice would have failed the run). A
+// finished run is judged.
 TEST(CommandLine, AStalledRunsConservationIsNotJudged) {
     for (const std::string level : {"cycle", "tlm"}) {
         const std::string stall = "run --task mnb --dim 6 --queue-depth 1 --level " + level;
@@ -469,6 +471,12 @@ TEST(CommandLine, AStalledRunsConservationIsNotJudged) {
         EXPECT_NE(table.out.find("packets conserved           not judged: " + m[1].str() + " packets stayed inside routers"),
                   std::string::npos)
             << table.out;
+        const std::regex unfinished(
+            "\n  delivered exactly once      not judged: the run did not finish \\(([0-9]+) of 4032 delivered, none twice\\)\n");
+        EXPECT_TRUE(std::regex_search(table.out, unfinished)) << table.out;
+        const CliResult cut = cubecast_cli("run --task mnb --dim 6 --max-cycles 5 --level " + level);
+        EXPECT_EQ(cut.code, 3) << cut.err;
+        EXPECT_TRUE(std::regex_search(cut.out, unfinished)) << cut.out;
         const auto j = nlohmann::json::parse(cubecast_cli(stall + " --json").out);
         EXPECT_TRUE(j.at("conserved").is_null());
         EXPECT_EQ(j.at("left_in_routers").get<int64_t>(), std::stoll(m[1].str()));
