@@ -277,13 +277,10 @@ void print_table(std::ostream& os, const RunResult& r, const std::string& networ
     else
         row(os, "max queue occupancy",
             std::to_string(r.max_queue_occupancy) + (r.max_queue_occupancy == 1 ? " packet" : " packets"));
-    // (A run that did not finish has not delivered all: that is no failure of the check, which a
-    // message delivered twice would have ended with status check_failed.)
-    const bool unfinished = r.status == RunStatus::deadlock || r.status == RunStatus::timeout;
     const std::string counted = std::to_string(r.deliveries) + " of " + std::to_string(r.expected_deliveries);
     row(os, "delivered exactly once",
         r.delivered_exactly_once ? "yes (" + counted + ")"
-        : unfinished             ? "not judged: the run did not finish (" + counted + " delivered, none twice)"
+        : !r.delivery_judged()   ? "not judged: the run did not finish (" + counted + " delivered, none twice)"
                                  : "NO (" + counted + ")");
     const std::string stayed = r.left_in_routers
                                    ? std::to_string(*r.left_in_routers) + " packets stayed inside routers"

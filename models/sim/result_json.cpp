@@ -336,6 +336,7 @@ json to_json(const RunResult& r, bool with_per_node) {
                              {"cycles", m.outcome == "finishes" ? json(m.cycles) : json(nullptr)}});
         j["remedies"] = tried;
     }
+    if (!r.delivery_judged()) j["delivered_exactly_once"] = nullptr;  // (not all delivered: the run did not finish)
     if (!r.conservation_judged) {
         j["conserved"] = nullptr;
         j["left_in_routers"] = r.left_in_routers ? json(*r.left_in_routers) : json(nullptr);
@@ -431,7 +432,7 @@ RunResult result_from_json(const json& j) {
     r.max_queue_occupancy = j.at("max_queue_occupancy");
     r.deliveries = j.at("deliveries");
     r.expected_deliveries = j.at("expected_deliveries");
-    r.delivered_exactly_once = j.at("delivered_exactly_once");
+    r.delivered_exactly_once = !j.at("delivered_exactly_once").is_null() && j.at("delivered_exactly_once").get<bool>();
     r.conservation_judged = !j.at("conserved").is_null();
     r.conserved = r.conservation_judged && j.at("conserved").get<bool>();
     if (j.contains("left_in_routers") && !j.at("left_in_routers").is_null())

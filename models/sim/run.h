@@ -292,6 +292,11 @@ struct RunResult {
     // completion time to hold against a bound.
     bool completed() const { return !stalled && deliveries == expected_deliveries; }
     bool within_paper_bound() const { return !paper_slots || (completed() && completion_slots <= *paper_slots); }
+    // Whether delivered_exactly_once is a verdict: not for a run that stalled or met the cycle limit
+    // with messages undelivered and none twice (a message twice fails the run, check_failed).
+    bool delivery_judged() const {
+        return delivered_exactly_once || (status != RunStatus::deadlock && status != RunStatus::timeout);
+    }
     uint64_t data_transmissions = 0;
     uint64_t ctrl_transmissions = 0;
     uint64_t optimal_transmissions = 0;

@@ -479,13 +479,16 @@ TEST(CommandLine, AStalledRunsConservationIsNotJudged) {
         EXPECT_TRUE(std::regex_search(cut.out, unfinished)) << cut.out;
         const auto j = nlohmann::json::parse(cubecast_cli(stall + " --json").out);
         EXPECT_TRUE(j.at("conserved").is_null());
+        EXPECT_TRUE(j.at("delivered_exactly_once").is_null());
         EXPECT_EQ(j.at("left_in_routers").get<int64_t>(), std::stoll(m[1].str()));
         const auto limit =
             nlohmann::json::parse(cubecast_cli("run --task mnb --dim 6 --max-cycles 5 --json --level " + level).out);
         EXPECT_EQ(limit.at("status"), "timeout");
         EXPECT_TRUE(limit.at("conserved").is_null());
+        EXPECT_TRUE(limit.at("delivered_exactly_once").is_null());
         const auto done = nlohmann::json::parse(cubecast_cli("run --task mnb --dim 6 --json --level " + level).out);
         EXPECT_TRUE(done.at("conserved").get<bool>());
+        EXPECT_TRUE(done.at("delivered_exactly_once").get<bool>());
         EXPECT_FALSE(done.contains("left_in_routers"));
     }
 }
