@@ -440,8 +440,12 @@ std::optional<std::string> header_problem(const RunConfig& c, const AlgorithmEnt
                       narrow_nodes = std::to_string(uint64_t{1} << HeaderLayout::kNarrowIdBits);
     if (!algo.wide_headers) {
         const std::string wide = algorithms_where([&](const AlgorithmEntry& e) { return e.wide_headers && e.runs_on(topo); });
-        return what + " runs on networks of up to " + narrow_nodes + " nodes, not on the " + topo.label() + " (" + size +
-               "): accepted there " + (wide.empty() ? "none (yet)" : wide);
+        // (the options that made the network named, so that an experiment's line points at them)
+        const TopologyType* type = find_topology_type(topo.name());
+        const std::string options = (type && type->takes_radix ? "--radix " + std::to_string(topo.radix()) + " " : "") +
+                                    "--dim " + std::to_string(topo.dim());
+        return what + " runs on networks of up to " + narrow_nodes + " nodes, not on the " + topo.label() + " (" + options +
+               ": " + size + " nodes): accepted there " + (wide.empty() ? "none (yet)" : wide);
     }
     if (algo.parts(topo) - 1 > layout.max_part())
         return what + " numbers " + std::to_string(algo.parts(topo)) + " parts of a packet, and a header on a network of " +

@@ -108,7 +108,8 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input(narrow + "--packet-flits 2 --vc-depth 1", "--vc-depth 1", "--vc-depth >= 2");
     expect_bad_input("run --task traffic --algorithm ecube --dim 4 --preset booksim --flit-bits 32", "--flit-bits 32", "sets 64");
     // Beyond 2^16 nodes only the algorithms checked with wider ids run (and no Verilog router: BadRtlInput).
-    expect_bad_input("run --task mnb --dim 17", "mnb/bostt runs on networks of up to 65536 nodes, not on the 17-cube (131072)",
+    expect_bad_input("run --task mnb --dim 17",
+                     "mnb/bostt runs on networks of up to 65536 nodes, not on the 17-cube (--dim 17: 131072 nodes)",
                      "accepted there snb/sbt, traffic/ecube, traffic/yx, traffic/adaptive");
     expect_bad_input("run --dim 0", "--dim 0", "1..20");
     expect_bad_input("run --dim -3", "-3", "1..20");
