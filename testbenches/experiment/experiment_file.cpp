@@ -440,15 +440,23 @@ struct Loader {
         return p;
     }
 
-    // The key a run's error message is about (its "--key"), or "" if it names none.
+    // The key a run's error message is about: its "--key", else a key named with its value ("task
+    // 'mnbx'", "task mnb"); "" if it names none.
     static std::string blamed(const std::string& error, const Point& p) {
-        for (const auto& [k, v] : p.params) {
-            const size_t at = error.find("--" + k);
-            const size_t end = at + k.size() + 2;
-            if (at != std::string::npos &&
-                (end >= error.size() || !(std::isalnum(static_cast<unsigned char>(error[end])) || error[end] == '-')))
-                return k;
-        }
+        const auto word_at = [&](const std::string& word) {
+            for (size_t at = error.find(word); at != std::string::npos; at = error.find(word, at + 1)) {
+                const size_t end = at + word.size();
+                const bool starts = at == 0 || !(std::isalnum(static_cast<unsigned char>(error[at - 1])) || error[at - 1] == '-');
+                if (starts &&
+                    (end >= error.size() || !(std::isalnum(static_cast<unsigned char>(error[end])) || error[end] == '-')))
+                    return true;
+            }
+            return false;
+        };
+        for (const auto& [k, v] : p.params)
+            if (word_at("--" + k)) return k;
+        for (const auto& [k, v] : p.params)
+            if (!v.empty() && (word_at(k + " '" + v + "'") || word_at(k + " " + v))) return k;
         return "";
     }
 };

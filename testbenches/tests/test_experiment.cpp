@@ -106,6 +106,9 @@ TEST(ExperimentFile, ErrorsNameTheFileTheLineAndTheKey) {
     expect_error("run:\n  task: mnb\nzip:\n  dim: [2, 2]\n  seed: [1, 1]\n", 4, "dim=2, seed=1 is given twice");
     expect_error("run:\n  task: mnb\n", 0, "--set seed: seed=1 is given twice", {"seed=[1, 2, 1]"});
     expect_error("run:\n  task: mnb\n  dim: 3\naxes:\n  dim: [4, 5]\n", 3, "key 'dim' is both fixed");
+    // (an error naming a key by its value, not its option: that key's line)
+    expect_error("run:\n  task: mnbx\n", 2, "key 'task': unknown task 'mnbx'");
+    expect_error("run:\n  task: mnb\naxes:\n  topology: [hypercube, flatfly]\n  radix: [4]\n", 4, "key 'topology'");
     // (a network too large for the algorithm: the line of the key that made it)
     expect_error("run:\n  task: mnb\naxes:\n  dim: [16, 17]\n", 4, "key 'dim': mnb/bostt runs on networks of up to 65536 nodes");
     expect_error("run:\n  task: mnb\n  dim: [3, 4]\n", 3, "takes one value (vary it under axes:)");
