@@ -174,6 +174,8 @@ std::optional<std::string> output_problem(const std::string& option, const std::
     const std::string shown = option + " '" + printable(path) + "'";
     const std::string accepted = std::string(" (accepted: ") + kWritableFilePath + ")";
     if (path.back() == '/') return shown + " names a folder, not a file" + accepted;
+    // ('-' is standard output to many tools: taken as a file's name, it would make a file called '-')
+    if (path == "-") return shown + " is not standard output here (accepted: " + kWritableFilePath + ", or /dev/stdout)";
     struct stat st {};
     const bool existed = stat(path.c_str(), &st) == 0;
     if (existed && S_ISDIR(st.st_mode)) return shown + " is a folder, not a file" + accepted;

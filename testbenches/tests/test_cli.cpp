@@ -2,6 +2,7 @@
 // before a run or, for a write that fails during it, after its result.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <csignal>
 #include <fstream>
@@ -171,6 +172,11 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     expect_bad_input("run --level rtl", "--level 'rtl'", "accepted cycle, tlm");
     expect_bad_input("run --trace /nonexistent/dir/t.csv", "/nonexistent/dir/t.csv", "writable");
     expect_bad_input("run --vcd /nonexistent/w.vcd", "/nonexistent/w.vcd", "writable");
+    // ('-', standard output to many tools, made a file called '-')
+    for (const char* option : {"--trace -", "--stats -", "--task traffic --link-load -"}) {
+        expect_bad_input(std::string("run ") + option, "'-' is not standard output here", "or /dev/stdout");
+        EXPECT_NE(access("-", F_OK), 0) << option;
+    }
     expect_bad_input("sweep --dims 3..99", "3..99", "1..20");
     expect_bad_input("frobnicate", "frobnicate", "--help");
     expect_bad_input("run --sbt-rotation 9 --task snb --algorithm sbt --dim 4", "9", "0..3");
