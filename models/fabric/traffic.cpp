@@ -4,6 +4,7 @@
 #include "models/fabric/seeded_twister.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -344,7 +345,9 @@ bool whole(const std::string& s, uint64_t max, uint64_t& v) {
 std::optional<std::string> read_traffic_file(const std::string& path, uint32_t nodes, unsigned packet_flits,
                                              std::vector<TrafficEvent>& out, bool self_packets) {
     std::ifstream in(path);
-    if (!in) return "--traffic-file '" + printable(path) + "' cannot be read";
+    if (!in)
+        return "--traffic-file '" + printable(path) + "' cannot be read: " + std::strerror(errno) +
+               " (accepted: a readable CSV file of lines time,src,dst[,size])";
     return read_traffic(in, path, nodes, packet_flits, self_packets, out);
 }
 
@@ -388,7 +391,9 @@ std::optional<std::string> read_traffic(std::istream& in, const std::string& pat
         out.push_back(TrafficEvent{time, static_cast<uint32_t>(src), static_cast<uint32_t>(dst), static_cast<unsigned>(size)});
         if (c == EOF) break;
     }
-    if (in.bad()) return "--traffic-file " + printable(path) + " could not be read to its end";
+    if (in.bad())
+        return "--traffic-file " + printable(path) + " could not be read to its end (" + std::strerror(errno) +
+               "): accepted a readable CSV file of lines time,src,dst[,size]";
     if (out.empty()) return "--traffic-file " + printable(path) + " lists no packet: accepted lines time,src,dst[,size]";
     std::stable_sort(out.begin(), out.end(), [](const TrafficEvent& a, const TrafficEvent& b) { return a.cycle < b.cycle; });
     return std::nullopt;

@@ -97,6 +97,11 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
         expect_bad_input("run --task traffic --algorithm ecube --dim 4 --buffering input --flit-bits 32 --traffic-file " + bad,
                          "1-flit packet (2 to 1 at cycle 4)", "sizes of 2 flits or more");
         std::remove(bad.c_str());
+        // (a file that is not there, or a folder: what is wrong, and what is accepted)
+        expect_bad_input("run --task traffic --dim 4 --traffic-file /nonexistent/t.csv",
+                         "'/nonexistent/t.csv' cannot be read: No such file or directory", "accepted: a readable CSV file");
+        expect_bad_input("run --task traffic --dim 4 --traffic-file /tmp", "/tmp could not be read to its end (Is a directory)",
+                         "accepted a readable CSV file");
     }
     // 32-bit flits: only those and 64, on the input-buffered router, and every packet at least a header long.
     const std::string narrow = "run --task traffic --algorithm ecube --dim 4 --buffering input --flit-bits 32 ";
