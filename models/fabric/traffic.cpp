@@ -1,4 +1,5 @@
 #include "models/fabric/traffic.h"
+#include "models/fabric/input_file.h"
 
 #include "models/fabric/printable.h"
 #include "models/fabric/seeded_twister.h"
@@ -345,8 +346,8 @@ bool whole(const std::string& s, uint64_t max, uint64_t& v) {
 std::optional<std::string> read_traffic_file(const std::string& path, uint32_t nodes, unsigned packet_flits,
                                              std::vector<TrafficEvent>& out, bool self_packets) {
     std::ifstream in(path);
-    if (!in)
-        return "--traffic-file '" + printable(path) + "' cannot be read: " + std::strerror(errno) +
+    if (const auto why = unreadable_file(path); why || !in)
+        return "--traffic-file '" + printable(path) + "' " + why.value_or("cannot be read") +
                " (accepted: a readable CSV file of lines time,src,dst[,size])";
     return read_traffic(in, path, nodes, packet_flits, self_packets, out);
 }

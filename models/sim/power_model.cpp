@@ -1,4 +1,5 @@
 #include "models/sim/power_model.h"
+#include "models/fabric/input_file.h"
 
 #include <cerrno>
 #include <cmath>
@@ -97,8 +98,9 @@ std::variant<TechParameters, std::string> read_techfile(const std::string& path)
         return parse_techfile(in, "default (BookSim2's src/power/techfile.txt: 2007 ITRS, 32 nm)");
     }
     std::ifstream in(path);
-    if (!in)
-        return "--power '" + printable(path) + "' cannot be read: accepted default, or a technology file in BookSim2's format";
+    if (const auto why = unreadable_file(path); why || !in)
+        return "--power '" + printable(path) + "' " + why.value_or("cannot be read") +
+               ": accepted default, or a technology file in BookSim2's format";
     return parse_techfile(in, "'" + printable(path) + "'");
 }
 

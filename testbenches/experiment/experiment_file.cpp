@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "models/fabric/input_file.h"
 #include "models/fabric/printable.h"
 #include "models/fabric/topology.h"
 #include "testbenches/experiment/experiment.h"
@@ -170,7 +171,9 @@ std::optional<std::vector<std::string>> expand_range(const std::string& text, st
 
 Experiment load_experiment(const std::string& path, const std::vector<std::string>& sets, const RunOptions& options) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw ExperimentError("experiment file '" + printable(path) + "' cannot be read: accepted a readable YAML file");
+    if (const auto why = unreadable_file(path); why || !in)
+        throw ExperimentError("experiment file '" + printable(path) + "' " + why.value_or("cannot be read") +
+                              ": accepted a readable YAML file");
     std::stringstream ss;
     ss << in.rdbuf();
     return parse_experiment(path, ss.str(), sets, options);

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <vector>
 
+#include "models/fabric/input_file.h"
 #include "models/fabric/printable.h"
 #include "models/fabric/topology.h"
 #include "testbenches/experiment/plots.h"
@@ -26,7 +27,9 @@ struct LinkMap {
 // The stats file's network (its first line: "... network: TOPOLOGY dim D radix P") and link rows.
 std::string read_link_map(const std::string& path, LinkMap& m) {
     std::ifstream in(path);
-    if (!in) return "plot-links: '" + printable(path) + "' cannot be read: accepted a CSV written by cubecast run --stats";
+    if (const auto why = unreadable_file(path); why || !in)
+        return "plot-links: '" + printable(path) + "' " + why.value_or("cannot be read") +
+               ": accepted a CSV written by cubecast run --stats";
     std::string line;
     std::getline(in, line);
     const size_t at = line.find("network: ");

@@ -100,8 +100,13 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
         // (a file that is not there, or a folder: what is wrong, and what is accepted)
         expect_bad_input("run --task traffic --dim 4 --traffic-file /nonexistent/t.csv",
                          "'/nonexistent/t.csv' cannot be read: No such file or directory", "accepted: a readable CSV file");
-        expect_bad_input("run --task traffic --dim 4 --traffic-file /tmp", "/tmp could not be read to its end (Is a directory)",
-                         "accepted a readable CSV file");
+        expect_bad_input("run --task traffic --dim 4 --traffic-file /tmp", "'/tmp' is a folder, not a file",
+                         "accepted: a readable CSV file");
+        // (the other files a command reads alike)
+        expect_bad_input("run --task mnb --dim 2 --power /tmp", "--power '/tmp' is a folder, not a file",
+                         "accepted default, or a technology file");
+        expect_bad_input("plot-links /tmp --out " + temp_path("x"), "'/tmp' is a folder, not a file", "accepted a CSV");
+        expect_bad_input("experiment /tmp", "experiment file '/tmp' is a folder, not a file", "accepted a readable YAML file");
     }
     // 32-bit flits: only those and 64, on the input-buffered router, and every packet at least a header long.
     const std::string narrow = "run --task traffic --algorithm ecube --dim 4 --buffering input --flit-bits 32 ";

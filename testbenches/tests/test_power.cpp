@@ -135,7 +135,8 @@ TEST(Power, ATechnologyFileIsCheckedLineByLine) {
     auto missing = read_techfile("/nonexistent/tech.txt");
     ASSERT_TRUE(std::holds_alternative<std::string>(missing));
     EXPECT_EQ(std::get<std::string>(missing),
-              "--power '/nonexistent/tech.txt' cannot be read: accepted default, or a technology file in BookSim2's format");
+              "--power '/nonexistent/tech.txt' cannot be read: No such file or directory: accepted default, or a technology file "
+              "in BookSim2's format");
 }
 
 // One router's buffer writes and one crossbar traversal, priced from the technology's constants by
