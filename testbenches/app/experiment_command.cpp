@@ -93,7 +93,8 @@ int cmd_experiment(const ExperimentArgs& args, const RunOptions& options, const 
         const Experiment ex = load_experiment(args.file, args.sets, options);
         if (args.list) {  // checked: each point as the command that runs it alone
             for (const Point& p : ex.points) std::cout << p.command() << "\n";
-            std::cerr << ex.name << ": " << ex.points.size() << " points, all checked\n";
+            std::cerr << ex.name << ": " << ex.points.size() << (ex.points.size() == 1 ? " point" : " points")
+                      << ", all checked\n";
             return kExitOk;
         }
         RunPlan plan;

@@ -279,12 +279,16 @@ struct Loader {
 
     // --set key=value: replaces a fixed value or a whole (crossed) axis; a new key becomes fixed.
     void apply_sets(const std::vector<std::string>& sets) {
+        std::set<std::string> set_keys;
         for (const std::string& set : sets) {
             const size_t eq = set.find('=');
             const std::string k = set.substr(0, eq);
             if (eq == std::string::npos || k.empty())
                 throw ExperimentError("--set '" + printable(set) +
                                       "' is malformed: accepted KEY=VALUE (a value, a list [a, b] or a range A..B)");
+            if (!set_keys.insert(k).second)  // (the later one took the key without a word)
+                throw ExperimentError("--set " + printable(k) +
+                                      " is given twice: accepted one --set a key (a list [a, b] for several values)");
             bool is_flag = false;
             if (kOutputKeys.count(k) || !options.find(k, is_flag))
                 throw ExperimentError("--set " + printable(k) + ": not a run option an experiment takes" + r.suggestion(k));

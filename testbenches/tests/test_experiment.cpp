@@ -125,6 +125,7 @@ TEST(ExperimentFile, ErrorsNameTheFileTheLineAndTheKey) {
     expect_error("run:\n  task: mnb\n", 0, "not a run option an experiment takes", {"nope=3"});
     expect_error("run:\n  task: mnb\n", 0, "is malformed: accepted KEY=VALUE", {"dim"});
     expect_error("run:\n  task: mnb\n", 0, "--dim 40 is out of range", {"dim=40"});
+    expect_error("run:\n  task: mnb\n", 0, "--set dim is given twice: accepted one --set a key", {"dim=3", "dim=4"});
 }
 
 TEST(ExperimentFile, AxesCrossFirstOutermostAndZipTogether) {
