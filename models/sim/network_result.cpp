@@ -459,13 +459,20 @@ void Network::report_bounds(RunResult& r) const {
         r.lower_bound_argument = b.lower->argument;
     }
     r.optimal_transmissions = b.transmissions;
-    if (!r.paper_slots) return;
-    // The papers assume unbounded queues ("infinite storage") and their own port model.
+    // The papers assume their router, unbounded queues ("infinite storage") and their own port model.
     const PortModel model = options.port_model;
+    const char* const other_router =
+        "an input-buffered router (the paper's router queues at its outputs, sends every copy at once, and has no pipeline)";
+    if (task_.kind() == TaskKind::dynamic) {  // (the theorem: its X and V are the PMNB's times on the paper's router)
+        if (config_.buffering == Buffering::input)
+            r.bound_note = std::string(other_router) + ": X and V are the PMNB's on the paper's router";
+        else if (config_.queue_depth)
+            r.bound_note = "queues bounded at " + std::to_string(config_.queue_depth) + " packets (the theorem's are unbounded)";
+        return;
+    }
+    if (!r.paper_slots) return;
     if (config_.buffering == Buffering::input) {
-        r.bound_note =
-            "an input-buffered router (the paper's router queues at its outputs, sends every copy at once, "
-            "and has no pipeline): the bound is what the schedule loses against";
+        r.bound_note = std::string(other_router) + ": the bound is what the schedule loses against";
         // Restated in this router's hop, the slot the phase-timed logics count in (HopTime).
         const uint64_t hop = hop_time(config_, *topology_).of(config_.packet_flits);
         if (hop != config_.packet_flits) {

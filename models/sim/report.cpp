@@ -175,6 +175,7 @@ void print_dynamic(std::ostream& os, const RunResult& r) {
     if (!d.theory) return;
     const DynamicTheory& t = *d.theory;
     row(os, "theorem: X, V", fixed(t.x, 4) + ", " + fixed(t.v, 2) + " slots (PMNB time <= X M + V)");
+    if (!r.bound_note.empty()) row(os, "theorem: promised", "no: " + r.bound_note);
     row(os, "theorem: stability",
         "rho < " + fixed(t.rho_limit, 4) + " (lambda < " + fixed(t.lambda_limit, 6) +
             "): " + (t.stable ? "this load is inside" : "this load is OUTSIDE"));

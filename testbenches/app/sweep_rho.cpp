@@ -185,7 +185,12 @@ int cmd_sweep_rho(RunConfig base, const std::vector<double>& rhos, const std::ve
     const std::unique_ptr<Topology> topo = make_topology(base.topology, base.dim, base.radix);
     if (format == "table")
         std::cout << "dynamic broadcasting on the " << topo->label() << " (" << topo->nodes() << " nodes), packet "
-                  << base.packet_flits << " flits; delays in slots, 95 % confidence from batch means\n"
+                  << base.packet_flits << " flits"
+                  << (base.buffering == Buffering::input ? ", input-buffered router (the theorem's bound not promised on it)"
+                      : base.queue_depth
+                          ? ", queues " + std::to_string(base.queue_depth) + " deep (the theorem's bound not promised with them)"
+                          : std::string())
+                  << "; delays in slots, 95 % confidence from batch means\n"
                   << std::setw(6) << "rho" << std::setw(19) << "scheme" << std::setw(11) << "delay" << std::setw(9) << "+-"
                   << std::setw(10) << "p99" << std::setw(10) << "bound" << std::setw(8) << "limit" << std::setw(11) << "thru/load"
                   << std::setw(10) << "backlog"
@@ -207,10 +212,11 @@ int cmd_sweep_rho(RunConfig base, const std::vector<double>& rhos, const std::ve
         const DynamicResult& dyn = *r.dynamic;
         const bool has_t = dyn.theory.has_value();
         const bool t_stable = has_t && dyn.theory->stable;
-        const std::string verdict = r.status != RunStatus::ok                        ? status_name(r.status)
-                                    : !dyn.stable                                    ? "UNSTABLE (backlog grows)"
-                                    : t_stable && dyn.mean_delay > dyn.theory->bound ? "ABOVE THE BOUND"
-                                                                                     : "stable";
+        const std::string verdict = r.status != RunStatus::ok ? status_name(r.status)
+                                    : !dyn.stable             ? "UNSTABLE (backlog grows)"
+                                    : t_stable && dyn.mean_delay > dyn.theory->bound
+                                        ? (r.bound_note.empty() ? "ABOVE THE BOUND" : "above the bound (not promised)")
+                                        : "stable";
         if (format == "table") {
             std::cout << std::setw(6) << fixed(dyn.rho, 3) << std::setw(19) << schemes[s].name << std::setw(11)
                       << (dyn.stable ? fixed(dyn.mean_delay, 3) : "-") << std::setw(9)

@@ -186,6 +186,32 @@ TEST(CommandLine, DynamicRunTableAndJson) {
     EXPECT_DOUBLE_EQ(dyn["theory"]["v"].get<double>(), 2 * 4 * 0.25 + 2);  // V = 2d t_p + 2, t_p = 1/4
 }
 
+// The theorem is the paper's router's (its X and V are the PMNB's times there): on the input-buffered
+// router, or with bounded queues, the run says its bound is not promised, as a collective's does, and
+// sweep-rho's heading says so; on the paper's router it says nothing of the kind.
+TEST(CommandLine, TheTheoremIsNotPromisedOffThePapersRouter) {
+    const std::string args = "run --task dynamic --dim 3 --rho 0.1 --slots 300";
+    const CliResult ideal = cubecast_cli(args + " --json");
+    ASSERT_EQ(ideal.code, 0) << ideal.err;
+    EXPECT_EQ(nlohmann::json::parse(ideal.out).at("bound_note"), "");
+    EXPECT_EQ(cubecast_cli(args).out.find("theorem: promised"), std::string::npos);
+    const CliResult ib = cubecast_cli(args + " --buffering input");
+    ASSERT_EQ(ib.code, 0) << ib.err;
+    EXPECT_NE(ib.out.find("\n  theorem: promised           no: an input-buffered router (the paper's router queues at its "
+                          "outputs, sends every copy at once, and has no pipeline): X and V are the PMNB's on the paper's "
+                          "router\n"),
+              std::string::npos)
+        << ib.out;
+    const CliResult bounded = cubecast_cli(args + " --queue-depth 4 --json");
+    ASSERT_EQ(bounded.code, 0) << bounded.err;
+    EXPECT_EQ(nlohmann::json::parse(bounded.out).at("bound_note"), "queues bounded at 4 packets (the theorem's are unbounded)");
+    const CliResult sweep = cubecast_cli("sweep-rho --dim 3 --rhos 0.1 --schemes periods/vb2 --buffering input");
+    ASSERT_EQ(sweep.code, 0) << sweep.err;
+    EXPECT_NE(sweep.out.find("packet 3 flits, input-buffered router (the theorem's bound not promised on it);"),
+              std::string::npos)
+        << sweep.out;
+}
+
 // --json is one parsable object whatever else is asked: SystemC's own reports (e.g. the VCD writer's
 // "tracing timescale unit set") go to stderr, never into stdout.
 TEST(CommandLine, JsonParsesWithWavesAndTrace) {
