@@ -110,6 +110,8 @@ uint32_t Mesh::eccentricity(uint32_t node) const {
 }
 
 std::string Mesh::label() const {
+    // (one dimension: the papers' ring and linear array, "the 7 torus" being no name for either)
+    if (dim_ == 1) return std::to_string(radix_) + "-node " + (wraps() ? "ring" : "linear array");
     std::string s;
     for (unsigned i = 0; i < dim_; ++i) s += (i ? "x" : "") + std::to_string(radix_);
     return s + " " + name();
