@@ -198,6 +198,10 @@ ResultsStore::ResultsStore(const Experiment& experiment, const std::string& dir,
                            const std::string& command_line)
     : ResultsStore(experiment, dir) {
     if (mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) cannot_write(dir);
+    struct stat st {};
+    if (stat(dir.c_str(), &st) == 0 && !S_ISDIR(st.st_mode))
+        throw ExperimentError("--out '" + printable(dir) +
+                              "' is a file, not a folder (accepted: a results folder that can be created and written)");
     // Resume: keep the whole lines (rewritten without a torn last line), count the current points' rows.
     std::string kept;
     load(retry_failed, &kept);

@@ -288,6 +288,12 @@ TEST(Experiment, ARowIsCheckedWhereItIsRead) {
     EXPECT_EQ(none.code, 2) << none.err;
     EXPECT_NE(none.err.find("-absent' has no readable results.jsonl"), std::string::npos) << none.err;
     EXPECT_NE(stat((base + "-m2").c_str(), &st), 0) << "the refused merge made " << base << "-m2";
+    // (--out naming a file: said, and the file left as it was)
+    std::ofstream(base + "-file") << "mine\n";
+    const Cli onto_file = cubecast_cli("experiment " + file + " --out " + base + "-file");
+    EXPECT_EQ(onto_file.code, 2) << onto_file.err;
+    EXPECT_NE(onto_file.err.find("--out '" + base + "-file' is a file, not a folder"), std::string::npos) << onto_file.err;
+    EXPECT_EQ(slurp(base + "-file"), "mine\n");
     ASSERT_EQ(std::system(("mkdir -p " + base + "-dev && ln -sf /dev/full " + base + "-dev/results.jsonl").c_str()), 0);
     const Cli device = cubecast_cli("experiment " + file + " --out " + base + "-dev");
     EXPECT_EQ(device.code, 2);
