@@ -228,7 +228,7 @@ std::optional<std::string> validate_microarchitecture(const RunConfig& c, const 
         if (!c.ib_given.empty())
             return "--" + c.ib_given.front() +
                    " applies to the input-buffered router: add --buffering input (the output-queued router has no virtual "
-                   "channels)";
+                   "channels, credits or pipeline)";
         return std::nullopt;
     }
     for (const NumberKnob& k : kNumberKnobs)
