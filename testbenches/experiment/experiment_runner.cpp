@@ -190,6 +190,9 @@ private:
             std::cerr << "cubecast: " << plan_.out_dir << " has " << store.others()
                       << " rows of points this experiment does not have (another file, or other --set values): kept in "
                          "results.jsonl, left out of results.csv\n";
+        if (store.retried() && !plan_.quiet)
+            std::cerr << "cubecast: " << store.retried() << (store.retried() == 1 ? " point" : " points")
+                      << " with an error in their rows run again (--retry-failed)\n";
         make_stats_folder();
         std::vector<size_t> order;
         size_t mine = 0, refused = 0;

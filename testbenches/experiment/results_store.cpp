@@ -179,6 +179,7 @@ ResultsStore ResultsStore::reading(const Experiment& experiment, const std::stri
 }
 
 void ResultsStore::load(bool retry_failed, std::string* kept) {
+    std::set<size_t> failed;  // (points with a row with an error, set aside by retry_failed)
     for (const nlohmann::json& row : read_rows(dir_ + "/results.jsonl")) {
         if (kept) *kept += row.dump() + "\n";
         const auto it = index_of_key_.find(row.at("key").get<std::string>());
@@ -186,11 +187,15 @@ void ResultsStore::load(bool retry_failed, std::string* kept) {
             ++others_;
             continue;
         }
-        if (retry_failed && !row.value("error", "").empty()) continue;
+        if (retry_failed && !row.value("error", "").empty()) {
+            failed.insert(it->second);
+            continue;
+        }
         nlohmann::json r = row;
         r["point"] = it->second;  // the file may have gained axis values: today's numbering
         rows_[it->second] = std::move(r);
     }
+    for (const size_t point : failed) retried_ += rows_.count(point) ? 0 : 1;  // (one with a row without an error keeps it)
     resumed_ = rows_.size();
 }
 

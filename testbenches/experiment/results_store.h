@@ -24,6 +24,8 @@ public:
     size_t resumed() const { return resumed_; }
     // Rows in the folder of points this experiment does not have (kept in results.jsonl only).
     size_t others() const { return others_; }
+    // Points whose rows have an error and none without, to run again (retry_failed).
+    size_t retried() const { return retried_; }
     const nlohmann::json& row(size_t point) const { return rows_.at(point); }
     size_t rows() const { return rows_.size(); }
     // Appends the row (flushed to the disk before returning); results.csv follows at most every 2 s
@@ -45,7 +47,7 @@ private:
     std::string dir_;
     std::map<size_t, nlohmann::json> rows_;  // by point index
     std::map<std::string, size_t> index_of_key_;
-    size_t resumed_ = 0, others_ = 0;
+    size_t resumed_ = 0, others_ = 0, retried_ = 0;
     double csv_written_ = 0;  // when results.csv was last written (steady clock, seconds)
 };
 

@@ -423,6 +423,32 @@ TEST(Experiment, AStoppedExperimentSaysSoKeepsItsRowsAndResumes) {
     EXPECT_EQ(std::set<std::string>(keys.begin(), keys.end()).size(), 12u);
 }
 
+// --retry-failed runs again the points whose rows have an error (here, each over a point timeout too
+// short for it), says how many, and keeps every row: the last of each point is the one results.csv
+// shows. Run so again with nothing failed, it runs nothing.
+TEST(Experiment, RetryFailedRunsTheFailedPointsAgain) {
+    const std::string file = write_file("retry.yaml", "name: retry\nrun:\n  task: mnb\naxes:\n  dim: 9..11\n");
+    const std::string dir = temp_path("retry");
+    const Cli failed = cubecast_cli("experiment " + file + " --point-timeout 0.0001 --no-plots --out " + dir);
+    EXPECT_EQ(failed.code, 3) << failed.err;
+    ASSERT_EQ(rows_of(dir).size(), 3u);
+    for (const auto& row : rows_of(dir))
+        EXPECT_NE(row["error"].get<std::string>().find("ran over the point timeout"), std::string::npos);
+    const Cli again = cubecast_cli("experiment " + file + " --retry-failed --no-plots --out " + dir);
+    EXPECT_EQ(again.code, 0) << again.err;
+    EXPECT_NE(again.err.find("cubecast: 3 points with an error in their rows run again (--retry-failed)\n"), std::string::npos)
+        << again.err;
+    EXPECT_EQ(rows_of(dir).size(), 6u);
+    const std::string csv = slurp(dir + "/results.csv");
+    EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 4);
+    EXPECT_EQ(csv.find("ran over"), std::string::npos) << csv;
+    const Cli nothing = cubecast_cli("experiment " + file + " --retry-failed --no-plots --out " + dir);
+    EXPECT_EQ(nothing.code, 0) << nothing.err;
+    EXPECT_EQ(nothing.err.find("--retry-failed"), std::string::npos) << nothing.err;
+    EXPECT_NE(nothing.err.find("3 of 3 points already in the results"), std::string::npos) << nothing.err;
+    EXPECT_EQ(rows_of(dir).size(), 6u);
+}
+
 // A point that crashes or runs over --point-timeout is a row with its error; the others run.
 TEST(Experiment, ACrashOrATimeoutIsARowAndTheRestRuns) {
     const Experiment ex = load("name: faults\nrun:\n  task: mnb\naxes:\n  dim: 1..4\n");
