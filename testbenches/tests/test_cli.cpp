@@ -274,6 +274,17 @@ TEST(CommandLine, APlotPathWithItsEndingNamesThePlot) {
     EXPECT_TRUE(slurp(prefix + ".png.png").empty());
 }
 
+// The sweeps' runs on one core or two (--jobs): the same output, row for row (the user guide says so).
+TEST(CommandLine, ASweepsOutputIsTheSameOnOneCoreOrTwo) {
+    for (const std::string sweep : {"sweep --task mnb --dims 2..6", "sweep-rate --dim 4 --rates 0.1,0.3,0.6 --window 500",
+                                    "sweep-rho --dim 3 --rhos 0.1,0.3 --slots 300"}) {
+        const CliResult one = cubecast_cli(sweep + " --jobs 1"), two = cubecast_cli(sweep + " --jobs 2");
+        ASSERT_EQ(one.code, 0) << sweep << ": " << one.err;
+        EXPECT_GT(std::count(one.out.begin(), one.out.end(), '\n'), 3) << sweep;
+        EXPECT_EQ(two.out, one.out) << sweep;
+    }
+}
+
 // A sweep's list that gives a value twice is refused, as an experiment's axis is: it would be the
 // same run twice (sweep-rho ran it twice, sweep-rate dropped the second quietly).
 TEST(CommandLine, ASweepsListTakesDistinctValues) {
