@@ -61,6 +61,16 @@ bool parse_node_list(const std::string& option, const std::string& text, std::ve
     return true;
 }
 
+// A command whose runs are of one kind shows in its --help only the run options they can use: the
+// others (named, or whole groups) are still parsed, and refused in one line naming what they apply
+// to, but left out of the help.
+void hide_from_help(CLI::App* app, const std::vector<std::string>& names, const std::vector<std::string>& groups) {
+    for (CLI::Option* o : app->get_options()) {
+        const bool named = std::any_of(names.begin(), names.end(), [&](const std::string& n) { return o->check_name(n); });
+        if (named || std::find(groups.begin(), groups.end(), o->get_group()) != groups.end()) o->group("");
+    }
+}
+
 // The groups `cubecast run --help` shows the options in, by concern, the task first.
 const char* const kTaskAndNetwork = "Task and network";
 const char* const kPackets = "Packets";
@@ -740,6 +750,7 @@ int dispatch(int argc, char* argv[], bool check_only) {
     sweep->add_option("--jobs,-j", sweep_jobs, "runs at once, 0..4096 (default 0: every core; the output is the same)");
     std::string sweep_rates;  // traffic's loads belong to sweep-rate: said so instead of "not expected"
     sweep->add_option("--rates", sweep_rates, "(task traffic over loads: use sweep-rate --rates)");
+    hide_from_help(sweep, {"--pmnb", "--packet-sizes"}, {kSyntheticTraffic, kDynamicBroadcasting});
 
     RunConfig rho_config;
     CommonOptions rho_opts;
@@ -761,6 +772,10 @@ int dispatch(int argc, char* argv[], bool check_only) {
     sweep_rho->add_option("--jobs,-j", rho_jobs, "runs at once, 0..4096 (default 0: every core; the output is the same)");
     sweep_rho->add_option("--plot", rho_plot,
                           "also draw PREFIX.png and PREFIX.svg (gnuplot) and keep PREFIX.dat (PREFIX.png names the same)");
+    hide_from_help(sweep_rho,
+                   {"--root", "--sources", "--targets", "--k", "--placement", "--packet-sizes", "--sbt-rotation", "--c-star",
+                    "--with-prefix", "--known-sources", "--torus-on-array", "--rho", "--lambda", "--pmnb"},
+                   {kSyntheticTraffic});
 
     RunConfig rate_config;
     CommonOptions rate_opts;
@@ -775,6 +790,10 @@ int dispatch(int argc, char* argv[], bool check_only) {
     unsigned rate_jobs = 0;
     sweep_rate->add_option("--jobs,-j", rate_jobs,
                            "runs at once for a list of rates, 0..4096 (default 0: every core; the same output)");
+    hide_from_help(sweep_rate,
+                   {"--root", "--sources", "--targets", "--k", "--placement", "--token-flits", "--sbt-rotation", "--c-star",
+                    "--with-prefix", "--known-sources", "--torus-on-array", "--pmnb", "--rate", "--packet-rate"},
+                   {kDynamicBroadcasting});
 
     std::string bench_format = "table";
     auto* bench = app.add_subcommand("bench", "measure simulation speed and peak memory on standard runs");
@@ -968,6 +987,8 @@ int dispatch(int argc, char* argv[], bool check_only) {
         }
         if (auto err = rho_opts.into(rho_config); !err.empty()) return bad_input(err);
         if (rho_opts.rho || rho_opts.lambda) return bad_input("sweep-rho takes its loads from --rhos, not --rho or --lambda");
+        if (!rho_opts.pmnb.empty())  // (each scheme sets it: given, it was dropped)
+            return bad_input("sweep-rho takes a period's PMNB from --schemes (periods/" + rho_opts.pmnb + "), not --pmnb");
         restart_with_heap_on_huge_pages();  // (many runs, some large: process_entry.h)
         return cmd_sweep_rho(rho_config, rhos, schemes, rho_format, plot_prefix(rho_plot), rho_jobs);
     }

@@ -274,6 +274,27 @@ TEST(CommandLine, APlotPathWithItsEndingNamesThePlot) {
     EXPECT_TRUE(slurp(prefix + ".png.png").empty());
 }
 
+// A sweep's --help lists the run options its runs can use; the others are left out of it, and given
+// anyway are refused in one line as before. sweep-rho's --pmnb, which each scheme overwrote, is refused.
+TEST(CommandLine, ASweepsHelpListsWhatItsRunsUse) {
+    const std::map<std::string, std::pair<std::vector<std::string>, std::vector<std::string>>> helps = {
+        {"sweep", {{"--root", "--k", "--queue-depth", "--vcs"}, {"--pattern", "--rate", "--slots", "--pmnb", "--packet-sizes"}}},
+        {"sweep-rate",
+         {{"--pattern", "--window", "--vcs", "--packet-sizes"}, {"--root", "--k", "--slots", "--rate", "--token-flits"}}},
+        {"sweep-rho", {{"--slots", "--token-flits", "--vcs"}, {"--root", "--k", "--pattern", "--rho", "--pmnb", "--c-star"}}}};
+    for (const auto& [command, lists] : helps) {
+        const std::string help = cubecast_cli(command + " --help").out;
+        for (const std::string& shown : lists.first)
+            EXPECT_NE(help.find("  " + shown + " "), std::string::npos) << command << shown;
+        for (const std::string& left : lists.second)
+            EXPECT_EQ(help.find("  " + left + " "), std::string::npos) << command << left;
+    }
+    expect_bad_input("sweep-rho --dim 3 --rhos 0.1 --root 2", "--root 2", "applies to tasks snb, scatter only");
+    expect_bad_input("sweep-rate --dim 3 --rates 0.1 --slots 40", "--slots", "applies to task dynamic only");
+    expect_bad_input("sweep-rho --dim 3 --rhos 0.1 --schemes periods/vb2 --pmnb vb3", "not --pmnb",
+                     "takes a period's PMNB from --schemes (periods/vb3)");
+}
+
 // The sweeps' runs on one core or two (--jobs): the same output, row for row (the user guide says so).
 TEST(CommandLine, ASweepsOutputIsTheSameOnOneCoreOrTwo) {
     for (const std::string sweep : {"sweep --task mnb --dims 2..6", "sweep-rate --dim 4 --rates 0.1,0.3,0.6 --window 500",
