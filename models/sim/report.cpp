@@ -191,22 +191,28 @@ void print_dynamic(std::ostream& os, const RunResult& r) {
 }
 }  // namespace
 
+std::string router_words(const RunResult& r) {
+    return r.input_buffering
+               ? describe_input_buffering(*r.input_buffering) + (r.preset.empty() ? "" : " (preset " + r.preset + ")")
+               : "queues " + (r.queue_depth ? std::to_string(r.queue_depth) + " deep" : std::string("unbounded"));
+}
+
+std::string verilog_words(const RunResult& r) {
+    return r.verilog_routers == 0         ? ""
+           : r.verilog_routers == r.nodes ? ", Verilog routers (Verilated) at every node"
+                                          : ", Verilog routers (Verilated) at " + std::to_string(r.verilog_routers) + " of " +
+                                                std::to_string(r.nodes) + " nodes";
+}
+
 void print_table(std::ostream& os, const RunResult& r, const std::string& network_label) {
     os << "cubecast: " << r.task << " / " << r.algorithm << " on the " << network_label
        << (r.torus_on_array ? " simulating the torus (Fig. 1)" : "") << " (" << r.nodes << " nodes), "
        << (r.traffic && !r.traffic->sizes.empty()  // (a mix, or a trace's own sizes: the longest is packet_flits)
                ? "packets of up to " + std::to_string(r.packet_flits) + " flits (" + r.traffic->sizes + ")"
                : "packet " + std::to_string(r.packet_flits) + " flit" + (r.packet_flits > 1 ? "s" : ""))
-       << ", "
-       << (r.input_buffering
-               ? describe_input_buffering(*r.input_buffering) + (r.preset.empty() ? "" : " (preset " + r.preset + ")")
-               : "queues " + (r.queue_depth ? std::to_string(r.queue_depth) + " deep" : std::string("unbounded")))
+       << ", " << router_words(r)
        << (r.broadcasts ? ", K = " + std::to_string(r.broadcasts) + " " + counted_as(find_task(r.task)->kind) : std::string())
-       << (r.verilog_routers == 0         ? ""
-           : r.verilog_routers == r.nodes ? ", Verilog routers (Verilated) at every node"
-                                          : ", Verilog routers (Verilated) at " + std::to_string(r.verilog_routers) + " of " +
-                                                std::to_string(r.nodes) + " nodes")
-       << chosen_words(r.chosen) << "\n";
+       << verilog_words(r) << chosen_words(r.chosen) << "\n";
     row(os, "paper", r.paper);
     if (!r.deadlock_freedom.empty()) row(os, "deadlock freedom", r.deadlock_freedom);
     if (r.completed() && r.task == "traffic")  // (slots are the collectives' unit: a time step per packet)

@@ -9,5 +9,9 @@ namespace cubecast {
 
 // network_label: the run's network as its resolved run names it (Topology::label(), "8x8 torus").
 void print_table(std::ostream& os, const RunResult& r, const std::string& network_label);
+// The router a run ran on, as the table's first line says it ("queues unbounded", "input-buffered, 2
+// VCs x 8 flits, ... (preset booksim)"), and ", Verilog routers (Verilated) at ..." where it had them.
+std::string router_words(const RunResult& r);
+std::string verilog_words(const RunResult& r);
 
 }  // namespace cubecast

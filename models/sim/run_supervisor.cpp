@@ -303,7 +303,8 @@ void RunSupervisor::note_progress(uint64_t cycle) {
         const uint64_t end = arrivals_end(net_.task);
         os << " (requests arrive until cycle " << end << (cycle >= end ? ", draining" : "") << ")";
     }
-    std::cerr << os.str() << std::endl;
+    os << "\n";  // (the line in one write: runs at once, a sweep's, share the stream, and two writes each interleaved)
+    std::cerr << os.str() << std::flush;
 }
 
 }  // namespace cubecast

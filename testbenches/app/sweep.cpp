@@ -9,6 +9,7 @@
 
 #include "models/fabric/hypercube.h"
 #include "models/fabric/printable.h"
+#include "models/sim/report.h"
 #include "models/sim/result_json.h"
 #include "models/sim/simulate.h"
 #include "models/sim/validate.h"
@@ -162,8 +163,9 @@ int cmd_sweep(RunConfig base, const SweepAxes& axes, const std::string& format, 
             }
     const bool with_k = !axes.ks.empty() || base.task == "kb" || base.task == "pmnb";
     const bool with_seed = axes.seeds.size() > 1;
-    print_header(format, with_k, with_seed);
+    if (format != "table") print_header(format, with_k, with_seed);  // (the table's comes with its first row)
     nlohmann::json all = nlohmann::json::array();
+    bool headed = false;
     int worst = kExitOk;
     std::map<RunStatus, uint64_t> by_status;
     // The runs go on every core (--jobs); the rows come out in order as they finish.
@@ -175,6 +177,15 @@ int cmd_sweep(RunConfig base, const SweepAxes& axes, const std::string& format, 
             const RunResult& r = ir.result;
             ++by_status[r.status];
             if (exit_code_for(r.status) > worst) worst = exit_code_for(r.status);
+            if (format == "table" && !headed) {  // what every run shares, as a run's first line says it
+                // (a packet's flits when given: by default an algorithm that splits packets splits them per d)
+                const unsigned f = base.packet_flits;
+                std::cout << "cubecast: " << r.task << " / " << r.algorithm << " on the " << r.topology << ", "
+                          << (f ? "packet " + std::to_string(f) + (f > 1 ? " flits, " : " flit, ") : std::string())
+                          << router_words(r) << verilog_words(r) << "\n";
+                print_header(format, with_k, with_seed);
+                headed = true;
+            }
             if (format == "json")
                 all.push_back(to_json(r, false));
             else

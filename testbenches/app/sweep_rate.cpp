@@ -11,6 +11,7 @@
 #include <optional>
 #include <sstream>
 
+#include "models/sim/report.h"
 #include "models/sim/result_json.h"
 #include "models/sim/simulate.h"
 #include "models/sim/validate.h"
@@ -60,7 +61,16 @@ int cmd_sweep_rate(RunConfig base, const std::vector<double>& rates, bool search
         c.progress_label = at.str();  // (runs at once: a long one's progress lines name it)
         return c;
     };
+    std::string heading;  // what every run shares, as a run's first line says it (from the first run)
     const auto record = [&](double r, const RunResult& res) {
+        if (heading.empty())
+            heading = "cubecast: traffic / " + res.algorithm + " on the " +
+                      make_topology(base.topology, base.dim, base.radix)->label() + " (" + std::to_string(res.nodes) +
+                      " nodes), " + (res.traffic ? res.traffic->pattern + ", " : "") +
+                      (res.traffic && !res.traffic->sizes.empty()
+                           ? "packets of up to " + std::to_string(res.packet_flits) + " flits (" + res.traffic->sizes + "), "
+                           : "packet " + std::to_string(res.packet_flits) + (res.packet_flits > 1 ? " flits, " : " flit, ")) +
+                      router_words(res) + verilog_words(res);
         worst = std::max(worst, exit_code_for(res.status));
         results[r] = res.traffic.value_or(TrafficResult{});
         if (!res.traffic) results[r].saturated = true;  // a stalled or failed run carries nothing
@@ -118,6 +128,7 @@ int cmd_sweep_rate(RunConfig base, const std::vector<double>& rates, bool search
         return worst;
     }
     const bool csv = format == "csv";
+    if (!csv) std::cout << heading << "\n";
     std::cout << (csv ? "offered,accepted,mean_latency,p50,p99,max,zero_load,carried,channel_load_bound\n"
                       : "  offered  accepted  mean lat.    p50    p99    max  zero-load  carried\n");
     for (const auto& [r, t] : results) {

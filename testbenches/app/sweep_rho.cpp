@@ -206,7 +206,9 @@ int cmd_sweep_rho(RunConfig base, const std::vector<double>& rhos, const std::ve
     // The runs go on every core (--jobs); the rows come out in order (rho, then scheme) as they finish.
     const auto print = [&](size_t at, const RunResult& r) {
         const size_t i = at / schemes.size(), s = at % schemes.size();
-        std::cerr << "cubecast: [" << ++done << "/" << total << "] " << schemes[s].name << " at rho = " << rhos[i] << " done\n";
+        std::ostringstream line;  // (one write: the runs still going write their progress lines too)
+        line << "cubecast: [" << ++done << "/" << total << "] " << schemes[s].name << " at rho = " << rhos[i] << " done\n";
+        std::cerr << line.str() << std::flush;
         worst = std::max(worst, exit_code_for(r.status));
         results[s].push_back(r);
         const DynamicResult& dyn = *r.dynamic;

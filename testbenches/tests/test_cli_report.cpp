@@ -248,6 +248,25 @@ TEST(CommandLine, StReportsItsPhasesAndSweepsCountOutcomes) {
     EXPECT_NE(g.out.find("4 runs: 4 ok (100.0 %)"), std::string::npos) << g.out;
 }
 
+// A sweep's table and sweep-rate's begin with what their runs share, as a run's first line says it:
+// the router above all (an input-buffered sweep printed the ideal router's table, indistinguishable).
+TEST(CommandLine, ASweepsTableSaysWhatItsRunsShare) {
+    const CliResult ib = cubecast_cli("sweep --task mnb --dims 3 --buffering input --vcs 3");
+    ASSERT_EQ(ib.code, 0) << ib.err;
+    EXPECT_EQ(ib.out.rfind("cubecast: mnb / bostt on the hypercube, input-buffered, 3 VCs x 8 flits, wormhole,", 0), 0u)
+        << ib.out;
+    const CliResult given = cubecast_cli("sweep --task mnb --dims 3 --packet-flits 2 --queue-depth 9");
+    EXPECT_EQ(given.out.rfind("cubecast: mnb / bostt on the hypercube, packet 2 flits, queues 9 deep\n", 0), 0u) << given.out;
+    const CliResult rate = cubecast_cli("sweep-rate --dim 3 --rates 0.1 --window 300 --packet-sizes 1:2,4:1 --preset noxim");
+    ASSERT_EQ(rate.code, 0) << rate.err;
+    EXPECT_EQ(rate.out.rfind("cubecast: traffic / ecube on the 3-cube (8 nodes), uniform, packets of up to 4 flits (1:2,4:1), "
+                             "input-buffered,",
+                             0),
+              0u)
+        << rate.out;
+    EXPECT_NE(rate.out.find("(preset noxim)\n  offered  accepted"), std::string::npos) << rate.out;
+}
+
 // sweep's table keeps its columns whatever a slot count is: an exact fraction that fits its column
 // (4 2/3), else three decimals marked '~' (vb2's bound on the 6-cube, 5 19/128, printed whole, ran
 // into the next column: "1 1/65.1484375"); the CSV keeps the bounds as fractions.
@@ -255,7 +274,9 @@ TEST(CommandLine, SweepsTableKeepsItsColumns) {
     const CliResult t = cubecast_cli("sweep --task pmnb --algorithm vb2 --dims 4..7 --ks 7");
     ASSERT_EQ(t.code, 0) << t.err;
     std::istringstream lines(t.out);
-    std::string header, row;
+    std::string heading, header, row;
+    std::getline(lines, heading);  // (what every run shares: the task, packet and router)
+    EXPECT_EQ(heading, "cubecast: pmnb / vb2 on the hypercube, queues unbounded");  // (its packets: d flits, per row)
     std::getline(lines, header);
     unsigned rows = 0;
     while (std::getline(lines, row) && row.find("runs:") == std::string::npos) {
