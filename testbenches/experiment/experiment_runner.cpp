@@ -244,7 +244,15 @@ private:
                     ++done_ranks;
                     continue;
                 }
-                if (!text.empty()) record(nlohmann::json::parse(text)), --running_elsewhere_;
+                if (!text.empty()) {
+                    const nlohmann::json row = nlohmann::json::parse(text);
+                    --running_elsewhere_;
+                    // (stopped: an error may be the same signal's, as for this rank's points below)
+                    if (StopSignals::caught() == 0 || row.value("error", "").empty())
+                        record(row);
+                    else
+                        ++running_elsewhere_dropped_;
+                }
                 if (!queue.empty()) {
                     mpi::send(from, kTagAssign, std::to_string(queue.back()));  // ranks take the smallest, this rank the largest
                     queue.pop_back();
@@ -276,7 +284,7 @@ private:
 
     // Stopped by a signal (StopSignals): the points running ended and dropped, the rows written kept.
     [[noreturn]] void stop(ForkPool& pool, size_t dropped, Progress& progress, ResultsStore& store, size_t mine) {
-        dropped += pool.running() + running_elsewhere_;
+        dropped += pool.running() + running_elsewhere_ + running_elsewhere_dropped_;
         progress.end();
         store.finish();  // (first: under mpirun, which ends the ranks itself, there may be little time)
         size_t done = 0;
@@ -328,8 +336,9 @@ private:
     const Experiment& ex_;
     const RunPlan& plan_;
     const PointWork& work_;
-    std::optional<StopSignals> stops_;  // (rank 0's, or the only process's)
-    size_t running_elsewhere_ = 0;      // rank 0: points handed to other ranks whose rows have not come
+    std::optional<StopSignals> stops_;      // (rank 0's, or the only process's)
+    size_t running_elsewhere_ = 0;          // rank 0: points handed to other ranks whose rows have not come ...
+    size_t running_elsewhere_dropped_ = 0;  // ... or came with an error once stopped (no row)
 };
 
 }  // namespace
