@@ -191,6 +191,11 @@ void print_dynamic(std::ostream& os, const RunResult& r) {
 }
 }  // namespace
 
+std::string packet_words(unsigned flits, const std::string& sizes) {
+    return sizes.empty() ? "packet " + std::to_string(flits) + " flit" + (flits > 1 ? "s" : "")
+                         : "packets of up to " + std::to_string(flits) + " flits (" + sizes + ")";
+}
+
 std::string router_words(const RunResult& r) {
     return r.input_buffering
                ? describe_input_buffering(*r.input_buffering) + (r.preset.empty() ? "" : " (preset " + r.preset + ")")
@@ -207,10 +212,7 @@ std::string verilog_words(const RunResult& r) {
 void print_table(std::ostream& os, const RunResult& r, const std::string& network_label) {
     os << "cubecast: " << r.task << " / " << r.algorithm << " on the " << network_label
        << (r.torus_on_array ? " simulating the torus (Fig. 1)" : "") << " (" << r.nodes << " nodes), "
-       << (r.traffic && !r.traffic->sizes.empty()  // (a mix, or a trace's own sizes: the longest is packet_flits)
-               ? "packets of up to " + std::to_string(r.packet_flits) + " flits (" + r.traffic->sizes + ")"
-               : "packet " + std::to_string(r.packet_flits) + " flit" + (r.packet_flits > 1 ? "s" : ""))
-       << ", " << router_words(r)
+       << packet_words(r.packet_flits, r.traffic ? r.traffic->sizes : "") << ", " << router_words(r)
        << (r.broadcasts ? ", K = " + std::to_string(r.broadcasts) + " " + counted_as(find_task(r.task)->kind) : std::string())
        << verilog_words(r) << chosen_words(r.chosen) << "\n";
     row(os, "paper", r.paper);

@@ -70,6 +70,11 @@ void hide_from_help(CLI::App* app, const std::vector<std::string>& names, const 
         if (named || std::find(groups.begin(), groups.end(), o->get_group()) != groups.end()) o->group("");
     }
 }
+// The run options only collectives take (their active nodes, trees and ranks), which traffic and
+// dynamic broadcasting refuse.
+const std::vector<std::string> kCollectiveOnly = {"--root",          "--sources",       "--targets", "--k",
+                                                  "--placement",     "--sbt-rotation",  "--c-star",  "--with-prefix",
+                                                  "--known-sources", "--torus-on-array"};
 
 // The groups `cubecast run --help` shows the options in, by concern, the task first.
 const char* const kTaskAndNetwork = "Task and network";
@@ -772,10 +777,8 @@ int dispatch(int argc, char* argv[], bool check_only) {
     sweep_rho->add_option("--jobs,-j", rho_jobs, "runs at once, 0..4096 (default 0: every core; the output is the same)");
     sweep_rho->add_option("--plot", rho_plot,
                           "also draw PREFIX.png and PREFIX.svg (gnuplot) and keep PREFIX.dat (PREFIX.png names the same)");
-    hide_from_help(sweep_rho,
-                   {"--root", "--sources", "--targets", "--k", "--placement", "--packet-sizes", "--sbt-rotation", "--c-star",
-                    "--with-prefix", "--known-sources", "--torus-on-array", "--rho", "--lambda", "--pmnb"},
-                   {kSyntheticTraffic});
+    hide_from_help(sweep_rho, kCollectiveOnly, {kSyntheticTraffic});
+    hide_from_help(sweep_rho, {"--packet-sizes", "--rho", "--lambda", "--pmnb"}, {});  // (--rhos, --schemes give those)
 
     RunConfig rate_config;
     CommonOptions rate_opts;
@@ -790,10 +793,8 @@ int dispatch(int argc, char* argv[], bool check_only) {
     unsigned rate_jobs = 0;
     sweep_rate->add_option("--jobs,-j", rate_jobs,
                            "runs at once for a list of rates, 0..4096 (default 0: every core; the same output)");
-    hide_from_help(sweep_rate,
-                   {"--root", "--sources", "--targets", "--k", "--placement", "--token-flits", "--sbt-rotation", "--c-star",
-                    "--with-prefix", "--known-sources", "--torus-on-array", "--pmnb", "--rate", "--packet-rate"},
-                   {kDynamicBroadcasting});
+    hide_from_help(sweep_rate, kCollectiveOnly, {kDynamicBroadcasting});
+    hide_from_help(sweep_rate, {"--token-flits", "--pmnb", "--rate", "--packet-rate"}, {});  // (--rates gives the load)
 
     std::string bench_format = "table";
     auto* bench = app.add_subcommand("bench", "measure simulation speed and peak memory on standard runs");
@@ -958,11 +959,9 @@ int dispatch(int argc, char* argv[], bool check_only) {
                                      "': accepted a comma list of loads in (0, 1], or auto");
                 rates.push_back(r);
             }
-            if (const auto twice = given_twice(rates)) {
-                std::ostringstream load;
-                load << *twice;
-                return bad_input("--rates '" + rates_text + "' gives " + load.str() + " twice: accepted distinct loads");
-            }
+            if (const auto twice = given_twice(rates))
+                return bad_input("--rates '" + rates_text + "' gives " + printable_number(*twice) +
+                                 " twice: accepted distinct loads");
         }
         restart_with_heap_on_huge_pages();  // (many runs, some large: process_entry.h)
         return cmd_sweep_rate(rate_config, search ? std::vector<double>{1.0} : rates, search, rate_format, rate_jobs);

@@ -179,10 +179,9 @@ int cmd_sweep(RunConfig base, const SweepAxes& axes, const std::string& format, 
             if (exit_code_for(r.status) > worst) worst = exit_code_for(r.status);
             if (format == "table" && !headed) {  // what every run shares, as a run's first line says it
                 // (a packet's flits when given: by default an algorithm that splits packets splits them per d)
-                const unsigned f = base.packet_flits;
                 std::cout << "cubecast: " << r.task << " / " << r.algorithm << " on the " << r.topology << ", "
-                          << (f ? "packet " + std::to_string(f) + (f > 1 ? " flits, " : " flit, ") : std::string())
-                          << router_words(r) << verilog_words(r) << "\n";
+                          << (base.packet_flits ? packet_words(base.packet_flits) + ", " : std::string()) << router_words(r)
+                          << verilog_words(r) << "\n";
                 print_header(format, with_k, with_seed);
                 headed = true;
             }

@@ -67,10 +67,8 @@ int cmd_sweep_rate(RunConfig base, const std::vector<double>& rates, bool search
             heading = "cubecast: traffic / " + res.algorithm + " on the " +
                       make_topology(base.topology, base.dim, base.radix)->label() + " (" + std::to_string(res.nodes) +
                       " nodes), " + (res.traffic ? res.traffic->pattern + ", " : "") +
-                      (res.traffic && !res.traffic->sizes.empty()
-                           ? "packets of up to " + std::to_string(res.packet_flits) + " flits (" + res.traffic->sizes + "), "
-                           : "packet " + std::to_string(res.packet_flits) + (res.packet_flits > 1 ? " flits, " : " flit, ")) +
-                      router_words(res) + verilog_words(res);
+                      packet_words(res.packet_flits, res.traffic ? res.traffic->sizes : "") + ", " + router_words(res) +
+                      verilog_words(res);
         worst = std::max(worst, exit_code_for(res.status));
         results[r] = res.traffic.value_or(TrafficResult{});
         if (!res.traffic) results[r].saturated = true;  // a stalled or failed run carries nothing

@@ -142,9 +142,7 @@ int cmd_sweep_rho(RunConfig base, const std::vector<double>& rhos, const std::ve
         return kExitBadInput;
     }
     if (const auto twice = given_twice(rhos)) {
-        std::ostringstream load;
-        load << *twice;
-        print_error("--rhos gives " + load.str() + " twice: accepted distinct loads");
+        print_error("--rhos gives " + printable_number(*twice) + " twice: accepted distinct loads");
         return kExitBadInput;
     }
     if (!plot_prefix.empty() && std::system("command -v gnuplot >/dev/null 2>&1") != 0) {

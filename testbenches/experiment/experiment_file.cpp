@@ -450,14 +450,12 @@ struct Loader {
     // The key a run's error message is about: its "--key", else a key named with its value ("task
     // 'mnbx'", "task mnb"); "" if it names none.
     static std::string blamed(const std::string& error, const Point& p) {
+        const auto in_word = [&](size_t i) {  // (an option's name runs on over letters, digits and dashes)
+            return i < error.size() && (std::isalnum(static_cast<unsigned char>(error[i])) || error[i] == '-');
+        };
         const auto word_at = [&](const std::string& word) {
-            for (size_t at = error.find(word); at != std::string::npos; at = error.find(word, at + 1)) {
-                const size_t end = at + word.size();
-                const bool starts = at == 0 || !(std::isalnum(static_cast<unsigned char>(error[at - 1])) || error[at - 1] == '-');
-                if (starts &&
-                    (end >= error.size() || !(std::isalnum(static_cast<unsigned char>(error[end])) || error[end] == '-')))
-                    return true;
-            }
+            for (size_t at = error.find(word); at != std::string::npos; at = error.find(word, at + 1))
+                if ((at == 0 || !in_word(at - 1)) && !in_word(at + word.size())) return true;
             return false;
         };
         for (const auto& [k, v] : p.params)
