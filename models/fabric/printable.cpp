@@ -1,6 +1,7 @@
 #include "models/fabric/printable.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <iomanip>
 #include <sstream>
@@ -17,6 +18,12 @@ void drop_byte_order_mark(std::string& first_line) {
 }
 
 std::string printable_number(double value) {
+    char text[64];
+    const auto end = std::to_chars(text, text + sizeof text, value).ptr;  // (shortest round trip)
+    return std::string(text, end);
+}
+
+std::string approximate_number(double value) {
     std::ostringstream os;
     os << std::setprecision(6) << value;
     return os.str();

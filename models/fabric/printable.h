@@ -14,8 +14,11 @@ std::string trimmed(const std::string& field);
 // A file's first line without the UTF-8 byte-order mark some editors save before it.
 void drop_byte_order_mark(std::string& first_line);
 
-// A number as an error line echoes it: as short as it reads (-1, 0.25, 1e-09, nan), six digits at most.
+// A number as an error line echoes a value given: the shortest text that reads back as the same
+// number (-1, 0.25, 1e-09, 1.0000001, nan), so a value just past a bound never reads as the bound.
 std::string printable_number(double value);
+// A computed number (a bound, a mean) as a line states it: six significant digits at most (2.33333).
+std::string approximate_number(double value);
 
 // A word for the shell: as it is if plain, else in single quotes (a quote in it closed, escaped and
 // reopened).

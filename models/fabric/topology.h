@@ -102,6 +102,8 @@ struct TopologyType {
     // The Verilog routers (rtl/) built for it: none; the input-buffered one alone (which reads a node's
     // digits as bit fields of its id: radix a power of two, two ports a dimension); or both routers.
     VerilogRouters verilog = VerilogRouters::none;
+    // Its networks have wraparound links, where datelines matter (as its networks' wraps() says).
+    bool wraps = false;
     // Other names it is known by (BookSim2's and Noxim's "mesh" for the array), accepted where a
     // topology is named and taken as `name`.
     std::vector<std::string> aliases = {};

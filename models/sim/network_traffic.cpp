@@ -68,7 +68,7 @@ AlgorithmSetup algorithm_setup(const RunConfig& c, const Topology& network, cons
     return s;
 }
 
-std::string describe_input_buffering(const InputBuffering& ib) {
+std::string describe_input_buffering(const InputBuffering& ib, bool wraps) {
     return "input-buffered, " + std::to_string(ib.vcs) + " VC" + (ib.vcs > 1 ? "s" : "") + " x " + std::to_string(ib.vc_depth) +
            " flits, " + switching_name(ib.switching) + ", router delay " + std::to_string(ib.router_delay) + ", link delay " +
            std::to_string(ib.link_delay) + ", credit delay " + std::to_string(ib.credit_delay) +
@@ -78,7 +78,7 @@ std::string describe_input_buffering(const InputBuffering& ib) {
            ", " + std::to_string(ib.alloc_iters) + " allocator iteration" + (ib.alloc_iters > 1 ? "s" : "") +
            (ib.link_period == 1 ? "" : ", a flit every " + std::to_string(ib.link_period) + " cycles on a link") +
            (ib.flit_bits == 64 ? "" : ", " + std::to_string(ib.flit_bits) + "-bit flits (a header is two)") +
-           (ib.datelines == Datelines::wrap ? "" : std::string(", datelines ") + datelines_name(ib.datelines)) +
+           (ib.datelines == Datelines::wrap || !wraps ? "" : std::string(", datelines ") + datelines_name(ib.datelines)) +
            (ib.forwarding == Forwarding::router ? "" : ", forwarding through the node") +
            (ib.network_interface == InjectionModel::one_port ? "" : ", all-port network interface") +
            (ib.replication == Replication::serial ? "" : std::string(", ") + replication_name(ib.replication) + " replication");

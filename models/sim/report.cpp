@@ -196,10 +196,17 @@ std::string packet_words(unsigned flits, const std::string& sizes) {
                          : "packets of up to " + std::to_string(flits) + " flits (" + sizes + ")";
 }
 
+namespace {
+bool network_wraps(const RunResult& r) {
+    const TopologyType* type = find_topology_type(r.topology);
+    return type && type->wraps;
+}
+}  // namespace
+
 std::string router_words(const RunResult& r) {
-    return r.input_buffering
-               ? describe_input_buffering(*r.input_buffering) + (r.preset.empty() ? "" : " (preset " + r.preset + ")")
-               : "queues " + (r.queue_depth ? std::to_string(r.queue_depth) + " deep" : std::string("unbounded"));
+    return r.input_buffering ? describe_input_buffering(*r.input_buffering, network_wraps(r)) +
+                                   (r.preset.empty() ? "" : " (preset " + r.preset + ")")
+                             : "queues " + (r.queue_depth ? std::to_string(r.queue_depth) + " deep" : std::string("unbounded"));
 }
 
 std::string verilog_words(const RunResult& r) {

@@ -134,7 +134,8 @@ HopTime hop_time(const RunConfig& c, const Topology& network);
 AlgorithmSetup algorithm_setup(const RunConfig& c, const Topology& network, const Topology& logic_topology, uint32_t root,
                                std::vector<uint32_t> sources, unsigned scale, uint64_t arrivals_end);
 // The input-buffered router in a phrase ("input-buffered, 2 VCs x 8 flits, wormhole, ...").
-std::string describe_input_buffering(const InputBuffering& ib);
+// (`wraps`: the network has wraparound links; elsewhere the datelines knob does nothing and goes unsaid.)
+std::string describe_input_buffering(const InputBuffering& ib, bool wraps);
 
 // The dynamic broadcasting theorem of paper 004 §II for this run's lambda and its PMNB's X and V
 // (slots): T = W + X + a N X <= W + X + min((N-1)X/2, rho W), stable for rho < 1 - lambda V.

@@ -148,7 +148,7 @@ std::optional<std::string> validate_dynamic(const RunConfig& c, const TaskInfo& 
     if (c.lambda && !(*c.lambda > 0 && *c.lambda <= 1))
         return "--lambda " + printable_number(*c.lambda) + " is out of range: accepted " + number_range("lambda");
     if (c.rho && !(*c.rho > 0 && *c.rho <= max_rho))
-        return "--rho " + printable_number(*c.rho) + " is out of range: accepted (0, " + printable_number(max_rho) +
+        return "--rho " + printable_number(*c.rho) + " is out of range: accepted (0, " + approximate_number(max_rho) +
                "] (rho = lambda (N-1)/L, L the links leaving node 0, with lambda <= 1)";
     if (c.slots != 0 && c.periods) return std::string("give --slots or --periods, not both");
     if (!(c.slots >= 0 && c.slots <= 1e7))
@@ -176,16 +176,16 @@ std::optional<std::string> validate_dynamic(const RunConfig& c, const TaskInfo& 
     const DynamicLoad load = dynamic_load(c);
     if (!(load.warmup >= 0 && load.warmup < load.horizon))
         return "--warmup " + printable_number(load.warmup) + " is out of range: accepted 0 <= warmup < the run's " +
-               printable_number(load.horizon) + " slots";
+               approximate_number(load.horizon) + " slots";
     // Each node numbers its requests in the header's 12-bit msg field.
     const auto arrivals = dynamic_arrivals(c);
     for (uint32_t node = 0; node < arrivals.size(); ++node)
         if (arrivals[node].size() > kMaxMsg + 1)
             return "the run is too long for its load: node " + std::to_string(node) + " would get " +
-                   std::to_string(arrivals[node].size()) + " requests in " + printable_number(load.horizon) +
+                   std::to_string(arrivals[node].size()) + " requests in " + approximate_number(load.horizon) +
                    " slots, more than the " + std::to_string(kMaxMsg + 1) +
                    " a node can number (12-bit msg field): accepted --slots up to about " +
-                   printable_number(0.9 * (kMaxMsg + 1) / load.lambda);
+                   approximate_number(0.9 * (kMaxMsg + 1) / load.lambda);
     return std::nullopt;
 }
 
@@ -570,9 +570,9 @@ std::optional<std::string> validate_traffic(const RunConfig& c, const TaskInfo& 
     if (auto e = traffic_pattern_problem(s.pattern, topo)) return e;
     if (c.rate && c.packet_rate) return std::string("--rate (flits) and --packet-rate (packets) say the same: give one of them");
     if (c.packet_rate && !(s.rate > 0 && s.rate <= 1))
-        return "--packet-rate " + printable_number(*c.packet_rate) + " is " + printable_number(s.rate) +
-               " flits/node/cycle with packets of " + printable_number(s.mean_flits()) +
-               " flits on average: accepted packets per node per cycle in (0, " + printable_number(1 / s.mean_flits()) + "]";
+        return "--packet-rate " + printable_number(*c.packet_rate) + " is " + approximate_number(s.rate) +
+               " flits/node/cycle with packets of " + approximate_number(s.mean_flits()) +
+               " flits on average: accepted packets per node per cycle in (0, " + approximate_number(1 / s.mean_flits()) + "]";
     if (!(s.rate > 0 && s.rate <= 1))
         return "--rate " + printable_number(s.rate) + " is out of range: accepted " + number_range("rate");
     for (const auto& [name, value] : {std::pair{"warmup-cycles", c.traffic_warmup}, std::pair{"window", c.traffic_window},

@@ -20,6 +20,9 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     // Task traffic.
     expect_bad_input("run --task traffic --algorithm ecube --dim 4 --rate 0", "--rate 0", "(0, 1]");
     expect_bad_input("run --task traffic --algorithm ecube --dim 4 --rate 1.5", "--rate 1.5", "(0, 1]");
+    // (a value just past its bound is named as given, not rounded onto the bound)
+    expect_bad_input("run --task traffic --algorithm ecube --dim 4 --rate 1.0000001", "--rate 1.0000001 is", "(0, 1]");
+    expect_bad_input("run --task dynamic --dim 3 --rho 2.3333334", "--rho 2.3333334 is", "(0, 2.33333]");
     expect_bad_input("run --task traffic --algorithm ecube --dim 4 --pattern hotspot --hotspot 16:0.2", "16:0.2",
                      "NODE:FRACTION");
     expect_bad_input("run --task traffic --algorithm ecube --dim 4 --pattern hotspot --hotspot 3", "'3'", "NODE:FRACTION");

@@ -267,6 +267,20 @@ TEST(CommandLine, ASweepsTableSaysWhatItsRunsShare) {
     EXPECT_NE(rate.out.find("(preset noxim)\n  offered  accepted"), std::string::npos) << rate.out;
 }
 
+// The router's description names the datelines knob only where the network wraps around: BookSim2's
+// preset sets `partition` on every network, which on the array or the hypercube does nothing.
+TEST(CommandLine, TheRouterNamesDatelinesOnlyWhereTheyAct) {
+    const std::string traffic = "run --task traffic --rate 0.05 --warmup-cycles 10 --window 50 --drain 100 --preset booksim ";
+    for (const char* network :
+         {"--topology array --radix 4 --dim 2", "--topology hypercube --dim 3", "--topology torus --radix 4 --dim 2"}) {
+        const CliResult r = cubecast_cli(traffic + network);
+        ASSERT_EQ(r.code, 0) << network << ": " << r.err;
+        const std::string first = r.out.substr(0, r.out.find('\n'));
+        const bool torus = std::string(network).find("torus") != std::string::npos;
+        EXPECT_EQ(first.find(", datelines partition") != std::string::npos, torus) << first;
+    }
+}
+
 // sweep's table keeps its columns whatever a slot count is: an exact fraction that fits its column
 // (4 2/3), else three decimals marked '~' (vb2's bound on the 6-cube, 5 19/128, printed whole, ran
 // into the next column: "1 1/65.1484375"); the CSV keeps the bounds as fractions.

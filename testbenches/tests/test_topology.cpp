@@ -57,6 +57,7 @@ TEST(Topology, EveryRegisteredTopologyAgreesWithItsLinks) {
             ASSERT_FALSE(type.problem(s.dim, s.radix).has_value());
             const auto t = make_topology(type.name, s.dim, s.radix);
             EXPECT_EQ(t->name(), type.name);
+            EXPECT_EQ(t->wraps(), type.wraps);
             const unsigned p = t->radix();
             ASSERT_EQ(t->nodes(), power(p, s.dim));
             uint64_t links = 0;
