@@ -307,8 +307,9 @@ int cmd_bench_ranks(const std::string& format, unsigned ranks) {
     // One run in one process, then over the ranks: both finished with a report, or a line saying how not.
     const auto run_pair = [&](const std::string& name,
                               const std::string& args) -> std::optional<std::pair<TimedCommand, TimedCommand>> {
-        TimedCommand one = run_timed(bin + " run " + args + " --json");
-        TimedCommand many = run_timed(mpirun + bin + " run " + args + " --json --partition", nullptr, true);
+        TimedCommand one = run_timed(bin + " run " + args + " --json", nullptr, false, name + ", one process");
+        TimedCommand many = run_timed(mpirun + bin + " run " + args + " --json --partition", nullptr, true,
+                                      name + ", " + std::to_string(ranks) + " ranks");
         if (one.exit_code == kExitOk && many.exit_code == kExitOk && one.report.is_object() && many.report.is_object())
             return std::make_pair(std::move(one), std::move(many));
         std::cerr << "cubecast: bench: " << name << " ended with exit " << one.exit_code << " in one process and "

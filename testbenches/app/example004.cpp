@@ -40,7 +40,7 @@ std::string row_arguments(const RunConfig& c) {
 
 // The row on `ranks` ranks: its result as run --json reports it, or an error naming the command.
 IsolatedResult run_on_ranks(const RunConfig& c, unsigned ranks) {
-    const TimedCommand t = run_over_ranks(ranks, row_arguments(c));
+    const TimedCommand t = run_over_ranks(ranks, row_arguments(c), c.progress_label);
     IsolatedResult ir{result_from_json(t.report), t.peak_kib};
     ir.result.partition = partition_from_json(t.report);
     return ir;

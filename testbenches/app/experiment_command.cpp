@@ -67,7 +67,8 @@ std::string run_point_on_ranks(const Point& p, const RunConfig& c, unsigned rank
     std::string arguments;
     for (const std::string& a : p.args) arguments += (arguments.empty() ? "" : " ") + shell_word(a);
     if (c.stats_path != p.config.stats_path) arguments += " --stats " + shell_word(c.stats_path);  // (the report's link map)
-    const TimedCommand t = run_over_ranks(ranks, arguments);
+    const TimedCommand t =
+        run_over_ranks(ranks, arguments, c.progress ? std::optional<std::string>(c.progress_label) : std::nullopt);
     return nlohmann::json{{"exit", t.exit_code}, {"result", to_json(result_from_json(t.report), false)}}.dump();
 }
 
@@ -136,11 +137,10 @@ int cmd_experiment(const ExperimentArgs& args, const RunOptions& options, const 
             // in place, is the progress, and the points say nothing.
             const bool points_say_progress = isatty(STDERR_FILENO) == 0;
             code = run_experiment(ex, plan, [ranks = args.point_ranks, points_say_progress](const Point& p, const RunConfig& c) {
-                if (ranks > 1) return run_point_on_ranks(p, c, ranks);
                 RunConfig labelled = c;
                 labelled.progress = points_say_progress;
                 labelled.progress_label = p.label.empty() ? "point " + std::to_string(p.index) : p.label;
-                return run_point_json(labelled);
+                return ranks > 1 ? run_point_on_ranks(p, labelled, ranks) : run_point_json(labelled);
             });
             if (mpi::launched()) {  // only rank 0 writes; the others are done
                 const char* r = std::getenv("OMPI_COMM_WORLD_RANK");

@@ -141,13 +141,59 @@ private:
     std::thread thread_;  // (last: it starts once the members above are made)
 };
 
+// A command's progress lines, read from the file its stderr goes to while it runs (with pread: the
+// command's writes share the file's offset) and passed on to this process's stderr naming the run;
+// its other lines stay for the error after it ends.
+class ProgressRelay {
+public:
+    ProgressRelay(int fd, std::string label) : fd_(fd), label_(std::move(label)), thread_([this] { relay(); }) {}
+    ~ProgressRelay() {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            done_ = true;
+        }
+        wake_.notify_one();
+        thread_.join();
+        pass_on_new_lines();  // (what came since the last look)
+    }
+
+private:
+    void relay() {
+        std::unique_lock<std::mutex> lock(mutex_);
+        while (!wake_.wait_for(lock, std::chrono::milliseconds(500), [this] { return done_; })) pass_on_new_lines();
+    }
+    void pass_on_new_lines() {
+        char chunk[1 << 14];
+        for (ssize_t n; (n = pread(fd_, chunk, sizeof chunk, static_cast<off_t>(read_to_))) > 0;) {
+            read_to_ += static_cast<size_t>(n);
+            partial_.append(chunk, static_cast<size_t>(n));
+        }
+        const std::string prefix = "cubecast: ", cycle = " s: cycle ";
+        for (size_t end; (end = partial_.find('\n')) != std::string::npos; partial_.erase(0, end + 1)) {
+            const std::string line = partial_.substr(0, end + 1);
+            const size_t seconds = prefix.size(), after = line.find_first_not_of("0123456789", seconds);
+            if (line.rfind(prefix, 0) == 0 && after > seconds && after != std::string::npos &&
+                line.compare(after, cycle.size(), cycle) == 0)
+                std::cerr << prefix + label_ + ": " + line.substr(seconds) << std::flush;  // (one write)
+        }
+    }
+    const int fd_;
+    const std::string label_;
+    size_t read_to_ = 0;
+    std::string partial_;
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    bool done_ = false;
+    std::thread thread_;  // (last: it starts once the members above are made)
+};
+
 }  // namespace
 
-TimedCommand run_over_ranks(unsigned ranks, const std::string& arguments) {
+TimedCommand run_over_ranks(unsigned ranks, const std::string& arguments, const std::optional<std::string>& progress_label) {
     const std::string command =
         mpirun_prefix(ranks) + shell_word(this_executable()) + " run " + arguments + " --json --partition";
     std::string errors;
-    TimedCommand t = run_timed(command, &errors, true);
+    TimedCommand t = run_timed(command, &errors, true, progress_label);
     if (!t.report.is_object()) {
         const std::string first = errors.substr(0, errors.find('\n'));
         throw std::runtime_error("`" + command + "` ended with exit " + std::to_string(t.exit_code) + " and no report" +
@@ -156,7 +202,8 @@ TimedCommand run_over_ranks(unsigned ranks, const std::string& arguments) {
     return t;
 }
 
-TimedCommand run_timed(const std::string& command, std::string* errors, bool under_mpirun) {
+TimedCommand run_timed(const std::string& command, std::string* errors, bool under_mpirun,
+                       const std::optional<std::string>& progress_label) {
     TimedCommand t;
     // The report and the error lines through unnamed files (gone when their last descriptor closes, so
     // none is left in the temporary folder when this process is killed: an experiment's point over its
@@ -171,7 +218,7 @@ TimedCommand run_timed(const std::string& command, std::string* errors, bool und
         // experiment's point over its timeout is killed): mpirun stops its ranks on SIGTERM.
         prctl(PR_SET_PDEATHSIG, SIGTERM);
         if (getppid() != parent) _exit(127);
-        const int error_fd = errors ? err.descriptor() : open("/dev/null", O_WRONLY);
+        const int error_fd = errors || progress_label ? err.descriptor() : open("/dev/null", O_WRONLY);
         if (dup2(out.descriptor(), STDOUT_FILENO) < 0 || error_fd < 0 || dup2(error_fd, STDERR_FILENO) < 0) _exit(127);
         execl("/bin/sh", "sh", "-c", shell_command.c_str(), static_cast<char*>(nullptr));
         _exit(127);
@@ -182,6 +229,8 @@ TimedCommand run_timed(const std::string& command, std::string* errors, bool und
     {
         std::optional<HungMpirunWatch> watch;  // (started after the fork: the child allocates before its exec)
         if (under_mpirun) watch.emplace(child);
+        std::optional<ProgressRelay> relay;
+        if (progress_label) relay.emplace(err.descriptor(), *progress_label);
         if (wait4(child, &status, 0, &usage) < 0) return t;
         t.mpirun_hung = watch && watch->ended_it();
     }

@@ -3,6 +3,7 @@
 // memory and the JSON report it prints.
 #pragma once
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 namespace cubecast {
@@ -24,11 +25,16 @@ struct TimedCommand {
 };
 // `mpirun -np R cubecast run ARGUMENTS --json --partition` (ARGUMENTS already words for the shell):
 // the timed command with its report; throws std::runtime_error naming the command if it printed none.
-TimedCommand run_over_ranks(unsigned ranks, const std::string& arguments);
+// With `progress_label`, the run's progress lines reach this process's stderr as it goes, naming it.
+TimedCommand run_over_ranks(unsigned ranks, const std::string& arguments,
+                            const std::optional<std::string>& progress_label = std::nullopt);
 
 // A command through the shell, its JSON report on stdout (its error lines to `errors`, or dropped);
 // the command (exec'd in the shell's place) gets SIGTERM if this process ends before it. With
-// `under_mpirun` (the command is mpirun's), an mpirun that outlives its ranks is ended.
-TimedCommand run_timed(const std::string& command, std::string* errors = nullptr, bool under_mpirun = false);
+// `under_mpirun` (the command is mpirun's), an mpirun that outlives its ranks is ended. With
+// `progress_label`, the progress lines a `cubecast run` prints ("cubecast: 5 s: cycle ...") are passed
+// on to stderr while it runs, as "cubecast: LABEL: 5 s: cycle ...".
+TimedCommand run_timed(const std::string& command, std::string* errors = nullptr, bool under_mpirun = false,
+                       const std::optional<std::string>& progress_label = std::nullopt);
 
 }  // namespace cubecast

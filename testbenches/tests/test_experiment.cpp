@@ -367,6 +367,24 @@ TEST(Experiment, APointsProgressLinesNameIt) {
     EXPECT_GT(seen["dim=6: "], 0u) << r.err;
 }
 
+// A point run over ranks (under mpirun, its stderr read back after it) passes its progress lines on
+// as it goes, naming it, as a point in one process does.
+TEST(Experiment, APointOverRanksSaysItsProgress) {
+    const std::string file = write_file("progress-ranks.yaml", "name: progress\nrun:\n  task: mnb\naxes:\n  dim: [5, 6]\n");
+    const Cli r = cubecast_cli("experiment " + file + " --point-ranks 2 --no-plots --out " + temp_path("progress-ranks"),
+                               std::string("CUBECAST_PROGRESS_SECONDS=0 ") + kRanksWithoutLeakCheck);
+    ASSERT_EQ(r.code, 0) << r.err;
+    std::istringstream lines(r.err);
+    std::map<std::string, unsigned> seen;
+    for (std::string l; std::getline(lines, l);) {
+        std::smatch m;
+        if (std::regex_search(l, m, std::regex(R"(^cubecast: (.*?)\b\d+ s: cycle \d+, \d+ of \d+ deliveries$)"))) ++seen[m[1]];
+    }
+    EXPECT_EQ(seen.size(), 2u) << r.err;
+    EXPECT_GT(seen["dim=5: "], 0u) << r.err;
+    EXPECT_GT(seen["dim=6: "], 0u) << r.err;
+}
+
 // Stopped by a signal (Ctrl-C to the terminal's job, or SIGTERM to the command alone): the rows
 // written stay and results.csv is brought up to them, a line says how many and how to go on, no point
 // has a row of the signal's doing, no process of the experiment is left, and the command ends by the
