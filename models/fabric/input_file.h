@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
 #include <optional>
 #include <string>
 
@@ -18,6 +19,15 @@ inline std::optional<std::string> unreadable_file(const std::string& path) {
     if (stat(path.c_str(), &st) != 0 || access(path.c_str(), R_OK) != 0)
         return std::string("cannot be read: ") + std::strerror(errno);
     if (S_ISDIR(st.st_mode)) return std::string("is a folder, not a file");
+    return std::nullopt;
+}
+
+// `in` opened on `path`, or why it cannot be (unreadable_file()'s words, or "cannot be read").
+inline std::optional<std::string> open_input_file(std::ifstream& in, const std::string& path,
+                                                  std::ios::openmode mode = std::ios::in) {
+    if (auto why = unreadable_file(path)) return why;
+    in.open(path, mode);
+    if (!in) return std::string("cannot be read");
     return std::nullopt;
 }
 

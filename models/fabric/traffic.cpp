@@ -345,9 +345,9 @@ bool whole(const std::string& s, uint64_t max, uint64_t& v) {
 
 std::optional<std::string> read_traffic_file(const std::string& path, uint32_t nodes, unsigned packet_flits,
                                              std::vector<TrafficEvent>& out, bool self_packets) {
-    std::ifstream in(path);
-    if (const auto why = unreadable_file(path); why || !in)
-        return "--traffic-file '" + printable(path) + "' " + why.value_or("cannot be read") +
+    std::ifstream in;
+    if (const auto why = open_input_file(in, path))
+        return "--traffic-file '" + printable(path) + "' " + *why +
                " (accepted: a readable CSV file of lines time,src,dst[,size])";
     return read_traffic(in, path, nodes, packet_flits, self_packets, out);
 }

@@ -97,10 +97,9 @@ std::variant<TechParameters, std::string> read_techfile(const std::string& path)
         std::istringstream in(kDefaultTechfile);
         return parse_techfile(in, "default (BookSim2's src/power/techfile.txt: 2007 ITRS, 32 nm)");
     }
-    std::ifstream in(path);
-    if (const auto why = unreadable_file(path); why || !in)
-        return "--power '" + printable(path) + "' " + why.value_or("cannot be read") +
-               ": accepted default, or a technology file in BookSim2's format";
+    std::ifstream in;
+    if (const auto why = open_input_file(in, path))
+        return "--power '" + printable(path) + "' " + *why + ": accepted default, or a technology file in BookSim2's format";
     return parse_techfile(in, "'" + printable(path) + "'");
 }
 

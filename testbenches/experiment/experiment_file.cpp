@@ -170,10 +170,9 @@ std::optional<std::vector<std::string>> expand_range(const std::string& text, st
 }
 
 Experiment load_experiment(const std::string& path, const std::vector<std::string>& sets, const RunOptions& options) {
-    std::ifstream in(path, std::ios::binary);
-    if (const auto why = unreadable_file(path); why || !in)
-        throw ExperimentError("experiment file '" + printable(path) + "' " + why.value_or("cannot be read") +
-                              ": accepted a readable YAML file");
+    std::ifstream in;
+    if (const auto why = open_input_file(in, path, std::ios::binary))
+        throw ExperimentError("experiment file '" + printable(path) + "' " + *why + ": accepted a readable YAML file");
     std::stringstream ss;
     ss << in.rdbuf();
     return parse_experiment(path, ss.str(), sets, options);

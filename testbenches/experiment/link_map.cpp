@@ -26,10 +26,9 @@ struct LinkMap {
 
 // The stats file's network (its first line: "... network: TOPOLOGY dim D radix P") and link rows.
 std::string read_link_map(const std::string& path, LinkMap& m) {
-    std::ifstream in(path);
-    if (const auto why = unreadable_file(path); why || !in)
-        return "plot-links: '" + printable(path) + "' " + why.value_or("cannot be read") +
-               ": accepted a CSV written by cubecast run --stats";
+    std::ifstream in;
+    if (const auto why = open_input_file(in, path))
+        return "plot-links: '" + printable(path) + "' " + *why + ": accepted a CSV written by cubecast run --stats";
     std::string line;
     std::getline(in, line);
     const size_t at = line.find("network: ");

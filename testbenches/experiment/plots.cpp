@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "models/fabric/input_file.h"
 #include "models/fabric/printable.h"
 #include "models/observe/output_file.h"
 
@@ -22,8 +23,9 @@ int CsvTable::column(const std::string& name) const {
 }
 
 CsvTable read_csv(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw ExperimentError("'" + printable(path) + "' cannot be read: accepted an experiment's results folder");
+    std::ifstream in;
+    if (const auto why = open_input_file(in, path, std::ios::binary))
+        throw ExperimentError("'" + printable(path) + "' " + *why + ": accepted an experiment's results folder");
     CsvTable t;
     std::vector<std::string> row;
     std::string cell;

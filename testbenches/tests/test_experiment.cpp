@@ -549,6 +549,10 @@ TEST(Experiment, TheCommandRefusesABadFileWithOneLineAndExitTwo) {
         EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
         EXPECT_EQ(r.err.rfind("cubecast: ", 0), 0u) << r.err;
     }
+    // (report names what is missing, with the system's reason)
+    EXPECT_EQ(cubecast_cli("report " + file).err, "cubecast: '" + file +
+                                                      "/results.csv' cannot be read: Not a directory: accepted an "
+                                                      "experiment's results folder\n");
 }
 
 // --list checks the file and prints each point as the command that runs it alone; a row's command
