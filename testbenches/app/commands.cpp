@@ -233,6 +233,14 @@ int run_partitioned(const RunConfig& config, bool json, const RerunPolicy& polic
         if (rank0) print_error(e.what());
         return kExitBadInput;
     }
+    // A stall's tries are one process's: rank 0 keeps a process for them, forked before MPI starts and
+    // before its share elaborates.
+    std::optional<StallTriesInReserve> tries;
+    if (rank0 && policy.enabled) {
+        RunConfig one = resolved->config;
+        one.partitioned = false, one.ranks = one.ranks_here = 1;
+        tries.emplace(one, policy);
+    }
     std::unique_ptr<PartitionComm> comm;
     try {
         if (launched) {
@@ -255,11 +263,13 @@ int run_partitioned(const RunConfig& config, bool json, const RerunPolicy& polic
         r = simulate_partitioned(*resolved, *comm);
         finished_with = exit_code_of(r);
         say_before_the_run(r, before);
-        // A stall's tries each run the network again in one process, which a rank cannot fork: none here.
-        if (r.stalled && !r.stall_diagnosis.empty())
-            r.stall_diagnosis += policy.enabled ? "what would run it: not tried (a partitioned run tries nothing; the same run "
-                                                  "in one process tries what might run it)\n"
-                                                : what_would_run_it(resolved->config, r, policy);
+        // (the other ranks wait for rank 0's tries: mpirun would end the job at the first rank that ends)
+        if (r.stalled) {
+            if (tries && !r.stall_diagnosis.empty()) r.stall_diagnosis += tries->what_would_run_it(r);
+            if (!policy.enabled && !r.stall_diagnosis.empty())
+                r.stall_diagnosis += what_would_run_it(resolved->config, r, policy);
+            comm->broadcast("");
+        }
     } catch (const ConfigError& e) {
         if (rank0) print_error(e.what());
         return end(kExitBadInput);

@@ -1,7 +1,13 @@
 #include "testbenches/app/stall_remedies.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <csignal>
+#include <cstring>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -133,16 +139,20 @@ std::string seconds_words(double s) {
 }  // namespace
 
 std::string what_would_run_it(const RunConfig& config, RunResult& r, const RerunPolicy& policy) {
-    if (!policy.enabled) return "what would run it: not tried (--no-rerun)\n";
+    if (!policy.enabled) return kNotTriedNoRerun;
     std::vector<Try> tries = tries_for(config);
     if (tries.empty()) return "";
+    // (a partitioned run's share fitted a rank; a try holds the whole network in one process)
+    const uint64_t need = std::max<uint64_t>(1, estimate_memory(tries.front().config).bytes);
+    const uint64_t room = available_memory();
+    if (room && need > room)
+        return "what would run it: not tried (a try is the same run in one process, about " + memory_words(need) + ", and " +
+               memory_words(room) + " is available)\n";
     std::cerr << "cubecast: the run stalled; trying " << tries.size() << (tries.size() == 1 ? " change" : " changes")
               << " that might run it, at most " << seconds_words(policy.seconds)
               << " (--no-rerun skips this, --rerun-seconds bounds it)" << std::endl;
     // In the order given, as many at once as there are cores (and memory for), until the time bound:
     // what still runs then is stopped (the pool's end), what did not end is not known.
-    const uint64_t need = std::max<uint64_t>(1, estimate_memory(tries.front().config).bytes);
-    const uint64_t room = available_memory();
     const unsigned by_memory = room ? static_cast<unsigned>(std::max<uint64_t>(1, room / need)) : 1;
     std::vector<std::optional<PoolOutcome>> outcomes(tries.size());
     {
@@ -216,6 +226,55 @@ std::string what_would_run_it(const RunConfig& config, RunResult& r, const Rerun
         lines += "  " + line + "\n";
     }
     return lines;
+}
+
+StallTriesInReserve::StallTriesInReserve(const RunConfig& config, const RerunPolicy& policy) {
+    int fds[2];
+    if (pipe(fds) != 0) throw std::runtime_error(std::string("pipe failed: ") + std::strerror(errno));
+    fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+    pool_.start(0, [fds, config, policy] {
+        close(fds[1]);
+        std::signal(SIGTERM, SIG_DFL);  // (not the rank's handler, whose line is the rank's to say)
+        char asked = 0;
+        ssize_t n;
+        while ((n = read(fds[0], &asked, 1)) < 0 && errno == EINTR) {}
+        if (n != 1) return std::string();
+        RunResult r;
+        const std::string lines = cubecast::what_would_run_it(config, r, policy);
+        nlohmann::json remedies = nlohmann::json::array();
+        for (const Remedy& m : r.remedies) remedies.push_back({m.change, m.outcome, m.cycles});
+        return nlohmann::json{
+            {"lines", lines},
+            {"remedies", remedies},
+            {"vc_depth_needed", r.vc_depth_needed ? nlohmann::json(*r.vc_depth_needed) : nlohmann::json()},
+            {"unbounded_peak_queue", r.unbounded_peak_queue ? nlohmann::json(*r.unbounded_peak_queue) : nlohmann::json()}}
+            .dump();
+    });
+    close(fds[0]);
+    ask_ = fds[1];
+}
+
+StallTriesInReserve::~StallTriesInReserve() {
+    if (ask_ >= 0) close(ask_);
+    while (pool_.running() > 0) pool_.collect(1000);
+}
+
+std::string StallTriesInReserve::what_would_run_it(RunResult& r) {
+    const char ask = 1;
+    const bool asked = ask_ >= 0 && write(ask_, &ask, 1) == 1;
+    if (ask_ >= 0) close(ask_);
+    ask_ = -1;
+    std::vector<PoolOutcome> done;
+    while (pool_.running() > 0 && done.empty()) done = pool_.collect(1000);
+    if (!asked || done.empty() || !done.front().error.empty())
+        return "what would run it: not known (the process that tries it " +
+               (done.empty() || done.front().error.empty() ? std::string("was not there") : done.front().error) + ")\n";
+    const auto j = nlohmann::json::parse(done.front().text, nullptr, false);
+    if (!j.is_object()) return "what would run it: not known (the process that tries it answered nothing)\n";
+    for (const auto& m : j.at("remedies")) r.remedies.push_back(Remedy{m.at(0), m.at(1), m.at(2)});
+    if (!j.at("vc_depth_needed").is_null()) r.vc_depth_needed = j.at("vc_depth_needed").get<unsigned>();
+    if (!j.at("unbounded_peak_queue").is_null()) r.unbounded_peak_queue = j.at("unbounded_peak_queue").get<unsigned>();
+    return j.at("lines").get<std::string>();
 }
 
 }  // namespace cubecast

@@ -7,6 +7,7 @@
 #pragma once
 #include <string>
 
+#include "models/sim/fork_pool.h"
 #include "models/sim/run.h"
 
 namespace cubecast {
@@ -16,8 +17,30 @@ struct RerunPolicy {
     double seconds = 30;  // --rerun-seconds: all the tries together, wall time
 };
 
+// The diagnosis's line when the policy is off.
+inline const std::string kNotTriedNoRerun = "what would run it: not tried (--no-rerun)\n";
+
 // The lines the diagnosis gets (empty if nothing was tried), and the figures r's JSON gets
 // (remedies, vc_depth_needed, unbounded_peak_queue).
 std::string what_would_run_it(const RunConfig& config, RunResult& r, const RerunPolicy& policy);
+
+// The same, made by a process kept in reserve: a partitioned run's rank elaborates its share in its
+// own process, from which no try can be forked (SystemC elaborates once per process), so one is
+// forked before the run; it waits, and makes the tries (each in a child of its own, as above) only if
+// asked. Not asked, it ends with the reserve.
+class StallTriesInReserve {
+public:
+    // `config`: the run as one process would run it (the tries are one process's).
+    StallTriesInReserve(const RunConfig& config, const RerunPolicy& policy);
+    ~StallTriesInReserve();
+    StallTriesInReserve(const StallTriesInReserve&) = delete;
+    StallTriesInReserve& operator=(const StallTriesInReserve&) = delete;
+    // what_would_run_it(config, r, policy), once.
+    std::string what_would_run_it(RunResult& r);
+
+private:
+    ForkPool pool_{1, 0};
+    int ask_ = -1;  // (its write end: a byte asks for the tries, closing it says none are wanted)
+};
 
 }  // namespace cubecast

@@ -622,6 +622,26 @@ TEST(Experiment, APointsRowIsItsCommandsReport) {
     }
 }
 
+// A stalled point over ranks has one process's row: with bounded queues, its diagnosis with what would
+// run it (tried in one process, as a point in one process tries it); on the input-buffered router,
+// without tries, as a point in one process has it.
+TEST(Experiment, AStalledPointOverRanksHasOneProcessesRow) {
+    const std::string file = write_file("stalls.yaml",
+                                        "name: stalls\nrun:\n  task: traffic\n  topology: torus\n  radix: 6\n  dim: 2\n"
+                                        "  rate: 0.9\n  warmup-cycles: 100\n  window: 200\n  drain: 100\nzip:\n"
+                                        "  buffering: [output, input]\n  queue-depth: [2, '']\n  vcs: ['', 1]\n"
+                                        "  datelines: ['', 'off']\n");
+    const std::string base = temp_path("stalls");
+    const Cli one = cubecast_cli("experiment " + file + " --no-plots --out " + base + "-1");
+    ASSERT_EQ(one.code, 3) << one.err;
+    const std::string rows = slurp(base + "-1/results.csv");
+    EXPECT_NE(rows.find("the same run with unbounded queues peaks at"), std::string::npos) << rows;
+    const Cli many =
+        cubecast_cli("experiment " + file + " --point-ranks 2 --no-plots --out " + base + "-2", kRanksWithoutLeakCheck);
+    ASSERT_EQ(many.code, 3) << many.err;
+    EXPECT_EQ(slurp(base + "-2/results.csv"), rows);
+}
+
 // --point-ranks R: each point one network over R ranks (mpirun ... run --partition, started for it),
 // at both levels; the rows and each point's --stats file (the report's link maps) are one process's. A point the
 // partition cannot run (more ranks than its nodes) is refused by name before anything runs, and a point
