@@ -54,6 +54,22 @@ std::string join_algorithms(TaskKind kind) {
     return s;
 }
 
+// Where a task runs: each topology its algorithms name, in the registry's order, with those algorithms
+// ("the torus (greedy) and the array (greedy)").
+std::string where_task_runs(TaskKind kind) {
+    std::vector<std::string> places;
+    for (const TopologyType& t : topology_types()) {
+        std::string names;
+        for (const AlgorithmEntry* e : algorithms().for_task(kind))
+            if (std::find(e->topologies.begin(), e->topologies.end(), t.name) != e->topologies.end())
+                names += (names.empty() ? "" : ", ") + e->name;
+        if (!names.empty()) places.push_back("the " + t.name + " (" + names + ")");
+    }
+    std::string s;
+    for (size_t i = 0; i < places.size(); ++i) s += (i == 0 ? "" : i + 1 == places.size() ? " and " : ", ") + places[i];
+    return s;
+}
+
 // The names of the tasks `has` holds for (every task's, by default), as a list for a message.
 std::string task_names(const std::function<bool(const TaskInfo&)>& has = [](const TaskInfo&) { return true; }) {
     std::string s;
@@ -762,8 +778,8 @@ std::optional<std::string> check(const RunConfig& c, const std::shared_ptr<const
     const TaskInfo* task = find_task(c.task);
     if (!task) return "unknown task '" + c.task + "': accepted tasks are " + task_names();
     if (c.algorithm.empty())
-        return "task " + c.task + " has no algorithm on the " + topo->label() + ": " + c.task + "'s algorithms are " +
-               join_algorithms(task->kind) + " (cubecast list shows where each runs)";
+        return "task " + c.task + " has no algorithm on the " + topo->label() + ": accepted " + where_task_runs(task->kind) +
+               " (cubecast list shows each)";
     if (!algorithms().find(task->kind, c.algorithm)) {
         bool known_elsewhere = false;
         for (const auto& e : algorithms().all()) known_elsewhere = known_elsewhere || e.name == c.algorithm;

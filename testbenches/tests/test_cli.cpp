@@ -20,6 +20,11 @@ TEST(CommandLine, BadInputExitsTwoWithOneLine) {
     // Task traffic.
     expect_bad_input("run --task traffic --algorithm ecube --dim 4 --rate 0", "--rate 0", "(0, 1]");
     expect_bad_input("run --task traffic --algorithm ecube --dim 4 --rate 1.5", "--rate 1.5", "(0, 1]");
+    // (a task where it has no algorithm: where it has, each place with its algorithms)
+    expect_bad_input("run --task pack --topology hypercube --dim 4", "task pack has no algorithm on the 4-cube",
+                     "accepted the torus (greedy) and the array (greedy)");
+    expect_bad_input("run --task te --topology torus --radix 4 --dim 2", "te has no algorithm on the 4x4 torus",
+                     "accepted the hypercube (bostt) (");
     // (a value just past its bound is named as given, not rounded onto the bound)
     expect_bad_input("run --task traffic --algorithm ecube --dim 4 --rate 1.0000001", "--rate 1.0000001 is", "(0, 1]");
     expect_bad_input("run --task dynamic --dim 3 --rho 2.3333334", "--rho 2.3333334 is", "(0, 2.33333]");
