@@ -92,7 +92,7 @@ void register_traffic_routing(Registry& r) {
     r.add(ecube);
     AlgorithmEntry dor{TaskKind::traffic,
                        "dor",
-                       "dimension-order (XY) routing; deadlock-free on the array, not on the torus",
+                       "dimension-order (XY) routing; deadlock-free on the array and the flattened butterfly, not on the torus",
                        "none (measured: latency and throughput)",
                        none,
                        [](const AlgorithmSetup& s) -> LogicFactory {
