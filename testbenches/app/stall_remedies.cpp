@@ -230,26 +230,35 @@ std::string what_would_run_it(const RunConfig& config, RunResult& r, const Rerun
 
 StallTriesInReserve::StallTriesInReserve(const RunConfig& config, const RerunPolicy& policy) {
     int fds[2];
-    if (pipe(fds) != 0) throw std::runtime_error(std::string("pipe failed: ") + std::strerror(errno));
+    if (pipe(fds) != 0) {
+        failure_ = std::string("no pipe: ") + std::strerror(errno);
+        return;
+    }
     fcntl(fds[1], F_SETFD, FD_CLOEXEC);
-    pool_.start(0, [fds, config, policy] {
-        close(fds[1]);
-        std::signal(SIGTERM, SIG_DFL);  // (not the rank's handler, whose line is the rank's to say)
-        char asked = 0;
-        ssize_t n;
-        while ((n = read(fds[0], &asked, 1)) < 0 && errno == EINTR) {}
-        if (n != 1) return std::string();
-        RunResult r;
-        const std::string lines = cubecast::what_would_run_it(config, r, policy);
-        nlohmann::json remedies = nlohmann::json::array();
-        for (const Remedy& m : r.remedies) remedies.push_back({m.change, m.outcome, m.cycles});
-        return nlohmann::json{
-            {"lines", lines},
-            {"remedies", remedies},
-            {"vc_depth_needed", r.vc_depth_needed ? nlohmann::json(*r.vc_depth_needed) : nlohmann::json()},
-            {"unbounded_peak_queue", r.unbounded_peak_queue ? nlohmann::json(*r.unbounded_peak_queue) : nlohmann::json()}}
-            .dump();
-    });
+    try {
+        pool_.start(0, [fds, config, policy] {
+            close(fds[1]);
+            std::signal(SIGTERM, SIG_DFL);  // (not the rank's handler, whose line is the rank's to say)
+            char asked = 0;
+            ssize_t n;
+            while ((n = read(fds[0], &asked, 1)) < 0 && errno == EINTR) {}
+            if (n != 1) return std::string();
+            RunResult r;
+            const std::string lines = cubecast::what_would_run_it(config, r, policy);
+            nlohmann::json remedies = nlohmann::json::array();
+            for (const Remedy& m : r.remedies) remedies.push_back({m.change, m.outcome, m.cycles});
+            return nlohmann::json{
+                {"lines", lines},
+                {"remedies", remedies},
+                {"vc_depth_needed", r.vc_depth_needed ? nlohmann::json(*r.vc_depth_needed) : nlohmann::json()},
+                {"unbounded_peak_queue", r.unbounded_peak_queue ? nlohmann::json(*r.unbounded_peak_queue) : nlohmann::json()}}
+                .dump();
+        });
+    } catch (const std::exception& e) {
+        failure_ = e.what();
+        close(fds[0]), close(fds[1]);
+        return;
+    }
     close(fds[0]);
     ask_ = fds[1];
 }
@@ -260,17 +269,28 @@ StallTriesInReserve::~StallTriesInReserve() {
 }
 
 std::string StallTriesInReserve::what_would_run_it(RunResult& r) {
+    const auto not_known = [](const std::string& why) {
+        return "what would run it: not known (the process for its tries " + why + ")\n";
+    };
+    if (ask_ < 0) return not_known(failure_.empty() ? "was asked once already" : "could not be made: " + failure_);
+    // (a reserve that has ended closes its end: the write then fails, EPIPE, rather than end this
+    // process by SIGPIPE)
+    struct sigaction ignore {
+    }, before{};
+    ignore.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &ignore, &before);
     const char ask = 1;
-    const bool asked = ask_ >= 0 && write(ask_, &ask, 1) == 1;
-    if (ask_ >= 0) close(ask_);
+    const bool asked = write(ask_, &ask, 1) == 1;
+    sigaction(SIGPIPE, &before, nullptr);
+    close(ask_);
     ask_ = -1;
     std::vector<PoolOutcome> done;
     while (pool_.running() > 0 && done.empty()) done = pool_.collect(1000);
-    if (!asked || done.empty() || !done.front().error.empty())
-        return "what would run it: not known (the process that tries it " +
-               (done.empty() || done.front().error.empty() ? std::string("was not there") : done.front().error) + ")\n";
+    if (done.empty() || !done.front().error.empty())
+        return not_known(done.empty() ? std::string("had ended") : done.front().error);
+    if (!asked) return not_known("had ended");
     const auto j = nlohmann::json::parse(done.front().text, nullptr, false);
-    if (!j.is_object()) return "what would run it: not known (the process that tries it answered nothing)\n";
+    if (!j.is_object()) return not_known("answered nothing");
     for (const auto& m : j.at("remedies")) r.remedies.push_back(Remedy{m.at(0), m.at(1), m.at(2)});
     if (!j.at("vc_depth_needed").is_null()) r.vc_depth_needed = j.at("vc_depth_needed").get<unsigned>();
     if (!j.at("unbounded_peak_queue").is_null()) r.unbounded_peak_queue = j.at("unbounded_peak_queue").get<unsigned>();

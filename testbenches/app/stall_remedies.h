@@ -30,7 +30,8 @@ std::string what_would_run_it(const RunConfig& config, RunResult& r, const Rerun
 // asked. Not asked, it ends with the reserve.
 class StallTriesInReserve {
 public:
-    // `config`: the run as one process would run it (the tries are one process's).
+    // `config`: the run as one process would run it (the tries are one process's). Never throws: a
+    // reserve that could not be made says so when asked.
     StallTriesInReserve(const RunConfig& config, const RerunPolicy& policy);
     ~StallTriesInReserve();
     StallTriesInReserve(const StallTriesInReserve&) = delete;
@@ -40,7 +41,8 @@ public:
 
 private:
     ForkPool pool_{1, 0};
-    int ask_ = -1;  // (its write end: a byte asks for the tries, closing it says none are wanted)
+    int ask_ = -1;         // (its write end: a byte asks for the tries, closing it says none are wanted)
+    std::string failure_;  // why it could not be made (the tries then say so)
 };
 
 }  // namespace cubecast
