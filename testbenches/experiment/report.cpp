@@ -163,6 +163,61 @@ std::string link_maps_html(const std::string& dir, const CsvTable& results, cons
     return os.str();
 }
 
+// Why a point is not ok, from its row: its error (a point that crashed, ran out of time or was
+// refused), else its problems, the first line of its stall's diagnosis and the changes tried that
+// would run it.
+std::string why_not_ok(const CsvTable& results, const std::vector<std::string>& row) {
+    const auto cell = [&](const char* name) {
+        const int c = results.column(name);
+        return c < 0 ? std::string() : row[static_cast<size_t>(c)];
+    };
+    if (!cell("error").empty()) return cell("error");
+    std::string why;
+    const auto list = nlohmann::json::parse(cell("problems"), nullptr, false);
+    if (list.is_array())
+        for (const auto& p : list)
+            if (p.is_string()) why += (why.empty() ? "" : "; ") + p.get<std::string>();
+    const std::string diagnosis = cell("stall_diagnosis");
+    if (!diagnosis.empty()) {
+        std::string first = diagnosis.substr(0, diagnosis.find('\n'));
+        if (!first.empty() && first.back() == ':') first.pop_back();  // (its lines go on below it)
+        why += (why.empty() ? "" : "; ") + first;
+    }
+    std::string runs_it;
+    const auto remedies = nlohmann::json::parse(cell("remedies"), nullptr, false);
+    if (remedies.is_array())
+        for (const auto& m : remedies)
+            if (m.is_object() && m.value("outcome", "") == "finishes")
+                runs_it += (runs_it.empty() ? "" : ", ") + m.value("change", "");
+    if (!runs_it.empty()) why += "; finishes with " + runs_it;
+    return why;
+}
+
+// The points not ok, each with what varies, its status and why (empty if every point is ok).
+std::string not_ok_html(const CsvTable& results, const nlohmann::json& meta) {
+    std::vector<std::string> shown = {"point"};
+    for (const auto& axis : meta.value("axes", nlohmann::json::array()))
+        for (const auto& k : axis) shown.push_back(k.get<std::string>());
+    shown.push_back("status");
+    const int status = results.column("status");
+    std::ostringstream rows;
+    for (const auto& row : results.rows) {
+        if (status < 0 || row[static_cast<size_t>(status)] == "ok") continue;
+        rows << "<tr>";
+        for (const std::string& k : shown) {
+            const int c = results.column(k);
+            rows << "<td>" << html(c < 0 ? "" : row[static_cast<size_t>(c)]) << "</td>";
+        }
+        rows << "<td class=\"why\">" << html(why_not_ok(results, row)) << "</td></tr>\n";
+    }
+    if (rows.str().empty()) return "";
+    std::ostringstream os;
+    os << "<h2>Points not ok</h2>\n<div class=\"scroll\"><table id=\"not-ok\"><thead><tr>";
+    for (const std::string& k : shown) os << "<th title=\"" << html(k) << "\">" << html(column_title(k)) << "</th>";
+    os << "<th class=\"why\">why</th></tr></thead><tbody>\n" << rows.str() << "</tbody></table></div>\n";
+    return os.str();
+}
+
 }  // namespace
 
 std::string write_report(const std::string& dir) {
@@ -212,7 +267,8 @@ std::string write_report(const std::string& dir) {
           "th,td{border:1px solid #bbb;padding:2px "
           "6px;text-align:right;white-space:nowrap}th{background:#eee;position:sticky;top:0}"
           ".scroll{overflow:auto;max-height:32em;margin-bottom:1em}figure{margin:1em 0}figure svg{max-width:100%;height:auto}"
-          "pre{background:#f6f6f6;padding:1em;overflow:auto}summary{cursor:pointer;font-weight:bold}</style></head><body>\n"
+          "td.why,th.why{text-align:left;white-space:normal;min-width:40em}pre{background:#f6f6f6;padding:1em;overflow:auto}"
+          "summary{cursor:pointer;font-weight:bold}</style></head><body>\n"
        << "<h1>" << html(name) << "</h1>\n<p>" << results.rows.size() << " of " << meta.value("points", 0)
        << " points have results (file <code>" << html(meta.value("file", "")) << "</code>, first started "
        << html(meta.value("started", "")) << ").</p>\n<h2>Summary</h2>\n"
@@ -228,7 +284,8 @@ std::string write_report(const std::string& dir) {
     }
     os << link_maps_html(dir, results, meta);
     os << "<h2>Outcome</h2>\n"
-       << table_html(outcome, "outcome") << "<h2>All results</h2>\n<details><summary>every column of "
+       << table_html(outcome, "outcome") << not_ok_html(results, meta)
+       << "<h2>All results</h2>\n<details><summary>every column of "
        << "results.csv (" << everything.header.size() << ")</summary>\n"
        << table_html(everything, "results") << "</details>\n<h2>Runs of this experiment</h2>\n"
        << table_html(sessions, "sessions") << "<h2>Experiment file</h2>\n<pre>" << html(file_text(dir + "/experiment.yaml"))

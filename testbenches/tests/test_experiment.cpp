@@ -636,6 +636,13 @@ TEST(Experiment, AStalledPointOverRanksHasOneProcessesRow) {
     ASSERT_EQ(one.code, 3) << one.err;
     const std::string rows = slurp(base + "-1/results.csv");
     EXPECT_NE(rows.find("the same run with unbounded queues peaks at"), std::string::npos) << rows;
+    // (the report says why each point is not ok: its problem, its diagnosis's first line, what runs it)
+    const std::string page = slurp(base + "-1/report.html");
+    const std::regex why(
+        R"(<tr><td>0</td><td>output</td><td>2</td><td></td><td></td><td>deadlock</td><td class="why">stalled )"
+        R"(at cycle \d+ with (\d+) packets inside routers and \1 deliveries missing; deadlock: \d+ inputs wait on )"
+        R"(each other in a cycle, so none of them ever moves; finishes with --queue-depth \d+</td></tr>)");
+    EXPECT_TRUE(std::regex_search(page, why)) << page.substr(page.find("<h2>Points not ok</h2>"), 1200);
     const Cli many =
         cubecast_cli("experiment " + file + " --point-ranks 2 --no-plots --out " + base + "-2", kRanksWithoutLeakCheck);
     ASSERT_EQ(many.code, 3) << many.err;
