@@ -643,6 +643,9 @@ TEST(Experiment, AStalledPointOverRanksHasOneProcessesRow) {
         R"(at cycle \d+ with (\d+) packets inside routers and \1 deliveries missing; deadlock: \d+ inputs wait on )"
         R"(each other in a cycle, so none of them ever moves; finishes with --queue-depth \d+</td></tr>)");
     EXPECT_TRUE(std::regex_search(page, why)) << page.substr(page.find("<h2>Points not ok</h2>"), 1200);
+    // (and its summary gives an unfinished run no completion, as the run's table does)
+    const std::string summary = page.substr(0, page.find("<h2>Outcome</h2>"));
+    EXPECT_NE(summary.find("<td>deadlock</td><td>none: did not finish</td>"), std::string::npos) << summary;
     const Cli many =
         cubecast_cli("experiment " + file + " --point-ranks 2 --no-plots --out " + base + "-2", kRanksWithoutLeakCheck);
     ASSERT_EQ(many.code, 3) << many.err;
