@@ -22,6 +22,12 @@ int CsvTable::column(const std::string& name) const {
     return it == header.end() ? -1 : static_cast<int>(it - header.begin());
 }
 
+bool CsvTable::has_figure(const std::vector<std::string>& row, const std::string& name) const {
+    const bool completion = name.rfind("completion_", 0) == 0 || name.rfind("ratio_to_", 0) == 0;
+    const int completed = column("completed");
+    return !completion || completed < 0 || row[static_cast<size_t>(completed)] != "false";
+}
+
 CsvTable read_csv(const std::string& path) {
     std::ifstream in;
     if (const auto why = open_input_file(in, path, std::ios::binary))
@@ -197,9 +203,12 @@ std::vector<std::string> draw_plots(const std::vector<PlotSpec>& plots, const st
             double v;
             if (!numeric(row[static_cast<size_t>(cx)], v)) continue;
             values.push_back(v);
-            values.push_back(numeric(row[static_cast<size_t>(cy)], v) ? v : NAN);
-            for (const std::string& r : p.references)
-                values.push_back(numeric(row[static_cast<size_t>(table.column(r))], v) ? v : NAN);
+            // (a figure a run has not, such as the completion of one that did not finish, is a gap)
+            const auto figure = [&](const std::string& column, int c) {
+                return table.has_figure(row, column) && numeric(row[static_cast<size_t>(c)], v) ? v : NAN;
+            };
+            values.push_back(figure(p.y, cy));
+            for (const std::string& r : p.references) values.push_back(figure(r, table.column(r)));
             std::string name;  // "algorithm=periods pmnb=vb2"; a key left empty in a row is left out
             for (const std::string& c : p.curves) {
                 const std::string& value = row[static_cast<size_t>(table.column(c))];

@@ -26,6 +26,9 @@ struct CsvTable {
     std::vector<std::string> header;
     std::vector<std::vector<std::string>> rows;
     int column(const std::string& name) const;  // -1 if absent
+    // Whether `row`'s cell of `column` is a figure: not a completion (completion_*, ratio_to_*) of a
+    // run that did not finish (its `completed` false), whose completion_* is only its last delivery.
+    bool has_figure(const std::vector<std::string>& row, const std::string& column) const;
 };
 CsvTable read_csv(const std::string& path);
 

@@ -239,15 +239,10 @@ std::string write_report(const std::string& dir) {
     }
     if (std::find(columns.begin(), columns.end(), "command") == columns.end()) columns.push_back("command");
     CsvTable summary = pick(results, columns);
-    // A run that did not finish has no completion (its completion_* is its last delivery), as the
-    // run's own table says: "none".
-    if (const int completed = results.column("completed"); completed >= 0)
-        for (size_t i = 0; i < summary.rows.size(); ++i)
-            if (results.rows[i][static_cast<size_t>(completed)] == "false")
-                for (size_t c = 0; c < summary.header.size(); ++c)
-                    if (summary.header[c].rfind("completion_", 0) == 0 || summary.header[c] == "ratio_to_lower_bound" ||
-                        summary.header[c] == "ratio_to_paper")
-                        summary.rows[i][c] = "none: did not finish";
+    // A run that did not finish has no completion, as the run's own table says: "none".
+    for (size_t i = 0; i < summary.rows.size(); ++i)
+        for (size_t c = 0; c < summary.header.size(); ++c)
+            if (!results.has_figure(results.rows[i], summary.header[c])) summary.rows[i][c] = "none: did not finish";
     // The outcome: points per status.
     std::map<std::string, size_t> by_status;
     const int status = results.column("status");

@@ -622,6 +622,30 @@ TEST(Experiment, APointsRowIsItsCommandsReport) {
     }
 }
 
+// A run that did not finish has no completion: its completion_slots (its last delivery) is a gap in a
+// plot, not a point, and its report's summary says so.
+TEST(Experiment, ARunThatDidNotFinishIsAGapInAPlot) {
+    const std::string file = write_file("gap.yaml",
+                                        "name: gap\nrun: {task: pmnb, algorithm: vb3, dim: 5, k: 10, packet-flits: 2}\n"
+                                        "axes:\n  queue-depth: [0, 1]\nplots:\n  - {name: completion, x: queue-depth, y: "
+                                        "completion_slots}\n");
+    const std::string dir = temp_path("gap");
+    const Cli r = cubecast_cli("experiment " + file + " --out " + dir);
+    ASSERT_EQ(r.code, 3) << r.err;
+    const auto rows = rows_of(dir);
+    ASSERT_EQ(rows.size(), 2u);
+    for (const auto& row : rows) {
+        const nlohmann::json& result = row["result"];
+        const bool finished = result["completed"].get<bool>();
+        const std::string depth = row["label"].get<std::string>().substr(std::string("queue-depth=").size());
+        EXPECT_EQ(finished, depth == "0") << row;  // (queues a packet deep stall it)
+        const std::string dat = slurp(dir + "/plots/completion.dat");
+        const std::string point =
+            depth + " " + (finished ? std::to_string(result["completion_slots"].get<int>()) : std::string("NaN"));
+        EXPECT_NE(dat.find("\n" + point + "\n"), std::string::npos) << dat;
+    }
+}
+
 // A stalled point over ranks has one process's row: with bounded queues, its diagnosis with what would
 // run it (tried in one process, as a point in one process tries it); on the input-buffered router,
 // without tries, as a point in one process has it.
