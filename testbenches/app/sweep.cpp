@@ -101,7 +101,10 @@ void print_header(const std::string& format, bool with_k, bool with_seed) {
 }
 
 void print_row(const std::string& format, const RunResult& r, bool with_k, bool with_seed) {
-    const bool has_ratio = r.lower_bound_slots && *r.lower_bound_slots != Slots(0);
+    // A run that did not finish has no completion (its completion_* is its last delivery): '-' in the
+    // table, empty in the CSV, as a run's own table says "none".
+    const bool finished = r.completed();
+    const bool has_ratio = finished && r.lower_bound_slots && *r.lower_bound_slots != Slots(0);
     const double ratio = has_ratio ? r.completion_slots.value() / r.lower_bound_slots->value() : 0.0;
     std::ostringstream ratio_cell;  // (no bound, no ratio: not 0)
     if (has_ratio) ratio_cell << std::fixed << std::setprecision(3) << ratio;
@@ -109,17 +112,18 @@ void print_row(const std::string& format, const RunResult& r, bool with_k, bool 
         std::cout << std::setw(3) << r.dim << std::setw(7) << r.nodes;
         if (with_k) std::cout << std::setw(7) << r.broadcasts;
         if (with_seed) std::cout << std::setw(7) << r.seed;
-        std::cout << std::setw(9) << cell(r.completion_slots) << std::setw(9) << r.completion_cycles << std::setw(9)
-                  << opt(r.lower_bound_slots) << std::setw(9) << opt(r.paper_slots) << std::setw(8)
-                  << (has_ratio ? ratio_cell.str() : "-") << std::setw(14) << r.data_transmissions << std::setw(14)
-                  << r.optimal_transmissions << std::setw(8) << std::fixed << std::setprecision(1) << 100.0 * r.link_utilisation
-                  << std::setw(14) << status_name(r.status) << "\n";
+        std::cout << std::setw(9) << (finished ? cell(r.completion_slots) : "-") << std::setw(9)
+                  << (finished ? std::to_string(r.completion_cycles) : "-") << std::setw(9) << opt(r.lower_bound_slots)
+                  << std::setw(9) << opt(r.paper_slots) << std::setw(8) << (has_ratio ? ratio_cell.str() : "-") << std::setw(14)
+                  << r.data_transmissions << std::setw(14) << r.optimal_transmissions << std::setw(8) << std::fixed
+                  << std::setprecision(1) << 100.0 * r.link_utilisation << std::setw(14) << status_name(r.status) << "\n";
     } else if (format == "csv") {
         std::cout << r.task << "," << r.algorithm << "," << r.dim << "," << r.nodes << "," << r.packet_flits << ","
-                  << r.queue_depth << "," << number(r.completion_slots) << "," << r.completion_cycles << ","
-                  << number(r.lower_bound_slots) << "," << number(r.paper_slots) << "," << r.data_transmissions << ","
-                  << r.optimal_transmissions << "," << r.link_utilisation << "," << status_name(r.status) << "," << r.broadcasts
-                  << "," << r.seed << "," << (r.lower_bound_slots ? r.lower_bound_slots->fraction() : "") << ","
+                  << r.queue_depth << "," << (finished ? number(r.completion_slots) : "") << ","
+                  << (finished ? std::to_string(r.completion_cycles) : "") << "," << number(r.lower_bound_slots) << ","
+                  << number(r.paper_slots) << "," << r.data_transmissions << "," << r.optimal_transmissions << ","
+                  << r.link_utilisation << "," << status_name(r.status) << "," << r.broadcasts << "," << r.seed << ","
+                  << (r.lower_bound_slots ? r.lower_bound_slots->fraction() : "") << ","
                   << (r.paper_slots ? r.paper_slots->fraction() : "") << ","
                   << (r.paper_slots ? (r.within_paper_bound() ? "yes" : "no") : "") << "\n";
     }

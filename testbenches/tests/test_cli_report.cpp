@@ -303,6 +303,11 @@ TEST(CommandLine, SweepsTableKeepsItsColumns) {
     EXPECT_NE(t.out.find("  ~5.148 "), std::string::npos) << t.out;  // (5 19/128 = 5.1484375)
     const CliResult csv = cubecast_cli("sweep --task pmnb --algorithm vb2 --dims 6 --ks 7 --format csv");
     EXPECT_NE(csv.out.find(",7/6,659/128,"), std::string::npos) << csv.out;  // (the bound 1 1/6, the paper's 5 19/128)
+    // A run that did not finish has no completion: '-' (its completion_* is only its last delivery).
+    const CliResult stalled = cubecast_cli("sweep --task pmnb --algorithm vb3 --dims 5 --ks 10 --queue-depth 1 --packet-flits 2");
+    EXPECT_NE(stalled.out.find("  5     32     10        -        -        5       21       -   "), std::string::npos)
+        << stalled.out;
+    EXPECT_NE(stalled.out.find("deadlock\n"), std::string::npos) << stalled.out;
 }
 
 // The table's first line says which routers are the Verilated RTL (each node counted once).
