@@ -17,6 +17,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -98,6 +99,38 @@ private:
     int fd_ = -1;  // (close-on-exec: the command gets it as its stdout or stderr only)
 };
 
+// A thread that calls `tick` every `period` while a command runs, until tick() says it is done or
+// stop() (or the destructor) ends it.
+class Ticker {
+public:
+    Ticker(std::chrono::milliseconds period, std::function<bool()> tick)
+        : period_(period), tick_(std::move(tick)), thread_([this] { run(); }) {}
+    ~Ticker() { stop(); }
+    Ticker(const Ticker&) = delete;
+    Ticker& operator=(const Ticker&) = delete;
+    void stop() {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            done_ = true;
+        }
+        wake_.notify_one();
+        if (thread_.joinable()) thread_.join();
+    }
+
+private:
+    void run() {
+        std::unique_lock<std::mutex> lock(mutex_);
+        while (!wake_.wait_for(lock, period_, [this] { return done_; }))
+            if (!tick_()) return;
+    }
+    const std::chrono::milliseconds period_;
+    const std::function<bool()> tick_;
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    bool done_ = false;
+    std::thread thread_;  // (last: it starts once the members above are made)
+};
+
 // Open MPI 4.1's mpirun can hang in its own end after every rank has ended (a rank that died while
 // the others were in MPI's start: docs/user-guide.md), its ranks left unwaited-for. A working mpirun
 // waits for each rank at once, or within its two one-second sleeps while it stops them, so one that
@@ -105,40 +138,27 @@ private:
 class HungMpirunWatch {
 public:
     static constexpr std::chrono::seconds kHungAfter{5};
-    explicit HungMpirunWatch(pid_t mpirun) : thread_([this, mpirun] { watch(mpirun); }) {}
-    ~HungMpirunWatch() {
-        {
-            std::lock_guard<std::mutex> lock(mutex_);
-            done_ = true;
-        }
-        wake_.notify_one();
-        thread_.join();
-    }
+    explicit HungMpirunWatch(pid_t mpirun) : mpirun_(mpirun) {}
     bool ended_it() const { return ended_; }
 
 private:
-    void watch(pid_t mpirun) {
-        using clock = std::chrono::steady_clock;
-        clock::time_point only_ended_since = clock::time_point::max();  // (max: it has a rank running)
-        std::unique_lock<std::mutex> lock(mutex_);
-        while (!wake_.wait_for(lock, std::chrono::milliseconds(250), [this] { return done_; })) {
-            if (!has_only_unreaped_children(mpirun)) {
-                only_ended_since = clock::time_point::max();
-                continue;
-            }
-            const clock::time_point now = clock::now();
-            only_ended_since = std::min(only_ended_since, now);
-            if (now - only_ended_since < kHungAfter) continue;
-            ended_ = true;
-            kill(mpirun, SIGKILL);
-            return;
+    using clock = std::chrono::steady_clock;
+    bool look() {  // (false once it has ended mpirun)
+        if (!has_only_unreaped_children(mpirun_)) {
+            only_ended_since_ = clock::time_point::max();
+            return true;
         }
+        const clock::time_point now = clock::now();
+        only_ended_since_ = std::min(only_ended_since_, now);
+        if (now - only_ended_since_ < kHungAfter) return true;
+        ended_ = true;
+        kill(mpirun_, SIGKILL);
+        return false;
     }
-    std::mutex mutex_;
-    std::condition_variable wake_;
-    bool done_ = false;
+    const pid_t mpirun_;
+    clock::time_point only_ended_since_ = clock::time_point::max();  // (max: it has a rank running)
     std::atomic<bool> ended_{false};
-    std::thread thread_;  // (last: it starts once the members above are made)
+    Ticker ticker_{std::chrono::milliseconds(250), [this] { return look(); }};  // (last: it starts once the above are made)
 };
 
 // A command's progress lines, read from the file its stderr goes to while it runs (with pread: the
@@ -146,23 +166,14 @@ private:
 // its other lines stay for the error after it ends.
 class ProgressRelay {
 public:
-    ProgressRelay(int fd, std::string label) : fd_(fd), label_(std::move(label)), thread_([this] { relay(); }) {}
+    ProgressRelay(int fd, std::string label) : fd_(fd), label_(std::move(label)) {}
     ~ProgressRelay() {
-        {
-            std::lock_guard<std::mutex> lock(mutex_);
-            done_ = true;
-        }
-        wake_.notify_one();
-        thread_.join();
+        ticker_.stop();
         pass_on_new_lines();  // (what came since the last look)
     }
 
 private:
-    void relay() {
-        std::unique_lock<std::mutex> lock(mutex_);
-        while (!wake_.wait_for(lock, std::chrono::milliseconds(500), [this] { return done_; })) pass_on_new_lines();
-    }
-    void pass_on_new_lines() {
+    bool pass_on_new_lines() {
         char chunk[1 << 14];
         for (ssize_t n; (n = pread(fd_, chunk, sizeof chunk, static_cast<off_t>(read_to_))) > 0;) {
             read_to_ += static_cast<size_t>(n);
@@ -176,15 +187,13 @@ private:
                 line.compare(after, cycle.size(), cycle) == 0)
                 std::cerr << prefix + label_ + ": " + line.substr(seconds) << std::flush;  // (one write)
         }
+        return true;
     }
     const int fd_;
     const std::string label_;
     size_t read_to_ = 0;
     std::string partial_;
-    std::mutex mutex_;
-    std::condition_variable wake_;
-    bool done_ = false;
-    std::thread thread_;  // (last: it starts once the members above are made)
+    Ticker ticker_{std::chrono::milliseconds(500), [this] { return pass_on_new_lines(); }};  // (last, as above)
 };
 
 }  // namespace
