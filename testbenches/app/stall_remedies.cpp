@@ -229,6 +229,7 @@ std::string what_would_run_it(const RunConfig& config, RunResult& r, const Rerun
 }
 
 StallTriesInReserve::StallTriesInReserve(const RunConfig& config, const RerunPolicy& policy) {
+    if (tries_for(config).empty()) return;  // (a run that cannot stall, or has nothing to try: no process)
     int fds[2];
     if (pipe(fds) != 0) {
         failure_ = std::string("no pipe: ") + std::strerror(errno);
@@ -272,7 +273,8 @@ std::string StallTriesInReserve::what_would_run_it(RunResult& r) {
     const auto not_known = [](const std::string& why) {
         return "what would run it: not known (the process for its tries " + why + ")\n";
     };
-    if (ask_ < 0) return not_known(failure_.empty() ? "was asked once already" : "could not be made: " + failure_);
+    if (ask_ < 0 && failure_.empty() && pool_.running() == 0) return "";  // (nothing to try: what_would_run_it's "")
+    if (ask_ < 0) return not_known("could not be made: " + failure_);
     // (a reserve that has ended closes its end: the write then fails, EPIPE, rather than end this
     // process by SIGPIPE)
     struct sigaction ignore {

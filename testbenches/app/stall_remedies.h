@@ -27,7 +27,8 @@ std::string what_would_run_it(const RunConfig& config, RunResult& r, const Rerun
 // The same, made by a process kept in reserve: a partitioned run's rank elaborates its share in its
 // own process, from which no try can be forked (SystemC elaborates once per process), so one is
 // forked before the run; it waits, and makes the tries (each in a child of its own, as above) only if
-// asked. Not asked, it ends with the reserve.
+// asked. Not asked, it ends with the reserve. A run with nothing to try (the ideal router's unbounded
+// queues cannot stall) has none.
 class StallTriesInReserve {
 public:
     // `config`: the run as one process would run it (the tries are one process's). Never throws: a

@@ -690,7 +690,8 @@ TEST(Partition, ARankKilledMidRunEndsEveryRankWithAMessage) {
     const std::string bin = CUBECAST_BIN, dir = temp_path("killed");
     ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
     const std::string marker = "--seed 424242";  // (finds this test's ranks among the processes)
-    const std::string ranks = "$(pgrep -f \"^" + bin + " run .*" + marker + "\")";
+    // (mpirun's children: rank 0 may have one of its own, the process its stall's tries would run in)
+    const std::string ranks = "$(pgrep -P $m -f \"^" + bin + " run .*" + marker + "\")";
     // `stop` ends the run mid-way: $last is a rank, $m mpirun. (/proc/PID/stat's fields 14 and 15: the
     // user and system time, in hundredths of a second.)
     const auto run_stopped_by = [&](const std::string& stop) {
