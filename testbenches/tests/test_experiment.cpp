@@ -350,39 +350,27 @@ TEST(Experiment, ResumesAfterAKillRunningEveryPointOnce) {
     EXPECT_EQ(meta["sessions"][1]["resumed_points"].get<size_t>(), before);
 }
 
-// A point's progress lines (a long run's, here every cycle's) name the point: two run at once.
+// A point's progress lines (a long run's, here every cycle's) name the point: two run at once in
+// one process each, and one at a time over 2 ranks (under mpirun, whose stderr is read back after
+// it: the lines are passed on as they come).
 TEST(Experiment, APointsProgressLinesNameIt) {
     const std::string file = write_file("progress.yaml", "name: progress\nrun:\n  task: mnb\naxes:\n  dim: [5, 6]\n");
-    const Cli r = cubecast_cli("experiment " + file + " --jobs 2 --no-plots --out " + temp_path("progress"),
-                               "CUBECAST_PROGRESS_SECONDS=0 ");
-    ASSERT_EQ(r.code, 0) << r.err;
-    std::istringstream lines(r.err);
-    std::map<std::string, unsigned> seen;
-    for (std::string l; std::getline(lines, l);) {
-        std::smatch m;
-        if (std::regex_search(l, m, std::regex(R"(^cubecast: (.*?)\b\d+ s: cycle \d+, \d+ of \d+ deliveries$)"))) ++seen[m[1]];
+    for (const std::string& how : {std::string("--jobs 2"), std::string("--point-ranks 2")}) {
+        SCOPED_TRACE(how);
+        const Cli r = cubecast_cli("experiment " + file + " " + how + " --no-plots --out " + temp_path("progress"),
+                                   std::string("CUBECAST_PROGRESS_SECONDS=0 ") + kRanksWithoutLeakCheck);
+        ASSERT_EQ(r.code, 0) << r.err;
+        std::istringstream lines(r.err);
+        std::map<std::string, unsigned> seen;
+        for (std::string l; std::getline(lines, l);) {
+            std::smatch m;
+            if (std::regex_search(l, m, std::regex(R"(^cubecast: (.*?)\b\d+ s: cycle \d+, \d+ of \d+ deliveries$)")))
+                ++seen[m[1]];
+        }
+        EXPECT_EQ(seen.size(), 2u) << r.err;
+        EXPECT_GT(seen["dim=5: "], 0u) << r.err;
+        EXPECT_GT(seen["dim=6: "], 0u) << r.err;
     }
-    EXPECT_EQ(seen.size(), 2u) << r.err;
-    EXPECT_GT(seen["dim=5: "], 0u) << r.err;
-    EXPECT_GT(seen["dim=6: "], 0u) << r.err;
-}
-
-// A point run over ranks (under mpirun, its stderr read back after it) passes its progress lines on
-// as it goes, naming it, as a point in one process does.
-TEST(Experiment, APointOverRanksSaysItsProgress) {
-    const std::string file = write_file("progress-ranks.yaml", "name: progress\nrun:\n  task: mnb\naxes:\n  dim: [5, 6]\n");
-    const Cli r = cubecast_cli("experiment " + file + " --point-ranks 2 --no-plots --out " + temp_path("progress-ranks"),
-                               std::string("CUBECAST_PROGRESS_SECONDS=0 ") + kRanksWithoutLeakCheck);
-    ASSERT_EQ(r.code, 0) << r.err;
-    std::istringstream lines(r.err);
-    std::map<std::string, unsigned> seen;
-    for (std::string l; std::getline(lines, l);) {
-        std::smatch m;
-        if (std::regex_search(l, m, std::regex(R"(^cubecast: (.*?)\b\d+ s: cycle \d+, \d+ of \d+ deliveries$)"))) ++seen[m[1]];
-    }
-    EXPECT_EQ(seen.size(), 2u) << r.err;
-    EXPECT_GT(seen["dim=5: "], 0u) << r.err;
-    EXPECT_GT(seen["dim=6: "], 0u) << r.err;
 }
 
 // Stopped by a signal (Ctrl-C to the terminal's job, or SIGTERM to the command alone): the rows
