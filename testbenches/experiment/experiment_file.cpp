@@ -432,8 +432,10 @@ struct Loader {
         }
         for (size_t i = 0; i < ex.axes.size(); ++i)
             for (size_t j = 0; j < ex.axes[i].keys.size(); ++j) {
-                p.params.emplace_back(ex.axes[i].keys[j], ex.axes[i].values[pick[i]][j]);
-                p.label += (p.label.empty() ? "" : " ") + ex.axes[i].keys[j] + "=" + ex.axes[i].values[pick[i]][j];
+                const std::string& value = ex.axes[i].values[pick[i]][j];
+                p.params.emplace_back(ex.axes[i].keys[j], value);
+                if (!value.empty())  // ('' leaves the option at its default: nothing to name)
+                    p.label += (p.label.empty() ? "" : " ") + ex.axes[i].keys[j] + "=" + value;
             }
         for (const auto& [k, v] : p.params) {
             p.key += k + "=" + v + "\n";

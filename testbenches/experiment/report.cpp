@@ -148,7 +148,8 @@ std::string link_maps_html(const std::string& dir, const CsvTable& results, cons
         for (const auto& row : results.rows)
             if (point_column >= 0 && row[static_cast<size_t>(point_column)] == std::to_string(point))
                 for (const std::string& k : axes)
-                    if (const int c = results.column(k); c >= 0) caption += " " + k + "=" + row[static_cast<size_t>(c)];
+                    if (const int c = results.column(k); c >= 0 && !row[static_cast<size_t>(c)].empty())
+                        caption += " " + k + "=" + row[static_cast<size_t>(c)];
         const std::string out = dir + "/link-maps/point-" + std::to_string(point);
         const std::string e = draw_link_map(dir + "/stats/" + file, out, caption);
         const std::string svg = e.empty() ? file_text(out + ".svg") : "";
