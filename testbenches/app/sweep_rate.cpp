@@ -52,6 +52,7 @@ int cmd_sweep_rate(RunConfig base, const std::vector<double>& rates, bool search
         }
     }
     std::map<double, TrafficResult> results;
+    std::map<double, RunStatus> statuses;  // (a stalled or failed run is not carried, and says why)
     int worst = kExitOk;
     const auto at_rate = [&](double r) {
         RunConfig c = base;
@@ -71,6 +72,7 @@ int cmd_sweep_rate(RunConfig base, const std::vector<double>& rates, bool search
                       verilog_words(res);
         worst = std::max(worst, exit_code_for(res.status));
         results[r] = res.traffic.value_or(TrafficResult{});
+        statuses[r] = res.status;
         if (!res.traffic) results[r].saturated = true;  // a stalled or failed run carries nothing
     };
     const auto run = [&](double r) -> const TrafficResult& {  // one at a time: the bisection's next rate depends on it
@@ -114,7 +116,10 @@ int cmd_sweep_rate(RunConfig base, const std::vector<double>& rates, bool search
         if (t.has_bound) bound = t.channel_bound;
     if (format == "json") {
         nlohmann::json rows = nlohmann::json::array();
-        for (const auto& [r, t] : results) rows.push_back(t);
+        for (const auto& [r, t] : results) {
+            rows.push_back(t);
+            rows.back()["status"] = status_name(statuses[r]);
+        }
         nlohmann::json out{
             {"runs", rows},
             {"saturation_point", point},
@@ -127,12 +132,17 @@ int cmd_sweep_rate(RunConfig base, const std::vector<double>& rates, bool search
     }
     const bool csv = format == "csv";
     if (!csv) std::cout << heading << "\n";
-    std::cout << (csv ? "offered,accepted,mean_latency,p50,p99,max,zero_load,carried,channel_load_bound\n"
+    std::cout << (csv ? "offered,accepted,mean_latency,p50,p99,max,zero_load,carried,channel_load_bound,status\n"
                       : "  offered  accepted  mean lat.    p50    p99    max  zero-load  carried\n");
     for (const auto& [r, t] : results) {
         std::ostringstream os;
         os << std::fixed << std::setprecision(4);
-        const char* verdict = !measured(t) ? "none measured" : carried(t) ? "yes" : "no";
+        const RunStatus status = statuses[r];
+        const std::string verdict = status != RunStatus::ok
+                                        ? (csv ? std::string("no") : std::string("no (") + status_name(status) + ")")
+                                    : !measured(t) ? "none measured"
+                                    : carried(t)   ? "yes"
+                                                   : "no";
         const auto latency = [&](double v, int table_decimals) {  // (none where no packet was measured)
             if (!measured(t)) return std::string(csv ? "" : "-");
             std::ostringstream x;
@@ -143,7 +153,8 @@ int cmd_sweep_rate(RunConfig base, const std::vector<double>& rates, bool search
                           max = latency(t.max_latency, 0), zero_load = latency(t.zero_load_latency, 2);
         if (csv)
             os << r << "," << t.accepted << "," << mean << "," << p50 << "," << p99 << "," << max << "," << zero_load << ","
-               << verdict << "," << (t.has_bound ? std::to_string(t.channel_bound) : std::string()) << "\n";
+               << verdict << "," << (t.has_bound ? std::to_string(t.channel_bound) : std::string()) << "," << status_name(status)
+               << "\n";
         else
             os << std::setw(9) << r << std::setw(10) << t.accepted << std::setw(11) << mean << std::setw(7) << p50 << std::setw(7)
                << p99 << std::setw(7) << max << std::setw(11) << zero_load << "  " << verdict << "\n";

@@ -511,6 +511,16 @@ TEST(CommandLine, SweepRateFindsTheSaturationPoint) {
         low.out.find("saturation point not reached: the highest load tried, 0.1, was carried (--rates auto searches for it)"),
         std::string::npos)
         << low.out;
+    // A load that deadlocks (bounded queues round the torus's rings) is not carried, and says why.
+    const std::string stalls =
+        "sweep-rate --topology torus --radix 6 --dim 2 --rates 0.1,0.9 --queue-depth 2 --window 300 "
+        "--drain 200 --warmup-cycles 100";
+    const CliResult dead = cubecast_cli(stalls);
+    EXPECT_EQ(dead.code, 3) << dead.err;
+    EXPECT_NE(dead.out.find("   0.9000 "), std::string::npos) << dead.out;
+    EXPECT_NE(dead.out.find("  no (deadlock)\n"), std::string::npos) << dead.out;
+    EXPECT_NE(cubecast_cli(stalls + " --format csv").out.find(",no,0.972222,deadlock\n"), std::string::npos);
+    EXPECT_EQ(nlohmann::json::parse(cubecast_cli(stalls + " --format json").out).at("runs").at(1).at("status"), "deadlock");
     const CliResult only_low = cubecast_cli("sweep-rate --dim 3 --rates 1e-9");
     ASSERT_EQ(only_low.code, 0) << only_low.err;
     EXPECT_NE(only_low.out.find("saturation point not found: none of these loads was carried"), std::string::npos)
