@@ -213,6 +213,29 @@ RunStatus status_from(const std::string& s) {
 }
 }  // namespace
 
+json tries_json(const RunResult& r) {
+    json j{{"unbounded_peak_queue", r.unbounded_peak_queue ? json(*r.unbounded_peak_queue) : json(nullptr)}};
+    if (r.vc_depth_needed) j["vc_depth_needed"] = *r.vc_depth_needed;
+    if (!r.remedies.empty()) {
+        json tried = json::array();
+        for (const Remedy& m : r.remedies)
+            tried.push_back({{"change", m.change},
+                             {"outcome", m.outcome},
+                             {"cycles", m.outcome == "finishes" ? json(m.cycles) : json(nullptr)}});
+        j["remedies"] = tried;
+    }
+    return j;
+}
+
+void take_tries(const json& j, RunResult& r) {
+    if (!j.at("unbounded_peak_queue").is_null()) r.unbounded_peak_queue = j.at("unbounded_peak_queue").get<unsigned>();
+    if (j.contains("vc_depth_needed")) r.vc_depth_needed = j.at("vc_depth_needed").get<unsigned>();
+    if (j.contains("remedies"))
+        for (const json& m : j.at("remedies"))
+            r.remedies.push_back(
+                {m.at("change"), m.at("outcome"), m.at("cycles").is_null() ? 0 : m.at("cycles").get<uint64_t>()});
+}
+
 json to_json(const RunResult& r, bool with_per_node) {
     json j = {
         {"status", status_name(r.status)},
@@ -264,14 +287,12 @@ json to_json(const RunResult& r, bool with_per_node) {
         {"output_errors", r.output_errors},
         {"stalled", r.stalled},
         {"stall_diagnosis", r.stall_diagnosis},
-        {"unbounded_peak_queue", r.unbounded_peak_queue ? json(*r.unbounded_peak_queue) : json(nullptr)},
         {"stuck_state", r.stuck_state},
     };
     if (r.input_buffering)  // (the input-buffered router; null where its routers cannot tell: Verilated ones)
         j["input_buffer_peaks"] = r.buffer_peaks_known
                                       ? json{{"flits_owed", r.peak_flits_owed}, {"injection_flits", r.peak_injection_flits}}
                                       : json{{"flits_owed", nullptr}, {"injection_flits", nullptr}};
-    if (r.vc_depth_needed) j["vc_depth_needed"] = *r.vc_depth_needed;
     if (r.activity) {
         const ActivityTotals& a = *r.activity;
         j["activity"] = {
@@ -328,14 +349,7 @@ json to_json(const RunResult& r, bool with_per_node) {
     }
     if (r.deadlock_check) j["deadlock_check"] = deadlock_check_json(*r.deadlock_check);
     if (!r.chosen.empty()) j["chosen"] = r.chosen;  // (what the run chose because the command did not say)
-    if (!r.remedies.empty()) {
-        json tried = json::array();
-        for (const Remedy& m : r.remedies)
-            tried.push_back({{"change", m.change},
-                             {"outcome", m.outcome},
-                             {"cycles", m.outcome == "finishes" ? json(m.cycles) : json(nullptr)}});
-        j["remedies"] = tried;
-    }
+    j.update(tries_json(r));
     if (!r.delivery_judged()) j["delivered_exactly_once"] = nullptr;  // (not all delivered: the run did not finish)
     if (!r.conservation_judged) {
         j["conserved"] = nullptr;
@@ -447,7 +461,6 @@ RunResult result_from_json(const json& j) {
     r.stuck_state = j.at("stuck_state");
     r.stall_diagnosis = j.at("stall_diagnosis");
     r.stalled = j.at("stalled");
-    if (!j.at("unbounded_peak_queue").is_null()) r.unbounded_peak_queue = j.at("unbounded_peak_queue").get<unsigned>();
     if (j.contains("input_buffer_peaks")) {
         const json& peaks = j.at("input_buffer_peaks");
         r.buffer_peaks_known = !peaks.at("flits_owed").is_null();
@@ -456,7 +469,6 @@ RunResult result_from_json(const json& j) {
             r.peak_injection_flits = peaks.at("injection_flits");
         }
     }
-    if (j.contains("vc_depth_needed")) r.vc_depth_needed = j.at("vc_depth_needed").get<unsigned>();
     if (j.contains("activity")) {
         const json& a = j.at("activity");
         ActivityTotals t;
@@ -512,10 +524,7 @@ RunResult result_from_json(const json& j) {
         r.deadlock_check = d;
     }
     if (j.contains("chosen")) r.chosen = j.at("chosen").get<std::vector<std::string>>();
-    if (j.contains("remedies"))
-        for (const json& m : j.at("remedies"))
-            r.remedies.push_back(
-                {m.at("change"), m.at("outcome"), m.at("cycles").is_null() ? 0 : m.at("cycles").get<uint64_t>()});
+    take_tries(j, r);
     r.last_delivery_cycles = j.at("last_delivery_cycles");
     for (const auto& m : j.at("marks"))
         r.marks.push_back(RunMark{m.at("name").get<std::string>(), m.at("cycle").get<uint64_t>(), m.at("phase_end").get<bool>()});

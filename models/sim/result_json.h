@@ -20,5 +20,9 @@ RunResult result_from_json(const nlohmann::json& j);
 // What each rank of a partitioned run sent (a report's `partition`; none if it has none).
 std::vector<RankTraffic> partition_from_json(const nlohmann::json& report);
 const char* status_name(RunStatus s);
+// The figures a stall's tries give a run (stall_remedies: unbounded_peak_queue, vc_depth_needed,
+// remedies), as its JSON has them, and back into a run.
+nlohmann::json tries_json(const RunResult& r);
+void take_tries(const nlohmann::json& j, RunResult& r);
 
 }  // namespace cubecast

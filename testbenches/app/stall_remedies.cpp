@@ -37,11 +37,15 @@ struct Try {
 // The run again with the SystemC router, no outputs written, no progress lines.
 RunConfig quiet_copy(const RunConfig& given) { return without_outputs(with_defaults(given)); }
 
+// Whether a stall of this run has something to try: the input-buffered router, or bounded queues
+// (the ideal router's unbounded queues never refuse a packet, so never stall). Its defaults applied.
+bool has_tries(const RunConfig& c) { return c.buffering == Buffering::input || c.queue_depth != 0; }
+
 std::vector<Try> tries_for(const RunConfig& given) {
     std::vector<Try> tries;
     const RunConfig base = quiet_copy(given);
+    if (!has_tries(base)) return tries;
     if (base.buffering != Buffering::input) {
-        if (base.queue_depth == 0) return tries;
         RunConfig c = base;
         c.queue_depth = 0;
         tries.push_back({"unbounded queues", c, Try::Kind::unbounded});
@@ -229,7 +233,7 @@ std::string what_would_run_it(const RunConfig& config, RunResult& r, const Rerun
 }
 
 StallTriesInReserve::StallTriesInReserve(const RunConfig& config, const RerunPolicy& policy) {
-    if (tries_for(config).empty()) return;  // (a run that cannot stall, or has nothing to try: no process)
+    if (!has_tries(config)) return;  // (a run that cannot stall: no process)
     int fds[2];
     if (pipe(fds) != 0) {
         failure_ = std::string("no pipe: ") + std::strerror(errno);
@@ -246,14 +250,7 @@ StallTriesInReserve::StallTriesInReserve(const RunConfig& config, const RerunPol
             if (n != 1) return std::string();
             RunResult r;
             const std::string lines = cubecast::what_would_run_it(config, r, policy);
-            nlohmann::json remedies = nlohmann::json::array();
-            for (const Remedy& m : r.remedies) remedies.push_back({m.change, m.outcome, m.cycles});
-            return nlohmann::json{
-                {"lines", lines},
-                {"remedies", remedies},
-                {"vc_depth_needed", r.vc_depth_needed ? nlohmann::json(*r.vc_depth_needed) : nlohmann::json()},
-                {"unbounded_peak_queue", r.unbounded_peak_queue ? nlohmann::json(*r.unbounded_peak_queue) : nlohmann::json()}}
-                .dump();
+            return nlohmann::json{{"lines", lines}, {"figures", tries_json(r)}}.dump();
         });
     } catch (const std::exception& e) {
         failure_ = e.what();
@@ -293,9 +290,7 @@ std::string StallTriesInReserve::what_would_run_it(RunResult& r) {
     if (!asked) return not_known("had ended");
     const auto j = nlohmann::json::parse(done.front().text, nullptr, false);
     if (!j.is_object()) return not_known("answered nothing");
-    for (const auto& m : j.at("remedies")) r.remedies.push_back(Remedy{m.at(0), m.at(1), m.at(2)});
-    if (!j.at("vc_depth_needed").is_null()) r.vc_depth_needed = j.at("vc_depth_needed").get<unsigned>();
-    if (!j.at("unbounded_peak_queue").is_null()) r.unbounded_peak_queue = j.at("unbounded_peak_queue").get<unsigned>();
+    take_tries(j.at("figures"), r);
     return j.at("lines").get<std::string>();
 }
 

@@ -31,7 +31,7 @@ std::string what_would_run_it(const RunConfig& config, RunResult& r, const Rerun
 // queues cannot stall) has none.
 class StallTriesInReserve {
 public:
-    // `config`: the run as one process would run it (the tries are one process's). Never throws: a
+    // `config`: the run as one process would run it, resolved (the tries are one process's). Never throws: a
     // reserve that could not be made says so when asked.
     StallTriesInReserve(const RunConfig& config, const RerunPolicy& policy);
     ~StallTriesInReserve();
