@@ -288,6 +288,20 @@ void RunSupervisor::stall() {
     finish(RunStatus::deadlock);
 }
 
+namespace {
+std::string progress_prefix(const std::string& label) { return "cubecast: " + (label.empty() ? "" : label + ": "); }
+const std::string kProgressSeconds = " s: cycle ";  // (after the whole seconds)
+}  // namespace
+
+std::optional<std::string> progress_line_named(const std::string& line, const std::string& label) {
+    const std::string prefix = progress_prefix("");
+    const size_t seconds = prefix.size(), after = line.find_first_not_of("0123456789", seconds);
+    if (line.rfind(prefix, 0) != 0 || after == seconds || after == std::string::npos ||
+        line.compare(after, kProgressSeconds.size(), kProgressSeconds) != 0)
+        return std::nullopt;
+    return progress_prefix(label) + line.substr(seconds);
+}
+
 // Every 5 s of wall time or so: the cycle reached and the deliveries made, on stderr (for a dynamic
 // run also how far the arrivals are), so a long run is visibly alive. Short runs print nothing.
 void RunSupervisor::note_progress(uint64_t cycle) {
@@ -296,8 +310,8 @@ void RunSupervisor::note_progress(uint64_t cycle) {
     next_progress_note_ = wall + progress_every_;
     std::ostringstream os;
     // Deliveries are counted in parts (mini-packets, halves): the same unit on both sides.
-    os << "cubecast: " << (net_.config.progress_label.empty() ? "" : net_.config.progress_label + ": ") << static_cast<int>(wall)
-       << " s: cycle " << cycle << ", " << counters().deliveries << " of " << expected_messages() * net_.task.parts()
+    os << progress_prefix(net_.config.progress_label) << static_cast<int>(wall) << kProgressSeconds << cycle << ", "
+       << counters().deliveries << " of " << expected_messages() * net_.task.parts()
        << (net_.task.parts() > 1 ? " part deliveries" : " deliveries");
     if (net_.task.kind() == TaskKind::dynamic) {
         const uint64_t end = arrivals_end(net_.task);

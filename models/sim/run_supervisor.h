@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -107,5 +108,10 @@ private:
     double progress_every_ = 5, next_progress_note_ = 5;
     std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
 };
+
+// A long run's progress line begins "cubecast: LABEL: 5 s: cycle " (RunSupervisor::note_progress;
+// without a label "cubecast: 5 s: cycle "). `line`, if it is such a line of a run without a label,
+// as the run named `label` would have written it; none if it is not one.
+std::optional<std::string> progress_line_named(const std::string& line, const std::string& label);
 
 }  // namespace cubecast

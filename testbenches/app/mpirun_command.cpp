@@ -26,6 +26,7 @@
 #include "models/fabric/printable.h"
 #include "models/observe/output_file.h"
 #include "models/sim/fork_pool.h"
+#include "models/sim/run_supervisor.h"
 #include "testbenches/experiment/mpi_link.h"
 
 namespace cubecast {
@@ -179,14 +180,9 @@ private:
             read_to_ += static_cast<size_t>(n);
             partial_.append(chunk, static_cast<size_t>(n));
         }
-        const std::string prefix = "cubecast: ", cycle = " s: cycle ";
-        for (size_t end; (end = partial_.find('\n')) != std::string::npos; partial_.erase(0, end + 1)) {
-            const std::string line = partial_.substr(0, end + 1);
-            const size_t seconds = prefix.size(), after = line.find_first_not_of("0123456789", seconds);
-            if (line.rfind(prefix, 0) == 0 && after > seconds && after != std::string::npos &&
-                line.compare(after, cycle.size(), cycle) == 0)
-                std::cerr << prefix + label_ + ": " + line.substr(seconds) << std::flush;  // (one write)
-        }
+        for (size_t end; (end = partial_.find('\n')) != std::string::npos; partial_.erase(0, end + 1))
+            if (const auto named = progress_line_named(partial_.substr(0, end + 1), label_))
+                std::cerr << *named << std::flush;  // (one write)
         return true;
     }
     const int fd_;
