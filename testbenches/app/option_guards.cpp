@@ -1,6 +1,7 @@
 #include "testbenches/app/option_guards.h"
 
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 
 #include "models/fabric/printable.h"
@@ -53,6 +54,21 @@ void guard_options(CLI::App& app, const OptionWords& words) {
                            words.whole(option, is_unsigned);
                 },
                 "", "whole number"));
+        } else if (type == "FLOAT" && words.number) {
+            // (CLI11 reads 1e400 as inf and 1e-400 as 0: a later check would name the value read, not the one given)
+            o->check(CLI::Validator(
+                [option, words](std::string& text) -> std::string {
+                    errno = 0;
+                    char* end = nullptr;
+                    const double value = std::strtod(text.c_str(), &end);
+                    if (text.empty() || !end || *end != '\0') return "";  // (no number: CLI11's conversion says so)
+                    const char* why = std::isnan(value)                           ? " is not a number: accepted "
+                                      : errno != ERANGE && std::isfinite(value)   ? nullptr
+                                      : std::isinf(value) || std::fabs(value) > 1 ? " is out of range: accepted "
+                                                                                  : " is too near 0 to be held: accepted ";
+                    return why ? kOwnLine + "--" + option + " " + printable(text) + why + words.number(option) : "";
+                },
+                "", "number"));
         } else if (type == "TEXT" && words.when_empty) {
             const auto accepted = words.when_empty(app.get_name(), option);
             if (!accepted) continue;
