@@ -103,10 +103,12 @@ PoolOutcome ForkPool::reap(Child& c) {
     if (c.timed_out) {
         out.error = "ran over the point timeout of " + seconds_text(timeout_) + " s";
     } else if (WIFSIGNALED(status)) {
-        out.error = "crashed (signal " + std::to_string(WTERMSIG(status)) + ", " + strsignal(WTERMSIG(status)) + ")";
-        if (WTERMSIG(status) == SIGKILL)  // (nobody else here sends it: the kernel's out-of-memory killer)
-            out.error += " at " + std::to_string(out.peak_rss_kib / 1024) +
-                         " MiB: the system's out-of-memory killer ends a process so, when memory runs out";
+        const int signal = WTERMSIG(status);
+        const std::string which = "(signal " + std::to_string(signal) + ", " + strsignal(signal) + ")";
+        // (the run never sends itself SIGKILL: the kernel's out-of-memory killer does, or a person)
+        out.error = signal == SIGKILL ? "was killed " + which + " at " + std::to_string(out.peak_rss_kib / 1024) +
+                                            " MiB: by the system's out-of-memory killer if memory ran out, else from outside"
+                                      : "crashed " + which;
     } else if (!c.text.empty() && c.text[0] == 'E') {
         out.error = c.text.substr(1);
     } else if (WEXITSTATUS(status) != 0 || c.text.empty() || c.text[0] != 'R') {

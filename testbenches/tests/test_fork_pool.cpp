@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <unistd.h>
+#include <csignal>
 
 #include <chrono>
 #include <cstdlib>
@@ -71,6 +72,10 @@ TEST(ForkPool, CrashesThrowsAndTimeoutsAreOutcomes) {
                                     [] {
                                         _exit(7);
                                         return std::string();
+                                    },
+                                    [] {
+                                        raise(SIGKILL);  // (as the out-of-memory killer or a person would)
+                                        return std::string();
                                     }});
     EXPECT_EQ(out.at(0).error, "");
     EXPECT_EQ(out.at(0).text, std::string(200000, 'x'));
@@ -79,6 +84,10 @@ TEST(ForkPool, CrashesThrowsAndTimeoutsAreOutcomes) {
     EXPECT_EQ(out.at(3).error, "ran over the point timeout of 0.5 s");
     EXPECT_LT(out.at(3).seconds, 5.0);  // killed at the limit, not waited for
     EXPECT_EQ(out.at(4).error, "ended without an answer (exit 7)");
+    EXPECT_EQ(out.at(5).error.rfind("was killed (signal 9, Killed) at ", 0), 0u) << out.at(5).error;
+    EXPECT_NE(out.at(5).error.find(" MiB: by the system's out-of-memory killer if memory ran out, else from outside"),
+              std::string::npos)
+        << out.at(5).error;
 }
 
 // A child over the limit is sent SIGTERM first, so it removes its scratch folders as it ends (a point
