@@ -6,7 +6,7 @@ namespace cubecast {
 
 namespace {
 unsigned checked_dim(unsigned dim, unsigned radix) {
-    if (dim < 1 || dim > 16 || radix < 2 || dim * (radix - 1) > kMaxRouterPorts)
+    if (dim < 1 || dim > kMaxRadixDim || radix < 2 || dim * (radix - 1) > kMaxRouterPorts)
         throw std::invalid_argument("a flattened butterfly needs d >= 1, p >= 2 and d (p - 1) <= 32 ports");
     return dim;
 }

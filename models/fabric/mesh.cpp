@@ -1,13 +1,15 @@
 #include "models/fabric/mesh.h"
 
 #include <stdexcept>
+#include <string>
 
 namespace cubecast {
 
 namespace {
 unsigned checked_dim(unsigned dim, unsigned radix, bool wraps) {
-    if (dim < 1 || dim > 16 || radix < (wraps ? 3u : 2u))
-        throw std::invalid_argument("a mesh needs d >= 1 and p >= 2 (p >= 3 on the torus)");
+    if (dim < 1 || 2 * dim > kMaxRouterPorts || radix < (wraps ? 3u : 2u))
+        throw std::invalid_argument("a mesh needs 1 <= 2d <= " + std::to_string(kMaxRouterPorts) +
+                                    " ports and p >= 2 (p >= 3 on the torus)");
     return dim;
 }
 }  // namespace

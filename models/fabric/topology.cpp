@@ -44,6 +44,17 @@ std::optional<std::string> radix_problem(const std::string& name, long long dim,
     return std::nullopt;
 }
 
+// (a router's ports: two a dimension, each a bit in its masks; only the radix-2 array, the d-cube,
+// has the nodes for more than 16 dimensions, and the hypercube runs it with d ports)
+std::optional<std::string> array_problem(long long dim, long long radix) {
+    if (auto e = radix_problem("array", dim, radix, 2)) return e;
+    if (2 * dim > static_cast<long long>(kMaxRouterPorts))
+        return "the array " + str(radix) + "^" + str(dim) + " needs " + str(2 * dim) +
+               " ports per router: accepted 2d <= " + str(kMaxRouterPorts) + " (--topology hypercube --dim " + str(dim) +
+               " is the same network with " + str(dim) + " ports)";
+    return std::nullopt;
+}
+
 std::optional<std::string> torus_problem(long long dim, long long radix) {
     if (radix == 2)  // see mesh.h: the papers' ring has one link per neighbour pair
         return std::string(
@@ -74,7 +85,7 @@ const std::vector<TopologyType>& topology_types() {
         {"array",
          "the d-dimensional array (mesh without wraparound) of radix p, p^d nodes",
          true,
-         [](long long d, long long p) { return radix_problem("array", d, p, 2); },
+         array_problem,
          [](unsigned d, unsigned p) { return std::unique_ptr<Topology>(std::make_unique<Mesh>(false, d, p)); },
          "torus",
          VerilogRouters::input_buffered,

@@ -149,8 +149,32 @@ TEST(Topology, RegistryRefusesWhatItCannotBuild) {
     EXPECT_NE(topology_problem("hypercube", 21, 0)->find("accepts 1..20"), std::string::npos);
     EXPECT_FALSE(topology_problem("torus", 2, 1024).has_value());
     EXPECT_NE(topology_problem("torus", 2, 1025)->find("p^d <= 1048576"), std::string::npos);
-    EXPECT_FALSE(topology_problem("array", 20, 2).has_value());
     EXPECT_NE(topology_problem("array", 21, 2)->find("accepts 1..20"), std::string::npos);
+    // (the radix-2 array's 2^20 nodes need 40 ports: two a dimension; the flattened butterfly's, 20)
+    EXPECT_FALSE(topology_problem("array", 16, 2).has_value());
+    EXPECT_NE(topology_problem("array", 17, 2)->find("needs 34 ports per router: accepted 2d <= 32"), std::string::npos);
+    EXPECT_FALSE(topology_problem("flatfly", 20, 2).has_value());
+    // What no problem is named for builds, at each type's edges (the refusal and the constructor agree).
+    for (const TopologyType& type : topology_types())
+        for (const auto& [dim, radix] : {std::pair<unsigned, unsigned>{1, 3},
+                                         {16, 2},
+                                         {17, 2},
+                                         {20, 2},
+                                         {12, 3},
+                                         {2, 1024},
+                                         {1, 1048576},
+                                         {2, 17},
+                                         {4, 9},
+                                         {10, 4}}) {
+            const unsigned r = type.takes_radix ? radix : 0;
+            if (topology_problem(type.name, dim, r)) continue;
+            SCOPED_TRACE(type.name + " " + std::to_string(dim) + " " + std::to_string(r));
+            std::unique_ptr<Topology> built;
+            EXPECT_NO_THROW(built = make_topology(type.name, dim, r));
+            if (built) {
+                EXPECT_LE(built->ports(), kMaxRouterPorts);
+            }
+        }
 }
 
 // The digits of node ids, which MixedRadix finds by multiplying with reciprocals, against plain
