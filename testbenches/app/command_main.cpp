@@ -4,6 +4,8 @@
 #include <cerrno>
 #include <cstring>
 #include <iostream>
+#include <new>
+#include <stdexcept>
 #include <streambuf>
 #include <string>
 
@@ -52,7 +54,16 @@ namespace cubecast {
 int command_main(int argc, char* argv[]) {
     static CheckedStdout out;
     std::cout.rdbuf(&out);
-    const int code = dispatch(argc, argv);
+    int code = kExitCheckFailed;
+    // (each command catches what it expects; what escapes is a bug, said in one line, not in SystemC's
+    // "uncaught exception" words)
+    try {
+        code = dispatch(argc, argv);
+    } catch (const std::bad_alloc&) {
+        print_error("out of memory (the run's memory estimate fell short of what it took; please report the command)");
+    } catch (const std::exception& e) {
+        print_error(std::string("internal error: ") + e.what());
+    }
     std::cout.flush();
     if (!std::cout || out.failure()) {
         print_error(std::string("writing the output to standard output failed: ") +
