@@ -619,10 +619,21 @@ std::string parse_error_line(const CLI::ParseError& e, CLI::App& app, int argc, 
             return "unknown option '" + printable(given) + "'" + (near.empty() ? "" : ": did you mean " + near + "?") +
                    " (cubecast " + argv[1] + " --help lists them)";
         }
-        // An argument no option takes (CLI11: "The following argument was not expected: extra").
-        const std::string name = argc > 1 ? argv[1] : "cubecast";
-        return name + " does not take '" + printable(what.substr(what.find(": ") + 2)) + "': accepted its options (cubecast " +
-               (argc > 1 ? name + " " : "") + "--help lists them)";
+        // An argument no option takes (CLI11: "The following argument was not expected: extra"); where the
+        // command takes one (experiment's file, report's folder), one more than it takes.
+        const std::string name = argc > 1 ? argv[1] : "cubecast", extra = printable(what.substr(what.find(": ") + 2));
+        const std::string help = "(cubecast " + (argc > 1 ? name + " " : "") + "--help lists them)";
+        for (const CLI::Option* o : command ? command->get_options() : std::vector<const CLI::Option*>{})
+            if (o->get_lnames().empty()) {
+                const std::vector<std::string> more = command->remaining();
+                std::string listed;
+                for (const std::string& m : more) listed += (listed.empty() ? "'" : ", '") + printable(m) + "'";
+                const std::string what_one = o->get_name(true, false);
+                return name + " takes one " + what_one + ": " + (listed.empty() ? "'" + extra + "'" : listed) +
+                       (more.size() > 1 ? " are more" : " is one more") + ": accepted one " + what_one + " and its options " +
+                       help;
+            }
+        return name + " does not take '" + extra + "': accepted its options " + help;
     }
     // An option given more often than it takes (CLI11: "--vc-depth: At Most 1 required but received 2"):
     // say which values, rather than let one win.

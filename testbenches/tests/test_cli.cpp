@@ -861,6 +861,10 @@ TEST(CommandLine, NumbersOutOfRangeAndTyposGetOneLine) {
     expect_bad_input("runn --task mnb", "unknown command 'runn'", "did you mean run?");
     expect_bad_input("", "a command is needed", "accepted run, check-deadlock, list");
     expect_bad_input("run --task snb --dim 2 extra", "run does not take 'extra'", "accepted its options (cubecast run --help");
+    // (a command that takes one argument, given more: each named, in the order given)
+    expect_bad_input("experiment a.yaml b.yaml c", "experiment takes one file: 'b.yaml', 'c' are more",
+                     "accepted one file and its options (cubecast experiment --help");
+    expect_bad_input("report a b", "report takes one dir: 'b' is one more", "accepted one dir");
     expect_bad_input("run --task snb --dim 2 --json=maybe", "--json maybe is not accepted for a flag",
                      "accepted the flag alone, or =true or =false");
     const CliResult version = cubecast_cli("--version");  // (the build's git describe, as meta.json records it)
