@@ -64,6 +64,8 @@ std::string FlattenedButterfly::describe() const {
 }
 
 std::string FlattenedButterfly::label() const {
+    // (one dimension: the complete graph of p nodes, "the 4 flattened butterfly" being no name for it)
+    if (dim_ == 1) return std::to_string(radix_) + "-node flattened butterfly";
     std::string s;
     for (unsigned i = 0; i < dim_; ++i) s += (i ? "x" : "") + std::to_string(radix_);
     return s + " flattened butterfly";

@@ -615,6 +615,8 @@ TEST(CommandLine, ATaskAloneRunsItsNaturalAlgorithm) {
         {"--task traffic --dim 4 --window 100 --drain 100", "traffic / ecube on the 4-cube"},
         {"--task traffic --topology flatfly --dim 2 --radix 3 --window 100 --drain 100",
          "traffic / dor on the 3x3 flattened butterfly"},
+        {"--task traffic --topology flatfly --dim 1 --radix 4 --window 100 --drain 100",
+         "traffic / dor on the 4-node flattened butterfly (4 nodes)"},
         {"--task mnb --topology torus --dim 2 --radix 4", "mnb / quadrant on the 4x4 torus"},
         {"--task mnb --topology torus --dim 3 --radix 3", "mnb / vbm on the 3x3x3 torus"},
         {"--task mnb --topology array --dim 2 --radix 4 --torus-on-array",
