@@ -113,9 +113,23 @@ std::string temporary_folder() {
     return tmp && *tmp ? tmp : "/tmp";
 }
 
+void remove_scratch_folders_of(long pid) {
+    const std::string mark = "-" + std::to_string(pid) + "-";
+    constexpr size_t kMadeUnique = 6;  // (mkdtemp's XXXXXX)
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator(temporary_folder(), error)) {
+        const std::string name = entry.path().filename().string();
+        if (name.rfind("cubecast-", 0) != 0 || name.size() < mark.size() + kMadeUnique ||
+            name.compare(name.size() - kMadeUnique - mark.size(), mark.size(), mark) != 0)
+            continue;
+        std::error_code ignored;  // (what cannot be removed stays, as it would have)
+        if (entry.is_directory(ignored) && !entry.is_symlink(ignored)) std::filesystem::remove_all(entry.path(), ignored);
+    }
+}
+
 ScratchFolder::ScratchFolder(const std::string& purpose) {
     const std::string base = temporary_folder();
-    std::string pattern = base + "/cubecast-" + purpose + "-XXXXXX";
+    std::string pattern = base + "/cubecast-" + purpose + "-" + std::to_string(getpid()) + "-XXXXXX";
     if (!mkdtemp(pattern.data()))
         throw std::runtime_error("cannot make a temporary folder for the " + purpose + " under '" + printable(base) +
                                  "': " + std::strerror(errno) + " (set TMPDIR to a writable folder)");

@@ -42,6 +42,11 @@ private:
 // Where a run's working files go: $TMPDIR if set and not empty, else /tmp.
 std::string temporary_folder();
 
+// Removes the scratch folders (under temporary_folder()) of process `pid`, which has ended without
+// removing them: killed by SIGKILL, which no handler sees, or crashed. (Each folder's name holds the
+// process id of its maker: cubecast-PURPOSE-PID-XXXXXX.) For the parent that reaped it.
+void remove_scratch_folders_of(long pid);
+
 // Removes every scratch folder this process made and has not yet removed (its files, then the folder):
 // safe in a signal handler (no allocation, no lock), for one ending the process.
 void remove_scratch_folders_now();

@@ -17,6 +17,8 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "models/observe/output_file.h"
+
 namespace cubecast {
 
 namespace {
@@ -100,6 +102,7 @@ PoolOutcome ForkPool::reap(Child& c) {
     out.id = c.id;
     out.peak_rss_kib = usage.ru_maxrss;
     out.seconds = now_seconds() - c.started;
+    if (WIFSIGNALED(status)) remove_scratch_folders_of(c.pid);  // (SIGKILL and a crash leave them)
     if (c.timed_out) {
         out.error = "ran over the point timeout of " + seconds_text(timeout_) + " s";
     } else if (WIFSIGNALED(status)) {

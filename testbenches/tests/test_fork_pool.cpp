@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <unistd.h>
 #include <csignal>
+#include <optional>
 
 #include <chrono>
 #include <cstdlib>
@@ -92,14 +93,17 @@ TEST(ForkPool, CrashesThrowsAndTimeoutsAreOutcomes) {
 
 // A child over the limit is sent SIGTERM first, so it removes its scratch folders as it ends (a point
 // writing waves leaves nothing in the temporary folder); one that ignores SIGTERM is killed kStopGrace
-// later.
+// later, and one killed by SIGKILL (the out-of-memory killer's) leaves its folders, which the pool
+// removes when it reaps it; never the pool's own.
 TEST(ForkPool, AChildOverTheLimitIsStoppedSoItRemovesItsScratchFolders) {
     const std::string tmp = ::testing::TempDir() + "fork-pool-stop-" + std::to_string(getpid());
     ASSERT_EQ(system(("rm -rf " + tmp + " && mkdir -p " + tmp).c_str()), 0);
     const char* before = getenv("TMPDIR");
     const std::string saved = before ? before : "";
     setenv("TMPDIR", tmp.c_str(), 1);
-    ForkPool pool(2, 0.5);
+    std::optional<cubecast::ScratchFolder> pools_own(std::in_place, "waves");
+    std::ofstream(pools_own->path("waves.vcd")) << "$timescale 1 ns $end\n";
+    ForkPool pool(3, 0.5);
     const auto out = run_all(pool, {[] {
                                         const cubecast::ScratchFolder scratch("waves");
                                         std::ofstream(scratch.path("waves.vcd")) << "$timescale 1 ns $end\n";
@@ -108,9 +112,23 @@ TEST(ForkPool, AChildOverTheLimitIsStoppedSoItRemovesItsScratchFolders) {
                                     },
                                     [] {
                                         signal(SIGTERM, SIG_IGN);
+                                        const cubecast::ScratchFolder scratch("waves");
+                                        std::ofstream(scratch.path("waves.vcd")) << "$timescale 1 ns $end\n";
                                         std::this_thread::sleep_for(std::chrono::seconds(30));
                                         return std::string("late");
+                                    },
+                                    [] {
+                                        const cubecast::ScratchFolder scratch("waves");
+                                        std::ofstream(scratch.path("waves.vcd")) << "$timescale 1 ns $end\n";
+                                        raise(SIGKILL);
+                                        return std::string();
                                     }});
+    // (the pool's own folder stays: another process's)
+    std::string kept;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(tmp)) kept += " " + entry.path().string();
+    const std::string own_waves = pools_own->path("waves.vcd");
+    EXPECT_EQ(kept, " " + std::filesystem::path(own_waves).parent_path().string() + " " + own_waves);
+    pools_own.reset();
     if (before)
         setenv("TMPDIR", saved.c_str(), 1);
     else
@@ -120,6 +138,7 @@ TEST(ForkPool, AChildOverTheLimitIsStoppedSoItRemovesItsScratchFolders) {
     EXPECT_EQ(out.at(1).error, "ran over the point timeout of 0.5 s");
     EXPECT_GE(out.at(1).seconds, 0.5 + ForkPool::kStopGrace);
     EXPECT_LT(out.at(1).seconds, 5.0);
+    EXPECT_EQ(out.at(2).error.rfind("was killed (signal 9", 0), 0u) << out.at(2).error;
     std::string left;
     for (const auto& entry : std::filesystem::recursive_directory_iterator(tmp)) left += " " + entry.path().string();
     EXPECT_EQ(left, "") << "left in the temporary folder";
