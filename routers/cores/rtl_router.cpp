@@ -223,7 +223,9 @@ void RtlRouter::on_negedge() {
         const unsigned occ = occupancy(p);
         level += occ;
         wave_occupancy_[p] = occ;
-        max_occupancy_ = std::max(max_occupancy_, occ);
+        // (the largest a queue held counted as the SystemC router counts it: once a packet is in and before
+        // the head that starts at this edge leaves; the RTL's occupancy output is after both)
+        max_occupancy_ = std::max(max_occupancy_, occ + ((started >> p) & 1u));
         if (waves_ && ((started >> p) & 1u)) {
             Header h;
             decode_header(out_flit[p].read(), h, kRtlHeaderLayout);

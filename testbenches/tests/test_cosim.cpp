@@ -29,6 +29,16 @@ std::pair<cubecast::RunResult, std::string> traced(RunConfig c) {
     return {r, text};
 }
 
+// The report without what may differ between the routers' implementations (wall-clock time, speeds,
+// and the input buffers' peaks, which only the SystemC router reports).
+nlohmann::json comparable(const cubecast::RunResult& r) {
+    nlohmann::json j = cubecast::to_json(r, true);
+    for (const char* k : {"wall_seconds", "elaboration_seconds", "router_cycles_per_second", "packet_hops_per_second",
+                          "input_buffer_peaks", "activity"})  // (what the blocks did: the Verilated routers do not count it)
+        j.erase(k);
+    return j;
+}
+
 void expect_same_trace(const RunConfig& base, const std::string& label) {
     SCOPED_TRACE(label);
     const auto [sc_result, sc_trace] = traced(base);
@@ -40,6 +50,7 @@ void expect_same_trace(const RunConfig& base, const std::string& label) {
     EXPECT_GT(sc_trace.size(), 50u);
     EXPECT_TRUE(sc_trace == rtl_trace) << "every router in RTL: traces differ";
     EXPECT_EQ(rtl_result.completion_cycles, sc_result.completion_cycles);
+    EXPECT_EQ(comparable(rtl_result), comparable(sc_result)) << "every router in RTL: the reports differ";
 
     RunConfig mix = base;
     std::mt19937 rng(base.dim * 7919u + base.packet_flits);
@@ -48,6 +59,7 @@ void expect_same_trace(const RunConfig& base, const std::string& label) {
     const auto [mix_result, mix_trace] = traced(mix);
     EXPECT_EQ(mix_result.status, RunStatus::ok);
     EXPECT_TRUE(sc_trace == mix_trace) << "random RTL mix (" << mix.rtl_nodes.size() << " nodes): traces differ";
+    EXPECT_EQ(comparable(mix_result), comparable(sc_result)) << "random RTL mix: the reports differ";
 }
 
 // The nodes of c's network: the cube's 2^d, the array's p^d.
@@ -55,16 +67,6 @@ uint32_t nodes_of(const RunConfig& c) {
     uint32_t n = 1;
     for (unsigned i = 0; i < c.dim; ++i) n *= c.topology == "hypercube" ? 2 : c.radix;
     return n;
-}
-
-// The report without what may differ between the routers' implementations (wall-clock time, speeds,
-// and the input buffers' peaks, which only the SystemC router reports).
-nlohmann::json comparable(const cubecast::RunResult& r) {
-    nlohmann::json j = cubecast::to_json(r, true);
-    for (const char* k : {"wall_seconds", "elaboration_seconds", "router_cycles_per_second", "packet_hops_per_second",
-                          "input_buffer_peaks", "activity"})  // (what the blocks did: the Verilated routers do not count it)
-        j.erase(k);
-    return j;
 }
 
 // Runs c with the SystemC input-buffered router, then every router in RTL and a random half: the same
