@@ -73,7 +73,8 @@ int cmd_bench(const std::string& format, bool million = false);
 // The partitioned runs on `ranks` ranks under mpirun against one process (docs/performance.md).
 int cmd_bench_ranks(const std::string& format, unsigned ranks);
 // Paper 004 §V: the dynamic schemes ("periods/vb2", "direct", ...) over loads rho on one cube; with a
-// plot prefix also PREFIX.png and PREFIX.svg (gnuplot) of delay vs rho with the theorem's bound.
+// plot prefix also PREFIX.png and PREFIX.svg (gnuplot) of delay vs rho with the theorem's bound. (`rhos`:
+// distinct, at least one; each checked against its scheme's bound at its point.)
 int cmd_sweep_rho(RunConfig base, const std::vector<double>& rhos, const std::vector<std::string>& schemes,
                   const std::string& format, const std::string& plot_prefix, unsigned jobs = 0);
 // Task traffic over offered loads (or, with search, a bisection for the highest carried load).

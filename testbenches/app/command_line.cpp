@@ -526,7 +526,9 @@ constexpr unsigned kMostJobs = 4096;  // (--jobs: runs or points at once on one 
 std::string jobs_out_of_range(unsigned jobs) {
     return "--jobs " + std::to_string(jobs) + " is out of range: accepted 0 (every core).." + std::to_string(kMostJobs);
 }
-std::string accepted_whole(const std::string& option, bool is_unsigned) {
+std::string accepted_whole(const std::string& command, const std::string& option, bool is_unsigned) {
+    if (command == "example004" && option == "dim") return "2.." + std::to_string(kMaxDim) + " (the d-cube; paper: 16)";
+    if (command == "example004" && option == "m") return "1..2^dim active nodes (paper: 1024)";
     if (option == "dim") return "1.." + std::to_string(kMaxDim) + " on the hypercube, p^d <= 2^20 nodes on a torus or array";
     if (option == "radix") return "2..1048576 nodes per dimension (p^d <= 2^20)";
     if (option == "root") return "a node, 0..N-1";
@@ -568,6 +570,7 @@ std::optional<std::string> accepted_when_empty(const std::string& command, const
         {"seeds", "A..B or a comma list of seeds"},
         {"plot", "a path prefix for PREFIX.png, PREFIX.svg and PREFIX.dat"},
         {"rates", "a comma list of loads in (0, 1], or auto"},
+        {"rhos", number_range("rhos")},
         {"memory-limit", kMemorySizeAccepted},
         {"report dir", "an experiment's results folder"},
     };
@@ -706,6 +709,32 @@ RunOptions experiment_run_options() {
     return o;
 }
 
+// A comma list of loads (sweep-rate's --rates, sweep-rho's --rhos), each a number within (0, `most`]:
+// the loads, or the line that names the entry refused and what the option accepts.
+std::variant<std::vector<double>, std::string> parse_loads(const std::string& option, const std::string& text, double most,
+                                                           const std::string& accepted) {
+    std::vector<double> loads;
+    const std::string given = "--" + option + " '" + printable(text) + "'";
+    size_t from = 0;
+    while (true) {
+        const size_t comma = std::min(text.find(',', from), text.size());
+        const std::string item = text.substr(from, comma - from);
+        errno = 0;
+        char* end = nullptr;
+        const double load = std::strtod(item.c_str(), &end);
+        if (item.empty()) return given + " has an empty entry: accepted " + accepted;
+        if (*end != '\0' || std::isnan(load)) return given + ": '" + printable(item) + "' is not a number: accepted " + accepted;
+        if (errno == ERANGE || !(load > 0 && load <= most))
+            return given + ": " + printable(item) + " is out of range: accepted " + accepted;
+        loads.push_back(load);
+        if (comma == text.size()) break;
+        from = comma + 1;
+    }
+    if (const auto twice = given_twice(loads))
+        return given + " gives " + printable_number(*twice) + " twice: accepted distinct loads";
+    return loads;
+}
+
 int dispatch(int argc, char* argv[], bool check_only) {
     // A partitioned run's ranks all read the same command line: rank 0 alone says what is wrong with it.
     if (const char* rank = std::getenv("OMPI_COMM_WORLD_RANK"); rank && std::string(rank) != "0")
@@ -770,13 +799,13 @@ int dispatch(int argc, char* argv[], bool check_only) {
 
     RunConfig rho_config;
     CommonOptions rho_opts;
-    std::vector<double> rhos = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9};
+    std::string rhos_text = "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9";
     std::vector<std::string> schemes = {"periods/vb2", "periods/vb3", "direct", "indirect", "greedy"};
     std::string rho_format = "table", rho_plot;
     auto* sweep_rho =
         app.add_subcommand("sweep-rho", "dynamic broadcasting: every scheme over loads rho, with the theorem's bound");
     if (wanted("sweep-rho")) rho_opts.add(sweep_rho, true);  // --packet-flits defaults to d here (vb2's d mini-packets)
-    sweep_rho->add_option("--rhos", rhos, "loads rho, a comma list (default 0.1,0.2,...,0.9)")->delimiter(',');
+    sweep_rho->add_option("--rhos", rhos_text, "loads rho, a comma list (default 0.1,0.2,...,0.9)");
     sweep_rho
         ->add_option(
             "--schemes", schemes,
@@ -957,25 +986,15 @@ int dispatch(int argc, char* argv[], bool check_only) {
     if (sweep_rate->parsed()) {
         if (rate_jobs > kMostJobs) return bad_input(jobs_out_of_range(rate_jobs));
         if (auto err = rate_opts.into(rate_config); !err.empty()) return bad_input(err);
-        std::vector<double> rates;
+        std::vector<double> rates{1.0};
         const bool search = rates_text == "auto";
         if (!search) {
-            std::stringstream ss(rates_text);
-            std::string item;
-            while (std::getline(ss, item, ',')) {
-                char* end = nullptr;
-                const double r = std::strtod(item.c_str(), &end);
-                if (item.empty() || *end != '\0' || !(r > 0 && r <= 1))
-                    return bad_input("--rates '" + rates_text + "' has '" + item +
-                                     "': accepted a comma list of loads in (0, 1], or auto");
-                rates.push_back(r);
-            }
-            if (const auto twice = given_twice(rates))
-                return bad_input("--rates '" + rates_text + "' gives " + printable_number(*twice) +
-                                 " twice: accepted distinct loads");
+            auto parsed = parse_loads("rates", rates_text, 1.0, *accepted_when_empty("sweep-rate", "rates"));
+            if (const std::string* problem = std::get_if<std::string>(&parsed)) return bad_input(*problem);
+            rates = std::get<std::vector<double>>(parsed);
         }
         restart_with_heap_on_huge_pages();  // (many runs, some large: process_entry.h)
-        return cmd_sweep_rate(rate_config, search ? std::vector<double>{1.0} : rates, search, rate_format, rate_jobs);
+        return cmd_sweep_rate(rate_config, rates, search, rate_format, rate_jobs);
     }
     if (sweep_rho->parsed()) {
         if (rho_jobs > kMostJobs) return bad_input(jobs_out_of_range(rho_jobs));
@@ -999,8 +1018,12 @@ int dispatch(int argc, char* argv[], bool check_only) {
         if (rho_opts.rho || rho_opts.lambda) return bad_input("sweep-rho takes its loads from --rhos, not --rho or --lambda");
         if (!rho_opts.pmnb.empty())  // (each scheme sets it: given, it was dropped)
             return bad_input("sweep-rho takes a period's PMNB from --schemes (periods/" + rho_opts.pmnb + "), not --pmnb");
+        // (each load's bound is its scheme's, on this network: checked at its point)
+        auto rhos = parse_loads("rhos", rhos_text, std::numeric_limits<double>::max(), number_range("rhos"));
+        if (const std::string* problem = std::get_if<std::string>(&rhos)) return bad_input(*problem);
         restart_with_heap_on_huge_pages();  // (many runs, some large: process_entry.h)
-        return cmd_sweep_rho(rho_config, rhos, schemes, rho_format, plot_prefix(rho_plot), rho_jobs);
+        return cmd_sweep_rho(rho_config, std::get<std::vector<double>>(rhos), schemes, rho_format, plot_prefix(rho_plot),
+                             rho_jobs);
     }
     if (sweep->parsed()) {
         if (sweep_jobs > kMostJobs) return bad_input(jobs_out_of_range(sweep_jobs));

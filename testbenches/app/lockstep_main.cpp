@@ -263,7 +263,7 @@ int sc_main(int argc, char* argv[]) {
     app.add_option("--vcd", vcd, "dump waves of every configuration to this VCD (+ .gtkw, + _rtl.vcd internals)");
     // What the options accept, for a value refused before it converts (option_guards.h).
     OptionWords words;
-    words.whole = [](const std::string& option, bool is_unsigned) -> std::string {
+    words.whole = [](const std::string&, const std::string& option, bool is_unsigned) -> std::string {
         if (option == "cycles") return "1..18446744073709551615 cycles";
         if (option == "configs") return "1..4294967295";
         if (option == "dim") return "1.." + std::to_string(kRtlMaxDim);

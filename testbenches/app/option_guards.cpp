@@ -19,6 +19,9 @@ const CLI::Option* named_option(const CLI::App& app, const std::string& name) {
     return app.get_option_no_throw(name);
 }
 
+// A value as the line names it: an empty one as ''.
+std::string as_given(const std::string& text) { return text.empty() ? "''" : printable(text); }
+
 // The command being parsed, as typed ("cubecast experiment"'s "experiment"), or the command's own name.
 std::string command_of(const CLI::App& app) {
     for (const CLI::App* sub : app.get_subcommands([](const CLI::App* s) { return s->parsed(); })) return sub->get_name();
@@ -37,8 +40,9 @@ void guard_options(CLI::App& app, const OptionWords& words) {
         const std::string option = positional ? o->get_name(true, false) : o->get_lnames().front();
         if (type == "INT" || type == "UINT") {
             const bool is_unsigned = type == "UINT";
+            const std::string command = app.get_name();
             o->check(CLI::Validator(
-                [option, is_unsigned, words](std::string& text) -> std::string {
+                [command, option, is_unsigned, words](std::string& text) -> std::string {
                     errno = 0;
                     char* end = nullptr;
                     const bool negative = text.find('-') != std::string::npos;
@@ -49,24 +53,25 @@ void guard_options(CLI::App& app, const OptionWords& words) {
                     const bool whole =
                         !text.empty() && end && *end == '\0' && text.find_first_not_of("+-0123456789") == std::string::npos;
                     if (whole && errno != ERANGE && !(is_unsigned && negative)) return "";
-                    return kOwnLine + "--" + option + " " + printable(text) +
+                    return kOwnLine + "--" + option + " " + as_given(text) +
                            (whole ? " is out of range: accepted " : " is not a whole number: accepted ") +
-                           words.whole(option, is_unsigned);
+                           words.whole(command, option, is_unsigned);
                 },
                 "", "whole number"));
         } else if (type == "FLOAT" && words.number) {
-            // (CLI11 reads 1e400 as inf and 1e-400 as 0: a later check would name the value read, not the one given)
+            // (CLI11 reads 1e400 as inf, 1e-400 as 0 and an empty text as the option left out or 0: a later
+            // check would name the value read, not the one given, or none)
             o->check(CLI::Validator(
                 [option, words](std::string& text) -> std::string {
                     errno = 0;
                     char* end = nullptr;
                     const double value = std::strtod(text.c_str(), &end);
-                    if (text.empty() || !end || *end != '\0') return "";  // (no number: CLI11's conversion says so)
-                    const char* why = std::isnan(value)                           ? " is not a number: accepted "
+                    if (!text.empty() && (!end || *end != '\0')) return "";  // (no number: CLI11's conversion says so)
+                    const char* why = text.empty() || std::isnan(value)           ? " is not a number: accepted "
                                       : errno != ERANGE && std::isfinite(value)   ? nullptr
                                       : std::isinf(value) || std::fabs(value) > 1 ? " is out of range: accepted "
                                                                                   : " is too near 0 to be held: accepted ";
-                    return why ? kOwnLine + "--" + option + " " + printable(text) + why + words.number(option) : "";
+                    return why ? kOwnLine + "--" + option + " " + as_given(text) + why + words.number(option) : "";
                 },
                 "", "number"));
         } else if (type == "TEXT" && words.when_empty) {
@@ -100,7 +105,7 @@ std::optional<std::string> guarded_parse_error(const CLI::ParseError& e, const C
                 const std::string type = o->get_type_name();
                 std::optional<std::string> stated;
                 if (type == "INT" || type == "UINT")
-                    stated = words.whole(bare, type == "UINT");
+                    stated = words.whole(command_of(app), bare, type == "UINT");
                 else if (type == "FLOAT" && words.number)
                     stated = words.number(bare);
                 else if (words.when_empty)
@@ -124,7 +129,8 @@ std::optional<std::string> guarded_parse_error(const CLI::ParseError& e, const C
     if (!o) return std::nullopt;
     const std::string type = o->get_type_name();
     if (type == "UINT" || type == "INT")
-        return "--" + option + " " + printable(value) + " is out of range: accepted " + words.whole(option, type == "UINT");
+        return "--" + option + " " + printable(value) + " is out of range: accepted " +
+               words.whole(command_of(app), option, type == "UINT");
     if (type == "FLOAT")
         return "--" + option + " " + printable(value) + " is not a number: accepted " +
                (words.number ? words.number(option) : std::string("a number"));

@@ -12,8 +12,9 @@
 namespace cubecast {
 
 struct OptionWords {
-    // What a whole-number option accepts (the words after "accepted").
-    std::function<std::string(const std::string& option, bool is_unsigned)> whole;
+    // What a whole-number option accepts (the words after "accepted"; command: the subcommand's name, or
+    // the command's).
+    std::function<std::string(const std::string& command, const std::string& option, bool is_unsigned)> whole;
     // What a number option accepts, for text that is no number.
     std::function<std::string(const std::string& option)> number;
     // What a text option accepts where an empty value would be read as the option left out (command:

@@ -137,14 +137,6 @@ int cmd_sweep_rho(RunConfig base, const std::vector<double>& rhos, const std::ve
         print_error(error);
         return kExitBadInput;
     }
-    if (rhos.empty()) {
-        std::cerr << "cubecast: --rhos is empty: accepted a comma list of loads in (0, (N-1)/d]\n";
-        return kExitBadInput;
-    }
-    if (const auto twice = given_twice(rhos)) {
-        print_error("--rhos gives " + printable_number(*twice) + " twice: accepted distinct loads");
-        return kExitBadInput;
-    }
     if (!plot_prefix.empty() && std::system("command -v gnuplot >/dev/null 2>&1") != 0) {
         std::cerr << "cubecast: --plot needs gnuplot, which is not installed (accepted: apt-get install gnuplot-nox)\n";
         return kExitBadInput;

@@ -321,7 +321,23 @@ TEST(CommandLine, ASweepsListTakesDistinctValues) {
     expect_bad_input("sweep --task kb --dims 3 --ks 2,2", "--ks '2,2' gives 2 twice", "accepted distinct values");
     expect_bad_input("sweep --task kb --dims 3 --seeds 1,1", "--seeds '1,1' gives 1 twice", "accepted distinct values");
     expect_bad_input("sweep-rate --dim 3 --rates 0.1,0.10", "--rates '0.1,0.10' gives 0.1 twice", "accepted distinct loads");
-    expect_bad_input("sweep-rho --dim 3 --rhos 0.2,0.1,0.2", "--rhos gives 0.2 twice", "accepted distinct loads");
+    expect_bad_input("sweep-rho --dim 3 --rhos 0.2,0.1,0.2", "--rhos '0.2,0.1,0.2' gives 0.2 twice", "accepted distinct loads");
+    // (each entry a number: none empty, none a range, none left out of a trailing comma)
+    for (const auto& [rhos, why] : {std::pair<std::string, std::string>{"0.5,,0.7", " has an empty entry"},
+                                    {"0.5,", " has an empty entry"},
+                                    {",", " has an empty entry"},
+                                    {"0.1..0.5", ": '0.1..0.5' is not a number"},
+                                    {"0.5,nan", ": 'nan' is not a number"},
+                                    {"0.5,1e400", ": 1e400 is out of range"},
+                                    {"0", ": 0 is out of range"}})
+        expect_bad_input("sweep-rho --dim 3 --rhos " + rhos, "--rhos '" + rhos + "'" + why,
+                         "accepted a comma list of loads rho in (0, rho at lambda = 1]");
+    expect_bad_input("sweep-rho --dim 3 --rhos ''", "--rhos '' is empty", "accepted a comma list of loads rho in (0, ");
+    for (const auto& [rates, why] : {std::pair<std::string, std::string>{"0.5,", " has an empty entry"},
+                                     {"1..3", ": '1..3' is not a number"},
+                                     {"0.5,2", ": 2 is out of range"},
+                                     {"0.5,0.5", " gives 0.5 twice"}})
+        expect_bad_input("sweep-rate --dim 3 --rates " + rates, "--rates '" + rates + "'" + why, "accepted ");
     expect_bad_input("sweep-rho --dim 3 --schemes direct,greedy,direct", "--schemes gives direct twice",
                      "accepted distinct schemes");
 }
@@ -984,5 +1000,5 @@ TEST(CommandLine, DynamicBadInput) {
                      "accepted --slots up to");
     expect_bad_input("run --task dynamic --algorithm greedy --dim 3 --k 3", "--sources and --k", "tasks kb, pmnb");
     expect_bad_input("sweep-rho --dim 4 --schemes periods/vb2,foo", "'foo'", "periods/vb2");
-    expect_bad_input("sweep-rho --dim 4 --rhos 0.5,-1", "--rho -1", "(0, ");
+    expect_bad_input("sweep-rho --dim 4 --rhos 0.5,-1", "--rhos '0.5,-1': -1 is out of range", "(0, ");
 }
