@@ -800,18 +800,16 @@ int dispatch(int argc, char* argv[], bool check_only) {
     RunConfig rho_config;
     CommonOptions rho_opts;
     std::string rhos_text = "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9";
-    std::vector<std::string> schemes = {"periods/vb2", "periods/vb3", "direct", "indirect", "greedy"};
+    std::string schemes_text;  // (its entries as given, an empty one too: parse_schemes refuses it)
     std::string rho_format = "table", rho_plot;
     auto* sweep_rho =
         app.add_subcommand("sweep-rho", "dynamic broadcasting: every scheme over loads rho, with the theorem's bound");
     if (wanted("sweep-rho")) rho_opts.add(sweep_rho, true);  // --packet-flits defaults to d here (vb2's d mini-packets)
     sweep_rho->add_option("--rhos", rhos_text, "loads rho, a comma list (default 0.1,0.2,...,0.9)");
-    sweep_rho
-        ->add_option(
-            "--schemes", schemes,
-            "comma list of periods/vb2, periods/vb3, periods/vb-a0, direct, indirect, greedy (cube; default all but vb-a0); "
-            "periods/vbm-split, periods/vbm, periods/vbm-a0 (torus, array; default all)")
-        ->delimiter(',');
+    sweep_rho->add_option(
+        "--schemes", schemes_text,
+        "comma list of periods/vb2, periods/vb3, periods/vb-a0, direct, indirect, greedy (cube; default all but vb-a0); "
+        "periods/vbm-split, periods/vbm, periods/vbm-a0 (torus, array; default all)");
     sweep_rho->add_option("--format", rho_format, "table, csv or json");
     unsigned rho_jobs = 0;
     sweep_rho->add_option("--jobs,-j", rho_jobs, "runs at once, 0..4096 (default 0: every core; the output is the same)");
@@ -1006,7 +1004,13 @@ int dispatch(int argc, char* argv[], bool check_only) {
             const AlgorithmEntry* split = algorithms().find(TaskKind::pmnb, default_period_pmnb(rho_opts.topology));
             rho_opts.packet_flits = split ? split->parts(*network) : rho_opts.dim;
         }
-        if (sweep_rho->count("--schemes") == 0) schemes = default_dynamic_schemes(rho_opts.topology);
+        std::vector<std::string> schemes;
+        if (sweep_rho->count("--schemes") == 0) {
+            schemes = default_dynamic_schemes(rho_opts.topology);
+        } else {
+            std::stringstream entries(schemes_text + ",");  // (so that a trailing comma gives its empty entry)
+            for (std::string entry; std::getline(entries, entry, ',');) schemes.push_back(entry);
+        }
         if (schemes.empty()) {
             std::string with_schemes;
             for (const TopologyType& t : topology_types())

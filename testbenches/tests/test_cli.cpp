@@ -333,6 +333,8 @@ TEST(CommandLine, ASweepsListTakesDistinctValues) {
         expect_bad_input("sweep-rho --dim 3 --rhos " + rhos, "--rhos '" + rhos + "'" + why,
                          "accepted a comma list of loads rho in (0, rho at lambda = 1]");
     expect_bad_input("sweep-rho --dim 3 --rhos ''", "--rhos '' is empty", "accepted a comma list of loads rho in (0, ");
+    for (const std::string schemes : {"direct,,greedy", "direct,", ","})
+        expect_bad_input("sweep-rho --dim 3 --schemes " + schemes, "--schemes has ''", "accepted periods/vb2, ");
     for (const auto& [rates, why] : {std::pair<std::string, std::string>{"0.5,", " has an empty entry"},
                                      {"1..3", ": '1..3' is not a number"},
                                      {"0.5,2", ": 2 is out of range"},
