@@ -1,5 +1,6 @@
 #include "testbenches/app/option_guards.h"
 
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -19,8 +20,12 @@ const CLI::Option* named_option(const CLI::App& app, const std::string& name) {
     return app.get_option_no_throw(name);
 }
 
-// A value as the line names it: an empty one as ''.
-std::string as_given(const std::string& text) { return text.empty() ? "''" : printable(text); }
+// A value as the line names it: quoted where it is empty or starts or ends with a space (" 1").
+std::string as_given(const std::string& text) {
+    const bool quoted = text.empty() || std::isspace(static_cast<unsigned char>(text.front())) ||
+                        std::isspace(static_cast<unsigned char>(text.back()));
+    return quoted ? "'" + printable(text) + "'" : printable(text);
+}
 
 // The command being parsed, as typed ("cubecast experiment"'s "experiment"), or the command's own name.
 std::string command_of(const CLI::App& app) {
@@ -129,14 +134,13 @@ std::optional<std::string> guarded_parse_error(const CLI::ParseError& e, const C
     if (!o) return std::nullopt;
     const std::string type = o->get_type_name();
     if (type == "UINT" || type == "INT")
-        return "--" + option + " " + printable(value) + " is out of range: accepted " +
+        return "--" + option + " " + as_given(value) + " is out of range: accepted " +
                words.whole(command_of(app), option, type == "UINT");
     if (type == "FLOAT")
-        return "--" + option + " " + printable(value) + " is not a number: accepted " +
+        return "--" + option + " " + as_given(value) + " is not a number: accepted " +
                (words.number ? words.number(option) : std::string("a number"));
     if (o->get_expected_max() == 0)
-        return "--" + option + " " + printable(value) +
-               " is not accepted for a flag: accepted the flag alone, or =true or =false";
+        return "--" + option + " " + as_given(value) + " is not accepted for a flag: accepted the flag alone, or =true or =false";
     return std::nullopt;
 }
 
