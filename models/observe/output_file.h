@@ -24,6 +24,7 @@ public:
     ScratchFolder(const ScratchFolder&) = delete;
     ScratchFolder& operator=(const ScratchFolder&) = delete;
     std::string path(const std::string& name) const { return dir_ + "/" + name; }
+    const std::string& dir() const { return dir_; }
     // A write of one of its files that failed (a full temporary folder), said of the user's file
     // `for_path` it was for: one line naming that file, the temporary folder and what to do, or empty.
     // After a stream wrote the file (as write_failure below), or of a file another program wrote

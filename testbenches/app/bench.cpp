@@ -21,6 +21,7 @@
 #include "models/fabric/hypercube.h"
 #include "models/fabric/printable.h"
 #include "models/fabric/topology.h"
+#include "models/observe/output_file.h"
 #include "models/sim/fork_pool.h"
 #include "models/sim/result_json.h"
 #include "models/sim/simulate.h"
@@ -287,7 +288,8 @@ int cmd_bench_ranks(const std::string& format, unsigned ranks) {
         std::cerr << "cubecast: " << e.what() << "\n";
         return kExitBadInput;
     }
-    const std::string mpirun = mpirun_prefix(ranks);
+    const ScratchFolder session("mpirun");  // (Open MPI's session folders: mpirun_prefix)
+    const std::string mpirun = mpirun_prefix(ranks, session.dir());
     const std::vector<std::pair<std::string, std::string>> runs = {
         {"12-cube MNB", "--task mnb --dim 12"},
         {"16-cube PMNB vb3, M = 1024", "--task pmnb --algorithm vb3 --dim 16 --k 1024 --known-sources"},

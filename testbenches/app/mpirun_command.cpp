@@ -31,9 +31,11 @@
 
 namespace cubecast {
 
-std::string mpirun_prefix(unsigned ranks) {
+std::string mpirun_prefix(unsigned ranks, const std::string& session_base) {
     return std::string("mpirun ") + (geteuid() == 0 ? "--allow-run-as-root " : "") +
-           (ranks > available_cores() ? "--oversubscribe " : "") + "-np " + std::to_string(ranks) + " ";
+           (ranks > available_cores() ? "--oversubscribe " : "") +
+           (session_base.empty() ? "" : "--mca orte_tmpdir_base " + shell_word(session_base) + " ") + "-np " +
+           std::to_string(ranks) + " ";
 }
 
 std::string this_executable() {
@@ -195,8 +197,9 @@ private:
 }  // namespace
 
 TimedCommand run_over_ranks(unsigned ranks, const std::string& arguments, const std::optional<std::string>& progress_label) {
+    const ScratchFolder session("mpirun");
     const std::string command =
-        mpirun_prefix(ranks) + shell_word(this_executable()) + " run " + arguments + " --json --partition";
+        mpirun_prefix(ranks, session.dir()) + shell_word(this_executable()) + " run " + arguments + " --json --partition";
     std::string errors;
     TimedCommand t = run_timed(command, &errors, true, progress_label);
     if (!t.report.is_object()) {

@@ -9,8 +9,11 @@
 namespace cubecast {
 
 // "mpirun -np R " with what this machine needs: --allow-run-as-root as root, --oversubscribe when R
-// is above its cores.
-std::string mpirun_prefix(unsigned ranks);
+// is above its cores; with `session_base`, Open MPI's session folders under it (orte_tmpdir_base).
+// (Open MPI 4's mpiruns share one session folder in the temporary folder, and one removing it as it
+// ends can fail another's start at that moment, "A call to mkdir was unable to create the desired
+// directory": an experiment's points over ranks run mpiruns side by side, each with a base of its own.)
+std::string mpirun_prefix(unsigned ranks, const std::string& session_base = "");
 
 // This process's executable, to start it again; throws std::runtime_error if it was replaced or
 // removed while it ran (a rebuild): a command started now would run another build.

@@ -669,6 +669,36 @@ TEST(Experiment, AStalledPointOverRanksHasOneProcessesRow) {
     EXPECT_EQ(slurp(base + "-2/results.csv"), rows);
 }
 
+// Each mpirun an experiment starts keeps Open MPI's session folders in a folder of its own (Open MPI 4's
+// mpiruns sharing one can fail to start as another ends; points over ranks run side by side): a
+// stand-in mpirun records the base it is given, which exists then, is the point's own, lies in the
+// temporary folder and is gone afterwards.
+TEST(Experiment, EachPointsMpirunHasASessionFolderOfItsOwn) {
+    const std::string file =
+        write_file("sessions.yaml", "name: sessions\nrun:\n  task: mnb\n  dim: 3\naxes:\n  seed: [1, 2, 3]\n");
+    const std::string bin = temp_path("sessions-bin"), tmp = temp_path("sessions-tmp"), out = temp_path("sessions");
+    ASSERT_EQ(std::system(("rm -rf " + bin + " " + tmp + " " + out + " && mkdir -p " + bin + " " + tmp).c_str()), 0);
+    // (the word after --mca orte_tmpdir_base, and whether it is a folder then)
+    std::ofstream(bin + "/mpirun") << "#!/bin/sh\nwhile [ $# -gt 0 ]; do\n  if [ \"$1\" = orte_tmpdir_base ]; then\n"
+                                      "    [ -d \"$2\" ] && echo \"$2\" >> "
+                                   << bin << "/bases.txt\n  fi\n  shift\ndone\nexit 1\n";
+    ASSERT_EQ(std::system(("chmod +x " + bin + "/mpirun").c_str()), 0);
+    cubecast_cli("experiment " + file + " --point-ranks 2 --jobs 3 --no-plots --out " + out,
+                 "TMPDIR=" + tmp + " PATH=" + bin + ":$PATH ");
+    std::istringstream seen(slurp(bin + "/bases.txt"));
+    std::set<std::string> bases;
+    for (std::string base; std::getline(seen, base);) {
+        EXPECT_EQ(base.rfind(tmp + "/cubecast-mpirun-", 0), 0u) << base;
+        bases.insert(base);
+    }
+    EXPECT_EQ(bases.size(), 3u) << "one folder a point, each existing as its mpirun starts";
+    std::string left;
+    for (const auto& entry : std::filesystem::directory_iterator(tmp)) left += " " + entry.path().string();
+    EXPECT_EQ(left, "") << "left in the temporary folder";
+    EXPECT_NE(cubecast::mpirun_prefix(3, "/a b").find("--mca orte_tmpdir_base '/a b' "), std::string::npos);
+    EXPECT_EQ(cubecast::mpirun_prefix(3).find("orte_tmpdir_base"), std::string::npos);
+}
+
 // --point-ranks R: each point one network over R ranks (mpirun ... run --partition, started for it),
 // at both levels; the rows and each point's --stats file (the report's link maps) are one process's. A point the
 // partition cannot run (more ranks than its nodes) is refused by name before anything runs, and a point
