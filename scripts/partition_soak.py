@@ -183,6 +183,9 @@ def main():
     os.environ.setdefault("OMPI_MCA_pml", "ob1")  # (ranks on one machine: shared memory, no fabric probe)
     rng = random.Random(o.seed)
     scratch = tempfile.mkdtemp(prefix="cubecast-partition-soak-")
+    # (Open MPI's session folders in the soak's own: mpiruns sharing the temporary folder's can fail to
+    # start as another ends, as those of the test programs CTest runs beside this one)
+    os.environ["OMPI_MCA_orte_tmpdir_base"] = scratch
     matched = refused = 0
     try:
         for trial in range(o.trials):
