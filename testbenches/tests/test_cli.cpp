@@ -782,8 +782,11 @@ TEST(CommandLine, EveryNumberOptionRefusesWhatItCannotHold) {
                                                  {"nan", " is not a number"},
                                                  {"1e400", " is out of range"},
                                                  {"-1e400", " is out of range"},
-                                                 {"1e-400", " is too near 0 to be held"}}) {
-                    const std::string args = c.command + positionals_given(c, file) + " " + option + "=" + given;
+                                                 {"1e-400", " is too near 0 to be held"},
+                                                 {"''", " is not a number"}}) {
+                    // (an empty text given apart: "--rate=" is the option without its value)
+                    const std::string args =
+                        c.command + positionals_given(c, file) + " " + option + (given == "''" ? " " : "=") + given;
                     SCOPED_TRACE(args);
                     const CliResult r = cubecast_cli(args);
                     EXPECT_EQ(r.code, 2) << r.out << r.err;
