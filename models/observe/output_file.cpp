@@ -135,6 +135,7 @@ ScratchFolder::ScratchFolder(const std::string& purpose) {
                                  "': " + std::strerror(errno) + " (set TMPDIR to a writable folder)");
     dir_ = pattern;
     base_ = base;
+    maker_ = getpid();
     remember_scratch(dir_);
 }
 
@@ -159,7 +160,7 @@ std::string ScratchFolder::incomplete(const std::string& what, const std::string
 }
 
 void ScratchFolder::remove() {
-    if (dir_.empty()) return;
+    if (dir_.empty() || getpid() != maker_) return;
     forget_scratch(dir_);
     std::error_code ignored;
     std::filesystem::remove_all(dir_, ignored);

@@ -20,6 +20,7 @@ public:
     explicit ScratchFolder(const std::string& purpose);
     ~ScratchFolder() { remove(); }
     // Removes it now (its owner may never be destroyed: a simulated network is left to the process's end).
+    // Only the process that made it does: a forked child that ends through its destructor leaves it.
     void remove();
     ScratchFolder(const ScratchFolder&) = delete;
     ScratchFolder& operator=(const ScratchFolder&) = delete;
@@ -38,6 +39,7 @@ private:
     std::string failure(const std::string& what, const std::string& for_path, const std::string& why) const;
     std::string base_;  // where it was made: $TMPDIR, or /tmp
     std::string dir_;
+    long maker_ = 0;  // (the process that made it)
 };
 
 // Where a run's working files go: $TMPDIR if set and not empty, else /tmp.

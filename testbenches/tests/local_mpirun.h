@@ -1,11 +1,9 @@
 // Ranks on this machine, started by a test: the command's prefix and the transport they use.
 #pragma once
-#include <unistd.h>
-
 #include <cstdlib>
-#include <filesystem>
 #include <string>
 
+#include "models/observe/output_file.h"
 #include "testbenches/app/mpirun_command.h"
 
 // Open MPI's UCX layer probes for fabrics at every launch, 0.2 s of a launch on a machine that has
@@ -23,25 +21,8 @@ inline const std::string kRanksWithoutLeakCheck = "ASAN_OPTIONS=detect_leaks=0 "
 // runs test programs side by side, and Open MPI 4's mpiruns sharing one session folder can fail to
 // start as another ends). Made when the program starts, under the temporary folder it was given (a
 // test that points TMPDIR elsewhere and checks what is left there finds nothing of it), and removed
-// as the program ends, by the process that made it.
-class TestsMpirunSession {
-public:
-    TestsMpirunSession() {
-        const char* tmp = std::getenv("TMPDIR");
-        std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/cubecast-tests-mpirun-XXXXXX";
-        if (mkdtemp(pattern.data())) dir_ = pattern;
-    }
-    ~TestsMpirunSession() {
-        std::error_code ignored;
-        if (!dir_.empty() && getpid() == maker_) std::filesystem::remove_all(dir_, ignored);
-    }
-    const std::string& dir() const { return dir_; }
-
-private:
-    std::string dir_;
-    const pid_t maker_ = getpid();
-};
-inline const TestsMpirunSession kTestsMpirunSession;
+// as the program ends.
+inline const cubecast::ScratchFolder kTestsMpirunSession("mpirun");
 
 // `mpirun` for `ranks` ranks as cubecast itself starts them (mpirun_prefix: as root, more ranks than
 // cores), as a shell command's prefix.
